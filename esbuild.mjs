@@ -1,0 +1,49 @@
+// One build script, several bundles: the extension host (Node, CJS, `vscode` external)
+// and the webview apps (browser IIFE). `--production` minifies and drops source maps.
+import * as esbuild from "esbuild";
+
+const production = process.argv.includes("--production");
+const watch = process.argv.includes("--watch");
+
+/** @type {import('esbuild').BuildOptions[]} */
+const builds = [
+  {
+    entryPoints: { extension: "src/host/extension.ts" },
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    external: ["vscode"],
+    outdir: "dist",
+    sourcemap: !production,
+    minify: production,
+    logLevel: "warning",
+  },
+  {
+    entryPoints: { webview: "webview/main.tsx", export: "webview/export/main.tsx" },
+    bundle: true,
+    platform: "browser",
+    format: "iife",
+    target: "chrome120",
+    outdir: "dist",
+    jsx: "automatic",
+    jsxImportSource: "preact",
+    loader: { ".ttf": "file" },
+    sourcemap: !production,
+    minify: production,
+    logLevel: "warning",
+  },
+];
+
+const existing = [];
+for (const b of builds) {
+  const fs = await import("node:fs");
+  b.entryPoints = Object.fromEntries(Object.entries(b.entryPoints).filter(([, p]) => fs.existsSync(p)));
+  if (Object.keys(b.entryPoints).length > 0) existing.push(b);
+}
+
+if (watch) {
+  for (const b of existing) await (await esbuild.context(b)).watch();
+} else {
+  await Promise.all(existing.map((b) => esbuild.build(b)));
+}

@@ -1,0 +1,35 @@
+/** Events an AgentSession emits while it works; a UI renders them while streaming. */
+import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../messages.js";
+import type { ToolResult } from "../tools/types.js";
+
+/** Emitted by AgentSession.subscribe(). */
+export type AgentEvent =
+  /** A prompt started running. */
+  | { type: "agent_start" }
+  /** The prompt finished (normally, with an error, or aborted). */
+  | { type: "agent_end"; messages: AgentMessage[] }
+  /** One model call plus its tool calls begins. */
+  | { type: "turn_start" }
+  /** One model call plus its tool calls ended. */
+  | { type: "turn_end"; message: AssistantMessage; toolResults: ToolResultMessage[] }
+  /** A message begins (user message when submitted, assistant when streaming starts). */
+  | { type: "message_start"; message: AgentMessage }
+  /** The streaming assistant message changed. */
+  | { type: "message_update"; message: AssistantMessage }
+  /** A message is complete and has been appended to the session as entry `entryId`. */
+  | { type: "message_end"; message: AgentMessage; entryId: string }
+  /** A tool call is waiting for the host's approval. */
+  | { type: "tool_approval_pending"; toolCallId: string; toolName: string; args: Record<string, unknown> }
+  /** A tool starts. */
+  | { type: "tool_execution_start"; toolCallId: string; toolName: string; args: Record<string, unknown> }
+  /** A tool streamed partial output. */
+  | { type: "tool_execution_update"; toolCallId: string; toolName: string; partial: ToolResult }
+  /** A tool finished. */
+  | { type: "tool_execution_end"; toolCallId: string; toolName: string; result: ToolResult; isError: boolean }
+  /** Automatic or manual compaction started / ended. */
+  | { type: "compaction_start"; reason: "manual" | "threshold" | "overflow" }
+  | { type: "compaction_end"; entryId?: string; error?: string; aborted?: boolean }
+  /** Retrying a failed model call. */
+  | { type: "retry"; attempt: number; delayMs: number; error: string }
+  /** A failure the user should see (model error, hook error). The session is unchanged by it. */
+  | { type: "error"; error: string; source: "model" | "tool" | "hook" | "compaction" | "summary" };

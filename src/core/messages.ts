@@ -1,0 +1,207 @@
+/**
+ * Message shapes stored in `message` entries, exactly as pi writes them (pi-ai / pi-agent-core).
+ * Keep field names stable: pi reads these files.
+ */
+
+/** Plain text block. */
+export interface TextContent {
+  type: "text";
+  text: string;
+}
+
+/** Base64 image block. */
+export interface ImageContent {
+  type: "image";
+  data: string;
+  mimeType: string;
+}
+
+/** Model reasoning block (Anthropic thinking; signature kept so it can be replayed). */
+export interface ThinkingContent {
+  type: "thinking";
+  thinking: string;
+  thinkingSignature?: string;
+}
+
+/** A tool call made by the assistant. */
+export interface ToolCall {
+  type: "toolCall";
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** Token use and cost (USD) of one assistant message. */
+export interface Usage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  totalTokens: number;
+  cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+}
+
+/** Why an assistant message ended. */
+export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
+
+/** A message typed by the user. */
+export interface UserMessage {
+  role: "user";
+  content: string | (TextContent | ImageContent)[];
+  timestamp: number;
+}
+
+/** A model reply. */
+export interface AssistantMessage {
+  role: "assistant";
+  content: (TextContent | ThinkingContent | ToolCall)[];
+  api?: string;
+  provider: string;
+  model: string;
+  usage: Usage;
+  stopReason: StopReason;
+  errorMessage?: string;
+  timestamp: number;
+}
+
+/** The result of one tool call. */
+export interface ToolResultMessage {
+  role: "toolResult";
+  toolCallId: string;
+  toolName: string;
+  content: (TextContent | ImageContent)[];
+  isError: boolean;
+  details?: unknown;
+  timestamp: number;
+}
+
+/** A shell command the user ran directly (pi's `!cmd`). */
+export interface BashExecutionMessage {
+  role: "bashExecution";
+  command: string;
+  output: string;
+  exitCode: number | null | undefined;
+  cancelled: boolean;
+  truncated: boolean;
+  fullOutputPath?: string;
+  excludeFromContext?: boolean;
+  timestamp: number;
+}
+
+/** A hook/extension message that reaches the model as a user message. */
+export interface CustomMessage {
+  role: "custom";
+  customType: string;
+  content: string | (TextContent | ImageContent)[];
+  display: boolean;
+  details?: unknown;
+  timestamp: number;
+}
+
+/** Produced by buildSessionContext for a branch_summary entry on the path. */
+export interface BranchSummaryMessage {
+  role: "branchSummary";
+  summary: string;
+  fromId: string;
+  timestamp: number;
+}
+
+/** Produced by buildSessionContext for the latest compaction on the path. */
+export interface CompactionSummaryMessage {
+  role: "compactionSummary";
+  summary: string;
+  tokensBefore: number;
+  timestamp: number;
+}
+
+/** Everything the agent keeps in its conversation. */
+export type AgentMessage =
+  | UserMessage
+  | AssistantMessage
+  | ToolResultMessage
+  | BashExecutionMessage
+  | CustomMessage
+  | BranchSummaryMessage
+  | CompactionSummaryMessage;
+
+/** What a provider is sent: the three roles every LLM API understands. */
+export type LlmMessage = UserMessage | AssistantMessage | ToolResultMessage;
+
+/** pi's preamble for branch summaries sent to the model. */
+export const BRANCH_SUMMARY_PREFIX = "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
+/** pi's preamble for compaction summaries sent to the model. */
+export const COMPACTION_SUMMARY_PREFIX =
+  "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
+/** Closes either summary preamble. */
+export const SUMMARY_SUFFIX = "\n</summary>";
+
+/** An empty usage record. */
+export function emptyUsage(): Usage {
+  return {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 0,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
+}
+
+/**
+ * Turn agent messages into what the model sees: summaries and custom messages become user
+ * messages (with pi's preambles), bash executions become user text, the rest passes through.
+ */
+export function convertToLlm(messages: readonly AgentMessage[]): LlmMessage[] {
+  const out: LlmMessage[] = [];
+  for (const m of messages) {
+    switch (m.role) {
+      case "user":
+      case "assistant":
+      case "toolResult":
+        out.push(m);
+        break;
+      case "custom":
+        out.push({ role: "user", content: m.content, timestamp: m.timestamp });
+        break;
+      case "branchSummary":
+        out.push({
+          role: "user",
+          content: [{ type: "text", text: BRANCH_SUMMARY_PREFIX + m.summary + SUMMARY_SUFFIX }],
+          timestamp: m.timestamp,
+        });
+        break;
+      case "compactionSummary":
+        out.push({
+          role: "user",
+          content: [{ type: "text", text: COMPACTION_SUMMARY_PREFIX + m.summary + SUMMARY_SUFFIX }],
+          timestamp: m.timestamp,
+        });
+        break;
+      case "bashExecution": {
+        if (m.excludeFromContext) break;
+        let text = `Ran \`${m.command}\`\n`;
+        text += m.output ? "```\n" + m.output + "\n```" : "(no output)";
+        if (m.cancelled) text += "\n\n(command cancelled)";
+        else if (m.exitCode !== null && m.exitCode !== undefined && m.exitCode !== 0)
+          text += `\n\nCommand exited with code ${m.exitCode}`;
+        if (m.truncated && m.fullOutputPath) text += `\n\n[Output truncated. Full output: ${m.fullOutputPath}]`;
+        out.push({ role: "user", content: [{ type: "text", text }], timestamp: m.timestamp });
+        break;
+      }
+      default: {
+        const never: never = m;
+        void never;
+      }
+    }
+  }
+  return out;
+}
+
+/** The text of a message's content, text blocks joined by newlines. */
+export function contentText(content: string | readonly { type: string; text?: string }[]): string {
+  if (typeof content === "string") return content;
+  return content
+    .filter((c) => c.type === "text" && typeof c.text === "string")
+    .map((c) => c.text)
+    .join("\n");
+}

@@ -1,0 +1,157 @@
+/**
+ * Session file entries (pi session format version 3). One JSON object per line; line 1 is the header.
+ * See README "Session format" and ../shared/docs/pi-reference.md.
+ */
+import type { AgentMessage, ImageContent, TextContent } from "../messages.js";
+
+/** The version this project writes. */
+export const CURRENT_SESSION_VERSION = 3;
+
+/** Line 1 of a session file. Not part of the tree. */
+export interface SessionHeader {
+  type: "session";
+  version?: number;
+  id: string;
+  timestamp: string;
+  cwd: string;
+  /** Path of the session this one was forked from. */
+  parentSession?: string;
+  /** Unknown fields are kept on rewrite. */
+  [extra: string]: unknown;
+}
+
+/** Fields every entry has. */
+export interface SessionEntryBase {
+  type: string;
+  id: string;
+  parentId: string | null;
+  timestamp: string;
+}
+
+/** A conversation message. */
+export interface SessionMessageEntry extends SessionEntryBase {
+  type: "message";
+  message: AgentMessage;
+}
+
+/** Older history replaced by a summary; entries from firstKeptEntryId on are kept. */
+export interface CompactionEntry<T = unknown> extends SessionEntryBase {
+  type: "compaction";
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  details?: T;
+  fromHook?: boolean;
+}
+
+/** Summary of a branch the user navigated away from. parentId = the new leaf position. */
+export interface BranchSummaryEntry<T = unknown> extends SessionEntryBase {
+  type: "branch_summary";
+  /** The old leaf that was abandoned. */
+  fromId: string;
+  summary: string;
+  details?: T;
+  fromHook?: boolean;
+}
+
+/** Sets (or, with label undefined, clears) the label of targetId. */
+export interface LabelEntry extends SessionEntryBase {
+  type: "label";
+  targetId: string;
+  label?: string;
+}
+
+/** Extension state. Never sent to the model. */
+export interface CustomEntry<T = unknown> extends SessionEntryBase {
+  type: "custom";
+  customType: string;
+  data?: T;
+}
+
+/** Extension message that reaches the model as a user message. */
+export interface CustomMessageEntry<T = unknown> extends SessionEntryBase {
+  type: "custom_message";
+  customType: string;
+  content: string | (TextContent | ImageContent)[];
+  display: boolean;
+  details?: T;
+}
+
+/** The model was switched. */
+export interface ModelChangeEntry extends SessionEntryBase {
+  type: "model_change";
+  provider: string;
+  modelId: string;
+}
+
+/** The thinking level was switched. */
+export interface ThinkingLevelChangeEntry extends SessionEntryBase {
+  type: "thinking_level_change";
+  thinkingLevel: string;
+}
+
+/** Session metadata (display name). */
+export interface SessionInfoEntry extends SessionEntryBase {
+  type: "session_info";
+  name?: string;
+}
+
+/** An entry of a type this version does not know. Kept verbatim, shown only in the "all" filter. */
+export interface UnknownEntry extends SessionEntryBase {
+  [extra: string]: unknown;
+}
+
+/** Every known entry. */
+export type SessionEntry =
+  | SessionMessageEntry
+  | CompactionEntry
+  | BranchSummaryEntry
+  | LabelEntry
+  | CustomEntry
+  | CustomMessageEntry
+  | ModelChangeEntry
+  | ThinkingLevelChangeEntry
+  | SessionInfoEntry;
+
+/** Known entry type names. */
+export type SessionEntryType = SessionEntry["type"];
+
+/** A node of getTree(). Children oldest first. */
+export interface SessionTreeNode {
+  entry: SessionEntry;
+  children: SessionTreeNode[];
+  /** Resolved label of this entry, if any. */
+  label?: string;
+  /** True when the entry's parentId names an entry that is not in the file (surfaced as a root). */
+  orphan?: boolean;
+}
+
+/** What the model sees from the current leaf, plus the model and thinking level in force there. */
+export interface SessionContext {
+  messages: AgentMessage[];
+  thinkingLevel: string;
+  model?: { provider: string; modelId: string };
+}
+
+/** One session in a folder listing. */
+export interface SessionInfo {
+  path: string;
+  id: string;
+  cwd: string;
+  name?: string;
+  parentSessionPath?: string;
+  created: Date;
+  modified: Date;
+  messageCount: number;
+  firstMessage: string;
+  sizeBytes: number;
+}
+
+/** A problem found while loading a file; the line is skipped (and left in the file). */
+export interface LoadIssue {
+  /** 1-based line number in the file. */
+  line: number;
+  reason: string;
+  /** True for a torn final line (no newline, cut mid-write); it is repaired before the next append. */
+  torn?: boolean;
+}

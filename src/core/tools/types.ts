@@ -1,0 +1,39 @@
+/** Workspace tools the agent can call (pi's names and argument shapes). */
+import type { ImageContent, TextContent } from "../messages.js";
+import type { ToolDefinition } from "../providers/types.js";
+
+/** What a tool returns. */
+export interface ToolResult {
+  content: (TextContent | ImageContent)[];
+  isError?: boolean;
+  details?: unknown;
+}
+
+/** Passed to every tool call. */
+export interface ToolContext {
+  /** Workspace root; every path is confined to it. */
+  cwd: string;
+  signal?: AbortSignal;
+  /** Streaming partial output (bash). */
+  onUpdate?: (partial: ToolResult) => void;
+}
+
+/** A tool the agent loop can run. */
+export interface AgentTool<Args = Record<string, unknown>> extends ToolDefinition {
+  /** Whether the host should ask before running it (write, edit, bash). */
+  mutates: boolean;
+  execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** A pending call the host may approve or refuse. */
+export interface ToolApprovalRequest {
+  toolCallId: string;
+  toolName: string;
+  args: Record<string, unknown>;
+}
+
+/** The host's answer. */
+export type ToolApprovalDecision = { approved: true } | { approved: false; reason?: string };
+
+/** Supplied by the host: asks the user (or a setting) before a tool runs. */
+export type ToolApprovalPolicy = (request: ToolApprovalRequest, signal?: AbortSignal) => Promise<ToolApprovalDecision>;
