@@ -35,6 +35,22 @@ const builds = [
   },
 ];
 
+// `--tests`: the extension-host mocha suite (test/extension/index.ts exports run()), run inside VS Code
+// by @vscode/test-electron or code-server's extensionTestsPath. mocha stays external (node_modules).
+if (process.argv.includes("--tests")) {
+  builds.push({
+    entryPoints: { "test/extension/index": "test/extension/index.ts" },
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    external: ["vscode", "mocha"],
+    outdir: "dist",
+    sourcemap: true,
+    logLevel: "warning",
+  });
+}
+
 const existing = [];
 for (const b of builds) {
   const fs = await import("node:fs");

@@ -21,6 +21,8 @@ export interface ThinkingContent {
   type: "thinking";
   thinking: string;
   thinkingSignature?: string;
+  /** Anthropic `redacted_thinking`: the opaque data is in `thinkingSignature`, replayed as-is. */
+  redacted?: boolean;
 }
 
 /** A tool call made by the assistant. */
@@ -128,7 +130,8 @@ export type AgentMessage =
 export type LlmMessage = UserMessage | AssistantMessage | ToolResultMessage;
 
 /** pi's preamble for branch summaries sent to the model. */
-export const BRANCH_SUMMARY_PREFIX = "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
+export const BRANCH_SUMMARY_PREFIX =
+  "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
 /** pi's preamble for compaction summaries sent to the model. */
 export const COMPACTION_SUMMARY_PREFIX =
   "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";

@@ -108,8 +108,11 @@ export type HostToWebview =
       usage: { input: number; output: number; cost: number; contextTokens: number; contextWindow: number };
       noModelReason?: string;
     }
-  /** A message was added or replaced (streaming updates carry the same id). */
-  | { type: "chat/message"; message: ChatMessageDto }
+  /**
+   * A message was added or replaced (streaming updates carry the same id). When the stored entry
+   * replaces a streamed one, `replaces` names the temporary id to swap out.
+   */
+  | { type: "chat/message"; message: ChatMessageDto; replaces?: string }
   /** Streaming started/stopped. */
   | { type: "chat/streaming"; streaming: boolean }
   /** Put text into the input box (editorText after navigation). */
@@ -149,3 +152,11 @@ export type WebviewCommand = "newSession" | "openSession" | "compact" | "setApiK
 
 /** Largest text the host accepts from a webview (chat input, ids). */
 export const MAX_WEBVIEW_TEXT = 1_000_000;
+
+/**
+ * What the host's HTML shell loads for either view (paths relative to the extension root). The shell must
+ * set `<body data-view="tree|chat">`, link `style` (it includes the codicons; their font is emitted next to
+ * it in dist/), load `script` with the CSP nonce, and carry `<meta property="csp-nonce" content="NONCE">`
+ * so the UI toolkit can nonce the one `<style>` element it creates (otherwise the CSP blocks it).
+ */
+export const WEBVIEW_ASSETS = { script: "dist/webview.js", style: "dist/webview.css" } as const;

@@ -15,6 +15,8 @@ export interface NavigateTreeOptions {
   label?: string;
   /** Aborts summarization; navigation is then cancelled and nothing changes. */
   signal?: AbortSignal;
+  /** Use the deterministic extractive summarizer even when a model is available. */
+  extractive?: boolean;
 }
 
 /** navigateTree result. */

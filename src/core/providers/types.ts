@@ -63,6 +63,43 @@ export interface StreamRequest {
   thinkingLevel?: ThinkingLevel;
   /** Retries on 429/5xx/network errors (default 3). */
   maxRetries?: number;
+  /** First backoff delay in ms, doubled per attempt (default 1000). */
+  retryBaseDelayMs?: number;
+  /** Upper bound of one wait, also caps Retry-After (default 60000). */
+  maxRetryDelayMs?: number;
+  /** Called before each retry wait so a UI can show "retrying in …". */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+/** Passed to `StreamRequest.onRetry`. */
+export interface RetryInfo {
+  /** 1 for the first retry. */
+  attempt: number;
+  delayMs: number;
+  /** Human-readable reason (never contains the key). */
+  error: string;
+}
+
+/** Category of a provider failure (see `ProviderError`). */
+export type ProviderErrorKind =
+  "auth" | "not_found" | "unreachable" | "rate_limit" | "server" | "bad_response" | "aborted";
+
+/**
+ * A user-defined model as the host stores it in settings (JSON-able).
+ * Unset limits fall back to conservative defaults.
+ */
+export interface CustomModelConfig {
+  provider: string;
+  id: string;
+  name?: string;
+  baseUrl: string;
+  api: ModelApi;
+  contextWindow?: number;
+  maxTokens?: number;
+  noApiKey?: boolean;
+  reasoning?: boolean;
+  apiKeyEnv?: string;
+  cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
 }
 
 /**
@@ -75,4 +112,4 @@ export type StreamEvent =
   | { type: "thinking_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
   | { type: "toolcall_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
   | { type: "done"; message: AssistantMessage }
-  | { type: "error"; message: AssistantMessage };
+  | { type: "error"; message: AssistantMessage; errorKind?: ProviderErrorKind };

@@ -124,6 +124,8 @@ export interface SessionTreeNode {
   label?: string;
   /** True when the entry's parentId names an entry that is not in the file (surfaced as a root). */
   orphan?: boolean;
+  /** The entry's envelope (cheap; `entry` itself loads the body on first access). */
+  envelope?: EntryEnvelope;
 }
 
 /** What the model sees from the current leaf, plus the model and thinking level in force there. */
@@ -154,4 +156,51 @@ export interface LoadIssue {
   reason: string;
   /** True for a torn final line (no newline, cut mid-write); it is repaired before the next append. */
   torn?: boolean;
+}
+
+/**
+ * The cheap part of an entry, available for every entry without loading its body
+ * (see SessionManager.getEnvelopes()). Built by `envelopeOf(entry)` or, for large lines, from the line head.
+ */
+export interface EntryEnvelope {
+  id: string;
+  parentId: string | null;
+  /** Entry type (`message`, `compaction`, … or an unknown type kept verbatim). */
+  type: string;
+  /** `message` entries: the message role. */
+  role?: string;
+  timestamp: string;
+  /** ≤ 200 characters of the entry's text, whitespace collapsed to single spaces (one line). */
+  preview: string;
+  /** toolResult: the tool name; assistant: the names of its tool calls, comma separated. */
+  toolName?: string;
+  /** Assistant: the message has tool calls and no text. */
+  toolCallsOnly?: boolean;
+  /** Compaction: tokensBefore. */
+  tokens?: number;
+  /** Assistant: stopReason "error" or "aborted". */
+  failed?: boolean;
+  /** custom_message with display:false. */
+  hidden?: boolean;
+  /** parentId names no entry in the file (the entry is surfaced as a root). */
+  orphan?: boolean;
+}
+
+/** What SessionManager.subscribe() listeners receive. */
+export type SessionChange = { type: "append"; entry: SessionEntry } | { type: "leaf"; leafId: string | null };
+
+/** Options of SessionManager.open(). */
+export interface OpenSessionOptions {
+  /** Folder for files this session creates (createBranchedSession); default: the file's folder. */
+  sessionDir?: string;
+  /** Open without taking the writer lock; every write then throws SessionReadOnlyError. */
+  readOnly?: boolean;
+}
+
+/** customType of the entries that persist a leaf move (branch()/resetLeaf()). data: LeafMarkerData. */
+export const LEAF_MARKER_TYPE = "agent-tree/leaf";
+
+/** data of a leaf marker entry: the entry the user moved to (null = before the first entry). */
+export interface LeafMarkerData {
+  targetId: string | null;
 }

@@ -1,0 +1,43 @@
+/** What the benchmark parent sends a measuring child (as one JSON argument) and what it prints back. */
+
+/** Which implementation a child measures. `floor` reads the file in chunks and counts newlines. */
+export type Impl = "ours" | "pi" | "floor";
+
+/** The child's job. */
+export interface ChildConfig {
+  impl: Impl;
+  /** Session file to open. Mutating steps append to it; the parent truncates it back afterwards. */
+  file: string;
+  /** Entry ids to branch to, one timing each. */
+  navTargets: string[];
+  /** How many appends to time. */
+  appends: number;
+  /** Folder for anything the store wants to create besides the file. */
+  scratchDir: string;
+  /** Absolute path of pi's session-manager.js (impl "pi"). */
+  piModule: string;
+}
+
+/** Times in milliseconds, memory in bytes. Optional fields are absent when a step does not apply. */
+export interface ChildResult {
+  impl: Impl;
+  /** Entries the store reports after open (floor: lines minus the header). */
+  entries: number;
+  openMs: number;
+  /** CPU time (user + system, all threads) spent in open: less sensitive to a busy machine than openMs. */
+  openCpuMs: number;
+  /** Peak RSS right after open (the number the targets use). */
+  peakRssOpen: number;
+  /** Peak RSS of the process before open (Node itself plus the loaded code). */
+  rssBaseline: number;
+  /** Peak RSS at the end of all steps. */
+  peakRssEnd?: number;
+  getTreeMs?: number;
+  buildContextMs?: number;
+  /** Ours only: getEnvelopes() (what the host sends the tree view). */
+  envelopesMs?: number;
+  /** branch(id) to each target: all timings (ms). */
+  navigateMs?: number[];
+  /** appendMessage: all timings (ms). */
+  appendMs?: number[];
+}

@@ -1,0 +1,78 @@
+/** Command-line options of `npm run bench -- [options]`. */
+
+/** What a run does. */
+export interface BenchOptions {
+  /** Smoke run: smaller sessions, fewer runs, results not written to the committed files. */
+  quick: boolean;
+  /** Fresh processes per implementation and session (medians are taken over these). */
+  runs: number;
+  /** Appends timed per run. */
+  appends: number;
+  /** Skip the headless-Chromium tree measurements. */
+  skipWebview: boolean;
+  /** Write CPU profiles of the store children into bench/.data/profiles (for finding what is slow). */
+  cpuProf: boolean;
+  /** Only these datasets (names), if given. */
+  only?: string[];
+  /** Write results to bench/results.md and docs/ (default: on for full runs, off for --quick). */
+  write: boolean;
+}
+
+const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--cpu-prof] [--only a,b] [--write|--no-write]`;
+
+/** Parses argv (without node and script). Throws with the usage line on anything unknown. */
+export function parseOptions(argv: string[]): BenchOptions {
+  const quick = argv.includes("--quick");
+  const options: BenchOptions = {
+    quick,
+    runs: quick ? 2 : 5,
+    appends: quick ? 200 : 1000,
+    skipWebview: false,
+    cpuProf: false,
+    write: !quick,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = (): string => {
+      const next = argv[++i];
+      if (next === undefined) throw new Error(`${arg} needs a value\n${USAGE}`);
+      return next;
+    };
+    const count = (): number => {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 1) throw new Error(`${arg} needs a positive whole number\n${USAGE}`);
+      return n;
+    };
+    switch (arg) {
+      case "--quick":
+        break;
+      case "--runs":
+        options.runs = count();
+        break;
+      case "--appends":
+        options.appends = count();
+        break;
+      case "--no-webview":
+        options.skipWebview = true;
+        break;
+      case "--cpu-prof":
+        options.cpuProf = true;
+        break;
+      case "--only":
+        options.only = value().split(",");
+        break;
+      case "--write":
+        options.write = true;
+        break;
+      case "--no-write":
+        options.write = false;
+        break;
+      case "--help":
+      case "-h":
+        throw new Error(USAGE);
+      default:
+        throw new Error(`unknown option ${arg}\n${USAGE}`);
+    }
+  }
+  return options;
+}

@@ -1,0 +1,104 @@
+/**
+ * Medians over runs: what the table, the targets and the chart are made of.
+ */
+import type { ChildResult, Impl } from "../child/protocol.js";
+import type { Dataset } from "../generate/datasets.js";
+import { median, medianOf, percentile } from "../stats.js";
+import type { WebviewRun } from "../webview/measure-webview.js";
+
+/** Medians of one implementation on one session (ms, bytes). NaN where the step does not apply. */
+export interface StoreSummary {
+  impl: Impl;
+  runs: number;
+  entries: number;
+  openMs: number;
+  openCpuMs: number;
+  peakRssOpen: number;
+  rssBaseline: number;
+  getTreeMs: number;
+  buildContextMs: number;
+  envelopesMs: number;
+  navigateP50Ms: number;
+  navigateMaxMs: number;
+  appendP50Ms: number;
+  appendP99Ms: number;
+  /** Set when the runs failed. */
+  error?: string;
+}
+
+/** Medians of the webview on one session. */
+export interface WebviewSummary {
+  runs: number;
+  nodes: number;
+  /** Host side: envelopes → rows → JSON (one measurement, in the bench process). */
+  hostSnapshotMs: number;
+  firstPaintMs: number;
+  searchP50Ms: number;
+  searchMaxMs: number;
+  filterP50Ms: number;
+  filterMaxMs: number;
+  domRows: number;
+  domRowsAfterSearch: number;
+  error?: string;
+}
+
+/** Everything measured on one session. */
+export interface DatasetResult {
+  dataset: Dataset;
+  stores: Partial<Record<Impl, StoreSummary>>;
+  webview?: WebviewSummary;
+}
+
+/** The whole run. */
+export interface BenchReport {
+  quick: boolean;
+  runs: number;
+  appends: number;
+  startedAt: string;
+  durationS: number;
+  machine: string;
+  results: DatasetResult[];
+}
+
+/** Medians of a set of child runs of one implementation. */
+export function summariseStore(impl: Impl, runs: ChildResult[], error?: string): StoreSummary {
+  return {
+    impl,
+    runs: runs.length,
+    entries: medianOf(runs, (r) => r.entries),
+    openMs: medianOf(runs, (r) => r.openMs),
+    openCpuMs: medianOf(runs, (r) => r.openCpuMs),
+    peakRssOpen: medianOf(runs, (r) => r.peakRssOpen),
+    rssBaseline: medianOf(runs, (r) => r.rssBaseline),
+    getTreeMs: medianOf(runs, (r) => r.getTreeMs),
+    buildContextMs: medianOf(runs, (r) => r.buildContextMs),
+    envelopesMs: medianOf(runs, (r) => r.envelopesMs),
+    navigateP50Ms: medianOf(runs, (r) => (r.navigateMs ? median(r.navigateMs) : undefined)),
+    navigateMaxMs: medianOf(runs, (r) => (r.navigateMs ? Math.max(...r.navigateMs) : undefined)),
+    appendP50Ms: medianOf(runs, (r) => (r.appendMs ? percentile(r.appendMs, 50) : undefined)),
+    appendP99Ms: medianOf(runs, (r) => (r.appendMs ? percentile(r.appendMs, 99) : undefined)),
+    error,
+  };
+}
+
+/** Medians of a set of webview runs. */
+export function summariseWebview(
+  runs: WebviewRun[],
+  nodes: number,
+  hostSnapshotMs: number,
+  error?: string,
+): WebviewSummary {
+  return {
+    runs: runs.length,
+    nodes,
+    hostSnapshotMs,
+    firstPaintMs: medianOf(runs, (r) => r.firstPaintMs),
+    searchP50Ms: medianOf(runs, (r) => median(r.searchMs)),
+    searchMaxMs: medianOf(runs, (r) => Math.max(...r.searchMs)),
+    filterP50Ms: medianOf(runs, (r) => median(r.filterMs)),
+    filterMaxMs: medianOf(runs, (r) => Math.max(...r.filterMs)),
+    domRows: medianOf(runs, (r) => r.domRows),
+    domRowsAfterSearch: medianOf(runs, (r) => r.domRowsAfterSearch),
+    error,
+  };
+}

@@ -1,0 +1,148 @@
+/** The results as Markdown tables (also printed to the terminal). */
+import type { Impl } from "../child/protocol.js";
+import { mb, type TargetCheck } from "./targets.js";
+import type { BenchReport, StoreSummary } from "./summary.js";
+
+const IMPL_NAMES: Record<Impl, string> = { ours: "**ours**", pi: "pi 0.73.1", floor: "raw floor" };
+
+function ms(v: number): string {
+  if (!Number.isFinite(v)) return "–";
+  if (v < 0.1) return `${(v * 1000).toFixed(1)} µs`;
+  if (v < 1) return `${v.toFixed(3)} ms`;
+  if (v < 10) return `${v.toFixed(2)} ms`;
+  return `${Math.round(v).toLocaleString("en-US")} ms`;
+}
+
+function pairMs(a: number, b: number): string {
+  return Number.isFinite(a) ? `${ms(a)} / ${ms(b)}` : "–";
+}
+
+function row(cells: string[]): string {
+  return `| ${cells.join(" | ")} |`;
+}
+
+function storeRow(s: StoreSummary, pi: StoreSummary | undefined, floor: StoreSummary | undefined): string[] {
+  if (s.error)
+    return [IMPL_NAMES[s.impl], `failed: ${s.error.split("\n")[0].slice(0, 120)}`, "", "", "", "", "", "", ""];
+  const piOk = pi && !pi.error && s.impl !== "pi";
+  const faster = piOk ? `${(pi.openMs / s.openMs).toFixed(1)}× faster` : "";
+  const rssShare = piOk ? `${((s.peakRssOpen / pi.peakRssOpen) * 100).toFixed(0)} %` : "";
+  const vsFloor = floor && s.impl !== "floor" ? `${(s.openMs / floor.openMs).toFixed(1)}×` : "";
+  return [
+    IMPL_NAMES[s.impl],
+    `${ms(s.openMs)} (${ms(s.openCpuMs)})`,
+    [faster, vsFloor && `${vsFloor} floor`].filter(Boolean).join(", "),
+    mb(s.peakRssOpen),
+    rssShare,
+    ms(s.getTreeMs),
+    ms(s.buildContextMs),
+    pairMs(s.navigateP50Ms, s.navigateMaxMs),
+    pairMs(s.appendP50Ms, s.appendP99Ms),
+  ];
+}
+
+/** The store table: one block of rows per session. */
+export function storeTable(report: BenchReport): string {
+  const lines = [
+    row([
+      "Session",
+      "Impl",
+      "Open (CPU)",
+      "Open vs pi / floor",
+      "Peak RSS",
+      "RSS vs pi",
+      "getTree",
+      "buildSessionContext",
+      "navigate p50 / worst",
+      "append p50 / p99",
+    ]),
+    row(Array(10).fill("---")),
+  ];
+  for (const r of report.results) {
+    const { ours, pi, floor } = r.stores;
+    const title = `${r.dataset.label}<br>${r.dataset.entries.toLocaleString("en-US")} entries, ${mb(r.dataset.bytes)}`;
+    let first = true;
+    for (const s of [ours, pi, floor]) {
+      if (!s) continue;
+      lines.push(row([first ? title : "", ...storeRow(s, pi, floor)]));
+      first = false;
+    }
+  }
+  return lines.join("\n");
+}
+
+/** The webview table. */
+export function webviewTable(report: BenchReport): string {
+  const lines = [
+    row([
+      "Session",
+      "Tree nodes",
+      "Host snapshot",
+      "First paint",
+      "Search / keystroke p50 / worst",
+      "Filter change p50 / worst",
+      "DOM rows (after search)",
+    ]),
+    row(Array(7).fill("---")),
+  ];
+  for (const r of report.results) {
+    const w = r.webview;
+    if (!w) continue;
+    if (w.error) {
+      lines.push(row([r.dataset.label, `failed: ${w.error.split("\n")[0].slice(0, 160)}`, "", "", "", "", ""]));
+      continue;
+    }
+    lines.push(
+      row([
+        r.dataset.label,
+        w.nodes.toLocaleString("en-US"),
+        ms(w.hostSnapshotMs),
+        ms(w.firstPaintMs),
+        pairMs(w.searchP50Ms, w.searchMaxMs),
+        pairMs(w.filterP50Ms, w.filterMaxMs),
+        `${w.domRows} (${w.domRowsAfterSearch})`,
+      ]),
+    );
+  }
+  return lines.join("\n");
+}
+
+/** The targets table. */
+export function targetsTable(checks: TargetCheck[]): string {
+  return [
+    row(["Target", "Session", "Measured", "Result"]),
+    row(Array(4).fill("---")),
+    ...checks.map((c) =>
+      row([c.target, c.on, c.measured, c.status === "PASS" ? "PASS" : c.status === "MISS" ? "**MISS**" : "n/a"]),
+    ),
+  ].join("\n");
+}
+
+/** How the run was made, one paragraph. */
+export function runLine(report: BenchReport): string {
+  return (
+    `${report.quick ? "Quick smoke run (`--quick`: smaller sessions, fewer runs — not a verdict)" : "Full run"}, ` +
+    `${report.startedAt}, ${report.durationS.toFixed(0)} s. Medians of ${report.runs} runs, each a fresh Node process ` +
+    `per implementation and session; ${report.appends} appends per run. Machine: ${report.machine}.`
+  );
+}
+
+/** All tables as one Markdown document body. */
+export function resultsMarkdown(report: BenchReport, checks: TargetCheck[]): string {
+  return [
+    runLine(report),
+    "",
+    "### Targets",
+    "",
+    targetsTable(checks),
+    "",
+    "### Session store",
+    "",
+    storeTable(report),
+    "",
+    "### Tree webview (headless Chromium, 400×800 viewport)",
+    "",
+    webviewTable(report),
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,108 @@
+/**
+ * The issue's targets, checked against the medians. Per-operation numbers are judged on their median over the
+ * operations of a run unless the target names a percentile; the worst case is shown next to it.
+ */
+import type { DatasetRole } from "../generate/datasets.js";
+import type { DatasetResult, StoreSummary, WebviewSummary } from "./summary.js";
+
+/** One checked target. */
+export interface TargetCheck {
+  target: string;
+  /** Which session it was measured on. */
+  on: string;
+  measured: string;
+  status: "PASS" | "MISS" | "n/a";
+}
+
+const ms = (v: number): string => `${v < 10 ? v.toFixed(2) : v.toFixed(0)} ms`;
+
+function byRole(results: DatasetResult[], role: DatasetRole): DatasetResult | undefined {
+  return results.find((r) => r.dataset.role === role);
+}
+
+/** Ours and pi on a session, if both ran without error. */
+function pair(r: DatasetResult | undefined): { ours: StoreSummary; pi: StoreSummary } | undefined {
+  const ours = r?.stores.ours;
+  const pi = r?.stores.pi;
+  if (!ours || !pi || ours.error || pi.error) return undefined;
+  return { ours, pi };
+}
+
+function check(
+  target: string,
+  r: DatasetResult | undefined,
+  value: number | undefined,
+  pass: (v: number) => boolean,
+  show: (v: number) => string,
+): TargetCheck {
+  if (r === undefined || value === undefined || !Number.isFinite(value)) {
+    return { target, on: r?.dataset.label ?? "-", measured: "not measured", status: "n/a" };
+  }
+  return { target, on: r.dataset.label, measured: show(value), status: pass(value) ? "PASS" : "MISS" };
+}
+
+function webview(r: DatasetResult | undefined): WebviewSummary | undefined {
+  return r?.webview && !r.webview.error ? r.webview : undefined;
+}
+
+/** All targets of issue 6. */
+export function checkTargets(results: DatasetResult[]): TargetCheck[] {
+  const heavy = byRole(results, "heavy");
+  const large = byRole(results, "large");
+  const heavyPair = pair(heavy);
+  const floor = heavy?.stores.floor;
+  const ours = (r: DatasetResult | undefined): StoreSummary | undefined =>
+    r?.stores.ours && !r.stores.ours.error ? r.stores.ours : undefined;
+  const wv = webview(large);
+  return [
+    check(
+      "Open ≥ 6× faster than pi",
+      heavy,
+      heavyPair && heavyPair.pi.openMs / heavyPair.ours.openMs,
+      (v) => v >= 6,
+      (v) => `${v.toFixed(1)}× (${ms(heavyPair!.ours.openMs)} vs ${ms(heavyPair!.pi.openMs)})`,
+    ),
+    check(
+      "Peak RSS ≤ 30 % of pi's",
+      heavy,
+      heavyPair && heavyPair.ours.peakRssOpen / heavyPair.pi.peakRssOpen,
+      (v) => v <= 0.3,
+      (v) => `${(v * 100).toFixed(0)} % (${mb(heavyPair!.ours.peakRssOpen)} vs ${mb(heavyPair!.pi.peakRssOpen)})`,
+    ),
+    check(
+      "Open within 2× of the raw floor",
+      heavy,
+      ours(heavy) && floor && ours(heavy)!.openMs / floor.openMs,
+      (v) => v <= 2,
+      (v) => `${v.toFixed(1)}× (${ms(ours(heavy)!.openMs)} vs floor ${ms(floor!.openMs)})`,
+    ),
+    check("Tree first paint ≤ 300 ms", large, wv?.firstPaintMs, (v) => v <= 300, ms),
+    check(
+      "Search ≤ 50 ms per keystroke",
+      large,
+      wv?.searchP50Ms,
+      (v) => v <= 50,
+      (v) => `${ms(v)} (worst ${ms(wv!.searchMaxMs)})`,
+    ),
+    check(
+      "Filter ≤ 50 ms per change",
+      large,
+      wv?.filterP50Ms,
+      (v) => v <= 50,
+      (v) => `${ms(v)} (worst ${ms(wv!.filterMaxMs)})`,
+    ),
+    check(
+      "Navigate (no summary) ≤ 5 ms",
+      large,
+      ours(large)?.navigateP50Ms,
+      (v) => v <= 5,
+      (v) => `${ms(v)} (worst ${ms(ours(large)!.navigateMaxMs)})`,
+    ),
+    check("Append p99 ≤ 2 ms", large, ours(large)?.appendP99Ms, (v) => v <= 2, ms),
+  ];
+}
+
+/** Bytes as MB (10^6). */
+export function mb(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(0)} MB`;
+}

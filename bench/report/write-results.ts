@@ -1,0 +1,107 @@
+/**
+ * Writes the results: bench/results.md (the tables), docs/bench.md (method, chart, tables) and
+ * docs/bench-chart.svg (open time and peak RSS against file size, ours, pi's and the raw floor).
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Impl } from "../child/protocol.js";
+import { BENCH_DIR, CHART_FILE, DOCS_FILE, RESULTS_FILE } from "../paths.js";
+import { chartSvg, type ChartSeries } from "./chart-svg.js";
+import type { BenchReport } from "./summary.js";
+import { resultsMarkdown } from "./table.js";
+import type { TargetCheck } from "./targets.js";
+
+const SERIES: { impl: Impl; name: string; color: string; dashed?: boolean }[] = [
+  { impl: "ours", name: "ours", color: "#1f6feb" },
+  { impl: "pi", name: "pi 0.73.1", color: "#d1242f" },
+  { impl: "floor", name: "raw floor (read + count lines)", color: "#6e7781", dashed: true },
+];
+
+/** The chart for a report. */
+export function reportChart(report: BenchReport): string {
+  const series = (value: (impl: Impl, r: BenchReport["results"][number]) => number | undefined): ChartSeries[] =>
+    SERIES.map((s) => ({
+      name: s.name,
+      color: s.color,
+      dashed: s.dashed,
+      points: report.results.flatMap((r) => {
+        const y = value(s.impl, r);
+        return y === undefined || !Number.isFinite(y)
+          ? []
+          : [{ x: r.dataset.bytes / 1e6, y, label: `${r.dataset.label}: ${y.toFixed(y < 10 ? 2 : 0)}` }];
+      }),
+    }));
+  const ok = (impl: Impl, r: BenchReport["results"][number]) => {
+    const s = r.stores[impl];
+    return s && !s.error ? s : undefined;
+  };
+  return chartSvg(
+    [
+      {
+        title: "Open time",
+        xLabel: "session file size (MB)",
+        yLabel: "ms (log)",
+        series: series((i, r) => ok(i, r)?.openMs),
+      },
+      {
+        title: "Peak RSS after open",
+        xLabel: "session file size (MB)",
+        yLabel: "MB (log)",
+        series: series((i, r) => {
+          const s = ok(i, r);
+          return s ? s.peakRssOpen / 1e6 : undefined;
+        }),
+      },
+    ],
+    `Medians of ${report.runs} fresh-process runs; ${report.machine}`,
+  );
+}
+
+const METHOD = `## How it is measured
+
+\`npm run bench\` (entry \`bench/run.ts\`) generates pi v3 session files into \`bench/.data/\` (once; a manifest
+remembers them), then for every session runs **fresh Node processes** — one per implementation and run — so
+that peak RSS belongs to that run alone:
+
+- **ours**: \`SessionManager.open()\` from \`src/core/session\`, bundled with esbuild into \`bench/.data/child.mjs\`
+  (children start from plain \`node\`, no TypeScript loader in their memory).
+- **pi 0.73.1**: \`SessionManager.open()\` of \`@mariozechner/pi-coding-agent@0.73.1\`, installed into \`bench/pi/\`
+  (its own \`package.json\` and lock file; \`npm ci --prefix bench/pi\` on first use). Its \`dist/core/session-manager.js\`
+  is imported directly, so pi is not charged for loading its CLI.
+- **raw floor**: read the file in 4 MB chunks and count newlines — the least any store must do.
+
+Each child times \`open\`, reads its peak RSS (\`VmHWM\` from \`/proc/self/status\`) right after, then times
+\`getTree()\`, \`buildSessionContext()\`, \`branch(id)\` to 64 entries sampled across the file (navigation without a
+summary; ours also persists the leaf with one appended line) and N \`appendMessage()\` calls (p50/p99). The file is
+truncated back to its size after every run. The page cache is warm for everyone.
+
+The tree webview is built from \`webview/main.tsx\` as the extension ships it (minified) and loaded in headless
+Chromium with a fake \`acquireVsCodeApi\`. The snapshot is what the host sends (our store's envelopes through
+\`src/host/tree-dto.ts\`). **First paint** = posting \`tree/snapshot\` until the frame after the rows exist has been
+painted (rAF, then a task). **Search** = one keystroke of "branch session" set on the search field until painted;
+**filter** = switching the filter dropdown until painted. **DOM rows** counts \`.tree-row\` elements (the list is
+windowed). Per-operation numbers are judged on their median; the worst is shown too.
+
+Sessions: linear sessions with a branch every 40 turns and a label every 97 (everyday sizes, 1 KB tool outputs);
+a ~300 MB session with 10 KB tool outputs, Anthropic-style thinking with signatures and whole-file writes; a deep
+one where every level is a branch point; a bushy one with one node holding all branches.
+
+Run \`npm run bench -- --quick\` for a smoke run (smaller sessions, 2 runs; writes nothing unless \`--write\`),
+\`--cpu-prof\` to write CPU profiles of the store children to \`bench/.data/profiles/\`, \`--help\` for the rest.
+`;
+
+/** Writes all result files. */
+export function writeResults(report: BenchReport, checks: TargetCheck[]): void {
+  const tables = resultsMarkdown(report, checks);
+  writeFileSync(
+    RESULTS_FILE,
+    `# Benchmark results\n\nGenerated by \`npm run bench\`; see [docs/bench.md](../docs/bench.md).\n\n${tables}`,
+  );
+  writeFileSync(CHART_FILE, reportChart(report));
+  const analysisFile = join(BENCH_DIR, "analysis.md");
+  const analysis = existsSync(analysisFile) ? `\n${readFileSync(analysisFile, "utf8").trim()}\n` : "";
+  writeFileSync(
+    DOCS_FILE,
+    `# Benchmarks: our session store and tree view against pi\n\n${METHOD}\n## Results\n\n![Open time and peak RSS against file size](bench-chart.svg)\n\n${tables}${analysis}`,
+  );
+}

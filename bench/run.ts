@@ -1,0 +1,149 @@
+/**
+ * `npm run bench [-- --quick]`: generates sessions, measures our session store against pi's SessionManager
+ * (fresh process per measurement) and our tree webview in headless Chromium, prints the tables with PASS/MISS
+ * per target and writes bench/results.md, docs/bench.md and docs/bench-chart.svg.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, platform, totalmem } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { buildChild, runChild } from "./child-runner.js";
+import type { ChildResult, Impl } from "./child/protocol.js";
+import { ensurePi } from "./ensure-pi.js";
+import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./generate/datasets.js";
+import { parseOptions, type BenchOptions } from "./options.js";
+import { DATA_DIR } from "./paths.js";
+import { summariseStore, summariseWebview, type BenchReport, type DatasetResult } from "./report/summary.js";
+import { resultsMarkdown } from "./report/table.js";
+import { checkTargets } from "./report/targets.js";
+import { writeResults } from "./report/write-results.js";
+import { launchBrowser, measureWebviewRun, type WebviewRun } from "./webview/measure-webview.js";
+import { buildSnapshot } from "./webview/snapshot.js";
+import { buildWebviewPage } from "./webview/webview-bundle.js";
+
+const IMPLS: Impl[] = ["floor", "pi", "ours"];
+
+function log(line: string): void {
+  console.log(`[bench] ${line}`);
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Runs are interleaved across implementations so slow drift on a shared machine hits all of them alike. */
+async function measureStores(dataset: Dataset, options: BenchOptions): Promise<DatasetResult["stores"]> {
+  const runs: Record<Impl, ChildResult[]> = { floor: [], pi: [], ours: [] };
+  const errors: Partial<Record<Impl, string>> = {};
+  for (let run = 0; run < options.runs; run++) {
+    for (const impl of IMPLS) {
+      if (errors[impl] !== undefined) continue;
+      try {
+        runs[impl].push(
+          await runChild({
+            impl,
+            file: dataset.path,
+            navTargets: dataset.navTargets,
+            appends: options.appends,
+            cpuProf: options.cpuProf && run === 0,
+            tag: `${dataset.name}-${impl}`,
+          }),
+        );
+      } catch (error) {
+        errors[impl] = errorText(error);
+        log(`${dataset.name} ${impl}: ${errors[impl]}`);
+      }
+    }
+  }
+  const stores: DatasetResult["stores"] = {};
+  for (const impl of IMPLS) stores[impl] = summariseStore(impl, runs[impl], errors[impl]);
+  return stores;
+}
+
+async function measureWebviews(results: DatasetResult[], options: BenchOptions): Promise<void> {
+  const pageUrl = await buildWebviewPage(options.cpuProf);
+  const profileDir = join(DATA_DIR, "profiles");
+  if (options.cpuProf) mkdirSync(profileDir, { recursive: true });
+  const browser = await launchBrowser();
+  try {
+    for (const result of results) {
+      let snapshot: Awaited<ReturnType<typeof buildSnapshot>> | undefined;
+      const runs: WebviewRun[] = [];
+      try {
+        snapshot = await buildSnapshot(result.dataset.path);
+        for (let run = 0; run < options.runs; run++) {
+          const profile =
+            options.cpuProf && run === 0 ? join(profileDir, `webview-${result.dataset.name}.cpuprofile`) : undefined;
+          runs.push(await measureWebviewRun(browser, pageUrl, snapshot.json, profile));
+        }
+        result.webview = summariseWebview(runs, snapshot.nodes, snapshot.hostMs);
+      } catch (error) {
+        result.webview = summariseWebview(runs, snapshot?.nodes ?? 0, snapshot?.hostMs ?? Number.NaN, errorText(error));
+        log(`${result.dataset.name} webview: ${errorText(error)}`);
+      }
+      const w = result.webview;
+      log(
+        `${result.dataset.name} webview: first paint ${w.firstPaintMs.toFixed(0)} ms, search ${w.searchP50Ms.toFixed(1)} ms`,
+      );
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const started = performance.now();
+  const loadAtStart = loadavg()[0];
+  const startedAt = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  ensurePi(log);
+  let specs = options.quick ? QUICK_DATASETS : FULL_DATASETS;
+  if (options.only) specs = specs.filter((s) => options.only!.includes(s.name));
+  if (specs.length === 0) throw new Error("no dataset selected (see --only)");
+  const datasets = ensureDatasets(specs, DATA_DIR, log);
+  await buildChild();
+
+  const results: DatasetResult[] = [];
+  for (const dataset of datasets) {
+    const stores = await measureStores(dataset, options);
+    results.push({ dataset, stores });
+    const fmt = (impl: Impl) => {
+      const s = stores[impl];
+      return s && !s.error
+        ? `${impl} ${s.openMs.toFixed(0)} ms/${(s.peakRssOpen / 1e6).toFixed(0)} MB`
+        : `${impl} failed`;
+    };
+    log(`${dataset.name}: open ${IMPLS.map(fmt).join(", ")}`);
+  }
+  if (!options.skipWebview) await measureWebviews(results, options);
+
+  const cpu = cpus();
+  const report: BenchReport = {
+    quick: options.quick,
+    runs: options.runs,
+    appends: options.appends,
+    startedAt,
+    durationS: (performance.now() - started) / 1000,
+    machine: `${cpu.length}× ${cpu[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(totalmem() / 1e9)} GB, Node ${process.version}, ${platform()}; 1-min load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (other work shares this machine)`,
+    results,
+  };
+  const checks = checkTargets(results);
+  const markdown = resultsMarkdown(report, checks);
+  console.log(`\n${markdown}`);
+  for (const c of checks) console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);
+
+  mkdirSync(DATA_DIR, { recursive: true });
+  writeFileSync(join(DATA_DIR, "last-report.json"), JSON.stringify({ report, checks }, null, 2));
+  writeFileSync(join(DATA_DIR, "last-results.md"), markdown);
+  if (options.write) {
+    writeResults(report, checks);
+    log("wrote bench/results.md, docs/bench.md and docs/bench-chart.svg");
+  } else {
+    log("results in bench/.data/last-results.md (pass --write to update bench/results.md and docs/)");
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`[bench] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# `npm test`: every check the project has, in the order a failure is cheapest to find.
+#   1. prerequisites (scripts/ensure-deps.sh: node_modules, Chromium, code-server) — fails fast if missing
+#   2. lint (eslint + prettier --check)   3. typecheck (both tsconfigs)   4. build (extension, webview, tests)
+#   5. unit tests (test/core, test/host)   6. webview tests (test/webview)
+#   7. end-to-end tests in a real VS Code (test/e2e: code-server + Chromium, incl. the extension-host suite)
+# Every stage runs even if an earlier one failed, so one run shows every problem; the exit code is non-zero
+# if any stage failed. The output ends with the node test runner's summary of the last stage.
+#
+#   AGENT_TREE_SKIP_E2E=1 npm test     skip stage 7 (e.g. a machine without Chromium)
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+banner() { printf '\n===== %s =====\n' "$*"; }
+failed=()
+stage() {
+  local name="$1"
+  shift
+  banner "$name"
+  local started=$SECONDS
+  if "$@"; then
+    printf '[test] %s passed (%d s)\n' "$name" $((SECONDS - started))
+  else
+    printf '[test] %s FAILED (%d s)\n' "$name" $((SECONDS - started)) >&2
+    failed+=("$name")
+  fi
+}
+
+banner "prerequisites"
+if [[ "${AGENT_TREE_SKIP_E2E:-}" == "1" ]]; then
+  bash scripts/ensure-deps.sh --start || exit 1
+else
+  bash scripts/ensure-deps.sh || exit 1
+fi
+
+stage "lint: eslint" npx eslint --max-warnings=0 .
+stage "lint: prettier --check" npx prettier --check --log-level=warn .
+stage "typecheck: tsconfig.json" npx tsc -p tsconfig.json --noEmit
+stage "typecheck: tsconfig.webview.json" npx tsc -p tsconfig.webview.json --noEmit
+stage "build" bash -c 'node esbuild.mjs && node esbuild.mjs --tests'
+stage "unit tests (test/core, test/host)" bash scripts/run-node-tests.sh --concurrency 2 test/core test/host
+stage "webview tests (test/webview)" bash scripts/run-node-tests.sh --concurrency 2 test/webview
+if [[ "${AGENT_TREE_SKIP_E2E:-}" == "1" ]]; then
+  echo "[test] AGENT_TREE_SKIP_E2E=1: end-to-end tests skipped" >&2
+else
+  # One code-server (about 1.7 GB with Chromium) at a time.
+  stage "end-to-end tests (test/e2e, code-server + Chromium)" bash scripts/run-node-tests.sh --concurrency 1 test/e2e
+fi
+
+if ((${#failed[@]} > 0)); then
+  printf '[test] FAILED stages: %s\n' "$(IFS=','; echo "${failed[*]}")" >&2
+  exit 1
+fi
+exit 0

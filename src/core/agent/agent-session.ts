@@ -1,0 +1,497 @@
+/**
+ * AgentSession: one conversation with a model on top of a SessionManager. Streams replies, runs tool
+ * calls through the host's approval policy, appends every message as it completes, compacts, moves
+ * around the tree, forks, and runs hooks. See docs/core-api.md.
+ */
+import { convertToLlm, type AgentMessage, type CustomMessage, type ToolResultMessage, type UserMessage } from "../messages.js";
+import { CompactionError, runCompaction, type CompactionEnv } from "../compaction/run-compaction.js";
+import {
+  DEFAULT_BRANCH_SUMMARY_RESERVE_TOKENS,
+  DEFAULT_COMPACTION_SETTINGS,
+  isContextOverflowError,
+  shouldCompact,
+  type CompactionSettings,
+} from "../compaction/settings.js";
+import { estimateContextTokens } from "../compaction/tokens.js";
+import { HookRunner } from "../hooks/hook-runner.js";
+import type { HookAPI, HookContext } from "../hooks/types.js";
+import { resolveApiKey } from "../providers/api-key.js";
+import type { ModelRegistry } from "../providers/model-registry.js";
+import { completeText, streamCompletion } from "../providers/stream-completion.js";
+import type { ModelInfo, StreamRequest, ThinkingLevel } from "../providers/types.js";
+import type { SessionManager } from "../session/session-manager.js";
+import type { CompactionEntry } from "../session/types.js";
+import type { CompleteFn } from "../summary/summarize.js";
+import { createWorkspaceTools } from "../tools/index.js";
+import type { AgentTool, ToolApprovalPolicy } from "../tools/types.js";
+import type { AgentEvent } from "./events.js";
+import { forkSession, type ForkResult } from "./fork.js";
+import type { HookMessage, NavigateTreeOptions, NavigateTreeResult } from "./navigate-types.js";
+import { navigateTree } from "./navigate-tree.js";
+import { streamAssistant, type StreamFn } from "./stream-turn.js";
+import { chooseSummarySource, type SummarySource } from "./summary-source.js";
+import { ABORTED_TOOL_RESULT, executeToolCall, skippedToolResult } from "./tool-execution.js";
+
+/** Default bound on model calls per prompt, so a model that keeps calling tools cannot loop forever. */
+export const DEFAULT_MAX_TURNS = 50;
+
+const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];
+
+/** Constructor options (docs/core-api.md). */
+export interface AgentSessionOptions {
+  sessionManager: SessionManager;
+  cwd: string;
+  modelRegistry: ModelRegistry;
+  /** The host's key for a model (SecretStorage); the environment is consulted when it returns nothing. */
+  getApiKey?: (model: ModelInfo) => Promise<string | undefined>;
+  /** Asked before every tool call; default: approve everything. */
+  approve?: ToolApprovalPolicy;
+  /** Default: createWorkspaceTools(cwd). */
+  tools?: AgentTool[];
+  systemPrompt?: string;
+  /** Else the session's last model_change, else none. */
+  model?: ModelInfo;
+  compaction?: CompactionSettings;
+  branchSummary?: { reserveTokens: number };
+  /** Model calls per prompt before the loop stops (default 50). */
+  maxTurns?: number;
+  /** Always summarize with the extractive summarizer, never a model. */
+  extractiveSummaries?: boolean;
+  /** Streaming function (default: the providers' streamCompletion). */
+  stream?: StreamFn;
+  /** Non-streaming completion used by summaries (default: the providers' completeText). */
+  complete?: CompleteFn;
+}
+
+interface QueuedHookMessage {
+  message: HookMessage;
+  triggerTurn: boolean;
+}
+
+const approveAll: ToolApprovalPolicy = async () => ({ approved: true });
+
+/** See the file comment. */
+export class AgentSession {
+  readonly sessionManager: SessionManager;
+  readonly cwd: string;
+  readonly modelRegistry: ModelRegistry;
+  /** Hook registration; the VS Code host hands this object to other extensions. */
+  readonly hooks: HookAPI;
+
+  private readonly options: AgentSessionOptions;
+  private readonly hookRunner: HookRunner;
+  private readonly listeners = new Set<(e: AgentEvent) => void>();
+  private readonly tools: AgentTool[];
+  private readonly stream: StreamFn;
+  private readonly complete: CompleteFn;
+  private model: ModelInfo | undefined;
+  private thinkingLevel: ThinkingLevel;
+  private abortController: AbortController | undefined;
+  private running = false;
+  private busyWith: string | undefined;
+  private queued: QueuedHookMessage[] = [];
+  private disposed = false;
+
+  constructor(options: AgentSessionOptions) {
+    this.options = options;
+    this.sessionManager = options.sessionManager;
+    this.cwd = options.cwd;
+    this.modelRegistry = options.modelRegistry;
+    this.tools = options.tools ?? createWorkspaceTools(options.cwd);
+    this.stream = options.stream ?? streamCompletion;
+    this.complete = options.complete ?? completeText;
+    const context = this.sessionManager.buildSessionContext();
+    this.model =
+      options.model ?? (context.model ? this.modelRegistry.find(context.model.provider, context.model.modelId) : undefined);
+    this.thinkingLevel = THINKING_LEVELS.includes(context.thinkingLevel as ThinkingLevel)
+      ? (context.thinkingLevel as ThinkingLevel)
+      : "off";
+    this.hookRunner = new HookRunner(
+      () => this.hookContext(),
+      (error) => this.emit({ type: "error", error, source: "hook" }),
+    );
+    this.hooks = this.createHookApi();
+  }
+
+  // ---- events -------------------------------------------------------------------------------
+
+  /** Receives every AgentEvent; returns the unsubscribe function. */
+  subscribe(listener: (e: AgentEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(event: AgentEvent): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(event);
+      } catch {
+        // A broken UI listener must not stop the agent; the other listeners still get the event.
+      }
+    }
+  }
+
+  // ---- state --------------------------------------------------------------------------------
+
+  /** True while a prompt (or a hook-triggered turn) runs. */
+  get isStreaming(): boolean {
+    return this.running;
+  }
+
+  /** The model in use, if any. */
+  getModel(): ModelInfo | undefined {
+    return this.model;
+  }
+
+  /** Switches the model and records a model_change entry. */
+  setModel(model: ModelInfo): void {
+    this.assertIdle("change the model");
+    if (this.model?.provider === model.provider && this.model.id === model.id) {
+      this.model = model;
+      return;
+    }
+    this.sessionManager.appendModelChange(model.provider, model.id);
+    this.model = model;
+  }
+
+  /** The thinking level in use. */
+  getThinkingLevel(): ThinkingLevel {
+    return this.thinkingLevel;
+  }
+
+  /** Switches the thinking level and records a thinking_level_change entry. */
+  setThinkingLevel(level: ThinkingLevel): void {
+    if (!THINKING_LEVELS.includes(level)) throw new Error(`Unknown thinking level "${String(level)}"`);
+    this.assertIdle("change the thinking level");
+    if (level === this.thinkingLevel) return;
+    this.sessionManager.appendThinkingLevelChange(level);
+    this.thinkingLevel = level;
+  }
+
+  /** The tools the model is offered. */
+  getTools(): readonly AgentTool[] {
+    return this.tools;
+  }
+
+  private assertIdle(action: string): void {
+    if (this.disposed) throw new Error(`Cannot ${action}: the session was disposed`);
+    if (this.running) throw new Error(`Cannot ${action} while a prompt is running; abort it first`);
+    if (this.busyWith) throw new Error(`Cannot ${action} while ${this.busyWith} is in progress`);
+  }
+
+  // ---- prompting ----------------------------------------------------------------------------
+
+  /**
+   * Sends `text` (or runs a registered `/command`) and runs the agent loop until the model stops, the
+   * turn limit is hit, an error occurs or the prompt is aborted. Model failures do not reject: they end
+   * as an assistant message with stopReason "error" plus an `error` event. Rejects only when the
+   * prompt cannot start (no model, already running).
+   */
+  async prompt(text: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    if (typeof text !== "string" || text.trim() === "") throw new Error("Cannot send an empty message");
+    this.assertIdle("send a message");
+    if (text.startsWith("/") && this.hookRunner.getCommand(text.slice(1).split(/\s/, 1)[0])) {
+      this.busyWith = "a command";
+      try {
+        await this.hookRunner.runCommand(text);
+      } finally {
+        this.busyWith = undefined;
+      }
+      // A command may have queued messages that ask for a reply.
+      await this.drainTriggeredTurns();
+      return;
+    }
+    if (!this.model) throw new Error("No model selected: choose a model before sending a message");
+    const user: UserMessage = { role: "user", content: text, timestamp: Date.now() };
+    await this.run([user], options.signal);
+  }
+
+  /** Stops the running prompt: the stream and tools are aborted, what was said is kept. */
+  abort(): void {
+    this.abortController?.abort();
+  }
+
+  /** Ends a navigation/compaction/fork; hook messages sent meanwhile are added now. */
+  private endBusy(): void {
+    this.busyWith = undefined;
+    if (this.queued.length === 0) return;
+    this.drainTriggeredTurns().catch((err: unknown) =>
+      this.emit({ type: "error", error: err instanceof Error ? err.message : String(err), source: "hook" }),
+    );
+  }
+
+  private async drainTriggeredTurns(): Promise<void> {
+    if (this.queued.some((q) => q.triggerTurn) && this.model) await this.run([], undefined);
+    else this.flushQueued([]);
+  }
+
+  private appendMessage(message: AgentMessage, produced: AgentMessage[]): string {
+    const id = this.sessionManager.appendMessage(message);
+    produced.push(message);
+    this.emit({ type: "message_end", message, entryId: id });
+    return id;
+  }
+
+  private flushQueued(produced: AgentMessage[]): boolean {
+    const queued = this.queued;
+    this.queued = [];
+    for (const { message } of queued) {
+      const custom: CustomMessage = { role: "custom", ...message, timestamp: Date.now() };
+      this.emit({ type: "message_start", message: custom });
+      const id = this.sessionManager.appendCustomMessageEntry(message.customType, message.content, message.display, message.details);
+      produced.push(custom);
+      this.emit({ type: "message_end", message: custom, entryId: id });
+    }
+    return queued.some((q) => q.triggerTurn);
+  }
+
+  private async run(initial: AgentMessage[], external: AbortSignal | undefined): Promise<void> {
+    const model = this.model;
+    if (!model) throw new Error("No model selected: choose a model before sending a message");
+    this.running = true;
+    const controller = new AbortController();
+    this.abortController = controller;
+    const signal = controller.signal;
+    const onExternalAbort = (): void => controller.abort();
+    if (external?.aborted) controller.abort();
+    external?.addEventListener("abort", onExternalAbort, { once: true });
+    const produced: AgentMessage[] = [];
+    this.emit({ type: "agent_start" });
+    try {
+      for (const m of initial) {
+        this.emit({ type: "message_start", message: m });
+        this.appendMessage(m, produced);
+      }
+      await this.loop(model, signal, produced);
+    } catch (err) {
+      // Only a bug or a failing session store gets here: report it rather than leaving the UI hanging.
+      this.emit({ type: "error", error: err instanceof Error ? err.message : String(err), source: "model" });
+    } finally {
+      external?.removeEventListener("abort", onExternalAbort);
+      // Messages a hook sent too late for this prompt are kept, not lost.
+      if (this.queued.length > 0) this.flushQueued(produced);
+      this.running = false;
+      this.abortController = undefined;
+      this.emit({ type: "agent_end", messages: produced });
+    }
+  }
+
+  private async loop(model: ModelInfo, signal: AbortSignal, produced: AgentMessage[]): Promise<void> {
+    const maxTurns = this.options.maxTurns ?? DEFAULT_MAX_TURNS;
+    const toolsByName = new Map(this.tools.map((t) => [t.name, t]));
+    let overflowRetried = false;
+    for (let turn = 0; ; turn++) {
+      if (signal.aborted) return;
+      if (turn >= maxTurns) {
+        this.emit({ type: "error", error: `Stopped after ${maxTurns} model calls in one prompt`, source: "model" });
+        return;
+      }
+      this.flushQueued(produced);
+      await this.compactIfNeeded(model, signal);
+      if (signal.aborted) return;
+
+      this.emit({ type: "turn_start" });
+      const request = await this.buildRequest(model, signal);
+      const message = await streamAssistant(this.stream, request, (e) => this.emit(e));
+      this.appendMessage(message, produced);
+
+      if (message.stopReason === "error") {
+        const overflow = isContextOverflowError(message.errorMessage) && !overflowRetried && this.compactionSettings.enabled;
+        if (overflow) {
+          overflowRetried = true;
+          this.emit({ type: "turn_end", message, toolResults: [] });
+          const outcome = await runCompaction(this.compactionEnv(), "overflow", undefined, signal);
+          if (outcome.status === "done") continue;
+        }
+        this.emit({ type: "error", error: message.errorMessage ?? "The model call failed", source: "model" });
+      }
+
+      const calls = message.content.filter((c) => c.type === "toolCall");
+      const toolResults: ToolResultMessage[] = [];
+      const ran = message.stopReason !== "error" && message.stopReason !== "aborted";
+      for (const call of calls) {
+        // Calls of a failed or aborted reply never run, but still get a result so the transcript stays valid.
+        const result =
+          ran && !signal.aborted
+            ? await executeToolCall(call, {
+                tools: toolsByName,
+                approve: this.options.approve ?? approveAll,
+                cwd: this.cwd,
+                signal,
+                emit: (e) => this.emit(e),
+              })
+            : skippedToolResult(call, ABORTED_TOOL_RESULT, (e) => this.emit(e));
+        this.emit({ type: "message_start", message: result });
+        this.appendMessage(result, produced);
+        toolResults.push(result);
+      }
+      this.emit({ type: "turn_end", message, toolResults });
+
+      if (!ran || signal.aborted) return;
+      if (calls.length > 0) continue;
+      if (this.queued.some((q) => q.triggerTurn)) continue;
+      return;
+    }
+  }
+
+  private async buildRequest(model: ModelInfo, signal: AbortSignal): Promise<StreamRequest> {
+    let messages = this.sessionManager.buildSessionContext().messages;
+    if (this.hookRunner.has("context")) messages = await this.hookRunner.emitContext(messages);
+    const request: StreamRequest = {
+      model,
+      messages: convertToLlm(messages),
+      tools: this.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+      apiKey: await this.apiKeyFor(model),
+      signal,
+      thinkingLevel: this.thinkingLevel,
+      onRetry: (info) => this.emit({ type: "retry", attempt: info.attempt, delayMs: info.delayMs, error: info.error }),
+    };
+    if (this.options.systemPrompt) request.systemPrompt = this.options.systemPrompt;
+    return request;
+  }
+
+  private async apiKeyFor(model: ModelInfo): Promise<string | undefined> {
+    let fromHost: string | undefined;
+    try {
+      fromHost = await this.options.getApiKey?.(model);
+    } catch {
+      // The host could not read its secret store; the environment may still have a key.
+    }
+    return resolveApiKey(model, fromHost);
+  }
+
+  // ---- compaction ---------------------------------------------------------------------------
+
+  private get compactionSettings(): CompactionSettings {
+    return this.options.compaction ?? DEFAULT_COMPACTION_SETTINGS;
+  }
+
+  private async summarySource(forceExtractive: boolean): Promise<SummarySource> {
+    const force = forceExtractive || this.options.extractiveSummaries === true;
+    const key = this.model && !force ? await this.apiKeyFor(this.model) : undefined;
+    return chooseSummarySource(this.model, key, this.complete, force);
+  }
+
+  private compactionEnv(): CompactionEnv {
+    return {
+      sessionManager: this.sessionManager,
+      hooks: this.hookRunner,
+      model: this.model,
+      settings: this.compactionSettings,
+      summarySource: () => this.summarySource(false),
+      emit: (e) => this.emit(e),
+    };
+  }
+
+  /** Threshold check before each model call: compact when the context would not leave the reserve free. */
+  private async compactIfNeeded(model: ModelInfo, signal: AbortSignal): Promise<void> {
+    const settings = this.compactionSettings;
+    if (!settings.enabled) return;
+    const tokens = estimateContextTokens(this.sessionManager.buildSessionContext().messages);
+    if (!shouldCompact(tokens, model.contextWindow, settings)) return;
+    // A failed automatic compaction is reported by runCompaction; the request is still tried.
+    await runCompaction(this.compactionEnv(), "threshold", undefined, signal);
+  }
+
+  /**
+   * Summarizes the older part of the context into a compaction entry. Resolves to the entry, or to
+   * undefined when there is nothing to compact yet, a hook cancelled, or `signal` aborted; rejects
+   * with a CompactionError when summarizing fails (nothing is written then).
+   */
+  async compact(customInstructions?: string, signal?: AbortSignal): Promise<CompactionEntry | undefined> {
+    this.assertIdle("compact");
+    this.busyWith = "a compaction";
+    try {
+      const outcome = await runCompaction(
+        this.compactionEnv(),
+        "manual",
+        customInstructions,
+        signal ?? new AbortController().signal,
+      );
+      if (outcome.status === "failed") throw new CompactionError(outcome.error);
+      return outcome.status === "done" ? outcome.entry : undefined;
+    } finally {
+      this.endBusy();
+    }
+  }
+
+  // ---- tree ---------------------------------------------------------------------------------
+
+  /**
+   * Moves to `targetId` (tree.md). Rejects while a prompt runs (abort it first) and for an unknown id;
+   * every other failure resolves with `cancelled: true` and leaves the session unchanged.
+   */
+  async navigateTree(targetId: string, options: NavigateTreeOptions = {}): Promise<NavigateTreeResult> {
+    this.assertIdle("navigate");
+    this.busyWith = "a navigation";
+    try {
+      return await navigateTree(
+        {
+          sessionManager: this.sessionManager,
+          hooks: this.hookRunner,
+          model: this.model,
+          summarySource: (force) => this.summarySource(force),
+          reserveTokens: this.options.branchSummary?.reserveTokens ?? DEFAULT_BRANCH_SUMMARY_RESERVE_TOKENS,
+          emit: (e) => this.emit(e),
+        },
+        targetId,
+        options,
+      );
+    } finally {
+      this.endBusy();
+    }
+  }
+
+  /** Copies the path up to `entryId` into a new session file (pi's /fork); this session is unchanged. */
+  async fork(entryId: string): Promise<ForkResult> {
+    this.assertIdle("fork");
+    this.busyWith = "a fork";
+    try {
+      return await forkSession(this.sessionManager, this.hookRunner, entryId);
+    } finally {
+      this.endBusy();
+    }
+  }
+
+  // ---- hooks --------------------------------------------------------------------------------
+
+  private hookContext(): HookContext {
+    return { cwd: this.cwd, sessionManager: this.sessionManager, modelRegistry: this.modelRegistry };
+  }
+
+  private createHookApi(): HookAPI {
+    const runner = this.hookRunner;
+    return {
+      on: (event, handler) => runner.on(event, handler),
+      registerCommand: (name, command) => runner.registerCommand(name, command),
+      getCommands: () => runner.getCommands(),
+      appendEntry: (customType, data) => {
+        if (typeof customType !== "string" || customType.trim() === "") throw new Error("appendEntry needs a customType");
+        return this.sessionManager.appendCustomEntry(customType, data);
+      },
+      sendMessage: (message, triggerTurn = false) => {
+        if (!message || typeof message.customType !== "string" || message.customType.trim() === "")
+          throw new Error("sendMessage needs a message with a customType");
+        if (typeof message.content !== "string" && !Array.isArray(message.content))
+          throw new Error("sendMessage needs string or block-array content");
+        this.queued.push({ message: { ...message, display: message.display !== false }, triggerTurn });
+        if (this.running || this.busyWith) return;
+        if (triggerTurn && this.model) {
+          this.run([], undefined).catch((err: unknown) =>
+            this.emit({ type: "error", error: err instanceof Error ? err.message : String(err), source: "hook" }),
+          );
+        } else {
+          this.flushQueued([]);
+        }
+      },
+    };
+  }
+
+  /** Aborts whatever runs and drops listeners, hooks and commands. */
+  dispose(): void {
+    this.abort();
+    this.disposed = true;
+    this.listeners.clear();
+    this.hookRunner.clear();
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * AgentSession.navigateTree (tree.md, branch-summary.md): move the leaf within the same file,
+ * optionally leaving a summary of the abandoned branch. Nothing is written unless the move succeeds.
+ */
+import { contentText } from "../messages.js";
+import type { HookRunner } from "../hooks/hook-runner.js";
+import type { ModelInfo } from "../providers/types.js";
+import type { SessionManager } from "../session/session-manager.js";
+import type { BranchSummaryEntry, SessionEntry } from "../session/types.js";
+import { branchFileOps, collectBranchEntries } from "../summary/branch-entries.js";
+import { entriesToMessages } from "../compaction/entry-messages.js";
+import { SummaryAbortedError, summarize } from "../summary/summarize.js";
+import type { AgentEvent } from "./events.js";
+import type { NavigateTreeOptions, NavigateTreeResult, TreePreparation } from "./navigate-types.js";
+import type { SummarySource } from "./summary-source.js";
+
+/** What navigateTree needs from the session. */
+export interface NavigateEnv {
+  sessionManager: SessionManager;
+  hooks: HookRunner;
+  model?: ModelInfo;
+  summarySource: (forceExtractive: boolean) => Promise<SummarySource>;
+  reserveTokens: number;
+  emit: (event: AgentEvent) => void;
+}
+
+/**
+ * Selecting a user message (or a custom message) means "edit and resend it": the leaf goes to its
+ * parent and its text comes back for the editor. Anything else becomes the leaf itself.
+ */
+export function selectionTarget(entry: SessionEntry): { newLeafId: string | null; editorText?: string } {
+  if (entry.type === "message" && (entry.message.role === "user" || entry.message.role === "custom")) {
+    return { newLeafId: entry.parentId, editorText: contentText(entry.message.content) };
+  }
+  if (entry.type === "custom_message") return { newLeafId: entry.parentId, editorText: contentText(entry.content) };
+  return { newLeafId: entry.id };
+}
+
+function cancelledByAbort(): NavigateTreeResult {
+  return { cancelled: true, aborted: true };
+}
+
+/** Implementation of AgentSession.navigateTree (the session checks it is idle first). */
+export async function navigateTree(
+  env: NavigateEnv,
+  targetId: string,
+  options: NavigateTreeOptions = {},
+): Promise<NavigateTreeResult> {
+  const sm = env.sessionManager;
+  const target = sm.getEntry(targetId);
+  if (!target) throw new Error(`Cannot navigate: no entry with id "${targetId}" in this session`);
+  const oldLeafId = sm.getLeafId();
+  if (targetId === oldLeafId) return { cancelled: false, noop: true };
+
+  const { newLeafId, editorText } = selectionTarget(target);
+  const signal = options.signal ?? new AbortController().signal;
+  const userWantsSummary = options.summarize === true;
+  const oldPath = oldLeafId ? sm.getPath(oldLeafId) : [];
+  const newPath = newLeafId ? sm.getPath(newLeafId) : [];
+  const { entries, commonAncestorId } = collectBranchEntries(oldPath, newPath);
+  const entriesToSummarize = userWantsSummary ? entries : [];
+
+  let customInstructions = options.customInstructions;
+  let replaceInstructions = options.replaceInstructions;
+  let label = options.label;
+  let hookSummary: { summary: string; details?: unknown } | undefined;
+
+  if (env.hooks.has("session_before_tree")) {
+    const preparation: TreePreparation = {
+      targetId,
+      oldLeafId,
+      commonAncestorId,
+      entriesToSummarize,
+      userWantsSummary,
+      customInstructions,
+      replaceInstructions,
+      label,
+    };
+    const result = await env.hooks.emitBefore("session_before_tree", {
+      type: "session_before_tree",
+      preparation,
+      model: env.model,
+      signal,
+    });
+    if (result?.cancel) return { cancelled: true };
+    if (result?.customInstructions !== undefined) customInstructions = result.customInstructions;
+    if (result?.replaceInstructions !== undefined) replaceInstructions = result.replaceInstructions;
+    if (result?.label !== undefined) label = result.label;
+    if (result?.summary && typeof result.summary.summary === "string") hookSummary = result.summary;
+  }
+  if (signal.aborted) return cancelledByAbort();
+
+  // Only a branch with something the model could have said is worth a summary entry.
+  const hasContent = entriesToMessages(entriesToSummarize).length > 0;
+  let summary: { summary: string; details?: unknown; fromHook: boolean } | undefined;
+  if (userWantsSummary && hookSummary) {
+    summary = { ...hookSummary, fromHook: true };
+  } else if (userWantsSummary && hasContent) {
+    try {
+      const source = await env.summarySource(options.extractive === true);
+      const result = await summarize({
+        kind: "branch",
+        messages: entriesToMessages(entriesToSummarize),
+        fileOps: branchFileOps(entriesToSummarize),
+        customInstructions,
+        replaceInstructions,
+        reserveTokens: env.reserveTokens,
+        signal,
+        ...source,
+      });
+      summary = { summary: result.summary, details: result.details, fromHook: false };
+    } catch (err) {
+      if (err instanceof SummaryAbortedError || signal.aborted) return cancelledByAbort();
+      const error = err instanceof Error ? err.message : String(err);
+      env.emit({ type: "error", error, source: "summary" });
+      return { cancelled: true, error };
+    }
+  }
+  if (signal.aborted) return cancelledByAbort();
+
+  let summaryEntry: BranchSummaryEntry | undefined;
+  if (summary) {
+    const id = sm.branchWithSummary(newLeafId, summary.summary, summary.details, summary.fromHook || undefined);
+    summaryEntry = sm.getEntry(id) as BranchSummaryEntry | undefined;
+    if (label) sm.appendLabelChange(id, label);
+  } else {
+    if (newLeafId === null) sm.resetLeaf();
+    else sm.branch(newLeafId);
+    if (label) sm.appendLabelChange(targetId, label);
+  }
+
+  await env.hooks.emit("session_tree", {
+    type: "session_tree",
+    newLeafId: sm.getLeafId(),
+    oldLeafId,
+    summaryEntry,
+    fromHook: summary ? summary.fromHook : undefined,
+  });
+
+  const out: NavigateTreeResult = { cancelled: false };
+  if (editorText !== undefined) out.editorText = editorText;
+  if (summaryEntry) out.summaryEntry = summaryEntry;
+  return out;
+}

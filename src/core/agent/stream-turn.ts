@@ -1,0 +1,73 @@
+/** Streams one assistant reply and turns provider events into AgentEvents. */
+import { emptyUsage, type AssistantMessage } from "../messages.js";
+import type { StreamEvent, StreamRequest } from "../providers/types.js";
+import type { AgentEvent } from "./events.js";
+
+/** Streams a reply (the providers' streamCompletion in production). */
+export type StreamFn = (request: StreamRequest) => AsyncIterable<StreamEvent>;
+
+/**
+ * Runs `request` and returns the final assistant message, which always exists: a stream that throws
+ * or ends early yields a message with stopReason "error", and an aborted signal gives "aborted".
+ * message_start is emitted with the first content (or at the end), so a reply that fails before
+ * saying anything is announced only once, complete.
+ */
+export async function streamAssistant(
+  stream: StreamFn,
+  request: StreamRequest,
+  emit: (event: AgentEvent) => void,
+): Promise<AssistantMessage> {
+  let started = false;
+  const start = (message: AssistantMessage): void => {
+    if (started) return;
+    started = true;
+    emit({ type: "message_start", message });
+  };
+  let final: AssistantMessage | undefined;
+  let last: AssistantMessage | undefined;
+  try {
+    for await (const event of stream(request)) {
+      if (event.type === "done" || event.type === "error") {
+        final = event.message;
+        break;
+      }
+      last = event.partial;
+      if (event.type === "start") continue;
+      start(event.partial);
+      emit({ type: "message_update", message: event.partial });
+    }
+  } catch (err) {
+    final = {
+      ...(last ?? {
+        role: "assistant",
+        content: [],
+        provider: request.model.provider,
+        model: request.model.id,
+        usage: emptyUsage(),
+        timestamp: Date.now(),
+      }),
+      api: request.model.api,
+      stopReason: "error",
+      errorMessage: err instanceof Error ? err.message : String(err),
+    };
+  }
+  if (!final) {
+    final = {
+      ...(last ?? {
+        role: "assistant",
+        content: [],
+        provider: request.model.provider,
+        model: request.model.id,
+        usage: emptyUsage(),
+        timestamp: Date.now(),
+      }),
+      stopReason: "error",
+      errorMessage: "The model stream ended without a result",
+    };
+  }
+  if (request.signal?.aborted && final.stopReason === "error") {
+    final = { ...final, stopReason: "aborted", errorMessage: final.errorMessage ?? "Aborted" };
+  }
+  start(final);
+  return final;
+}

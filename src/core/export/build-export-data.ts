@@ -1,0 +1,139 @@
+/** Builds the JSON an exported page embeds from a session (whole tree or one root→leaf path). */
+import type { TreeNodeDto, TreeNodeKind } from "../../shared/protocol.js";
+import { envelopeOf } from "../session/preview.js";
+import type { EntryEnvelope, SessionEntry } from "../session/types.js";
+import { EXPORT_FORMAT, EXPORT_VERSION, type ExportData, type ExportEntry } from "./export-data.js";
+import { DEFAULT_TRUNCATE_LIMIT, shrinkEntry } from "./shrink-entry.js";
+
+/**
+ * What the export reads from a session. SessionManager satisfies it; so does any read-only view
+ * (an opened Claude Code transcript, a test double built from entries).
+ */
+export interface ExportSource {
+  getSessionId(): string;
+  getCwd(): string;
+  getLeafId(): string | null;
+  /** All entries, file order. */
+  getEntries(): readonly SessionEntry[];
+  /** Root→entry (default: the leaf). */
+  getPath(fromId?: string): readonly SessionEntry[];
+  getLabel(id: string): string | undefined;
+  getSessionName(): string | undefined;
+}
+
+/** Options shared by the export functions. */
+export interface ExportOptions {
+  /** Leaf to show first (default: the session's leaf). With branchOnly, the end of the exported path. */
+  leafId?: string;
+  /** Export only root→leaf. */
+  branchOnly?: boolean;
+  /** Page title (default: the session name, else the first user message, else the session id). */
+  title?: string;
+  /** Longest text kept per field, in characters (default 20,000). */
+  truncateLimit?: number;
+}
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set([
+  "compaction",
+  "branch_summary",
+  "label",
+  "custom",
+  "custom_message",
+  "model_change",
+  "thinking_level_change",
+  "session_info",
+]);
+
+/** The tree row kind of an envelope. */
+export function kindOf(env: EntryEnvelope): TreeNodeKind {
+  if (env.type === "message") {
+    switch (env.role) {
+      case "user":
+      case "assistant":
+      case "toolResult":
+      case "bashExecution":
+        return env.role;
+      case "custom":
+        return "custom_message";
+      case "branchSummary":
+        return "branch_summary";
+      case "compactionSummary":
+        return "compaction";
+      default:
+        return "unknown";
+    }
+  }
+  return KNOWN_TYPES.has(env.type) ? (env.type as TreeNodeKind) : "unknown";
+}
+
+/** A tree row for an entry. */
+export function nodeOf(entry: SessionEntry, label: string | undefined, orphan: boolean): TreeNodeDto {
+  const env = envelopeOf(entry);
+  const node: TreeNodeDto = {
+    id: env.id,
+    parentId: env.parentId,
+    kind: kindOf(env),
+    timestamp: env.timestamp,
+    preview: env.preview,
+  };
+  if (label !== undefined && label !== "") node.label = label;
+  if (env.toolCallsOnly) node.toolCallsOnly = true;
+  if (env.toolName !== undefined) node.toolName = env.toolName;
+  if (env.tokens !== undefined) node.tokens = env.tokens;
+  if (env.failed) node.failed = true;
+  if (env.hidden) node.hidden = true;
+  if (orphan) node.orphan = true;
+  return node;
+}
+
+function defaultTitle(source: ExportSource, entries: readonly SessionEntry[]): string {
+  const name = source.getSessionName();
+  if (name && name.trim() !== "") return name.trim();
+  for (const e of entries) {
+    if (e.type === "message" && e.message.role === "user") {
+      const preview = envelopeOf(e).preview;
+      if (preview !== "") return preview.length > 80 ? preview.slice(0, 79) + "…" : preview;
+    }
+  }
+  return `Session ${source.getSessionId()}`;
+}
+
+/** Build the page data. Throws when `leafId` names no entry. */
+export function buildExportData(source: ExportSource, options: ExportOptions = {}, now: Date = new Date()): ExportData {
+  const all = source.getEntries();
+  const ids = new Set(all.map((e) => e.id));
+  if (options.leafId !== undefined && !ids.has(options.leafId)) {
+    throw new Error(`Cannot export: entry ${options.leafId} is not in this session.`);
+  }
+  const leafId = options.leafId ?? source.getLeafId();
+  const branchOnly = options.branchOnly === true;
+  let selected: readonly SessionEntry[] = all;
+  if (branchOnly) selected = leafId === null ? [] : source.getPath(leafId);
+  const limit = options.truncateLimit ?? DEFAULT_TRUNCATE_LIMIT;
+  const nodes: TreeNodeDto[] = [];
+  const entries: ExportEntry[] = [];
+  let truncatedCount = 0;
+  for (const e of selected) {
+    // In a branch export the path's labels show on their nodes; label entries elsewhere would be noise.
+    if (branchOnly && e.type === "label") continue;
+    const orphan = e.parentId !== null && !ids.has(e.parentId);
+    nodes.push(nodeOf(e, source.getLabel(e.id), orphan));
+    const shrunk = shrinkEntry(e, limit);
+    truncatedCount += shrunk.truncated;
+    entries.push(shrunk.entry);
+  }
+  return {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    title: options.title?.trim() || defaultTitle(source, selected),
+    sessionId: source.getSessionId(),
+    cwd: source.getCwd(),
+    exportedAt: now.toISOString(),
+    leafId,
+    branchOnly,
+    nodes,
+    entries,
+    truncatedCount,
+    truncateLimit: limit,
+  };
+}

@@ -1,0 +1,88 @@
+/** The exported page's stylesheet, inlined into the HTML (the page may load nothing). */
+export const EXPORT_CSS = `
+:root {
+  color-scheme: light dark;
+  --bg: #ffffff; --fg: #1f2328; --muted: #656d76; --border: #d0d7de; --panel: #f6f8fa;
+  --accent: #0969da; --sel: #ddf4ff; --path: #f0f6ff; --user: #eef6ff; --err: #cf222e; --tool: #f6f8fa;
+  --summary: #fff8c5; --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --bg: #0d1117; --fg: #e6edf3; --muted: #8d96a0; --border: #30363d; --panel: #161b22;
+    --accent: #4493f8; --sel: #1f3a5f; --path: #131d2b; --user: #142033; --err: #f85149; --tool: #161b22;
+    --summary: #2d2a12;
+  }
+}
+* { box-sizing: border-box; }
+html, body { margin: 0; height: 100%; }
+body { background: var(--bg); color: var(--fg); font: 14px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; }
+button { font: inherit; color: inherit; background: var(--panel); border: 1px solid var(--border); border-radius: 6px;
+  padding: 3px 10px; cursor: pointer; }
+button:hover { border-color: var(--accent); }
+button:focus-visible, input:focus-visible, select:focus-visible, .row:focus-visible { outline: 2px solid var(--accent); outline-offset: -2px; }
+#app { display: grid; grid-template-rows: auto 1fr; height: 100vh; }
+#topbar { display: flex; align-items: center; gap: 10px; padding: 8px 12px; border-bottom: 1px solid var(--border);
+  background: var(--panel); min-width: 0; }
+#topbar h1 { font-size: 15px; margin: 0; flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+#topbar .meta { color: var(--muted); font-size: 12px; white-space: nowrap; }
+#layout { display: flex; min-height: 0; position: relative; }
+#sidebar { width: 360px; min-width: 220px; max-width: 50vw; border-right: 1px solid var(--border); display: flex;
+  flex-direction: column; background: var(--bg); min-height: 0; }
+body.sidebar-closed #sidebar { display: none; }
+#controls { display: flex; gap: 6px; padding: 8px; border-bottom: 1px solid var(--border); }
+#controls select, #controls input { font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--border);
+  border-radius: 6px; padding: 3px 6px; min-width: 0; }
+#controls input { flex: 1; }
+#tree-status { color: var(--muted); font-size: 12px; padding: 2px 8px; }
+#tree { flex: 1; overflow: auto; position: relative; min-height: 0; }
+#tree-spacer { position: relative; }
+.row { position: absolute; left: 0; right: 0; height: 24px; line-height: 24px; white-space: nowrap; overflow: hidden;
+  cursor: pointer; padding-right: 8px; font-size: 13px; display: flex; align-items: baseline; }
+.row > span { flex: none; }
+.row > .preview { flex: 1 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+.row .branch-mark { font-family: var(--mono); white-space: pre; }
+.row:hover { background: var(--panel); }
+.row.on-path { background: var(--path); }
+.row.selected { background: var(--sel); }
+.row .kind { color: var(--muted); font-family: var(--mono); font-size: 12px; margin-right: 4px; }
+.row .kind-user { color: var(--accent); }
+.row.failed .preview { color: var(--err); }
+.row.context { opacity: 0.6; }
+.row .label { background: var(--accent); color: #fff; border-radius: 8px; padding: 0 6px; font-size: 11px; margin-right: 4px; }
+.row .leaf-mark { color: var(--accent); margin-left: 6px; font-size: 12px; }
+.row .branch-mark { color: var(--muted); }
+#content { flex: 1; overflow: auto; min-width: 0; padding: 16px 24px 64px; }
+#path-header { color: var(--muted); font-size: 12px; margin-bottom: 12px; display: flex; gap: 10px; flex-wrap: wrap; align-items: center; }
+.msg { border: 1px solid var(--border); border-radius: 8px; padding: 8px 12px; margin: 0 0 10px; max-width: 980px; overflow-wrap: anywhere; }
+.msg.target { box-shadow: 0 0 0 2px var(--accent); }
+.msg > .head { font-size: 12px; color: var(--muted); display: flex; gap: 8px; flex-wrap: wrap; margin-bottom: 4px; }
+.msg > .head .role { font-weight: 600; color: var(--fg); }
+.msg.user { background: var(--user); }
+.msg.summary, .msg.compaction { background: var(--summary); }
+.msg.note { border-style: dashed; padding: 4px 12px; font-size: 12px; color: var(--muted); }
+.msg.error { border-color: var(--err); }
+.msg .error-text { color: var(--err); white-space: pre-wrap; }
+.msg .label { background: var(--accent); color: #fff; border-radius: 8px; padding: 0 6px; font-size: 11px; }
+.md > :first-child { margin-top: 0; } .md > :last-child { margin-bottom: 0; }
+.md pre, pre.out { background: var(--tool); border: 1px solid var(--border); border-radius: 6px; padding: 8px; overflow: auto;
+  font: 12px/1.45 var(--mono); white-space: pre-wrap; overflow-wrap: anywhere; }
+.md code { font-family: var(--mono); font-size: 12px; background: var(--panel); padding: 1px 4px; border-radius: 4px; }
+.md pre code { background: none; padding: 0; }
+.md table { border-collapse: collapse; } .md th, .md td { border: 1px solid var(--border); padding: 2px 8px; }
+.md blockquote { margin: 0; padding-left: 12px; border-left: 3px solid var(--border); color: var(--muted); }
+details { margin: 6px 0; border: 1px solid var(--border); border-radius: 6px; background: var(--tool); }
+details > summary { cursor: pointer; padding: 3px 8px; font-size: 12px; font-family: var(--mono); color: var(--muted); }
+details > .body { padding: 0 8px 8px; }
+details.thinking > .body { font-style: italic; color: var(--muted); white-space: pre-wrap; }
+details.is-error > summary { color: var(--err); }
+img.attached { max-width: 100%; max-height: 480px; border: 1px solid var(--border); border-radius: 6px; display: block; margin: 6px 0; }
+#sidebar-backdrop { display: none; }
+@media (max-width: 800px) {
+  #sidebar { position: absolute; z-index: 20; top: 0; bottom: 0; left: 0; width: min(88vw, 360px); max-width: none;
+    box-shadow: 4px 0 16px rgba(0,0,0,0.25); }
+  body.sidebar-open #sidebar-backdrop { display: block; position: absolute; inset: 0; z-index: 10; background: rgba(0,0,0,0.3); }
+  #content { padding: 12px; }
+  #topbar .meta { display: none; }
+}
+@media (prefers-reduced-motion: no-preference) { .msg.target { transition: box-shadow 0.2s; } }
+`;

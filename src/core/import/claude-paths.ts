@@ -1,0 +1,117 @@
+/** Where Claude Code keeps transcripts, and a cheap listing of them for a workspace. */
+import { createReadStream } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { blocksOf } from "./claude-blocks.js";
+import { parseClaudeLine } from "./claude-parse.js";
+
+/** One transcript in a listing. Mirrors the store's SessionInfo where the fields mean the same. */
+export interface ClaudeTranscriptInfo {
+  path: string;
+  /** Claude Code session id (the file name without .jsonl). */
+  id: string;
+  cwd: string;
+  /** Title from a summary line, if the transcript has one. */
+  name?: string;
+  firstMessage: string;
+  /** User and assistant lines (split assistant replies count once per line). */
+  messageCount: number;
+  created: Date;
+  modified: Date;
+  sizeBytes: number;
+}
+
+/** Claude Code's configuration folder (`CLAUDE_CONFIG_DIR` or `~/.claude`). */
+export function getClaudeDir(): string {
+  const env = process.env.CLAUDE_CONFIG_DIR;
+  return env && env.trim() !== "" ? env : join(homedir(), ".claude");
+}
+
+/**
+ * Folder names Claude Code has used for a cwd: current versions replace every non-alphanumeric character
+ * with "-", older ones only "/" and ".". Both are tried.
+ */
+export function claudeProjectDirNames(cwd: string): string[] {
+  const names = [cwd.replace(/[^a-zA-Z0-9]/g, "-"), cwd.replace(/[/\\.:]/g, "-")];
+  return [...new Set(names)];
+}
+
+/** `<claudeDir>/projects/<dir for cwd>` candidates. */
+export function claudeProjectDirs(cwd: string, claudeDir: string = getClaudeDir()): string[] {
+  return claudeProjectDirNames(cwd).map((n) => join(claudeDir, "projects", n));
+}
+
+const FIRST_MESSAGE_CHARS = 200;
+
+/** First user text, last summary and line counts, read by streaming the file. */
+async function scanTranscript(
+  path: string,
+): Promise<{ firstMessage: string; name?: string; count: number; cwd?: string; created?: Date }> {
+  let firstMessage = "";
+  let name: string | undefined;
+  let cwd: string | undefined;
+  let created: Date | undefined;
+  let count = 0;
+  const rl = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Infinity });
+  for await (const line of rl) {
+    // Cheap checks first: most lines are large and only a few need parsing.
+    const isUser = line.includes('"type":"user"');
+    const isAssistant = line.includes('"type":"assistant"');
+    const isSummary = line.includes('"type":"summary"');
+    if (isUser || isAssistant) count++;
+    const needParse = isSummary || (isUser && firstMessage === "") || cwd === undefined;
+    if (!needParse) continue;
+    const parsed = parseClaudeLine(line);
+    if (typeof parsed === "string") continue;
+    if (cwd === undefined && typeof parsed.cwd === "string") cwd = parsed.cwd;
+    if (created === undefined && typeof parsed.timestamp === "string" && !Number.isNaN(Date.parse(parsed.timestamp)))
+      created = new Date(parsed.timestamp);
+    if (parsed.type === "summary" && typeof parsed.summary === "string") name = parsed.summary;
+    if (parsed.type === "user" && firstMessage === "" && !parsed.isMeta && !parsed.isSidechain) {
+      const text = blocksOf(parsed.message?.content)
+        .filter((b) => b.type === "text" && typeof b.text === "string")
+        .map((b) => b.text)
+        .join(" ")
+        .replace(/\s+/g, " ")
+        .trim();
+      firstMessage = text.slice(0, FIRST_MESSAGE_CHARS);
+    }
+  }
+  return { firstMessage, name, count, cwd, created };
+}
+
+/** Claude Code transcripts of a workspace, newest first. A missing folder gives an empty list. */
+export async function listClaudeTranscripts(cwd: string, claudeDir?: string): Promise<ClaudeTranscriptInfo[]> {
+  const out: ClaudeTranscriptInfo[] = [];
+  for (const dir of claudeProjectDirs(cwd, claudeDir)) {
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") continue;
+      throw err;
+    }
+    for (const file of names) {
+      if (!file.endsWith(".jsonl")) continue;
+      const path = join(dir, file);
+      const st = await stat(path);
+      if (!st.isFile()) continue;
+      const scan = await scanTranscript(path);
+      if (scan.count === 0) continue;
+      out.push({
+        path,
+        id: file.slice(0, -".jsonl".length),
+        cwd: scan.cwd ?? cwd,
+        name: scan.name,
+        firstMessage: scan.firstMessage,
+        messageCount: scan.count,
+        created: scan.created ?? st.birthtime,
+        modified: st.mtime,
+        sizeBytes: st.size,
+      });
+    }
+  }
+  return out.sort((a, b) => b.modified.getTime() - a.modified.getTime());
+}

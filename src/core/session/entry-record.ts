@@ -1,0 +1,130 @@
+/**
+ * The per-entry index record: envelope, file position and the few fields the session logic needs
+ * (model, labels, leaf markers, compaction target) — never the body of a large entry.
+ */
+import { envelopeOf } from "./preview.js";
+import { LEAF_MARKER_TYPE, type EntryEnvelope, type SessionEntry } from "./types.js";
+
+/** Lines up to this many bytes keep their parsed object in memory; larger bodies load lazily. */
+export const RETAIN_MAX_BYTES = 4096;
+
+/** Small fields kept for every entry that has them, whatever its size. */
+export interface EntryMeta {
+  /** model_change, or an assistant message's provider/model. */
+  model?: { provider: string; modelId: string };
+  thinkingLevel?: string;
+  /** label entries. */
+  labelTarget?: string;
+  label?: string;
+  /** Leaf markers: the entry moved to (null = reset). */
+  markerTarget?: string | null;
+  /** compaction entries. */
+  firstKeptEntryId?: string;
+  /** session_info entries. */
+  name?: string;
+}
+
+/** One entry of the index. */
+export interface EntryRecord {
+  env: EntryEnvelope;
+  /** Date.parse(timestamp), NaN-safe (0 when unparsable). */
+  ts: number;
+  /** Position in file order. */
+  seq: number;
+  /** Byte offset of the line, or -1 for entries that exist only in memory. */
+  offset: number;
+  /** Byte length of the line without its newline. */
+  length: number;
+  /** 1-based line number in the file (0 for memory-only entries). */
+  line: number;
+  /** The parsed entry when it is small or memory-only. */
+  entry?: SessionEntry;
+  meta: EntryMeta;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Why a parsed line is not an entry, or undefined when it is one. */
+export function entryShapeError(v: unknown): string | undefined {
+  if (!isRecord(v)) return "not a JSON object";
+  if (typeof v.type !== "string") return "missing string field 'type'";
+  if (v.type === "session") return "a second session header";
+  if (typeof v.id !== "string" || v.id === "") return "missing string field 'id'";
+  if (v.parentId !== null && typeof v.parentId !== "string") return "field 'parentId' is neither a string nor null";
+  if (typeof v.timestamp !== "string") return "missing string field 'timestamp'";
+  return undefined;
+}
+
+/** The small fields of an entry. */
+export function metaOf(entry: SessionEntry): EntryMeta {
+  const e = entry as unknown as Record<string, unknown>;
+  const meta: EntryMeta = {};
+  switch (e.type) {
+    case "message": {
+      const m = e.message;
+      if (isRecord(m) && m.role === "assistant" && typeof m.provider === "string" && typeof m.model === "string")
+        meta.model = { provider: m.provider, modelId: m.model };
+      break;
+    }
+    case "model_change":
+      if (typeof e.provider === "string" && typeof e.modelId === "string")
+        meta.model = { provider: e.provider, modelId: e.modelId };
+      break;
+    case "thinking_level_change":
+      if (typeof e.thinkingLevel === "string") meta.thinkingLevel = e.thinkingLevel;
+      break;
+    case "label":
+      if (typeof e.targetId === "string") {
+        meta.labelTarget = e.targetId;
+        if (typeof e.label === "string" && e.label !== "") meta.label = e.label;
+      }
+      break;
+    case "custom":
+      if (e.customType === LEAF_MARKER_TYPE) {
+        const d = e.data;
+        meta.markerTarget = isRecord(d) && typeof d.targetId === "string" ? d.targetId : null;
+      }
+      break;
+    case "compaction":
+      if (typeof e.firstKeptEntryId === "string") meta.firstKeptEntryId = e.firstKeptEntryId;
+      break;
+    case "session_info":
+      if (typeof e.name === "string") meta.name = e.name;
+      break;
+  }
+  return meta;
+}
+
+/** Parses a timestamp for ordering; unparsable ones sort first (file order breaks ties). */
+export function timeOf(timestamp: string): number {
+  const t = Date.parse(timestamp);
+  return Number.isNaN(t) ? 0 : t;
+}
+
+/** A record for a whole parsed entry. `retain` keeps the object in memory. */
+export function recordOfEntry(
+  entry: SessionEntry,
+  offset: number,
+  length: number,
+  line: number,
+  retain: boolean,
+): EntryRecord {
+  const env = envelopeOf(entry);
+  return {
+    env,
+    ts: timeOf(env.timestamp),
+    seq: 0,
+    offset,
+    length,
+    line,
+    entry: retain ? entry : undefined,
+    meta: metaOf(entry),
+  };
+}
+
+/** A record for an entry known only by its envelope (fast path); such entries have no meta fields. */
+export function recordOfEnvelope(env: EntryEnvelope, offset: number, length: number, line: number): EntryRecord {
+  return { env, ts: timeOf(env.timestamp), seq: 0, offset, length, line, meta: {} };
+}

@@ -1,0 +1,183 @@
+/**
+ * Pure helpers that turn a whole entry into its envelope and preview. The host uses them to build tree DTOs;
+ * the loader's fast path (head-scan.ts) must produce the same values from a line's head.
+ */
+import type { EntryEnvelope, SessionEntry, UnknownEntry } from "./types.js";
+
+/** Longest preview, in UTF-16 code units. */
+export const PREVIEW_MAX = 200;
+
+/** True for the characters JavaScript's `\s` matches. */
+function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/**
+ * The first `limit` characters of `text` with whitespace runs collapsed to one space and leading/trailing
+ * whitespace dropped — `text.replace(/\s+/g, " ").trim().slice(0, limit)` without scanning past what is needed.
+ */
+export function collapseWhitespace(text: string, limit: number): string {
+  let out = "";
+  let pendingSpace = false;
+  let runStart = -1;
+  for (let i = 0; i < text.length; i++) {
+    if (isSpace(text.charCodeAt(i))) {
+      if (runStart >= 0) {
+        out += text.slice(runStart, i);
+        runStart = -1;
+        if (out.length >= limit) return out.slice(0, limit);
+      }
+      if (out.length > 0) pendingSpace = true;
+      continue;
+    }
+    if (pendingSpace) {
+      out += " ";
+      pendingSpace = false;
+      if (out.length >= limit) return out.slice(0, limit);
+    }
+    if (runStart < 0) {
+      runStart = i;
+      // Stop copying once the run alone fills the preview.
+      if (out.length + (text.length - i) > limit && limit - out.length < 64) {
+        let j = i;
+        while (j < text.length && j - i < limit - out.length && !isSpace(text.charCodeAt(j))) j++;
+        out += text.slice(i, j);
+        runStart = -1;
+        if (out.length >= limit) return out.slice(0, limit);
+        i = j - 1;
+      }
+    } else if (i - runStart + out.length >= limit) {
+      out += text.slice(runStart, i + 1);
+      return out.slice(0, limit);
+    }
+  }
+  if (runStart >= 0) out += text.slice(runStart);
+  return out.slice(0, limit);
+}
+
+/** Collapse whitespace to single spaces, trim, and cut to PREVIEW_MAX. */
+export function normalizePreview(text: string): string {
+  return collapseWhitespace(text, PREVIEW_MAX);
+}
+
+/** Text blocks of a message content joined by newlines (strings pass through). */
+export function textOfContent(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const block of content as unknown[]) {
+    if (isRecord(block) && block.type === "text" && typeof block.text === "string") parts.push(block.text);
+  }
+  return parts.join("\n");
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function toolCallNames(content: unknown): string[] {
+  if (!Array.isArray(content)) return [];
+  const names: string[] = [];
+  for (const block of content as unknown[]) {
+    if (isRecord(block) && block.type === "toolCall" && typeof block.name === "string") names.push(block.name);
+  }
+  return names;
+}
+
+/** The raw (not yet normalized) preview text of a message object. */
+function messageText(message: Record<string, unknown>): string {
+  switch (message.role) {
+    case "assistant": {
+      const text = textOfContent(message.content);
+      if (text.trim() !== "") return text;
+      const names = toolCallNames(message.content);
+      if (names.length > 0) return names.join(", ");
+      return typeof message.errorMessage === "string" ? message.errorMessage : "";
+    }
+    case "bashExecution":
+      return typeof message.command === "string" ? "$ " + message.command : "";
+    case "branchSummary":
+    case "compactionSummary":
+      return typeof message.summary === "string" ? message.summary : "";
+    default:
+      return textOfContent(message.content);
+  }
+}
+
+/** ≤ 200 chars of an entry's text on one line (what the tree shows). */
+export function entryPreview(entry: SessionEntry | UnknownEntry): string {
+  const e = entry as Record<string, unknown>;
+  let raw: string;
+  switch (e.type) {
+    case "message":
+      raw = isRecord(e.message) ? messageText(e.message) : "";
+      break;
+    case "compaction":
+    case "branch_summary":
+      raw = typeof e.summary === "string" ? e.summary : "";
+      break;
+    case "label":
+      raw = typeof e.label === "string" ? e.label : "(label cleared)";
+      break;
+    case "custom":
+      raw = typeof e.customType === "string" ? e.customType : "";
+      break;
+    case "custom_message":
+      raw = textOfContent(e.content);
+      break;
+    case "model_change":
+      raw = `${String(e.provider)}/${String(e.modelId)}`;
+      break;
+    case "thinking_level_change":
+      raw = String(e.thinkingLevel);
+      break;
+    case "session_info":
+      raw = typeof e.name === "string" ? e.name : "";
+      break;
+    default:
+      raw = String(e.type);
+  }
+  return normalizePreview(raw);
+}
+
+/** The envelope of a whole entry (orphan is decided by the session, not here). */
+export function envelopeOf(entry: SessionEntry | UnknownEntry): EntryEnvelope {
+  const e = entry as Record<string, unknown>;
+  const env: EntryEnvelope = {
+    id: String(e.id),
+    parentId: typeof e.parentId === "string" ? e.parentId : null,
+    type: String(e.type),
+    timestamp: typeof e.timestamp === "string" ? e.timestamp : "",
+    preview: entryPreview(entry),
+  };
+  if (e.type === "message" && isRecord(e.message)) {
+    const m = e.message;
+    if (typeof m.role === "string") env.role = m.role;
+    if (m.role === "toolResult" && typeof m.toolName === "string") env.toolName = m.toolName;
+    if (m.role === "assistant") {
+      const names = toolCallNames(m.content);
+      if (names.length > 0) {
+        env.toolName = names.join(", ");
+        env.toolCallsOnly = textOfContent(m.content).trim() === "";
+      }
+      if (m.stopReason === "error" || m.stopReason === "aborted") env.failed = true;
+    }
+  } else if (e.type === "compaction" && typeof e.tokensBefore === "number") {
+    env.tokens = e.tokensBefore;
+  } else if (e.type === "custom_message" && e.display === false) {
+    env.hidden = true;
+  }
+  return env;
+}

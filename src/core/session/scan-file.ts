@@ -1,0 +1,277 @@
+/**
+ * Streams a session file once, in chunks, and builds the index without keeping message bodies.
+ *
+ * What is validated when:
+ * - Every line up to FULL_PARSE_MAX_BYTES, and the last line of the file, is parsed with JSON.parse and its
+ *   envelope checked on load.
+ * - Larger lines that are `message` entries of role user/toolResult/bashExecution (the usual bulk: tool output)
+ *   get their envelope from the line head (head-scan.ts); the body is parsed when first read (getEntry, context).
+ *   Any other large line, or one whose head does not prove its envelope, is parsed whole on load (not kept).
+ * - A last line without newline that does not parse is a torn write (reported, repaired before the next append).
+ * - A line holding a torn entry with a whole entry appended to it (pi appends after a crash without repairing)
+ *   leaves the later entries orphaned; when the tree has orphans the file is scanned again with `verify`, which
+ *   searches large lines for a second `"parentId":` and parses them whole; the glued entry is recovered.
+ * - A large body damaged in the middle is found when it is read: getEntry throws SessionFormatError (file, line),
+ *   buildSessionContext leaves it out and adds a load issue.
+ */
+import * as fs from "node:fs";
+import { envelopeFromHead } from "./head-scan.js";
+import {
+  entryShapeError,
+  RETAIN_MAX_BYTES,
+  recordOfEntry,
+  recordOfEnvelope,
+  type EntryRecord,
+} from "./entry-record.js";
+import type { LoadIssue, SessionEntry, SessionHeader } from "./types.js";
+
+/** Lines up to this size are parsed whole on load. */
+export const FULL_PARSE_MAX_BYTES = 8192;
+const CHUNK_BYTES = 4 * 1024 * 1024;
+const HEAD_SMALL = 1024;
+const PARENT_KEY = Buffer.from('"parentId":');
+
+/** Options of scanSessionFile. */
+export interface ScanOptions {
+  /** Read line 1 only. */
+  headerOnly?: boolean;
+  /**
+   * Also search every large line for a second entry glued to it (one more pass over the bytes). Used when the
+   * tree has orphans, which is what a glued entry leaves behind.
+   */
+  verify?: boolean;
+}
+
+/** What scanSessionFile found. */
+export interface ScanResult {
+  /** Undefined for an empty file. */
+  header?: SessionHeader;
+  /** Set when line 1 exists but is not a session header. */
+  headerError?: string;
+  /** Byte length of the header line (without newline). */
+  headerLength: number;
+  records: EntryRecord[];
+  issues: LoadIssue[];
+  fileSize: number;
+  /** The file ends in a torn line starting at this offset (ignored; repaired before the next append). */
+  tornOffset?: number;
+  /** The file's last line is a complete entry without a final newline. */
+  missingFinalNewline: boolean;
+  /** Number of lines seen (a torn last line included). */
+  lineCount: number;
+}
+
+function parseHeader(text: string): { header?: SessionHeader; error?: string } {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    return { error: `line 1 is not JSON (${(e as Error).message})` };
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return { error: "line 1 is not a JSON object" };
+  const h = v as Record<string, unknown>;
+  if (h.type !== "session") return { error: `line 1 is not a session header (type ${JSON.stringify(h.type)})` };
+  if (typeof h.id !== "string") return { error: "session header has no id" };
+  if (h.version !== undefined && typeof h.version !== "number")
+    return { error: "session header version is not a number" };
+  return { header: h as SessionHeader };
+}
+
+/**
+ * Scan a session file. Header-only when `headerOnly` (used to detect old versions cheaply).
+ * Never throws for bad content; I/O errors propagate.
+ */
+export function scanSessionFile(path: string, opts: ScanOptions = {}): ScanResult {
+  const fd = fs.openSync(path, "r");
+  try {
+    return scanFd(fd, opts);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function readRange(fd: number, offset: number, length: number): Buffer {
+  const buf = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const n = fs.readSync(fd, buf, done, length - done, offset + done);
+    if (n === 0) throw new Error(`unexpected end of file at ${offset + done}`);
+    done += n;
+  }
+  return buf;
+}
+
+function scanFd(fd: number, opts: ScanOptions): ScanResult {
+  const headerOnly = opts.headerOnly === true;
+  const fileSize = fs.fstatSync(fd).size;
+  const result: ScanResult = {
+    headerLength: 0,
+    records: [],
+    issues: [],
+    fileSize,
+    missingFinalNewline: false,
+    lineCount: 0,
+  };
+  const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+  let chunkStart = 0; // file offset of buf[0]
+  let chunkLen = 0;
+  let lineNo = 0;
+  let pos = 0; // file offset of the next line
+
+  const fill = (at: number): void => {
+    chunkStart = at;
+    chunkLen = 0;
+    while (chunkLen < CHUNK_BYTES && at + chunkLen < fileSize) {
+      const n = fs.readSync(fd, buf, chunkLen, CHUNK_BYTES - chunkLen, at + chunkLen);
+      if (n === 0) break;
+      chunkLen += n;
+    }
+  };
+
+  /** Bytes of [offset, offset+length) as a string, from the chunk when there, else from disk. */
+  const text = (offset: number, length: number): string => {
+    if (offset >= chunkStart && offset + length <= chunkStart + chunkLen)
+      return buf.toString("utf8", offset - chunkStart, offset - chunkStart + length);
+    return readRange(fd, offset, length).toString("utf8");
+  };
+
+  const hasGluedEntry = (offset: number, length: number, headEnd: number): boolean => {
+    if (offset >= chunkStart && offset + length <= chunkStart + chunkLen) {
+      const s = offset - chunkStart;
+      const i = buf.indexOf(PARENT_KEY, s + headEnd);
+      return i >= 0 && i < s + length;
+    }
+    return readRange(fd, offset, length).indexOf(PARENT_KEY, headEnd) >= 0;
+  };
+
+  const handleLine = (offset: number, length: number, terminated: boolean): void => {
+    lineNo++;
+    if (lineNo === 1) {
+      result.headerLength = length;
+      const { header, error } = parseHeader(text(offset, length));
+      if (header) result.header = header;
+      else if (length > 0 || terminated) result.headerError = error;
+      return;
+    }
+    if (length === 0) return;
+    // The last line is always parsed whole: it is where torn and glued writes end up.
+    const isLast = !terminated || offset + length + 1 >= fileSize;
+    if (length > FULL_PARSE_MAX_BYTES && !isLast) {
+      for (const headLen of [HEAD_SMALL, FULL_PARSE_MAX_BYTES]) {
+        const env = envelopeFromHead(text(offset, headLen));
+        if (env) {
+          if (opts.verify === true && hasGluedEntry(offset, length, text(offset, headLen).indexOf('"message"'))) break;
+          result.records.push(recordOfEnvelope(env, offset, length, lineNo));
+          return;
+        }
+      }
+    }
+    let parsed: unknown;
+    const lineText = text(offset, length);
+    try {
+      parsed = JSON.parse(lineText);
+    } catch (e) {
+      const glued = terminated ? recoverGlued(lineText) : undefined;
+      if (glued) {
+        const skip = Buffer.byteLength(lineText.slice(0, glued.at));
+        result.issues.push({
+          line: lineNo,
+          reason: `not valid JSON: a torn entry (${skip} bytes) followed by entry ${glued.entry.id} on the same line; that entry was recovered`,
+        });
+        result.records.push(
+          recordOfEntry(glued.entry, offset + skip, length - skip, lineNo, length - skip <= RETAIN_MAX_BYTES),
+        );
+        return;
+      }
+      if (!terminated) {
+        result.tornOffset = offset;
+        result.issues.push({
+          line: lineNo,
+          reason: `torn last line (${length} bytes, no newline): ${(e as Error).message}`,
+          torn: true,
+        });
+      } else {
+        result.issues.push({ line: lineNo, reason: `not valid JSON: ${(e as Error).message}` });
+      }
+      return;
+    }
+    const shapeError = entryShapeError(parsed);
+    if (shapeError) {
+      result.issues.push({ line: lineNo, reason: shapeError });
+      if (!terminated) result.missingFinalNewline = true;
+      return;
+    }
+    if (!terminated) result.missingFinalNewline = true;
+    result.records.push(recordOfEntry(parsed as SessionEntry, offset, length, lineNo, length <= RETAIN_MAX_BYTES));
+  };
+
+  fill(0);
+  while (pos < fileSize) {
+    if (pos < chunkStart || pos >= chunkStart + chunkLen) fill(pos);
+    const nl = buf.indexOf(10, pos - chunkStart);
+    if (nl >= 0 && nl < chunkLen) {
+      handleLine(pos, chunkStart + nl - pos, true);
+      pos = chunkStart + nl + 1;
+      if (headerOnly && lineNo >= 1) break;
+      continue;
+    }
+    // The line runs past this chunk.
+    if (chunkStart + chunkLen >= fileSize) {
+      handleLine(pos, fileSize - pos, false);
+      pos = fileSize;
+      break;
+    }
+    if (pos > chunkStart) {
+      fill(pos); // re-read from the line start so short lines stay within one chunk
+      continue;
+    }
+    // A line longer than a whole chunk: its head is in buf; find its end on disk.
+    let end = -1;
+    const probe = Buffer.allocUnsafe(CHUNK_BYTES);
+    let at = chunkStart + chunkLen;
+    while (at < fileSize) {
+      const n = fs.readSync(fd, probe, 0, Math.min(CHUNK_BYTES, fileSize - at), at);
+      if (n === 0) break;
+      const i = probe.indexOf(10);
+      if (i >= 0 && i < n) {
+        end = at + i;
+        break;
+      }
+      at += n;
+    }
+    if (end < 0) {
+      handleLine(pos, fileSize - pos, false);
+      pos = fileSize;
+    } else {
+      handleLine(pos, end - pos, true);
+      pos = end + 1;
+    }
+  }
+  result.lineCount = lineNo;
+  return result;
+}
+
+/**
+ * A line that is a torn write with a whole entry appended to it (a writer that does not repair torn tails):
+ * the first `{"type":"` from which the rest of the line is one valid entry.
+ */
+function recoverGlued(line: string): { at: number; entry: SessionEntry } | undefined {
+  for (
+    let at = line.indexOf('{"type":"', 1), tries = 0;
+    at > 0 && tries < 64;
+    at = line.indexOf('{"type":"', at + 1), tries++
+  ) {
+    try {
+      const v = JSON.parse(line.slice(at)) as unknown;
+      if (!entryShapeError(v)) return { at, entry: v as SessionEntry };
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** Read one line's bytes (for lazy body loading and the torn-tail copy). */
+export function readLine(fd: number, offset: number, length: number): Buffer {
+  return readRange(fd, offset, length);
+}

@@ -1,0 +1,744 @@
+/**
+ * SessionManager: a pi-compatible tree session (JSONL, version 3) on disk or in memory.
+ * See docs/core-api.md for the contract and docs/session-format.md for the file format.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { AgentMessage, ImageContent, TextContent } from "../messages.js";
+import { buildContext, type PathItem } from "./context.js";
+import { RETAIN_MAX_BYTES, entryShapeError, recordOfEntry, type EntryRecord } from "./entry-record.js";
+import { EntryIndex } from "./entry-index.js";
+import { EntryNotFoundError, SessionFormatError, SessionReadOnlyError } from "./errors.js";
+import { newEntryId, newSessionId } from "./ids.js";
+import { acquireLock } from "./lock.js";
+import { migrateText, writeMigrated } from "./migrate.js";
+import { defaultSessionDir, sessionFileName } from "./paths.js";
+import { readLine, scanSessionFile } from "./scan-file.js";
+import { listSessions } from "./session-list.js";
+import {
+  CURRENT_SESSION_VERSION,
+  LEAF_MARKER_TYPE,
+  type EntryEnvelope,
+  type LoadIssue,
+  type OpenSessionOptions,
+  type SessionChange,
+  type SessionContext,
+  type SessionEntry,
+  type SessionHeader,
+  type SessionInfo,
+  type SessionTreeNode,
+} from "./types.js";
+
+/** How many large bodies stay parsed in memory. */
+const BODY_CACHE_SIZE = 32;
+
+type NewEntry = Omit<SessionEntry, "id" | "parentId" | "timestamp"> & Record<string, unknown>;
+
+interface Init {
+  header: SessionHeader;
+  file?: string;
+  sessionDir?: string;
+  headerWritten: boolean;
+  readOnly: boolean;
+  records: EntryRecord[];
+  issues: LoadIssue[];
+  releaseLock?: () => void;
+  tornOffset?: number;
+  needsNewline?: boolean;
+  lineCount: number;
+}
+
+/** A session tree: append-only entries, a leaf pointer, lazy bodies. */
+export class SessionManager {
+  private readonly header: SessionHeader;
+  private readonly file: string | undefined;
+  private readonly sessionDir: string | undefined;
+  private headerWritten: boolean;
+  private readonly readOnly: boolean;
+  private readonly index: EntryIndex;
+  private readonly issues: LoadIssue[];
+  private releaseLock: (() => void) | undefined;
+  private tornOffset: number | undefined;
+  private needsNewline: boolean;
+  private lineCount: number;
+  private leafId: string | null;
+  private writeFd: number | undefined;
+  private readFd: number | undefined;
+  private closed = false;
+  private readonly cache = new Map<string, SessionEntry>();
+  private readonly listeners = new Set<(change: SessionChange) => void>();
+
+  private constructor(init: Init) {
+    this.header = init.header;
+    this.file = init.file;
+    this.sessionDir = init.sessionDir;
+    this.headerWritten = init.headerWritten;
+    this.readOnly = init.readOnly;
+    this.issues = init.issues;
+    this.releaseLock = init.releaseLock;
+    this.tornOffset = init.tornOffset;
+    this.needsNewline = init.needsNewline ?? false;
+    this.lineCount = init.lineCount;
+    const { index, duplicates } = EntryIndex.build(init.records);
+    for (const d of duplicates)
+      this.issues.push({
+        line: d.line,
+        reason: `duplicate entry id ${d.env.id}; the first entry with this id is used`,
+      });
+    this.issues.sort((a, b) => a.line - b.line);
+    this.index = index;
+    this.leafId = this.persistedLeaf();
+  }
+
+  // ---------------------------------------------------------------- factories
+
+  /** A new session for `cwd`; its file (in `sessionDir`, default pi's folder) is written on the first append. */
+  static async create(cwd: string, sessionDir?: string): Promise<SessionManager> {
+    const dir = sessionDir ?? defaultSessionDir(cwd);
+    await fs.promises.mkdir(dir, { recursive: true });
+    const header = SessionManager.newHeader(cwd);
+    return new SessionManager({
+      header,
+      file: path.join(dir, sessionFileName(header.timestamp, header.id)),
+      sessionDir: dir,
+      headerWritten: false,
+      readOnly: false,
+      records: [],
+      issues: [],
+      lineCount: 0,
+    });
+  }
+
+  /**
+   * Open a session file: migrate v1/v2 (atomic rewrite, original kept as `<file>.v<N>.bak`), take the
+   * writer lock (SessionLockedError when held; `readOnly: true` for a view without it), index the entries.
+   * Throws SessionFormatError when line 1 is not a session header (the file is left untouched).
+   */
+  static async open(file: string, opts?: OpenSessionOptions | string): Promise<SessionManager> {
+    const o: OpenSessionOptions = typeof opts === "string" ? { sessionDir: opts } : (opts ?? {});
+    const abs = path.resolve(file);
+    await fs.promises.access(abs, fs.constants.R_OK).catch((e: NodeJS.ErrnoException) => {
+      throw new Error(`Cannot open session ${abs}: ${e.code === "ENOENT" ? "file not found" : e.message}`);
+    });
+    const readOnly = o.readOnly === true;
+    const releaseLock = readOnly ? undefined : acquireLock(abs);
+    try {
+      return SessionManager.load(abs, o.sessionDir, readOnly, releaseLock);
+    } catch (e) {
+      releaseLock?.();
+      throw e;
+    }
+  }
+
+  private static load(
+    file: string,
+    sessionDir: string | undefined,
+    readOnly: boolean,
+    releaseLock?: () => void,
+  ): SessionManager {
+    const head = scanSessionFile(file, { headerOnly: true });
+    if (head.headerError)
+      throw new SessionFormatError(
+        file,
+        1,
+        `${head.headerError}. The file was not changed; it is not a pi session file or its first line is damaged.`,
+      );
+    const base = { file, sessionDir, readOnly, releaseLock };
+    if (!head.header) {
+      // An empty file: a session whose header is written on the first append.
+      const id = /_([0-9a-f-]{36})\.jsonl$/i.exec(file)?.[1] ?? newSessionId();
+      const header = { ...SessionManager.newHeader(process.cwd()), id };
+      return new SessionManager({ ...base, header, headerWritten: false, records: [], issues: [], lineCount: 0 });
+    }
+    const version = head.header.version ?? 1;
+    if (version < CURRENT_SESSION_VERSION) {
+      const mig = migrateText(file, fs.readFileSync(file, "utf8"));
+      if (readOnly) {
+        const records: EntryRecord[] = [];
+        mig.lines.forEach((line, i) => {
+          if (i === 0) return;
+          try {
+            const v = JSON.parse(line) as unknown;
+            if (!entryShapeError(v)) records.push(recordOfEntry(v as SessionEntry, -1, 0, i + 1, true));
+          } catch {
+            // reported by migrateText
+          }
+        });
+        const issues = [
+          { line: 1, reason: `version ${version} file migrated in memory only (read-only view)` },
+          ...mig.issues,
+        ];
+        return new SessionManager({
+          ...base,
+          header: mig.header,
+          headerWritten: true,
+          records,
+          issues,
+          lineCount: mig.lines.length,
+        });
+      }
+      writeMigrated(file, mig.fromVersion, mig.lines);
+      const scan = scanSessionFile(file);
+      // Lines kept verbatim are reported by the scan of the new file; add only what the migration dropped
+      // or could not convert.
+      const migrationOnly = mig.issues.filter((i) => i.torn || i.reason.startsWith("compaction"));
+      const issues = [
+        ...migrationOnly.map((i) => ({ ...i, reason: `(before migration from v${version}) ${i.reason}` })),
+        ...scan.issues,
+      ];
+      return new SessionManager({
+        ...base,
+        header: scan.header ?? mig.header,
+        headerWritten: true,
+        records: scan.records,
+        issues,
+        lineCount: scan.lineCount,
+      });
+    }
+    let scan = scanSessionFile(file);
+    // Orphans are what a line with a glued entry leaves behind: rescan checking every large line.
+    const ids = new Set(scan.records.map((r) => r.env.id));
+    if (scan.records.some((r) => r.env.parentId !== null && !ids.has(r.env.parentId)))
+      scan = scanSessionFile(file, { verify: true });
+    return new SessionManager({
+      ...base,
+      header: scan.header ?? head.header,
+      headerWritten: true,
+      records: scan.records,
+      issues: scan.issues,
+      tornOffset: scan.tornOffset,
+      needsNewline: scan.missingFinalNewline,
+      lineCount: scan.lineCount,
+    });
+  }
+
+  /** A session that never touches the disk. */
+  static inMemory(cwd: string = process.cwd()): SessionManager {
+    return new SessionManager({
+      header: SessionManager.newHeader(cwd),
+      headerWritten: false,
+      readOnly: false,
+      records: [],
+      issues: [],
+      lineCount: 0,
+    });
+  }
+
+  /** Sessions in `sessionDir` (default pi's folder for `cwd`), newest first. */
+  static async list(cwd: string, sessionDir?: string): Promise<SessionInfo[]> {
+    return listSessions(sessionDir ?? defaultSessionDir(cwd));
+  }
+
+  /** Open the most recently modified session of `cwd`, or create one when there is none. */
+  static async continueRecent(cwd: string, sessionDir?: string): Promise<SessionManager> {
+    const dir = sessionDir ?? defaultSessionDir(cwd);
+    const [latest] = await listSessions(dir);
+    return latest ? SessionManager.open(latest.path, { sessionDir: dir }) : SessionManager.create(cwd, dir);
+  }
+
+  private static newHeader(cwd: string): SessionHeader {
+    return {
+      type: "session",
+      version: CURRENT_SESSION_VERSION,
+      id: newSessionId(),
+      timestamp: new Date().toISOString(),
+      cwd,
+    };
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** Path of the session file (also before it is written); undefined in memory. */
+  getSessionFile(): string | undefined {
+    return this.file;
+  }
+  /** The session id (header id). */
+  getSessionId(): string {
+    return this.header.id;
+  }
+  /** Working directory recorded in the header. */
+  getCwd(): string {
+    return this.header.cwd;
+  }
+  /** A copy of the header. */
+  getHeader(): SessionHeader {
+    return { ...this.header };
+  }
+  /** True for a view opened with readOnly. */
+  isReadOnly(): boolean {
+    return this.readOnly;
+  }
+  /** Lines skipped while loading (corrupt, torn, duplicate), with 1-based line numbers. */
+  getLoadIssues(): LoadIssue[] {
+    return this.issues.map((i) => ({ ...i }));
+  }
+  /** The current leaf (null = before the first entry). */
+  getLeafId(): string | null {
+    return this.leafId;
+  }
+  /** The current leaf entry. */
+  getLeafEntry(): SessionEntry | undefined {
+    return this.leafId === null ? undefined : this.getEntry(this.leafId);
+  }
+  /** The whole entry (its body read from disk when not in memory), or undefined. */
+  getEntry(id: string): SessionEntry | undefined {
+    const rec = this.index.byId.get(id);
+    return rec ? this.load(rec) : undefined;
+  }
+  /** All entries in file order (loads every body: prefer getEnvelopes() for big sessions). */
+  getEntries(): SessionEntry[] {
+    return this.index.records.map((r) => this.load(r));
+  }
+  /** Number of entries. */
+  getEntryCount(): number {
+    return this.index.records.length;
+  }
+  /** Envelopes of all entries in file order, without loading bodies. */
+  getEnvelopes(): readonly EntryEnvelope[] {
+    return this.index.records.map((r) => r.env);
+  }
+  /** The envelope of one entry. */
+  getEnvelope(id: string): EntryEnvelope | undefined {
+    return this.index.byId.get(id)?.env;
+  }
+  /** Children of `id`, oldest first. */
+  getChildren(id: string): SessionEntry[] {
+    return this.index.childrenOf(id).map((r) => this.load(r));
+  }
+  /** Ids of the children of `id`, oldest first (no body loads). */
+  getChildIds(id: string): string[] {
+    return this.index.childrenOf(id).map((r) => r.env.id);
+  }
+  /** Resolved label of an entry. */
+  getLabel(id: string): string | undefined {
+    return this.index.labels.get(id);
+  }
+  /** Latest session_info name. */
+  getSessionName(): string | undefined {
+    return this.index.sessionName;
+  }
+
+  /** Entries from the root to `fromId` (default: the leaf), root first. */
+  getPath(fromId?: string | null): SessionEntry[] {
+    return this.pathRecords(fromId === undefined ? this.leafId : fromId).map((r) => this.load(r));
+  }
+
+  private pathRecords(fromId: string | null): EntryRecord[] {
+    if (fromId === null) return [];
+    if (!this.index.byId.has(fromId)) throw new EntryNotFoundError(fromId);
+    return this.index.pathTo(fromId);
+  }
+
+  /**
+   * The whole tree. Roots (parentId null, and orphans flagged `orphan: true`) and children oldest first.
+   * `entry` loads lazily on first access; `envelope` is always there.
+   */
+  getTree(): SessionTreeNode[] {
+    const nodes = new Map<string, LazyTreeNode>();
+    const load = (rec: EntryRecord): SessionEntry => this.load(rec);
+    const nodeOf = (rec: EntryRecord): LazyTreeNode => {
+      let node = nodes.get(rec.env.id);
+      if (!node) {
+        node = new LazyTreeNode(rec, load, this.index.labels.get(rec.env.id));
+        nodes.set(rec.env.id, node);
+      }
+      return node;
+    };
+    for (const rec of this.index.records) {
+      const kids = this.index.childrenOf(rec.env.id);
+      if (kids.length === 0) continue;
+      const node = nodeOf(rec);
+      for (const child of kids) node.children.push(nodeOf(child));
+    }
+    return this.index.roots().map(nodeOf);
+  }
+
+  /** What the model sees from the leaf, and the model / thinking level in force there. */
+  buildSessionContext(): SessionContext {
+    const items: (PathItem & { rec: EntryRecord })[] = this.pathRecords(this.leafId).map((rec) => ({
+      id: rec.env.id,
+      type: rec.env.type,
+      meta: rec.meta,
+      rec,
+    }));
+    return buildContext(items, (item) => this.loadForContext((item as (typeof items)[number]).rec));
+  }
+
+  /**
+   * Load a body for the context. A body that no longer parses (the file was damaged after it was indexed) is
+   * left out of the context and reported in getLoadIssues() instead of failing the whole session.
+   */
+  private loadForContext(rec: EntryRecord): SessionEntry | undefined {
+    try {
+      return this.load(rec);
+    } catch (e) {
+      if (!(e instanceof SessionFormatError)) throw e;
+      if (!this.issues.some((i) => i.line === rec.line)) this.issues.push({ line: rec.line, reason: e.message });
+      return undefined;
+    }
+  }
+
+  /** Deepest entry on both root paths, or null. */
+  findCommonAncestor(a: string, b: string): string | null {
+    const onA = new Set(this.pathRecords(a).map((r) => r.env.id));
+    const pathB = this.pathRecords(b);
+    for (let i = pathB.length - 1; i >= 0; i--) if (onA.has(pathB[i].env.id)) return pathB[i].env.id;
+    return null;
+  }
+
+  /**
+   * The branch being left: from `oldLeafId` back to (not including) the common ancestor with `targetId`,
+   * stopping before a compaction; chronological.
+   */
+  collectEntriesToSummarize(oldLeafId: string | null, targetId: string | null): SessionEntry[] {
+    if (oldLeafId === null) return [];
+    const ancestor = targetId === null ? null : this.findCommonAncestor(oldLeafId, targetId);
+    const out: SessionEntry[] = [];
+    const branchPath = this.pathRecords(oldLeafId);
+    for (let i = branchPath.length - 1; i >= 0; i--) {
+      const rec = branchPath[i];
+      if (rec.env.id === ancestor || rec.env.type === "compaction") break;
+      out.push(this.load(rec));
+    }
+    return out.reverse();
+  }
+
+  // ---------------------------------------------------------------- appends
+
+  /** Append a message; returns its id. */
+  appendMessage(message: AgentMessage): string {
+    return this.append({ type: "message", message });
+  }
+  /** Append a compaction; returns its id. */
+  appendCompaction<T = unknown>(
+    summary: string,
+    firstKeptEntryId: string,
+    tokensBefore: number,
+    details?: T,
+    fromHook?: boolean,
+  ): string {
+    return this.append({ type: "compaction", summary, firstKeptEntryId, tokensBefore, details, fromHook });
+  }
+  /** Set (or with undefined, clear) the label of `targetId`. Hangs off the leaf without moving it. */
+  appendLabelChange(targetId: string, label: string | undefined): string {
+    if (!this.index.byId.has(targetId)) throw new EntryNotFoundError(targetId);
+    const clean = label === undefined || label.trim() === "" ? undefined : label;
+    return this.append({ type: "label", targetId, label: clean });
+  }
+  /** Append extension state (never sent to the model). */
+  appendCustomEntry<T = unknown>(customType: string, data?: T): string {
+    if (customType === LEAF_MARKER_TYPE)
+      throw new Error(`customType "${LEAF_MARKER_TYPE}" is reserved for leaf moves; use branch()`);
+    return this.append({ type: "custom", customType, data });
+  }
+  /** Append an extension message that reaches the model as a user message. */
+  appendCustomMessageEntry<T = unknown>(
+    customType: string,
+    content: string | (TextContent | ImageContent)[],
+    display: boolean,
+    details?: T,
+  ): string {
+    return this.append({ type: "custom_message", customType, content, display, details });
+  }
+  /** Record a model switch. */
+  appendModelChange(provider: string, modelId: string): string {
+    return this.append({ type: "model_change", provider, modelId });
+  }
+  /** Record a thinking level switch. */
+  appendThinkingLevelChange(thinkingLevel: string): string {
+    return this.append({ type: "thinking_level_change", thinkingLevel });
+  }
+  /** Set the session's display name. */
+  appendSessionInfo(name: string): string {
+    return this.append({ type: "session_info", name });
+  }
+
+  // ---------------------------------------------------------------- moves
+
+  /** Move the leaf to `id` (persisted). Labels and leaf markers resolve to the entry they hang off. */
+  branch(id: string): void {
+    const rec = this.index.byId.get(id);
+    if (!rec) throw new EntryNotFoundError(id);
+    this.moveLeaf(this.resolveLeaf(rec));
+  }
+
+  /** Move the leaf before the first entry (the next append starts a new root). Persisted. */
+  resetLeaf(): void {
+    this.moveLeaf(null);
+  }
+
+  /**
+   * Move the leaf to `id` (null = root) and record a summary of the branch left there; the summary becomes
+   * the leaf. Returns the summary's id.
+   */
+  branchWithSummary<T = unknown>(id: string | null, summary: string, details?: T, fromHook?: boolean): string {
+    let target: string | null = null;
+    if (id !== null) {
+      const rec = this.index.byId.get(id);
+      if (!rec) throw new EntryNotFoundError(id);
+      target = this.resolveLeaf(rec);
+    }
+    const fromId = this.leafId ?? "root";
+    const newId = this.append({ type: "branch_summary", fromId, summary, details, fromHook }, target);
+    this.emit({ type: "leaf", leafId: newId });
+    return newId;
+  }
+
+  /**
+   * Write a new session file (in this session's folder) holding the root→`leafId` path with the same ids,
+   * the labels of those entries re-created, and `parentSession` = this file (null: header only). Returns its
+   * path. This session is unchanged.
+   */
+  async createBranchedSession(leafId: string | null): Promise<string> {
+    if (!this.file) throw new Error("createBranchedSession needs a session stored in a file");
+    const recs = this.pathRecords(leafId).filter((r) => r.env.type !== "label" && r.meta.markerTarget === undefined);
+    const header: SessionHeader = { ...SessionManager.newHeader(this.header.cwd), parentSession: this.file };
+    const dir = this.sessionDir ?? path.dirname(this.file);
+    await fs.promises.mkdir(dir, { recursive: true });
+    const target = path.join(dir, sessionFileName(header.timestamp, header.id));
+    const tmp = `${target}.tmp-${process.pid}`;
+    const fd = fs.openSync(tmp, "w");
+    try {
+      fs.writeSync(fd, JSON.stringify(header) + "\n");
+      let prev: string | null = null;
+      const ids = new Set<string>();
+      for (const rec of recs) {
+        ids.add(rec.env.id);
+        if (rec.env.parentId === prev && rec.offset >= 0) {
+          // Same parent: copy the line's bytes as they are (no parse of big bodies).
+          writeAll(fd, Buffer.concat([readLine(this.readHandle(), rec.offset, rec.length), Buffer.from("\n")]));
+        } else {
+          writeAll(fd, Buffer.from(JSON.stringify({ ...this.load(rec), parentId: prev }) + "\n"));
+        }
+        prev = rec.env.id;
+      }
+      const last = prev;
+      for (const rec of recs) {
+        const label = this.index.labels.get(rec.env.id);
+        if (label === undefined) continue;
+        const id = newEntryId((c) => ids.has(c));
+        ids.add(id);
+        const entry = {
+          type: "label",
+          id,
+          parentId: last,
+          timestamp: new Date().toISOString(),
+          targetId: rec.env.id,
+          label,
+        };
+        writeAll(fd, Buffer.from(JSON.stringify(entry) + "\n"));
+      }
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, target);
+    return target;
+  }
+
+  // ---------------------------------------------------------------- changes and lifetime
+
+  /** Listen to appends and leaf moves. An "append" of anything but a label also moves the leaf onto it. */
+  subscribe(listener: (change: SessionChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Flush, release the writer lock and close files. Reopening afterwards is writable. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.writeFd !== undefined) {
+      try {
+        fs.fsyncSync(this.writeFd);
+      } finally {
+        fs.closeSync(this.writeFd);
+        this.writeFd = undefined;
+      }
+    }
+    if (this.readFd !== undefined) {
+      fs.closeSync(this.readFd);
+      this.readFd = undefined;
+    }
+    this.releaseLock?.();
+    this.releaseLock = undefined;
+    this.listeners.clear();
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private emit(change: SessionChange): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(change);
+      } catch {
+        // a failing listener must not break the session
+      }
+    }
+  }
+
+  /** The leaf a reload would pick: the last entry, walking up from labels and leaf markers. */
+  private persistedLeaf(): string | null {
+    const recs = this.index.records;
+    return recs.length === 0 ? null : this.resolveLeaf(recs[recs.length - 1]);
+  }
+
+  /** The content entry `rec` stands for: labels resolve to their parent, markers to their target. */
+  private resolveLeaf(start: EntryRecord): string | null {
+    let rec: EntryRecord | undefined = start;
+    for (let guard = 0; rec && guard <= this.index.records.length; guard++) {
+      if (rec.env.type === "label") {
+        if (rec.env.parentId === null) return null;
+        rec = this.index.byId.get(rec.env.parentId);
+      } else if (rec.meta.markerTarget !== undefined) {
+        if (rec.meta.markerTarget === null) return null;
+        rec =
+          this.index.byId.get(rec.meta.markerTarget) ??
+          (rec.env.parentId === null ? undefined : this.index.byId.get(rec.env.parentId));
+      } else return rec.env.id;
+    }
+    return null;
+  }
+
+  private moveLeaf(target: string | null): void {
+    this.assertWritable();
+    if (this.persistedLeaf() !== target) {
+      this.append({ type: "custom", customType: LEAF_MARKER_TYPE, data: { targetId: target } }, target);
+    }
+    if (this.leafId !== target) {
+      this.leafId = target;
+      this.emit({ type: "leaf", leafId: target });
+    }
+  }
+
+  private assertWritable(): void {
+    if (this.readOnly) throw new SessionReadOnlyError(this.file);
+    if (this.closed) throw new Error(`Session ${this.file ?? "(in memory)"} is closed`);
+  }
+
+  /** Write one entry as one line; the leaf moves onto it unless it is a label or a leaf marker. */
+  private append(fields: NewEntry, parentId: string | null = this.leafId): string {
+    this.assertWritable();
+    const id = newEntryId((c) => this.index.byId.has(c));
+    const { type, ...rest } = fields;
+    const entry = { type, id, parentId, timestamp: new Date().toISOString(), ...rest } as unknown as SessionEntry;
+    const line = JSON.stringify(entry);
+    let offset = -1;
+    let length = 0;
+    if (this.file) {
+      const fd = this.openForWrite();
+      let prefix = "";
+      if (!this.headerWritten) prefix = JSON.stringify(this.header) + "\n";
+      else if (this.needsNewline) prefix = "\n";
+      const prefixBytes = Buffer.byteLength(prefix);
+      const buf = Buffer.from(prefix + line + "\n");
+      offset = fs.fstatSync(fd).size + prefixBytes;
+      length = buf.length - prefixBytes - 1;
+      writeAll(fd, buf);
+      if (!this.headerWritten) this.lineCount++;
+      this.headerWritten = true;
+      this.needsNewline = false;
+    }
+    this.lineCount++;
+    const rec = recordOfEntry(
+      entry,
+      offset,
+      length,
+      this.file ? this.lineCount : 0,
+      !this.file || length <= RETAIN_MAX_BYTES,
+    );
+    if (this.file && length > RETAIN_MAX_BYTES) this.remember(id, entry);
+    this.index.add(rec);
+    if (type !== "label" && rec.meta.markerTarget === undefined) this.leafId = id;
+    this.emit({ type: "append", entry });
+    return id;
+  }
+
+  private openForWrite(): number {
+    if (this.writeFd !== undefined) return this.writeFd;
+    const file = this.file as string;
+    if (!this.releaseLock) this.releaseLock = acquireLock(file);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const fd = fs.openSync(file, "a");
+    if (this.tornOffset !== undefined) {
+      // Keep the torn bytes beside the file, then cut them off so the next line starts clean.
+      const size = fs.fstatSync(fd).size;
+      const torn = readLine(this.readHandle(), this.tornOffset, size - this.tornOffset);
+      fs.writeFileSync(`${file}.torn-${new Date().toISOString().replace(/[:.]/g, "-")}`, torn);
+      fs.ftruncateSync(fd, this.tornOffset);
+      this.tornOffset = undefined;
+    }
+    this.writeFd = fd;
+    return fd;
+  }
+
+  private readHandle(): number {
+    if (this.readFd === undefined) this.readFd = fs.openSync(this.file as string, "r");
+    return this.readFd;
+  }
+
+  private remember(id: string, entry: SessionEntry): void {
+    this.cache.delete(id);
+    this.cache.set(id, entry);
+    if (this.cache.size > BODY_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
+  }
+
+  /** The whole entry of a record: in memory, cached, or read from its line. */
+  private load(rec: EntryRecord): SessionEntry {
+    if (rec.entry) return rec.entry;
+    const hit = this.cache.get(rec.env.id);
+    if (hit) {
+      this.remember(rec.env.id, hit);
+      return hit;
+    }
+    const text = readLine(this.readHandle(), rec.offset, rec.length).toString("utf8");
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch (e) {
+      throw new SessionFormatError(
+        this.file as string,
+        rec.line,
+        `entry ${rec.env.id} has a corrupt body: ${(e as Error).message}`,
+      );
+    }
+    const shape = entryShapeError(v);
+    if (shape || (v as SessionEntry).id !== rec.env.id)
+      throw new SessionFormatError(
+        this.file as string,
+        rec.line,
+        `entry ${rec.env.id} changed on disk (${shape ?? "different id"})`,
+      );
+    this.remember(rec.env.id, v as SessionEntry);
+    return v as SessionEntry;
+  }
+}
+
+/** A tree node whose entry is read on first access. */
+class LazyTreeNode implements SessionTreeNode {
+  readonly children: SessionTreeNode[] = [];
+  readonly envelope: EntryEnvelope;
+  label?: string;
+  orphan?: boolean;
+  constructor(
+    private readonly rec: EntryRecord,
+    private readonly loader: (rec: EntryRecord) => SessionEntry,
+    label: string | undefined,
+  ) {
+    this.envelope = rec.env;
+    if (label !== undefined) this.label = label;
+    if (rec.env.orphan) this.orphan = true;
+  }
+  get entry(): SessionEntry {
+    return this.loader(this.rec);
+  }
+  toJSON(): { entry: SessionEntry; children: SessionTreeNode[]; label?: string; orphan?: boolean } {
+    return { entry: this.entry, children: this.children, label: this.label, orphan: this.orphan };
+  }
+}
+
+function writeAll(fd: number, buf: Buffer): void {
+  let done = 0;
+  for (let i = 0; done < buf.length && i < 1000; i++) done += fs.writeSync(fd, buf, done, buf.length - done);
+  if (done < buf.length) throw new Error(`short write: ${done} of ${buf.length} bytes`);
+}

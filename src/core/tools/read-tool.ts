@@ -1,0 +1,84 @@
+/** `read` {path, offset?, limit?}: file contents (text, or images as image blocks). */
+import fs from "node:fs/promises";
+import path from "node:path";
+import { describeFsError } from "./fs-errors.js";
+import { displayPath, resolveInWorkspace } from "./path-guard.js";
+import { guarded, optInt, reqString, textResult } from "./tool-args.js";
+import { MAX_BYTES, MAX_LINES, truncateHead } from "./truncate.js";
+import type { AgentTool } from "./types.js";
+
+const IMAGE_TYPES: Record<string, string> = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+};
+/** Larger images are refused rather than sent. */
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+/** Create the read tool. */
+export function createReadTool(cwd: string): AgentTool {
+  return {
+    name: "read",
+    description: `Read a file. Text is returned as-is; at most ${MAX_LINES} lines or ${MAX_BYTES / 1024}KB per call (use offset/limit to page; offset is a 1-based line number). Images (png, jpg, gif, webp) are returned as images.`,
+    parameters: {
+      type: "object",
+      properties: {
+        path: { type: "string", description: "File path, relative to the workspace root" },
+        offset: { type: "number", description: "Line number to start at (1-based)" },
+        limit: { type: "number", description: "Maximum number of lines to return" },
+      },
+      required: ["path"],
+    },
+    mutates: false,
+    execute: guarded("read", async (args) => {
+      const p = reqString(args, "path");
+      const offset = optInt(args, "offset", 1) ?? 1;
+      const limit = optInt(args, "limit", 1);
+      const abs = await resolveInWorkspace(cwd, p);
+      const shown = displayPath(cwd, abs);
+      let buf: Buffer;
+      try {
+        const st = await fs.stat(abs);
+        if (st.isDirectory()) throw Object.assign(new Error("dir"), { code: "EISDIR" });
+        const mime = IMAGE_TYPES[path.extname(abs).toLowerCase()];
+        if (mime) {
+          if (st.size > MAX_IMAGE_BYTES)
+            return textResult(
+              `${shown} is an image of ${st.size} bytes; too large to send (max ${MAX_IMAGE_BYTES}).`,
+              true,
+            );
+          const data = await fs.readFile(abs);
+          return {
+            content: [
+              { type: "text", text: `Image ${shown} (${mime}, ${data.length} bytes)` },
+              { type: "image", data: data.toString("base64"), mimeType: mime },
+            ],
+          };
+        }
+        buf = await fs.readFile(abs);
+      } catch (e) {
+        throw describeFsError(e, shown);
+      }
+      if (buf.subarray(0, 8192).includes(0))
+        return textResult(`${shown} looks like a binary file (${buf.length} bytes); not shown.`, true);
+      const allLines = buf.toString("utf8").split("\n");
+      const total = allLines.length;
+      if (offset > total) return textResult(`Offset ${offset} is beyond the end of ${shown} (${total} lines).`, true);
+      const slice = allLines.slice(offset - 1, limit !== undefined ? offset - 1 + limit : undefined);
+      const t = truncateHead(slice.join("\n"));
+      let text = t.text;
+      const lastShown = offset + t.keptLines - 1;
+      if (t.truncated) {
+        text += `\n\n[Showing lines ${offset}-${lastShown} of ${total}. Use offset=${lastShown + 1} to continue.]`;
+      } else if (limit !== undefined && lastShown < total) {
+        text += `\n\n[${total - lastShown} more lines in file. Use offset=${lastShown + 1} to continue.]`;
+      }
+      return {
+        content: [{ type: "text", text }],
+        details: { path: shown, startLine: offset, endLine: lastShown, totalLines: total, truncated: t.truncated },
+      };
+    }),
+  };
+}

@@ -1,0 +1,25 @@
+/** The built-in tool set, with pi's names and argument shapes. */
+import { createBashTool } from "./bash-tool.js";
+import { createEditTool } from "./edit-tool.js";
+import { createFindTool } from "./find-tool.js";
+import { createGrepTool } from "./grep-tool.js";
+import { createLsTool } from "./ls-tool.js";
+import { createReadTool } from "./read-tool.js";
+import type { AgentTool } from "./types.js";
+import { createWriteTool } from "./write-tool.js";
+
+/**
+ * read, write, edit, bash, grep, find, ls — all confined to `cwd`. write, edit and bash have
+ * `mutates: true`, so the host asks before running them unless the user allowed it.
+ */
+export function createWorkspaceTools(cwd: string): AgentTool[] {
+  return [
+    createReadTool(cwd),
+    createWriteTool(cwd),
+    createEditTool(cwd),
+    createBashTool(cwd),
+    createGrepTool(cwd),
+    createFindTool(cwd),
+    createLsTool(cwd),
+  ];
+}

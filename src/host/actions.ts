@@ -1,0 +1,216 @@
+/**
+ * What the commands, context-menu items and webview messages do. Each action checks that a session is
+ * open and writable where it must be, reports failures as messages, and never throws to its caller.
+ */
+import * as vscode from "vscode";
+import { CompactionError } from "../core/compaction/run-compaction.js";
+import { entryFullText } from "./chat-dto.js";
+import { movedMessage, runNavigateFlow, type NavigateMode } from "./navigate-flow.js";
+import { nodeRows, type PickRow } from "./pick-items.js";
+import { READ_ONLY_REASON, type SessionController } from "./session-controller.js";
+import type { SessionOpener } from "./session-opener.js";
+import { errorText } from "./session-opener.js";
+import { askSetting } from "./settings.js";
+import { vscodeNavigateUi } from "./vscode-navigate-ui.js";
+import type { AgentWebviewView } from "./webview-view.js";
+
+/** What the actions need. */
+export interface ActionDeps {
+  controller: SessionController;
+  opener: SessionOpener;
+  tree: AgentWebviewView;
+  chat: AgentWebviewView;
+  log: vscode.LogOutputChannel;
+}
+
+/** See the file comment. */
+export class HostActions {
+  constructor(private readonly d: ActionDeps) {}
+
+  /** A status line in both views, the status bar, and the log. */
+  status(text: string, kind: "info" | "error" = "info"): void {
+    this.d.tree.post({ type: "status", text, kind });
+    this.d.chat.post({ type: "status", text, kind });
+    vscode.window.setStatusBarMessage(`$(git-branch) ${text}`, 5000);
+    if (kind === "error") this.d.log.error(text);
+    else this.d.log.info(text);
+  }
+
+  /** Move to an entry (click, Enter, menus, commands). */
+  async navigate(entryId: string, mode: NavigateMode): Promise<void> {
+    const { controller, tree, chat } = this.d;
+    const agent = controller.agent;
+    const sm = controller.sessionManager;
+    if (!agent || !sm) return this.noSession();
+    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(READ_ONLY_REASON);
+    if (agent.isStreaming) {
+      void vscode.window.showWarningMessage("A reply is streaming: abort it (Agent: Abort) before switching branches.");
+      return;
+    }
+    const ui = vscodeNavigateUi(
+      (busy, message) =>
+        tree.post(busy && message ? { type: "tree/busy", busy, message } : { type: "tree/busy", busy }),
+      (text, kind) => this.status(text, kind),
+    );
+    const navigator = { getLeafId: () => sm.getLeafId(), navigateTree: agent.navigateTree.bind(agent) };
+    const outcome = await runNavigateFlow(navigator, ui, entryId, mode, askSetting());
+    this.d.log.info(`navigate ${entryId} (${mode}): ${outcome.kind}`);
+    if (outcome.kind === "aborted") this.status("Branch switch cancelled; nothing changed.");
+    if (outcome.kind !== "moved") return;
+    controller.pushChat();
+    if (outcome.editorText !== undefined) chat.post({ type: "chat/setInput", text: outcome.editorText });
+    tree.post({ type: "tree/reveal", entryId: sm.getLeafId() ?? entryId });
+    this.status(movedMessage(outcome));
+  }
+
+  /** Pick a node, then move there (Summarize and Switch Branch / Switch Branch commands). */
+  async pickAndNavigate(mode: NavigateMode): Promise<void> {
+    const id = await this.pickNode(mode === "none" ? "Switch Branch" : "Summarize and Switch Branch");
+    if (id) await this.navigate(id, mode);
+  }
+
+  /** Quick pick of the tree's nodes; resolves to an entry id. */
+  async pickNode(title: string): Promise<string | undefined> {
+    const sm = this.d.controller.sessionManager;
+    if (!sm) return void this.noSession();
+    const rows = nodeRows(sm.getEnvelopes(), sm.getLeafId(), (id) => sm.getLabel(id));
+    if (rows.length === 0) return void vscode.window.showInformationMessage("The session has no messages yet.");
+    const leafRow = rows.find((r) => r.value === sm.getLeafId());
+    const qp = vscode.window.createQuickPick<PickRow<string>>();
+    qp.items = rows;
+    qp.title = title;
+    qp.placeholder = "● marks the active path; type to filter by role, label or text";
+    qp.matchOnDescription = true;
+    // Start at the leaf, like pi's tree selector.
+    if (leafRow) qp.activeItems = [leafRow];
+    return new Promise((resolve) => {
+      qp.onDidAccept(() => {
+        resolve(qp.selectedItems[0]?.value ?? qp.activeItems[0]?.value);
+        qp.hide();
+      });
+      qp.onDidHide(() => {
+        resolve(undefined);
+        qp.dispose();
+      });
+      qp.show();
+    });
+  }
+
+  /** Set (or with an empty input, remove) an entry's label. */
+  async labelEntry(entryId?: string): Promise<void> {
+    const sm = this.d.controller.sessionManager;
+    if (!sm) return this.noSession();
+    const id = entryId ?? (await this.pickNode("Label Entry"));
+    if (!id) return;
+    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(READ_ONLY_REASON);
+    const current = sm.getLabel(id);
+    const label = await vscode.window.showInputBox({
+      title: "Label Entry",
+      prompt: "A short name for this point of the conversation (empty removes the label)",
+      value: current ?? "",
+      validateInput: (v) => (v.length > 200 ? "Keep labels under 200 characters" : undefined),
+    });
+    if (label === undefined) return;
+    this.writeLabel(id, label.trim() || undefined);
+  }
+
+  /** Remove an entry's label. */
+  removeLabel(entryId: string): void {
+    const sm = this.d.controller.sessionManager;
+    if (!sm) return this.noSession();
+    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(READ_ONLY_REASON);
+    if (sm.getLabel(entryId) !== undefined) this.writeLabel(entryId, undefined);
+  }
+
+  /** Copy an entry's text to the clipboard. */
+  async copyText(entryId: string): Promise<void> {
+    const entry = this.d.controller.sessionManager?.getEntry(entryId);
+    if (!entry) return;
+    await vscode.env.clipboard.writeText(entryFullText(entry));
+    this.status("Copied to the clipboard.");
+  }
+
+  /** The whole text of an entry for the tree's hover. */
+  entryText(requestId: number, entryId: string): void {
+    const entry = this.d.controller.sessionManager?.getEntry(entryId);
+    if (entry) this.d.tree.post({ type: "tree/entryText", requestId, entryId, text: entryFullText(entry) });
+  }
+
+  /** Copy root→entry into a new session file and open it. */
+  async forkAt(entryId?: string): Promise<void> {
+    const { controller, opener, chat } = this.d;
+    const agent = controller.agent;
+    if (!agent) return this.noSession();
+    const id = entryId ?? (await this.pickNode("Fork Session"));
+    if (!id) return;
+    if (agent.isStreaming) return void vscode.window.showWarningMessage("Abort the running reply before forking.");
+    try {
+      const r = await agent.fork(id);
+      if (r.cancelled || !r.newSessionFile) return;
+      if (!(await opener.openPath(r.newSessionFile))) return;
+      if (r.editorText !== undefined) chat.post({ type: "chat/setInput", text: r.editorText });
+      this.status("Forked into a new session.");
+    } catch (e) {
+      this.error("Fork failed", e);
+    }
+  }
+
+  /** Summarize older history under a cancellable progress. */
+  async compact(): Promise<void> {
+    const agent = this.d.controller.agent;
+    if (!agent) return this.noSession();
+    if (this.d.controller.sessionManager?.isReadOnly()) return void vscode.window.showWarningMessage(READ_ONLY_REASON);
+    try {
+      const entry = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: "Compacting the conversation…", cancellable: true },
+        (_p, token) => {
+          const controller = new AbortController();
+          const sub = token.onCancellationRequested(() => controller.abort());
+          return agent.compact(undefined, controller.signal).finally(() => sub.dispose());
+        },
+      );
+      this.d.controller.pushChat();
+      this.status(entry ? "Conversation compacted." : "Nothing to compact yet.");
+    } catch (e) {
+      this.error(e instanceof CompactionError ? "Compaction failed" : "Cannot compact", e);
+    }
+  }
+
+  /** Send a prompt from the chat input. */
+  async submit(text: string): Promise<void> {
+    const { controller, chat } = this.d;
+    const agent = controller.agent;
+    if (!agent) return this.noSession();
+    if (controller.sessionManager?.isReadOnly()) return this.status(READ_ONLY_REASON, "error");
+    try {
+      await agent.prompt(text);
+    } catch (e) {
+      chat.post({ type: "chat/setInput", text });
+      this.error("Cannot send", e);
+    }
+  }
+
+  /** Stop the running reply. */
+  abort(): void {
+    this.d.controller.agent?.abort();
+  }
+
+  /** Report an error everywhere it belongs. */
+  error(what: string, e: unknown): void {
+    const text = `${what}: ${errorText(e)}`;
+    void vscode.window.showErrorMessage(text);
+    this.status(text, "error");
+  }
+
+  private writeLabel(id: string, label: string | undefined): void {
+    try {
+      this.d.controller.sessionManager?.appendLabelChange(id, label);
+    } catch (e) {
+      this.error("Cannot label", e);
+    }
+  }
+
+  private noSession(): void {
+    void vscode.window.showInformationMessage("No Agent session is open: open the Agent view first.");
+  }
+}

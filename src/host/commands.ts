@@ -1,0 +1,107 @@
+/** Registers the "Agent: …" commands and the tree's context-menu commands (package.json contributes). */
+import * as vscode from "vscode";
+import type { WebviewCommand } from "../shared/protocol.js";
+import type { HostActions } from "./actions.js";
+import type { ModelActions } from "./model-actions.js";
+import { parseEntryContextArg } from "./protocol-validation.js";
+import type { SessionController } from "./session-controller.js";
+import type { SessionOpener } from "./session-opener.js";
+
+/** Every command id this extension contributes. */
+export const COMMAND_IDS = [
+  "agentTree.summarizeAndSwitchBranch",
+  "agentTree.switchBranch",
+  "agentTree.labelEntry",
+  "agentTree.removeLabel",
+  "agentTree.switchHere",
+  "agentTree.summarizeAndSwitchHere",
+  "agentTree.forkHere",
+  "agentTree.copyText",
+  "agentTree.forkSession",
+  "agentTree.newSession",
+  "agentTree.openSession",
+  "agentTree.compact",
+  "agentTree.selectModel",
+  "agentTree.setApiKey",
+  "agentTree.abort",
+  "agentTree.exportHtml",
+  "agentTree.exportBranchHtml",
+] as const;
+
+/** What the commands call. */
+export interface CommandDeps {
+  controller: SessionController;
+  opener: SessionOpener;
+  actions: HostActions;
+  models: ModelActions;
+  /** Opens the workspace's session if none is open yet. */
+  ensureSession(): Promise<boolean>;
+}
+
+/** Register every command; the returned disposables go into the extension context. */
+export function registerCommands(d: CommandDeps): vscode.Disposable[] {
+  const { actions, models, opener, controller } = d;
+  // Context-menu commands get the element's data-vscode-context object: untrusted, checked here.
+  const withEntry =
+    (run: (entryId: string) => unknown) =>
+    async (arg: unknown): Promise<void> => {
+      const parsed = parseEntryContextArg(arg, { hasEntry: (id) => controller.hasEntry(id) });
+      if (parsed) await run(parsed.entryId);
+    };
+  const ensured = (run: () => unknown) => async (): Promise<void> => {
+    await d.ensureSession();
+    await run();
+  };
+  const handlers: Record<(typeof COMMAND_IDS)[number], (arg?: unknown) => unknown> = {
+    "agentTree.summarizeAndSwitchBranch": ensured(() => actions.pickAndNavigate("choose")),
+    "agentTree.switchBranch": ensured(() => actions.pickAndNavigate("none")),
+    "agentTree.labelEntry": async (arg?: unknown) => {
+      await d.ensureSession();
+      const parsed = parseEntryContextArg(arg, { hasEntry: (id) => controller.hasEntry(id) });
+      await actions.labelEntry(parsed?.entryId);
+    },
+    "agentTree.removeLabel": withEntry((id) => actions.removeLabel(id)),
+    "agentTree.switchHere": withEntry((id) => actions.navigate(id, "none")),
+    "agentTree.summarizeAndSwitchHere": withEntry((id) => actions.navigate(id, "summarize")),
+    "agentTree.forkHere": withEntry((id) => actions.forkAt(id)),
+    "agentTree.copyText": withEntry((id) => actions.copyText(id)),
+    "agentTree.forkSession": ensured(() => actions.forkAt()),
+    "agentTree.newSession": () => opener.newSession(),
+    // With a file (Explorer context menu, other extensions, tests) it opens that file directly.
+    "agentTree.openSession": async (arg?: unknown) => {
+      const file =
+        arg instanceof vscode.Uri ? arg.fsPath : typeof arg === "string" && arg.endsWith(".jsonl") ? arg : undefined;
+      if (file) await opener.openPath(file);
+      else await opener.pick();
+    },
+    "agentTree.compact": ensured(() => actions.compact()),
+    "agentTree.selectModel": ensured(() => models.selectModel()),
+    "agentTree.setApiKey": () => models.setApiKey(),
+    "agentTree.abort": () => actions.abort(),
+    "agentTree.exportHtml": ensured(() => models.exportHtml(false)),
+    "agentTree.exportBranchHtml": ensured(() => models.exportHtml(true)),
+  };
+  return COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, handlers[id]));
+}
+
+/** The command a webview toolbar button stands for. */
+export function webviewCommandId(command: WebviewCommand): string {
+  switch (command) {
+    case "newSession":
+      return "agentTree.newSession";
+    case "openSession":
+      return "agentTree.openSession";
+    case "compact":
+      return "agentTree.compact";
+    case "setApiKey":
+      return "agentTree.setApiKey";
+    case "selectModel":
+      return "agentTree.selectModel";
+    case "exportHtml":
+      return "agentTree.exportHtml";
+    default: {
+      const never: never = command;
+      return never;
+    }
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * Extension entry: wires the session controller, the two webview views, commands, settings, secrets
+ * and workspace hooks, and returns the public API (docs/extension-api.md).
+ */
+import * as os from "node:os";
+import * as vscode from "vscode";
+import type { HookAPI } from "../core/hooks/types.js";
+import { ModelRegistry } from "../core/providers/model-registry.js";
+import type { SessionManager } from "../core/session/session-manager.js";
+import type { ToolApprovalRequest } from "../core/tools/types.js";
+import { HostActions } from "./actions.js";
+import { ApiKeys } from "./api-keys.js";
+import { registerCommands, webviewCommandId } from "./commands.js";
+import { HookRegistry } from "./hook-registry.js";
+import { routeWebviewMessage } from "./message-router.js";
+import { ModelActions } from "./model-actions.js";
+import { SessionController } from "./session-controller.js";
+import { SessionOpener } from "./session-opener.js";
+import {
+  affects,
+  autoApproveSetting,
+  customModelsSetting,
+  defaultModelSetting,
+  loadWorkspaceHooksSetting,
+} from "./settings.js";
+import { AgentWebviewView } from "./webview-view.js";
+import { loadWorkspaceHooks } from "./workspace-hooks.js";
+
+/** Payload of `onDidChangeSession`. */
+export interface SessionChangeEvent {
+  sessionManager: SessionManager;
+  sessionId: string;
+  sessionFile: string | undefined;
+  readOnly: boolean;
+}
+
+/** What `activate()` returns: `vscode.extensions.getExtension("agent-tree.agent-tree").exports`. */
+export interface AgentTreeApi {
+  /** Hook registration; survives session switches (re-applied to every new session). */
+  hooks: HookAPI;
+  /** Fires when another session becomes current (opened, created, forked into). */
+  onDidChangeSession: vscode.Event<SessionChangeEvent>;
+  /** The current session store, if a session is open. */
+  getSessionManager(): SessionManager | undefined;
+}
+
+let controllerRef: SessionController | undefined;
+
+/** Activation: cheap (no file I/O beyond secrets); the session opens when a view or command needs it. */
+export async function activate(context: vscode.ExtensionContext): Promise<AgentTreeApi> {
+  const log = vscode.window.createOutputChannel("Agent Tree", { log: true });
+  context.subscriptions.push(log);
+  const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
+
+  const registry = new ModelRegistry();
+  const loadCustomModels = (): void => {
+    registry.clearCustomModels();
+    const issues = registry.addCustomModels(customModelsSetting());
+    for (const i of issues) log.warn(i.message);
+    if (issues.length)
+      void vscode.window.showWarningMessage(`agentTree.models.custom: ${issues.map((i) => i.message).join("; ")}`);
+  };
+  loadCustomModels();
+
+  const keys = new ApiKeys(context.secrets);
+  context.subscriptions.push(keys);
+  await keys.load(registry.all().map((m) => m.provider));
+
+  const hookRegistry = new HookRegistry();
+  const sessionChanged = new vscode.EventEmitter<SessionChangeEvent>();
+  context.subscriptions.push(sessionChanged);
+
+  // Views exist before the controller so it can post; their messages are routed once wired below.
+  let route: (raw: unknown, view: AgentWebviewView) => void = () => undefined;
+  const tree = new AgentWebviewView("tree", context.extensionUri, (raw, v) => route(raw, v));
+  const chat = new AgentWebviewView("chat", context.extensionUri, (raw, v) => route(raw, v));
+
+  const controller: SessionController = new SessionController({
+    cwd,
+    modelRegistry: registry,
+    hookRegistry,
+    getApiKey: (m) => keys.get(m.provider),
+    hasKey: (m) => keys.has(m),
+    autoApprove: autoApproveSetting,
+    defaultModelKey: defaultModelSetting,
+    postTree: (m) => tree.post(m),
+    postChat: (m) => chat.post(m),
+    approvalUi: {
+      ask: (r, summary) => askApproval(r, summary),
+      done: (id) => chat.post({ type: "chat/approvalDone", toolCallId: id }),
+    },
+    onStreaming: (s) => void vscode.commands.executeCommand("setContext", "agentTree.streaming", s),
+    onSessionChanged: (sm) =>
+      sessionChanged.fire({
+        sessionManager: sm,
+        sessionId: sm.getSessionId(),
+        sessionFile: sm.getSessionFile(),
+        readOnly: sm.isReadOnly(),
+      }),
+  });
+  controllerRef = controller;
+  context.subscriptions.push({ dispose: () => void controller.close() });
+
+  function askApproval(r: ToolApprovalRequest, summary: string): void {
+    chat.post({ type: "chat/approval", toolCallId: r.toolCallId, toolName: r.toolName, summary });
+    if (chat.isReady && chat.isVisible) return;
+    // The chat is hidden: ask in a notification too; whichever answers first wins.
+    void vscode.window
+      .showWarningMessage(`Agent wants to run ${r.toolName}: ${summary}`, "Allow", "Allow Always", "Deny")
+      .then((choice) => {
+        if (choice) controller.approvals?.answer(r.toolCallId, choice !== "Deny", choice === "Allow Always");
+      });
+  }
+
+  const opener = new SessionOpener(controller, cwd, log);
+  const actions = new HostActions({ controller, opener, tree, chat, log });
+  const models = new ModelActions(controller, keys, actions, context.extensionUri);
+
+  let opening: Promise<void> | undefined;
+  const ensureSession = async (): Promise<boolean> => {
+    if (controller.sessionManager) return false;
+    if (opening) {
+      await opening;
+      return false;
+    }
+    opening = opener.openRecentOrNew().finally(() => (opening = undefined));
+    await opening;
+    return true;
+  };
+
+  route = (raw, view) =>
+    void routeWebviewMessage(raw, view, {
+      controller,
+      actions,
+      models,
+      log,
+      ensureSession,
+      runCommand: async (command) => void (await vscode.commands.executeCommand(webviewCommandId(command))),
+    });
+
+  context.subscriptions.push(
+    vscode.window.registerWebviewViewProvider("agentTree.tree", tree),
+    vscode.window.registerWebviewViewProvider("agentTree.chat", chat),
+    ...registerCommands({ controller, opener, actions, models, ensureSession }),
+    keys.onDidChange(() => controller.refreshModels()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (affects(e, "models.custom")) loadCustomModels();
+      if (affects(e, "models.custom") || affects(e, "model")) controller.refreshModels();
+      if (affects(e, "sessionDirectory")) {
+        void vscode.window.showInformationMessage(
+          "Agent Tree: the sessions folder changed. Use “Agent: Open Session…” or “Agent: New Session” to use it.",
+        );
+      }
+    }),
+  );
+
+  const loadHooks = async (): Promise<void> => {
+    if (!loadWorkspaceHooksSetting()) return;
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const report = await loadWorkspaceHooks(folder.uri.fsPath, hookRegistry.api, vscode.workspace.isTrusted);
+      if (report.skipped) log.info(`Workspace hooks in ${folder.name} not loaded: ${report.skipped}`);
+      for (const f of report.loaded) log.info(`Loaded hook ${f}`);
+      for (const f of report.failed) {
+        log.error(`Hook ${f.file} failed: ${f.error}`);
+        void vscode.window.showErrorMessage(`Agent Tree hook ${f.file} failed: ${f.error}`);
+      }
+    }
+  };
+  void loadHooks();
+  context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => void loadHooks()));
+
+  log.info(`Activated for ${cwd}; sessions in ${opener.sessionDir()}`);
+  return {
+    hooks: hookRegistry.api,
+    onDidChangeSession: sessionChanged.event,
+    getSessionManager: () => controller.sessionManager,
+  };
+}
+
+/** Flush and release the session file's lock. */
+export async function deactivate(): Promise<void> {
+  await controllerRef?.close();
+  controllerRef = undefined;
+}

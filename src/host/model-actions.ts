@@ -1,0 +1,110 @@
+/** Model picker, API keys, and HTML export: the commands that are not about the tree. */
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { writeSessionHtml } from "../core/export/export-session.js";
+import { apiKeyEnvName } from "../core/providers/api-key.js";
+import type { ApiKeys } from "./api-keys.js";
+import type { HostActions } from "./actions.js";
+import { modelKey } from "./model-choice.js";
+import type { SessionController } from "./session-controller.js";
+
+/** See the file comment. */
+export class ModelActions {
+  constructor(
+    private readonly controller: SessionController,
+    private readonly keys: ApiKeys,
+    private readonly actions: HostActions,
+    private readonly extensionUri: vscode.Uri,
+  ) {}
+
+  /** Quick pick of the usable models; offers Set API Key when there are none. */
+  async selectModel(): Promise<void> {
+    const usable = this.controller.usable();
+    if (usable.length === 0) {
+      const choice = await vscode.window.showInformationMessage(
+        "No model is usable yet: set an API key or add a local model (setting agentTree.models.custom).",
+        "Set API Key",
+        "Open Settings",
+      );
+      if (choice === "Set API Key") await this.setApiKey();
+      if (choice === "Open Settings")
+        await vscode.commands.executeCommand("workbench.action.openSettings", "agentTree.models");
+      return;
+    }
+    const current = this.controller.agent?.getModel();
+    const items = usable.map((m) => ({
+      label: m.name,
+      description: `${modelKey(m)}${current && modelKey(current) === modelKey(m) ? " (current)" : ""}`,
+      detail: `${Math.round(m.contextWindow / 1000)}k context${m.baseUrl ? ` · ${m.baseUrl}` : ""}`,
+      key: modelKey(m),
+    }));
+    const picked = await vscode.window.showQuickPick(items, { title: "Select Model", matchOnDescription: true });
+    if (picked) this.select(picked.key);
+  }
+
+  /** Switch to a model by key (picker or webview). */
+  select(key: string): void {
+    const error = this.controller.selectModel(key);
+    if (error) void vscode.window.showErrorMessage(error);
+    else this.actions.status(`Model: ${key}`);
+  }
+
+  /** Store a provider's key in SecretStorage (never in settings or logs). */
+  async setApiKey(): Promise<void> {
+    const providers = new Map<string, string>();
+    for (const m of this.controller.usable().concat(this.allModels())) {
+      if (m.noApiKey) continue;
+      providers.set(m.provider, apiKeyEnvName(m) ?? "");
+    }
+    const picked = await vscode.window.showQuickPick(
+      [...providers].map(([provider, env]) => ({
+        label: provider,
+        description: env ? `instead of ${env}` : undefined,
+      })),
+      { title: "Set API Key", placeHolder: "Which provider's key?" },
+    );
+    if (!picked) return;
+    const key = await vscode.window.showInputBox({
+      title: `API key for ${picked.label}`,
+      prompt: "Stored in VS Code's secret storage. Leave empty to remove the stored key.",
+      password: true,
+      ignoreFocusOut: true,
+    });
+    if (key === undefined) return;
+    await this.keys.set(picked.label, key);
+    this.controller.refreshModels();
+    this.actions.status(key.trim() ? `API key for ${picked.label} stored.` : `API key for ${picked.label} removed.`);
+  }
+
+  /** Export the whole session (branchOnly false) or one branch to a self-contained HTML file. */
+  async exportHtml(branchOnly: boolean): Promise<void> {
+    const sm = this.controller.sessionManager;
+    if (!sm) return;
+    let leafId: string | undefined;
+    if (branchOnly) {
+      leafId = await this.actions.pickNode("Export Branch: pick the last entry of the branch");
+      if (!leafId) return;
+    }
+    const base = path.basename(sm.getSessionFile() ?? `session-${sm.getSessionId()}.jsonl`, ".jsonl");
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const target = await vscode.window.showSaveDialog({
+      title: branchOnly ? "Export Branch to HTML" : "Export Session to HTML",
+      defaultUri: folder ? vscode.Uri.joinPath(folder, `${base}.html`) : undefined,
+      filters: { HTML: ["html"] },
+    });
+    if (!target) return;
+    try {
+      const assetsDir = vscode.Uri.joinPath(this.extensionUri, "dist").fsPath;
+      const bytes = await writeSessionHtml(sm, target.fsPath, { assetsDir, branchOnly, leafId });
+      this.actions.status(`Exported ${Math.round(bytes / 1024)} KB to ${path.basename(target.fsPath)}.`);
+      const open = await vscode.window.showInformationMessage(`Exported to ${target.fsPath}`, "Open in Browser");
+      if (open) await vscode.env.openExternal(target);
+    } catch (e) {
+      this.actions.error("Export failed", e);
+    }
+  }
+
+  private allModels() {
+    return this.controller.modelRegistry.all();
+  }
+}

@@ -1,0 +1,47 @@
+/** Which models the chat offers, the default one, and why there is none. Pure. */
+import type { ModelInfo } from "../core/providers/types.js";
+import type { ModelDto } from "../shared/protocol.js";
+
+/** `provider/id` — the key used by the setting `agentTree.model` and the webview picker. */
+export function modelKey(m: Pick<ModelInfo, "provider" | "id">): string {
+  return `${m.provider}/${m.id}`;
+}
+
+/** Split a key at the first "/" (model ids may contain slashes, providers do not). */
+export function parseModelKey(key: string): { provider: string; id: string } | undefined {
+  const i = key.indexOf("/");
+  if (i <= 0 || i === key.length - 1) return undefined;
+  return { provider: key.slice(0, i), id: key.slice(i + 1) };
+}
+
+/** One model for the picker. */
+export function toModelDto(m: ModelInfo): ModelDto {
+  return { key: modelKey(m), name: m.name, provider: m.provider, contextWindow: m.contextWindow };
+}
+
+/** Models that can be called now: they need no key or one is available. */
+export function usableModels(all: readonly ModelInfo[], hasKey: (m: ModelInfo) => boolean): ModelInfo[] {
+  return all.filter((m) => m.noApiKey === true || hasKey(m));
+}
+
+/**
+ * The model to start with: the setting if usable, else the session's last model if usable,
+ * else the first usable one.
+ */
+export function pickDefaultModel(
+  usable: readonly ModelInfo[],
+  settingKey: string,
+  sessionModel?: { provider: string; modelId: string },
+): ModelInfo | undefined {
+  const byKey = (k: string): ModelInfo | undefined => usable.find((m) => modelKey(m) === k);
+  return (
+    (settingKey ? byKey(settingKey) : undefined) ??
+    (sessionModel ? byKey(`${sessionModel.provider}/${sessionModel.modelId}`) : undefined) ??
+    usable[0]
+  );
+}
+
+/** Shown in the chat instead of an input when nothing can be called. */
+export const NO_MODEL_REASON =
+  "No model available: run “Agent: Set API Key”, set OPENAI_API_KEY or ANTHROPIC_API_KEY, or add a local " +
+  "model under the setting agentTree.models.custom. The session tree still works (summaries are extractive).";

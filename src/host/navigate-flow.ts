@@ -1,0 +1,124 @@
+/**
+ * What happens when the user picks a tree node: the summary question, the optional focus prompt, the
+ * cancellable progress while summarizing, and the messages afterwards. Pure logic over two small
+ * interfaces so it runs under plain Node with a fake UI and a real AgentSession.
+ */
+import type { NavigateTreeOptions, NavigateTreeResult } from "../core/agent/navigate-types.js";
+
+/** The answer to "Summarize the branch you're leaving?". */
+export type SummaryChoice = "none" | "summarize" | "custom";
+
+/** The setting `agentTree.branchSummary.ask`. */
+export type AskSetting = "ask" | "always" | "never";
+
+/**
+ * How the caller wants the summary question handled: `ask` follows the setting, `choose` always asks
+ * (the "Summarize and Switch Branch" command), `summarize`/`none` decide without asking.
+ */
+export type NavigateMode = "ask" | "choose" | "summarize" | "none";
+
+/** The editor UI the flow needs. */
+export interface NavigateUi {
+  /** Quick pick: No summary / Summarize / Summarize with custom prompt…; undefined when dismissed. */
+  pickSummaryChoice(): Promise<SummaryChoice | undefined>;
+  /** Input box for the summary focus; undefined when dismissed. */
+  inputFocus(): Promise<string | undefined>;
+  /** Run `task` under a cancellable progress notification; cancelling aborts the signal. */
+  withProgress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  showError(message: string): void;
+  showInfo(message: string): void;
+  /** The tree disables clicks while a move runs. */
+  setBusy(busy: boolean, message?: string): void;
+}
+
+/** The part of AgentSession the flow uses. */
+export interface TreeNavigator {
+  getLeafId(): string | null;
+  navigateTree(targetId: string, options?: NavigateTreeOptions): Promise<NavigateTreeResult>;
+}
+
+/** How a navigation ended. */
+export type NavigateOutcome =
+  | { kind: "noop" }
+  | { kind: "dismissed" }
+  | { kind: "aborted" }
+  | { kind: "cancelled" }
+  | { kind: "error"; message: string }
+  | { kind: "moved"; editorText?: string; summarized: boolean; summaryEntryId?: string };
+
+/** Shown when the target is already the leaf. */
+export const ALREADY_HERE = "Already at this point.";
+
+async function resolveChoice(mode: NavigateMode, ask: AskSetting, ui: NavigateUi): Promise<SummaryChoice | undefined> {
+  if (mode === "summarize") return "summarize";
+  if (mode === "none") return "none";
+  if (mode === "ask" && ask === "always") return "summarize";
+  if (mode === "ask" && ask === "never") return "none";
+  return ui.pickSummaryChoice();
+}
+
+/**
+ * Move the session to `targetId`, asking about a summary as `mode` and the setting say.
+ * Never throws: failures become an error message with the leaf unchanged.
+ */
+export async function runNavigateFlow(
+  nav: TreeNavigator,
+  ui: NavigateUi,
+  targetId: string,
+  mode: NavigateMode,
+  ask: AskSetting,
+): Promise<NavigateOutcome> {
+  if (nav.getLeafId() === targetId) {
+    ui.showInfo(ALREADY_HERE);
+    return { kind: "noop" };
+  }
+  const choice = await resolveChoice(mode, ask, ui);
+  if (choice === undefined) return { kind: "dismissed" };
+  let customInstructions: string | undefined;
+  if (choice === "custom") {
+    const focus = await ui.inputFocus();
+    if (focus === undefined) return { kind: "dismissed" };
+    customInstructions = focus.trim() || undefined;
+  }
+  const summarize = choice !== "none";
+  ui.setBusy(true, summarize ? "Summarizing branch…" : "Switching branch…");
+  let result: NavigateTreeResult;
+  try {
+    result = summarize
+      ? await ui.withProgress("Summarizing the branch you're leaving…", (signal) =>
+          nav.navigateTree(targetId, { summarize: true, customInstructions, signal }),
+        )
+      : await nav.navigateTree(targetId, { summarize: false });
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    ui.showError(`Switching branch failed: ${message}`);
+    return { kind: "error", message };
+  } finally {
+    ui.setBusy(false);
+  }
+  return interpret(result, ui);
+}
+
+function interpret(result: NavigateTreeResult, ui: NavigateUi): NavigateOutcome {
+  if (result.noop) {
+    ui.showInfo(ALREADY_HERE);
+    return { kind: "noop" };
+  }
+  if (result.aborted) return { kind: "aborted" };
+  if (result.error !== undefined) {
+    ui.showError(`Switching branch failed: ${result.error}`);
+    return { kind: "error", message: result.error };
+  }
+  // A hook cancelled the move: silent, as in pi.
+  if (result.cancelled) return { kind: "cancelled" };
+  const outcome: NavigateOutcome = { kind: "moved", summarized: result.summaryEntry !== undefined };
+  if (result.editorText !== undefined) outcome.editorText = result.editorText;
+  if (result.summaryEntry) outcome.summaryEntryId = result.summaryEntry.id;
+  return outcome;
+}
+
+/** The status line after a successful move. */
+export function movedMessage(outcome: Extract<NavigateOutcome, { kind: "moved" }>): string {
+  const base = outcome.summarized ? "Switched branch; the branch you left was summarized." : "Switched branch.";
+  return outcome.editorText !== undefined ? `${base} The selected message is in the chat input.` : base;
+}

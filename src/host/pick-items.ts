@@ -1,0 +1,101 @@
+/**
+ * Quick-pick rows for the session picker and the node picker (Switch Branch commands). Pure: returns
+ * plain objects shaped like vscode.QuickPickItem plus the value they stand for.
+ */
+import type { SessionInfo } from "../core/session/types.js";
+import type { TreeNodeKind } from "../shared/protocol.js";
+import { kindOf, singleLine, type EnvelopeLike } from "./tree-dto.js";
+
+/** A quick-pick row carrying its value. */
+export interface PickRow<T> {
+  label: string;
+  description?: string;
+  detail?: string;
+  value: T;
+}
+
+/** "1.2 MB" style sizes. */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** Session picker rows: name (or first message), date and size, first message as detail. */
+export function sessionRows(sessions: readonly SessionInfo[], current?: string): PickRow<SessionInfo>[] {
+  return sessions.map((s) => {
+    const first = singleLine(s.firstMessage || "(no messages)", 120);
+    const when = s.modified.toLocaleString();
+    const marker = s.path === current ? " (open)" : "";
+    return {
+      label: (s.name ? singleLine(s.name, 80) : first) + marker,
+      description: `${when} · ${s.messageCount} messages · ${formatSize(s.sizeBytes)}`,
+      detail: s.name ? first : undefined,
+      value: s,
+    };
+  });
+}
+
+const ROLE_NAMES: Partial<Record<TreeNodeKind, string>> = {
+  user: "user",
+  assistant: "assistant",
+  custom_message: "hook",
+  branch_summary: "branch summary",
+  compaction: "compaction",
+  bashExecution: "bash",
+};
+
+/** Kinds the node picker lists (pi's default filter without tool noise). */
+function listed(e: EnvelopeLike, kind: TreeNodeKind, leafId: string | null): boolean {
+  if (kind === "assistant") return !e.toolCallsOnly || e.id === leafId;
+  if (kind === "custom_message") return !e.hidden;
+  return kind in ROLE_NAMES;
+}
+
+/**
+ * Node picker rows in depth-first order (children oldest first). Only branch points indent, as in
+ * pi's tree; the active path is marked with ● and the leaf with "← active".
+ */
+export function nodeRows(
+  envelopes: readonly EnvelopeLike[],
+  leafId: string | null,
+  getLabel: (id: string) => string | undefined,
+): PickRow<string>[] {
+  const byId = new Map<string, EnvelopeLike>();
+  const children = new Map<string | null, EnvelopeLike[]>();
+  for (const e of envelopes) byId.set(e.id, e);
+  for (const e of envelopes) {
+    const parent = e.parentId !== null && byId.has(e.parentId) ? e.parentId : null;
+    const list = children.get(parent) ?? [];
+    list.push(e);
+    children.set(parent, list);
+  }
+  const onPath = new Set<string>();
+  for (let id = leafId; id !== null && !onPath.has(id); id = byId.get(id)?.parentId ?? null) onPath.add(id);
+
+  const rows: PickRow<string>[] = [];
+  // Iterative DFS: sessions can be deep enough to overflow recursion.
+  const stack: { e: EnvelopeLike; depth: number }[] = [];
+  const roots = children.get(null) ?? [];
+  for (let i = roots.length - 1; i >= 0; i--) stack.push({ e: roots[i], depth: roots.length > 1 ? 1 : 0 });
+  while (stack.length > 0) {
+    const { e, depth } = stack.pop()!;
+    const kind = kindOf(e.type, e.role);
+    if (listed(e, kind, leafId)) {
+      const label = getLabel(e.id);
+      const mark = onPath.has(e.id) ? "● " : "";
+      rows.push({
+        label: `${"\u2003".repeat(Math.min(depth, 20))}${mark}${ROLE_NAMES[kind] ?? kind}: ${singleLine(e.preview, 100) || "…"}`,
+        description:
+          [label ? `[${label}]` : "", e.id === leafId ? "← active" : ""].filter(Boolean).join(" ") || undefined,
+        value: e.id,
+      });
+    }
+    const kids = children.get(e.id) ?? [];
+    // Label and marker entries hang off the leaf; they must not make a branch point indent.
+    const branching = kids.filter((k) => k.type !== "label" && k.type !== "custom").length > 1;
+    const childDepth = branching ? depth + 1 : depth;
+    for (let i = kids.length - 1; i >= 0; i--) stack.push({ e: kids[i], depth: childDepth });
+  }
+  return rows;
+}

@@ -1,0 +1,239 @@
+/**
+ * Owns the current session: the SessionManager, its AgentSession, and the syncs that mirror them into
+ * the two webviews. Switching sessions disposes the old agent, closes the old store (releasing its
+ * lock) and re-applies the host-level hook registrations. Pure: everything editor-specific arrives
+ * through `ControllerDeps`, so it runs under plain Node in tests.
+ */
+import { AgentSession } from "../core/agent/agent-session.js";
+import type { ModelRegistry } from "../core/providers/model-registry.js";
+import type { ModelInfo } from "../core/providers/types.js";
+import type { SessionManager } from "../core/session/session-manager.js";
+import type { AgentTool } from "../core/tools/types.js";
+import type { HostToWebview } from "../shared/protocol.js";
+import { pathMessages, pathToChat, usageOf } from "./chat-dto.js";
+import { ChatSync } from "./chat-sync.js";
+import type { HookRegistry } from "./hook-registry.js";
+import {
+  modelKey,
+  NO_MODEL_REASON,
+  parseModelKey,
+  pickDefaultModel,
+  toModelDto,
+  usableModels,
+} from "./model-choice.js";
+import { ApprovalBroker, summarizeToolCall, type ApprovalUi, type AutoApprove } from "./tool-approval.js";
+import { TreeSync } from "./tree-sync.js";
+
+/** Shown in the chat of a read-only view. */
+export const READ_ONLY_REASON =
+  "This session is open read-only because another process (pi or another window) is writing it. " +
+  "Start a new session or fork to keep working.";
+
+/** What the controller needs from the editor. */
+export interface ControllerDeps {
+  cwd: string;
+  modelRegistry: ModelRegistry;
+  hookRegistry: HookRegistry;
+  /** Key from SecretStorage (the core falls back to the environment). */
+  getApiKey(model: ModelInfo): Promise<string | undefined>;
+  /** True when a key is known for the model (secret cached, or env var). */
+  hasKey(model: ModelInfo): boolean;
+  autoApprove(): AutoApprove;
+  /** The setting agentTree.model. */
+  defaultModelKey(): string;
+  postTree(msg: HostToWebview): void;
+  postChat(msg: HostToWebview): void;
+  approvalUi: ApprovalUi;
+  onStreaming(streaming: boolean): void;
+  /** A different session is now current. */
+  onSessionChanged(sm: SessionManager): void;
+  /** Tools override (tests). */
+  tools?: AgentTool[];
+}
+
+interface Current {
+  sm: SessionManager;
+  agent: AgentSession;
+  tree: TreeSync;
+  chat: ChatSync;
+  broker: ApprovalBroker;
+  unsubscribe: () => void;
+}
+
+/** See the file comment. */
+export class SessionController {
+  private current: Current | undefined;
+
+  constructor(private readonly deps: ControllerDeps) {}
+
+  /** The current store, if a session is open. */
+  get sessionManager(): SessionManager | undefined {
+    return this.current?.sm;
+  }
+
+  /** The current agent, if a session is open. */
+  get agent(): AgentSession | undefined {
+    return this.current?.agent;
+  }
+
+  /** The models known to the host (built-in and custom). */
+  get modelRegistry(): ModelRegistry {
+    return this.deps.modelRegistry;
+  }
+
+  /** Pending approvals and answers. */
+  get approvals(): ApprovalBroker | undefined {
+    return this.current?.broker;
+  }
+
+  /** True when the current session has this entry. */
+  hasEntry(id: string): boolean {
+    return this.current?.tree.hasEntry(id) ?? false;
+  }
+
+  /** Make `sm` the current session (closing the previous one) and push snapshots to both views. */
+  async attach(sm: SessionManager): Promise<void> {
+    await this.close();
+    this.current = this.build(sm);
+    this.deps.onSessionChanged(sm);
+    this.pushAll();
+  }
+
+  /** Dispose the agent and close the store (flush, release the lock). */
+  async close(): Promise<void> {
+    const c = this.current;
+    if (!c) return;
+    this.current = undefined;
+    this.teardown(c);
+    await c.sm.close();
+  }
+
+  private build(sm: SessionManager): Current {
+    const d = this.deps;
+    const broker = new ApprovalBroker(() => d.autoApprove(), d.approvalUi);
+    const model = pickDefaultModel(this.usable(), d.defaultModelKey(), sm.buildSessionContext().model);
+    const agent = new AgentSession({
+      sessionManager: sm,
+      cwd: d.cwd,
+      modelRegistry: d.modelRegistry,
+      getApiKey: (m) => d.getApiKey(m),
+      approve: broker.policy,
+      model,
+      ...(d.tools ? { tools: d.tools } : {}),
+    });
+    const tree = new TreeSync(sm, (m) => d.postTree(m));
+    const chat = new ChatSync((m) => d.postChat(m), {
+      onSettled: () => this.pushChat(),
+      onStreaming: (s) => d.onStreaming(s),
+    });
+    const unsubscribe = agent.subscribe((e) => chat.handle(e));
+    d.hookRegistry.attach(agent.hooks);
+    return { sm, agent, tree, chat, broker, unsubscribe };
+  }
+
+  private teardown(c: Current): void {
+    this.deps.hookRegistry.attach(undefined);
+    c.broker.cancelAll();
+    c.unsubscribe();
+    c.agent.dispose();
+    c.chat.dispose();
+    c.tree.dispose();
+  }
+
+  /** Snapshots for both views (after attach, a model change, a settings change). */
+  pushAll(): void {
+    this.pushTree();
+    this.pushChat();
+  }
+
+  /** The tree snapshot to the tree view. */
+  pushTree(): void {
+    if (this.current) this.deps.postTree(this.current.tree.snapshot());
+  }
+
+  /** The chat snapshot and model list to the chat view. */
+  pushChat(): void {
+    const c = this.current;
+    if (!c) return;
+    c.tree.flush();
+    this.deps.postChat(this.chatSnapshot());
+    this.deps.postChat(this.modelsMessage());
+    // A reloaded chat view lost its approval prompts: show them again.
+    for (const r of c.broker.pendingRequests()) this.deps.approvalUi.ask(r, summarizeToolCall(r.toolName, r.args));
+  }
+
+  /** The whole chat of the current path. */
+  chatSnapshot(): Extract<HostToWebview, { type: "chat/snapshot" }> {
+    const c = this.current;
+    if (!c) {
+      return {
+        type: "chat/snapshot",
+        messages: [],
+        streaming: false,
+        usage: { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 0 },
+      };
+    }
+    const path = c.sm.getPath();
+    const model = c.agent.getModel();
+    const msg: Extract<HostToWebview, { type: "chat/snapshot" }> = {
+      type: "chat/snapshot",
+      messages: pathToChat(path),
+      streaming: c.agent.isStreaming,
+      usage: usageOf(pathMessages(path), model?.contextWindow ?? 0),
+    };
+    if (model) msg.model = toModelDto(model);
+    if (c.sm.isReadOnly()) msg.noModelReason = READ_ONLY_REASON;
+    else if (!model) msg.noModelReason = NO_MODEL_REASON;
+    return msg;
+  }
+
+  /** The picker's models. */
+  modelsMessage(): Extract<HostToWebview, { type: "chat/models" }> {
+    const current = this.current?.agent.getModel();
+    const msg: Extract<HostToWebview, { type: "chat/models" }> = {
+      type: "chat/models",
+      models: this.usable().map(toModelDto),
+    };
+    if (current) msg.current = modelKey(current);
+    return msg;
+  }
+
+  /** Models usable now. */
+  usable(): ModelInfo[] {
+    return usableModels(this.deps.modelRegistry.all(), (m) => this.deps.hasKey(m));
+  }
+
+  /**
+   * Switch the model by key. Returns an error message, or undefined on success. In a session that
+   * had no model, the new one is simply adopted (the model_change entry comes with it).
+   */
+  selectModel(key: string): string | undefined {
+    const c = this.current;
+    if (!c) return "No session is open.";
+    const parsed = parseModelKey(key);
+    const model = parsed ? this.deps.modelRegistry.find(parsed.provider, parsed.id) : undefined;
+    if (!model) return `Unknown model "${key}".`;
+    if (c.sm.isReadOnly()) return READ_ONLY_REASON;
+    try {
+      c.agent.setModel(model);
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+    this.pushChat();
+    return undefined;
+  }
+
+  /**
+   * Keys or model settings changed. A session without a model gets a fresh agent so it picks one up
+   * (without writing a model_change: nothing was said with it yet); the picker is refreshed.
+   */
+  refreshModels(): void {
+    const c = this.current;
+    if (!c) return;
+    if (!c.agent.getModel() && !c.agent.isStreaming && this.usable().length > 0) {
+      this.teardown(c);
+      this.current = this.build(c.sm);
+    }
+    this.pushChat();
+  }
+}

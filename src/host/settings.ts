@@ -1,0 +1,55 @@
+/** Reads the extension's settings (contributes.configuration in package.json). */
+import * as vscode from "vscode";
+import type { AskSetting } from "./navigate-flow.js";
+import { parseAutoApprove, type AutoApprove } from "./tool-approval.js";
+
+const SECTION = "agentTree";
+
+function cfg(): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration(SECTION);
+}
+
+/** `agentTree.sessionDirectory`, or undefined for pi's folder of the workspace. */
+export function sessionDirectorySetting(): string | undefined {
+  const v = cfg().get<unknown>("sessionDirectory");
+  return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
+}
+
+/** `agentTree.branchSummary.ask`. */
+export function askSetting(): AskSetting {
+  const v = cfg().get<unknown>("branchSummary.ask");
+  return v === "always" || v === "never" ? v : "ask";
+}
+
+/** `agentTree.tools.autoApprove`. */
+export function autoApproveSetting(): AutoApprove {
+  return parseAutoApprove(cfg().get<unknown>("tools.autoApprove"));
+}
+
+/**
+ * `agentTree.models.custom` as raw JSON values; the core validates them. `api` defaults to the
+ * OpenAI-compatible wire format, which every local server speaks.
+ */
+export function customModelsSetting(): unknown[] {
+  const v = cfg().get<unknown>("models.custom");
+  if (!Array.isArray(v)) return [];
+  return v.map((m: unknown) =>
+    typeof m === "object" && m !== null && !("api" in m) ? { ...m, api: "openai-completions" } : m,
+  );
+}
+
+/** `agentTree.model` (`provider/id`, or empty). */
+export function defaultModelSetting(): string {
+  const v = cfg().get<unknown>("model");
+  return typeof v === "string" ? v.trim() : "";
+}
+
+/** `agentTree.hooks.loadWorkspaceHooks`. */
+export function loadWorkspaceHooksSetting(): boolean {
+  return cfg().get<boolean>("hooks.loadWorkspaceHooks") !== false;
+}
+
+/** True when a configuration change touches one of our settings under `key`. */
+export function affects(e: vscode.ConfigurationChangeEvent, key: string): boolean {
+  return e.affectsConfiguration(`${SECTION}.${key}`);
+}

@@ -1,0 +1,121 @@
+/**
+ * Tool-call approval for the AgentSession: auto-approve from settings, "Allow always" remembered for
+ * the session, otherwise ask the UI and wait for the answer (or the run's abort). Pure.
+ */
+import type { ToolApprovalDecision, ToolApprovalPolicy, ToolApprovalRequest } from "../core/tools/types.js";
+
+/** The setting `agentTree.tools.autoApprove`: every tool, or these tool names. */
+export type AutoApprove = boolean | readonly string[];
+
+/** Read the setting; anything malformed means "ask". */
+export function parseAutoApprove(value: unknown): AutoApprove {
+  if (value === true) return true;
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string" && v.length > 0);
+  return false;
+}
+
+/** One line telling the user what the tool is about to do. */
+export function summarizeToolCall(toolName: string, args: Record<string, unknown>): string {
+  const s = (k: string): string => (typeof args[k] === "string" ? (args[k] as string) : "");
+  const clip = (t: string, n = 300): string => (t.length > n ? t.slice(0, n - 1) + "…" : t);
+  switch (toolName) {
+    case "bash":
+      return `Run: ${clip(s("command"))}`;
+    case "write":
+      return `Write ${s("path")} (${s("content").length} characters)`;
+    case "edit":
+      return `Edit ${s("path")}`;
+    default: {
+      let json: string;
+      try {
+        json = JSON.stringify(args) ?? "";
+      } catch {
+        json = "";
+      }
+      return clip(`${toolName} ${json}`);
+    }
+  }
+}
+
+/** Where pending approvals are shown. */
+export interface ApprovalUi {
+  /** Show the question (chat/approval or a notification). */
+  ask(request: ToolApprovalRequest, summary: string): void;
+  /** The question is answered or moot (abort): hide it. */
+  done(toolCallId: string): void;
+}
+
+interface Pending {
+  request: ToolApprovalRequest;
+  resolve(d: ToolApprovalDecision): void;
+}
+
+/** Holds pending approvals of one session. */
+export class ApprovalBroker {
+  private readonly pending = new Map<string, Pending>();
+  private readonly always = new Set<string>();
+
+  constructor(
+    private readonly autoApprove: () => AutoApprove,
+    private readonly ui: ApprovalUi,
+  ) {}
+
+  /** The policy handed to AgentSession. */
+  readonly policy: ToolApprovalPolicy = (request, signal) => {
+    const auto = this.autoApprove();
+    if (
+      auto === true ||
+      (Array.isArray(auto) && auto.includes(request.toolName)) ||
+      this.always.has(request.toolName)
+    ) {
+      return Promise.resolve({ approved: true });
+    }
+    if (signal?.aborted) return Promise.resolve({ approved: false, reason: "aborted" });
+    return new Promise<ToolApprovalDecision>((resolve) => {
+      const onAbort = (): void => {
+        this.settle(request.toolCallId, { approved: false, reason: "aborted" });
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.pending.set(request.toolCallId, {
+        request,
+        resolve: (d) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(d);
+        },
+      });
+      this.ui.ask(request, summarizeToolCall(request.toolName, request.args));
+    });
+  };
+
+  /** An answer from the chat or a notification. Returns false when nothing was waiting. */
+  answer(toolCallId: string, approved: boolean, always = false): boolean {
+    const p = this.pending.get(toolCallId);
+    if (!p) return false;
+    if (approved && always) this.always.add(p.request.toolName);
+    return this.settle(toolCallId, approved ? { approved: true } : { approved: false, reason: "denied by the user" });
+  }
+
+  /** Tool names allowed for the rest of this session. */
+  alwaysAllowed(): string[] {
+    return [...this.always];
+  }
+
+  /** Pending questions, oldest first (for re-showing after a webview reload). */
+  pendingRequests(): ToolApprovalRequest[] {
+    return [...this.pending.values()].map((p) => p.request);
+  }
+
+  /** Refuse everything still waiting (session switch, dispose). */
+  cancelAll(): void {
+    for (const id of [...this.pending.keys()]) this.settle(id, { approved: false, reason: "session closed" });
+  }
+
+  private settle(toolCallId: string, decision: ToolApprovalDecision): boolean {
+    const p = this.pending.get(toolCallId);
+    if (!p) return false;
+    this.pending.delete(toolCallId);
+    p.resolve(decision);
+    this.ui.done(toolCallId);
+    return true;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Keeps the tree webview in step with the session store: one snapshot on `ready`, then
+ * `tree/append` / `tree/labels` / `tree/leaf` from the store's change events, coalesced per tick
+ * so a streamed turn does not flood the webview. Pure: no `vscode` import.
+ */
+import type { HostToWebview } from "../shared/protocol.js";
+import { buildTreeNodes, envelopeToDto, findRecentEnvelope, labelChangeOf, type EnvelopeLike } from "./tree-dto.js";
+import type { TreeNodeDto } from "../shared/protocol.js";
+
+/** A store change as the tree needs it (structural subset of the core's SessionChange). */
+export type TreeChange =
+  | { type: "append"; entry: { id: string; type: string; parentId: string | null; timestamp: string } }
+  | { type: "leaf"; leafId: string | null };
+
+/** What the sync reads from a SessionManager. */
+export interface TreeSource {
+  getEnvelopes(): readonly EnvelopeLike[];
+  getLabel(id: string): string | undefined;
+  getLeafId(): string | null;
+  getSessionId(): string;
+  getSessionName(): string | undefined;
+  getSessionFile(): string | undefined;
+  isReadOnly(): boolean;
+  subscribe(listener: (change: TreeChange) => void): () => void;
+}
+
+/** Mirrors one session into the tree view. */
+export class TreeSync {
+  private readonly ids = new Set<string>();
+  private queue: HostToWebview[] = [];
+  private scheduled = false;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly source: TreeSource,
+    private readonly post: (msg: HostToWebview) => void,
+  ) {
+    for (const e of source.getEnvelopes()) this.ids.add(e.id);
+    this.unsubscribe = source.subscribe((c) => this.onChange(c));
+  }
+
+  /** True when the session has this entry (message validation). */
+  hasEntry(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  /** The whole tree; pending incremental updates are dropped since the snapshot includes them. */
+  snapshot(): Extract<HostToWebview, { type: "tree/snapshot" }> {
+    this.queue = [];
+    const s = this.source;
+    const msg: Extract<HostToWebview, { type: "tree/snapshot" }> = {
+      type: "tree/snapshot",
+      sessionId: s.getSessionId(),
+      nodes: buildTreeNodes(s.getEnvelopes(), (id) => s.getLabel(id)),
+      leafId: s.getLeafId(),
+    };
+    const name = s.getSessionName();
+    if (name !== undefined) msg.sessionName = name;
+    const file = s.getSessionFile();
+    if (file !== undefined) msg.sessionFile = file;
+    if (s.isReadOnly()) msg.readOnly = true;
+    return msg;
+  }
+
+  /** Post everything queued now (tests; before a snapshot of the chat that must follow it). */
+  flush(): void {
+    this.scheduled = false;
+    const q = this.queue;
+    this.queue = [];
+    for (const m of q) this.post(m);
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    this.queue = [];
+  }
+
+  private onChange(c: TreeChange): void {
+    if (c.type === "leaf") {
+      const last = this.queue[this.queue.length - 1];
+      // Only the final leaf of a burst matters.
+      if (last?.type === "tree/leaf") last.leafId = c.leafId;
+      else this.queue.push({ type: "tree/leaf", leafId: c.leafId });
+    } else {
+      this.ids.add(c.entry.id);
+      this.enqueueNode(this.dtoOf(c.entry));
+      const change = labelChangeOf(c.entry as { type: string; targetId?: unknown; label?: unknown });
+      if (change) this.queue.push({ type: "tree/labels", changes: [change] });
+    }
+    if (!this.scheduled) {
+      this.scheduled = true;
+      queueMicrotask(() => this.flush());
+    }
+  }
+
+  private enqueueNode(node: TreeNodeDto): void {
+    const last = this.queue[this.queue.length - 1];
+    if (last?.type === "tree/append") last.nodes.push(node);
+    else this.queue.push({ type: "tree/append", nodes: [node] });
+  }
+
+  private dtoOf(entry: { id: string; type: string; parentId: string | null; timestamp: string }): TreeNodeDto {
+    const env = findRecentEnvelope(this.source.getEnvelopes(), entry.id);
+    if (env) return envelopeToDto(env, this.source.getLabel(entry.id));
+    // The store should always have the envelope; fall back to the bare entry rather than drop the row.
+    return envelopeToDto({ ...entry, preview: "" });
+  }
+}

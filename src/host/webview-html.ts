@@ -1,0 +1,67 @@
+/**
+ * The HTML shell of both webview views: strict CSP with a per-load nonce, no inline script, the
+ * bundle and its stylesheets only. Pure: URIs arrive as strings.
+ */
+import { randomBytes } from "node:crypto";
+
+/** Which app the bundle renders (read from `<body data-view>`). */
+export type WebviewKind = "tree" | "chat";
+
+/** Inputs of the shell. */
+export interface WebviewHtmlOptions {
+  view: WebviewKind;
+  /** `webview.cspSource`. */
+  cspSource: string;
+  /** webview URI of dist/webview.js. */
+  scriptUri: string;
+  /** webview URIs of stylesheets (dist/webview.css, codicons). */
+  styleUris: readonly string[];
+  nonce: string;
+  title: string;
+}
+
+/** A fresh CSP nonce (base64url, 128 bits). */
+export function makeNonce(): string {
+  return randomBytes(16).toString("base64url");
+}
+
+/** The Content-Security-Policy of a view. */
+export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+  return [
+    "default-src 'none'",
+    `style-src ${cspSource} 'nonce-${nonce}'`,
+    `script-src 'nonce-${nonce}'`,
+    `font-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+  ].join("; ");
+}
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** Escape text for an HTML attribute or text node. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+/** The whole document. */
+export function buildWebviewHtml(o: WebviewHtmlOptions): string {
+  const nonce = escapeHtml(o.nonce);
+  const styles = o.styleUris
+    .map((u) => `    <link rel="stylesheet" nonce="${nonce}" href="${escapeHtml(u)}" />`)
+    .join("\n");
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(o.cspSource, o.nonce))}" />
+    <meta name="viewport" content="width=device-width, initial-scale=1.0" />
+${styles}
+    <title>${escapeHtml(o.title)}</title>
+  </head>
+  <body data-view="${o.view}">
+    <div id="root"></div>
+    <script nonce="${nonce}" src="${escapeHtml(o.scriptUri)}"></script>
+  </body>
+</html>
+`;
+}

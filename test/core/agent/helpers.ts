@@ -1,0 +1,138 @@
+/** Shared set-up of the AgentSession tests: temp sessions, fake-server models, simple tools. */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { AgentSession, type AgentSessionOptions } from "../../../src/core/agent/agent-session.js";
+import type { AgentEvent } from "../../../src/core/agent/events.js";
+import { emptyUsage, type AgentMessage, type AssistantMessage } from "../../../src/core/messages.js";
+import { ModelRegistry } from "../../../src/core/providers/model-registry.js";
+import type { ModelInfo } from "../../../src/core/providers/types.js";
+import { SessionManager } from "../../../src/core/session/session-manager.js";
+import type { AgentTool } from "../../../src/core/tools/types.js";
+import type { FakeServer } from "../../util/fake-provider-common.js";
+
+/** A temp folder removed by `cleanup()`. */
+export function tempDir(): { dir: string; cleanup: () => void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tree-agent-"));
+  return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A file-backed session in `dir`. */
+export async function fileSession(dir: string): Promise<SessionManager> {
+  return SessionManager.create(dir, dir);
+}
+
+/** Size in bytes of the session file (0 before the first append). */
+export function fileSize(sm: SessionManager): number {
+  const f = sm.getSessionFile();
+  return f && fs.existsSync(f) ? fs.statSync(f).size : 0;
+}
+
+/** A model served by a fake OpenAI server. */
+export function openAIModel(fake: FakeServer, over: Partial<ModelInfo> = {}): ModelInfo {
+  return {
+    id: "fake-model",
+    name: "Fake",
+    provider: "fake-openai",
+    api: "openai-completions",
+    baseUrl: fake.baseURL,
+    contextWindow: 128_000,
+    maxTokens: 4096,
+    ...over,
+  };
+}
+
+/** A model served by a fake Anthropic server. */
+export function anthropicModel(fake: FakeServer, over: Partial<ModelInfo> = {}): ModelInfo {
+  return {
+    id: "claude-fake",
+    name: "Fake Claude",
+    provider: "fake-anthropic",
+    api: "anthropic-messages",
+    baseUrl: fake.baseURL,
+    contextWindow: 200_000,
+    maxTokens: 4096,
+    ...over,
+  };
+}
+
+/** A `read` tool over an in-memory file map (records its calls). */
+export function fakeReadTool(files: Record<string, string>, calls: string[] = []): AgentTool {
+  return {
+    name: "read",
+    description: "Read a file",
+    mutates: false,
+    parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+    async execute(args) {
+      const p = String(args.path);
+      calls.push(p);
+      const text = files[p];
+      return text === undefined
+        ? { content: [{ type: "text", text: `No such file: ${p}` }], isError: true }
+        : { content: [{ type: "text", text }] };
+    },
+  };
+}
+
+/** A mutating `write` tool over an in-memory file map. */
+export function fakeWriteTool(files: Record<string, string>): AgentTool {
+  return {
+    name: "write",
+    description: "Write a file",
+    mutates: true,
+    parameters: { type: "object", properties: { path: { type: "string" }, content: { type: "string" } }, required: ["path", "content"] },
+    async execute(args) {
+      files[String(args.path)] = String(args.content);
+      return { content: [{ type: "text", text: `Wrote ${String(args.path)}` }] };
+    },
+  };
+}
+
+/** An AgentSession with a test key, recording its events. */
+export function newAgent(
+  sm: SessionManager,
+  opts: Partial<AgentSessionOptions> = {},
+): { agent: AgentSession; events: AgentEvent[] } {
+  const agent = new AgentSession({
+    sessionManager: sm,
+    cwd: sm.getCwd(),
+    modelRegistry: new ModelRegistry(),
+    getApiKey: async () => "test-key",
+    tools: [],
+    ...opts,
+  });
+  const events: AgentEvent[] = [];
+  agent.subscribe((e) => events.push(e));
+  return { agent, events };
+}
+
+/** A finished assistant message (for building sessions without a model). */
+export function assistantMsg(text: string, calls: { id: string; name: string; args: Record<string, unknown> }[] = []): AssistantMessage {
+  return {
+    role: "assistant",
+    content: [
+      ...(text ? [{ type: "text" as const, text }] : []),
+      ...calls.map((c) => ({ type: "toolCall" as const, id: c.id, name: c.name, arguments: c.args })),
+    ],
+    provider: "fake-openai",
+    model: "fake-model",
+    usage: emptyUsage(),
+    stopReason: calls.length ? "toolUse" : "stop",
+    timestamp: Date.now(),
+  };
+}
+
+/** A user message. */
+export function userMsg(text: string): AgentMessage {
+  return { role: "user", content: text, timestamp: Date.now() };
+}
+
+/** A tool result. */
+export function toolResultMsg(callId: string, toolName: string, text: string): AgentMessage {
+  return { role: "toolResult", toolCallId: callId, toolName, content: [{ type: "text", text }], isError: false, timestamp: Date.now() };
+}
+
+/** The text of the user turns of an OpenAI request body. */
+export function requestText(body: Record<string, unknown>): string {
+  return JSON.stringify(body.messages ?? body);
+}

@@ -1,0 +1,303 @@
+/**
+ * The exported page in headless Chromium: navigation, filters, search, inertness of message HTML, no network,
+ * narrow layout. Skipped (with a message) when /usr/bin/chromium is missing.
+ */
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { pathToFileURL } from "node:url";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { emptyUsage, type AssistantMessage } from "../../../src/core/messages.js";
+import { SessionManager } from "../../../src/core/session/session-manager.js";
+import { writeSessionHtml } from "../../../src/core/export/export-session.js";
+import { openClaudeTranscript } from "../../../src/core/import/claude-session.js";
+import { buildPageScript } from "./page-script.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+const XSS_TEXT =
+  'Branch two <img src=x onerror="window.__xss=1"> </script><script>window.__xss=2</script> ' +
+  '[link](javascript:window.__xss=3) <a href="javascript:window.__xss=4">a</a>';
+
+let browser: Browser | undefined;
+let dir: string;
+let pageScript: string;
+
+function assistant(text: string, extra: Partial<AssistantMessage> = {}): AssistantMessage {
+  return {
+    role: "assistant",
+    content: [{ type: "text", text }],
+    provider: "openai",
+    model: "gpt-test",
+    usage: emptyUsage(),
+    stopReason: "stop",
+    timestamp: Date.now(),
+    ...extra,
+  };
+}
+
+/** A session with two branches, a tool call, a branch summary, a compaction, a label and hostile text. */
+function buildSession(): { sm: SessionManager; ids: Record<string, string> } {
+  const sm = SessionManager.inMemory("/ws");
+  const t = Date.now();
+  const u1 = sm.appendMessage({ role: "user", content: "Plan the alpha release", timestamp: t });
+  const a1 = sm.appendMessage(
+    assistant("Here is **the plan**:\n\n- step one\n- step two", {
+      content: [
+        { type: "thinking", thinking: "thinking it over" },
+        { type: "text", text: "Here is **the plan**:\n\n- step one\n- step two" },
+      ],
+    }),
+  );
+  const u2 = sm.appendMessage({ role: "user", content: "alpha beta gamma question", timestamp: t });
+  const a2 = sm.appendMessage(
+    assistant("", {
+      content: [{ type: "toolCall", id: "call1", name: "bash", arguments: { command: "ls -la" } }],
+      stopReason: "toolUse",
+    }),
+  );
+  const r2 = sm.appendMessage({
+    role: "toolResult",
+    toolCallId: "call1",
+    toolName: "bash",
+    content: [{ type: "text", text: "TOOLOUTPUT <b>not bold</b>" }],
+    isError: false,
+    timestamp: t,
+  });
+  sm.branch(a1);
+  const u3 = sm.appendMessage({ role: "user", content: XSS_TEXT, timestamp: t });
+  const a4 = sm.appendMessage(assistant("BRANCHTEXT answer with `code`"));
+  sm.appendLabelChange(a4, "important");
+  const bs = sm.branchWithSummary(r2, "SUMTEXT summary of branch two");
+  const c = sm.appendCompaction("COMPTEXT compacted", u2, 1234);
+  const a3 = sm.appendMessage(assistant("Final answer LEAFTEXT"));
+  return { sm, ids: { u1, a1, u2, a2, r2, u3, a4, bs, c, a3 } };
+}
+
+interface Watched {
+  page: Page;
+  errors: string[];
+  external: string[];
+  dialogs: string[];
+}
+
+async function open(file: string, width = 1200, hash = ""): Promise<Watched> {
+  assert.ok(browser);
+  const page = await browser.newPage({ viewport: { width, height: 800 } });
+  const w: Watched = { page, errors: [], external: [], dialogs: [] };
+  page.on("pageerror", (e) => w.errors.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => {
+    if (m.type() === "error") w.errors.push(`console: ${m.text()}`);
+  });
+  page.on("dialog", (d) => {
+    w.dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.route("**/*", async (route) => {
+    const url = route.request().url();
+    if (url.startsWith("file:") || url.startsWith("data:")) await route.continue();
+    else {
+      w.external.push(url);
+      await route.abort();
+    }
+  });
+  await page.goto(pathToFileURL(file).href + hash);
+  await page.waitForSelector("body[data-ready=true]");
+  return w;
+}
+
+async function finish(w: Watched): Promise<void> {
+  await w.page.close();
+  assert.deepEqual(w.errors, [], "no script errors");
+  assert.deepEqual(w.external, [], "no network requests");
+  assert.deepEqual(w.dialogs, [], "no dialogs");
+}
+
+const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed`;
+
+before(async () => {
+  if (skip) return;
+  dir = await mkdtemp(join(tmpdir(), "agent-tree-export-page-"));
+  pageScript = await buildPageScript();
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+});
+after(async () => {
+  await browser?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+test("clicking a node shows its path; back to the session leaf", { skip }, async () => {
+  const { sm, ids } = buildSession();
+  const file = join(dir, "session.html");
+  await writeSessionHtml(sm, file, { pageScript });
+  const w = await open(file);
+  const { page } = w;
+  const msgs = page.locator("#messages .msg");
+  assert.equal(await msgs.count(), sm.getPath(ids.a3).length);
+  assert.match((await page.locator("#messages .msg.target").textContent()) ?? "", /LEAFTEXT/);
+  const all = (await page.locator("#messages").textContent()) ?? "";
+  assert.match(all, /SUMTEXT/);
+  assert.match(all, /COMPTEXT/);
+  assert.match(all, /TOOLOUTPUT <b>not bold<\/b>/, "tool output is text");
+  assert.equal(await page.locator("#messages strong").first().textContent(), "the plan", "markdown rendered");
+  assert.equal(await page.locator(`#tree .row[data-id="${ids.a3}"] .leaf-mark`).count(), 1);
+
+  await page.click(`#tree .row[data-id="${ids.a4}"]`);
+  assert.equal(await msgs.count(), 4);
+  const branch = (await page.locator("#messages").textContent()) ?? "";
+  assert.match(branch, /BRANCHTEXT/);
+  assert.doesNotMatch(branch, /LEAFTEXT/);
+  assert.equal(await page.locator(`#tree .row[data-id="${ids.a4}"]`).getAttribute("aria-selected"), "true");
+  assert.match((await page.locator("#messages .msg.target .label").textContent()) ?? "", /important/);
+
+  await page.click("#back-to-leaf");
+  assert.match((await page.locator("#messages .msg.target").textContent()) ?? "", /LEAFTEXT/);
+  assert.equal(await msgs.count(), sm.getPath(ids.a3).length);
+
+  // Keyboard: the row above the leaf is the compaction.
+  await page.focus("#tree");
+  await page.keyboard.press("ArrowUp");
+  assert.match((await page.locator("#messages .msg.target").textContent()) ?? "", /COMPTEXT/);
+  await page.keyboard.press("ArrowDown");
+  assert.match((await page.locator("#messages .msg.target").textContent()) ?? "", /LEAFTEXT/);
+
+  // Tool calls and results are collapsible.
+  const details = page.locator("#messages details.tool-call").first();
+  assert.equal(await details.getAttribute("open"), null);
+  await details.locator("summary").click();
+  assert.equal(await details.getAttribute("open"), "");
+  assert.match((await details.textContent()) ?? "", /ls -la/);
+  await finish(w);
+});
+
+test("filters and search behave like the sidebar", { skip }, async () => {
+  const { sm, ids } = buildSession();
+  const file = join(dir, "filters.html");
+  await writeSessionHtml(sm, file, { pageScript });
+  const w = await open(file);
+  const { page } = w;
+  const rows = page.locator("#tree .row");
+  // Default hides labels, leaf markers and the tool-call-only assistant turn.
+  const defaultCount = await rows.count();
+  assert.equal(await page.locator(`#tree .row[data-id="${ids.a2}"]`).count(), 0);
+  assert.equal(await page.locator(`#tree .row.kind-label`).count(), 0);
+
+  await page.selectOption("#filter", "user-only");
+  assert.equal(await rows.count(), 3);
+  assert.equal(await page.locator("#tree .row.kind-user").count(), 3);
+
+  await page.selectOption("#filter", "labeled-only");
+  assert.equal(await rows.count(), 1);
+  assert.equal(await rows.first().getAttribute("data-id"), ids.a4);
+
+  await page.selectOption("#filter", "no-tools");
+  assert.equal(await page.locator("#tree .row.kind-toolResult").count(), 0);
+  assert.equal(await rows.count(), defaultCount - 1);
+
+  await page.selectOption("#filter", "all");
+  assert.equal(await rows.count(), sm.getEntries().length);
+
+  await page.selectOption("#filter", "default");
+  await page.fill("#search", "alpha beta");
+  const hits = page.locator("#tree .row:not(.context)");
+  assert.equal(await hits.count(), 1, "every token must match");
+  assert.equal(await hits.first().getAttribute("data-id"), ids.u2);
+  assert.equal(await page.locator(`#tree .row.context[data-id="${ids.u1}"]`).count(), 1, "ancestors kept");
+  assert.match((await page.locator("#tree-status").textContent()) ?? "", /1 of \d+ entries shown/);
+  await page.fill("#search", "important");
+  assert.equal(await page.locator("#tree .row:not(.context)").first().getAttribute("data-id"), ids.a4);
+  await page.fill("#search", "");
+  assert.equal(await rows.count(), defaultCount);
+  await finish(w);
+});
+
+test("HTML in messages stays inert", { skip }, async () => {
+  const { sm, ids } = buildSession();
+  const file = join(dir, "xss.html");
+  await writeSessionHtml(sm, file, { pageScript });
+  // A link to an entry (#id) opens its path.
+  const w = await open(file, 1200, `#${ids.a4}`);
+  const { page } = w;
+  assert.match((await page.locator("#messages .msg.target").textContent()) ?? "", /BRANCHTEXT/);
+  const text = (await page.locator("#messages").textContent()) ?? "";
+  assert.ok(text.includes('<img src=x onerror="window.__xss=1">'), "shown as text");
+  assert.ok(text.includes("</script><script>window.__xss=2</script>"), "shown as text");
+  assert.equal(await page.locator("img").count(), 0);
+  assert.equal(await page.locator("script").count(), 2);
+  assert.equal(await page.locator('a[href^="javascript"]').count(), 0);
+  assert.equal(await page.evaluate("typeof window.__xss"), "undefined");
+  // The tree's previews are text too.
+  await page.fill("#search", "onerror");
+  assert.equal(await page.locator("#tree img").count(), 0);
+  assert.equal(await page.evaluate("typeof window.__xss"), "undefined");
+  await finish(w);
+});
+
+test("a narrow screen collapses the sidebar behind a toggle", { skip }, async () => {
+  const { sm, ids } = buildSession();
+  const file = join(dir, "narrow.html");
+  await writeSessionHtml(sm, file, { pageScript });
+  const w = await open(file, 480);
+  const { page } = w;
+  assert.equal(await page.locator("#sidebar").isVisible(), false);
+  assert.equal(await page.locator("#messages .msg.target").isVisible(), true);
+  await page.click("#toggle-sidebar");
+  assert.equal(await page.locator("#sidebar").isVisible(), true);
+  await page.click(`#tree .row[data-id="${ids.u3}"]`);
+  assert.equal(await page.locator("#sidebar").isVisible(), false, "choosing a node closes the overlay");
+  assert.equal(await page.locator("#messages .msg").count(), 3);
+  await page.setViewportSize({ width: 1200, height: 800 });
+  await page.waitForSelector("#sidebar", { state: "visible" });
+  await finish(w);
+});
+
+test("a Claude Code transcript exports with its sidechain and branch-only export", { skip }, async () => {
+  const sm = await openClaudeTranscript(join(__dirname, "../../fixtures/claude/sidechain-task.jsonl"), {
+    tempDir: join(dir, "views"),
+  });
+  try {
+    const file = join(dir, "claude.html");
+    await writeSessionHtml(sm, file, { pageScript });
+    const w = await open(file);
+    assert.equal(await w.page.locator("#tree .row .label", { hasText: "sidechain: Search env var usage" }).count(), 1);
+    assert.match((await w.page.locator("#messages").textContent()) ?? "", /Request interrupted/);
+    await finish(w);
+
+    const branchFile = join(dir, "branch.html");
+    await writeSessionHtml(sm, branchFile, { pageScript, branchOnly: true });
+    const b = await open(branchFile);
+    await b.page.selectOption("#filter", "all");
+    assert.equal(await b.page.locator("#tree .row").count(), await b.page.locator("#messages .msg").count());
+    assert.equal(await b.page.locator("#tree .row .label", { hasText: "sidechain" }).count(), 0);
+    await finish(b);
+  } finally {
+    await sm.close();
+  }
+});
+
+test("a page without valid data says so instead of failing", { skip }, async () => {
+  const file = join(dir, "broken.html");
+  await writeFile(
+    file,
+    `<!doctype html><div id="app"></div><script type="application/json" id="agent-tree-data">{"format":"x"}</script><script>${pageScript}</script>`,
+  );
+  assert.ok(browser);
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(pathToFileURL(file).href);
+  assert.match((await page.locator("#app").textContent()) ?? "", /not an Agent Tree export/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

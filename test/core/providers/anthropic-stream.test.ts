@@ -1,0 +1,278 @@
+import assert from "node:assert/strict";
+import { after, before, beforeEach, describe, it } from "node:test";
+import type { AssistantMessage, LlmMessage } from "../../../src/core/messages.js";
+import { emptyUsage } from "../../../src/core/messages.js";
+import { completeText, streamCompletion } from "../../../src/core/providers/stream-completion.js";
+import type { ModelInfo, RetryInfo, StreamEvent, StreamRequest } from "../../../src/core/providers/types.js";
+import { startFakeAnthropic, type FakeServer } from "../../util/fake-anthropic-server.js";
+
+const KEY = "sk-ant-test-secret-0123456789";
+
+function model(baseUrl: string): ModelInfo {
+  return {
+    id: "claude-fake",
+    name: "Claude Fake",
+    provider: "anthropic",
+    api: "anthropic-messages",
+    baseUrl,
+    contextWindow: 200_000,
+    maxTokens: 64_000,
+    reasoning: true,
+    cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+  };
+}
+
+const user = (text: string): LlmMessage => ({ role: "user", content: text, timestamp: 1 });
+
+async function collect(req: StreamRequest): Promise<{ events: StreamEvent[]; final: AssistantMessage }> {
+  const events: StreamEvent[] = [];
+  for await (const e of streamCompletion(req)) events.push(e);
+  const last = events[events.length - 1];
+  assert.ok(last.type === "done" || last.type === "error");
+  assert.equal(events.filter((e) => e.type === "done" || e.type === "error").length, 1);
+  return { events, final: last.message };
+}
+
+describe("anthropic provider against a fake server", () => {
+  let fake: FakeServer;
+  before(async () => {
+    fake = await startFakeAnthropic();
+  });
+  after(async () => {
+    await fake.close();
+  });
+  beforeEach(() => {
+    fake.requests.length = 0;
+  });
+  const req = (extra: Partial<StreamRequest> = {}): StreamRequest => ({
+    model: model(fake.baseURL),
+    apiKey: KEY,
+    messages: [user("hello")],
+    retryBaseDelayMs: 5,
+    ...extra,
+  });
+
+  it("streams thinking with its signature, text and tool use; fills usage and cost", async () => {
+    fake.enqueue({
+      thinking: "Let me think",
+      signature: "sig-abc",
+      text: "I will read it.",
+      toolCalls: [{ name: "read", args: { path: "a.ts" }, id: "toolu_1" }],
+      usage: { input: 1000, output: 200, cacheRead: 500, cacheWrite: 100 },
+    });
+    const { events, final } = await collect(req({ thinkingLevel: "low", systemPrompt: "sys" }));
+    assert.equal(final.stopReason, "toolUse");
+    assert.deepEqual(final.content, [
+      { type: "thinking", thinking: "Let me think", thinkingSignature: "sig-abc" },
+      { type: "text", text: "I will read it." },
+      { type: "toolCall", id: "toolu_1", name: "read", arguments: { path: "a.ts" } },
+    ]);
+    assert.ok(events.some((e) => e.type === "thinking_delta"));
+    assert.equal(final.usage.input, 1000);
+    assert.equal(final.usage.cacheRead, 500);
+    assert.equal(final.usage.cacheWrite, 100);
+    assert.equal(final.usage.output, 200);
+    const expected = (1000 * 3 + 200 * 15 + 500 * 0.3 + 100 * 3.75) / 1e6;
+    assert.ok(Math.abs(final.usage.cost.total - expected) < 1e-12);
+    const body = fake.requests[0];
+    assert.deepEqual(body.system, [{ type: "text", text: "sys", cache_control: { type: "ephemeral" } }]);
+    assert.deepEqual(body.thinking, { type: "enabled", budget_tokens: 4096 });
+    assert.ok(Number(body.max_tokens) > 4096);
+    const h = fake.calls[fake.calls.length - 1].headers;
+    assert.ok(h["x-api-key"] === KEY || h.authorization === `Bearer ${KEY}`, "the key is sent");
+  });
+
+  it("replays thinking signatures for the same provider only and merges tool results into one user turn", async () => {
+    fake.enqueue({ text: "ok" }, { text: "ok" });
+    const assistant = (provider: string): AssistantMessage => ({
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "plan", thinkingSignature: "sig-1" },
+        { type: "toolCall", id: "toolu_a", name: "read", arguments: { path: "a" } },
+        { type: "toolCall", id: "toolu_b", name: "read", arguments: { path: "b" } },
+      ],
+      api: "anthropic-messages",
+      provider,
+      model: "claude-fake",
+      usage: emptyUsage(),
+      stopReason: "toolUse",
+      timestamp: 2,
+    });
+    const results: LlmMessage[] = [
+      {
+        role: "toolResult",
+        toolCallId: "toolu_a",
+        toolName: "read",
+        content: [{ type: "text", text: "A" }],
+        isError: false,
+        timestamp: 3,
+      },
+      {
+        role: "toolResult",
+        toolCallId: "toolu_b",
+        toolName: "read",
+        content: [{ type: "image", data: "QUJD", mimeType: "image/png" }],
+        isError: true,
+        timestamp: 4,
+      },
+    ];
+    await collect(req({ messages: [user("go"), assistant("anthropic"), ...results] }));
+    const sent = fake.requests[0].messages as { role: string; content: { type: string }[] }[];
+    assert.equal(sent.length, 3);
+    assert.deepEqual(sent[1].content[0], { type: "thinking", thinking: "plan", signature: "sig-1" });
+    assert.equal(sent[2].role, "user");
+    assert.deepEqual(sent[2].content, [
+      { type: "tool_result", tool_use_id: "toolu_a", content: [{ type: "text", text: "A" }], is_error: false },
+      {
+        type: "tool_result",
+        tool_use_id: "toolu_b",
+        content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: "QUJD" } }],
+        is_error: true,
+        cache_control: { type: "ephemeral" },
+      },
+    ]);
+    await collect(req({ messages: [user("go"), assistant("other-provider"), ...results] }));
+    const sent2 = fake.requests[1].messages as { role: string; content: { type: string }[] }[];
+    assert.ok(!sent2[1].content.some((b) => b.type === "thinking"), "foreign signatures are not replayed");
+  });
+
+  it("keeps redacted thinking and replays it as redacted_thinking", async () => {
+    const ev = (type: string, data: Record<string, unknown>): { event: string; data: string } => ({
+      event: type,
+      data: JSON.stringify({ type, ...data }),
+    });
+    fake.enqueue({
+      rawEvents: [
+        ev("message_start", {
+          message: {
+            id: "m",
+            type: "message",
+            role: "assistant",
+            model: "claude-fake",
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: 5, output_tokens: 1 },
+          },
+        }),
+        ev("content_block_start", { index: 0, content_block: { type: "redacted_thinking", data: "OPAQUE" } }),
+        ev("content_block_stop", { index: 0 }),
+        ev("content_block_start", { index: 1, content_block: { type: "text", text: "" } }),
+        ev("content_block_delta", { index: 1, delta: { type: "text_delta", text: "Hi" } }),
+        ev("content_block_stop", { index: 1 }),
+        ev("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 3 } }),
+        ev("message_stop", {}),
+      ],
+    });
+    const first = await completeText(req());
+    assert.deepEqual(first.content, [
+      { type: "thinking", thinking: "[redacted thinking]", thinkingSignature: "OPAQUE", redacted: true },
+      { type: "text", text: "Hi" },
+    ]);
+    fake.enqueue({ text: "ok" });
+    await completeText(req({ messages: [user("a"), first, user("b")] }));
+    const sent = fake.requests[1].messages as { content: unknown[] }[];
+    assert.deepEqual(sent[1].content[0], { type: "redacted_thinking", data: "OPAQUE" });
+  });
+
+  it("retries 429 with Retry-After then succeeds", async () => {
+    fake.enqueue({ status: 429, headers: { "retry-after": "0" } }, { text: "fine" });
+    const retries: RetryInfo[] = [];
+    const { final } = await collect(req({ onRetry: (r) => retries.push(r) }));
+    assert.deepEqual(final.content, [{ type: "text", text: "fine" }]);
+    assert.deepEqual(
+      retries.map((r) => [r.attempt, r.delayMs]),
+      [[1, 0]],
+    );
+  });
+
+  it("401 gives an auth error without the key", async () => {
+    fake.enqueue({
+      status: 401,
+      body: { type: "error", error: { type: "authentication_error", message: `invalid x-api-key ${KEY}` } },
+    });
+    const { final, events } = await collect(req());
+    assert.match(final.errorMessage ?? "", /Authentication failed for anthropic/);
+    assert.ok(!(final.errorMessage ?? "").includes(KEY));
+    const last = events[events.length - 1];
+    assert.equal(last.type === "error" && last.errorKind, "auth");
+  });
+
+  it("500s exhaust retries with a server error", async () => {
+    fake.enqueue({ status: 500 }, { status: 500 });
+    const { final } = await collect(req({ maxRetries: 1 }));
+    assert.equal(final.stopReason, "error");
+    assert.match(final.errorMessage ?? "", /HTTP 500/);
+    assert.equal(fake.requests.length, 2);
+  });
+
+  it("a cut stream keeps partial text", async () => {
+    fake.enqueue({ cutAfterChunks: 2, text: "alpha beta gamma delta epsilon zeta eta theta" });
+    const { final } = await collect(req());
+    assert.equal(final.stopReason, "error");
+    const text = final.content[0]?.type === "text" ? final.content[0].text : "";
+    assert.ok(text.length > 0 && "alpha beta gamma delta epsilon zeta eta theta".startsWith(text));
+  });
+
+  it("abort of a stalled stream ends with stopReason aborted and the partial text", async () => {
+    fake.enqueue({ stall: true, text: "So far" });
+    const ac = new AbortController();
+    const events: StreamEvent[] = [];
+    for await (const e of streamCompletion(req({ signal: ac.signal }))) {
+      events.push(e);
+      if (e.type === "text_delta") ac.abort();
+    }
+    const last = events[events.length - 1];
+    assert.equal(last.type === "error" && last.message.stopReason, "aborted");
+    assert.deepEqual(last.type === "error" && last.message.content, [{ type: "text", text: "So far" }]);
+  });
+
+  it("abort before the request ends cleanly as aborted", async () => {
+    const ac = new AbortController();
+    ac.abort();
+    const { final } = await collect(req({ signal: ac.signal }));
+    assert.equal(final.stopReason, "aborted");
+  });
+
+  it("an in-stream overloaded error keeps the partial text and is a server error", async () => {
+    fake.enqueue({ streamError: "Overloaded", text: "Half" });
+    const { final, events } = await collect(req());
+    assert.equal(final.stopReason, "error");
+    assert.match(final.errorMessage ?? "", /Overloaded/);
+    assert.deepEqual(final.content, [{ type: "text", text: "Half" }]);
+    const last = events[events.length - 1];
+    assert.equal(last.type === "error" && last.errorKind, "server");
+  });
+
+  it("abort during a retry wait ends promptly as aborted", async () => {
+    fake.enqueue({ status: 529 });
+    const ac = new AbortController();
+    const { final } = await collect(req({ signal: ac.signal, retryBaseDelayMs: 600_000, onRetry: () => ac.abort() }));
+    assert.equal(final.stopReason, "aborted");
+    assert.equal(fake.requests.length, 1);
+  });
+
+  it("compatible (non-anthropic) providers get a plain system prompt without cache_control", async () => {
+    fake.enqueue({ text: "ok" });
+    await collect(req({ model: { ...model(fake.baseURL), provider: "my-proxy" }, systemPrompt: "plain" }));
+    assert.equal(fake.requests[0].system, "plain");
+    assert.ok(!JSON.stringify(fake.requests[0].messages).includes("cache_control"));
+  });
+
+  it("malformed JSON gives a clear error, keeping earlier text", async () => {
+    fake.enqueue({ malformed: true, text: "Good part" });
+    const { final } = await collect(req());
+    assert.equal(final.stopReason, "error");
+    assert.match(final.errorMessage ?? "", /Malformed response/);
+    assert.deepEqual(final.content, [{ type: "text", text: "Good part" }]);
+  });
+
+  it("the default reply produces a structured summary when asked to summarize", async () => {
+    const msg = await completeText(
+      req({ systemPrompt: "Summarize the branch.", messages: [user("[User]: add tests to src/x.ts")] }),
+    );
+    const text = msg.content[0]?.type === "text" ? msg.content[0].text : "";
+    assert.match(text, /## Goal\nadd tests to src\/x\.ts/);
+    assert.match(text, /## Progress/);
+  });
+});

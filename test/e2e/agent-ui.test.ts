@@ -1,0 +1,350 @@
+/**
+ * End to end, in a real VS Code (code-server 4.100.3 + Debian Chromium), doing what a user does with the
+ * demo workspace's branched session: open the Agent sidebar, chat with a local OpenAI-compatible server
+ * (tool call included) and watch the tree grow, click an earlier node and summarize, label a node from its
+ * context menu, run "Agent: Summarize and Switch Branch" from the command palette, survive a model error
+ * while summarizing, reload the window, fork, and start a new session. Every step leaves a screenshot in
+ * test-results/e2e/. The steps share one window and run in order; each asserts on the UI and on the
+ * session file the UI wrote.
+ */
+import assert from "node:assert/strict";
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { BrowserContext, FrameLocator, Page } from "playwright-core";
+import { DEMO_IDS, DEMO_LABEL, generateDemo, type DemoWorkspace } from "../../demo/generate-demo.js";
+import {
+  activeLeafId,
+  chatView,
+  entryById,
+  readSession,
+  row,
+  rowIds,
+  sendPrompt,
+  sessionFiles,
+  treeView,
+  waitForLeaf,
+} from "../util/agent-ui.js";
+import { REPO_ROOT, startCodeServer, workbenchUrl, type CodeServer } from "../util/code-server.js";
+import {
+  defaultFakeReply,
+  openAIConversationView,
+  startFakeOpenAI,
+  type FakeRequestBody,
+  type FakeServer,
+} from "../util/fake-openai-server.js";
+import {
+  answerInputBox,
+  clearNotifications,
+  clickMenuItem,
+  expectVisible,
+  launchBrowser,
+  openViewContainer,
+  openWorkbench,
+  pickQuickItem,
+  pickQuickItemContaining,
+  runCommand,
+  screenshot,
+  waitUntil,
+} from "../util/workbench.js";
+
+/** Retries with backoff make a failing summary take a while; this bounds every model-driven wait. */
+const MODEL_TIMEOUT_MS = 60_000;
+
+let tmp: string;
+let fake: FakeServer;
+let demo: DemoWorkspace;
+let server: CodeServer;
+let context: BrowserContext;
+let page: Page;
+let url: string;
+
+/** Text of all the requests' messages (to check what the model was sent). */
+function requestText(body: FakeRequestBody): string {
+  return JSON.stringify(body.messages ?? []);
+}
+
+/** The demo session file's last line. */
+function lastLine(file: string): Record<string, unknown> {
+  const lines = readSession(file);
+  return lines[lines.length - 1];
+}
+
+/**
+ * A test step: on failure it saves a screenshot (test-results/e2e/FAILED-<name>.png) and the rendered tree
+ * rows next to the error, so a red CI run shows what the user would have seen.
+ */
+function step(name: string, fn: () => Promise<void>): () => Promise<void> {
+  return async () => {
+    try {
+      await fn();
+    } catch (err) {
+      const shot = await screenshot(page, `FAILED-${name}`).catch(() => "(no screenshot)");
+      const rows = await treeView(page)
+        .then((t) =>
+          t
+            .locator('[role="treeitem"]')
+            .evaluateAll((els) => els.map((e) => `${e.className} | ${e.textContent ?? ""}`)),
+        )
+        .catch(() => ["(tree not found)"]);
+      const detail = `\nscreenshot: ${shot}\ntree rows:\n${rows.join("\n")}`;
+      if (err instanceof Error) err.message += detail;
+      throw err;
+    }
+  };
+}
+
+async function tree(): Promise<FrameLocator> {
+  return treeView(page);
+}
+
+describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => {
+  before(async () => {
+    tmp = mkdtempSync(join(tmpdir(), "agent-tree-e2e-"));
+    fake = await startFakeOpenAI({ chunkDelayMs: 5 });
+    demo = generateDemo(join(tmp, "demo"), {
+      baseUrl: fake.baseURL,
+      // `ls` runs without the approval prompt so the chat step can show a tool call end to end.
+      settings: { "agentTree.tools.autoApprove": ["ls"] },
+    });
+    server = await startCodeServer({ workspace: demo.workspace });
+    context = await launchBrowser(join(tmp, "profile"));
+    page = context.pages()[0] ?? (await context.newPage());
+    url = workbenchUrl(server, { folder: demo.workspace, extensionDevelopmentPath: REPO_ROOT });
+    await openWorkbench(page, url);
+  });
+
+  after(async () => {
+    await context?.close().catch(() => undefined);
+    await server?.stop();
+    await fake?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+  });
+
+  it(
+    "opens the Agent sidebar on the demo session at its leaf",
+    step("sidebar", async () => {
+      await openViewContainer(page, "Agent");
+      const t = await tree();
+      await waitForLeaf(t, DEMO_IDS.leaf, "the demo session's leaf to be marked active");
+      // The label, the branch summary and the compaction of the sample session are drawn.
+      await expectVisible(
+        row(t, DEMO_IDS.branchAUser).locator(".label-tag", { hasText: DEMO_LABEL }),
+        "the demo label",
+      );
+      await expectVisible(row(t, DEMO_IDS.branchSummary), "the demo branch summary row");
+      await expectVisible(row(t, DEMO_IDS.compaction), "the demo compaction row");
+      const chat = await chatView(page);
+      await expectVisible(chat.getByText("run it with"), "the leaf's message in the chat");
+      await screenshot(page, "01-sidebar-demo-session");
+    }),
+  );
+
+  it(
+    "chats with the local model, runs a tool, and the tree grows",
+    step("chat", async () => {
+      const t = await tree();
+      const before = new Set(await rowIds(t));
+      const requestsBefore = fake.requests.length;
+      const chat = await chatView(page);
+
+      await sendPrompt(chat, "Please say hello.");
+      await expectVisible(
+        chat.getByText("Echo: Please say hello."),
+        "the model's streamed reply in the chat",
+        MODEL_TIMEOUT_MS,
+      );
+      const replyLeaf = await waitForLeaf(t, (id) => !before.has(id), "the reply to become the new leaf");
+      assert.ok(fake.requests.length > requestsBefore, "the model server got no request");
+      const sent = requestText(fake.requests[fake.requests.length - 1]);
+      assert.match(sent, /Please say hello\./, "the prompt was not sent to the model");
+      // The context starts from the compaction summary (the path's latest compaction).
+      assert.match(sent, /compacted into the following summary/, "the compaction summary did not reach the model");
+      const replyEntry = entryById(demo.sessionFile, replyLeaf);
+      assert.equal(replyEntry?.type, "message", "the reply is not in the session file");
+      await screenshot(page, "02-chat-reply");
+
+      // A tool call: the fake model calls `ls` (auto-approved in the demo settings), then answers.
+      await sendPrompt(chat, '/tool ls {"path": "."}');
+      await expectVisible(chat.getByText("Tool result from ls"), "the answer after the tool result", MODEL_TIMEOUT_MS);
+      const toolLeaf = await waitForLeaf(t, (id) => id !== replyLeaf && !before.has(id), "the tool turn's leaf");
+      const toolResultRow = t.locator('[role="treeitem"].kind-toolResult', { hasText: "tool ls:" });
+      await expectVisible(toolResultRow, "the ls tool result in the tree");
+      const grown = await rowIds(t);
+      assert.ok(
+        grown.length >= before.size + 4,
+        `the tree did not grow enough (${before.size} → ${grown.length} rows)`,
+      );
+      assert.equal(readSession(demo.sessionFile).at(-1)?.id, toolLeaf, "the last line is not the new leaf");
+      await screenshot(page, "03-tool-call");
+      const readme = await screenshot(page, "readme-screenshot");
+      // docs/screenshot.png (README) is refreshed on request, or created if missing.
+      const docsShot = join(REPO_ROOT, "docs", "screenshot.png");
+      if (process.env.AGENT_TREE_UPDATE_SCREENSHOT === "1" || !existsSync(docsShot)) copyFileSync(readme, docsShot);
+    }),
+  );
+
+  it(
+    "clicking an earlier node and choosing Summarize adds a summary node and moves the leaf",
+    step("summarize", async () => {
+      const t = await tree();
+      const oldLeaf = await activeLeafId(t);
+      assert.ok(oldLeaf, "no active leaf before the move");
+      const requestsBefore = fake.requests.length;
+
+      await row(t, DEMO_IDS.branchALeaf).click();
+      await screenshot(page, "04-summary-question");
+      await pickQuickItem(page, "Summarize");
+      const summaryId = await waitForLeaf(
+        t,
+        (id) => id !== oldLeaf && id !== DEMO_IDS.branchALeaf,
+        "the branch summary to become the leaf",
+        MODEL_TIMEOUT_MS,
+      );
+      await expectVisible(
+        t.locator(`[role="treeitem"].kind-branch_summary[data-entry-id="${summaryId}"]`),
+        "the new summary row",
+      );
+      assert.ok(fake.requests.length > requestsBefore, "no summary request reached the model");
+      assert.match(
+        requestText(fake.requests.at(-1) ?? {}),
+        /Please say hello\./,
+        "the summary prompt lacks the branch left",
+      );
+      const entry = entryById(demo.sessionFile, summaryId);
+      assert.equal(entry?.type, "branch_summary");
+      assert.equal(entry?.parentId, DEMO_IDS.branchALeaf, "the summary does not hang off the clicked node");
+      assert.equal(entry?.fromId, oldLeaf, "fromId is not the abandoned leaf");
+      assert.match(String(entry?.summary), /## Goal/, "the summary text is not the model's");
+      await screenshot(page, "05-summarized");
+    }),
+  );
+
+  it(
+    "labels a node from its context menu",
+    step("label", async () => {
+      const t = await tree();
+      await row(t, DEMO_IDS.branchCUser).click({ button: "right" });
+      await screenshot(page, "06-context-menu");
+      await clickMenuItem(page, "Label Entry…");
+      await answerInputBox(page, "env var idea");
+      await expectVisible(
+        row(t, DEMO_IDS.branchCUser).locator(".label-tag", { hasText: "env var idea" }),
+        "the new label",
+      );
+      const label = readSession(demo.sessionFile).find(
+        (l) => l.type === "label" && l.targetId === DEMO_IDS.branchCUser,
+      );
+      assert.equal(label?.label, "env var idea", "no label entry in the session file");
+      await screenshot(page, "07-labelled");
+    }),
+  );
+
+  it(
+    '"Agent: Summarize and Switch Branch" from the command palette switches branch',
+    step("palette", async () => {
+      const t = await tree();
+      await runCommand(page, "Agent: Summarize and Switch Branch");
+      await pickQuickItemContaining(page, "No argument parsing", "No argument parsing needed");
+      await pickQuickItem(page, "No summary");
+      await waitForLeaf(t, DEMO_IDS.branchCLeaf, "branch C's last message to become the leaf");
+      // The move is persisted: a leaf marker pointing at the target is the last line.
+      const last = lastLine(demo.sessionFile);
+      assert.equal(last.type, "custom", "the move was not persisted");
+      assert.deepEqual((last as { data?: unknown }).data, { targetId: DEMO_IDS.branchCLeaf });
+      await screenshot(page, "08-switched-from-palette");
+    }),
+  );
+
+  it(
+    "a model error while summarizing leaves the leaf where it was",
+    step("model-error", async () => {
+      const t = await tree();
+      await clearNotifications(page);
+      const sizeBefore = statSync(demo.sessionFile).size;
+      const requestsBefore = fake.requests.length;
+      fake.setDefault(() => ({ status: 500, body: { error: { message: "fake outage", type: "server_error" } } }));
+      try {
+        await row(t, DEMO_IDS.branchBReply).click();
+        await pickQuickItem(page, "Summarize");
+        const error = page.locator(".notification-toast-container .notification-list-item", {
+          has: page.locator(".codicon-error"),
+        });
+        await expectVisible(error, "an error notification about the failed summary", MODEL_TIMEOUT_MS);
+        await screenshot(page, "09-summary-error");
+      } finally {
+        fake.setDefault((body) => defaultFakeReply(openAIConversationView(body)));
+      }
+      assert.ok(fake.requests.length > requestsBefore, "the summary never reached the model");
+      assert.equal(await activeLeafId(t), DEMO_IDS.branchCLeaf, "the leaf moved although the summary failed");
+      assert.equal(statSync(demo.sessionFile).size, sizeBefore, "the session file changed although the summary failed");
+    }),
+  );
+
+  it(
+    "reloading the window finds the same leaf",
+    step("reload", async () => {
+      await page.reload({ waitUntil: "domcontentloaded" });
+      await openWorkbench(page, url);
+      await openViewContainer(page, "Agent");
+      const t = await tree();
+      await waitForLeaf(t, DEMO_IDS.branchCLeaf, "the leaf after the reload", MODEL_TIMEOUT_MS);
+      await expectVisible(row(t, DEMO_IDS.branchCUser).locator(".label-tag", { hasText: "env var idea" }), "the label");
+      await screenshot(page, "10-after-reload");
+    }),
+  );
+
+  it(
+    '"Agent: Fork Session" copies the path into a new session',
+    step("fork", async () => {
+      const t = await tree();
+      const filesBefore = new Set(sessionFiles(demo.sessionDir));
+      await runCommand(page, "Agent: Fork Session");
+      await pickQuickItemContaining(page, "skip the flag", "Option C: skip the flag");
+      const forked = await waitUntil(
+        async () => sessionFiles(demo.sessionDir).find((f) => !filesBefore.has(f)),
+        "a new session file from the fork",
+      );
+      const header = readSession(forked)[0];
+      assert.equal(header.type, "session");
+      assert.equal(header.parentSession, demo.sessionFile, "the fork does not name its parent session");
+      // The new session holds only the path: the other branches are gone from the tree.
+      await waitUntil(
+        async () => ((await rowIds(t)).includes(DEMO_IDS.branchAUser) ? undefined : true),
+        "the tree to show the forked session (without branch A)",
+      );
+      const chat = await chatView(page);
+      const input = chat.locator('textarea[aria-label="Message"]');
+      await waitUntil(
+        async () => ((await input.inputValue()).includes("Option C") ? true : undefined),
+        "the forked user message in the chat input",
+      );
+      await screenshot(page, "11-forked");
+    }),
+  );
+
+  it(
+    '"Agent: New Session" starts an empty session that grows as we chat',
+    step("new-session", async () => {
+      await runCommand(page, "Agent: New Session");
+      const t = await tree();
+      await waitUntil(async () => ((await rowIds(t)).length === 0 ? true : undefined), "an empty tree");
+      const filesBefore = new Set(sessionFiles(demo.sessionDir));
+      const chat = await chatView(page);
+      await sendPrompt(chat, "Start fresh please.");
+      await expectVisible(
+        chat.getByText("Echo: Start fresh please."),
+        "the reply in the new session",
+        MODEL_TIMEOUT_MS,
+      );
+      await waitUntil(async () => ((await rowIds(t)).length >= 2 ? true : undefined), "user and reply rows");
+      const created = sessionFiles(demo.sessionDir).find((f) => !filesBefore.has(f));
+      assert.ok(created, "the new session wrote no file");
+      const lines = readSession(created);
+      assert.equal(lines[0].type, "session");
+      assert.equal(await activeLeafId(t), lines.at(-1)?.id, "the leaf is not the last message");
+      await screenshot(page, "12-new-session");
+    }),
+  );
+});

@@ -1,0 +1,58 @@
+/**
+ * Runs the extension-host test suite (mocha, test/extension/**, compiled by `node esbuild.mjs --tests` into
+ * dist/test/extension/index.js) inside a real VS Code: code-server with the extension and the tests loaded
+ * through the workbench URL's payload, exactly like `--extensionDevelopmentPath` / `--extensionTestsPath`.
+ * The runner's exit code arrives through `window.codeAutomationExit`; mocha's output through the browser
+ * console. The same suite runs under @vscode/test-electron where VS Code can be downloaded
+ * (scripts/test-electron.mjs).
+ */
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { generateDemo } from "../../demo/generate-demo.js";
+import { REPO_ROOT, startCodeServer, workbenchUrl } from "../util/code-server.js";
+import { launchBrowser } from "../util/workbench.js";
+
+const TESTS_ENTRY = join(REPO_ROOT, "dist", "test", "extension", "index.js");
+const SUITE_TIMEOUT_MS = 5 * 60_000;
+
+test("extension-host mocha suite passes inside code-server", { timeout: SUITE_TIMEOUT_MS + 60_000 }, async () => {
+  assert.ok(existsSync(join(REPO_ROOT, "dist", "extension.js")), "dist/extension.js missing: run `npm run build`");
+  assert.ok(existsSync(TESTS_ENTRY), `${TESTS_ENTRY} missing: run \`node esbuild.mjs --tests\``);
+
+  const tmp = mkdtempSync(join(tmpdir(), "agent-tree-exthost-"));
+  // The suite gets a real folder with a session in it; the model URL is never called by it (it starts its own).
+  const demo = generateDemo(join(tmp, "demo"), { baseUrl: "http://127.0.0.1:9/v1" });
+  const server = await startCodeServer({ workspace: demo.workspace });
+  const context = await launchBrowser(join(tmp, "profile"));
+  const lines: string[] = [];
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.on("console", (msg) => lines.push(msg.text()));
+    const exitCode = new Promise<number>((resolve) => {
+      void page.exposeFunction("codeAutomationExit", (code: number) => resolve(code));
+    });
+    await page.goto(
+      workbenchUrl(server, {
+        folder: demo.workspace,
+        extensionDevelopmentPath: REPO_ROOT,
+        extensionTestsPath: TESTS_ENTRY,
+      }),
+      { waitUntil: "domcontentloaded", timeout: 60_000 },
+    );
+    const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), SUITE_TIMEOUT_MS).unref());
+    const result = await Promise.race([exitCode, timeout]);
+    const output = lines.join("\n");
+    // Show mocha's report in the test output either way.
+    console.log(output);
+    assert.notEqual(result, "timeout", `the extension-host suite did not finish within ${SUITE_TIMEOUT_MS / 1000} s`);
+    assert.equal(result, 0, `the extension-host suite failed (exit code ${String(result)}); mocha output above`);
+    assert.match(output, /passing/, "mocha reported no passing tests");
+  } finally {
+    await context.close();
+    await server.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,74 @@
+/** Opening a session file, moving in it from a context-menu command, and hooks across sessions. */
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as vscode from "vscode";
+import type { AgentTreeApi, SessionChangeEvent } from "../../src/host/extension.js";
+import { activateApi, tempDir, writeSession } from "./helpers.js";
+
+function nextSessionChange(api: AgentTreeApi): Promise<SessionChangeEvent> {
+  return new Promise((resolve) => {
+    const sub = api.onDidChangeSession((e) => {
+      sub.dispose();
+      resolve(e);
+    });
+  });
+}
+
+describe("Agent Tree: sessions", () => {
+  let dir: string;
+  let api: AgentTreeApi;
+
+  before(async () => {
+    api = await activateApi();
+    dir = tempDir();
+  });
+
+  after(async () => {
+    // Release the lock before deleting the folder.
+    await vscode.commands.executeCommand("agentTree.newSession");
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("opening a session file makes it current and fills the tree", async () => {
+    const { file, ids } = writeSession(dir);
+    const changed = nextSessionChange(api);
+    await vscode.commands.executeCommand("agentTree.openSession", vscode.Uri.file(file));
+    const e = await changed;
+    assert.equal(e.sessionFile, file);
+    assert.equal(e.readOnly, false);
+    const sm = api.getSessionManager();
+    assert.ok(sm);
+    assert.deepEqual(
+      sm.getEnvelopes().map((x) => x.id),
+      ids,
+    );
+    assert.equal(sm.getLeafId(), "aaaa0007");
+    assert.equal(sm.getLabel("aaaa0001"), "start");
+    // Resolving the tree view must not disturb the session.
+    await vscode.commands.executeCommand("agentTree.tree.focus");
+    assert.equal(api.getSessionManager(), sm);
+  });
+
+  it("context-menu commands move the leaf and edit labels; hooks see the move", async () => {
+    const seen: (string | null)[] = [];
+    const off = api.hooks.on("session_tree", (ev) => {
+      seen.push(ev.newLeafId);
+    });
+    try {
+      const { file } = writeSession(dir, "2026-01-02T00-00-00-000Z_second.jsonl");
+      await vscode.commands.executeCommand("agentTree.openSession", vscode.Uri.file(file));
+      const sm = api.getSessionManager();
+      assert.equal(sm?.getSessionFile(), file, "hooks registered before the switch still apply");
+      await vscode.commands.executeCommand("agentTree.switchHere", { webviewSection: "entry", entryId: "aaaa0004" });
+      assert.equal(sm?.getLeafId(), "aaaa0004");
+      assert.deepEqual(seen, ["aaaa0004"]);
+      await vscode.commands.executeCommand("agentTree.removeLabel", { webviewSection: "entry", entryId: "aaaa0001" });
+      assert.equal(sm?.getLabel("aaaa0001"), undefined);
+      // An unknown id from the webview is ignored, not thrown.
+      await vscode.commands.executeCommand("agentTree.switchHere", { entryId: "deadbeef" });
+      assert.equal(sm?.getLeafId(), "aaaa0004");
+    } finally {
+      off();
+    }
+  });
+});

@@ -1,0 +1,106 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { emptyUsage, type AssistantMessage } from "../../src/core/messages.js";
+import type { SessionEntry } from "../../src/core/session/types.js";
+import { messageToDto, pathToChat, pathMessages, usageOf } from "../../src/host/chat-dto.js";
+
+const assistant = (over: Partial<AssistantMessage> = {}): AssistantMessage => ({
+  role: "assistant",
+  content: [
+    { type: "thinking", thinking: "hmm" },
+    { type: "text", text: "Reading it." },
+    { type: "toolCall", id: "c1", name: "read", arguments: { path: "a.ts" } },
+  ],
+  provider: "openai",
+  model: "gpt-4.1",
+  usage: { ...emptyUsage(), input: 100, output: 20, totalTokens: 120, cost: { ...emptyUsage().cost, total: 0.5 } },
+  stopReason: "toolUse",
+  timestamp: 5,
+  ...over,
+});
+
+test("assistant messages flatten text, thinking, tool calls, model and usage", () => {
+  const dto = messageToDto("tmp-1", assistant());
+  assert.equal(dto.text, "Reading it.");
+  assert.equal(dto.thinking, "hmm");
+  assert.deepEqual(dto.toolCalls, [{ id: "c1", name: "read", args: '{\n  "path": "a.ts"\n}' }]);
+  assert.equal(dto.model, "openai/gpt-4.1");
+  assert.deepEqual(dto.usage, { input: 100, output: 20, cost: 0.5 });
+  assert.equal(dto.stopReason, "toolUse");
+});
+
+test("other roles", () => {
+  assert.equal(messageToDto("u", { role: "user", content: [{ type: "text", text: "hi" }], timestamp: 1 }).text, "hi");
+  const tr = messageToDto("t", {
+    role: "toolResult",
+    toolCallId: "c1",
+    toolName: "read",
+    content: [{ type: "text", text: "file" }],
+    isError: true,
+    timestamp: 2,
+  });
+  assert.deepEqual(
+    [tr.role, tr.toolName, tr.toolCallId, tr.isError, tr.text],
+    ["toolResult", "read", "c1", true, "file"],
+  );
+  const bash = messageToDto("b", {
+    role: "bashExecution",
+    command: "ls",
+    output: "x",
+    exitCode: 2,
+    cancelled: false,
+    truncated: false,
+    timestamp: 3,
+  });
+  assert.equal(bash.text, "$ ls\nx\n(exit code 2)");
+});
+
+test("a path becomes chat rows with entry ids; hidden hook messages are skipped", () => {
+  const ts = "2026-01-01T00:00:00.000Z";
+  const path: SessionEntry[] = [
+    { type: "message", id: "a", parentId: null, timestamp: ts, message: { role: "user", content: "q", timestamp: 1 } },
+    { type: "model_change", id: "m", parentId: "a", timestamp: ts, provider: "openai", modelId: "x" },
+    {
+      type: "custom_message",
+      id: "h",
+      parentId: "m",
+      timestamp: ts,
+      customType: "x",
+      content: "secret",
+      display: false,
+    },
+    { type: "branch_summary", id: "s", parentId: "h", timestamp: ts, fromId: "z", summary: "did things" },
+    {
+      type: "compaction",
+      id: "c",
+      parentId: "s",
+      timestamp: ts,
+      summary: "older",
+      firstKeptEntryId: "s",
+      tokensBefore: 9,
+    },
+    { type: "message", id: "b", parentId: "c", timestamp: ts, message: assistant() },
+  ];
+  assert.deepEqual(
+    pathToChat(path).map((m) => [m.id, m.role]),
+    [
+      ["a", "user"],
+      ["s", "branchSummary"],
+      ["c", "compactionSummary"],
+      ["b", "assistant"],
+    ],
+  );
+  assert.equal(pathMessages(path).length, 2);
+});
+
+test("usage sums cost and tokens; context is the last good reply", () => {
+  const u = usageOf(
+    [
+      assistant(),
+      assistant({ usage: { ...emptyUsage(), input: 300, output: 30, totalTokens: 330 } }),
+      assistant({ stopReason: "aborted", usage: { ...emptyUsage(), input: 1, output: 1, totalTokens: 2 } }),
+    ],
+    1000,
+  );
+  assert.deepEqual(u, { input: 401, output: 51, cost: 0.5, contextTokens: 330, contextWindow: 1000 });
+});

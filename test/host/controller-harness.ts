@@ -1,0 +1,79 @@
+/** Builds a SessionController over a real SessionManager for host tests, recording every post. */
+import { ModelRegistry } from "../../src/core/providers/model-registry.js";
+import type { SessionManager } from "../../src/core/session/session-manager.js";
+import { HookRegistry } from "../../src/host/hook-registry.js";
+import { SessionController } from "../../src/host/session-controller.js";
+import type { AutoApprove } from "../../src/host/tool-approval.js";
+import type { HostToWebview } from "../../src/shared/protocol.js";
+
+/** Options of the harness. */
+export interface HarnessOptions {
+  /** Base URL of a fake OpenAI server: registers model "fake/m" (no key needed). */
+  fakeBaseURL?: string;
+  autoApprove?: AutoApprove;
+}
+
+/** A controller plus what it posted. */
+export interface Harness {
+  controller: SessionController;
+  hooks: HookRegistry;
+  tree: HostToWebview[];
+  chat: HostToWebview[];
+  asked: string[];
+  changed: SessionManager[];
+}
+
+/** Create a controller whose posts land in arrays. */
+export function createHarness(opts: HarnessOptions = {}): Harness {
+  const registry = new ModelRegistry();
+  if (opts.fakeBaseURL) {
+    registry.addCustomModels([
+      {
+        provider: "fake",
+        id: "m",
+        baseUrl: opts.fakeBaseURL,
+        api: "openai-completions",
+        noApiKey: true,
+        contextWindow: 32000,
+      },
+    ]);
+  }
+  const hooks = new HookRegistry();
+  const h: Harness = {
+    controller: undefined as unknown as SessionController,
+    hooks,
+    tree: [],
+    chat: [],
+    asked: [],
+    changed: [],
+  };
+  h.controller = new SessionController({
+    cwd: process.cwd(),
+    modelRegistry: registry,
+    hookRegistry: hooks,
+    getApiKey: async () => undefined,
+    hasKey: () => false,
+    autoApprove: () => opts.autoApprove ?? false,
+    defaultModelKey: () => "",
+    postTree: (m) => h.tree.push(m),
+    postChat: (m) => h.chat.push(m),
+    approvalUi: { ask: (r) => h.asked.push(r.toolCallId), done: () => undefined },
+    onStreaming: () => undefined,
+    onSessionChanged: (sm) => h.changed.push(sm),
+    tools: [],
+  });
+  return h;
+}
+
+/** Wait for queued microtasks (the tree sync coalesces per tick). */
+export function tick(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** The posts of one type. */
+export function ofType<T extends HostToWebview["type"]>(
+  posts: readonly HostToWebview[],
+  type: T,
+): Extract<HostToWebview, { type: T }>[] {
+  return posts.filter((p): p is Extract<HostToWebview, { type: T }> => p.type === type);
+}

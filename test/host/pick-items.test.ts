@@ -1,0 +1,90 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { formatSize, nodeRows, sessionRows } from "../../src/host/pick-items.js";
+import { modelKey, parseModelKey, pickDefaultModel, usableModels } from "../../src/host/model-choice.js";
+import type { EnvelopeLike } from "../../src/host/tree-dto.js";
+import type { ModelInfo } from "../../src/core/providers/types.js";
+
+const e = (id: string, parentId: string | null, role: string, extra: Partial<EnvelopeLike> = {}): EnvelopeLike => ({
+  id,
+  parentId,
+  type: "message",
+  role,
+  timestamp: "2026-01-01T00:00:00.000Z",
+  preview: `${role} ${id}`,
+  ...extra,
+});
+
+test("node rows: depth-first, only branch points indent, active path and labels marked, tool noise hidden", () => {
+  const envs: EnvelopeLike[] = [
+    e("u1", null, "user"),
+    e("a1", "u1", "assistant"),
+    e("u2", "a1", "user"),
+    e("a2", "u2", "assistant", { toolCallsOnly: true }),
+    e("t2", "a2", "toolResult"),
+    e("u3", "a1", "user"),
+    e("a3", "u3", "assistant"),
+    { ...e("l1", "a3", "x"), type: "label", role: undefined },
+  ];
+  const rows = nodeRows(envs, "a3", (id) => (id === "u3" ? "plan B" : undefined));
+  assert.deepEqual(
+    rows.map((r) => [r.value, r.label, r.description]),
+    [
+      ["u1", "● user: user u1", undefined],
+      ["a1", "● assistant: assistant a1", undefined],
+      ["u2", "\u2003user: user u2", undefined],
+      ["u3", "\u2003● user: user u3", "[plan B]"],
+      ["a3", "\u2003● assistant: assistant a3", "← active"],
+    ],
+  );
+});
+
+test("node rows survive orphans and deep chains", () => {
+  const deep: EnvelopeLike[] = [];
+  for (let i = 0; i < 20_000; i++) deep.push(e(`n${i}`, i === 0 ? null : `n${i - 1}`, i % 2 ? "assistant" : "user"));
+  deep.push(e("orphan", "missing", "user"));
+  const rows = nodeRows(deep, "n19999", () => undefined);
+  assert.equal(rows.length, 20_001);
+  assert.equal(rows[rows.length - 1].value, "orphan");
+});
+
+test("session rows show name or first message, date, count and size", () => {
+  const info = {
+    path: "/s/a.jsonl",
+    id: "x",
+    cwd: "/w",
+    created: new Date(0),
+    modified: new Date(0),
+    messageCount: 4,
+    firstMessage: "fix the\nbug",
+    sizeBytes: 2048,
+  };
+  const [plain, named] = sessionRows([info, { ...info, path: "/s/b.jsonl", name: "Refactor" }], "/s/b.jsonl");
+  assert.equal(plain.label, "fix the bug");
+  assert.match(plain.description ?? "", /4 messages · 2\.0 KB/);
+  assert.equal(named.label, "Refactor (open)");
+  assert.equal(named.detail, "fix the bug");
+  assert.equal(formatSize(5 * 1024 * 1024), "5.0 MB");
+});
+
+test("model keys, usable models and the default model", () => {
+  const m = (provider: string, id: string, noApiKey = false): ModelInfo => ({
+    provider,
+    id,
+    name: id,
+    api: "openai-completions",
+    contextWindow: 1000,
+    maxTokens: 100,
+    noApiKey,
+  });
+  assert.deepEqual(parseModelKey("openrouter/anthropic/claude"), { provider: "openrouter", id: "anthropic/claude" });
+  assert.equal(parseModelKey("nokey"), undefined);
+  assert.equal(parseModelKey("/x"), undefined);
+  const all = [m("openai", "gpt"), m("anthropic", "claude"), m("ollama", "qwen", true)];
+  const usable = usableModels(all, (x) => x.provider === "anthropic");
+  assert.deepEqual(usable.map(modelKey), ["anthropic/claude", "ollama/qwen"]);
+  assert.equal(pickDefaultModel(usable, "ollama/qwen")?.id, "qwen");
+  assert.equal(pickDefaultModel(usable, "openai/gpt", { provider: "ollama", modelId: "qwen" })?.id, "qwen");
+  assert.equal(pickDefaultModel(usable, "")?.id, "claude");
+  assert.equal(pickDefaultModel([], "x/y"), undefined);
+});

@@ -1,0 +1,135 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { parseEntryContextArg, validateWebviewMessage } from "../../src/host/protocol-validation.js";
+import { MAX_WEBVIEW_TEXT } from "../../src/shared/protocol.js";
+
+const ctx = { hasEntry: (id: string) => id === "a1b2c3d4" || id === "ffff0000" };
+
+function ok(raw: unknown): unknown {
+  const r = validateWebviewMessage(raw, ctx);
+  assert.equal(r.ok, true, r.ok ? "" : r.reason);
+  return r.ok ? r.message : undefined;
+}
+
+function bad(raw: unknown, reason: RegExp): void {
+  const r = validateWebviewMessage(raw, ctx);
+  assert.equal(r.ok, false, `expected refusal of ${JSON.stringify(raw)?.slice(0, 100)}`);
+  if (!r.ok) assert.match(r.reason, reason);
+}
+
+test("accepts every valid message type and returns only known fields", () => {
+  assert.deepEqual(ok({ type: "ready", view: "tree", extra: 1 }), { type: "ready", view: "tree" });
+  assert.deepEqual(ok({ type: "ready", view: "chat" }), { type: "ready", view: "chat" });
+  assert.deepEqual(ok({ type: "tree/navigate", entryId: "a1b2c3d4" }), { type: "tree/navigate", entryId: "a1b2c3d4" });
+  for (const mode of ["ask", "summarize", "none"]) {
+    assert.deepEqual(ok({ type: "tree/navigate", entryId: "a1b2c3d4", mode }), {
+      type: "tree/navigate",
+      entryId: "a1b2c3d4",
+      mode,
+    });
+  }
+  assert.deepEqual(ok({ type: "tree/requestText", requestId: 7, entryId: "ffff0000" }), {
+    type: "tree/requestText",
+    requestId: 7,
+    entryId: "ffff0000",
+  });
+  for (const action of ["label", "fork", "copy", "summarizeSwitch"]) {
+    assert.deepEqual(ok({ type: "tree/action", action, entryId: "a1b2c3d4" }), {
+      type: "tree/action",
+      action,
+      entryId: "a1b2c3d4",
+    });
+  }
+  assert.deepEqual(ok({ type: "chat/submit", text: "hello" }), { type: "chat/submit", text: "hello" });
+  assert.deepEqual(ok({ type: "chat/abort", junk: [1] }), { type: "chat/abort" });
+  assert.deepEqual(ok({ type: "chat/approve", toolCallId: "call_1", approved: false }), {
+    type: "chat/approve",
+    toolCallId: "call_1",
+    approved: false,
+  });
+  assert.deepEqual(ok({ type: "chat/approve", toolCallId: "call_1", approved: true, always: true }), {
+    type: "chat/approve",
+    toolCallId: "call_1",
+    approved: true,
+    always: true,
+  });
+  assert.deepEqual(ok({ type: "chat/selectModel", key: "openai/gpt-4.1" }), {
+    type: "chat/selectModel",
+    key: "openai/gpt-4.1",
+  });
+  for (const command of ["newSession", "openSession", "compact", "setApiKey", "selectModel", "exportHtml"]) {
+    assert.deepEqual(ok({ type: "command", command }), { type: "command", command });
+  }
+});
+
+test("refuses non-objects", () => {
+  for (const raw of [null, undefined, 3, "ready", [], true]) bad(raw, /not an object/);
+});
+
+test("refuses unknown or missing types", () => {
+  bad({}, /"type" must be a string/);
+  bad({ type: 5 }, /"type" must be a string/);
+  bad({ type: "tree/delete", entryId: "a1b2c3d4" }, /unknown message type "tree\/delete"/);
+  bad({ type: "__proto__" }, /unknown message type/);
+  bad({ type: "x".repeat(10_000) }, /unknown message type/);
+});
+
+test("refuses unknown entry ids", () => {
+  bad({ type: "tree/navigate", entryId: "deadbeef" }, /unknown entry id "deadbeef"/);
+  bad({ type: "tree/requestText", requestId: 1, entryId: "nope" }, /unknown entry id/);
+  bad({ type: "tree/action", action: "copy", entryId: "zzz" }, /unknown entry id/);
+  bad({ type: "tree/navigate", entryId: "" }, /empty/);
+  bad({ type: "tree/navigate", entryId: "a".repeat(300) }, /too long/);
+});
+
+test("refuses wrong field types", () => {
+  bad({ type: "ready", view: "panel" }, /"view" must be one of tree, chat/);
+  bad({ type: "ready" }, /"view" must be one of/);
+  bad({ type: "tree/navigate", entryId: 42 }, /"entryId" must be a string/);
+  bad({ type: "tree/navigate", entryId: "a1b2c3d4", mode: "always" }, /"mode" must be one of/);
+  bad({ type: "tree/navigate", entryId: "a1b2c3d4", mode: null }, /"mode" must be one of/);
+  bad({ type: "tree/requestText", requestId: "1", entryId: "a1b2c3d4" }, /requestId/);
+  bad({ type: "tree/requestText", requestId: 1.5, entryId: "a1b2c3d4" }, /requestId/);
+  bad({ type: "tree/requestText", requestId: -1, entryId: "a1b2c3d4" }, /requestId/);
+  bad({ type: "tree/requestText", requestId: Number.NaN, entryId: "a1b2c3d4" }, /requestId/);
+  bad({ type: "tree/action", action: "delete", entryId: "a1b2c3d4" }, /"action" must be one of/);
+  bad({ type: "chat/submit", text: ["hi"] }, /"text" must be a string/);
+  bad({ type: "chat/submit", text: "   " }, /empty/);
+  bad({ type: "chat/approve", toolCallId: "c", approved: "yes" }, /"approved" must be a boolean/);
+  bad({ type: "chat/approve", toolCallId: "c" }, /"approved" is required/);
+  bad({ type: "chat/approve", toolCallId: "c", approved: true, always: 1 }, /"always" must be a boolean/);
+  bad({ type: "chat/approve", toolCallId: 9, approved: true }, /"toolCallId" must be a string/);
+  bad({ type: "chat/selectModel", key: {} }, /"key" must be a string/);
+  bad({ type: "command", command: "rm -rf" }, /"command" must be one of/);
+});
+
+test("refuses oversized text", () => {
+  bad({ type: "chat/submit", text: "x".repeat(MAX_WEBVIEW_TEXT + 1) }, /too long/);
+  assert.equal(validateWebviewMessage({ type: "chat/submit", text: "x".repeat(MAX_WEBVIEW_TEXT) }, ctx).ok, true);
+});
+
+test("never throws, even when the session lookup does", () => {
+  const throwing = {
+    hasEntry(): boolean {
+      throw new Error("session closed");
+    },
+  };
+  const r = validateWebviewMessage({ type: "tree/navigate", entryId: "a1b2c3d4" }, throwing);
+  assert.deepEqual(r, { ok: false, reason: "validation failed: session closed" });
+  const getterBomb = Object.defineProperty({ type: "chat/submit" }, "text", {
+    get() {
+      throw new Error("boom");
+    },
+  });
+  assert.equal(validateWebviewMessage(getterBomb, ctx).ok, false);
+});
+
+test("entry context arguments of menu commands are checked", () => {
+  assert.deepEqual(parseEntryContextArg({ webviewSection: "entry", entryId: "a1b2c3d4", hasLabel: true }, ctx), {
+    entryId: "a1b2c3d4",
+  });
+  assert.equal(parseEntryContextArg({ entryId: "deadbeef" }, ctx), undefined);
+  assert.equal(parseEntryContextArg({ entryId: 3 }, ctx), undefined);
+  assert.equal(parseEntryContextArg(undefined, ctx), undefined);
+  assert.equal(parseEntryContextArg("a1b2c3d4", ctx), undefined);
+});

@@ -1,0 +1,134 @@
+/** The controller over a real SessionManager + AgentSession, a fake OpenAI server for the model. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { emptyUsage, type AssistantMessage } from "../../src/core/messages.js";
+import { SessionManager } from "../../src/core/session/session-manager.js";
+import { NO_MODEL_REASON } from "../../src/host/model-choice.js";
+import { startFakeOpenAI } from "../util/fake-openai-server.js";
+import { createHarness, ofType, tick } from "./controller-harness.js";
+
+const reply = (text: string): AssistantMessage => ({
+  role: "assistant",
+  content: [{ type: "text", text }],
+  provider: "fake",
+  model: "m",
+  usage: { ...emptyUsage(), input: 10, output: 5, totalTokens: 15 },
+  stopReason: "stop",
+  timestamp: Date.now(),
+});
+
+function seeded(): SessionManager {
+  const sm = SessionManager.inMemory("/tmp");
+  sm.appendMessage({ role: "user", content: "first question", timestamp: 1 });
+  sm.appendMessage(reply("first answer"));
+  return sm;
+}
+
+test("attaching a session pushes the tree and a chat without a model", async () => {
+  const h = createHarness();
+  const sm = seeded();
+  await h.controller.attach(sm);
+  const [snap] = ofType(h.tree, "tree/snapshot");
+  assert.deepEqual(
+    snap.nodes.map((n) => [n.kind, n.preview]),
+    [
+      ["user", "first question"],
+      ["assistant", "first answer"],
+    ],
+  );
+  assert.equal(snap.leafId, sm.getLeafId());
+  const [chat] = ofType(h.chat, "chat/snapshot");
+  assert.deepEqual(
+    chat.messages.map((m) => m.text),
+    ["first question", "first answer"],
+  );
+  assert.equal(chat.noModelReason, NO_MODEL_REASON);
+  assert.deepEqual(chat.usage, { input: 10, output: 5, cost: 0, contextTokens: 15, contextWindow: 0 });
+  assert.deepEqual(ofType(h.chat, "chat/models")[0].models, []);
+  assert.equal(h.controller.hasEntry(snap.nodes[0].id), true);
+  assert.equal(h.controller.hasEntry("nope"), false);
+  assert.equal(h.changed[0], sm);
+  await h.controller.close();
+});
+
+test("appends and leaf moves become incremental tree updates; labels show at once", async () => {
+  const h = createHarness();
+  const sm = seeded();
+  await h.controller.attach(sm);
+  const first = sm.getEntries()[0].id;
+  h.tree.length = 0;
+  sm.appendLabelChange(first, "start");
+  sm.branch(first);
+  await tick();
+  const appends = ofType(h.tree, "tree/append").flatMap((a) => a.nodes);
+  assert.deepEqual(
+    appends.map((n) => n.kind),
+    ["label", "custom"],
+  );
+  assert.deepEqual(ofType(h.tree, "tree/labels")[0].changes, [{ id: first, label: "start" }]);
+  assert.deepEqual(ofType(h.tree, "tree/leaf").at(-1), { type: "tree/leaf", leafId: first });
+  assert.equal(ofType(h.tree, "tree/snapshot").length, 0, "no full snapshot for small changes");
+  assert.equal(h.controller.hasEntry(appends[0].id), true);
+  await h.controller.close();
+});
+
+test("a prompt streams into the chat and the tree through the real SDK", async () => {
+  const fake = await startFakeOpenAI();
+  try {
+    fake.enqueue({ text: "Hello from the fake model", usage: { input: 12, output: 6 } });
+    const h = createHarness({ fakeBaseURL: fake.baseURL });
+    const sm = SessionManager.inMemory("/tmp");
+    await h.controller.attach(sm);
+    assert.equal(ofType(h.chat, "chat/snapshot")[0].noModelReason, undefined);
+    assert.equal(ofType(h.chat, "chat/models")[0].current, "fake/m");
+    h.chat.length = 0;
+    await h.controller.agent!.prompt("hi there");
+    await tick();
+    const messages = ofType(h.chat, "chat/message");
+    const final = messages.filter((m) => !m.message.id.startsWith("pending-"));
+    assert.deepEqual(
+      final.map((m) => [m.message.role, m.message.text]),
+      [
+        ["user", "hi there"],
+        ["assistant", "Hello from the fake model"],
+      ],
+    );
+    assert.ok(
+      final.every((m) => m.replaces?.startsWith("pending-")),
+      "stored rows replace the streamed ones",
+    );
+    assert.deepEqual(
+      ofType(h.chat, "chat/streaming").map((s) => s.streaming),
+      [true, false],
+    );
+    const snap = ofType(h.chat, "chat/snapshot").at(-1)!;
+    assert.equal(snap.usage.input, 12);
+    assert.equal(snap.model?.key, "fake/m");
+    const appended = ofType(h.tree, "tree/append").flatMap((a) => a.nodes.map((n) => n.kind));
+    assert.deepEqual(
+      appended.filter((k) => k === "user" || k === "assistant"),
+      ["user", "assistant"],
+    );
+    await h.controller.close();
+  } finally {
+    await fake.close();
+  }
+});
+
+test("hook registrations survive a session switch", async () => {
+  const h = createHarness();
+  const seen: string[] = [];
+  h.hooks.api.on("session_tree", (e) => {
+    seen.push(String(e.newLeafId));
+  });
+  await h.controller.attach(seeded());
+  const sm2 = seeded();
+  await h.controller.attach(sm2);
+  assert.equal(h.changed.length, 2);
+  const target = sm2.getEntries()[0].id;
+  const r = await h.controller.agent!.navigateTree(target);
+  assert.equal(r.cancelled, false);
+  assert.deepEqual(seen, [String(sm2.getLeafId())]);
+  await h.controller.close();
+  assert.throws(() => h.hooks.api.appendEntry("x"), /No Agent Tree session is open/);
+});

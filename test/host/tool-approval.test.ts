@@ -1,0 +1,74 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ApprovalBroker, parseAutoApprove, summarizeToolCall, type AutoApprove } from "../../src/host/tool-approval.js";
+
+function setup(auto: AutoApprove = false) {
+  const asked: string[] = [];
+  const done: string[] = [];
+  const broker = new ApprovalBroker(() => auto, {
+    ask: (r, summary) => asked.push(`${r.toolCallId}:${summary}`),
+    done: (id) => done.push(id),
+  });
+  return { broker, asked, done };
+}
+
+test("parseAutoApprove accepts true or a list of names, anything else asks", () => {
+  assert.equal(parseAutoApprove(true), true);
+  assert.deepEqual(parseAutoApprove(["bash", 3, "", "edit"]), ["bash", "edit"]);
+  assert.equal(parseAutoApprove("yes"), false);
+  assert.equal(parseAutoApprove(undefined), false);
+});
+
+test("auto-approve skips asking, for all tools or the listed ones", async () => {
+  const all = setup(true);
+  assert.deepEqual(await all.broker.policy({ toolCallId: "1", toolName: "bash", args: {} }), { approved: true });
+  const some = setup(["edit"]);
+  assert.deepEqual(await some.broker.policy({ toolCallId: "1", toolName: "edit", args: {} }), { approved: true });
+  assert.deepEqual(some.asked, []);
+  const pending = some.broker.policy({ toolCallId: "2", toolName: "bash", args: { command: "rm x" } });
+  assert.deepEqual(some.asked, ["2:Run: rm x"]);
+  assert.equal(some.broker.answer("2", false), true);
+  assert.deepEqual(await pending, { approved: false, reason: "denied by the user" });
+  assert.deepEqual(some.done, ["2"]);
+});
+
+test("'Allow always' is remembered for the tool; unknown answers are ignored", async () => {
+  const { broker, asked } = setup();
+  const first = broker.policy({ toolCallId: "a", toolName: "write", args: { path: "f", content: "xyz" } });
+  assert.equal(broker.answer("nope", true), false);
+  broker.answer("a", true, true);
+  assert.deepEqual(await first, { approved: true });
+  assert.deepEqual(await broker.policy({ toolCallId: "b", toolName: "write", args: {} }), { approved: true });
+  assert.equal(asked.length, 1);
+  assert.deepEqual(broker.alwaysAllowed(), ["write"]);
+});
+
+test("abort refuses a pending approval and hides it", async () => {
+  const { broker, done } = setup();
+  const ctl = new AbortController();
+  const p = broker.policy({ toolCallId: "x", toolName: "bash", args: {} }, ctl.signal);
+  assert.equal(broker.pendingRequests().length, 1);
+  ctl.abort();
+  assert.deepEqual(await p, { approved: false, reason: "aborted" });
+  assert.deepEqual(done, ["x"]);
+  assert.equal(broker.pendingRequests().length, 0);
+  assert.equal(broker.answer("x", true), false);
+});
+
+test("cancelAll refuses everything waiting", async () => {
+  const { broker } = setup();
+  const a = broker.policy({ toolCallId: "1", toolName: "bash", args: {} });
+  const b = broker.policy({ toolCallId: "2", toolName: "edit", args: {} });
+  broker.cancelAll();
+  assert.deepEqual(await Promise.all([a, b]), [
+    { approved: false, reason: "session closed" },
+    { approved: false, reason: "session closed" },
+  ]);
+});
+
+test("summaries name what the tool will do", () => {
+  assert.equal(summarizeToolCall("edit", { path: "src/a.ts" }), "Edit src/a.ts");
+  assert.equal(summarizeToolCall("write", { path: "b", content: "12345" }), "Write b (5 characters)");
+  assert.equal(summarizeToolCall("grep", { pattern: "x" }), 'grep {"pattern":"x"}');
+  assert.ok(summarizeToolCall("bash", { command: "y".repeat(1000) }).length <= 306);
+});

@@ -1,0 +1,232 @@
+/**
+ * Starts code-server (VS Code 1.100.3 server + web workbench, installed in e2e-server/ by
+ * scripts/ensure-deps.sh) isolated in a temp folder, on 127.0.0.1 and a free port. Used by the end-to-end
+ * tests and by `npm start` (scripts/start.ts). See /docs/testing.md and vscode-e2e.md for the why of each flag.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+
+/** Repository root (this file is test/util/code-server.ts). */
+export const REPO_ROOT = resolve(dirname(__filename), "..", "..");
+
+/** The code-server entry point installed by scripts/ensure-deps.sh. */
+export const CODE_SERVER_ENTRY = join(
+  REPO_ROOT,
+  "e2e-server",
+  "node_modules",
+  "code-server",
+  "out",
+  "node",
+  "entry.js",
+);
+
+/** Options of {@link startCodeServer}. */
+export interface CodeServerOptions {
+  /** Folder the workbench opens. */
+  workspace: string;
+  /** Fixed port; default: a free one. */
+  port?: number;
+  /** Extra environment for the server and its extension host (e.g. PI_CODING_AGENT_DIR). */
+  env?: Record<string, string>;
+  /** Where the isolated config/user data live; default: a new temp folder removed by `stop()`. */
+  runDir?: string;
+  /** Extension folders to install into the isolated extensions dir (the payload takes one development path only). */
+  installExtensions?: { id: string; folder: string }[];
+  /** Extra user settings (merged over the quiet defaults). */
+  userSettings?: Record<string, unknown>;
+  /** How long to wait for /healthz (default 60 s: the first start on a busy 2-core machine is slow). */
+  startTimeoutMs?: number;
+}
+
+/** A running code-server. */
+export interface CodeServer {
+  port: number;
+  /** http://127.0.0.1:PORT */
+  origin: string;
+  runDir: string;
+  process: ChildProcess;
+  /** Everything the server printed so far (for failure messages). */
+  output(): string;
+  /** Kills the whole process group (the server leaves a file watcher behind otherwise) and removes runDir. */
+  stop(): Promise<void>;
+}
+
+/** Parameters of the workbench URL. */
+export interface WorkbenchUrlOptions {
+  folder: string;
+  /** Load the extension from this folder, like `code --extensionDevelopmentPath`. */
+  extensionDevelopmentPath?: string;
+  /** Run this compiled test entry (exports `run()`) in the extension host, like `--extensionTestsPath`. */
+  extensionTestsPath?: string;
+}
+
+/** Finds a free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** True when code-server is installed in e2e-server/. */
+export function codeServerInstalled(): boolean {
+  return existsSync(CODE_SERVER_ENTRY);
+}
+
+/** Starts code-server and waits until /healthz answers. Throws with the server's output if it does not. */
+export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {
+  if (!codeServerInstalled()) {
+    throw new Error(`code-server is not installed (${CODE_SERVER_ENTRY} missing). Run: bash scripts/ensure-deps.sh`);
+  }
+  const ownRunDir = options.runDir === undefined;
+  const runDir = options.runDir ?? mkdtempSync(join(tmpdir(), "agent-tree-cs-"));
+  for (const sub of ["xdg-config", "xdg-data", "tmp", "ud", "ext"]) mkdirSync(join(runDir, sub), { recursive: true });
+  for (const ext of options.installExtensions ?? []) {
+    cpSync(ext.folder, join(runDir, "ext", ext.id), { recursive: true, force: true });
+  }
+  // Quiet, deterministic workbench: no welcome page, tips, telemetry or update checks.
+  mkdirSync(join(runDir, "ud", "User"), { recursive: true });
+  writeFileSync(
+    join(runDir, "ud", "User", "settings.json"),
+    JSON.stringify(
+      {
+        "workbench.startupEditor": "none",
+        "workbench.tips.enabled": false,
+        "workbench.welcomePage.walkthroughs.openOnInstall": false,
+        "telemetry.telemetryLevel": "off",
+        "update.mode": "none",
+        "extensions.autoCheckUpdates": false,
+        "extensions.autoUpdate": false,
+        "security.workspace.trust.enabled": false,
+        "chat.commandCenter.enabled": false,
+        ...options.userSettings,
+      },
+      null,
+      2,
+    ),
+  );
+  const port = options.port ?? (await freePort());
+  const configFile = join(runDir, "config.yaml");
+  writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    // Keep config, sockets and logs inside runDir rather than the home folder and /tmp.
+    XDG_CONFIG_HOME: join(runDir, "xdg-config"),
+    XDG_DATA_HOME: join(runDir, "xdg-data"),
+    TMPDIR: join(runDir, "tmp"),
+    // The page would otherwise call out to a public extension gallery.
+    EXTENSIONS_GALLERY: JSON.stringify({
+      serviceUrl: "http://127.0.0.1:9/gallery",
+      itemUrl: "http://127.0.0.1:9/item",
+    }),
+    ...options.env,
+  };
+  // A password in the environment would switch auth back on.
+  delete env.PASSWORD;
+  delete env.HASHED_PASSWORD;
+  // The host's own VS Code variables would confuse the nested server.
+  for (const key of Object.keys(env)) if (key.startsWith("VSCODE_")) delete env[key];
+
+  const args = [
+    CODE_SERVER_ENTRY,
+    "--config",
+    configFile,
+    "--bind-addr",
+    `127.0.0.1:${port}`,
+    "--auth",
+    "none",
+    "--disable-telemetry",
+    "--disable-update-check",
+    "--disable-workspace-trust",
+    "--disable-getting-started-override",
+    "--user-data-dir",
+    join(runDir, "ud"),
+    "--extensions-dir",
+    join(runDir, "ext"),
+    options.workspace,
+  ];
+  const child = spawn(process.execPath, args, { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  const collect = (chunk: Buffer): void => {
+    out += chunk.toString();
+    if (out.length > 200_000) out = out.slice(-100_000);
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  let exited = false;
+  child.on("exit", () => {
+    exited = true;
+  });
+
+  const origin = `http://127.0.0.1:${port}`;
+  const stop = async (): Promise<void> => {
+    await killGroup(child);
+    if (ownRunDir) rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
+  };
+
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  for (;;) {
+    if (exited) {
+      await stop();
+      throw new Error(`code-server exited during start-up. Output:\n${out}`);
+    }
+    try {
+      const res = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`code-server did not answer ${origin}/healthz in time. Output:\n${out}`);
+    }
+    await sleep(250);
+  }
+  return { port, origin, runDir, process: child, output: () => out, stop };
+}
+
+/** The workbench URL that opens `folder` with the development extension (and tests) loaded. */
+export function workbenchUrl(server: Pick<CodeServer, "origin" | "port">, options: WorkbenchUrlOptions): string {
+  const remote = (p: string): string => `vscode-remote://127.0.0.1:${server.port}${resolve(p)}`;
+  const payload: [string, string][] = [];
+  if (options.extensionDevelopmentPath)
+    payload.push(["extensionDevelopmentPath", remote(options.extensionDevelopmentPath)]);
+  if (options.extensionTestsPath) payload.push(["extensionTestsPath", remote(options.extensionTestsPath)]);
+  const params = new URLSearchParams({ folder: resolve(options.folder) });
+  if (payload.length > 0) params.set("payload", JSON.stringify(payload));
+  return `${server.origin}/?${params.toString()}`;
+}
+
+/** SIGTERM to the process group, then SIGKILL if it is still there after a few seconds. */
+async function killGroup(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const pid = child.pid;
+  const exited = new Promise<void>((r) => child.once("exit", () => r()));
+  try {
+    process.kill(-pid, "SIGTERM");
+  } catch {
+    return;
+  }
+  const done = await Promise.race([exited.then(() => true), sleep(5000).then(() => false)]);
+  // The group may still hold children (file watcher, extension host) even after the parent exited.
+  try {
+    process.kill(-pid, done ? "SIGTERM" : "SIGKILL");
+  } catch {
+    // group gone
+  }
+}
+
+/** Promise-based delay. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

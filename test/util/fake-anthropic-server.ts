@@ -1,0 +1,224 @@
+/**
+ * A fake Anthropic Messages server on 127.0.0.1 speaking the real SSE wire format, for tests that
+ * drive the real `@anthropic-ai/sdk`. Same scripting API as fake-openai-server.ts; `baseURL` has no /v1.
+ */
+import type http from "node:http";
+import {
+  estimateTokens,
+  isCutReply,
+  isMalformedReply,
+  isStallReply,
+  isStreamErrorReply,
+  pause,
+  splitChunks,
+  sse,
+  startFakeServer,
+  startSse,
+  textOf,
+  waitForClose,
+  type ConversationView,
+  type FakeMessageReply,
+  type FakeProtocol,
+  type FakeReply,
+  type FakeRequestBody,
+  type FakeServer,
+  type FakeServerOptions,
+} from "./fake-provider-common.js";
+
+export * from "./fake-provider-common.js";
+
+function event(res: http.ServerResponse, type: string, data: Record<string, unknown>): void {
+  sse(res, JSON.stringify({ type, ...data }), type);
+}
+
+function messageStart(res: http.ServerResponse, model: string, input: number, cacheRead = 0, cacheWrite = 0): void {
+  event(res, "message_start", {
+    message: {
+      id: "msg_fake",
+      type: "message",
+      role: "assistant",
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: {
+        input_tokens: input,
+        output_tokens: 1,
+        cache_read_input_tokens: cacheRead,
+        cache_creation_input_tokens: cacheWrite,
+      },
+    },
+  });
+}
+
+function systemText(system: unknown): string {
+  return textOf(system);
+}
+
+function view(body: FakeRequestBody): ConversationView {
+  const messages = Array.isArray(body.messages) ? (body.messages as Record<string, unknown>[]) : [];
+  const last = messages[messages.length - 1];
+  const blocks = (m: Record<string, unknown> | undefined): Record<string, unknown>[] =>
+    Array.isArray(m?.content) ? (m.content as Record<string, unknown>[]) : [];
+  const lastBlocks = blocks(last);
+  const toolResult =
+    last?.role === "user" ? [...lastBlocks].reverse().find((b) => b.type === "tool_result") : undefined;
+  let lastToolResult: ConversationView["lastToolResult"];
+  if (toolResult) {
+    const use = messages.flatMap(blocks).find((b) => b.type === "tool_use" && b.id === toolResult.tool_use_id);
+    lastToolResult = {
+      toolName: typeof use?.name === "string" ? use.name : undefined,
+      text: textOf(toolResult.content),
+    };
+  }
+  const lastUser = [...messages]
+    .reverse()
+    .find((m) => m.role === "user" && !blocks(m).some((b) => b.type === "tool_result"));
+  const tools = Array.isArray(body.tools) ? (body.tools as { name?: string }[]) : [];
+  return {
+    system: systemText(body.system),
+    lastUserText: toolResult ? "" : textOf(lastUser?.content),
+    allText: [systemText(body.system), ...messages.map((m) => textOf(m.content))].join("\n"),
+    toolNames: tools.map((t) => t.name ?? "").filter(Boolean),
+    lastToolResult,
+  };
+}
+
+async function writeMessage(
+  res: http.ServerResponse,
+  reply: FakeMessageReply,
+  body: FakeRequestBody,
+  delay: number,
+): Promise<void> {
+  const model = String(body.model);
+  const input = reply.usage?.input ?? estimateTokens(JSON.stringify(body.messages ?? "") + systemText(body.system));
+  messageStart(res, model, input, reply.usage?.cacheRead ?? 0, reply.usage?.cacheWrite ?? 0);
+  let index = 0;
+  if (reply.thinking) {
+    event(res, "content_block_start", { index, content_block: { type: "thinking", thinking: "", signature: "" } });
+    for (const piece of splitChunks(reply.thinking, reply.chunks)) {
+      await pause(delay);
+      event(res, "content_block_delta", { index, delta: { type: "thinking_delta", thinking: piece } });
+    }
+    const signature = reply.signature ?? `sig-${Buffer.from(reply.thinking).toString("base64").slice(0, 24)}`;
+    event(res, "content_block_delta", { index, delta: { type: "signature_delta", signature } });
+    event(res, "content_block_stop", { index });
+    index++;
+  }
+  if (reply.text) {
+    event(res, "content_block_start", { index, content_block: { type: "text", text: "" } });
+    for (const piece of splitChunks(reply.text, reply.chunks)) {
+      await pause(delay);
+      event(res, "content_block_delta", { index, delta: { type: "text_delta", text: piece } });
+    }
+    event(res, "content_block_stop", { index });
+    index++;
+  }
+  const calls = reply.toolCalls ?? [];
+  for (const [i, call] of calls.entries()) {
+    const args = call.rawArgs ?? JSON.stringify(call.args ?? {});
+    const id = call.id ?? `toolu_fake_${Array.isArray(body.messages) ? body.messages.length : 0}_${i}`;
+    event(res, "content_block_start", { index, content_block: { type: "tool_use", id, name: call.name, input: {} } });
+    for (const piece of splitChunks(args, Math.min(4, args.length))) {
+      await pause(delay);
+      event(res, "content_block_delta", { index, delta: { type: "input_json_delta", partial_json: piece } });
+    }
+    event(res, "content_block_stop", { index });
+    index++;
+  }
+  const stop =
+    reply.stopReason === "length"
+      ? "max_tokens"
+      : calls.length || reply.stopReason === "toolUse"
+        ? "tool_use"
+        : "end_turn";
+  const output =
+    reply.usage?.output ?? estimateTokens((reply.text ?? "") + (reply.thinking ?? "") + JSON.stringify(calls));
+  event(res, "message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: output } });
+  event(res, "message_stop", {});
+  res.end();
+}
+
+const protocol: FakeProtocol = {
+  basePath: "",
+  completionPath: "/v1/messages",
+  modelsPath: "/v1/models",
+  // Older SDKs send x-api-key; 1.x sends the key as a bearer token.
+  keyFromHeaders: (h) =>
+    typeof h["x-api-key"] === "string"
+      ? h["x-api-key"]
+      : typeof h.authorization === "string"
+        ? h.authorization.replace(/^Bearer\s+/i, "")
+        : undefined,
+  writeError(res, status, message, type, headers) {
+    res.writeHead(status, { "content-type": "application/json", "request-id": "req_fake", ...headers });
+    const t = status === 500 ? "api_error" : status === 529 ? "overloaded_error" : type;
+    res.end(JSON.stringify({ type: "error", error: { type: t, message } }));
+  },
+  async writeStream(res, reply: Exclude<FakeReply, { status: number } | { rawEvents: unknown }>, body, delay) {
+    startSse(res);
+    const model = String(body.model);
+    const textStart = (): void =>
+      event(res, "content_block_start", { index: 0, content_block: { type: "text", text: "" } });
+    const textDelta = (t: string): void =>
+      event(res, "content_block_delta", { index: 0, delta: { type: "text_delta", text: t } });
+    if (isCutReply(reply)) {
+      messageStart(res, model, 10);
+      textStart();
+      for (const piece of splitChunks(reply.text ?? "This reply will be cut off before it ends", 8).slice(
+        0,
+        reply.cutAfterChunks,
+      )) {
+        await pause(delay);
+        textDelta(piece);
+      }
+      await pause(20);
+      res.socket?.destroy();
+      return;
+    }
+    if (isStallReply(reply)) {
+      messageStart(res, model, 10);
+      textStart();
+      textDelta(reply.text ?? "Thinking about it");
+      await waitForClose(res);
+      return;
+    }
+    if (isStreamErrorReply(reply)) {
+      messageStart(res, model, 10);
+      textStart();
+      if (reply.text) textDelta(reply.text);
+      event(res, "error", { error: { type: reply.errorType ?? "overloaded_error", message: reply.streamError } });
+      res.end();
+      return;
+    }
+    if (isMalformedReply(reply)) {
+      messageStart(res, model, 10);
+      textStart();
+      textDelta(reply.text ?? "Partial");
+      res.write(
+        'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_del\n\n',
+      );
+      await pause(20);
+      res.end();
+      return;
+    }
+    await writeMessage(res, reply, body, reply.chunkDelayMs ?? delay);
+  },
+  view,
+  listModels: (models) => ({
+    data: models.map((id) => ({ id, type: "model", display_name: id, created_at: "2025-01-01T00:00:00Z" })),
+    has_more: false,
+    first_id: models[0] ?? null,
+    last_id: models[models.length - 1] ?? null,
+  }),
+};
+
+/** Start a fake Anthropic server; `baseURL` is `http://127.0.0.1:PORT` (the SDK appends /v1/messages). */
+export function startFakeAnthropic(opts?: FakeServerOptions): Promise<FakeServer> {
+  return startFakeServer(protocol, opts);
+}
+
+/** The provider-neutral view of an Anthropic request body (for custom `setDefault` functions). */
+export function anthropicConversationView(body: FakeRequestBody): ConversationView {
+  return view(body);
+}

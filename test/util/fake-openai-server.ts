@@ -1,0 +1,201 @@
+/**
+ * A fake OpenAI Chat Completions server on 127.0.0.1 speaking the real SSE wire format, for tests
+ * that drive the real `openai` SDK. Scriptable per request (see FakeReply) and reusable across tests.
+ *
+ *   const fake = await startFakeOpenAI();
+ *   fake.enqueue({ status: 429, headers: { "retry-after": "0" } }, { text: "Hello" });
+ *   // model: { provider: "openai", api: "openai-completions", baseUrl: fake.baseURL, ... }
+ *   await fake.close();
+ */
+import type http from "node:http";
+import {
+  estimateTokens,
+  isCutReply,
+  isMalformedReply,
+  isStallReply,
+  isStreamErrorReply,
+  pause,
+  splitChunks,
+  sse,
+  startFakeServer,
+  startSse,
+  textOf,
+  waitForClose,
+  type ConversationView,
+  type FakeMessageReply,
+  type FakeProtocol,
+  type FakeReply,
+  type FakeRequestBody,
+  type FakeServer,
+  type FakeServerOptions,
+} from "./fake-provider-common.js";
+
+export * from "./fake-provider-common.js";
+
+function chunk(model: string, delta: Record<string, unknown>, finish: string | null = null): string {
+  return JSON.stringify({
+    id: "chatcmpl-fake",
+    object: "chat.completion.chunk",
+    created: 1_700_000_000,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+}
+
+function view(body: FakeRequestBody): ConversationView {
+  const messages = Array.isArray(body.messages) ? (body.messages as Record<string, unknown>[]) : [];
+  const system = messages
+    .filter((m) => m.role === "system" || m.role === "developer")
+    .map((m) => textOf(m.content))
+    .join("\n");
+  const last = messages[messages.length - 1];
+  const lastUser = [...messages].reverse().find((m) => m.role === "user");
+  const tools = Array.isArray(body.tools) ? (body.tools as { function?: { name?: string } }[]) : [];
+  let lastToolResult: ConversationView["lastToolResult"];
+  if (last?.role === "tool") {
+    const callId = last.tool_call_id;
+    const call = messages
+      .flatMap((m) =>
+        Array.isArray(m.tool_calls) ? (m.tool_calls as { id?: string; function?: { name?: string } }[]) : [],
+      )
+      .find((c) => c.id === callId);
+    lastToolResult = { toolName: call?.function?.name, text: textOf(last.content) };
+  }
+  return {
+    system,
+    lastUserText: last?.role === "tool" ? "" : textOf(lastUser?.content),
+    allText: messages.map((m) => textOf(m.content)).join("\n"),
+    toolNames: tools.map((t) => t.function?.name ?? "").filter(Boolean),
+    lastToolResult,
+  };
+}
+
+async function writeMessage(
+  res: http.ServerResponse,
+  reply: FakeMessageReply,
+  body: FakeRequestBody,
+  delay: number,
+): Promise<void> {
+  const model = String(body.model);
+  sse(res, chunk(model, { role: "assistant", content: "" }));
+  if (reply.thinking) {
+    for (const piece of splitChunks(reply.thinking, reply.chunks)) {
+      await pause(delay);
+      sse(res, chunk(model, { reasoning_content: piece }));
+    }
+  }
+  for (const piece of splitChunks(reply.text ?? "", reply.chunks)) {
+    await pause(delay);
+    sse(res, chunk(model, { content: piece }));
+  }
+  const calls = reply.toolCalls ?? [];
+  for (const [index, call] of calls.entries()) {
+    const args = call.rawArgs ?? JSON.stringify(call.args ?? {});
+    const id = call.id ?? `call_fake_${requestsSeen(body)}_${index}`;
+    sse(
+      res,
+      chunk(model, { tool_calls: [{ index, id, type: "function", function: { name: call.name, arguments: "" } }] }),
+    );
+    for (const piece of splitChunks(args, Math.min(4, args.length))) {
+      await pause(delay);
+      sse(res, chunk(model, { tool_calls: [{ index, function: { arguments: piece } }] }));
+    }
+  }
+  const finish =
+    reply.stopReason === "length" ? "length" : calls.length || reply.stopReason === "toolUse" ? "tool_calls" : "stop";
+  sse(res, chunk(model, {}, finish));
+  const input = reply.usage?.input ?? estimateTokens(JSON.stringify(body.messages ?? ""));
+  const cached = reply.usage?.cacheRead ?? 0;
+  const output =
+    reply.usage?.output ?? estimateTokens((reply.text ?? "") + (reply.thinking ?? "") + JSON.stringify(calls));
+  sse(
+    res,
+    JSON.stringify({
+      id: "chatcmpl-fake",
+      object: "chat.completion.chunk",
+      created: 1_700_000_000,
+      model,
+      choices: [],
+      usage: {
+        prompt_tokens: input + cached,
+        completion_tokens: output,
+        total_tokens: input + cached + output,
+        prompt_tokens_details: { cached_tokens: cached },
+      },
+    }),
+  );
+  sse(res, "[DONE]");
+  res.end();
+}
+
+/** Deterministic ids: count of messages in the request. */
+function requestsSeen(body: FakeRequestBody): number {
+  return Array.isArray(body.messages) ? body.messages.length : 0;
+}
+
+const protocol: FakeProtocol = {
+  basePath: "/v1",
+  completionPath: "/v1/chat/completions",
+  keyFromHeaders: (h) => (typeof h.authorization === "string" ? h.authorization.replace(/^Bearer\s+/i, "") : undefined),
+  writeError(res, status, message, type, headers) {
+    res.writeHead(status, { "content-type": "application/json", ...headers });
+    const code = status === 404 ? "model_not_found" : status === 401 ? "invalid_api_key" : null;
+    res.end(
+      JSON.stringify({
+        error: { message, type: type === "not_found_error" ? "invalid_request_error" : type, param: null, code },
+      }),
+    );
+  },
+  async writeStream(res, reply: Exclude<FakeReply, { status: number } | { rawEvents: unknown }>, body, delay) {
+    startSse(res);
+    const model = String(body.model);
+    if (isCutReply(reply)) {
+      const pieces = splitChunks(reply.text ?? "This reply will be cut off before it ends", 8);
+      sse(res, chunk(model, { role: "assistant", content: "" }));
+      for (const piece of pieces.slice(0, reply.cutAfterChunks)) {
+        await pause(delay);
+        sse(res, chunk(model, { content: piece }));
+      }
+      await pause(20);
+      res.socket?.destroy();
+      return;
+    }
+    if (isStallReply(reply)) {
+      sse(res, chunk(model, { role: "assistant", content: reply.text ?? "Thinking about it" }));
+      await waitForClose(res);
+      return;
+    }
+    if (isStreamErrorReply(reply)) {
+      sse(res, chunk(model, { role: "assistant", content: reply.text ?? "" }));
+      sse(
+        res,
+        JSON.stringify({ error: { message: reply.streamError, type: reply.errorType ?? "server_error", code: null } }),
+      );
+      res.end();
+      return;
+    }
+    if (isMalformedReply(reply)) {
+      sse(res, chunk(model, { role: "assistant", content: reply.text ?? "Partial" }));
+      res.write('data: {"id":"chatcmpl-fake","choices":[{"index":0,"delta":{"content":"x"\n\n');
+      await pause(20);
+      res.end();
+      return;
+    }
+    await writeMessage(res, reply, body, reply.chunkDelayMs ?? delay);
+  },
+  view,
+  listModels: (models) => ({
+    object: "list",
+    data: models.map((id) => ({ id, object: "model", created: 1_700_000_000, owned_by: "fake" })),
+  }),
+};
+
+/** Start a fake OpenAI server; `baseURL` is `http://127.0.0.1:PORT/v1`. */
+export function startFakeOpenAI(opts?: FakeServerOptions): Promise<FakeServer> {
+  return startFakeServer(protocol, opts);
+}
+
+/** The default (echo / summary / `/tool`) reply for an OpenAI request body; handy inside custom `setDefault` functions. */
+export function openAIConversationView(body: FakeRequestBody): ConversationView {
+  return view(body);
+}

@@ -1,0 +1,416 @@
+/**
+ * Shared machinery of the fake model servers (fake-openai-server.ts, fake-anthropic-server.ts):
+ * the reply script, request recording, the HTTP control endpoints, and the deterministic default replies.
+ * Loopback only. Used by unit tests, the end-to-end tests (as a separate process) and `npm start`.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** A tool call the fake model makes. `rawArgs` (sent verbatim) wins over `args` (JSON-encoded). */
+export interface FakeToolCall {
+  name: string;
+  args?: Record<string, unknown>;
+  rawArgs?: string;
+  id?: string;
+}
+
+/** Token counts to report; missing ones are estimated (chars / 4). */
+export interface FakeUsage {
+  input?: number;
+  output?: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+/** A normal streamed reply: optional thinking, text, tool calls. */
+export interface FakeMessageReply {
+  text?: string;
+  /** Split the text into this many chunks (default: about one per word, at most 20). */
+  chunks?: number;
+  /** Anthropic thinking block (OpenAI: `reasoning_content`). */
+  thinking?: string;
+  /** Anthropic thinking signature (default: a deterministic fake). */
+  signature?: string;
+  toolCalls?: FakeToolCall[];
+  usage?: FakeUsage;
+  /** Force the stop reason ("length" → finish_reason length / stop_reason max_tokens). */
+  stopReason?: "stop" | "length" | "toolUse";
+  /** Pause between chunks, ms (default: the server's `chunkDelayMs`, else 0). */
+  chunkDelayMs?: number;
+}
+
+/** An HTTP error answer (e.g. 429 with `headers: {"retry-after": "0"}`, 500, 401). */
+export interface FakeErrorReply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Send `cutAfterChunks` chunks of `text`, then destroy the socket mid-message. */
+export interface FakeCutReply {
+  cutAfterChunks: number;
+  text?: string;
+}
+
+/** Send `text` (if any) then hang until the client disconnects (for abort tests). */
+export interface FakeStallReply {
+  stall: true;
+  text?: string;
+}
+
+/** Send one valid text chunk (`text`), then a chunk whose JSON is broken. */
+export interface FakeMalformedReply {
+  malformed: true;
+  text?: string;
+}
+
+/** Send `text` (if any), then an in-stream error event (Anthropic `overloaded_error`, OpenAI `{"error": …}`). */
+export interface FakeStreamErrorReply {
+  streamError: string;
+  /** Anthropic error type (default "overloaded_error"). */
+  errorType?: string;
+  text?: string;
+}
+
+/** Send these SSE frames verbatim (then end the response), to test unusual servers. */
+export interface FakeRawReply {
+  rawEvents: { event?: string; data: string }[];
+}
+
+/** Everything a fake server can be scripted to do for one request. */
+export type FakeReply =
+  | FakeMessageReply
+  | FakeErrorReply
+  | FakeCutReply
+  | FakeStallReply
+  | FakeMalformedReply
+  | FakeStreamErrorReply
+  | FakeRawReply;
+
+/** A request body as received (JSON object). */
+export type FakeRequestBody = Record<string, unknown>;
+
+/** Computes a reply from the request body. */
+export type FakeReplyFn = (body: FakeRequestBody) => FakeReply;
+
+/** Full record of one model request. */
+export interface FakeCall {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: FakeRequestBody;
+}
+
+/** Options common to both fake servers. */
+export interface FakeServerOptions {
+  /** Port to listen on (default: random free port). Always binds 127.0.0.1. */
+  port?: number;
+  /** Reply when the queue is empty (default: the deterministic echo/summary reply). */
+  defaultReply?: FakeReplyFn;
+  /** Default pause between chunks, ms. */
+  chunkDelayMs?: number;
+  /** If set, any other model id gets a 404 "model not found". */
+  models?: string[];
+  /** If set, requests without exactly this key get a 401. */
+  apiKey?: string;
+}
+
+/** A running fake server. */
+export interface FakeServer {
+  /** Base URL to give the SDK (OpenAI: ends in /v1; Anthropic: no /v1). */
+  baseURL: string;
+  port: number;
+  /** Bodies of the model requests, in order. */
+  requests: FakeRequestBody[];
+  /** Full records (with headers) of the model requests. */
+  calls: FakeCall[];
+  /** Queue a reply for the next request (FIFO); a function computes it from the body. */
+  enqueue(...replies: (FakeReply | FakeReplyFn)[]): void;
+  /** Replace the reply used when the queue is empty. */
+  setDefault(fn: FakeReplyFn): void;
+  /** Replies still queued. */
+  pending(): number;
+  /** Stop listening and drop open connections (stalled streams included). */
+  close(): Promise<void>;
+}
+
+/** What a provider module contributes: its routes and wire format. */
+export interface FakeProtocol {
+  /** Path prefix of the base URL ("/v1" for OpenAI, "" for Anthropic). */
+  basePath: string;
+  /** Path of the streaming endpoint. */
+  completionPath: string;
+  /** Key the client sent, from the headers. */
+  keyFromHeaders(headers: http.IncomingHttpHeaders): string | undefined;
+  /** Write an HTTP error in the provider's JSON shape. */
+  writeError(
+    res: http.ServerResponse,
+    status: number,
+    message: string,
+    type: string,
+    headers?: Record<string, string>,
+  ): void;
+  /** Stream a reply (message, cut, stall or malformed). */
+  writeStream(
+    res: http.ServerResponse,
+    reply: Exclude<FakeReply, FakeErrorReply>,
+    body: FakeRequestBody,
+    chunkDelayMs: number,
+  ): Promise<void>;
+  /** Extract what the default reply needs from a request. */
+  view(body: FakeRequestBody): ConversationView;
+  /** Path of the model list (default `<basePath>/models`). */
+  modelsPath?: string;
+  /** Model ids for GET <modelsPath>. */
+  listModels?: (models: string[]) => unknown;
+}
+
+/** A provider-neutral view of a request for the default reply. */
+export interface ConversationView {
+  system: string;
+  /** Text of the last user turn (empty if the last turn is a tool result). */
+  lastUserText: string;
+  /** All text in the request (system + messages). */
+  allText: string;
+  toolNames: string[];
+  /** Text of the last message when it is a tool result. */
+  lastToolResult?: { toolName?: string; text: string };
+}
+
+/** Type guards for FakeReply variants. */
+export const isErrorReply = (r: FakeReply): r is FakeErrorReply => "status" in r;
+export const isCutReply = (r: FakeReply): r is FakeCutReply => "cutAfterChunks" in r;
+export const isStallReply = (r: FakeReply): r is FakeStallReply => "stall" in r;
+export const isMalformedReply = (r: FakeReply): r is FakeMalformedReply => "malformed" in r;
+export const isStreamErrorReply = (r: FakeReply): r is FakeStreamErrorReply => "streamError" in r;
+export const isRawReply = (r: FakeReply): r is FakeRawReply => "rawEvents" in r;
+
+/** Split text into about `n` pieces (n ≥ 1); by default roughly per word, capped at 20 pieces. */
+export function splitChunks(text: string, n?: number): string[] {
+  if (!text) return [];
+  const words = text.match(/\S+\s*|\s+/g) ?? [text];
+  const count = Math.max(1, Math.min(n ?? Math.min(words.length, 20), text.length));
+  const size = Math.ceil(text.length / count);
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+/** Rough token estimate used for fake usage numbers. */
+export function estimateTokens(text: string): number {
+  return Math.max(1, Math.ceil(text.length / 4));
+}
+
+/** Resolve after `ms` (no-op for 0). */
+export function pause(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();
+}
+
+/** Write one SSE frame. */
+export function sse(res: http.ServerResponse, data: string, event?: string): void {
+  res.write((event ? `event: ${event}\n` : "") + `data: ${data}\n\n`);
+}
+
+/** Start SSE headers. */
+export function startSse(res: http.ServerResponse): void {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  res.flushHeaders();
+}
+
+/** Hang until the client goes away. */
+export function waitForClose(res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.destroyed || res.socket?.destroyed) return resolve();
+    res.on("close", () => resolve());
+  });
+}
+
+/** Deterministic structured summary shaped like pi's branch/compaction summaries. */
+export function fakeSummary(view: ConversationView): string {
+  const userLines = [...view.allText.matchAll(/\[User\]:\s*([^\n]+)/g)].map((m) => m[1].trim());
+  const files = [
+    ...new Set(view.allText.match(/(?:[\w.-]+\/)*[\w-]+\.(?:ts|tsx|js|json|md|py|txt|css|html)\b/g) ?? []),
+  ].slice(0, 5);
+  const goal =
+    userLines[0] ??
+    (view.lastUserText.split("\n").find((l) => l.trim() && !l.startsWith("<")) ?? "Continue the work").slice(0, 200);
+  const done =
+    userLines.length > 1 ? userLines.slice(1, 4).map((l) => `- [x] ${l.slice(0, 120)}`) : ["- [x] Discussed the task"];
+  return [
+    "## Goal",
+    goal.slice(0, 200),
+    "",
+    "## Constraints & Preferences",
+    "- (none stated)",
+    "",
+    "## Progress",
+    "### Done",
+    ...done,
+    "",
+    "### In Progress",
+    "- [ ] Continue from the last message",
+    "",
+    "### Blocked",
+    "- (none)",
+    "",
+    "## Key Decisions",
+    files.length ? `- Work centred on ${files.map((f) => `\`${f}\``).join(", ")}` : "- (none recorded)",
+    "",
+    "## Next Steps",
+    "1. Pick up where the branch left off",
+  ].join("\n");
+}
+
+/**
+ * The default reply: a structured summary when asked to summarize; `/tool NAME {json}` makes the
+ * model call that tool (if the request offers it); after a tool result, a short acknowledgement;
+ * otherwise "Echo: <last user text>".
+ */
+export function defaultFakeReply(view: ConversationView): FakeMessageReply {
+  if (view.lastToolResult) {
+    const name = view.lastToolResult.toolName ? ` from ${view.lastToolResult.toolName}` : "";
+    return { text: `Tool result${name}: ${view.lastToolResult.text.slice(0, 200)}` };
+  }
+  const directive = /^\/tool\s+([\w-]+)\s*([\s\S]*)$/.exec(view.lastUserText.trim());
+  if (directive && view.toolNames.includes(directive[1])) {
+    const rawArgs = directive[2].trim() || "{}";
+    return { text: `Calling ${directive[1]}.`, toolCalls: [{ name: directive[1], rawArgs }] };
+  }
+  if (/summar/i.test(view.system) || /summar/i.test(view.lastUserText)) return { text: fakeSummary(view) };
+  return { text: `Echo: ${view.lastUserText}` };
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on("data", (c: Buffer) => parts.push(c));
+    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function json(res: http.ServerResponse, status: number, value: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(value));
+}
+
+/**
+ * Start a fake server speaking `protocol`. Besides the model endpoint it serves
+ * `POST /__fake/enqueue` (body: a FakeReply or an array of them), `GET /__fake/requests`,
+ * `POST /__fake/reset`, so a server in another process can be scripted too.
+ */
+export async function startFakeServer(protocol: FakeProtocol, opts: FakeServerOptions = {}): Promise<FakeServer> {
+  const queue: (FakeReply | FakeReplyFn)[] = [];
+  let fallback: FakeReplyFn = opts.defaultReply ?? ((body) => defaultFakeReply(protocol.view(body)));
+  const requests: FakeRequestBody[] = [];
+  const calls: FakeCall[] = [];
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const path = url.pathname;
+    if (path === "/__fake/enqueue" && req.method === "POST") {
+      const parsed: unknown = JSON.parse((await readBody(req)) || "null");
+      const list = Array.isArray(parsed) ? parsed : [parsed];
+      for (const r of list) if (typeof r === "object" && r !== null) queue.push(r as FakeReply);
+      return json(res, 200, { queued: queue.length });
+    }
+    if (path === "/__fake/requests" && req.method === "GET") return json(res, 200, requests);
+    if (path === "/__fake/reset" && req.method === "POST") {
+      queue.length = 0;
+      requests.length = 0;
+      calls.length = 0;
+      return json(res, 200, { ok: true });
+    }
+    if (
+      req.method === "GET" &&
+      path === (protocol.modelsPath ?? `${protocol.basePath}/models`) &&
+      protocol.listModels
+    ) {
+      return json(res, 200, protocol.listModels(opts.models ?? ["fake-model"]));
+    }
+    if (req.method !== "POST" || path !== protocol.completionPath) {
+      return protocol.writeError(res, 404, `No route ${req.method ?? "?"} ${path}`, "not_found_error");
+    }
+    const raw = await readBody(req);
+    let body: FakeRequestBody;
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
+      body = parsed as FakeRequestBody;
+    } catch {
+      return protocol.writeError(res, 400, "Request body is not a JSON object", "invalid_request_error");
+    }
+    requests.push(body);
+    calls.push({ method: req.method, path, headers: req.headers, body });
+    if (opts.apiKey !== undefined && protocol.keyFromHeaders(req.headers) !== opts.apiKey) {
+      return protocol.writeError(res, 401, "Incorrect API key provided", "authentication_error");
+    }
+    if (opts.models && !opts.models.includes(String(body.model))) {
+      return protocol.writeError(res, 404, `The model \`${String(body.model)}\` does not exist`, "not_found_error");
+    }
+    const next = queue.shift() ?? fallback;
+    const reply = typeof next === "function" ? next(body) : next;
+    if (isErrorReply(reply)) {
+      const message = typeof reply.body === "string" ? reply.body : `Fake error ${reply.status}`;
+      if (reply.body !== undefined && typeof reply.body !== "string") {
+        res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
+        res.end(JSON.stringify(reply.body));
+        return;
+      }
+      const type =
+        reply.status === 429 ? "rate_limit_error" : reply.status === 401 ? "authentication_error" : "api_error";
+      return protocol.writeError(res, reply.status, message, type, reply.headers);
+    }
+    if (isRawReply(reply)) {
+      startSse(res);
+      for (const ev of reply.rawEvents) sse(res, ev.data, ev.event);
+      res.end();
+      return;
+    }
+    await protocol.writeStream(res, reply, body, opts.chunkDelayMs ?? 0);
+  };
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) json(res, 500, { error: { message: String(e) } });
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    baseURL: `http://127.0.0.1:${port}${protocol.basePath}`,
+    port,
+    requests,
+    calls,
+    enqueue: (...replies) => void queue.push(...replies),
+    setDefault: (fn) => {
+      fallback = fn;
+    },
+    pending: () => queue.length,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Plain text of a content value in either provider's request format. */
+export function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((c: unknown) => {
+      if (typeof c !== "object" || c === null) return "";
+      const b = c as { type?: unknown; text?: unknown; content?: unknown };
+      if (typeof b.text === "string") return b.text;
+      if (b.type === "tool_result") return textOf(b.content);
+      return "";
+    })
+    .filter(Boolean)
+    .join("\n");
+}

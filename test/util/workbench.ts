@@ -1,0 +1,206 @@
+/**
+ * Playwright helpers that drive the VS Code web workbench the way a user does: activity bar, webview views,
+ * command palette, quick picks, context menus, screenshots. Every wait is bounded and fails with a message
+ * that says what was awaited.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from "playwright-core";
+import { REPO_ROOT, sleep } from "./code-server.js";
+
+/** The extension's id as VS Code puts it into webview iframe URLs. */
+export const EXTENSION_ID = "agent-tree.agent-tree";
+
+/** Where step screenshots go (git-ignored). */
+export const ARTIFACT_DIR = join(REPO_ROOT, "test-results", "e2e");
+
+/** Debian's Chromium unless CHROMIUM_PATH says otherwise. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** Default bound for UI waits. The machine is shared and slow; failures still come in well under a minute. */
+export const UI_TIMEOUT_MS = 30_000;
+
+/** Launches headless Chromium with a fresh profile, no network beyond 127.0.0.1. */
+export async function launchBrowser(profileDir: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    viewport: { width: 1400, height: 1000 },
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+      '--host-resolver-rules="MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"',
+    ],
+  });
+}
+
+/** Opens the workbench URL and waits for the activity bar. */
+export async function openWorkbench(page: Page, url: string): Promise<void> {
+  await page.goto(url, { waitUntil: "domcontentloaded", timeout: 60_000 });
+  await page
+    .locator(".monaco-workbench .part.activitybar")
+    .waitFor({ state: "visible", timeout: 60_000 })
+    .catch((err: unknown) => {
+      throw new Error(`the VS Code workbench did not appear at ${url}: ${String(err)}`);
+    });
+}
+
+/** Clicks the activity-bar entry whose aria-label starts with `title` (e.g. "Agent") unless its view is open. */
+export async function openViewContainer(page: Page, title: string): Promise<void> {
+  const item = page.locator(`.part.activitybar .action-item a[aria-label^="${title}"]`).first();
+  await item.waitFor({ state: "visible", timeout: UI_TIMEOUT_MS }).catch(() => {
+    throw new Error(`no activity-bar entry "${title}" (is the extension loaded? its viewsContainers contributed?)`);
+  });
+  const checked = await item.locator("xpath=..").getAttribute("aria-checked");
+  const selected = (await item.locator("xpath=..").getAttribute("class"))?.includes("checked") ?? false;
+  if (checked !== "true" && !selected) await item.click();
+}
+
+/**
+ * The inner frame of this extension's webview view that contains `marker` (e.g. `[role="tree"]`).
+ * Webview views are two nested iframes overlaid on the workbench; several may exist (tree, chat), so the
+ * one holding the marker is chosen. Throws after `timeoutMs`.
+ */
+export async function findWebview(page: Page, marker: string, timeoutMs = UI_TIMEOUT_MS): Promise<FrameLocator> {
+  const outer = page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`);
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const count = await outer.count();
+    for (let i = 0; i < count; i++) {
+      const inner = outer.nth(i).contentFrame().locator("iframe#active-frame").contentFrame();
+      if (
+        (await inner
+          .locator(marker)
+          .count()
+          .catch(() => 0)) > 0
+      )
+        return inner;
+    }
+    await sleep(250);
+  }
+  const count = await outer.count();
+  throw new Error(`no ${EXTENSION_ID} webview containing ${marker} within ${timeoutMs} ms (${count} webview(s) found)`);
+}
+
+/** Waits for a locator with a clear message. */
+export async function expectVisible(locator: Locator, what: string, timeoutMs = UI_TIMEOUT_MS): Promise<void> {
+  await locator
+    .first()
+    .waitFor({ state: "visible", timeout: timeoutMs })
+    .catch(() => {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    });
+}
+
+/** Polls `probe` until it returns a value that is not undefined; throws `what` on timeout. */
+export async function waitUntil<T>(
+  probe: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs = UI_TIMEOUT_MS,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (err) {
+      last = err;
+    }
+    await sleep(200);
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ""}`);
+}
+
+/** The workbench's quick input (command palette, quick picks, input boxes). */
+export function quickInput(page: Page): Locator {
+  return page.locator(".quick-input-widget");
+}
+
+/** Opens the command palette and runs the command whose title is `title` (e.g. "Agent: New Session"). */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  const widget = quickInput(page);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    // Focus the workbench, not a webview: keys typed into a webview do not always reach the palette.
+    await page.locator(".part.statusbar").first().hover();
+    await page.keyboard.press("F1");
+    if (await widget.isVisible({ timeout: 1000 }).catch(() => false)) break;
+    await page
+      .locator(".monaco-workbench")
+      .first()
+      .click({ position: { x: 700, y: 5 } });
+  }
+  await expectVisible(widget, "the command palette");
+  const input = widget.locator(".quick-input-box input");
+  await input.fill(`>${title}`);
+  const row = widget.locator(".quick-input-list .monaco-list-row", { hasText: title }).first();
+  await expectVisible(row, `command "${title}" in the palette`);
+  await row.click();
+}
+
+/** Picks the quick-pick item whose label is exactly `label`. */
+export async function pickQuickItem(page: Page, label: string): Promise<void> {
+  const widget = quickInput(page);
+  await expectVisible(widget, `a quick pick offering "${label}"`);
+  const row = widget
+    .locator(".quick-input-list .monaco-list-row")
+    .filter({ has: page.locator(".label-name", { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) })
+    .first();
+  await expectVisible(row, `quick-pick item "${label}"`);
+  await row.click();
+}
+
+/** Filters the open quick pick with `filter` and picks the first item whose text contains `text`. */
+export async function pickQuickItemContaining(page: Page, filter: string, text: string): Promise<void> {
+  const widget = quickInput(page);
+  const input = widget.locator(".quick-input-box input");
+  await expectVisible(input, `a quick pick to filter with "${filter}"`);
+  await input.fill(filter);
+  const row = widget.locator(".quick-input-list .monaco-list-row", { hasText: text }).first();
+  await expectVisible(row, `a quick-pick item containing "${text}"`);
+  await row.click();
+}
+
+/** Types into the open input box (label, custom prompt) and presses Enter. */
+export async function answerInputBox(page: Page, text: string): Promise<void> {
+  const input = quickInput(page).locator(".quick-input-box input");
+  await expectVisible(input, "an input box");
+  await input.fill(text);
+  await input.press("Enter");
+}
+
+/** Clicks the context-menu item (rendered in the workbench DOM) whose label is `label`. */
+export async function clickMenuItem(page: Page, label: string): Promise<void> {
+  const item = page.locator(".monaco-menu .action-item .action-label", { hasText: label }).first();
+  await expectVisible(item, `context-menu item "${label}"`);
+  await item.click();
+}
+
+/** Text of every notification currently in the DOM (toasts and the notification center). */
+export async function notificationsText(page: Page): Promise<string> {
+  const texts = await page.locator(".notification-list-item-message").allInnerTexts();
+  return texts.join("\n");
+}
+
+/** Closes every notification (so that a later wait sees only new ones). */
+export async function clearNotifications(page: Page): Promise<void> {
+  await runCommand(page, "Notifications: Clear All Notifications");
+}
+
+/** Saves a full-page screenshot as test-results/e2e/<name>.png and returns the path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACT_DIR, { recursive: true });
+  const path = join(ARTIFACT_DIR, `${name}.png`);
+  await page.screenshot({ path, timeout: UI_TIMEOUT_MS });
+  return path;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

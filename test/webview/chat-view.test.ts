@@ -1,0 +1,232 @@
+/**
+ * Chat view in real Chromium against a fake host: messages, streaming, tools, approvals, model picker,
+ * input, commands and XSS inertness of the markdown path.
+ */
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser } from "playwright-core";
+import type { ChatMessageDto, HostToWebview } from "../../src/shared/protocol.js";
+import { launchBrowser, openView, settle, startWebviewServer, type ViewPage, type WebviewServer } from "./harness.js";
+
+let server: WebviewServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startWebviewServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const usage = { input: 1200, output: 340, cost: 0.0123, contextTokens: 5000, contextWindow: 200000 };
+const MODEL = { key: "anthropic/claude", name: "Claude", provider: "anthropic", contextWindow: 200000 };
+
+function msg(
+  id: string,
+  role: ChatMessageDto["role"],
+  text: string,
+  extra: Partial<ChatMessageDto> = {},
+): ChatMessageDto {
+  return { id, role, text, timestamp: 1, ...extra };
+}
+
+function chatSnapshot(
+  messages: ChatMessageDto[],
+  streaming = false,
+  extra: Partial<HostToWebview & { type: "chat/snapshot" }> = {},
+): HostToWebview {
+  return { type: "chat/snapshot", messages, streaming, model: MODEL, usage, ...extra };
+}
+
+async function openChat(messages: ChatMessageDto[] = [], streaming = false): Promise<ViewPage> {
+  const vp = await openView(browser, server, { view: "chat" });
+  await vp.send(chatSnapshot(messages, streaming));
+  return vp;
+}
+
+const textOf = async (vp: ViewPage, sel: string): Promise<string> => (await vp.page.textContent(sel)) ?? "";
+
+test("renders the path: user text, assistant markdown, collapsible thinking, tool calls paired with results, summaries, usage", async () => {
+  const vp = await openChat([
+    msg("s1", "branchSummary", "We tried **A**"),
+    msg("u1", "user", "List *files*\nplease"),
+    msg("a1", "assistant", "Here is **bold** and `code`", {
+      thinking: "Let me think",
+      toolCalls: [{ id: "call1", name: "bash", args: '{"command":"ls"}' }],
+      model: "claude",
+    }),
+    msg("r1", "toolResult", "a.txt\nb.txt", { toolCallId: "call1", toolName: "bash" }),
+  ]);
+  try {
+    assert.equal(await textOf(vp, '[data-message-id="u1"] .msg-text'), "List *files*\nplease");
+    assert.equal(await textOf(vp, '[data-message-id="a1"] .markdown strong'), "bold");
+    assert.equal(await textOf(vp, '[data-message-id="a1"] .markdown code'), "code");
+    const thinking = vp.page.locator('[data-message-id="a1"] details.thinking');
+    assert.equal(await thinking.getAttribute("open"), null);
+    await thinking.locator("summary").click();
+    assert.equal(await thinking.getAttribute("open"), "");
+    const call = vp.page.locator('[data-message-id="a1"] details.tool-call');
+    assert.match((await call.locator("summary").textContent()) ?? "", /bash/);
+    assert.equal(await call.locator(".tool-result").textContent(), "a.txt\nb.txt");
+    assert.equal(await vp.page.locator('[data-message-id="r1"]').count(), 0, "paired result is shown inside its call");
+    assert.match(await textOf(vp, '[data-message-id="s1"] summary'), /Branch summary/);
+    const usageText = await textOf(vp, ".usage-line");
+    assert.match(usageText, /1\.2k/);
+    assert.match(usageText, /\$0\.0123/);
+    assert.match(usageText, /ctx 5\.0k\/200k \(3%\)/);
+    assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
+  } finally {
+    await vp.close();
+  }
+});
+
+test("streaming replaces the message in place; Abort button and Escape post chat/abort", async () => {
+  const vp = await openChat([msg("u1", "user", "hi")], true);
+  try {
+    await vp.send({ type: "chat/message", message: msg("tmp1", "assistant", "Hel") });
+    await vp.send({ type: "chat/message", message: msg("tmp1", "assistant", "Hello there") });
+    assert.equal(await vp.page.locator('[data-message-id="tmp1"]').count(), 1);
+    assert.equal((await textOf(vp, '[data-message-id="tmp1"] .markdown')).trim(), "Hello there");
+    // The stored entry takes the streamed message's place.
+    await vp.send({ type: "chat/message", message: msg("e1", "assistant", "Hello there!"), replaces: "tmp1" });
+    assert.equal(await vp.page.locator('[data-message-id="tmp1"]').count(), 0);
+    assert.equal((await textOf(vp, '[data-message-id="e1"] .markdown')).trim(), "Hello there!");
+    assert.deepEqual(await vp.page.$$eval("[data-message-id]", (els) => els.map((e) => e.getAttribute("data-message-id"))), ["u1", "e1"]);
+    await vp.clearPosted();
+    await vp.page.click('[aria-label="Abort"]');
+    await vp.page.focus('textarea[aria-label="Message"]');
+    await vp.page.keyboard.press("Escape");
+    await settle(vp.page);
+    assert.deepEqual(await vp.posted(), [{ type: "chat/abort" }, { type: "chat/abort" }]);
+    await vp.send({ type: "chat/streaming", streaming: false });
+    assert.equal(await vp.page.locator('[aria-label="Abort"]').count(), 0);
+  } finally {
+    await vp.close();
+  }
+});
+
+test("input: Enter sends, Shift+Enter adds a line, Send button sends, setInput fills and focuses", async () => {
+  const vp = await openChat();
+  try {
+    const box = vp.page.locator('textarea[aria-label="Message"]');
+    await box.click();
+    await vp.page.keyboard.type("first line");
+    await vp.page.keyboard.press("Shift+Enter");
+    await vp.page.keyboard.type("second");
+    await vp.page.keyboard.press("Enter");
+    await settle(vp.page);
+    assert.deepEqual(await vp.posted().then((p) => p.filter((m) => m.type === "chat/submit")), [
+      { type: "chat/submit", text: "first line\nsecond" },
+    ]);
+    assert.equal(await box.inputValue(), "");
+    await vp.clearPosted();
+    await vp.send({ type: "chat/setInput", text: "edit me" });
+    assert.equal(await box.inputValue(), "edit me");
+    assert.equal(await vp.page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Message");
+    await vp.page.click('[aria-label="Send"]');
+    await settle(vp.page);
+    assert.deepEqual(await vp.posted(), [{ type: "chat/submit", text: "edit me" }]);
+  } finally {
+    await vp.close();
+  }
+});
+
+test("approvals: Allow / Allow always / Deny post chat/approve; approvalDone removes the prompt", async () => {
+  const vp = await openChat([], true);
+  try {
+    await vp.send({ type: "chat/approval", toolCallId: "c1", toolName: "bash", summary: "rm -rf build" });
+    await vp.send({ type: "chat/approval", toolCallId: "c2", toolName: "write", summary: "src/a.ts" });
+    await vp.send({ type: "chat/approval", toolCallId: "c3", toolName: "edit", summary: "src/b.ts" });
+    assert.equal(await vp.page.locator(".approval").count(), 3);
+    assert.match(await textOf(vp, ".approval"), /rm -rf build/);
+    await vp.clearPosted();
+    await vp.page
+      .locator(".approval", { hasText: "rm -rf" })
+      .locator("vscode-button", { hasText: "Allow always" })
+      .click();
+    await vp.page.locator(".approval", { hasText: "src/a.ts" }).locator("vscode-button", { hasText: "Deny" }).click();
+    await vp.page.locator(".approval", { hasText: "src/b.ts" }).locator("vscode-button").first().click();
+    await settle(vp.page);
+    assert.deepEqual(await vp.posted(), [
+      { type: "chat/approve", toolCallId: "c1", approved: true, always: true },
+      { type: "chat/approve", toolCallId: "c2", approved: false },
+      { type: "chat/approve", toolCallId: "c3", approved: true },
+    ]);
+    assert.equal(await vp.page.locator(".approval").count(), 0);
+    await vp.send({ type: "chat/approval", toolCallId: "c4", toolName: "bash", summary: "ls" });
+    await vp.send({ type: "chat/approvalDone", toolCallId: "c4" });
+    assert.equal(await vp.page.locator(".approval").count(), 0);
+  } finally {
+    await vp.close();
+  }
+});
+
+test("model picker posts chat/selectModel; header buttons post commands; no-model notice", async () => {
+  const vp = await openChat();
+  try {
+    await vp.send({
+      type: "chat/models",
+      models: [MODEL, { key: "openai/gpt", name: "GPT", provider: "openai", contextWindow: 128000 }],
+      current: MODEL.key,
+    });
+    await vp.clearPosted();
+    await vp.page.click("vscode-dropdown.model-picker");
+    await vp.page.click('vscode-option:has-text("GPT · openai")');
+    await vp.page.click('[aria-label="New Session"]');
+    await vp.page.click('[aria-label="Compact"]');
+    await settle(vp.page);
+    assert.deepEqual(await vp.posted(), [
+      { type: "chat/selectModel", key: "openai/gpt" },
+      { type: "command", command: "newSession" },
+      { type: "command", command: "compact" },
+    ]);
+    await vp.send(chatSnapshot([], false, { model: undefined, noModelReason: "No API key for anthropic" }));
+    assert.match(await textOf(vp, ".notice"), /No API key for anthropic/);
+    assert.equal(await vp.page.locator('textarea[aria-label="Message"]').isEnabled(), true);
+    await vp.page.locator(".notice vscode-button").click();
+    await settle(vp.page);
+    assert.deepEqual((await vp.posted()).at(-1), { type: "command", command: "setApiKey" });
+  } finally {
+    await vp.close();
+  }
+});
+
+test("message text is inert: markdown escapes raw HTML, drops unsafe links and remote images", async () => {
+  const evil = [
+    "<img src=x onerror=alert(1)>",
+    "<script>alert(2)</script>",
+    "<iframe src=javascript:alert(3)></iframe>",
+    "[click](javascript:alert(4))",
+    "![pic](http://127.0.0.1:9/x.png)",
+    "<a href=javascript:alert(5)>raw</a>",
+    "[ok](https://example.com)",
+  ].join("\n\n");
+  const vp = await openChat([
+    msg("u1", "user", evil),
+    msg("a1", "assistant", evil, { thinking: evil, toolCalls: [{ id: "k", name: "bash", args: evil }] }),
+    msg("r1", "toolResult", evil, { toolCallId: "k", toolName: "bash" }),
+    msg("s1", "compactionSummary", evil),
+  ]);
+  try {
+    await vp.send({ type: "chat/message", message: msg("a2", "assistant", evil) });
+    await vp.send({ type: "chat/approval", toolCallId: "z", toolName: "bash", summary: evil });
+    await vp.page.locator("details").evaluateAll((ds) => ds.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+    await settle(vp.page);
+    assert.equal(await vp.page.locator("#root img, #root script, #root iframe").count(), 0);
+    assert.equal(await vp.page.locator('#root a[href^="javascript"], #root [onerror]').count(), 0);
+    assert.equal(await vp.page.locator('[data-message-id="a1"] .markdown a[href="https://example.com"]').count(), 1);
+    assert.match(await textOf(vp, '[data-message-id="a1"] .markdown'), /<img src=x onerror=alert\(1\)>/);
+    assert.match(await textOf(vp, '[data-message-id="a1"] .markdown'), /\[image: pic\]/);
+    assert.match(await textOf(vp, '[data-message-id="u1"]'), /<script>alert\(2\)<\/script>/);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual(vp.dialogs, []);
+    const problems = await vp.problems();
+    assert.deepEqual(problems.errors, []);
+    assert.deepEqual(problems.violations, [], "nothing even tried to load");
+  } finally {
+    await vp.close();
+  }
+});

@@ -1,0 +1,333 @@
+/**
+ * Fake-host harness for the webview bundle in real Chromium (playwright-core, /usr/bin/chromium).
+ * Builds webview/main.tsx with esbuild into a temp dir, serves it on 127.0.0.1 under the same CSP the
+ * host uses, and provides `acquireVsCodeApi` that records posts and keeps state. Reused by the benchmark
+ * (openTreeView + measureSnapshot/measureSearchKeystroke).
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { extname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+import { chromium, type Browser, type Page } from "playwright-core";
+import type { HostToWebview, TreeNodeDto, WebviewToHost } from "../../src/shared/protocol.js";
+
+const ROOT = resolve(fileURLToPath(new URL(".", import.meta.url)), "../..");
+
+/** Chromium flags for a quiet, offline, headless run. */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** A built bundle served on loopback. */
+export interface WebviewServer {
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** Build the webview bundle (as esbuild.mjs does) into a fresh temp dir and serve it on 127.0.0.1. */
+export async function startWebviewServer(): Promise<WebviewServer> {
+  const dir = await mkdtemp(join(tmpdir(), "agent-tree-webview-"));
+  await esbuild.build({
+    entryPoints: { webview: join(ROOT, "webview/main.tsx") },
+    bundle: true,
+    platform: "browser",
+    format: "iife",
+    target: "chrome120",
+    outdir: dir,
+    jsx: "automatic",
+    jsxImportSource: "preact",
+    loader: { ".ttf": "file" },
+    logLevel: "error",
+  });
+  const types: Record<string, string> = {
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".ttf": "font/ttf",
+    ".html": "text/html",
+  };
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (url.pathname === "/view.html") {
+      const view = url.searchParams.get("view") === "chat" ? "chat" : "tree";
+      const theme = url.searchParams.get("theme") ?? "vscode-dark";
+      const state = url.searchParams.get("state") ?? "null";
+      const nonce = randomBytes(16).toString("base64");
+      const origin = `http://${req.headers.host ?? "127.0.0.1"}`;
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(pageHtml(view, theme, state, nonce, origin));
+      return;
+    }
+    const file = join(dir, url.pathname.replace(/^\/+/, ""));
+    if (!file.startsWith(dir)) {
+      res.writeHead(403).end();
+      return;
+    }
+    readFile(file).then(
+      (body) => {
+        res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
+        res.end(body);
+      },
+      () => res.writeHead(404).end(),
+    );
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((ok) => server.close(() => ok()));
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The test page: the host's CSP, theme body class, a nonce'd fake host, then the bundle. */
+function pageHtml(view: string, theme: string, stateJson: string, nonce: string, cspSource: string): string {
+  const csp = `default-src 'none'; style-src ${cspSource} 'nonce-${nonce}'; script-src 'nonce-${nonce}'; font-src ${cspSource}; img-src ${cspSource} data:`;
+  // A few theme colours so contrast is realistic; VS Code sets many more on <html>.
+  const vars = `html { --vscode-foreground: #cccccc; --vscode-descriptionForeground: #9d9d9d; --vscode-sideBar-background: #181818;
+    --vscode-font-family: sans-serif; --vscode-font-size: 13px; --vscode-editor-font-family: monospace;
+    --vscode-list-activeSelectionBackground: #04395e; --vscode-focusBorder: #007fd4; --vscode-errorForeground: #f88070;
+    --vscode-progressBar-background: #0e70c0; --vscode-textLink-foreground: #3794ff; }`;
+  const fakeHost = `
+    (() => {
+      const posted = [];
+      let state = ${JSON.stringify(stateJson)} === "null" ? undefined : JSON.parse(${JSON.stringify(stateJson)});
+      let acquired = false;
+      window.__fake = { posted, violations: [], errors: [], getState: () => state };
+      window.acquireVsCodeApi = () => {
+        if (acquired) throw new Error("acquireVsCodeApi called twice");
+        acquired = true;
+        return {
+          postMessage: (m) => posted.push(JSON.parse(JSON.stringify(m))),
+          getState: () => state,
+          setState: (s) => { state = JSON.parse(JSON.stringify(s)); },
+        };
+      };
+      document.addEventListener("securitypolicyviolation", (e) => window.__fake.violations.push(e.violatedDirective + " " + e.blockedURI + " " + e.sourceFile + ":" + e.lineNumber + ":" + e.columnNumber + " " + e.sample));
+      window.addEventListener("error", (e) => window.__fake.errors.push(String(e.message)));
+    })();`;
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta property="csp-nonce" content="${nonce}">
+<style nonce="${nonce}">${vars}</style>
+<link rel="stylesheet" href="${cspSource}/webview.css">
+</head><body class="${theme}" data-view="${view}">
+<div id="root"></div>
+<script nonce="${nonce}">${fakeHost}</script>
+<script nonce="${nonce}" src="${cspSource}/webview.js"></script>
+</body></html>`;
+}
+
+/** Launch headless Debian Chromium. */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
+}
+
+/** A view page with its fake host. */
+export interface ViewPage {
+  page: Page;
+  /** Post a HostToWebview message, as the extension host would. */
+  send(msg: HostToWebview): Promise<void>;
+  /** Everything the webview posted so far. */
+  posted(): Promise<WebviewToHost[]>;
+  /** Forget recorded posts. */
+  clearPosted(): Promise<void>;
+  /** The state the webview persisted with setState. */
+  state(): Promise<unknown>;
+  /** CSP violations and uncaught errors seen by the page. */
+  problems(): Promise<{ violations: string[]; errors: string[] }>;
+  /** Dialogs (alert/confirm/prompt) that fired — XSS canaries. */
+  dialogs: string[];
+  close(): Promise<void>;
+}
+
+/** Open a view ("tree" or "chat") on a served bundle and wait for its `ready` message. */
+export async function openView(
+  browser: Browser,
+  server: WebviewServer,
+  opts: { view: "tree" | "chat"; state?: unknown; theme?: string; width?: number; height?: number },
+): Promise<ViewPage> {
+  const page = await browser.newPage({ viewport: { width: opts.width ?? 400, height: opts.height ?? 600 } });
+  const dialogs: string[] = [];
+  page.on("dialog", (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  const q = new URLSearchParams({ view: opts.view, theme: opts.theme ?? "vscode-dark" });
+  if (opts.state !== undefined) q.set("state", JSON.stringify(opts.state));
+  await page.goto(`${server.origin}/view.html?${q.toString()}`);
+  await page.waitForFunction(() => (window as unknown as FakeWindow).__fake.posted.some((m) => m.type === "ready"));
+  return {
+    page,
+    dialogs,
+    send: async (msg) => {
+      await page.evaluate((m) => window.postMessage(m, "*"), msg as unknown as Record<string, unknown>);
+      // Let the message event run and Preact flush its render.
+      await page.evaluate(() => new Promise<void>((ok) => requestAnimationFrame(() => setTimeout(ok, 0))));
+    },
+    posted: () => page.evaluate(() => (window as unknown as FakeWindow).__fake.posted),
+    clearPosted: () => page.evaluate(() => void ((window as unknown as FakeWindow).__fake.posted.length = 0)),
+    state: () => page.evaluate(() => (window as unknown as FakeWindow).__fake.getState()),
+    problems: () =>
+      page.evaluate(() => ({
+        violations: [...(window as unknown as FakeWindow).__fake.violations],
+        errors: [...(window as unknown as FakeWindow).__fake.errors],
+      })),
+    close: () => page.close(),
+  };
+}
+
+interface FakeWindow {
+  __fake: { posted: WebviewToHost[]; violations: string[]; errors: string[]; getState(): unknown };
+}
+
+/** Wait until the page has processed pending messages and painted. */
+export async function settle(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((ok) => requestAnimationFrame(() => setTimeout(ok, 0))));
+}
+
+/**
+ * Benchmark hook: post a snapshot from inside the page and time until its rows are in the DOM and a
+ * frame has been produced (message dispatch + index + flatten + render + layout).
+ */
+export async function measureSnapshot(
+  vp: ViewPage,
+  snapshot: HostToWebview & { type: "tree/snapshot" },
+): Promise<{ firstPaintMs: number; rowCount: number }> {
+  // In-page code is passed as a string: tsx's name-keeping helpers do not exist in the page.
+  const src = `(snap) => new Promise((ok) => {
+    const t0 = performance.now();
+    window.postMessage(snap, "*");
+    const poll = () => {
+      const n = document.querySelectorAll('[role="treeitem"]').length;
+      if (n > 0) requestAnimationFrame(() => setTimeout(() => ok({ firstPaintMs: performance.now() - t0, rowCount: n }), 0));
+      else requestAnimationFrame(poll);
+    };
+    setTimeout(poll, 0);
+  })`;
+  return vp.page.evaluate(`(${src})(${JSON.stringify(snapshot)})`) as Promise<{
+    firstPaintMs: number;
+    rowCount: number;
+  }>;
+}
+
+/**
+ * Benchmark hook: type `text` into the tree's search box one character at a time; for each keystroke,
+ * time from the input event to the next frame after the re-render. Returns milliseconds per keystroke.
+ */
+export async function measureSearchKeystrokes(vp: ViewPage, text: string): Promise<number[]> {
+  const src = `async (t) => {
+    const field = document.querySelector(".toolbar vscode-text-field");
+    const input = field && field.shadowRoot ? field.shadowRoot.querySelector("input") : null;
+    if (input === null) throw new Error("search field not found");
+    const times = [];
+    for (const ch of t) {
+      const t0 = performance.now();
+      input.value += ch;
+      input.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+      await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+      times.push(performance.now() - t0);
+    }
+    return times;
+  }`;
+  return vp.page.evaluate(`(${src})(${JSON.stringify(text)})`) as Promise<number[]>;
+}
+
+/** Options for a synthetic tree. */
+export interface SyntheticTreeOptions {
+  /** Every `branchEvery`-th node starts a side branch of `branchLength` nodes. */
+  branchEvery?: number;
+  branchLength?: number;
+  /** Prefix for preview texts (searchable). */
+  textPrefix?: string;
+}
+
+/**
+ * A synthetic session: a main chain of user/assistant/toolResult turns with side branches, ids "n0"…,
+ * leaf at the end of the main chain. Deterministic, so tests and benchmarks agree.
+ */
+export function syntheticTree(
+  count: number,
+  opts: SyntheticTreeOptions = {},
+): { nodes: TreeNodeDto[]; leafId: string } {
+  const branchEvery = opts.branchEvery ?? 50;
+  const branchLength = opts.branchLength ?? 5;
+  const prefix = opts.textPrefix ?? "message";
+  const nodes: TreeNodeDto[] = [];
+  const base = Date.UTC(2026, 0, 1);
+  const kinds: TreeNodeDto["kind"][] = ["user", "assistant", "toolResult", "assistant"];
+  let mainTip: string | null = null;
+  let k = 0;
+  const add = (parentId: string | null, kind: TreeNodeDto["kind"]): string => {
+    const id = `n${nodes.length}`;
+    nodes.push({
+      id,
+      parentId,
+      kind,
+      timestamp: new Date(base + nodes.length * 1000).toISOString(),
+      preview: `${prefix} ${nodes.length} ${kind === "user" ? "question about topic" : "answer text"} w${nodes.length % 97}`,
+      ...(kind === "toolResult" ? { toolName: nodes.length % 2 === 0 ? "read" : "bash" } : {}),
+    });
+    return id;
+  };
+  while (nodes.length < count) {
+    const branchFrom: string | null = mainTip;
+    mainTip = add(mainTip, kinds[k++ % kinds.length]);
+    if (branchFrom !== null && nodes.length % branchEvery === 0) {
+      let tip = branchFrom;
+      for (let b = 0; b < branchLength && nodes.length < count; b++) tip = add(tip, b % 2 === 0 ? "user" : "assistant");
+    }
+  }
+  return { nodes, leafId: mainTip ?? "n0" };
+}
+
+/** What openTreeBenchmark returns: the first-paint time and a per-keystroke search probe. */
+export interface TreeBenchmark {
+  firstPaintMs: number;
+  rowCount: number;
+  /** Type `text` into the search box; milliseconds per keystroke (input event to next frame). */
+  typeSearch(text: string): Promise<number[]>;
+  /** The page, for further probes. */
+  view: ViewPage;
+  close(): Promise<void>;
+}
+
+/**
+ * One-call benchmark entry: build and serve the bundle, launch Chromium, open the tree view, post a
+ * snapshot of `nodes` and time its first paint. Close it when done (browser, server, temp dir).
+ */
+export async function openTreeBenchmark(nodes: TreeNodeDto[], leafId: string | null, opts: { width?: number; height?: number } = {}): Promise<TreeBenchmark> {
+  const server = await startWebviewServer();
+  const browser = await launchBrowser();
+  try {
+    const view = await openView(browser, server, { view: "tree", width: opts.width, height: opts.height });
+    const first = await measureSnapshot(view, { type: "tree/snapshot", sessionId: "bench", nodes, leafId });
+    return {
+      ...first,
+      view,
+      typeSearch: (text) => measureSearchKeystrokes(view, text),
+      close: async () => {
+        await browser.close();
+        await server.close();
+      },
+    };
+  } catch (err) {
+    await browser.close();
+    await server.close();
+    throw err;
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * Pure tests of the tree index, filters, search and flattening (no browser).
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { TreeFilter, TreeNodeDto } from "../../src/shared/protocol.js";
+import { CONTEXT, SHOWN, computeVisibility, queryTokens } from "../../webview/tree/tree-filter.js";
+import {
+  FIRST_IN_BRANCH,
+  FOLDABLE,
+  MAX_INDENT,
+  flatten,
+  guideText,
+  type FlatRows,
+} from "../../webview/tree/tree-flatten.js";
+import { TreeIndex } from "../../webview/tree/tree-index.js";
+
+let clock = 0;
+function node(
+  id: string,
+  parentId: string | null,
+  kind: TreeNodeDto["kind"],
+  extra: Partial<TreeNodeDto> = {},
+): TreeNodeDto {
+  clock++;
+  return {
+    id,
+    parentId,
+    kind,
+    timestamp: new Date(Date.UTC(2026, 0, 1) + clock * 1000).toISOString(),
+    preview: `${kind} ${id}`,
+    ...extra,
+  };
+}
+
+function display(
+  index: TreeIndex,
+  filter: TreeFilter = "default",
+  query = "",
+  folded: string[] = [],
+): { rows: FlatRows; lines: string[]; ids: string[] } {
+  const vis = computeVisibility(index, filter, queryTokens(query));
+  const folds = new Set(folded.map((id) => index.idToIdx.get(id) as number));
+  const rows = flatten(index, vis, folds, queryTokens(query).length > 0);
+  const lines: string[] = [];
+  const ids: string[] = [];
+  for (let r = 0; r < rows.count; r++) {
+    const d = index.nodes[rows.node[r]];
+    const g = guideText(rows, r);
+    lines.push(`${g.deep ? "…" : ""}${g.text}${d.id}`);
+    ids.push(d.id);
+  }
+  return { rows, lines, ids };
+}
+
+/** The spec's example tree: a branch after the first assistant reply. */
+function specTree(): TreeNodeDto[] {
+  return [
+    node("u1", null, "user"),
+    node("a1", "u1", "assistant"),
+    node("u2", "a1", "user"),
+    node("a2", "u2", "assistant"),
+    node("c1", "a2", "compaction", { tokens: 12000 }),
+    node("u3", "c1", "user"),
+    node("u4", "a1", "user"),
+    node("a4", "u4", "assistant"),
+  ];
+}
+
+test("single-child chains stay flat and only branch points indent, with connectors", () => {
+  const idx = new TreeIndex(specTree(), "u3");
+  const { lines } = display(idx);
+  assert.deepEqual(lines, ["u1", "a1", "├─ u2", "│  a2", "│  c1", "│  u3", "└─ u4", "   a4"]);
+});
+
+test("children are ordered oldest first whatever the file order", () => {
+  const late = node("late", "root", "user");
+  const early = { ...node("early", "root", "user"), timestamp: "2020-01-01T00:00:00.000Z" };
+  const idx = new TreeIndex([node("root", null, "user"), late, early], null);
+  assert.deepEqual(display(idx).ids, ["root", "early", "late"]);
+});
+
+test("several roots sit under a virtual root with connectors; orphans count as roots", () => {
+  const idx = new TreeIndex(
+    [node("r1", null, "user"), node("r2", null, "user"), node("o", "missing", "user", { orphan: true })],
+    null,
+  );
+  assert.deepEqual(display(idx).lines, ["├─ r1", "├─ r2", "└─ o"]);
+});
+
+test("the default filter hides pi's bookkeeping entries; their children attach to the nearest visible ancestor", () => {
+  const nodes = [
+    node("u1", null, "user"),
+    node("m", "u1", "model_change"),
+    node("t", "m", "thinking_level_change"),
+    node("l", "t", "label"),
+    node("c", "l", "custom"),
+    node("s", "c", "session_info"),
+    node("a1", "s", "assistant"),
+  ];
+  const idx = new TreeIndex(nodes, "a1");
+  assert.deepEqual(display(idx).lines, ["u1", "a1"]);
+  assert.deepEqual(display(idx, "all").ids, ["u1", "m", "t", "l", "c", "s", "a1"]);
+});
+
+test("no-tools hides tool results; tool-call-only assistant turns are hidden unless they are the leaf", () => {
+  const nodes = [
+    node("u1", null, "user"),
+    node("a1", "u1", "assistant", { toolCallsOnly: true, toolName: "read" }),
+    node("t1", "a1", "toolResult", { toolName: "read" }),
+    node("a2", "t1", "assistant"),
+    node("a3", "a2", "assistant", { toolCallsOnly: true }),
+  ];
+  const idx = new TreeIndex(nodes, "a3");
+  assert.deepEqual(display(idx).ids, ["u1", "t1", "a2", "a3"]);
+  assert.deepEqual(display(idx, "no-tools").ids, ["u1", "a2", "a3"]);
+  idx.setLeaf("a2");
+  assert.deepEqual(display(idx).ids, ["u1", "t1", "a2"]);
+  assert.deepEqual(display(idx, "all").ids, ["u1", "a1", "t1", "a2", "a3"]);
+});
+
+test("user-only and labeled-only filters", () => {
+  const nodes = [
+    node("u1", null, "user"),
+    node("a1", "u1", "assistant", { label: "checkpoint" }),
+    node("u2", "a1", "user"),
+  ];
+  const idx = new TreeIndex(nodes, "u2");
+  assert.deepEqual(display(idx, "user-only").ids, ["u1", "u2"]);
+  assert.deepEqual(display(idx, "labeled-only").ids, ["a1"]);
+  idx.setLabels([{ id: "a1" }, { id: "u2", label: "x" }]);
+  assert.deepEqual(display(idx, "labeled-only").ids, ["u2"]);
+});
+
+test("search needs every token (case-insensitive) in role, label, preview or tool name; hits keep their path", () => {
+  const nodes = [
+    node("u1", null, "user", { preview: "Refactor the parser" }),
+    node("a1", "u1", "assistant", { preview: "Sure, reading files" }),
+    node("t1", "a1", "toolResult", { toolName: "grep", preview: "parser.ts:12" }),
+    node("u2", "t1", "user", { preview: "now the LEXER please", label: "lexer-work" }),
+    node("u3", "a1", "user", { preview: "unrelated" }),
+  ];
+  const idx = new TreeIndex(nodes, "u2");
+  assert.deepEqual(display(idx, "default", "grep parser").ids, ["u1", "a1", "t1"]);
+  const vis = computeVisibility(idx, "default", queryTokens("GREP Parser"));
+  assert.equal(vis[idx.idToIdx.get("t1") as number], SHOWN);
+  assert.equal(vis[idx.idToIdx.get("a1") as number], CONTEXT);
+  assert.deepEqual(display(idx, "default", "user lexer-work").ids, ["u1", "a1", "t1", "u2"]);
+  assert.deepEqual(display(idx, "default", "parser nomatch").ids, []);
+  // Folds are opened for display while searching.
+  assert.deepEqual(display(idx, "default", "unrelated", ["a1"]).ids, ["u1", "a1", "u3"]);
+});
+
+test("folding hides a branch's descendants and marks rows foldable", () => {
+  const idx = new TreeIndex(specTree(), "u3");
+  const open = display(idx);
+  const a1Row = open.ids.indexOf("a1");
+  assert.ok((open.rows.flags[a1Row] & FOLDABLE) !== 0, "branch point is foldable");
+  const u2Row = open.ids.indexOf("u2");
+  assert.ok((open.rows.flags[u2Row] & FIRST_IN_BRANCH) !== 0);
+  assert.deepEqual(display(idx, "default", "", ["u2"]).ids, ["u1", "a1", "u2", "u4", "a4"]);
+  assert.deepEqual(display(idx, "default", "", ["a1"]).ids, ["u1", "a1"]);
+});
+
+test("indentation is capped; deeper rows carry a depth marker", () => {
+  // A ladder: every level branches into a short side leaf and the continuing chain.
+  const nodes: TreeNodeDto[] = [node("d0", null, "user")];
+  for (let i = 1; i <= MAX_INDENT + 4; i++) {
+    nodes.push(node(`d${i}`, `d${i - 1}`, "user"));
+    nodes.push(node(`s${i}`, `d${i - 1}`, "user"));
+  }
+  const idx = new TreeIndex(nodes, null);
+  const { rows, ids } = display(idx);
+  const deepest = ids.indexOf(`d${MAX_INDENT + 4}`);
+  const g = guideText(rows, deepest);
+  assert.equal(rows.level[deepest], MAX_INDENT + 4);
+  assert.ok(g.deep);
+  assert.equal(g.text.length, MAX_INDENT * 3);
+  assert.ok(!guideText(rows, ids.indexOf("d2")).deep);
+});
+
+test("appends extend the index in place and keep timestamp order", () => {
+  const idx = new TreeIndex(specTree(), "u3");
+  idx.append([node("a3", "u3", "assistant"), { ...node("old", "a1", "user"), timestamp: "2000-01-01T00:00:00.000Z" }]);
+  idx.setLeaf("a3");
+  const { lines } = display(idx);
+  assert.deepEqual(lines, ["u1", "a1", "├─ old", "├─ u2", "│  a2", "│  c1", "│  u3", "│  a3", "└─ u4", "   a4"]);
+  assert.equal(idx.onPath[idx.idToIdx.get("u1") as number], 1);
+  assert.equal(idx.onPath[idx.idToIdx.get("u4") as number], 0);
+});
+
+test("parent cycles and self-parents do not hang and still show every node", () => {
+  const nodes = [node("x", "y", "user"), node("y", "x", "user"), node("z", "z", "user")];
+  const idx = new TreeIndex(nodes, "x");
+  assert.equal(display(idx).ids.length, 3);
+});
+
+test("a duplicated id keeps its first occurrence and is shown once", () => {
+  const nodes = [node("u1", null, "user"), node("a1", "u1", "assistant"), { ...node("a1", "u1", "assistant"), preview: "dup" }];
+  const idx = new TreeIndex(nodes, "a1");
+  const { ids } = display(idx, "all");
+  assert.deepEqual(ids, ["u1", "a1"]);
+  assert.equal(idx.nodes[idx.idToIdx.get("a1") as number].preview, "assistant a1");
+});

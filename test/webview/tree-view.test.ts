@@ -1,0 +1,389 @@
+/**
+ * Tree view in real Chromium against a fake host: rendering, filters, search, keyboard, folding,
+ * virtualization, incremental updates, navigation, busy state and XSS inertness.
+ */
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser } from "playwright-core";
+import type { HostToWebview, TreeNodeDto } from "../../src/shared/protocol.js";
+import {
+  launchBrowser,
+  openView,
+  settle,
+  startWebviewServer,
+  syntheticTree,
+  type ViewPage,
+  type WebviewServer,
+} from "./harness.js";
+
+let server: WebviewServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startWebviewServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+let clock = 0;
+function node(
+  id: string,
+  parentId: string | null,
+  kind: TreeNodeDto["kind"],
+  extra: Partial<TreeNodeDto> = {},
+): TreeNodeDto {
+  clock++;
+  return {
+    id,
+    parentId,
+    kind,
+    timestamp: new Date(Date.UTC(2026, 0, 1) + clock * 1000).toISOString(),
+    preview: `${kind} ${id}`,
+    ...extra,
+  };
+}
+
+const XSS_IMG = `<img src=x onerror=alert(1)>`;
+const XSS_SCRIPT = `<script>alert(2)</script>`;
+
+function sampleNodes(): TreeNodeDto[] {
+  return [
+    node("u1", null, "user", { preview: "Hello, can you help" }),
+    node("a1", "u1", "assistant", { preview: "Of course! I can" }),
+    node("u2", "a1", "user", { preview: "Let's try approach A" }),
+    node("a2", "u2", "assistant", { preview: "For approach A", label: "plan-a" }),
+    node("c1", "a2", "compaction", { tokens: 12345, preview: "summary" }),
+    node("t1", "c1", "toolResult", { toolName: "read", preview: "file contents" }),
+    node("u3", "t1", "user", { preview: `That worked ${XSS_IMG} ${XSS_SCRIPT}` }),
+    node("u4", "a1", "user", { preview: "Actually, approach B" }),
+    node("b1", "u4", "branch_summary", { preview: "Tried approach A" }),
+    node("a4", "b1", "assistant", { preview: "For approach B" }),
+    node("m1", "a4", "model_change", { preview: "openai/gpt" }),
+  ];
+}
+
+function snapshot(nodes: TreeNodeDto[], leafId: string | null, sessionId = "s1"): HostToWebview {
+  return { type: "tree/snapshot", sessionId, nodes, leafId };
+}
+
+async function openTree(state?: unknown): Promise<ViewPage> {
+  const vp = await openView(browser, server, { view: "tree", state });
+  await vp.send(snapshot(sampleNodes(), "u3"));
+  return vp;
+}
+
+async function rowIds(vp: ViewPage): Promise<string[]> {
+  return vp.page.$$eval('[role="treeitem"]', (els) =>
+    els
+      .map((e) => ({ id: e.getAttribute("data-entry-id") ?? "", top: parseFloat((e as HTMLElement).style.top) }))
+      .sort((a, b) => a.top - b.top)
+      .map((x) => x.id),
+  );
+}
+
+async function selectedId(vp: ViewPage): Promise<string | null> {
+  return vp.page.$eval('[role="tree"]', (tree) => {
+    const id = tree.getAttribute("aria-activedescendant");
+    return id === null ? null : (document.getElementById(id)?.getAttribute("data-entry-id") ?? null);
+  });
+}
+
+async function press(vp: ViewPage, key: string): Promise<void> {
+  await vp.page.focus('[role="tree"]');
+  await vp.page.keyboard.press(key);
+  await settle(vp.page);
+}
+
+test("each node kind renders as specified, with the active path, leaf marker and context-menu data", async () => {
+  const vp = await openTree();
+  try {
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "c1", "t1", "u3", "u4", "b1", "a4"]);
+    const row = (id: string) => vp.page.locator(`[role="treeitem"][data-entry-id="${id}"]`);
+    assert.match((await row("u1").textContent()) ?? "", /user: Hello, can you help/);
+    assert.match((await row("c1").textContent()) ?? "", /\[compaction: 12k tokens\]/);
+    assert.match((await row("a2").textContent()) ?? "", /\[plan-a\]/);
+    assert.match((await row("t1").textContent()) ?? "", /tool read: file contents/);
+    assert.match((await row("u2").textContent()) ?? "", /├─ /);
+    assert.match((await row("u4").textContent()) ?? "", /└─ /);
+    assert.match((await row("u3").textContent()) ?? "", /← active/);
+    assert.equal(await vp.page.locator(".active-leaf").count(), 1);
+    assert.equal(await vp.page.locator(".active-leaf").getAttribute("data-entry-id"), "u3");
+    assert.match((await row("a1").getAttribute("class")) ?? "", /\bdim\b/);
+    assert.match((await row("t1").getAttribute("class")) ?? "", /\bdim\b/);
+    assert.doesNotMatch((await row("u1").getAttribute("class")) ?? "", /\bdim\b/);
+    assert.match((await row("b1").getAttribute("class")) ?? "", /kind-branch_summary/);
+    assert.match((await row("a2").getAttribute("class")) ?? "", /on-path/);
+    assert.doesNotMatch((await row("u4").getAttribute("class")) ?? "", /on-path/);
+    const ctx = JSON.parse((await row("a2").getAttribute("data-vscode-context")) ?? "{}") as Record<string, unknown>;
+    assert.deepEqual(ctx, {
+      webviewSection: "entry",
+      entryId: "a2",
+      hasLabel: true,
+      preventDefaultContextMenuItems: true,
+    });
+    assert.equal(await row("a1").getAttribute("aria-expanded"), "true");
+    assert.equal(await row("u3").getAttribute("aria-selected"), "true");
+    assert.equal(await vp.page.locator('[role="tree"]').count(), 1);
+    assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
+  } finally {
+    await vp.close();
+  }
+});
+
+test("message text is inert in rows and hover text: no elements created, no dialogs", async () => {
+  const vp = await openTree();
+  try {
+    const row = vp.page.locator('[role="treeitem"][data-entry-id="u3"]');
+    assert.ok(((await row.textContent()) ?? "").includes(XSS_IMG));
+    await row.hover();
+    await vp.page.waitForFunction(() =>
+      (window as unknown as { __fake: { posted: { type: string }[] } }).__fake.posted.some(
+        (m) => m.type === "tree/requestText",
+      ),
+    );
+    const req = (await vp.posted()).find((m) => m.type === "tree/requestText");
+    assert.ok(req !== undefined && req.type === "tree/requestText" && req.entryId === "u3");
+    await vp.send({
+      type: "tree/entryText",
+      requestId: req.requestId,
+      entryId: "u3",
+      text: `full ${XSS_IMG}\n${XSS_SCRIPT}`,
+    });
+    assert.equal(await row.getAttribute("title"), `full ${XSS_IMG}\n${XSS_SCRIPT}`);
+    await vp.send({ type: "tree/labels", changes: [{ id: "u1", label: XSS_IMG }] });
+    await vp.send({ type: "status", text: XSS_SCRIPT, kind: "error" });
+    assert.equal(await vp.page.locator("#root img, #root script").count(), 0);
+    assert.equal(await vp.page.locator(".status-line").textContent(), XSS_SCRIPT);
+    await settle(vp.page);
+    assert.deepEqual(vp.dialogs, []);
+  } finally {
+    await vp.close();
+  }
+});
+
+test("click and Enter post tree/navigate; Shift+Enter, F2, Shift+L and Ctrl+C post actions", async () => {
+  const vp = await openTree();
+  try {
+    await vp.clearPosted();
+    await vp.page.click('[role="treeitem"][data-entry-id="u4"]');
+    await settle(vp.page);
+    assert.deepEqual(await vp.posted(), [{ type: "tree/navigate", entryId: "u4", mode: "ask" }]);
+    assert.equal(await selectedId(vp), "u4");
+    await vp.clearPosted();
+    await press(vp, "ArrowUp");
+    await press(vp, "Enter");
+    await press(vp, "Shift+Enter");
+    await press(vp, "F2");
+    await press(vp, "Shift+L");
+    await press(vp, "Control+c");
+    const posted = (await vp.posted()).filter((m) => m.type !== "tree/requestText");
+    assert.deepEqual(posted, [
+      { type: "tree/navigate", entryId: "u3", mode: "ask" },
+      { type: "tree/action", action: "summarizeSwitch", entryId: "u3" },
+      { type: "tree/action", action: "label", entryId: "u3" },
+      { type: "tree/action", action: "label", entryId: "u3" },
+      { type: "tree/action", action: "copy", entryId: "u3" },
+    ]);
+  } finally {
+    await vp.close();
+  }
+});
+
+test("keyboard moves the selection with ARIA state; ←/→ fold and unfold", async () => {
+  const vp = await openTree();
+  try {
+    assert.equal(await selectedId(vp), "u3", "the leaf starts selected");
+    await press(vp, "Home");
+    assert.equal(await selectedId(vp), "u1");
+    await press(vp, "ArrowDown");
+    assert.equal(await selectedId(vp), "a1");
+    await press(vp, "End");
+    assert.equal(await selectedId(vp), "a4");
+    await press(vp, "PageUp");
+    assert.equal(await selectedId(vp), "u1");
+    await press(vp, "PageDown");
+    assert.equal(await selectedId(vp), "a4");
+    // ← from a chain row goes up to the branch start, then folds it.
+    await press(vp, "ArrowLeft");
+    assert.equal(await selectedId(vp), "u4");
+    await press(vp, "ArrowLeft");
+    assert.equal(await vp.page.getAttribute('[data-entry-id="u4"]', "aria-expanded"), "false");
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "c1", "t1", "u3", "u4"]);
+    await press(vp, "ArrowRight");
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "c1", "t1", "u3", "u4", "b1", "a4"]);
+    await press(vp, "ArrowRight");
+    assert.equal(await selectedId(vp), "b1");
+    await vp.page.waitForFunction(() => {
+      const s = (window as unknown as { __fake: { getState(): { folded?: string[] } } }).__fake.getState();
+      return s?.folded?.length === 0;
+    });
+    // Twisty click folds the branch point.
+    await vp.page.click('[data-entry-id="a1"] .twisty');
+    await settle(vp.page);
+    assert.deepEqual(await rowIds(vp), ["u1", "a1"]);
+    await vp.page.waitForFunction(() => {
+      const s = (window as unknown as { __fake: { getState(): { folded?: string[] } } }).__fake.getState();
+      return s?.folded?.includes("a1") === true;
+    });
+  } finally {
+    await vp.close();
+  }
+});
+
+test("filters: Ctrl+U user-only, Ctrl+O all, dropdown; remembered in view state and restored", async () => {
+  const vp = await openTree();
+  try {
+    await press(vp, "Control+u");
+    assert.deepEqual(await rowIds(vp), ["u1", "u2", "u3", "u4"]);
+    await press(vp, "Control+u");
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "c1", "t1", "u3", "u4", "b1", "a4"]);
+    await press(vp, "Control+o");
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "c1", "t1", "u3", "u4", "b1", "a4", "m1"]);
+    await vp.page.click("vscode-dropdown.filter");
+    await vp.page.click('vscode-option:has-text("No tools")');
+    await settle(vp.page);
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "c1", "u3", "u4", "b1", "a4"]);
+    await vp.page.waitForFunction(() => {
+      const s = (window as unknown as { __fake: { getState(): { filter?: string } } }).__fake.getState();
+      return s?.filter === "no-tools";
+    });
+    const saved = await vp.state();
+    await vp.close();
+    const again = await openTree(saved);
+    try {
+      assert.deepEqual(await rowIds(again), ["u1", "a1", "u2", "a2", "c1", "u3", "u4", "b1", "a4"]);
+      await press(again, "Control+u");
+      await press(again, "Control+u");
+      assert.equal(
+        await again.page.$eval("vscode-dropdown.filter", (d) => (d as unknown as { value: string }).value),
+        "default",
+      );
+    } finally {
+      await again.close();
+    }
+  } finally {
+    await vp.close().catch(() => undefined);
+  }
+});
+
+test("search: all tokens must match; hits reveal their path; Escape clears", async () => {
+  const vp = await openTree();
+  try {
+    await press(vp, "Control+f");
+    await vp.page.keyboard.type("APPROACH user");
+    await settle(vp.page);
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "u4"]);
+    assert.match((await vp.page.getAttribute('[data-entry-id="a1"]', "class")) ?? "", /search-context/);
+    await vp.page.keyboard.press("Control+a");
+    await vp.page.keyboard.type("read contents");
+    await settle(vp.page);
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "c1", "t1"]);
+    // Typing on the tree starts a search too; Escape clears it.
+    await vp.page.keyboard.press("Escape");
+    await settle(vp.page);
+    assert.equal((await rowIds(vp)).length, 10);
+    await press(vp, "p");
+    await vp.page.keyboard.type("lan-a");
+    await settle(vp.page);
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2"]);
+    await press(vp, "Escape");
+    assert.equal((await rowIds(vp)).length, 10);
+  } finally {
+    await vp.close();
+  }
+});
+
+test("incremental updates keep selection, folds and scroll; leaf and labels update in place", async () => {
+  const vp = await openTree();
+  try {
+    await vp.page.click('[data-entry-id="u4"] .twisty');
+    await press(vp, "Home");
+    await vp.send({ type: "tree/append", nodes: [node("a3", "u3", "assistant", { preview: "appended" })] });
+    await vp.send({ type: "tree/leaf", leafId: "a3" });
+    assert.equal(await selectedId(vp), "u1");
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "c1", "t1", "u3", "a3", "u4"]);
+    assert.equal(await vp.page.getAttribute(".active-leaf", "data-entry-id"), "a3");
+    await vp.send({ type: "tree/labels", changes: [{ id: "u1", label: "start" }] });
+    assert.match((await vp.page.textContent('[data-entry-id="u1"]')) ?? "", /\[start\]/);
+    // A new snapshot of the same session keeps folds and selection.
+    await vp.send(snapshot([...sampleNodes()], "u3"));
+    assert.equal(await selectedId(vp), "u1");
+    assert.equal(await vp.page.getAttribute('[data-entry-id="u4"]', "aria-expanded"), "false");
+    await vp.send({ type: "tree/reveal", entryId: "a4" });
+    assert.equal(await selectedId(vp), "a4");
+  } finally {
+    await vp.close();
+  }
+});
+
+test("busy: a progress bar shows and clicks do not navigate", async () => {
+  const vp = await openTree();
+  try {
+    await vp.send({ type: "tree/busy", busy: true, message: "Summarizing branch…" });
+    assert.equal(await vp.page.locator('[role="progressbar"]').count(), 1);
+    assert.match((await vp.page.textContent(".tree-app")) ?? "", /Summarizing branch…/);
+    await vp.clearPosted();
+    await vp.page.click('[data-entry-id="u2"]');
+    await press(vp, "Enter");
+    assert.deepEqual(
+      (await vp.posted()).filter((m) => m.type !== "tree/requestText"),
+      [],
+    );
+    await vp.send({ type: "tree/busy", busy: false });
+    assert.equal(await vp.page.locator('[role="progressbar"]').count(), 0);
+    await vp.page.click('[data-entry-id="u2"]');
+    await settle(vp.page);
+    const posted = (await vp.posted()).filter((m) => m.type !== "tree/requestText");
+    assert.deepEqual(posted, [{ type: "tree/navigate", entryId: "u2", mode: "ask" }]);
+    await vp.send({ type: "status", text: "Moved to u2", kind: "info" });
+    assert.equal(await vp.page.textContent(".status-line"), "Moved to u2");
+  } finally {
+    await vp.close();
+  }
+});
+
+test("virtualized: a 100k-node tree keeps a bounded number of DOM rows while scrolling", async () => {
+  const vp = await openView(browser, server, { view: "tree" });
+  try {
+    const { nodes, leafId } = syntheticTree(100_000);
+    await vp.send({ type: "tree/snapshot", sessionId: "big", nodes, leafId });
+    const count = () => vp.page.locator('[role="treeitem"]').count();
+    assert.ok((await count()) > 10);
+    assert.ok((await count()) <= 100, `rows in DOM: ${await count()}`);
+    assert.equal(await vp.page.getAttribute(".active-leaf", "data-entry-id"), leafId);
+    const height = await vp.page.$eval(".tree-spacer", (e) => (e as HTMLElement).offsetHeight);
+    assert.ok(height > 100_000 * 10, "the scroll area spans every row");
+    for (const frac of [0, 0.5, 0.25]) {
+      await vp.page.$eval(
+        ".tree-scroll",
+        (e, f) => ((e as HTMLElement).scrollTop = (e as HTMLElement).scrollHeight * f),
+        frac,
+      );
+      await settle(vp.page);
+      const n = await count();
+      assert.ok(n > 10 && n <= 100, `rows in DOM at ${frac}: ${n}`);
+    }
+    // An append far below keeps the scroll position and the selection.
+    const before = await vp.page.$eval(".tree-scroll", (e) => (e as HTMLElement).scrollTop);
+    await press(vp, "ArrowDown");
+    const sel = await selectedId(vp);
+    const scrolled = await vp.page.$eval(".tree-scroll", (e) => (e as HTMLElement).scrollTop);
+    await vp.send({ type: "tree/append", nodes: [node("new1", leafId, "user", { preview: "appended" })] });
+    assert.equal(await vp.page.$eval(".tree-scroll", (e) => (e as HTMLElement).scrollTop), scrolled);
+    assert.equal(await selectedId(vp), sel);
+    assert.ok(before >= 0);
+    await vp.send({ type: "tree/reveal", entryId: "new1" });
+    assert.equal(await selectedId(vp), "new1");
+    await press(vp, "End");
+    assert.equal(await selectedId(vp), (await rowIds(vp)).at(-1));
+    await vp.page.keyboard.type("w42");
+    await settle(vp.page);
+    assert.ok((await count()) <= 100);
+  } finally {
+    await vp.close();
+  }
+});

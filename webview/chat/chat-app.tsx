@@ -1,0 +1,206 @@
+/**
+ * Chat view root: header (model picker, session commands), the messages of the current path,
+ * approval prompts, token/cost line and the input box.
+ */
+import type { JSX } from "preact";
+import { useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "preact/hooks";
+import type { ChatMessageDto, HostToWebview, WebviewCommand, WebviewToHost } from "../../src/shared/protocol.js";
+import { StatusLine } from "../status-line.js";
+import { Button, Dropdown } from "../ui/controls.js";
+import { ChatInput } from "./chat-input.js";
+import { ChatMessage, OrphanToolResult } from "./chat-message.js";
+import { ChatModel, type ChatUsage } from "./chat-model.js";
+
+/** Props: persisted state and the host channel. */
+export interface ChatAppProps {
+  initialState: Record<string, unknown> | undefined;
+  saveState: (state: Record<string, unknown>) => void;
+  post: (msg: WebviewToHost) => void;
+  subscribeHost: (fn: (msg: HostToWebview) => void) => () => void;
+}
+
+const COMMANDS: readonly { command: WebviewCommand; icon: string; label: string }[] = [
+  { command: "newSession", icon: "add", label: "New Session" },
+  { command: "openSession", icon: "folder-opened", label: "Open Session…" },
+  { command: "compact", icon: "fold", label: "Compact" },
+  { command: "exportHtml", icon: "export", label: "Export to HTML" },
+  { command: "setApiKey", icon: "key", label: "Set API Key" },
+];
+
+/** The chat view application. */
+export function ChatApp(props: ChatAppProps): JSX.Element {
+  const model = useMemo(() => new ChatModel(), []);
+  const [, bump] = useReducer((x: number) => x + 1, 0);
+  const [draft, setDraft] = useState(typeof props.initialState?.draft === "string" ? props.initialState.draft : "");
+  const listRef = useRef<HTMLDivElement>(null);
+  const stickToBottom = useRef(true);
+  const lastInputSeq = useRef(0);
+
+  // Layout effects run inside render(), so these exist before `ready` is posted.
+  useLayoutEffect(() => props.subscribeHost((msg) => void model.apply(msg)), [model]);
+  useLayoutEffect(() => model.subscribe(() => bump(0)), [model]);
+
+  if (model.inputRequest.seq !== lastInputSeq.current) {
+    lastInputSeq.current = model.inputRequest.seq;
+    if (draft !== model.inputRequest.text) setDraft(model.inputRequest.text);
+  }
+
+  useEffect(() => {
+    const t = window.setTimeout(() => props.saveState({ draft }), 300);
+    return () => window.clearTimeout(t);
+  }, [draft]);
+
+  // Follow the stream while the user is at the bottom; leave them alone when they scrolled up.
+  useLayoutEffect(() => {
+    const el = listRef.current;
+    if (el !== null && stickToBottom.current) el.scrollTop = el.scrollHeight;
+  });
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key === "Escape" && model.streaming) {
+        e.preventDefault();
+        props.post({ type: "chat/abort" });
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [model]);
+
+  const results = model.resultsByCall();
+  const callIds = new Set<string>();
+  for (const m of model.messages) for (const c of m.toolCalls ?? []) callIds.add(c.id);
+  const lastAssistant = findLastAssistant(model.messages);
+
+  const modelOptions = model.models.map((m) => ({ value: m.key, label: `${m.name} · ${m.provider}` }));
+  const noModel = model.noModelReason !== undefined && model.model === undefined;
+
+  return (
+    <div class="app chat-app">
+      <div class="chat-header toolbar">
+        {modelOptions.length > 0 ? (
+          <Dropdown
+            class="model-picker"
+            ariaLabel="Model"
+            value={model.currentModelKey ?? modelOptions[0].value}
+            options={modelOptions}
+            onChange={(key) => {
+              model.currentModelKey = key;
+              props.post({ type: "chat/selectModel", key });
+              bump(0);
+            }}
+          />
+        ) : (
+          <span class="model-name">{model.model?.name ?? "No model"}</span>
+        )}
+        <span class="spacer" />
+        {COMMANDS.map((c) => (
+          <Button
+            key={c.command}
+            appearance="icon"
+            icon={c.icon}
+            ariaLabel={c.label}
+            onClick={() => props.post({ type: "command", command: c.command })}
+          />
+        ))}
+      </div>
+      {model.streaming ? <div class="progress-bar" role="progressbar" aria-label="Agent is working" /> : null}
+      <div
+        ref={listRef}
+        class="chat-messages"
+        role="log"
+        aria-live="polite"
+        aria-label="Conversation"
+        onScroll={(e) => {
+          const el = e.currentTarget as HTMLDivElement;
+          stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+        }}
+      >
+        {model.loaded && model.messages.length === 0 ? (
+          <div class="chat-empty">Start the conversation below.</div>
+        ) : null}
+        {model.messages.map((m) =>
+          m.role === "toolResult" && (m.toolCallId === undefined || !callIds.has(m.toolCallId)) ? (
+            <OrphanToolResult key={m.id} message={m} />
+          ) : (
+            <ChatMessage key={m.id} message={m} results={results} live={model.streaming && m === lastAssistant} />
+          ),
+        )}
+        {noModel ? (
+          <div class="notice" role="note">
+            <span class="codicon codicon-warning" aria-hidden="true" /> <span>{model.noModelReason}</span>{" "}
+            <Button appearance="secondary" onClick={() => props.post({ type: "command", command: "setApiKey" })}>
+              Set API Key
+            </Button>
+          </div>
+        ) : null}
+      </div>
+      {model.approvals.map((a) => (
+        <div class="approval" role="alertdialog" aria-label={`Approve ${a.toolName}`} key={a.toolCallId}>
+          <div class="approval-text">
+            <span class="codicon codicon-shield" aria-hidden="true" /> <strong>{a.toolName}</strong> wants to run:
+            <pre class="plain">{a.summary}</pre>
+          </div>
+          <div class="approval-buttons">
+            <Button onClick={() => answer(a.toolCallId, true, false)}>Allow</Button>
+            <Button appearance="secondary" onClick={() => answer(a.toolCallId, true, true)}>
+              Allow always
+            </Button>
+            <Button appearance="secondary" onClick={() => answer(a.toolCallId, false, false)}>
+              Deny
+            </Button>
+          </div>
+        </div>
+      ))}
+      <UsageLine usage={model.usage} />
+      <ChatInput
+        value={draft}
+        onValue={setDraft}
+        streaming={model.streaming}
+        disabled={noModel}
+        focusSeq={model.inputRequest.seq}
+        onSend={(text) => {
+          props.post({ type: "chat/submit", text });
+          setDraft("");
+          stickToBottom.current = true;
+        }}
+        onAbort={() => props.post({ type: "chat/abort" })}
+      />
+      <StatusLine subscribeHost={props.subscribeHost} />
+    </div>
+  );
+
+  function answer(toolCallId: string, approved: boolean, always: boolean): void {
+    props.post({ type: "chat/approve", toolCallId, approved, ...(always ? { always: true } : {}) });
+    model.answered(toolCallId);
+  }
+}
+
+function findLastAssistant(messages: readonly ChatMessageDto[]): ChatMessageDto | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === "assistant") return messages[i];
+  return undefined;
+}
+
+/** Token and cost use, and how full the context window is. */
+function UsageLine({ usage }: { usage: ChatUsage }): JSX.Element {
+  const pct = usage.contextWindow > 0 ? Math.round((usage.contextTokens / usage.contextWindow) * 100) : undefined;
+  return (
+    <div class="usage-line" aria-label="Token use">
+      <span title="Input tokens">↑{fmt(usage.input)}</span> <span title="Output tokens">↓{fmt(usage.output)}</span>{" "}
+      <span title="Cost (USD)">${usage.cost.toFixed(usage.cost < 1 ? 4 : 2)}</span>
+      {pct !== undefined ? (
+        <span title="Context window use">
+          {" "}
+          · ctx {fmt(usage.contextTokens)}/{fmt(usage.contextWindow)} ({pct}%)
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function fmt(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
+  if (n >= 10_000) return `${Math.round(n / 1000)}k`;
+  if (n >= 1000) return `${(n / 1000).toFixed(1)}k`;
+  return String(n);
+}

@@ -1,0 +1,125 @@
+/**
+ * One chat message. Assistant text goes through MarkdownBlock (sanitized); everything else is text nodes.
+ */
+import type { JSX } from "preact";
+import type { ChatMessageDto } from "../../src/shared/protocol.js";
+import { MarkdownBlock } from "./markdown-block.js";
+
+/** Props: the message and the tool results it may pair with its calls. */
+export interface ChatMessageProps {
+  message: ChatMessageDto;
+  results: Map<string, ChatMessageDto>;
+  /** The message is being streamed right now. */
+  live: boolean;
+}
+
+/** Render one message. Tool results paired with a call are shown inside that call instead. */
+export function ChatMessage({ message: m, results, live }: ChatMessageProps): JSX.Element | null {
+  switch (m.role) {
+    case "user":
+      return (
+        <div class="msg msg-user" data-message-id={m.id}>
+          <div class="msg-role">
+            <span class="codicon codicon-account" aria-hidden="true" /> You
+          </div>
+          <div class="msg-text plain">{m.text}</div>
+        </div>
+      );
+    case "assistant":
+      return (
+        <div class={`msg msg-assistant${live ? " live" : ""}`} data-message-id={m.id}>
+          <div class="msg-role">
+            <span class="codicon codicon-hubot" aria-hidden="true" /> Assistant
+            {m.model !== undefined ? <span class="msg-model"> · {m.model}</span> : null}
+          </div>
+          {m.thinking ? (
+            <details class="thinking">
+              <summary>Thinking</summary>
+              <div class="plain">{m.thinking}</div>
+            </details>
+          ) : null}
+          {m.text !== "" ? <MarkdownBlock text={m.text} /> : null}
+          {(m.toolCalls ?? []).map((call) => (
+            <ToolCallBlock key={call.id} name={call.name} args={call.args} result={results.get(call.id)} />
+          ))}
+          {m.stopReason === "error" || m.stopReason === "aborted" ? (
+            <div class="msg-error" role="alert">
+              <span class="codicon codicon-error" aria-hidden="true" />{" "}
+              {m.stopReason === "aborted" ? "Aborted" : "Error"}
+              {m.errorMessage ? `: ${m.errorMessage}` : ""}
+            </div>
+          ) : null}
+          {live ? <span class="cursor" aria-hidden="true" /> : null}
+        </div>
+      );
+    case "toolResult":
+      // Shown with its call; a result whose call is not on the path stands alone.
+      return null;
+    case "bashExecution":
+      return (
+        <div class="msg msg-bash" data-message-id={m.id}>
+          <pre class="plain">{m.text}</pre>
+        </div>
+      );
+    case "custom":
+      return (
+        <div class="msg msg-custom" data-message-id={m.id}>
+          <div class="msg-text plain">{m.text}</div>
+        </div>
+      );
+    case "branchSummary":
+    case "compactionSummary":
+      return (
+        <details class={`msg msg-summary msg-${m.role}`} data-message-id={m.id}>
+          <summary>
+            <span
+              class={`codicon ${m.role === "branchSummary" ? "codicon-git-merge" : "codicon-fold"}`}
+              aria-hidden="true"
+            />{" "}
+            {m.role === "branchSummary" ? "Branch summary" : "Compaction summary"}
+          </summary>
+          <MarkdownBlock text={m.text} />
+        </details>
+      );
+    default: {
+      const never: never = m.role;
+      return never;
+    }
+  }
+}
+
+/** A standalone tool result (its call is not in this chat). */
+export function OrphanToolResult({ message: m }: { message: ChatMessageDto }): JSX.Element {
+  return (
+    <div class="msg msg-tool" data-message-id={m.id}>
+      <ToolCallBlock name={m.toolName ?? "tool"} args="" result={m} />
+    </div>
+  );
+}
+
+function ToolCallBlock(props: { name: string; args: string; result: ChatMessageDto | undefined }): JSX.Element {
+  const r = props.result;
+  const state = r === undefined ? "running" : r.isError === true ? "error" : "done";
+  const icon =
+    state === "running"
+      ? "codicon-loading codicon-modifier-spin"
+      : state === "error"
+        ? "codicon-error"
+        : "codicon-check";
+  return (
+    <details class={`tool-call tool-${state}`}>
+      <summary>
+        <span class={`codicon ${icon}`} aria-hidden="true" /> <span class="tool-name">{props.name}</span>{" "}
+        <span class="tool-args-short">{shortArgs(props.args)}</span>
+      </summary>
+      {props.args !== "" ? <pre class="tool-args plain">{props.args}</pre> : null}
+      {r !== undefined ? <pre class="tool-result plain">{r.text}</pre> : null}
+    </details>
+  );
+}
+
+/** One line of arguments for the collapsed call. */
+function shortArgs(args: string): string {
+  const oneLine = args.replace(/\s+/g, " ").trim();
+  return oneLine.length > 80 ? `${oneLine.slice(0, 79)}…` : oneLine;
+}

@@ -1,0 +1,172 @@
+/**
+ * The exported session page (bundled to dist/export.js and inlined into the HTML by the core's exporter).
+ * Sidebar: the whole tree with the sidebar's filters and search. Main: the path root→selected node.
+ */
+import type { TreeFilter } from "../../src/shared/protocol.js";
+import type { ExportData, ExportEntry } from "../../src/core/export/export-data.js";
+import { h } from "./dom.js";
+import { readExportData } from "./read-data.js";
+import { renderEntry } from "./render-entry.js";
+import { TreePanel } from "./tree-panel.js";
+
+const FILTERS: readonly { value: TreeFilter; text: string }[] = [
+  { value: "default", text: "Default" },
+  { value: "no-tools", text: "No tools" },
+  { value: "user-only", text: "User only" },
+  { value: "labeled-only", text: "Labeled only" },
+  { value: "all", text: "All" },
+];
+const NARROW = "(max-width: 800px)";
+
+function fail(app: HTMLElement, message: string): void {
+  app.replaceChildren(h("p", "msg error", message));
+}
+
+function start(data: ExportData, app: HTMLElement): void {
+  const entries = new Map<string, ExportEntry>();
+  const parents = new Map<string, string | null>();
+  const labels = new Map<string, string>();
+  data.nodes.forEach((n, i) => {
+    if (entries.has(n.id)) return;
+    entries.set(n.id, data.entries[i]);
+    parents.set(n.id, n.parentId);
+    if (n.label) labels.set(n.id, n.label);
+  });
+
+  const toggle = h("button", undefined, "☰");
+  toggle.id = "toggle-sidebar";
+  toggle.title = "Show or hide the tree";
+  const back = h("button", undefined, "Back to session leaf");
+  back.id = "back-to-leaf";
+  back.disabled = data.leafId === null || !entries.has(data.leafId);
+  const meta = h(
+    "span",
+    "meta",
+    `${data.branchOnly ? "branch, " : ""}${data.nodes.length} entries · exported ${new Date(data.exportedAt).toLocaleString()}`,
+  );
+  const title = h("h1", undefined, data.title);
+  title.title = `${data.title} — ${data.cwd}`;
+  const topbar = h("header", undefined, toggle, title, meta, back);
+  topbar.id = "topbar";
+
+  const filter = h("select");
+  filter.id = "filter";
+  filter.setAttribute("aria-label", "Filter");
+  for (const f of FILTERS) {
+    const o = h("option", undefined, f.text);
+    o.value = f.value;
+    filter.appendChild(o);
+  }
+  const search = h("input");
+  search.id = "search";
+  search.type = "search";
+  search.placeholder = "Search";
+  search.setAttribute("aria-label", "Search the tree");
+  const controls = h("div", undefined, filter, search);
+  controls.id = "controls";
+  const status = h("div");
+  status.id = "tree-status";
+  const treeBox = h("div");
+  treeBox.id = "tree";
+  const sidebar = h("aside", undefined, controls, status, treeBox);
+  sidebar.id = "sidebar";
+  const backdrop = h("div");
+  backdrop.id = "sidebar-backdrop";
+  const pathHeader = h("div");
+  pathHeader.id = "path-header";
+  const messages = h("div");
+  messages.id = "messages";
+  const content = h("main", undefined, pathHeader, messages);
+  content.id = "content";
+  const layout = h("div", undefined, sidebar, backdrop, content);
+  layout.id = "layout";
+  app.replaceChildren(topbar, layout);
+
+  // Sidebar: open by default on wide screens, closed on narrow ones (where it overlays the page).
+  const narrow = window.matchMedia(NARROW);
+  const setSidebar = (open: boolean): void => {
+    document.body.classList.toggle("sidebar-open", open);
+    document.body.classList.toggle("sidebar-closed", !open);
+    toggle.setAttribute("aria-expanded", open ? "true" : "false");
+    if (open) panel.refresh();
+  };
+
+  const showPath = (id: string): void => {
+    const path: string[] = [];
+    const seen = new Set<string>();
+    for (let cur: string | null | undefined = id; cur && entries.has(cur) && !seen.has(cur); cur = parents.get(cur)) {
+      seen.add(cur);
+      path.unshift(cur);
+    }
+    const frag = document.createDocumentFragment();
+    for (const pid of path) {
+      const el = renderEntry(entries.get(pid), labels.get(pid));
+      el.dataset.id = pid;
+      if (pid === id) el.classList.add("target");
+      frag.appendChild(el);
+    }
+    messages.replaceChildren(frag);
+    const isLeaf = id === data.leafId;
+    pathHeader.replaceChildren(
+      h("span", undefined, `Path to ${isLeaf ? "the session leaf" : "the selected entry"}: ${path.length} entries`),
+    );
+    const target = messages.lastElementChild;
+    if (target instanceof HTMLElement) target.scrollIntoView({ block: "start" });
+  };
+
+  const panel = new TreePanel(
+    treeBox,
+    data.nodes,
+    data.leafId,
+    (id) => select(id, true),
+    (shown, total) => {
+      status.textContent = shown === total ? `${total} entries` : `${shown} of ${total} entries shown`;
+    },
+  );
+
+  setSidebar(!narrow.matches);
+  narrow.addEventListener("change", () => setSidebar(!narrow.matches));
+  toggle.addEventListener("click", () => setSidebar(!document.body.classList.contains("sidebar-open")));
+  backdrop.addEventListener("click", () => setSidebar(false));
+
+  function select(id: string, fromTree: boolean): void {
+    if (!entries.has(id)) return;
+    panel.select(id);
+    showPath(id);
+    if (history.replaceState) history.replaceState(null, "", `#${encodeURIComponent(id)}`);
+    if (fromTree && narrow.matches) setSidebar(false);
+  }
+
+  filter.addEventListener("change", () => {
+    panel.setFilter(filter.value as TreeFilter);
+  });
+  search.addEventListener("input", () => panel.setQuery(search.value));
+  back.addEventListener("click", () => {
+    if (data.leafId !== null) select(data.leafId, false);
+  });
+
+  let fromHash = "";
+  try {
+    fromHash = decodeURIComponent(location.hash.slice(1));
+  } catch {
+    // A malformed link: start at the leaf.
+  }
+  const initial = entries.has(fromHash) ? fromHash : (data.leafId ?? data.nodes[data.nodes.length - 1]?.id);
+  if (initial !== undefined && entries.has(initial)) select(initial, false);
+  else pathHeader.textContent = "This session has no entries.";
+  document.body.dataset.ready = "true";
+}
+
+function main(): void {
+  let app = document.getElementById("app");
+  if (!app) {
+    app = h("div");
+    app.id = "app";
+    document.body.appendChild(app);
+  }
+  const data = readExportData(document);
+  if (typeof data === "string") fail(app, data);
+  else start(data, app);
+}
+
+main();

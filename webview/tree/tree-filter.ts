@@ -1,0 +1,94 @@
+/**
+ * Which nodes a filter and a search query show. Pure functions over TreeIndex arrays.
+ */
+import type { TreeFilter, TreeNodeDto } from "../../src/shared/protocol.js";
+import type { TreeIndex } from "./tree-index.js";
+
+/** Visibility codes: hidden, shown as a search hit (or no search), shown only as a hit's ancestor. */
+export const HIDDEN = 0;
+export const SHOWN = 1;
+export const CONTEXT = 2;
+
+/** Entry kinds pi's default filter hides. */
+const DEFAULT_HIDDEN: ReadonlySet<TreeNodeDto["kind"]> = new Set([
+  "label",
+  "custom",
+  "model_change",
+  "thinking_level_change",
+  "session_info",
+]);
+
+/** Whether a node passes the filter alone (pi's rules). */
+export function passesFilter(d: TreeNodeDto, filter: TreeFilter, isLeaf: boolean): boolean {
+  if (filter === "all") return true;
+  // display:false hook messages and tool-call-only assistant turns are noise outside "all"; the leaf always shows.
+  if (d.hidden === true && !isLeaf) return false;
+  if (d.kind === "assistant" && d.toolCallsOnly === true && !isLeaf) return false;
+  switch (filter) {
+    case "default":
+      return !DEFAULT_HIDDEN.has(d.kind);
+    case "no-tools":
+      return !DEFAULT_HIDDEN.has(d.kind) && d.kind !== "toolResult";
+    case "user-only":
+      return d.kind === "user";
+    case "labeled-only":
+      return d.label !== undefined && d.label !== "";
+    default: {
+      const never: never = filter;
+      return never;
+    }
+  }
+}
+
+/** Split a query into lower-case tokens; empty for a blank query. */
+export function queryTokens(query: string): string[] {
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((t) => t.length > 0);
+}
+
+/**
+ * Visibility of every node. With a query, nodes matching all tokens are SHOWN and their ancestors
+ * that pass the filter become CONTEXT, so every hit keeps its path.
+ */
+export function computeVisibility(index: TreeIndex, filter: TreeFilter, tokens: readonly string[]): Uint8Array {
+  const n = index.size;
+  const vis = new Uint8Array(n);
+  const nodes = index.nodes;
+  const leaf = index.leaf;
+  if (tokens.length === 0) {
+    for (let i = 0; i < n; i++) if (passesFilter(nodes[i], filter, i === leaf)) vis[i] = SHOWN;
+    return vis;
+  }
+  const parent = index.parent;
+  const nt = tokens.length;
+  for (let i = 0; i < n; i++) {
+    if (vis[i] === SHOWN) continue;
+    if (!passesFilter(nodes[i], filter, i === leaf)) continue;
+    const text = index.search(i);
+    let ok = true;
+    for (let k = 0; k < nt; k++) {
+      if (!text.includes(tokens[k])) {
+        ok = false;
+        break;
+      }
+    }
+    if (!ok) continue;
+    vis[i] = SHOWN;
+    // Walk up until an already-marked ancestor: every node is marked at most once, so O(n) in total.
+    for (let a = parent[i]; a >= 0 && vis[a] === HIDDEN; a = parent[a]) {
+      if (!passesFilter(nodes[a], filter, a === leaf)) {
+        vis[a] = HIDDEN_PASSED;
+        continue;
+      }
+      vis[a] = CONTEXT;
+    }
+  }
+  // HIDDEN_PASSED only stopped repeated walks; such ancestors stay hidden.
+  for (let i = 0; i < n; i++) if (vis[i] === HIDDEN_PASSED) vis[i] = HIDDEN;
+  return vis;
+}
+
+/** Temporary mark for filtered-out ancestors already walked through. */
+const HIDDEN_PASSED = 3;

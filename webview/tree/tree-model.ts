@@ -1,0 +1,218 @@
+/**
+ * View state of the tree outside Preact: index, filter, search, folds, selection and the flattened rows.
+ * Components read it and call `changed()` subscribers; nothing here touches the DOM.
+ */
+import type { HostToWebview, TreeFilter } from "../../src/shared/protocol.js";
+import { computeVisibility, queryTokens } from "./tree-filter.js";
+import { flatten, type FlatRows } from "./tree-flatten.js";
+import { TreeIndex } from "./tree-index.js";
+
+/** What survives a reload of the view (webview getState/setState). */
+export interface PersistedTreeState {
+  filter: TreeFilter;
+  sessionId?: string;
+  folded: string[];
+  selectedId?: string;
+}
+
+const FILTERS: readonly TreeFilter[] = ["default", "no-tools", "user-only", "labeled-only", "all"];
+
+/** Read persisted state defensively: it may come from an older version of the view. */
+export function readPersisted(raw: Record<string, unknown> | undefined): PersistedTreeState {
+  const filter = FILTERS.find((f) => f === raw?.filter) ?? "default";
+  const folded = Array.isArray(raw?.folded) ? raw.folded.filter((x): x is string => typeof x === "string") : [];
+  const sessionId = typeof raw?.sessionId === "string" ? raw.sessionId : undefined;
+  const selectedId = typeof raw?.selectedId === "string" ? raw.selectedId : undefined;
+  return { filter, folded, sessionId, selectedId };
+}
+
+const EMPTY_ROWS: FlatRows = flatten(new TreeIndex([], null), new Uint8Array(0), new Set(), false);
+
+/** The tree view's model. */
+export class TreeModel {
+  index: TreeIndex = new TreeIndex([], null);
+  rows: FlatRows = EMPTY_ROWS;
+  /** Per node: HIDDEN, SHOWN or CONTEXT (a search hit's ancestor). */
+  visibility: Uint8Array = new Uint8Array(0);
+  filter: TreeFilter;
+  query = "";
+  sessionId: string | undefined;
+  sessionName: string | undefined;
+  readOnly = false;
+  loaded = false;
+  /** Node index of the selected row, or -1. */
+  selected = -1;
+  busy = false;
+  busyMessage: string | undefined;
+  private folded: Set<string>;
+  private pendingSelectedId: string | undefined;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(persisted: PersistedTreeState) {
+    this.filter = persisted.filter;
+    this.sessionId = persisted.sessionId;
+    this.folded = new Set(persisted.folded);
+    this.pendingSelectedId = persisted.selectedId;
+  }
+
+  /** Subscribe to changes; returns an unsubscribe function. */
+  subscribe(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** What to persist now. */
+  persisted(): PersistedTreeState {
+    return {
+      filter: this.filter,
+      sessionId: this.sessionId,
+      folded: [...this.folded],
+      selectedId: this.selected >= 0 ? this.index.nodes[this.selected].id : undefined,
+    };
+  }
+
+  /** Apply a tree message from the host. Returns true when it was a tree message. */
+  apply(msg: HostToWebview): boolean {
+    switch (msg.type) {
+      case "tree/snapshot": {
+        // Marks let the benchmark split first paint into index / flatten / render.
+        performance.mark("tree:snapshot:received");
+        const sameSession = msg.sessionId === this.sessionId;
+        const keepId = this.selected >= 0 ? this.index.nodes[this.selected].id : this.pendingSelectedId;
+        this.index = new TreeIndex(msg.nodes, msg.leafId);
+        performance.mark("tree:snapshot:indexed");
+        if (!sameSession) this.folded.clear();
+        this.sessionId = msg.sessionId;
+        this.sessionName = msg.sessionName;
+        this.readOnly = msg.readOnly === true;
+        this.loaded = true;
+        this.recompute();
+        performance.mark("tree:snapshot:flattened");
+        const keep = sameSession && keepId !== undefined ? this.index.idToIdx.get(keepId) : undefined;
+        this.selected = keep !== undefined && this.rows.rowOf[keep] >= 0 ? keep : this.defaultSelection();
+        this.pendingSelectedId = undefined;
+        this.index.warmSearch();
+        break;
+      }
+      case "tree/append":
+        this.index.append(msg.nodes);
+        this.recompute();
+        break;
+      case "tree/leaf":
+        this.index.setLeaf(msg.leafId);
+        this.recompute();
+        break;
+      case "tree/labels":
+        this.index.setLabels(msg.changes);
+        this.recompute();
+        break;
+      case "tree/reveal":
+        this.reveal(msg.entryId);
+        break;
+      case "tree/busy":
+        this.busy = msg.busy;
+        this.busyMessage = msg.busy ? msg.message : undefined;
+        break;
+      default:
+        return false;
+    }
+    this.changed();
+    return true;
+  }
+
+  /** Change the filter. */
+  setFilter(filter: TreeFilter): void {
+    if (filter === this.filter) return;
+    this.filter = filter;
+    this.recompute();
+    this.keepSelectionVisible();
+    this.changed();
+  }
+
+  /** Change the search query. */
+  setQuery(query: string): void {
+    if (query === this.query) return;
+    this.query = query;
+    this.recompute();
+    this.keepSelectionVisible();
+    this.changed();
+  }
+
+  /** Whether a search is narrowing the tree (folds are opened for display meanwhile). */
+  get searching(): boolean {
+    return queryTokens(this.query).length > 0;
+  }
+
+  /** Fold or unfold a node's descendants. */
+  setFolded(nodeIdx: number, fold: boolean): void {
+    const id = this.index.nodes[nodeIdx].id;
+    if (fold === this.folded.has(id)) return;
+    if (fold) this.folded.add(id);
+    else this.folded.delete(id);
+    this.recompute();
+    this.changed();
+  }
+
+  /** Select a node by index (must be displayed). */
+  select(nodeIdx: number): void {
+    if (nodeIdx === this.selected) return;
+    this.selected = nodeIdx;
+    this.changed();
+  }
+
+  /** Select an entry, unfolding and, if the filter hides it, showing all so it is displayed. */
+  reveal(entryId: string): void {
+    const i = this.index.idToIdx.get(entryId);
+    if (i === undefined) return;
+    let refolded = false;
+    for (let a = this.index.parent[i]; a >= 0; a = this.index.parent[a]) {
+      if (this.folded.delete(this.index.nodes[a].id)) refolded = true;
+    }
+    if (refolded) this.recompute();
+    if (this.rows.rowOf[i] < 0 && this.query !== "") {
+      this.query = "";
+      this.recompute();
+    }
+    if (this.rows.rowOf[i] < 0) {
+      this.filter = "all";
+      this.recompute();
+    }
+    this.selected = i;
+  }
+
+  private recompute(): void {
+    const folds = new Set<number>();
+    for (const id of this.folded) {
+      const i = this.index.idToIdx.get(id);
+      if (i !== undefined) folds.add(i);
+    }
+    this.visibility = computeVisibility(this.index, this.filter, queryTokens(this.query));
+    this.rows = flatten(this.index, this.visibility, folds, this.searching);
+  }
+
+  /** After the displayed set changed: keep the selection, else move it to the nearest displayed ancestor. */
+  private keepSelectionVisible(): void {
+    if (this.selected >= 0 && this.rows.rowOf[this.selected] >= 0) return;
+    let a = this.selected;
+    while (a >= 0 && this.rows.rowOf[a] < 0) a = this.index.parent[a];
+    this.selected = a >= 0 ? a : this.rows.count > 0 ? this.rows.node[0] : -1;
+  }
+
+  private defaultSelection(): number {
+    let a = this.index.leaf;
+    while (a >= 0 && this.rows.rowOf[a] < 0) a = this.index.parent[a];
+    if (a >= 0) return a;
+    return this.rows.count > 0 ? this.rows.node[this.rows.count - 1] : -1;
+  }
+
+  private changed(): void {
+    for (const fn of this.listeners) fn();
+  }
+}
+
+/** Short display of a token count: 12345 → "12k". */
+export function formatTokens(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, "")}M`;
+  if (n >= 1000) return `${Math.round(n / 1000)}k`;
+  return String(n);
+}

@@ -1,0 +1,134 @@
+/**
+ * One tree row. Text goes in as text nodes only (Preact escapes it), never as HTML.
+ */
+import type { JSX } from "preact";
+import type { TreeNodeDto } from "../../src/shared/protocol.js";
+import { EXPANDED, FOLDABLE, guideText, type FlatRows } from "./tree-flatten.js";
+import { formatTokens } from "./tree-model.js";
+import { CONTEXT } from "./tree-filter.js";
+
+/** Fixed row height in px: windowing depends on it (keep in sync with media/tree.css). */
+export const ROW_HEIGHT = 22;
+
+/** The role word and text a row shows for an entry. */
+export function describeNode(d: TreeNodeDto): { role: string; text: string } {
+  switch (d.kind) {
+    case "user":
+      return { role: "user:", text: d.preview };
+    case "assistant":
+      if (d.toolCallsOnly === true)
+        return { role: "assistant:", text: `[tool calls${d.toolName ? `: ${d.toolName}` : ""}]` };
+      return { role: "assistant:", text: d.preview };
+    case "toolResult":
+      return { role: d.toolName ? `tool ${d.toolName}:` : "tool:", text: d.preview };
+    case "bashExecution":
+      return { role: "bash:", text: d.preview };
+    case "custom_message":
+      return { role: "custom:", text: d.preview };
+    case "branch_summary":
+      return { role: "[branch summary]", text: d.preview };
+    case "compaction":
+      return { role: `[compaction: ${formatTokens(d.tokens ?? 0)} tokens]`, text: "" };
+    case "label":
+      return { role: "[label]", text: d.preview };
+    case "custom":
+      return { role: "[custom]", text: d.preview };
+    case "model_change":
+      return { role: "[model]", text: d.preview };
+    case "thinking_level_change":
+      return { role: "[thinking]", text: d.preview };
+    case "session_info":
+      return { role: "[session]", text: d.preview };
+    default:
+      return { role: `[${d.kind}]`, text: d.preview };
+  }
+}
+
+/** Props of one row. */
+export interface TreeRowProps {
+  rows: FlatRows;
+  row: number;
+  node: TreeNodeDto;
+  nodeIdx: number;
+  selected: boolean;
+  onPath: boolean;
+  isLeaf: boolean;
+  visibility: number;
+  /** Whole text once the host sent it; the preview until then. */
+  title: string;
+  onRowClick: (nodeIdx: number) => void;
+  onTwistyClick: (nodeIdx: number) => void;
+  onHover: (nodeIdx: number) => void;
+}
+
+/** Render a row, absolutely positioned at its offset in the scroll area. */
+export function TreeRow(p: TreeRowProps): JSX.Element {
+  const { rows, row, node: d } = p;
+  const f = rows.flags[row];
+  const foldable = (f & FOLDABLE) !== 0;
+  const expanded = (f & EXPANDED) !== 0;
+  const g = guideText(rows, row);
+  const desc = describeNode(d);
+  const dim = d.kind !== "user" && d.kind !== "branch_summary" && d.kind !== "compaction";
+  const cls = ["tree-row", `kind-${d.kind}`];
+  if (dim) cls.push("dim");
+  if (p.onPath) cls.push("on-path");
+  if (p.isLeaf) cls.push("active-leaf");
+  if (p.selected) cls.push("selected");
+  if (d.failed === true) cls.push("failed");
+  if (p.visibility === CONTEXT) cls.push("search-context");
+  const context = JSON.stringify({
+    webviewSection: "entry",
+    entryId: d.id,
+    hasLabel: d.label !== undefined && d.label !== "",
+    preventDefaultContextMenuItems: true,
+  });
+  return (
+    <div
+      role="treeitem"
+      id={`tree-row-${p.nodeIdx}`}
+      class={cls.join(" ")}
+      style={{ top: `${row * ROW_HEIGHT}px` }}
+      data-entry-id={d.id}
+      data-vscode-context={context}
+      aria-level={rows.level[row] + 1}
+      aria-setsize={rows.setSize[row]}
+      aria-posinset={rows.posInSet[row]}
+      aria-selected={p.selected}
+      aria-expanded={foldable ? expanded : undefined}
+      aria-current={p.isLeaf ? "true" : undefined}
+      title={p.title}
+      onClick={() => p.onRowClick(p.nodeIdx)}
+      onMouseEnter={() => p.onHover(p.nodeIdx)}
+    >
+      {g.deep ? (
+        <span class="depth-marker" title="deeper levels not indented">
+          …
+        </span>
+      ) : null}
+      <span class="guides" aria-hidden="true">
+        {g.text}
+      </span>
+      {foldable ? (
+        <span
+          class={`twisty codicon ${expanded ? "codicon-chevron-down" : "codicon-chevron-right"}`}
+          aria-hidden="true"
+          onClick={(e) => {
+            e.stopPropagation();
+            p.onTwistyClick(p.nodeIdx);
+          }}
+        />
+      ) : (
+        // Same width as a twisty, so text lines up whether or not a row folds.
+        <span class="twisty-spacer" aria-hidden="true" />
+      )}
+      {d.orphan === true ? <span class="codicon codicon-warning orphan" title="parent entry missing" /> : null}
+      {d.kind === "branch_summary" ? <span class="codicon codicon-git-merge kind-icon" aria-hidden="true" /> : null}
+      {d.label !== undefined && d.label !== "" ? <span class="label-tag">[{d.label}]</span> : null}
+      <span class="role">{desc.role}</span>
+      {desc.text !== "" ? <span class="text"> {desc.text}</span> : null}
+      {d.failed === true ? <span class="failed-tag"> (failed)</span> : null}
+      {p.isLeaf ? <span class="active-marker"> ← active</span> : null}
+    </div>
+  );
+}

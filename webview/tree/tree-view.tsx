@@ -1,0 +1,213 @@
+/**
+ * The tree view: toolbar (search, filter), busy bar, and a windowed list of rows.
+ * Only rows inside the viewport plus OVERSCAN are in the DOM, whatever the tree size.
+ */
+import type { JSX } from "preact";
+import { useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
+import type { HostToWebview, TreeFilter, WebviewToHost } from "../../src/shared/protocol.js";
+import { Dropdown, TextField } from "../ui/controls.js";
+import { handleTreeKey } from "./tree-keys.js";
+import type { TreeModel } from "./tree-model.js";
+import { ROW_HEIGHT, TreeRow } from "./tree-row.js";
+
+/** Rows rendered above and below the viewport so fast scrolling shows no gaps. */
+const OVERSCAN = 10;
+/** Hover time before the whole text is requested from the host. */
+const HOVER_DELAY_MS = 250;
+/** Whole texts kept for hover titles. */
+const TEXT_CACHE_LIMIT = 200;
+
+const FILTER_OPTIONS: readonly { value: TreeFilter; label: string }[] = [
+  { value: "default", label: "Default" },
+  { value: "no-tools", label: "No tools" },
+  { value: "user-only", label: "User only" },
+  { value: "labeled-only", label: "Labeled only" },
+  { value: "all", label: "All" },
+];
+
+/** Props: the model plus the channel to the host. */
+export interface TreeViewProps {
+  model: TreeModel;
+  post: (msg: WebviewToHost) => void;
+  subscribeHost: (fn: (msg: HostToWebview) => void) => () => void;
+}
+
+/** The whole tree view. */
+export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Element {
+  const [, bump] = useReducer((x: number) => x + 1, 0);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const searchRef = useRef<HTMLElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewHeight, setViewHeight] = useState(400);
+  const revealPending = useRef(false);
+  const texts = useRef(new Map<string, string>());
+  const hover = useRef<{ idx: number; timer: number | undefined; requestId: number }>({
+    idx: -1,
+    timer: undefined,
+    requestId: 0,
+  });
+
+  useLayoutEffect(() => model.subscribe(() => bump(0)), [model]);
+  useLayoutEffect(
+    () =>
+      subscribeHost((msg) => {
+        if (msg.type === "tree/snapshot" || msg.type === "tree/reveal") revealPending.current = true;
+        if (msg.type === "tree/entryText") {
+          const cache = texts.current;
+          if (cache.size >= TEXT_CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+          cache.set(msg.entryId, msg.text);
+          bump(0);
+        }
+      }),
+    [subscribeHost],
+  );
+
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (el === null) return;
+    const ro = new ResizeObserver(() => setViewHeight(el.clientHeight));
+    ro.observe(el);
+    setViewHeight(el.clientHeight);
+    return () => ro.disconnect();
+  }, []);
+
+  // Scroll the selection into view after a snapshot/reveal or a keyboard move.
+  useLayoutEffect(() => {
+    if (!revealPending.current) return;
+    revealPending.current = false;
+    const el = scrollRef.current;
+    const r = model.selected >= 0 ? model.rows.rowOf[model.selected] : -1;
+    if (el === null || r < 0) return;
+    const top = r * ROW_HEIGHT;
+    if (top < el.scrollTop) el.scrollTop = top;
+    else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW_HEIGHT - el.clientHeight;
+    setScrollTop(el.scrollTop);
+  });
+
+  const rows = model.rows;
+  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(rows.count, Math.ceil((scrollTop + viewHeight) / ROW_HEIGHT) + OVERSCAN);
+  const vis = model.visibility;
+  const index = model.index;
+  const onPath = index.onPath;
+  const items: JSX.Element[] = [];
+  for (let r = first; r < last; r++) {
+    const i = rows.node[r];
+    const d = index.nodes[i];
+    items.push(
+      <TreeRow
+        key={i}
+        rows={rows}
+        row={r}
+        node={d}
+        nodeIdx={i}
+        selected={i === model.selected}
+        onPath={onPath[i] === 1}
+        isLeaf={i === index.leaf}
+        visibility={vis[i]}
+        title={texts.current.get(d.id) ?? (d.label ? `[${d.label}] ${d.preview}` : d.preview)}
+        onRowClick={(idx) => {
+          model.select(idx);
+          scrollRef.current?.focus();
+          if (model.busy) return;
+          post({ type: "tree/navigate", entryId: index.nodes[idx].id, mode: "ask" });
+        }}
+        onTwistyClick={(idx) => {
+          if (model.searching) return;
+          const row = rows.rowOf[idx];
+          model.select(idx);
+          model.setFolded(idx, (rows.flags[row] & 4) !== 0);
+        }}
+        onHover={(idx) => {
+          const h = hover.current;
+          window.clearTimeout(h.timer);
+          h.idx = idx;
+          const id = index.nodes[idx].id;
+          if (texts.current.has(id)) return;
+          h.timer = window.setTimeout(() => {
+            if (h.idx !== idx) return;
+            post({ type: "tree/requestText", requestId: ++h.requestId, entryId: id });
+          }, HOVER_DELAY_MS);
+        }}
+      />,
+    );
+  }
+
+  const focusSearch = (initial?: string): void => {
+    if (initial !== undefined) model.setQuery(model.query + initial);
+    searchRef.current?.focus();
+  };
+  const revealSelection = (): void => {
+    revealPending.current = true;
+    bump(0);
+  };
+
+  const activeRow = model.selected >= 0 ? rows.rowOf[model.selected] : -1;
+  const activeDescendant = activeRow >= first && activeRow < last ? `tree-row-${model.selected}` : undefined;
+
+  return (
+    <div class={`tree-view${model.busy ? " busy" : ""}`}>
+      <div class="toolbar">
+        <TextField
+          class="search"
+          inputRef={searchRef}
+          value={model.query}
+          placeholder="Search (all words)"
+          ariaLabel="Search tree"
+          onInput={(v) => model.setQuery(v)}
+          onKeyDown={(e) => {
+            if (e.key === "Escape") {
+              model.setQuery("");
+              scrollRef.current?.focus();
+              revealSelection();
+              e.preventDefault();
+            } else if (e.key === "ArrowDown" || e.key === "Enter") {
+              scrollRef.current?.focus();
+              revealSelection();
+              e.preventDefault();
+            }
+          }}
+        />
+        {model.readOnly ? (
+          <span class="read-only codicon codicon-lock" role="img" aria-label="Read-only session" title="Read-only session" />
+        ) : null}
+        <Dropdown
+          class="filter"
+          value={model.filter}
+          options={FILTER_OPTIONS}
+          ariaLabel="Filter"
+          onChange={(f) => {
+            model.setFilter(f);
+            revealSelection();
+          }}
+        />
+      </div>
+      {model.busy ? <div class="progress-bar" role="progressbar" aria-label={model.busyMessage ?? "Working"} /> : null}
+      {model.busy && model.busyMessage ? <div class="busy-message">{model.busyMessage}</div> : null}
+      <div
+        ref={scrollRef}
+        class="tree-scroll"
+        role="tree"
+        aria-label={model.sessionName ? `Session tree: ${model.sessionName}` : "Session tree"}
+        aria-busy={model.busy}
+        aria-activedescendant={activeDescendant}
+        tabIndex={0}
+        onScroll={(e) => setScrollTop((e.currentTarget as HTMLDivElement).scrollTop)}
+        onKeyDown={(e) => {
+          const pageRows = Math.max(1, Math.floor(viewHeight / ROW_HEIGHT));
+          if (handleTreeKey(e, { model, pageRows, post, focusSearch, revealSelection })) e.preventDefault();
+        }}
+      >
+        <div class="tree-spacer" style={{ height: `${rows.count * ROW_HEIGHT}px` }}>
+          {items}
+        </div>
+        {model.loaded && rows.count === 0 ? (
+          <div class="tree-empty">
+            {index.size === 0 ? "No entries yet." : "Nothing matches this filter or search."}
+          </div>
+        ) : null}
+        {!model.loaded ? <div class="tree-empty">Loading…</div> : null}
+      </div>
+    </div>
+  );
+}
