@@ -1,5 +1,8 @@
 /** Command-line options of `npm run bench -- [options]`. */
 
+/** Thrown for --help: the message is the usage line, printed without a stack. */
+export class UsageRequested extends Error {}
+
 /** What a run does. */
 export interface BenchOptions {
   /** Smoke run: smaller sessions, fewer runs, results not written to the committed files. */
@@ -16,9 +19,11 @@ export interface BenchOptions {
   only?: string[];
   /** Write results to bench/results.md and docs/ (default: on for full runs, off for --quick). */
   write: boolean;
+  /** Measure nothing: rewrite the result files from the last run (bench/.data/last-report.json). */
+  fromLast: boolean;
 }
 
-const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--cpu-prof] [--only a,b] [--write|--no-write]`;
+const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last]`;
 
 /** Parses argv (without node and script). Throws with the usage line on anything unknown. */
 export function parseOptions(argv: string[]): BenchOptions {
@@ -30,6 +35,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     skipWebview: false,
     cpuProf: false,
     write: !quick,
+    fromLast: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -64,12 +70,16 @@ export function parseOptions(argv: string[]): BenchOptions {
       case "--write":
         options.write = true;
         break;
+      case "--from-last":
+        options.fromLast = true;
+        options.write = true;
+        break;
       case "--no-write":
         options.write = false;
         break;
       case "--help":
       case "-h":
-        throw new Error(USAGE);
+        throw new UsageRequested(USAGE);
       default:
         throw new Error(`unknown option ${arg}\n${USAGE}`);
     }

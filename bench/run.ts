@@ -3,7 +3,7 @@
  * (fresh process per measurement) and our tree webview in headless Chromium, prints the tables with PASS/MISS
  * per target and writes bench/results.md, docs/bench.md and docs/bench-chart.svg.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, totalmem } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -11,17 +11,18 @@ import { buildChild, runChild } from "./child-runner.js";
 import type { ChildResult, Impl } from "./child/protocol.js";
 import { ensurePi } from "./ensure-pi.js";
 import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./generate/datasets.js";
-import { parseOptions, type BenchOptions } from "./options.js";
+import { parseOptions, UsageRequested, type BenchOptions } from "./options.js";
 import { DATA_DIR } from "./paths.js";
 import { summariseStore, summariseWebview, type BenchReport, type DatasetResult } from "./report/summary.js";
 import { resultsMarkdown } from "./report/table.js";
 import { checkTargets } from "./report/targets.js";
 import { writeResults } from "./report/write-results.js";
-import { launchBrowser, measureWebviewRun, type WebviewRun } from "./webview/measure-webview.js";
-import { buildSnapshot } from "./webview/snapshot.js";
-import { buildWebviewPage } from "./webview/webview-bundle.js";
+import { measureWebviewRun, startRig, type WebviewRun } from "./webview/measure-webview.js";
+import { buildSnapshot, type HostSnapshot } from "./webview/snapshot.js";
 
 const IMPLS: Impl[] = ["floor", "pi", "ours"];
+/** The last run's numbers, for --from-last. */
+const LAST_REPORT = join(DATA_DIR, "last-report.json");
 
 function log(line: string): void {
   console.log(`[bench] ${line}`);
@@ -61,24 +62,24 @@ async function measureStores(dataset: Dataset, options: BenchOptions): Promise<D
 }
 
 async function measureWebviews(results: DatasetResult[], options: BenchOptions): Promise<void> {
-  const pageUrl = await buildWebviewPage(options.cpuProf);
+  const rig = await startRig();
   const profileDir = join(DATA_DIR, "profiles");
   if (options.cpuProf) mkdirSync(profileDir, { recursive: true });
-  const browser = await launchBrowser();
   try {
     for (const result of results) {
-      let snapshot: Awaited<ReturnType<typeof buildSnapshot>> | undefined;
+      let snapshot: HostSnapshot | undefined;
       const runs: WebviewRun[] = [];
       try {
         snapshot = await buildSnapshot(result.dataset.path);
         for (let run = 0; run < options.runs; run++) {
           const profile =
             options.cpuProf && run === 0 ? join(profileDir, `webview-${result.dataset.name}.cpuprofile`) : undefined;
-          runs.push(await measureWebviewRun(browser, pageUrl, snapshot.json, profile));
+          runs.push(await measureWebviewRun(rig, snapshot.message, profile));
         }
-        result.webview = summariseWebview(runs, snapshot.nodes, snapshot.hostMs);
+        result.webview = summariseWebview(runs, snapshot.message.nodes.length, snapshot.hostMs);
       } catch (error) {
-        result.webview = summariseWebview(runs, snapshot?.nodes ?? 0, snapshot?.hostMs ?? Number.NaN, errorText(error));
+        const nodes = snapshot?.message.nodes.length ?? 0;
+        result.webview = summariseWebview(runs, nodes, snapshot?.hostMs ?? Number.NaN, errorText(error));
         log(`${result.dataset.name} webview: ${errorText(error)}`);
       }
       const w = result.webview;
@@ -87,12 +88,20 @@ async function measureWebviews(results: DatasetResult[], options: BenchOptions):
       );
     }
   } finally {
-    await browser.close();
+    await rig.close();
   }
 }
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
+  if (options.fromLast) {
+    // Re-render the committed files (e.g. after editing bench/analysis.md) without measuring again.
+    if (!existsSync(LAST_REPORT)) throw new Error(`--from-last: no earlier run (${LAST_REPORT} is missing)`);
+    const last = JSON.parse(readFileSync(LAST_REPORT, "utf8")) as { report: BenchReport };
+    await writeResults(last.report, checkTargets(last.report.results));
+    log("rewrote bench/results.md, docs/bench.md and docs/bench-chart.svg from the last run");
+    return;
+  }
   const started = performance.now();
   const loadAtStart = loadavg()[0];
   const startedAt = new Date().toISOString().replace(/\.\d+Z$/, "Z");
@@ -115,7 +124,10 @@ async function main(): Promise<void> {
     };
     log(`${dataset.name}: open ${IMPLS.map(fmt).join(", ")}`);
   }
-  if (!options.skipWebview) await measureWebviews(results, options);
+  if (!options.skipWebview) {
+    // No Chromium (or a broken bundle) must not cost the store results: the webview targets show "n/a".
+    await measureWebviews(results, options).catch((error: unknown) => log(`webview: ${errorText(error)}`));
+  }
 
   const cpu = cpus();
   const report: BenchReport = {
@@ -133,10 +145,10 @@ async function main(): Promise<void> {
   for (const c of checks) console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);
 
   mkdirSync(DATA_DIR, { recursive: true });
-  writeFileSync(join(DATA_DIR, "last-report.json"), JSON.stringify({ report, checks }, null, 2));
+  writeFileSync(LAST_REPORT, JSON.stringify({ report, checks }, null, 2));
   writeFileSync(join(DATA_DIR, "last-results.md"), markdown);
   if (options.write) {
-    writeResults(report, checks);
+    await writeResults(report, checks);
     log("wrote bench/results.md, docs/bench.md and docs/bench-chart.svg");
   } else {
     log("results in bench/.data/last-results.md (pass --write to update bench/results.md and docs/)");
@@ -144,6 +156,12 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`[bench] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  if (error instanceof UsageRequested) {
+    console.log(error.message);
+    return;
+  }
+  // The message says what went wrong; set BENCH_STACK=1 for the stack.
+  const detail = error instanceof Error && process.env.BENCH_STACK ? error.stack : errorText(error);
+  console.error(`[bench] ${detail}`);
   process.exitCode = 1;
 });

@@ -47,10 +47,13 @@ if ((${#missing_pkgs[@]} > 0)); then
 fi
 
 # --- The extension's own node_modules ----------------------------------------------------------------------
-if [[ ! -d "$ROOT/node_modules" || ! -e "$ROOT/node_modules/.package-lock.json" ]] ||
-  [[ "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]]; then
+# Installed when missing. A lock file newer than node_modules only gets a warning: `npm ci` deletes
+# node_modules first, which must not happen under someone's running build.
+if [[ ! -e "$ROOT/node_modules/.package-lock.json" || ! -e "$ROOT/node_modules/tsx/package.json" ]]; then
   say "npm ci (extension)"
   (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+elif [[ "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]]; then
+  say "warning: package-lock.json is newer than node_modules; run \`npm ci\` if dependencies changed"
 fi
 
 # --- code-server in e2e-server/ ----------------------------------------------------------------------------

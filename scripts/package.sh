@@ -7,7 +7,6 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
   echo "[package] node_modules missing: run npm ci first" >&2
   exit 1
 }
-rm -rf dist
 node esbuild.mjs --production
 version="$(node -p 'require("./package.json").version')"
 out="agent-tree-$version.vsix"
@@ -15,4 +14,3 @@ out="agent-tree-$version.vsix"
 npx vsce package --no-dependencies --allow-missing-repository --no-rewrite-relative-links --out "$out" </dev/null
 bytes="$(stat -c %s "$out")"
 echo "[package] $out: $bytes bytes ($((bytes / 1024)) KiB)"
-npx vsce ls --no-dependencies --tree 2>/dev/null </dev/null | head -60 || true

@@ -42,8 +42,10 @@ async function main(): Promise<void> {
   }
 
   const runDir = join(demoDir, "code-server");
-  const running: { server?: CodeServer } = {};
+  const running: { server?: CodeServer; stopping?: boolean } = {};
   const shutdown = async (code: number): Promise<void> => {
+    if (running.stopping) return;
+    running.stopping = true;
     await running.server?.stop();
     await fake.close();
     process.exit(code);
@@ -66,6 +68,7 @@ async function main(): Promise<void> {
     extensionDevelopmentPath: REPO_ROOT,
   });
   server.process.once("exit", (code) => {
+    if (running.stopping) return;
     console.error(`[start] code-server exited (${code ?? "signal"}). Its output:\n${server.output().slice(-4000)}`);
     void shutdown(1);
   });

@@ -23,7 +23,13 @@ try {
     version,
     extensionDevelopmentPath: root,
     extensionTestsPath,
-    launchArgs: [workspace, "--disable-extensions", "--disable-workspace-trust", "--skip-welcome", "--skip-release-notes"],
+    launchArgs: [
+      workspace,
+      "--disable-extensions",
+      "--disable-workspace-trust",
+      "--skip-welcome",
+      "--skip-release-notes",
+    ],
   });
   process.exit(code);
 } catch (err) {

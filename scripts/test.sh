@@ -5,7 +5,8 @@
 #   5. unit tests (test/core, test/host)   6. webview tests (test/webview)
 #   7. end-to-end tests in a real VS Code (test/e2e: code-server + Chromium, incl. the extension-host suite)
 # Every stage runs even if an earlier one failed, so one run shows every problem; the exit code is non-zero
-# if any stage failed. The output ends with the node test runner's summary of the last stage.
+# if any stage failed. Failed stages are listed before the last stage, so that the output ends with the
+# node test runner's summary of the last stage.
 #
 #   AGENT_TREE_SKIP_E2E=1 npm test     skip stage 7 (e.g. a machine without Chromium)
 set -uo pipefail
@@ -13,17 +14,22 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 banner() { printf '\n===== %s =====\n' "$*"; }
 failed=()
+# stage NAME CMD...: runs CMD, records a failure. The last stage prints nothing after its own output, so
+# that the log ends with the node test runner's summary (CI reads it).
 stage() {
   local name="$1"
   shift
   banner "$name"
   local started=$SECONDS
   if "$@"; then
-    printf '[test] %s passed (%d s)\n' "$name" $((SECONDS - started))
+    [[ "${LAST_STAGE:-}" == "1" ]] || printf '[test] %s passed (%d s)\n' "$name" $((SECONDS - started))
   else
-    printf '[test] %s FAILED (%d s)\n' "$name" $((SECONDS - started)) >&2
+    [[ "${LAST_STAGE:-}" == "1" ]] || printf '[test] %s FAILED (%d s)\n' "$name" $((SECONDS - started)) >&2
     failed+=("$name")
   fi
+}
+report_failed() {
+  if ((${#failed[@]} > 0)); then printf '[test] FAILED stages: %s\n' "$(IFS=','; echo "${failed[*]}")" >&2; fi
 }
 
 banner "prerequisites"
@@ -37,18 +43,22 @@ stage "lint: eslint" npx eslint --max-warnings=0 .
 stage "lint: prettier --check" npx prettier --check --log-level=warn .
 stage "typecheck: tsconfig.json" npx tsc -p tsconfig.json --noEmit
 stage "typecheck: tsconfig.webview.json" npx tsc -p tsconfig.webview.json --noEmit
-stage "build" bash -c 'node esbuild.mjs && node esbuild.mjs --tests'
+stage "build" node esbuild.mjs --tests
 stage "unit tests (test/core, test/host)" bash scripts/run-node-tests.sh --concurrency 2 test/core test/host
-stage "webview tests (test/webview)" bash scripts/run-node-tests.sh --concurrency 2 test/webview
 if [[ "${AGENT_TREE_SKIP_E2E:-}" == "1" ]]; then
   echo "[test] AGENT_TREE_SKIP_E2E=1: end-to-end tests skipped" >&2
-else
-  # One code-server (about 1.7 GB with Chromium) at a time.
-  stage "end-to-end tests (test/e2e, code-server + Chromium)" bash scripts/run-node-tests.sh --concurrency 1 test/e2e
-fi
-
-if ((${#failed[@]} > 0)); then
-  printf '[test] FAILED stages: %s\n' "$(IFS=','; echo "${failed[*]}")" >&2
+  report_failed
+  LAST_STAGE=1 stage "webview tests (test/webview)" bash scripts/run-node-tests.sh --concurrency 2 test/webview
+elif [[ " ${failed[*]} " == *" build "* ]]; then
+  # Without a build the end-to-end tests could only time out.
+  stage "webview tests (test/webview)" bash scripts/run-node-tests.sh --concurrency 2 test/webview
+  failed+=("end-to-end tests (not run: the build failed)")
+  report_failed
   exit 1
+else
+  stage "webview tests (test/webview)" bash scripts/run-node-tests.sh --concurrency 2 test/webview
+  report_failed
+  # One code-server (about 1.7 GB with Chromium) at a time.
+  LAST_STAGE=1 stage "end-to-end tests (test/e2e, code-server + Chromium)" bash scripts/run-node-tests.sh --concurrency 1 test/e2e
 fi
-exit 0
+((${#failed[@]} == 0))

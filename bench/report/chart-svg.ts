@@ -8,6 +8,8 @@ export interface ChartPoint {
   y: number;
   /** Tooltip. */
   label: string;
+  /** Drawn as a hollow marker outside the series line (a different session shape). */
+  apart?: boolean;
 }
 
 /** A line in a panel. */
@@ -103,24 +105,26 @@ function panelSvg(panel: ChartPanel, offsetX: number): string {
     const pts = s.points.filter((p) => p.x > 0 && p.y > 0).sort((a, b) => a.x - b.x);
     if (pts.length === 0) continue;
     const dash = s.dashed ? ' stroke-dasharray="5 4"' : "";
+    const line = pts.filter((p) => !p.apart);
     out.push(
-      `<polyline fill="none" stroke="${s.color}" stroke-width="2"${dash} points="${pts
+      `<polyline fill="none" stroke="${s.color}" stroke-width="2"${dash} points="${line
         .map((p) => `${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`)
         .join(" ")}"/>`,
     );
     for (const p of pts) {
+      const fill = p.apart ? `fill="#fff" stroke="${s.color}" stroke-width="1.5"` : `fill="${s.color}"`;
       out.push(
-        `<circle cx="${sx(p.x).toFixed(1)}" cy="${sy(p.y).toFixed(1)}" r="3.5" fill="${s.color}"><title>${esc(`${s.name}: ${p.label}`)}</title></circle>`,
+        `<circle cx="${sx(p.x).toFixed(1)}" cy="${sy(p.y).toFixed(1)}" r="3.5" ${fill}><title>${esc(`${s.name}: ${p.label}`)}</title></circle>`,
       );
     }
   }
   return out.join("\n");
 }
 
-/** The chart as a standalone SVG document. The legend lists the series of the first panel. */
-export function chartSvg(panels: ChartPanel[], caption: string): string {
+/** The chart as a standalone SVG document, captions one per line below. The legend lists the first panel's series. */
+export function chartSvg(panels: ChartPanel[], captions: string[]): string {
   const width = PANEL_W * panels.length;
-  const height = PANEL_H + LEGEND_H + 20;
+  const height = PANEL_H + LEGEND_H + 16 * captions.length + 4;
   const legend = (panels[0]?.series ?? []).map((s, i) => {
     const x = 80 + i * 170;
     const y = PANEL_H + 14;
@@ -132,7 +136,10 @@ export function chartSvg(panels: ChartPanel[], caption: string): string {
     `<rect width="100%" height="100%" fill="#fff"/>`,
     ...panels.map((p, i) => panelSvg(p, i * PANEL_W)),
     ...legend,
-    `<text x="${width / 2}" y="${height - 6}" text-anchor="middle" fill="#555" font-size="11">${esc(caption)}</text>`,
+    ...captions.map(
+      (caption, i) =>
+        `<text x="${width / 2}" y="${PANEL_H + LEGEND_H + 12 + 16 * i}" text-anchor="middle" fill="#555" font-size="11">${esc(caption)}</text>`,
+    ),
     `</svg>`,
     "",
   ].join("\n");

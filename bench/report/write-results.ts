@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import * as prettier from "prettier";
 import type { Impl } from "../child/protocol.js";
 import { BENCH_DIR, CHART_FILE, DOCS_FILE, RESULTS_FILE } from "../paths.js";
 import { chartSvg, type ChartSeries } from "./chart-svg.js";
@@ -17,6 +18,20 @@ const SERIES: { impl: Impl; name: string; color: string; dashed?: boolean }[] = 
   { impl: "floor", name: "raw floor (read + count lines)", color: "#6e7781", dashed: true },
 ];
 
+/** Splits text at spaces into lines of at most `width` characters. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && line.length + word.length + 1 > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  if (line !== "") lines.push(line);
+  return lines;
+}
+
 /** The chart for a report. */
 export function reportChart(report: BenchReport): string {
   const series = (value: (impl: Impl, r: BenchReport["results"][number]) => number | undefined): ChartSeries[] =>
@@ -28,7 +43,15 @@ export function reportChart(report: BenchReport): string {
         const y = value(s.impl, r);
         return y === undefined || !Number.isFinite(y)
           ? []
-          : [{ x: r.dataset.bytes / 1e6, y, label: `${r.dataset.label}: ${y.toFixed(y < 10 ? 2 : 0)}` }];
+          : [
+              {
+                x: r.dataset.bytes / 1e6,
+                y,
+                label: `${r.dataset.label}: ${y.toFixed(y < 10 ? 2 : 0)}`,
+                // Deep and bushy sessions are other shapes, not points on the size series.
+                apart: r.dataset.role === "deep" || r.dataset.role === "bushy",
+              },
+            ];
       }),
     }));
   const ok = (impl: Impl, r: BenchReport["results"][number]) => {
@@ -53,7 +76,10 @@ export function reportChart(report: BenchReport): string {
         }),
       },
     ],
-    `Medians of ${report.runs} fresh-process runs; ${report.machine}`,
+    [
+      `Medians of ${report.runs} fresh-process runs, ${report.startedAt}; hollow markers: the deep and bushy sessions.`,
+      ...wrap(report.machine, 140),
+    ],
   );
 }
 
@@ -73,13 +99,17 @@ that peak RSS belongs to that run alone:
 Each child times \`open\`, reads its peak RSS (\`VmHWM\` from \`/proc/self/status\`) right after, then times
 \`getTree()\`, \`buildSessionContext()\`, \`branch(id)\` to 64 entries sampled across the file (navigation without a
 summary; ours also persists the leaf with one appended line) and N \`appendMessage()\` calls (p50/p99). The file is
-truncated back to its size after every run. The page cache is warm for everyone.
+truncated back to its size after every run. The page cache is warm for everyone. "Open (CPU)" shows the
+wall-clock time and, in brackets, the CPU time (user + system) of open, which a busy machine disturbs less; the
+targets use wall-clock medians of runs interleaved across implementations.
 
-The tree webview is built from \`webview/main.tsx\` as the extension ships it (minified) and loaded in headless
-Chromium with a fake \`acquireVsCodeApi\`. The snapshot is what the host sends (our store's envelopes through
-\`src/host/tree-dto.ts\`). **First paint** = posting \`tree/snapshot\` until the frame after the rows exist has been
-painted (rAF, then a task). **Search** = one keystroke of "branch session" set on the search field until painted;
-**filter** = switching the filter dropdown until painted. **DOM rows** counts \`.tree-row\` elements (the list is
+The tree webview is driven through \`test/webview/harness.ts\`: the bundle built from \`webview/main.tsx\` as
+\`esbuild.mjs\` builds it (not minified), served on 127.0.0.1 under the host's CSP, in headless Chromium with a fake
+\`acquireVsCodeApi\`, a fresh page per run. The snapshot is what the host sends (our store's envelopes through
+\`src/host/tree-dto.ts\`; "host snapshot" is that step plus JSON serialisation, timed in the bench process).
+**First paint** = posting \`tree/snapshot\` until the frame after the rows exist (rAF, then a task).
+**Search** = one keystroke of "branch session" into the search field until the next frame after the re-render;
+**filter** = switching the filter dropdown, likewise. **DOM rows** counts \`treeitem\` elements (the list is
 windowed). Per-operation numbers are judged on their median; the worst is shown too.
 
 Sessions: linear sessions with a branch every 40 turns and a label every 97 (everyday sizes, 1 KB tool outputs);
@@ -87,21 +117,26 @@ a ~300 MB session with 10 KB tool outputs, Anthropic-style thinking with signatu
 one where every level is a branch point; a bushy one with one node holding all branches.
 
 Run \`npm run bench -- --quick\` for a smoke run (smaller sessions, 2 runs; writes nothing unless \`--write\`),
-\`--cpu-prof\` to write CPU profiles of the store children to \`bench/.data/profiles/\`, \`--help\` for the rest.
+\`--cpu-prof\` to write CPU profiles of the store children and the webview page to \`bench/.data/profiles/\`
+(summarise one with \`node --import tsx bench/profile-summary.ts <file>\`), \`--from-last\` to rewrite these
+files from the last run (e.g. after editing \`bench/analysis.md\`), \`--help\` for the rest.
 `;
 
+/** Formats Markdown as the repository's Prettier config does, so `npm run lint` stays clean. */
+async function formatted(file: string, markdown: string): Promise<string> {
+  const options = (await prettier.resolveConfig(file)) ?? {};
+  return prettier.format(markdown, { ...options, parser: "markdown" });
+}
+
 /** Writes all result files. */
-export function writeResults(report: BenchReport, checks: TargetCheck[]): void {
+export async function writeResults(report: BenchReport, checks: TargetCheck[]): Promise<void> {
   const tables = resultsMarkdown(report, checks);
-  writeFileSync(
-    RESULTS_FILE,
-    `# Benchmark results\n\nGenerated by \`npm run bench\`; see [docs/bench.md](../docs/bench.md).\n\n${tables}`,
-  );
+  const results = `# Benchmark results\n\nGenerated by \`npm run bench\`; see [docs/bench.md](../docs/bench.md).\n\n${tables}`;
+  writeFileSync(RESULTS_FILE, await formatted(RESULTS_FILE, results));
   writeFileSync(CHART_FILE, reportChart(report));
   const analysisFile = join(BENCH_DIR, "analysis.md");
   const analysis = existsSync(analysisFile) ? `\n${readFileSync(analysisFile, "utf8").trim()}\n` : "";
-  writeFileSync(
-    DOCS_FILE,
-    `# Benchmarks: our session store and tree view against pi\n\n${METHOD}\n## Results\n\n![Open time and peak RSS against file size](bench-chart.svg)\n\n${tables}${analysis}`,
-  );
+  const chart = "![Open time and peak RSS against file size](bench-chart.svg)";
+  const docs = `# Benchmarks: our session store and tree view against pi\n\n${METHOD}\n## Results\n\n${chart}\n\n${tables}${analysis}`;
+  writeFileSync(DOCS_FILE, await formatted(DOCS_FILE, docs));
 }

@@ -1,123 +1,121 @@
 /**
- * The tree webview in headless Chromium: time from posting a `tree/snapshot` to the first painted frame with
- * rows, per-keystroke search latency, filter-switch latency, and how many rows are in the DOM.
- * A fresh browser context per run, so nothing is cached between runs.
+ * The tree webview in headless Chromium, driven through the webview engineer's harness
+ * (test/webview/harness.ts: the bundle built as esbuild.mjs builds it, served on 127.0.0.1 under the host's CSP,
+ * fake acquireVsCodeApi). Per run, a fresh page: time from posting `tree/snapshot` to the first frame with rows,
+ * per-keystroke search latency, filter-switch latency, and how many rows are in the DOM.
  */
 import { writeFileSync } from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { VIEWPORT } from "./webview-bundle.js";
+import type { Browser } from "playwright-core";
+import type { HostToWebview } from "../../src/shared/protocol.js";
+import {
+  launchBrowser as launchHarnessBrowser,
+  measureSearchKeystrokes,
+  measureSnapshot,
+  openView,
+  startWebviewServer,
+  type ViewPage,
+  type WebviewServer,
+} from "../../test/webview/harness.js";
 
-/** Chromium used by the benchmark (Debian package; overridable). */
-const CHROMIUM = process.env.BENCH_CHROMIUM ?? "/usr/bin/chromium";
+/** A sidebar-sized viewport (the tree lives in a side bar view). */
+const VIEWPORT = { width: 400, height: 800 };
 /** Typed one character at a time; both words occur in generated previews. */
 const SEARCH_TEXT = "branch session";
 const FILTERS = ["no-tools", "user-only", "labeled-only", "all", "default"];
 
-/** Timings the probe returns: until the rAF callback, and until the frame was painted (ms). */
-interface FrameTiming {
-  raf: number;
-  painted: number;
-}
-
-/** The probe bench/webview/probe.js installs in the page. */
-interface BenchProbe {
-  snapshot: unknown;
-  ready(): boolean;
-  rowCount(): number;
-  firstPaint(): Promise<FrameTiming>;
-  searchKeystroke(text: string): Promise<FrameTiming>;
-  setFilter(value: string): Promise<FrameTiming>;
-}
-type ProbeGlobal = typeof globalThis & { __bench: BenchProbe };
-
 /** One run's numbers (ms). */
 export interface WebviewRun {
   firstPaintMs: number;
-  firstPaintRafMs: number;
   domRows: number;
-  /** Per keystroke, until painted. */
+  /** Per keystroke, input event until the next frame after the re-render. */
   searchMs: number[];
   /** Rows in the DOM after the whole query was typed. */
   domRowsAfterSearch: number;
-  /** Per filter switch, until painted. */
+  /** Per filter switch, change event until the next frame after the re-render. */
   filterMs: number[];
 }
 
-/** Launches headless Chromium. */
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--no-sandbox", "--allow-file-access-from-files"],
-  });
+/** Browser plus the served bundle; close when done. */
+export interface WebviewRig {
+  browser: Browser;
+  server: WebviewServer;
+  close(): Promise<void>;
 }
 
-async function openPage(browser: Browser, pageUrl: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: VIEWPORT });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(pageUrl);
-  await page
-    .waitForFunction(() => (globalThis as ProbeGlobal).__bench?.ready() === true, undefined, {
-      timeout: 15_000,
-    })
-    .catch(() => {
-      throw new Error(`the tree webview did not post "ready"${errors.length ? `: ${errors.join("; ")}` : ""}`);
-    });
-  return page;
+/** Builds and serves the bundle and launches Chromium (once per bench run). */
+export async function startRig(): Promise<WebviewRig> {
+  const server = await startWebviewServer();
+  const browser = await launchHarnessBrowser().catch(async (error: unknown) => {
+    await server.close();
+    throw error;
+  });
+  return {
+    browser,
+    server,
+    close: async () => {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+// In-page code is passed as strings (as the harness does): the page has no TypeScript helpers.
+const ROW_COUNT = `document.querySelectorAll('[role="treeitem"]').length`;
+const CLEAR_SEARCH = `(() => {
+  const field = document.querySelector(".toolbar vscode-text-field");
+  const input = field && field.shadowRoot ? field.shadowRoot.querySelector("input") : null;
+  if (input === null) throw new Error("search field not found");
+  input.value = "";
+  input.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+  return new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+})()`;
+const setFilterSource = (value: string): string => `(() => {
+  const dropdown = document.querySelector(".toolbar vscode-dropdown");
+  if (dropdown === null) throw new Error("filter dropdown not found");
+  const t0 = performance.now();
+  dropdown.value = ${JSON.stringify(value)};
+  dropdown.dispatchEvent(new Event("change", { bubbles: true, composed: true }));
+  return new Promise((ok) => requestAnimationFrame(() => setTimeout(() => ok(performance.now() - t0), 0)));
+})()`;
+
+async function rowCount(view: ViewPage): Promise<number> {
+  return (await view.page.evaluate(ROW_COUNT)) as number;
 }
 
 /**
- * Measures one run against a fresh page. With `profileTo`, the page's JavaScript is CPU-profiled (Chrome
- * DevTools protocol) from the snapshot to the end, and the profile is written there.
+ * Measures one run on a fresh page. With `profileTo`, the page's JavaScript is CPU-profiled (DevTools protocol)
+ * from just before the snapshot to the end, and the profile is written there.
  */
 export async function measureWebviewRun(
-  browser: Browser,
-  pageUrl: string,
-  snapshotJson: string,
+  rig: WebviewRig,
+  snapshot: HostToWebview & { type: "tree/snapshot" },
   profileTo?: string,
 ): Promise<WebviewRun> {
-  const page = await openPage(browser, pageUrl);
-  const cdp = profileTo ? await page.context().newCDPSession(page) : undefined;
+  const view = await openView(rig.browser, rig.server, { view: "tree", ...VIEWPORT });
   try {
-    // Parse in the page before the clock starts: in VS Code the message arrives already deserialised.
-    await page.evaluate((json: string) => {
-      (globalThis as ProbeGlobal).__bench.snapshot = JSON.parse(json);
-    }, snapshotJson);
+    const cdp = profileTo ? await view.page.context().newCDPSession(view.page) : undefined;
     if (cdp) {
       await cdp.send("Profiler.enable");
       await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
       await cdp.send("Profiler.start");
     }
-    const first = await page.evaluate(() => (globalThis as ProbeGlobal).__bench.firstPaint());
-    const domRows = await page.evaluate(() => (globalThis as ProbeGlobal).__bench.rowCount());
-    const searchMs: number[] = [];
-    for (let i = 1; i <= SEARCH_TEXT.length; i++) {
-      const timing = await page.evaluate(
-        (text: string) => (globalThis as ProbeGlobal).__bench.searchKeystroke(text),
-        SEARCH_TEXT.slice(0, i),
-      );
-      searchMs.push(timing.painted);
-    }
-    const domRowsAfterSearch = await page.evaluate(() => (globalThis as ProbeGlobal).__bench.rowCount());
-    // A query nothing matches must empty the list, else the keystrokes above did not reach the search.
-    await page.evaluate(() => (globalThis as ProbeGlobal).__bench.searchKeystroke("zqxjv-no-such-text"));
-    const rowsForNothing = await page.evaluate(() => (globalThis as ProbeGlobal).__bench.rowCount());
-    if (rowsForNothing !== 0)
-      throw new Error(`search did not filter the tree (${rowsForNothing} rows for a query nothing matches)`);
-    searchMs.push((await page.evaluate(() => (globalThis as ProbeGlobal).__bench.searchKeystroke(""))).painted);
+    const first = await measureSnapshot(view, snapshot);
+    const searchMs = await measureSearchKeystrokes(view, SEARCH_TEXT);
+    const domRowsAfterSearch = await rowCount(view);
+    // A query nothing matches must empty the list, else the keystrokes did not reach the search.
+    await view.page.evaluate(CLEAR_SEARCH);
+    await measureSearchKeystrokes(view, "zqxj");
+    const rowsForNothing = await rowCount(view);
+    if (rowsForNothing !== 0) throw new Error(`search did not filter the tree (${rowsForNothing} rows for "zqxj")`);
+    await view.page.evaluate(CLEAR_SEARCH);
     const filterMs: number[] = [];
-    for (const filter of FILTERS) {
-      const timing = await page.evaluate((f: string) => (globalThis as ProbeGlobal).__bench.setFilter(f), filter);
-      filterMs.push(timing.painted);
-    }
+    for (const filter of FILTERS) filterMs.push((await view.page.evaluate(setFilterSource(filter))) as number);
     if (cdp && profileTo) {
       const { profile } = await cdp.send("Profiler.stop");
       writeFileSync(profileTo, JSON.stringify(profile));
     }
-    return { firstPaintMs: first.painted, firstPaintRafMs: first.raf, domRows, searchMs, domRowsAfterSearch, filterMs };
+    return { firstPaintMs: first.firstPaintMs, domRows: first.rowCount, searchMs, domRowsAfterSearch, filterMs };
   } finally {
-    await page.context().close();
+    await view.close();
   }
 }

@@ -15,3 +15,25 @@ export { buildContextFromEntries, messageOfEntry } from "./session/context.js";
 export * from "./tools/index.js";
 export * from "./export/index.js";
 export * from "./import/index.js";
+export * from "./agent/events.js";
+export * from "./agent/navigate-types.js";
+export { AgentSession, DEFAULT_MAX_TURNS, type AgentSessionOptions } from "./agent/agent-session.js";
+export type { ForkResult } from "./agent/fork.js";
+export { ABORTED_TOOL_RESULT } from "./agent/tool-execution.js";
+export { HookRunner, toUnsubscribe } from "./hooks/hook-runner.js";
+export type { HookAPI, HookCommand, HookCommandInfo, HookContext, HookHandler, Unsubscribe } from "./hooks/types.js";
+export { CompactionError } from "./compaction/run-compaction.js";
+export {
+  DEFAULT_BRANCH_SUMMARY_RESERVE_TOKENS,
+  DEFAULT_COMPACTION_SETTINGS,
+  isContextOverflowError,
+  shouldCompact,
+  type CompactionSettings,
+} from "./compaction/settings.js";
+export { estimateContextTokens, estimateTokens as estimateMessageTokens } from "./compaction/tokens.js";
+export { prepareCompaction, type PreparedCompaction } from "./compaction/prepare.js";
+export { findCutPoint } from "./compaction/cut-point.js";
+export { extractiveSummary, EXTRACTIVE_HEADER } from "./summary/extractive.js";
+export { summarize, SummaryAbortedError, type CompleteFn, type SummaryRequest, type SummaryResult } from "./summary/summarize.js";
+export { serializeConversation } from "./summary/serialize.js";
+export { collectFileOps, fileOpsToDetails, formatFileOps } from "./summary/file-ops.js";

@@ -25,6 +25,9 @@ export interface ActionDeps {
 
 /** See the file comment. */
 export class HostActions {
+  /** One navigation at a time: a second click while the summary question or progress is up is ignored. */
+  private navigating = false;
+
   constructor(private readonly d: ActionDeps) {}
 
   /** A status line in both views, the status bar, and the log. */
@@ -38,7 +41,7 @@ export class HostActions {
 
   /** Move to an entry (click, Enter, menus, commands). */
   async navigate(entryId: string, mode: NavigateMode): Promise<void> {
-    const { controller, tree, chat } = this.d;
+    const { controller } = this.d;
     const agent = controller.agent;
     const sm = controller.sessionManager;
     if (!agent || !sm) return this.noSession();
@@ -47,6 +50,23 @@ export class HostActions {
       void vscode.window.showWarningMessage("A reply is streaming: abort it (Agent: Abort) before switching branches.");
       return;
     }
+    if (this.navigating) {
+      void vscode.window.showInformationMessage("A branch switch is already in progress.");
+      return;
+    }
+    this.navigating = true;
+    try {
+      await this.runNavigate(entryId, mode);
+    } finally {
+      this.navigating = false;
+    }
+  }
+
+  private async runNavigate(entryId: string, mode: NavigateMode): Promise<void> {
+    const { controller, tree, chat } = this.d;
+    const agent = controller.agent;
+    const sm = controller.sessionManager;
+    if (!agent || !sm) return;
     const ui = vscodeNavigateUi(
       (busy, message) =>
         tree.post(busy && message ? { type: "tree/busy", busy, message } : { type: "tree/busy", busy }),

@@ -3,6 +3,7 @@
  * and workspace hooks, and returns the public API (docs/extension-api.md).
  */
 import * as os from "node:os";
+import * as path from "node:path";
 import * as vscode from "vscode";
 import type { HookAPI } from "../core/hooks/types.js";
 import { ModelRegistry } from "../core/providers/model-registry.js";
@@ -45,6 +46,18 @@ export interface AgentTreeApi {
 }
 
 let controllerRef: SessionController | undefined;
+
+/** "name (read-only)" for the tree view's title bar. */
+function sessionTitle(sm: SessionManager): string {
+  const name = sm.getSessionName() ?? (sm.getSessionFile() ? "" : "new session");
+  const title =
+    name ||
+    path
+      .basename(sm.getSessionFile() ?? "", ".jsonl")
+      .replace(/^.*_/, "")
+      .slice(0, 8);
+  return sm.isReadOnly() ? `${title} (read-only)` : title;
+}
 
 /** Activation: cheap (no file I/O beyond secrets); the session opens when a view or command needs it. */
 export async function activate(context: vscode.ExtensionContext): Promise<AgentTreeApi> {
@@ -90,13 +103,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       done: (id) => chat.post({ type: "chat/approvalDone", toolCallId: id }),
     },
     onStreaming: (s) => void vscode.commands.executeCommand("setContext", "agentTree.streaming", s),
-    onSessionChanged: (sm) =>
+    onError: (message) => {
+      log.error(message);
+      void vscode.window.showErrorMessage(message);
+    },
+    onSessionChanged: (sm) => {
+      tree.setDescription(sessionTitle(sm));
       sessionChanged.fire({
         sessionManager: sm,
         sessionId: sm.getSessionId(),
         sessionFile: sm.getSessionFile(),
         readOnly: sm.isReadOnly(),
-      }),
+      });
+    },
   });
   controllerRef = controller;
   context.subscriptions.push({ dispose: () => void controller.close() });

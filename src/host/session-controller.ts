@@ -47,6 +47,8 @@ export interface ControllerDeps {
   onStreaming(streaming: boolean): void;
   /** A different session is now current. */
   onSessionChanged(sm: SessionManager): void;
+  /** A failure nobody else reports (closing the previous session). */
+  onError?(message: string): void;
   /** Tools override (tests). */
   tools?: AgentTool[];
 }
@@ -93,7 +95,12 @@ export class SessionController {
 
   /** Make `sm` the current session (closing the previous one) and push snapshots to both views. */
   async attach(sm: SessionManager): Promise<void> {
-    await this.close();
+    try {
+      await this.close();
+    } catch (e) {
+      // The old session is detached either way; say what went wrong closing it, then go on.
+      this.deps.onError?.(`Closing the previous session failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
     this.current = this.build(sm);
     this.deps.onSessionChanged(sm);
     this.pushAll();
@@ -110,7 +117,13 @@ export class SessionController {
 
   private build(sm: SessionManager): Current {
     const d = this.deps;
-    const broker = new ApprovalBroker(() => d.autoApprove(), d.approvalUi);
+    // Only tools that change something ask; unknown names ask too (safe default).
+    let mutating = (_name: string): boolean => true;
+    const broker = new ApprovalBroker(
+      () => d.autoApprove(),
+      d.approvalUi,
+      (name) => mutating(name),
+    );
     const model = pickDefaultModel(this.usable(), d.defaultModelKey(), sm.buildSessionContext().model);
     const agent = new AgentSession({
       sessionManager: sm,
@@ -121,6 +134,8 @@ export class SessionController {
       model,
       ...(d.tools ? { tools: d.tools } : {}),
     });
+    const tools = agent.getTools();
+    mutating = (name) => tools.find((t) => t.name === name)?.mutates !== false;
     const tree = new TreeSync(sm, (m) => d.postTree(m));
     const chat = new ChatSync((m) => d.postChat(m), {
       onSettled: () => this.pushChat(),
@@ -183,7 +198,13 @@ export class SessionController {
     };
     if (model) msg.model = toModelDto(model);
     if (c.sm.isReadOnly()) msg.noModelReason = READ_ONLY_REASON;
-    else if (!model) msg.noModelReason = NO_MODEL_REASON;
+    else if (!model || !this.isUsable(model)) {
+      // The session may name a model whose key is missing: say which, when others would work.
+      msg.noModelReason =
+        model && this.usable().length > 0
+          ? `No API key for ${modelKey(model)}: pick another model or run “Agent: Set API Key”.`
+          : NO_MODEL_REASON;
+    }
     return msg;
   }
 
@@ -196,6 +217,11 @@ export class SessionController {
     };
     if (current) msg.current = modelKey(current);
     return msg;
+  }
+
+  /** True when the model needs no key or has one. */
+  isUsable(m: ModelInfo): boolean {
+    return m.noApiKey === true || this.deps.hasKey(m);
   }
 
   /** Models usable now. */
@@ -224,13 +250,14 @@ export class SessionController {
   }
 
   /**
-   * Keys or model settings changed. A session without a model gets a fresh agent so it picks one up
+   * Keys or model settings changed. A session without a usable model gets a fresh agent so it picks one up
    * (without writing a model_change: nothing was said with it yet); the picker is refreshed.
    */
   refreshModels(): void {
     const c = this.current;
     if (!c) return;
-    if (!c.agent.getModel() && !c.agent.isStreaming && this.usable().length > 0) {
+    const model = c.agent.getModel();
+    if ((!model || !this.isUsable(model)) && !c.agent.isStreaming && this.usable().length > 0) {
       this.teardown(c);
       this.current = this.build(c.sm);
     }

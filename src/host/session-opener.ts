@@ -83,7 +83,13 @@ export class SessionOpener {
       }
     }
     this.reportIssues(sm, file);
-    await this.controller.attach(sm);
+    try {
+      await this.controller.attach(sm);
+    } catch (e) {
+      await sm.close().catch(() => undefined);
+      this.fail(`Cannot open session ${path.basename(file)}`, e);
+      return false;
+    }
     this.log.info(`Opened ${file}${sm.isReadOnly() ? " (read-only)" : ""}`);
     return true;
   }

@@ -55,15 +55,21 @@ export class ApprovalBroker {
   private readonly pending = new Map<string, Pending>();
   private readonly always = new Set<string>();
 
+  /**
+   * @param needsApproval false for tools that change nothing (the core asks about every call; reads
+   *   such as `read`, `grep`, `ls` run without a question).
+   */
   constructor(
     private readonly autoApprove: () => AutoApprove,
     private readonly ui: ApprovalUi,
+    private readonly needsApproval: (toolName: string) => boolean = () => true,
   ) {}
 
   /** The policy handed to AgentSession. */
   readonly policy: ToolApprovalPolicy = (request, signal) => {
     const auto = this.autoApprove();
     if (
+      !this.needsApproval(request.toolName) ||
       auto === true ||
       (Array.isArray(auto) && auto.includes(request.toolName)) ||
       this.always.has(request.toolName)

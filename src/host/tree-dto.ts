@@ -57,6 +57,11 @@ export function singleLine(text: string, max = 200): string {
   return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
 }
 
+function previewOf(p: string | undefined): string {
+  if (typeof p !== "string") return "";
+  return p.length > 200 || p.includes("\n") ? singleLine(p) : p;
+}
+
 function isoTimestamp(t: string | number): string {
   if (typeof t === "string") return t;
   const d = new Date(t);
@@ -70,7 +75,8 @@ export function envelopeToDto(env: EnvelopeLike, label?: string): TreeNodeDto {
     parentId: env.parentId,
     kind: kindOf(env.type, env.role),
     timestamp: isoTimestamp(env.timestamp),
-    preview: singleLine(env.preview ?? ""),
+    // The store already collapses whitespace and bounds previews; only enforce the bound (cheap).
+    preview: previewOf(env.preview),
   };
   if (label !== undefined && label !== "") dto.label = label;
   if (env.toolCallsOnly) dto.toolCallsOnly = true;

@@ -86,6 +86,8 @@ export class TreeSync {
       this.enqueueNode(this.dtoOf(c.entry));
       const change = labelChangeOf(c.entry as { type: string; targetId?: unknown; label?: unknown });
       if (change) this.queue.push({ type: "tree/labels", changes: [change] });
+      // Appends advance the store's leaf without a separate "leaf" change; tell the webview.
+      if (this.source.getLeafId() === c.entry.id) this.onChange({ type: "leaf", leafId: c.entry.id });
     }
     if (!this.scheduled) {
       this.scheduled = true;

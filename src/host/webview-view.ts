@@ -14,6 +14,7 @@ export type RawMessageHandler = (raw: unknown, view: AgentWebviewView) => void;
 export class AgentWebviewView implements vscode.WebviewViewProvider {
   private view: vscode.WebviewView | undefined;
   private ready = false;
+  private description: string | undefined;
 
   constructor(
     readonly kind: WebviewKind,
@@ -24,6 +25,7 @@ export class AgentWebviewView implements vscode.WebviewViewProvider {
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
     this.ready = false;
+    view.description = this.description;
     const dist = vscode.Uri.joinPath(this.extensionUri, "dist");
     const media = vscode.Uri.joinPath(this.extensionUri, "media");
     view.webview.options = { enableScripts: true, localResourceRoots: [dist, media] };
@@ -45,6 +47,12 @@ export class AgentWebviewView implements vscode.WebviewViewProvider {
         this.ready = false;
       }
     });
+  }
+
+  /** Text next to the view's title (session name, read-only marker); kept across re-resolves. */
+  setDescription(text: string | undefined): void {
+    this.description = text;
+    if (this.view) this.view.description = text;
   }
 
   /** The webview said `ready`: posting may start. */

@@ -45,7 +45,9 @@ import {
   pickQuickItem,
   pickQuickItemContaining,
   runCommand,
+  quickOpenFile,
   screenshot,
+  setSidebarWidth,
   waitUntil,
 } from "../util/workbench.js";
 
@@ -128,6 +130,9 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
       await openViewContainer(page, "Agent");
       const t = await tree();
       await waitForLeaf(t, DEMO_IDS.leaf, "the demo session's leaf to be marked active");
+      // What a user would look at next to the agent: the file it works on, and a tree wide enough to read.
+      await quickOpenFile(page, "cli.ts");
+      await setSidebarWidth(page, 560);
       // The label, the branch summary and the compaction of the sample session are drawn.
       await expectVisible(
         row(t, DEMO_IDS.branchAUser).locator(".label-tag", { hasText: DEMO_LABEL }),

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { format } from "node:util";
 import { test } from "node:test";
 import { generateDemo } from "../../demo/generate-demo.js";
 import { REPO_ROOT, startCodeServer, workbenchUrl } from "../util/code-server.js";
@@ -17,6 +18,17 @@ import { launchBrowser } from "../util/workbench.js";
 
 const TESTS_ENTRY = join(REPO_ROOT, "dist", "test", "extension", "index.js");
 const SUITE_TIMEOUT_MS = 5 * 60_000;
+/** Workbench chatter that is not the suite's output. */
+const NOISE =
+  /Resolving connection token|Resolved connection token|Creating a socket|Failed to load resource|gallery|ECONNREFUSED 127\.0\.0\.1:9|^\s+at async |service worker|Service Worker|allow-scripts and allow-same-origin|web worker extension host|builtin extensions cache|ChatSessionStore|Overwriting extension|Creation of workbench contribution/;
+
+/** The workbench forwards the extension host's console as ("%c INFO", css, format, ...args). */
+function formatConsole(values: unknown[]): string | undefined {
+  if (values.length === 0) return undefined;
+  const [first, , ...rest] = values;
+  if (typeof first === "string" && first.startsWith("%c") && rest.length > 0) return format(...rest);
+  return format(...values);
+}
 
 test("extension-host mocha suite passes inside code-server", { timeout: SUITE_TIMEOUT_MS + 60_000 }, async () => {
   assert.ok(existsSync(join(REPO_ROOT, "dist", "extension.js")), "dist/extension.js missing: run `npm run build`");
@@ -28,9 +40,17 @@ test("extension-host mocha suite passes inside code-server", { timeout: SUITE_TI
   const server = await startCodeServer({ workspace: demo.workspace });
   const context = await launchBrowser(join(tmp, "profile"));
   const lines: string[] = [];
+  const pending: Promise<unknown>[] = [];
   try {
     const page = context.pages()[0] ?? (await context.newPage());
-    page.on("console", (msg) => lines.push(msg.text()));
+    page.on("console", (msg) => {
+      // Mocha's lines arrive as console.log("%c INFO", "color: …", "%s passing", …): format them like Node.
+      pending.push(
+        Promise.all(msg.args().map((a) => a.jsonValue().catch(() => "")))
+          .then((values) => lines.push(formatConsole(values) ?? msg.text()))
+          .catch(() => lines.push(msg.text())),
+      );
+    });
     const exitCode = new Promise<number>((resolve) => {
       void page.exposeFunction("codeAutomationExit", (code: number) => resolve(code));
     });
@@ -44,7 +64,8 @@ test("extension-host mocha suite passes inside code-server", { timeout: SUITE_TI
     );
     const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), SUITE_TIMEOUT_MS).unref());
     const result = await Promise.race([exitCode, timeout]);
-    const output = lines.join("\n");
+    await Promise.all(pending);
+    const output = lines.filter((l) => !NOISE.test(l)).join("\n");
     // Show mocha's report in the test output either way.
     console.log(output);
     assert.notEqual(result, "timeout", `the extension-host suite did not finish within ${SUITE_TIMEOUT_MS / 1000} s`);

@@ -49,6 +49,29 @@ describe("Agent Tree: sessions", () => {
     assert.equal(api.getSessionManager(), sm);
   });
 
+  it("a file with damaged lines opens with the rest intact and the issues reported", async () => {
+    const { file } = writeSession(dir, "2026-01-03T00-00-00-000Z_damaged.jsonl");
+    const lines = fs.readFileSync(file, "utf8").split("\n");
+    lines.splice(3, 0, "{not json");
+    fs.writeFileSync(file, lines.join("\n"));
+    await vscode.commands.executeCommand("agentTree.openSession", file);
+    const sm = api.getSessionManager();
+    assert.equal(sm?.getSessionFile(), file);
+    assert.deepEqual(
+      sm?.getLoadIssues().map((i) => i.line),
+      [4],
+    );
+    assert.equal(sm?.getEnvelopes().length, 7);
+  });
+
+  it("New Session makes a fresh, empty session current", async () => {
+    const changed = nextSessionChange(api);
+    await vscode.commands.executeCommand("agentTree.newSession");
+    const e = await changed;
+    assert.equal(e.sessionManager.getEnvelopes().length, 0);
+    assert.equal(api.getSessionManager(), e.sessionManager);
+  });
+
   it("context-menu commands move the leaf and edit labels; hooks see the move", async () => {
     const seen: (string | null)[] = [];
     const off = api.hooks.on("session_tree", (ev) => {

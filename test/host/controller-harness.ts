@@ -1,6 +1,7 @@
 /** Builds a SessionController over a real SessionManager for host tests, recording every post. */
 import { ModelRegistry } from "../../src/core/providers/model-registry.js";
 import type { SessionManager } from "../../src/core/session/session-manager.js";
+import type { AgentTool } from "../../src/core/tools/types.js";
 import { HookRegistry } from "../../src/host/hook-registry.js";
 import { SessionController } from "../../src/host/session-controller.js";
 import type { AutoApprove } from "../../src/host/tool-approval.js";
@@ -11,6 +12,8 @@ export interface HarnessOptions {
   /** Base URL of a fake OpenAI server: registers model "fake/m" (no key needed). */
   fakeBaseURL?: string;
   autoApprove?: AutoApprove;
+  /** Tools the agent offers (default none). */
+  tools?: AgentTool[];
 }
 
 /** A controller plus what it posted. */
@@ -60,7 +63,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     approvalUi: { ask: (r) => h.asked.push(r.toolCallId), done: () => undefined },
     onStreaming: () => undefined,
     onSessionChanged: (sm) => h.changed.push(sm),
-    tools: [],
+    tools: opts.tools ?? [],
   });
   return h;
 }

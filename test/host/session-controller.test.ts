@@ -3,6 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { emptyUsage, type AssistantMessage } from "../../src/core/messages.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
+import type { AgentTool } from "../../src/core/tools/types.js";
 import { NO_MODEL_REASON } from "../../src/host/model-choice.js";
 import { startFakeOpenAI } from "../util/fake-openai-server.js";
 import { createHarness, ofType, tick } from "./controller-harness.js";
@@ -131,4 +132,55 @@ test("hook registrations survive a session switch", async () => {
   assert.deepEqual(seen, [String(sm2.getLeafId())]);
   await h.controller.close();
   assert.throws(() => h.hooks.api.appendEntry("x"), /No Agent Tree session is open/);
+});
+
+test("a session whose model has no key shows why the chat cannot send", async () => {
+  const h = createHarness();
+  const sm = SessionManager.inMemory("/tmp");
+  sm.appendModelChange("openai", "gpt-4.1");
+  await h.controller.attach(sm);
+  assert.equal(h.controller.agent?.getModel()?.id, "gpt-4.1", "the session's model is kept");
+  assert.equal(ofType(h.chat, "chat/snapshot")[0].noModelReason, NO_MODEL_REASON);
+  await h.controller.close();
+});
+
+test("mutating tools ask (Allow always is remembered), read-only tools do not", async () => {
+  const fake = await startFakeOpenAI();
+  const ran: string[] = [];
+  const tool = (name: string, mutates: boolean): AgentTool => ({
+    name,
+    description: name,
+    parameters: { type: "object", properties: {} },
+    mutates,
+    execute: async () => {
+      ran.push(name);
+      return { content: [{ type: "text", text: `${name} ok` }] };
+    },
+  });
+  try {
+    const h = createHarness({ fakeBaseURL: fake.baseURL, tools: [tool("peek", false), tool("touch", true)] });
+    await h.controller.attach(SessionManager.inMemory("/tmp"));
+    fake.enqueue(
+      {
+        toolCalls: [
+          { id: "c1", name: "peek", args: {} },
+          { id: "c2", name: "touch", args: {} },
+        ],
+      },
+      { text: "done" },
+      { toolCalls: [{ id: "c3", name: "touch", args: {} }] },
+      { text: "done again" },
+    );
+    const run = h.controller.agent!.prompt("go");
+    for (let i = 0; i < 500 && h.asked.length === 0; i++) await tick();
+    assert.deepEqual(h.asked, ["c2"], "only the mutating tool asks");
+    assert.equal(h.controller.approvals?.answer("c2", true, true), true);
+    await run;
+    await h.controller.agent!.prompt("again");
+    assert.deepEqual(h.asked, ["c2"], "Allow always: no second question");
+    assert.deepEqual(ran, ["peek", "touch", "touch"]);
+    await h.controller.close();
+  } finally {
+    await fake.close();
+  }
 });

@@ -72,3 +72,16 @@ test("summaries name what the tool will do", () => {
   assert.equal(summarizeToolCall("grep", { pattern: "x" }), 'grep {"pattern":"x"}');
   assert.ok(summarizeToolCall("bash", { command: "y".repeat(1000) }).length <= 306);
 });
+
+test("tools that change nothing run without a question", async () => {
+  const asked: string[] = [];
+  const broker = new ApprovalBroker(
+    () => false,
+    { ask: (r) => asked.push(r.toolName), done: () => undefined },
+    (name) => name !== "read",
+  );
+  assert.deepEqual(await broker.policy({ toolCallId: "1", toolName: "read", args: {} }), { approved: true });
+  void broker.policy({ toolCallId: "2", toolName: "bash", args: {} });
+  assert.deepEqual(asked, ["bash"]);
+  broker.cancelAll();
+});

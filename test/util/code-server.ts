@@ -3,7 +3,7 @@
  * scripts/ensure-deps.sh) isolated in a temp folder, on 127.0.0.1 and a free port. Used by the end-to-end
  * tests and by `npm start` (scripts/start.ts). See /docs/testing.md and vscode-e2e.md for the why of each flag.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -118,24 +118,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const configFile = join(runDir, "config.yaml");
   writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
 
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    // Keep config, sockets and logs inside runDir rather than the home folder and /tmp.
-    XDG_CONFIG_HOME: join(runDir, "xdg-config"),
-    XDG_DATA_HOME: join(runDir, "xdg-data"),
-    TMPDIR: join(runDir, "tmp"),
-    // The page would otherwise call out to a public extension gallery.
-    EXTENSIONS_GALLERY: JSON.stringify({
-      serviceUrl: "http://127.0.0.1:9/gallery",
-      itemUrl: "http://127.0.0.1:9/item",
-    }),
-    ...options.env,
-  };
-  // A password in the environment would switch auth back on.
-  delete env.PASSWORD;
-  delete env.HASHED_PASSWORD;
-  // The host's own VS Code variables would confuse the nested server.
-  for (const key of Object.keys(env)) if (key.startsWith("VSCODE_")) delete env[key];
+  const env = isolatedEnv(runDir, options.env);
 
   const args = [
     CODE_SERVER_ENTRY,
@@ -205,6 +188,57 @@ export function workbenchUrl(server: Pick<CodeServer, "origin" | "port">, option
   const params = new URLSearchParams({ folder: resolve(options.folder) });
   if (payload.length > 0) params.set("payload", JSON.stringify(payload));
   return `${server.origin}/?${params.toString()}`;
+}
+
+/**
+ * The environment code-server runs in: config, data, sockets and logs inside runDir, no public extension
+ * gallery, no password, none of the calling VS Code's variables.
+ */
+function isolatedEnv(runDir: string, extra?: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    // Keep config, sockets and logs inside runDir rather than the home folder and /tmp.
+    XDG_CONFIG_HOME: join(runDir, "xdg-config"),
+    XDG_DATA_HOME: join(runDir, "xdg-data"),
+    TMPDIR: join(runDir, "tmp"),
+    // The page would otherwise call out to a public extension gallery.
+    EXTENSIONS_GALLERY: JSON.stringify({
+      serviceUrl: "http://127.0.0.1:9/gallery",
+      itemUrl: "http://127.0.0.1:9/item",
+    }),
+    ...extra,
+  };
+  // A password in the environment would switch auth back on.
+  delete env.PASSWORD;
+  delete env.HASHED_PASSWORD;
+  // The host's own VS Code variables would confuse the nested server.
+  for (const key of Object.keys(env)) if (key.startsWith("VSCODE_")) delete env[key];
+  return env;
+}
+
+/**
+ * Installs a .vsix into `runDir`'s extensions folder with `code-server --install-extension`, as a user of
+ * desktop VS Code would with `code --install-extension`. Pass the same runDir to {@link startCodeServer}.
+ */
+export function installVsix(runDir: string, vsix: string): string {
+  if (!codeServerInstalled()) throw new Error(`code-server is not installed. Run: bash scripts/ensure-deps.sh`);
+  for (const sub of ["xdg-config", "xdg-data", "tmp", "ud", "ext"]) mkdirSync(join(runDir, sub), { recursive: true });
+  const result = spawnSync(
+    process.execPath,
+    [
+      CODE_SERVER_ENTRY,
+      "--user-data-dir",
+      join(runDir, "ud"),
+      "--extensions-dir",
+      join(runDir, "ext"),
+      "--install-extension",
+      resolve(vsix),
+    ],
+    { env: isolatedEnv(runDir), encoding: "utf8", timeout: 120_000 },
+  );
+  const output = `${result.stdout ?? ""}${result.stderr ?? ""}`;
+  if (result.status !== 0) throw new Error(`installing ${vsix} failed (exit ${result.status}):\n${output}`);
+  return output;
 }
 
 /** SIGTERM to the process group, then SIGKILL if it is still there after a few seconds. */

@@ -130,6 +130,8 @@ export interface FakeServer {
   setDefault(fn: FakeReplyFn): void;
   /** Replies still queued. */
   pending(): number;
+  /** Forget queued replies and recorded requests, and restore the default reply. */
+  reset(): void;
   /** Stop listening and drop open connections (stalled streams included). */
   close(): Promise<void>;
 }
@@ -301,7 +303,8 @@ function json(res: http.ServerResponse, status: number, value: unknown): void {
  */
 export async function startFakeServer(protocol: FakeProtocol, opts: FakeServerOptions = {}): Promise<FakeServer> {
   const queue: (FakeReply | FakeReplyFn)[] = [];
-  let fallback: FakeReplyFn = opts.defaultReply ?? ((body) => defaultFakeReply(protocol.view(body)));
+  const initialFallback: FakeReplyFn = opts.defaultReply ?? ((body) => defaultFakeReply(protocol.view(body)));
+  let fallback = initialFallback;
   const requests: FakeRequestBody[] = [];
   const calls: FakeCall[] = [];
 
@@ -319,6 +322,7 @@ export async function startFakeServer(protocol: FakeProtocol, opts: FakeServerOp
       queue.length = 0;
       requests.length = 0;
       calls.length = 0;
+      fallback = initialFallback;
       return json(res, 200, { ok: true });
     }
     if (
@@ -391,6 +395,12 @@ export async function startFakeServer(protocol: FakeProtocol, opts: FakeServerOp
       fallback = fn;
     },
     pending: () => queue.length,
+    reset: () => {
+      queue.length = 0;
+      requests.length = 0;
+      calls.length = 0;
+      fallback = initialFallback;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -22,7 +22,7 @@ export const UI_TIMEOUT_MS = 30_000;
 
 /** Launches headless Chromium with a fresh profile, no network beyond 127.0.0.1. */
 export async function launchBrowser(profileDir: string): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(profileDir, {
+  const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM_PATH,
     headless: true,
     viewport: { width: 1400, height: 1000 },
@@ -38,6 +38,11 @@ export async function launchBrowser(profileDir: string): Promise<BrowserContext>
       '--host-resolver-rules="MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"',
     ],
   });
+  // code-server's own (PWA) service worker controls every page under "/", webview frames included; after a
+  // reload, webviews then sometimes wait forever for their own worker ("Found unexpected service worker
+  // controller") and stay blank. The PWA worker is useless here, so keep it from registering.
+  await context.route("**/_static/out/browser/serviceWorker.js", (route) => route.fulfill({ status: 404, body: "" }));
+  return context;
 }
 
 /** Opens the workbench URL and waits for the activity bar. */
@@ -191,6 +196,30 @@ export async function notificationsText(page: Page): Promise<string> {
 /** Closes every notification (so that a later wait sees only new ones). */
 export async function clearNotifications(page: Page): Promise<void> {
   await runCommand(page, "Notifications: Clear All Notifications");
+}
+
+/** Drags the side bar's edge so that it is `width` px wide (the tree reads better wider). */
+export async function setSidebarWidth(page: Page, width: number): Promise<void> {
+  const box = await page.locator(".part.sidebar").boundingBox();
+  if (!box) throw new Error("the side bar is not visible");
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width - 1, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + width, y, { steps: 5 });
+  await page.mouse.up();
+}
+
+/** Opens a workspace file in the editor with Quick Open. */
+export async function quickOpenFile(page: Page, name: string): Promise<void> {
+  await page.locator(".part.statusbar").first().hover();
+  await page.keyboard.press("Control+P");
+  const input = quickInput(page).locator(".quick-input-box input");
+  await expectVisible(input, "Quick Open");
+  await input.fill(name);
+  const item = quickInput(page).locator(".quick-input-list .monaco-list-row", { hasText: name }).first();
+  await expectVisible(item, `"${name}" in Quick Open`);
+  await item.click();
+  await expectVisible(page.locator(`.part.editor .tab[aria-label^="${name}"]`), `an editor tab for ${name}`);
 }
 
 /** Saves a full-page screenshot as test-results/e2e/<name>.png and returns the path. */

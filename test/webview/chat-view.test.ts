@@ -94,7 +94,10 @@ test("streaming replaces the message in place; Abort button and Escape post chat
     await vp.send({ type: "chat/message", message: msg("e1", "assistant", "Hello there!"), replaces: "tmp1" });
     assert.equal(await vp.page.locator('[data-message-id="tmp1"]').count(), 0);
     assert.equal((await textOf(vp, '[data-message-id="e1"] .markdown')).trim(), "Hello there!");
-    assert.deepEqual(await vp.page.$$eval("[data-message-id]", (els) => els.map((e) => e.getAttribute("data-message-id"))), ["u1", "e1"]);
+    assert.deepEqual(
+      await vp.page.$$eval("[data-message-id]", (els) => els.map((e) => e.getAttribute("data-message-id"))),
+      ["u1", "e1"],
+    );
     await vp.clearPosted();
     await vp.page.click('[aria-label="Abort"]');
     await vp.page.focus('textarea[aria-label="Message"]');
@@ -186,6 +189,15 @@ test("model picker posts chat/selectModel; header buttons post commands; no-mode
     await vp.send(chatSnapshot([], false, { model: undefined, noModelReason: "No API key for anthropic" }));
     assert.match(await textOf(vp, ".notice"), /No API key for anthropic/);
     assert.equal(await vp.page.locator('textarea[aria-label="Message"]').isEnabled(), true);
+    await vp.page.fill('textarea[aria-label="Message"]', "hello");
+    await vp.page.keyboard.press("Enter");
+    await settle(vp.page);
+    assert.equal(await vp.page.getAttribute('[aria-label="Send"]', "disabled"), "");
+    assert.equal(
+      (await vp.posted()).filter((m) => m.type === "chat/submit").length,
+      0,
+      "nothing is sent without a model",
+    );
     await vp.page.locator(".notice vscode-button").click();
     await settle(vp.page);
     assert.deepEqual((await vp.posted()).at(-1), { type: "command", command: "setApiKey" });

@@ -5,17 +5,29 @@
  * (openTreeView + measureSnapshot/measureSearchKeystroke).
  */
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { extname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, extname, join } from "node:path";
 import * as esbuild from "esbuild";
 import { chromium, type Browser, type Page } from "playwright-core";
 import type { HostToWebview, TreeNodeDto, WebviewToHost } from "../../src/shared/protocol.js";
 
-const ROOT = resolve(fileURLToPath(new URL(".", import.meta.url)), "../..");
+/** The repository root: the nearest folder at or above the working directory holding webview/main.tsx. */
+function findRoot(): string {
+  let dir = process.cwd();
+  for (let i = 0; i < 20; i++) {
+    if (existsSync(join(dir, "webview", "main.tsx"))) return dir;
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  throw new Error(`webview/main.tsx not found at or above ${process.cwd()}; run from the repository`);
+}
+
+const ROOT = findRoot();
 
 /** Chromium flags for a quiet, offline, headless run. */
 export const CHROMIUM_ARGS = [
@@ -200,6 +212,20 @@ export async function settle(page: Page): Promise<void> {
   await page.evaluate(() => new Promise<void>((ok) => requestAnimationFrame(() => setTimeout(ok, 0))));
 }
 
+/** Timings of one snapshot, in milliseconds. */
+export interface SnapshotTiming {
+  /** From postMessage in the page to the first frame with rows (includes the structured clone). */
+  firstPaintMs: number;
+  /** From the webview's handler receiving the snapshot to that frame ("after the snapshot arrives"). */
+  afterArrivalMs: number;
+  /** Building the tree index. */
+  indexMs: number;
+  /** Filtering and flattening into rows. */
+  flattenMs: number;
+  /** Tree rows in the DOM at that frame. */
+  rowCount: number;
+}
+
 /**
  * Benchmark hook: post a snapshot from inside the page and time until its rows are in the DOM and a
  * frame has been produced (message dispatch + index + flatten + render + layout).
@@ -207,22 +233,37 @@ export async function settle(page: Page): Promise<void> {
 export async function measureSnapshot(
   vp: ViewPage,
   snapshot: HostToWebview & { type: "tree/snapshot" },
-): Promise<{ firstPaintMs: number; rowCount: number }> {
+): Promise<SnapshotTiming> {
   // In-page code is passed as a string: tsx's name-keeping helpers do not exist in the page.
   const src = `(snap) => new Promise((ok) => {
+    performance.mark("bench:post");
     const t0 = performance.now();
     window.postMessage(snap, "*");
     const poll = () => {
       const n = document.querySelectorAll('[role="treeitem"]').length;
-      if (n > 0) requestAnimationFrame(() => setTimeout(() => ok({ firstPaintMs: performance.now() - t0, rowCount: n }), 0));
+      if (n > 0)
+        requestAnimationFrame(() =>
+          setTimeout(() => {
+            performance.mark("bench:painted");
+            const at = (name) => {
+              const m = performance.getEntriesByName(name, "mark");
+              return m.length > 0 ? m[m.length - 1].startTime : NaN;
+            };
+            const now = performance.now();
+            ok({
+              firstPaintMs: now - t0,
+              afterArrivalMs: now - at("tree:snapshot:received"),
+              indexMs: at("tree:snapshot:indexed") - at("tree:snapshot:received"),
+              flattenMs: at("tree:snapshot:flattened") - at("tree:snapshot:indexed"),
+              rowCount: n,
+            });
+          }, 0),
+        );
       else requestAnimationFrame(poll);
     };
     setTimeout(poll, 0);
   })`;
-  return vp.page.evaluate(`(${src})(${JSON.stringify(snapshot)})`) as Promise<{
-    firstPaintMs: number;
-    rowCount: number;
-  }>;
+  return vp.page.evaluate(`(${src})(${JSON.stringify(snapshot)})`) as Promise<SnapshotTiming>;
 }
 
 /**
@@ -296,9 +337,7 @@ export function syntheticTree(
 }
 
 /** What openTreeBenchmark returns: the first-paint time and a per-keystroke search probe. */
-export interface TreeBenchmark {
-  firstPaintMs: number;
-  rowCount: number;
+export interface TreeBenchmark extends SnapshotTiming {
   /** Type `text` into the search box; milliseconds per keystroke (input event to next frame). */
   typeSearch(text: string): Promise<number[]>;
   /** The page, for further probes. */
@@ -310,7 +349,11 @@ export interface TreeBenchmark {
  * One-call benchmark entry: build and serve the bundle, launch Chromium, open the tree view, post a
  * snapshot of `nodes` and time its first paint. Close it when done (browser, server, temp dir).
  */
-export async function openTreeBenchmark(nodes: TreeNodeDto[], leafId: string | null, opts: { width?: number; height?: number } = {}): Promise<TreeBenchmark> {
+export async function openTreeBenchmark(
+  nodes: TreeNodeDto[],
+  leafId: string | null,
+  opts: { width?: number; height?: number } = {},
+): Promise<TreeBenchmark> {
   const server = await startWebviewServer();
   const browser = await launchBrowser();
   try {

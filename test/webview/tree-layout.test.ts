@@ -196,7 +196,11 @@ test("parent cycles and self-parents do not hang and still show every node", () 
 });
 
 test("a duplicated id keeps its first occurrence and is shown once", () => {
-  const nodes = [node("u1", null, "user"), node("a1", "u1", "assistant"), { ...node("a1", "u1", "assistant"), preview: "dup" }];
+  const nodes = [
+    node("u1", null, "user"),
+    node("a1", "u1", "assistant"),
+    { ...node("a1", "u1", "assistant"), preview: "dup" },
+  ];
   const idx = new TreeIndex(nodes, "a1");
   const { ids } = display(idx, "all");
   assert.deepEqual(ids, ["u1", "a1"]);

@@ -8,6 +8,8 @@ import type { Browser } from "playwright-core";
 import type { HostToWebview, TreeNodeDto } from "../../src/shared/protocol.js";
 import {
   launchBrowser,
+  measureSearchKeystrokes,
+  measureSnapshot,
   openView,
   settle,
   startWebviewServer,
@@ -129,6 +131,47 @@ test("each node kind renders as specified, with the active path, leaf marker and
     assert.equal(await row("u3").getAttribute("aria-selected"), "true");
     assert.equal(await vp.page.locator('[role="tree"]').count(), 1);
     assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
+  } finally {
+    await vp.close();
+  }
+});
+
+test("the other entry kinds render with their markers in the all filter", async () => {
+  const vp = await openView(browser, server, { view: "tree" });
+  try {
+    await vp.send(
+      snapshot(
+        [
+          node("r", null, "user", { preview: "root" }),
+          node("bx", "r", "bashExecution", { preview: "ls -la" }),
+          node("cm", "bx", "custom_message", { preview: "hook says hi" }),
+          node("lb", "cm", "label", { preview: "label entry" }),
+          node("cu", "lb", "custom", { preview: "agent-tree/leaf" }),
+          node("th", "cu", "thinking_level_change", { preview: "high" }),
+          node("si", "th", "session_info", { preview: "My session" }),
+          node("un", "si", "unknown", { preview: "future" }),
+          node("fa", "un", "assistant", { preview: "boom", failed: true }),
+          node("tc", "fa", "assistant", { preview: "", toolCallsOnly: true, toolName: "read, bash" }),
+          node("or", "gone", "user", { preview: "orphaned", orphan: true }),
+        ],
+        "tc",
+      ),
+    );
+    const text = async (id: string) => (await vp.page.textContent(`[data-entry-id="${id}"]`)) ?? "";
+    // Default filter: bookkeeping hidden, the tool-call-only leaf shown because it is the leaf.
+    assert.deepEqual(await rowIds(vp), ["r", "bx", "cm", "un", "fa", "tc", "or"]);
+    await press(vp, "Control+o");
+    assert.deepEqual(await rowIds(vp), ["r", "bx", "cm", "lb", "cu", "th", "si", "un", "fa", "tc", "or"]);
+    assert.match(await text("bx"), /bash: ls -la/);
+    assert.match(await text("cm"), /custom: hook says hi/);
+    assert.match(await text("lb"), /\[label\] label entry/);
+    assert.match(await text("th"), /\[thinking\] high/);
+    assert.match(await text("si"), /\[session\] My session/);
+    assert.match(await text("un"), /\[unknown\] future/);
+    assert.match(await text("fa"), /boom \(failed\)/);
+    assert.match(await text("tc"), /\[tool calls: read, bash\] ← active/);
+    assert.equal(await vp.page.locator('[data-entry-id="or"] .orphan').count(), 1);
+    assert.match((await vp.page.getAttribute('[data-entry-id="r"]', "class")) ?? "", /on-path/);
   } finally {
     await vp.close();
   }
@@ -375,6 +418,29 @@ test("virtualized: a 100k-node tree keeps a bounded number of DOM rows while scr
     await vp.send({ type: "tree/append", nodes: [node("new1", leafId, "user", { preview: "appended" })] });
     assert.equal(await vp.page.$eval(".tree-scroll", (e) => (e as HTMLElement).scrollTop), scrolled);
     assert.equal(await selectedId(vp), sel);
+    // Rows inserted above the viewport do not move what is on screen.
+    const topRowId = async (): Promise<string> =>
+      vp.page.$eval(".tree-scroll", (el) => {
+        const top = (el as HTMLElement).scrollTop;
+        const rows = [...el.querySelectorAll('[role="treeitem"]')] as HTMLElement[];
+        const hit = rows.find((r) => Math.abs(parseFloat(r.style.top) - top) < 1);
+        return hit?.getAttribute("data-entry-id") ?? "";
+      });
+    await vp.page.$eval(".tree-scroll", (e) => ((e as HTMLElement).scrollTop = 22 * 5000));
+    await settle(vp.page);
+    const topBefore = await topRowId();
+    assert.notEqual(topBefore, "");
+    await vp.send({
+      type: "tree/append",
+      nodes: [
+        { ...node("early1", "n1", "user", { preview: "inserted above" }), timestamp: "2000-01-01T00:00:00.000Z" },
+        {
+          ...node("early2", "early1", "assistant", { preview: "inserted above" }),
+          timestamp: "2000-01-01T00:00:01.000Z",
+        },
+      ],
+    });
+    assert.equal(await topRowId(), topBefore);
     assert.ok(before >= 0);
     await vp.send({ type: "tree/reveal", entryId: "new1" });
     assert.equal(await selectedId(vp), "new1");
@@ -383,6 +449,25 @@ test("virtualized: a 100k-node tree keeps a bounded number of DOM rows while scr
     await vp.page.keyboard.type("w42");
     await settle(vp.page);
     assert.ok((await count()) <= 100);
+  } finally {
+    await vp.close();
+  }
+});
+
+test("benchmark hooks: snapshot and keystroke probes return timings and leave the view working", async () => {
+  const vp = await openView(browser, server, { view: "tree" });
+  try {
+    const { nodes, leafId } = syntheticTree(5_000);
+    const t = await measureSnapshot(vp, { type: "tree/snapshot", sessionId: "b", nodes, leafId });
+    assert.ok(t.rowCount > 0 && t.rowCount <= 100);
+    for (const v of [t.firstPaintMs, t.afterArrivalMs, t.indexMs, t.flattenMs]) assert.ok(Number.isFinite(v) && v >= 0);
+    const keys = await measureSearchKeystrokes(vp, "w4");
+    assert.equal(keys.length, 2);
+    assert.ok(keys.every((k) => Number.isFinite(k) && k >= 0));
+    const texts = await vp.page.$$eval('[role="treeitem"]', (els) => els.map((e) => e.textContent ?? ""));
+    assert.ok(texts.length > 0);
+    // Every shown row is a hit or the ancestor of one.
+    assert.ok(texts.some((x) => /w4/.test(x)));
   } finally {
     await vp.close();
   }

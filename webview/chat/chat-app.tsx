@@ -8,7 +8,7 @@ import type { ChatMessageDto, HostToWebview, WebviewCommand, WebviewToHost } fro
 import { StatusLine } from "../status-line.js";
 import { Button, Dropdown } from "../ui/controls.js";
 import { ChatInput } from "./chat-input.js";
-import { ChatMessage, OrphanToolResult } from "./chat-message.js";
+import { MessageItem, OrphanToolResult } from "./chat-message.js";
 import { ChatModel, type ChatUsage } from "./chat-model.js";
 
 /** Props: persisted state and the host channel. */
@@ -73,7 +73,8 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
   const lastAssistant = findLastAssistant(model.messages);
 
   const modelOptions = model.models.map((m) => ({ value: m.key, label: `${m.name} · ${m.provider}` }));
-  const noModel = model.noModelReason !== undefined && model.model === undefined;
+  // The host sets a reason whenever sending cannot work (no model, no key for it, read-only session).
+  const noModel = model.noModelReason !== undefined;
 
   return (
     <div class="app chat-app">
@@ -110,6 +111,7 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         class="chat-messages"
         role="log"
         aria-live="polite"
+        aria-busy={model.streaming}
         aria-label="Conversation"
         onScroll={(e) => {
           const el = e.currentTarget as HTMLDivElement;
@@ -123,7 +125,7 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
           m.role === "toolResult" && (m.toolCallId === undefined || !callIds.has(m.toolCallId)) ? (
             <OrphanToolResult key={m.id} message={m} />
           ) : (
-            <ChatMessage key={m.id} message={m} results={results} live={model.streaming && m === lastAssistant} />
+            <MessageItem key={m.id} message={m} results={results} live={model.streaming && m === lastAssistant} />
           ),
         )}
         {noModel ? (

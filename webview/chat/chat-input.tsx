@@ -35,7 +35,11 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
       <textarea
         ref={ref}
         aria-label="Message"
-        placeholder={p.disabled ? "No model available" : "Ask the agent… (Enter to send, Shift+Enter for a new line)"}
+        placeholder={
+          p.disabled
+            ? "Sending is unavailable (see above)"
+            : "Ask the agent… (Enter to send, Shift+Enter for a new line)"
+        }
         rows={3}
         value={p.value}
         onInput={(e) => p.onValue((e.currentTarget as HTMLTextAreaElement).value)}

@@ -1,7 +1,7 @@
 /**
  * One chat message. Assistant text goes through MarkdownBlock (sanitized); everything else is text nodes.
  */
-import type { JSX } from "preact";
+import { Component, type JSX } from "preact";
 import type { ChatMessageDto } from "../../src/shared/protocol.js";
 import { MarkdownBlock } from "./markdown-block.js";
 
@@ -85,6 +85,25 @@ export function ChatMessage({ message: m, results, live }: ChatMessageProps): JS
       const never: never = m.role;
       return never;
     }
+  }
+}
+
+/**
+ * ChatMessage that re-renders only when its message, its tool results or its live flag changed:
+ * a streamed token must not re-diff (and re-parse the markdown of) a long conversation.
+ */
+export class MessageItem extends Component<ChatMessageProps> {
+  override shouldComponentUpdate(next: ChatMessageProps): boolean {
+    const cur = this.props;
+    if (next.message !== cur.message || next.live !== cur.live) return true;
+    for (const call of next.message.toolCalls ?? []) {
+      if (next.results.get(call.id) !== cur.results.get(call.id)) return true;
+    }
+    return false;
+  }
+
+  override render(): JSX.Element | null {
+    return <ChatMessage {...this.props} />;
   }
 }
 

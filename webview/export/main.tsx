@@ -17,6 +17,8 @@ const FILTERS: readonly { value: TreeFilter; text: string }[] = [
   { value: "all", text: "All" },
 ];
 const NARROW = "(max-width: 800px)";
+/** Path entries rendered at once. */
+const PATH_CHUNK = 200;
 
 function fail(app: HTMLElement, message: string): void {
   app.replaceChildren(h("p", "msg error", message));
@@ -98,14 +100,37 @@ function start(data: ExportData, app: HTMLElement): void {
       seen.add(cur);
       path.unshift(cur);
     }
-    const frag = document.createDocumentFragment();
-    for (const pid of path) {
-      const el = renderEntry(entries.get(pid), labels.get(pid));
-      el.dataset.id = pid;
-      if (pid === id) el.classList.add("target");
-      frag.appendChild(el);
-    }
-    messages.replaceChildren(frag);
+    // Long paths render their end first; earlier entries come in chunks on request, so a 10k-entry path
+    // does not block the page.
+    let start = Math.max(0, path.length - PATH_CHUNK);
+    const render = (from: number, to: number): DocumentFragment => {
+      const frag = document.createDocumentFragment();
+      for (let k = from; k < to; k++) {
+        const pid = path[k];
+        const el = renderEntry(entries.get(pid), labels.get(pid));
+        el.dataset.id = pid;
+        if (pid === id) el.classList.add("target");
+        frag.appendChild(el);
+      }
+      return frag;
+    };
+    const more = h("button", undefined);
+    more.id = "show-earlier";
+    const updateMore = (): void => {
+      more.textContent = `Show ${Math.min(PATH_CHUNK, start)} earlier entries (${start} hidden)`;
+      more.hidden = start === 0;
+    };
+    more.addEventListener("click", () => {
+      const from = Math.max(0, start - PATH_CHUNK);
+      const before = content.scrollHeight - content.scrollTop;
+      more.after(render(from, start));
+      start = from;
+      updateMore();
+      // Keep what the reader was looking at in place.
+      content.scrollTop = content.scrollHeight - before;
+    });
+    updateMore();
+    messages.replaceChildren(more, render(start, path.length));
     const isLeaf = id === data.leafId;
     pathHeader.replaceChildren(
       h("span", undefined, `Path to ${isLeaf ? "the session leaf" : "the selected entry"}: ${path.length} entries`),

@@ -4,7 +4,7 @@
  */
 import type { TreeFilter, TreeNodeDto } from "../../src/shared/protocol.js";
 import { CONTEXT, computeVisibility, queryTokens } from "../tree/tree-filter.js";
-import { flatten, guideText, type FlatRows } from "../tree/tree-flatten.js";
+import { EXPANDED, FOLDABLE, flatten, guideText, type FlatRows } from "../tree/tree-flatten.js";
 import { TreeIndex } from "../tree/tree-index.js";
 import { h } from "./dom.js";
 
@@ -42,6 +42,8 @@ export class TreePanel {
   private vis: Uint8Array;
   private rows: FlatRows;
   private selected = -1;
+  /** Node indices whose branches are folded (ignored while searching, so every hit shows). */
+  private readonly folded = new Set<number>();
   private readonly spacer: HTMLElement;
   private readonly rendered = new Map<number, HTMLElement>();
   private frame = 0;
@@ -61,13 +63,16 @@ export class TreePanel {
     scroller.setAttribute("aria-label", "Session tree");
     scroller.tabIndex = 0;
     this.vis = new Uint8Array(0);
-    this.rows = flatten(this.index, this.vis, new Set(), true);
+    this.rows = flatten(this.index, this.vis, this.folded, true);
     this.recompute();
     scroller.addEventListener("scroll", () => this.schedule());
     scroller.addEventListener("click", (e) => {
-      const row = (e.target as HTMLElement).closest<HTMLElement>(".row");
+      const target = e.target as HTMLElement;
+      const row = target.closest<HTMLElement>(".row");
       const id = row?.dataset.id;
-      if (id !== undefined) this.onSelect(id);
+      if (id === undefined) return;
+      if (target.classList.contains("twisty")) this.toggleFold(id);
+      else this.onSelect(id);
     });
     scroller.addEventListener("keydown", (e) => this.onKey(e));
     // Showing the sidebar again (display:none → visible) changes the size without a scroll event.
@@ -99,9 +104,18 @@ export class TreePanel {
     this.paint();
   }
 
+  /** Fold or unfold the branch below a node. */
+  toggleFold(id: string): void {
+    const i = this.index.idToIdx.get(id);
+    if (i === undefined) return;
+    if (this.folded.has(i)) this.folded.delete(i);
+    else this.folded.add(i);
+    this.recompute();
+  }
+
   private recompute(): void {
     this.vis = computeVisibility(this.index, this.filter, this.tokens);
-    this.rows = flatten(this.index, this.vis, new Set(), true);
+    this.rows = flatten(this.index, this.vis, this.folded, this.tokens.length > 0);
     this.spacer.style.height = `${this.rows.count * ROW_HEIGHT}px`;
     for (const el of this.rendered.values()) el.remove();
     this.rendered.clear();
@@ -162,10 +176,14 @@ export class TreePanel {
     if (this.vis[i] === CONTEXT) cls.push("context");
     if (d.failed) cls.push("failed");
     const guide = guideText(this.rows, row);
+    const flags = this.rows.flags[row];
+    const foldable = (flags & FOLDABLE) !== 0;
+    const expanded = (flags & EXPANDED) !== 0;
     const el = h(
       "div",
       cls.join(" "),
       guide.text ? h("span", "branch-mark", (guide.deep ? "…" : "") + guide.text) : undefined,
+      h("span", foldable ? "twisty" : "twisty none", foldable ? (expanded ? "▾" : "▸") : ""),
       d.label ? h("span", "label", d.label) : undefined,
       h("span", `kind kind-${d.kind}`, rowRole(d)),
       h("span", "preview", d.preview),
@@ -176,6 +194,7 @@ export class TreePanel {
     el.setAttribute("role", "treeitem");
     el.setAttribute("aria-level", String(this.rows.level[row] + 1));
     el.setAttribute("aria-selected", selected ? "true" : "false");
+    if (foldable) el.setAttribute("aria-expanded", expanded ? "true" : "false");
     el.style.top = `${row * ROW_HEIGHT}px`;
     el.style.paddingLeft = "8px";
     el.title = d.preview;
@@ -193,7 +212,15 @@ export class TreePanel {
     else if (e.key === "End") next = count - 1;
     else if (e.key === "PageDown")
       next = Math.min(count - 1, cur + Math.floor(this.scroller.clientHeight / ROW_HEIGHT));
-    else if (e.key === "PageUp") next = Math.max(0, cur - Math.floor(this.scroller.clientHeight / ROW_HEIGHT));
+    else if ((e.key === "ArrowLeft" || e.key === "ArrowRight") && cur >= 0) {
+      const flags = this.rows.flags[cur];
+      const expanded = (flags & EXPANDED) !== 0;
+      if ((flags & FOLDABLE) !== 0 && expanded === (e.key === "ArrowLeft")) {
+        e.preventDefault();
+        this.toggleFold(this.index.nodes[this.selected].id);
+      }
+      return;
+    } else if (e.key === "PageUp") next = Math.max(0, cur - Math.floor(this.scroller.clientHeight / ROW_HEIGHT));
     else return;
     e.preventDefault();
     if (next >= 0 && next !== cur) this.onSelect(this.index.nodes[this.rows.node[next]].id);

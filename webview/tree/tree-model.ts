@@ -43,6 +43,10 @@ export class TreeModel {
   /** Node index of the selected row, or -1. */
   selected = -1;
   busy = false;
+  /** First row in the viewport, kept up to date by the view (scroll anchoring). */
+  viewTopRow = 0;
+  /** Rows the view should scroll by after the next render (set by anchored updates). */
+  scrollAdjustRows = 0;
   busyMessage: string | undefined;
   private folded: Set<string>;
   private pendingSelectedId: string | undefined;
@@ -96,15 +100,15 @@ export class TreeModel {
       }
       case "tree/append":
         this.index.append(msg.nodes);
-        this.recompute();
+        this.recomputeAnchored();
         break;
       case "tree/leaf":
         this.index.setLeaf(msg.leafId);
-        this.recompute();
+        this.recomputeAnchored();
         break;
       case "tree/labels":
         this.index.setLabels(msg.changes);
-        this.recompute();
+        this.recomputeAnchored();
         break;
       case "tree/reveal":
         this.reveal(msg.entryId);
@@ -178,6 +182,17 @@ export class TreeModel {
       this.recompute();
     }
     this.selected = i;
+  }
+
+  /**
+   * Recompute, keeping the row at the top of the viewport where it is: rows inserted above it would
+   * otherwise shift what the user is reading. The view applies `scrollAdjustRows` after rendering.
+   */
+  private recomputeAnchored(): void {
+    const top = this.viewTopRow;
+    const anchor = top > 0 && top < this.rows.count ? this.rows.node[top] : -1;
+    this.recompute();
+    if (anchor >= 0 && this.rows.rowOf[anchor] >= 0) this.scrollAdjustRows += this.rows.rowOf[anchor] - top;
   }
 
   private recompute(): void {

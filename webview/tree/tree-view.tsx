@@ -6,6 +6,7 @@ import type { JSX } from "preact";
 import { useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
 import type { HostToWebview, TreeFilter, WebviewToHost } from "../../src/shared/protocol.js";
 import { Dropdown, TextField } from "../ui/controls.js";
+import { EXPANDED } from "./tree-flatten.js";
 import { handleTreeKey } from "./tree-keys.js";
 import type { TreeModel } from "./tree-model.js";
 import { ROW_HEIGHT, TreeRow } from "./tree-row.js";
@@ -71,6 +72,18 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
     return () => ro.disconnect();
   }, []);
 
+  // Keep the top row in place when an update inserted rows above it.
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (el === null) return;
+    if (model.scrollAdjustRows !== 0) {
+      el.scrollTop += model.scrollAdjustRows * ROW_HEIGHT;
+      model.scrollAdjustRows = 0;
+      setScrollTop(el.scrollTop);
+    }
+    model.viewTopRow = Math.floor(el.scrollTop / ROW_HEIGHT);
+  });
+
   // Scroll the selection into view after a snapshot/reveal or a keyboard move.
   useLayoutEffect(() => {
     if (!revealPending.current) return;
@@ -116,7 +129,7 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
           if (model.searching) return;
           const row = rows.rowOf[idx];
           model.select(idx);
-          model.setFolded(idx, (rows.flags[row] & 4) !== 0);
+          model.setFolded(idx, (rows.flags[row] & EXPANDED) !== 0);
         }}
         onHover={(idx) => {
           const h = hover.current;
@@ -169,7 +182,12 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
           }}
         />
         {model.readOnly ? (
-          <span class="read-only codicon codicon-lock" role="img" aria-label="Read-only session" title="Read-only session" />
+          <span
+            class="read-only codicon codicon-lock"
+            role="img"
+            aria-label="Read-only session"
+            title="Read-only session"
+          />
         ) : null}
         <Dropdown
           class="filter"

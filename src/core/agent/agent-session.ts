@@ -3,12 +3,11 @@
  * calls through the host's approval policy, appends every message as it completes, compacts, moves
  * around the tree, forks, and runs hooks. See docs/core-api.md.
  */
-import { convertToLlm, type AgentMessage, type CustomMessage, type ToolResultMessage, type UserMessage } from "../messages.js";
+import { convertToLlm, type AgentMessage, type CustomMessage, type UserMessage } from "../messages.js";
 import { CompactionError, runCompaction, type CompactionEnv } from "../compaction/run-compaction.js";
 import {
   DEFAULT_BRANCH_SUMMARY_RESERVE_TOKENS,
   DEFAULT_COMPACTION_SETTINGS,
-  isContextOverflowError,
   shouldCompact,
   type CompactionSettings,
 } from "../compaction/settings.js";
@@ -28,9 +27,9 @@ import type { AgentEvent } from "./events.js";
 import { forkSession, type ForkResult } from "./fork.js";
 import type { HookMessage, NavigateTreeOptions, NavigateTreeResult } from "./navigate-types.js";
 import { navigateTree } from "./navigate-tree.js";
-import { streamAssistant, type StreamFn } from "./stream-turn.js";
+import type { StreamFn } from "./stream-turn.js";
+import { runAgentLoop } from "./agent-loop.js";
 import { chooseSummarySource, type SummarySource } from "./summary-source.js";
-import { ABORTED_TOOL_RESULT, executeToolCall, skippedToolResult } from "./tool-execution.js";
 
 /** Default bound on model calls per prompt, so a model that keeps calling tools cannot loop forever. */
 export const DEFAULT_MAX_TURNS = 50;
@@ -102,7 +101,8 @@ export class AgentSession {
     this.complete = options.complete ?? completeText;
     const context = this.sessionManager.buildSessionContext();
     this.model =
-      options.model ?? (context.model ? this.modelRegistry.find(context.model.provider, context.model.modelId) : undefined);
+      options.model ??
+      (context.model ? this.modelRegistry.find(context.model.provider, context.model.modelId) : undefined);
     this.thinkingLevel = THINKING_LEVELS.includes(context.thinkingLevel as ThinkingLevel)
       ? (context.thinkingLevel as ThinkingLevel)
       : "off";
@@ -173,8 +173,10 @@ export class AgentSession {
     return this.tools;
   }
 
-  private assertIdle(action: string): void {
+  private assertIdle(action: string, writes = true): void {
     if (this.disposed) throw new Error(`Cannot ${action}: the session was disposed`);
+    if (writes && this.sessionManager.isReadOnly())
+      throw new Error(`Cannot ${action}: the session is open read-only (another window holds it)`);
     if (this.running) throw new Error(`Cannot ${action} while a prompt is running; abort it first`);
     if (this.busyWith) throw new Error(`Cannot ${action} while ${this.busyWith} is in progress`);
   }
@@ -238,7 +240,12 @@ export class AgentSession {
     for (const { message } of queued) {
       const custom: CustomMessage = { role: "custom", ...message, timestamp: Date.now() };
       this.emit({ type: "message_start", message: custom });
-      const id = this.sessionManager.appendCustomMessageEntry(message.customType, message.content, message.display, message.details);
+      const id = this.sessionManager.appendCustomMessageEntry(
+        message.customType,
+        message.content,
+        message.display,
+        message.details,
+      );
       produced.push(custom);
       this.emit({ type: "message_end", message: custom, entryId: id });
     }
@@ -262,7 +269,24 @@ export class AgentSession {
         this.emit({ type: "message_start", message: m });
         this.appendMessage(m, produced);
       }
-      await this.loop(model, signal, produced);
+      const settings = this.compactionSettings;
+      await runAgentLoop({
+        signal,
+        maxTurns: this.options.maxTurns ?? DEFAULT_MAX_TURNS,
+        tools: this.tools,
+        approve: this.options.approve ?? approveAll,
+        cwd: this.cwd,
+        stream: this.stream,
+        emit: (e) => this.emit(e),
+        append: (m) => void this.appendMessage(m, produced),
+        flushQueued: () => void this.flushQueued(produced),
+        hasTriggeredMessages: () => this.queued.some((q) => q.triggerTurn),
+        compactIfNeeded: () => this.compactIfNeeded(model, signal),
+        compactForOverflow: async () =>
+          (await runCompaction(this.compactionEnv(), "overflow", undefined, signal)).status === "done",
+        canCompact: settings.enabled,
+        buildRequest: () => this.buildRequest(model, signal),
+      });
     } catch (err) {
       // Only a bug or a failing session store gets here: report it rather than leaving the UI hanging.
       this.emit({ type: "error", error: err instanceof Error ? err.message : String(err), source: "model" });
@@ -273,64 +297,6 @@ export class AgentSession {
       this.running = false;
       this.abortController = undefined;
       this.emit({ type: "agent_end", messages: produced });
-    }
-  }
-
-  private async loop(model: ModelInfo, signal: AbortSignal, produced: AgentMessage[]): Promise<void> {
-    const maxTurns = this.options.maxTurns ?? DEFAULT_MAX_TURNS;
-    const toolsByName = new Map(this.tools.map((t) => [t.name, t]));
-    let overflowRetried = false;
-    for (let turn = 0; ; turn++) {
-      if (signal.aborted) return;
-      if (turn >= maxTurns) {
-        this.emit({ type: "error", error: `Stopped after ${maxTurns} model calls in one prompt`, source: "model" });
-        return;
-      }
-      this.flushQueued(produced);
-      await this.compactIfNeeded(model, signal);
-      if (signal.aborted) return;
-
-      this.emit({ type: "turn_start" });
-      const request = await this.buildRequest(model, signal);
-      const message = await streamAssistant(this.stream, request, (e) => this.emit(e));
-      this.appendMessage(message, produced);
-
-      if (message.stopReason === "error") {
-        const overflow = isContextOverflowError(message.errorMessage) && !overflowRetried && this.compactionSettings.enabled;
-        if (overflow) {
-          overflowRetried = true;
-          this.emit({ type: "turn_end", message, toolResults: [] });
-          const outcome = await runCompaction(this.compactionEnv(), "overflow", undefined, signal);
-          if (outcome.status === "done") continue;
-        }
-        this.emit({ type: "error", error: message.errorMessage ?? "The model call failed", source: "model" });
-      }
-
-      const calls = message.content.filter((c) => c.type === "toolCall");
-      const toolResults: ToolResultMessage[] = [];
-      const ran = message.stopReason !== "error" && message.stopReason !== "aborted";
-      for (const call of calls) {
-        // Calls of a failed or aborted reply never run, but still get a result so the transcript stays valid.
-        const result =
-          ran && !signal.aborted
-            ? await executeToolCall(call, {
-                tools: toolsByName,
-                approve: this.options.approve ?? approveAll,
-                cwd: this.cwd,
-                signal,
-                emit: (e) => this.emit(e),
-              })
-            : skippedToolResult(call, ABORTED_TOOL_RESULT, (e) => this.emit(e));
-        this.emit({ type: "message_start", message: result });
-        this.appendMessage(result, produced);
-        toolResults.push(result);
-      }
-      this.emit({ type: "turn_end", message, toolResults });
-
-      if (!ran || signal.aborted) return;
-      if (calls.length > 0) continue;
-      if (this.queued.some((q) => q.triggerTurn)) continue;
-      return;
     }
   }
 
@@ -444,7 +410,7 @@ export class AgentSession {
 
   /** Copies the path up to `entryId` into a new session file (pi's /fork); this session is unchanged. */
   async fork(entryId: string): Promise<ForkResult> {
-    this.assertIdle("fork");
+    this.assertIdle("fork", false);
     this.busyWith = "a fork";
     try {
       return await forkSession(this.sessionManager, this.hookRunner, entryId);
@@ -466,7 +432,8 @@ export class AgentSession {
       registerCommand: (name, command) => runner.registerCommand(name, command),
       getCommands: () => runner.getCommands(),
       appendEntry: (customType, data) => {
-        if (typeof customType !== "string" || customType.trim() === "") throw new Error("appendEntry needs a customType");
+        if (typeof customType !== "string" || customType.trim() === "")
+          throw new Error("appendEntry needs a customType");
         return this.sessionManager.appendCustomEntry(customType, data);
       },
       sendMessage: (message, triggerTurn = false) => {

@@ -7,7 +7,7 @@ import type { HookRunner } from "../hooks/hook-runner.js";
 import type { ModelInfo } from "../providers/types.js";
 import type { SessionManager } from "../session/session-manager.js";
 import type { BranchSummaryEntry, SessionEntry } from "../session/types.js";
-import { branchFileOps, collectBranchEntries } from "../summary/branch-entries.js";
+import { branchFileOps } from "../summary/branch-entries.js";
 import { entriesToMessages } from "../compaction/entry-messages.js";
 import { SummaryAbortedError, summarize } from "../summary/summarize.js";
 import type { AgentEvent } from "./events.js";
@@ -55,10 +55,9 @@ export async function navigateTree(
   const { newLeafId, editorText } = selectionTarget(target);
   const signal = options.signal ?? new AbortController().signal;
   const userWantsSummary = options.summarize === true;
-  const oldPath = oldLeafId ? sm.getPath(oldLeafId) : [];
-  const newPath = newLeafId ? sm.getPath(newLeafId) : [];
-  const { entries, commonAncestorId } = collectBranchEntries(oldPath, newPath);
-  const entriesToSummarize = userWantsSummary ? entries : [];
+  // Record-level walks: on a 100k-entry session only the abandoned branch's bodies are loaded.
+  const commonAncestorId = oldLeafId && newLeafId ? sm.findCommonAncestor(oldLeafId, newLeafId) : null;
+  const entriesToSummarize = userWantsSummary ? sm.collectEntriesToSummarize(oldLeafId, newLeafId) : [];
 
   let customInstructions = options.customInstructions;
   let replaceInstructions = options.replaceInstructions;

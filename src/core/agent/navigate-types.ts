@@ -67,7 +67,12 @@ export interface CompactionPreparation {
 
 /** Hook events and their payloads. */
 export interface HookEventMap {
-  session_before_tree: { type: "session_before_tree"; preparation: TreePreparation; model?: ModelInfo; signal: AbortSignal };
+  session_before_tree: {
+    type: "session_before_tree";
+    preparation: TreePreparation;
+    model?: ModelInfo;
+    signal: AbortSignal;
+  };
   session_tree: {
     type: "session_tree";
     newLeafId: string | null;
@@ -102,7 +107,10 @@ export interface HookResultMap {
   context: { messages?: AgentMessage[] };
   session_before_fork: { cancel?: boolean; skipConversationRestore?: boolean };
   session_fork: void;
-  session_before_compact: { cancel?: boolean; compaction?: { summary: string; firstKeptEntryId?: string; details?: unknown } };
+  session_before_compact: {
+    cancel?: boolean;
+    compaction?: { summary: string; firstKeptEntryId?: string; details?: unknown };
+  };
   session_compact: void;
 }
 

@@ -9,6 +9,8 @@ import type { AgentEvent } from "./events.js";
 
 /** Text of the result of a call that was not run because the prompt was aborted. */
 export const ABORTED_TOOL_RESULT = "Aborted";
+/** Text of the result of a call in a reply that failed mid-stream (its arguments may be incomplete). */
+export const FAILED_REPLY_TOOL_RESULT = "Not run: the model reply failed before the call was complete";
 
 /** What a tool call needs from the session. */
 export interface ToolCallEnv {
@@ -78,7 +80,10 @@ export async function executeToolCall(call: ToolCall, env: ToolCallEnv): Promise
   env.emit({ type: "tool_approval_pending", toolCallId: call.id, toolName: call.name, args });
   let decision: ToolApprovalDecision;
   try {
-    decision = await untilAborted(env.approve({ toolCallId: call.id, toolName: call.name, args }, env.signal), env.signal);
+    decision = await untilAborted(
+      env.approve({ toolCallId: call.id, toolName: call.name, args }, env.signal),
+      env.signal,
+    );
   } catch (err) {
     decision = { approved: false, reason: `approval failed: ${errorText(err)}` };
   }
@@ -94,7 +99,8 @@ export async function executeToolCall(call: ToolCall, env: ToolCallEnv): Promise
     result = await tool.execute(args, {
       cwd: env.cwd,
       signal: env.signal,
-      onUpdate: (partial) => env.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, partial }),
+      onUpdate: (partial) =>
+        env.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, partial }),
     });
   } catch (err) {
     const text = env.signal.aborted ? ABORTED_TOOL_RESULT : `Tool "${call.name}" failed: ${errorText(err)}`;

@@ -8,9 +8,9 @@ import type { SummarySource } from "../agent/summary-source.js";
 import type { HookRunner } from "../hooks/hook-runner.js";
 import type { ModelInfo } from "../providers/types.js";
 import type { SessionManager } from "../session/session-manager.js";
-import type { CompactionEntry } from "../session/types.js";
+import type { CompactionEntry, SessionEntry } from "../session/types.js";
 import { SummaryAbortedError, summarize } from "../summary/summarize.js";
-import { prepareCompaction } from "./prepare.js";
+import { prepareCompaction, type PreparedCompaction } from "./prepare.js";
 import type { CompactionSettings } from "./settings.js";
 
 /** What a compaction needs from the session. */
@@ -45,14 +45,29 @@ export async function runCompaction(
   signal: AbortSignal,
 ): Promise<CompactionOutcome> {
   const sm = env.sessionManager;
+  let path: SessionEntry[];
+  let prepared: PreparedCompaction | undefined;
+  try {
+    path = sm.getPath();
+    prepared = prepareCompaction(path, sm.buildSessionContext().messages, env.settings.keepRecentTokens);
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    env.emit({ type: "error", error: `Compaction failed: ${error}`, source: "compaction" });
+    return { status: "failed", error };
+  }
+  if (!prepared) {
+    // Automatic checks repeat before every model call: only a manual request is told there is nothing to do.
+    if (reason === "manual") {
+      env.emit({ type: "compaction_start", reason });
+      env.emit({
+        type: "compaction_end",
+        error: "Nothing to compact yet: the conversation is shorter than what is kept",
+      });
+    }
+    return { status: "nothing" };
+  }
   env.emit({ type: "compaction_start", reason });
   try {
-    const path = sm.getPath();
-    const prepared = prepareCompaction(path, sm.buildSessionContext().messages, env.settings.keepRecentTokens);
-    if (!prepared) {
-      env.emit({ type: "compaction_end", error: "Nothing to compact yet: the conversation is shorter than what is kept" });
-      return { status: "nothing" };
-    }
     const preparation: CompactionPreparation = {
       firstKeptEntryId: prepared.firstKeptEntryId,
       messagesToSummarize: prepared.messagesToSummarize,

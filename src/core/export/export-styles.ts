@@ -48,10 +48,15 @@ body.sidebar-closed #sidebar { display: none; }
 .row .kind-user { color: var(--accent); }
 .row.failed .preview { color: var(--err); }
 .row.context { opacity: 0.6; }
-.row .label { background: var(--accent); color: #fff; border-radius: 8px; padding: 0 6px; font-size: 11px; margin-right: 4px; }
+.row .label { background: var(--accent); color: #fff; border-radius: 8px; padding: 0 6px; font-size: 11px; margin-right: 4px;
+  line-height: 18px; flex: 0 1 auto; max-width: 45%; overflow: hidden; text-overflow: ellipsis; }
+.row .twisty { width: 14px; text-align: center; color: var(--muted); }
+.row .twisty:not(.none):hover { color: var(--accent); }
 .row .leaf-mark { color: var(--accent); margin-left: 6px; font-size: 12px; }
 .row .branch-mark { color: var(--muted); }
 #content { flex: 1; overflow: auto; min-width: 0; padding: 16px 24px 64px; }
+#show-earlier { display: block; margin: 0 0 10px; }
+#show-earlier[hidden] { display: none; }
 #path-header { color: var(--muted); font-size: 12px; margin-bottom: 12px; display: flex; gap: 10px; flex-wrap: wrap; align-items: center; }
 .msg { border: 1px solid var(--border); border-radius: 8px; padding: 8px 12px; margin: 0 0 10px; max-width: 980px; overflow-wrap: anywhere; }
 .msg.target { box-shadow: 0 0 0 2px var(--accent); }

@@ -58,7 +58,11 @@ export class HookRunner {
     return (this.handlers.get(event)?.length ?? 0) > 0;
   }
 
-  private async call<E extends HookEventName>(event: E, payload: HookEventMap[E], handler: AnyHandler): Promise<HookResultMap[E] | undefined> {
+  private async call<E extends HookEventName>(
+    event: E,
+    payload: HookEventMap[E],
+    handler: AnyHandler,
+  ): Promise<HookResultMap[E] | undefined> {
     try {
       const result = await (handler as unknown as HookHandler<E>)(payload, this.getContext());
       return result === undefined || result === null ? undefined : (result as HookResultMap[E]);

@@ -45,7 +45,7 @@ export interface ConvertedTranscript {
   sessionId?: string;
   /** Working directory recorded in the lines, if any. */
   cwd?: string;
-  /** Title from the summary line of the leaf (or the last summary line). */
+  /** Title from the summary line of the leaf (or the last summary line about an entry of this file). */
   title?: string;
   /** Entries, every parent before its children; label entries last. */
   entries: SessionEntry[];
@@ -133,9 +133,11 @@ class TranscriptConverter {
         this.issues.push({ line: rec.line, reason: "summary line without summary text" });
         continue;
       }
-      lastSummary = d.summary;
+      // Claude Code also copies summaries of earlier sessions into a new file; only ones about this file count.
       const target = typeof d.leafUuid === "string" ? this.resolved.get(d.leafUuid) : undefined;
-      if (target) labelTargets.set(target, d.summary);
+      if (!target) continue;
+      labelTargets.set(target, d.summary);
+      lastSummary = d.summary;
     }
     const leafId = this.findLeaf();
     for (const [target, label] of this.sidechainLabels) if (!labelTargets.has(target)) labelTargets.set(target, label);

@@ -44,6 +44,8 @@ export function claudeProjectDirs(cwd: string, claudeDir: string = getClaudeDir(
 }
 
 const FIRST_MESSAGE_CHARS = 200;
+/** The line's own uuid (Claude Code writes it as a top-level field; nested objects use other names). */
+const UUID_FIELD = /"uuid":"([^"]+)"/;
 
 /** First user text, last summary and line counts, read by streaming the file. */
 async function scanTranscript(
@@ -54,6 +56,8 @@ async function scanTranscript(
   let cwd: string | undefined;
   let created: Date | undefined;
   let count = 0;
+  const uuids = new Set<string>();
+  const summaries: { leafUuid: string; summary: string }[] = [];
   const rl = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Infinity });
   for await (const line of rl) {
     // Cheap checks first: most lines are large and only a few need parsing.
@@ -61,6 +65,8 @@ async function scanTranscript(
     const isAssistant = line.includes('"type":"assistant"');
     const isSummary = line.includes('"type":"summary"');
     if (isUser || isAssistant) count++;
+    const uuid = UUID_FIELD.exec(line);
+    if (uuid) uuids.add(uuid[1]);
     const needParse = isSummary || (isUser && firstMessage === "") || cwd === undefined;
     if (!needParse) continue;
     const parsed = parseClaudeLine(line);
@@ -68,7 +74,8 @@ async function scanTranscript(
     if (cwd === undefined && typeof parsed.cwd === "string") cwd = parsed.cwd;
     if (created === undefined && typeof parsed.timestamp === "string" && !Number.isNaN(Date.parse(parsed.timestamp)))
       created = new Date(parsed.timestamp);
-    if (parsed.type === "summary" && typeof parsed.summary === "string") name = parsed.summary;
+    if (parsed.type === "summary" && typeof parsed.summary === "string" && typeof parsed.leafUuid === "string")
+      summaries.push({ leafUuid: parsed.leafUuid, summary: parsed.summary });
     if (parsed.type === "user" && firstMessage === "" && !parsed.isMeta && !parsed.isSidechain) {
       const text = blocksOf(parsed.message?.content)
         .filter((b) => b.type === "text" && typeof b.text === "string")
@@ -79,6 +86,8 @@ async function scanTranscript(
       firstMessage = text.slice(0, FIRST_MESSAGE_CHARS);
     }
   }
+  // Summaries of other sessions are copied into new files; the title is the last one about this file.
+  for (const s of summaries) if (uuids.has(s.leafUuid)) name = s.summary;
   return { firstMessage, name, count, cwd, created };
 }
 

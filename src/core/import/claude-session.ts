@@ -119,6 +119,17 @@ export async function openClaudeTranscript(path: string, opts: OpenClaudeOptions
   return (await importClaudeTranscript(path, opts)).session;
 }
 
+/**
+ * The transcript a session opened by {@link openClaudeTranscript} shows (from its header), or undefined for any
+ * other session: the host uses it to offer "Continue in a New Session".
+ */
+export function claudeTranscriptPathOf(session: { getHeader(): SessionHeader }): string | undefined {
+  const from = session.getHeader().importedFrom;
+  if (typeof from !== "object" || from === null) return undefined;
+  const f = from as { source?: unknown; path?: unknown };
+  return f.source === "claude-code" && typeof f.path === "string" ? f.path : undefined;
+}
+
 /** Root→leaf of converted entries. */
 function pathTo(entries: readonly SessionEntry[], leafId: string): SessionEntry[] {
   const byId = new Map(entries.map((e) => [e.id, e]));

@@ -9,6 +9,7 @@ export {
   type ClaudeTranscriptInfo,
 } from "./claude-paths.js";
 export {
+  claudeTranscriptPathOf,
   convertClaudePathToSession,
   importClaudeTranscript,
   IMPORT_CUSTOM_TYPE,

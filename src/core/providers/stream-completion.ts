@@ -1,6 +1,7 @@
 /** Entry points: stream a reply from whichever API the model speaks, or collect it whole. */
 import type { AssistantMessage } from "../messages.js";
 import { streamAnthropicMessages } from "./anthropic-stream.js";
+import { newAssistantMessage } from "./assistant-output.js";
 import { streamOpenAICompletions } from "./openai-stream.js";
 import { ProviderError } from "./provider-error.js";
 import type { StreamEvent, StreamRequest } from "./types.js";
@@ -16,14 +17,18 @@ export function streamCompletion(request: StreamRequest): AsyncIterable<StreamEv
       return streamOpenAICompletions(request, request.apiKey);
     case "anthropic-messages":
       return streamAnthropicMessages(request, request.apiKey);
-    default: {
-      const api: string = request.model.api;
-      return (async function* () {
-        yield* [];
-        throw new ProviderError("bad_response", `Unsupported model api "${api}"`);
-      })();
-    }
+    default:
+      return unsupportedApi(request);
   }
+}
+
+/** A stream that fails cleanly for an api this build does not speak (e.g. from a newer settings file). */
+async function* unsupportedApi(request: StreamRequest): AsyncGenerator<StreamEvent> {
+  const out = newAssistantMessage(request.model);
+  yield { type: "start", partial: out };
+  out.stopReason = "error";
+  out.errorMessage = `Unsupported model api "${String(request.model.api)}" for ${request.model.provider}/${request.model.id}.`;
+  yield { type: "error", message: out, errorKind: "bad_response" };
 }
 
 /**

@@ -15,11 +15,12 @@ function insertSorted(list: EntryRecord[], rec: EntryRecord): void {
   list.splice(i, 0, rec);
 }
 
-/** Mutable index of a session's entries. */
+const NO_KIDS: readonly EntryRecord[] = Object.freeze([]);
+
+/** Mutable index of a session's entries. Parent and children links live on the records (no map lookups). */
 export class EntryIndex {
   readonly records: EntryRecord[] = [];
   readonly byId = new Map<string, EntryRecord>();
-  private readonly children = new Map<string, EntryRecord[]>();
   private readonly rootList: EntryRecord[] = [];
   readonly labels = new Map<string, string>();
   sessionName: string | undefined;
@@ -31,29 +32,36 @@ export class EntryIndex {
   static build(records: readonly EntryRecord[]): { index: EntryIndex; duplicates: EntryRecord[] } {
     const index = new EntryIndex();
     const duplicates: EntryRecord[] = [];
+    const { byId } = index;
     for (const rec of records) {
-      if (index.byId.has(rec.env.id)) {
+      const before = byId.size;
+      byId.set(rec.env.id, byId.get(rec.env.id) ?? rec);
+      if (byId.size === before) {
         duplicates.push(rec);
         continue;
       }
       rec.seq = index.records.length;
       index.records.push(rec);
-      index.byId.set(rec.env.id, rec);
       index.applyMeta(rec);
     }
+    const unsorted = new Set<EntryRecord[]>();
     for (const rec of index.records) {
       const p = rec.env.parentId;
-      if (p === null) index.rootList.push(rec);
-      else if (!index.byId.has(p) || p === rec.env.id) {
-        rec.env.orphan = true;
+      const parent = p === null ? undefined : byId.get(p);
+      if (!parent || parent === rec) {
+        if (p !== null) rec.env.orphan = true;
         index.rootList.push(rec);
-      } else {
-        const list = index.children.get(p);
-        if (list) list.push(rec);
-        else index.children.set(p, [rec]);
+        continue;
       }
+      rec.parent = parent;
+      if (parent.kids) {
+        const kids = parent.kids;
+        // File order is usually time order: only lists that went out of order need a sort.
+        if (byTime(kids[kids.length - 1], rec) > 0) unsorted.add(kids);
+        kids.push(rec);
+      } else parent.kids = [rec];
     }
-    for (const list of index.children.values()) list.sort(byTime);
+    for (const list of unsorted) list.sort(byTime);
     index.rootList.sort(byTime);
     return { index, duplicates };
   }
@@ -73,18 +81,19 @@ export class EntryIndex {
     this.records.push(rec);
     this.byId.set(rec.env.id, rec);
     this.applyMeta(rec);
-    const p = rec.env.parentId;
-    if (p === null) insertSorted(this.rootList, rec);
-    else {
-      const list = this.children.get(p);
-      if (list) insertSorted(list, rec);
-      else this.children.set(p, [rec]);
+    const parent = rec.env.parentId === null ? undefined : this.byId.get(rec.env.parentId);
+    if (!parent) {
+      insertSorted(this.rootList, rec);
+      return;
     }
+    rec.parent = parent;
+    if (parent.kids) insertSorted(parent.kids, rec);
+    else parent.kids = [rec];
   }
 
   /** Children of `id`, oldest first (do not mutate). */
   childrenOf(id: string): readonly EntryRecord[] {
-    return this.children.get(id) ?? [];
+    return this.byId.get(id)?.kids ?? NO_KIDS;
   }
 
   /** Entries without a parent in the file: parentId null, or orphans. Oldest first. */
@@ -95,13 +104,8 @@ export class EntryIndex {
   /** Records from the root to `id` (inclusive); stops at an orphan or a cycle. */
   pathTo(id: string): EntryRecord[] {
     const out: EntryRecord[] = [];
-    const seen = new Set<string>();
-    let rec = this.byId.get(id);
-    while (rec && !seen.has(rec.env.id)) {
-      seen.add(rec.env.id);
-      out.push(rec);
-      rec = rec.env.parentId === null ? undefined : this.byId.get(rec.env.parentId);
-    }
+    // A path is at most as long as the file: more steps mean a parentId cycle (a damaged file).
+    for (let rec = this.byId.get(id); rec && out.length <= this.records.length; rec = rec.parent) out.push(rec);
     return out.reverse();
   }
 }

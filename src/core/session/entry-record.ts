@@ -37,9 +37,18 @@ export interface EntryRecord {
   length: number;
   /** 1-based line number in the file (0 for memory-only entries). */
   line: number;
-  /** The parsed entry when it is small or memory-only. */
+  /** The parsed entry for memory-only and freshly appended small entries. */
   entry?: SessionEntry;
+  /**
+   * The line's text for small entries read from the file: one flat string is far cheaper to keep (and for the
+   * garbage collector to move) than the parsed object graph; it is parsed again on access.
+   */
+  raw?: string;
   meta: EntryMeta;
+  /** Set by EntryIndex: the parent's record (undefined for roots and orphans). */
+  parent?: EntryRecord;
+  /** Set by EntryIndex: children, oldest first. */
+  kids?: EntryRecord[];
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -82,7 +82,10 @@ export function parsePartialJson(s: string): PartialJson {
         if (s[i] !== ":") bad();
         i++;
         value((v) => {
-          o[key] = v;
+          // Like JSON.parse: "__proto__" is an own key, never the prototype.
+          if (key === "__proto__")
+            Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
+          else o[key] = v;
         });
         ws();
         if (s[i] === ",") {
@@ -180,7 +183,7 @@ export function decodePartialString(raw: string): string {
 
 /** Index of the closing quote of a JSON string whose content starts at `from`, or -1 when the text ends first. */
 function closingQuote(s: string, from: number): number {
-  for (let j = from; ; ) {
+  for (let j = from; ;) {
     const q = s.indexOf('"', j);
     if (q < 0) return -1;
     let k = q - 1;
@@ -192,7 +195,8 @@ function closingQuote(s: string, from: number): number {
 
 const PI_ENVELOPE =
   /^\{"type":"message","id":"([0-9A-Za-z_-]{1,64})","parentId":(?:null|"([0-9A-Za-z_-]{1,64})"),"timestamp":"([0-9A-Za-z:.+-]{1,40})","message":\{"role":"(user|toolResult|bashExecution)",/;
-const PI_TOOL_RESULT = /"toolCallId":"(?:[^"\\]|\\.){0,256}","toolName":"([0-9A-Za-z_.:-]{1,128})","content":\[\{"type":"text","text":"/y;
+const PI_TOOL_RESULT =
+  /"toolCallId":"(?:[^"\\]|\\.){0,256}","toolName":"([0-9A-Za-z_.:-]{1,128})","content":\[\{"type":"text","text":"/y;
 const PI_USER_STRING = /"content":"/y;
 const PI_USER_BLOCK = /"content":\[\{"type":"text","text":"/y;
 const PI_COMMAND = /"command":"/y;

@@ -28,7 +28,8 @@ import type { LoadIssue, SessionEntry, SessionHeader } from "./types.js";
 /** Lines up to this size are parsed whole on load. */
 export const FULL_PARSE_MAX_BYTES = 8192;
 const CHUNK_BYTES = 4 * 1024 * 1024;
-const HEAD_SMALL = 1024;
+/** First try: pi's envelope plus a few hundred characters of text. Retried with 2 KB, then 8 KB. */
+const HEAD_SMALL = 512;
 const PARENT_KEY = Buffer.from('"parentId":');
 
 /** Options of scanSessionFile. */
@@ -157,7 +158,7 @@ function scanFd(fd: number, opts: ScanOptions): ScanResult {
     // The last line is always parsed whole: it is where torn and glued writes end up.
     const isLast = !terminated || offset + length + 1 >= fileSize;
     if (length > FULL_PARSE_MAX_BYTES && !isLast) {
-      for (const headLen of [HEAD_SMALL, FULL_PARSE_MAX_BYTES]) {
+      for (const headLen of [HEAD_SMALL, 2048, FULL_PARSE_MAX_BYTES]) {
         const env = envelopeFromHead(text(offset, headLen));
         if (env) {
           if (opts.verify === true && hasGluedEntry(offset, length, text(offset, headLen).indexOf('"message"'))) break;
@@ -202,7 +203,9 @@ function scanFd(fd: number, opts: ScanOptions): ScanResult {
       return;
     }
     if (!terminated) result.missingFinalNewline = true;
-    result.records.push(recordOfEntry(parsed as SessionEntry, offset, length, lineNo, length <= RETAIN_MAX_BYTES));
+    const rec = recordOfEntry(parsed as SessionEntry, offset, length, lineNo, false);
+    if (length <= RETAIN_MAX_BYTES) rec.raw = lineText;
+    result.records.push(rec);
   };
 
   fill(0);

@@ -13,7 +13,10 @@ import { newEntryId, newSessionId } from "./ids.js";
 import { acquireLock } from "./lock.js";
 import { migrateText, writeMigrated } from "./migrate.js";
 import { defaultSessionDir, sessionFileName } from "./paths.js";
-import { readLine, scanSessionFile } from "./scan-file.js";
+import { readLine, scanSessionFile, type ScanResult } from "./scan-file.js";
+import { writeBranchFile } from "./branch-file.js";
+import { LazyTreeNode } from "./tree-node.js";
+import { writeAll } from "./write-all.js";
 import { listSessions } from "./session-list.js";
 import {
   CURRENT_SESSION_VERSION,
@@ -164,16 +167,13 @@ export class SessionManager {
             // reported by migrateText
           }
         });
-        const issues = [
-          { line: 1, reason: `version ${version} file migrated in memory only (read-only view)` },
-          ...mig.issues,
-        ];
+        // Migrated in memory only: the file is left as it is until it is opened for writing.
         return new SessionManager({
           ...base,
           header: mig.header,
           headerWritten: true,
           records,
-          issues,
+          issues: mig.issues,
           lineCount: mig.lines.length,
         });
       }
@@ -195,21 +195,20 @@ export class SessionManager {
         lineCount: scan.lineCount,
       });
     }
-    let scan = scanSessionFile(file);
+    const fromScan = (scan: ScanResult): SessionManager =>
+      new SessionManager({
+        ...base,
+        header: scan.header ?? (head.header as SessionHeader),
+        headerWritten: true,
+        records: scan.records,
+        issues: scan.issues,
+        tornOffset: scan.tornOffset,
+        needsNewline: scan.missingFinalNewline,
+        lineCount: scan.lineCount,
+      });
+    const sm = fromScan(scanSessionFile(file));
     // Orphans are what a line with a glued entry leaves behind: rescan checking every large line.
-    const ids = new Set(scan.records.map((r) => r.env.id));
-    if (scan.records.some((r) => r.env.parentId !== null && !ids.has(r.env.parentId)))
-      scan = scanSessionFile(file, { verify: true });
-    return new SessionManager({
-      ...base,
-      header: scan.header ?? head.header,
-      headerWritten: true,
-      records: scan.records,
-      issues: scan.issues,
-      tornOffset: scan.tornOffset,
-      needsNewline: scan.missingFinalNewline,
-      lineCount: scan.lineCount,
-    });
+    return sm.index.roots().some((r) => r.env.orphan) ? fromScan(scanSessionFile(file, { verify: true })) : sm;
   }
 
   /** A session that never touches the disk. */
@@ -334,23 +333,17 @@ export class SessionManager {
    * `entry` loads lazily on first access; `envelope` is always there.
    */
   getTree(): SessionTreeNode[] {
-    const nodes = new Map<string, LazyTreeNode>();
     const load = (rec: EntryRecord): SessionEntry => this.load(rec);
-    const nodeOf = (rec: EntryRecord): LazyTreeNode => {
-      let node = nodes.get(rec.env.id);
-      if (!node) {
-        node = new LazyTreeNode(rec, load, this.index.labels.get(rec.env.id));
-        nodes.set(rec.env.id, node);
-      }
-      return node;
-    };
+    const nodes: LazyTreeNode[] = new Array<LazyTreeNode>(this.index.records.length);
+    this.index.records.forEach((rec, i) => {
+      nodes[i] = new LazyTreeNode(rec, load, this.index.labels.get(rec.env.id));
+    });
     for (const rec of this.index.records) {
-      const kids = this.index.childrenOf(rec.env.id);
-      if (kids.length === 0) continue;
-      const node = nodeOf(rec);
-      for (const child of kids) node.children.push(nodeOf(child));
+      if (!rec.kids) continue;
+      const node = nodes[rec.seq];
+      for (const child of rec.kids) node.children.push(nodes[child.seq]);
     }
-    return this.index.roots().map(nodeOf);
+    return this.index.roots().map((r) => nodes[r.seq]);
   }
 
   /** What the model sees from the leaf, and the model / thinking level in force there. */
@@ -493,47 +486,11 @@ export class SessionManager {
     if (!this.file) throw new Error("createBranchedSession needs a session stored in a file");
     const recs = this.pathRecords(leafId).filter((r) => r.env.type !== "label" && r.meta.markerTarget === undefined);
     const header: SessionHeader = { ...SessionManager.newHeader(this.header.cwd), parentSession: this.file };
-    const dir = this.sessionDir ?? path.dirname(this.file);
-    await fs.promises.mkdir(dir, { recursive: true });
-    const target = path.join(dir, sessionFileName(header.timestamp, header.id));
-    const tmp = `${target}.tmp-${process.pid}`;
-    const fd = fs.openSync(tmp, "w");
-    try {
-      fs.writeSync(fd, JSON.stringify(header) + "\n");
-      let prev: string | null = null;
-      const ids = new Set<string>();
-      for (const rec of recs) {
-        ids.add(rec.env.id);
-        if (rec.env.parentId === prev && rec.offset >= 0) {
-          // Same parent: copy the line's bytes as they are (no parse of big bodies).
-          writeAll(fd, Buffer.concat([readLine(this.readHandle(), rec.offset, rec.length), Buffer.from("\n")]));
-        } else {
-          writeAll(fd, Buffer.from(JSON.stringify({ ...this.load(rec), parentId: prev }) + "\n"));
-        }
-        prev = rec.env.id;
-      }
-      const last = prev;
-      for (const rec of recs) {
-        const label = this.index.labels.get(rec.env.id);
-        if (label === undefined) continue;
-        const id = newEntryId((c) => ids.has(c));
-        ids.add(id);
-        const entry = {
-          type: "label",
-          id,
-          parentId: last,
-          timestamp: new Date().toISOString(),
-          targetId: rec.env.id,
-          label,
-        };
-        writeAll(fd, Buffer.from(JSON.stringify(entry) + "\n"));
-      }
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(tmp, target);
-    return target;
+    return writeBranchFile(this.sessionDir ?? path.dirname(this.file), header, recs, {
+      readBytes: (rec) => this.readBytes(rec),
+      load: (rec) => this.load(rec),
+      labelOf: (id) => this.index.labels.get(id),
+    });
   }
 
   // ---------------------------------------------------------------- changes and lifetime
@@ -621,8 +578,9 @@ export class SessionManager {
     this.assertWritable();
     const id = newEntryId((c) => this.index.byId.has(c));
     const { type, ...rest } = fields;
-    const entry = { type, id, parentId, timestamp: new Date().toISOString(), ...rest } as unknown as SessionEntry;
-    const line = JSON.stringify(entry);
+    const line = JSON.stringify({ type, id, parentId, timestamp: new Date().toISOString(), ...rest });
+    // Keep what a reload would read (no undefined fields, no aliasing of the caller's objects).
+    const entry = JSON.parse(line) as SessionEntry;
     let offset = -1;
     let length = 0;
     if (this.file) {
@@ -632,7 +590,9 @@ export class SessionManager {
       else if (this.needsNewline) prefix = "\n";
       const prefixBytes = Buffer.byteLength(prefix);
       const buf = Buffer.from(prefix + line + "\n");
-      offset = fs.fstatSync(fd).size + prefixBytes;
+      const st = fs.fstatSync(fd);
+      this.assertSameFile(st);
+      offset = st.size + prefixBytes;
       length = buf.length - prefixBytes - 1;
       writeAll(fd, buf);
       if (!this.headerWritten) this.lineCount++;
@@ -652,6 +612,20 @@ export class SessionManager {
     if (type !== "label" && rec.meta.markerTarget === undefined) this.leafId = id;
     this.emit({ type: "append", entry });
     return id;
+  }
+
+  /** Appending to a file that was deleted or replaced since it was opened would lose the entry silently. */
+  private assertSameFile(st: fs.Stats): void {
+    let now: fs.Stats | undefined;
+    try {
+      now = fs.statSync(this.file as string);
+    } catch {
+      now = undefined;
+    }
+    if (!now || now.ino !== st.ino || now.dev !== st.dev)
+      throw new Error(
+        `Session file ${this.file} was deleted or replaced while open; reopen it to continue (nothing was written).`,
+      );
   }
 
   private openForWrite(): number {
@@ -677,6 +651,22 @@ export class SessionManager {
     return this.readFd;
   }
 
+  /** A line's bytes as text. */
+  private readBody(rec: EntryRecord): string {
+    return this.readBytes(rec).toString("utf8");
+  }
+
+  /** A line's bytes; after close() through a short-lived descriptor so nothing leaks. */
+  private readBytes(rec: EntryRecord): Buffer {
+    if (!this.closed) return readLine(this.readHandle(), rec.offset, rec.length);
+    const fd = fs.openSync(this.file as string, "r");
+    try {
+      return readLine(fd, rec.offset, rec.length);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
   private remember(id: string, entry: SessionEntry): void {
     this.cache.delete(id);
     this.cache.set(id, entry);
@@ -691,7 +681,7 @@ export class SessionManager {
       this.remember(rec.env.id, hit);
       return hit;
     }
-    const text = readLine(this.readHandle(), rec.offset, rec.length).toString("utf8");
+    const text = rec.raw ?? this.readBody(rec);
     let v: unknown;
     try {
       v = JSON.parse(text);
@@ -712,33 +702,4 @@ export class SessionManager {
     this.remember(rec.env.id, v as SessionEntry);
     return v as SessionEntry;
   }
-}
-
-/** A tree node whose entry is read on first access. */
-class LazyTreeNode implements SessionTreeNode {
-  readonly children: SessionTreeNode[] = [];
-  readonly envelope: EntryEnvelope;
-  label?: string;
-  orphan?: boolean;
-  constructor(
-    private readonly rec: EntryRecord,
-    private readonly loader: (rec: EntryRecord) => SessionEntry,
-    label: string | undefined,
-  ) {
-    this.envelope = rec.env;
-    if (label !== undefined) this.label = label;
-    if (rec.env.orphan) this.orphan = true;
-  }
-  get entry(): SessionEntry {
-    return this.loader(this.rec);
-  }
-  toJSON(): { entry: SessionEntry; children: SessionTreeNode[]; label?: string; orphan?: boolean } {
-    return { entry: this.entry, children: this.children, label: this.label, orphan: this.orphan };
-  }
-}
-
-function writeAll(fd: number, buf: Buffer): void {
-  let done = 0;
-  for (let i = 0; done < buf.length && i < 1000; i++) done += fs.writeSync(fd, buf, done, buf.length - done);
-  if (done < buf.length) throw new Error(`short write: ${done} of ${buf.length} bytes`);
 }

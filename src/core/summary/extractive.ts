@@ -75,7 +75,8 @@ export function extractiveSummary(input: ExtractiveInput): string {
       case "assistant": {
         const text = contentText(m.content).trim();
         if (text) lastConclusion = text;
-        for (const c of m.content) if (c.type === "toolCall") pendingCalls.set(c.id, describeToolCall(c.name, c.arguments));
+        for (const c of m.content)
+          if (c.type === "toolCall") pendingCalls.set(c.id, describeToolCall(c.name, c.arguments));
         if (m.stopReason === "error") {
           pushUnique(blocked, `model error: ${oneLine(m.errorMessage ?? "unknown error", 200)}`, 10);
           interrupted = unanswered;
@@ -107,7 +108,11 @@ export function extractiveSummary(input: ExtractiveInput): string {
   for (const b of nested) lines.push("## Summary of an Abandoned Branch", truncateMiddle(b.summary.trim(), 2000), "");
   lines.push("## Goal", requests[0] ?? "(no user request in this part of the conversation)", "");
   if (requests.length > 1) lines.push("## User Requests", ...requests.map((r) => `- ${r}`), "");
-  lines.push("## Constraints & Preferences", ...(constraints.length ? constraints.map((c) => `- ${c}`) : ["- (none stated)"]), "");
+  lines.push(
+    "## Constraints & Preferences",
+    ...(constraints.length ? constraints.map((c) => `- ${c}`) : ["- (none stated)"]),
+    "",
+  );
   lines.push("## Progress", "### Done", ...(done.length ? done.map((d) => `- [x] ${d}`) : ["- (no tool actions)"]));
   const inProgress = interrupted ?? unanswered;
   if (inProgress) lines.push("", "### In Progress", `- [ ] ${inProgress}`);

@@ -119,6 +119,7 @@ export function serializeWithinBudget(
   let omittedMessages = 0;
   for (; i >= 0; i--) if (serializeMessage(messages[i], 0) !== "") omittedMessages++;
   chunks.reverse();
-  if (omittedMessages > 0) chunks.unshift(`[… ${omittedMessages} earlier messages omitted to fit the context window …]`);
+  if (omittedMessages > 0)
+    chunks.unshift(`[… ${omittedMessages} earlier messages omitted to fit the context window …]`);
   return { text: chunks.join("\n\n"), omittedMessages, shortened };
 }

@@ -105,7 +105,10 @@ export function buildSummaryRequest(req: SummaryRequest & { model: ModelInfo }):
  */
 export async function summarize(req: SummaryRequest): Promise<SummaryResult> {
   if (req.signal?.aborted) throw new SummaryAbortedError();
-  const details: FileOperationDetails = { readFiles: [...req.fileOps.readFiles], modifiedFiles: [...req.fileOps.modifiedFiles] };
+  const details: FileOperationDetails = {
+    readFiles: [...req.fileOps.readFiles],
+    modifiedFiles: [...req.fileOps.modifiedFiles],
+  };
   let body: string;
   if (usesModel(req) && req.model && req.complete) {
     let reply: AssistantMessage;

@@ -1,6 +1,7 @@
 /** `bash` {command, timeout?}: run a shell command in the workspace root; output tail kept. */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
 import { guarded, optInt, reqString, textResult } from "./tool-args.js";
 import { MAX_BYTES, MAX_LINES, truncateTail } from "./truncate.js";
 import type { AgentTool, ToolResult } from "./types.js";
@@ -86,8 +87,10 @@ export function createBashTool(cwd: string): AgentTool {
         let timedOut = false;
         let aborted = false;
         let lastUpdate = 0;
-        const onData = (chunk: Buffer): void => {
-          output += chunk.toString("utf8");
+        // One decoder per stream, so a UTF-8 character split across chunks is not mangled.
+        const decoders = { out: new StringDecoder("utf8"), err: new StringDecoder("utf8") };
+        const onData = (chunk: Buffer, which: "out" | "err"): void => {
+          output += decoders[which].write(chunk);
           if (output.length > ROLLING_BYTES) {
             const cut = output.length - ROLLING_BYTES;
             droppedBytes += Buffer.byteLength(output.slice(0, cut), "utf8");
@@ -101,8 +104,8 @@ export function createBashTool(cwd: string): AgentTool {
             );
           }
         };
-        child.stdout.on("data", onData);
-        child.stderr.on("data", onData);
+        child.stdout.on("data", (c: Buffer) => onData(c, "out"));
+        child.stderr.on("data", (c: Buffer) => onData(c, "err"));
         const timer =
           timeoutSec !== undefined
             ? setTimeout(() => {

@@ -4,6 +4,15 @@
 export function globToRegExp(glob: string): { re: RegExp; matchBase: boolean } {
   const matchBase = !glob.includes("/");
   const g = glob.replace(/^\.\//, "");
+  try {
+    return { re: compile(g, true), matchBase };
+  } catch {
+    // Unbalanced braces or a bad [range]: treat everything but * and ? literally.
+    return { re: compile(g, false), matchBase };
+  }
+}
+
+function compile(g: string, classesAndBraces: boolean): RegExp {
   let re = "";
   let braceDepth = 0;
   for (let i = 0; i < g.length; i++) {
@@ -20,6 +29,7 @@ export function globToRegExp(glob: string): { re: RegExp; matchBase: boolean } {
         }
       } else re += "[^/]*";
     } else if (c === "?") re += "[^/]";
+    else if (!classesAndBraces) re += c.replace(/[.+^$()|\\[\]{}]/g, "\\$&");
     else if (c === "[") {
       const end = g.indexOf("]", i + 1);
       if (end === -1) re += "\\[";
@@ -38,7 +48,8 @@ export function globToRegExp(glob: string): { re: RegExp; matchBase: boolean } {
     } else if (c === "," && braceDepth > 0) re += "|";
     else re += c.replace(/[.+^$()|\\]/g, "\\$&");
   }
-  return { re: new RegExp(`^${re}$`), matchBase };
+  if (braceDepth !== 0) throw new Error("unbalanced braces");
+  return new RegExp(`^${re}$`);
 }
 
 /** Test a workspace-relative path (forward slashes) against a compiled glob. */

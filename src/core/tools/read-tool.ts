@@ -2,6 +2,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describeFsError } from "./fs-errors.js";
+import { readLineWindow, type LineWindow } from "./read-lines.js";
 import { displayPath, resolveInWorkspace } from "./path-guard.js";
 import { guarded, optInt, reqString, textResult } from "./tool-args.js";
 import { MAX_BYTES, MAX_LINES, truncateHead } from "./truncate.js";
@@ -38,7 +39,7 @@ export function createReadTool(cwd: string): AgentTool {
       const limit = optInt(args, "limit", 1);
       const abs = await resolveInWorkspace(cwd, p);
       const shown = displayPath(cwd, abs);
-      let buf: Buffer;
+      let win: LineWindow;
       try {
         const st = await fs.stat(abs);
         if (st.isDirectory()) throw Object.assign(new Error("dir"), { code: "EISDIR" });
@@ -57,16 +58,15 @@ export function createReadTool(cwd: string): AgentTool {
             ],
           };
         }
-        buf = await fs.readFile(abs);
+        // Never more lines than one answer can show; the byte cap is applied below.
+        win = await readLineWindow(abs, offset, Math.min(limit ?? MAX_LINES, MAX_LINES) + 1);
       } catch (e) {
         throw describeFsError(e, shown);
       }
-      if (buf.subarray(0, 8192).includes(0))
-        return textResult(`${shown} looks like a binary file (${buf.length} bytes); not shown.`, true);
-      const allLines = buf.toString("utf8").split("\n");
-      const total = allLines.length;
+      if (win.binary) return textResult(`${shown} looks like a binary file; not shown.`, true);
+      const total = win.totalLines;
       if (offset > total) return textResult(`Offset ${offset} is beyond the end of ${shown} (${total} lines).`, true);
-      const slice = allLines.slice(offset - 1, limit !== undefined ? offset - 1 + limit : undefined);
+      const slice = win.lines.slice(0, limit ?? win.lines.length);
       const t = truncateHead(slice.join("\n"));
       let text = t.text;
       const lastShown = offset + t.keptLines - 1;

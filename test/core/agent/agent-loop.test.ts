@@ -3,6 +3,7 @@ import { after, before, beforeEach, describe, it } from "node:test";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
 import type { AssistantMessage, ToolResultMessage } from "../../../src/core/messages.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
+import type { AgentTool } from "../../../src/core/tools/types.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 import { startFakeOpenAI, type FakeServer } from "../../util/fake-openai-server.js";
 import { anthropicModel, fakeReadTool, fakeWriteTool, fileSession, newAgent, openAIModel, tempDir } from "./helpers.js";
@@ -11,7 +12,9 @@ function messages(entries: SessionEntry[]): { role: string; entry: SessionEntry 
   return entries.flatMap((e) => (e.type === "message" ? [{ role: e.message.role, entry: e }] : []));
 }
 function lastAssistant(entries: SessionEntry[]): AssistantMessage {
-  const m = messages(entries).filter((x) => x.role === "assistant").at(-1);
+  const m = messages(entries)
+    .filter((x) => x.role === "assistant")
+    .at(-1);
   assert.ok(m && m.entry.type === "message");
   return m.entry.message as AssistantMessage;
 }
@@ -20,7 +23,7 @@ function compactTypes(events: AgentEvent[]): string[] {
   return events.map((e) => e.type).filter((t, i, a) => t !== "message_update" || a[i - 1] !== "message_update");
 }
 
-describe("AgentSession prompt loop (OpenAI wire)", () => {
+describe("AgentSession prompt loop (OpenAI wire)", { timeout: 60_000 }, () => {
   let fake: FakeServer;
   let tmp: ReturnType<typeof tempDir>;
   before(async () => {
@@ -29,10 +32,11 @@ describe("AgentSession prompt loop (OpenAI wire)", () => {
   after(async () => {
     await fake.close();
   });
-  beforeEach(() => {
+  beforeEach(async () => {
     tmp?.cleanup();
     tmp = tempDir();
-    fake.requests.length = 0;
+    // Drop replies a failed test may have left queued, and the request log.
+    await fetch(`${new URL(fake.baseURL).origin}/__fake/reset`, { method: "POST" });
   });
   after(() => tmp?.cleanup());
 
@@ -52,11 +56,17 @@ describe("AgentSession prompt loop (OpenAI wire)", () => {
       "agent_end",
     ]);
     const entries = sm.getEntries();
-    assert.deepEqual(messages(entries).map((m) => m.role), ["user", "assistant"]);
+    assert.deepEqual(
+      messages(entries).map((m) => m.role),
+      ["user", "assistant"],
+    );
     assert.equal(lastAssistant(entries).stopReason, "stop");
     assert.match(JSON.stringify(lastAssistant(entries).content), /Echo: hello there/);
     const ends = events.filter((e): e is Extract<AgentEvent, { type: "message_end" }> => e.type === "message_end");
-    assert.deepEqual(ends.map((e) => e.entryId), messages(entries).map((m) => m.entry.id));
+    assert.deepEqual(
+      ends.map((e) => e.entryId),
+      messages(entries).map((m) => m.entry.id),
+    );
     assert.match(JSON.stringify(fake.requests[0].messages), /You are terse\./);
     assert.equal(agent.isStreaming, false);
     await sm.close();
@@ -146,9 +156,48 @@ describe("AgentSession prompt loop (OpenAI wire)", () => {
     const results = messages(sm.getEntries())
       .filter((m) => m.role === "toolResult")
       .map((m) => (m.entry.type === "message" ? (m.entry.message as ToolResultMessage) : undefined));
-    assert.deepEqual(results.map((r) => r?.toolCallId), ["c1", "c2"]);
+    assert.deepEqual(
+      results.map((r) => r?.toolCallId),
+      ["c1", "c2"],
+    );
     assert.ok(results.every((r) => r?.isError && JSON.stringify(r.content).includes("Aborted")));
     assert.equal(fake.requests.length, 1, "no further model call after the abort");
+    await sm.close();
+  });
+
+  it("abort while a tool runs: the tool sees the signal, later calls get 'Aborted'", async () => {
+    const sm = await fileSession(tmp.dir);
+    let sawAbort = false;
+    const slow: AgentTool = {
+      name: "bash",
+      description: "Run a command",
+      mutates: true,
+      parameters: { type: "object", properties: { command: { type: "string" } } },
+      execute: (_args, ctx) =>
+        new Promise((resolve) => {
+          ctx.signal?.addEventListener("abort", () => {
+            sawAbort = true;
+            resolve({ content: [{ type: "text", text: "killed" }], isError: true });
+          });
+          agent.abort();
+        }),
+    };
+    const { agent } = newAgent(sm, { model: openAIModel(fake), tools: [slow] });
+    fake.enqueue({
+      toolCalls: [
+        { name: "bash", args: { command: "sleep 100" }, id: "b1" },
+        { name: "bash", args: { command: "echo later" }, id: "b2" },
+      ],
+    });
+    await agent.prompt("run both");
+    assert.equal(sawAbort, true);
+    const results = messages(sm.getEntries())
+      .filter((m) => m.role === "toolResult")
+      .map((m) => (m.entry.type === "message" ? JSON.stringify((m.entry.message as ToolResultMessage).content) : ""));
+    assert.equal(results.length, 2);
+    assert.match(results[0], /killed/);
+    assert.match(results[1], /Aborted/);
+    assert.equal(fake.requests.length, 1);
     await sm.close();
   });
 
@@ -168,10 +217,16 @@ describe("AgentSession prompt loop (OpenAI wire)", () => {
   });
 
   it("stops after maxTurns model calls", async () => {
-    const looping = await startFakeOpenAI({ defaultReply: () => ({ toolCalls: [{ name: "read", args: { path: "a" } }] }) });
+    const looping = await startFakeOpenAI({
+      defaultReply: () => ({ toolCalls: [{ name: "read", args: { path: "a" } }] }),
+    });
     try {
       const sm = await fileSession(tmp.dir);
-      const { agent, events } = newAgent(sm, { model: openAIModel(looping), tools: [fakeReadTool({ a: "a" })], maxTurns: 3 });
+      const { agent, events } = newAgent(sm, {
+        model: openAIModel(looping),
+        tools: [fakeReadTool({ a: "a" })],
+        maxTurns: 3,
+      });
       await agent.prompt("loop");
       assert.equal(looping.requests.length, 3);
       assert.ok(events.some((e) => e.type === "error" && /Stopped after 3 model calls/.test(e.error)));
@@ -185,17 +240,21 @@ describe("AgentSession prompt loop (OpenAI wire)", () => {
     const sm = await fileSession(tmp.dir);
     const { agent } = newAgent(sm, { model: openAIModel(fake) });
     fake.enqueue({ stall: true, text: "x" });
-    const first = agent.prompt("one");
-    await assert.rejects(agent.prompt("two"), /already running|while a prompt is running/);
-    agent.abort();
-    await first;
+    let rejection: Promise<void> | undefined;
+    agent.subscribe((e) => {
+      if (e.type !== "message_update" || rejection) return;
+      rejection = assert.rejects(agent.prompt("two"), /while a prompt is running/);
+      agent.abort();
+    });
+    await agent.prompt("one");
+    assert.ok(rejection);
+    await rejection;
     await assert.rejects(agent.prompt("   "), /empty/);
     const { agent: noModel } = newAgent(sm);
     await assert.rejects(noModel.prompt("hi"), /No model selected/);
     await sm.close();
   });
 });
-
 
 describe("AgentSession prompt loop (Anthropic wire)", () => {
   it("streams text and runs a tool call through the Anthropic SDK", async () => {
@@ -204,7 +263,11 @@ describe("AgentSession prompt loop (Anthropic wire)", () => {
     try {
       const sm = await fileSession(tmp.dir);
       const { agent } = newAgent(sm, { model: anthropicModel(fake), tools: [fakeReadTool({ "b.md": "beta" })] });
-      fake.enqueue({ thinking: "Let me think.", text: "Reading b.md", toolCalls: [{ name: "read", args: { path: "b.md" } }] });
+      fake.enqueue({
+        thinking: "Let me think.",
+        text: "Reading b.md",
+        toolCalls: [{ name: "read", args: { path: "b.md" } }],
+      });
       await agent.prompt("what is in b.md?");
       const roles = messages(sm.getEntries()).map((m) => m.role);
       assert.deepEqual(roles, ["user", "assistant", "toolResult", "assistant"]);

@@ -80,7 +80,11 @@ export function fakeWriteTool(files: Record<string, string>): AgentTool {
     name: "write",
     description: "Write a file",
     mutates: true,
-    parameters: { type: "object", properties: { path: { type: "string" }, content: { type: "string" } }, required: ["path", "content"] },
+    parameters: {
+      type: "object",
+      properties: { path: { type: "string" }, content: { type: "string" } },
+      required: ["path", "content"],
+    },
     async execute(args) {
       files[String(args.path)] = String(args.content);
       return { content: [{ type: "text", text: `Wrote ${String(args.path)}` }] };
@@ -107,7 +111,10 @@ export function newAgent(
 }
 
 /** A finished assistant message (for building sessions without a model). */
-export function assistantMsg(text: string, calls: { id: string; name: string; args: Record<string, unknown> }[] = []): AssistantMessage {
+export function assistantMsg(
+  text: string,
+  calls: { id: string; name: string; args: Record<string, unknown> }[] = [],
+): AssistantMessage {
   return {
     role: "assistant",
     content: [
@@ -129,7 +136,14 @@ export function userMsg(text: string): AgentMessage {
 
 /** A tool result. */
 export function toolResultMsg(callId: string, toolName: string, text: string): AgentMessage {
-  return { role: "toolResult", toolCallId: callId, toolName, content: [{ type: "text", text }], isError: false, timestamp: Date.now() };
+  return {
+    role: "toolResult",
+    toolCallId: callId,
+    toolName,
+    content: [{ type: "text", text }],
+    isError: false,
+    timestamp: Date.now(),
+  };
 }
 
 /** The text of the user turns of an OpenAI request body. */

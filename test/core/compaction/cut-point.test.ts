@@ -12,7 +12,13 @@ function chain(messages: AgentMessage[], start: SessionEntry[] = []): SessionEnt
   const out = [...start];
   for (const message of messages) {
     const id = `e${++n}`;
-    out.push({ type: "message", id, parentId: out.at(-1)?.id ?? null, timestamp: new Date(1e12 + n).toISOString(), message });
+    out.push({
+      type: "message",
+      id,
+      parentId: out.at(-1)?.id ?? null,
+      timestamp: new Date(1e12 + n).toISOString(),
+      message,
+    });
   }
   return out;
 }
@@ -20,7 +26,10 @@ const words = (k: number): string => "word ".repeat(k);
 const user = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: 1 });
 const assistant = (text: string, callId?: string, path = "a.ts"): AgentMessage => ({
   role: "assistant",
-  content: [{ type: "text", text }, ...(callId ? [{ type: "toolCall" as const, id: callId, name: "read", arguments: { path } }] : [])],
+  content: [
+    { type: "text", text },
+    ...(callId ? [{ type: "toolCall" as const, id: callId, name: "read", arguments: { path } }] : []),
+  ],
   provider: "p",
   model: "m",
   usage: emptyUsage(),
@@ -40,7 +49,12 @@ const result = (callId: string, text: string): AgentMessage => ({
 function fiveTurns(): SessionEntry[] {
   const msgs: AgentMessage[] = [];
   for (let i = 0; i < 5; i++)
-    msgs.push(user(`turn ${i} ${words(100)}`), assistant(`calling ${i}`, `c${i}`, `f${i}.ts`), result(`c${i}`, words(600)), assistant(`done ${i} ${words(100)}`));
+    msgs.push(
+      user(`turn ${i} ${words(100)}`),
+      assistant(`calling ${i}`, `c${i}`, `f${i}.ts`),
+      result(`c${i}`, words(600)),
+      assistant(`done ${i} ${words(100)}`),
+    );
   return chain(msgs);
 }
 
@@ -69,7 +83,9 @@ describe("cut point", () => {
 describe("prepareCompaction", () => {
   it("summarizes what precedes the cut, with file lists and tokensBefore", () => {
     const path = fiveTurns();
-    const messages = path.map((e) => (e.type === "message" ? e.message : undefined)).filter((m): m is AgentMessage => !!m);
+    const messages = path
+      .map((e) => (e.type === "message" ? e.message : undefined))
+      .filter((m): m is AgentMessage => !!m);
     const prep = prepareCompaction(path, messages, 1500);
     assert.ok(prep);
     assert.equal(prep.firstKeptEntryId, path[12].id);
@@ -96,7 +112,10 @@ describe("prepareCompaction", () => {
     assert.equal(prep.previousSummary, "old summary");
     assert.equal(prep.previousCompactions[0].id, "cmp");
     const firstSummarized = prep.messagesToSummarize[0];
-    assert.equal(firstSummarized.role === "user" && firstSummarized.content, (path[8] as { message: { content: string } }).message.content);
+    assert.equal(
+      firstSummarized.role === "user" && firstSummarized.content,
+      (path[8] as { message: { content: string } }).message.content,
+    );
     assert.ok(prep.fileOps.readFiles.includes("earlier.ts"));
     assert.equal(prep.firstKeptEntryId, more[more.length - 2].id);
   });
@@ -117,7 +136,10 @@ describe("thresholds", () => {
   it("ignores usage reported before the latest compaction", () => {
     const a = { ...assistant("hi"), usage: { ...emptyUsage(), totalTokens: 50_000 }, timestamp: 10 } as AgentMessage;
     assert.equal(estimateContextTokens([user("x"), a]), 50_000);
-    const after = estimateContextTokens([{ role: "compactionSummary", summary: "s", tokensBefore: 1, timestamp: 20 }, a]);
+    const after = estimateContextTokens([
+      { role: "compactionSummary", summary: "s", tokensBefore: 1, timestamp: 20 },
+      a,
+    ]);
     assert.ok(after < 100);
   });
 });

@@ -193,6 +193,16 @@ test("filters and search behave like the sidebar", { skip }, async () => {
   assert.equal(await page.locator(`#tree .row[data-id="${ids.a2}"]`).count(), 0);
   assert.equal(await page.locator(`#tree .row.kind-label`).count(), 0);
 
+  // Branches fold and unfold from their twisty without changing the selection.
+  const a4Row = page.locator(`#tree .row[data-id="${ids.a4}"]`);
+  assert.equal(await a4Row.count(), 1);
+  await page.click(`#tree .row[data-id="${ids.u3}"] .twisty`);
+  assert.equal(await a4Row.count(), 0);
+  assert.equal(await page.locator(`#tree .row[data-id="${ids.u3}"]`).getAttribute("aria-expanded"), "false");
+  assert.match((await page.locator("#messages .msg.target").textContent()) ?? "", /LEAFTEXT/);
+  await page.click(`#tree .row[data-id="${ids.u3}"] .twisty`);
+  assert.equal(await a4Row.count(), 1);
+
   await page.selectOption("#filter", "user-only");
   assert.equal(await rows.count(), 3);
   assert.equal(await page.locator("#tree .row.kind-user").count(), 3);
@@ -284,6 +294,28 @@ test("a Claude Code transcript exports with its sidechain and branch-only export
   } finally {
     await sm.close();
   }
+});
+
+test("long paths render their end first and earlier entries on request", { skip }, async () => {
+  const sm = SessionManager.inMemory("/ws");
+  for (let i = 0; i < 450; i++) {
+    if (i % 2 === 0) sm.appendMessage({ role: "user", content: `question ${i}`, timestamp: i });
+    else sm.appendMessage(assistant(`answer ${i}`));
+  }
+  const file = join(dir, "long.html");
+  await writeSessionHtml(sm, file, { pageScript });
+  const w = await open(file);
+  const { page } = w;
+  const msgs = page.locator("#messages .msg");
+  assert.equal(await msgs.count(), 200);
+  assert.match((await msgs.first().textContent()) ?? "", /question 250/);
+  await page.click("#show-earlier");
+  assert.equal(await msgs.count(), 400);
+  await page.click("#show-earlier");
+  assert.equal(await msgs.count(), 450);
+  assert.match((await msgs.first().textContent()) ?? "", /question 0/);
+  assert.equal(await page.locator("#show-earlier").isVisible(), false);
+  await finish(w);
 });
 
 test("a page without valid data says so instead of failing", { skip }, async () => {

@@ -8,7 +8,14 @@ import type { AgentMessage } from "../../../src/core/messages.js";
 function runner(): { hooks: HookRunner; errors: string[]; ctx: HookContext } {
   const errors: string[] = [];
   const ctx: HookContext = { cwd: "/tmp/x", sessionManager: SessionManager.inMemory("/tmp/x") };
-  return { hooks: new HookRunner(() => ctx, (e) => errors.push(e)), errors, ctx };
+  return {
+    hooks: new HookRunner(
+      () => ctx,
+      (e) => errors.push(e),
+    ),
+    errors,
+    ctx,
+  };
 }
 const fork = { type: "session_before_fork" as const, entryId: "abc" };
 
@@ -28,7 +35,10 @@ describe("HookRunner", () => {
     hooks.on("session_before_fork", () => {
       seen.push("c");
     });
-    assert.deepEqual(await hooks.emitBefore("session_before_fork", fork), { skipConversationRestore: true, cancel: true });
+    assert.deepEqual(await hooks.emitBefore("session_before_fork", fork), {
+      skipConversationRestore: true,
+      cancel: true,
+    });
     assert.deepEqual(seen, ["a:abc", "b"]);
   });
   it("reports a throwing handler and keeps running the others", async () => {
@@ -61,7 +71,10 @@ describe("HookRunner", () => {
     hooks.on("context", () => ({ messages: "nope" as unknown as AgentMessage[] }));
     hooks.on("context", (e) => ({ messages: e.messages.filter((x) => x.role === "user" && x.content !== "drop") }));
     const out = await hooks.emitContext([m("drop"), m("keep")]);
-    assert.deepEqual(out.map((x) => (x.role === "user" ? x.content : "")), ["keep", "added"]);
+    assert.deepEqual(
+      out.map((x) => (x.role === "user" ? x.content : "")),
+      ["keep", "added"],
+    );
     assert.equal(errors.length, 1);
   });
   it("runs registered commands with their arguments and reports failures", async () => {

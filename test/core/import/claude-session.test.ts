@@ -7,6 +7,7 @@ import type { AssistantMessage, ToolResultMessage } from "../../../src/core/mess
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { claudeProjectDirNames, listClaudeTranscripts } from "../../../src/core/import/claude-paths.js";
 import {
+  claudeTranscriptPathOf,
   convertClaudePathToSession,
   importClaudeTranscript,
   openClaudeTranscript,
@@ -29,6 +30,8 @@ test("openClaudeTranscript gives a read-only tree resuming where Claude Code wou
   });
   try {
     assert.equal(session.isReadOnly(), true);
+    assert.equal(claudeTranscriptPathOf(session), join(FIXTURES, "branching-tools.jsonl"));
+    assert.equal(claudeTranscriptPathOf(SessionManager.inMemory("/x")), undefined);
     assert.equal(title, "Fix due-date sorting in todo list");
     assert.equal(session.getSessionName(), "Fix due-date sorting in todo list");
     assert.equal(session.getLeafId(), idByUuid.get("a0000000-0000-4000-8000-00000000000e"));
@@ -152,8 +155,16 @@ test("listClaudeTranscripts and listAllSessions find transcripts of the workspac
   await copyFile(join(FIXTURES, "branching-tools.jsonl"), join(project, "3f6b2c1e-8d4a-4f0b-9c2e-5a7d1e9b0c44.jsonl"));
   await copyFile(join(FIXTURES, "sidechain-task.jsonl"), join(project, "9a1d7c55-2b3e-4c8f-a1d2-6e7f8a9b0c1d.jsonl"));
   await writeFile(join(project, "notes.txt"), "ignored");
+  await writeFile(
+    join(project, "copied-summary.jsonl"),
+    '{"type":"summary","summary":"Some older session","leafUuid":"elsewhere"}\n' +
+      '{"parentUuid":null,"type":"user","message":{"role":"user","content":"new topic"},"uuid":"n1","timestamp":"2025-01-01T00:00:00Z"}\n',
+  );
   const list = await listClaudeTranscripts(cwd, claudeDir);
-  assert.equal(list.length, 2);
+  assert.equal(list.length, 3);
+  const copied = list.find((t) => t.id === "copied-summary");
+  assert.equal(copied?.name, undefined, "a summary of another session is not this one's title");
+  assert.equal(copied?.firstMessage, "new topic");
   const bt = list.find((t) => t.id === "3f6b2c1e-8d4a-4f0b-9c2e-5a7d1e9b0c44");
   assert.ok(bt);
   assert.equal(bt.name, "Fix due-date sorting in todo list");
@@ -171,7 +182,7 @@ test("listClaudeTranscripts and listAllSessions find transcripts of the workspac
   piSm.appendMessage({ role: "user", content: "from pi", timestamp: Date.now() });
   await piSm.close();
   const all = await listAllSessions(cwd, { sessionDir: own, agentDir, claudeDir });
-  assert.deepEqual(all.map((s) => s.source).sort(), ["claude", "claude", "pi", "workspace"]);
+  assert.deepEqual(all.map((s) => s.source).sort(), ["claude", "claude", "claude", "pi", "workspace"]);
   const folders = await listPiSessionFolders(agentDir);
   assert.deepEqual(
     folders.map((f) => f.cwdGuess),

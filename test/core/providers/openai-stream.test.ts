@@ -4,12 +4,7 @@ import type { AssistantMessage, LlmMessage } from "../../../src/core/messages.js
 import { completeText, streamCompletion } from "../../../src/core/providers/stream-completion.js";
 import { ProviderError } from "../../../src/core/providers/provider-error.js";
 import type { ModelInfo, RetryInfo, StreamEvent, StreamRequest } from "../../../src/core/providers/types.js";
-import {
-  defaultFakeReply,
-  openAIConversationView,
-  startFakeOpenAI,
-  type FakeServer,
-} from "../../util/fake-openai-server.js";
+import { startFakeOpenAI, type FakeServer } from "../../util/fake-openai-server.js";
 
 const KEY = "sk-test-secret-key-1234567890";
 
@@ -241,8 +236,10 @@ describe("openai provider against a fake server", () => {
       const msg = await completeText(req());
       assert.deepEqual(msg.content, [{ type: "text", text: "default fake-model" }]);
     } finally {
-      fake.setDefault((body) => defaultFakeReply(openAIConversationView(body)));
+      fake.reset();
     }
+    const echo = await completeText(req({ messages: [user("back")] }));
+    assert.deepEqual(echo.content, [{ type: "text", text: "Echo: back" }], "reset restores the default reply");
   });
 
   it("accepts tool calls from servers that reuse index 0 or omit the index", async () => {
@@ -300,6 +297,47 @@ describe("openai provider against a fake server", () => {
     assert.equal(final.stopReason, "error");
     assert.match(final.errorMessage ?? "", /ended before the reply was complete/);
     assert.deepEqual(final.content, [{ type: "text", text: "Hal" }]);
+  });
+
+  it("a 400 keeps the server's words (so context overflow can be recognised) and is not retried", async () => {
+    fake.enqueue({
+      status: 400,
+      body: {
+        error: {
+          message: "This model's maximum context length is 8192 tokens.",
+          type: "invalid_request_error",
+          code: "context_length_exceeded",
+        },
+      },
+    });
+    const { final, events } = await collect(req());
+    assert.match(
+      final.errorMessage ?? "",
+      /rejected the request \(HTTP 400\): This model's maximum context length is 8192 tokens\./,
+    );
+    const last = events[events.length - 1];
+    assert.equal(last.type === "error" && last.errorKind, "bad_response");
+    assert.equal(fake.requests.length, 1);
+  });
+
+  it("drops failed turns' tool calls and empty messages before sending", async () => {
+    fake.enqueue({ text: "ok" });
+    const aborted: AssistantMessage = {
+      ...final0(),
+      content: [
+        { type: "text", text: "I was saying" },
+        { type: "toolCall", id: "call_x", name: "bash", arguments: { command: "ls" } },
+      ],
+      stopReason: "aborted",
+    };
+    const empty: AssistantMessage = { ...final0(), content: [], stopReason: "error" };
+    await collect(req({ messages: [user("one"), aborted, empty, user("two")] }));
+    const sent = fake.requests[0].messages as Record<string, unknown>[];
+    assert.deepEqual(sent, [
+      { role: "user", content: "one" },
+      { role: "assistant", content: "I was saying" },
+      { role: "user", content: "two" },
+    ]);
   });
 
   it("reports an unknown model as not_found", async () => {

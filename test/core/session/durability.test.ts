@@ -222,3 +222,47 @@ describe("durability and bad input", () => {
     await re.close();
   });
 });
+
+describe("lock lifetime", () => {
+  test("a process that exits without close() leaves no lock behind", async () => {
+    const { dir: d, cleanup: done } = tempDir();
+    try {
+      const file = path.join(d, "s.jsonl");
+      fs.writeFileSync(file, JSON.stringify({ type: "session", version: 3, id: "x", timestamp: "t", cwd: "/" }) + "\n");
+      const child = spawnSync(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          "-e",
+          `const { SessionManager } = require(${JSON.stringify(path.resolve("src/core/index.ts"))});
+           const fs = require("node:fs");
+           SessionManager.open(${JSON.stringify(file)}).then(() => console.log(fs.existsSync(${JSON.stringify(file + ".lock")})));`,
+        ],
+        { encoding: "utf8", timeout: 60_000 },
+      );
+      assert.equal(child.stdout.trim(), "true", "the lock existed while the process ran");
+      assert.equal(fs.existsSync(`${file}.lock`), false);
+    } finally {
+      done();
+    }
+  });
+});
+
+describe("file replaced while open", () => {
+  test("appending after the file was deleted or replaced is a clear error, not a silent loss", async () => {
+    const { dir: d, cleanup: done } = tempDir();
+    try {
+      const sm = await SessionManager.create("/p", d);
+      sm.appendMessage(user("a"));
+      const file = sm.getSessionFile() as string;
+      fs.renameSync(file, file + ".moved");
+      assert.throws(() => sm.appendMessage(user("b")), /deleted or replaced/);
+      fs.copyFileSync(file + ".moved", file);
+      assert.throws(() => sm.appendMessage(user("c")), /deleted or replaced/);
+      await sm.close();
+    } finally {
+      done();
+    }
+  });
+});

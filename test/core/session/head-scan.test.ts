@@ -80,6 +80,12 @@ describe("head scan", () => {
     );
   });
 
+  test("parsePartialJson keeps __proto__ as an own key, like JSON.parse", () => {
+    const text = '{"a":{"__proto__":{"polluted":true}}}';
+    assert.deepEqual(parsePartialJson(text).value, JSON.parse(text));
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
   test("parsePartialJson rejects text that is not a JSON prefix", () => {
     for (const bad of ["{a", '{"a" 1}', "[1 2]", "nul!", '{"a":1,}x'])
       assert.throws(() => parsePartialJson(bad), SyntaxError);

@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { emptyUsage, type AgentMessage, type AssistantMessage } from "../../../src/core/messages.js";
 import { extractiveSummary, EXTRACTIVE_HEADER } from "../../../src/core/summary/extractive.js";
-import { collectFileOps, fileOpsToDetails, formatFileOps, mergeFileOpsDetails } from "../../../src/core/summary/file-ops.js";
+import {
+  collectFileOps,
+  fileOpsToDetails,
+  formatFileOps,
+  mergeFileOpsDetails,
+} from "../../../src/core/summary/file-ops.js";
 import { buildInstructions, BRANCH_SUMMARY_INSTRUCTIONS } from "../../../src/core/summary/prompts.js";
 import { serializeConversation, serializeWithinBudget } from "../../../src/core/summary/serialize.js";
 import { buildSummaryRequest, summarize } from "../../../src/core/summary/summarize.js";
@@ -10,7 +15,10 @@ import type { ModelInfo } from "../../../src/core/providers/types.js";
 
 const t = 1_700_000_000_000;
 const user = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: t });
-function assistant(text: string, calls: { id: string; name: string; args: Record<string, unknown> }[] = []): AssistantMessage {
+function assistant(
+  text: string,
+  calls: { id: string; name: string; args: Record<string, unknown> }[] = [],
+): AssistantMessage {
   return {
     role: "assistant",
     content: [
@@ -50,13 +58,19 @@ const conversation: AgentMessage[] = [
 
 describe("file operations", () => {
   it("collects read and modified paths; a modified file is not also listed as read", () => {
-    const ops = collectFileOps([...conversation, assistant("", [{ id: "c5", name: "write", args: { path: "src/new.ts" } }])]);
+    const ops = collectFileOps([
+      ...conversation,
+      assistant("", [{ id: "c5", name: "write", args: { path: "src/new.ts" } }]),
+    ]);
     const d = fileOpsToDetails(ops);
     assert.deepEqual(d.readFiles, ["README.md"]);
     assert.deepEqual(d.modifiedFiles, ["src/cli.ts", "src/new.ts"]);
   });
   it("merges earlier details and formats pi's blocks", () => {
-    const ops = mergeFileOpsDetails(collectFileOps(conversation), { readFiles: ["old.md", 3], modifiedFiles: ["x.ts"] });
+    const ops = mergeFileOpsDetails(collectFileOps(conversation), {
+      readFiles: ["old.md", 3],
+      modifiedFiles: ["x.ts"],
+    });
     const text = formatFileOps(fileOpsToDetails(ops));
     assert.match(text, /<read-files>\nREADME\.md\nold\.md\n<\/read-files>/);
     assert.match(text, /<modified-files>\nsrc\/cli\.ts\nx\.ts\n<\/modified-files>/);
@@ -74,7 +88,10 @@ describe("serialization", () => {
   });
   it("keeps the newest messages within the budget, shortens big tool results and says what was left out", () => {
     const big = "x".repeat(200_000);
-    const msgs: AgentMessage[] = [user("first request"), assistant("", [{ id: "a", name: "read", args: { path: "big.txt" } }])];
+    const msgs: AgentMessage[] = [
+      user("first request"),
+      assistant("", [{ id: "a", name: "read", args: { path: "big.txt" } }]),
+    ];
     msgs.push(result("a", "read", big));
     for (let i = 0; i < 40; i++) msgs.push(user(`question ${i} ${"y".repeat(400)}`), assistant(`answer ${i}`));
     const out = serializeWithinBudget(msgs, 2000);
@@ -92,11 +109,21 @@ describe("serialization", () => {
 describe("instructions", () => {
   it("appends custom instructions as Additional focus, or replaces the defaults", () => {
     assert.equal(buildInstructions(BRANCH_SUMMARY_INSTRUCTIONS), BRANCH_SUMMARY_INSTRUCTIONS);
-    assert.match(buildInstructions(BRANCH_SUMMARY_INSTRUCTIONS, "the parser"), /## Next Steps[\s\S]*\n\nAdditional focus: the parser$/);
+    assert.match(
+      buildInstructions(BRANCH_SUMMARY_INSTRUCTIONS, "the parser"),
+      /## Next Steps[\s\S]*\n\nAdditional focus: the parser$/,
+    );
     assert.equal(buildInstructions(BRANCH_SUMMARY_INSTRUCTIONS, "Only list files.", true), "Only list files.");
   });
   it("builds a request with the sections, the transcript and an output limit", () => {
-    const model: ModelInfo = { id: "m", name: "m", provider: "p", api: "openai-completions", contextWindow: 100_000, maxTokens: 8000 };
+    const model: ModelInfo = {
+      id: "m",
+      name: "m",
+      provider: "p",
+      api: "openai-completions",
+      contextWindow: 100_000,
+      maxTokens: 8000,
+    };
     const req = buildSummaryRequest({
       kind: "branch",
       messages: conversation,
@@ -105,7 +132,16 @@ describe("instructions", () => {
       model,
     });
     const text = JSON.stringify(req.messages);
-    for (const s of ["## Goal", "## Constraints & Preferences", "### Done", "### In Progress", "### Blocked", "## Key Decisions", "## Next Steps", "<conversation>"])
+    for (const s of [
+      "## Goal",
+      "## Constraints & Preferences",
+      "### Done",
+      "### In Progress",
+      "### Blocked",
+      "## Key Decisions",
+      "## Next Steps",
+      "<conversation>",
+    ])
       assert.ok(text.includes(s), s);
     assert.equal(req.maxTokens, 8000);
     assert.match(req.systemPrompt ?? "", /summarization/);
@@ -136,7 +172,14 @@ describe("extractive summarizer", () => {
     assert.match(r.summary, /<modified-files>\nsrc\/cli\.ts\n<\/modified-files>$/);
   });
   it("a model failure is an error, never a silent extractive fallback", async () => {
-    const model: ModelInfo = { id: "m", name: "m", provider: "p", api: "openai-completions", contextWindow: 100_000, maxTokens: 8000 };
+    const model: ModelInfo = {
+      id: "m",
+      name: "m",
+      provider: "p",
+      api: "openai-completions",
+      contextWindow: 100_000,
+      maxTokens: 8000,
+    };
     await assert.rejects(
       summarize({
         kind: "branch",

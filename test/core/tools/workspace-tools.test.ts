@@ -64,6 +64,17 @@ describe("workspace tools", () => {
     assert.match(text(missing), /File not found: nope\.txt/);
   });
 
+  it("read streams a window of a file larger than the whole-file threshold", async () => {
+    const big = path.join(root, "big.log");
+    const line = "x".repeat(99);
+    // ~9.6MB: over the 8MB whole-file limit
+    await fs.writeFile(big, Array.from({ length: 96_000 }, (_, i) => `${i + 1} ${line}`).join("\n") + "\n");
+    const r = await run("read", { path: "big.log", offset: 50_000, limit: 2 });
+    assert.equal(text(r).split("\n").slice(0, 2).join("\n"), `50000 ${line}\n50001 ${line}`);
+    assert.equal((r.details as { totalLines: number }).totalLines, 96_001);
+    await fs.rm(big);
+  });
+
   it("refuses paths that escape the workspace", async () => {
     for (const p of [
       "../outside/secret.txt",

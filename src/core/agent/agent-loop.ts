@@ -1,0 +1,89 @@
+/**
+ * The turn loop of one prompt: model call → tool calls → next model call, until the model stops,
+ * the turn limit is hit, an error occurs or the signal aborts. Every message is appended as it
+ * completes; every tool call gets a result, run or not.
+ */
+import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../messages.js";
+import type { StreamRequest } from "../providers/types.js";
+import type { AgentTool, ToolApprovalPolicy } from "../tools/types.js";
+import type { AgentEvent } from "./events.js";
+import { streamAssistant, type StreamFn } from "./stream-turn.js";
+import { ABORTED_TOOL_RESULT, FAILED_REPLY_TOOL_RESULT, executeToolCall, skippedToolResult } from "./tool-execution.js";
+import { isContextOverflowError } from "../compaction/settings.js";
+
+/** What the loop needs from the session. */
+export interface LoopEnv {
+  signal: AbortSignal;
+  maxTurns: number;
+  tools: readonly AgentTool[];
+  approve: ToolApprovalPolicy;
+  cwd: string;
+  stream: StreamFn;
+  emit: (event: AgentEvent) => void;
+  /** Appends a message to the session and emits message_end. */
+  append: (message: AgentMessage) => void;
+  /** Adds the hook messages sent meanwhile. */
+  flushQueued: () => void;
+  /** True when a queued hook message asked for a reply (keeps the loop going). */
+  hasTriggeredMessages: () => boolean;
+  /** Threshold compaction before a model call. */
+  compactIfNeeded: () => Promise<void>;
+  /** Compaction after a context-overflow error; true when the context was compacted. */
+  compactForOverflow: () => Promise<boolean>;
+  /** True when an overflow should be answered by compacting. */
+  canCompact: boolean;
+  buildRequest: () => Promise<StreamRequest>;
+}
+
+/** Runs the loop (see the file comment). Never throws for model or tool failures. */
+export async function runAgentLoop(env: LoopEnv): Promise<void> {
+  const { signal, emit } = env;
+  const toolsByName = new Map(env.tools.map((t) => [t.name, t]));
+  let overflowRetried = false;
+  for (let turn = 0; ; turn++) {
+    if (signal.aborted) return;
+    if (turn >= env.maxTurns) {
+      emit({ type: "error", error: `Stopped after ${env.maxTurns} model calls in one prompt`, source: "model" });
+      return;
+    }
+    env.flushQueued();
+    await env.compactIfNeeded();
+    if (signal.aborted) return;
+
+    emit({ type: "turn_start" });
+    const message = await streamAssistant(env.stream, await env.buildRequest(), emit);
+    env.append(message);
+
+    if (message.stopReason === "error") {
+      if (env.canCompact && !overflowRetried && isContextOverflowError(message.errorMessage)) {
+        overflowRetried = true;
+        emit({ type: "turn_end", message, toolResults: [] });
+        if (await env.compactForOverflow()) continue;
+      }
+      emit({ type: "error", error: message.errorMessage ?? "The model call failed", source: "model" });
+    }
+
+    const calls = message.content.filter((c) => c.type === "toolCall");
+    const ran = message.stopReason !== "error" && message.stopReason !== "aborted";
+    const toolResults: ToolResultMessage[] = [];
+    for (const call of calls) {
+      const result =
+        ran && !signal.aborted
+          ? await executeToolCall(call, { tools: toolsByName, approve: env.approve, cwd: env.cwd, signal, emit })
+          : // Calls of a failed or aborted reply never run, but still get a result so the transcript stays valid.
+            skippedToolResult(call, skippedText(message), emit);
+      emit({ type: "message_start", message: result });
+      env.append(result);
+      toolResults.push(result);
+    }
+    emit({ type: "turn_end", message, toolResults });
+
+    if (!ran || signal.aborted) return;
+    if (calls.length > 0 || env.hasTriggeredMessages()) continue;
+    return;
+  }
+}
+
+function skippedText(message: AssistantMessage): string {
+  return message.stopReason === "error" ? FAILED_REPLY_TOOL_RESULT : ABORTED_TOOL_RESULT;
+}

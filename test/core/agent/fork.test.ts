@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import { SessionManager } from "../../../src/core/session/session-manager.js";
+import { assistantMsg, fileSession, newAgent, tempDir, userMsg } from "./helpers.js";
+
+describe("fork", () => {
+  let tmp: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    tmp = tempDir();
+  });
+  afterEach(() => tmp.cleanup());
+
+  async function session() {
+    const sm = await fileSession(tmp.dir);
+    const u1 = sm.appendMessage(userMsg("first"));
+    const a1 = sm.appendMessage(assistantMsg("one"));
+    const u2 = sm.appendMessage(userMsg("second"));
+    const a2 = sm.appendMessage(assistantMsg("two"));
+    return { sm, u1, a1, u2, a2 };
+  }
+
+  it("at a user message: copies the path up to its parent and returns its text; fires both hooks", async () => {
+    const { sm, a1, u2, a2 } = await session();
+    const { agent } = newAgent(sm);
+    const seen: string[] = [];
+    agent.hooks.on("session_before_fork", (e) => void seen.push(`before:${e.entryId}`));
+    agent.hooks.on(
+      "session_fork",
+      (e) => void seen.push(`after:${e.previousSessionFile === sm.getSessionFile()}:${e.newSessionFile !== undefined}`),
+    );
+    const r = await agent.fork(u2);
+    assert.equal(r.cancelled, false);
+    assert.equal(r.editorText, "second");
+    assert.ok(r.newSessionFile && fs.existsSync(r.newSessionFile));
+    const forked = await SessionManager.open(r.newSessionFile);
+    assert.deepEqual(
+      forked.getPath().map((e) => e.id),
+      [sm.getPath()[0].id, a1],
+    );
+    assert.equal(forked.getHeader().parentSession, sm.getSessionFile());
+    await forked.close();
+    assert.deepEqual(seen, [`before:${u2}`, "after:true:true"]);
+    assert.equal(sm.getLeafId(), a2, "the current session is unchanged");
+    await sm.close();
+  });
+
+  it("at an assistant message: the path includes it and there is no editor text", async () => {
+    const { sm, a1 } = await session();
+    const { agent } = newAgent(sm);
+    const r = await agent.fork(a1);
+    assert.equal(r.editorText, undefined);
+    const forked = await SessionManager.open(r.newSessionFile!);
+    assert.equal(forked.getLeafId(), a1);
+    await forked.close();
+    await sm.close();
+  });
+
+  it("at the root user message: a session with no entries", async () => {
+    const { sm, u1 } = await session();
+    const { agent } = newAgent(sm);
+    const r = await agent.fork(u1);
+    assert.equal(r.editorText, "first");
+    const forked = await SessionManager.open(r.newSessionFile!);
+    assert.equal(forked.getEntryCount(), 0);
+    await forked.close();
+    await sm.close();
+  });
+
+  it("a hook can cancel; nothing is written", async () => {
+    const { sm, u2 } = await session();
+    const { agent } = newAgent(sm);
+    agent.hooks.on("session_before_fork", () => ({ cancel: true }));
+    const before = fs.readdirSync(tmp.dir).length;
+    assert.deepEqual(await agent.fork(u2), { cancelled: true });
+    assert.equal(fs.readdirSync(tmp.dir).length, before);
+    await assert.rejects(agent.fork("missing1"), /no entry with id/);
+    await sm.close();
+  });
+});

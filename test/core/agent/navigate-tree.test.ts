@@ -1,0 +1,379 @@
+import assert from "node:assert/strict";
+import { after, before, beforeEach, describe, it } from "node:test";
+import type { AgentEvent } from "../../../src/core/agent/events.js";
+import type { HookEventMap } from "../../../src/core/agent/navigate-types.js";
+import { SessionManager } from "../../../src/core/session/session-manager.js";
+import type { BranchSummaryEntry } from "../../../src/core/session/types.js";
+import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
+import { startFakeOpenAI, type FakeServer } from "../../util/fake-openai-server.js";
+import {
+  anthropicModel,
+  assistantMsg,
+  fileSession,
+  fileSize,
+  newAgent,
+  openAIModel,
+  tempDir,
+  toolResultMsg,
+  userMsg,
+} from "./helpers.js";
+
+/**
+ * u1 → a1 → u2 → a2(read src/a.ts) → t2 → a3   ← leaf
+ *            ↘ u3 → a4
+ */
+async function buildTree(dir: string) {
+  const sm = await fileSession(dir);
+  const u1 = sm.appendMessage(userMsg("Start the task"));
+  const a1 = sm.appendMessage(assistantMsg("I'll help"));
+  const u3 = sm.appendMessage(userMsg("Try approach B"));
+  const a4 = sm.appendMessage(assistantMsg("Approach B result"));
+  sm.branch(a1);
+  const u2 = sm.appendMessage(userMsg("Try approach A and keep the API stable"));
+  const a2 = sm.appendMessage(assistantMsg("Reading", [{ id: "c1", name: "read", args: { path: "src/a.ts" } }]));
+  const t2 = sm.appendMessage(toolResultMsg("c1", "read", "export const a = 1;"));
+  const a3 = sm.appendMessage(assistantMsg("Approach A works"));
+  return { sm, ids: { u1, a1, u2, a2, t2, a3, u3, a4 } };
+}
+
+function userPromptOf(fake: FakeServer, i = fake.requests.length - 1): string {
+  const msgs = fake.requests[i].messages as { role: string; content: unknown }[];
+  return JSON.stringify(msgs.filter((m) => m.role === "user").map((m) => m.content));
+}
+
+describe("navigateTree", { timeout: 60_000 }, () => {
+  let fake: FakeServer;
+  let tmp: ReturnType<typeof tempDir>;
+  before(async () => {
+    fake = await startFakeOpenAI();
+  });
+  after(async () => {
+    await fake.close();
+    tmp?.cleanup();
+  });
+  beforeEach(async () => {
+    tmp?.cleanup();
+    tmp = tempDir();
+    // Drop replies a failed test may have left queued, and the request log.
+    await fetch(`${new URL(fake.baseURL).origin}/__fake/reset`, { method: "POST" });
+  });
+
+  it("root user message: leaf reset to null, text returned, and the move survives a reopen", async () => {
+    const { sm, ids } = await buildTree(tmp.dir);
+    const { agent } = newAgent(sm);
+    const r = await agent.navigateTree(ids.u1);
+    assert.deepEqual(r, { cancelled: false, editorText: "Start the task" });
+    assert.equal(sm.getLeafId(), null);
+    assert.deepEqual(sm.buildSessionContext().messages, []);
+    const file = sm.getSessionFile()!;
+    await sm.close();
+    const again = await SessionManager.open(file);
+    assert.equal(again.getLeafId(), null);
+    await again.close();
+  });
+
+  it("non-user message: the leaf becomes that entry, no editor text", async () => {
+    const { sm, ids } = await buildTree(tmp.dir);
+    const { agent } = newAgent(sm);
+    const r = await agent.navigateTree(ids.a4);
+    assert.deepEqual(r, { cancelled: false });
+    assert.equal(sm.getLeafId(), ids.a4);
+    await sm.close();
+  });
+
+  it("user message in the middle: leaf goes to its parent", async () => {
+    const { sm, ids } = await buildTree(tmp.dir);
+    const { agent } = newAgent(sm);
+    const r = await agent.navigateTree(ids.u3);
+    assert.equal(r.editorText, "Try approach B");
+    assert.equal(sm.getLeafId(), ids.a1);
+    await sm.close();
+  });
+
+  it("no-op on the current leaf writes nothing", async () => {
+    const { sm, ids } = await buildTree(tmp.dir);
+    const { agent } = newAgent(sm);
+    const size = fileSize(sm);
+    assert.deepEqual(await agent.navigateTree(ids.a3, { summarize: true }), { cancelled: false, noop: true });
+    assert.equal(fileSize(sm), size);
+    await sm.close();
+  });
+
+  it("unknown target and navigating while a prompt streams are clear errors", async () => {
+    const { sm, ids } = await buildTree(tmp.dir);
+    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    await assert.rejects(agent.navigateTree("nope1234"), /no entry with id "nope1234"/);
+    fake.enqueue({ stall: true, text: "thinking" });
+    let rejection: Promise<void> | undefined;
+    agent.subscribe((e) => {
+      if (e.type !== "message_update" || rejection) return;
+      rejection = assert.rejects(agent.navigateTree(ids.a4), /while a prompt is running; abort it first/);
+      agent.abort();
+    });
+    await agent.prompt("go");
+    assert.ok(rejection, "the stream was seen");
+    await rejection;
+    await sm.close();
+  });
+
+  it("summarizes with the model: entries back to the common ancestor, fromId = old leaf, parent = new leaf", async () => {
+    const { sm, ids } = await buildTree(tmp.dir);
+    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const treeEvents: HookEventMap["session_tree"][] = [];
+    agent.hooks.on("session_tree", (e) => void treeEvents.push(e));
+    let prepared: HookEventMap["session_before_tree"]["preparation"] | undefined;
+    agent.hooks.on("session_before_tree", (e) => void (prepared = e.preparation));
+    const r = await agent.navigateTree(ids.a4, { summarize: true });
+    assert.equal(r.cancelled, false);
+    assert.deepEqual(
+      prepared?.entriesToSummarize.map((e) => e.id),
+      [ids.u2, ids.a2, ids.t2, ids.a3],
+    );
+    assert.equal(prepared?.commonAncestorId, ids.a1);
+    const s = r.summaryEntry as BranchSummaryEntry;
+    assert.equal(s.fromId, ids.a3);
+    assert.equal(s.parentId, ids.a4);
+    assert.equal(sm.getLeafId(), s.id);
+    assert.match(s.summary, /## Goal/);
+    assert.match(s.summary, /<read-files>\nsrc\/a\.ts\n<\/read-files>$/);
+    assert.deepEqual(s.details, { readFiles: ["src/a.ts"], modifiedFiles: [] });
+    assert.equal(s.fromHook, undefined);
+    const prompt = userPromptOf(fake);
+    assert.match(prompt, /\[User\]: Try approach A/);
+    assert.doesNotMatch(prompt, /Try approach B|Start the task/, "only the abandoned branch is summarized");
+    assert.equal(treeEvents.length, 1);
+    assert.deepEqual(
+      { ...treeEvents[0], summaryEntry: treeEvents[0].summaryEntry?.id },
+      {
+        type: "session_tree",
+        newLeafId: s.id,
+        oldLeafId: ids.a3,
+        summaryEntry: s.id,
+        fromHook: false,
+      },
+    );
+    await sm.close();
+  });
+
+  it("custom instructions are appended as Additional focus, or replace the defaults", async () => {
+    const { sm, ids } = await buildTree(tmp.dir);
+    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    await agent.navigateTree(ids.a4, { summarize: true, customInstructions: "the API surface" });
+    assert.match(userPromptOf(fake), /## Next Steps[^"]*Additional focus: the API surface/);
+    await agent.navigateTree(ids.a3, {
+      summarize: true,
+      customInstructions: "List only decisions.",
+      replaceInstructions: true,
+    });
+    const replaced = userPromptOf(fake);
+    assert.match(replaced, /<\/conversation>\\n\\nList only decisions\."/);
+    assert.doesNotMatch(replaced, /Use this format:/);
+    await sm.close();
+  });
+
+  it("hook cancel: nothing written, leaf unchanged, session_tree not fired", async () => {
+    const { sm, ids } = await buildTree(tmp.dir);
+    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    let treeFired = false;
+    agent.hooks.on("session_before_tree", () => ({ cancel: true }));
+    agent.hooks.on("session_tree", () => void (treeFired = true));
+    const size = fileSize(sm);
+    assert.deepEqual(await agent.navigateTree(ids.a4, { summarize: true }), { cancelled: true });
+    assert.equal(fileSize(sm), size);
+    assert.equal(sm.getLeafId(), ids.a3);
+    assert.equal(treeFired, false);
+    assert.equal(fake.requests.length, 0);
+    await sm.close();
+  });
+
+  it("hook summary replaces the summarizer (fromHook, no model call)", async () => {
+    const { sm, ids } = await buildTree(tmp.dir);
+    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    let fromHook: boolean | undefined;
+    agent.hooks.on("session_before_tree", (e) =>
+      e.preparation.userWantsSummary ? { summary: { summary: "Hook summary", details: { custom: true } } } : undefined,
+    );
+    agent.hooks.on("session_tree", (e) => void (fromHook = e.fromHook));
+    const r = await agent.navigateTree(ids.a4, { summarize: true });
+    assert.equal(r.summaryEntry?.summary, "Hook summary");
+    assert.deepEqual(r.summaryEntry?.details, { custom: true });
+    assert.equal(r.summaryEntry?.fromHook, true);
+    assert.equal(fromHook, true);
+    assert.equal(fake.requests.length, 0);
+    await sm.close();
+  });
+
+  it("hook overrides of customInstructions, replaceInstructions and label are used", async () => {
+    const { sm, ids } = await buildTree(tmp.dir);
+    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    agent.hooks.on("session_before_tree", () => ({
+      customInstructions: "Hook focus.",
+      replaceInstructions: true,
+      label: "hook-label",
+    }));
+    const r = await agent.navigateTree(ids.a4, {
+      summarize: true,
+      customInstructions: "user focus",
+      label: "user-label",
+    });
+    assert.match(userPromptOf(fake), /\\n\\nHook focus\."/);
+    assert.doesNotMatch(userPromptOf(fake), /user focus/);
+    assert.equal(sm.getLabel(r.summaryEntry!.id), "hook-label");
+    await sm.close();
+  });
+
+  it("label goes on the summary entry when summarizing, else on the target", async () => {
+    const { sm, ids } = await buildTree(tmp.dir);
+    const { agent } = newAgent(sm);
+    const r1 = await agent.navigateTree(ids.a4, { summarize: true, label: "tried A" });
+    assert.equal(sm.getLabel(r1.summaryEntry!.id), "tried A");
+    assert.equal(sm.getLabel(ids.a4), undefined);
+    const r2 = await agent.navigateTree(ids.u2, { label: "retry here" });
+    assert.equal(r2.summaryEntry, undefined);
+    assert.equal(sm.getLabel(ids.u2), "retry here");
+    assert.equal(sm.getLeafId(), ids.a1);
+    await sm.close();
+  });
+
+  it("summarizer failure (HTTP 500) cancels with an error and changes nothing", async () => {
+    const { sm, ids } = await buildTree(tmp.dir);
+    const { agent, events } = newAgent(sm, { model: openAIModel(fake) });
+    for (let i = 0; i < 4; i++) fake.enqueue({ status: 500, headers: { "retry-after": "0" } });
+    const size = fileSize(sm);
+    const r = await agent.navigateTree(ids.a4, { summarize: true });
+    assert.equal(r.cancelled, true);
+    assert.match(r.error ?? "", /Summarization failed/);
+    assert.equal(fileSize(sm), size);
+    assert.equal(sm.getLeafId(), ids.a3);
+    assert.ok(events.some((e: AgentEvent) => e.type === "error" && e.source === "summary"));
+    await sm.close();
+  });
+
+  it("abort during a stalled summary stream cancels and changes nothing", async () => {
+    const { sm, ids } = await buildTree(tmp.dir);
+    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const controller = new AbortController();
+    fake.enqueue(() => {
+      setImmediate(() => controller.abort());
+      return { stall: true, text: "## Goal\npartial" };
+    });
+    const size = fileSize(sm);
+    const r = await agent.navigateTree(ids.a4, { summarize: true, signal: controller.signal });
+    assert.deepEqual(r, { cancelled: true, aborted: true });
+    assert.equal(fileSize(sm), size);
+    assert.equal(sm.getLeafId(), ids.a3);
+    await sm.close();
+  });
+
+  it("stops at a compaction on the abandoned branch", async () => {
+    const { sm, ids } = await buildTree(tmp.dir);
+    const comp = sm.appendCompaction("Earlier work summarized", ids.t2, 1234);
+    const u5 = sm.appendMessage(userMsg("After compaction request"));
+    const a5 = sm.appendMessage(assistantMsg("After compaction answer"));
+    const { agent } = newAgent(sm);
+    let prepared: string[] = [];
+    agent.hooks.on("session_before_tree", (e) => void (prepared = e.preparation.entriesToSummarize.map((x) => x.id)));
+    const r = await agent.navigateTree(ids.a4, { summarize: true });
+    assert.deepEqual(prepared, [u5, a5]);
+    assert.ok(!prepared.includes(comp));
+    assert.match(r.summaryEntry!.summary, /After compaction request/);
+    assert.doesNotMatch(r.summaryEntry!.summary, /approach A/);
+    await sm.close();
+  });
+
+  it("keeps the summary request within the model's window with big tool results", async () => {
+    const sm = await fileSession(tmp.dir);
+    const root = sm.appendMessage(userMsg("Start"));
+    const other = sm.appendMessage(assistantMsg("Other branch"));
+    sm.branch(root);
+    sm.appendMessage(userMsg("Analyse the logs"));
+    for (let i = 0; i < 6; i++) {
+      sm.appendMessage(
+        assistantMsg(`Reading log ${i}`, [{ id: `r${i}`, name: "read", args: { path: `logs/${i}.log` } }]),
+      );
+      sm.appendMessage(toolResultMsg(`r${i}`, "read", `line ${i} `.repeat(20_000)));
+    }
+    sm.appendMessage(assistantMsg("Conclusion: the logs show a timeout in the fetcher."));
+    const window = 20_000;
+    const reserve = 4_000;
+    const { agent } = newAgent(sm, {
+      model: openAIModel(fake, { contextWindow: window }),
+      branchSummary: { reserveTokens: reserve },
+    });
+    const r = await agent.navigateTree(other, { summarize: true });
+    assert.equal(r.cancelled, false);
+    const sent = JSON.stringify(fake.requests[0].messages);
+    assert.ok(sent.length / 4 < window - reserve, `prompt ~${Math.round(sent.length / 4)} tokens`);
+    assert.match(sent, /Conclusion: the logs show a timeout/, "the newest messages are in");
+    assert.match(sent, /characters omitted/, "big tool results are shortened, not dropped");
+    assert.match(sent, /Analyse the logs/, "with shortened results the whole branch fits");
+    assert.equal((r.summaryEntry!.details as { readFiles: string[] }).readFiles.length, 6);
+    await sm.close();
+  });
+
+  it("works with no model: extractive summary marked in details", async () => {
+    const { sm, ids } = await buildTree(tmp.dir);
+    const { agent } = newAgent(sm);
+    const r = await agent.navigateTree(ids.a4, { summarize: true });
+    const s = r.summaryEntry!;
+    assert.equal((s.details as { extractive?: boolean }).extractive, true);
+    assert.match(s.summary, /## Goal\nTry approach A and keep the API stable/);
+    assert.match(s.summary, /## Last Conclusions\nApproach A works/);
+    assert.match(s.summary, /<read-files>\nsrc\/a\.ts\n<\/read-files>$/);
+    await sm.close();
+  });
+
+  it("extractive can be forced with a model configured (no model call)", async () => {
+    const { sm, ids } = await buildTree(tmp.dir);
+    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const r = await agent.navigateTree(ids.a4, { summarize: true, extractive: true });
+    assert.equal((r.summaryEntry!.details as { extractive?: boolean }).extractive, true);
+    assert.equal(fake.requests.length, 0);
+    await sm.close();
+  });
+
+  it("a model with no key configured falls back to extractive", async () => {
+    const { sm, ids } = await buildTree(tmp.dir);
+    const { agent } = newAgent(sm, {
+      model: { ...openAIModel(fake), baseUrl: undefined, provider: "openai", apiKeyEnv: "AGENT_TREE_TEST_NO_SUCH_KEY" },
+      getApiKey: async () => undefined,
+    });
+    const r = await agent.navigateTree(ids.a4, { summarize: true });
+    assert.equal((r.summaryEntry!.details as { extractive?: boolean }).extractive, true);
+    assert.equal(fake.requests.length, 0);
+    await sm.close();
+  });
+
+  it("a throwing hook is reported and does not break navigation", async () => {
+    const { sm, ids } = await buildTree(tmp.dir);
+    const { agent, events } = newAgent(sm);
+    agent.hooks.on("session_before_tree", () => {
+      throw new Error("hook exploded");
+    });
+    agent.hooks.on("session_tree", () => {
+      throw new Error("after exploded");
+    });
+    const r = await agent.navigateTree(ids.a4, { summarize: true });
+    assert.equal(r.cancelled, false);
+    assert.equal(sm.getLeafId(), r.summaryEntry!.id);
+    const hookErrors = events.filter((e) => e.type === "error" && e.source === "hook");
+    assert.equal(hookErrors.length, 2);
+    await sm.close();
+  });
+
+  it("summarizes through the Anthropic SDK too", async () => {
+    const anthropic = await startFakeAnthropic();
+    try {
+      const { sm, ids } = await buildTree(tmp.dir);
+      const { agent } = newAgent(sm, { model: anthropicModel(anthropic) });
+      const r = await agent.navigateTree(ids.a4, { summarize: true });
+      assert.equal(r.cancelled, false);
+      assert.match(r.summaryEntry!.summary, /## Goal\nTry approach A/);
+      assert.equal(anthropic.requests.length, 1);
+      assert.match(String(anthropic.requests[0].system ?? JSON.stringify(anthropic.requests[0])), /summarization/);
+      await sm.close();
+    } finally {
+      await anthropic.close();
+    }
+  });
+});

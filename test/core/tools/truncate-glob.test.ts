@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { globMatch, globToRegExp } from "../../../src/core/tools/glob.js";
+import { truncateHead, truncateTail } from "../../../src/core/tools/truncate.js";
+
+describe("truncation", () => {
+  it("head keeps a prefix of whole lines within both limits", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ maxLength: 40 }), { maxLength: 60 }),
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 10, max: 400 }),
+        (lines, maxLines, maxBytes) => {
+          const input = lines.join("\n");
+          const t = truncateHead(input, maxLines, maxBytes);
+          assert.ok(input.startsWith(t.text));
+          assert.ok(t.keptLines <= maxLines);
+          assert.ok(Buffer.byteLength(t.text) <= maxBytes);
+          assert.equal(t.truncated, t.text !== input);
+        },
+      ),
+    );
+  });
+  it("tail keeps a suffix within the limits and flags any loss", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ maxLength: 40 }), { maxLength: 60 }),
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 10, max: 400 }),
+        (lines, maxLines, maxBytes) => {
+          const input = lines.join("\n");
+          const t = truncateTail(input, maxLines, maxBytes);
+          assert.ok(input.endsWith(t.text));
+          assert.ok(t.keptLines <= maxLines);
+          assert.ok(Buffer.byteLength(t.text) <= maxBytes);
+          assert.equal(t.truncated, t.text !== input);
+        },
+      ),
+    );
+  });
+});
+
+describe("glob", () => {
+  const m = (glob: string, p: string): boolean => globMatch(globToRegExp(glob), p);
+  it("matches like fd/ripgrep globs", () => {
+    assert.ok(m("*.ts", "src/deep/a.ts"));
+    assert.ok(!m("*.ts", "src/a.tsx"));
+    assert.ok(m("src/**/*.ts", "src/a.ts"));
+    assert.ok(m("src/**/*.ts", "src/x/y/a.ts"));
+    assert.ok(!m("src/*.ts", "src/x/a.ts"));
+    assert.ok(m("*.{ts,tsx}", "a.tsx"));
+    assert.ok(m("file?.txt", "file1.txt"));
+    assert.ok(m("[ab].md", "b.md"));
+    assert.ok(!m("[!ab].md", "b.md"));
+    assert.ok(m("a+b(1).txt", "a+b(1).txt"), "regex characters are literal");
+  });
+  it("never throws on arbitrary patterns", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 30 }), fc.string({ maxLength: 30 }), (g, p) => {
+        globMatch(globToRegExp(g), p);
+      }),
+    );
+  });
+});

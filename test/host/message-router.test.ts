@@ -1,0 +1,103 @@
+/** The router: refusals are logged and go nowhere; valid messages reach the right action. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { routeWebviewMessage, type RouterDeps } from "../../src/host/message-router.js";
+import type { AgentWebviewView } from "../../src/host/webview-view.js";
+
+function setup(opts: { attachOnReady?: boolean; throwing?: boolean } = {}) {
+  const calls: string[] = [];
+  const logs: string[] = [];
+  const rec =
+    (name: string) =>
+    (...args: unknown[]): void => {
+      if (opts.throwing) throw new Error(`${name} exploded`);
+      calls.push(`${name}(${args.map((a) => JSON.stringify(a)).join(",")})`);
+    };
+  const deps = {
+    controller: {
+      hasEntry: (id: string) => id === "e1",
+      pushTree: rec("pushTree"),
+      pushChat: rec("pushChat"),
+      approvals: { answer: rec("answer") },
+    },
+    actions: {
+      navigate: rec("navigate"),
+      entryText: rec("entryText"),
+      labelEntry: rec("labelEntry"),
+      forkAt: rec("forkAt"),
+      copyText: rec("copyText"),
+      submit: rec("submit"),
+      abort: rec("abort"),
+    },
+    models: { select: rec("select") },
+    log: { warn: (m: string) => logs.push(`warn:${m}`), error: (m: string) => logs.push(`error:${m}`) },
+    ensureSession: async () => opts.attachOnReady === true,
+    runCommand: async (c: string) => rec("command")(c),
+  } as unknown as RouterDeps;
+  const view = { kind: "tree", markReady: () => calls.push("markReady") } as unknown as AgentWebviewView;
+  return { deps, view, calls, logs };
+}
+
+test("invalid messages are logged and dispatch nothing", async () => {
+  const { deps, view, calls, logs } = setup();
+  for (const raw of [
+    null,
+    { type: "tree/navigate", entryId: "zzz" },
+    { type: "evil" },
+    { type: "chat/submit", text: 5 },
+  ]) {
+    await routeWebviewMessage(raw, view, deps);
+  }
+  assert.deepEqual(calls, []);
+  assert.equal(logs.length, 4);
+  assert.ok(logs.every((l) => l.startsWith("warn:Ignored a message from the tree view")));
+});
+
+test("ready marks the view and sends its snapshot, unless the session was just opened", async () => {
+  const a = setup();
+  await routeWebviewMessage({ type: "ready", view: "tree" }, a.view, a.deps);
+  assert.deepEqual(a.calls, ["markReady", "pushTree()"]);
+  const b = setup({ attachOnReady: true });
+  await routeWebviewMessage({ type: "ready", view: "tree" }, b.view, b.deps);
+  assert.deepEqual(b.calls, ["markReady"]);
+});
+
+test("valid messages reach their actions", async () => {
+  const { deps, view, calls } = setup();
+  const msgs = [
+    { type: "tree/navigate", entryId: "e1" },
+    { type: "tree/navigate", entryId: "e1", mode: "none" },
+    { type: "tree/requestText", requestId: 3, entryId: "e1" },
+    { type: "tree/action", action: "label", entryId: "e1" },
+    { type: "tree/action", action: "fork", entryId: "e1" },
+    { type: "tree/action", action: "copy", entryId: "e1" },
+    { type: "tree/action", action: "summarizeSwitch", entryId: "e1" },
+    { type: "chat/submit", text: "hi" },
+    { type: "chat/abort" },
+    { type: "chat/approve", toolCallId: "c", approved: true, always: true },
+    { type: "chat/selectModel", key: "fake/m" },
+    { type: "command", command: "compact" },
+  ];
+  for (const m of msgs) await routeWebviewMessage(m, view, deps);
+  assert.deepEqual(calls, [
+    'navigate("e1","ask")',
+    'navigate("e1","none")',
+    'entryText(3,"e1")',
+    'labelEntry("e1")',
+    'forkAt("e1")',
+    'copyText("e1")',
+    'navigate("e1","summarize")',
+    'submit("hi")',
+    "abort()",
+    'answer("c",true,true)',
+    'select("fake/m")',
+    'command("compact")',
+  ]);
+});
+
+test("an action that throws is logged, not propagated", async () => {
+  const { deps, view, logs } = setup({ throwing: true });
+  await routeWebviewMessage({ type: "chat/abort" }, view, deps);
+  assert.equal(logs.length, 1);
+  assert.match(logs[0], /^error:Handling chat\/abort failed: .*abort exploded/);
+});
