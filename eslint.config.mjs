@@ -15,11 +15,22 @@ export default tseslint.config(
     // The core runs under plain Node and in other front ends: it must never import the editor.
     files: ["src/core/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { paths: [{ name: "vscode", message: "src/core must not depend on VS Code." }] }],
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "vscode", message: "src/core must not depend on VS Code." }] },
+      ],
     },
   },
   {
     files: ["**/*.mjs", "**/*.cjs", "scripts/**/*.js"],
-    languageOptions: { globals: { process: "readonly", console: "readonly", require: "readonly", module: "writable", __dirname: "readonly" } },
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        require: "readonly",
+        module: "writable",
+        __dirname: "readonly",
+      },
+    },
   },
 );

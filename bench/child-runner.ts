@@ -7,6 +7,7 @@ import { execFile } from "node:child_process";
 import { mkdirSync, rmSync, statSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
+import { readFloor } from "./child/floor.js";
 import type { ChildConfig, ChildResult, Impl } from "./child/protocol.js";
 import { BENCH_DIR, DATA_DIR, PI_SESSION_MANAGER } from "./paths.js";
 
@@ -61,6 +62,9 @@ export async function runChild(run: ChildRun): Promise<ChildResult> {
     nodeArgs.push("--cpu-prof", "--cpu-prof-dir", PROFILE_DIR, "--cpu-prof-name", `${run.tag}.cpuprofile`);
   }
   const sizeBefore = statSync(run.file).size;
+  // This machine reclaims idle page cache (DAMON), so a big file read minutes ago may be on disk again.
+  // Read it right before each child so every implementation starts from a warm cache.
+  readFloor(run.file);
   try {
     const stdout = await new Promise<string>((resolve, reject) => {
       execFile(

@@ -21,8 +21,10 @@ import { measureWebviewRun, startRig, type WebviewRun } from "./webview/measure-
 import { buildSnapshot, type HostSnapshot } from "./webview/snapshot.js";
 
 const IMPLS: Impl[] = ["floor", "pi", "ours"];
-/** The last run's numbers, for --from-last. */
+/** The numbers behind the committed result files, for --from-last. */
 const LAST_REPORT = join(DATA_DIR, "last-report.json");
+/** The numbers of the latest run of any kind (quick, partial or not written). */
+const LAST_RUN = join(DATA_DIR, "last-run.json");
 
 function log(line: string): void {
   console.log(`[bench] ${line}`);
@@ -76,9 +78,9 @@ async function measureWebviews(results: DatasetResult[], options: BenchOptions):
             options.cpuProf && run === 0 ? join(profileDir, `webview-${result.dataset.name}.cpuprofile`) : undefined;
           runs.push(await measureWebviewRun(rig, snapshot.message, profile));
         }
-        result.webview = summariseWebview(runs, snapshot.message.nodes.length, snapshot.hostMs);
+        result.webview = summariseWebview(runs, snapshot.message.tree.count, snapshot.hostMs);
       } catch (error) {
-        const nodes = snapshot?.message.nodes.length ?? 0;
+        const nodes = snapshot?.message.tree.count ?? 0;
         result.webview = summariseWebview(runs, nodes, snapshot?.hostMs ?? Number.NaN, errorText(error));
         log(`${result.dataset.name} webview: ${errorText(error)}`);
       }
@@ -145,10 +147,11 @@ async function main(): Promise<void> {
   for (const c of checks) console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);
 
   mkdirSync(DATA_DIR, { recursive: true });
-  writeFileSync(LAST_REPORT, JSON.stringify({ report, checks }, null, 2));
+  writeFileSync(LAST_RUN, JSON.stringify({ report, checks }, null, 2));
   writeFileSync(join(DATA_DIR, "last-results.md"), markdown);
   if (options.write) {
     await writeResults(report, checks);
+    writeFileSync(LAST_REPORT, JSON.stringify({ report, checks }, null, 2));
     log("wrote bench/results.md, docs/bench.md and docs/bench-chart.svg");
   } else {
     log("results in bench/.data/last-results.md (pass --write to update bench/results.md and docs/)");

@@ -99,7 +99,8 @@ that peak RSS belongs to that run alone:
 Each child times \`open\`, reads its peak RSS (\`VmHWM\` from \`/proc/self/status\`) right after, then times
 \`getTree()\`, \`buildSessionContext()\`, \`branch(id)\` to 64 entries sampled across the file (navigation without a
 summary; ours also persists the leaf with one appended line) and N \`appendMessage()\` calls (p50/p99). The file is
-truncated back to its size after every run. The page cache is warm for everyone. "Open (CPU)" shows the
+truncated back to its size after every run. The parent reads the file once right before each child (this
+machine reclaims idle page cache), so the page cache is warm for everyone. "Open (CPU)" shows the
 wall-clock time and, in brackets, the CPU time (user + system) of open, which a busy machine disturbs less; the
 targets use wall-clock medians of runs interleaved across implementations.
 

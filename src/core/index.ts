@@ -34,6 +34,12 @@ export { estimateContextTokens, estimateTokens as estimateMessageTokens } from "
 export { prepareCompaction, type PreparedCompaction } from "./compaction/prepare.js";
 export { findCutPoint } from "./compaction/cut-point.js";
 export { extractiveSummary, EXTRACTIVE_HEADER } from "./summary/extractive.js";
-export { summarize, SummaryAbortedError, type CompleteFn, type SummaryRequest, type SummaryResult } from "./summary/summarize.js";
+export {
+  summarize,
+  SummaryAbortedError,
+  type CompleteFn,
+  type SummaryRequest,
+  type SummaryResult,
+} from "./summary/summarize.js";
 export { serializeConversation } from "./summary/serialize.js";
 export { collectFileOps, fileOpsToDetails, formatFileOps } from "./summary/file-ops.js";

@@ -3,6 +3,15 @@
  * 100k-entry session stays cheap). Pure: no `vscode` import.
  */
 import type { TreeNodeDto, TreeNodeKind } from "../shared/protocol.js";
+import {
+  FLAG_FAILED,
+  FLAG_HIDDEN,
+  FLAG_ORPHAN,
+  FLAG_TOOL_CALLS_ONLY,
+  kindCode,
+  StringColumnBuilder,
+  type TreeColumns,
+} from "../shared/tree-columns.js";
 
 /**
  * The fields of the core's `EntryEnvelope` this module reads (structural, so it works with the
@@ -96,6 +105,94 @@ export function buildTreeNodes(
   const out = new Array<TreeNodeDto>(envelopes.length);
   for (let i = 0; i < envelopes.length; i++) out[i] = envelopeToDto(envelopes[i], getLabel(envelopes[i].id));
   return out;
+}
+
+/**
+ * The snapshot's columnar tree straight from the envelopes (no row objects): file order, first occurrence
+ * of a duplicated id only, parents as indexes, labels resolved through `getLabel`.
+ */
+export function buildTreeColumns(
+  envelopes: readonly EnvelopeLike[],
+  getLabel: (id: string) => string | undefined,
+  leafId: string | null,
+): TreeColumns {
+  const total = envelopes.length;
+  // Column index of each id's first occurrence; later duplicates are left out (the webview never shows them).
+  const indexOf = new Map<string, number>();
+  let keep: Uint8Array | undefined;
+  for (let e = 0; e < total; e++) {
+    const id = envelopes[e].id;
+    if (indexOf.has(id)) (keep ??= new Uint8Array(total).fill(1))[e] = 0;
+    else indexOf.set(id, indexOf.size);
+  }
+  const n = indexOf.size;
+  const parents = new Array<number>(n);
+  const kinds = new Array<number>(n);
+  const flags = new Array<number>(n);
+  const ids = new StringColumnBuilder();
+  const timestamps = new StringColumnBuilder();
+  const previews = new StringColumnBuilder();
+  const toolNames = new StringColumnBuilder();
+  const labels: TreeColumns["labels"] = { at: [], text: [] };
+  const tokens: TreeColumns["tokens"] = { at: [], value: [] };
+  // Sibling order check in the same pass: last child per parent (slot n: the roots) and its timestamp.
+  const lastChild = new Int32Array(n + 1).fill(-1);
+  const stamps = new Array<string>(n);
+  let childrenSorted = true;
+  let kindType = "";
+  let kindRole: string | undefined;
+  let kind = 0;
+  for (let e = 0, i = 0; e < total; e++) {
+    if (keep !== undefined && keep[e] === 0) continue;
+    const env = envelopes[e];
+    ids.push(env.id);
+    const p = env.parentId === null ? -1 : (indexOf.get(env.parentId) ?? -1);
+    parents[i] = p === i ? -1 : p;
+    // Runs of the same type/role are common; skip the lookups for them.
+    if (env.type !== kindType || env.role !== kindRole) {
+      kindType = env.type;
+      kindRole = env.role;
+      kind = kindCode(kindOf(env.type, env.role));
+    }
+    kinds[i] = kind;
+    flags[i] =
+      (env.toolCallsOnly === true ? FLAG_TOOL_CALLS_ONLY : 0) |
+      (env.failed === true ? FLAG_FAILED : 0) |
+      (env.orphan === true ? FLAG_ORPHAN : 0) |
+      (env.hidden === true ? FLAG_HIDDEN : 0);
+    const ts = isoTimestamp(env.timestamp);
+    timestamps.push(ts);
+    stamps[i] = ts;
+    const slot = parents[i] < 0 ? n : parents[i];
+    if (childrenSorted && lastChild[slot] >= 0 && stamps[lastChild[slot]] > ts) childrenSorted = false;
+    lastChild[slot] = i;
+    previews.push(previewOf(env.preview));
+    toolNames.push(env.toolName ?? "");
+    const label = getLabel(env.id);
+    if (label !== undefined && label !== "") {
+      labels.at.push(i);
+      labels.text.push(label);
+    }
+    if (env.tokens !== undefined) {
+      tokens.at.push(i);
+      tokens.value.push(env.tokens);
+    }
+    i++;
+  }
+  return {
+    count: n,
+    ids: ids.build(),
+    parents,
+    kinds,
+    flags,
+    timestamps: timestamps.build(),
+    previews: previews.build(),
+    toolNames: toolNames.build(),
+    labels,
+    tokens,
+    leaf: leafId === null ? -1 : (indexOf.get(leafId) ?? -1),
+    childrenSorted,
+  };
 }
 
 /**

@@ -4,7 +4,7 @@
  * so a streamed turn does not flood the webview. Pure: no `vscode` import.
  */
 import type { HostToWebview } from "../shared/protocol.js";
-import { buildTreeNodes, envelopeToDto, findRecentEnvelope, labelChangeOf, type EnvelopeLike } from "./tree-dto.js";
+import { buildTreeColumns, envelopeToDto, findRecentEnvelope, labelChangeOf, type EnvelopeLike } from "./tree-dto.js";
 import type { TreeNodeDto } from "../shared/protocol.js";
 
 /** A store change as the tree needs it (structural subset of the core's SessionChange). */
@@ -48,11 +48,12 @@ export class TreeSync {
   snapshot(): Extract<HostToWebview, { type: "tree/snapshot" }> {
     this.queue = [];
     const s = this.source;
+    const leafId = s.getLeafId();
     const msg: Extract<HostToWebview, { type: "tree/snapshot" }> = {
       type: "tree/snapshot",
       sessionId: s.getSessionId(),
-      nodes: buildTreeNodes(s.getEnvelopes(), (id) => s.getLabel(id)),
-      leafId: s.getLeafId(),
+      tree: buildTreeColumns(s.getEnvelopes(), (id) => s.getLabel(id), leafId),
+      leafId,
     };
     const name = s.getSessionName();
     if (name !== undefined) msg.sessionName = name;

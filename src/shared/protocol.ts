@@ -3,6 +3,7 @@
  * Names read like paths (`tree/navigate`). The host validates every incoming message
  * (src/host/protocol-validation.ts); the webview trusts the host.
  */
+import type { TreeColumns } from "./tree-columns.js";
 
 /** Which entry kind a tree row shows. */
 export type TreeNodeKind =
@@ -77,14 +78,17 @@ export interface ModelDto {
 
 /** Messages the host posts to a webview. */
 export type HostToWebview =
-  /** Whole tree after `ready` or a session switch. */
+  /**
+   * Whole tree after `ready` or a session switch, in columnar form (src/shared/tree-columns.ts: a few big
+   * strings and number arrays instead of one object per entry, so 100k entries clone and index quickly).
+   */
   | {
       type: "tree/snapshot";
       sessionId: string;
       sessionName?: string;
       sessionFile?: string;
       readOnly?: boolean;
-      nodes: TreeNodeDto[];
+      tree: TreeColumns;
       leafId: string | null;
     }
   /** New entries appended (in file order). */

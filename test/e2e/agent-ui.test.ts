@@ -61,6 +61,8 @@ let server: CodeServer;
 let context: BrowserContext;
 let page: Page;
 let url: string;
+/** The leaf the custom-prompt step leaves behind (the reload step expects it back). */
+let customSummaryId: string | undefined;
 
 /** Text of all the requests' messages (to check what the model was sent). */
 function requestText(body: FakeRequestBody): string {
@@ -288,15 +290,42 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
   );
 
   it(
+    '"Summarize with custom prompt…" sends the focus to the model',
+    step("custom-prompt", async () => {
+      const t = await tree();
+      const oldLeaf = await activeLeafId(t);
+      await row(t, DEMO_IDS.branchBReply).click();
+      await pickQuickItem(page, "Summarize with custom prompt…");
+      await answerInputBox(page, "the parseArgs decision");
+      customSummaryId = await waitForLeaf(
+        t,
+        (id) => id !== oldLeaf && id !== DEMO_IDS.branchBReply,
+        "the focused summary to become the leaf",
+        MODEL_TIMEOUT_MS,
+      );
+      assert.match(
+        requestText(fake.requests.at(-1) ?? {}),
+        /the parseArgs decision/,
+        "the focus did not reach the model",
+      );
+      const entry = entryById(demo.sessionFile, customSummaryId);
+      assert.equal(entry?.type, "branch_summary");
+      assert.equal(entry?.parentId, DEMO_IDS.branchBReply);
+      assert.equal(entry?.fromId, oldLeaf);
+      await screenshot(page, "10-custom-prompt-summary");
+    }),
+  );
+
+  it(
     "reloading the window finds the same leaf",
     step("reload", async () => {
       await page.reload({ waitUntil: "domcontentloaded" });
       await openWorkbench(page, url);
       await openViewContainer(page, "Agent");
       const t = await tree();
-      await waitForLeaf(t, DEMO_IDS.branchCLeaf, "the leaf after the reload", MODEL_TIMEOUT_MS);
+      await waitForLeaf(t, customSummaryId ?? DEMO_IDS.branchCLeaf, "the leaf after the reload", MODEL_TIMEOUT_MS);
       await expectVisible(row(t, DEMO_IDS.branchCUser).locator(".label-tag", { hasText: "env var idea" }), "the label");
-      await screenshot(page, "10-after-reload");
+      await screenshot(page, "11-after-reload");
     }),
   );
 
@@ -306,7 +335,7 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
       const t = await tree();
       const filesBefore = new Set(sessionFiles(demo.sessionDir));
       await runCommand(page, "Agent: Fork Session");
-      await pickQuickItemContaining(page, "skip the flag", "Option C: skip the flag");
+      await pickQuickItemContaining(page, "skip the flag", "user: Option C: skip the flag");
       const forked = await waitUntil(
         async () => sessionFiles(demo.sessionDir).find((f) => !filesBefore.has(f)),
         "a new session file from the fork",
@@ -325,7 +354,7 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
         async () => ((await input.inputValue()).includes("Option C") ? true : undefined),
         "the forked user message in the chat input",
       );
-      await screenshot(page, "11-forked");
+      await screenshot(page, "12-forked");
     }),
   );
 
@@ -349,7 +378,7 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
       const lines = readSession(created);
       assert.equal(lines[0].type, "session");
       assert.equal(await activeLeafId(t), lines.at(-1)?.id, "the leaf is not the last message");
-      await screenshot(page, "12-new-session");
+      await screenshot(page, "13-new-session");
     }),
   );
 });

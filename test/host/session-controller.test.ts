@@ -5,6 +5,7 @@ import { emptyUsage, type AssistantMessage } from "../../src/core/messages.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import type { AgentTool } from "../../src/core/tools/types.js";
 import { NO_MODEL_REASON } from "../../src/host/model-choice.js";
+import { decodeTreeColumns } from "../../src/shared/tree-columns.js";
 import { startFakeOpenAI } from "../util/fake-openai-server.js";
 import { createHarness, ofType, tick } from "./controller-harness.js";
 
@@ -31,7 +32,7 @@ test("attaching a session pushes the tree and a chat without a model", async () 
   await h.controller.attach(sm);
   const [snap] = ofType(h.tree, "tree/snapshot");
   assert.deepEqual(
-    snap.nodes.map((n) => [n.kind, n.preview]),
+    decodeTreeColumns(snap.tree).map((n) => [n.kind, n.preview]),
     [
       ["user", "first question"],
       ["assistant", "first answer"],
@@ -46,7 +47,7 @@ test("attaching a session pushes the tree and a chat without a model", async () 
   assert.equal(chat.noModelReason, NO_MODEL_REASON);
   assert.deepEqual(chat.usage, { input: 10, output: 5, cost: 0, contextTokens: 15, contextWindow: 0 });
   assert.deepEqual(ofType(h.chat, "chat/models")[0].models, []);
-  assert.equal(h.controller.hasEntry(snap.nodes[0].id), true);
+  assert.equal(h.controller.hasEntry(decodeTreeColumns(snap.tree)[0].id), true);
   assert.equal(h.controller.hasEntry("nope"), false);
   assert.equal(h.changed[0], sm);
   await h.controller.close();

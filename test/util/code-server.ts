@@ -1,7 +1,7 @@
 /**
  * Starts code-server (VS Code 1.100.3 server + web workbench, installed in e2e-server/ by
  * scripts/ensure-deps.sh) isolated in a temp folder, on 127.0.0.1 and a free port. Used by the end-to-end
- * tests and by `npm start` (scripts/start.ts). See /docs/testing.md and vscode-e2e.md for the why of each flag.
+ * tests and by `npm start` (scripts/start.ts). The README section "The end-to-end tests" says how they use it.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";

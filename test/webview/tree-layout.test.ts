@@ -45,7 +45,7 @@ function display(
   const lines: string[] = [];
   const ids: string[] = [];
   for (let r = 0; r < rows.count; r++) {
-    const d = index.nodes[rows.node[r]];
+    const d = index.node(rows.node[r]);
     const g = guideText(rows, r);
     lines.push(`${g.deep ? "…" : ""}${g.text}${d.id}`);
     ids.push(d.id);
@@ -204,5 +204,5 @@ test("a duplicated id keeps its first occurrence and is shown once", () => {
   const idx = new TreeIndex(nodes, "a1");
   const { ids } = display(idx, "all");
   assert.deepEqual(ids, ["u1", "a1"]);
-  assert.equal(idx.nodes[idx.idToIdx.get("a1") as number].preview, "assistant a1");
+  assert.equal(idx.node(idx.idToIdx.get("a1") as number).preview, "assistant a1");
 });

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
 import type { HostToWebview, TreeNodeDto } from "../../src/shared/protocol.js";
+import { encodeTreeNodes } from "../../src/shared/tree-columns.js";
 import {
   launchBrowser,
   measureSearchKeystrokes,
@@ -69,7 +70,7 @@ function sampleNodes(): TreeNodeDto[] {
 }
 
 function snapshot(nodes: TreeNodeDto[], leafId: string | null, sessionId = "s1"): HostToWebview {
-  return { type: "tree/snapshot", sessionId, nodes, leafId };
+  return { type: "tree/snapshot", sessionId, tree: encodeTreeNodes(nodes, leafId), leafId };
 }
 
 async function openTree(state?: unknown): Promise<ViewPage> {
@@ -393,7 +394,7 @@ test("virtualized: a 100k-node tree keeps a bounded number of DOM rows while scr
   const vp = await openView(browser, server, { view: "tree" });
   try {
     const { nodes, leafId } = syntheticTree(100_000);
-    await vp.send({ type: "tree/snapshot", sessionId: "big", nodes, leafId });
+    await vp.send(snapshot(nodes, leafId, "big"));
     const count = () => vp.page.locator('[role="treeitem"]').count();
     assert.ok((await count()) > 10);
     assert.ok((await count()) <= 100, `rows in DOM: ${await count()}`);
@@ -458,7 +459,7 @@ test("benchmark hooks: snapshot and keystroke probes return timings and leave th
   const vp = await openView(browser, server, { view: "tree" });
   try {
     const { nodes, leafId } = syntheticTree(5_000);
-    const t = await measureSnapshot(vp, { type: "tree/snapshot", sessionId: "b", nodes, leafId });
+    const t = await measureSnapshot(vp, { type: "tree/snapshot", sessionId: "b", tree: encodeTreeNodes(nodes, leafId), leafId });
     assert.ok(t.rowCount > 0 && t.rowCount <= 100);
     for (const v of [t.firstPaintMs, t.afterArrivalMs, t.indexMs, t.flattenMs]) assert.ok(Number.isFinite(v) && v >= 0);
     const keys = await measureSearchKeystrokes(vp, "w4");

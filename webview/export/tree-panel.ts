@@ -167,7 +167,7 @@ export class TreePanel {
 
   private renderRow(row: number): HTMLElement {
     const i = this.rows.node[row];
-    const d = this.index.nodes[i];
+    const d = this.index.node(i);
     const isLeaf = i === this.index.leaf;
     const selected = i === this.selected;
     const cls = ["row", `kind-${d.kind}`];
@@ -217,12 +217,12 @@ export class TreePanel {
       const expanded = (flags & EXPANDED) !== 0;
       if ((flags & FOLDABLE) !== 0 && expanded === (e.key === "ArrowLeft")) {
         e.preventDefault();
-        this.toggleFold(this.index.nodes[this.selected].id);
+        this.toggleFold(this.index.id(this.selected));
       }
       return;
     } else if (e.key === "PageUp") next = Math.max(0, cur - Math.floor(this.scroller.clientHeight / ROW_HEIGHT));
     else return;
     e.preventDefault();
-    if (next >= 0 && next !== cur) this.onSelect(this.index.nodes[this.rows.node[next]].id);
+    if (next >= 0 && next !== cur) this.onSelect(this.index.id(this.rows.node[next]));
   }
 }

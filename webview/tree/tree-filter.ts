@@ -2,6 +2,7 @@
  * Which nodes a filter and a search query show. Pure functions over TreeIndex arrays.
  */
 import type { TreeFilter, TreeNodeDto } from "../../src/shared/protocol.js";
+import { FLAG_HIDDEN, FLAG_TOOL_CALLS_ONLY, kindCode, TREE_NODE_KINDS } from "../../src/shared/tree-columns.js";
 import type { TreeIndex } from "./tree-index.js";
 
 /** Visibility codes: hidden, shown as a search hit (or no search), shown only as a hit's ancestor. */
@@ -40,6 +41,24 @@ export function passesFilter(d: TreeNodeDto, filter: TreeFilter, isLeaf: boolean
   }
 }
 
+/** Per filter, which kind codes pass (before the hidden / tool-calls-only rules). */
+const KIND_PASSES: Readonly<Record<Exclude<TreeFilter, "all" | "labeled-only">, Uint8Array>> = {
+  default: Uint8Array.from(TREE_NODE_KINDS, (k) => (DEFAULT_HIDDEN.has(k) ? 0 : 1)),
+  "no-tools": Uint8Array.from(TREE_NODE_KINDS, (k) => (DEFAULT_HIDDEN.has(k) || k === "toolResult" ? 0 : 1)),
+  "user-only": Uint8Array.from(TREE_NODE_KINDS, (k) => (k === "user" ? 1 : 0)),
+};
+const ASSISTANT = kindCode("assistant");
+
+/** `passesFilter` for node `i` of an index, read from its arrays (no row object is decoded). */
+export function passesFilterAt(index: TreeIndex, i: number, filter: TreeFilter, isLeaf: boolean): boolean {
+  if (filter === "all") return true;
+  const f = index.flags[i];
+  if (!isLeaf && ((f & FLAG_HIDDEN) !== 0 || ((f & FLAG_TOOL_CALLS_ONLY) !== 0 && index.kinds[i] === ASSISTANT)))
+    return false;
+  if (filter === "labeled-only") return index.hasLabel(i);
+  return KIND_PASSES[filter][index.kinds[i]] === 1;
+}
+
 /** Split a query into lower-case tokens; empty for a blank query. */
 export function queryTokens(query: string): string[] {
   return query
@@ -55,17 +74,16 @@ export function queryTokens(query: string): string[] {
 export function computeVisibility(index: TreeIndex, filter: TreeFilter, tokens: readonly string[]): Uint8Array {
   const n = index.size;
   const vis = new Uint8Array(n);
-  const nodes = index.nodes;
   const leaf = index.leaf;
   if (tokens.length === 0) {
-    for (let i = 0; i < n; i++) if (passesFilter(nodes[i], filter, i === leaf)) vis[i] = SHOWN;
+    for (let i = 0; i < n; i++) if (passesFilterAt(index, i, filter, i === leaf)) vis[i] = SHOWN;
     return vis;
   }
   const parent = index.parent;
   const nt = tokens.length;
   for (let i = 0; i < n; i++) {
     if (vis[i] === SHOWN) continue;
-    if (!passesFilter(nodes[i], filter, i === leaf)) continue;
+    if (!passesFilterAt(index, i, filter, i === leaf)) continue;
     const text = index.search(i);
     let ok = true;
     for (let k = 0; k < nt; k++) {
@@ -78,7 +96,7 @@ export function computeVisibility(index: TreeIndex, filter: TreeFilter, tokens: 
     vis[i] = SHOWN;
     // Walk up until an already-marked ancestor: every node is marked at most once, so O(n) in total.
     for (let a = parent[i]; a >= 0 && vis[a] === HIDDEN; a = parent[a]) {
-      if (!passesFilter(nodes[a], filter, a === leaf)) {
+      if (!passesFilterAt(index, a, filter, a === leaf)) {
         vis[a] = HIDDEN_PASSED;
         continue;
       }

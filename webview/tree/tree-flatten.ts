@@ -43,7 +43,8 @@ export function flatten(
   ignoreFolds: boolean,
 ): FlatRows {
   const n = index.size;
-  const children = index.children;
+  const firstChild = index.firstChild;
+  const nextSibling = index.nextSibling;
 
   // Pass 1: display parent of each visible node, in depth-first (display) order.
   const dpar = new Int32Array(n).fill(-2);
@@ -64,12 +65,16 @@ export function flatten(
       order[orderLen++] = i;
       childVa = i;
     }
-    const c = children[i];
-    if (c !== undefined) {
-      for (let k = c.length - 1; k >= 0; k--) {
-        stackNode.push(c[k]);
-        stackVa.push(childVa);
-      }
+    // Children are pushed oldest first, then that run is reversed so the oldest is popped first.
+    const from = stackNode.length;
+    for (let c = firstChild[i]; c >= 0; c = nextSibling[c]) {
+      stackNode.push(c);
+      stackVa.push(childVa);
+    }
+    for (let a = from, b = stackNode.length - 1; a < b; a++, b--) {
+      const t = stackNode[a];
+      stackNode[a] = stackNode[b];
+      stackNode[b] = t;
     }
   }
 

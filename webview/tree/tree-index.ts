@@ -1,8 +1,21 @@
 /**
- * The tree as plain arrays, built once per snapshot and extended in place by appends.
- * Indices (not ids) link nodes so that filtering and flattening 100k nodes stay tight loops.
+ * The tree as typed arrays over the snapshot's columns, built once per snapshot and extended in place by
+ * appends. Indices (not ids) link nodes so that filtering and flattening 100k nodes stay tight loops; row
+ * objects are decoded only for rows that are drawn, and the id → index map only when an id is looked up.
  */
 import type { TreeNodeDto } from "../../src/shared/protocol.js";
+import {
+  columnString,
+  encodeTreeNodes,
+  FLAG_FAILED,
+  FLAG_HIDDEN,
+  FLAG_ORPHAN,
+  FLAG_TOOL_CALLS_ONLY,
+  kindCode,
+  rowAt,
+  TREE_NODE_KINDS,
+  type TreeColumns,
+} from "../../src/shared/tree-columns.js";
 
 /** How long a preview may be for search (pi matches the first 200 characters of content). */
 const SEARCH_PREVIEW_CHARS = 200;
@@ -24,46 +37,84 @@ const KIND_WORDS: Record<TreeNodeDto["kind"], string> = {
   unknown: "unknown",
 };
 
-/** Node arrays indexed by insertion order; `parent[i] === -1` marks a root. */
+/** Kind words by kind code. */
+const KIND_WORDS_BY_CODE: readonly string[] = TREE_NODE_KINDS.map((k) => KIND_WORDS[k]);
+
+function grow<T extends Int32Array | Uint8Array>(a: T, size: number, fill: number): T {
+  if (a.length >= size) return a;
+  const b = new (a.constructor as new (n: number) => T)(Math.max(size, a.length * 2, 16));
+  b.set(a);
+  if (fill !== 0) b.fill(fill, a.length);
+  return b;
+}
+
+/** Node arrays indexed by snapshot order, then append order; `parent[i] === -1` marks a root. */
 export class TreeIndex {
-  readonly nodes: TreeNodeDto[];
-  readonly idToIdx = new Map<string, number>();
-  readonly parent: number[];
-  /** Children oldest first; undefined for leaves (saves 100k empty arrays). */
-  readonly children: (number[] | undefined)[];
+  /** Parent node index, -1 for roots (valid below `size`). */
+  parent: Int32Array;
+  /** Kind codes (TREE_NODE_KINDS). */
+  kinds: Uint8Array;
+  /** FLAG_* bits of src/shared/tree-columns.ts. */
+  flags: Uint8Array;
+  /** Children as linked lists, oldest first: first child and next sibling, -1 for none. */
+  firstChild: Int32Array;
+  nextSibling: Int32Array;
+  /** Root nodes, oldest first. */
   readonly roots: number[] = [];
+  private count: number;
+  private readonly cols: TreeColumns;
+  /** Labels by node index (authoritative for every node). */
+  private readonly labels = new Map<number, string>();
+  private readonly tokens = new Map<number, number>();
+  /** Rows that arrived as objects (appends), authoritative over the columns. */
+  private readonly own = new Map<number, TreeNodeDto>();
+  /** Decoded snapshot rows, a cache. */
+  private readonly decoded = new Map<number, TreeNodeDto>();
   private readonly searchText: (string | undefined)[];
+  private idMap: Map<string, number> | undefined;
   private leafIdx = -1;
   private pathMarks: Uint8Array = new Uint8Array(0);
 
-  /** Build from a snapshot. Nodes may come in any order; children are sorted by timestamp. */
-  constructor(nodes: readonly TreeNodeDto[], leafId: string | null) {
-    const n = nodes.length;
-    this.nodes = nodes.slice();
-    // Reverse order so that for a duplicated id the first occurrence wins, with one hash operation per node.
-    for (let i = n - 1; i >= 0; i--) this.idToIdx.set(nodes[i].id, i);
-    // Sized once: pushing 100k times into three arrays showed up in snapshot profiles.
-    this.parent = new Array<number>(n).fill(-1);
-    this.children = new Array<number[] | undefined>(n).fill(undefined);
+  /**
+   * Build from a snapshot's columns, or from row objects (the HTML export, tests) in any order; children
+   * are sorted by timestamp unless the columns say they already are.
+   */
+  constructor(source: TreeColumns | readonly TreeNodeDto[], leafId: string | null = null) {
+    const cols = Array.isArray(source) ? encodeTreeNodes(source, leafId) : (source as TreeColumns);
+    const n = cols.count;
+    this.cols = cols;
+    this.count = n;
+    this.parent = Int32Array.from(cols.parents);
+    this.kinds = Uint8Array.from(cols.kinds);
+    this.flags = Uint8Array.from(cols.flags);
+    this.firstChild = new Int32Array(n).fill(-1);
+    this.nextSibling = new Int32Array(n).fill(-1);
+    for (let k = 0; k < cols.labels.at.length; k++) this.labels.set(cols.labels.at[k], cols.labels.text[k]);
+    for (let k = 0; k < cols.tokens.at.length; k++) this.tokens.set(cols.tokens.at[k], cols.tokens.value[k]);
     this.searchText = new Array<string | undefined>(n).fill(undefined);
-    let duplicates: Uint8Array | undefined;
+    // Link in index order, tracking each list's tail so every link is O(1).
+    const last = new Int32Array(n).fill(-1);
+    const parent = this.parent;
     for (let i = 0; i < n; i++) {
-      // A later duplicate stays unlinked: it is never reachable, so it is never displayed.
-      if (this.idToIdx.get(nodes[i].id) === i) this.link(i, false);
-      else (duplicates ??= new Uint8Array(n))[i] = 1;
+      const p = parent[i];
+      if (p < 0 || p >= n) {
+        parent[i] = -1;
+        this.roots.push(i);
+      } else {
+        if (last[p] < 0) this.firstChild[p] = i;
+        else this.nextSibling[last[p]] = i;
+        last[p] = i;
+      }
     }
-    for (let i = 0; i < n; i++) {
-      const c = this.children[i];
-      if (c !== undefined && c.length > 1) this.sortChildren(c);
-    }
-    this.breakCycles(duplicates);
-    if (this.roots.length > 1) this.sortChildren(this.roots);
-    this.setLeaf(leafId);
+    if (!cols.childrenSorted) this.sortAllChildren();
+    this.breakCycles();
+    if (this.roots.length > 1) this.sortList(this.roots);
+    this.setLeafIndex(cols.leaf >= 0 && cols.leaf < n ? cols.leaf : -1);
   }
 
   /** Number of nodes. */
   get size(): number {
-    return this.nodes.length;
+    return this.count;
   }
 
   /** Index of the leaf node, or -1. */
@@ -76,46 +127,84 @@ export class TreeIndex {
     return this.pathMarks;
   }
 
+  /** Id → node index, built on first use (first paint needs none). */
+  get idToIdx(): ReadonlyMap<string, number> {
+    return this.ids();
+  }
+
+  /** The node as a row object (decoded on demand and cached). */
+  node(i: number): TreeNodeDto {
+    const mine = this.own.get(i);
+    if (mine !== undefined) return mine;
+    let d = this.decoded.get(i);
+    if (d === undefined) {
+      d = rowAt(this.cols, i, this.labels.get(i), this.tokens.get(i));
+      this.decoded.set(i, d);
+    }
+    return d;
+  }
+
+  /** The node's entry id. */
+  id(i: number): string {
+    return this.own.get(i)?.id ?? columnString(this.cols.ids, i);
+  }
+
+  /** Whether the node has a label. */
+  hasLabel(i: number): boolean {
+    return this.labels.has(i);
+  }
+
   /** Add entries in file order; an id seen before replaces that node's fields (same parent kept). */
   append(nodes: readonly TreeNodeDto[]): void {
+    const ids = this.ids();
     for (const dto of nodes) {
-      const existing = this.idToIdx.get(dto.id);
-      if (existing !== undefined) {
-        this.nodes[existing] = dto;
-        this.searchText[existing] = undefined;
-        continue;
+      const existing = ids.get(dto.id);
+      const i = existing ?? this.count;
+      if (existing === undefined) {
+        this.count++;
+        this.ensureCapacity(this.count);
+        ids.set(dto.id, i);
+        this.searchText.push(undefined);
       }
-      const i = this.nodes.length;
-      this.idToIdx.set(dto.id, i);
-      this.nodes.push(dto);
-      this.parent.push(-1);
-      this.children.push(undefined);
-      this.searchText.push(undefined);
-      this.link(i, true);
+      this.own.set(i, dto);
+      this.decoded.delete(i);
+      this.searchText[i] = undefined;
+      this.kinds[i] = kindCode(dto.kind);
+      this.flags[i] =
+        (dto.toolCallsOnly === true ? FLAG_TOOL_CALLS_ONLY : 0) |
+        (dto.failed === true ? FLAG_FAILED : 0) |
+        (dto.orphan === true ? FLAG_ORPHAN : 0) |
+        (dto.hidden === true ? FLAG_HIDDEN : 0);
+      if (dto.label !== undefined && dto.label !== "") this.labels.set(i, dto.label);
+      else this.labels.delete(i);
+      if (existing === undefined) this.linkNew(i, dto.parentId === null ? -1 : (ids.get(dto.parentId) ?? -1));
     }
     // The path array must cover new indices even when the leaf did not move.
-    if (this.pathMarks.length < this.nodes.length) this.setLeaf(this.leafIdx >= 0 ? this.nodes[this.leafIdx].id : null);
+    if (this.pathMarks.length < this.count) this.setLeafIndex(this.leafIdx);
   }
 
   /** Move the leaf and recompute the active path. */
   setLeaf(leafId: string | null): void {
-    const idx = leafId === null ? -1 : (this.idToIdx.get(leafId) ?? -1);
-    this.leafIdx = idx;
-    const marks = new Uint8Array(this.nodes.length);
-    // Bounded by the node count, so a corrupt parent cycle cannot loop forever.
-    for (let i = idx, guard = 0; i >= 0 && guard <= marks.length; i = this.parent[i], guard++) marks[i] = 1;
-    this.pathMarks = marks;
+    this.setLeafIndex(leafId === null ? -1 : (this.ids().get(leafId) ?? -1));
   }
 
   /** Apply label changes; unknown ids are ignored. */
   setLabels(changes: readonly { id: string; label?: string }[]): void {
+    const ids = this.ids();
     for (const ch of changes) {
-      const i = this.idToIdx.get(ch.id);
+      const i = ids.get(ch.id);
       if (i === undefined) continue;
-      const dto = { ...this.nodes[i] };
-      if (ch.label === undefined || ch.label === "") delete dto.label;
-      else dto.label = ch.label;
-      this.nodes[i] = dto;
+      const label = ch.label === undefined || ch.label === "" ? undefined : ch.label;
+      if (label === undefined) this.labels.delete(i);
+      else this.labels.set(i, label);
+      const mine = this.own.get(i);
+      if (mine !== undefined) {
+        const dto = { ...mine };
+        if (label === undefined) delete dto.label;
+        else dto.label = label;
+        this.own.set(i, dto);
+      }
+      this.decoded.delete(i);
       this.searchText[i] = undefined;
     }
   }
@@ -124,60 +213,121 @@ export class TreeIndex {
   search(i: number): string {
     let s = this.searchText[i];
     if (s === undefined) {
-      const d = this.nodes[i];
+      const mine = this.own.get(i);
+      const preview = mine !== undefined ? mine.preview : columnString(this.cols.previews, i);
+      const tool = mine !== undefined ? (mine.toolName ?? "") : columnString(this.cols.toolNames, i);
       s =
-        `${KIND_WORDS[d.kind] ?? d.kind} ${d.label ?? ""} ${d.preview.slice(0, SEARCH_PREVIEW_CHARS)} ${d.toolName ?? ""}`.toLowerCase();
+        `${KIND_WORDS_BY_CODE[this.kinds[i]] ?? "unknown"} ${this.labels.get(i) ?? ""} ${preview.slice(0, SEARCH_PREVIEW_CHARS)} ${tool}`.toLowerCase();
       this.searchText[i] = s;
     }
     return s;
   }
 
-  /** Fill the search cache ahead of the first keystroke, in slices so the UI stays responsive. */
+  /**
+   * After first paint: fill the search cache (and the id map) ahead of the first keystroke, in slices so
+   * the UI stays responsive.
+   */
   warmSearch(budgetMs = 8): void {
     let next = 0;
     const step = (): void => {
       const end = performance.now() + budgetMs;
-      while (next < this.nodes.length && performance.now() < end) {
-        for (let k = 0; k < 500 && next < this.nodes.length; k++) this.search(next++);
+      while (next < this.count && performance.now() < end) {
+        for (let k = 0; k < 500 && next < this.count; k++) this.search(next++);
       }
-      if (next < this.nodes.length) setTimeout(step, 0);
+      if (next < this.count) setTimeout(step, 0);
+      else this.ids();
     };
     setTimeout(step, 0);
   }
 
-  private link(i: number, sorted: boolean): void {
-    const pid = this.nodes[i].parentId;
-    const p = pid === null ? -1 : (this.idToIdx.get(pid) ?? -1);
-    // A node naming itself (or a later node that would close a cycle) is treated as a root.
+  private setLeafIndex(idx: number): void {
+    this.leafIdx = idx;
+    const marks = new Uint8Array(this.count);
+    // Bounded by the node count, so a corrupt parent cycle cannot loop forever.
+    for (let i = idx, guard = 0; i >= 0 && guard <= marks.length; i = this.parent[i], guard++) marks[i] = 1;
+    this.pathMarks = marks;
+  }
+
+  private ids(): Map<string, number> {
+    if (this.idMap === undefined) {
+      const m = new Map<string, number>();
+      // Reverse order so that, should an id repeat, the first occurrence wins.
+      for (let i = this.count - 1; i >= 0; i--) m.set(this.id(i), i);
+      this.idMap = m;
+    }
+    return this.idMap;
+  }
+
+  private ensureCapacity(size: number): void {
+    this.parent = grow(this.parent, size, -1);
+    this.kinds = grow(this.kinds, size, 0);
+    this.flags = grow(this.flags, size, 0);
+    this.firstChild = grow(this.firstChild, size, -1);
+    this.nextSibling = grow(this.nextSibling, size, -1);
+  }
+
+  private timestamp(i: number): string {
+    return this.own.get(i)?.timestamp ?? columnString(this.cols.timestamps, i);
+  }
+
+  /** Link an appended node; appends are nearly always the newest child, so it usually goes last. */
+  private linkNew(i: number, p: number): void {
     const safe = p === i ? -1 : p;
     this.parent[i] = safe;
-    let list: number[];
-    if (safe < 0) list = this.roots;
-    else {
-      let c = this.children[safe];
-      if (c === undefined) {
-        c = [];
-        this.children[safe] = c;
-      }
-      list = c;
-    }
-    if (!sorted) {
-      list.push(i);
+    this.firstChild[i] = -1;
+    this.nextSibling[i] = -1;
+    const ts = this.timestamp(i);
+    if (safe < 0) {
+      let at = this.roots.length;
+      while (at > 0 && this.timestamp(this.roots[at - 1]) > ts) at--;
+      this.roots.splice(at, 0, i);
       return;
     }
-    // Appends are nearly always the newest child: scan back only past younger siblings.
-    const ts = this.nodes[i].timestamp;
-    let at = list.length;
-    while (at > 0 && this.nodes[list[at - 1]].timestamp > ts) at--;
-    list.splice(at, 0, i);
+    let prev = -1;
+    let c = this.firstChild[safe];
+    while (c >= 0 && this.timestamp(c) <= ts) {
+      prev = c;
+      c = this.nextSibling[c];
+    }
+    this.nextSibling[i] = c;
+    if (prev < 0) this.firstChild[safe] = i;
+    else this.nextSibling[prev] = i;
+  }
+
+  /** Children out of timestamp order (rare: clock changes, merged files) are sorted, stably. */
+  private sortAllChildren(): void {
+    const list: number[] = [];
+    for (let p = 0; p < this.count; p++) {
+      let c = this.firstChild[p];
+      if (c < 0 || this.nextSibling[c] < 0) continue;
+      list.length = 0;
+      for (; c >= 0; c = this.nextSibling[c]) list.push(c);
+      if (!this.sortList(list)) continue;
+      this.firstChild[p] = list[0];
+      for (let k = 0; k < list.length; k++) this.nextSibling[list[k]] = k + 1 < list.length ? list[k + 1] : -1;
+    }
+  }
+
+  /** Sort node indexes by timestamp (stable: equal timestamps keep index order). True when it reordered. */
+  private sortList(list: number[]): boolean {
+    for (let k = 1; k < list.length; k++) {
+      if (this.timestamp(list[k - 1]) > this.timestamp(list[k])) {
+        const ts = new Map(list.map((i) => [i, this.timestamp(i)]));
+        list.sort((a, b) => {
+          const ta = ts.get(a) as string;
+          const tb = ts.get(b) as string;
+          return ta < tb ? -1 : ta > tb ? 1 : a - b;
+        });
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Nodes in a parent cycle are unreachable from any root: detach them and show them as roots. */
-  private breakCycles(duplicates: Uint8Array | undefined): void {
-    const n = this.nodes.length;
-    const seen = duplicates ?? new Uint8Array(n);
-    let dupCount = 0;
-    if (duplicates !== undefined) for (let i = 0; i < n; i++) dupCount += duplicates[i];
+  private breakCycles(): void {
+    const n = this.count;
+    const seen = new Uint8Array(n);
     const stack = [...this.roots];
     let reached = 0;
     const visit = (): void => {
@@ -186,35 +336,27 @@ export class TreeIndex {
         if (seen[i]) continue;
         seen[i] = 1;
         reached++;
-        const c = this.children[i];
-        if (c !== undefined) for (let k = 0; k < c.length; k++) stack.push(c[k]);
+        for (let c = this.firstChild[i]; c >= 0; c = this.nextSibling[c]) stack.push(c);
       }
     };
     visit();
-    if (reached + dupCount === n) return;
+    if (reached === n) return;
     for (let i = 0; i < n; i++) {
       if (seen[i]) continue;
       const p = this.parent[i];
-      const siblings = p >= 0 ? this.children[p] : undefined;
-      if (siblings !== undefined) siblings.splice(siblings.indexOf(i), 1);
+      if (p >= 0) {
+        if (this.firstChild[p] === i) this.firstChild[p] = this.nextSibling[i];
+        else {
+          let c = this.firstChild[p];
+          while (c >= 0 && this.nextSibling[c] !== i) c = this.nextSibling[c];
+          if (c >= 0) this.nextSibling[c] = this.nextSibling[i];
+        }
+        this.nextSibling[i] = -1;
+      }
       this.parent[i] = -1;
       this.roots.push(i);
       stack.push(i);
       visit();
-    }
-  }
-
-  private sortChildren(list: number[]): void {
-    for (let k = 1; k < list.length; k++) {
-      if (this.nodes[list[k - 1]].timestamp > this.nodes[list[k]].timestamp) {
-        // Stable: equal timestamps keep file order.
-        list.sort((a, b) => {
-          const ta = this.nodes[a].timestamp;
-          const tb = this.nodes[b].timestamp;
-          return ta < tb ? -1 : ta > tb ? 1 : a - b;
-        });
-        return;
-      }
     }
   }
 }

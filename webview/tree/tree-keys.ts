@@ -43,7 +43,7 @@ export function handleTreeKey(e: KeyboardEvent, ctx: KeyContext): boolean {
       return true;
     }
     if (k === "c" && sel >= 0 && !hasTextSelection()) {
-      ctx.post({ type: "tree/action", action: "copy", entryId: model.index.nodes[sel].id });
+      ctx.post({ type: "tree/action", action: "copy", entryId: model.index.id(sel) });
       return true;
     }
     if (k === "f") {
@@ -103,16 +103,16 @@ export function handleTreeKey(e: KeyboardEvent, ctx: KeyContext): boolean {
       if (sel < 0 || model.busy) return true;
       ctx.post(
         e.shiftKey
-          ? { type: "tree/action", action: "summarizeSwitch", entryId: model.index.nodes[sel].id }
-          : { type: "tree/navigate", entryId: model.index.nodes[sel].id, mode: "ask" },
+          ? { type: "tree/action", action: "summarizeSwitch", entryId: model.index.id(sel) }
+          : { type: "tree/navigate", entryId: model.index.id(sel), mode: "ask" },
       );
       return true;
     case "F2":
-      if (sel >= 0) ctx.post({ type: "tree/action", action: "label", entryId: model.index.nodes[sel].id });
+      if (sel >= 0) ctx.post({ type: "tree/action", action: "label", entryId: model.index.id(sel) });
       return true;
     case "L":
       if (e.shiftKey && !e.altKey && sel >= 0) {
-        ctx.post({ type: "tree/action", action: "label", entryId: model.index.nodes[sel].id });
+        ctx.post({ type: "tree/action", action: "label", entryId: model.index.id(sel) });
         return true;
       }
       break;

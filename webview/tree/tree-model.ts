@@ -71,7 +71,7 @@ export class TreeModel {
       filter: this.filter,
       sessionId: this.sessionId,
       folded: [...this.folded],
-      selectedId: this.selected >= 0 ? this.index.nodes[this.selected].id : undefined,
+      selectedId: this.selected >= 0 ? this.index.id(this.selected) : undefined,
     };
   }
 
@@ -82,8 +82,8 @@ export class TreeModel {
         // Marks let the benchmark split first paint into index / flatten / render.
         performance.mark("tree:snapshot:received");
         const sameSession = msg.sessionId === this.sessionId;
-        const keepId = this.selected >= 0 ? this.index.nodes[this.selected].id : this.pendingSelectedId;
-        this.index = new TreeIndex(msg.nodes, msg.leafId);
+        const keepId = this.selected >= 0 ? this.index.id(this.selected) : this.pendingSelectedId;
+        this.index = new TreeIndex(msg.tree);
         performance.mark("tree:snapshot:indexed");
         if (!sameSession) this.folded.clear();
         this.sessionId = msg.sessionId;
@@ -149,7 +149,7 @@ export class TreeModel {
 
   /** Fold or unfold a node's descendants. */
   setFolded(nodeIdx: number, fold: boolean): void {
-    const id = this.index.nodes[nodeIdx].id;
+    const id = this.index.id(nodeIdx);
     if (fold === this.folded.has(id)) return;
     if (fold) this.folded.add(id);
     else this.folded.delete(id);
@@ -170,7 +170,7 @@ export class TreeModel {
     if (i === undefined) return;
     let refolded = false;
     for (let a = this.index.parent[i]; a >= 0; a = this.index.parent[a]) {
-      if (this.folded.delete(this.index.nodes[a].id)) refolded = true;
+      if (this.folded.delete(this.index.id(a))) refolded = true;
     }
     if (refolded) this.recompute();
     if (this.rows.rowOf[i] < 0 && this.query !== "") {

@@ -106,7 +106,7 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
   const items: JSX.Element[] = [];
   for (let r = first; r < last; r++) {
     const i = rows.node[r];
-    const d = index.nodes[i];
+    const d = index.node(i);
     items.push(
       <TreeRow
         key={i}
@@ -123,7 +123,7 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
           model.select(idx);
           scrollRef.current?.focus();
           if (model.busy) return;
-          post({ type: "tree/navigate", entryId: index.nodes[idx].id, mode: "ask" });
+          post({ type: "tree/navigate", entryId: index.id(idx), mode: "ask" });
         }}
         onTwistyClick={(idx) => {
           if (model.searching) return;
@@ -135,7 +135,7 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
           const h = hover.current;
           window.clearTimeout(h.timer);
           h.idx = idx;
-          const id = index.nodes[idx].id;
+          const id = index.id(idx);
           if (texts.current.has(id)) return;
           h.timer = window.setTimeout(() => {
             if (h.idx !== idx) return;

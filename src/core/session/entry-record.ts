@@ -8,6 +8,9 @@ import { LEAF_MARKER_TYPE, type EntryEnvelope, type SessionEntry } from "./types
 /** Lines up to this many bytes keep their parsed object in memory; larger bodies load lazily. */
 export const RETAIN_MAX_BYTES = 4096;
 
+/** Shared meta of the many entries that have none (records never change their meta). */
+const NO_META: EntryMeta = Object.freeze({});
+
 /** Small fields kept for every entry that has them, whatever its size. */
 export interface EntryMeta {
   /** model_change, or an assistant message's provider/model. */
@@ -120,7 +123,8 @@ export function recordOfEntry(
   line: number,
   retain: boolean,
 ): EntryRecord {
-  const env = envelopeOf(entry);
+  // Previews are built from slices of the parsed text: keep copies, not views of the whole entry.
+  const env = detachEnvelope(envelopeOf(entry));
   return {
     env,
     ts: timeOf(env.timestamp),
@@ -129,11 +133,69 @@ export function recordOfEntry(
     length,
     line,
     entry: retain ? entry : undefined,
+    raw: undefined,
     meta: metaOf(entry),
+    parent: undefined,
+    kids: undefined,
   };
 }
 
-/** A record for an entry known only by its envelope (fast path); such entries have no meta fields. */
-export function recordOfEnvelope(env: EntryEnvelope, offset: number, length: number, line: number): EntryRecord {
-  return { env, ts: timeOf(env.timestamp), seq: 0, offset, length, line, meta: {} };
+/**
+ * A copy of `s` that does not keep a larger string alive. Fast paths take ids, timestamps and previews out of a
+ * decoded line head or text prefix; V8 represents such substrings as views of the whole decoded text, so keeping
+ * them would keep every head in memory (and make every scavenge copy it). Short strings are copies already.
+ */
+export function detach(s: string): string {
+  return s.length < 13 ? s : (" " + s).slice(1);
+}
+
+/** Interned short strings (tool names, providers, models): one copy each instead of one per entry. */
+const interned = new Map<string, string>();
+const INTERN_MAX = 4096;
+
+/** The shared copy of a short, often repeated string. */
+export function intern(s: string): string {
+  if (s.length > 64) return s;
+  const hit = interned.get(s);
+  if (hit !== undefined) return hit;
+  if (interned.size < INTERN_MAX) interned.set(s, s);
+  return s;
+}
+
+/** An envelope whose strings are standalone copies (see detach). */
+function detachEnvelope(env: EntryEnvelope): EntryEnvelope {
+  env.id = detach(env.id);
+  if (env.parentId !== null) env.parentId = detach(env.parentId);
+  env.timestamp = detach(env.timestamp);
+  env.preview = detach(env.preview);
+  if (env.toolName !== undefined) env.toolName = intern(env.toolName);
+  return env;
+}
+
+/**
+ * A record for an entry known only by its envelope (fast path); `meta` when the fast path read it too.
+ * `standalone`: the envelope's strings are already copies of their own (see detach).
+ */
+export function recordOfEnvelope(
+  env: EntryEnvelope,
+  offset: number,
+  length: number,
+  line: number,
+  meta: EntryMeta = NO_META,
+  standalone = false,
+): EntryRecord {
+  if (!standalone) detachEnvelope(env);
+  return {
+    env,
+    ts: timeOf(env.timestamp),
+    seq: 0,
+    offset,
+    length,
+    line,
+    entry: undefined,
+    raw: undefined,
+    meta,
+    parent: undefined,
+    kids: undefined,
+  };
 }

@@ -7,7 +7,7 @@
  * bashExecution, whose envelope fields all come before the body in pi's key order. It returns undefined
  * whenever the head does not prove every envelope field — the caller then parses the whole line.
  */
-import { collapseWhitespace, normalizePreview, PREVIEW_MAX, textOfContent } from "./preview.js";
+import { collapseWhitespace, isSpace, normalizePreview, PREVIEW_MAX, textOfContent } from "./preview.js";
 import type { EntryEnvelope } from "./types.js";
 
 const TRUNCATED = Symbol("truncated");
@@ -181,18 +181,6 @@ export function decodePartialString(raw: string): string {
   return decoded.slice(0, Math.max(0, decoded.length - 1));
 }
 
-/** Index of the closing quote of a JSON string whose content starts at `from`, or -1 when the text ends first. */
-function closingQuote(s: string, from: number): number {
-  for (let j = from; ;) {
-    const q = s.indexOf('"', j);
-    if (q < 0) return -1;
-    let k = q - 1;
-    while (k >= from && s.charCodeAt(k) === 92) k--;
-    if ((q - 1 - k) % 2 === 0) return q;
-    j = q + 1;
-  }
-}
-
 const PI_ENVELOPE =
   /^\{"type":"message","id":"([0-9A-Za-z_-]{1,64})","parentId":(?:null|"([0-9A-Za-z_-]{1,64})"),"timestamp":"([0-9A-Za-z:.+-]{1,40})","message":\{"role":"(user|toolResult|bashExecution)",/;
 const PI_TOOL_RESULT =
@@ -201,13 +189,99 @@ const PI_USER_STRING = /"content":"/y;
 const PI_USER_BLOCK = /"content":\[\{"type":"text","text":"/y;
 const PI_COMMAND = /"command":"/y;
 
-/** Fast path for pi's key order: sticky patterns over the head, then the first text decoded. */
-function envelopeFromPiHead(head: string): EntryEnvelope | undefined {
+/** Output code units of collapseJsonString (previews are short; reused to avoid garbage). */
+const collapsedCodes: number[] = [];
+
+/**
+ * Decode the JSON string content of `s` starting at `at` (just after the opening quote) and collapse its
+ * whitespace in one pass, stopping after `limit` output characters: what
+ * `collapseWhitespace(lead + JSON.parse('"' + content + '"'), limit)` gives, without decoding the rest.
+ * `closed` tells whether the closing quote was reached (the text is whole). When `s` ends before the string
+ * does, its last character is not used (it may be half of a multibyte character cut by the head).
+ * Undefined for content that is not valid JSON string text.
+ */
+export function collapseJsonString(
+  s: string,
+  at: number,
+  lead: string,
+  limit: number,
+): { text: string; closed: boolean } | undefined {
+  const out = collapsedCodes;
+  let n = 0;
+  let pending = false;
+  let closed = false;
+  const bound = s.length - 1; // s[bound] may be a cut character
+  // Lead characters are read at negative positions so one loop handles both.
+  for (let i = lead.length > 0 ? -lead.length : at; n < limit;) {
+    let c: number;
+    if (i < 0) {
+      c = lead.charCodeAt(lead.length + i++);
+      if (i === 0) i = at;
+    } else {
+      if (i >= bound) {
+        if (i === bound && s.charCodeAt(i) === 34) closed = true;
+        break;
+      }
+      c = s.charCodeAt(i);
+      if (c === 34) {
+        closed = true;
+        break;
+      }
+      if (c < 32) return undefined;
+      if (c !== 92) i++;
+      else {
+        const e = s.charCodeAt(i + 1);
+        i += 2;
+        if (e === 110) c = 10;
+        else if (e === 34 || e === 92 || e === 47) c = e;
+        else if (e === 116) c = 9;
+        else if (e === 114) c = 13;
+        else if (e === 117) {
+          if (i + 3 >= bound) break; // cut by the end of the head
+          c = 0;
+          for (let k = 0; k < 4; k++) {
+            const h = s.charCodeAt(i + k);
+            const d = h >= 48 && h <= 57 ? h - 48 : h >= 97 && h <= 102 ? h - 87 : h >= 65 && h <= 70 ? h - 55 : -1;
+            if (d < 0) return undefined;
+            c = c * 16 + d;
+          }
+          i += 4;
+        } else if (e === 98) c = 8;
+        else if (e === 102) c = 12;
+        else if (i - 1 >= bound)
+          break; // a backslash cut by the end of the head
+        else return undefined;
+      }
+    }
+    if (c === 32 || (c >= 9 && c <= 13) || (c >= 0xa0 && isSpace(c))) {
+      if (n > 0) pending = true;
+      continue;
+    }
+    if (pending) {
+      out[n++] = 32;
+      pending = false;
+      if (n >= limit) break;
+    }
+    out[n++] = c;
+  }
+  return finish(out, n, closed);
+}
+
+function finish(out: number[], n: number, closed: boolean): { text: string; closed: boolean } {
+  out.length = n;
+  return { text: String.fromCharCode.apply(null, out), closed };
+}
+
+/**
+ * Fast path for pi's key order (user / toolResult / bashExecution): sticky patterns over the head, then the
+ * first text decoded. Undefined when the head is not in that layout or does not prove the preview.
+ */
+export function envelopeFromPiHead(head: string): EntryEnvelope | undefined {
   const m = PI_ENVELOPE.exec(head);
   if (!m) return undefined;
-  const [whole, id, parentId, timestamp, role] = m;
-  const env: EntryEnvelope = { id, parentId: parentId ?? null, type: "message", role, timestamp, preview: "" };
-  let at = whole.length;
+  const role = m[4];
+  const env: EntryEnvelope = { id: m[1], parentId: m[2] ?? null, type: "message", role, timestamp: m[3], preview: "" };
+  let at = m[0].length;
   let wholeContent = false; // the string is the whole content (user string content)
   let prefix = "";
   if (role === "bashExecution") {
@@ -231,21 +305,12 @@ function envelopeFromPiHead(head: string): EntryEnvelope | undefined {
     } else if (PI_USER_BLOCK.test(head)) at = PI_USER_BLOCK.lastIndex;
     else return undefined;
   }
-  const end = closingQuote(head, at);
-  let text: string;
-  try {
-    text = end >= 0 ? (JSON.parse(head.slice(at - 1, end + 1)) as string) : decodePartialString(head.slice(at));
-  } catch {
-    return undefined;
-  }
-  if (end >= 0 && wholeContent) {
-    env.preview = normalizePreview(prefix + text);
-    return env;
-  }
-  // Only a prefix of the text is known: it proves the preview when it yields more than PREVIEW_MAX characters.
-  const collapsed = collapseWhitespace(prefix + text, PREVIEW_MAX + 1);
-  if (collapsed.length <= PREVIEW_MAX) return undefined;
-  env.preview = collapsed.slice(0, PREVIEW_MAX);
+  const c = collapseJsonString(head, at, prefix, PREVIEW_MAX + 1);
+  if (!c) return undefined;
+  // Only a prefix of the text is known (or, for tool results, of the joined text): it proves the preview when
+  // it yields more than PREVIEW_MAX characters.
+  if (c.text.length <= PREVIEW_MAX && !(c.closed && wholeContent)) return undefined;
+  env.preview = c.text.length > PREVIEW_MAX ? c.text.slice(0, PREVIEW_MAX) : c.text;
   return env;
 }
 

@@ -7,8 +7,8 @@ import type { EntryEnvelope, SessionEntry, UnknownEntry } from "./types.js";
 /** Longest preview, in UTF-16 code units. */
 export const PREVIEW_MAX = 200;
 
-/** True for the characters JavaScript's `\s` matches. */
-function isSpace(c: number): boolean {
+/** True for the characters JavaScript's `\s` matches (and String.prototype.trim removes). */
+export function isSpace(c: number): boolean {
   if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
   if (c < 0xa0) return false;
   return (

@@ -2,11 +2,14 @@
  * Streams a session file once, in chunks, and builds the index without keeping message bodies.
  *
  * What is validated when:
- * - Every line up to FULL_PARSE_MAX_BYTES, and the last line of the file, is parsed with JSON.parse and its
- *   envelope checked on load.
- * - Larger lines that are `message` entries of role user/toolResult/bashExecution (the usual bulk: tool output)
- *   get their envelope from the line head (head-scan.ts); the body is parsed when first read (getEntry, context).
- *   Any other large line, or one whose head does not prove its envelope, is parsed whole on load (not kept).
+ * - Every line up to SKIM_MIN_BYTES, and the last line of the file, is parsed with JSON.parse and its envelope
+ *   checked on load.
+ * - Longer `message` lines in pi's layout get their envelope without a parse (the usual bulk): role
+ *   user/toolResult/bashExecution from the line head (head-scan.ts), role assistant from a byte-level walk of
+ *   the message object that decodes only what the envelope needs (assistant-skim.ts). The body is parsed when
+ *   first read (getEntry, context).
+ * - Any other line up to FULL_PARSE_MAX_BYTES is parsed whole on load; a longer one gets its envelope from its
+ *   head through the partial JSON parser when that proves it, else is parsed whole (never kept).
  * - A last line without newline that does not parse is a torn write (reported, repaired before the next append).
  * - A line holding a torn entry with a whole entry appended to it (pi appends after a crash without repairing)
  *   leaves the later entries orphaned; when the tree has orphans the file is scanned again with `verify`, which
@@ -15,7 +18,9 @@
  *   buildSessionContext leaves it out and adds a load issue.
  */
 import * as fs from "node:fs";
-import { envelopeFromHead } from "./head-scan.js";
+import { skimAssistantLine } from "./assistant-skim.js";
+import { envelopeFromPiBytes } from "./byte-head.js";
+import { envelopeFromHead, envelopeFromPiHead } from "./head-scan.js";
 import {
   entryShapeError,
   RETAIN_MAX_BYTES,
@@ -25,9 +30,12 @@ import {
 } from "./entry-record.js";
 import type { LoadIssue, SessionEntry, SessionHeader } from "./types.js";
 
-/** Lines up to this size are parsed whole on load. */
+/** Lines longer than this that are in pi's layout get their envelope from their bytes (head, assistant skim). */
+export const SKIM_MIN_BYTES = RETAIN_MAX_BYTES;
+/** Lines up to this size that the skim does not take are parsed whole on load. */
 export const FULL_PARSE_MAX_BYTES = 8192;
 const CHUNK_BYTES = 4 * 1024 * 1024;
+const HEADER_CHUNK_BYTES = 64 * 1024;
 /** First try: pi's envelope plus a few hundred characters of text. Retried with 2 KB, then 8 KB. */
 const HEAD_SMALL = 512;
 const PARENT_KEY = Buffer.from('"parentId":');
@@ -113,7 +121,9 @@ function scanFd(fd: number, opts: ScanOptions): ScanResult {
     missingFinalNewline: false,
     lineCount: 0,
   };
-  const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+  // The header alone needs one small read, not a whole chunk.
+  const chunkBytes = headerOnly ? HEADER_CHUNK_BYTES : CHUNK_BYTES;
+  const buf = Buffer.allocUnsafe(chunkBytes);
   let chunkStart = 0; // file offset of buf[0]
   let chunkLen = 0;
   let lineNo = 0;
@@ -122,8 +132,8 @@ function scanFd(fd: number, opts: ScanOptions): ScanResult {
   const fill = (at: number): void => {
     chunkStart = at;
     chunkLen = 0;
-    while (chunkLen < CHUNK_BYTES && at + chunkLen < fileSize) {
-      const n = fs.readSync(fd, buf, chunkLen, CHUNK_BYTES - chunkLen, at + chunkLen);
+    while (chunkLen < chunkBytes && at + chunkLen < fileSize) {
+      const n = fs.readSync(fd, buf, chunkLen, chunkBytes - chunkLen, at + chunkLen);
       if (n === 0) break;
       chunkLen += n;
     }
@@ -157,6 +167,26 @@ function scanFd(fd: number, opts: ScanOptions): ScanResult {
     if (length === 0) return;
     // The last line is always parsed whole: it is where torn and glued writes end up.
     const isLast = !terminated || offset + length + 1 >= fileSize;
+    // Most bulk is here: take the envelope from the bytes, decoding only the head and a few values.
+    if (length > SKIM_MIN_BYTES && !isLast && opts.verify !== true && offset + length <= chunkStart + chunkLen) {
+      const s = offset - chunkStart;
+      const fast = envelopeFromPiBytes(buf, s, s + length);
+      if (fast) {
+        result.records.push(recordOfEnvelope(fast.env, offset, length, lineNo, fast.meta, true));
+        return;
+      }
+      const head = buf.toString("utf8", s, s + Math.min(length, HEAD_SMALL));
+      const env = envelopeFromPiHead(head);
+      if (env) {
+        result.records.push(recordOfEnvelope(env, offset, length, lineNo));
+        return;
+      }
+      const skim = skimAssistantLine(buf, s, s + length, head);
+      if (skim) {
+        result.records.push(recordOfEnvelope(skim.env, offset, length, lineNo, skim.meta));
+        return;
+      }
+    }
     if (length > FULL_PARSE_MAX_BYTES && !isLast) {
       for (const headLen of [HEAD_SMALL, 2048, FULL_PARSE_MAX_BYTES]) {
         const env = envelopeFromHead(text(offset, headLen));
