@@ -124,14 +124,13 @@ export class SessionController {
       d.approvalUi,
       (name) => mutating(name),
     );
-    const model = pickDefaultModel(this.usable(), d.defaultModelKey(), sm.buildSessionContext().model);
     const agent = new AgentSession({
       sessionManager: sm,
       cwd: d.cwd,
       modelRegistry: d.modelRegistry,
       getApiKey: (m) => d.getApiKey(m),
       approve: broker.policy,
-      model,
+      selectModel: (sessionModel) => pickDefaultModel(this.usable(), d.defaultModelKey(), sessionModel),
       ...(d.tools ? { tools: d.tools } : {}),
     });
     const tools = agent.getTools();

@@ -8,8 +8,10 @@ import {
   FLAG_HIDDEN,
   FLAG_ORPHAN,
   FLAG_TOOL_CALLS_ONLY,
+  columnString,
   kindCode,
   StringColumnBuilder,
+  type StringColumn,
   type TreeColumns,
 } from "../shared/tree-columns.js";
 
@@ -166,7 +168,10 @@ export function buildTreeColumns(
     const slot = parents[i] < 0 ? n : parents[i];
     if (childrenSorted && lastChild[slot] >= 0 && stamps[lastChild[slot]] > ts) childrenSorted = false;
     lastChild[slot] = i;
-    previews.push(previewOf(env.preview));
+    // The store's previews are single-line and bounded; reading each one for "\n" here would flatten
+    // 100k strings one by one, so only the bound is checked per entry and the newlines once, below.
+    const p0 = env.preview;
+    previews.push(typeof p0 !== "string" ? "" : p0.length > 200 ? singleLine(p0) : p0);
     toolNames.push(env.toolName ?? "");
     const label = getLabel(env.id);
     if (label !== undefined && label !== "") {
@@ -179,6 +184,8 @@ export function buildTreeColumns(
     }
     i++;
   }
+  let previewColumn = previews.build();
+  if (previewColumn.text.includes("\n")) previewColumn = rebuildPreviews(previewColumn);
   return {
     count: n,
     ids: ids.build(),
@@ -186,13 +193,20 @@ export function buildTreeColumns(
     kinds,
     flags,
     timestamps: timestamps.build(),
-    previews: previews.build(),
+    previews: previewColumn,
     toolNames: toolNames.build(),
     labels,
     tokens,
     leaf: leafId === null ? -1 : (indexOf.get(leafId) ?? -1),
     childrenSorted,
   };
+}
+
+/** The previews again, each made single-line (for a store that handed over multi-line ones). */
+function rebuildPreviews(col: StringColumn): StringColumn {
+  const out = new StringColumnBuilder();
+  for (let i = 0; i < col.ends.length; i++) out.push(previewOf(columnString(col, i)));
+  return out.build();
 }
 
 /**

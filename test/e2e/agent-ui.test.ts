@@ -46,6 +46,7 @@ import {
   pickQuickItemContaining,
   runCommand,
   quickOpenFile,
+  reloadWorkbench,
   screenshot,
   setSidebarWidth,
   waitUntil,
@@ -63,6 +64,8 @@ let page: Page;
 let url: string;
 /** The leaf the custom-prompt step leaves behind (the reload step expects it back). */
 let customSummaryId: string | undefined;
+/** Console errors of the page and its frames (webviews included), shown when a step fails. */
+const consoleErrors: string[] = [];
 
 /** Text of all the requests' messages (to check what the model was sent). */
 function requestText(body: FakeRequestBody): string {
@@ -92,7 +95,10 @@ function step(name: string, fn: () => Promise<void>): () => Promise<void> {
             .evaluateAll((els) => els.map((e) => `${e.className} | ${e.textContent ?? ""}`)),
         )
         .catch(() => ["(tree not found)"]);
-      const detail = `\nscreenshot: ${shot}\ntree rows:\n${rows.join("\n")}`;
+      const errors = consoleErrors.filter(
+        (e) => !/gallery|ECONNREFUSED 127\.0\.0\.1:9|Failed to load resource/.test(e),
+      );
+      const detail = `\nscreenshot: ${shot}\ntree rows:\n${rows.join("\n")}\nconsole errors:\n${errors.slice(-15).join("\n")}`;
       if (err instanceof Error) err.message += detail;
       throw err;
     }
@@ -115,6 +121,10 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
     server = await startCodeServer({ workspace: demo.workspace });
     context = await launchBrowser(join(tmp, "profile"));
     page = context.pages()[0] ?? (await context.newPage());
+    page.on("console", (m) => {
+      if (m.type() === "error") consoleErrors.push(`${m.location().url.slice(-60)}: ${m.text().slice(0, 400)}`);
+    });
+    page.on("pageerror", (e) => consoleErrors.push(`pageerror: ${e.message.slice(0, 400)}`));
     url = workbenchUrl(server, { folder: demo.workspace, extensionDevelopmentPath: REPO_ROOT });
     await openWorkbench(page, url);
   });
@@ -319,8 +329,7 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
   it(
     "reloading the window finds the same leaf",
     step("reload", async () => {
-      await page.reload({ waitUntil: "domcontentloaded" });
-      await openWorkbench(page, url);
+      await reloadWorkbench(page, url);
       await openViewContainer(page, "Agent");
       const t = await tree();
       await waitForLeaf(t, customSummaryId ?? DEMO_IDS.branchCLeaf, "the leaf after the reload", MODEL_TIMEOUT_MS);

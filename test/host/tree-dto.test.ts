@@ -1,6 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { decodeTreeColumns } from "../../src/shared/tree-columns.js";
 import {
+  buildTreeColumns,
   buildTreeNodes,
   envelopeToDto,
   findRecentEnvelope,
@@ -101,4 +103,55 @@ test("label entries yield label changes; clearing has no label", () => {
   assert.deepEqual(labelChangeOf({ type: "label", targetId: "a", label: "" }), { id: "a" });
   assert.equal(labelChangeOf({ type: "message" }), undefined);
   assert.equal(labelChangeOf({ type: "label", targetId: 4 }), undefined);
+});
+
+test("buildTreeColumns encodes parents as indexes, drops later duplicates and decodes back to the rows", () => {
+  const envs = [
+    env("r", null, "message", { role: "user", timestamp: "2026-01-01T00:00:01.000Z" }),
+    env("a", "r", "message", { role: "assistant", toolName: "read", toolCallsOnly: true }),
+    env("c", "r", "compaction", { tokens: 1234, preview: "x".repeat(300) }),
+    env("a", "c", "message", { role: "user", preview: "duplicate" }),
+    env("o", "missing", "custom_message", { orphan: true, hidden: true }),
+    env("self", "self", "message", { role: "assistant", failed: true }),
+  ];
+  const cols = buildTreeColumns(envs, (id) => (id === "c" ? "kept" : undefined), "c");
+  assert.equal(cols.count, 5);
+  assert.deepEqual(cols.parents, [-1, 0, 0, -1, -1]);
+  assert.equal(cols.leaf, 2);
+  assert.deepEqual(cols.labels, { at: [2], text: ["kept"] });
+  assert.deepEqual(cols.tokens, { at: [2], value: [1234] });
+  assert.equal(cols.childrenSorted, false, "roots o and self are older than root r");
+  const rows = decodeTreeColumns(cols);
+  const expected = buildTreeNodes([envs[0], envs[1], envs[2], envs[4], envs[5]], (id) =>
+    id === "c" ? "kept" : undefined,
+  );
+  // Decoded rows match the row objects, except that a parent naming no entry reads as null.
+  assert.deepEqual(
+    rows,
+    expected.map((d) => (d.id === "o" || d.id === "self" ? { ...d, parentId: null } : d)),
+  );
+  assert.equal(rows[2].preview.length, 200);
+});
+
+test("buildTreeColumns reports whether children already come in timestamp order", () => {
+  const at = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
+  const inOrder = [
+    env("r", null, "message", { role: "user", timestamp: at(0) }),
+    env("a", "r", "message", { role: "assistant", timestamp: at(1) }),
+    env("b", "r", "message", { role: "assistant", timestamp: at(2) }),
+  ];
+  assert.equal(buildTreeColumns(inOrder, () => undefined, "b").childrenSorted, true);
+  const chain = [inOrder[0], inOrder[1], { ...inOrder[2], parentId: "a", timestamp: at(0) }];
+  assert.equal(buildTreeColumns(chain, () => undefined, null).childrenSorted, true, "only siblings are compared");
+  const outOfOrder = [inOrder[0], { ...inOrder[1], timestamp: at(5) }, inOrder[2]];
+  assert.equal(buildTreeColumns(outOfOrder, () => undefined, null).childrenSorted, false);
+});
+
+test("buildTreeColumns makes multi-line previews single-line", () => {
+  const cols = buildTreeColumns(
+    [env("r", null, "message", { role: "user", preview: "a\n\n b" })],
+    () => undefined,
+    null,
+  );
+  assert.deepEqual(decodeTreeColumns(cols)[0].preview, "a b");
 });

@@ -56,6 +56,20 @@ export async function openWorkbench(page: Page, url: string): Promise<void> {
     });
 }
 
+/**
+ * Reloads the window ("Developer: Reload Window" as far as the extension can tell: a new extension host and
+ * new webviews). The webviews' service worker is unregistered first: a worker left from the previous page
+ * otherwise sometimes keeps a new webview waiting for its own controller ("Found unexpected service worker
+ * controller"), and the view stays blank — a code-server/VS Code web quirk, not the extension's.
+ */
+export async function reloadWorkbench(page: Page, url: string): Promise<void> {
+  await page.evaluate(async () => {
+    for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister();
+  });
+  await page.reload({ waitUntil: "domcontentloaded", timeout: 60_000 });
+  await openWorkbench(page, url);
+}
+
 /** Clicks the activity-bar entry whose aria-label starts with `title` (e.g. "Agent") unless its view is open. */
 export async function openViewContainer(page: Page, title: string): Promise<void> {
   const item = page.locator(`.part.activitybar .action-item a[aria-label^="${title}"]`).first();
@@ -211,9 +225,16 @@ export async function setSidebarWidth(page: Page, width: number): Promise<void> 
 
 /** Opens a workspace file in the editor with Quick Open. */
 export async function quickOpenFile(page: Page, name: string): Promise<void> {
-  await page.locator(".part.statusbar").first().hover();
-  await page.keyboard.press("Control+P");
   const input = quickInput(page).locator(".quick-input-box input");
+  for (let attempt = 0; attempt < 3; attempt++) {
+    // Keys typed while a webview has focus do not always reach the workbench: focus it first.
+    await page
+      .locator(".monaco-workbench")
+      .first()
+      .click({ position: { x: 700, y: 5 } });
+    await page.keyboard.press("Control+P");
+    if (await input.isVisible({ timeout: 2000 }).catch(() => false)) break;
+  }
   await expectVisible(input, "Quick Open");
   await input.fill(name);
   const item = quickInput(page).locator(".quick-input-list .monaco-list-row", { hasText: name }).first();

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { TreeFilter, TreeNodeDto } from "../../src/shared/protocol.js";
+import { encodeTreeNodes } from "../../src/shared/tree-columns.js";
 import { CONTEXT, SHOWN, computeVisibility, queryTokens } from "../../webview/tree/tree-filter.js";
 import {
   FIRST_IN_BRANCH,
@@ -205,4 +206,45 @@ test("a duplicated id keeps its first occurrence and is shown once", () => {
   const { ids } = display(idx, "all");
   assert.deepEqual(ids, ["u1", "a1"]);
   assert.equal(idx.node(idx.idToIdx.get("a1") as number).preview, "assistant a1");
+});
+
+test("an index built from the host's columns matches one built from rows, and sorts children only when told", () => {
+  const rows = specTree();
+  const fromRows = new TreeIndex(rows, "u3");
+  const fromCols = new TreeIndex(encodeTreeNodes(rows, "u3"));
+  assert.deepEqual(display(fromCols), display(fromRows));
+  assert.equal(fromCols.leaf, fromRows.leaf);
+  // File order differs from timestamp order: columns that say so get sorted, like rows do.
+  const late = { ...node("late", "root", "user"), timestamp: "2026-01-01T00:00:09.000Z" };
+  const early = { ...node("early", "root", "user"), timestamp: "2026-01-01T00:00:01.000Z" };
+  const cols = encodeTreeNodes([node("root", null, "user"), late, early], null);
+  assert.equal(cols.childrenSorted, false);
+  assert.deepEqual(display(new TreeIndex(cols), "all").ids, ["root", "early", "late"]);
+});
+
+test("labels, filters and search read the columns; many appends grow the arrays", () => {
+  const idx = new TreeIndex(encodeTreeNodes(specTree(), "u3"));
+  idx.setLabels([{ id: "a1", label: "Checkpoint" }]);
+  assert.deepEqual(display(idx, "labeled-only").ids, ["a1"]);
+  assert.ok(idx.search(idx.idToIdx.get("a1") as number).includes("checkpoint"));
+  assert.equal(idx.node(idx.idToIdx.get("a1") as number).label, "Checkpoint");
+  idx.setLabels([{ id: "a1" }]);
+  assert.deepEqual(display(idx, "labeled-only").ids, []);
+  let parent = "u3";
+  const added = Array.from({ length: 100 }, (_, k) => {
+    const d = {
+      ...node(`x${k}`, parent, "user"),
+      timestamp: `2026-01-02T00:00:${String(k % 60).padStart(2, "0")}.${String(k).padStart(3, "0")}Z`,
+    };
+    parent = d.id;
+    return d;
+  });
+  idx.append(added);
+  idx.setLeaf("x99");
+  assert.equal(idx.size, specTree().length + 100);
+  assert.equal(idx.onPath[idx.idToIdx.get("x50") as number], 1);
+  assert.deepEqual(
+    display(idx, "user-only").ids.filter((id) => id.startsWith("x")),
+    added.map((d) => d.id),
+  );
 });

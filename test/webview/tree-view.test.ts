@@ -459,7 +459,12 @@ test("benchmark hooks: snapshot and keystroke probes return timings and leave th
   const vp = await openView(browser, server, { view: "tree" });
   try {
     const { nodes, leafId } = syntheticTree(5_000);
-    const t = await measureSnapshot(vp, { type: "tree/snapshot", sessionId: "b", tree: encodeTreeNodes(nodes, leafId), leafId });
+    const t = await measureSnapshot(vp, {
+      type: "tree/snapshot",
+      sessionId: "b",
+      tree: encodeTreeNodes(nodes, leafId),
+      leafId,
+    });
     assert.ok(t.rowCount > 0 && t.rowCount <= 100);
     for (const v of [t.firstPaintMs, t.afterArrivalMs, t.indexMs, t.flattenMs]) assert.ok(Number.isFinite(v) && v >= 0);
     const keys = await measureSearchKeystrokes(vp, "w4");

@@ -237,7 +237,9 @@ export class TreeIndex {
       if (next < this.count) setTimeout(step, 0);
       else this.ids();
     };
-    setTimeout(step, 0);
+    // Start after the next frame: slices queued right away would run ahead of the first paint.
+    if (typeof requestAnimationFrame === "function") requestAnimationFrame(() => setTimeout(step, 0));
+    else setTimeout(step, 0);
   }
 
   private setLeafIndex(idx: number): void {

@@ -3,6 +3,7 @@
  * calls through the host's approval policy, appends every message as it completes, compacts, moves
  * around the tree, forks, and runs hooks. See docs/core-api.md.
  */
+import { ContextCache } from "./context-cache.js";
 import { convertToLlm, type AgentMessage, type CustomMessage, type UserMessage } from "../messages.js";
 import { CompactionError, runCompaction, type CompactionEnv } from "../compaction/run-compaction.js";
 import {
@@ -50,6 +51,12 @@ export interface AgentSessionOptions {
   systemPrompt?: string;
   /** Else the session's last model_change, else none. */
   model?: ModelInfo;
+  /**
+   * Chooses the model from the one in force at the session's leaf (used when `model` is not given), so a
+   * host can apply its own default without building the session context a second time. When it returns
+   * nothing, the session's own model is looked up in the registry.
+   */
+  selectModel?: (sessionModel: { provider: string; modelId: string } | undefined) => ModelInfo | undefined;
   compaction?: CompactionSettings;
   branchSummary?: { reserveTokens: number };
   /** Model calls per prompt before the loop stops (default 50). */
@@ -90,6 +97,7 @@ export class AgentSession {
   private busyWith: string | undefined;
   private queued: QueuedHookMessage[] = [];
   private disposed = false;
+  private readonly contextCache: ContextCache;
 
   constructor(options: AgentSessionOptions) {
     this.options = options;
@@ -99,9 +107,11 @@ export class AgentSession {
     this.tools = options.tools ?? createWorkspaceTools(options.cwd);
     this.stream = options.stream ?? streamCompletion;
     this.complete = options.complete ?? completeText;
-    const context = this.sessionManager.buildSessionContext();
+    this.contextCache = new ContextCache(this.sessionManager);
+    const context = this.contextCache.get();
     this.model =
       options.model ??
+      options.selectModel?.(context.model) ??
       (context.model ? this.modelRegistry.find(context.model.provider, context.model.modelId) : undefined);
     this.thinkingLevel = THINKING_LEVELS.includes(context.thinkingLevel as ThinkingLevel)
       ? (context.thinkingLevel as ThinkingLevel)
@@ -301,7 +311,7 @@ export class AgentSession {
   }
 
   private async buildRequest(model: ModelInfo, signal: AbortSignal): Promise<StreamRequest> {
-    let messages = this.sessionManager.buildSessionContext().messages;
+    let messages = this.contextCache.get().messages;
     if (this.hookRunner.has("context")) messages = await this.hookRunner.emitContext(messages);
     const request: StreamRequest = {
       model,
@@ -353,7 +363,7 @@ export class AgentSession {
   private async compactIfNeeded(model: ModelInfo, signal: AbortSignal): Promise<void> {
     const settings = this.compactionSettings;
     if (!settings.enabled) return;
-    const tokens = estimateContextTokens(this.sessionManager.buildSessionContext().messages);
+    const tokens = estimateContextTokens(this.contextCache.get().messages);
     if (!shouldCompact(tokens, model.contextWindow, settings)) return;
     // A failed automatic compaction is reported by runCompaction; the request is still tried.
     await runCompaction(this.compactionEnv(), "threshold", undefined, signal);

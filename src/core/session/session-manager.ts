@@ -34,6 +34,8 @@ import {
 
 /** How many large bodies stay parsed in memory. */
 const BODY_CACHE_SIZE = 32;
+/** Read window for context building. */
+const CONTEXT_WINDOW_BYTES = 4 * 1024 * 1024;
 
 type NewEntry = Omit<SessionEntry, "id" | "parentId" | "timestamp"> & Record<string, unknown>;
 
@@ -354,16 +356,46 @@ export class SessionManager {
       meta: rec.meta,
       rec,
     }));
-    return buildContext(items, (item) => this.loadForContext((item as (typeof items)[number]).rec));
+    const read = this.windowReader();
+    return buildContext(items, (item) => this.loadForContext((item as (typeof items)[number]).rec, read));
+  }
+
+  /**
+   * Bodies for the context come from one reused window of the file (a path is mostly in file order), not one
+   * allocation and read per entry. Returns a line's text, or undefined to take the usual load().
+   */
+  private windowReader(): (rec: EntryRecord) => string | undefined {
+    let win: Buffer | undefined;
+    let winStart = 0;
+    let winLen = 0;
+    return (rec) => {
+      if (this.closed || !this.file || rec.entry || rec.raw !== undefined || rec.offset < 0) return undefined;
+      if (rec.length > CONTEXT_WINDOW_BYTES || this.cache.has(rec.env.id)) return undefined;
+      if (rec.offset < winStart || rec.offset + rec.length > winStart + winLen) {
+        win ??= Buffer.allocUnsafe(CONTEXT_WINDOW_BYTES);
+        const fd = this.readHandle();
+        winStart = rec.offset;
+        winLen = 0;
+        while (winLen < CONTEXT_WINDOW_BYTES) {
+          const n = fs.readSync(fd, win, winLen, CONTEXT_WINDOW_BYTES - winLen, winStart + winLen);
+          if (n === 0) break;
+          winLen += n;
+        }
+        if (winLen < rec.length) return undefined;
+      }
+      const at = rec.offset - winStart;
+      return (win as Buffer).toString("utf8", at, at + rec.length);
+    };
   }
 
   /**
    * Load a body for the context. A body that no longer parses (the file was damaged after it was indexed) is
    * left out of the context and reported in getLoadIssues() instead of failing the whole session.
    */
-  private loadForContext(rec: EntryRecord): SessionEntry | undefined {
+  private loadForContext(rec: EntryRecord, read?: (rec: EntryRecord) => string | undefined): SessionEntry | undefined {
     try {
-      return this.load(rec);
+      const text = read?.(rec);
+      return text === undefined ? this.load(rec) : this.parseBody(rec, text);
     } catch (e) {
       if (!(e instanceof SessionFormatError)) throw e;
       if (!this.issues.some((i) => i.line === rec.line)) this.issues.push({ line: rec.line, reason: e.message });
@@ -681,7 +713,13 @@ export class SessionManager {
       this.remember(rec.env.id, hit);
       return hit;
     }
-    const text = rec.raw ?? this.readBody(rec);
+    const v = this.parseBody(rec, rec.raw ?? this.readBody(rec));
+    this.remember(rec.env.id, v);
+    return v;
+  }
+
+  /** Parse a line read for `rec`, checking it is still that entry. */
+  private parseBody(rec: EntryRecord, text: string): SessionEntry {
     let v: unknown;
     try {
       v = JSON.parse(text);
@@ -699,7 +737,6 @@ export class SessionManager {
         rec.line,
         `entry ${rec.env.id} changed on disk (${shape ?? "different id"})`,
       );
-    this.remember(rec.env.id, v as SessionEntry);
     return v as SessionEntry;
   }
 }
