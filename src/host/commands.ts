@@ -26,6 +26,7 @@ export const COMMAND_IDS = [
   "agentTree.abort",
   "agentTree.exportHtml",
   "agentTree.exportBranchHtml",
+  "agentTree.treeKeyHandled",
 ] as const;
 
 /** What the commands call. */
@@ -80,6 +81,9 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.abort": () => actions.abort(),
     "agentTree.exportHtml": ensured(() => models.exportHtml(false)),
     "agentTree.exportBranchHtml": ensured(() => models.exportHtml(true)),
+    // Bound to Ctrl+O / Ctrl+U while the tree has focus: the view toggles its filter itself, and this
+    // binding keeps the workbench (Open File…) from acting on the same key press.
+    "agentTree.treeKeyHandled": () => undefined,
   };
   return COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, handlers[id]));
 }

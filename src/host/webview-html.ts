@@ -55,6 +55,7 @@ export function buildWebviewHtml(o: WebviewHtmlOptions): string {
     <meta charset="UTF-8" />
     <meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(o.cspSource, o.nonce))}" />
     <meta name="viewport" content="width=device-width, initial-scale=1.0" />
+    <meta property="csp-nonce" content="${nonce}" />
 ${styles}
     <title>${escapeHtml(o.title)}</title>
   </head>
