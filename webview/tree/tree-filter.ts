@@ -80,19 +80,10 @@ export function computeVisibility(index: TreeIndex, filter: TreeFilter, tokens: 
     return vis;
   }
   const parent = index.parent;
-  const nt = tokens.length;
+  const hits = index.matchAll(tokens);
   for (let i = 0; i < n; i++) {
-    if (vis[i] === SHOWN) continue;
+    if (vis[i] === SHOWN || hits[i] === 0) continue;
     if (!passesFilterAt(index, i, filter, i === leaf)) continue;
-    const text = index.search(i);
-    let ok = true;
-    for (let k = 0; k < nt; k++) {
-      if (!text.includes(tokens[k])) {
-        ok = false;
-        break;
-      }
-    }
-    if (!ok) continue;
     vis[i] = SHOWN;
     // Walk up until an already-marked ancestor: every node is marked at most once, so O(n) in total.
     for (let a = parent[i]; a >= 0 && vis[a] === HIDDEN; a = parent[a]) {

@@ -48,6 +48,23 @@ function grow<T extends Int32Array | Uint8Array>(a: T, size: number, fill: numbe
   return b;
 }
 
+/** Marks nodes whose string in a lower-cased column contains `t` (a hit must not cross into the next string). */
+function markHits(text: string, ends: readonly number[], t: string, m: Uint8Array): void {
+  let node = 0;
+  let from = 0;
+  for (;;) {
+    const at = text.indexOf(t, from);
+    if (at < 0) return;
+    while (node < ends.length && ends[node] <= at) node++;
+    if (node >= ends.length) return;
+    if (at + t.length <= ends[node]) {
+      m[node] = 1;
+      // One hit per node is enough: go on from the next node's start.
+      from = ends[node];
+    } else from = at + 1;
+  }
+}
+
 /** Node arrays indexed by snapshot order, then append order; `parent[i] === -1` marks a root. */
 export class TreeIndex {
   /** Parent node index, -1 for roots (valid below `size`). */
@@ -72,6 +89,8 @@ export class TreeIndex {
   private readonly decoded = new Map<number, TreeNodeDto>();
   private readonly searchText: (string | undefined)[];
   private idMap: Map<string, number> | undefined;
+  /** Lower-cased columns for search; null when unusable. */
+  private lowered: { previews: string; toolNames: string } | null | undefined;
   private leafIdx = -1;
   private pathMarks: Uint8Array = new Uint8Array(0);
 
@@ -224,10 +243,48 @@ export class TreeIndex {
   }
 
   /**
+   * 1 for nodes whose search text (see `search`) contains every token. Snapshot rows are matched by scanning
+   * the lower-cased preview and tool-name columns once per token, so no per-node string is built.
+   */
+  matchAll(tokens: readonly string[]): Uint8Array {
+    const n = this.count;
+    const hits = new Uint8Array(n);
+    const blobs = this.lowerColumns();
+    if (blobs === undefined) {
+      for (let i = 0; i < n; i++) hits[i] = tokens.every((t) => this.search(i).includes(t)) ? 1 : 0;
+      return hits;
+    }
+    const base = this.cols.count;
+    hits.fill(1, 0, base);
+    const m = new Uint8Array(base);
+    for (const t of tokens) {
+      m.fill(0);
+      markHits(blobs.previews, this.cols.previews.ends, t, m);
+      markHits(blobs.toolNames, this.cols.toolNames.ends, t, m);
+      for (let i = 0; i < base; i++) {
+        if (hits[i] === 0 || m[i] === 1) continue;
+        const label = this.labels.get(i);
+        if (!KIND_WORDS_BY_CODE[this.kinds[i]]?.includes(t) && !(label?.toLowerCase().includes(t) ?? false))
+          hits[i] = 0;
+      }
+    }
+    // Rows that arrived or changed after the snapshot are not in the columns: match their own text.
+    for (const i of this.own.keys()) hits[i] = tokens.every((t) => this.search(i).includes(t)) ? 1 : 0;
+    return hits;
+  }
+
+  /**
    * After first paint: fill the search cache (and the id map) ahead of the first keystroke, in slices so
    * the UI stays responsive.
    */
   warmSearch(budgetMs = 8): void {
+    // With usable lower-cased columns, search needs no per-node strings: warm those and the id map only.
+    if (this.lowerColumns() !== undefined) {
+      const later = (): void => void setTimeout(() => this.ids(), 0);
+      if (typeof requestAnimationFrame === "function") requestAnimationFrame(later);
+      else later();
+      return;
+    }
     let next = 0;
     const step = (): void => {
       const end = performance.now() + budgetMs;
@@ -240,6 +297,19 @@ export class TreeIndex {
     // Start after the next frame: slices queued right away would run ahead of the first paint.
     if (typeof requestAnimationFrame === "function") requestAnimationFrame(() => setTimeout(step, 0));
     else setTimeout(step, 0);
+  }
+
+  /** The preview and tool-name columns lower-cased, or undefined when lower-casing changes their lengths. */
+  private lowerColumns(): { previews: string; toolNames: string } | undefined {
+    if (this.lowered === undefined) {
+      const previews = this.cols.previews.text.toLowerCase();
+      const toolNames = this.cols.toolNames.text.toLowerCase();
+      // A few characters lower-case to two (İ): offsets would no longer line up, so match per node then.
+      const ok =
+        previews.length === this.cols.previews.text.length && toolNames.length === this.cols.toolNames.text.length;
+      this.lowered = ok ? { previews, toolNames } : null;
+    }
+    return this.lowered ?? undefined;
   }
 
   private setLeafIndex(idx: number): void {
