@@ -4,10 +4,11 @@
  */
 import * as vscode from "vscode";
 import { CompactionError } from "../core/compaction/run-compaction.js";
+import { claudeTranscriptPathOf } from "../core/import/claude-session.js";
 import { entryFullText } from "./chat-dto.js";
 import { movedMessage, runNavigateFlow, type NavigateMode } from "./navigate-flow.js";
 import { nodeRows, type PickRow } from "./pick-items.js";
-import { READ_ONLY_REASON, type SessionController } from "./session-controller.js";
+import type { SessionController } from "./session-controller.js";
 import type { SessionOpener } from "./session-opener.js";
 import { errorText } from "./session-opener.js";
 import { askSetting } from "./settings.js";
@@ -45,7 +46,7 @@ export class HostActions {
     const agent = controller.agent;
     const sm = controller.sessionManager;
     if (!agent || !sm) return this.noSession();
-    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(READ_ONLY_REASON);
+    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(this.d.controller.readOnlyReason());
     if (agent.isStreaming) {
       void vscode.window.showWarningMessage("A reply is streaming: abort it (Agent: Abort) before switching branches.");
       return;
@@ -122,7 +123,7 @@ export class HostActions {
     if (!sm) return this.noSession();
     const id = entryId ?? (await this.pickNode("Label Entry"));
     if (!id) return;
-    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(READ_ONLY_REASON);
+    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(this.d.controller.readOnlyReason());
     const current = sm.getLabel(id);
     const label = await vscode.window.showInputBox({
       title: "Label Entry",
@@ -138,7 +139,7 @@ export class HostActions {
   removeLabel(entryId: string): void {
     const sm = this.d.controller.sessionManager;
     if (!sm) return this.noSession();
-    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(READ_ONLY_REASON);
+    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(this.d.controller.readOnlyReason());
     if (sm.getLabel(entryId) !== undefined) this.writeLabel(entryId, undefined);
   }
 
@@ -164,6 +165,9 @@ export class HostActions {
     const id = entryId ?? (await this.pickNode("Fork Session"));
     if (!id) return;
     if (agent.isStreaming) return void vscode.window.showWarningMessage("Abort the running reply before forking.");
+    // A Claude Code view is converted (pi tool names, workspace folder), not copied as it is.
+    const sm = controller.sessionManager;
+    if (sm && claudeTranscriptPathOf(sm)) return void (await opener.continueInNewSession(id));
     try {
       const r = await agent.fork(id);
       if (r.cancelled || !r.newSessionFile) return;
@@ -179,7 +183,8 @@ export class HostActions {
   async compact(): Promise<void> {
     const agent = this.d.controller.agent;
     if (!agent) return this.noSession();
-    if (this.d.controller.sessionManager?.isReadOnly()) return void vscode.window.showWarningMessage(READ_ONLY_REASON);
+    if (this.d.controller.sessionManager?.isReadOnly())
+      return void vscode.window.showWarningMessage(this.d.controller.readOnlyReason());
     try {
       const entry = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: "Compacting the conversation…", cancellable: true },
@@ -201,7 +206,7 @@ export class HostActions {
     const { controller, chat } = this.d;
     const agent = controller.agent;
     if (!agent) return this.noSession();
-    if (controller.sessionManager?.isReadOnly()) return this.status(READ_ONLY_REASON, "error");
+    if (controller.sessionManager?.isReadOnly()) return this.status(controller.readOnlyReason(), "error");
     try {
       await agent.prompt(text);
     } catch (e) {

@@ -20,6 +20,7 @@ export const COMMAND_IDS = [
   "agentTree.forkSession",
   "agentTree.newSession",
   "agentTree.openSession",
+  "agentTree.continueInNewSession",
   "agentTree.compact",
   "agentTree.selectModel",
   "agentTree.setApiKey",
@@ -68,13 +69,15 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.copyText": withEntry((id) => actions.copyText(id)),
     "agentTree.forkSession": ensured(() => actions.forkAt()),
     "agentTree.newSession": () => opener.newSession(),
-    // With a file (Explorer context menu, other extensions, tests) it opens that file directly.
+    // With a file (Explorer context menu, other extensions, tests) it opens that file directly; a Claude
+    // Code transcript is recognised by its content and opens read-only.
     "agentTree.openSession": async (arg?: unknown) => {
       const file =
         arg instanceof vscode.Uri ? arg.fsPath : typeof arg === "string" && arg.endsWith(".jsonl") ? arg : undefined;
       if (file) await opener.openPath(file);
       else await opener.pick();
     },
+    "agentTree.continueInNewSession": () => opener.continueInNewSession(),
     "agentTree.compact": ensured(() => actions.compact()),
     "agentTree.selectModel": ensured(() => models.selectModel()),
     "agentTree.setApiKey": () => models.setApiKey(),

@@ -109,6 +109,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     },
     onSessionChanged: (sm) => {
       tree.setDescription(sessionTitle(sm));
+      // Shows "Continue in a New Session" in the tree's title bar for read-only views.
+      void vscode.commands.executeCommand("setContext", "agentTree.readOnly", sm.isReadOnly());
       sessionChanged.fire({
         sessionManager: sm,
         sessionId: sm.getSessionId(),

@@ -2,6 +2,8 @@
  * Quick-pick rows for the session picker and the node picker (Switch Branch commands). Pure: returns
  * plain objects shaped like vscode.QuickPickItem plus the value they stand for.
  */
+import * as path from "node:path";
+import type { AnySessionInfo, PiSessionFolder, SessionSource } from "../core/import/session-sources.js";
 import type { SessionInfo } from "../core/session/types.js";
 import type { TreeNodeKind } from "../shared/protocol.js";
 import { kindOf, singleLine, type EnvelopeLike } from "./tree-dto.js";
@@ -34,6 +36,52 @@ export function sessionRows(sessions: readonly SessionInfo[], current?: string):
       value: s,
     };
   });
+}
+
+const SOURCE_ORDER: Record<SessionSource, number> = { workspace: 0, pi: 1, claude: 2 };
+
+/** Where a session comes from, as the picker says it ("" for the workspace's own folder). */
+export function sourceLabel(s: Pick<AnySessionInfo, "source" | "path">): string {
+  if (s.source === "claude") return "Claude Code";
+  if (s.source === "pi") return `pi · ${path.basename(path.dirname(s.path))}`;
+  return "";
+}
+
+/**
+ * Rows for sessions of every source: the workspace's first, then pi's other folder, then Claude Code
+ * transcripts (each group newest first), each row saying where it comes from.
+ */
+export function anySessionRows(sessions: readonly AnySessionInfo[], current?: string): PickRow<AnySessionInfo>[] {
+  const ordered = [...sessions].sort(
+    (a, b) => SOURCE_ORDER[a.source] - SOURCE_ORDER[b.source] || b.modified.getTime() - a.modified.getTime(),
+  );
+  return ordered.map((s) => {
+    const first = singleLine(s.firstMessage || "(no messages)", 120);
+    const marker = s.path === current ? " (open)" : "";
+    const facts = [
+      sourceLabel(s),
+      s.modified.toLocaleString(),
+      `${s.messageCount} messages`,
+      formatSize(s.sizeBytes),
+    ].filter(Boolean);
+    return {
+      label: (s.name ? singleLine(s.name, 80) : first) + marker,
+      description: facts.join(" · "),
+      detail: s.name ? first : undefined,
+      value: s,
+    };
+  });
+}
+
+/** Rows for pi's session folders of other workspaces: every folder but the `exclude`d ones (resolved paths). */
+export function piFolderRows(
+  folders: readonly PiSessionFolder[],
+  exclude: readonly string[],
+): PickRow<PiSessionFolder>[] {
+  const skip = new Set(exclude.map((p) => path.resolve(p)));
+  return folders
+    .filter((f) => !skip.has(path.resolve(f.path)))
+    .map((f) => ({ label: f.cwdGuess, description: path.basename(f.path), value: f }));
 }
 
 const ROLE_NAMES: Partial<Record<TreeNodeKind, string>> = {

@@ -12,6 +12,7 @@ import type { AgentTool } from "../core/tools/types.js";
 import type { HostToWebview } from "../shared/protocol.js";
 import { pathMessages, pathToChat, usageOf } from "./chat-dto.js";
 import { ChatSync } from "./chat-sync.js";
+import { readOnlyReason, type ReadOnlyCause } from "./continue-plan.js";
 import type { HookRegistry } from "./hook-registry.js";
 import {
   modelKey,
@@ -24,10 +25,8 @@ import {
 import { ApprovalBroker, summarizeToolCall, type ApprovalUi, type AutoApprove } from "./tool-approval.js";
 import { TreeSync } from "./tree-sync.js";
 
-/** Shown in the chat of a read-only view. */
-export const READ_ONLY_REASON =
-  "This session is open read-only because another process (pi or another window) is writing it. " +
-  "Start a new session or fork to keep working.";
+/** Shown in the chat of a read-only view whose file another process is writing. */
+export const READ_ONLY_REASON = readOnlyReason("locked");
 
 /** What the controller needs from the editor. */
 export interface ControllerDeps {
@@ -60,6 +59,8 @@ interface Current {
   chat: ChatSync;
   broker: ApprovalBroker;
   unsubscribe: () => void;
+  /** Why a read-only session is read-only (the chat says so). */
+  readOnlyCause: ReadOnlyCause;
 }
 
 /** See the file comment. */
@@ -93,15 +94,18 @@ export class SessionController {
     return this.current?.tree.hasEntry(id) ?? false;
   }
 
-  /** Make `sm` the current session (closing the previous one) and push snapshots to both views. */
-  async attach(sm: SessionManager): Promise<void> {
+  /**
+   * Make `sm` the current session (closing the previous one) and push snapshots to both views.
+   * `readOnlyCause` says why a read-only `sm` is read-only (default: another writer holds its lock).
+   */
+  async attach(sm: SessionManager, readOnlyCause: ReadOnlyCause = "locked"): Promise<void> {
     try {
       await this.close();
     } catch (e) {
       // The old session is detached either way; say what went wrong closing it, then go on.
       this.deps.onError?.(`Closing the previous session failed: ${e instanceof Error ? e.message : String(e)}`);
     }
-    this.current = this.build(sm);
+    this.current = this.build(sm, readOnlyCause);
     this.deps.onSessionChanged(sm);
     this.pushAll();
   }
@@ -115,7 +119,12 @@ export class SessionController {
     await c.sm.close();
   }
 
-  private build(sm: SessionManager): Current {
+  /** The notice for the current read-only session (why it cannot be changed, how to continue). */
+  readOnlyReason(): string {
+    return readOnlyReason(this.current?.readOnlyCause ?? "locked");
+  }
+
+  private build(sm: SessionManager, readOnlyCause: ReadOnlyCause): Current {
     const d = this.deps;
     // Only tools that change something ask; unknown names ask too (safe default).
     let mutating = (_name: string): boolean => true;
@@ -142,7 +151,7 @@ export class SessionController {
     });
     const unsubscribe = agent.subscribe((e) => chat.handle(e));
     d.hookRegistry.attach(agent.hooks);
-    return { sm, agent, tree, chat, broker, unsubscribe };
+    return { sm, agent, tree, chat, broker, unsubscribe, readOnlyCause };
   }
 
   private teardown(c: Current): void {
@@ -196,7 +205,7 @@ export class SessionController {
       usage: usageOf(pathMessages(path), model?.contextWindow ?? 0),
     };
     if (model) msg.model = toModelDto(model);
-    if (c.sm.isReadOnly()) msg.noModelReason = READ_ONLY_REASON;
+    if (c.sm.isReadOnly()) msg.noModelReason = this.readOnlyReason();
     else if (!model || !this.isUsable(model)) {
       // The session may name a model whose key is missing: say which, when others would work.
       msg.noModelReason =
@@ -238,7 +247,7 @@ export class SessionController {
     const parsed = parseModelKey(key);
     const model = parsed ? this.deps.modelRegistry.find(parsed.provider, parsed.id) : undefined;
     if (!model) return `Unknown model "${key}".`;
-    if (c.sm.isReadOnly()) return READ_ONLY_REASON;
+    if (c.sm.isReadOnly()) return this.readOnlyReason();
     try {
       c.agent.setModel(model);
     } catch (e) {
@@ -258,7 +267,7 @@ export class SessionController {
     const model = c.agent.getModel();
     if ((!model || !this.isUsable(model)) && !c.agent.isStreaming && this.usable().length > 0) {
       this.teardown(c);
-      this.current = this.build(c.sm);
+      this.current = this.build(c.sm, c.readOnlyCause);
     }
     this.pushChat();
   }

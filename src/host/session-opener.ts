@@ -2,13 +2,21 @@
  * Opening sessions with the editor's dialogs: the workspace's most recent one, a picked one, a new
  * one; a locked file offers a read-only view, skipped lines produce a warning with line numbers.
  */
+import { open as openFile } from "node:fs/promises";
 import * as path from "node:path";
 import * as vscode from "vscode";
+import {
+  claudeTranscriptPathOf,
+  convertClaudePathToSession,
+  openClaudeTranscript,
+} from "../core/import/claude-session.js";
+import { listAllSessions, listPiSessionFolders, type AnySessionInfo } from "../core/import/session-sources.js";
 import { SessionLockedError } from "../core/session/errors.js";
 import { defaultSessionDir } from "../core/session/paths.js";
 import { SessionManager } from "../core/session/session-manager.js";
 import { loadIssuesMessage } from "./load-issues.js";
-import { sessionRows } from "./pick-items.js";
+import { looksLikeClaudeTranscript, planContinue } from "./continue-plan.js";
+import { anySessionRows, piFolderRows, type PickRow } from "./pick-items.js";
 import type { SessionController } from "./session-controller.js";
 import { sessionDirectorySetting } from "./settings.js";
 
@@ -51,9 +59,10 @@ export class SessionOpener {
 
   /**
    * Open a session file. A lock held by another writer offers a read-only view. Returns false when
-   * nothing was opened.
+   * nothing was opened. A Claude Code transcript (recognised by its content) opens as a read-only view.
    */
   async openPath(file: string): Promise<boolean> {
+    if (await isClaudeTranscript(file)) return this.openClaude(file);
     const sessionDir = this.sessionDir();
     let sm: SessionManager;
     try {
@@ -94,29 +103,147 @@ export class SessionOpener {
     return true;
   }
 
-  /** Quick pick of the sessions folder. */
-  async pick(): Promise<void> {
-    let sessions;
+  /**
+   * A pi session outside the workspace's folder: read-only, so pi's file is never rewritten behind its
+   * back; "Continue in a New Session" copies it into the workspace's folder.
+   */
+  async openPiReadOnly(file: string): Promise<boolean> {
+    return this.attachOpened(file, "pi", () =>
+      SessionManager.open(file, { sessionDir: this.sessionDir(), readOnly: true }),
+    );
+  }
+
+  /** A Claude Code transcript as a read-only tree. */
+  async openClaude(file: string): Promise<boolean> {
+    return this.attachOpened(file, "claude", () => openClaudeTranscript(file));
+  }
+
+  private async attachOpened(
+    file: string,
+    cause: "pi" | "claude",
+    open: () => Promise<SessionManager>,
+  ): Promise<boolean> {
+    let sm: SessionManager;
     try {
-      sessions = await SessionManager.list(this.cwd, this.sessionDir());
+      sm = await open();
+    } catch (e) {
+      this.fail(`Cannot open ${path.basename(file)}`, e);
+      return false;
+    }
+    this.reportIssues(sm, file);
+    try {
+      await this.controller.attach(sm, cause);
+    } catch (e) {
+      await sm.close().catch(() => undefined);
+      this.fail(`Cannot open ${path.basename(file)}`, e);
+      return false;
+    }
+    this.log.info(`Opened ${file} (read-only, ${cause})`);
+    return true;
+  }
+
+  /** Open a picked session the way its source needs. */
+  async openAny(s: AnySessionInfo): Promise<boolean> {
+    if (s.source === "claude") return this.openClaude(s.path);
+    if (s.source === "pi") return this.openPiReadOnly(s.path);
+    return this.openPath(s.path);
+  }
+
+  /** Quick pick of the workspace's sessions, then pi's other folder and Claude Code transcripts. */
+  async pick(): Promise<void> {
+    let sessions: AnySessionInfo[];
+    try {
+      sessions = await listAllSessions(this.cwd, { sessionDir: this.sessionDir() });
     } catch (e) {
       this.fail("Cannot list sessions", e);
       return;
     }
-    if (sessions.length === 0) {
-      void vscode.window.showInformationMessage(`No sessions in ${this.sessionDir()} yet.`);
-      return;
-    }
-    const rows = sessionRows(sessions, this.controller.sessionManager?.getSessionFile());
+    const sm = this.controller.sessionManager;
+    // A Claude view's file is a temp copy: mark the row by the transcript it shows.
+    const current = (sm && claudeTranscriptPathOf(sm)) ?? sm?.getSessionFile();
+    const rows: PickRow<AnySessionInfo | "otherPiFolders">[] = [
+      ...anySessionRows(sessions, current),
+      { label: "$(folder-library) pi sessions of other folders…", description: "read-only", value: "otherPiFolders" },
+    ];
     const picked = await vscode.window.showQuickPick(rows, {
       title: "Open Session",
-      placeHolder: `Sessions in ${this.sessionDir()}`,
+      placeHolder:
+        sessions.length === 0
+          ? `No sessions in ${this.sessionDir()} yet`
+          : `Sessions in ${this.sessionDir()}, pi's folder and Claude Code`,
       matchOnDescription: true,
       matchOnDetail: true,
     });
-    if (picked && picked.value.path !== this.controller.sessionManager?.getSessionFile()) {
-      await this.openPath(picked.value.path);
+    if (!picked) return;
+    if (picked.value === "otherPiFolders") await this.pickOtherPiFolder();
+    else if (picked.value.path !== current) await this.openAny(picked.value);
+  }
+
+  /** A pi session of another workspace's folder, opened read-only. */
+  async pickOtherPiFolder(): Promise<void> {
+    try {
+      const folders = piFolderRows(await listPiSessionFolders(), [this.sessionDir(), defaultSessionDir(this.cwd)]);
+      if (folders.length === 0) {
+        void vscode.window.showInformationMessage("pi has no session folders of other workspaces.");
+        return;
+      }
+      const folder = await vscode.window.showQuickPick(folders, {
+        title: "pi Sessions of Other Folders",
+        placeHolder: "The workspace pi was used in (guessed from pi's folder name)",
+        matchOnDescription: true,
+      });
+      if (!folder) return;
+      const sessions = (await SessionManager.list(this.cwd, folder.value.path)).map((s): AnySessionInfo => ({
+        ...s,
+        source: "pi",
+      }));
+      if (sessions.length === 0) {
+        void vscode.window.showInformationMessage(`No sessions in ${folder.value.path}.`);
+        return;
+      }
+      const picked = await vscode.window.showQuickPick(anySessionRows(sessions), {
+        title: `pi Sessions of ${folder.value.cwdGuess}`,
+        matchOnDescription: true,
+        matchOnDetail: true,
+      });
+      if (picked) await this.openPiReadOnly(picked.value.path);
+    } catch (e) {
+      this.fail("Cannot list pi's sessions", e);
     }
+  }
+
+  /**
+   * "Continue in a New Session": a Claude Code view is converted from `leaf` (default: its current leaf)
+   * into a new session of the workspace's folder; any other read-only session is branched there. The
+   * new file opens writable. A writable session only gets a message.
+   */
+  async continueInNewSession(leaf?: string): Promise<boolean> {
+    const sm = this.controller.sessionManager;
+    if (!sm) {
+      void vscode.window.showInformationMessage("No session is open.");
+      return false;
+    }
+    const plan = planContinue(sm);
+    if (plan.kind === "none" || plan.kind === "writable") {
+      void vscode.window.showInformationMessage(plan.message);
+      return false;
+    }
+    const sessionDir = this.sessionDir();
+    let file: string;
+    try {
+      file = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: "Continuing in a new session…" },
+        () =>
+          plan.kind === "claude"
+            ? convertClaudePathToSession(plan.transcriptPath, leaf ?? plan.leaf, this.cwd, sessionDir)
+            : sm.createBranchedSession(leaf ?? plan.leafId),
+      );
+    } catch (e) {
+      this.fail("Cannot continue in a new session", e);
+      return false;
+    }
+    this.log.info(`Continued ${claudeTranscriptPathOf(sm) ?? sm.getSessionFile() ?? "session"} as ${file}`);
+    return this.openPath(file);
   }
 
   private reportIssues(sm: SessionManager, file: string): void {
@@ -131,6 +258,24 @@ export class SessionOpener {
     this.log.error(text);
     void vscode.window.showErrorMessage(text);
   }
+}
+
+/** True when the file's first lines read as a Claude Code transcript (unreadable files: false, opening reports). */
+async function isClaudeTranscript(file: string): Promise<boolean> {
+  let head: string;
+  try {
+    const fh = await openFile(file, "r");
+    try {
+      const buf = Buffer.alloc(64 * 1024);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+      head = buf.subarray(0, bytesRead).toString("utf8");
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    return false;
+  }
+  return looksLikeClaudeTranscript(head);
 }
 
 /** The message of an error value. */

@@ -64,7 +64,7 @@ let page: Page;
 let url: string;
 /** The leaf the custom-prompt step leaves behind (the reload step expects it back). */
 let customSummaryId: string | undefined;
-/** Console errors of the page and its frames (webviews included), shown when a step fails. */
+/** Console errors (and service-worker notes) of the page and its frames, shown when a step fails. */
 const consoleErrors: string[] = [];
 
 /** Text of all the requests' messages (to check what the model was sent). */
@@ -122,7 +122,10 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
     context = await launchBrowser(join(tmp, "profile"));
     page = context.pages()[0] ?? (await context.newPage());
     page.on("console", (m) => {
-      if (m.type() === "error") consoleErrors.push(`${m.location().url.slice(-60)}: ${m.text().slice(0, 400)}`);
+      // The webview shell logs its service-worker handshake at info level; a blank view is explained there.
+      const worker = /service worker/i.test(m.text());
+      if (m.type() === "error" || worker)
+        consoleErrors.push(`${m.location().url.slice(-60)}: ${m.text().slice(0, 400)}`);
     });
     page.on("pageerror", (e) => consoleErrors.push(`pageerror: ${e.message.slice(0, 400)}`));
     url = workbenchUrl(server, { folder: demo.workspace, extensionDevelopmentPath: REPO_ROOT });

@@ -1,9 +1,11 @@
 /** Opening a session file, moving in it from a context-menu command, and hooks across sessions. */
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
+import * as path from "node:path";
 import * as vscode from "vscode";
+import { claudeTranscriptPathOf } from "../../src/core/import/claude-session.js";
 import type { AgentTreeApi, SessionChangeEvent } from "../../src/host/extension.js";
-import { activateApi, tempDir, writeSession } from "./helpers.js";
+import { activateApi, EXTENSION_ID, tempDir, writeSession } from "./helpers.js";
 
 function nextSessionChange(api: AgentTreeApi): Promise<SessionChangeEvent> {
   return new Promise((resolve) => {
@@ -93,5 +95,34 @@ describe("Agent Tree: sessions", () => {
     } finally {
       off();
     }
+  });
+
+  it("a Claude Code transcript opens read-only and continues in a new writable session", async () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext);
+    const fixture = path.join(ext.extensionPath, "test", "fixtures", "claude", "branching-tools.jsonl");
+    const transcript = path.join(dir, "3f6b2c1e-claude.jsonl");
+    fs.copyFileSync(fixture, transcript);
+    const changed = nextSessionChange(api);
+    await vscode.commands.executeCommand("agentTree.openSession", transcript);
+    const e = await changed;
+    assert.equal(e.readOnly, true);
+    assert.equal(claudeTranscriptPathOf(e.sessionManager), transcript);
+    assert.ok(e.sessionManager.getEnvelopes().length > 5, "the tree has the transcript's entries");
+    const leaf = e.sessionManager.getLeafId();
+    assert.ok(leaf);
+
+    const continued = nextSessionChange(api);
+    await vscode.commands.executeCommand("agentTree.continueInNewSession");
+    const c = await continued;
+    assert.equal(c.readOnly, false);
+    assert.ok(c.sessionFile && fs.existsSync(c.sessionFile));
+    assert.equal(claudeTranscriptPathOf(c.sessionManager), undefined);
+    assert.ok(c.sessionManager.getPath().some((x) => x.type === "message" && x.message.role === "assistant"));
+    // The source transcript is untouched.
+    assert.equal(fs.readFileSync(transcript, "utf8"), fs.readFileSync(fixture, "utf8"));
+    // Continuing a writable session does nothing.
+    await vscode.commands.executeCommand("agentTree.continueInNewSession");
+    assert.equal(api.getSessionManager(), c.sessionManager);
   });
 });

@@ -248,3 +248,49 @@ test("labels, filters and search read the columns; many appends grow the arrays"
     added.map((d) => d.id),
   );
 });
+
+test("column search finds exactly what per-node search text finds", () => {
+  let seed = 7;
+  const rand = (k: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % k;
+  };
+  const words = ["alpha", "Beta", "gamma", "TOOL", "read", "bash", "ünï", "x"];
+  const kinds: TreeNodeDto["kind"][] = ["user", "assistant", "toolResult", "branch_summary", "model_change"];
+  const nodes: TreeNodeDto[] = [];
+  for (let i = 0; i < 300; i++) {
+    const len = rand(60);
+    const text = Array.from({ length: len }, () => words[rand(words.length)]).join(rand(2) ? " " : "");
+    nodes.push(
+      node(`m${i}`, i === 0 ? null : `m${rand(i)}`, kinds[rand(kinds.length)], {
+        preview: text,
+        ...(rand(3) === 0 ? { toolName: words[rand(words.length)] } : {}),
+        ...(rand(10) === 0 ? { label: words[rand(words.length)] } : {}),
+      }),
+    );
+  }
+  const idx = new TreeIndex(encodeTreeNodes(nodes, "m5"));
+  idx.append([node("late", "m3", "user", { preview: "gamma late" })]);
+  idx.setLabels([{ id: "m7", label: "Special" }]);
+  const queries = [
+    "alpha",
+    "beta gamma",
+    "tool",
+    "ead",
+    "aalpha",
+    "summary",
+    "model",
+    "special",
+    "ünï x",
+    "gamma late",
+    "zz",
+  ];
+  for (const q of queries) {
+    const tokens = queryTokens(q);
+    const fast = idx.matchAll(tokens);
+    for (let i = 0; i < idx.size; i++) {
+      const slow = tokens.every((t) => idx.search(i).includes(t)) ? 1 : 0;
+      assert.equal(fast[i], slow, `${q} at ${idx.id(i)}`);
+    }
+  }
+});

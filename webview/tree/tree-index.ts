@@ -49,7 +49,7 @@ function grow<T extends Int32Array | Uint8Array>(a: T, size: number, fill: numbe
 }
 
 /** Marks nodes whose string in a lower-cased column contains `t` (a hit must not cross into the next string). */
-function markHits(text: string, ends: readonly number[], t: string, m: Uint8Array): void {
+function markHits(text: string, ends: readonly number[], t: string, m: Uint8Array, maxLen = Infinity): void {
   let node = 0;
   let from = 0;
   for (;;) {
@@ -57,11 +57,13 @@ function markHits(text: string, ends: readonly number[], t: string, m: Uint8Arra
     if (at < 0) return;
     while (node < ends.length && ends[node] <= at) node++;
     if (node >= ends.length) return;
-    if (at + t.length <= ends[node]) {
+    const start = node === 0 ? 0 : ends[node - 1];
+    const stop = Math.min(ends[node], start + maxLen);
+    if (at + t.length <= stop) {
       m[node] = 1;
       // One hit per node is enough: go on from the next node's start.
       from = ends[node];
-    } else from = at + 1;
+    } else from = at + t.length > ends[node] && at < stop ? at + 1 : ends[node];
   }
 }
 
@@ -259,7 +261,7 @@ export class TreeIndex {
     const m = new Uint8Array(base);
     for (const t of tokens) {
       m.fill(0);
-      markHits(blobs.previews, this.cols.previews.ends, t, m);
+      markHits(blobs.previews, this.cols.previews.ends, t, m, SEARCH_PREVIEW_CHARS);
       markHits(blobs.toolNames, this.cols.toolNames.ends, t, m);
       for (let i = 0; i < base; i++) {
         if (hits[i] === 0 || m[i] === 1) continue;
@@ -278,13 +280,6 @@ export class TreeIndex {
    * the UI stays responsive.
    */
   warmSearch(budgetMs = 8): void {
-    // With usable lower-cased columns, search needs no per-node strings: warm those and the id map only.
-    if (this.lowerColumns() !== undefined) {
-      const later = (): void => void setTimeout(() => this.ids(), 0);
-      if (typeof requestAnimationFrame === "function") requestAnimationFrame(later);
-      else later();
-      return;
-    }
     let next = 0;
     const step = (): void => {
       const end = performance.now() + budgetMs;
@@ -294,9 +289,14 @@ export class TreeIndex {
       if (next < this.count) setTimeout(step, 0);
       else this.ids();
     };
-    // Start after the next frame: slices queued right away would run ahead of the first paint.
-    if (typeof requestAnimationFrame === "function") requestAnimationFrame(() => setTimeout(step, 0));
-    else setTimeout(step, 0);
+    const start = (): void => {
+      // With usable lower-cased columns, search needs no per-node strings: warm those and the id map only.
+      if (this.lowerColumns() !== undefined) setTimeout(() => this.ids(), 0);
+      else step();
+    };
+    // Start after the next frame: work queued right away would run ahead of the first paint.
+    if (typeof requestAnimationFrame === "function") requestAnimationFrame(() => setTimeout(start, 0));
+    else setTimeout(start, 0);
   }
 
   /** The preview and tool-name columns lower-cased, or undefined when lower-casing changes their lengths. */
