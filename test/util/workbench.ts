@@ -53,18 +53,17 @@ export async function launchBrowser(profileDir: string): Promise<BrowserContext>
 const WEBVIEW_SHELL_URL = /\/webview\/browser\/pre\/index\.html(\?|$)/;
 
 /**
- * Makes all webviews of the page share one service worker instead of replacing each other's. VS Code's
- * webview shell registers `service-worker.js?…&id=<webview id>…`: one
- * worker per webview, which is safe in VS Code where every webview has its own origin. code-server serves
- * all webviews from one origin and path, so they share ONE registration scope and each webview that loads
- * replaces the worker. When the tree and chat views load together (first open, window reload), one shell
- * may send its `version` handshake to the worker that the other one's registration is just replacing; the
- * message is lost, that shell never creates its content frame, and the view stays blank for good (seen in
- * about 3 of 10 runs, as "No service worker controller found" / "Found unexpected service worker
- * controller" in the webview console). Registering the same worker URL from every webview removes the
- * replacement. The id only names the webview of requests from web workers, which these webviews don't use;
- * requests from frames carry their webview id in the frame URL. The shell's CSP allows its one inline
- * script by hash, so the hash is recomputed. Throws when the shell changed shape (a new code-server).
+ * Makes all webviews of the page share one service worker instead of replacing each other's. VS Code's webview
+ * shell registers `service-worker.js?…&id=<webview id>…`: one worker per webview, which is safe in VS Code where
+ * every webview has its own origin. code-server serves all webviews from one origin and path, so they share ONE
+ * registration scope and each webview that loads replaces the worker. When the tree and chat views load together
+ * (first open, window reload), one shell may send its `version` handshake to the worker that the other one's
+ * registration is just replacing; the message is lost, that shell never creates its content frame, and the view
+ * stays blank for good (seen in about 3 of 10 runs, as "No service worker controller found" / "Found unexpected
+ * service worker controller" in the webview console). Registering the same worker URL from every webview removes
+ * the replacement. The id only names the webview of requests from web workers, which these webviews don't use;
+ * requests from frames carry their webview id in the frame URL. The shell's CSP allows its one inline script by
+ * hash, so the hash is recomputed. Throws when the shell changed shape (a new code-server).
  */
 export function shareWebviewServiceWorker(html: string): string {
   const perWebview = "&id=${ID}&remoteAuthority=";
