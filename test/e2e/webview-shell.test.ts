@@ -19,7 +19,8 @@ const SHELL = join(
 function readShell(): string {
   if (!existsSync(SHELL))
     throw new Error(`code-server is not installed (${SHELL} missing). Run: bash scripts/ensure-deps.sh`);
-  return readFileSync(SHELL, "utf8");
+  // `npm start` patches the installed shell and keeps the pristine one as `.orig`.
+  return readFileSync(existsSync(SHELL + ".orig") ? SHELL + ".orig" : SHELL, "utf8");
 }
 
 /** The inline script's body and the hashes the CSP allows. */

@@ -3,10 +3,10 @@
  * command palette, quick picks, context menus, screenshots. Every wait is bounded and fails with a message
  * that says what was awaited.
  */
-import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from "playwright-core";
+import { isSharedWebviewShell, shareWebviewServiceWorker } from "../../scripts/code-server-webview-shell.js";
 import { REPO_ROOT, sleep } from "./code-server.js";
 
 /** The extension's id as VS Code puts it into webview iframe URLs. */
@@ -44,7 +44,9 @@ export async function launchBrowser(profileDir: string): Promise<BrowserContext>
   await context.route("**/_static/out/browser/serviceWorker.js", (route) => route.fulfill({ status: 404, body: "" }));
   await context.route(WEBVIEW_SHELL_URL, async (route) => {
     const response = await route.fetch();
-    await route.fulfill({ response, body: shareWebviewServiceWorker(await response.text()) });
+    const shell = await response.text();
+    // `npm start` patches the installed shell on disk; the same patch twice would not recognise it.
+    await route.fulfill({ response, body: isSharedWebviewShell(shell) ? shell : shareWebviewServiceWorker(shell) });
   });
   return context;
 }
@@ -52,33 +54,8 @@ export async function launchBrowser(profileDir: string): Promise<BrowserContext>
 /** The outer shell of every webview (VS Code's webview/browser/pre/index.html), with its query. */
 const WEBVIEW_SHELL_URL = /\/webview\/browser\/pre\/index\.html(\?|$)/;
 
-/**
- * Makes all webviews of the page share one service worker instead of replacing each other's. VS Code's webview
- * shell registers `service-worker.js?…&id=<webview id>…`: one worker per webview, which is safe in VS Code where
- * every webview has its own origin. code-server serves all webviews from one origin and path, so they share ONE
- * registration scope and each webview that loads replaces the worker. When the tree and chat views load together
- * (first open, window reload), one shell may send its `version` handshake to the worker that the other one's
- * registration is just replacing; the message is lost, that shell never creates its content frame, and the view
- * stays blank for good (seen in about 3 of 10 runs, as "No service worker controller found" / "Found unexpected
- * service worker controller" in the webview console). Registering the same worker URL from every webview removes
- * the replacement. The id only names the webview of requests from web workers, which these webviews don't use;
- * requests from frames carry their webview id in the frame URL. The shell's CSP allows its one inline script by
- * hash, so the hash is recomputed. Throws when the shell changed shape (a new code-server).
- */
-export function shareWebviewServiceWorker(html: string): string {
-  const perWebview = "&id=${ID}&remoteAuthority=";
-  if (!html.includes(perWebview)) {
-    throw new Error("the webview shell (pre/index.html) no longer registers a per-webview service worker as expected");
-  }
-  const patched = html.replace(perWebview, "&remoteAuthority=");
-  const scripts = [...patched.matchAll(/<script async type="module">([\s\S]*?)<\/script>/g)];
-  const csp = /'sha256-[A-Za-z0-9+/=]+'/;
-  if (scripts.length !== 1 || !csp.test(patched)) {
-    throw new Error("the webview shell (pre/index.html) no longer has exactly one inline script allowed by hash");
-  }
-  const hash = createHash("sha256").update(scripts[0][1], "utf8").digest("base64");
-  return patched.replace(csp, `'sha256-${hash}'`);
-}
+/** See scripts/code-server-webview-shell.ts: the race it removes, and why the patch is safe. */
+export { shareWebviewServiceWorker };
 
 /** Opens the workbench URL and waits for the activity bar. */
 export async function openWorkbench(page: Page, url: string): Promise<void> {
