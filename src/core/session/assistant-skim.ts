@@ -111,11 +111,12 @@ class Cursor {
     const close = this.skipString();
     const s = open + 1;
     if (close - s > limit) return { value: decodePartialString(buf.toString("utf8", s, s + limit)), complete: false };
-    const bs = buf.indexOf(BACKSLASH, s);
+    // Look for an escape within the string only: an unbounded indexOf would run on through the rest of the
+    // read chunk (megabytes) when no backslash follows, for every string of every line.
+    let bs = s;
+    while (bs < close && buf[bs] !== BACKSLASH) bs++;
     const value =
-      bs < 0 || bs >= close
-        ? buf.toString("utf8", s, close)
-        : (JSON.parse(buf.toString("utf8", open, close + 1)) as string);
+      bs >= close ? buf.toString("utf8", s, close) : (JSON.parse(buf.toString("utf8", open, close + 1)) as string);
     return { value, complete: true };
   }
 

@@ -17,6 +17,11 @@ let cleanup: () => void;
 before(() => ({ dir, cleanup } = tempDir("session-scale-")));
 after(() => cleanup());
 
+/** A `message` line below the size whose body is loaded lazily (such lines are parsed whole on load). */
+function smallMessage(line: string): boolean {
+  return line.startsWith('{"type":"message"') && Buffer.byteLength(line) < 4000;
+}
+
 /** Naive reference: parse every line, walk from the last entry. */
 function naive(file: string): { entries: SessionEntry[]; leafPath: SessionEntry[] } {
   const entries = readJsonl(file).slice(1) as unknown as SessionEntry[];
@@ -108,6 +113,36 @@ describe("large sessions", () => {
     const ctx = sm.buildSessionContext();
     assert.equal(ctx.messages.length, 7);
     assert.ok(sm.getLoadIssues().some((i) => i.line === bigIdx + 1));
+    await sm.close();
+  });
+
+  test("small lines: a glued entry without children is recovered on load", async () => {
+    const file = path.join(dir, "small-glued.jsonl");
+    writeSyntheticSession(file, { entries: 12, toolOutputBytes: 300, compactEvery: 0, branchEvery: 0 });
+    const lines = fs.readFileSync(file, "utf8").split("\n");
+    // A tool result torn after its envelope and preview, so its head alone looks whole.
+    const tornIdx = lines.findIndex(
+      (l, i) =>
+        i > 1 && i < lines.length - 4 && smallMessage(l) && l.includes('"toolResult"') && smallMessage(lines[i + 1]),
+    );
+    assert.ok(tornIdx > 0);
+    const torn = JSON.parse(lines[tornIdx]) as { id: string };
+    const glued = JSON.parse(lines[tornIdx + 1]) as { id: string; parentId: string };
+    // The glued entry gets no children (its child is re-parented): no orphan prompts a second look, only the
+    // line itself shows the glue.
+    const child = JSON.parse(lines[tornIdx + 2]) as { parentId: string };
+    child.parentId = glued.parentId;
+    lines[tornIdx + 2] = JSON.stringify(child);
+    lines[tornIdx] = lines[tornIdx].slice(0, -30) + lines[tornIdx + 1];
+    lines.splice(tornIdx + 1, 1);
+    fs.writeFileSync(file, lines.join("\n"));
+    const sm = await SessionManager.open(file, { readOnly: true });
+    const issues = sm.getLoadIssues();
+    assert.equal(issues.length, 1);
+    assert.equal(issues[0].line, tornIdx + 1);
+    assert.match(issues[0].reason, new RegExp(`entry ${glued.id} .*recovered`));
+    assert.equal(sm.getEntry(torn.id), undefined);
+    assert.equal(sm.getEntry(glued.id)?.id, glued.id);
     await sm.close();
   });
 });
