@@ -4,6 +4,8 @@
  */
 import type http from "node:http";
 import {
+  cutConnection,
+  cutToolArgPieces,
   estimateTokens,
   isCutReply,
   isMalformedReply,
@@ -172,8 +174,16 @@ const protocol: FakeProtocol = {
         await pause(delay);
         textDelta(piece);
       }
-      await pause(20);
-      res.socket?.destroy();
+      if (reply.toolCall) {
+        const { name, id = "toolu_cut_0" } = reply.toolCall;
+        event(res, "content_block_stop", { index: 0 });
+        event(res, "content_block_start", { index: 1, content_block: { type: "tool_use", id, name, input: {} } });
+        for (const piece of cutToolArgPieces(reply)) {
+          await pause(delay);
+          event(res, "content_block_delta", { index: 1, delta: { type: "input_json_delta", partial_json: piece } });
+        }
+      }
+      await cutConnection(res, reply);
       return;
     }
     if (isStallReply(reply)) {

@@ -9,6 +9,8 @@
  */
 import type http from "node:http";
 import {
+  cutConnection,
+  cutToolArgPieces,
   estimateTokens,
   isCutReply,
   isMalformedReply,
@@ -156,8 +158,15 @@ const protocol: FakeProtocol = {
         await pause(delay);
         sse(res, chunk(model, { content: piece }));
       }
-      await pause(20);
-      res.socket?.destroy();
+      if (reply.toolCall) {
+        const { name, id = "call_cut_0" } = reply.toolCall;
+        sse(res, chunk(model, { tool_calls: [{ index: 0, id, type: "function", function: { name, arguments: "" } }] }));
+        for (const piece of cutToolArgPieces(reply)) {
+          await pause(delay);
+          sse(res, chunk(model, { tool_calls: [{ index: 0, function: { arguments: piece } }] }));
+        }
+      }
+      await cutConnection(res, reply);
       return;
     }
     if (isStallReply(reply)) {

@@ -46,10 +46,34 @@ export interface FakeErrorReply {
   headers?: Record<string, string>;
 }
 
-/** Send `cutAfterChunks` chunks of `text`, then destroy the socket mid-message. */
+/**
+ * Send `cutAfterChunks` chunks of `text`, then destroy the socket mid-message. With `toolCall`, the text is
+ * followed by the start of that tool call and only the first `sentArgChars` characters of its arguments.
+ */
 export interface FakeCutReply {
   cutAfterChunks: number;
   text?: string;
+  /** A tool call cut in the middle of its arguments. */
+  toolCall?: FakeToolCall;
+  /** Characters of the tool call's JSON arguments sent before the cut (default: half of them). */
+  sentArgChars?: number;
+  /** "destroy" (default) resets the connection; "end" ends the HTTP response normally, mid-message. */
+  cutBy?: "destroy" | "end";
+}
+
+/** The argument text of a cut tool call that is sent before the cut, in up to two pieces. */
+export function cutToolArgPieces(reply: FakeCutReply): string[] {
+  if (!reply.toolCall) return [];
+  const args = reply.toolCall.rawArgs ?? JSON.stringify(reply.toolCall.args ?? {});
+  const sent = args.slice(0, reply.sentArgChars ?? Math.floor(args.length / 2));
+  return splitChunks(sent, 2);
+}
+
+/** Close a cut reply's connection the way it asks. */
+export async function cutConnection(res: http.ServerResponse, reply: FakeCutReply): Promise<void> {
+  await pause(20);
+  if (reply.cutBy === "end") res.end();
+  else res.socket?.destroy();
 }
 
 /** Send `text` (if any) then hang until the client disconnects (for abort tests). */

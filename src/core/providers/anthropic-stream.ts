@@ -78,6 +78,8 @@ export async function* streamAnthropicMessages(
   const finalizeToolArgs = (): void => {
     for (const [ci, raw] of rawArgs) (out.content[ci] as ToolCall).arguments = parseToolArguments(raw);
   };
+  // tool_use blocks started but not yet stopped (content index): their arguments may be missing a tail.
+  const openCalls = new Set<number>();
 
   try {
     if (!apiKey && !model.noApiKey) {
@@ -124,6 +126,7 @@ export async function* streamAnthropicMessages(
             else if (b.type === "tool_use") {
               out.content.push({ type: "toolCall", id: b.id, name: b.name, arguments: {} });
               rawArgs.set(out.content.length - 1, "");
+              openCalls.add(out.content.length - 1);
             } else break;
             blockIdx.set(ev.index, out.content.length - 1);
             break;
@@ -145,6 +148,11 @@ export async function* streamAnthropicMessages(
               rawArgs.set(ci, (rawArgs.get(ci) ?? "") + d.partial_json);
               yield { type: "toolcall_delta", contentIndex: ci, delta: d.partial_json, partial: out };
             }
+            break;
+          }
+          case "content_block_stop": {
+            const ci = blockIdx.get(ev.index);
+            if (ci !== undefined) openCalls.delete(ci);
             break;
           }
           case "message_delta": {
@@ -183,6 +191,12 @@ export async function* streamAnthropicMessages(
     yield { type: "done", message: out };
   } catch (e) {
     finalizeToolArgs();
-    yield failStream(out, e, ctx, signal);
+    yield failStream(
+      out,
+      e,
+      ctx,
+      signal,
+      [...openCalls].map((ci) => out.content[ci] as ToolCall),
+    );
   }
 }

@@ -65,13 +65,18 @@ export async function* streamOpenAICompletions(
   const finalizeToolArgs = (): void => {
     for (const [i, ci] of toolIdx) (out.content[ci] as ToolCall).arguments = parseToolArguments(rawArgs.get(i) ?? "");
   };
+  let finish: string | null = null;
+  // Calls stream one after another: without a finish reason, the latest one may be missing its tail.
+  const cutCalls = (): ToolCall[] => {
+    const ci = finish === null ? toolIdx.get(lastToolKey) : undefined;
+    return ci === undefined ? [] : [out.content[ci] as ToolCall];
+  };
 
   try {
     if (!apiKey && !model.noApiKey) throw missingKey(request);
     const client = new OpenAI({ apiKey: apiKey ?? NO_KEY, baseURL: baseUrl, maxRetries: 0, logLevel: "off" });
     const params = buildParams(request);
     const stream = await openWithRetry(request, ctx, () => client.chat.completions.create(params, { signal }));
-    let finish: string | null = null;
     try {
       for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
         if (chunk.usage) {
@@ -163,7 +168,7 @@ export async function* streamOpenAICompletions(
     yield { type: "done", message: out };
   } catch (e) {
     finalizeToolArgs();
-    yield failStream(out, e, ctx, signal);
+    yield failStream(out, e, ctx, signal, cutCalls());
   }
 }
 

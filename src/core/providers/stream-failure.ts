@@ -1,5 +1,5 @@
 /** Turning failures into the final `error` event, keeping whatever was streamed. */
-import type { AssistantMessage } from "../messages.js";
+import type { AssistantMessage, ToolCall } from "../messages.js";
 import { ProviderError, redactSecrets, toProviderError, type ErrorContext } from "./provider-error.js";
 import type { StreamEvent } from "./types.js";
 
@@ -19,10 +19,27 @@ export function streamCutError(e: unknown, ctx: ErrorContext, signal?: AbortSign
   return err;
 }
 
-/** Mark `out` as failed (error or aborted) and build the final event. */
-export function failStream(out: AssistantMessage, e: unknown, ctx: ErrorContext, signal?: AbortSignal): StreamEvent {
+/**
+ * Mark `out` as failed (error or aborted) and build the final event. `cutCalls` are the tool calls whose
+ * arguments were still streaming when the reply failed: the message says so, because "the partial reply
+ * was kept" alone would read as if the call in it were whole.
+ */
+export function failStream(
+  out: AssistantMessage,
+  e: unknown,
+  ctx: ErrorContext,
+  signal?: AbortSignal,
+  cutCalls: readonly ToolCall[] = [],
+): StreamEvent {
   const err = toProviderError(e, ctx, signal);
   out.stopReason = err.kind === "aborted" ? "aborted" : "error";
   out.errorMessage = err.message;
+  if (err.kind !== "aborted" && cutCalls.length) {
+    const names = cutCalls.map((c) => `"${c.name}"`).join(", ");
+    out.errorMessage +=
+      cutCalls.length === 1
+        ? ` The tool call ${names} was cut off before its arguments were complete.`
+        : ` The tool calls ${names} were cut off before their arguments were complete.`;
+  }
   return { type: "error", message: out, errorKind: err.kind };
 }

@@ -13,7 +13,7 @@ const DEFAULT_LIMIT = 1000;
 export function createFindTool(cwd: string): AgentTool {
   return {
     name: "find",
-    description: `Find files by glob pattern (e.g. "*.ts", "src/**/*.test.ts"). A pattern without "/" matches file names at any depth. Skips node_modules and .git. At most ${DEFAULT_LIMIT} results by default.`,
+    description: `Find files by glob pattern (e.g. "*.ts", "src/**/*.test.ts"). A pattern without "/" matches file names at any depth. Skips node_modules, .git and files ignored by .gitignore. At most ${DEFAULT_LIMIT} results by default.`,
     parameters: {
       type: "object",
       properties: {
@@ -37,7 +37,10 @@ export function createFindTool(cwd: string): AgentTool {
       const prefix = base === "." ? "" : base + "/";
       const found: string[] = [];
       let limited = false;
-      for await (const e of walk(root, (abs) => displayPath(cwd, abs), ctx.signal)) {
+      for await (const e of walk(root, (abs) => displayPath(cwd, abs), {
+        signal: ctx.signal,
+        gitignoreRoot: cwd,
+      })) {
         if (e.isDir) continue;
         const relToSearch = e.rel.startsWith(prefix) ? e.rel.slice(prefix.length) : e.rel;
         if (!globMatch(compiled, relToSearch)) continue;

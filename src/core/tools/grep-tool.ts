@@ -20,7 +20,7 @@ function clip(line: string): string {
 export function createGrepTool(cwd: string): AgentTool {
   return {
     name: "grep",
-    description: `Search file contents with a regular expression (or literal text). Skips node_modules, .git, binary files. Output: "path:line: text" (context lines use "-"). At most ${DEFAULT_LIMIT} matches by default.`,
+    description: `Search file contents with a regular expression (or literal text). Skips node_modules, .git, files ignored by .gitignore, and binary files. Output: "path:line: text" (context lines use "-"). At most ${DEFAULT_LIMIT} matches by default.`,
     parameters: {
       type: "object",
       properties: {
@@ -61,7 +61,7 @@ export function createGrepTool(cwd: string): AgentTool {
       if (!st) return textResult(`Path not found: ${p}`, true);
       const rel = (abs: string): string => displayPath(cwd, abs);
       const files: AsyncIterable<WalkEntry> | WalkEntry[] = st.isDirectory()
-        ? walk(root, rel, ctx.signal)
+        ? walk(root, rel, { signal: ctx.signal, gitignoreRoot: cwd })
         : [{ abs: root, rel: rel(root), isFile: true, isDir: false, isSymlink: false }];
       const out: string[] = [];
       let matches = 0;
