@@ -1,8 +1,10 @@
 /**
- * The envelope of a large `message` line in pi's layout, read straight from the line's bytes: no decoded head
- * string, no regex, only the envelope's own strings and the preview are created (open() allocates little
- * more than what it keeps). Same answers as head-scan.ts's envelopeFromPiHead (user / toolResult /
- * bashExecution) and assistant-skim.ts (assistant), or undefined — then the caller takes the slower paths.
+ * Reading pi `message` lines from their bytes.
+ * - readMessageHead: id, parentId, timestamp and role from the line head, for open() (one native regular
+ *   expression per line; the rest of the envelope is filled in later, see envelope-fill.ts).
+ * - envelopeFromPiBytes: the whole envelope — no decoded head string, only the envelope's own strings and the
+ *   preview are created. Same answers as head-scan.ts's envelopeFromPiHead (user / toolResult / bashExecution)
+ *   and assistant-skim.ts (assistant), or undefined — then the caller takes the slower paths.
  */
 import { skimAssistantMessage } from "./assistant-skim.js";
 import { intern, type EntryMeta } from "./entry-record.js";
@@ -159,39 +161,45 @@ export function collapseJsonBytes(
   return { text: String.fromCharCode.apply(null, out), closed };
 }
 
+/** What readPiHead found (reused: one head is read at a time). */
+const head = {
+  id: "",
+  parentId: null as string | null,
+  timestamp: "",
+  role: "user" as (typeof ROLES)[number],
+  /** Offset of the role value's first byte. */
+  roleAt: 0,
+};
+
 /**
- * Envelope (and meta, for assistant lines) of the line buf[start, end), or undefined when the line is not in
- * pi's layout or its bytes do not prove the preview.
+ * Reads `{"type":"message","id":…,"parentId":…,"timestamp":…,"message":{"role":"…"` — the head every pi
+ * message line starts with — into `head`. False when the line does not start that way.
  */
-export function envelopeFromPiBytes(
-  buf: Buffer,
-  start: number,
-  end: number,
-): { env: EntryEnvelope; meta: EntryMeta | undefined } | undefined {
+function readPiHead(buf: Buffer, start: number, end: number): boolean {
   let p = literal(buf, start, end, OPEN);
-  if (p < 0) return undefined;
+  if (p < 0) return false;
   const idEnd = token(buf, p, end, 64, false);
-  if (idEnd < 0) return undefined;
+  if (idEnd < 0) return false;
   const id = buf.toString("latin1", p, idEnd);
   p = literal(buf, idEnd, end, PARENT);
-  if (p < 0) return undefined;
+  if (p < 0) return false;
   let parentId: string | null = null;
   const afterNull = literal(buf, p, end, NULL);
   if (afterNull >= 0) p = afterNull;
   else {
-    if (buf[p] !== 34) return undefined;
+    if (buf[p] !== 34) return false;
     const q = token(buf, p + 1, end, 64, false);
-    if (q < 0) return undefined;
+    if (q < 0) return false;
     parentId = buf.toString("latin1", p + 1, q);
     p = q + 1;
   }
   p = literal(buf, p, end, TIMESTAMP);
-  if (p < 0) return undefined;
+  if (p < 0) return false;
   const tsEnd = token(buf, p, end, 40, true);
-  if (tsEnd < 0) return undefined;
+  if (tsEnd < 0) return false;
   const timestamp = buf.toString("latin1", p, tsEnd);
   const roleAt = literal(buf, tsEnd, end, ROLE);
-  if (roleAt < 0) return undefined;
+  if (roleAt < 0) return false;
   let role: (typeof ROLES)[number] | undefined;
   for (const r of ROLES) {
     const q = roleAt + r.length;
@@ -203,12 +211,88 @@ export function envelopeFromPiBytes(
       break;
     }
   }
-  if (!role) return undefined;
-  const roleEnd = roleAt + role.length; // at the closing quote
+  if (!role) return false;
+  head.id = id;
+  head.parentId = parentId;
+  head.timestamp = timestamp;
+  head.role = role;
+  head.roleAt = roleAt;
+  return true;
+}
+
+/** Node's Buffer#latin1Slice (what toString("latin1") ends in; long-standing but not in the typings). */
+interface Latin1Slicer {
+  latin1Slice(start: number, end: number): string;
+}
+/** buf[start, end) as a Latin-1 string (heads are ASCII), without toString's argument handling. */
+const latin1: (buf: Buffer, start: number, end: number) => string =
+  typeof (Buffer.prototype as Partial<Latin1Slicer>).latin1Slice === "function"
+    ? (buf, start, end) => (buf as unknown as Latin1Slicer).latin1Slice(start, end)
+    : (buf, start, end) => buf.toString("latin1", start, end);
+
+/** Longest head of a pi message line: two 64-character ids, a 40-character timestamp, the longest role. */
+const MESSAGE_HEAD_MAX = 260;
+/** The same grammar readPiHead reads byte by byte, as one native regular expression (cheaper in a cold process). */
+const MESSAGE_HEAD =
+  /^\{"type":"message","id":"([0-9A-Za-z_-]{1,64})","parentId":(?:null|"([0-9A-Za-z_-]{1,64})"),"timestamp":"([0-9A-Za-z:.+-]{1,40})","message":\{"role":"(user|assistant|toolResult|bashExecution)"/;
+const ROLE_NAMES: Readonly<Record<string, string>> = {
+  u: "user",
+  a: "assistant",
+  t: "toolResult",
+  b: "bashExecution",
+};
+
+/** What readMessageHead found (reused: one head is read at a time). */
+export const messageHead = { id: "", parentId: null as string | null, timestamp: "", role: "" };
+
+/**
+ * Reads the head of a pi `message` line — id, parentId, timestamp, role — into `messageHead`, for open():
+ * the preview and the rest of the envelope are read later (envelopeFromPiBytes) when asked for. False when
+ * the line does not start in pi's layout. `previousId`: the id of the line before; a parentId that spells it
+ * gets that very string (the index then finds the parent with one compare). The strings kept are flat
+ * copies, not views of the decoded head.
+ */
+export function readMessageHead(buf: Buffer, start: number, end: number, previousId: string | undefined): boolean {
+  const m = MESSAGE_HEAD.exec(latin1(buf, start, Math.min(end, start + MESSAGE_HEAD_MAX)));
+  if (m === null) return false;
+  const head = messageHead;
+  // V8 keeps substrings of 13 characters or more as views of the whole head: re-slice those from the bytes.
+  const id = m[1];
+  let p = start + 24; // {"type":"message","id":"
+  head.id = id.length < 13 ? id : latin1(buf, p, p + id.length);
+  p += id.length + 13; // ","parentId":
+  const parent = m[2];
+  if (parent === undefined) {
+    head.parentId = null;
+    p += 4;
+  } else {
+    head.parentId =
+      parent === previousId ? previousId : parent.length < 13 ? parent : latin1(buf, p + 1, p + 1 + parent.length);
+    p += parent.length + 2;
+  }
+  p += 14; // ,"timestamp":"
+  head.timestamp = latin1(buf, p, p + m[3].length);
+  head.role = ROLE_NAMES[m[4][0]];
+  return true;
+}
+
+/**
+ * Envelope (and meta, for assistant lines) of the line buf[start, end), or undefined when the line is not in
+ * pi's layout or its bytes do not prove the preview.
+ */
+export function envelopeFromPiBytes(
+  buf: Buffer,
+  start: number,
+  end: number,
+): { env: EntryEnvelope; meta: EntryMeta | undefined } | undefined {
+  if (!readPiHead(buf, start, end)) return undefined;
+  const { id, parentId, timestamp, role, roleAt } = head;
+  let p: number;
   if (role === "assistant") {
-    // The message object starts 20 bytes before the role value: {"role":"
+    // The message object starts 9 bytes before the role value: {"role":"
     return skimAssistantMessage(buf, roleAt - 9, end, id, parentId, timestamp);
   }
+  const roleEnd = roleAt + role.length; // at the closing quote
   const env: EntryEnvelope = { id, parentId, type: "message", role, timestamp, preview: "" };
   let lead = "";
   let whole = false; // the string is the whole content

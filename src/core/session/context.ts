@@ -55,10 +55,15 @@ export function buildContext(
   let model: SessionContext["model"];
   let compactionIdx = -1;
   for (let i = 0; i < path.length; i++) {
-    const { type, meta } = path[i];
-    if (meta.thinkingLevel !== undefined && type === "thinking_level_change") thinkingLevel = meta.thinkingLevel;
-    if (meta.model) model = { ...meta.model };
+    const { type } = path[i];
+    if (type === "thinking_level_change") thinkingLevel = path[i].meta.thinkingLevel ?? thinkingLevel;
     if (type === "compaction") compactionIdx = i;
+  }
+  // The model in force is the last one named on the path. Walk back from the leaf: `meta` may be read on
+  // demand (a large line's meta is filled when first asked for), so ask as few entries as possible.
+  for (let i = path.length - 1; i >= 0 && !model; i--) {
+    const m = path[i].meta.model;
+    if (m) model = { ...m };
   }
   const messages: AgentMessage[] = [];
   const add = (item: PathItem): void => {

@@ -1,69 +1,218 @@
 /**
- * The in-memory tree of a session: records in file order, id → record, children per parent (oldest first,
- * file order breaking timestamp ties), roots (parentId null or orphaned), resolved labels.
+ * The in-memory tree of a session over its EntryColumns: id → position, parent positions, roots (parentId
+ * null or orphaned), children per parent (oldest first, file order breaking timestamp ties; built on first
+ * use), resolved labels. Records (EntryRecord) are made per entry when first asked for.
  */
-import type { EntryRecord } from "./entry-record.js";
+import type { EntryColumns } from "./entry-columns.js";
+import { NO_META, timeOf, type EntryRecord } from "./entry-record.js";
+import type { EntryEnvelope } from "./types.js";
 
-function byTime(a: EntryRecord, b: EntryRecord): number {
-  return a.ts - b.ts || a.seq - b.seq;
+const NO_KIDS: readonly number[] = Object.freeze([]);
+
+/** A line dropped because an earlier line has its id. */
+export interface DuplicateEntry {
+  id: string;
+  line: number;
 }
 
-/** Insert keeping (ts, seq) order; new records usually go last. */
-function insertSorted(list: EntryRecord[], rec: EntryRecord): void {
-  let i = list.length;
-  while (i > 0 && byTime(list[i - 1], rec) > 0) i--;
-  list.splice(i, 0, rec);
-}
-
-const NO_KIDS: readonly EntryRecord[] = Object.freeze([]);
-
-/** Mutable index of a session's entries. Parent and children links live on the records (no map lookups). */
+/** Mutable index of a session's entries. */
 export class EntryIndex {
-  readonly records: EntryRecord[] = [];
-  readonly byId = new Map<string, EntryRecord>();
-  private readonly rootList: EntryRecord[] = [];
+  private byId = new Map<string, number>();
+  /** Parent position per entry; -1 for roots and orphans. */
+  private readonly parents: number[] = [];
+  /** Date.parse of each timestamp, NaN until needed (only sibling order needs it). */
+  private readonly times: number[] = [];
+  private readonly orphans = new Set<number>();
+  private readonly rootList: number[] = [];
+  /** Children positions per entry (undefined: none), once built. */
+  private kids: (number[] | undefined)[] | undefined;
+  /** Made records; the columns' own records for lines parsed whole. */
+  private readonly recs: (EntryRecord | undefined)[];
   readonly labels = new Map<string, string>();
   sessionName: string | undefined;
 
+  private constructor(private readonly cols: EntryColumns) {
+    this.recs = cols.full;
+  }
+
   /**
-   * Build from records in file order. Returns the records that were dropped because their id was already
-   * taken by an earlier line (the first one wins, as lookups in pi find the first too).
+   * Build from columns in file order. Lines whose id an earlier line already has are dropped (the first one
+   * wins, as lookups in pi find the first too) and returned.
    */
-  static build(records: readonly EntryRecord[]): { index: EntryIndex; duplicates: EntryRecord[] } {
-    const index = new EntryIndex();
-    const duplicates: EntryRecord[] = [];
-    const { byId } = index;
-    for (const rec of records) {
-      const before = byId.size;
-      byId.set(rec.env.id, byId.get(rec.env.id) ?? rec);
-      if (byId.size === before) {
-        duplicates.push(rec);
-        continue;
-      }
-      rec.seq = index.records.length;
-      index.records.push(rec);
-      index.applyMeta(rec);
+  static build(columns: EntryColumns): { index: EntryIndex; duplicates: DuplicateEntry[] } {
+    let cols = columns;
+    const duplicates: DuplicateEntry[] = [];
+    const seen = new Map<string, number>();
+    for (let i = 0; i < cols.length; i++) {
+      const before = seen.size;
+      seen.set(cols.ids[i], i); // one hash operation per entry
+      if (seen.size === before) duplicates.push({ id: cols.ids[i], line: cols.lines[i] });
     }
-    const unsorted = new Set<EntryRecord[]>();
-    for (const rec of index.records) {
-      const p = rec.env.parentId;
-      const parent = p === null ? undefined : byId.get(p);
-      if (!parent || parent === rec) {
-        if (p !== null) rec.env.orphan = true;
-        index.rootList.push(rec);
-        continue;
+    if (duplicates.length > 0) {
+      // A damaged file: keep the first line of each id.
+      const first = new Map<string, number>();
+      const drop: number[] = [];
+      for (let i = 0; i < cols.length; i++) {
+        if (first.has(cols.ids[i])) drop.push(i);
+        else first.set(cols.ids[i], i);
       }
-      rec.parent = parent;
-      if (parent.kids) {
-        const kids = parent.kids;
-        // File order is usually time order: only lists that went out of order need a sort.
-        if (byTime(kids[kids.length - 1], rec) > 0) unsorted.add(kids);
-        kids.push(rec);
-      } else parent.kids = [rec];
+      cols = cols.without(drop);
     }
-    for (const list of unsorted) list.sort(byTime);
-    index.rootList.sort(byTime);
+    const index = new EntryIndex(cols);
+    index.link(duplicates.length > 0 ? undefined : seen);
     return { index, duplicates };
+  }
+
+  /** Ids, parents, metadata and roots of every entry. `ids`: the id map when it is already right. */
+  private link(ids: Map<string, number> | undefined): void {
+    const { cols, parents, times } = this;
+    const n = cols.length;
+    if (ids) this.byId = ids;
+    else for (let i = 0; i < n; i++) this.byId.set(cols.ids[i], i);
+    const { byId } = this;
+    let later: number[] | undefined;
+    for (let i = 0; i < n; i++) {
+      times.push(NaN);
+      const rec = this.recs[i];
+      if (rec) {
+        rec.seq = i;
+        if (rec.meta !== NO_META) this.applyMeta(rec);
+      }
+      const p = cols.parentIds[i];
+      if (p === null) {
+        parents.push(-1);
+        this.rootList.push(i);
+        continue;
+      }
+      // Most entries follow their parent, and the loader reuses the parent's id string for them.
+      const at = i > 0 && cols.ids[i - 1] === p ? i - 1 : byId.get(p);
+      if (at !== undefined && at !== i) parents.push(at);
+      else {
+        parents.push(-1);
+        (later ??= []).push(i);
+      }
+    }
+    // Orphans: the parentId names no entry (or the entry itself).
+    for (const i of later ?? []) {
+      this.orphans.add(i);
+      this.rootList.push(i);
+      const rec = this.recs[i];
+      if (rec) rec.env.orphan = true;
+    }
+    this.rootList.sort((a, b) => this.compare(a, b));
+  }
+
+  /** Number of entries. */
+  get count(): number {
+    return this.cols.length;
+  }
+
+  /** True when an entry has this id. */
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  /** The record of an entry. */
+  get(id: string): EntryRecord | undefined {
+    const i = this.byId.get(id);
+    return i === undefined ? undefined : this.recordAt(i);
+  }
+
+  /** The record at position `i` (file order), made on first use. */
+  recordAt(i: number): EntryRecord {
+    const made = this.recs[i];
+    if (made) return made;
+    const { cols } = this;
+    const env: EntryEnvelope = {
+      id: cols.ids[i],
+      parentId: cols.parentIds[i],
+      type: cols.types[i],
+      timestamp: cols.timestamps[i],
+      preview: "",
+    };
+    const role = cols.roles[i];
+    if (role !== undefined) env.role = role;
+    if (this.orphans.has(i)) env.orphan = true;
+    const rec: EntryRecord = {
+      env,
+      ts: this.timeAt(i),
+      seq: i,
+      offset: cols.offsets[i],
+      length: cols.sizes[i],
+      line: cols.lines[i],
+      entry: undefined,
+      raw: undefined,
+      meta: NO_META,
+      pending: true,
+    };
+    this.recs[i] = rec;
+    return rec;
+  }
+
+  /** Every record in file order (made as needed; do not mutate the array). */
+  all(): readonly EntryRecord[] {
+    for (let i = 0; i < this.cols.length; i++) if (!this.recs[i]) this.recordAt(i);
+    return this.recs as EntryRecord[];
+  }
+
+  /** The last entry in file order. */
+  last(): EntryRecord | undefined {
+    return this.cols.length === 0 ? undefined : this.recordAt(this.cols.length - 1);
+  }
+
+  /** True when some entry's parentId names no entry. */
+  hasOrphans(): boolean {
+    return this.orphans.size > 0;
+  }
+
+  /** Add a new record (appended to the file) whose parent, if any, exists. */
+  add(rec: EntryRecord): void {
+    const i = this.cols.length;
+    this.cols.pushRecord(rec);
+    rec.seq = i;
+    this.byId.set(rec.env.id, i);
+    this.times.push(rec.ts);
+    this.applyMeta(rec);
+    const p = rec.env.parentId === null ? undefined : this.byId.get(rec.env.parentId);
+    this.parents.push(p ?? -1);
+    if (p === undefined) {
+      this.insertSorted(this.rootList, i);
+      return;
+    }
+    if (!this.kids) return;
+    const list = this.kids[p];
+    if (list) this.insertSorted(list, i);
+    else this.kids[p] = [i];
+  }
+
+  /** Children of `id`, oldest first. */
+  childrenOf(id: string): EntryRecord[] {
+    const i = this.byId.get(id);
+    return i === undefined ? [] : this.kidsAt(i).map((k) => this.recordAt(k));
+  }
+
+  /** Positions of the children of the entry at `i`, oldest first (do not mutate). */
+  kidsAt(i: number): readonly number[] {
+    return this.builtKids()[i] ?? NO_KIDS;
+  }
+
+  /** Positions of the entries without a parent in the file: parentId null, or orphans. Oldest first. */
+  rootPositions(): readonly number[] {
+    return this.rootList;
+  }
+
+  /** Records of the roots, oldest first. */
+  roots(): EntryRecord[] {
+    return this.rootList.map((i) => this.recordAt(i));
+  }
+
+  /** Records from the root to `id` (inclusive); stops at an orphan or a cycle. */
+  pathTo(id: string): EntryRecord[] {
+    const out: EntryRecord[] = [];
+    const n = this.cols.length;
+    // A path is at most as long as the file: more steps mean a parentId cycle (a damaged file).
+    for (let i = this.byId.get(id) ?? -1; i >= 0 && out.length <= n; i = this.parents[i]) out.push(this.recordAt(i));
+    return out.reverse();
   }
 
   private applyMeta(rec: EntryRecord): void {
@@ -75,37 +224,46 @@ export class EntryIndex {
     if (rec.env.type === "session_info") this.sessionName = meta.name;
   }
 
-  /** Add a new record whose parent (if any) exists. */
-  add(rec: EntryRecord): void {
-    rec.seq = this.records.length;
-    this.records.push(rec);
-    this.byId.set(rec.env.id, rec);
-    this.applyMeta(rec);
-    const parent = rec.env.parentId === null ? undefined : this.byId.get(rec.env.parentId);
-    if (!parent) {
-      insertSorted(this.rootList, rec);
-      return;
+  /** Date.parse of the entry's timestamp (0 when unparsable), computed once. */
+  private timeAt(i: number): number {
+    let t = this.times[i];
+    if (Number.isNaN(t)) {
+      t = timeOf(this.cols.timestamps[i]);
+      this.times[i] = t;
     }
-    rec.parent = parent;
-    if (parent.kids) insertSorted(parent.kids, rec);
-    else parent.kids = [rec];
+    return t;
   }
 
-  /** Children of `id`, oldest first (do not mutate). */
-  childrenOf(id: string): readonly EntryRecord[] {
-    return this.byId.get(id)?.kids ?? NO_KIDS;
+  /** Oldest first; file order breaks ties. */
+  private compare(a: number, b: number): number {
+    return this.timeAt(a) - this.timeAt(b) || a - b;
   }
 
-  /** Entries without a parent in the file: parentId null, or orphans. Oldest first. */
-  roots(): readonly EntryRecord[] {
-    return this.rootList;
+  /** Insert keeping (time, position) order; new entries usually go last. */
+  private insertSorted(list: number[], i: number): void {
+    let at = list.length;
+    while (at > 0 && this.compare(list[at - 1], i) > 0) at--;
+    list.splice(at, 0, i);
   }
 
-  /** Records from the root to `id` (inclusive); stops at an orphan or a cycle. */
-  pathTo(id: string): EntryRecord[] {
-    const out: EntryRecord[] = [];
-    // A path is at most as long as the file: more steps mean a parentId cycle (a damaged file).
-    for (let rec = this.byId.get(id); rec && out.length <= this.records.length; rec = rec.parent) out.push(rec);
-    return out.reverse();
+  /** Children lists, built on first use (open() needs only parent positions). */
+  private builtKids(): (number[] | undefined)[] {
+    if (this.kids) return this.kids;
+    const kids: (number[] | undefined)[] = new Array<number[] | undefined>(this.cols.length);
+    const unsorted = new Set<number[]>();
+    for (let i = 0; i < this.parents.length; i++) {
+      const p = this.parents[i];
+      if (p < 0) continue;
+      const list = kids[p];
+      if (!list) kids[p] = [i];
+      else {
+        // File order is usually time order: only lists that went out of order need a sort.
+        if (this.compare(list[list.length - 1], i) > 0) unsorted.add(list);
+        list.push(i);
+      }
+    }
+    for (const list of unsorted) list.sort((a, b) => this.compare(a, b));
+    this.kids = kids;
+    return kids;
   }
 }

@@ -8,8 +8,8 @@ import { LEAF_MARKER_TYPE, type EntryEnvelope, type SessionEntry } from "./types
 /** Lines up to this many bytes keep their parsed object in memory; larger bodies load lazily. */
 export const RETAIN_MAX_BYTES = 4096;
 
-/** Shared meta of the many entries that have none (records never change their meta). */
-const NO_META: EntryMeta = Object.freeze({});
+/** Shared meta of the many entries that have none (records never change it; pending records replace it). */
+export const NO_META: EntryMeta = Object.freeze({});
 
 /** Small fields kept for every entry that has them, whatever its size. */
 export interface EntryMeta {
@@ -48,10 +48,12 @@ export interface EntryRecord {
    */
   raw?: string;
   meta: EntryMeta;
-  /** Set by EntryIndex: the parent's record (undefined for roots and orphans). */
-  parent?: EntryRecord;
-  /** Set by EntryIndex: children, oldest first. */
-  kids?: EntryRecord[];
+  /**
+   * True for a large `message` line indexed from its head only (open() stays near the cost of reading the
+   * file): `env.preview`, `toolName`, `toolCallsOnly`, `failed` and `meta` are filled in when first asked for
+   * (envelope-fill.ts). Id, parentId, type, role, timestamp and position are always there.
+   */
+  pending?: boolean;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -109,9 +111,54 @@ export function metaOf(entry: SessionEntry): EntryMeta {
   return meta;
 }
 
-/** Parses a timestamp for ordering; unparsable ones sort first (file order breaks ties). */
+/** Two decimal digits of `s` at `i`, or -1. */
+function digits2(s: string, i: number): number {
+  const a = s.charCodeAt(i) - 48;
+  const b = s.charCodeAt(i + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+}
+
+/**
+ * Parses a timestamp for ordering; unparsable ones sort first (file order breaks ties). The form every writer
+ * uses (toISOString: 2026-01-05T09:00:03.000Z) is read by hand — Date.parse was a tenth of open() — and
+ * anything else, or any value near a range edge, goes to Date.parse, so the result is always Date.parse's.
+ */
 export function timeOf(timestamp: string): number {
-  const t = Date.parse(timestamp);
+  const s = timestamp;
+  if (s.length === 24 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45 && s.charCodeAt(10) === 84) {
+    const century = digits2(s, 0);
+    const year = digits2(s, 2);
+    const month = digits2(s, 5);
+    const day = digits2(s, 8);
+    const hour = digits2(s, 11);
+    const minute = digits2(s, 14);
+    const second = digits2(s, 17);
+    const milli = digits2(s, 20);
+    const milliLast = s.charCodeAt(22) - 48;
+    if (
+      century >= 19 &&
+      year >= 0 &&
+      month >= 1 &&
+      month <= 12 &&
+      day >= 1 &&
+      day <= 28 &&
+      hour >= 0 &&
+      hour <= 23 &&
+      minute >= 0 &&
+      minute <= 59 &&
+      second >= 0 &&
+      second <= 59 &&
+      milli >= 0 &&
+      milliLast >= 0 &&
+      milliLast <= 9 &&
+      s.charCodeAt(13) === 58 &&
+      s.charCodeAt(16) === 58 &&
+      s.charCodeAt(19) === 46 &&
+      s.charCodeAt(23) === 90
+    )
+      return Date.UTC(century * 100 + year, month - 1, day, hour, minute, second, milli * 10 + milliLast);
+  }
+  const t = Date.parse(s);
   return Number.isNaN(t) ? 0 : t;
 }
 
@@ -135,8 +182,7 @@ export function recordOfEntry(
     entry: retain ? entry : undefined,
     raw: undefined,
     meta: metaOf(entry),
-    parent: undefined,
-    kids: undefined,
+    pending: false,
   };
 }
 
@@ -195,7 +241,6 @@ export function recordOfEnvelope(
     entry: undefined,
     raw: undefined,
     meta,
-    parent: undefined,
-    kids: undefined,
+    pending: false,
   };
 }

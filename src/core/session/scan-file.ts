@@ -19,7 +19,8 @@
  */
 import * as fs from "node:fs";
 import { skimAssistantLine } from "./assistant-skim.js";
-import { envelopeFromPiBytes } from "./byte-head.js";
+import { envelopeFromPiBytes, messageHead, readMessageHead } from "./byte-head.js";
+import { EntryColumns } from "./entry-columns.js";
 import { envelopeFromHead, envelopeFromPiHead } from "./head-scan.js";
 import {
   entryShapeError,
@@ -34,7 +35,7 @@ import type { LoadIssue, SessionEntry, SessionHeader } from "./types.js";
 export const SKIM_MIN_BYTES = RETAIN_MAX_BYTES;
 /** Lines up to this size that the skim does not take are parsed whole on load. */
 export const FULL_PARSE_MAX_BYTES = 8192;
-const CHUNK_BYTES = 4 * 1024 * 1024;
+const CHUNK_BYTES = process.env.SMALLCHUNK ? Number(process.env.SMALLCHUNK) * 1024 : 4 * 1024 * 1024;
 const HEADER_CHUNK_BYTES = 64 * 1024;
 /** First try: pi's envelope plus a few hundred characters of text. Retried with 2 KB, then 8 KB. */
 const HEAD_SMALL = 512;
@@ -44,6 +45,11 @@ const PARENT_KEY = Buffer.from('"parentId":');
 export interface ScanOptions {
   /** Read line 1 only. */
   headerOnly?: boolean;
+  /**
+   * Read every envelope whole at open. By default large pi `message` lines are indexed from their head and
+   * marked `pending` (see EntryRecord.pending).
+   */
+  eager?: boolean;
   /**
    * Also search every large line for a second entry glued to it (one more pass over the bytes). Used when the
    * tree has orphans, which is what a glued entry leaves behind.
@@ -59,7 +65,8 @@ export interface ScanResult {
   headerError?: string;
   /** Byte length of the header line (without newline). */
   headerLength: number;
-  records: EntryRecord[];
+  /** The entries, in file order. */
+  entries: EntryColumns;
   issues: LoadIssue[];
   fileSize: number;
   /** The file ends in a torn line starting at this offset (ignored; repaired before the next append). */
@@ -115,7 +122,7 @@ function scanFd(fd: number, opts: ScanOptions): ScanResult {
   const fileSize = fs.fstatSync(fd).size;
   const result: ScanResult = {
     headerLength: 0,
-    records: [],
+    entries: new EntryColumns(),
     issues: [],
     fileSize,
     missingFinalNewline: false,
@@ -128,6 +135,9 @@ function scanFd(fd: number, opts: ScanOptions): ScanResult {
   let chunkLen = 0;
   let lineNo = 0;
   let pos = 0; // file offset of the next line
+  let previousId: string | undefined; // id of the last head-only line (parentIds usually repeat it)
+  const entries = result.entries;
+  const push = (rec: EntryRecord): void => entries.pushRecord(rec);
 
   const fill = (at: number): void => {
     chunkStart = at;
@@ -167,23 +177,40 @@ function scanFd(fd: number, opts: ScanOptions): ScanResult {
     if (length === 0) return;
     // The last line is always parsed whole: it is where torn and glued writes end up.
     const isLast = !terminated || offset + length + 1 >= fileSize;
-    // Most bulk is here: take the envelope from the bytes, decoding only the head and a few values.
-    if (length > SKIM_MIN_BYTES && !isLast && opts.verify !== true && offset + length <= chunkStart + chunkLen) {
+    const inChunk = offset + length <= chunkStart + chunkLen;
+    // Message lines (the bulk of any session): structure only, from the head; the preview and the rest are
+    // read when first asked for (envelope-fill.ts). Other types are rare and small, and parsed below.
+    if (!isLast && !opts.verify && !opts.eager && inChunk) {
+      const s = offset - chunkStart;
+      // A small line holding a second entry key is a torn write with an entry glued on: parsed below, where
+      // the glued entry is recovered. (For large lines a glued entry shows as orphans; see `verify`.)
+      if (
+        readMessageHead(buf, s, s + length, previousId) &&
+        !(length <= RETAIN_MAX_BYTES && hasSecondParentKey(buf, s, s + length))
+      ) {
+        const h = messageHead;
+        entries.pushHead(h.id, h.parentId, h.timestamp, h.role, offset, length, lineNo);
+        previousId = h.id;
+        return;
+      }
+    }
+    // Eager, or not in pi's layout: take the envelope from the bytes, decoding only the head and a few values.
+    if (length > SKIM_MIN_BYTES && !isLast && opts.verify !== true && inChunk) {
       const s = offset - chunkStart;
       const fast = envelopeFromPiBytes(buf, s, s + length);
       if (fast) {
-        result.records.push(recordOfEnvelope(fast.env, offset, length, lineNo, fast.meta, true));
+        push(recordOfEnvelope(fast.env, offset, length, lineNo, fast.meta, true));
         return;
       }
       const head = buf.toString("utf8", s, s + Math.min(length, HEAD_SMALL));
       const env = envelopeFromPiHead(head);
       if (env) {
-        result.records.push(recordOfEnvelope(env, offset, length, lineNo));
+        push(recordOfEnvelope(env, offset, length, lineNo));
         return;
       }
       const skim = skimAssistantLine(buf, s, s + length, head);
       if (skim) {
-        result.records.push(recordOfEnvelope(skim.env, offset, length, lineNo, skim.meta));
+        push(recordOfEnvelope(skim.env, offset, length, lineNo, skim.meta));
         return;
       }
     }
@@ -192,7 +219,7 @@ function scanFd(fd: number, opts: ScanOptions): ScanResult {
         const env = envelopeFromHead(text(offset, headLen));
         if (env) {
           if (opts.verify === true && hasGluedEntry(offset, length, text(offset, headLen).indexOf('"message"'))) break;
-          result.records.push(recordOfEnvelope(env, offset, length, lineNo));
+          push(recordOfEnvelope(env, offset, length, lineNo));
           return;
         }
       }
@@ -209,9 +236,7 @@ function scanFd(fd: number, opts: ScanOptions): ScanResult {
           line: lineNo,
           reason: `not valid JSON: a torn entry (${skip} bytes) followed by entry ${glued.entry.id} on the same line; that entry was recovered`,
         });
-        result.records.push(
-          recordOfEntry(glued.entry, offset + skip, length - skip, lineNo, length - skip <= RETAIN_MAX_BYTES),
-        );
+        push(recordOfEntry(glued.entry, offset + skip, length - skip, lineNo, length - skip <= RETAIN_MAX_BYTES));
         return;
       }
       if (!terminated) {
@@ -235,7 +260,7 @@ function scanFd(fd: number, opts: ScanOptions): ScanResult {
     if (!terminated) result.missingFinalNewline = true;
     const rec = recordOfEntry(parsed as SessionEntry, offset, length, lineNo, false);
     if (length <= RETAIN_MAX_BYTES) rec.raw = lineText;
-    result.records.push(rec);
+    push(rec);
   };
 
   fill(0);
@@ -282,6 +307,14 @@ function scanFd(fd: number, opts: ScanOptions): ScanResult {
   }
   result.lineCount = lineNo;
   return result;
+}
+
+/** True when buf[start, end) holds `"parentId":` twice (a glued line; in a string the quotes are escaped). */
+function hasSecondParentKey(buf: Buffer, start: number, end: number): boolean {
+  const first = buf.indexOf(PARENT_KEY, start);
+  if (first < 0 || first >= end) return false;
+  const second = buf.indexOf(PARENT_KEY, first + PARENT_KEY.length);
+  return second >= 0 && second < end;
 }
 
 /**

@@ -3,6 +3,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { migrateText } from "./migrate.js";
 import { scanSessionFile } from "./scan-file.js";
+import { fillEnvelopes } from "./envelope-fill.js";
+import { EntryIndex } from "./entry-index.js";
+import type { EntryRecord } from "./entry-record.js";
 import { normalizePreview, textOfContent } from "./preview.js";
 import type { SessionInfo } from "./types.js";
 
@@ -39,12 +42,24 @@ function infoOf(file: string, stat: fs.Stats): SessionInfo | undefined {
       if (!firstMessage && m?.role === "user") firstMessage = normalizePreview(textOfContent(m.content));
     }
   } else {
-    for (const rec of scanSessionFile(file).records) {
+    const { index } = EntryIndex.build(scanSessionFile(file).entries);
+    let firstUser: EntryRecord | undefined;
+    for (let i = 0; i < index.count; i++) {
+      const rec = index.recordAt(i);
       if (rec.env.type === "session_info") name = rec.meta.name;
       if (rec.env.type !== "message") continue;
       messageCount++;
-      if (!firstMessage && rec.env.role === "user") firstMessage = rec.env.preview;
+      if (!firstUser && rec.env.role === "user") firstUser = rec;
     }
+    if (firstUser?.pending) {
+      const fd = fs.openSync(file, "r");
+      try {
+        fillEnvelopes(fd, [firstUser]);
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
+    firstMessage = firstUser?.env.preview ?? "";
   }
   return { ...base, name, messageCount, firstMessage };
 }

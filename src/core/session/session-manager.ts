@@ -7,7 +7,9 @@ import * as path from "node:path";
 import type { AgentMessage, ImageContent, TextContent } from "../messages.js";
 import { buildContext, type PathItem } from "./context.js";
 import { RETAIN_MAX_BYTES, entryShapeError, recordOfEntry, type EntryRecord } from "./entry-record.js";
+import { EntryColumns } from "./entry-columns.js";
 import { EntryIndex } from "./entry-index.js";
+import { fillEnvelopes, fillFromEntry } from "./envelope-fill.js";
 import { EntryNotFoundError, SessionFormatError, SessionReadOnlyError } from "./errors.js";
 import { newEntryId, newSessionId } from "./ids.js";
 import { acquireLock } from "./lock.js";
@@ -45,7 +47,7 @@ interface Init {
   sessionDir?: string;
   headerWritten: boolean;
   readOnly: boolean;
-  records: EntryRecord[];
+  entries: EntryColumns;
   issues: LoadIssue[];
   releaseLock?: () => void;
   tornOffset?: number;
@@ -70,6 +72,8 @@ export class SessionManager {
   private writeFd: number | undefined;
   private readFd: number | undefined;
   private closed = false;
+  /** Some records may still be pending (indexed from their head; see EntryRecord.pending). */
+  private unfilled: boolean;
   private readonly cache = new Map<string, SessionEntry>();
   private readonly listeners = new Set<(change: SessionChange) => void>();
 
@@ -84,14 +88,16 @@ export class SessionManager {
     this.tornOffset = init.tornOffset;
     this.needsNewline = init.needsNewline ?? false;
     this.lineCount = init.lineCount;
-    const { index, duplicates } = EntryIndex.build(init.records);
+    const { index, duplicates } = EntryIndex.build(init.entries);
     for (const d of duplicates)
       this.issues.push({
         line: d.line,
-        reason: `duplicate entry id ${d.env.id}; the first entry with this id is used`,
+        reason: `duplicate entry id ${d.id}; the first entry with this id is used`,
       });
     this.issues.sort((a, b) => a.line - b.line);
     this.index = index;
+    // Head-only lines have no record yet; their records are made pending.
+    this.unfilled = init.entries.full.some((r) => r === undefined);
     this.leafId = this.persistedLeaf();
   }
 
@@ -108,7 +114,7 @@ export class SessionManager {
       sessionDir: dir,
       headerWritten: false,
       readOnly: false,
-      records: [],
+      entries: new EntryColumns(),
       issues: [],
       lineCount: 0,
     });
@@ -122,9 +128,13 @@ export class SessionManager {
   static async open(file: string, opts?: OpenSessionOptions | string): Promise<SessionManager> {
     const o: OpenSessionOptions = typeof opts === "string" ? { sessionDir: opts } : (opts ?? {});
     const abs = path.resolve(file);
-    await fs.promises.access(abs, fs.constants.R_OK).catch((e: NodeJS.ErrnoException) => {
+    try {
+      // Synchronous: the scan below is too, and this spares loading fs/promises in a fresh process.
+      fs.accessSync(abs, fs.constants.R_OK);
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
       throw new Error(`Cannot open session ${abs}: ${e.code === "ENOENT" ? "file not found" : e.message}`);
-    });
+    }
     const readOnly = o.readOnly === true;
     const releaseLock = readOnly ? undefined : acquireLock(abs);
     try {
@@ -153,7 +163,14 @@ export class SessionManager {
       // An empty file: a session whose header is written on the first append.
       const id = /_([0-9a-f-]{36})\.jsonl$/i.exec(file)?.[1] ?? newSessionId();
       const header = { ...SessionManager.newHeader(process.cwd()), id };
-      return new SessionManager({ ...base, header, headerWritten: false, records: [], issues: [], lineCount: 0 });
+      return new SessionManager({
+        ...base,
+        header,
+        headerWritten: false,
+        entries: new EntryColumns(),
+        issues: [],
+        lineCount: 0,
+      });
     }
     const version = head.header.version ?? 1;
     if (version < CURRENT_SESSION_VERSION) {
@@ -174,7 +191,7 @@ export class SessionManager {
           ...base,
           header: mig.header,
           headerWritten: true,
-          records,
+          entries: EntryColumns.of(records),
           issues: mig.issues,
           lineCount: mig.lines.length,
         });
@@ -192,7 +209,7 @@ export class SessionManager {
         ...base,
         header: scan.header ?? mig.header,
         headerWritten: true,
-        records: scan.records,
+        entries: scan.entries,
         issues,
         lineCount: scan.lineCount,
       });
@@ -202,7 +219,7 @@ export class SessionManager {
         ...base,
         header: scan.header ?? (head.header as SessionHeader),
         headerWritten: true,
-        records: scan.records,
+        entries: scan.entries,
         issues: scan.issues,
         tornOffset: scan.tornOffset,
         needsNewline: scan.missingFinalNewline,
@@ -210,7 +227,7 @@ export class SessionManager {
       });
     const sm = fromScan(scanSessionFile(file));
     // Orphans are what a line with a glued entry leaves behind: rescan checking every large line.
-    return sm.index.roots().some((r) => r.env.orphan) ? fromScan(scanSessionFile(file, { verify: true })) : sm;
+    return sm.index.hasOrphans() ? fromScan(scanSessionFile(file, { verify: true })) : sm;
   }
 
   /** A session that never touches the disk. */
@@ -219,7 +236,7 @@ export class SessionManager {
       header: SessionManager.newHeader(cwd),
       headerWritten: false,
       readOnly: false,
-      records: [],
+      entries: new EntryColumns(),
       issues: [],
       lineCount: 0,
     });
@@ -283,24 +300,30 @@ export class SessionManager {
   }
   /** The whole entry (its body read from disk when not in memory), or undefined. */
   getEntry(id: string): SessionEntry | undefined {
-    const rec = this.index.byId.get(id);
+    const rec = this.index.get(id);
     return rec ? this.load(rec) : undefined;
   }
   /** All entries in file order (loads every body: prefer getEnvelopes() for big sessions). */
   getEntries(): SessionEntry[] {
-    return this.index.records.map((r) => this.load(r));
+    return this.index.all().map((r) => this.load(r));
   }
   /** Number of entries. */
   getEntryCount(): number {
-    return this.index.records.length;
+    return this.index.count;
   }
-  /** Envelopes of all entries in file order, without loading bodies. */
+  /**
+   * Envelopes of all entries in file order, without parsing bodies. The first call after open reads the
+   * previews of large lines (one pass over them); later calls cost nothing.
+   */
   getEnvelopes(): readonly EntryEnvelope[] {
-    return this.index.records.map((r) => r.env);
+    this.fillAll();
+    return this.index.all().map((r) => r.env);
   }
   /** The envelope of one entry. */
   getEnvelope(id: string): EntryEnvelope | undefined {
-    return this.index.byId.get(id)?.env;
+    const rec = this.index.get(id);
+    if (rec?.pending) this.fill([rec]);
+    return rec?.env;
   }
   /** Children of `id`, oldest first. */
   getChildren(id: string): SessionEntry[] {
@@ -326,7 +349,7 @@ export class SessionManager {
 
   private pathRecords(fromId: string | null): EntryRecord[] {
     if (fromId === null) return [];
-    if (!this.index.byId.has(fromId)) throw new EntryNotFoundError(fromId);
+    if (!this.index.has(fromId)) throw new EntryNotFoundError(fromId);
     return this.index.pathTo(fromId);
   }
 
@@ -335,25 +358,27 @@ export class SessionManager {
    * `entry` loads lazily on first access; `envelope` is always there.
    */
   getTree(): SessionTreeNode[] {
+    this.fillAll();
     const load = (rec: EntryRecord): SessionEntry => this.load(rec);
-    const nodes: LazyTreeNode[] = new Array<LazyTreeNode>(this.index.records.length);
-    this.index.records.forEach((rec, i) => {
-      nodes[i] = new LazyTreeNode(rec, load, this.index.labels.get(rec.env.id));
+    const nodes = this.index.all().map((rec) => new LazyTreeNode(rec, load, this.index.labels.get(rec.env.id)));
+    nodes.forEach((node, i) => {
+      for (const child of this.index.kidsAt(i)) node.children.push(nodes[child]);
     });
-    for (const rec of this.index.records) {
-      if (!rec.kids) continue;
-      const node = nodes[rec.seq];
-      for (const child of rec.kids) node.children.push(nodes[child.seq]);
-    }
-    return this.index.roots().map((r) => nodes[r.seq]);
+    return this.index.rootPositions().map((i) => nodes[i]);
   }
 
   /** What the model sees from the leaf, and the model / thinking level in force there. */
   buildSessionContext(): SessionContext {
+    const fill = (rec: EntryRecord): void => this.fill([rec]);
+    // meta is read on demand: buildContext asks only for the model of the last assistant message on the path.
     const items: (PathItem & { rec: EntryRecord })[] = this.pathRecords(this.leafId).map((rec) => ({
       id: rec.env.id,
       type: rec.env.type,
-      meta: rec.meta,
+      get meta() {
+        // Only an assistant message of the pending kinds names a model.
+        if (rec.pending && rec.env.role === "assistant") fill(rec);
+        return rec.meta;
+      },
       rec,
     }));
     const read = this.windowReader();
@@ -395,7 +420,10 @@ export class SessionManager {
   private loadForContext(rec: EntryRecord, read?: (rec: EntryRecord) => string | undefined): SessionEntry | undefined {
     try {
       const text = read?.(rec);
-      return text === undefined ? this.load(rec) : this.parseBody(rec, text);
+      if (text === undefined) return this.load(rec);
+      const entry = this.parseBody(rec, text);
+      fillFromEntry(rec, entry);
+      return entry;
     } catch (e) {
       if (!(e instanceof SessionFormatError)) throw e;
       if (!this.issues.some((i) => i.line === rec.line)) this.issues.push({ line: rec.line, reason: e.message });
@@ -446,7 +474,7 @@ export class SessionManager {
   }
   /** Set (or with undefined, clear) the label of `targetId`. Hangs off the leaf without moving it. */
   appendLabelChange(targetId: string, label: string | undefined): string {
-    if (!this.index.byId.has(targetId)) throw new EntryNotFoundError(targetId);
+    if (!this.index.has(targetId)) throw new EntryNotFoundError(targetId);
     const clean = label === undefined || label.trim() === "" ? undefined : label;
     return this.append({ type: "label", targetId, label: clean });
   }
@@ -482,7 +510,7 @@ export class SessionManager {
 
   /** Move the leaf to `id` (persisted). Labels and leaf markers resolve to the entry they hang off. */
   branch(id: string): void {
-    const rec = this.index.byId.get(id);
+    const rec = this.index.get(id);
     if (!rec) throw new EntryNotFoundError(id);
     this.moveLeaf(this.resolveLeaf(rec));
   }
@@ -499,7 +527,7 @@ export class SessionManager {
   branchWithSummary<T = unknown>(id: string | null, summary: string, details?: T, fromHook?: boolean): string {
     let target: string | null = null;
     if (id !== null) {
-      const rec = this.index.byId.get(id);
+      const rec = this.index.get(id);
       if (!rec) throw new EntryNotFoundError(id);
       target = this.resolveLeaf(rec);
     }
@@ -568,22 +596,22 @@ export class SessionManager {
 
   /** The leaf a reload would pick: the last entry, walking up from labels and leaf markers. */
   private persistedLeaf(): string | null {
-    const recs = this.index.records;
-    return recs.length === 0 ? null : this.resolveLeaf(recs[recs.length - 1]);
+    const last = this.index.last();
+    return last === undefined ? null : this.resolveLeaf(last);
   }
 
   /** The content entry `rec` stands for: labels resolve to their parent, markers to their target. */
   private resolveLeaf(start: EntryRecord): string | null {
     let rec: EntryRecord | undefined = start;
-    for (let guard = 0; rec && guard <= this.index.records.length; guard++) {
+    for (let guard = 0; rec && guard <= this.index.count; guard++) {
       if (rec.env.type === "label") {
         if (rec.env.parentId === null) return null;
-        rec = this.index.byId.get(rec.env.parentId);
+        rec = this.index.get(rec.env.parentId);
       } else if (rec.meta.markerTarget !== undefined) {
         if (rec.meta.markerTarget === null) return null;
         rec =
-          this.index.byId.get(rec.meta.markerTarget) ??
-          (rec.env.parentId === null ? undefined : this.index.byId.get(rec.env.parentId));
+          this.index.get(rec.meta.markerTarget) ??
+          (rec.env.parentId === null ? undefined : this.index.get(rec.env.parentId));
       } else return rec.env.id;
     }
     return null;
@@ -608,7 +636,7 @@ export class SessionManager {
   /** Write one entry as one line; the leaf moves onto it unless it is a label or a leaf marker. */
   private append(fields: NewEntry, parentId: string | null = this.leafId): string {
     this.assertWritable();
-    const id = newEntryId((c) => this.index.byId.has(c));
+    const id = newEntryId((c) => this.index.has(c));
     const { type, ...rest } = fields;
     const line = JSON.stringify({ type, id, parentId, timestamp: new Date().toISOString(), ...rest });
     // Keep what a reload would read (no undefined fields, no aliasing of the caller's objects).
@@ -678,6 +706,25 @@ export class SessionManager {
     return fd;
   }
 
+  /** Fill every pending record (see EntryRecord.pending). */
+  private fillAll(): void {
+    if (!this.unfilled) return;
+    this.fill(this.index.all());
+    this.unfilled = false;
+  }
+
+  /** Fill the pending records among `recs` from the file; problems become load issues. */
+  private fill(recs: readonly EntryRecord[]): void {
+    if (!this.file) return;
+    const fd = this.closed ? fs.openSync(this.file, "r") : this.readHandle();
+    try {
+      for (const issue of fillEnvelopes(fd, recs))
+        if (!this.issues.some((i) => i.line === issue.line)) this.issues.push(issue);
+    } finally {
+      if (this.closed) fs.closeSync(fd);
+    }
+  }
+
   private readHandle(): number {
     if (this.readFd === undefined) this.readFd = fs.openSync(this.file as string, "r");
     return this.readFd;
@@ -714,6 +761,7 @@ export class SessionManager {
       return hit;
     }
     const v = this.parseBody(rec, rec.raw ?? this.readBody(rec));
+    fillFromEntry(rec, v);
     this.remember(rec.env.id, v);
     return v;
   }
