@@ -26,8 +26,15 @@ export interface ChildResult {
   openMs: number;
   /** CPU time (user + system, all threads) spent in open: less sensitive to a busy machine than openMs. */
   openCpuMs: number;
-  /** Peak RSS right after open (the number the targets use). */
+  /** Peak RSS right after open. */
   peakRssOpen: number;
+  /**
+   * Open plus the first getEnvelopes() (ours reads the previews of large lines then; pi has them from open):
+   * when a tree view could be drawn.
+   */
+  readyMs: number;
+  /** Peak RSS once envelopes are read (the number the RSS target uses). */
+  peakRssReady: number;
   /** Peak RSS of the process before open (Node itself plus the loaded code). */
   rssBaseline: number;
   /** Peak RSS at the end of all steps. */

@@ -14,6 +14,8 @@ export interface StoreSummary {
   openMs: number;
   openCpuMs: number;
   peakRssOpen: number;
+  readyMs: number;
+  peakRssReady: number;
   rssBaseline: number;
   getTreeMs: number;
   buildContextMs: number;
@@ -69,6 +71,8 @@ export function summariseStore(impl: Impl, runs: ChildResult[], error?: string):
     openMs: medianOf(runs, (r) => r.openMs),
     openCpuMs: medianOf(runs, (r) => r.openCpuMs),
     peakRssOpen: medianOf(runs, (r) => r.peakRssOpen),
+    readyMs: medianOf(runs, (r) => r.readyMs),
+    peakRssReady: medianOf(runs, (r) => r.peakRssReady),
     rssBaseline: medianOf(runs, (r) => r.rssBaseline),
     getTreeMs: medianOf(runs, (r) => r.getTreeMs),
     buildContextMs: medianOf(runs, (r) => r.buildContextMs),

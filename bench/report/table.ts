@@ -23,16 +23,18 @@ function row(cells: string[]): string {
 
 function storeRow(s: StoreSummary, pi: StoreSummary | undefined, floor: StoreSummary | undefined): string[] {
   if (s.error)
-    return [IMPL_NAMES[s.impl], `failed: ${s.error.split("\n")[0].slice(0, 120)}`, "", "", "", "", "", "", ""];
+    return [IMPL_NAMES[s.impl], `failed: ${s.error.split("\n")[0].slice(0, 120)}`, "", "", "", "", "", "", "", ""];
   const piOk = pi && !pi.error && s.impl !== "pi";
   const faster = piOk ? `${(pi.openMs / s.openMs).toFixed(1)}× faster` : "";
-  const rssShare = piOk ? `${((s.peakRssOpen / pi.peakRssOpen) * 100).toFixed(0)} %` : "";
+  const rssShare = piOk ? `${((s.peakRssReady / pi.peakRssReady) * 100).toFixed(0)} %` : "";
+  const readyFaster = piOk ? ` (${(pi.readyMs / s.readyMs).toFixed(1)}×)` : "";
   const vsFloor = floor && s.impl !== "floor" ? `${(s.openMs / floor.openMs).toFixed(1)}×` : "";
   return [
     IMPL_NAMES[s.impl],
     `${ms(s.openMs)} (${ms(s.openCpuMs)})`,
     [faster, vsFloor && `${vsFloor} floor`].filter(Boolean).join(", "),
-    mb(s.peakRssOpen),
+    s.impl === "floor" ? "–" : `${ms(s.readyMs)}${readyFaster}`,
+    s.peakRssReady > s.peakRssOpen * 1.02 ? `${mb(s.peakRssOpen)} → ${mb(s.peakRssReady)}` : mb(s.peakRssOpen),
     rssShare,
     ms(s.getTreeMs),
     ms(s.buildContextMs),
@@ -49,14 +51,15 @@ export function storeTable(report: BenchReport): string {
       "Impl",
       "Open (CPU)",
       "Open vs pi / floor",
-      "Peak RSS",
+      "Open + previews (vs pi)",
+      "Peak RSS (open → previews)",
       "RSS vs pi",
       "getTree",
       "buildSessionContext",
       "navigate p50 / worst",
       "append p50 / p99",
     ]),
-    row(Array(10).fill("---")),
+    row(Array(11).fill("---")),
   ];
   for (const r of report.results) {
     const { ours, pi, floor } = r.stores;

@@ -65,9 +65,9 @@ export function checkTargets(results: DatasetResult[]): TargetCheck[] {
     check(
       "Peak RSS ≤ 30 % of pi's",
       heavy,
-      heavyPair && heavyPair.ours.peakRssOpen / heavyPair.pi.peakRssOpen,
+      heavyPair && heavyPair.ours.peakRssReady / heavyPair.pi.peakRssReady,
       (v) => v <= 0.3,
-      (v) => `${(v * 100).toFixed(0)} % (${mb(heavyPair!.ours.peakRssOpen)} vs ${mb(heavyPair!.pi.peakRssOpen)})`,
+      (v) => `${(v * 100).toFixed(0)} % (${mb(heavyPair!.ours.peakRssReady)} vs ${mb(heavyPair!.pi.peakRssReady)})`,
     ),
     check(
       "Open within 2× of the raw floor",

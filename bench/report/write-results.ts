@@ -67,12 +67,12 @@ export function reportChart(report: BenchReport): string {
         series: series((i, r) => ok(i, r)?.openMs),
       },
       {
-        title: "Peak RSS after open",
+        title: "Peak RSS, envelopes read",
         xLabel: "session file size (MB)",
         yLabel: "MB (log)",
         series: series((i, r) => {
           const s = ok(i, r);
-          return s ? s.peakRssOpen / 1e6 : undefined;
+          return s ? s.peakRssReady / 1e6 : undefined;
         }),
       },
     ],

@@ -209,20 +209,6 @@ function rebuildPreviews(col: StringColumn): StringColumn {
   return out.build();
 }
 
-/**
- * Find the envelope of a just-appended entry. Appends land at the end of the file-ordered list, so
- * search backwards (bounded) instead of building an index.
- */
-export function findRecentEnvelope(
-  envelopes: readonly EnvelopeLike[],
-  id: string,
-  maxScan = 1000,
-): EnvelopeLike | undefined {
-  const stop = Math.max(0, envelopes.length - maxScan);
-  for (let i = envelopes.length - 1; i >= stop; i--) if (envelopes[i].id === id) return envelopes[i];
-  return undefined;
-}
-
 /** A label entry as the tree sees it: which entry's label changed, and to what. */
 export interface LabelChange {
   id: string;

@@ -4,7 +4,7 @@
  * so a streamed turn does not flood the webview. Pure: no `vscode` import.
  */
 import type { HostToWebview } from "../shared/protocol.js";
-import { buildTreeColumns, envelopeToDto, findRecentEnvelope, labelChangeOf, type EnvelopeLike } from "./tree-dto.js";
+import { buildTreeColumns, envelopeToDto, labelChangeOf, type EnvelopeLike } from "./tree-dto.js";
 import type { TreeNodeDto } from "../shared/protocol.js";
 
 /** A store change as the tree needs it (structural subset of the core's SessionChange). */
@@ -15,6 +15,9 @@ export type TreeChange =
 /** What the sync reads from a SessionManager. */
 export interface TreeSource {
   getEnvelopes(): readonly EnvelopeLike[];
+  getEnvelope(id: string): EnvelopeLike | undefined;
+  /** Cheap: no envelope is read (a session's previews may still be loading). */
+  hasEntry(id: string): boolean;
   getLabel(id: string): string | undefined;
   getLeafId(): string | null;
   getSessionId(): string;
@@ -26,7 +29,6 @@ export interface TreeSource {
 
 /** Mirrors one session into the tree view. */
 export class TreeSync {
-  private readonly ids = new Set<string>();
   private queue: HostToWebview[] = [];
   private scheduled = false;
   private readonly unsubscribe: () => void;
@@ -35,13 +37,12 @@ export class TreeSync {
     private readonly source: TreeSource,
     private readonly post: (msg: HostToWebview) => void,
   ) {
-    for (const e of source.getEnvelopes()) this.ids.add(e.id);
     this.unsubscribe = source.subscribe((c) => this.onChange(c));
   }
 
   /** True when the session has this entry (message validation). */
   hasEntry(id: string): boolean {
-    return this.ids.has(id);
+    return this.source.hasEntry(id);
   }
 
   /** The whole tree; pending incremental updates are dropped since the snapshot includes them. */
@@ -83,7 +84,6 @@ export class TreeSync {
       if (last?.type === "tree/leaf") last.leafId = c.leafId;
       else this.queue.push({ type: "tree/leaf", leafId: c.leafId });
     } else {
-      this.ids.add(c.entry.id);
       this.enqueueNode(this.dtoOf(c.entry));
       const change = labelChangeOf(c.entry as { type: string; targetId?: unknown; label?: unknown });
       if (change) this.queue.push({ type: "tree/labels", changes: [change] });
@@ -103,7 +103,7 @@ export class TreeSync {
   }
 
   private dtoOf(entry: { id: string; type: string; parentId: string | null; timestamp: string }): TreeNodeDto {
-    const env = findRecentEnvelope(this.source.getEnvelopes(), entry.id);
+    const env = this.source.getEnvelope(entry.id);
     if (env) return envelopeToDto(env, this.source.getLabel(entry.id));
     // The store should always have the envelope; fall back to the bare entry rather than drop the row.
     return envelopeToDto({ ...entry, preview: "" });

@@ -5,7 +5,6 @@ import {
   buildTreeColumns,
   buildTreeNodes,
   envelopeToDto,
-  findRecentEnvelope,
   kindOf,
   labelChangeOf,
   singleLine,
@@ -87,14 +86,6 @@ test("buildTreeNodes keeps file order and resolves labels", () => {
       ["s", "assistant", "done"],
     ],
   );
-});
-
-test("findRecentEnvelope searches from the end within its bound", () => {
-  const envs = Array.from({ length: 50 }, (_, i) => env(`e${i}`, i === 0 ? null : `e${i - 1}`, "custom"));
-  assert.equal(findRecentEnvelope(envs, "e49")?.id, "e49");
-  assert.equal(findRecentEnvelope(envs, "e40", 20)?.id, "e40");
-  assert.equal(findRecentEnvelope(envs, "e10", 20), undefined);
-  assert.equal(findRecentEnvelope(envs, "missing"), undefined);
 });
 
 test("label entries yield label changes; clearing has no label", () => {

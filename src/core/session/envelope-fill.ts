@@ -9,7 +9,15 @@
  */
 import * as fs from "node:fs";
 import { envelopeFromPiBytes } from "./byte-head.js";
-import { detach, entryShapeError, intern, metaOf, NO_META, type EntryRecord } from "./entry-record.js";
+import {
+  detach,
+  entryShapeError,
+  intern,
+  metaOf,
+  NO_META,
+  RETAIN_MAX_BYTES,
+  type EntryRecord,
+} from "./entry-record.js";
 import { envelopeOf } from "./preview.js";
 import type { EntryEnvelope, LoadIssue, SessionEntry } from "./types.js";
 
@@ -41,10 +49,13 @@ export function fillFromEntry(rec: EntryRecord, entry: SessionEntry): void {
  */
 export function fillFromBytes(rec: EntryRecord, buf: Buffer, start: number): LoadIssue | undefined {
   const end = start + rec.length;
-  const fast = envelopeFromPiBytes(buf, start, end);
-  if (fast && fast.env.id === rec.env.id && fast.env.parentId === rec.env.parentId) {
-    settle(rec, fast.env, fast.meta);
-    return undefined;
+  // Small lines: JSON.parse is native and cheaper than walking the bytes in (often still cold) JavaScript.
+  if (rec.length > RETAIN_MAX_BYTES) {
+    const fast = envelopeFromPiBytes(buf, start, end);
+    if (fast && fast.env.id === rec.env.id && fast.env.parentId === rec.env.parentId) {
+      settle(rec, fast.env, fast.meta);
+      return undefined;
+    }
   }
   let v: unknown;
   try {
@@ -71,6 +82,9 @@ export function fillEnvelopes(fd: number, records: readonly EntryRecord[]): Load
   const todo = records.filter((r) => r.pending && r.offset >= 0);
   if (todo.length === 0) return [];
   todo.sort((a, b) => a.offset - b.offset);
+  // Windows never reach past the last line asked for (callers fill a session in slices).
+  let spanEnd = 0;
+  for (const r of todo) spanEnd = Math.max(spanEnd, r.offset + r.length);
   const issues: LoadIssue[] = [];
   let win: Buffer | undefined;
   let winStart = 0;
@@ -88,9 +102,10 @@ export function fillEnvelopes(fd: number, records: readonly EntryRecord[]): Load
       }
     } else {
       if (rec.offset < winStart || rec.offset + rec.length > winStart + winLen) {
-        win ??= Buffer.allocUnsafe(WINDOW_BYTES);
+        const want = Math.min(WINDOW_BYTES, spanEnd - rec.offset); // at least this line
+        if (!win || win.length < want) win = Buffer.allocUnsafe(want);
         winStart = rec.offset;
-        winLen = readInto(fd, win, winStart);
+        winLen = readInto(fd, win.subarray(0, want), winStart);
         if (winLen < rec.length) {
           rec.pending = false;
           issues.push({ line: rec.line, reason: `entry ${rec.env.id} was cut off on disk after it was read` });

@@ -1,27 +1,26 @@
 /**
- * Streams a session file once, in chunks, and builds the index without keeping message bodies.
+ * Streams a session file once, in chunks, and builds the index (EntryColumns) without keeping message bodies.
  *
- * What is validated when:
- * - Every line up to SKIM_MIN_BYTES, and the last line of the file, is parsed with JSON.parse and its envelope
- *   checked on load.
- * - Longer `message` lines in pi's layout get their envelope without a parse (the usual bulk): role
- *   user/toolResult/bashExecution from the line head (head-scan.ts), role assistant from a byte-level walk of
- *   the message object that decodes only what the envelope needs (assistant-skim.ts). The body is parsed when
- *   first read (getEntry, context).
- * - Any other line up to FULL_PARSE_MAX_BYTES is parsed whole on load; a longer one gets its envelope from its
- *   head through the partial JSON parser when that proves it, else is parsed whole (never kept).
+ * What is read when:
+ * - `message` lines in pi's layout (the bulk of any session) are read from their head only: id, parentId,
+ *   timestamp, role (byte-head.ts readMessageHead). Their preview, tool names, flags and model are filled in
+ *   when first asked for (envelope-fill.ts; SessionManager.getEnvelopes / prefetchEnvelopes), their body when
+ *   first read (getEntry, context). Open costs little more than reading the file and finding its lines.
+ * - Other lines (labels, leaf markers, compactions, model changes, …: few and small) are parsed whole, and so
+ *   is the file's last line, where torn and glued writes end up, and any line not in pi's layout (a large one
+ *   gets its envelope from its head through the partial JSON parser when that proves it; head-scan.ts).
  * - A last line without newline that does not parse is a torn write (reported, repaired before the next append).
- * - A line holding a torn entry with a whole entry appended to it (pi appends after a crash without repairing)
- *   leaves the later entries orphaned; when the tree has orphans the file is scanned again with `verify`, which
- *   searches large lines for a second `"parentId":` and parses them whole; the glued entry is recovered.
- * - A large body damaged in the middle is found when it is read: getEntry throws SessionFormatError (file, line),
- *   buildSessionContext leaves it out and adds a load issue.
+ * - A line holding a torn entry with a whole entry appended to it (pi appends after a crash without repairing):
+ *   a small one is seen at once (a second `"parentId":`) and parsed, which recovers the glued entry; a large
+ *   one leaves the later entries orphaned, and when the tree has orphans the file is scanned again with
+ *   `verify`, which searches large lines for a second `"parentId":` and parses them whole.
+ * - A body damaged in the middle is found when it is read: getEntry throws SessionFormatError (file, line),
+ *   buildSessionContext leaves it out and adds a load issue, and so does filling its envelope.
  */
 import * as fs from "node:fs";
-import { skimAssistantLine } from "./assistant-skim.js";
-import { envelopeFromPiBytes, messageHead, readMessageHead } from "./byte-head.js";
+import { messageHead, readMessageHead } from "./byte-head.js";
 import { EntryColumns } from "./entry-columns.js";
-import { envelopeFromHead, envelopeFromPiHead } from "./head-scan.js";
+import { envelopeFromHead } from "./head-scan.js";
 import {
   entryShapeError,
   RETAIN_MAX_BYTES,
@@ -31,11 +30,9 @@ import {
 } from "./entry-record.js";
 import type { LoadIssue, SessionEntry, SessionHeader } from "./types.js";
 
-/** Lines longer than this that are in pi's layout get their envelope from their bytes (head, assistant skim). */
-export const SKIM_MIN_BYTES = RETAIN_MAX_BYTES;
-/** Lines up to this size that the skim does not take are parsed whole on load. */
+/** Lines up to this size that are not read from their head are parsed whole on load. */
 export const FULL_PARSE_MAX_BYTES = 8192;
-const CHUNK_BYTES = process.env.SMALLCHUNK ? Number(process.env.SMALLCHUNK) * 1024 : 4 * 1024 * 1024;
+const CHUNK_BYTES = 4 * 1024 * 1024;
 const HEADER_CHUNK_BYTES = 64 * 1024;
 /** First try: pi's envelope plus a few hundred characters of text. Retried with 2 KB, then 8 KB. */
 const HEAD_SMALL = 512;
@@ -45,11 +42,6 @@ const PARENT_KEY = Buffer.from('"parentId":');
 export interface ScanOptions {
   /** Read line 1 only. */
   headerOnly?: boolean;
-  /**
-   * Read every envelope whole at open. By default large pi `message` lines are indexed from their head and
-   * marked `pending` (see EntryRecord.pending).
-   */
-  eager?: boolean;
   /**
    * Also search every large line for a second entry glued to it (one more pass over the bytes). Used when the
    * tree has orphans, which is what a glued entry leaves behind.
@@ -180,7 +172,7 @@ function scanFd(fd: number, opts: ScanOptions): ScanResult {
     const inChunk = offset + length <= chunkStart + chunkLen;
     // Message lines (the bulk of any session): structure only, from the head; the preview and the rest are
     // read when first asked for (envelope-fill.ts). Other types are rare and small, and parsed below.
-    if (!isLast && !opts.verify && !opts.eager && inChunk) {
+    if (!isLast && !opts.verify && inChunk) {
       const s = offset - chunkStart;
       // A small line holding a second entry key is a torn write with an entry glued on: parsed below, where
       // the glued entry is recovered. (For large lines a glued entry shows as orphans; see `verify`.)
@@ -191,26 +183,6 @@ function scanFd(fd: number, opts: ScanOptions): ScanResult {
         const h = messageHead;
         entries.pushHead(h.id, h.parentId, h.timestamp, h.role, offset, length, lineNo);
         previousId = h.id;
-        return;
-      }
-    }
-    // Eager, or not in pi's layout: take the envelope from the bytes, decoding only the head and a few values.
-    if (length > SKIM_MIN_BYTES && !isLast && opts.verify !== true && inChunk) {
-      const s = offset - chunkStart;
-      const fast = envelopeFromPiBytes(buf, s, s + length);
-      if (fast) {
-        push(recordOfEnvelope(fast.env, offset, length, lineNo, fast.meta, true));
-        return;
-      }
-      const head = buf.toString("utf8", s, s + Math.min(length, HEAD_SMALL));
-      const env = envelopeFromPiHead(head);
-      if (env) {
-        push(recordOfEnvelope(env, offset, length, lineNo));
-        return;
-      }
-      const skim = skimAssistantLine(buf, s, s + length, head);
-      if (skim) {
-        push(recordOfEnvelope(skim.env, offset, length, lineNo, skim.meta));
         return;
       }
     }

@@ -36,6 +36,8 @@ import {
 
 /** How many large bodies stay parsed in memory. */
 const BODY_CACHE_SIZE = 32;
+/** Records filled per slice of prefetchEnvelopes() (a few milliseconds of work between yields). */
+const PREFETCH_SLICE = 1000;
 /** Read window for context building. */
 const CONTEXT_WINDOW_BYTES = 4 * 1024 * 1024;
 
@@ -74,6 +76,8 @@ export class SessionManager {
   private closed = false;
   /** Some records may still be pending (indexed from their head; see EntryRecord.pending). */
   private unfilled: boolean;
+  /** The background fill started by prefetchEnvelopes(), while it runs or once done. */
+  private prefetch: Promise<void> | undefined;
   private readonly cache = new Map<string, SessionEntry>();
   private readonly listeners = new Set<(change: SessionChange) => void>();
 
@@ -319,6 +323,37 @@ export class SessionManager {
     this.fillAll();
     return this.index.all().map((r) => r.env);
   }
+  /**
+   * Read the previews of large lines in the background, in slices that yield to the event loop, so that the
+   * first getEnvelopes() finds them ready (the host starts this right after open, while its views load).
+   * Resolves when done (or when the session is closed); never rejects — a failure leaves the rest to
+   * getEnvelopes(), which reports it.
+   */
+  prefetchEnvelopes(): Promise<void> {
+    if (!this.unfilled) return Promise.resolve();
+    this.prefetch ??= (async () => {
+      const count = this.index.count;
+      for (let from = 0; from < count && this.unfilled && !this.closed; from += PREFETCH_SLICE) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (!this.unfilled || this.closed) break;
+        const slice: EntryRecord[] = [];
+        for (let i = from; i < Math.min(count, from + PREFETCH_SLICE); i++) slice.push(this.index.recordAt(i));
+        try {
+          this.fill(slice);
+        } catch {
+          return; // an I/O error: getEnvelopes() fills what is left and throws it to its caller
+        }
+        if (from + PREFETCH_SLICE >= count) this.unfilled = false;
+      }
+    })();
+    return this.prefetch;
+  }
+
+  /** True when an entry has this id (no body or envelope is read). */
+  hasEntry(id: string): boolean {
+    return this.index.has(id);
+  }
+
   /** The envelope of one entry. */
   getEnvelope(id: string): EntryEnvelope | undefined {
     const rec = this.index.get(id);

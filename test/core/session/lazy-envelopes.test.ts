@@ -11,6 +11,7 @@ import fc from "fast-check";
 import { randomUUID } from "node:crypto";
 import { buildContextFromEntries, envelopeOf, SessionManager, type SessionEntry } from "../../../src/core/index.js";
 import { timeOf } from "../../../src/core/session/entry-record.js";
+import { writeSyntheticSession } from "./generate.js";
 import { assistant, readJsonl, tempDir, toolResult, user } from "./helpers.js";
 
 let dir: string;
@@ -119,6 +120,32 @@ describe("envelopes filled on demand", () => {
     assert.ok(info.firstMessage.startsWith("first question word word"));
     assert.equal(info.firstMessage.length, 200);
     assert.equal(info.messageCount, 8);
+  });
+
+  test("prefetchEnvelopes reads every preview in the background; appends and close meanwhile are safe", async () => {
+    const file = path.join(dir, "prefetch.jsonl");
+    writeSyntheticSession(file, { entries: 3000, toolOutputBytes: 5000, compactEvery: 0, branchEvery: 400 });
+    const entries = fileEntries(file);
+    const sm = await SessionManager.open(file);
+    const done = sm.prefetchEnvelopes();
+    assert.equal(sm.prefetchEnvelopes(), done, "one prefetch at a time");
+    const added = sm.appendMessage(user("typed while previews load"));
+    await done;
+    // Everything was read before: blanking the file now changes nothing the envelopes say.
+    const size = fs.statSync(file).size;
+    fs.writeFileSync(file, Buffer.alloc(size, 32));
+    const envs = sm.getEnvelopes();
+    entries.forEach((e, i) => assert.deepEqual(envs[i], envelopeOf(e), `envelope of line ${i + 2}`));
+    assert.equal(envs.at(-1)?.id, added);
+    assert.deepEqual(sm.getLoadIssues(), []);
+    await sm.close();
+
+    writeSyntheticSession(file, { entries: 3000, toolOutputBytes: 5000, compactEvery: 0, branchEvery: 400 });
+    const early = await SessionManager.open(file, { readOnly: true });
+    const stopped = early.prefetchEnvelopes();
+    await early.close();
+    await stopped; // resolves, does not throw after close
+    assert.equal(early.getEnvelopes().length, fileEntries(file).length);
   });
 
   test("long ids (uuids) and odd timestamps are read from the heads exactly", async () => {
