@@ -232,6 +232,14 @@ test("message text is inert: markdown escapes raw HTML, drops unsafe links and r
     assert.equal(await vp.page.locator('[data-message-id="a1"] .markdown a[href="https://example.com"]').count(), 1);
     assert.match(await textOf(vp, '[data-message-id="a1"] .markdown'), /<img src=x onerror=alert\(1\)>/);
     assert.match(await textOf(vp, '[data-message-id="a1"] .markdown'), /\[image: pic\]/);
+    // The list is windowed: the first message is mounted again once the log is scrolled back to it.
+    await vp.page.evaluate(() => void (document.querySelector(".chat-messages")!.scrollTop = 0));
+    for (let i = 0; i < 30 && (await vp.page.locator('[data-message-id="u1"]').count()) === 0; i++)
+      await settle(vp.page);
+    await vp.page.locator("details").evaluateAll((ds) => ds.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+    await settle(vp.page);
+    assert.equal(await vp.page.locator("#root img, #root script, #root iframe").count(), 0);
+    assert.equal(await vp.page.locator('#root a[href^="javascript"], #root [onerror]').count(), 0);
     assert.match(await textOf(vp, '[data-message-id="u1"]'), /<script>alert\(2\)<\/script>/);
     await new Promise((r) => setTimeout(r, 200));
     assert.deepEqual(vp.dialogs, []);

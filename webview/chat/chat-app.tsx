@@ -4,11 +4,11 @@
  */
 import type { JSX } from "preact";
 import { useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "preact/hooks";
-import type { ChatMessageDto, HostToWebview, WebviewCommand, WebviewToHost } from "../../src/shared/protocol.js";
+import type { HostToWebview, WebviewCommand, WebviewToHost } from "../../src/shared/protocol.js";
 import { StatusLine } from "../status-line.js";
 import { Button, Dropdown } from "../ui/controls.js";
 import { ChatInput } from "./chat-input.js";
-import { MessageItem, OrphanToolResult } from "./chat-message.js";
+import { ChatList } from "./chat-list.js";
 import { ChatModel, type ChatUsage } from "./chat-model.js";
 
 /** Props: persisted state and the host channel. */
@@ -32,8 +32,8 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
   const model = useMemo(() => new ChatModel(), []);
   const [, bump] = useReducer((x: number) => x + 1, 0);
   const [draft, setDraft] = useState(typeof props.initialState?.draft === "string" ? props.initialState.draft : "");
-  const listRef = useRef<HTMLDivElement>(null);
-  const stickToBottom = useRef(true);
+  // Bumped on send: the list follows the bottom again whatever the user scrolled to.
+  const [followSeq, setFollowSeq] = useState(0);
   const lastInputSeq = useRef(0);
 
   // Layout effects run inside render(), so these exist before `ready` is posted.
@@ -50,12 +50,6 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
     return () => window.clearTimeout(t);
   }, [draft]);
 
-  // Follow the stream while the user is at the bottom; leave them alone when they scrolled up.
-  useLayoutEffect(() => {
-    const el = listRef.current;
-    if (el !== null && stickToBottom.current) el.scrollTop = el.scrollHeight;
-  });
-
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
       if (e.key === "Escape" && model.streaming) {
@@ -66,11 +60,6 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
   }, [model]);
-
-  const results = model.resultsByCall();
-  const callIds = new Set<string>();
-  for (const m of model.messages) for (const c of m.toolCalls ?? []) callIds.add(c.id);
-  const lastAssistant = findLastAssistant(model.messages);
 
   const modelOptions = model.models.map((m) => ({ value: m.key, label: `${m.name} · ${m.provider}` }));
   // The host sets a reason whenever sending cannot work (no model, no key for it, read-only session).
@@ -106,37 +95,26 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         ))}
       </div>
       {model.streaming ? <div class="progress-bar" role="progressbar" aria-label="Agent is working" /> : null}
-      <div
-        ref={listRef}
-        class="chat-messages"
-        role="log"
-        aria-live="polite"
-        aria-busy={model.streaming}
-        aria-label="Conversation"
-        onScroll={(e) => {
-          const el = e.currentTarget as HTMLDivElement;
-          stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
-        }}
-      >
-        {model.loaded && model.messages.length === 0 ? (
-          <div class="chat-empty">Start the conversation below.</div>
-        ) : null}
-        {model.messages.map((m) =>
-          m.role === "toolResult" && (m.toolCallId === undefined || !callIds.has(m.toolCallId)) ? (
-            <OrphanToolResult key={m.id} message={m} />
-          ) : (
-            <MessageItem key={m.id} message={m} results={results} live={model.streaming && m === lastAssistant} />
-          ),
-        )}
-        {noModel ? (
-          <div class="notice" role="note">
-            <span class="codicon codicon-warning" aria-hidden="true" /> <span>{model.noModelReason}</span>{" "}
-            <Button appearance="secondary" onClick={() => props.post({ type: "command", command: "setApiKey" })}>
-              Set API Key
-            </Button>
-          </div>
-        ) : null}
-      </div>
+      <ChatList
+        messages={model.messages}
+        streaming={model.streaming}
+        followSeq={followSeq}
+        header={
+          model.loaded && model.messages.length === 0 ? (
+            <div class="chat-empty">Start the conversation below.</div>
+          ) : null
+        }
+        footer={
+          noModel ? (
+            <div class="notice" role="note">
+              <span class="codicon codicon-warning" aria-hidden="true" /> <span>{model.noModelReason}</span>{" "}
+              <Button appearance="secondary" onClick={() => props.post({ type: "command", command: "setApiKey" })}>
+                Set API Key
+              </Button>
+            </div>
+          ) : null
+        }
+      />
       {model.approvals.map((a) => (
         <div class="approval" role="alertdialog" aria-label={`Approve ${a.toolName}`} key={a.toolCallId}>
           <div class="approval-text">
@@ -164,7 +142,7 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         onSend={(text) => {
           props.post({ type: "chat/submit", text });
           setDraft("");
-          stickToBottom.current = true;
+          setFollowSeq((n) => n + 1);
         }}
         onAbort={() => props.post({ type: "chat/abort" })}
       />
@@ -176,11 +154,6 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
     props.post({ type: "chat/approve", toolCallId, approved, ...(always ? { always: true } : {}) });
     model.answered(toolCallId);
   }
-}
-
-function findLastAssistant(messages: readonly ChatMessageDto[]): ChatMessageDto | undefined {
-  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === "assistant") return messages[i];
-  return undefined;
 }
 
 /** Token and cost use, and how full the context window is. */

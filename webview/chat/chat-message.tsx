@@ -5,6 +5,23 @@ import { Component, type JSX } from "preact";
 import type { ChatMessageDto } from "../../src/shared/protocol.js";
 import { MarkdownBlock } from "./markdown-block.js";
 
+/**
+ * Which <details> the user opened, by message and part. Rows leave the DOM when scrolled out of the chat's
+ * window; a tool call opened before must still be open when its row comes back.
+ */
+const openDetails = new Set<string>();
+
+/** `open` and `onToggle` for a <details> whose state outlives its element. */
+function detailsState(key: string): { open: boolean; onToggle: (e: Event) => void } {
+  return {
+    open: openDetails.has(key),
+    onToggle: (e) => {
+      if ((e.currentTarget as HTMLDetailsElement).open) openDetails.add(key);
+      else openDetails.delete(key);
+    },
+  };
+}
+
 /** Props: the message and the tool results it may pair with its calls. */
 export interface ChatMessageProps {
   message: ChatMessageDto;
@@ -33,14 +50,20 @@ export function ChatMessage({ message: m, results, live }: ChatMessageProps): JS
             {m.model !== undefined ? <span class="msg-model"> · {m.model}</span> : null}
           </div>
           {m.thinking ? (
-            <details class="thinking">
+            <details class="thinking" {...detailsState(`${m.id}/thinking`)}>
               <summary>Thinking</summary>
               <div class="plain">{m.thinking}</div>
             </details>
           ) : null}
-          {m.text !== "" ? <MarkdownBlock text={m.text} /> : null}
+          {m.text !== "" ? <MarkdownBlock text={m.text} cacheKey={m.id} /> : null}
           {(m.toolCalls ?? []).map((call) => (
-            <ToolCallBlock key={call.id} name={call.name} args={call.args} result={results.get(call.id)} />
+            <ToolCallBlock
+              key={call.id}
+              stateKey={`${m.id}/${call.id}`}
+              name={call.name}
+              args={call.args}
+              result={results.get(call.id)}
+            />
           ))}
           {m.stopReason === "error" || m.stopReason === "aborted" ? (
             <div class="msg-error" role="alert">
@@ -70,7 +93,7 @@ export function ChatMessage({ message: m, results, live }: ChatMessageProps): JS
     case "branchSummary":
     case "compactionSummary":
       return (
-        <details class={`msg msg-summary msg-${m.role}`} data-message-id={m.id}>
+        <details class={`msg msg-summary msg-${m.role}`} data-message-id={m.id} {...detailsState(`${m.id}/summary`)}>
           <summary>
             <span
               class={`codicon ${m.role === "branchSummary" ? "codicon-git-merge" : "codicon-fold"}`}
@@ -78,7 +101,7 @@ export function ChatMessage({ message: m, results, live }: ChatMessageProps): JS
             />{" "}
             {m.role === "branchSummary" ? "Branch summary" : "Compaction summary"}
           </summary>
-          <MarkdownBlock text={m.text} />
+          <MarkdownBlock text={m.text} cacheKey={m.id} />
         </details>
       );
     default: {
@@ -111,12 +134,17 @@ export class MessageItem extends Component<ChatMessageProps> {
 export function OrphanToolResult({ message: m }: { message: ChatMessageDto }): JSX.Element {
   return (
     <div class="msg msg-tool" data-message-id={m.id}>
-      <ToolCallBlock name={m.toolName ?? "tool"} args="" result={m} />
+      <ToolCallBlock stateKey={`${m.id}/result`} name={m.toolName ?? "tool"} args="" result={m} />
     </div>
   );
 }
 
-function ToolCallBlock(props: { name: string; args: string; result: ChatMessageDto | undefined }): JSX.Element {
+function ToolCallBlock(props: {
+  stateKey: string;
+  name: string;
+  args: string;
+  result: ChatMessageDto | undefined;
+}): JSX.Element {
   const r = props.result;
   const state = r === undefined ? "running" : r.isError === true ? "error" : "done";
   const icon =
@@ -126,7 +154,7 @@ function ToolCallBlock(props: { name: string; args: string; result: ChatMessageD
         ? "codicon-error"
         : "codicon-check";
   return (
-    <details class={`tool-call tool-${state}`}>
+    <details class={`tool-call tool-${state}`} {...detailsState(props.stateKey)}>
       <summary>
         <span class={`codicon ${icon}`} aria-hidden="true" /> <span class="tool-name">{props.name}</span>{" "}
         <span class="tool-args-short">{shortArgs(props.args)}</span>

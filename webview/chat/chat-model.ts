@@ -97,15 +97,6 @@ export class ChatModel {
     this.changed();
   }
 
-  /** Tool results keyed by the call they answer, so calls can show their results inline. */
-  resultsByCall(): Map<string, ChatMessageDto> {
-    const m = new Map<string, ChatMessageDto>();
-    for (const msg of this.messages) {
-      if (msg.role === "toolResult" && msg.toolCallId !== undefined) m.set(msg.toolCallId, msg);
-    }
-    return m;
-  }
-
   private reindex(): void {
     this.byId.clear();
     this.messages.forEach((m, i) => this.byId.set(m.id, i));

@@ -1,0 +1,304 @@
+/**
+ * The windowed chat list in real Chromium: a 3,000-message path mounts a bounded number of rows, opens
+ * at its end, reaches its first message by keyboard, follows streamed text at the bottom, and keeps what
+ * the user reads in place when they scrolled up and content above, at or below them changes.
+ */
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser } from "playwright-core";
+import type { ChatMessageDto } from "../../src/shared/protocol.js";
+import { launchBrowser, openView, settle, startWebviewServer, type ViewPage, type WebviewServer } from "./harness.js";
+
+let server: WebviewServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startWebviewServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const usage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 0 };
+const MODEL = { key: "openai/gpt", name: "GPT", provider: "openai", contextWindow: 128000 };
+const BIG_OUTPUT = "output line of a tool\n".repeat(450); // ~10 KB
+
+function msg(
+  id: string,
+  role: ChatMessageDto["role"],
+  text: string,
+  extra: Partial<ChatMessageDto> = {},
+): ChatMessageDto {
+  return { id, role, text, timestamp: 1, ...extra };
+}
+
+/** A long path: user, assistant with a tool call, its 10 KB result, assistant markdown; ids m0…m{n-1}. */
+function longPath(n: number): ChatMessageDto[] {
+  const out: ChatMessageDto[] = [];
+  for (let i = 0; i < n; i++) {
+    const id = `m${i}`;
+    switch (i % 4) {
+      case 0:
+        out.push(msg(id, "user", `Question ${i}: ${"why ".repeat(i % 7 === 0 ? 60 : 3)}`));
+        break;
+      case 1:
+        out.push(
+          msg(id, "assistant", `Looking at **${i}**`, { toolCalls: [{ id: `c${i}`, name: "bash", args: "{}" }] }),
+        );
+        break;
+      case 2:
+        out.push(msg(id, "toolResult", BIG_OUTPUT, { toolCallId: `c${i - 1}`, toolName: "bash" }));
+        break;
+      default:
+        out.push(
+          msg(id, "assistant", `Answer ${i}\n\n- point *one*\n- point two\n\n\`\`\`ts\nconst x = ${i};\n\`\`\``),
+        );
+    }
+  }
+  return out;
+}
+
+async function openLong(n: number, streaming: boolean): Promise<ViewPage> {
+  const vp = await openView(browser, server, { view: "chat", height: 600 });
+  await vp.send({ type: "chat/snapshot", messages: longPath(n), streaming, model: MODEL, usage });
+  await stable(vp);
+  return vp;
+}
+
+interface ListState {
+  scrollTop: number;
+  fromBottom: number;
+  mounted: number;
+  markdown: number;
+  /** First row (message id) intersecting the viewport and its top relative to the list's top. */
+  firstId: string | null;
+  firstTop: number;
+}
+
+// In-page code as strings: tsx's name-keeping helpers do not exist in the page.
+const STATE_JS = `(() => {
+  const el = document.querySelector('.chat-messages');
+  const box = el.getBoundingClientRect();
+  let firstId = null, firstTop = 0;
+  for (const m of el.querySelectorAll('[data-message-id]')) {
+    const r = m.getBoundingClientRect();
+    if (r.bottom > box.top && r.top < box.bottom) { firstId = m.getAttribute('data-message-id'); firstTop = r.top - box.top; break; }
+  }
+  return {
+    scrollTop: el.scrollTop,
+    fromBottom: el.scrollHeight - el.scrollTop - el.clientHeight,
+    mounted: el.querySelectorAll('[data-message-id]').length,
+    markdown: el.querySelectorAll('.markdown').length,
+    firstId, firstTop,
+  };
+})()`;
+
+async function listState(vp: ViewPage): Promise<ListState> {
+  return (await vp.page.evaluate(STATE_JS)) as ListState;
+}
+
+/** Wait (bounded) until the list stops changing: measuring and re-windowing take a few frames. */
+async function stable(vp: ViewPage): Promise<ListState> {
+  let prev = "";
+  let same = 0;
+  for (let i = 0; i < 60; i++) {
+    await settle(vp.page);
+    const s = await listState(vp);
+    const sig = JSON.stringify(s);
+    same = sig === prev ? same + 1 : 0;
+    if (same >= 2) return s;
+    prev = sig;
+  }
+  throw new Error(`chat list did not settle: ${prev}`);
+}
+
+/** Where a message's top is relative to the list's top, or null when it is not mounted. */
+async function topOf(vp: ViewPage, id: string): Promise<number | null> {
+  return (await vp.page.evaluate(`(() => {
+    const m = document.querySelector('[data-message-id="${id}"]');
+    if (m === null) return null;
+    return m.getBoundingClientRect().top - document.querySelector('.chat-messages').getBoundingClientRect().top;
+  })()`)) as number | null;
+}
+
+async function inView(vp: ViewPage, id: string): Promise<boolean> {
+  return (await vp.page.evaluate(`(() => {
+    const m = document.querySelector('[data-message-id="${id}"]');
+    if (m === null) return false;
+    const r = m.getBoundingClientRect(), b = document.querySelector('.chat-messages').getBoundingClientRect();
+    return r.bottom > b.top && r.top < b.bottom;
+  })()`)) as boolean;
+}
+
+async function setScrollTop(vp: ViewPage, top: number): Promise<void> {
+  await vp.page.evaluate(`document.querySelector('.chat-messages').scrollTop = ${top}`);
+}
+
+const N = 3000;
+/** Far below N: the window is a few screens of rows whatever the path length. */
+const MOUNT_BOUND = 80;
+
+test("3,000 messages: a bounded number of rows is mounted, the log keeps its semantics, it opens at the end", async () => {
+  const vp = await openLong(N, false);
+  try {
+    const s = await listState(vp);
+    assert.ok(s.mounted > 0 && s.mounted <= MOUNT_BOUND, `mounted ${s.mounted} of ${N}`);
+    assert.ok(s.markdown <= MOUNT_BOUND, `parsed markdown blocks in the DOM: ${s.markdown}`);
+    assert.ok(s.fromBottom < 2, `at the bottom (${s.fromBottom}px away)`);
+    assert.ok(await inView(vp, `m${N - 1}`), "the last message is in view");
+    const log = vp.page.locator('[role="log"][aria-live="polite"][aria-label="Conversation"]');
+    assert.equal(await log.count(), 1);
+    assert.equal(await log.getAttribute("aria-busy"), "false");
+    assert.equal(await log.locator(`[data-message-id="m${N - 1}"]`).count(), 1, "rows sit inside the log");
+    assert.equal(await vp.page.locator(".chat-gap").first().getAttribute("aria-hidden"), "true");
+    assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
+  } finally {
+    await vp.close();
+  }
+});
+
+test("keyboard: Home from a focused tool call reaches the first message, End the last; the log keeps focus", async () => {
+  const vp = await openLong(N, false);
+  try {
+    const summary = vp.page.locator(`[data-message-id="m${N - 3}"] details.tool-call summary`);
+    await summary.focus();
+    await vp.page.keyboard.press("Home");
+    let s = await stable(vp);
+    for (let i = 0; i < 20 && !(await inView(vp, "m0")); i++) s = await stable(vp);
+    assert.ok(await inView(vp, "m0"), `the first message is in view (${JSON.stringify(s)})`);
+    assert.equal(s.scrollTop, 0);
+    assert.equal(s.firstId, "m0");
+    assert.ok(s.mounted <= MOUNT_BOUND, `mounted ${s.mounted}`);
+    assert.equal(
+      await vp.page.evaluate(`document.activeElement?.closest('[role="log"]') !== null`),
+      true,
+      "focus stayed in the log when the focused tool call left the window",
+    );
+    await vp.page.keyboard.press("End");
+    for (let i = 0; i < 20 && !(await inView(vp, `m${N - 1}`)); i++) await stable(vp);
+    s = await stable(vp);
+    assert.ok(await inView(vp, `m${N - 1}`), "End shows the last message again");
+    assert.ok(s.fromBottom < 2);
+    assert.deepEqual((await vp.problems()).errors, []);
+  } finally {
+    await vp.close();
+  }
+});
+
+test("scrolling up step by step moves the content exactly as far as scrolled (no jumps when rows mount)", async () => {
+  const vp = await openLong(N, false);
+  try {
+    for (let step = 0; step < 12; step++) {
+      const before = await stable(vp);
+      assert.ok(before.firstId !== null);
+      const id = before.firstId;
+      await setScrollTop(vp, before.scrollTop - 250);
+      await stable(vp);
+      const top = await topOf(vp, id);
+      assert.ok(top !== null, `m${id} still mounted`);
+      assert.ok(Math.abs(top - (before.firstTop + 250)) <= 1, `step ${step}: ${id} moved ${top - before.firstTop}px`);
+    }
+    // A jump to the very top (the scrollbar dragged) shows the first message.
+    await setScrollTop(vp, 0);
+    const s = await stable(vp);
+    assert.equal(s.firstId, "m0");
+    assert.ok(s.mounted <= MOUNT_BOUND);
+  } finally {
+    await vp.close();
+  }
+});
+
+test("streamed text keeps the view at the bottom while the user is there", async () => {
+  const vp = await openLong(N, true);
+  try {
+    await vp.send({ type: "chat/message", message: msg(`m${N}`, "user", "go on") });
+    let text = "Streaming";
+    for (let i = 0; i < 8; i++) {
+      text += `\n\nparagraph ${i} ${"word ".repeat(40)}`;
+      await vp.send({ type: "chat/message", message: msg("tmp", "assistant", text) });
+      const s = await stable(vp);
+      assert.ok(s.fromBottom < 2, `chunk ${i}: ${s.fromBottom}px from the bottom`);
+      assert.ok(await inView(vp, "tmp"));
+    }
+    await vp.send({ type: "chat/message", message: msg("e1", "assistant", `${text}\n\ndone`), replaces: "tmp" });
+    const s = await stable(vp);
+    assert.ok(s.fromBottom < 2);
+    assert.match((await vp.page.textContent('[data-message-id="e1"] .markdown')) ?? "", /done/);
+    assert.ok(s.mounted <= MOUNT_BOUND);
+  } finally {
+    await vp.close();
+  }
+});
+
+test("scrolled up: streamed text, new messages and a message changing above do not move the view", async () => {
+  const vp = await openLong(N, true);
+  try {
+    await vp.send({ type: "chat/message", message: msg("tmp", "assistant", "Streaming") });
+    await stable(vp);
+    const start = await listState(vp);
+    await setScrollTop(vp, start.scrollTop - 3000);
+    const held = await stable(vp);
+    assert.ok(held.fromBottom > 1000 && held.firstId !== null);
+    const id = held.firstId;
+    let text = "Streaming";
+    for (let i = 0; i < 6; i++) {
+      text += `\n\nparagraph ${i} ${"word ".repeat(40)}`;
+      await vp.send({ type: "chat/message", message: msg("tmp", "assistant", text) });
+    }
+    await vp.send({ type: "chat/message", message: msg("e1", "assistant", text), replaces: "tmp" });
+    await vp.send({ type: "chat/message", message: msg("x1", "user", "another one") });
+    let s = await stable(vp);
+    assert.equal(s.firstId, id, "the same message is first in view");
+    assert.ok(Math.abs(s.firstTop - held.firstTop) <= 1, `moved ${s.firstTop - held.firstTop}px`);
+
+    // A mounted message above the viewport grows (re-sent with more text): what is in view stays put.
+    const above = (await vp.page.evaluate(`(() => {
+      const b = document.querySelector('.chat-messages').getBoundingClientRect();
+      const rows = [...document.querySelectorAll('.msg-assistant[data-message-id]')].filter((m) => m.getBoundingClientRect().bottom < b.top);
+      return rows.length > 0 ? rows[rows.length - 1].getAttribute('data-message-id') : null;
+    })()`)) as string | null;
+    assert.ok(above !== null, "a mounted assistant message above the viewport");
+    await vp.send({ type: "chat/message", message: msg(above, "assistant", "Grown\n\n".repeat(40)) });
+    s = await stable(vp);
+    assert.equal(s.firstId, id);
+    assert.ok(Math.abs(s.firstTop - held.firstTop) <= 1, `moved ${s.firstTop - held.firstTop}px after growth above`);
+
+    // Sending follows the bottom again.
+    await vp.page.fill('textarea[aria-label="Message"]', "next");
+    await vp.send({ type: "chat/streaming", streaming: false });
+    await vp.page.keyboard.press("Enter");
+    await vp.send({ type: "chat/message", message: msg("u9", "user", "next") });
+    s = await stable(vp);
+    assert.ok(s.fromBottom < 2, `back at the bottom after sending (${s.fromBottom}px away)`);
+  } finally {
+    await vp.close();
+  }
+});
+
+test("opening a tool call at the bottom keeps its summary in place; it is still open after a round trip", async () => {
+  const vp = await openLong(N, false);
+  try {
+    const summary = `[data-message-id="m${N - 3}"] details.tool-call summary`;
+    const before = (await vp.page.locator(summary).boundingBox())?.y;
+    await vp.page.click(summary);
+    await stable(vp);
+    const afterOpen = (await vp.page.locator(summary).boundingBox())?.y;
+    assert.ok(before !== undefined && afterOpen !== undefined);
+    assert.ok(Math.abs(afterOpen - before) <= 1, `summary moved ${afterOpen - before}px`);
+    assert.equal(await vp.page.locator(`[data-message-id="m${N - 3}"] details.tool-call`).getAttribute("open"), "");
+    // Scrolled out of the window (unmounted) and back: still open.
+    await setScrollTop(vp, 0);
+    await stable(vp);
+    assert.equal(await vp.page.locator(`[data-message-id="m${N - 3}"]`).count(), 0, "unmounted far from view");
+    await vp.page.focus(".chat-messages");
+    await vp.page.keyboard.press("End");
+    await stable(vp);
+    assert.equal(await vp.page.locator(`[data-message-id="m${N - 3}"] details.tool-call`).getAttribute("open"), "");
+    assert.ok((await listState(vp)).fromBottom < 2, "End follows the bottom");
+  } finally {
+    await vp.close();
+  }
+});

@@ -1,0 +1,135 @@
+/**
+ * The conversation (role=log), windowed: only rows near the viewport are mounted (and their markdown
+ * parsed); the rest are stood in for by spacers sized from measured heights, or estimates for rows never
+ * seen. ChatScroller keeps the view at the bottom while following, and still when the user scrolled up.
+ */
+import type { ComponentChildren, JSX } from "preact";
+import { useLayoutEffect, useMemo, useReducer, useRef } from "preact/hooks";
+import type { ChatMessageDto } from "../../src/shared/protocol.js";
+import { MessageItem, OrphanToolResult } from "./chat-message.js";
+import { ChatScroller, type ScrollAnchor } from "./chat-scroller.js";
+import { chatRows, estimateRowHeight, RowOffsets, type ChatRow } from "./chat-window.js";
+
+/** Props: the path's messages and what surrounds them inside the log. */
+export interface ChatListProps {
+  messages: readonly ChatMessageDto[];
+  streaming: boolean;
+  /** Changes when the user sends a message: the list follows the bottom again. */
+  followSeq: number;
+  /** Shown before the rows (the empty-chat hint). */
+  header?: ComponentChildren;
+  /** Shown after the rows (the no-model notice). */
+  footer?: ComponentChildren;
+}
+
+/** Rows mounted beyond each edge of the viewport, in pixels (at least one viewport). */
+const MIN_MARGIN_PX = 400;
+
+interface Derived {
+  rows: ChatRow[];
+  indexOf: Map<string, number>;
+  results: Map<string, ChatMessageDto>;
+  lastAssistant: ChatMessageDto | undefined;
+}
+
+function derive(messages: readonly ChatMessageDto[]): Derived {
+  const rows = chatRows(messages);
+  const indexOf = new Map<string, number>();
+  rows.forEach((r, i) => indexOf.set(r.key, i));
+  const results = new Map<string, ChatMessageDto>();
+  let lastAssistant: ChatMessageDto | undefined;
+  for (const m of messages) {
+    if (m.role === "toolResult" && m.toolCallId !== undefined) results.set(m.toolCallId, m);
+    if (m.role === "assistant") lastAssistant = m;
+  }
+  return { rows, indexOf, results, lastAssistant };
+}
+
+/** The windowed message list. */
+export function ChatList(p: ChatListProps): JSX.Element {
+  const [, bump] = useReducer((x: number) => x + 1, 0);
+  const ref = useRef<HTMLDivElement>(null);
+  const scroller = useMemo(() => new ChatScroller(() => bump(0)), []);
+  const estimates = useRef({ width: -1, byMessage: new WeakMap<ChatMessageDto, number>() });
+  const seen = useRef({ firstKey: undefined as string | undefined, followSeq: p.followSeq });
+
+  useLayoutEffect(() => scroller.attach(ref.current as HTMLDivElement), [scroller]);
+  useLayoutEffect(() => scroller.afterRender());
+
+  const d = useMemo(() => derive(p.messages), [p.messages]);
+  const { rows, indexOf } = d;
+
+  // Another conversation (new session, other file) starts at its end, as when it was first opened.
+  const firstKey = rows[0]?.key;
+  if (firstKey !== seen.current.firstKey || p.followSeq !== seen.current.followSeq) {
+    if (seen.current.firstKey !== undefined || p.followSeq !== seen.current.followSeq) scroller.follow();
+    seen.current = { firstKey, followSeq: p.followSeq };
+  }
+
+  if (estimates.current.width !== scroller.width) {
+    estimates.current = { width: scroller.width, byMessage: new WeakMap() };
+  }
+  const estimateOf = (r: ChatRow): number => {
+    const cache = estimates.current.byMessage;
+    let h = cache.get(r.message);
+    if (h === undefined) {
+      h = estimateRowHeight(r, scroller.width || 300);
+      cache.set(r.message, h);
+    }
+    return h;
+  };
+  const offsets = useMemo(
+    () => new RowOffsets(rows.map((r) => scroller.heights.get(r.key) ?? estimateOf(r))),
+    [rows, scroller.heightsVersion, scroller.width],
+  );
+
+  const topOf = (a: ScrollAnchor): number | undefined => {
+    const i = indexOf.get(a.key) ?? (a.index < rows.length ? a.index : undefined);
+    return i === undefined ? undefined : offsets.offsets[i];
+  };
+  const viewH = scroller.viewHeight;
+  const top = scroller.viewTop(offsets.total, topOf);
+  const margin = Math.max(MIN_MARGIN_PX, viewH);
+  const range = offsets.range(top - margin, top + viewH + margin);
+
+  const children: JSX.Element[] = [];
+  const spacer = (which: string, height: number): void => {
+    children.push(
+      <div key={`\u0000gap-${which}`} class="chat-gap" aria-hidden="true" style={{ height: `${height}px` }} />,
+    );
+  };
+  // The top spacer also carries the scroller's adjustment (it may stand for nothing but that).
+  const topGap = scroller.topGap(offsets.span(0, range.start));
+  if (range.end > range.start && (range.start > 0 || topGap > 0)) spacer("top", topGap);
+  for (let i = range.start; i < range.end; i++) {
+    const r = rows[i];
+    const m = r.message;
+    children.push(
+      <div key={r.key} class="chat-row" data-row-key={r.key} data-row-index={i}>
+        {r.orphan ? (
+          <OrphanToolResult message={m} />
+        ) : (
+          <MessageItem message={m} results={d.results} live={p.streaming && m === d.lastAssistant} />
+        )}
+      </div>,
+    );
+  }
+  if (range.end < rows.length) spacer("bottom", offsets.span(range.end, rows.length));
+
+  return (
+    <div
+      ref={ref}
+      class="chat-messages"
+      role="log"
+      aria-live="polite"
+      aria-busy={p.streaming}
+      aria-label="Conversation"
+      // Focusable so keyboard scrolling works from the log itself, also after a focused row left the window.
+      tabIndex={0}
+    >
+      {p.header}
+      {children}
+      {p.footer}
+    </div>
+  );
+}
