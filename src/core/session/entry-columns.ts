@@ -19,13 +19,21 @@ export class EntryColumns {
   readonly roles: (string | undefined)[] = [];
   readonly timestamps: string[] = [];
   /** Byte offset of each line (-1: in memory only). */
-  offsets = new Float64Array(1024);
+  offsets: Float64Array;
   /** Byte length of each line, without its newline. */
-  sizes = new Float64Array(1024);
+  sizes: Float64Array;
   /** 1-based line number (0: in memory only). */
-  lines = new Int32Array(1024);
+  lines: Int32Array;
   /** The record of an entry parsed whole (with body, raw text or meta); undefined for head-only lines. */
   readonly full: (EntryRecord | undefined)[] = [];
+
+  /** `capacity`: expected number of entries (the typed columns grow beyond it as needed). */
+  constructor(capacity = 1024) {
+    const n = Math.max(16, Math.min(Math.ceil(capacity), 1 << 22));
+    this.offsets = new Float64Array(n);
+    this.sizes = new Float64Array(n);
+    this.lines = new Int32Array(n);
+  }
 
   /** A line known from its head only (a `message` line in pi's layout). */
   pushHead(

@@ -135,7 +135,6 @@ export class EntryIndex {
     if (this.orphans.has(i)) env.orphan = true;
     const rec: EntryRecord = {
       env,
-      ts: this.timeAt(i),
       seq: i,
       offset: cols.offsets[i],
       length: cols.sizes[i],
@@ -171,7 +170,7 @@ export class EntryIndex {
     this.cols.pushRecord(rec);
     rec.seq = i;
     this.byId.set(rec.env.id, i);
-    this.times.push(rec.ts);
+    this.times.push(NaN);
     this.applyMeta(rec);
     const p = rec.env.parentId === null ? undefined : this.byId.get(rec.env.parentId);
     this.parents.push(p ?? -1);

@@ -30,8 +30,6 @@ export interface EntryMeta {
 /** One entry of the index. */
 export interface EntryRecord {
   env: EntryEnvelope;
-  /** Date.parse(timestamp), NaN-safe (0 when unparsable). */
-  ts: number;
   /** Position in file order. */
   seq: number;
   /** Byte offset of the line, or -1 for entries that exist only in memory. */
@@ -174,7 +172,6 @@ export function recordOfEntry(
   const env = detachEnvelope(envelopeOf(entry));
   return {
     env,
-    ts: timeOf(env.timestamp),
     seq: 0,
     offset,
     length,
@@ -233,7 +230,6 @@ export function recordOfEnvelope(
   if (!standalone) detachEnvelope(env);
   return {
     env,
-    ts: timeOf(env.timestamp),
     seq: 0,
     offset,
     length,

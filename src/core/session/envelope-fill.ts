@@ -9,15 +9,7 @@
  */
 import * as fs from "node:fs";
 import { envelopeFromPiBytes } from "./byte-head.js";
-import {
-  detach,
-  entryShapeError,
-  intern,
-  metaOf,
-  NO_META,
-  RETAIN_MAX_BYTES,
-  type EntryRecord,
-} from "./entry-record.js";
+import { detach, entryShapeError, intern, metaOf, NO_META, type EntryRecord } from "./entry-record.js";
 import { envelopeOf } from "./preview.js";
 import type { EntryEnvelope, LoadIssue, SessionEntry } from "./types.js";
 
@@ -49,13 +41,12 @@ export function fillFromEntry(rec: EntryRecord, entry: SessionEntry): void {
  */
 export function fillFromBytes(rec: EntryRecord, buf: Buffer, start: number): LoadIssue | undefined {
   const end = start + rec.length;
-  // Small lines: JSON.parse is native and cheaper than walking the bytes in (often still cold) JavaScript.
-  if (rec.length > RETAIN_MAX_BYTES) {
-    const fast = envelopeFromPiBytes(buf, start, end);
-    if (fast && fast.env.id === rec.env.id && fast.env.parentId === rec.env.parentId) {
-      settle(rec, fast.env, fast.meta);
-      return undefined;
-    }
+  // From the bytes: decodes only the preview and a few values. (Cheaper than JSON.parse even for small lines
+  // once a few thousand have warmed it up; parsing whole stays the fallback.)
+  const fast = envelopeFromPiBytes(buf, start, end);
+  if (fast && fast.env.id === rec.env.id && fast.env.parentId === rec.env.parentId) {
+    settle(rec, fast.env, fast.meta);
+    return undefined;
   }
   let v: unknown;
   try {
