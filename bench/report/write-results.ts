@@ -96,8 +96,10 @@ that peak RSS belongs to that run alone:
   is imported directly, so pi is not charged for loading its CLI.
 - **raw floor**: read the file in 4 MB chunks and count newlines — the least any store must do.
 
-Each child times \`open\`, reads its peak RSS (\`VmHWM\` from \`/proc/self/status\`) right after, then times
-\`getTree()\`, \`buildSessionContext()\`, \`branch(id)\` to 64 entries sampled across the file (navigation without a
+Each child times \`open\`, reads its peak RSS (\`VmHWM\` from \`/proc/self/status\`) right after, then times the
+first \`getEnvelopes()\` — ours reads the previews of message lines then (pi has everything from its open), so
+**open + previews** is when a tree view can be drawn — and reads peak RSS again (the RSS target and chart use
+this second, larger figure), then times \`getTree()\`, \`buildSessionContext()\`, \`branch(id)\` to 64 entries sampled across the file (navigation without a
 summary; ours also persists the leaf with one appended line) and N \`appendMessage()\` calls (p50/p99). The file is
 truncated back to its size after every run. The parent reads the file once right before each child (this
 machine reclaims idle page cache), so the page cache is warm for everyone. "Open (CPU)" shows the

@@ -141,7 +141,7 @@ const N = 3000;
 /** Far below N: the window is a few screens of rows whatever the path length. */
 const MOUNT_BOUND = 80;
 
-test("3,000 messages: a bounded number of rows is mounted, the log keeps its semantics, it opens at the end", async () => {
+test("3,000 messages: a bounded number of rows is mounted, the list keeps its semantics, it opens at the end", async () => {
   const vp = await openLong(N, false);
   try {
     const s = await listState(vp);
@@ -149,10 +149,15 @@ test("3,000 messages: a bounded number of rows is mounted, the log keeps its sem
     assert.ok(s.markdown <= MOUNT_BOUND, `parsed markdown blocks in the DOM: ${s.markdown}`);
     assert.ok(s.fromBottom < 2, `at the bottom (${s.fromBottom}px away)`);
     assert.ok(await inView(vp, `m${N - 1}`), "the last message is in view");
-    const log = vp.page.locator('[role="log"][aria-live="polite"][aria-label="Conversation"]');
+    const log = vp.page.locator('.chat-messages[role="region"][aria-label="Conversation"]');
     assert.equal(await log.count(), 1);
     assert.equal(await log.getAttribute("aria-busy"), "false");
-    assert.equal(await log.locator(`[data-message-id="m${N - 1}"]`).count(), 1, "rows sit inside the log");
+    assert.equal(await log.getAttribute("aria-live"), null, "the windowed list is no live region");
+    assert.equal(
+      await log.locator(`[role="list"] > [role="listitem"] [data-message-id="m${N - 1}"]`).count(),
+      1,
+      "rows are listitems of the list inside the region",
+    );
     assert.equal(await vp.page.locator(".chat-gap").first().getAttribute("aria-hidden"), "true");
     assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
   } finally {
@@ -160,7 +165,7 @@ test("3,000 messages: a bounded number of rows is mounted, the log keeps its sem
   }
 });
 
-test("keyboard: Home from a focused tool call reaches the first message, End the last; the log keeps focus", async () => {
+test("keyboard: Home from a focused tool call reaches the first message, End the last; the list keeps focus", async () => {
   const vp = await openLong(N, false);
   try {
     const summary = vp.page.locator(`[data-message-id="m${N - 3}"] details.tool-call summary`);
@@ -173,9 +178,9 @@ test("keyboard: Home from a focused tool call reaches the first message, End the
     assert.equal(s.firstId, "m0");
     assert.ok(s.mounted <= MOUNT_BOUND, `mounted ${s.mounted}`);
     assert.equal(
-      await vp.page.evaluate(`document.activeElement?.closest('[role="log"]') !== null`),
+      await vp.page.evaluate(`document.activeElement?.closest('.chat-messages[aria-label="Conversation"]') != null`),
       true,
-      "focus stayed in the log when the focused tool call left the window",
+      "focus stayed in the list when the focused tool call left the window",
     );
     await vp.page.keyboard.press("End");
     for (let i = 0; i < 20 && !(await inView(vp, `m${N - 1}`)); i++) await stable(vp);

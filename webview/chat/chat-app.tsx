@@ -9,6 +9,7 @@ import { StatusLine } from "../status-line.js";
 import { Button, Dropdown } from "../ui/controls.js";
 import { ChatInput } from "./chat-input.js";
 import { ChatList } from "./chat-list.js";
+import { ChatLiveRegion } from "./chat-live-region.js";
 import { ChatModel, type ChatUsage } from "./chat-model.js";
 
 /** Props: persisted state and the host channel. */
@@ -147,6 +148,7 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         onAbort={() => props.post({ type: "chat/abort" })}
       />
       <StatusLine subscribeHost={props.subscribeHost} />
+      <ChatLiveRegion subscribeHost={props.subscribeHost} />
     </div>
   );
 

@@ -1,7 +1,12 @@
 /**
- * The conversation (role=log), windowed: only rows near the viewport are mounted (and their markdown
- * parsed); the rest are stood in for by spacers sized from measured heights, or estimates for rows never
- * seen. ChatScroller keeps the view at the bottom while following, and still when the user scrolled up.
+ * The conversation, windowed: only rows near the viewport are mounted (and their markdown parsed); the
+ * rest are stood in for by spacers sized from measured heights, or estimates for rows never seen.
+ * ChatScroller keeps the view at the bottom while following, and still when the user scrolled up.
+ *
+ * Accessibility: a focusable, labelled region (keyboard scrolling) holding a list whose rows are listitems
+ * with their position in the whole path (aria-posinset/setsize), since most of them are not in the DOM.
+ * Nothing here is live: rows mounted by scrolling back are old news. New content is announced by
+ * ChatLiveRegion instead.
  */
 import type { ComponentChildren, JSX } from "preact";
 import { useLayoutEffect, useMemo, useReducer, useRef } from "preact/hooks";
@@ -10,15 +15,15 @@ import { MessageItem, OrphanToolResult } from "./chat-message.js";
 import { ChatScroller, type ScrollAnchor } from "./chat-scroller.js";
 import { chatRows, estimateRowHeight, RowOffsets, type ChatRow } from "./chat-window.js";
 
-/** Props: the path's messages and what surrounds them inside the log. */
+/** Props: the path's messages and what surrounds them inside the scrolled region. */
 export interface ChatListProps {
   messages: readonly ChatMessageDto[];
   streaming: boolean;
   /** Changes when the user sends a message: the list follows the bottom again. */
   followSeq: number;
-  /** Shown before the rows (the empty-chat hint). */
+  /** Shown before the list of rows, inside the scrolled region (the empty-chat hint). */
   header?: ComponentChildren;
-  /** Shown after the rows (the no-model notice). */
+  /** Shown after the list of rows, inside the scrolled region (the no-model notice). */
   footer?: ComponentChildren;
 }
 
@@ -49,11 +54,12 @@ function derive(messages: readonly ChatMessageDto[]): Derived {
 export function ChatList(p: ChatListProps): JSX.Element {
   const [, bump] = useReducer((x: number) => x + 1, 0);
   const ref = useRef<HTMLDivElement>(null);
+  const rowsRef = useRef<HTMLDivElement>(null);
   const scroller = useMemo(() => new ChatScroller(() => bump(0)), []);
   const estimates = useRef({ width: -1, byMessage: new WeakMap<ChatMessageDto, number>() });
   const seen = useRef({ firstKey: undefined as string | undefined, followSeq: p.followSeq });
 
-  useLayoutEffect(() => scroller.attach(ref.current as HTMLDivElement), [scroller]);
+  useLayoutEffect(() => scroller.attach(ref.current as HTMLDivElement, rowsRef.current as HTMLDivElement), [scroller]);
   useLayoutEffect(() => scroller.afterRender());
 
   const d = useMemo(() => derive(p.messages), [p.messages]);
@@ -105,7 +111,15 @@ export function ChatList(p: ChatListProps): JSX.Element {
     const r = rows[i];
     const m = r.message;
     children.push(
-      <div key={r.key} class="chat-row" data-row-key={r.key} data-row-index={i}>
+      <div
+        key={r.key}
+        class="chat-row"
+        role="listitem"
+        aria-posinset={i + 1}
+        aria-setsize={rows.length}
+        data-row-key={r.key}
+        data-row-index={i}
+      >
         {r.orphan ? (
           <OrphanToolResult message={m} />
         ) : (
@@ -120,15 +134,16 @@ export function ChatList(p: ChatListProps): JSX.Element {
     <div
       ref={ref}
       class="chat-messages"
-      role="log"
-      aria-live="polite"
+      role="region"
       aria-busy={p.streaming}
       aria-label="Conversation"
-      // Focusable so keyboard scrolling works from the log itself, also after a focused row left the window.
+      // Focusable so keyboard scrolling works from the list itself, also after a focused row left the window.
       tabIndex={0}
     >
       {p.header}
-      {children}
+      <div ref={rowsRef} class="chat-rows" role="list" aria-label="Messages">
+        {children}
+      </div>
       {p.footer}
     </div>
   );

@@ -66,7 +66,9 @@ export function ChatMessage({ message: m, results, live }: ChatMessageProps): JS
             />
           ))}
           {m.stopReason === "error" || m.stopReason === "aborted" ? (
-            <div class="msg-error" role="alert">
+            // No role="alert": this row is mounted again whenever it scrolls back into the window, and an
+            // alert would be read each time. ChatLiveRegion announces the error once, when it happens.
+            <div class="msg-error">
               <span class="codicon codicon-error" aria-hidden="true" />{" "}
               {m.stopReason === "aborted" ? "Aborted" : "Error"}
               {m.errorMessage ? `: ${m.errorMessage}` : ""}

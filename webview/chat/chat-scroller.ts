@@ -41,6 +41,8 @@ export class ChatScroller {
   /** Keyboard focus is in the list: when its row is unmounted, the list itself takes it over. */
   private focusInside = false;
   private el: HTMLDivElement | null = null;
+  /** The element whose children are the rows and spacers: `el` itself or a list inside it. */
+  private rowsEl: HTMLElement | null = null;
   private readonly observed = new Set<Element>();
   private readonly ro: ResizeObserver;
   /** Set by a click on a <summary> until the frame after next, when its height change has been seen. */
@@ -51,9 +53,10 @@ export class ChatScroller {
     this.ro = new ResizeObserver((entries) => this.resized(entries));
   }
 
-  /** Start managing the scroll container. */
-  attach(el: HTMLDivElement): () => void {
+  /** Start managing the scroll container; `rows` holds the rows and spacers as its children (default `el`). */
+  attach(el: HTMLDivElement, rows: HTMLElement = el): () => void {
     this.el = el;
+    this.rowsEl = rows;
     this.viewHeight = el.clientHeight;
     this.width = el.clientWidth;
     this.ro.observe(el);
@@ -105,6 +108,7 @@ export class ChatScroller {
       this.observed.clear();
       cancelAnimationFrame(this.renderQueued);
       this.el = null;
+      this.rowsEl = null;
     };
   }
 
@@ -118,7 +122,7 @@ export class ChatScroller {
         this.observed.delete(row);
       }
     }
-    for (const row of el.querySelectorAll(":scope > [data-row-key]")) {
+    for (const row of this.rowsEl?.querySelectorAll(":scope > [data-row-key]") ?? []) {
       if (!this.observed.has(row)) {
         this.observed.add(row);
         this.ro.observe(row);
@@ -175,7 +179,7 @@ export class ChatScroller {
     const el = this.el;
     if (el === null) return;
     const box = el.getBoundingClientRect();
-    for (const child of el.children) {
+    for (const child of this.rowsEl?.children ?? []) {
       const row = child as HTMLElement;
       const key = row.dataset.rowKey;
       if (key === undefined) continue;
@@ -247,9 +251,9 @@ export class ChatScroller {
 
   /** The spacer before the first mounted row, if any. */
   private topGapElement(): HTMLElement | null {
-    const el = this.el;
-    if (el === null) return null;
-    for (const child of el.children) {
+    const rows = this.rowsEl;
+    if (rows === null) return null;
+    for (const child of rows.children) {
       const c = child as HTMLElement;
       if (c.dataset.rowKey !== undefined) return null;
       if (c.classList.contains("chat-gap")) return c;
@@ -258,14 +262,14 @@ export class ChatScroller {
   }
 
   private rowElement(a: ScrollAnchor): HTMLElement | null {
-    const el = this.el;
-    if (el === null) return null;
-    for (const child of el.children) {
+    const rows = this.rowsEl;
+    if (rows === null) return null;
+    for (const child of rows.children) {
       const row = child as HTMLElement;
       if (row.dataset.rowKey === a.key) return row;
     }
     // The anchored row was replaced (a streamed message stored under its entry id): use its successor.
-    for (const child of el.children) {
+    for (const child of rows.children) {
       const row = child as HTMLElement;
       if (row.dataset.rowIndex === String(a.index)) return row;
     }

@@ -1,0 +1,307 @@
+/**
+ * Screen-reader semantics of the windowed chat in real Chromium: the scrolled list is no live region
+ * (rows mounted by scrolling back are not news), its roles are valid ARIA (Chromium's accessibility tree
+ * is checked too), and the hidden live region says each new thing once: a sent message, a finished
+ * reply, a tool error, an approval request.
+ */
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser } from "playwright-core";
+import type { ChatMessageDto } from "../../src/shared/protocol.js";
+import { launchBrowser, openView, settle, startWebviewServer, type ViewPage, type WebviewServer } from "./harness.js";
+
+let server: WebviewServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startWebviewServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const usage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 0 };
+const MODEL = { key: "openai/gpt", name: "GPT", provider: "openai", contextWindow: 128000 };
+
+function msg(
+  id: string,
+  role: ChatMessageDto["role"],
+  text: string,
+  extra: Partial<ChatMessageDto> = {},
+): ChatMessageDto {
+  return { id, role, text, timestamp: 1, ...extra };
+}
+
+/** A path of `n` messages: questions, replies (some failed or aborted, some with tool calls), results. */
+function path(n: number): ChatMessageDto[] {
+  const out: ChatMessageDto[] = [];
+  for (let i = 0; i < n; i++) {
+    const id = `m${i}`;
+    switch (i % 4) {
+      case 0:
+        out.push(msg(id, "user", `Old question ${i}`));
+        break;
+      case 1:
+        out.push(msg(id, "assistant", `Old call ${i}`, { toolCalls: [{ id: `c${i}`, name: "bash", args: "{}" }] }));
+        break;
+      case 2:
+        out.push(
+          msg(id, "toolResult", `old failure ${i}`, { toolCallId: `c${i - 1}`, toolName: "bash", isError: true }),
+        );
+        break;
+      default:
+        out.push(
+          msg(id, "assistant", `Old answer ${i}\n\n${"text ".repeat(30)}`, {
+            ...(i % 8 === 3 ? { stopReason: "error", errorMessage: `old error ${i}` } : {}),
+            ...(i % 8 === 7 ? { stopReason: "aborted" } : {}),
+          }),
+        );
+    }
+  }
+  return out;
+}
+
+async function open(n: number, streaming: boolean): Promise<ViewPage> {
+  const vp = await openView(browser, server, { view: "chat", height: 500 });
+  await vp.send({ type: "chat/snapshot", messages: path(n), streaming, model: MODEL, usage });
+  await settleList(vp);
+  return vp;
+}
+
+/** What the live region holds: one entry per announcement. */
+async function announced(vp: ViewPage): Promise<string[]> {
+  return (await vp.page.evaluate(
+    `[...document.querySelectorAll('.chat-live > *')].map((e) => e.textContent)`,
+  )) as string[];
+}
+
+async function mountedIds(vp: ViewPage): Promise<string[]> {
+  return (await vp.page.evaluate(
+    `[...document.querySelectorAll('.chat-messages [data-message-id]')].map((e) => e.getAttribute('data-message-id'))`,
+  )) as string[];
+}
+
+/** Wait (bounded) until the mounted rows and scroll position stop changing. */
+async function settleList(vp: ViewPage): Promise<void> {
+  let prev = "";
+  let same = 0;
+  for (let i = 0; i < 60; i++) {
+    await settle(vp.page);
+    const sig = JSON.stringify([
+      await mountedIds(vp),
+      await vp.page.evaluate(`document.querySelector('.chat-messages').scrollTop`),
+    ]);
+    same = sig === prev ? same + 1 : 0;
+    if (same >= 2) return;
+    prev = sig;
+  }
+  throw new Error("chat list did not settle");
+}
+
+const count = (list: readonly string[], re: RegExp): number => list.filter((s) => re.test(s)).length;
+
+/** Roles and live-region properties of Chromium's accessibility tree for the chat's elements. */
+interface AxNode {
+  role: string;
+  name: string;
+  parentRole: string | undefined;
+  live: string | undefined;
+}
+
+async function axTree(vp: ViewPage): Promise<AxNode[]> {
+  const cdp = await vp.page.context().newCDPSession(vp.page);
+  try {
+    await cdp.send("Accessibility.enable");
+    const { nodes } = await cdp.send("Accessibility.getFullAXTree");
+    const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+    // Generic and ignored nodes stand between a list and its items in the raw tree: skip them.
+    const effectiveParent = (id: string | undefined): string | undefined => {
+      for (let p = id !== undefined ? byId.get(id) : undefined, i = 0; p !== undefined && i < 50; i++) {
+        const role = String(p.role?.value ?? "");
+        if (!p.ignored && role !== "generic" && role !== "none") return role;
+        p = p.parentId !== undefined ? byId.get(p.parentId) : undefined;
+      }
+      return undefined;
+    };
+    return nodes
+      .filter((n) => !n.ignored)
+      .map((n) => ({
+        role: String(n.role?.value ?? ""),
+        name: String(n.name?.value ?? ""),
+        parentRole: effectiveParent(n.parentId),
+        live: n.properties?.find((p) => p.name === "live")?.value.value as string | undefined,
+      }));
+  } finally {
+    await cdp.detach();
+  }
+}
+
+test("scrolling back mounts old rows (errors among them) without a word in the live region", async () => {
+  const vp = await open(400, false);
+  try {
+    assert.deepEqual(await announced(vp), [], "opening a conversation announces nothing");
+    assert.ok(!(await mountedIds(vp)).includes("m0"));
+    for (let i = 0; i < 40 && !(await mountedIds(vp)).includes("m0"); i++) {
+      await vp.page.evaluate(`document.querySelector('.chat-messages').scrollTop -= 1500`);
+      await settleList(vp);
+    }
+    const ids = await mountedIds(vp);
+    assert.ok(ids.includes("m0") && ids.includes("m3"), `old rows mounted: ${ids.join(",")}`);
+    assert.match((await vp.page.textContent('[data-message-id="m3"] .msg-error')) ?? "", /old error 3/);
+    assert.deepEqual(await announced(vp), [], "old rows are not announced");
+    // Nothing inside the scrolled list is live (an alert there would be read again on every mount).
+    const liveInList = await vp.page.evaluate(
+      `document.querySelectorAll('.chat-messages [aria-live], .chat-messages [role="alert"], .chat-messages [role="log"], .chat-messages [role="status"]').length`,
+    );
+    assert.equal(liveInList, 0);
+    const ax = await axTree(vp);
+    const rowsLive = ax.filter((n) => n.role === "listitem" && n.live !== undefined && n.live !== "off");
+    assert.equal(rowsLive.length, 0, "Chromium puts no row in a live region");
+    assert.deepEqual((await vp.problems()).errors, []);
+  } finally {
+    await vp.close();
+  }
+});
+
+test("the list's roles are valid: a labelled focusable region, a list of listitems with their place in the path", async () => {
+  const vp = await open(400, false);
+  try {
+    const dom = (await vp.page.evaluate(`(() => {
+      const region = document.querySelector('.chat-messages');
+      const list = region.querySelector('[role="list"]');
+      const kids = [...list.children].map((c) => c.getAttribute('aria-hidden') === 'true' ? 'hidden' : c.getAttribute('role'));
+      const items = [...document.querySelectorAll('[role="listitem"]')];
+      return {
+        regionRole: region.getAttribute('role'), label: region.getAttribute('aria-label'), tabIndex: region.tabIndex,
+        kids, strayItems: items.filter((i) => i.parentElement !== list).length,
+        pos: items.map((i) => [Number(i.getAttribute('aria-posinset')), Number(i.getAttribute('aria-setsize')), Number(i.dataset.rowIndex)]),
+      };
+    })()`)) as {
+      regionRole: string;
+      label: string;
+      tabIndex: number;
+      kids: (string | null)[];
+      strayItems: number;
+      pos: [number, number, number][];
+    };
+    assert.equal(dom.regionRole, "region");
+    assert.equal(dom.label, "Conversation");
+    assert.equal(dom.tabIndex, 0, "the region takes focus for keyboard scrolling");
+    assert.ok(dom.kids.includes("listitem"));
+    assert.deepEqual(
+      dom.kids.filter((k) => k !== "listitem" && k !== "hidden"),
+      [],
+      "the list holds only listitems (and hidden spacers)",
+    );
+    assert.equal(dom.strayItems, 0, "no listitem outside the list");
+    // Tool results paired with their call are no rows: 400 messages make 300 rows.
+    for (const [pos, size, index] of dom.pos) {
+      assert.equal(size, 300);
+      assert.equal(pos, index + 1);
+    }
+
+    const ax = await axTree(vp);
+    const items = ax.filter((n) => n.role === "listitem");
+    assert.ok(items.length > 0);
+    assert.deepEqual([...new Set(items.map((n) => n.parentRole))], ["list"], "Chromium sees each item in a list");
+    assert.ok(ax.some((n) => n.role === "region" && n.name === "Conversation"));
+    const live = ax.filter((n) => n.live === "polite" || n.live === "assertive");
+    assert.ok(live.length > 0, "Chromium reports the live region (so the check below means something)");
+    assert.ok(
+      live.every((n) => n.role !== "listitem" && n.role !== "list"),
+      "the only live content is outside the list",
+    );
+
+    // Keyboard: Home from the focused region reaches the first message.
+    await vp.page.focus(".chat-messages");
+    await vp.page.keyboard.press("Home");
+    for (let i = 0; i < 20 && !(await mountedIds(vp)).includes("m0"); i++) await settleList(vp);
+    assert.ok((await mountedIds(vp)).includes("m0"));
+    assert.deepEqual(await announced(vp), []);
+  } finally {
+    await vp.close();
+  }
+});
+
+test("a sent message and a streamed reply are announced once each, the reply only when finished", async () => {
+  const vp = await open(40, true);
+  try {
+    // The host shows the user's message under a temporary id, then its stored entry replaces it.
+    await vp.send({ type: "chat/message", message: msg("pending-1", "user", "Please **explain** it") });
+    await vp.send({ type: "chat/message", message: msg("u1", "user", "Please **explain** it"), replaces: "pending-1" });
+    let text = "The answer";
+    for (let i = 0; i < 5; i++) {
+      text += ` part ${i}`;
+      await vp.send({ type: "chat/message", message: msg("pending-2", "assistant", text) });
+      assert.equal(count(await announced(vp), /^Assistant/), 0, `chunk ${i} is not announced`);
+    }
+    const long = `${text}. ${"more words here ".repeat(30)}`;
+    await vp.send({ type: "chat/message", message: msg("e1", "assistant", long), replaces: "pending-2" });
+    await vp.send({ type: "chat/streaming", streaming: false });
+    // The host refreshes the snapshot after a prompt: nothing in it is news.
+    await vp.send({
+      type: "chat/snapshot",
+      messages: [...path(40), msg("u1", "user", "Please **explain** it"), msg("e1", "assistant", long)],
+      streaming: false,
+      model: MODEL,
+      usage,
+    });
+    await settleList(vp);
+    const said = await announced(vp);
+    assert.deepEqual(
+      said.filter((s) => s.startsWith("You said")),
+      ["You said: Please explain it"],
+    );
+    const replies = said.filter((s) => s.startsWith("Assistant replied"));
+    assert.equal(replies.length, 1, JSON.stringify(said));
+    assert.ok(replies[0].startsWith("Assistant replied: The answer part 0 part 1 part 2 part 3 part 4."));
+    assert.ok(replies[0].length <= "Assistant replied: ".length + 151, `short: ${replies[0].length} chars`);
+    assert.ok(replies[0].endsWith("…"));
+    assert.equal(said.length, 2);
+  } finally {
+    await vp.close();
+  }
+});
+
+test("approval requests, tool errors and failed replies are announced once", async () => {
+  const vp = await open(8, true);
+  try {
+    await vp.send({ type: "chat/approval", toolCallId: "k1", toolName: "bash", summary: "rm -rf build" });
+    await vp.send({ type: "chat/approval", toolCallId: "k1", toolName: "bash", summary: "rm -rf build" });
+    assert.equal(await vp.page.locator('[role="alertdialog"][aria-label="Approve bash"]').count(), 1);
+    assert.deepEqual(await announced(vp), ["Approval needed: bash wants to run rm -rf build"]);
+    await vp.send({ type: "chat/approvalDone", toolCallId: "k1" });
+    await vp.send({
+      type: "chat/message",
+      message: msg("a9", "assistant", "", { toolCalls: [{ id: "k1", name: "bash", args: "{}" }] }),
+    });
+    await vp.send({
+      type: "chat/message",
+      message: msg("r9", "toolResult", "permission denied", { toolCallId: "k1", toolName: "bash", isError: true }),
+    });
+    await vp.send({
+      type: "chat/message",
+      message: msg("a10", "assistant", "Trying", { stopReason: "error", errorMessage: "rate limited" }),
+    });
+    await vp.send({ type: "chat/streaming", streaming: false });
+    await settleList(vp);
+    assert.deepEqual(await announced(vp), [
+      "bash failed: permission denied",
+      "Assistant called bash",
+      "Assistant replied: Trying. Error: rate limited",
+    ]);
+    // The region keeps the last few; the approval was the first of four and has been dropped.
+    const region = vp.page.locator(".chat-live");
+    assert.equal(await region.getAttribute("aria-live"), "polite");
+    const box = await region.boundingBox();
+    assert.ok(box !== null && box.width <= 1 && box.height <= 1, `visually hidden: ${JSON.stringify(box)}`);
+    // The failed reply's error is shown in its row, but not as an alert.
+    assert.match((await vp.page.textContent('[data-message-id="a10"] .msg-error')) ?? "", /rate limited/);
+    assert.equal(await vp.page.locator('[data-message-id="a10"] [role="alert"]').count(), 0);
+  } finally {
+    await vp.close();
+  }
+});
