@@ -10,6 +10,9 @@
  *   parent, and the summary message Claude Code writes after it becomes that compaction's summary.
  * - Sidechains (Task sub-agents) hang off the Task call that started them when it can be found (else they are
  *   roots) and are labelled "sidechain…".
+ * - Subagents written to files of their own (see claude-subagents.ts) are converted with the transcript: each
+ *   hangs off the Task call that launched it (else is a root) and is labelled "subagent…". Their uuids are looked
+ *   up within their own file and their ids seeded with the agent id, so they never clash with the main file's.
  * - Summary lines label the entry named by leafUuid.
  */
 import { createHash } from "node:crypto";
@@ -30,6 +33,12 @@ import type {
   SessionMessageEntry,
 } from "../session/types.js";
 import { blocksOf, convertAssistantBlock, convertToolResultContent, convertUserBlock } from "./claude-blocks.js";
+import {
+  matchSubagents,
+  TASK_TOOL_NAMES,
+  type ClaudeSubagentTranscript,
+  type SubagentAttachment,
+} from "./claude-subagents.js";
 import { mapClaudeToolName } from "./claude-tools.js";
 import type { ClaudeLine, ClaudeParseIssue, ClaudeRecord } from "./claude-types.js";
 
@@ -37,6 +46,8 @@ import type { ClaudeLine, ClaudeParseIssue, ClaudeRecord } from "./claude-types.
 export interface ClaudeConvertOptions {
   /** Rename tools and arguments to pi's (read, edit, …). Default false: show them as Claude Code named them. */
   mapTools?: boolean;
+  /** The transcript's subagent files (readClaudeSubagents), converted as branches of the tree. */
+  subagents?: readonly ClaudeSubagentTranscript[];
 }
 
 /** A transcript as a tree of session entries. */
@@ -51,9 +62,12 @@ export interface ConvertedTranscript {
   entries: SessionEntry[];
   /** Where Claude Code would resume: the last main-chain (non-sidechain) message. */
   leafId: string | null;
-  /** Claude uuid → id of the entry holding that line (lines that pass through map to their parent's entry). */
+  /**
+   * Claude uuid → id of the entry holding that line (lines that pass through map to their parent's entry).
+   * Subagent lines are included unless their uuid is also a main-file line's.
+   */
   idByUuid: Map<string, string | null>;
-  /** Ids of entries that start a sidechain. */
+  /** Ids of entries that start a sidechain (inline ones and subagent files). */
   sidechainRootIds: string[];
   /** Lines that were skipped or repaired, with the reason. */
   issues: ClaudeParseIssue[];
@@ -62,7 +76,6 @@ export interface ConvertedTranscript {
 /** Name of the custom_message type used for Claude Code's meta lines (caveats, command wrappers). */
 export const CLAUDE_META_CUSTOM_TYPE = "claude-code/meta";
 const DEFAULT_COMPACTION_SUMMARY = "Conversation compacted";
-const TASK_TOOL_NAMES = new Set(["Task", "Agent"]);
 
 function mapStopReason(reason: string | null | undefined): StopReason | undefined {
   switch (reason) {
@@ -96,6 +109,11 @@ function userText(line: ClaudeLine): string {
     .join("\n");
 }
 
+/** Key of a line's uuid: subagent files are separate uuid spaces. */
+function uuidKey(agent: string | undefined, uuid: string): string {
+  return agent === undefined ? uuid : `${agent}\n${uuid}`;
+}
+
 /** Builds the tree; one instance per conversion. */
 class TranscriptConverter {
   private readonly byUuid = new Map<string, ClaudeRecord>();
@@ -112,25 +130,48 @@ class TranscriptConverter {
   private readonly taskByPrompt = new Map<string, { rec: ClaudeRecord; description?: string }>();
   private readonly sidechainLabels = new Map<string, string>();
   private readonly issues: ClaudeParseIssue[];
+  /** Main-file and subagent-file lines. */
+  private readonly all: readonly ClaudeRecord[];
+  private readonly attachments: Map<string, SubagentAttachment>;
+  private readonly fileOfAgent = new Map<string, string>();
+  /** Entry id → the subagent whose file it came from. */
+  private readonly agentOfEntry = new Map<string, string>();
+  /** The subagent whose line is being converted (entries added now belong to it). */
+  private currentAgent: string | undefined;
 
   constructor(
     private readonly records: readonly ClaudeRecord[],
     issues: readonly ClaudeParseIssue[],
     private readonly mapTools: boolean,
+    subagents: readonly ClaudeSubagentTranscript[],
   ) {
-    this.issues = [...issues];
+    this.issues = [...issues, ...subagents.flatMap((s) => s.issues)];
+    this.all = [...records, ...subagents.flatMap((s) => s.records)];
+    for (const s of subagents) this.fileOfAgent.set(s.agentId, s.file);
+    this.attachments = subagents.length > 0 ? matchSubagents(this.all, subagents) : new Map();
+  }
+
+  private issue(rec: ClaudeRecord, reason: string): void {
+    const file = rec.agent === undefined ? undefined : this.fileOfAgent.get(rec.agent);
+    this.issues.push(file === undefined ? { line: rec.line, reason } : { line: rec.line, reason, file });
+  }
+
+  /** Seed of a line's entry ids: the uuid, prefixed with the agent id for subagent lines. */
+  private seedOf(rec: ClaudeRecord): string {
+    const uuid = rec.data.uuid as string;
+    return rec.agent === undefined ? uuid : `agent-${rec.agent}/${uuid}`;
   }
 
   run(): ConvertedTranscript {
     this.index();
-    for (const rec of this.records) if (typeof rec.data.uuid === "string") this.visit(rec);
+    for (const rec of this.all) if (typeof rec.data.uuid === "string") this.visit(rec);
     const labelTargets = new Map<string, string>();
     let lastSummary: string | undefined;
     for (const rec of this.records) {
       const d = rec.data;
       if (d.type !== "summary") continue;
       if (typeof d.summary !== "string") {
-        this.issues.push({ line: rec.line, reason: "summary line without summary text" });
+        this.issue(rec, "summary line without summary text");
         continue;
       }
       // Claude Code also copies summaries of earlier sessions into a new file; only ones about this file count.
@@ -159,33 +200,47 @@ class TranscriptConverter {
       title: (leafId !== null ? labelTargets.get(leafId) : undefined) ?? lastSummary,
       entries: this.entries,
       leafId,
-      idByUuid: this.resolved,
+      idByUuid: this.exportedIds(),
       sidechainRootIds: [...this.sidechainLabels.keys()],
-      issues: this.issues.sort((a, b) => a.line - b.line),
+      // The transcript's issues first, then each subagent file's, each by line.
+      issues: this.issues.sort((a, b) => (a.file ?? "").localeCompare(b.file ?? "") || a.line - b.line),
     };
   }
 
+  /** Main-file uuids as they are; a subagent line's uuid unless the main file (or an earlier file) has it. */
+  private exportedIds(): Map<string, string | null> {
+    const out = new Map<string, string | null>();
+    for (const rec of this.all) {
+      const uuid = rec.data.uuid;
+      if (typeof uuid !== "string" || out.has(uuid)) continue;
+      const key = uuidKey(rec.agent, uuid);
+      if (this.resolved.has(key)) out.set(uuid, this.resolved.get(key) ?? null);
+    }
+    return out;
+  }
+
   private index(): void {
-    for (const rec of this.records) {
+    for (const rec of this.all) {
       const d = rec.data;
       if (d.uuid !== undefined && typeof d.uuid !== "string") {
-        this.issues.push({ line: rec.line, reason: "uuid is not a string; line skipped" });
+        this.issue(rec, "uuid is not a string; line skipped");
         continue;
       }
       if (typeof d.uuid === "string") {
+        const key = uuidKey(rec.agent, d.uuid);
         // Claude Code sometimes repeats a line (resume, retries); the first copy wins.
-        if (this.byUuid.has(d.uuid)) {
-          this.issues.push({ line: rec.line, reason: `duplicate uuid ${d.uuid}; later copy ignored` });
+        if (this.byUuid.has(key)) {
+          this.issue(rec, `duplicate uuid ${d.uuid}; later copy ignored`);
           continue;
         }
-        this.byUuid.set(d.uuid, rec);
+        this.byUuid.set(key, rec);
       }
       if (d.type !== "assistant") continue;
       for (const b of blocksOf(d.message?.content)) {
         if (b.type !== "tool_use" || typeof b.id !== "string" || typeof b.name !== "string") continue;
         this.toolNames.set(b.id, b.name);
         const input = b.input as { prompt?: unknown; description?: unknown } | undefined;
-        if (TASK_TOOL_NAMES.has(b.name) && input && typeof input.prompt === "string") {
+        if (TASK_TOOL_NAMES.has(b.name) && input && typeof input.prompt === "string" && rec.agent === undefined) {
           this.taskByPrompt.set(input.prompt, {
             rec,
             description: typeof input.description === "string" ? input.description : undefined,
@@ -213,21 +268,35 @@ class TranscriptConverter {
   private add(entry: SessionEntry): string {
     this.entries.push(entry);
     this.entryById.set(entry.id, entry);
+    const agent = this.currentAgent;
+    if (agent !== undefined) {
+      // The first entry of a subagent's file on its path starts its branch.
+      if (entry.parentId === null || this.agentOfEntry.get(entry.parentId) !== agent)
+        this.sidechainLabels.set(entry.id, this.subagentLabel(agent));
+      this.agentOfEntry.set(entry.id, agent);
+    }
     return entry.id;
+  }
+
+  private subagentLabel(agent: string): string {
+    const description = this.attachments.get(agent)?.description;
+    return description ? `subagent: ${description}` : `subagent ${agent}`;
   }
 
   /** Entry id for a uuid's line, converting it (and its ancestors) first. */
   private visit(rec: ClaudeRecord): string | null {
-    const uuid = rec.data.uuid as string;
+    const uuid = uuidKey(rec.agent, rec.data.uuid as string);
     if (this.byUuid.get(uuid) !== rec) return this.resolved.get(uuid) ?? null;
     if (this.resolved.has(uuid)) return this.resolved.get(uuid) ?? null;
     if (this.visiting.has(uuid)) {
-      this.issues.push({ line: rec.line, reason: "parentUuid cycle; line shown as a root" });
+      this.issue(rec, "parentUuid cycle; line shown as a root");
       return null;
     }
     this.visiting.add(uuid);
     const parentId = this.parentOf(rec);
+    this.currentAgent = rec.agent;
     const id = this.convert(rec, parentId);
+    this.currentAgent = undefined;
     this.visiting.delete(uuid);
     this.resolved.set(uuid, id);
     return id;
@@ -243,14 +312,18 @@ class TranscriptConverter {
       typeof d.logicalParentUuid === "string"
     )
       parentUuid = d.logicalParentUuid;
+    if (!parentUuid && rec.agent !== undefined) {
+      const task = this.attachments.get(rec.agent);
+      return task ? this.visit(task.rec) : null;
+    }
     if (!parentUuid && d.isSidechain && d.type === "user") {
       const task = this.taskByPrompt.get(userText(d));
       if (task) return this.visit(task.rec);
     }
     if (!parentUuid) return null;
-    const parent = this.byUuid.get(parentUuid);
+    const parent = this.byUuid.get(uuidKey(rec.agent, parentUuid));
     if (!parent) {
-      this.issues.push({ line: rec.line, reason: `parent ${parentUuid} is not in this transcript; shown as a root` });
+      this.issue(rec, `parent ${parentUuid} is not in this transcript; shown as a root`);
       return null;
     }
     return this.visit(parent);
@@ -281,7 +354,7 @@ class TranscriptConverter {
   }
 
   private convertBoundary(rec: ClaudeRecord, parentId: string | null): string {
-    const id = this.newId(rec.data.uuid as string);
+    const id = this.newId(this.seedOf(rec));
     const entry: CompactionEntry = {
       type: "compaction",
       id,
@@ -299,7 +372,7 @@ class TranscriptConverter {
   private convertUser(rec: ClaudeRecord, parentId: string | null): string | null {
     const d = rec.data;
     if (typeof d.message !== "object" || d.message === null) {
-      this.issues.push({ line: rec.line, reason: "user line without message; passed through" });
+      this.issue(rec, "user line without message; passed through");
       return parentId;
     }
     const ts = this.timestampOf(rec, parentId);
@@ -310,7 +383,7 @@ class TranscriptConverter {
       this.openCompactions.delete(parentId);
       return parentId;
     }
-    const uuid = d.uuid as string;
+    const uuid = this.seedOf(rec);
     let last = parentId;
     let k = 0;
     const rest: (TextContent | ImageContent)[] = [];
@@ -361,7 +434,7 @@ class TranscriptConverter {
       message: { role: "user", content, timestamp: ms },
     };
     const id = this.add(entry);
-    if (d.isSidechain && !d.parentUuid) this.sidechainLabels.set(id, this.sidechainLabel(d));
+    if (d.isSidechain && !d.parentUuid && rec.agent === undefined) this.sidechainLabels.set(id, this.sidechainLabel(d));
     return id;
   }
 
@@ -374,7 +447,7 @@ class TranscriptConverter {
     const d = rec.data;
     const m = d.message;
     if (typeof m !== "object" || m === null) {
-      this.issues.push({ line: rec.line, reason: "assistant line without message; passed through" });
+      this.issue(rec, "assistant line without message; passed through");
       return parentId;
     }
     const blocks: (TextContent | ThinkingContent | ToolCall)[] = [];
@@ -408,7 +481,7 @@ class TranscriptConverter {
     this.applyMeta(message, d);
     const entry: SessionMessageEntry = {
       type: "message",
-      id: this.newId(d.uuid as string),
+      id: this.newId(this.seedOf(rec)),
       parentId,
       timestamp: ts,
       message,
@@ -462,5 +535,5 @@ export function convertClaudeRecords(
   issues: readonly ClaudeParseIssue[] = [],
   options: ClaudeConvertOptions = {},
 ): ConvertedTranscript {
-  return new TranscriptConverter(records, issues, options.mapTools === true).run();
+  return new TranscriptConverter(records, issues, options.mapTools === true, options.subagents ?? []).run();
 }

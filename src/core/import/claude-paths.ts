@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { blocksOf } from "./claude-blocks.js";
 import { parseClaudeLine } from "./claude-parse.js";
+import { subagentIdOfFileName } from "./claude-subagents.js";
 
 /** One transcript in a listing. Mirrors the store's SessionInfo where the fields mean the same. */
 export interface ClaudeTranscriptInfo {
@@ -50,12 +51,13 @@ const UUID_FIELD = /"uuid":"([^"]+)"/;
 /** First user text, last summary and line counts, read by streaming the file. */
 async function scanTranscript(
   path: string,
-): Promise<{ firstMessage: string; name?: string; count: number; cwd?: string; created?: Date }> {
+): Promise<{ firstMessage: string; name?: string; count: number; sidechains: number; cwd?: string; created?: Date }> {
   let firstMessage = "";
   let name: string | undefined;
   let cwd: string | undefined;
   let created: Date | undefined;
   let count = 0;
+  let sidechains = 0;
   const uuids = new Set<string>();
   const summaries: { leafUuid: string; summary: string }[] = [];
   const rl = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Infinity });
@@ -65,6 +67,7 @@ async function scanTranscript(
     const isAssistant = line.includes('"type":"assistant"');
     const isSummary = line.includes('"type":"summary"');
     if (isUser || isAssistant) count++;
+    if ((isUser || isAssistant) && line.includes('"isSidechain":true')) sidechains++;
     const uuid = UUID_FIELD.exec(line);
     if (uuid) uuids.add(uuid[1]);
     const needParse = isSummary || (isUser && firstMessage === "") || cwd === undefined;
@@ -88,7 +91,7 @@ async function scanTranscript(
   }
   // Summaries of other sessions are copied into new files; the title is the last one about this file.
   for (const s of summaries) if (uuids.has(s.leafUuid)) name = s.summary;
-  return { firstMessage, name, count, cwd, created };
+  return { firstMessage, name, count, sidechains, cwd, created };
 }
 
 /** Claude Code transcripts of a workspace, newest first. A missing folder gives an empty list. */
@@ -103,12 +106,15 @@ export async function listClaudeTranscripts(cwd: string, claudeDir?: string): Pr
       throw err;
     }
     for (const file of names) {
-      if (!file.endsWith(".jsonl")) continue;
+      // Subagent transcripts are part of their session, not sessions: newer versions keep them in
+      // `<session>/subagents/` (not listed by this readdir), older ones wrote `agent-<id>.jsonl` here.
+      if (!file.endsWith(".jsonl") || subagentIdOfFileName(file) !== undefined) continue;
       const path = join(dir, file);
       const st = await stat(path);
       if (!st.isFile()) continue;
       const scan = await scanTranscript(path);
-      if (scan.count === 0) continue;
+      // A file of nothing but sidechain messages is a subagent's, whatever its name.
+      if (scan.count === 0 || scan.sidechains === scan.count) continue;
       out.push({
         path,
         id: file.slice(0, -".jsonl".length),

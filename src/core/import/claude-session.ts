@@ -11,6 +11,7 @@ import { SessionManager } from "../session/session-manager.js";
 import { CURRENT_SESSION_VERSION, LEAF_MARKER_TYPE, type SessionEntry, type SessionHeader } from "../session/types.js";
 import { convertClaudeRecords, type ConvertedTranscript } from "./claude-convert.js";
 import { parseClaudeFile } from "./claude-parse.js";
+import { readClaudeSubagents } from "./claude-subagents.js";
 import type { ClaudeParseIssue } from "./claude-types.js";
 
 /** Custom entry type recording where an imported session came from. */
@@ -28,7 +29,7 @@ export interface OpenClaudeOptions {
 export interface ImportedTranscript {
   /** Read-only session over the converted tree; its leaf is where Claude Code would resume. */
   session: SessionManager;
-  /** Lines skipped or repaired (1-based line numbers of the transcript). */
+  /** Lines skipped or repaired (1-based line numbers of the transcript, or of the subagent file in `file`). */
   issues: ClaudeParseIssue[];
   title?: string;
   /** Claude uuid → entry id in `session` (ids are stable across conversions of the same file). */
@@ -45,7 +46,9 @@ async function readTranscript(path: string, mapTools: boolean): Promise<Converte
       `Cannot read Claude Code transcript ${path}: ${e.code === "ENOENT" ? "file not found" : e.message}`,
     );
   }
-  const converted = convertClaudeRecords(parsed.records, parsed.issues, { mapTools });
+  // Subagents' own files (newer Claude Code versions); none, or no readable folder, is the usual case.
+  const subagents = await readClaudeSubagents(path);
+  const converted = convertClaudeRecords(parsed.records, parsed.issues, { mapTools, subagents });
   if (converted.entries.length === 0) {
     const first = converted.issues[0];
     throw new Error(

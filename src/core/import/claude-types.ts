@@ -60,17 +60,29 @@ export interface ClaudeLine {
   isMeta?: boolean;
   isCompactSummary?: boolean;
   isApiErrorMessage?: boolean;
+  /** Subagent transcripts (`<session>/subagents/agent-<id>.jsonl`): the subagent's id, on every line. */
+  agentId?: string;
+  /** User lines holding a tool result: Claude Code's structured copy of it (Task results carry `agentId`). */
+  toolUseResult?: unknown;
+  /** `progress` lines: what is happening in a running tool (`data.type` "agent_progress" names the agentId). */
+  data?: unknown;
+  /** `progress` lines: the tool_use id of the Task call a subagent's progress belongs to. */
+  parentToolUseID?: string;
 }
 
 /** A parsed line with its 1-based line number. */
 export interface ClaudeRecord {
   line: number;
   data: ClaudeLine;
+  /** Set on lines of a subagent's own file: that subagent's id (from the file name). */
+  agent?: string;
 }
 
 /** A line that could not be used. */
 export interface ClaudeParseIssue {
-  /** 1-based line number. */
+  /** 1-based line number (0: the whole file). */
   line: number;
   reason: string;
+  /** Set for lines of a subagent file: its path relative to the transcript's folder. Absent: the transcript. */
+  file?: string;
 }

@@ -17,6 +17,14 @@ export {
   type ImportedTranscript,
   type OpenClaudeOptions,
 } from "./claude-session.js";
+export {
+  claudeSubagentDir,
+  matchSubagents,
+  readClaudeSubagents,
+  subagentIdOfFileName,
+  type ClaudeSubagentTranscript,
+  type SubagentAttachment,
+} from "./claude-subagents.js";
 export { mapClaudeToolCall, mapClaudeToolName } from "./claude-tools.js";
 export type { ClaudeParseIssue } from "./claude-types.js";
 export {

@@ -6,7 +6,8 @@
  * Why: a session of 30,000 large lines used to build 60,000 objects at open, and copying them through the
  * young generation was a fifth of open(). The columns leave the garbage collector almost nothing to move.
  */
-import type { EntryRecord } from "./entry-record.js";
+import { NO_META, type EntryRecord } from "./entry-record.js";
+import type { EntryEnvelope } from "./types.js";
 
 /** Growable columns of a session's lines, in file order. */
 export class EntryColumns {
@@ -70,6 +71,36 @@ export class EntryColumns {
     this.sizes[i] = rec.length;
     this.lines[i] = rec.line;
     this.full.push(rec);
+  }
+
+  /**
+   * The record of entry `i`: its own when it has one, else a new pending one (envelope without preview; see
+   * EntryRecord.pending). Callers that keep records cache them (EntryIndex).
+   */
+  recordAt(i: number, orphan = false): EntryRecord {
+    const own = this.full[i];
+    if (own) return own;
+    const env: EntryEnvelope = {
+      id: this.ids[i],
+      parentId: this.parentIds[i],
+      type: this.types[i],
+      timestamp: this.timestamps[i],
+      preview: "",
+    };
+    const role = this.roles[i];
+    if (role !== undefined) env.role = role;
+    if (orphan) env.orphan = true;
+    return {
+      env,
+      seq: i,
+      offset: this.offsets[i],
+      length: this.sizes[i],
+      line: this.lines[i],
+      entry: undefined,
+      raw: undefined,
+      meta: NO_META,
+      pending: true,
+    };
   }
 
   /** Columns holding the given records (in this order). */

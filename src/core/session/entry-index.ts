@@ -5,7 +5,6 @@
  */
 import type { EntryColumns } from "./entry-columns.js";
 import { NO_META, timeOf, type EntryRecord } from "./entry-record.js";
-import type { EntryEnvelope } from "./types.js";
 
 const NO_KIDS: readonly number[] = Object.freeze([]);
 
@@ -122,28 +121,7 @@ export class EntryIndex {
   recordAt(i: number): EntryRecord {
     const made = this.recs[i];
     if (made) return made;
-    const { cols } = this;
-    const env: EntryEnvelope = {
-      id: cols.ids[i],
-      parentId: cols.parentIds[i],
-      type: cols.types[i],
-      timestamp: cols.timestamps[i],
-      preview: "",
-    };
-    const role = cols.roles[i];
-    if (role !== undefined) env.role = role;
-    if (this.orphans.has(i)) env.orphan = true;
-    const rec: EntryRecord = {
-      env,
-      seq: i,
-      offset: cols.offsets[i],
-      length: cols.sizes[i],
-      line: cols.lines[i],
-      entry: undefined,
-      raw: undefined,
-      meta: NO_META,
-      pending: true,
-    };
+    const rec = this.cols.recordAt(i, this.orphans.has(i));
     this.recs[i] = rec;
     return rec;
   }

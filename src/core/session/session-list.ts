@@ -4,7 +4,6 @@ import * as path from "node:path";
 import { migrateText } from "./migrate.js";
 import { scanSessionFile } from "./scan-file.js";
 import { fillEnvelopes } from "./envelope-fill.js";
-import { EntryIndex } from "./entry-index.js";
 import type { EntryRecord } from "./entry-record.js";
 import { normalizePreview, textOfContent } from "./preview.js";
 import type { SessionInfo } from "./types.js";
@@ -42,14 +41,15 @@ function infoOf(file: string, stat: fs.Stats): SessionInfo | undefined {
       if (!firstMessage && m?.role === "user") firstMessage = normalizePreview(textOfContent(m.content));
     }
   } else {
-    const { index } = EntryIndex.build(scanSessionFile(file).entries);
+    // From the columns: no record is made but the first user message's (its preview is read from its line).
+    const { entries } = scanSessionFile(file);
     let firstUser: EntryRecord | undefined;
-    for (let i = 0; i < index.count; i++) {
-      const rec = index.recordAt(i);
-      if (rec.env.type === "session_info") name = rec.meta.name;
-      if (rec.env.type !== "message") continue;
+    for (let i = 0; i < entries.length; i++) {
+      const type = entries.types[i];
+      if (type === "session_info") name = entries.full[i]?.meta.name;
+      if (type !== "message") continue;
       messageCount++;
-      if (!firstUser && rec.env.role === "user") firstUser = rec;
+      if (!firstUser && entries.roles[i] === "user") firstUser = entries.recordAt(i);
     }
     if (firstUser?.pending) {
       const fd = fs.openSync(file, "r");
