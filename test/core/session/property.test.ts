@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
-import { SessionManager, type AgentMessage } from "../../../src/core/index.js";
+import { envelopeOf, SessionManager, type AgentMessage } from "../../../src/core/index.js";
 import { assistant, piLeafPath, readJsonl, tempDir, toolResult, user } from "./helpers.js";
 
 type Obj = Record<string, unknown>;
@@ -154,6 +154,9 @@ function messageFor(role: number, text: string): AgentMessage {
 
 async function checkAgainstModel(sm: SessionManager, m: Model, file: string): Promise<void> {
   const contentIds = m.order.filter((id) => m.entries.has(id));
+  // Envelopes first, before any body is read (a reopened session fills them from the lines' bytes): they equal
+  // those of the parsed entries.
+  const envelopes = sm.getEnvelopes().map((e) => ({ ...e }));
   // getPath and context equal the model's.
   const mp = modelPath(m, m.leaf);
   assert.equal(sm.getLeafId(), m.leaf);
@@ -176,6 +179,10 @@ async function checkAgainstModel(sm: SessionManager, m: Model, file: string): Pr
     }
   }
   for (const id of contentIds) assert.equal(byId.get(id)?.parentId, m.entries.get(id)?.parentId);
+  assert.deepEqual(
+    envelopes,
+    all.map((e) => envelopeOf(e)),
+  );
   for (const [id, label] of m.labels) assert.equal(sm.getLabel(id), label);
   for (const id of contentIds) if (!m.labels.has(id)) assert.equal(sm.getLabel(id), undefined);
   // The tree holds every entry once; children oldest first.
