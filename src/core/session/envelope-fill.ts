@@ -1,11 +1,12 @@
 /**
  * Fills in the envelopes of records that open() indexed from their line head only (EntryRecord.pending):
- * the preview, tool names, flags and meta come from the line's bytes (byte-head.ts, the same reader the eager
- * scan uses), or from a whole parse when the bytes do not prove them.
+ * the preview, tool names, flags and meta come from the line's bytes (byte-head.ts envelopeFromPiBytes and
+ * assistant-skim.ts), or from a whole parse when the bytes do not prove them.
  *
  * Why lazy: reading previews and skimming assistant lines was four fifths of opening a large session, and
- * most callers (append, navigate, context) need none of it. The sidebar asks for every envelope once, and
- * then pays for them in one pass over the pending lines in file order through one reused window.
+ * most callers (append, navigate, context) need none of it. The tree view asks for every envelope once, and
+ * then pays for them in one pass over the pending lines in file order through one reused window (in the
+ * background right after open, in VS Code: SessionManager.prefetchEnvelopes).
  */
 import * as fs from "node:fs";
 import { envelopeFromPiBytes } from "./byte-head.js";
