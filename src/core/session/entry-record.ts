@@ -5,7 +5,10 @@
 import { envelopeOf } from "./preview.js";
 import { LEAF_MARKER_TYPE, type EntryEnvelope, type SessionEntry } from "./types.js";
 
-/** Lines up to this many bytes keep their parsed object in memory; larger bodies load lazily. */
+/**
+ * Appended entries up to this many bytes keep their parsed object in memory, and small lines parsed at open
+ * (not message lines, which are read from their heads) their text; larger bodies load lazily.
+ */
 export const RETAIN_MAX_BYTES = 4096;
 
 /** Shared meta of the many entries that have none (records never change it; pending records replace it). */
@@ -27,7 +30,10 @@ export interface EntryMeta {
   name?: string;
 }
 
-/** One entry of the index. */
+/**
+ * One entry of the index, made when first asked for (EntryIndex.recordAt); open() keeps columns
+ * (entry-columns.ts) and makes records only for the lines it parses whole.
+ */
 export interface EntryRecord {
   env: EntryEnvelope;
   /** Position in file order. */
@@ -41,13 +47,13 @@ export interface EntryRecord {
   /** The parsed entry for memory-only and freshly appended small entries. */
   entry?: SessionEntry;
   /**
-   * The line's text for small entries read from the file: one flat string is far cheaper to keep (and for the
+   * The line's text for small entries parsed at open: one flat string is far cheaper to keep (and for the
    * garbage collector to move) than the parsed object graph; it is parsed again on access.
    */
   raw?: string;
   meta: EntryMeta;
   /**
-   * True for a large `message` line indexed from its head only (open() stays near the cost of reading the
+   * True for a `message` line indexed from its head only (open() stays near the cost of reading the
    * file): `env.preview`, `toolName`, `toolCallsOnly`, `failed` and `meta` are filled in when first asked for
    * (envelope-fill.ts). Id, parentId, type, role, timestamp and position are always there.
    */
