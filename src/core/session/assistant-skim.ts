@@ -11,7 +11,7 @@
  */
 import { detach, intern, type EntryMeta } from "./entry-record.js";
 import { decodePartialString } from "./head-scan.js";
-import { collapseWhitespace, normalizePreview, PREVIEW_MAX } from "./preview.js";
+import { collapseWhitespace, isSpace, normalizePreview, PREVIEW_MAX } from "./preview.js";
 import type { EntryEnvelope } from "./types.js";
 
 /** Bytes of a text value decoded at most; enough for a 200-character preview of ordinary text. */
@@ -282,7 +282,8 @@ function readMessage(cur: Cursor): Found {
 }
 
 function hasNonSpace(s: string): boolean {
-  return collapseWhitespace(s, 1).length > 0;
+  for (let i = 0; i < s.length; i++) if (!isSpace(s.charCodeAt(i))) return true;
+  return false;
 }
 
 /**
