@@ -382,3 +382,20 @@ export async function openTreeBenchmark(
     throw err;
   }
 }
+
+/**
+ * Apply a VS Code colour theme to an open view the way the workbench does: the theme kind as the body class
+ * and every colour as a `--vscode-*` property on <html>'s style. The harness's own stand-in colours are
+ * dropped first, so a variable the theme leaves unset is really unset (VS Code emits none for null colours).
+ */
+export async function applyTheme(page: Page, bodyClass: string, vars: Record<string, string>): Promise<void> {
+  const src = `(arg) => {
+    for (const s of [...document.querySelectorAll("head style")])
+      if ((s.textContent || "").includes("--vscode-foreground")) s.remove();
+    document.body.classList.remove("vscode-dark", "vscode-light", "vscode-high-contrast", "vscode-high-contrast-light");
+    document.body.classList.add(arg.bodyClass);
+    for (const [k, v] of Object.entries(arg.vars)) document.documentElement.style.setProperty(k, v);
+  }`;
+  await page.evaluate(`(${src})(${JSON.stringify({ bodyClass, vars })})`);
+  await settle(page);
+}
