@@ -1,16 +1,18 @@
 /**
  * Helpers for the Agent Tree UI in the workbench: the tree and chat webviews (selectors agreed with the
  * webview: rows `role="treeitem"` with `data-entry-id`, the leaf row `.active-leaf`, the chat textarea
- * `aria-label="Message"`, buttons "Send"/"Abort"), and reading the session file the UI writes.
+ * `aria-label="Message"`, buttons "Send"/"Abort"), reading the session file the UI writes, seeding sessions,
+ * and the start-up the end-to-end tests share (code-server + Chromium on the workbench, failure reports).
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { FrameLocator, Locator, Page } from "playwright-core";
-import { findWebview, waitUntil } from "./workbench.js";
+import type { BrowserContext, FrameLocator, Locator, Page } from "playwright-core";
+import { REPO_ROOT, startCodeServer, workbenchUrl, type CodeServer } from "./code-server.js";
+import { findWebview, launchBrowser, openWorkbench, screenshot, waitUntil } from "./workbench.js";
 
-/** The tree webview's inner frame. */
-export function treeView(page: Page): Promise<FrameLocator> {
-  return findWebview(page, '[role="tree"]');
+/** The tree webview's inner frame (waits up to `timeoutMs`, default the UI bound). */
+export function treeView(page: Page, timeoutMs?: number): Promise<FrameLocator> {
+  return findWebview(page, '[role="tree"]', timeoutMs);
 }
 
 /** The chat webview's inner frame. */
@@ -80,6 +82,62 @@ export function readSession(file: string): SessionLine[] {
     });
 }
 
+/** One message of a session written by {@link writePiSession}. */
+export interface SeedMessage {
+  id: string;
+  role: "user" | "assistant";
+  text: string;
+}
+
+/**
+ * Writes a linear pi v3 session file (header, optional name, the messages chained in order) into `dir`,
+ * named as pi names them, with its modification time set to `modified` (the pickers sort by it).
+ * Written line by line, not through SessionManager, so it also checks that pi's format is read as pi writes it.
+ */
+export function writePiSession(
+  dir: string,
+  session: { id: string; cwd: string; name?: string; messages: SeedMessage[]; modified: Date },
+): string {
+  const start = session.modified.getTime() - 60_000;
+  const iso = (i: number): string => new Date(start + i * 1000).toISOString();
+  const lines: Record<string, unknown>[] = [
+    { type: "session", version: 3, id: session.id, timestamp: iso(0), cwd: session.cwd },
+  ];
+  let parentId: string | null = null;
+  if (session.name) {
+    const id = `${session.messages[0]?.id ?? "s"}-name`;
+    lines.push({ type: "session_info", id, parentId, timestamp: iso(1), name: session.name });
+    parentId = id;
+  }
+  session.messages.forEach((m, i) => {
+    const at = start + (i + 2) * 1000;
+    const message =
+      m.role === "user"
+        ? { role: "user", content: m.text, timestamp: at }
+        : {
+            role: "assistant",
+            content: [{ type: "text", text: m.text }],
+            api: "openai-completions",
+            provider: "local",
+            model: "fake-model",
+            usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: zeroCost() },
+            stopReason: "stop",
+            timestamp: at,
+          };
+    lines.push({ type: "message", id: m.id, parentId, timestamp: new Date(at).toISOString(), message });
+    parentId = m.id;
+  });
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${iso(0).replace(/[:.]/g, "-")}_${session.id}.jsonl`);
+  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  utimesSync(file, session.modified, session.modified);
+  return file;
+}
+
+function zeroCost(): Record<string, number> {
+  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
+}
+
 /** The entry with `id` in a session file. */
 export function entryById(file: string, id: string): SessionLine | undefined {
   return readSession(file).find((l) => l.id === id);
@@ -90,4 +148,91 @@ export function sessionFiles(dir: string): string[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith(".jsonl"))
     .map((f) => join(dir, f));
+}
+
+/** A code-server with the extension loaded and one Chromium page on its workbench (see {@link startAgentWorkbench}). */
+export interface AgentWorkbench {
+  server: CodeServer;
+  context: BrowserContext;
+  page: Page;
+  /** The workbench URL (for reloads). */
+  url: string;
+  /** Console errors (and service-worker notes) of the page and its frames, shown when a step fails. */
+  consoleErrors: string[];
+  /** Closes the browser and stops the server; safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link startAgentWorkbench}. */
+export interface AgentWorkbenchOptions {
+  /** Folder the workbench opens (e.g. a generated demo workspace). */
+  workspace: string;
+  /** A fresh Chromium profile folder. */
+  profileDir: string;
+  /** Extra environment of the server and its extension host (e.g. PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR). */
+  env?: Record<string, string>;
+}
+
+/**
+ * The end-to-end tests' start-up: an isolated code-server on `workspace`, headless Chromium with console
+ * errors collected, the workbench opened with this repository as the development extension.
+ */
+export async function startAgentWorkbench(options: AgentWorkbenchOptions): Promise<AgentWorkbench> {
+  const server = await startCodeServer({ workspace: options.workspace, env: options.env });
+  let context: BrowserContext | undefined;
+  const close = async (): Promise<void> => {
+    await context?.close().catch(() => undefined);
+    await server.stop();
+  };
+  try {
+    context = await launchBrowser(options.profileDir);
+    const page = context.pages()[0] ?? (await context.newPage());
+    const consoleErrors: string[] = [];
+    page.on("console", (m) => {
+      // The webview shell logs its service-worker handshake at info level; a blank view is explained there.
+      const worker = /service worker/i.test(m.text());
+      if (m.type() === "error" || worker)
+        consoleErrors.push(`${m.location().url.slice(-60)}: ${m.text().slice(0, 400)}`);
+    });
+    page.on("pageerror", (e) => consoleErrors.push(`pageerror: ${e.message.slice(0, 400)}`));
+    const url = workbenchUrl(server, { folder: options.workspace, extensionDevelopmentPath: REPO_ROOT });
+    await openWorkbench(page, url);
+    return { server, context, page, url, consoleErrors, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/**
+ * Wraps a test step: on failure it saves test-results/e2e/FAILED-<name>.png and appends the rendered tree
+ * rows and the page's recent console errors to the error, so a red run shows what the user would have seen.
+ */
+export function uiStep(
+  workbench: () => AgentWorkbench | undefined,
+  name: string,
+  fn: () => Promise<void>,
+): () => Promise<void> {
+  return async () => {
+    try {
+      await fn();
+    } catch (err) {
+      const wb = workbench();
+      if (!wb) throw err;
+      const shot = await screenshot(wb.page, `FAILED-${name}`).catch(() => "(no screenshot)");
+      const rows = await treeView(wb.page, 2000)
+        .then((t) =>
+          t
+            .locator('[role="treeitem"]')
+            .evaluateAll((els) => els.map((e) => `${e.className} | ${e.textContent ?? ""}`)),
+        )
+        .catch(() => ["(tree not found)"]);
+      const errors = wb.consoleErrors.filter(
+        (e) => !/gallery|ECONNREFUSED 127\.0\.0\.1:9|Failed to load resource/.test(e),
+      );
+      const detail = `\nscreenshot: ${shot}\ntree rows:\n${rows.join("\n")}\nconsole errors:\n${errors.slice(-15).join("\n")}`;
+      if (err instanceof Error) err.message += detail;
+      throw err;
+    }
+  };
 }

@@ -209,6 +209,60 @@ export async function clickMenuItem(page: Page, label: string): Promise<void> {
   await item.click();
 }
 
+/** The header of the side-bar view pane titled `viewTitle` (e.g. "Session Tree"), which holds its title actions. */
+export function viewPaneHeader(page: Page, viewTitle: string): Locator {
+  return page
+    .locator(".part.sidebar .pane-header")
+    .filter({ has: page.locator(".title", { hasText: new RegExp(`^\\s*${escapeRegExp(viewTitle)}\\s*$`) }) })
+    .first();
+}
+
+/**
+ * Clicks a title-bar action of a side-bar view by the start of its label (e.g. "New Session"; VS Code may
+ * append the keybinding). The icons only show while the pointer is over the view, so the header is hovered.
+ */
+export async function clickViewTitleAction(page: Page, viewTitle: string, label: string): Promise<void> {
+  const header = viewPaneHeader(page, viewTitle);
+  await expectVisible(header, `the "${viewTitle}" view's header`);
+  const action = header.locator(`.actions .action-label[aria-label^="${label}"]`).first();
+  await waitUntil(async () => {
+    await header.hover({ timeout: 2000 });
+    return (await action.isVisible()) ? true : undefined;
+  }, `title action "${label}" of the "${viewTitle}" view`);
+  await action.click();
+}
+
+/** Labels of the title actions the view shows (header hovered first), e.g. ["New Session", …, "More Actions..."]. */
+export async function viewTitleActions(page: Page, viewTitle: string): Promise<string[]> {
+  const header = viewPaneHeader(page, viewTitle);
+  await expectVisible(header, `the "${viewTitle}" view's header`);
+  await header.hover({ timeout: UI_TIMEOUT_MS });
+  const labels = await header
+    .locator(".actions .action-label")
+    .evaluateAll((els) => els.map((e) => e.getAttribute("aria-label") ?? ""));
+  return labels.filter((l) => l !== "");
+}
+
+/** Opens a view's title-bar "…" (More Actions) menu and returns its item labels, top to bottom. */
+export async function openViewTitleMenu(page: Page, viewTitle: string): Promise<string[]> {
+  await clickViewTitleAction(page, viewTitle, "More Actions");
+  const items = page.locator(".monaco-menu .action-item .action-label");
+  await expectVisible(items, `the "${viewTitle}" view's "…" menu`);
+  return (await items.allInnerTexts()).map((t) => t.trim()).filter((t) => t !== "");
+}
+
+/**
+ * Waits for the quick pick titled `title` (not the palette it replaces) and returns each row's text
+ * (label, description, detail), top to bottom.
+ */
+export async function quickPickRows(page: Page, title: string): Promise<string[]> {
+  const widget = quickInput(page);
+  await expectVisible(widget.locator(".quick-input-title", { hasText: title }), `the "${title}" quick pick`);
+  const rows = widget.locator(".quick-input-list .monaco-list-row");
+  await expectVisible(rows, `rows in the "${title}" quick pick`);
+  return (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, " ").trim());
+}
+
 /** Text of every notification currently in the DOM (toasts and the notification center). */
 export async function notificationsText(page: Page): Promise<string> {
   const texts = await page.locator(".notification-list-item-message").allInnerTexts();
