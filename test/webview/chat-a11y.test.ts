@@ -8,32 +8,16 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
 import type { ChatMessageDto } from "../../src/shared/protocol.js";
-import { launchBrowser, openView, settle, startWebviewServer, type ViewPage, type WebviewServer } from "./harness.js";
+import { openView, settle, type ViewPage, type WebviewServer, openRig, closeRig } from "./harness.js";
+import { msg } from "./chat-fixtures.js";
 
 let server: WebviewServer;
 let browser: Browser;
-
-before(async () => {
-  server = await startWebviewServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+before(async () => ({ server, browser } = await openRig()));
+after(() => closeRig(server, browser));
 
 const usage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 0 };
 const MODEL = { key: "openai/gpt", name: "GPT", provider: "openai", contextWindow: 128000 };
-
-function msg(
-  id: string,
-  role: ChatMessageDto["role"],
-  text: string,
-  extra: Partial<ChatMessageDto> = {},
-): ChatMessageDto {
-  return { id, role, text, timestamp: 1, ...extra };
-}
 
 /** A path of `n` messages: questions, replies (some failed or aborted, some with tool calls), results. */
 function path(n: number): ChatMessageDto[] {

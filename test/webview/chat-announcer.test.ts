@@ -5,17 +5,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ChatMessageDto, HostToWebview } from "../../src/shared/protocol.js";
 import { ChatAnnouncer, quote, replyText } from "../../webview/chat/chat-announcer.js";
+import { msg } from "./chat-fixtures.js";
 
 const usage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 0 };
-
-function msg(
-  id: string,
-  role: ChatMessageDto["role"],
-  text: string,
-  extra: Partial<ChatMessageDto> = {},
-): ChatMessageDto {
-  return { id, role, text, timestamp: 1, ...extra };
-}
 
 function feed(a: ChatAnnouncer, msgs: HostToWebview[]): string[] {
   return msgs.flatMap((m) => a.onHost(m));

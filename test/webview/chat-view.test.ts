@@ -6,32 +6,16 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
 import type { ChatMessageDto, HostToWebview } from "../../src/shared/protocol.js";
-import { launchBrowser, openView, settle, startWebviewServer, type ViewPage, type WebviewServer } from "./harness.js";
+import { openView, settle, type ViewPage, type WebviewServer, openRig, closeRig } from "./harness.js";
+import { msg } from "./chat-fixtures.js";
 
 let server: WebviewServer;
 let browser: Browser;
-
-before(async () => {
-  server = await startWebviewServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+before(async () => ({ server, browser } = await openRig()));
+after(() => closeRig(server, browser));
 
 const usage = { input: 1200, output: 340, cost: 0.0123, contextTokens: 5000, contextWindow: 200000 };
 const MODEL = { key: "anthropic/claude", name: "Claude", provider: "anthropic", contextWindow: 200000 };
-
-function msg(
-  id: string,
-  role: ChatMessageDto["role"],
-  text: string,
-  extra: Partial<ChatMessageDto> = {},
-): ChatMessageDto {
-  return { id, role, text, timestamp: 1, ...extra };
-}
 
 function chatSnapshot(
   messages: ChatMessageDto[],

@@ -7,33 +7,17 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
 import type { ChatMessageDto } from "../../src/shared/protocol.js";
-import { launchBrowser, openView, settle, startWebviewServer, type ViewPage, type WebviewServer } from "./harness.js";
+import { openView, settle, type ViewPage, type WebviewServer, openRig, closeRig } from "./harness.js";
+import { msg } from "./chat-fixtures.js";
 
 let server: WebviewServer;
 let browser: Browser;
-
-before(async () => {
-  server = await startWebviewServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+before(async () => ({ server, browser } = await openRig()));
+after(() => closeRig(server, browser));
 
 const usage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 0 };
 const MODEL = { key: "openai/gpt", name: "GPT", provider: "openai", contextWindow: 128000 };
 const BIG_OUTPUT = "output line of a tool\n".repeat(450); // ~10 KB
-
-function msg(
-  id: string,
-  role: ChatMessageDto["role"],
-  text: string,
-  extra: Partial<ChatMessageDto> = {},
-): ChatMessageDto {
-  return { id, role, text, timestamp: 1, ...extra };
-}
 
 /** A long path: user, assistant with a tool call, its 10 KB result, assistant markdown; ids m0…m{n-1}. */
 function longPath(n: number): ChatMessageDto[] {

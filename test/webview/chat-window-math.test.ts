@@ -4,18 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ChatMessageDto } from "../../src/shared/protocol.js";
 import { chatRows, estimateRowHeight, RowOffsets } from "../../webview/chat/chat-window.js";
 import { DerivedTextCache } from "../../webview/chat/markdown-cache.js";
-
-function msg(
-  id: string,
-  role: ChatMessageDto["role"],
-  text: string,
-  extra: Partial<ChatMessageDto> = {},
-): ChatMessageDto {
-  return { id, role, text, timestamp: 1, ...extra };
-}
+import { msg } from "./chat-fixtures.js";
 
 test("paired tool results are no rows; orphans are", () => {
   const rows = chatRows([

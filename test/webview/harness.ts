@@ -150,6 +150,18 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
 }
 
+/** The served bundle and a browser, for a test file's before() hook. */
+export async function openRig(): Promise<{ server: WebviewServer; browser: Browser }> {
+  const server = await startWebviewServer();
+  return { server, browser: await launchBrowser() };
+}
+
+/** Closes what openRig() opened (either may be missing when before() failed). */
+export async function closeRig(server: WebviewServer | undefined, browser: Browser | undefined): Promise<void> {
+  await browser?.close();
+  await server?.close();
+}
+
 /** A view page with its fake host. */
 export interface ViewPage {
   page: Page;

@@ -8,12 +8,12 @@ import type { Browser } from "playwright-core";
 import type { HostToWebview, TreeNodeDto } from "../../src/shared/protocol.js";
 import { encodeTreeNodes } from "../../src/shared/tree-columns.js";
 import {
-  launchBrowser,
+  closeRig,
   measureSearchKeystrokes,
   measureSnapshot,
+  openRig,
   openView,
   settle,
-  startWebviewServer,
   syntheticTree,
   type ViewPage,
   type WebviewServer,
@@ -21,16 +21,8 @@ import {
 
 let server: WebviewServer;
 let browser: Browser;
-
-before(async () => {
-  server = await startWebviewServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+before(async () => ({ server, browser } = await openRig()));
+after(() => closeRig(server, browser));
 
 let clock = 0;
 function node(
