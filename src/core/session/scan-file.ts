@@ -30,6 +30,11 @@ import {
 } from "./entry-record.js";
 import type { LoadIssue, SessionEntry, SessionHeader } from "./types.js";
 
+/**
+ * Files up to this size are read whole on open: one pass that parses every line is cheapest for them (the
+ * head-only index plus a later preview pass only pays off when the file is large).
+ */
+export const LAZY_MIN_FILE_BYTES = 16 * 1024 * 1024;
 /** Lines up to this size that are not read from their head are parsed whole on load. */
 export const FULL_PARSE_MAX_BYTES = 8192;
 const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -42,6 +47,11 @@ const PARENT_KEY = Buffer.from('"parentId":');
 export interface ScanOptions {
   /** Read line 1 only. */
   headerOnly?: boolean;
+  /**
+   * Read `message` lines in pi's layout from their heads only (their records are made pending; see
+   * EntryRecord.pending). Default: for files over LAZY_MIN_FILE_BYTES.
+   */
+  headsOnly?: boolean;
   /**
    * Also search every large line for a second entry glued to it (one more pass over the bytes). Used when the
    * tree has orphans, which is what a glued entry leaves behind.
@@ -112,6 +122,7 @@ function readRange(fd: number, offset: number, length: number): Buffer {
 function scanFd(fd: number, opts: ScanOptions): ScanResult {
   const headerOnly = opts.headerOnly === true;
   const fileSize = fs.fstatSync(fd).size;
+  const headsOnly = opts.headsOnly ?? fileSize > LAZY_MIN_FILE_BYTES;
   const result: ScanResult = {
     headerLength: 0,
     // About one entry per KB in real sessions; a guess only saves regrowing the typed columns.
@@ -173,7 +184,7 @@ function scanFd(fd: number, opts: ScanOptions): ScanResult {
     const inChunk = offset + length <= chunkStart + chunkLen;
     // Message lines (the bulk of any session): structure only, from the head; the preview and the rest are
     // read when first asked for (envelope-fill.ts). Other types are rare and small, and parsed below.
-    if (!isLast && !opts.verify && inChunk) {
+    if (headsOnly && !isLast && !opts.verify && inChunk) {
       const s = offset - chunkStart;
       // A small line holding a second entry key is a torn write with an entry glued on: parsed below, where
       // the glued entry is recovered. (For large lines a glued entry shows as orphans; see `verify`.)

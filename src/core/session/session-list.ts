@@ -42,7 +42,7 @@ function infoOf(file: string, stat: fs.Stats): SessionInfo | undefined {
     }
   } else {
     // From the columns: no record is made but the first user message's (its preview is read from its line).
-    const { entries } = scanSessionFile(file);
+    const { entries } = scanSessionFile(file, { headsOnly: true });
     let firstUser: EntryRecord | undefined;
     for (let i = 0; i < entries.length; i++) {
       const type = entries.types[i];

@@ -142,7 +142,7 @@ export class SessionManager {
     const readOnly = o.readOnly === true;
     const releaseLock = readOnly ? undefined : acquireLock(abs);
     try {
-      return SessionManager.load(abs, o.sessionDir, readOnly, releaseLock);
+      return SessionManager.load(abs, o.sessionDir, readOnly, releaseLock, o.lazyEnvelopes);
     } catch (e) {
       releaseLock?.();
       throw e;
@@ -154,6 +154,7 @@ export class SessionManager {
     sessionDir: string | undefined,
     readOnly: boolean,
     releaseLock?: () => void,
+    lazyEnvelopes?: boolean,
   ): SessionManager {
     const head = scanSessionFile(file, { headerOnly: true });
     if (head.headerError)
@@ -229,7 +230,7 @@ export class SessionManager {
         needsNewline: scan.missingFinalNewline,
         lineCount: scan.lineCount,
       });
-    const sm = fromScan(scanSessionFile(file));
+    const sm = fromScan(scanSessionFile(file, { headsOnly: lazyEnvelopes }));
     // Orphans are what a line with a glued entry leaves behind: rescan checking every large line.
     return sm.index.hasOrphans() ? fromScan(scanSessionFile(file, { verify: true })) : sm;
   }

@@ -195,6 +195,12 @@ export interface OpenSessionOptions {
   sessionDir?: string;
   /** Open without taking the writer lock; every write then throws SessionReadOnlyError. */
   readOnly?: boolean;
+  /**
+   * Index message lines from their heads only and read their previews later (getEnvelopes /
+   * prefetchEnvelopes): open then costs little more than reading the file. Default: for files over 16 MB;
+   * smaller ones are cheapest read whole in one pass.
+   */
+  lazyEnvelopes?: boolean;
 }
 
 /** customType of the entries that persist a leaf move (branch()/resetLeaf()). data: LeafMarkerData. */

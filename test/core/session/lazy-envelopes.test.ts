@@ -57,7 +57,7 @@ describe("envelopes filled on demand", () => {
       (sm) => sm.getEnvelopes(),
     ];
     for (const first of firsts) {
-      const sm = await SessionManager.open(file, { readOnly: true });
+      const sm = await SessionManager.open(file, { readOnly: true, lazyEnvelopes: true });
       first(sm);
       const ctx = sm.buildSessionContext();
       assert.deepEqual(ctx.model, { provider: "anthropic", modelId: "claude-last" });
@@ -72,7 +72,7 @@ describe("envelopes filled on demand", () => {
   test("the model in force comes from a large assistant line even when no envelope was read", async () => {
     const file = await writeMixed("model.jsonl");
     const entries = fileEntries(file);
-    const sm = await SessionManager.open(file);
+    const sm = await SessionManager.open(file, { lazyEnvelopes: true });
     const bigAssistant = entries.find(
       (e) => e.type === "message" && e.message.role === "assistant" && e.message.stopReason === "error",
     ) as SessionEntry;
@@ -89,7 +89,7 @@ describe("envelopes filled on demand", () => {
   test("a large line damaged after open: envelopes still come back, the damage is a load issue", async () => {
     const file = await writeMixed("damaged.jsonl");
     const entries = fileEntries(file);
-    const sm = await SessionManager.open(file, { readOnly: true });
+    const sm = await SessionManager.open(file, { readOnly: true, lazyEnvelopes: true });
     // A control byte (invalid in JSON) inside the preview text of the large tool result (line 5), same length.
     const text = fs.readFileSync(file, "utf8");
     const lineStart = text.split("\n").slice(0, 4).join("\n").length + 1;
@@ -126,7 +126,7 @@ describe("envelopes filled on demand", () => {
     const file = path.join(dir, "prefetch.jsonl");
     writeSyntheticSession(file, { entries: 3000, toolOutputBytes: 5000, compactEvery: 0, branchEvery: 400 });
     const entries = fileEntries(file);
-    const sm = await SessionManager.open(file);
+    const sm = await SessionManager.open(file, { lazyEnvelopes: true });
     const done = sm.prefetchEnvelopes();
     assert.equal(sm.prefetchEnvelopes(), done, "one prefetch at a time");
     const added = sm.appendMessage(user("typed while previews load"));
@@ -141,7 +141,7 @@ describe("envelopes filled on demand", () => {
     await sm.close();
 
     writeSyntheticSession(file, { entries: 3000, toolOutputBytes: 5000, compactEvery: 0, branchEvery: 400 });
-    const early = await SessionManager.open(file, { readOnly: true });
+    const early = await SessionManager.open(file, { readOnly: true, lazyEnvelopes: true });
     const stopped = early.prefetchEnvelopes();
     await early.close();
     await stopped; // resolves, does not throw after close
@@ -167,7 +167,7 @@ describe("envelopes filled on demand", () => {
       parentId = i % 3 === 2 ? entries[0].id : id;
     }
     fs.writeFileSync(file, [header, ...entries].map((e) => JSON.stringify(e)).join("\n") + "\n");
-    const sm = await SessionManager.open(file, { readOnly: true });
+    const sm = await SessionManager.open(file, { readOnly: true, lazyEnvelopes: true });
     assert.deepEqual(sm.getLoadIssues(), []);
     assert.equal(sm.getLeafId(), entries[11].id);
     const leafPath: SessionEntry[] = [];
