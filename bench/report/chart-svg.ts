@@ -125,8 +125,11 @@ function panelSvg(panel: ChartPanel, offsetX: number): string {
 export function chartSvg(panels: ChartPanel[], captions: string[]): string {
   const width = PANEL_W * panels.length;
   const height = PANEL_H + LEGEND_H + 16 * captions.length + 4;
-  const legend = (panels[0]?.series ?? []).map((s, i) => {
-    const x = 80 + i * 170;
+  // Entries side by side, each as wide as its name (about 7 px per character at 12 px).
+  let next = 80;
+  const legend = (panels[0]?.series ?? []).map((s) => {
+    const x = next;
+    next += 34 + 7 * s.name.length + 36;
     const y = PANEL_H + 14;
     const dash = s.dashed ? ' stroke-dasharray="5 4"' : "";
     return `<line x1="${x}" y1="${y}" x2="${x + 28}" y2="${y}" stroke="${s.color}" stroke-width="2"${dash}/><text x="${x + 34}" y="${y + 4}">${esc(s.name)}</text>`;
