@@ -27,3 +27,5 @@ export const RESULTS_FILE = join(BENCH_DIR, "results.md");
 /** The published results page and chart. */
 export const DOCS_FILE = join(REPO_DIR, "docs", "bench.md");
 export const CHART_FILE = join(REPO_DIR, "docs", "bench-chart.svg");
+/** The README: its benchmark section (between markers) is rewritten with the chart and summary tables. */
+export const README_FILE = join(REPO_DIR, "README.md");

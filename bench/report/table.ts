@@ -121,6 +121,27 @@ export function targetsTable(checks: TargetCheck[]): string {
   ].join("\n");
 }
 
+/** The README's summary: per session, ours against pi (open, open + previews, peak RSS). */
+export function summaryTable(report: BenchReport): string {
+  const lines = [
+    row(["Session", "Open: ours / pi", "Open + previews: ours", "Peak RSS: ours / pi"]),
+    row(Array(4).fill("---")),
+  ];
+  for (const r of report.results) {
+    const { ours, pi } = r.stores;
+    if (!ours || ours.error || !pi || pi.error) continue;
+    lines.push(
+      row([
+        `${r.dataset.label} (${mb(r.dataset.bytes)})`,
+        `${ms(ours.openMs)} / ${ms(pi.openMs)} (${(pi.openMs / ours.openMs).toFixed(1)}×)`,
+        `${ms(ours.readyMs)} (${(pi.readyMs / ours.readyMs).toFixed(1)}×)`,
+        `${mb(ours.peakRssReady)} / ${mb(pi.peakRssReady)}`,
+      ]),
+    );
+  }
+  return lines.join("\n");
+}
+
 /** How the run was made, one paragraph. */
 export function runLine(report: BenchReport): string {
   return (

@@ -6,10 +6,10 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as prettier from "prettier";
 import type { Impl } from "../child/protocol.js";
-import { BENCH_DIR, CHART_FILE, DOCS_FILE, RESULTS_FILE } from "../paths.js";
+import { BENCH_DIR, CHART_FILE, DOCS_FILE, README_FILE, RESULTS_FILE } from "../paths.js";
 import { chartSvg, type ChartSeries } from "./chart-svg.js";
 import type { BenchReport } from "./summary.js";
-import { resultsMarkdown } from "./table.js";
+import { resultsMarkdown, runLine, summaryTable, targetsTable } from "./table.js";
 import type { TargetCheck } from "./targets.js";
 
 type SeriesSpec = { impl: Impl; name: string; color: string; dashed?: boolean };
@@ -148,4 +148,30 @@ export async function writeResults(report: BenchReport, checks: TargetCheck[]): 
   const chart = "![Open time and peak RSS against file size](bench-chart.svg)";
   const docs = `# Benchmarks: our session store and tree view against pi\n\n${METHOD}\n## Results\n\n${chart}\n\n${tables}${analysis}`;
   writeFileSync(DOCS_FILE, await formatted(DOCS_FILE, docs));
+  writeFileSync(README_FILE, await formatted(README_FILE, readmeWithResults(report, checks)));
+}
+
+const README_START = "<!-- bench:start (written by npm run bench) -->";
+const README_END = "<!-- bench:end -->";
+
+/** The README with its benchmark section (between the markers) replaced by this run's chart and tables. */
+function readmeWithResults(report: BenchReport, checks: TargetCheck[]): string {
+  const readme = readFileSync(README_FILE, "utf8");
+  const start = readme.indexOf(README_START);
+  const end = readme.indexOf(README_END);
+  if (start < 0 || end < start)
+    throw new Error(`${README_FILE} has no benchmark markers (${README_START} … ${README_END})`);
+  const body = [
+    README_START,
+    "",
+    "![Open time and peak RSS against file size, ours and pi's](docs/bench-chart.svg)",
+    "",
+    runLine(report),
+    "",
+    targetsTable(checks),
+    "",
+    summaryTable(report),
+    "",
+  ].join("\n");
+  return readme.slice(0, start) + body + readme.slice(end);
 }
