@@ -101,7 +101,9 @@ async function main(): Promise<void> {
     if (!existsSync(LAST_REPORT)) throw new Error(`--from-last: no earlier run (${LAST_REPORT} is missing)`);
     const last = JSON.parse(readFileSync(LAST_REPORT, "utf8")) as { report: BenchReport };
     await writeResults(last.report, checkTargets(last.report.results));
-    log("rewrote bench/results.md, docs/bench.md, docs/bench-chart.svg and the README's benchmark section from the last run");
+    log(
+      "rewrote bench/results.md, docs/bench.md, docs/bench-chart.svg and the README's benchmark section from the last run",
+    );
     return;
   }
   const started = performance.now();
