@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
+import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, test } from "node:test";
@@ -175,6 +176,28 @@ describe("durability and bad input", () => {
     b.appendMessage(user("writable again"));
     await b.close();
     await ro.close();
+  });
+
+  test("appends are flushed to the disk in the background, coalesced, and close() waits for the flush", async () => {
+    const calls: number[] = [];
+    // The store reads fdatasync from node's fs module at call time: count the flushes it asks for.
+    const nodeFs = createRequire(__filename)("node:fs") as { fdatasync: typeof fs.fdatasync };
+    const real = nodeFs.fdatasync;
+    nodeFs.fdatasync = ((fd: number, cb: (err: NodeJS.ErrnoException | null) => void) => {
+      calls.push(fd);
+      real(fd, cb);
+    }) as typeof fs.fdatasync;
+    try {
+      const sm = await SessionManager.create(dir, dir);
+      for (let i = 0; i < 50; i++) sm.appendMessage(user(`line ${i}`));
+      // One flush runs; the 49 appends made meanwhile wait for one more, not 49.
+      assert.equal(calls.length, 1);
+      await sm.close();
+      assert.ok(calls.length >= 1 && calls.length <= 2, `flushes: ${calls.length}`);
+      assert.equal(readJsonl(sm.getSessionFile() as string).length, 51);
+    } finally {
+      nodeFs.fdatasync = real;
+    }
   });
 
   test("a stale lock (dead pid) is taken over", async () => {
