@@ -1,6 +1,6 @@
 /** Conversion of Claude Code content blocks into this project's message content. */
 import type { ImageContent, TextContent, ThinkingContent, ToolCall } from "../messages.js";
-import type { ClaudeContentBlock } from "./claude-types.js";
+import type { ClaudeContentBlock, ClaudeLine } from "./claude-types.js";
 import { mapClaudeToolCall } from "./claude-tools.js";
 
 /** Longest text kept for a block type this project cannot show natively. */
@@ -14,6 +14,16 @@ export function blocksOf(content: unknown): ClaudeContentBlock[] {
     (b): b is ClaudeContentBlock =>
       typeof b === "object" && b !== null && typeof (b as { type?: unknown }).type === "string",
   );
+}
+
+/** Text of a user line (string content or its text blocks): a sidechain's Task prompt, a compaction's summary. */
+export function userTextOf(line: ClaudeLine): string {
+  const c = line.message?.content;
+  if (typeof c === "string") return c;
+  return blocksOf(c)
+    .filter((b) => b.type === "text" && typeof b.text === "string")
+    .map((b) => b.text)
+    .join("\n");
 }
 
 /** An image block, or a text note when the image is not inline base64. */

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { blocksOf } from "./claude-blocks.js";
 import { parseClaudeLine } from "./claude-parse.js";
-import { subagentIdOfFileName } from "./claude-subagents.js";
+import { subagentIdOfFileName } from "./claude-subagent-files.js";
 
 /** One transcript in a listing. Mirrors the store's SessionInfo where the fields mean the same. */
 export interface ClaudeTranscriptInfo {

@@ -11,7 +11,7 @@ import { SessionManager } from "../session/session-manager.js";
 import { CURRENT_SESSION_VERSION, LEAF_MARKER_TYPE, type SessionEntry, type SessionHeader } from "../session/types.js";
 import { convertClaudeRecords, type ConvertedTranscript } from "./claude-convert.js";
 import { parseClaudeFile } from "./claude-parse.js";
-import { readClaudeSubagents } from "./claude-subagents.js";
+import { readClaudeSubagents } from "./claude-subagent-files.js";
 import type { ClaudeParseIssue } from "./claude-types.js";
 
 /** Custom entry type recording where an imported session came from. */
@@ -46,7 +46,7 @@ async function readTranscript(path: string, mapTools: boolean): Promise<Converte
       `Cannot read Claude Code transcript ${path}: ${e.code === "ENOENT" ? "file not found" : e.message}`,
     );
   }
-  // Subagents' own files (newer Claude Code versions); none, or no readable folder, is the usual case.
+  // Subagents' own files (in its folder, or beside it with its session id); none is the usual case.
   const subagents = await readClaudeSubagents(path);
   const converted = convertClaudeRecords(parsed.records, parsed.issues, { mapTools, subagents });
   if (converted.entries.length === 0) {

@@ -1,27 +1,14 @@
 /**
- * Subagents (Task / Agent tool) that recent Claude Code versions write to files of their own,
- * `<project dir>/<session id>/subagents/agent-<agent id>.jsonl`, next to the session's transcript
- * `<project dir>/<session id>.jsonl`. Their lines have the main transcript's shape, plus `isSidechain: true`,
- * `agentId`, and the parent session's `sessionId`; the first line is the Task prompt (parentUuid null).
+ * Which Task (or Agent) tool call launched each subagent whose transcript is a file of its own
+ * (claude-subagent-files.ts reads them, in either layout).
  *
  * The parent transcript names the subagent in up to three places, all read here: the Task tool_result's text
  * ("agentId: <id> (for resuming to continue this agent's work if needed)"), the structured `toolUseResult.agentId`
  * of that result line, and `progress` lines (`data.type` "agent_progress", `data.agentId`, `parentToolUseID`).
  */
-import { readdir } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
 import { blocksOf } from "./claude-blocks.js";
-import { parseClaudeFile } from "./claude-parse.js";
-import type { ClaudeLine, ClaudeParseIssue, ClaudeRecord } from "./claude-types.js";
-
-/** A subagent's own transcript, parsed; records carry `agent`, issues carry `file`. */
-export interface ClaudeSubagentTranscript {
-  agentId: string;
-  /** Path relative to the transcript's folder (`<session id>/subagents/agent-<id>.jsonl`), used in issues. */
-  file: string;
-  records: ClaudeRecord[];
-  issues: ClaudeParseIssue[];
-}
+import type { ClaudeSubagentTranscript } from "./claude-subagent-files.js";
+import type { ClaudeLine, ClaudeRecord } from "./claude-types.js";
 
 /** Where a subagent's branch hangs: the line holding the Task call that launched it. */
 export interface SubagentAttachment {
@@ -33,52 +20,8 @@ export interface SubagentAttachment {
 /** Tool names Claude Code has used for launching a subagent. */
 export const TASK_TOOL_NAMES: ReadonlySet<string> = new Set(["Task", "Agent"]);
 
-const AGENT_FILE = /^agent-(.+)\.jsonl$/;
 /** How a Task result's text names the subagent (the id is hex in every version seen; allow a bit more). */
 const AGENT_ID_IN_TEXT = /\bagentId: ([A-Za-z0-9_-]+)/;
-
-/** The agent id of a subagent file name (`agent-<id>.jsonl`), else undefined. */
-export function subagentIdOfFileName(name: string): string | undefined {
-  return AGENT_FILE.exec(name)?.[1];
-}
-
-/** The folder holding a transcript's subagent files. */
-export function claudeSubagentDir(transcriptPath: string): string {
-  return join(dirname(transcriptPath), basename(transcriptPath, ".jsonl"), "subagents");
-}
-
-/**
- * Parse every subagent file of a transcript, sorted by file name. A missing or unreadable folder gives an empty
- * list (most transcripts have none); a file that cannot be read becomes one issue of that file.
- */
-export async function readClaudeSubagents(transcriptPath: string): Promise<ClaudeSubagentTranscript[]> {
-  const dir = claudeSubagentDir(transcriptPath);
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return [];
-  }
-  const out: ClaudeSubagentTranscript[] = [];
-  for (const name of names.sort()) {
-    const agentId = subagentIdOfFileName(name);
-    if (agentId === undefined) continue;
-    const file = `${basename(transcriptPath, ".jsonl")}/subagents/${name}`;
-    try {
-      const parsed = await parseClaudeFile(join(dir, name));
-      out.push({
-        agentId,
-        file,
-        records: parsed.records.map((r) => ({ ...r, agent: agentId })),
-        issues: parsed.issues.map((i) => ({ ...i, file })),
-      });
-    } catch (err) {
-      const reason = `subagent file not readable: ${err instanceof Error ? err.message : String(err)}`;
-      out.push({ agentId, file, records: [], issues: [{ line: 0, reason, file }] });
-    }
-  }
-  return out;
-}
 
 interface TaskCall {
   rec: ClaudeRecord;

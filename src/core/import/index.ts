@@ -19,12 +19,11 @@ export {
 } from "./claude-session.js";
 export {
   claudeSubagentDir,
-  matchSubagents,
   readClaudeSubagents,
   subagentIdOfFileName,
   type ClaudeSubagentTranscript,
-  type SubagentAttachment,
-} from "./claude-subagents.js";
+} from "./claude-subagent-files.js";
+export { matchSubagents, type SubagentAttachment } from "./claude-subagents.js";
 export { mapClaudeToolCall, mapClaudeToolName } from "./claude-tools.js";
 export type { ClaudeParseIssue } from "./claude-types.js";
 export {

@@ -5,7 +5,8 @@
  * what public tools reading them describe. Assumptions:
  * - Layout: `<project>/<session id>.jsonl` and `<project>/<session id>/subagents/agent-<id>.jsonl` (Claude Code
  *   2.1.2+); `agent-<id>.meta.json` may sit beside it (`{"agentType":…}`) and is not read. Older versions wrote
- *   `agent-<id>.jsonl` into the project folder itself.
+ *   `agent-<id>.jsonl` into the project folder itself (writeOlderLayoutSession), the same lines, whose sessionId
+ *   is then all that says which session they belong to.
  * - Subagent lines have the main file's envelope plus `isSidechain: true`, `agentId`, and the parent's
  *   `sessionId`; the first line is the Task prompt as a user message with `parentUuid: null`.
  * - The parent names the subagent in the Task tool_result's text ("agentId: <id> (for resuming to continue this
@@ -175,6 +176,11 @@ export function subagentFiles(): Record<string, string> {
   };
 }
 
+/** A subagent file's text as another session's: every line's sessionId replaced. */
+export function ofSession(text: string, sessionId: string): string {
+  return text.split(SESSION_ID).join(sessionId);
+}
+
 /** Write the session into `<project>/`; returns the transcript's path. */
 export async function writeSession(project: string, withSubagents = true): Promise<string> {
   await mkdir(project, { recursive: true });
@@ -187,5 +193,19 @@ export async function writeSession(project: string, withSubagents = true): Promi
     await writeFile(join(dir, `agent-${id}.jsonl`), text);
     await writeFile(join(dir, `agent-${id}.meta.json`), '{"agentType":"general-purpose","spawnDepth":1}');
   }
+  return transcript;
+}
+
+/**
+ * Write the session with the given subagents in the older layout (`<project>/agent-<id>.jsonl`, beside the
+ * transcript, no meta files); returns the transcript's path.
+ */
+export async function writeOlderLayoutSession(
+  project: string,
+  agents: readonly string[] = Object.keys(subagentFiles()),
+): Promise<string> {
+  const transcript = await writeSession(project, false);
+  const files = subagentFiles();
+  for (const id of agents) await writeFile(join(project, `agent-${id}.jsonl`), files[id]);
   return transcript;
 }

@@ -11,11 +11,11 @@ import { parseClaudeFile, parseClaudeText } from "../../../src/core/import/claud
 import { claudeProjectDirNames, listClaudeTranscripts } from "../../../src/core/import/claude-paths.js";
 import { convertClaudePathToSession, importClaudeTranscript } from "../../../src/core/import/claude-session.js";
 import {
-  matchSubagents,
   readClaudeSubagents,
   subagentIdOfFileName,
   type ClaudeSubagentTranscript,
-} from "../../../src/core/import/claude-subagents.js";
+} from "../../../src/core/import/claude-subagent-files.js";
+import { matchSubagents } from "../../../src/core/import/claude-subagents.js";
 import { CWD, M, S, SESSION_ID, subagentFiles, writeSession } from "./claude-subagent-fixtures.js";
 
 let tmp: string;
