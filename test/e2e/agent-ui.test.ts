@@ -12,7 +12,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { BrowserContext, FrameLocator, Page } from "playwright-core";
+import type { FrameLocator, Page } from "playwright-core";
 import { DEMO_IDS, DEMO_LABEL, generateDemo, type DemoWorkspace } from "../../demo/generate-demo.js";
 import {
   activeLeafId,
@@ -23,10 +23,13 @@ import {
   rowIds,
   sendPrompt,
   sessionFiles,
+  startAgentWorkbench,
   treeView,
+  uiStep,
   waitForLeaf,
+  type AgentWorkbench,
 } from "../util/agent-ui.js";
-import { REPO_ROOT, startCodeServer, workbenchUrl, type CodeServer } from "../util/code-server.js";
+import { REPO_ROOT } from "../util/code-server.js";
 import {
   defaultFakeReply,
   openAIConversationView,
@@ -39,9 +42,7 @@ import {
   clearNotifications,
   clickMenuItem,
   expectVisible,
-  launchBrowser,
   openViewContainer,
-  openWorkbench,
   pickQuickItem,
   pickQuickItemContaining,
   runCommand,
@@ -58,14 +59,11 @@ const MODEL_TIMEOUT_MS = 60_000;
 let tmp: string;
 let fake: FakeServer;
 let demo: DemoWorkspace;
-let server: CodeServer;
-let context: BrowserContext;
+let ui: AgentWorkbench;
+/** `ui.page`: every step drives it. */
 let page: Page;
-let url: string;
 /** The leaf the custom-prompt step leaves behind (the reload step expects it back). */
 let customSummaryId: string | undefined;
-/** Console errors (and service-worker notes) of the page and its frames, shown when a step fails. */
-const consoleErrors: string[] = [];
 
 /** Text of all the requests' messages (to check what the model was sent). */
 function requestText(body: FakeRequestBody): string {
@@ -78,31 +76,9 @@ function lastLine(file: string): Record<string, unknown> {
   return lines[lines.length - 1];
 }
 
-/**
- * A test step: on failure it saves a screenshot (test-results/e2e/FAILED-<name>.png) and the rendered tree
- * rows next to the error, so a red CI run shows what the user would have seen.
- */
+/** A test step that reports what the UI showed when it fails (see {@link uiStep}). */
 function step(name: string, fn: () => Promise<void>): () => Promise<void> {
-  return async () => {
-    try {
-      await fn();
-    } catch (err) {
-      const shot = await screenshot(page, `FAILED-${name}`).catch(() => "(no screenshot)");
-      const rows = await treeView(page)
-        .then((t) =>
-          t
-            .locator('[role="treeitem"]')
-            .evaluateAll((els) => els.map((e) => `${e.className} | ${e.textContent ?? ""}`)),
-        )
-        .catch(() => ["(tree not found)"]);
-      const errors = consoleErrors.filter(
-        (e) => !/gallery|ECONNREFUSED 127\.0\.0\.1:9|Failed to load resource/.test(e),
-      );
-      const detail = `\nscreenshot: ${shot}\ntree rows:\n${rows.join("\n")}\nconsole errors:\n${errors.slice(-15).join("\n")}`;
-      if (err instanceof Error) err.message += detail;
-      throw err;
-    }
-  };
+  return uiStep(() => ui, name, fn);
 }
 
 async function tree(): Promise<FrameLocator> {
@@ -118,23 +94,12 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
       // `ls` runs without the approval prompt so the chat step can show a tool call end to end.
       settings: { "agentTree.tools.autoApprove": ["ls"] },
     });
-    server = await startCodeServer({ workspace: demo.workspace });
-    context = await launchBrowser(join(tmp, "profile"));
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on("console", (m) => {
-      // The webview shell logs its service-worker handshake at info level; a blank view is explained there.
-      const worker = /service worker/i.test(m.text());
-      if (m.type() === "error" || worker)
-        consoleErrors.push(`${m.location().url.slice(-60)}: ${m.text().slice(0, 400)}`);
-    });
-    page.on("pageerror", (e) => consoleErrors.push(`pageerror: ${e.message.slice(0, 400)}`));
-    url = workbenchUrl(server, { folder: demo.workspace, extensionDevelopmentPath: REPO_ROOT });
-    await openWorkbench(page, url);
+    ui = await startAgentWorkbench({ workspace: demo.workspace, profileDir: join(tmp, "profile") });
+    page = ui.page;
   });
 
   after(async () => {
-    await context?.close().catch(() => undefined);
-    await server?.stop();
+    await ui?.close();
     await fake?.close();
     if (tmp) rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
   });
@@ -332,7 +297,7 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
   it(
     "reloading the window finds the same leaf",
     step("reload", async () => {
-      await reloadWorkbench(page, url);
+      await reloadWorkbench(page, ui.url);
       await openViewContainer(page, "Agent");
       const t = await tree();
       await waitForLeaf(t, customSummaryId ?? DEMO_IDS.branchCLeaf, "the leaf after the reload", MODEL_TIMEOUT_MS);
