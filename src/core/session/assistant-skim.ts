@@ -1,9 +1,10 @@
 /**
- * Envelope and meta of a large assistant `message` line, read from its bytes without parsing the body.
+ * Envelope and meta of an assistant `message` line, read from its bytes without parsing the body (the
+ * preview pass, envelope-fill.ts, through byte-head.ts envelopeFromPiBytes).
  *
  * Assistant lines are half of a heavy session's bytes (thinking blocks, signatures, text), and what the tree
  * needs from them — text for the preview, tool call names, provider/model, stopReason — is spread over the
- * whole line. JSON.parse of every such line was most of open(). This walks the message object on the raw
+ * whole line. JSON.parse of every such line was most of the work. This walks the message object on the raw
  * bytes: string ends are found with Buffer.indexOf (native memchr), only the few values the envelope needs are
  * decoded (text blocks up to TEXT_PREFIX_BYTES), everything else is skipped. It does not validate skipped
  * values: a line damaged inside a skipped value is found when its body is read (like head-scan.ts).
@@ -18,9 +19,6 @@ import type { EntryEnvelope } from "./types.js";
 const TEXT_PREFIX_BYTES = 1024;
 /** Longest provider / model / stopReason / role / block type decoded. */
 const SHORT_MAX_BYTES = 512;
-
-const PI_MESSAGE_HEAD =
-  /^\{"type":"message","id":"([0-9A-Za-z_-]{1,64})","parentId":(?:null|"([0-9A-Za-z_-]{1,64})"),"timestamp":"([0-9A-Za-z:.+-]{1,40})","message":\{"role":"assistant",/;
 
 const QUOTE = 34;
 const BACKSLASH = 92;
@@ -297,27 +295,9 @@ function previewOf(s: Str): string | undefined {
 }
 
 /**
- * Envelope and meta of the assistant message line buf[start, end), as envelopeOf / metaOf of the parsed line
- * would give them, or undefined when the line is not one in pi's layout (type, id, parentId, timestamp, then
- * message with role first, and nothing after message) or its text does not prove the preview.
- * `head` is the line's first bytes decoded as UTF-8 (at least up to the role).
- */
-export function skimAssistantLine(
-  buf: Buffer,
-  start: number,
-  end: number,
-  head: string,
-): { env: EntryEnvelope; meta: EntryMeta | undefined } | undefined {
-  const m = PI_MESSAGE_HEAD.exec(head);
-  if (!m) return undefined;
-  // The matched head is ASCII, so its length in characters is its length in bytes; re-read from `{` of message.
-  const at = start + m[0].length - '{"role":"assistant",'.length;
-  return skimAssistantMessage(buf, at, end, m[1], m[2] ?? null, m[3]);
-}
-
-/**
- * skimAssistantLine once the envelope head is read: `at` is the `{` of the message object, which must be the
- * line's last value.
+ * Envelope and meta of an assistant message line, as envelopeOf / metaOf of the parsed line would give them,
+ * once its head is read (byte-head.ts): `at` is the `{` of the message object, which must be the line's last
+ * value. Undefined when the message is not in the shape it expects or its text does not prove the preview.
  */
 export function skimAssistantMessage(
   buf: Buffer,

@@ -12,19 +12,12 @@ import { isSpace, PREVIEW_MAX } from "./preview.js";
 import type { EntryEnvelope } from "./types.js";
 
 const ascii = (s: string): Buffer => Buffer.from(s, "latin1");
-const OPEN = ascii('{"type":"message","id":"');
-const PARENT = ascii('","parentId":');
-const NULL = ascii("null");
-const TIMESTAMP = ascii(',"timestamp":"');
-const ROLE = ascii('","message":{"role":"');
 const TOOL_CALL_ID = ascii('",' + '"toolCallId":"');
 const TOOL_NAME = ascii(',"toolName":"');
 const FIRST_TEXT = ascii('","content":[{"type":"text","text":"');
 const USER_STRING = ascii('","content":"');
 const USER_BLOCK = ascii('","content":[{"type":"text","text":"');
 const COMMAND = ascii('","command":"');
-
-const ROLES = ["user", "toolResult", "bashExecution", "assistant"] as const;
 
 /** Position after `lit` when buf[at..] starts with it, else -1. */
 function literal(buf: Buffer, at: number, end: number, lit: Buffer): number {
@@ -161,65 +154,6 @@ export function collapseJsonBytes(
   return { text: String.fromCharCode.apply(null, out), closed };
 }
 
-/** What readPiHead found (reused: one head is read at a time). */
-const head = {
-  id: "",
-  parentId: null as string | null,
-  timestamp: "",
-  role: "user" as (typeof ROLES)[number],
-  /** Offset of the role value's first byte. */
-  roleAt: 0,
-};
-
-/**
- * Reads `{"type":"message","id":…,"parentId":…,"timestamp":…,"message":{"role":"…"` — the head every pi
- * message line starts with — into `head`. False when the line does not start that way.
- */
-function readPiHead(buf: Buffer, start: number, end: number): boolean {
-  let p = literal(buf, start, end, OPEN);
-  if (p < 0) return false;
-  const idEnd = token(buf, p, end, 64, false);
-  if (idEnd < 0) return false;
-  const id = buf.toString("latin1", p, idEnd);
-  p = literal(buf, idEnd, end, PARENT);
-  if (p < 0) return false;
-  let parentId: string | null = null;
-  const afterNull = literal(buf, p, end, NULL);
-  if (afterNull >= 0) p = afterNull;
-  else {
-    if (buf[p] !== 34) return false;
-    const q = token(buf, p + 1, end, 64, false);
-    if (q < 0) return false;
-    parentId = buf.toString("latin1", p + 1, q);
-    p = q + 1;
-  }
-  p = literal(buf, p, end, TIMESTAMP);
-  if (p < 0) return false;
-  const tsEnd = token(buf, p, end, 40, true);
-  if (tsEnd < 0) return false;
-  const timestamp = buf.toString("latin1", p, tsEnd);
-  const roleAt = literal(buf, tsEnd, end, ROLE);
-  if (roleAt < 0) return false;
-  let role: (typeof ROLES)[number] | undefined;
-  for (const r of ROLES) {
-    const q = roleAt + r.length;
-    if (q >= end || buf[q] !== 34) continue;
-    let i = 0;
-    while (i < r.length && buf[roleAt + i] === r.charCodeAt(i)) i++;
-    if (i === r.length) {
-      role = r;
-      break;
-    }
-  }
-  if (!role) return false;
-  head.id = id;
-  head.parentId = parentId;
-  head.timestamp = timestamp;
-  head.role = role;
-  head.roleAt = roleAt;
-  return true;
-}
-
 /** Node's Buffer#latin1Slice (what toString("latin1") ends in; long-standing but not in the typings). */
 interface Latin1Slicer {
   latin1Slice(start: number, end: number): string;
@@ -232,7 +166,7 @@ const latin1: (buf: Buffer, start: number, end: number) => string =
 
 /** Longest head of a pi message line: two 64-character ids, a 40-character timestamp, the longest role. */
 const MESSAGE_HEAD_MAX = 260;
-/** The same grammar readPiHead reads byte by byte, as one native regular expression (cheaper in a cold process). */
+/** pi's message head as one native regular expression (cheaper than a byte loop in a cold process). */
 const MESSAGE_HEAD =
   /^\{"type":"message","id":"([0-9A-Za-z_-]{1,64})","parentId":(?:null|"([0-9A-Za-z_-]{1,64})"),"timestamp":"([0-9A-Za-z:.+-]{1,40})","message":\{"role":"(user|assistant|toolResult|bashExecution)"/;
 const ROLE_NAMES: Readonly<Record<string, string>> = {
@@ -243,7 +177,14 @@ const ROLE_NAMES: Readonly<Record<string, string>> = {
 };
 
 /** What readMessageHead found (reused: one head is read at a time). */
-export const messageHead = { id: "", parentId: null as string | null, timestamp: "", role: "" };
+export const messageHead = {
+  id: "",
+  parentId: null as string | null,
+  timestamp: "",
+  role: "",
+  /** Offset of the role value's first byte. */
+  roleAt: 0,
+};
 
 /**
  * Reads the head of a pi `message` line — id, parentId, timestamp, role — into `messageHead`, for open():
@@ -273,6 +214,7 @@ export function readMessageHead(buf: Buffer, start: number, end: number, previou
   p += 14; // ,"timestamp":"
   head.timestamp = latin1(buf, p, p + m[3].length);
   head.role = ROLE_NAMES[m[4][0]];
+  head.roleAt = p + m[3].length + 21; // ","message":{"role":"
   return true;
 }
 
@@ -285,8 +227,8 @@ export function envelopeFromPiBytes(
   start: number,
   end: number,
 ): { env: EntryEnvelope; meta: EntryMeta | undefined } | undefined {
-  if (!readPiHead(buf, start, end)) return undefined;
-  const { id, parentId, timestamp, role, roleAt } = head;
+  if (!readMessageHead(buf, start, end, undefined)) return undefined;
+  const { id, parentId, timestamp, role, roleAt } = messageHead;
   let p: number;
   if (role === "assistant") {
     // The message object starts 9 bytes before the role value: {"role":"

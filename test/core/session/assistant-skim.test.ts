@@ -4,7 +4,6 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { describe, test } from "node:test";
 import fc from "fast-check";
-import { skimAssistantLine } from "../../../src/core/session/assistant-skim.js";
 import { envelopeFromPiBytes } from "../../../src/core/session/byte-head.js";
 import { metaOf } from "../../../src/core/session/entry-record.js";
 import { collapseJsonString } from "../../../src/core/session/head-scan.js";
@@ -75,9 +74,9 @@ const entryArb = fc
     } as unknown as SessionEntry;
   });
 
-function skim(line: string): ReturnType<typeof skimAssistantLine> {
+function skim(line: string): ReturnType<typeof envelopeFromPiBytes> {
   const buf = Buffer.from(line);
-  return skimAssistantLine(buf, 0, buf.length, buf.toString("utf8", 0, 512));
+  return envelopeFromPiBytes(buf, 0, buf.length);
 }
 
 describe("assistant skim", () => {
