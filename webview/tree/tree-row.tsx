@@ -93,8 +93,7 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
       role="treeitem"
       id={`tree-row-${p.nodeIdx}`}
       class={cls.join(" ")}
-      // --levels: the gutter's natural width in the stylesheet, which caps it and shows the depth when capped.
-      style={{ top: `${row * ROW_HEIGHT}px`, "--levels": String(g.levels) }}
+      style={{ top: `${row * ROW_HEIGHT}px` }}
       data-entry-id={d.id}
       data-vscode-context={context}
       aria-level={level + 1}
@@ -108,7 +107,8 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
       onMouseEnter={() => p.onHover(p.nodeIdx)}
     >
       {level > 0 ? (
-        <span class={g.deep ? "gutter deep" : "gutter"} aria-hidden="true">
+        // --levels: the gutter's natural width for the stylesheet, which caps it and shows the depth when capped.
+        <span class={g.deep ? "gutter deep" : "gutter"} style={{ "--levels": String(g.levels) }} aria-hidden="true">
           <span class="depth-hint" title={`Nesting depth ${level}`}>
             {level}
           </span>
