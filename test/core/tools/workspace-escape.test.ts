@@ -1,10 +1,11 @@
 /**
  * The file tools never reach outside the workspace through links: dangling ones (whose target does not exist
- * yet, so a write would create it), links at any component, and links swapped in by another process while a
- * tool runs (a check-then-open race, driven by a real racing process).
+ * yet, so a write would create it), links at any component, and links swapped in while a tool runs (a
+ * check-then-open race): once at every step of a call, deterministically, and by a real racing process.
  */
 import assert from "node:assert/strict";
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -46,7 +47,7 @@ for (let i = 0; i < 5000000; i++) {
 
 /** Rounds of the race tests; each runs PARALLEL tool calls at once, so the calls also race each other. */
 const ROUNDS = 400;
-const PARALLEL = 4;
+const PARALLEL = 8;
 
 describe("workspace tools and links", { timeout: 120_000 }, () => {
   let base: string;
@@ -146,6 +147,73 @@ describe("workspace tools and links", { timeout: 120_000 }, () => {
     }
   });
 
+  describe("with one swap injected after each file-system step of a call", () => {
+    // The tools call node:fs/promises through this very object. Wrapping its path functions lets the test turn
+    // `flip` from a folder into a link to outside right after the call's k-th step that names it, for k = 1, 2, …:
+    // every point where one swap can land, without depending on timing.
+    const fsp = fs as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const STEPS = ["lstat", "stat", "realpath", "readlink", "open", "readFile", "writeFile", "mkdir", "readdir"];
+    const originals = new Map<string, (...args: unknown[]) => Promise<unknown>>();
+    let flip: string;
+    let countdown = 0;
+    before(() => {
+      flip = path.join(root, "flip");
+      for (const name of STEPS) {
+        const original = fsp[name];
+        originals.set(name, original);
+        fsp[name] = async (...args: unknown[]) => {
+          try {
+            return await original.apply(fs, args);
+          } finally {
+            if (countdown > 0 && String(args[0]).startsWith(flip) && --countdown === 0) {
+              rmSync(flip, { recursive: true, force: true });
+              symlinkSync(outside, flip);
+            }
+          }
+        };
+      }
+    });
+    after(() => {
+      for (const [name, original] of originals) fsp[name] = original;
+    });
+
+    const calls: [string, Record<string, unknown>][] = [
+      ["write", { path: "flip/target.txt", content: "EDITED" }],
+      ["write", { path: "flip/new/deeper.txt", content: "EDITED" }],
+      ["edit", { path: "flip/target.txt", oldText: "ORIGINAL", newText: "EDITED" }],
+      ["read", { path: "flip/target.txt" }],
+      ["read", { path: "flip/outside-only.txt" }],
+      ["ls", { path: "flip" }],
+      ["find", { pattern: "*.txt", path: "flip" }],
+      ["grep", { pattern: "SECRET|ORIGINAL", path: "flip" }],
+    ];
+    for (const [tool, args] of calls) {
+      it(`${tool} ${JSON.stringify(args)}`, async () => {
+        const before = await outsideState();
+        let swapped = 0;
+        for (let k = 1; k <= 30; k++) {
+          rmSync(flip, { recursive: true, force: true });
+          mkdirSync(flip);
+          writeFileSync(path.join(flip, "target.txt"), "ORIGINAL inside\n");
+          countdown = k;
+          const out = text(await run(tool, args));
+          const reached = countdown === 0;
+          countdown = 0;
+          assert.deepEqual(await outsideState(), before, `swap after step ${k}: nothing outside changed`);
+          // Outside's files: "TOP SECRET" (outside-only.txt) and a line "ORIGINAL" (target.txt; inside it is "ORIGINAL inside").
+          const leaked =
+            out.includes("TOP SECRET") ||
+            /(^|\s)ORIGINAL$/m.test(out) ||
+            (tool !== "read" && out.includes("outside-only"));
+          assert.ok(!leaked, `swap after step ${k}: ${out}`);
+          if (!reached) break; // the call had fewer than k steps: every swap point was tried
+          swapped++;
+        }
+        assert.ok(swapped > 0);
+      });
+    }
+  });
+
   describe("while another process swaps a folder and a link to outside", () => {
     let racer: ChildProcess;
     before(async () => {
@@ -182,10 +250,14 @@ describe("workspace tools and links", { timeout: 120_000 }, () => {
       );
     });
 
-    it("edit never changes a file outside", async () => {
+    it("edit never reads or changes a file outside", async () => {
       const before = await outsideState();
-      await rounds(() => run("edit", { path: "race/target.txt", oldText: "ORIGINAL", newText: "EDITED" }));
+      const results = await rounds(() =>
+        run("edit", { path: "race/target.txt", oldText: "ORIGINAL", newText: "EDITED" }),
+      );
       assert.deepEqual(await outsideState(), before);
+      // Only the file outside holds "ORIGINAL": an edit that found it read outside (and showed it in its diff).
+      for (const r of results) assert.equal(r.isError, true, text(r));
     });
 
     it("read, grep, find and ls never show anything from outside", async () => {
