@@ -20,6 +20,8 @@ export * from "./agent/navigate-types.js";
 export { AgentSession, DEFAULT_MAX_TURNS, type AgentSessionOptions } from "./agent/agent-session.js";
 export type { ForkResult } from "./agent/fork.js";
 export { ABORTED_TOOL_RESULT } from "./agent/tool-execution.js";
+export * from "./compare/compare-types.js";
+export { BranchComparison, MAX_PAGE_TURNS, type CompareSource } from "./compare/compare-branches.js";
 export { HookRunner, toUnsubscribe } from "./hooks/hook-runner.js";
 export type { HookAPI, HookCommand, HookCommandInfo, HookContext, HookHandler, Unsubscribe } from "./hooks/types.js";
 export { CompactionError } from "./compaction/run-compaction.js";

@@ -578,6 +578,16 @@ export class SessionManager {
   }
 
   /**
+   * Append a branch summary at the leaf without moving anywhere first: the summary of another branch, brought
+   * here (AgentSession.bringConclusions). `fromId` names the node it summarizes up to; the summary becomes the
+   * leaf. Returns its id.
+   */
+  appendBranchSummary<T = unknown>(fromId: string, summary: string, details?: T, fromHook?: boolean): string {
+    if (!this.index.has(fromId)) throw new EntryNotFoundError(fromId);
+    return this.append({ type: "branch_summary", fromId, summary, details, fromHook });
+  }
+
+  /**
    * Write a new session file (in this session's folder) holding the root→`leafId` path with the same ids,
    * the labels of those entries re-created, and `parentSession` = this file (null: header only). Returns its
    * path. This session is unchanged.

@@ -178,6 +178,8 @@ export interface EntryEnvelope {
   toolCallsOnly?: boolean;
   /** Compaction: tokensBefore. */
   tokens?: number;
+  /** Branch summary: the node it summarizes up to (`fromId`), so a UI can show where it came from. */
+  fromId?: string;
   /** Assistant: stopReason "error" or "aborted". */
   failed?: boolean;
   /** custom_message with display:false. */
