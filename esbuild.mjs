@@ -20,7 +20,11 @@ const builds = [
     logLevel: "warning",
   },
   {
-    entryPoints: { webview: "webview/main.tsx", export: "webview/export/main.tsx" },
+    entryPoints: {
+      webview: "webview/main.tsx",
+      export: "webview/export/main.tsx",
+      compare: "webview/compare/main.tsx",
+    },
     bundle: true,
     platform: "browser",
     format: "iife",

@@ -2,6 +2,7 @@
 import * as vscode from "vscode";
 import type { WebviewCommand } from "../shared/protocol.js";
 import type { HostActions } from "./actions.js";
+import type { CompareActions } from "./compare/compare-actions.js";
 import type { ModelActions } from "./model-actions.js";
 import { parseEntryContextArg } from "./protocol-validation.js";
 import type { SessionController } from "./session-controller.js";
@@ -28,6 +29,10 @@ export const COMMAND_IDS = [
   "agentTree.exportHtml",
   "agentTree.exportBranchHtml",
   "agentTree.treeKeyHandled",
+  "agentTree.compareWithCurrent",
+  "agentTree.compareBranches",
+  "agentTree.bringConclusionsHere",
+  "agentTree.goToSource",
 ] as const;
 
 /** What the commands call. */
@@ -36,13 +41,14 @@ export interface CommandDeps {
   opener: SessionOpener;
   actions: HostActions;
   models: ModelActions;
+  compare: CompareActions;
   /** Opens the workspace's session if none is open yet. */
   ensureSession(): Promise<boolean>;
 }
 
 /** Register every command; the returned disposables go into the extension context. */
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
-  const { actions, models, opener, controller } = d;
+  const { actions, models, opener, controller, compare } = d;
   // Context-menu commands get the element's data-vscode-context object: untrusted, checked here.
   const withEntry =
     (run: (entryId: string) => unknown) =>
@@ -87,6 +93,10 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     // Bound to Ctrl+O / Ctrl+U while the tree has focus: the view toggles its filter itself, and this
     // binding keeps the workbench (Open File…) from acting on the same key press.
     "agentTree.treeKeyHandled": () => undefined,
+    "agentTree.compareWithCurrent": withEntry((id) => compare.compareWithCurrent(id)),
+    "agentTree.compareBranches": ensured(() => compare.compareBranches()),
+    "agentTree.bringConclusionsHere": withEntry((id) => compare.bringConclusions(id)),
+    "agentTree.goToSource": withEntry((id) => compare.goToSource(id)),
   };
   return COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, handlers[id]));
 }

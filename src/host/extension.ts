@@ -10,6 +10,8 @@ import { ModelRegistry } from "../core/providers/model-registry.js";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { ToolApprovalRequest } from "../core/tools/types.js";
 import { HostActions } from "./actions.js";
+import { CompareActions } from "./compare/compare-actions.js";
+import { ComparePanels } from "./compare/compare-panel.js";
 import { ApiKeys } from "./api-keys.js";
 import { registerCommands, webviewCommandId } from "./commands.js";
 import { HookRegistry } from "./hook-registry.js";
@@ -136,6 +138,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const opener = new SessionOpener(controller, cwd, log);
   const actions = new HostActions({ controller, opener, tree, chat, log });
   const models = new ModelActions(controller, keys, actions, context.extensionUri);
+  const panels = new ComparePanels(context.extensionUri, {
+    log,
+    reveal: (sessionId, entryId) => void compare.revealInTree(sessionId, entryId),
+  });
+  const compare: CompareActions = new CompareActions({ controller, actions, tree, panels, log });
+  context.subscriptions.push(panels);
 
   let opening: Promise<void> | undefined;
   const ensureSession = async (): Promise<boolean> => {
@@ -162,7 +170,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider("agentTree.tree", tree),
     vscode.window.registerWebviewViewProvider("agentTree.chat", chat),
-    ...registerCommands({ controller, opener, actions, models, ensureSession }),
+    ...registerCommands({ controller, opener, actions, models, compare, ensureSession }),
     keys.onDidChange(() => controller.refreshModels()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affects(e, "models.custom")) loadCustomModels();

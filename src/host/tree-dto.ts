@@ -32,6 +32,7 @@ export interface EnvelopeLike {
   failed?: boolean;
   hidden?: boolean;
   orphan?: boolean;
+  fromId?: string;
 }
 
 const ROLE_KINDS: Record<string, TreeNodeKind> = {
@@ -96,6 +97,7 @@ export function envelopeToDto(env: EnvelopeLike, label?: string): TreeNodeDto {
   if (env.failed) dto.failed = true;
   if (env.orphan) dto.orphan = true;
   if (env.hidden) dto.hidden = true;
+  if (env.fromId !== undefined) dto.fromId = env.fromId;
   return dto;
 }
 
@@ -137,6 +139,7 @@ export function buildTreeColumns(
   const toolNames = new StringColumnBuilder();
   const labels: TreeColumns["labels"] = { at: [], text: [] };
   const tokens: TreeColumns["tokens"] = { at: [], value: [] };
+  const fromIds: TreeColumns["fromIds"] = { at: [], id: [] };
   // Sibling order check in the same pass: last child per parent (slot n: the roots) and its timestamp.
   const lastChild = new Int32Array(n + 1).fill(-1);
   const stamps = new Array<string>(n);
@@ -182,6 +185,10 @@ export function buildTreeColumns(
       tokens.at.push(i);
       tokens.value.push(env.tokens);
     }
+    if (env.fromId !== undefined) {
+      fromIds.at.push(i);
+      fromIds.id.push(env.fromId);
+    }
     i++;
   }
   let previewColumn = previews.build();
@@ -197,6 +204,7 @@ export function buildTreeColumns(
     toolNames: toolNames.build(),
     labels,
     tokens,
+    fromIds,
     leaf: leafId === null ? -1 : (indexOf.get(leafId) ?? -1),
     childrenSorted,
   };

@@ -66,6 +66,8 @@ export interface TreeColumns {
   labels: { at: number[]; text: string[] };
   /** Compaction tokensBefore, sparse like labels. */
   tokens: { at: number[]; value: number[] };
+  /** Branch summaries' fromId, sparse like labels. */
+  fromIds: { at: number[]; id: string[] };
   /** Index of the leaf entry, or -1. */
   leaf: number;
   /**
@@ -127,6 +129,7 @@ export function encodeTreeNodes(nodes: readonly TreeNodeDto[], leafId: string | 
     toolNames: { text: "", ends: [] },
     labels: { at: [], text: [] },
     tokens: { at: [], value: [] },
+    fromIds: { at: [], id: [] },
     leaf: leafId === null ? -1 : (first.get(leafId) ?? -1),
     childrenSorted: true,
   };
@@ -151,6 +154,10 @@ export function encodeTreeNodes(nodes: readonly TreeNodeDto[], leafId: string | 
     if (d.tokens !== undefined) {
       cols.tokens.at.push(i);
       cols.tokens.value.push(d.tokens);
+    }
+    if (d.fromId !== undefined) {
+      cols.fromIds.at.push(i);
+      cols.fromIds.id.push(d.fromId);
     }
   }
   cols.ids = ids.build();
@@ -182,12 +189,14 @@ export function decodeTreeColumns(cols: TreeColumns): TreeNodeDto[] {
   cols.labels.at.forEach((at, k) => labels.set(at, cols.labels.text[k]));
   const tokens = new Map<number, number>();
   cols.tokens.at.forEach((at, k) => tokens.set(at, cols.tokens.value[k]));
-  for (let i = 0; i < cols.count; i++) out.push(rowAt(cols, i, labels.get(i), tokens.get(i)));
+  const fromIds = new Map<number, string>();
+  cols.fromIds.at.forEach((at, k) => fromIds.set(at, cols.fromIds.id[k]));
+  for (let i = 0; i < cols.count; i++) out.push(rowAt(cols, i, labels.get(i), tokens.get(i), fromIds.get(i)));
   return out;
 }
 
-/** One row object from columns; `label` and `tokens` come from the sparse columns. */
-export function rowAt(cols: TreeColumns, i: number, label?: string, tokens?: number): TreeNodeDto {
+/** One row object from columns; `label`, `tokens` and `fromId` come from the sparse columns. */
+export function rowAt(cols: TreeColumns, i: number, label?: string, tokens?: number, fromId?: string): TreeNodeDto {
   const p = cols.parents[i];
   const f = cols.flags[i];
   const d: TreeNodeDto = {
@@ -205,5 +214,6 @@ export function rowAt(cols: TreeColumns, i: number, label?: string, tokens?: num
   if (f & FLAG_FAILED) d.failed = true;
   if (f & FLAG_ORPHAN) d.orphan = true;
   if (f & FLAG_HIDDEN) d.hidden = true;
+  if (fromId !== undefined) d.fromId = fromId;
   return d;
 }

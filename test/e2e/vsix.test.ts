@@ -67,6 +67,8 @@ test(
         "extension/package.json",
         "extension/dist/extension.js",
         "extension/dist/webview.js",
+        "extension/dist/compare.js",
+        "extension/dist/compare.css",
         "extension/readme.md",
       ]) {
         assert.ok(entries.includes(needed), `${needed} missing from the .vsix`);

@@ -146,3 +146,17 @@ test("buildTreeColumns makes multi-line previews single-line", () => {
   );
   assert.deepEqual(decodeTreeColumns(cols)[0].preview, "a b");
 });
+
+test("a branch summary's fromId travels in the row and through the columns", () => {
+  const envs = [
+    env("u", null, "message", { role: "user" }),
+    env("s", "u", "branch_summary", { fromId: "x" }),
+    env("x", "u", "message", { role: "assistant" }),
+  ];
+  assert.equal(envelopeToDto(envs[1]).fromId, "x");
+  const cols = buildTreeColumns(envs, () => undefined, "s");
+  assert.deepEqual(cols.fromIds, { at: [1], id: ["x"] });
+  const rows = decodeTreeColumns(cols);
+  assert.equal(rows[1].fromId, "x");
+  assert.equal(rows[0].fromId, undefined);
+});

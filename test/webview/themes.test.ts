@@ -316,7 +316,8 @@ function treeNodes(): TreeNodeDto[] {
     node("lb", "t1", "label", { preview: "checkpoint" }),
     node("u3", "lb", "user", { preview: "Looks good, continue" }),
     node("u4", "a1", "user", { preview: "Actually approach B" }),
-    node("b1", "u4", "branch_summary", { preview: "Tried approach A first" }),
+    // Brought from the other branch: its row says "from: …" (the source marker is measured too).
+    node("b1", "u4", "branch_summary", { preview: "Tried approach A first", fromId: "a2" }),
     node("a4", "b1", "assistant", { preview: "Approach B result" }),
     node("fa", "a4", "assistant", { preview: "Timed out", failed: true }),
   ];
@@ -406,7 +407,7 @@ for (const theme of THEMES) {
       check(theme, "tree", await measure(vp.page, '[role="treeitem"]', ".tree-row.dim, .tree-row.search-context"));
 
       // Focused, with the selection moved onto the branch summary (coloured text on the selection).
-      await vp.page.click('[data-entry-id="b1"]');
+      await vp.page.click('[data-entry-id="b1"] .role');
       await vp.page.mouse.move(1, 1);
       await settle(vp.page);
       assert.equal(await vp.page.evaluate(() => document.activeElement?.getAttribute("role")), "tree");

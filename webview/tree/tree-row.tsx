@@ -56,6 +56,9 @@ export interface TreeRowProps {
   visibility: number;
   /** Whole text once the host sent it; the preview until then. */
   title: string;
+  /** A branch summary from elsewhere: what its source node says (the row shows "from: …"). */
+  sourceText?: string;
+  onSourceClick: (nodeIdx: number) => void;
   onRowClick: (nodeIdx: number) => void;
   onTwistyClick: (nodeIdx: number) => void;
   onHover: (nodeIdx: number) => void;
@@ -86,6 +89,8 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
     webviewSection: "entry",
     entryId: d.id,
     hasLabel: d.label !== undefined && d.label !== "",
+    // Only set when true: "Go to Source" shows for rows that have one.
+    ...(p.sourceText !== undefined ? { hasSource: true } : {}),
     preventDefaultContextMenuItems: true,
   });
   return (
@@ -133,6 +138,19 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
       {d.orphan === true ? <span class="codicon codicon-warning orphan" title="parent entry missing" /> : null}
       {d.kind === "branch_summary" ? <span class="codicon codicon-git-merge kind-icon" aria-hidden="true" /> : null}
       {d.label !== undefined && d.label !== "" ? <span class="label-tag">[{d.label}]</span> : null}
+      {p.sourceText !== undefined ? (
+        // Goes to the node the summary came from (F12 and "Go to Source" do the same from the keyboard).
+        <span
+          class="source-tag"
+          title={`Summarized from: ${p.sourceText} (click to go there)`}
+          onClick={(e) => {
+            e.stopPropagation();
+            p.onSourceClick(p.nodeIdx);
+          }}
+        >
+          from: {p.sourceText}
+        </span>
+      ) : null}
       <span class="entry">
         <span class="role">{desc.role}</span>
         {desc.text !== "" ? <span class="text"> {desc.text}</span> : null}
