@@ -147,7 +147,7 @@ export function TurnView(p: TurnViewProps): JSX.Element {
     >
       <div class="cmp-turn-head" id={headId}>
         <span class="cmp-turn-title">
-          {kind} {p.index + 1}
+          {p.index + 1} · {kind}
         </span>
         <span class={`cmp-badge status-${p.status}`}>{STATUS_WORDS[p.status]}</span>
       </div>

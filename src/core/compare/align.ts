@@ -1,6 +1,7 @@
 /**
  * Aligns two sequences of keys (turns, or the items of two turns): equal keys are matched in order, and what lies
- * between two matches is paired up by position, the rest left to one side. Near-linear on long inputs: common
+ * between two matches is paired up in order where the two are of the same class (a user turn with a user turn, a
+ * tool call with a tool call; without classes, anything with anything), the rest left to one side. Near-linear on long inputs: common
  * prefixes and suffixes are matched first, small gaps exactly (longest common subsequence), large gaps through
  * keys unique on both sides (patience diff), so two branches of 100k turns align in milliseconds.
  */
@@ -40,6 +41,28 @@ function pairByPosition(s: Segment, out: AlignedPair[]): void {
   for (let t = 0; t < n; t++) out.push({ a: s.aLo + t, b: s.bLo + t, matched: false });
   for (let i = s.aLo + n; i < s.aHi; i++) out.push({ a: i, b: -1, matched: false });
   for (let j = s.bLo + n; j < s.bHi; j++) out.push({ a: -1, b: j, matched: false });
+}
+
+/**
+ * Pairs a gap (no equal keys matched in it) in order, same class with same class: exactly (longest common
+ * subsequence of the classes) when small, greedily when large. Unpaired entries go to their own side.
+ */
+function pairGap(s: Segment, out: AlignedPair[], cls: { x: Int32Array; y: Int32Array } | undefined): void {
+  const n = s.aHi - s.aLo;
+  const m = s.bHi - s.bLo;
+  if (cls === undefined || n === 0 || m === 0) return pairByPosition(s, out);
+  let pairs: [number, number][] = [];
+  if (n * m <= EXACT_CELLS) pairs = lcsMatches(cls.x, cls.y, s);
+  else for (let i = s.aLo, j = s.bLo; i < s.aHi && j < s.bHi; i++) if (cls.x[i] === cls.y[j]) pairs.push([i, j++]);
+  let aAt = s.aLo;
+  let bAt = s.bLo;
+  for (const [i, j] of pairs) {
+    for (; aAt < i; aAt++) out.push({ a: aAt, b: -1, matched: false });
+    for (; bAt < j; bAt++) out.push({ a: -1, b: bAt, matched: false });
+    out.push({ a: aAt++, b: bAt++, matched: false });
+  }
+  for (; aAt < s.aHi; aAt++) out.push({ a: aAt, b: -1, matched: false });
+  for (; bAt < s.bHi; bAt++) out.push({ a: -1, b: bAt, matched: false });
 }
 
 /** Exact longest common subsequence of a small segment; its matches, in order. */
@@ -106,9 +129,17 @@ function longestIncreasing(pairs: [number, number][]): [number, number][] {
   return out.reverse();
 }
 
-/** Aligns two key sequences (see the file comment). The pairs come in order on both sides. */
-export function alignKeys(a: readonly string[], b: readonly string[]): AlignedPair[] {
+/**
+ * Aligns two key sequences (see the file comment). `classes` gives each position's class (same lengths as `a` and
+ * `b`); without it any two positions may be paired. The pairs come in order on both sides.
+ */
+export function alignKeys(
+  a: readonly string[],
+  b: readonly string[],
+  classes?: { a: readonly string[]; b: readonly string[] },
+): AlignedPair[] {
   const { x, y } = internKeys(a, b);
+  const cls = classes ? internKeys(classes.a, classes.b) : undefined;
   const out: AlignedPair[] = [];
   // Segments still to align, last first; an explicit stack, since nesting can be as deep as the input is long.
   type Task = { seg: Segment } | { match: [number, number] };
@@ -133,12 +164,12 @@ export function alignKeys(a: readonly string[], b: readonly string[]): AlignedPa
       let aAt = s.aLo;
       let bAt = s.bLo;
       for (const [i, j] of matches ?? []) {
-        pairByPosition({ aLo: aAt, aHi: i, bLo: bAt, bHi: j }, out);
+        pairGap({ aLo: aAt, aHi: i, bLo: bAt, bHi: j }, out, cls);
         out.push({ a: i, b: j, matched: true });
         aAt = i + 1;
         bAt = j + 1;
       }
-      pairByPosition({ aLo: aAt, aHi: s.aHi, bLo: bAt, bHi: s.bHi }, out);
+      pairGap({ aLo: aAt, aHi: s.aHi, bLo: bAt, bHi: s.bHi }, out, cls);
     } else {
       // Anchors split the segment; the gaps between them are aligned in turn (pushed last first).
       const later: Task[] = [];

@@ -76,9 +76,11 @@ export class BranchComparison {
     rightEnd: CompareEnd,
     ancestor: CompareOverview["ancestor"],
   ) {
+    // Turns of different kinds (a summary and a user turn) are never set side by side.
     this.pairs = alignKeys(
       leftTurns.map((t) => t.key),
       rightTurns.map((t) => t.key),
+      { a: leftTurns.map((t) => t.kind), b: rightTurns.map((t) => t.kind) },
     ).map((p) => ({ left: p.a, right: p.b }));
     let statuses = "";
     for (const p of this.pairs) statuses += STATUS_CODES[this.pairStatus(p)];
@@ -200,6 +202,7 @@ function alignItems(left: readonly FullItem[], right: readonly FullItem[]): Comp
   const pairs = alignKeys(
     left.map((f) => itemKey(f.item)),
     right.map((f) => itemKey(f.item)),
+    { a: left.map((f) => f.item.kind), b: right.map((f) => f.item.kind) },
   );
   return pairs.map(({ a, b }): CompareRow => {
     if (b < 0) return { status: "left", left: { item: left[a].item } };

@@ -45,6 +45,25 @@ describe("alignKeys", () => {
     assert.deepEqual(show(["q1", "q2", "q3"], ["q1", "extra", "q2", "q3"]), ["q1=q1", "-extra", "q2=q2", "q3=q3"]);
   });
 
+  test("with classes, what lies between matches pairs only with its own class", () => {
+    const a = ["sum", "tA", "cmp", "tB"];
+    const b = ["tX"];
+    const classes = { a: ["summary", "turn", "compaction", "turn"], b: ["turn"] };
+    const shown = alignKeys(a, b, classes).map((p) => `${p.a < 0 ? "-" : a[p.a]}/${p.b < 0 ? "-" : b[p.b]}`);
+    assert.deepEqual(shown, ["sum/-", "tA/tX", "cmp/-", "tB/-"]);
+    const big = Array.from({ length: 700 }, (_, i) => (i % 2 ? "t" : "s"));
+    const pairs = alignKeys(
+      big.map((k, i) => `${k}${i}`),
+      big.map((k, i) => `${k}${i}x`),
+      { a: big, b: big },
+    );
+    assert.ok(
+      pairs.every((p) => p.a < 0 || p.b < 0 || big[p.a] === big[p.b]),
+      "large gaps keep classes apart too",
+    );
+    assert.equal(pairs.filter((p) => p.a >= 0 && p.b >= 0).length, 700);
+  });
+
   test("repeated keys match in order (longest common subsequence)", () => {
     assert.deepEqual(show(["go", "x", "go"], ["go", "go"]), ["go=go", "x-", "go=go"]);
   });
@@ -54,7 +73,14 @@ describe("alignKeys", () => {
       fc.property(
         fc.array(fc.constantFrom("a", "b", "c", "d"), { maxLength: 40 }),
         fc.array(fc.constantFrom("a", "b", "c", "d"), { maxLength: 40 }),
-        (a, b) => checkWellFormed(a, b, alignKeys(a, b)),
+        (a, b) => {
+          checkWellFormed(a, b, alignKeys(a, b));
+          // Classes: the key's letter class (a/b vs c/d); a pair never mixes classes.
+          const cls = (k: string): string => (k < "c" ? "low" : "high");
+          const pairs = alignKeys(a, b, { a: a.map(cls), b: b.map(cls) });
+          checkWellFormed(a, b, pairs);
+          for (const p of pairs) if (p.a >= 0 && p.b >= 0) assert.equal(cls(a[p.a]), cls(b[p.b]));
+        },
       ),
     );
   });
