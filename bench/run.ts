@@ -8,6 +8,7 @@ import { cpus, loadavg, platform, totalmem } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { buildChild, runChild } from "./child-runner.js";
+import { compareLine, measureCompare } from "./compare/measure-compare.js";
 import type { ChildResult, Impl } from "./child/protocol.js";
 import { ensurePi } from "./ensure-pi.js";
 import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./generate/datasets.js";
@@ -128,6 +129,10 @@ async function main(): Promise<void> {
     };
     log(`${dataset.name}: open ${IMPLS.map(fmt).join(", ")}`);
   }
+  // The compare tab on long branches: printed, not part of the result tables.
+  await measureCompare(DATA_DIR, options.quick ? 2_000 : 10_000, options.runs)
+    .then((cases) => cases.forEach((c) => log(compareLine(c))))
+    .catch((error: unknown) => log(`compare: ${errorText(error)}`));
   if (!options.skipWebview) {
     // No Chromium (or a broken bundle) must not cost the store results: the webview targets show "n/a".
     await measureWebviews(results, options).catch((error: unknown) => log(`webview: ${errorText(error)}`));

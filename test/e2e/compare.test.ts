@@ -33,6 +33,9 @@ import {
   findWebview,
   openViewContainer,
   pickQuickItem,
+  pickQuickItemContaining,
+  quickPickRows,
+  runCommand,
   screenshot,
   setSidebarWidth,
   waitUntil,
@@ -175,6 +178,31 @@ describe("Compare and Bring Conclusions Here in VS Code (code-server)", { timeou
       // docs/compare.png (README) is refreshed on request, or created if missing.
       const docsShot = join(REPO_ROOT, "docs", "compare.png");
       if (process.env.AGENT_TREE_UPDATE_SCREENSHOT === "1" || !existsSync(docsShot)) copyFileSync(shot, docsShot);
+    }),
+  );
+
+  it(
+    "Agent: Compare Branches… picks two branch tips (current leaf first) and compares them",
+    step("palette", async () => {
+      const { page } = wb();
+      await runCommand(page, "Agent: Compare Branches…");
+      const rows = await quickPickRows(page, "Compare Branches (1/2)");
+      assert.match(rows[0] ?? "", /Extractive summary.*← active/, `the current leaf comes first: ${rows[0]}`);
+      await pickQuickItemContaining(page, "DEBUG", "answers: Option C");
+      await quickPickRows(page, "Compare Branches (2/2)");
+      await pickQuickItemContaining(page, "verbose", "answers: Option A");
+      await waitUntil(async () => {
+        const tabs = await page.locator(".part.editor .tab", { hasText: "Compare:" }).count();
+        return tabs >= 2 ? true : undefined;
+      }, "a second compare tab");
+      const view = await findWebview(page, ".cmp-end-title:text-matches('DEBUG')");
+      await waitUntil(async () => {
+        const text = await view.locator(".compare-app").innerText();
+        return text.includes("Option C: skip the flag") && text.includes("Option A: a hand-written parser")
+          ? true
+          : undefined;
+      }, "branch C and branch A side by side");
+      await screenshot(page, "compare-05-palette");
     }),
   );
 });

@@ -39,8 +39,8 @@ test("the tips come first: the current leaf, then the others newest first, then 
   );
   assert.deepEqual(tips[0], {
     label: "$(git-branch) assistant: B is slow",
-    description: "← active",
-    detail: "answers: Try approach B",
+    description: undefined,
+    detail: "← active · answers: Try approach B",
     value: "a3",
   });
   assert.equal("value" in tips[1] && tips[1].label, "$(git-branch) assistant: [tool calls: bash]");

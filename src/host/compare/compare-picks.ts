@@ -61,11 +61,15 @@ export function branchPickRows(
   for (const e of ordered) {
     const label = getLabel(e.id);
     const request = requestOf(e, byId);
-    const facts = [label ? `[${label}]` : "", e.id === leafId ? "← active" : ""].filter(Boolean);
+    // The detail line is always shown (a group's separator label can cover the description).
+    const detail = [
+      e.id === leafId ? "← active" : "",
+      request && request !== e ? `answers: ${singleLine(request.preview, 120)}` : "",
+    ].filter(Boolean);
     rows.push({
       label: `$(git-branch) ${describe(e)}`,
-      description: facts.join(" ") || undefined,
-      detail: request && request !== e ? `answers: ${singleLine(request.preview, 120)}` : undefined,
+      description: label ? `[${label}]` : undefined,
+      detail: detail.join(" · ") || undefined,
       value: e.id,
     });
   }
