@@ -1,0 +1,531 @@
+/**
+ * The checkpoint engine of one workspace folder (docs/checkpoints.md): records the folder's files in a shadow git
+ * repository stored outside it, lists and reads what a checkpoint holds, and restores the folder to a checkpoint
+ * all or nothing, with an undo. Operations on one instance run one at a time, in call order.
+ */
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import {
+  CheckpointNotFoundError,
+  CheckpointUnavailableError,
+  DirtyFilesError,
+  GitCommandError,
+  NothingToUndoError,
+} from "./errors.js";
+import { assertSafeRelative, toFolderRelative } from "./folder-paths.js";
+import { GitRunner, splitNul } from "./git-runner.js";
+import { collectOuterIgnoreRules } from "./ignore-rules.js";
+import { applyRestorePlan, nodeRestoreFileSystem, type RestoreFileSystem } from "./restore-apply.js";
+import { planChanges, planRestoreOps, type DetailedPlan } from "./restore-plan.js";
+import {
+  CHECKPOINT_REF,
+  commitMessage,
+  defaultCheckpointStorageDir,
+  ensureShadowRepo,
+  parseCommitMeta,
+  shadowLocation,
+  writeIfChanged,
+} from "./shadow-repo.js";
+import { GITLINK_MODE, rawDiff, toFileChange } from "./tree-diff.js";
+import {
+  DEFAULT_CHECKPOINT_LIMITS,
+  type CheckpointLimits,
+  type CheckpointResult,
+  type FileChange,
+  type RestoreOptions,
+  type RestorePlan,
+  type RestoreResult,
+} from "./types.js";
+import { scanFolder } from "./workspace-scan.js";
+
+/** How to open the engine of one folder. */
+export interface FolderCheckpointsOptions {
+  /** The workspace folder (absolute). */
+  folder: string;
+  /** Where stores live (one sub-folder per workspace folder); default `defaultCheckpointStorageDir()`. */
+  storageDir?: string;
+  /** Caps (defaults: DEFAULT_CHECKPOINT_LIMITS). */
+  limits?: Partial<CheckpointLimits>;
+  /** The environment git runs with (its PATH finds git); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** The file operations of restores; default the real file system. */
+  restoreFs?: RestoreFileSystem;
+}
+
+/** The oldest git this engine is known to work with. */
+const MIN_GIT: readonly [number, number] = [2, 20];
+const ZERO_ID = "0000000000000000000000000000000000000000";
+const ID_PATTERN = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+/** The file (in the store) remembering the last restore. */
+const LAST_RESTORE_FILE = "last-restore.json";
+
+/** The last restore of a folder. */
+export interface LastRestore {
+  /** The checkpoint taken just before it (what an undo restores). */
+  beforeId: string;
+  targetId: string;
+  /** ISO time. */
+  at: string;
+  /** Restores of several folders made together share this id (WorkspaceCheckpoints). */
+  batchId?: string;
+}
+
+interface Head {
+  commit: string;
+  tree: string;
+  emptyDirs: string[];
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(0)} MiB` : `${Math.ceil(n / 1024)} KiB`;
+}
+
+/** See the file comment. Create with `FolderCheckpoints.open()`. */
+export class FolderCheckpoints {
+  /** The folder as given. */
+  readonly folder: string;
+  /** The store of this folder (shadow repository and index). */
+  readonly storeDir: string;
+  readonly limits: Readonly<CheckpointLimits>;
+
+  private head: Head | undefined;
+  /** Sizes of the recorded files (for the caps), loaded on first need. */
+  private sizes: Map<string, number> | undefined;
+  /** The shadow index holds changes no checkpoint has yet (a crash between two git commands). */
+  private indexAhead = false;
+  private emptyTree: string | undefined;
+  /** The user's global excludes file and its size/time when last checked ("none" when missing). */
+  private globalExcludes: string | undefined;
+  private globalExcludesStamp: string | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    folder: string,
+    private readonly realFolder: string,
+    private readonly git: GitRunner,
+    storeDir: string,
+    limits: CheckpointLimits,
+    private readonly restoreFs: RestoreFileSystem,
+  ) {
+    this.folder = folder;
+    this.storeDir = storeDir;
+    this.limits = limits;
+  }
+
+  /**
+   * Opens (creating on first use) the store of `options.folder`. Throws CheckpointUnavailableError when
+   * checkpoints cannot work there: no git on PATH, git too old, not a folder, storage inside the folder.
+   */
+  static async open(options: FolderCheckpointsOptions): Promise<FolderCheckpoints> {
+    const folder = path.resolve(options.folder);
+    const st = await fs.stat(folder).catch(() => undefined);
+    if (!st?.isDirectory())
+      throw new CheckpointUnavailableError(
+        "not-a-folder",
+        `Files cannot follow the session tree: ${folder} is not a folder on this machine.`,
+        folder,
+      );
+    const realFolder = await fs.realpath(folder);
+    const storageDir = path.resolve(options.storageDir ?? defaultCheckpointStorageDir(options.env));
+    await fs.mkdir(storageDir, { recursive: true }).catch(() => undefined);
+    const realStorage = await fs.realpath(storageDir).catch(() => storageDir);
+    const location = shadowLocation(realStorage, realFolder);
+    const git = new GitRunner(location, options.env ?? process.env);
+    await checkGitVersion(git, folder);
+    await ensureShadowRepo(git, location, realStorage);
+    const limits = { ...DEFAULT_CHECKPOINT_LIMITS, ...options.limits };
+    const engine = new FolderCheckpoints(
+      folder,
+      realFolder,
+      git,
+      location.storeDir,
+      limits,
+      options.restoreFs ?? nodeRestoreFileSystem,
+    );
+    await engine.loadHead();
+    return engine;
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async loadHead(): Promise<void> {
+    const commit = await this.git.text(["rev-parse", "--verify", "-q", "HEAD"], { okCodes: [0, 1] });
+    this.head = commit ? await this.readHead(commit) : undefined;
+    this.emptyTree = await this.git.text(["mktree"], { input: "" });
+    const indexTree = await this.git.text(["write-tree"]);
+    this.indexAhead = indexTree !== (this.head?.tree ?? this.emptyTree);
+  }
+
+  private async readHead(commit: string): Promise<Head> {
+    const raw = await this.git.text(["cat-file", "commit", commit]);
+    const tree = /^tree ([0-9a-f]+)$/m.exec(raw)?.[1];
+    if (!tree) throw new CheckpointNotFoundError(commit);
+    return { commit, tree, emptyDirs: parseCommitMeta(raw).emptyDirs };
+  }
+
+  /** Resolves `id` to a checkpoint of this store or throws CheckpointNotFoundError. */
+  private async verify(id: string): Promise<Head> {
+    if (!ID_PATTERN.test(id)) throw new CheckpointNotFoundError(id);
+    const ok = await this.git.run(["cat-file", "-e", `${id}^{commit}`], { okCodes: [0, 1, 128] });
+    if (ok.exitCode !== 0) throw new CheckpointNotFoundError(id);
+    return this.readHead(id);
+  }
+
+  // ---- recording ------------------------------------------------------------------------------
+
+  /**
+   * Records the folder's files (see the file comment). Resolves to the new checkpoint, or to the previous one
+   * with `created: false` when nothing changed. Throws CheckpointUnavailableError("too-large") when the folder
+   * is over the caps (nothing is recorded then) and CheckpointAbortedError when `signal` aborts.
+   */
+  checkpoint(options: { reason?: string; signal?: AbortSignal } = {}): Promise<CheckpointResult> {
+    return this.serial(() => this.record(options.reason ?? "checkpoint", options.signal));
+  }
+
+  /** The latest checkpoint of this folder, if any. */
+  latest(): Promise<string | undefined> {
+    return this.serial(async () => this.head?.commit);
+  }
+
+  /**
+   * Writes the ignore rules git cannot see on its own into the shadow repository; returns true when any ignore
+   * source outside the folder changed since the last call (those rules, or the user's global excludes file).
+   */
+  private async syncIgnoreRules(): Promise<boolean> {
+    const outer = await collectOuterIgnoreRules(this.realFolder);
+    const written = await writeIfChanged(path.join(this.git.location.gitDir, "info", "exclude"), outer);
+    this.globalExcludes ??= await globalExcludesFile(this.git);
+    const st = await fs.stat(this.globalExcludes).catch(() => undefined);
+    const stamp = st ? `${st.size}:${st.mtimeMs}` : "none";
+    const changed = written || stamp !== this.globalExcludesStamp;
+    this.globalExcludesStamp = stamp;
+    return changed;
+  }
+
+  /** Recorded files that ignore rules now exclude (git keeps recording a file once it is in the index). */
+  private async newlyIgnored(signal?: AbortSignal): Promise<string[]> {
+    const args = ["ls-files", "-z", "--cached", "--ignored", "--exclude-standard"];
+    return splitNul((await this.git.run(args, { signal })).stdout);
+  }
+
+  private async recordedSizes(): Promise<Map<string, number>> {
+    if (this.sizes) return this.sizes;
+    const sizes = new Map<string, number>();
+    if (this.head) {
+      const { stdout } = await this.git.run(["ls-tree", "-r", "-l", "-z", "--full-tree", this.head.commit]);
+      for (const rec of splitNul(stdout)) {
+        const tab = rec.indexOf("\t");
+        const size = Number(rec.slice(0, tab).trim().split(/\s+/)[3]);
+        if (Number.isFinite(size)) sizes.set(rec.slice(tab + 1), size);
+      }
+    }
+    this.sizes = sizes;
+    return sizes;
+  }
+
+  private async record(reason: string, signal?: AbortSignal): Promise<CheckpointResult> {
+    const rulesChanged = await this.syncIgnoreRules();
+    const scan = await scanFolder(this.git, this.realFolder, this.limits.maxFileBytes, signal);
+    if (rulesChanged || scan.ignoreFilesChanged) {
+      // Dropped from the record like any file that is not recorded; a restore then leaves them alone.
+      const removing = new Set(scan.remove);
+      for (const p of await this.newlyIgnored(signal)) {
+        scan.update.delete(p);
+        if (!removing.has(p)) scan.remove.push(p);
+      }
+    }
+    const sizes = new Map(await this.recordedSizes());
+    for (const p of scan.remove) sizes.delete(p);
+    for (const [p, size] of scan.update) sizes.set(p, size);
+    let total = 0;
+    for (const size of sizes.values()) total += size;
+    if (sizes.size > this.limits.maxFiles || total > this.limits.maxTotalBytes) {
+      throw new CheckpointUnavailableError(
+        "too-large",
+        `Files cannot follow the session tree in ${this.folder}: it holds ${sizes.size.toLocaleString("en")} files ` +
+          `(${formatBytes(total)}) to record, over the cap of ${this.limits.maxFiles.toLocaleString("en")} files / ` +
+          `${formatBytes(this.limits.maxTotalBytes)}. Ignore generated folders in .gitignore or raise the cap.`,
+        this.folder,
+      );
+    }
+    const head = this.head;
+    const unchanged = (): CheckpointResult => ({
+      id: (head as Head).commit,
+      tree: (head as Head).tree,
+      created: false,
+      previousId: (head as Head).commit,
+      changes: [],
+      skipped: scan.skipped,
+      fileCount: sizes.size,
+      totalBytes: total,
+    });
+    const sameDirs = head !== undefined && sameList(scan.emptyDirs, head.emptyDirs);
+    if (head && sameDirs && !this.indexAhead && scan.update.size === 0 && scan.remove.length === 0) {
+      this.sizes = sizes;
+      return unchanged();
+    }
+
+    if (scan.remove.length > 0) {
+      const input = scan.remove.map((p) => p + "\0").join("");
+      await this.git.run(["update-index", "-z", "--force-remove", "--stdin"], { input, signal });
+    }
+    await this.updateIndex([...scan.update.keys()].sort(), scan, sizes, signal);
+    const tree = await this.git.text(["write-tree"], { signal });
+    this.indexAhead = false;
+    this.sizes = sizes;
+    if (head && tree === head.tree && sameDirs) return unchanged();
+
+    const message = commitMessage({ reason, emptyDirs: scan.emptyDirs });
+    const commit = await this.git.text(["commit-tree", tree, ...(head ? ["-p", head.commit] : [])], {
+      input: message,
+    });
+    await this.git.run(["update-ref", CHECKPOINT_REF, commit, head?.commit ?? ZERO_ID]);
+    this.head = { commit, tree, emptyDirs: scan.emptyDirs };
+    const changes = (await rawDiff(this.git, head?.tree ?? (this.emptyTree as string), tree)).map(toFileChange);
+    const result: CheckpointResult = {
+      id: commit,
+      tree,
+      created: true,
+      changes,
+      skipped: scan.skipped,
+      fileCount: sizes.size,
+      totalBytes: total,
+    };
+    if (head) result.previousId = head.commit;
+    return result;
+  }
+
+  /**
+   * Writes new and changed files into the shadow index. A file git cannot read (permissions) is reported as
+   * skipped and the rest is recorded.
+   */
+  private async updateIndex(
+    paths: string[],
+    scan: { skipped: CheckpointResult["skipped"] },
+    sizes: Map<string, number>,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    let pending = paths;
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      const input = pending.map((p) => p + "\0").join("");
+      try {
+        await this.git.run(["update-index", "-z", "--add", "--remove", "--replace", "--stdin"], { input, signal });
+        return;
+      } catch (error) {
+        const bad = error instanceof GitCommandError ? /Unable to process path (.+)$/m.exec(error.stderr)?.[1] : "";
+        if (!bad || attempt >= 100 || !pending.includes(bad)) throw error;
+        scan.skipped.push({ path: bad, reason: "unreadable" });
+        sizes.delete(bad);
+        pending = pending.filter((p) => p !== bad);
+      }
+    }
+  }
+
+  // ---- reading --------------------------------------------------------------------------------
+
+  /** True when `id` is a checkpoint of this store. */
+  async has(id: string): Promise<boolean> {
+    if (!ID_PATTERN.test(id)) return false;
+    const out = await this.git.run(["cat-file", "-e", `${id}^{commit}`], { okCodes: [0, 1, 128] });
+    return out.exitCode === 0;
+  }
+
+  /** The files that differ from checkpoint `fromId` to `toId` (renames detected). */
+  async diff(fromId: string, toId: string): Promise<FileChange[]> {
+    const [from, to] = await Promise.all([this.verify(fromId), this.verify(toId)]);
+    return (await rawDiff(this.git, from.tree, to.tree, { renames: true })).map(toFileChange);
+  }
+
+  /** Every file a checkpoint holds. */
+  async listFiles(id: string): Promise<string[]> {
+    const head = await this.verify(id);
+    const { stdout } = await this.git.run(["ls-tree", "-r", "-z", "--full-tree", head.tree]);
+    return splitNul(stdout)
+      .filter((rec) => !rec.startsWith(GITLINK_MODE))
+      .map((rec) => rec.slice(rec.indexOf("\t") + 1));
+  }
+
+  /**
+   * The bytes of `filePath` (folder-relative) in checkpoint `id` — a symbolic link's target text for a link —
+   * or undefined when the checkpoint has no such file.
+   */
+  async readFileAt(id: string, filePath: string): Promise<Buffer | undefined> {
+    assertSafeRelative(filePath);
+    const head = await this.verify(id);
+    const out = await this.git.run(["cat-file", "blob", `${head.tree}:${filePath}`], { okCodes: [0, 128] });
+    return out.exitCode === 0 ? out.stdout : undefined;
+  }
+
+  // ---- restoring ------------------------------------------------------------------------------
+
+  /**
+   * What restoring `id` would change, without changing a workspace file (a checkpoint of the current files is
+   * taken for it). `dirtyPaths`: files with unsaved editor changes; the plan lists those it would change.
+   */
+  planRestore(
+    id: string,
+    options: { dirtyPaths?: readonly string[]; signal?: AbortSignal } = {},
+  ): Promise<RestorePlan> {
+    return this.serial(async () => {
+      const { current, target, plan } = await this.prepare(id, "before planning a restore", options.signal);
+      return {
+        targetId: target.commit,
+        currentId: current.id,
+        changes: planChanges(plan),
+        emptyDirs: plan.emptyDirs,
+        skipped: plan.skipped,
+        dirty: this.dirtyOverlap(plan, options.dirtyPaths),
+      };
+    });
+  }
+
+  /**
+   * Makes the folder's files equal checkpoint `id`: changed files rewritten, files created since removed,
+   * deleted ones brought back, modes, links and empty folders restored. The current files are checkpointed first
+   * (`beforeId`; `undoRestore()` returns to it). All or nothing: on failure or cancellation every file is left as
+   * it was (RestoreFailedError / CheckpointAbortedError). Throws DirtyFilesError when a path in
+   * `options.dirtyPaths` would change, unless `options.discardDirty`.
+   */
+  restore(id: string, options: RestoreOptions = {}): Promise<RestoreResult> {
+    return this.serial(() => this.restoreUnlocked(id, options));
+  }
+
+  /**
+   * Restores the checkpoint taken before the last restore. That is itself a restore, so a second undo goes
+   * forward again. Throws NothingToUndoError when no restore was made in this folder.
+   */
+  undoRestore(options: RestoreOptions = {}): Promise<RestoreResult> {
+    return this.serial(async () => {
+      const last = await this.lastRestore();
+      if (!last) throw new NothingToUndoError();
+      return this.restoreUnlocked(last.beforeId, options);
+    });
+  }
+
+  /** The last restore made in this folder (kept across restarts), if any. */
+  async lastRestore(): Promise<LastRestore | undefined> {
+    const text = await fs.readFile(path.join(this.storeDir, LAST_RESTORE_FILE), "utf8").catch(() => undefined);
+    if (text === undefined) return undefined;
+    try {
+      const data = JSON.parse(text) as Partial<LastRestore>;
+      if (typeof data.beforeId !== "string" || !ID_PATTERN.test(data.beforeId)) return undefined;
+      if (typeof data.targetId !== "string" || typeof data.at !== "string") return undefined;
+      const last: LastRestore = { beforeId: data.beforeId, targetId: data.targetId, at: data.at };
+      if (typeof data.batchId === "string") last.batchId = data.batchId;
+      return last;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async prepare(
+    id: string,
+    reason: string,
+    signal?: AbortSignal,
+  ): Promise<{ current: CheckpointResult; target: Head; plan: DetailedPlan }> {
+    const target = await this.verify(id);
+    const current = await this.record(reason, signal);
+    const changes = await rawDiff(this.git, current.tree, target.tree, { signal });
+    const currentDirs = (this.head as Head).emptyDirs;
+    const plan = await planRestoreOps(this.realFolder, changes, currentDirs, target.emptyDirs);
+    return { current, target, plan };
+  }
+
+  private dirtyOverlap(plan: DetailedPlan, dirtyPaths: readonly string[] | undefined): string[] {
+    if (!dirtyPaths || dirtyPaths.length === 0) return [];
+    const dirty = new Set(
+      dirtyPaths.map((p) => toFolderRelative(this.folder, p, this.realFolder)).filter((p) => p !== undefined),
+    );
+    return planChanges(plan)
+      .map((c) => c.path)
+      .filter((p) => dirty.has(p));
+  }
+
+  private async restoreUnlocked(id: string, options: RestoreOptions): Promise<RestoreResult> {
+    const { current, target, plan } = await this.prepare(id, `before restoring ${id.slice(0, 12)}`, options.signal);
+    const dirty = this.dirtyOverlap(plan, options.dirtyPaths);
+    if (dirty.length > 0 && !options.discardDirty) throw new DirtyFilesError(dirty);
+    const result: RestoreResult = {
+      targetId: target.commit,
+      beforeId: current.id,
+      changes: planChanges(plan),
+      emptyDirs: plan.emptyDirs,
+      skipped: plan.skipped,
+    };
+    const nothing =
+      result.changes.length === 0 && plan.emptyDirs.create.length === 0 && plan.emptyDirs.remove.length === 0;
+    if (nothing) return result;
+    await applyRestorePlan(
+      {
+        folder: this.realFolder,
+        git: this.git,
+        target: target.tree,
+        scratchIndex: path.join(this.storeDir, "restore-index"),
+        plan,
+        fsOps: this.restoreFs,
+        signal: options.signal,
+      },
+      target.emptyDirs,
+    );
+    await this.afterRestore(current, target, plan, options.batchId);
+    return result;
+  }
+
+  /**
+   * Brings the shadow index and history up to the restored files: only the paths the restore wrote or deleted are
+   * read again (the stat data of every other file stays valid, so the next checkpoint stays fast), and a commit of
+   * the result (parent: the pre-restore checkpoint) becomes the latest checkpoint. The pre-restore checkpoint is
+   * remembered for `undoRestore()`.
+   */
+  private async afterRestore(
+    current: CheckpointResult,
+    target: Head,
+    plan: DetailedPlan,
+    batchId: string | undefined,
+  ): Promise<void> {
+    const touched = [...plan.writes.map((w) => w.path), ...plan.deletes].sort();
+    await this.updateIndex(touched, { skipped: [] }, new Map());
+    const tree = await this.git.text(["write-tree"]);
+    const emptyDirs = target.emptyDirs.filter((d) => !plan.skipped.some((s) => s.path === d));
+    const message = commitMessage({ reason: `restored ${target.commit.slice(0, 12)}`, emptyDirs });
+    const commit = await this.git.text(["commit-tree", tree, "-p", current.id], { input: message });
+    await this.git.run(["update-ref", CHECKPOINT_REF, commit, current.id]);
+    this.head = { commit, tree, emptyDirs };
+    this.sizes = undefined;
+    const last: LastRestore = { beforeId: current.id, targetId: target.commit, at: new Date().toISOString() };
+    if (batchId !== undefined) last.batchId = batchId;
+    await fs.writeFile(path.join(this.storeDir, LAST_RESTORE_FILE), JSON.stringify(last) + "\n");
+  }
+}
+
+/** The user's global excludes file: core.excludesFile, else git's default under XDG_CONFIG_HOME or ~/.config. */
+async function globalExcludesFile(git: GitRunner): Promise<string> {
+  const configured = await git.text(["config", "--path", "core.excludesFile"], { okCodes: [0, 1] });
+  if (configured) return configured;
+  const env = git.environment;
+  const xdg = env.XDG_CONFIG_HOME || path.join(env.HOME ?? os.homedir(), ".config");
+  return path.join(xdg, "git", "ignore");
+}
+
+async function checkGitVersion(git: GitRunner, folder: string): Promise<void> {
+  const text = await git.text(["--version"]);
+  const match = /(\d+)\.(\d+)/.exec(text);
+  const major = Number(match?.[1] ?? 0);
+  const minor = Number(match?.[2] ?? 0);
+  if (major < MIN_GIT[0] || (major === MIN_GIT[0] && minor < MIN_GIT[1]))
+    throw new CheckpointUnavailableError(
+      "git-too-old",
+      `Files cannot follow the session tree: ${text.trim()} is too old (${MIN_GIT.join(".")} or newer is needed).`,
+      folder,
+    );
+}
