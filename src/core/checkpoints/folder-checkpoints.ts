@@ -97,8 +97,6 @@ export class FolderCheckpoints {
   private head: Head | undefined;
   /** Sizes of the recorded files (for the caps), loaded on first need. */
   private sizes: Map<string, number> | undefined;
-  /** The shadow index holds changes no checkpoint has yet (a crash between two git commands). */
-  private indexAhead = false;
   private emptyTree: string | undefined;
   /** The user's global excludes file and its size/time when last checked ("none" when missing). */
   private globalExcludes: string | undefined;
@@ -161,9 +159,6 @@ export class FolderCheckpoints {
   private async loadHead(): Promise<void> {
     const commit = await this.git.text(["rev-parse", "--verify", "-q", "HEAD"], { okCodes: [0, 1] });
     this.head = commit ? await this.readHead(commit) : undefined;
-    this.emptyTree = await this.git.text(["mktree"], { input: "" });
-    const indexTree = await this.git.text(["write-tree"]);
-    this.indexAhead = indexTree !== (this.head?.tree ?? this.emptyTree);
   }
 
   private async readHead(commit: string): Promise<Head> {
@@ -270,7 +265,8 @@ export class FolderCheckpoints {
       totalBytes: total,
     });
     const sameDirs = head !== undefined && sameList(scan.emptyDirs, head.emptyDirs);
-    if (head && sameDirs && !this.indexAhead && scan.update.size === 0 && scan.remove.length === 0) {
+    const nothing = !scan.staged && scan.update.size === 0 && scan.remove.length === 0;
+    if (head && sameDirs && nothing) {
       this.sizes = sizes;
       return unchanged();
     }
@@ -281,7 +277,6 @@ export class FolderCheckpoints {
     }
     await this.updateIndex([...scan.update.keys()].sort(), scan, sizes, signal);
     const tree = await this.git.text(["write-tree"], { signal });
-    this.indexAhead = false;
     this.sizes = sizes;
     if (head && tree === head.tree && sameDirs) return unchanged();
 
@@ -291,7 +286,8 @@ export class FolderCheckpoints {
     });
     await this.git.run(["update-ref", CHECKPOINT_REF, commit, head?.commit ?? ZERO_ID]);
     this.head = { commit, tree, emptyDirs: scan.emptyDirs };
-    const changes = (await rawDiff(this.git, head?.tree ?? (this.emptyTree as string), tree)).map(toFileChange);
+    this.emptyTree ??= await this.git.text(["mktree"], { input: "" });
+    const changes = (await rawDiff(this.git, head?.tree ?? this.emptyTree, tree)).map(toFileChange);
     const result: CheckpointResult = {
       id: commit,
       tree,
