@@ -1,5 +1,6 @@
 /** The results as Markdown tables (also printed to the terminal). */
 import type { Impl } from "../child/protocol.js";
+import { checkpointTable } from "../checkpoints/checkpoint-report.js";
 import { mb, type TargetCheck } from "./targets.js";
 import type { BenchReport, StoreSummary } from "./summary.js";
 
@@ -168,5 +169,6 @@ export function resultsMarkdown(report: BenchReport, checks: TargetCheck[]): str
     "",
     webviewTable(report),
     "",
+    ...(report.checkpoints ? ["### Workspace checkpoints", "", checkpointTable(report.checkpoints), ""] : []),
   ].join("\n");
 }
