@@ -4,8 +4,7 @@
  */
 
 /** Why checkpoints cannot work for a folder. */
-export type UnavailableReason =
-  "no-git" | "git-too-old" | "not-a-folder" | "too-large" | "storage-inside-folder" | "storage-unusable";
+export type UnavailableReason = "no-git" | "git-too-old" | "not-a-folder" | "too-large" | "storage-unusable";
 
 /** Base class: every error the engine throws on purpose is one of these. */
 export class CheckpointError extends Error {

@@ -22,6 +22,7 @@ import {
   CHECKPOINT_REF,
   commitMessage,
   defaultCheckpointStorageDir,
+  engineIgnoreRules,
   ensureShadowRepo,
   parseCommitMeta,
   shadowLocation,
@@ -108,6 +109,7 @@ export class FolderCheckpoints {
     private readonly realFolder: string,
     private readonly git: GitRunner,
     storeDir: string,
+    private readonly ownIgnoreRules: string,
     limits: CheckpointLimits,
     private readonly restoreFs: RestoreFileSystem,
   ) {
@@ -136,13 +138,14 @@ export class FolderCheckpoints {
     const location = shadowLocation(realStorage, realFolder);
     const git = new GitRunner(location, options.env ?? process.env);
     await checkGitVersion(git, folder);
-    await ensureShadowRepo(git, location, realStorage);
+    await ensureShadowRepo(git, location);
     const limits = { ...DEFAULT_CHECKPOINT_LIMITS, ...options.limits };
     const engine = new FolderCheckpoints(
       folder,
       realFolder,
       git,
       location.storeDir,
+      engineIgnoreRules(realFolder, realStorage),
       limits,
       options.restoreFs ?? nodeRestoreFileSystem,
     );
@@ -158,22 +161,28 @@ export class FolderCheckpoints {
 
   private async loadHead(): Promise<void> {
     const commit = await this.git.text(["rev-parse", "--verify", "-q", "HEAD"], { okCodes: [0, 1] });
-    this.head = commit ? await this.readHead(commit) : undefined;
+    this.head = commit ? await this.verify(commit) : undefined;
   }
 
-  private async readHead(commit: string): Promise<Head> {
-    const raw = await this.git.text(["cat-file", "commit", commit]);
-    const tree = /^tree ([0-9a-f]+)$/m.exec(raw)?.[1];
-    if (!tree) throw new CheckpointNotFoundError(commit);
-    return { commit, tree, emptyDirs: parseCommitMeta(raw).emptyDirs };
+  /**
+   * Another window on the same folder shares this store and may have added checkpoints since: the branch's ref
+   * file (loose, as nothing here packs refs) is read without starting git, and the head reloaded when it moved.
+   */
+  private async refreshHead(): Promise<void> {
+    const ref = await fs
+      .readFile(path.join(this.git.location.gitDir, ...CHECKPOINT_REF.split("/")), "utf8")
+      .catch(() => undefined);
+    if (ref === undefined || ref.trim() !== this.head?.commit) await this.loadHead();
   }
 
   /** Resolves `id` to a checkpoint of this store or throws CheckpointNotFoundError. */
   private async verify(id: string): Promise<Head> {
     if (!ID_PATTERN.test(id)) throw new CheckpointNotFoundError(id);
-    const ok = await this.git.run(["cat-file", "-e", `${id}^{commit}`], { okCodes: [0, 1, 128] });
-    if (ok.exitCode !== 0) throw new CheckpointNotFoundError(id);
-    return this.readHead(id);
+    const out = await this.git.run(["cat-file", "commit", id], { okCodes: [0, 128] });
+    const raw = out.stdout.toString("utf8");
+    const tree = /^tree ([0-9a-f]+)$/m.exec(raw)?.[1];
+    if (out.exitCode !== 0 || !tree) throw new CheckpointNotFoundError(id);
+    return { commit: id, tree, emptyDirs: parseCommitMeta(raw).emptyDirs };
   }
 
   // ---- recording ------------------------------------------------------------------------------
@@ -198,13 +207,27 @@ export class FolderCheckpoints {
    */
   private async syncIgnoreRules(): Promise<boolean> {
     const outer = await collectOuterIgnoreRules(this.realFolder);
-    const written = await writeIfChanged(path.join(this.git.location.gitDir, "info", "exclude"), outer);
+    const rules = outer + this.ownIgnoreRules;
+    const written = await writeIfChanged(path.join(this.git.location.gitDir, "info", "exclude"), rules);
     this.globalExcludes ??= await globalExcludesFile(this.git);
     const st = await fs.stat(this.globalExcludes).catch(() => undefined);
     const stamp = st ? `${st.size}:${st.mtimeMs}` : "none";
     const changed = written || stamp !== this.globalExcludesStamp;
     this.globalExcludesStamp = stamp;
     return changed;
+  }
+
+  /** `dirs` minus the ignored ones; `known` were checked when recorded (the rules have not changed since). */
+  private async withoutIgnored(dirs: string[], known: readonly string[]): Promise<string[]> {
+    const knownSet = new Set(known);
+    const unknown = dirs.filter((d) => !knownSet.has(d));
+    if (unknown.length === 0) return dirs;
+    const input = unknown.map((d) => d + "\0").join("");
+    // check-ignore takes paths, not pathspecs, and refuses the literal-pathspec setting.
+    const env = { GIT_LITERAL_PATHSPECS: "0" };
+    const out = await this.git.run(["check-ignore", "-z", "--stdin", "--no-index"], { input, env, okCodes: [0, 1] });
+    const ignored = new Set(splitNul(out.stdout));
+    return dirs.filter((d) => !ignored.has(d));
   }
 
   /** Recorded files that ignore rules now exclude (git keeps recording a file once it is in the index). */
@@ -229,9 +252,11 @@ export class FolderCheckpoints {
   }
 
   private async record(reason: string, signal?: AbortSignal): Promise<CheckpointResult> {
+    await this.refreshHead();
     const rulesChanged = await this.syncIgnoreRules();
     const scan = await scanFolder(this.git, this.realFolder, this.limits.maxFileBytes, signal);
-    if (rulesChanged || scan.ignoreFilesChanged) {
+    const rulesMayDiffer = rulesChanged || scan.ignoreFilesChanged;
+    if (rulesMayDiffer) {
       // Dropped from the record like any file that is not recorded; a restore then leaves them alone.
       const removing = new Set(scan.remove);
       for (const p of await this.newlyIgnored(signal)) {
@@ -239,6 +264,7 @@ export class FolderCheckpoints {
         if (!removing.has(p)) scan.remove.push(p);
       }
     }
+    scan.emptyDirs = await this.withoutIgnored(scan.emptyDirs, rulesMayDiffer ? [] : (this.head?.emptyDirs ?? []));
     const sizes = new Map(await this.recordedSizes());
     for (const p of scan.remove) sizes.delete(p);
     for (const [p, size] of scan.update) sizes.set(p, size);
@@ -331,9 +357,13 @@ export class FolderCheckpoints {
 
   /** True when `id` is a checkpoint of this store. */
   async has(id: string): Promise<boolean> {
-    if (!ID_PATTERN.test(id)) return false;
-    const out = await this.git.run(["cat-file", "-e", `${id}^{commit}`], { okCodes: [0, 1, 128] });
-    return out.exitCode === 0;
+    return this.verify(id).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof CheckpointNotFoundError) return false;
+        throw error;
+      },
+    );
   }
 
   /** The files that differ from checkpoint `fromId` to `toId` (renames detected). */
@@ -465,7 +495,6 @@ export class FolderCheckpoints {
       {
         folder: this.realFolder,
         git: this.git,
-        target: target.tree,
         scratchIndex: path.join(this.storeDir, "restore-index"),
         plan,
         fsOps: this.restoreFs,

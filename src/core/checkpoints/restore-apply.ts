@@ -48,8 +48,6 @@ export const STAGING_PREFIX = ".agent-tree-restore-";
 export interface ApplyContext {
   folder: string;
   git: GitRunner;
-  /** The target checkpoint's tree (or commit). */
-  target: string;
   /** A scratch index file in the store (git writes the staged files from it). */
   scratchIndex: string;
   plan: DetailedPlan;
@@ -181,15 +179,14 @@ export async function applyRestorePlan(ctx: ApplyContext, targetEmptyDirs: reado
   const tx = new Transaction(ctx, staging);
   try {
     if (ctx.plan.writes.length > 0) {
-      // git writes the target's files, modes and links into staging/new/ from a scratch index of the target.
+      // git writes the files to restore, with their modes and links, into staging/new/ from a scratch index
+      // holding just those files (its cost follows the restore's size, not the folder's).
+      await fs.rm(ctx.scratchIndex, { force: true });
       const env = { GIT_INDEX_FILE: ctx.scratchIndex };
-      await ctx.git.run(["read-tree", ctx.target], { env, signal: ctx.signal });
-      const input = ctx.plan.writes.map((w) => w.path + "\0").join("");
-      await ctx.git.run(["checkout-index", "-z", "--stdin", `--prefix=${path.join(staging, "new")}${path.sep}`], {
-        env,
-        input,
-        signal: ctx.signal,
-      });
+      const entries = ctx.plan.writes.map((w) => `${w.mode} ${w.blob}\t${w.path}\0`).join("");
+      await ctx.git.run(["update-index", "-z", "--index-info"], { env, input: entries, signal: ctx.signal });
+      const prefix = `--prefix=${path.join(staging, "new")}${path.sep}`;
+      await ctx.git.run(["checkout-index", "--all", prefix], { env, signal: ctx.signal });
     }
     await tx.run();
   } catch (error) {

@@ -16,6 +16,9 @@ export interface PlannedWrite {
   action: "create" | "modify";
   /** A folder stands there now whose files are all being deleted; it is removed first. */
   replacesDir: boolean;
+  /** The target's git mode (100644, 100755, 120000) and blob id. */
+  mode: string;
+  blob: string;
 }
 
 /** The full plan (the public RestorePlan is derived from it). */
@@ -97,17 +100,18 @@ export async function planRestoreOps(
       continue;
     }
     if (c.status !== "A") {
-      plan.writes.push({ path: c.path, action: "modify", replacesDir: false });
+      plan.writes.push({ path: c.path, action: "modify", replacesDir: false, mode: c.newMode, blob: c.newId });
       continue;
     }
     const st = await lstat(c.path);
     if (!st) {
-      plan.writes.push({ path: c.path, action: "create", replacesDir: false });
+      plan.writes.push({ path: c.path, action: "create", replacesDir: false, mode: c.newMode, blob: c.newId });
     } else if (st.isDirectory()) {
       // A folder where the target has a file: fine when every file in it is recorded and being deleted.
       const inside = await filesUnder(folder, c.path, { left: 10_000 });
       const allDeleted = inside !== undefined && inside.every((p) => deleting.has(p));
-      if (allDeleted) plan.writes.push({ path: c.path, action: "create", replacesDir: true });
+      if (allDeleted)
+        plan.writes.push({ path: c.path, action: "create", replacesDir: true, mode: c.newMode, blob: c.newId });
       else plan.skipped.push({ path: c.path, reason: "blocked" });
     } else {
       plan.skipped.push({ path: c.path, reason: "not-recorded" });

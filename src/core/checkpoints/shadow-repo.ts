@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { CheckpointUnavailableError, errorMessage } from "./errors.js";
 import type { GitLocation, GitRunner } from "./git-runner.js";
+import { STAGING_PREFIX } from "./restore-apply.js";
 
 /** The branch every checkpoint commit is chained on (each new checkpoint's parent is the previous one). */
 export const CHECKPOINT_REF = "refs/heads/checkpoints";
@@ -65,30 +66,29 @@ export function shadowLocation(storageDir: string, folder: string): GitLocation 
   };
 }
 
-function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === "" || !(rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel));
+/** A gitignore pattern matching exactly the folder `rel` (relative to the work tree, "/"-separated). */
+function literalDirPattern(rel: string): string {
+  return "/" + rel.replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`) + "/";
+}
+
+/**
+ * Rules the engine adds to the user's: restore staging folders (another window's checkpoint could run during a
+ * restore), and the checkpoint storage itself when it lies inside the folder (a workspace opened on the home folder).
+ */
+export function engineIgnoreRules(folder: string, storageDir: string): string {
+  const lines = [`/${STAGING_PREFIX}*/`];
+  const rel = path.relative(folder, storageDir);
+  const inside = rel !== "" && !(rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel));
+  if (inside) lines.push(literalDirPattern(rel.split(path.sep).join("/")));
+  return lines.join("\n") + "\n";
 }
 
 /** A lock file older than this was left by a crashed process (no shadow command runs this long). */
 const STALE_LOCK_MS = 10 * 60 * 1000;
 
-/**
- * Creates the store on first use (or repairs a half-created one) and checks it is usable. Refuses a storage
- * directory inside the folder: the store would record itself and the user's files would hold our data.
- */
-export async function ensureShadowRepo(
-  git: GitRunner,
-  location: GitLocation & { storeDir: string },
-  realStorageParent: string,
-): Promise<void> {
+/** Creates the store on first use (or repairs a half-created one) and checks it is usable. */
+export async function ensureShadowRepo(git: GitRunner, location: GitLocation & { storeDir: string }): Promise<void> {
   const folder = location.workTree;
-  if (isInside(folder, realStorageParent))
-    throw new CheckpointUnavailableError(
-      "storage-inside-folder",
-      `The checkpoint storage (${realStorageParent}) is inside the workspace folder ${folder}; it must be outside it.`,
-      folder,
-    );
   try {
     await fs.mkdir(location.storeDir, { recursive: true });
   } catch (error) {

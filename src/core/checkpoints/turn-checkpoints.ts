@@ -4,7 +4,13 @@
  * (session-link.ts). Nothing is written to the session when the files did not change.
  */
 import type { SessionManager } from "../session/session-manager.js";
-import { CheckpointAbortedError, CheckpointError, CheckpointUnavailableError, errorMessage } from "./errors.js";
+import {
+  CheckpointAbortedError,
+  CheckpointError,
+  CheckpointNotFoundError,
+  CheckpointUnavailableError,
+  errorMessage,
+} from "./errors.js";
 import {
   CHECKPOINT_ENTRY_TYPE,
   findPathCheckpoint,
@@ -25,6 +31,11 @@ import type { WorkspaceCheckpoints } from "./workspace-checkpoints.js";
 export interface AgentCheckpointHook {
   record(moment: CheckpointMoment, sessionManager: SessionManager, signal?: AbortSignal): Promise<void>;
   settle(sessionManager: SessionManager): void;
+}
+
+function notFound(error: unknown): undefined {
+  if (error instanceof CheckpointNotFoundError) return undefined;
+  throw error;
 }
 
 /** See the file comment. One instance can serve every session of the workspace. */
@@ -55,8 +66,9 @@ export class TurnCheckpoints implements AgentCheckpointHook {
       if (base?.ref.tree === result.tree) continue;
       const ref: FolderCheckpointRef = { folder, checkpointId: result.id, tree: result.tree, changed: 0, files: [] };
       const engine = this.checkpoints.engine(folder);
-      if (base && engine && (await engine.has(base.ref.checkpointId))) {
-        const changes = await engine.diff(base.ref.checkpointId, result.id);
+      // A base from another machine's store (a copied session) is not here: then nothing is compared.
+      const changes = base && engine ? await engine.diff(base.ref.checkpointId, result.id).catch(notFound) : undefined;
+      if (base && changes) {
         ref.baseId = base.ref.checkpointId;
         ref.changed = changes.length;
         ref.files = changes.slice(0, MAX_LISTED_FILES);

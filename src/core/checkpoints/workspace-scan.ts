@@ -19,7 +19,10 @@ export interface ScanResult {
   remove: string[];
   /** Found but not recorded. */
   skipped: SkippedFile[];
-  /** Folders with nothing in them, sorted. */
+  /**
+   * Folders with nothing in them, sorted. Found by walking folders git lists as holding nothing it would record;
+   * such a folder may hold ignored sub-folders, so the caller still filters these through the ignore rules.
+   */
   emptyDirs: string[];
   /** A `.gitignore` file was added, changed or deleted (recorded files may have become ignored). */
   ignoreFilesChanged: boolean;

@@ -43,11 +43,12 @@ describe("when checkpoints cannot work", { timeout: 60_000 }, () => {
     );
   });
 
-  it("storage inside the workspace folder is refused", async () => {
-    await assert.rejects(
-      FolderCheckpoints.open({ folder: t.ws, storageDir: path.join(t.ws, ".checkpoints") }),
-      unavailable("storage-inside-folder"),
-    );
+  it("a storage directory inside the workspace folder (a workspace opened on the home folder) is never recorded", async () => {
+    writeFiles(t.ws, { "a.txt": "a" });
+    const cp = await FolderCheckpoints.open({ folder: t.ws, storageDir: path.join(t.ws, ".cache", "cp #1") });
+    const first = await cp.checkpoint();
+    assert.deepEqual(await cp.listFiles(first.id), ["a.txt"]);
+    assert.equal((await cp.checkpoint()).created, false, "the store's own writes are not changes");
   });
 
   it("too many files: nothing recorded, and it works again once the folder fits", async () => {
