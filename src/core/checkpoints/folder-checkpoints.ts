@@ -7,6 +7,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import {
+  CheckpointError,
   CheckpointNotFoundError,
   CheckpointUnavailableError,
   DirtyFilesError,
@@ -279,22 +280,22 @@ export class FolderCheckpoints {
         this.folder,
       );
     }
-    const head = this.head;
-    const unchanged = (): CheckpointResult => ({
-      id: (head as Head).commit,
-      tree: (head as Head).tree,
+    const unchanged = (head: Head): CheckpointResult => ({
+      id: head.commit,
+      tree: head.tree,
       created: false,
-      previousId: (head as Head).commit,
+      previousId: head.commit,
       changes: [],
       skipped: scan.skipped,
       fileCount: sizes.size,
       totalBytes: total,
     });
-    const sameDirs = head !== undefined && sameList(scan.emptyDirs, head.emptyDirs);
+    const same = (head: Head, tree?: string): boolean =>
+      (tree === undefined || tree === head.tree) && sameList(scan.emptyDirs, head.emptyDirs);
     const nothing = !scan.staged && scan.update.size === 0 && scan.remove.length === 0;
-    if (head && sameDirs && nothing) {
+    if (nothing && this.head && same(this.head)) {
       this.sizes = sizes;
-      return unchanged();
+      return unchanged(this.head);
     }
 
     if (scan.remove.length > 0) {
@@ -304,13 +305,19 @@ export class FolderCheckpoints {
     await this.updateIndex([...scan.update.keys()].sort(), scan, sizes, signal);
     const tree = await this.git.text(["write-tree"], { signal });
     this.sizes = sizes;
-    if (head && tree === head.tree && sameDirs) return unchanged();
-
     const message = commitMessage({ reason, emptyDirs: scan.emptyDirs });
-    const commit = await this.git.text(["commit-tree", tree, ...(head ? ["-p", head.commit] : [])], {
-      input: message,
-    });
-    await this.git.run(["update-ref", CHECKPOINT_REF, commit, head?.commit ?? ZERO_ID]);
+    let head = this.head;
+    let commit: string | undefined;
+    for (let attempt = 0; commit === undefined; attempt++) {
+      if (head && same(head, tree)) return unchanged(head);
+      commit = await this.commitOnto(tree, message, head?.commit);
+      if (commit === undefined) {
+        // Another window added a checkpoint meanwhile: build on it.
+        if (attempt >= 3) throw new CheckpointError("Another window keeps changing this folder's checkpoints");
+        await this.loadHead();
+        head = this.head;
+      }
+    }
     this.head = { commit, tree, emptyDirs: scan.emptyDirs };
     this.emptyTree ??= await this.git.text(["mktree"], { input: "" });
     const changes = (await rawDiff(this.git, head?.tree ?? this.emptyTree, tree)).map(toFileChange);
@@ -325,6 +332,24 @@ export class FolderCheckpoints {
     };
     if (head) result.previousId = head.commit;
     return result;
+  }
+
+  /**
+   * Commits `tree` with parent `parent` and moves the checkpoint branch to it if it still points at `parent`.
+   * Returns the commit, or undefined when another window moved the branch first.
+   */
+  private async commitOnto(tree: string, message: string, parent: string | undefined): Promise<string | undefined> {
+    const commit = await this.git.text(["commit-tree", tree, ...(parent ? ["-p", parent] : [])], { input: message });
+    try {
+      await this.git.run(["update-ref", CHECKPOINT_REF, commit, parent ?? ZERO_ID]);
+      return commit;
+    } catch (error) {
+      const moved =
+        error instanceof GitCommandError &&
+        /but expected|reference already exists|unable to resolve/.test(error.stderr);
+      if (moved) return undefined;
+      throw error;
+    }
   }
 
   /**
@@ -523,8 +548,12 @@ export class FolderCheckpoints {
     const tree = await this.git.text(["write-tree"]);
     const emptyDirs = target.emptyDirs.filter((d) => !plan.skipped.some((s) => s.path === d));
     const message = commitMessage({ reason: `restored ${target.commit.slice(0, 12)}`, emptyDirs });
-    const commit = await this.git.text(["commit-tree", tree, "-p", current.id], { input: message });
-    await this.git.run(["update-ref", CHECKPOINT_REF, commit, current.id]);
+    let commit = await this.commitOnto(tree, message, current.id);
+    for (let attempt = 0; commit === undefined && attempt < 3; attempt++) {
+      await this.loadHead();
+      commit = await this.commitOnto(tree, message, this.head?.commit);
+    }
+    if (commit === undefined) throw new CheckpointError("Another window keeps changing this folder's checkpoints");
     this.head = { commit, tree, emptyDirs };
     this.sizes = undefined;
     const last: LastRestore = { beforeId: current.id, targetId: target.commit, at: new Date().toISOString() };

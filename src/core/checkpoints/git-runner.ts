@@ -64,7 +64,7 @@ export function isolatedGitEnv(base: NodeJS.ProcessEnv, location: GitLocation): 
 }
 
 function isLockContention(stderr: string): boolean {
-  return /\.lock'?: File exists|Unable to create '.*\.lock'|cannot lock ref/i.test(stderr);
+  return /\.lock'?: File exists|Unable to create '.*\.lock'/i.test(stderr);
 }
 
 /** Runs git commands for one shadow repository. */

@@ -248,6 +248,44 @@ describe("restoring a checkpoint", { timeout: 60_000 }, () => {
     assert.deepEqual(await cp.listFiles(first), [".gitignore", "staged.txt", "tracked.txt"], "no .git recorded");
   });
 
+  it("turns a file that became a folder back into a file, and the other way round", async () => {
+    const cp = await open();
+    writeFiles(t.ws, { x: "x is a file\n", "y/inner.txt": "y is a folder\n" });
+    const first = (await cp.checkpoint()).id;
+    const firstPicture = folderPicture(t.ws);
+    fs.rmSync(path.join(t.ws, "x"));
+    fs.rmSync(path.join(t.ws, "y"), { recursive: true });
+    writeFiles(t.ws, { "x/inner.txt": "x is a folder now\n", y: "y is a file now\n" });
+    const second = (await cp.checkpoint()).id;
+    const secondPicture = folderPicture(t.ws);
+    await cp.restore(first);
+    assert.deepEqual(folderPicture(t.ws), firstPicture);
+    await cp.restore(second);
+    assert.deepEqual(folderPicture(t.ws), secondPicture);
+  });
+
+  it("two windows on the same folder share its store without losing a checkpoint", async () => {
+    const one = await open();
+    const two = await open();
+    writeFiles(t.ws, { "a.txt": "1" });
+    const a = await one.checkpoint();
+    writeFiles(t.ws, { "a.txt": "2" });
+    const b = await two.checkpoint();
+    assert.equal(b.previousId, a.id, "the second window saw the first one's checkpoint");
+    const again = await one.checkpoint();
+    assert.equal(again.created, false);
+    assert.equal(again.id, b.id);
+    writeFiles(t.ws, { "a.txt": "3" });
+    const both = await Promise.all([one.checkpoint(), two.checkpoint()]);
+    assert.equal(both[0].id, both[1].id, "at the same moment: one checkpoint, seen by both");
+    assert.equal(both.filter((r) => r.created).length, 1);
+    assert.equal((await one.readFileAt(both[0].id, "a.txt"))?.toString(), "3");
+    await one.restore(a.id);
+    assert.equal(read(t.ws, "a.txt"), "1");
+    await two.undoRestore();
+    assert.equal(read(t.ws, "a.txt"), "3");
+  });
+
   it("says there is nothing to undo before the first restore, and rejects unknown checkpoints", async () => {
     const cp = await open();
     writeFiles(t.ws, { "a.txt": "a" });
