@@ -175,9 +175,9 @@ async function pruneEmptiedDirs(folder: string, plan: DetailedPlan, keep: Readon
  */
 export async function applyRestorePlan(ctx: ApplyContext, targetEmptyDirs: readonly string[]): Promise<void> {
   const staging = path.join(ctx.folder, STAGING_PREFIX + randomBytes(6).toString("hex"));
-  await fs.mkdir(path.join(staging, "old"), { recursive: true });
   const tx = new Transaction(ctx, staging);
   try {
+    await fs.mkdir(path.join(staging, "old"), { recursive: true });
     if (ctx.plan.writes.length > 0) {
       // git writes the files to restore, with their modes and links, into staging/new/ from a scratch index
       // holding just those files (its cost follows the restore's size, not the folder's).

@@ -7,6 +7,7 @@
  */
 import type { Dirent } from "node:fs";
 import fs from "node:fs/promises";
+import { CheckpointAbortedError } from "./errors.js";
 import { absoluteIn, ancestorsOf, isSafeRelative } from "./folder-paths.js";
 import { splitNul, type GitRunner } from "./git-runner.js";
 import type { SkippedFile } from "./types.js";
@@ -138,7 +139,7 @@ export async function scanFolder(
       if (recorded) result.remove.push(p);
     }
   });
-  signal?.throwIfAborted();
+  if (signal?.aborted) throw new CheckpointAbortedError("The checkpoint");
 
   // `--directory` lists folders holding nothing git would record: empty ones, ones with only ignored or
   // skipped files, nested repositories, and new folders (whose files are in `untracked`).
