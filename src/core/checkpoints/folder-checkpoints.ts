@@ -163,6 +163,7 @@ export class FolderCheckpoints {
   private async loadHead(): Promise<void> {
     const commit = await this.git.text(["rev-parse", "--verify", "-q", "HEAD"], { okCodes: [0, 1] });
     this.head = commit ? await this.verify(commit) : undefined;
+    this.sizes = undefined;
   }
 
   /**
