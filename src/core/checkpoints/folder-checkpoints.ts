@@ -4,7 +4,6 @@
  * all or nothing, with an undo. Operations on one instance run one at a time, in call order.
  */
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import {
   CheckpointError,
@@ -15,8 +14,9 @@ import {
   NothingToUndoError,
 } from "./errors.js";
 import { assertSafeRelative, toFolderRelative } from "./folder-paths.js";
-import { GitRunner, splitNul } from "./git-runner.js";
-import { collectOuterIgnoreRules } from "./ignore-rules.js";
+import { checkGitVersion, GitRunner, splitNul } from "./git-runner.js";
+import { IgnoreSync } from "./ignore-sync.js";
+import { readLastRestore, writeLastRestore, type LastRestore } from "./last-restore.js";
 import { applyRestorePlan, nodeRestoreFileSystem, type RestoreFileSystem } from "./restore-apply.js";
 import { planChanges, planRestoreOps, type DetailedPlan } from "./restore-plan.js";
 import {
@@ -25,9 +25,9 @@ import {
   defaultCheckpointStorageDir,
   engineIgnoreRules,
   ensureShadowRepo,
+  isCommitId,
   parseCommitMeta,
   shadowLocation,
-  writeIfChanged,
 } from "./shadow-repo.js";
 import { GITLINK_MODE, rawDiff, toFileChange } from "./tree-diff.js";
 import {
@@ -55,24 +55,7 @@ export interface FolderCheckpointsOptions {
   restoreFs?: RestoreFileSystem;
 }
 
-/** The oldest git this engine is known to work with. */
-const MIN_GIT: readonly [number, number] = [2, 20];
 const ZERO_ID = "0000000000000000000000000000000000000000";
-const ID_PATTERN = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-
-/** The file (in the store) remembering the last restore. */
-const LAST_RESTORE_FILE = "last-restore.json";
-
-/** The last restore of a folder. */
-export interface LastRestore {
-  /** The checkpoint taken just before it (what an undo restores). */
-  beforeId: string;
-  targetId: string;
-  /** ISO time. */
-  at: string;
-  /** Restores of several folders made together share this id (WorkspaceCheckpoints). */
-  batchId?: string;
-}
 
 interface Head {
   commit: string;
@@ -100,9 +83,6 @@ export class FolderCheckpoints {
   /** Sizes of the recorded files (for the caps), loaded on first need. */
   private sizes: Map<string, number> | undefined;
   private emptyTree: string | undefined;
-  /** The user's global excludes file and its size/time when last checked ("none" when missing). */
-  private globalExcludes: string | undefined;
-  private globalExcludesStamp: string | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(
@@ -110,7 +90,7 @@ export class FolderCheckpoints {
     private readonly realFolder: string,
     private readonly git: GitRunner,
     storeDir: string,
-    private readonly ownIgnoreRules: string,
+    private readonly ignores: IgnoreSync,
     limits: CheckpointLimits,
     private readonly restoreFs: RestoreFileSystem,
   ) {
@@ -146,7 +126,7 @@ export class FolderCheckpoints {
       realFolder,
       git,
       location.storeDir,
-      engineIgnoreRules(realFolder, realStorage),
+      new IgnoreSync(git, realFolder, engineIgnoreRules(realFolder, realStorage)),
       limits,
       options.restoreFs ?? nodeRestoreFileSystem,
     );
@@ -179,7 +159,7 @@ export class FolderCheckpoints {
 
   /** Resolves `id` to a checkpoint of this store or throws CheckpointNotFoundError. */
   private async verify(id: string): Promise<Head> {
-    if (!ID_PATTERN.test(id)) throw new CheckpointNotFoundError(id);
+    if (!isCommitId(id)) throw new CheckpointNotFoundError(id);
     const out = await this.git.run(["cat-file", "commit", id], { okCodes: [0, 128] });
     const raw = out.stdout.toString("utf8");
     const tree = /^tree ([0-9a-f]+)$/m.exec(raw)?.[1];
@@ -203,41 +183,6 @@ export class FolderCheckpoints {
     return this.serial(async () => this.head?.commit);
   }
 
-  /**
-   * Writes the ignore rules git cannot see on its own into the shadow repository; returns true when any ignore
-   * source outside the folder changed since the last call (those rules, or the user's global excludes file).
-   */
-  private async syncIgnoreRules(): Promise<boolean> {
-    const outer = await collectOuterIgnoreRules(this.realFolder);
-    const rules = outer + this.ownIgnoreRules;
-    const written = await writeIfChanged(path.join(this.git.location.gitDir, "info", "exclude"), rules);
-    this.globalExcludes ??= await globalExcludesFile(this.git);
-    const st = await fs.stat(this.globalExcludes).catch(() => undefined);
-    const stamp = st ? `${st.size}:${st.mtimeMs}` : "none";
-    const changed = written || stamp !== this.globalExcludesStamp;
-    this.globalExcludesStamp = stamp;
-    return changed;
-  }
-
-  /** `dirs` minus the ignored ones; `known` were checked when recorded (the rules have not changed since). */
-  private async withoutIgnored(dirs: string[], known: readonly string[]): Promise<string[]> {
-    const knownSet = new Set(known);
-    const unknown = dirs.filter((d) => !knownSet.has(d));
-    if (unknown.length === 0) return dirs;
-    const input = unknown.map((d) => d + "\0").join("");
-    // check-ignore takes paths, not pathspecs, and refuses the literal-pathspec setting.
-    const env = { GIT_LITERAL_PATHSPECS: "0" };
-    const out = await this.git.run(["check-ignore", "-z", "--stdin", "--no-index"], { input, env, okCodes: [0, 1] });
-    const ignored = new Set(splitNul(out.stdout));
-    return dirs.filter((d) => !ignored.has(d));
-  }
-
-  /** Recorded files that ignore rules now exclude (git keeps recording a file once it is in the index). */
-  private async newlyIgnored(signal?: AbortSignal): Promise<string[]> {
-    const args = ["ls-files", "-z", "--cached", "--ignored", "--exclude-standard"];
-    return splitNul((await this.git.run(args, { signal })).stdout);
-  }
-
   private async recordedSizes(): Promise<Map<string, number>> {
     if (this.sizes) return this.sizes;
     const sizes = new Map<string, number>();
@@ -255,18 +200,19 @@ export class FolderCheckpoints {
 
   private async record(reason: string, signal?: AbortSignal): Promise<CheckpointResult> {
     await this.refreshHead();
-    const rulesChanged = await this.syncIgnoreRules();
+    const rulesChanged = await this.ignores.sync();
     const scan = await scanFolder(this.git, this.realFolder, this.limits.maxFileBytes, signal);
     const rulesMayDiffer = rulesChanged || scan.ignoreFilesChanged;
     if (rulesMayDiffer) {
       // Dropped from the record like any file that is not recorded; a restore then leaves them alone.
       const removing = new Set(scan.remove);
-      for (const p of await this.newlyIgnored(signal)) {
+      for (const p of await this.ignores.recordedButIgnored(signal)) {
         scan.update.delete(p);
         if (!removing.has(p)) scan.remove.push(p);
       }
     }
-    scan.emptyDirs = await this.withoutIgnored(scan.emptyDirs, rulesMayDiffer ? [] : (this.head?.emptyDirs ?? []));
+    const knownDirs = rulesMayDiffer ? [] : (this.head?.emptyDirs ?? []);
+    scan.emptyDirs = await this.ignores.withoutIgnored(scan.emptyDirs, knownDirs);
     const sizes = new Map(await this.recordedSizes());
     for (const p of scan.remove) sizes.delete(p);
     for (const [p, size] of scan.update) sizes.set(p, size);
@@ -465,19 +411,8 @@ export class FolderCheckpoints {
   }
 
   /** The last restore made in this folder (kept across restarts), if any. */
-  async lastRestore(): Promise<LastRestore | undefined> {
-    const text = await fs.readFile(path.join(this.storeDir, LAST_RESTORE_FILE), "utf8").catch(() => undefined);
-    if (text === undefined) return undefined;
-    try {
-      const data = JSON.parse(text) as Partial<LastRestore>;
-      if (typeof data.beforeId !== "string" || !ID_PATTERN.test(data.beforeId)) return undefined;
-      if (typeof data.targetId !== "string" || typeof data.at !== "string") return undefined;
-      const last: LastRestore = { beforeId: data.beforeId, targetId: data.targetId, at: data.at };
-      if (typeof data.batchId === "string") last.batchId = data.batchId;
-      return last;
-    } catch {
-      return undefined;
-    }
+  lastRestore(): Promise<LastRestore | undefined> {
+    return readLastRestore(this.storeDir);
   }
 
   private async prepare(
@@ -559,28 +494,6 @@ export class FolderCheckpoints {
     this.sizes = undefined;
     const last: LastRestore = { beforeId: current.id, targetId: target.commit, at: new Date().toISOString() };
     if (batchId !== undefined) last.batchId = batchId;
-    await fs.writeFile(path.join(this.storeDir, LAST_RESTORE_FILE), JSON.stringify(last) + "\n");
+    await writeLastRestore(this.storeDir, last);
   }
-}
-
-/** The user's global excludes file: core.excludesFile, else git's default under XDG_CONFIG_HOME or ~/.config. */
-async function globalExcludesFile(git: GitRunner): Promise<string> {
-  const configured = await git.text(["config", "--path", "core.excludesFile"], { okCodes: [0, 1] });
-  if (configured) return configured;
-  const env = git.environment;
-  const xdg = env.XDG_CONFIG_HOME || path.join(env.HOME ?? os.homedir(), ".config");
-  return path.join(xdg, "git", "ignore");
-}
-
-async function checkGitVersion(git: GitRunner, folder: string): Promise<void> {
-  const text = await git.text(["--version"]);
-  const match = /(\d+)\.(\d+)/.exec(text);
-  const major = Number(match?.[1] ?? 0);
-  const minor = Number(match?.[2] ?? 0);
-  if (major < MIN_GIT[0] || (major === MIN_GIT[0] && minor < MIN_GIT[1]))
-    throw new CheckpointUnavailableError(
-      "git-too-old",
-      `Files cannot follow the session tree: ${text.trim()} is too old (${MIN_GIT.join(".")} or newer is needed).`,
-      folder,
-    );
 }

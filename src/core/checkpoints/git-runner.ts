@@ -158,3 +158,20 @@ export function splitNul(output: Buffer | string): string[] {
   if (parts[parts.length - 1] === "") parts.pop();
   return parts;
 }
+
+/** The oldest git this engine is known to work with. */
+const MIN_GIT: readonly [number, number] = [2, 20];
+
+/** Throws CheckpointUnavailableError "no-git" (from `run`) or "git-too-old". */
+export async function checkGitVersion(git: GitRunner, folder: string): Promise<void> {
+  const text = await git.text(["--version"]);
+  const match = /(\d+)\.(\d+)/.exec(text);
+  const major = Number(match?.[1] ?? 0);
+  const minor = Number(match?.[2] ?? 0);
+  if (major < MIN_GIT[0] || (major === MIN_GIT[0] && minor < MIN_GIT[1]))
+    throw new CheckpointUnavailableError(
+      "git-too-old",
+      `Files cannot follow the session tree: ${text.trim()} is too old (${MIN_GIT.join(".")} or newer is needed).`,
+      folder,
+    );
+}

@@ -11,7 +11,8 @@ export {
   type UnavailableReason,
 } from "./errors.js";
 export * from "./types.js";
-export { FolderCheckpoints, type FolderCheckpointsOptions, type LastRestore } from "./folder-checkpoints.js";
+export { FolderCheckpoints, type FolderCheckpointsOptions } from "./folder-checkpoints.js";
+export type { LastRestore } from "./last-restore.js";
 export {
   WorkspaceCheckpoints,
   type FolderCapture,

@@ -38,6 +38,11 @@ function shadowConfig(gitDir: string): string {
  */
 const SHADOW_ATTRIBUTES = "* -text -filter -ident -working-tree-encoding\n";
 
+/** True for a full commit id (SHA-1; SHA-256 in repositories created so): what a checkpoint id must look like. */
+export function isCommitId(id: string): boolean {
+  return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(id);
+}
+
 /** Default storage directory when the caller passes none: the user's cache directory. */
 export function defaultCheckpointStorageDir(env: NodeJS.ProcessEnv = process.env): string {
   const cache = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : undefined;
