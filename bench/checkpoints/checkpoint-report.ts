@@ -62,6 +62,11 @@ export function checkpointTable(bench: CheckpointBench): string {
       ]),
     );
   }
+  lines.push(
+    "",
+    `The event loop waits while each git process starts (Node waits for its exec); over one idle second the ` +
+      `longest delay was ${ms(bench.idleLoopDelayMaxMs)} on this machine, for comparison.`,
+  );
   return lines.join("\n");
 }
 

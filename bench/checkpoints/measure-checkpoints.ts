@@ -30,7 +30,17 @@ export interface CheckpointSummary {
 /** The checkpoint part of a bench run. */
 export interface CheckpointBench {
   rounds: number;
+  /** Longest event-loop delay over one idle second: what the machine's load alone causes. */
+  idleLoopDelayMaxMs: number;
   results: CheckpointSummary[];
+}
+
+async function idleLoopDelayMax(): Promise<number> {
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  loop.disable();
+  return loop.max / 1e6;
 }
 
 async function measureOne(ws: BenchWorkspace, store: string, rounds: number): Promise<CheckpointSummary> {
@@ -95,6 +105,7 @@ function failed(workspace: string, error: unknown): CheckpointSummary {
 export async function measureCheckpoints(rounds: number, log: (line: string) => void): Promise<CheckpointBench> {
   const root = mkdtempSync(join(tmpdir(), "agent-tree-bench-checkpoints-"));
   const results: CheckpointSummary[] = [];
+  const idle = await idleLoopDelayMax();
   try {
     const makers: [string, (folder: string) => BenchWorkspace][] = [
       ["generated, 10,000 files", (f) => generateWorkspace(f)],
@@ -117,5 +128,5 @@ export async function measureCheckpoints(rounds: number, log: (line: string) => 
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
-  return { rounds, results };
+  return { rounds, idleLoopDelayMaxMs: idle, results };
 }

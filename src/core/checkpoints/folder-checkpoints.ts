@@ -198,7 +198,8 @@ export class FolderCheckpoints {
     return sizes;
   }
 
-  private async record(reason: string, signal?: AbortSignal): Promise<CheckpointResult> {
+  /** `withChanges: false` (the checkpoint before a restore) leaves `changes` empty and saves a diff. */
+  private async record(reason: string, signal?: AbortSignal, withChanges = true): Promise<CheckpointResult> {
     await this.refreshHead();
     const rulesChanged = await this.ignores.sync();
     const scan = await scanFolder(this.git, this.realFolder, this.limits.maxFileBytes, signal);
@@ -266,8 +267,11 @@ export class FolderCheckpoints {
       }
     }
     this.head = { commit, tree, emptyDirs: scan.emptyDirs };
-    this.emptyTree ??= await this.git.text(["mktree"], { input: "" });
-    const changes = (await rawDiff(this.git, head?.tree ?? this.emptyTree, tree)).map(toFileChange);
+    let changes: FileChange[] = [];
+    if (withChanges) {
+      this.emptyTree ??= await this.git.text(["mktree"], { input: "" });
+      changes = (await rawDiff(this.git, head?.tree ?? this.emptyTree, tree)).map(toFileChange);
+    }
     const result: CheckpointResult = {
       id: commit,
       tree,
@@ -421,7 +425,7 @@ export class FolderCheckpoints {
     signal?: AbortSignal,
   ): Promise<{ current: CheckpointResult; target: Head; plan: DetailedPlan }> {
     const target = await this.verify(id);
-    const current = await this.record(reason, signal);
+    const current = await this.record(reason, signal, false);
     const changes = await rawDiff(this.git, current.tree, target.tree, { signal });
     const currentDirs = (this.head as Head).emptyDirs;
     const plan = await planRestoreOps(this.realFolder, changes, currentDirs, target.emptyDirs);
