@@ -28,6 +28,7 @@ export {
   checkpointDataOf,
   findCheckpointForEntry,
   findPathCheckpoint,
+  findTurnCheckpoints,
   readCheckpointEntry,
   restoreTargetsFor,
   type CheckpointEntryData,

@@ -164,6 +164,36 @@ export function findCheckpointForEntry(
   return findPathCheckpoint(view, view.getEnvelope(entryId)?.parentId ?? null, folder);
 }
 
+/** The user message that started the turn `entryId` belongs to (or undefined above the first one). */
+function turnStart(view: CheckpointSessionView, entryId: string): string | undefined {
+  const seen = new Set<string>();
+  for (let cur: string | null = entryId; cur !== null && !seen.has(cur);) {
+    seen.add(cur);
+    const env = view.getEnvelope(cur);
+    if (!env) return undefined;
+    if (env.type === "message" && env.role === "user") return cur;
+    cur = env.parentId;
+  }
+  return undefined;
+}
+
+/**
+ * The checkpoints around the turn that entry `entryId` belongs to (the prompt from its user message on): `before`
+ * holds the files when the prompt was sent, `after` the files at `entryId`. Diffing them lists what the turn
+ * changed ("Show Changes at This Point"); equal trees mean it changed nothing. Undefined when either is unknown.
+ */
+export function findTurnCheckpoints(
+  view: CheckpointSessionView,
+  entryId: string,
+  folder: string,
+): { before: FoundCheckpoint; after: FoundCheckpoint } | undefined {
+  const start = turnStart(view, entryId);
+  if (start === undefined) return undefined;
+  const before = findPathCheckpoint(view, view.getEnvelope(start)?.parentId ?? null, folder);
+  const after = findCheckpointForEntry(view, entryId, folder);
+  return before && after ? { before, after } : undefined;
+}
+
 /**
  * Restore targets for entry `entryId`: for each folder, the checkpoint holding its files there. Folders without a
  * checkpoint on that path are left out (nothing is known about their files at that point).

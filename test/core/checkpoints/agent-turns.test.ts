@@ -14,6 +14,7 @@ import {
   WorkspaceCheckpoints,
   checkpointDataOf,
   findCheckpointForEntry,
+  findTurnCheckpoints,
   restoreTargetsFor,
 } from "../../../src/core/checkpoints/index.js";
 import { buildContextFromEntries } from "../../../src/core/session/context.js";
@@ -153,6 +154,16 @@ describe("files follow the tree through real turns", { timeout: 120_000 }, () =>
     assert.equal(read(t.ws, "hello.txt"), undefined);
     const a2 = lastAssistantId(sm);
     const afterA2 = folderPicture(t.ws);
+    // What the whole turn changed (the host's "Show Changes at This Point"), across its three tool batches.
+    const turn2 = findTurnCheckpoints(sm, a2, cps.folders()[0]);
+    assert.ok(turn2);
+    const turn2Changes = await cps.engine(t.ws)!.diff(turn2.before.ref.checkpointId, turn2.after.ref.checkpointId);
+    assert.deepEqual(turn2Changes.map((c) => `${c.status} ${c.path}`).sort(), [
+      "added main.txt",
+      "added out/x.txt",
+      "deleted app.txt",
+      "deleted hello.txt",
+    ]);
     assert.equal(
       kinds(sm.getPath()).filter((k) => k === "checkpoint:after-tools").length,
       3,

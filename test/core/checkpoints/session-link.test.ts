@@ -6,6 +6,7 @@ import {
   checkpointDataOf,
   findCheckpointForEntry,
   findPathCheckpoint,
+  findTurnCheckpoints,
   restoreTargetsFor,
   type CheckpointEntryData,
   type CheckpointMoment,
@@ -54,6 +55,24 @@ describe("finding the checkpoint of an entry", () => {
       { folder: F, checkpointId: "c1" },
       { folder: G, checkpointId: "g0" },
     ]);
+    await sm.close();
+  });
+
+  it("finds the checkpoints around a turn: when its prompt was sent, and at the entry", async () => {
+    const sm = await SessionManager.create("/ws", tmp.dir);
+    sm.appendCustomEntry(CHECKPOINT_ENTRY_TYPE, data("prompt-start", [F, "c0"]));
+    const user = sm.appendMessage(userMsg("go"));
+    sm.appendMessage(assistantMsg("", [{ id: "t1", name: "write", args: {} }]));
+    sm.appendMessage(assistantMsg("tool output stand-in"));
+    sm.appendCustomEntry(CHECKPOINT_ENTRY_TYPE, data("after-tools", [F, "c1"]));
+    sm.appendMessage(assistantMsg("", [{ id: "t2", name: "write", args: {} }]));
+    sm.appendMessage(assistantMsg("second tool output"));
+    sm.appendCustomEntry(CHECKPOINT_ENTRY_TYPE, data("after-tools", [F, "c2"]));
+    const reply = sm.appendMessage(assistantMsg("done"));
+    const turn = findTurnCheckpoints(sm, reply, F);
+    assert.equal(turn?.before.ref.checkpointId, "c0", "the files when the prompt was sent");
+    assert.equal(turn?.after.ref.checkpointId, "c2", "the files after every tool batch of the turn");
+    assert.equal(findTurnCheckpoints(sm, user, F)?.after.ref.checkpointId, "c0", "at the user message: no change");
     await sm.close();
   });
 
