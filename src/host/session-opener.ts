@@ -35,11 +35,11 @@ export class SessionOpener {
     return path.isAbsolute(configured) ? configured : path.resolve(this.cwd, configured);
   }
 
-  /** Resume the most recent session of the workspace, else start a new one. */
+  /** Resume the session of the workspace written last (as pi's `-c`), else start a new one. */
   async openRecentOrNew(): Promise<void> {
     let latest: string | undefined;
     try {
-      [latest] = (await SessionManager.list(this.cwd, this.sessionDir())).map((s) => s.path);
+      latest = await SessionManager.findMostRecent(this.cwd, this.sessionDir());
     } catch (e) {
       this.log.warn(`Listing sessions failed: ${errorText(e)}`);
     }

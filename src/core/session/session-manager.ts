@@ -835,24 +835,24 @@ export class SessionManager {
     const st = fs.fstatSync(fd);
     this.assertSameFile(st);
     let offset = st.size + Buffer.byteLength(prefix);
-    const parts = [Buffer.from(prefix)];
-    for (const { line } of items) parts.push(Buffer.from(line + "\n"));
-    writeAll(fd, Buffer.concat(parts));
+    // One buffer, one write: usually a single line, possibly megabytes, so it is encoded once.
+    const text = items.length === 1 ? prefix + items[0].line + "\n" : prefix + items.map((i) => i.line + "\n").join("");
+    writeAll(fd, Buffer.from(text));
     this.scheduleSync();
     if (!this.headerWritten) this.lineCount++;
     this.headerWritten = true;
     this.needsNewline = false;
-    items.forEach(({ rec }, i) => {
+    for (const { rec, line } of items) {
       rec.offset = offset;
-      rec.length = parts[i + 1].length - 1;
+      rec.length = Buffer.byteLength(line);
       rec.line = ++this.lineCount;
-      offset += parts[i + 1].length;
+      offset += rec.length + 1;
       // Large bodies are read back from the file when needed; a few stay cached.
       if (rec.length > RETAIN_MAX_BYTES && rec.entry) {
         this.remember(rec.env.id, rec.entry);
         rec.entry = undefined;
       }
-    });
+    }
   }
 
   /** Appending to a file that was deleted or replaced since it was opened would lose the entry silently. */
