@@ -175,6 +175,7 @@ export interface SessionInfo {
   name?: string;
   parentSessionPath?: string;
   created: Date;
+  /** As pi reports it: the newest user or assistant message's own time, else the header's, else the file's. */
   modified: Date;
   messageCount: number;
   firstMessage: string;
