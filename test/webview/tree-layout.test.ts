@@ -192,6 +192,7 @@ test("indentation is capped; deeper rows carry a depth marker", () => {
   assert.equal(rows.level[deepest], MAX_INDENT + 4);
   assert.ok(g.deep);
   assert.equal(g.text.length, MAX_INDENT * 3);
+  assert.equal(g.levels, MAX_INDENT);
   assert.ok(!guideText(rows, ids.indexOf("d2")).deep);
 });
 
