@@ -159,15 +159,15 @@ export class AgentWebviewView implements vscode.WebviewViewProvider {
   /**
    * A new outer frame for the view: hiding the view disposes its frame (and this WebviewView), showing it
    * again makes VS Code create a new one and resolve it here. Setting the HTML again would reuse the stuck
-   * frame. Both commands exist for every contributed view.
+   * frame. Shown again with "focus" (keeping the focus where it is) rather than a second toggle: that one
+   * also opens the container, should hiding the view have emptied and closed it.
    */
   private async recreate(attempt: number): Promise<void> {
     this.deps.log.warn(
       `${this.title} view: not ready ${READY_TIMEOUT_MS / 1000} s after it was shown (blank); re-creating it (attempt ${attempt} of ${READY_MAX_ATTEMPTS})`,
     );
-    const toggle = `agentTree.${this.kind}.toggleVisibility`;
-    await vscode.commands.executeCommand(toggle);
-    await vscode.commands.executeCommand(toggle);
+    await vscode.commands.executeCommand(`agentTree.${this.kind}.toggleVisibility`);
+    await vscode.commands.executeCommand(`agentTree.${this.kind}.focus`, { preserveFocus: true });
   }
 
   /** Every attempt failed: say so in the view (if its frame can show anything) and in a notification. */
