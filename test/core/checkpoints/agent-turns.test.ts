@@ -224,6 +224,7 @@ describe("files follow the tree through real turns", { timeout: 120_000 }, () =>
     assert.deepEqual(ours.messages, withoutCheckpoints.messages, "checkpoint entries add nothing to the context");
 
     const forkFile = await sm.createBranchedSession(sm.getLeafId());
+    assert.ok(forkFile, "a file-backed session forks into a file");
     const fork = await SessionManager.open(forkFile);
     assert.equal(checkpointEntries(fork).length, checkpointEntries(sm).length, "the fork keeps every link");
     assert.deepEqual(
