@@ -7,6 +7,7 @@ import type { ModelActions } from "./model-actions.js";
 import { parseEntryContextArg } from "./protocol-validation.js";
 import type { SessionController } from "./session-controller.js";
 import type { SessionOpener } from "./session-opener.js";
+import type { AgentWebviewView } from "./webview-view.js";
 
 /** Every command id this extension contributes. */
 export const COMMAND_IDS = [
@@ -29,6 +30,7 @@ export const COMMAND_IDS = [
   "agentTree.exportHtml",
   "agentTree.exportBranchHtml",
   "agentTree.treeKeyHandled",
+  "agentTree.reloadViews",
   "agentTree.compareWithCurrent",
   "agentTree.compareBranches",
   "agentTree.bringConclusionsHere",
@@ -44,6 +46,8 @@ export interface CommandDeps {
   compare: CompareActions;
   /** Opens the workspace's session if none is open yet. */
   ensureSession(): Promise<boolean>;
+  /** The tree and chat views ("Reload Views"). */
+  views: readonly AgentWebviewView[];
 }
 
 /** Register every command; the returned disposables go into the extension context. */
@@ -93,6 +97,10 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     // Bound to Ctrl+O / Ctrl+U while the tree has focus: the view toggles its filter itself, and this
     // binding keeps the workbench (Open File…) from acting on the same key press.
     "agentTree.treeKeyHandled": () => undefined,
+    // From the palette: both views, one after the other; from a view's "Reload View" link: that view ("tree"/"chat").
+    "agentTree.reloadViews": async (arg?: unknown) => {
+      for (const view of d.views) if (arg === undefined || arg === view.kind) await view.reload();
+    },
     "agentTree.compareWithCurrent": withEntry((id) => compare.compareWithCurrent(id)),
     "agentTree.compareBranches": ensured(() => compare.compareBranches()),
     "agentTree.bringConclusionsHere": withEntry((id) => compare.bringConclusions(id)),

@@ -39,6 +39,12 @@ export function describeNode(d: TreeNodeDto): { role: string; text: string } {
       return { role: "[thinking]", text: d.preview };
     case "session_info":
       return { role: "[session]", text: d.preview };
+    case "usage":
+      return { role: "[usage]", text: d.preview };
+    case "context_edit":
+      return { role: "[context edit]", text: d.preview };
+    case "system":
+      return { role: "[system prompt]", text: d.preview };
     default:
       return { role: `[${d.kind}]`, text: d.preview };
   }
