@@ -9,9 +9,18 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
+import type { CompareItem, CompareOverview, CompareTurn } from "../../src/core/compare/compare-types.js";
 import type { ChatMessageDto, HostToWebview, TreeNodeDto } from "../../src/shared/protocol.js";
 import { encodeTreeNodes } from "../../src/shared/tree-columns.js";
-import { applyTheme, launchBrowser, openView, settle, startWebviewServer, type WebviewServer } from "./harness.js";
+import {
+  applyTheme,
+  launchBrowser,
+  openCompareView,
+  openView,
+  settle,
+  startWebviewServer,
+  type WebviewServer,
+} from "./harness.js";
 
 /** A workbench theme: its body class and the values of every --vscode-* variable media/webview.css reads. */
 interface Theme {
@@ -55,6 +64,10 @@ const THEMES: Theme[] = [
       "--vscode-inputValidation-warningBorder": "#b89500",
       "--vscode-sideBar-background": "#181818",
       "--vscode-editor-background": "#1f1f1f",
+      "--vscode-diffEditor-insertedTextBackground": "#9ccc2c33",
+      "--vscode-diffEditor-removedTextBackground": "#ff000033",
+      "--vscode-diffEditor-insertedLineBackground": "#9bb95533",
+      "--vscode-diffEditor-removedLineBackground": "#ff000033",
       "--vscode-progressBar-background": "#0078d4",
       "--vscode-list-activeSelectionBackground": "#04395e",
       "--vscode-list-activeSelectionForeground": "#ffffff",
@@ -104,6 +117,10 @@ const THEMES: Theme[] = [
       "--vscode-inputValidation-warningBorder": "#b89500",
       "--vscode-sideBar-background": "#f8f8f8",
       "--vscode-editor-background": "#ffffff",
+      "--vscode-diffEditor-insertedTextBackground": "#9ccc2c40",
+      "--vscode-diffEditor-removedTextBackground": "#ff000033",
+      "--vscode-diffEditor-insertedLineBackground": "#9bb95533",
+      "--vscode-diffEditor-removedLineBackground": "#ff000033",
       "--vscode-progressBar-background": "#005fb8",
       "--vscode-list-activeSelectionBackground": "#e8e8e8",
       "--vscode-list-activeSelectionForeground": "#000000",
@@ -153,6 +170,8 @@ const THEMES: Theme[] = [
       "--vscode-inputValidation-warningBorder": "#6fc3df",
       "--vscode-sideBar-background": "#000000",
       "--vscode-editor-background": "#000000",
+      "--vscode-diffEditor-insertedTextBorder": "#33ff2e",
+      "--vscode-diffEditor-removedTextBorder": "#ff008f",
       "--vscode-progressBar-background": "#6fc3df",
       "--vscode-list-hoverBackground": "rgba(255, 255, 255, 0.1)",
       "--vscode-list-focusOutline": "#f38518",
@@ -440,6 +459,24 @@ for (const theme of THEMES) {
     }
   });
 
+  test(`compare tab under ${theme.id}: readable ends, ancestor, turns and marked words`, async () => {
+    const vp = await openCompareView(browser, server, { theme: theme.bodyClass, width: 1000, height: 900 });
+    try {
+      await applyTheme(vp.page, theme.bodyClass, theme.vars);
+      await vp.send({ type: "compare/snapshot", overview: compareOverview(), sessionName: "Parser" });
+      await vp.send({ type: "compare/turns", turns: compareTurns() });
+      await vp.page.mouse.move(1, 1);
+      await settle(vp.page);
+      for (const sel of ["mark.cmp-del", "mark.cmp-ins", ".cmp-gap", ".cmp-badge.status-left", ".markdown code"])
+        assert.ok((await vp.page.locator(sel).count()) > 0, `${sel} rendered`);
+      check(theme, "compare", await measure(vp.page, ".cmp-header, .cmp-columns, .cmp-ancestor, .cmp-turn", null));
+      await vp.page.screenshot({ path: join(OUT, `compare-${theme.id}.png`) });
+      assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
+    } finally {
+      await vp.close();
+    }
+  });
+
   test(`chat view under ${theme.id}: readable messages, tool calls, error and approval`, async () => {
     const vp = await openView(browser, server, { view: "chat", theme: theme.bodyClass, width: 480, height: 1100 });
     try {
@@ -461,6 +498,74 @@ for (const theme of THEMES) {
       await vp.close();
     }
   });
+}
+
+/** Both ends, an ancestor, and a changed, a left-only and a same turn (tool call, markdown, marked words). */
+function compareOverview(): CompareOverview {
+  return {
+    left: { entryId: "l", title: "assistant: Approach A works", label: "plan-a", turns: 3 },
+    right: { entryId: "r", title: "assistant: Approach B is slow", turns: 2 },
+    ancestor: {
+      entryId: "x",
+      sharedTurns: 1,
+      items: [{ entryId: "x", kind: "assistant", text: "Two approaches: **A** or `B`?" }],
+    },
+    statuses: "cls",
+  };
+}
+
+function compareTurns(): CompareTurn[] {
+  const item = (entryId: string, kind: CompareItem["kind"], text: string, title?: string): CompareItem =>
+    title === undefined ? { entryId, kind, text } : { entryId, kind, text, title };
+  return [
+    {
+      index: 0,
+      status: "changed",
+      kind: "turn",
+      rows: [
+        {
+          status: "changed",
+          left: {
+            item: item("lu", "user", "Try approach A"),
+            spans: [{ text: "Try approach " }, { text: "A", changed: true }],
+          },
+          right: {
+            item: item("ru", "user", "Try approach B"),
+            spans: [{ text: "Try approach " }, { text: "B", changed: true }],
+          },
+        },
+        {
+          status: "changed",
+          left: {
+            item: item("lc", "toolCall", '{ "path": "src/a.ts" }', "edit"),
+            spans: [{ text: '{ "path": "src/' }, { text: "a", changed: true }, { text: '.ts" }' }],
+          },
+          right: {
+            item: item("rc", "toolCall", '{ "path": "src/b.ts" }', "edit"),
+            spans: [{ text: '{ "path": "src/' }, { text: "b", changed: true }, { text: '.ts" }' }],
+          },
+        },
+      ],
+    },
+    {
+      index: 1,
+      status: "left",
+      kind: "branchSummary",
+      rows: [{ status: "left", left: { item: item("ls", "branchSummary", "## Goal\nKeep the `parse()` API.") } }],
+    },
+    {
+      index: 2,
+      status: "same",
+      kind: "turn",
+      rows: [
+        {
+          status: "same",
+          left: { item: item("lq", "user", "Run the tests") },
+          right: { item: item("rq", "user", "Run the tests") },
+        },
+      ],
+    },
+  ];
 }
 
 /**
