@@ -1,18 +1,16 @@
 /**
  * AgentSession.bringConclusions: the summary range (common ancestor → selected node, stopping at a compaction),
  * the entry written (parent = current leaf, fromId = selected node, pi's branch_summary shape), the context
- * afterwards (the next model request carries it), reopening, pi's reading of the file, hooks, and failure,
- * cancel and refusal leaving the file unchanged. Model calls go through the real SDK to the fake server.
+ * afterwards (the next model request carries it), reopening, pi's resume rule on the file (the real pi releases
+ * read it in test/interop/bring-conclusions-in-pi.test.ts), hooks, and failure, cancel and refusal leaving the file
+ * unchanged. Model calls go through the real SDK to the fake server.
  */
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { pathToFileURL } from "node:url";
 import { after, before, beforeEach, describe, it } from "node:test";
 import type { HookEventMap } from "../../../src/core/agent/navigate-types.js";
 import { buildContextFromEntries } from "../../../src/core/session/context.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
-import { PI_SESSION_MANAGER } from "../../../bench/paths.js";
 import { startFakeOpenAI, type FakeServer } from "../../util/fake-openai-server.js";
 import { piLeafPath, readJsonl } from "../session/helpers.js";
 import {
@@ -152,35 +150,6 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
     // pi resumes at the last line and walks its parents: the summary is on that path, with our context.
     assert.deepEqual(buildContextFromEntries(piLeafPath(file) as unknown as SessionEntry[]), ours);
   });
-
-  it(
-    "pi 0.73.1 (bench/pi) opens the file at the summary and puts it in its context",
-    { skip: existsSync(PI_SESSION_MANAGER) ? false : "pi is not installed: npm ci --prefix bench/pi" },
-    async () => {
-      const { sm, ids } = await buildTree(tmp.dir);
-      const { agent } = newAgent(sm);
-      const r = await agent.bringConclusions(ids.a3);
-      const file = sm.getSessionFile() as string;
-      await sm.close();
-      const pi = (await import(pathToFileURL(PI_SESSION_MANAGER).href)) as {
-        SessionManager: {
-          open(
-            path: string,
-            dir?: string,
-          ): {
-            getLeafId(): string | null;
-            buildSessionContext(): { messages: { role: string; summary?: string; fromId?: string }[] };
-          };
-        };
-      };
-      const piSm = pi.SessionManager.open(file, tmp.dir);
-      assert.equal(piSm.getLeafId(), r.summaryEntry?.id);
-      const last = piSm.buildSessionContext().messages.at(-1);
-      assert.equal(last?.role, "branchSummary");
-      assert.equal(last?.summary, r.summaryEntry?.summary);
-      assert.equal(last?.fromId, ids.a3);
-    },
-  );
 
   it("the range stops at a compaction on the other branch, as branch summaries do", async () => {
     const { sm, ids } = await buildTree(tmp.dir);
