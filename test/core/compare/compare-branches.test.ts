@@ -165,7 +165,7 @@ describe("BranchComparison", () => {
     assert.equal(turn.rows[1].left?.item.omitted, 6001);
   });
 
-  test("pages are clamped, and a reopened file (bodies read lazily) compares the same", async () => {
+  test("pages are clamped, and a file reopened read-only (bodies read lazily) compares the same", async () => {
     const sm = await SessionManager.create("/p", tmp.dir);
     const root = sm.appendMessage(user("root"));
     for (let i = 0; i < 120; i++) {
@@ -182,7 +182,8 @@ describe("BranchComparison", () => {
     const file = sm.getSessionFile() as string;
     const before = BranchComparison.create(sm, left, right);
     await sm.close();
-    const again = await SessionManager.open(file, { lazyEnvelopes: true });
+    // Read-only, as a session another window holds (or pi's and Claude Code's) is opened.
+    const again = await SessionManager.open(file, { lazyEnvelopes: true, readOnly: true });
     const c = BranchComparison.create(again, left, right);
     assert.equal(c.overview.statuses, before.overview.statuses);
     assert.equal(c.turnCount, 120);
