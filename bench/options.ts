@@ -21,9 +21,13 @@ export interface BenchOptions {
   write: boolean;
   /** Measure nothing: rewrite the result files from the last run (bench/.data/last-report.json). */
   fromLast: boolean;
+  /** Skip the session search over ~1 GB. */
+  skipSearch: boolean;
+  /** Measure only the session search (with --write: into the last full run's result files). */
+  searchOnly: boolean;
 }
 
-const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last]`;
+const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-search] [--search-only] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last]`;
 
 /** Parses argv (without node and script). Throws with the usage line on anything unknown. */
 export function parseOptions(argv: string[]): BenchOptions {
@@ -36,7 +40,10 @@ export function parseOptions(argv: string[]): BenchOptions {
     cpuProf: false,
     write: !quick,
     fromLast: false,
+    skipSearch: false,
+    searchOnly: false,
   };
+  let writeGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -69,6 +76,13 @@ export function parseOptions(argv: string[]): BenchOptions {
         break;
       case "--write":
         options.write = true;
+        writeGiven = true;
+        break;
+      case "--no-search":
+        options.skipSearch = true;
+        break;
+      case "--search-only":
+        options.searchOnly = true;
         break;
       case "--from-last":
         options.fromLast = true;
@@ -84,5 +98,7 @@ export function parseOptions(argv: string[]): BenchOptions {
         throw new Error(`unknown option ${arg}\n${USAGE}`);
     }
   }
+  // A search-only run rewrites the result files only when asked to (it merges into the last full run).
+  if (options.searchOnly && !writeGiven) options.write = false;
   return options;
 }

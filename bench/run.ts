@@ -17,6 +17,8 @@ import { summariseStore, summariseWebview, type BenchReport, type DatasetResult 
 import { resultsMarkdown } from "./report/table.js";
 import { checkTargets } from "./report/targets.js";
 import { writeResults } from "./report/write-results.js";
+import { measureSearch, type SearchBenchResult } from "./search/run-search.js";
+import { searchCheck, searchTable } from "./search/search-report.js";
 import { measureWebviewRun, startRig, type WebviewRun } from "./webview/measure-webview.js";
 import { buildSnapshot, type HostSnapshot } from "./webview/snapshot.js";
 
@@ -100,12 +102,13 @@ async function main(): Promise<void> {
     // Re-render the committed files (e.g. after editing bench/analysis.md) without measuring again.
     if (!existsSync(LAST_REPORT)) throw new Error(`--from-last: no earlier run (${LAST_REPORT} is missing)`);
     const last = JSON.parse(readFileSync(LAST_REPORT, "utf8")) as { report: BenchReport };
-    await writeResults(last.report, checkTargets(last.report.results));
+    await writeResults(last.report, checkTargets(last.report.results, last.report.search));
     log(
       "rewrote bench/results.md, docs/bench.md, docs/bench-chart.svg and the README's benchmark section from the last run",
     );
     return;
   }
+  if (options.searchOnly) return searchOnly(options);
   const started = performance.now();
   const loadAtStart = loadavg()[0];
   const startedAt = new Date().toISOString().replace(/\.\d+Z$/, "Z");
@@ -132,18 +135,19 @@ async function main(): Promise<void> {
     // No Chromium (or a broken bundle) must not cost the store results: the webview targets show "n/a".
     await measureWebviews(results, options).catch((error: unknown) => log(`webview: ${errorText(error)}`));
   }
+  const search = options.skipSearch ? undefined : await measureSearchSafely(options);
 
-  const cpu = cpus();
   const report: BenchReport = {
     quick: options.quick,
     runs: options.runs,
     appends: options.appends,
     startedAt,
     durationS: (performance.now() - started) / 1000,
-    machine: `${cpu.length}× ${cpu[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(totalmem() / 1e9)} GB, Node ${process.version}, ${platform()}; 1-min load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (other work shares this machine)`,
+    machine: machineLine(loadAtStart),
     results,
+    search,
   };
-  const checks = checkTargets(results);
+  const checks = checkTargets(results, search);
   const markdown = resultsMarkdown(report, checks);
   console.log(`\n${markdown}`);
   for (const c of checks) console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);
@@ -158,6 +162,41 @@ async function main(): Promise<void> {
   } else {
     log("results in bench/.data/last-results.md (pass --write to update bench/results.md and docs/)");
   }
+}
+
+function machineLine(loadAtStart: number): string {
+  const cpu = cpus();
+  return `${cpu.length}× ${cpu[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(totalmem() / 1e9)} GB, Node ${process.version}, ${platform()}; 1-min load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (other work shares this machine)`;
+}
+
+/** The session search, or its failure as a result (a failed search must not cost the other results). */
+async function measureSearchSafely(options: BenchOptions): Promise<SearchBenchResult> {
+  try {
+    return await measureSearch(options.quick, options.runs, log);
+  } catch (error) {
+    log(`search: ${errorText(error)}`);
+    return { corpus: { name: "", files: 0, bytes: 0 }, listMs: Number.NaN, summaries: [], error: errorText(error) };
+  }
+}
+
+/** `--search-only`: measures the session search; with --write, puts it into the last full run's files. */
+async function searchOnly(options: BenchOptions): Promise<void> {
+  const loadAtStart = loadavg()[0];
+  const search = await measureSearchSafely(options);
+  console.log(`\n${searchTable(search)}`);
+  const check = searchCheck(search);
+  console.log(
+    `${check.status.padEnd(4)}  ${check.target} — ${check.measured} (${check.on}); ${machineLine(loadAtStart)}`,
+  );
+  if (!options.write) return;
+  if (!existsSync(LAST_REPORT))
+    throw new Error(`--search-only --write: no full run to add to (${LAST_REPORT} is missing)`);
+  const last = JSON.parse(readFileSync(LAST_REPORT, "utf8")) as { report: BenchReport };
+  last.report.search = search;
+  const checks = checkTargets(last.report.results, search);
+  await writeResults(last.report, checks);
+  writeFileSync(LAST_REPORT, JSON.stringify({ report: last.report, checks }, null, 2));
+  log("added the search results to bench/results.md, docs/bench.md and the README");
 }
 
 main().catch((error: unknown) => {

@@ -3,6 +3,7 @@
  */
 import type { ChildResult, Impl } from "../child/protocol.js";
 import type { Dataset } from "../generate/datasets.js";
+import type { SearchBenchResult } from "../search/run-search.js";
 import { median, medianOf, percentile } from "../stats.js";
 import type { WebviewRun } from "../webview/measure-webview.js";
 
@@ -60,6 +61,8 @@ export interface BenchReport {
   durationS: number;
   machine: string;
   results: DatasetResult[];
+  /** The session search over ~1 GB (bench/search), unless skipped. */
+  search?: SearchBenchResult;
 }
 
 /** Medians of a set of child runs of one implementation. */

@@ -17,11 +17,15 @@ const CHILD_BUNDLE = join(DATA_DIR, "search-child.mjs");
 const WORKER_BUNDLE = join(DATA_DIR, "search-worker.mjs");
 const CHILD_TIMEOUT_MS = 10 * 60_000;
 
-/** The queries of every run, in order: the needle twice (the first search starts the workers), three words. */
+/**
+ * The queries of every run, in order: the needle twice (the first search starts the workers), three words of
+ * the needle's message, and two words that are everywhere (stopped at 500 hits, as the extension does).
+ */
 export const SEARCH_QUERIES: SearchQuerySpec[] = [
   { text: NEEDLE },
   { text: NEEDLE },
   { text: `${NEEDLE} relay queue` },
+  { text: "parent index", maxHits: 500 },
 ];
 
 /** How a run was set up. */
@@ -156,7 +160,7 @@ export async function measureSearch(
         totalMs: of((t) => t.totalMs),
         cpuMs: of((t) => t.cpuMs),
         hits: of((t) => t.hits),
-        foundNeedle: perRun.every((r) => r[position].firstHitId === corpus.needleEntryId),
+        foundNeedle: q.text.includes(NEEDLE) && perRun.every((r) => r[position].firstHitId === corpus.needleEntryId),
         bytes: of((t) => t.bytes),
         candidateLines: of((t) => t.candidateLines),
       });

@@ -17,6 +17,7 @@ import { routeWebviewMessage } from "./message-router.js";
 import { ModelActions } from "./model-actions.js";
 import { SessionController } from "./session-controller.js";
 import { SessionOpener } from "./session-opener.js";
+import { SessionSearchUi } from "./session-search-ui.js";
 import {
   affects,
   autoApproveSetting,
@@ -134,6 +135,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   }
 
   const opener = new SessionOpener(controller, cwd, log);
+  const workerScript = vscode.Uri.joinPath(context.extensionUri, "dist", "search-worker.js").fsPath;
+  const search = new SessionSearchUi({ cwd, controller, opener, tree, log, workerScript });
+  context.subscriptions.push(search);
   const actions = new HostActions({ controller, opener, tree, chat, log });
   const models = new ModelActions(controller, keys, actions, context.extensionUri);
 
@@ -162,7 +166,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider("agentTree.tree", tree),
     vscode.window.registerWebviewViewProvider("agentTree.chat", chat),
-    ...registerCommands({ controller, opener, actions, models, ensureSession }),
+    ...registerCommands({ controller, opener, search, actions, models, ensureSession }),
     keys.onDidChange(() => controller.refreshModels()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affects(e, "models.custom")) loadCustomModels();

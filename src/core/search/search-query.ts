@@ -16,8 +16,10 @@
  * - a label lives on a line of its own: the scan also checks the entries that labels naming the anchor point
  *   to (see pi-file-search.ts).
  *
- * The longest such piece of any word is the anchor (chunk-matcher.ts finds it). A query with none (every
- * word a kind word, or no ASCII in it) decodes every line: correct, only slower.
+ * The longest such piece of any word is the anchor (chunk-matcher.ts finds it), unless it is part of a field
+ * name every line has ("parent" in "parentId"): a piece that is not is preferred, since it leaves far fewer
+ * lines to decode. A query with no anchor (every word a kind word, or no ASCII in it) decodes every line:
+ * correct, only slower.
  */
 import { KIND_SEARCH_WORDS, queryTokens } from "../../shared/search-words.js";
 
@@ -59,6 +61,22 @@ function longestRun(w: string): string {
   return best;
 }
 
+/**
+ * Field names of session lines (pi's and Claude Code's), lower-cased: an anchor inside one of them is on every
+ * line, so the scan would decode everything. Only a preference: such an anchor is still correct.
+ */
+const LINE_KEYS: readonly string[] = [
+  "type message parentid timestamp role content text toolcall arguments thinking thinkingsignature usage",
+  "input output cacheread cachewrite totaltokens cost total stopreason provider model api toolcallid toolname",
+  "iserror details summary fromid firstkeptentryid tokensbefore customtype data display label targetid name",
+  "thinkinglevel modelid command exitcode cancelled truncated session version cwd",
+  "uuid parentuuid sessionid usertype issidechain gitbranch requestid tool_use_id tool_result tool_use",
+].flatMap((line) => line.split(" "));
+
+function inLineKey(anchor: string): boolean {
+  return LINE_KEYS.some((k) => k.includes(anchor));
+}
+
 /** Parse a query the way the tree's search does, and choose the scan's anchor. */
 export function parseSearchQuery(text: string): SearchQuery {
   const tokens = queryTokens(text);
@@ -66,7 +84,13 @@ export function parseSearchQuery(text: string): SearchQuery {
   for (const t of tokens) {
     if (ALL_KIND_WORDS.some((words) => words.includes(t))) continue;
     const run = longestRun(t);
-    if (run.length > anchor.length) anchor = run;
+    if (run === "") continue;
+    // One that is not part of a field name beats one that is; then the longest wins.
+    const better =
+      anchor === "" ||
+      (inLineKey(anchor) && !inLineKey(run)) ||
+      (inLineKey(anchor) === inLineKey(run) && run.length > anchor.length);
+    if (better) anchor = run;
   }
   return { tokens, anchor: anchor === "" ? undefined : anchor };
 }

@@ -23,3 +23,11 @@ test("the anchor leaves out what a JSON writer may escape or lower-casing may pr
   assert.equal(parseSearchQuery("ilk").anchor, "il");
   assert.equal(parseSearchQuery("日本").anchor, undefined);
 });
+
+test("an anchor that is part of every line's field names is the last choice", () => {
+  // "parent" is in "parentId" on every line; "index" decodes only the lines that say it.
+  assert.equal(parseSearchQuery("parent index").anchor, "index");
+  assert.equal(parseSearchQuery("parent").anchor, "parent");
+  assert.equal(parseSearchQuery("message quux").anchor, "quux");
+  assert.equal(parseSearchQuery("timestamps quux").anchor, "timestamps");
+});
