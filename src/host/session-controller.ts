@@ -10,7 +10,7 @@ import type { ModelInfo } from "../core/providers/types.js";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { AgentTool } from "../core/tools/types.js";
 import type { HostToWebview } from "../shared/protocol.js";
-import { pathMessages, pathToChat, usageOf } from "./chat-dto.js";
+import { pathToChat, usageOf } from "./chat-dto.js";
 import { ChatSync } from "./chat-sync.js";
 import { readOnlyReason, type ReadOnlyCause } from "./continue-plan.js";
 import type { HookRegistry } from "./hook-registry.js";
@@ -205,7 +205,7 @@ export class SessionController {
       type: "chat/snapshot",
       messages: pathToChat(path),
       streaming: c.agent.isStreaming,
-      usage: usageOf(pathMessages(path), model?.contextWindow ?? 0),
+      usage: usageOf(path, model?.contextWindow ?? 0),
     };
     if (model) msg.model = toModelDto(model);
     if (c.sm.isReadOnly()) msg.noModelReason = this.readOnlyReason();

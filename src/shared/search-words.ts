@@ -28,13 +28,22 @@ export const KIND_SEARCH_WORDS: Readonly<Record<TreeNodeKind, string>> = {
   thinking_level_change: "thinking thinking_level_change",
   session_info: "session session_info",
   unknown: "unknown",
+  usage: "usage cost",
+  context_edit: "context edit context_edit",
+  system: "system prompt",
 };
 
-/** Kinds the tree's default filter hides (pi's): bookkeeping entries, not conversation. */
+/**
+ * Kinds the tree's default filter hides (pi's): bookkeeping entries, not conversation (pi 1.5's context edits,
+ * recorded system prompts and usage records too).
+ */
 export const DEFAULT_HIDDEN_KINDS: ReadonlySet<TreeNodeKind> = new Set<TreeNodeKind>([
   "label",
   "custom",
   "model_change",
   "thinking_level_change",
   "session_info",
+  "context_edit",
+  "system",
+  "usage",
 ]);

@@ -13,9 +13,13 @@ export const HIDDEN = 0;
 export const SHOWN = 1;
 export const CONTEXT = 2;
 
+/** Kinds only the "all" filter shows (pi 1.5's usage records: cost, not conversation). */
+const USAGE = kindCode("usage");
+
 /** Whether a node passes the filter alone (pi's rules). */
 export function passesFilter(d: TreeNodeDto, filter: TreeFilter, isLeaf: boolean): boolean {
   if (filter === "all") return true;
+  if (d.kind === "usage") return false;
   // display:false hook messages and tool-call-only assistant turns are noise outside "all"; the leaf always shows.
   if (d.hidden === true && !isLeaf) return false;
   if (d.kind === "assistant" && d.toolCallsOnly === true && !isLeaf) return false;
@@ -49,7 +53,7 @@ export function passesFilterAt(index: TreeIndex, i: number, filter: TreeFilter, 
   const f = index.flags[i];
   if (!isLeaf && ((f & FLAG_HIDDEN) !== 0 || ((f & FLAG_TOOL_CALLS_ONLY) !== 0 && index.kinds[i] === ASSISTANT)))
     return false;
-  if (filter === "labeled-only") return index.hasLabel(i);
+  if (filter === "labeled-only") return index.hasLabel(i) && index.kinds[i] !== USAGE;
   return KIND_PASSES[filter][index.kinds[i]] === 1;
 }
 

@@ -4,9 +4,9 @@
  * values), a tool's or a shell command's output, a summary. Parts are joined by newlines, so a word (which
  * has no whitespace) never spans two of them.
  */
-import { kindOf } from "../export/build-export-data.js";
 import { envelopeOf, textOfContent } from "../session/preview.js";
 import type { SessionEntry, UnknownEntry } from "../session/types.js";
+import { kindOf } from "../../shared/entry-kind.js";
 import { DEFAULT_HIDDEN_KINDS } from "../../shared/search-words.js";
 import type { TreeNodeKind } from "../../shared/protocol.js";
 
@@ -75,7 +75,7 @@ function messageText(m: Record<string, unknown>): string {
  */
 export function entrySearchFields(entry: SessionEntry | UnknownEntry): EntrySearchFields | undefined {
   const env = envelopeOf(entry);
-  const kind = kindOf(env);
+  const kind = kindOf(env.type, env.role);
   if (DEFAULT_HIDDEN_KINDS.has(kind)) return undefined;
   const e = entry as Record<string, unknown>;
   let text: string;
