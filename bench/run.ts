@@ -12,13 +12,13 @@ import type { ChildResult, Impl } from "./child/protocol.js";
 import { ensurePi } from "./ensure-pi.js";
 import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./generate/datasets.js";
 import { parseOptions, UsageRequested, type BenchOptions } from "./options.js";
-import { DATA_DIR } from "./paths.js";
+import { DATA_DIR, DOCS_FILE, RESULTS_FILE } from "./paths.js";
 import { summariseStore, summariseWebview, type BenchReport, type DatasetResult } from "./report/summary.js";
 import { resultsMarkdown } from "./report/table.js";
 import { checkTargets } from "./report/targets.js";
 import { writeResults } from "./report/write-results.js";
 import { measureSearch, type SearchBenchResult } from "./search/run-search.js";
-import { searchCheck, searchTable } from "./search/search-report.js";
+import { searchSection, writeSearchSection } from "./search/search-report.js";
 import { measureWebviewRun, startRig, type WebviewRun } from "./webview/measure-webview.js";
 import { buildSnapshot, type HostSnapshot } from "./webview/snapshot.js";
 
@@ -179,24 +179,22 @@ async function measureSearchSafely(options: BenchOptions): Promise<SearchBenchRe
   }
 }
 
-/** `--search-only`: measures the session search; with --write, puts it into the last full run's files. */
+/**
+ * `--search-only`: measures the session search only; with --write, replaces the search section of
+ * bench/results.md and docs/bench.md (the other results stay as the last full run wrote them).
+ */
 async function searchOnly(options: BenchOptions): Promise<void> {
   const loadAtStart = loadavg()[0];
+  const startedAt = new Date().toISOString().replace(/\.\d+Z$/, "Z");
   const search = await measureSearchSafely(options);
-  console.log(`\n${searchTable(search)}`);
-  const check = searchCheck(search);
-  console.log(
-    `${check.status.padEnd(4)}  ${check.target} — ${check.measured} (${check.on}); ${machineLine(loadAtStart)}`,
-  );
+  const when =
+    `${options.quick ? "Quick search run (--quick: ~70 MB, not a verdict)" : "Search run"}, ${startedAt}, ` +
+    `medians of ${options.runs} runs. Machine: ${machineLine(loadAtStart)}.`;
+  const section = searchSection(search, when);
+  console.log(`\n${section}`);
   if (!options.write) return;
-  if (!existsSync(LAST_REPORT))
-    throw new Error(`--search-only --write: no full run to add to (${LAST_REPORT} is missing)`);
-  const last = JSON.parse(readFileSync(LAST_REPORT, "utf8")) as { report: BenchReport };
-  last.report.search = search;
-  const checks = checkTargets(last.report.results, search);
-  await writeResults(last.report, checks);
-  writeFileSync(LAST_REPORT, JSON.stringify({ report: last.report, checks }, null, 2));
-  log("added the search results to bench/results.md, docs/bench.md and the README");
+  for (const file of [RESULTS_FILE, DOCS_FILE]) await writeSearchSection(file, section);
+  log("wrote the search section of bench/results.md and docs/bench.md");
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,6 @@
 /** The results as Markdown tables (also printed to the terminal). */
 import type { Impl } from "../child/protocol.js";
-import { searchTable } from "../search/search-report.js";
+import { searchSection } from "../search/search-report.js";
 import { mb, type TargetCheck } from "./targets.js";
 import type { BenchReport, StoreSummary } from "./summary.js";
 
@@ -169,6 +169,6 @@ export function resultsMarkdown(report: BenchReport, checks: TargetCheck[]): str
     "",
     webviewTable(report),
     "",
-    ...(report.search ? ["### Session search (Agent: Search Sessions…)", "", searchTable(report.search), ""] : []),
+    ...(report.search ? [searchSection(report.search, runLine(report)), ""] : []),
   ].join("\n");
 }

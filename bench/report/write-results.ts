@@ -128,7 +128,8 @@ one where every level is a branch point; a bushy one with one node holding all b
 Run \`npm run bench -- --quick\` for a smoke run (smaller sessions, 2 runs; writes nothing unless \`--write\`),
 \`--cpu-prof\` to write CPU profiles of the store children and the webview page to \`bench/.data/profiles/\`
 (summarise one with \`node --import tsx bench/profile-summary.ts <file>\`), \`--from-last\` to rewrite these
-files from the last run (e.g. after editing \`bench/analysis.md\`), \`--help\` for the rest.
+files from the last run (e.g. after editing \`bench/analysis.md\`), \`--no-search\` to skip the session search
+(below), \`--search-only\` to measure only it (with \`--write\` it rewrites only its section), \`--help\` for the rest.
 `;
 
 /** Formats Markdown as the repository's Prettier config does, so `npm run lint` stays clean. */
