@@ -21,13 +21,17 @@ export interface BenchOptions {
   write: boolean;
   /** Measure nothing: rewrite the result files from the last run (bench/.data/last-report.json). */
   fromLast: boolean;
+  /** Time workspace checkpoints (src/core/checkpoints). */
+  checkpoints: boolean;
+  /** Only the checkpoint timings: no sessions, no webview, nothing written. */
+  checkpointsOnly: boolean;
   /** Skip the session search over ~1 GB. */
   skipSearch: boolean;
-  /** Measure only the session search (with --write: into the last full run's result files). */
+  /** Measure only the session search (with --write: only its section of the result files). */
   searchOnly: boolean;
 }
 
-const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-search] [--search-only] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last]`;
+const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only]`;
 
 /** Parses argv (without node and script). Throws with the usage line on anything unknown. */
 export function parseOptions(argv: string[]): BenchOptions {
@@ -40,6 +44,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     cpuProf: false,
     write: !quick,
     fromLast: false,
+    checkpoints: true,
+    checkpointsOnly: false,
     skipSearch: false,
     searchOnly: false,
   };
@@ -91,6 +97,12 @@ export function parseOptions(argv: string[]): BenchOptions {
       case "--no-write":
         options.write = false;
         break;
+      case "--no-checkpoints":
+        options.checkpoints = false;
+        break;
+      case "--checkpoints-only":
+        options.checkpointsOnly = true;
+        break;
       case "--help":
       case "-h":
         throw new UsageRequested(USAGE);
@@ -98,7 +110,12 @@ export function parseOptions(argv: string[]): BenchOptions {
         throw new Error(`unknown option ${arg}\n${USAGE}`);
     }
   }
-  // A search-only run rewrites the result files only when asked to (it merges into the last full run).
+  if (options.checkpointsOnly) {
+    // A partial run must not overwrite the committed results.
+    options.checkpoints = true;
+    options.write = false;
+  }
+  // A search-only run rewrites its own section only, and only when asked to.
   if (options.searchOnly && !writeGiven) options.write = false;
   return options;
 }

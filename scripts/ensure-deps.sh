@@ -28,12 +28,12 @@ command -v npm >/dev/null || die "npm is not installed."
 
 # --- System packages (Debian/Ubuntu) -----------------------------------------------------------------------
 # chromium drives the workbench; rg seeds @vscode/ripgrep's download cache; libkrb5-dev builds code-server's
-# `kerberos` native module; g++/make/python3 build the other native modules.
+# `kerberos` native module; g++/make/python3 build the other native modules; git runs the checkpoint tests.
 missing_pkgs=()
 if ((NEED_BROWSER)) && [[ ! -x /usr/bin/chromium ]]; then missing_pkgs+=(chromium); fi
 if ! command -v rg >/dev/null; then missing_pkgs+=(ripgrep); fi
 if [[ ! -e /usr/include/gssapi/gssapi.h && ! -e /usr/include/krb5.h ]]; then missing_pkgs+=(libkrb5-dev); fi
-for tool in g++ make python3; do
+for tool in git g++ make python3; do
   if ! command -v "$tool" >/dev/null; then missing_pkgs+=("$tool"); fi
 done
 if ((${#missing_pkgs[@]} > 0)); then

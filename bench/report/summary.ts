@@ -6,6 +6,7 @@ import type { Dataset } from "../generate/datasets.js";
 import type { SearchBenchResult } from "../search/run-search.js";
 import { median, medianOf, percentile } from "../stats.js";
 import type { WebviewRun } from "../webview/measure-webview.js";
+import type { CheckpointBench } from "../checkpoints/measure-checkpoints.js";
 
 /** Medians of one implementation on one session (ms, bytes). NaN where the step does not apply. */
 export interface StoreSummary {
@@ -61,6 +62,8 @@ export interface BenchReport {
   durationS: number;
   machine: string;
   results: DatasetResult[];
+  /** Workspace checkpoints (absent when skipped). */
+  checkpoints?: CheckpointBench;
   /** The session search over ~1 GB (bench/search), unless skipped. */
   search?: SearchBenchResult;
 }

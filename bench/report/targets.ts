@@ -3,6 +3,8 @@
  * operations of a run unless the target names a percentile; the worst case is shown next to it.
  */
 import type { DatasetRole } from "../generate/datasets.js";
+import { checkpointTargets } from "../checkpoints/checkpoint-report.js";
+import type { CheckpointBench } from "../checkpoints/measure-checkpoints.js";
 import type { SearchBenchResult } from "../search/run-search.js";
 import { searchCheck } from "../search/search-report.js";
 import type { DatasetResult, StoreSummary, WebviewSummary } from "./summary.js";
@@ -47,8 +49,12 @@ function webview(r: DatasetResult | undefined): WebviewSummary | undefined {
   return r?.webview && !r.webview.error ? r.webview : undefined;
 }
 
-/** All targets: the store's and the tree's (issue 6), the session search's (issue 17). */
-export function checkTargets(results: DatasetResult[], search?: SearchBenchResult): TargetCheck[] {
+/** All targets: the store and tree view (issue 6), workspace checkpoints (issue 15), session search (issue 17). */
+export function checkTargets(
+  results: DatasetResult[],
+  checkpoints?: CheckpointBench,
+  search?: SearchBenchResult,
+): TargetCheck[] {
   const heavy = byRole(results, "heavy");
   const large = byRole(results, "large");
   const heavyPair = pair(heavy);
@@ -101,6 +107,7 @@ export function checkTargets(results: DatasetResult[], search?: SearchBenchResul
       (v) => `${ms(v)} (worst ${ms(ours(large)!.navigateMaxMs)})`,
     ),
     check("Append p99 ≤ 2 ms", large, ours(large)?.appendP99Ms, (v) => v <= 2, ms),
+    ...checkpointTargets(checkpoints),
     ...(search ? [searchCheck(search)] : []),
   ];
 }

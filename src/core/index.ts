@@ -38,6 +38,7 @@ export {
   type ThreadableSession,
   type ThreadRow,
 } from "./session/session-threads.js";
+export * from "./checkpoints/index.js";
 export * from "./agent/events.js";
 export * from "./agent/navigate-types.js";
 export { AgentSession, DEFAULT_MAX_TURNS, type AgentSessionOptions } from "./agent/agent-session.js";
