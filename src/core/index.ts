@@ -21,6 +21,23 @@ export { buildContextFromEntries, messageOfEntry } from "./session/context.js";
 export * from "./tools/index.js";
 export * from "./export/index.js";
 export * from "./import/index.js";
+export { findSearchTargets } from "./search/search-targets.js";
+export { parseSearchQuery, type SearchQuery } from "./search/search-query.js";
+export {
+  DEFAULT_MAX_HITS,
+  SessionSearch,
+  type SearchOutcome,
+  type SearchRunOptions,
+  type SessionSearchOptions,
+} from "./search/session-search.js";
+export type { SearchBranch, SearchSnippet, SearchStats, SearchTarget, SessionSearchHit } from "./search/types.js";
+export {
+  buildSessionThreads,
+  flattenThreads,
+  type SessionThread,
+  type ThreadableSession,
+  type ThreadRow,
+} from "./session/session-threads.js";
 export * from "./checkpoints/index.js";
 export * from "./agent/events.js";
 export * from "./agent/navigate-types.js";

@@ -19,6 +19,7 @@ import { routeWebviewMessage } from "./message-router.js";
 import { ModelActions } from "./model-actions.js";
 import { SessionController } from "./session-controller.js";
 import { SessionOpener } from "./session-opener.js";
+import { SessionSearchUi } from "./session-search-ui.js";
 import {
   affects,
   autoApproveSetting,
@@ -144,6 +145,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   }
 
   const opener = new SessionOpener(controller, cwd, log);
+  const workerScript = vscode.Uri.joinPath(context.extensionUri, "dist", "search-worker.js").fsPath;
+  const search = new SessionSearchUi({ cwd, controller, opener, tree, log, workerScript });
+  context.subscriptions.push(search);
   const actions = new HostActions({ controller, opener, tree, chat, log });
   const models = new ModelActions(controller, keys, actions, context.extensionUri);
   const panels = new ComparePanels(context.extensionUri, {
@@ -178,7 +182,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider("agentTree.tree", tree),
     vscode.window.registerWebviewViewProvider("agentTree.chat", chat),
-    ...registerCommands({ controller, opener, actions, models, compare, ensureSession, views: [tree, chat] }),
+    ...registerCommands({ controller, opener, search, actions, models, compare, ensureSession, views: [tree, chat] }),
     keys.onDidChange(() => controller.refreshModels()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affects(e, "models.custom")) loadCustomModels();

@@ -396,6 +396,14 @@ export class SessionManager {
     if (rec?.pending) this.fill([rec]);
     return rec?.env;
   }
+  /**
+   * Parent, type and role of an entry, from the index alone (no line is read, unlike getEnvelope): for
+   * walking long paths cheaply.
+   */
+  getEntryHead(id: string): Pick<EntryEnvelope, "parentId" | "type" | "role"> | undefined {
+    const env = this.index.get(id)?.env;
+    return env && { parentId: env.parentId, type: env.type, role: env.role };
+  }
   /** Children of `id`, oldest first. */
   getChildren(id: string): SessionEntry[] {
     return this.index.childrenOf(id).map((r) => this.load(r));
