@@ -8,7 +8,19 @@ export * from "./providers/types.js";
 export * from "./tools/types.js";
 export * from "./providers/index.js";
 export { SessionManager } from "./session/session-manager.js";
-export { SessionLockedError, SessionReadOnlyError, SessionFormatError, EntryNotFoundError } from "./session/errors.js";
+export {
+  SessionLockedError,
+  SessionLockLostError,
+  SessionReadOnlyError,
+  SessionFormatError,
+  SessionFileTypeError,
+  SessionChangedError,
+  EntryNotFoundError,
+  type LockCondition,
+  type LockHolderInfo,
+  type LockedDetails,
+  type NonRegularKind,
+} from "./session/errors.js";
 export { defaultSessionDir, getAgentDir, sessionFileName } from "./session/paths.js";
 export { entryPreview, envelopeOf, normalizePreview, PREVIEW_MAX } from "./session/preview.js";
 export { buildContextFromEntries, messageOfEntry } from "./session/context.js";
