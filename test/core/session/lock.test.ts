@@ -287,8 +287,12 @@ describe("heartbeat, takeover after asking, and the holder that lost its lock", 
     const { file } = await sessionWith(1);
     // The window does not answer (round trips pending) until the other process has taken over.
     const pending: (() => void)[] = [];
+    let answering = false;
     const holder = await SessionManager.open(file, {
-      lock: { heartbeatMs: 50, alive: () => new Promise<void>((r) => pending.push(r)) },
+      lock: {
+        heartbeatMs: 50,
+        alive: () => (answering ? Promise.resolve() : new Promise<void>((r) => pending.push(r))),
+      },
     });
     const lost: (LockHolderInfo | undefined)[] = [];
     holder.onLockLost((h) => lost.push(h));
@@ -298,6 +302,7 @@ describe("heartbeat, takeover after asking, and the holder that lost its lock", 
     const other = await child();
     const asked = await other.send({ op: "open", file });
     assert.equal((await other.send({ op: "open", file, options: { lock: { takeOver: asked.claim } } })).ok, true);
+    answering = true;
     for (const answer of pending) answer();
     await waitFor(() => lost.length === 1, "the old holder's heartbeat to notice the takeover");
     assert.equal(holder.isReadOnly(), true);
