@@ -192,7 +192,8 @@ export class SessionOpener {
     });
     if (!picked) return;
     if (picked.value === "otherPiFolders") await this.pickOtherPiFolder();
-    else if (picked.value.path !== current) await this.openAny(picked.value);
+    // The open session again: only a read-only one (its writer may have gone, or taken this window's lock).
+    else if (picked.value.path !== current || sm?.isReadOnly()) await this.openAny(picked.value);
   }
 
   /** A pi session of another workspace's folder, opened read-only. */
