@@ -123,12 +123,16 @@ function code(e: unknown): string | undefined {
 function registryDir(): string {
   if (registry !== undefined) return registry;
   const uid = process.getuid?.();
-  const dir =
+  let dir =
     uid === undefined ? path.join(os.tmpdir(), "agent-tree-locks") : path.join("/tmp", `agent-tree-locks-${uid}`);
   try {
     fs.mkdirSync(dir, { mode: 0o700 });
   } catch (e) {
-    if (code(e) !== "EEXIST") throw e;
+    if (code(e) !== "EEXIST") {
+      // No usable /tmp (a sandbox): the temp folder of this process, which its own windows share.
+      dir = path.join(os.tmpdir(), `agent-tree-locks-${uid ?? "user"}`);
+      fs.mkdirSync(dir, { mode: 0o700, recursive: true });
+    }
   }
   const st = fs.lstatSync(dir);
   if (!st.isDirectory() || (uid !== undefined && (st.uid !== uid || (st.mode & 0o022) !== 0)))
