@@ -15,7 +15,7 @@ import {
 import { estimateContextTokens } from "../compaction/tokens.js";
 import { HookRunner } from "../hooks/hook-runner.js";
 import type { HookAPI, HookContext } from "../hooks/types.js";
-import { resolveApiKey } from "../providers/api-key.js";
+import { keyEnvValues, resolveApiKey, withoutKeys } from "../providers/api-key.js";
 import type { ModelRegistry } from "../providers/model-registry.js";
 import { completeText, streamCompletion } from "../providers/stream-completion.js";
 import type { ModelInfo, StreamRequest, ThinkingLevel } from "../providers/types.js";
@@ -31,6 +31,7 @@ import { navigateTree } from "./navigate-tree.js";
 import type { StreamFn } from "./stream-turn.js";
 import { runAgentLoop } from "./agent-loop.js";
 import { chooseSummarySource, type SummarySource } from "./summary-source.js";
+import { KeyRedactor } from "./key-redactor.js";
 
 /** Default bound on model calls per prompt, so a model that keeps calling tools cannot loop forever. */
 export const DEFAULT_MAX_TURNS = 50;
@@ -46,7 +47,7 @@ export interface AgentSessionOptions {
   getApiKey?: (model: ModelInfo) => Promise<string | undefined>;
   /** Asked before every tool call; default: approve everything. */
   approve?: ToolApprovalPolicy;
-  /** Default: createWorkspaceTools(cwd). */
+  /** Default: createWorkspaceTools(cwd), with bash commands run without any key variable of the registry's models. */
   tools?: AgentTool[];
   systemPrompt?: string;
   /** Else the session's last model_change, else none. */
@@ -98,13 +99,17 @@ export class AgentSession {
   private queued: QueuedHookMessage[] = [];
   private disposed = false;
   private readonly contextCache: ContextCache;
+  private readonly redactor: KeyRedactor;
 
   constructor(options: AgentSessionOptions) {
     this.options = options;
     this.sessionManager = options.sessionManager;
     this.cwd = options.cwd;
     this.modelRegistry = options.modelRegistry;
-    this.tools = options.tools ?? createWorkspaceTools(options.cwd);
+    this.tools =
+      options.tools ??
+      createWorkspaceTools(options.cwd, { commandEnv: () => withoutKeys(process.env, this.modelRegistry.all()) });
+    this.redactor = new KeyRedactor(() => keyEnvValues(process.env, this.modelRegistry.all()));
     this.stream = options.stream ?? streamCompletion;
     this.complete = options.complete ?? completeText;
     this.contextCache = new ContextCache(this.sessionManager);
@@ -279,6 +284,7 @@ export class AgentSession {
         this.emit({ type: "message_start", message: m });
         this.appendMessage(m, produced);
       }
+      await this.learnHostKeys();
       const settings = this.compactionSettings;
       await runAgentLoop({
         signal,
@@ -288,6 +294,7 @@ export class AgentSession {
         cwd: this.cwd,
         stream: this.stream,
         emit: (e) => this.emit(e),
+        redact: (r) => this.redactor.redact(r),
         append: (m) => void this.appendMessage(m, produced),
         flushQueued: () => void this.flushQueued(produced),
         hasTriggeredMessages: () => this.queued.some((q) => q.triggerTurn),
@@ -333,7 +340,14 @@ export class AgentSession {
     } catch {
       // The host could not read its secret store; the environment may still have a key.
     }
+    this.redactor.learn(fromHost);
     return resolveApiKey(model, fromHost);
+  }
+
+  /** Learns the host's key of every known provider, so tool output is redacted of all of them, not only the current one. */
+  private async learnHostKeys(): Promise<void> {
+    const byProvider = new Map(this.modelRegistry.all().map((m) => [m.provider, m]));
+    await Promise.all([...byProvider.values()].map((m) => this.apiKeyFor(m)));
   }
 
   // ---- compaction ---------------------------------------------------------------------------
