@@ -17,7 +17,6 @@ import type { CDPSession, Page } from "playwright-core";
 import { DEMO_IDS, generateDemo, type DemoWorkspace } from "../../demo/generate-demo.js";
 import {
   readSession,
-  row,
   startAgentWorkbench,
   treeView,
   uiStep,
@@ -26,15 +25,16 @@ import {
 } from "../util/agent-ui.js";
 import {
   answerInputBox,
-  clickMenuItem,
   expectVisible,
   notificationsText,
   openViewContainer,
   openWorkbench,
   pickQuickItemContaining,
+  quickInput,
   quickPickRows,
   runCommand,
   screenshot,
+  viewPaneHeader,
   waitUntil,
 } from "../util/workbench.js";
 
@@ -52,8 +52,22 @@ let pausedA: CDPSession | undefined;
 let holderA = 0;
 let holderB = 0;
 
+/** A test step: on failure, window B's page is saved too (window A's may be paused and give no picture). */
 function step(name: string, fn: () => Promise<void>): () => Promise<void> {
-  return uiStep(() => ui, `lock-${name}`, fn);
+  return uiStep(
+    () => ui,
+    `lock-${name}`,
+    async () => {
+      try {
+        await fn();
+      } catch (err) {
+        if (pageB) await screenshot(pageB, `FAILED-lock-${name}-window-b`).catch(() => undefined);
+        // Window A's picture (taken next) needs its page running.
+        await pausedA?.send("Debugger.resume").catch(() => undefined);
+        throw err;
+      }
+    },
+  );
 }
 
 function pageA(): Page {
@@ -83,6 +97,23 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * Open the Agent side bar. A new window restores the layout of the first one while it starts, and a click on
+ * an activity-bar entry that just became active closes the side bar again: click until the tree is there.
+ */
+async function openAgent(page: Page): Promise<void> {
+  const header = viewPaneHeader(page, "Session Tree");
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await openViewContainer(page, "Agent");
+    const shown = await header.waitFor({ state: "visible", timeout: 10_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (shown) return;
+  }
+  await expectVisible(header, "the Agent side bar");
+}
+
 /** Labels in the session file (label entries), by their text. */
 function labels(): string[] {
   return readSession(demo.sessionFile)
@@ -90,12 +121,22 @@ function labels(): string[] {
     .map((l) => String(l.label));
 }
 
-/** Right-click a tree row → "Label Entry…" → type `text`. */
-async function label(page: Page, entryId: string, text: string): Promise<void> {
-  const t = await treeView(page);
-  await row(t, entryId).click({ button: "right" });
-  await clickMenuItem(page, "Label Entry…");
-  await answerInputBox(page, text);
+/**
+ * "Agent: Label Entry…" from the command palette: pick the entry whose text contains `entryText`, then (when
+ * the session is writable) type `label`. The palette's quick picks are steadier than a context menu opened
+ * while a window is busy starting.
+ */
+async function labelFromPalette(page: Page, entryText: string, label?: string): Promise<void> {
+  await runCommand(page, "Agent: Label Entry…");
+  await quickPickRows(page, "Label Entry");
+  await pickQuickItemContaining(page, entryText, entryText);
+  if (label === undefined) return;
+  // The input box replaces the quick pick in the same widget: wait for its prompt, not just an input.
+  await expectVisible(
+    quickInput(page).locator(".quick-input-message", { hasText: "A short name" }),
+    "the label input box",
+  );
+  await answerInputBox(page, label);
 }
 
 /** The notification (toast or centre) whose text matches, with its buttons. */
@@ -133,7 +174,7 @@ describe(
     it(
       "window A opens the session for writing and keeps its lock refreshed",
       step("a-holds", async () => {
-        await openViewContainer(pageA(), "Agent");
+        await openAgent(pageA());
         await waitForLeaf(await treeView(pageA()), DEMO_IDS.leaf, "the demo session's leaf in window A");
         const first = await waitUntil(async () => lockState(), "window A's writer lock");
         holderA = first.pid;
@@ -162,7 +203,7 @@ describe(
         );
         pageB = await (ui as AgentWorkbench).context.newPage();
         await openWorkbench(pageB, (ui as AgentWorkbench).url);
-        await openViewContainer(pageB, "Agent");
+        await openAgent(pageB);
         await notification(pageB, /has not refreshed its lock/, 'window B\'s "Take Over" question');
         await screenshot(pageB, "lock-02-b-asks");
         const takeOver = pageB.locator(".notification-list-item .monaco-button", { hasText: "Take Over" }).first();
@@ -174,7 +215,7 @@ describe(
           return s && s.pid !== holderA ? s : undefined;
         }, "window B to hold the lock");
         holderB = now.pid;
-        await label(pageB, DEMO_IDS.branchCUser, "written by window B");
+        await labelFromPalette(pageB, "Option C", "written by window B");
         await waitUntil(
           async () => (labels().includes("written by window B") ? true : undefined),
           "window B's label in the file",
@@ -186,7 +227,8 @@ describe(
     it(
       "window A answers again: it finds its lock taken, says so, shows the session read-only and writes nothing",
       step("a-lost", async () => {
-        await pausedA?.send("Debugger.resume");
+        // (Already running if an earlier step failed and resumed it for its picture.)
+        await pausedA?.send("Debugger.resume").catch(() => undefined);
         await pausedA?.detach();
         pausedA = undefined;
         await pageA().bringToFront();
@@ -210,8 +252,7 @@ describe(
         await screenshot(pageA(), "lock-04-a-read-only");
         // A write in window A is refused with a read-only notice (no label is asked for); the file keeps what B wrote.
         const before = readFileSync(demo.sessionFile, "utf8");
-        await row(await treeView(pageA()), DEMO_IDS.branchBUser).click({ button: "right" });
-        await clickMenuItem(pageA(), "Label Entry…");
+        await labelFromPalette(pageA(), "Option B");
         await notification(pageA(), /stopped writing to it: it is read-only/, "window A's read-only notice", 30_000);
         assert.equal(readFileSync(demo.sessionFile, "utf8"), before, "window A wrote after losing its lock");
         for (const line of readSession(demo.sessionFile)) assert.ok(line.type, "a broken line");
@@ -236,7 +277,7 @@ describe(
         }, "window A to hold the lock again");
         assert.equal(mine.pid, holderA);
         await waitForLeaf(await treeView(pageA()), DEMO_IDS.leaf, "the session in window A");
-        await label(pageA(), DEMO_IDS.branchAUser, "written by window A after the kill");
+        await labelFromPalette(pageA(), "Option A", "written by window A after the kill");
         await waitUntil(
           async () => (labels().includes("written by window A after the kill") ? true : undefined),
           "window A's label in the file",
