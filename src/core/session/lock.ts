@@ -140,7 +140,45 @@ function registryDir(): string {
       `The lock folder ${dir} is not a private folder of this user (owner ${st.uid}, mode ${(st.mode & 0o777).toString(8)}); remove it and try again.`,
     );
   registry = dir;
+  sweepRegistry(dir);
   return dir;
+}
+
+/**
+ * Remove what processes of this machine left in the registry when they died (killed holders; a takeover
+ * only cleans the locks of files opened again). Once per process; removes by exact token name only.
+ */
+function sweepRegistry(dir: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const lockPath = path.join(dir, name);
+    const tmpOf = /\.tmp-(\d+)-/.exec(name);
+    if (tmpOf) {
+      if (!pidAlive(Number(tmpOf[1]))) fs.rmSync(lockPath, { recursive: true, force: true });
+      continue;
+    }
+    let view: View;
+    try {
+      view = inspect(lockPath);
+    } catch {
+      continue; // unreadable: left alone (a lock only ever blocks its own file)
+    }
+    if (view.kind === "empty") removeIfEmpty(lockPath);
+    const pid = view.kind === "held" ? view.record.pid : undefined;
+    if (
+      view.kind === "held" &&
+      view.record.machine === machine() &&
+      pid !== undefined &&
+      pid !== process.pid &&
+      !pidAlive(pid)
+    )
+      remove(view.removal);
+  }
 }
 
 function parseRecord(text: string): Partial<LockRecord> | undefined {
