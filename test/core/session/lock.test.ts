@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import {
@@ -16,7 +17,7 @@ import {
   type LockHolderInfo,
 } from "../../../src/core/index.js";
 import { readJsonl, tempDir, user } from "./helpers.js";
-import { deadPid, LockChild, lockDirOf, lockHolder, plantLock, waitFor } from "./lock-helpers.js";
+import { deadPid, LockChild, lockDirOf, lockHolder, machineKey, plantLock, waitFor } from "./lock-helpers.js";
 
 let dir: string;
 let cleanup: () => void;
@@ -320,6 +321,23 @@ describe("heartbeat, takeover after asking, and the holder that lost its lock", 
       (e: unknown) => e instanceof SessionLockedError && e.condition === "live" && !e.canTakeOver,
     );
     await holder.send({ op: "close" });
+  });
+
+  test("a process's first writable open clears the registry locks that dead processes left", async (t) => {
+    const uid = process.getuid?.();
+    if (uid === undefined) return t.skip("no uid: the registry lives in the temp folder");
+    const registry = path.join("/tmp", `agent-tree-locks-${uid}`);
+    fs.mkdirSync(registry, { recursive: true, mode: 0o700 });
+    const token = "0123456789abcdef";
+    const stale = path.join(registry, `1-${Date.now()}.lock`);
+    fs.mkdirSync(stale);
+    const record = { pid: deadPid(), hostname: os.hostname(), machine: machineKey(), token, file: "/gone" };
+    fs.writeFileSync(path.join(stale, `${token}.json`), JSON.stringify(record));
+    const { file } = await sessionWith(1);
+    const fresh = await child();
+    assert.equal((await fresh.send({ op: "open", file })).ok, true);
+    assert.equal(fs.existsSync(stale), false, "the dead process's registry lock is still there");
+    await fresh.send({ op: "close" });
   });
 
   test("a killed holder's lock is taken over at once, and nothing it acknowledged is lost", async () => {
