@@ -5,6 +5,7 @@ import type { ChildResult, Impl } from "../child/protocol.js";
 import type { Dataset } from "../generate/datasets.js";
 import { median, medianOf, percentile } from "../stats.js";
 import type { WebviewRun } from "../webview/measure-webview.js";
+import type { CheckpointBench } from "../checkpoints/measure-checkpoints.js";
 
 /** Medians of one implementation on one session (ms, bytes). NaN where the step does not apply. */
 export interface StoreSummary {
@@ -60,6 +61,8 @@ export interface BenchReport {
   durationS: number;
   machine: string;
   results: DatasetResult[];
+  /** Workspace checkpoints (absent when skipped). */
+  checkpoints?: CheckpointBench;
 }
 
 /** Medians of a set of child runs of one implementation. */

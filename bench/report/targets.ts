@@ -3,6 +3,8 @@
  * operations of a run unless the target names a percentile; the worst case is shown next to it.
  */
 import type { DatasetRole } from "../generate/datasets.js";
+import { checkpointTargets } from "../checkpoints/checkpoint-report.js";
+import type { CheckpointBench } from "../checkpoints/measure-checkpoints.js";
 import type { DatasetResult, StoreSummary, WebviewSummary } from "./summary.js";
 
 /** One checked target. */
@@ -45,8 +47,8 @@ function webview(r: DatasetResult | undefined): WebviewSummary | undefined {
   return r?.webview && !r.webview.error ? r.webview : undefined;
 }
 
-/** All targets of issue 6. */
-export function checkTargets(results: DatasetResult[]): TargetCheck[] {
+/** All targets: the store and tree view (issue 6) and workspace checkpoints (issue 15). */
+export function checkTargets(results: DatasetResult[], checkpoints?: CheckpointBench): TargetCheck[] {
   const heavy = byRole(results, "heavy");
   const large = byRole(results, "large");
   const heavyPair = pair(heavy);
@@ -99,6 +101,7 @@ export function checkTargets(results: DatasetResult[]): TargetCheck[] {
       (v) => `${ms(v)} (worst ${ms(ours(large)!.navigateMaxMs)})`,
     ),
     check("Append p99 ≤ 2 ms", large, ours(large)?.appendP99Ms, (v) => v <= 2, ms),
+    ...checkpointTargets(checkpoints),
   ];
 }
 

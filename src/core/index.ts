@@ -20,6 +20,7 @@ export {
   type LockHolderInfo,
   type LockedDetails,
   type NonRegularKind,
+  SessionIdError,
 } from "./session/errors.js";
 export { defaultSessionDir, getAgentDir, sessionFileName } from "./session/paths.js";
 export { entryPreview, envelopeOf, normalizePreview, PREVIEW_MAX } from "./session/preview.js";
@@ -27,6 +28,7 @@ export { buildContextFromEntries, messageOfEntry } from "./session/context.js";
 export * from "./tools/index.js";
 export * from "./export/index.js";
 export * from "./import/index.js";
+export * from "./checkpoints/index.js";
 export * from "./agent/events.js";
 export * from "./agent/navigate-types.js";
 export { AgentSession, DEFAULT_MAX_TURNS, type AgentSessionOptions } from "./agent/agent-session.js";

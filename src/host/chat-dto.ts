@@ -1,5 +1,12 @@
 /** Chat rows for the webview, flattened from AgentMessages, and the token/cost line. Pure. */
-import { contentText, type AgentMessage, type AssistantMessage } from "../core/messages.js";
+import {
+  contentText,
+  repairMessage,
+  systemPromptText,
+  type AgentMessage,
+  type AssistantMessage,
+  type Usage,
+} from "../core/messages.js";
 import type { SessionEntry } from "../core/session/types.js";
 import type { ChatMessageDto } from "../shared/protocol.js";
 
@@ -36,8 +43,12 @@ function assistantDto(id: string, m: AssistantMessage): ChatMessageDto {
 }
 
 /** One message as a chat row with the given id (entry id, or a temporary id while streaming). */
-export function messageToDto(id: string, m: AgentMessage): ChatMessageDto {
+export function messageToDto(id: string, message: AgentMessage): ChatMessageDto {
+  const m = repairMessage(message);
   switch (m.role) {
+    case "system":
+      // pi 1.5's recorded prompt: not a chat row (pathToChat skips it); shown whole on hover and Copy Text.
+      return { id, role: "custom", text: systemPromptText(m), timestamp: m.timestamp };
     case "user":
       return { id, role: "user", text: contentText(m.content), timestamp: m.timestamp };
     case "assistant":
@@ -79,17 +90,26 @@ export interface ChatUsage {
   contextWindow: number;
 }
 
+/** Adds one usage record to the totals. */
+function addUsage(u: ChatUsage, usage: Usage | undefined): void {
+  if (!usage) return;
+  u.input += usage.input ?? 0;
+  u.output += usage.output ?? 0;
+  u.cost += usage.cost?.total ?? 0;
+}
+
 /**
- * Sum token use and cost over the messages on the path; the context size is the last assistant
- * reply's total (what the model saw plus what it wrote).
+ * Sum token use and cost over a root→leaf path: assistant replies, pi 1.5's `usage` entries (model calls that
+ * added no message) and the usage pi 1.5 records on compactions and branch summaries. The context size is the
+ * last good assistant reply's total (what the model saw plus what it wrote).
  */
-export function usageOf(messages: readonly AgentMessage[], contextWindow: number): ChatUsage {
+export function usageOf(path: readonly SessionEntry[], contextWindow: number): ChatUsage {
   const u: ChatUsage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow };
-  for (const m of messages) {
-    if (m.role !== "assistant" || !m.usage) continue;
-    u.input += m.usage.input;
-    u.output += m.usage.output;
-    u.cost += m.usage.cost?.total ?? 0;
+  for (const e of path) {
+    if (e.type === "usage" || e.type === "compaction" || e.type === "branch_summary") addUsage(u, e.usage);
+    if (e.type !== "message" || e.message.role !== "assistant" || !e.message.usage) continue;
+    const m = e.message;
+    addUsage(u, m.usage);
     if (m.stopReason !== "error" && m.stopReason !== "aborted") {
       u.contextTokens = m.usage.totalTokens || m.usage.input + m.usage.output + m.usage.cacheRead + m.usage.cacheWrite;
     }
@@ -104,7 +124,7 @@ export function pathToChat(path: readonly SessionEntry[]): ChatMessageDto[] {
     const ts = Date.parse(e.timestamp) || 0;
     switch (e.type) {
       case "message":
-        out.push(messageToDto(e.id, e.message));
+        if (e.message.role !== "system") out.push(messageToDto(e.id, e.message));
         break;
       case "custom_message":
         if (e.display) out.push({ id: e.id, role: "custom", text: contentText(e.content), timestamp: ts });
@@ -119,13 +139,6 @@ export function pathToChat(path: readonly SessionEntry[]): ChatMessageDto[] {
         break;
     }
   }
-  return out;
-}
-
-/** The agent messages of a path (for usage), in order. */
-export function pathMessages(path: readonly SessionEntry[]): AgentMessage[] {
-  const out: AgentMessage[] = [];
-  for (const e of path) if (e.type === "message") out.push(e.message);
   return out;
 }
 

@@ -11,7 +11,7 @@ import type { LockHolderInfo } from "../core/session/errors.js";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { AgentTool } from "../core/tools/types.js";
 import type { HostToWebview } from "../shared/protocol.js";
-import { pathMessages, pathToChat, usageOf } from "./chat-dto.js";
+import { pathToChat, usageOf } from "./chat-dto.js";
 import { ChatSync } from "./chat-sync.js";
 import { readOnlyReason, type ReadOnlyCause } from "./continue-plan.js";
 import type { HookRegistry } from "./hook-registry.js";
@@ -225,7 +225,7 @@ export class SessionController {
       type: "chat/snapshot",
       messages: pathToChat(path),
       streaming: c.agent.isStreaming,
-      usage: usageOf(pathMessages(path), model?.contextWindow ?? 0),
+      usage: usageOf(path, model?.contextWindow ?? 0),
     };
     if (model) msg.model = toModelDto(model);
     if (c.sm.isReadOnly()) msg.noModelReason = this.readOnlyReason();

@@ -1,8 +1,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { emptyUsage, type AssistantMessage } from "../../src/core/messages.js";
+import {
+  emptyUsage,
+  type AgentMessage,
+  type AssistantMessage,
+  type Usage,
+  type UserMessage,
+} from "../../src/core/messages.js";
 import type { SessionEntry } from "../../src/core/session/types.js";
-import { messageToDto, pathToChat, pathMessages, usageOf } from "../../src/host/chat-dto.js";
+import { messageToDto, pathToChat, usageOf } from "../../src/host/chat-dto.js";
 
 const assistant = (over: Partial<AssistantMessage> = {}): AssistantMessage => ({
   role: "assistant",
@@ -90,17 +96,88 @@ test("a path becomes chat rows with entry ids; hidden hook messages are skipped"
       ["b", "assistant"],
     ],
   );
-  assert.equal(pathMessages(path).length, 2);
 });
+
+const ts = "2026-01-01T00:00:00.000Z";
+const asEntries = (messages: AgentMessage[]): SessionEntry[] =>
+  messages.map((message, i) => ({ type: "message", id: `m${i}`, parentId: null, timestamp: ts, message }));
 
 test("usage sums cost and tokens; context is the last good reply", () => {
   const u = usageOf(
-    [
+    asEntries([
       assistant(),
       assistant({ usage: { ...emptyUsage(), input: 300, output: 30, totalTokens: 330 } }),
       assistant({ stopReason: "aborted", usage: { ...emptyUsage(), input: 1, output: 1, totalTokens: 2 } }),
-    ],
+    ]),
     1000,
   );
   assert.deepEqual(u, { input: 401, output: 51, cost: 0.5, contextTokens: 330, contextWindow: 1000 });
+});
+
+test("pi 1.5's usage entries and the usage of its summaries count; they do not set the context size", () => {
+  const cost = (total: number): Usage["cost"] => ({ ...emptyUsage().cost, total });
+  const path: SessionEntry[] = [
+    ...asEntries([assistant({ usage: { ...emptyUsage(), input: 300, output: 30, totalTokens: 330 } })]),
+    {
+      type: "usage",
+      id: "w",
+      parentId: "m0",
+      timestamp: ts,
+      kind: "cache_warm",
+      provider: "anthropic",
+      model: "claude",
+      usage: { ...emptyUsage(), input: 5000, output: 1, totalTokens: 5001, cost: cost(0.25) },
+    },
+    {
+      type: "compaction",
+      id: "c",
+      parentId: "w",
+      timestamp: ts,
+      summary: "s",
+      firstKeptEntryId: "c",
+      tokensBefore: 330,
+      usage: { ...emptyUsage(), input: 40, output: 4, totalTokens: 44, cost: cost(0.125) },
+    },
+  ];
+  assert.deepEqual(usageOf(path, 1000), {
+    input: 5340,
+    output: 35,
+    cost: 0.375,
+    contextTokens: 330,
+    contextWindow: 1000,
+  });
+});
+
+test("a pi 1.5 system message is no chat row; a message without content is an empty row, not a crash", () => {
+  const path: SessionEntry[] = [
+    {
+      type: "message",
+      id: "s",
+      parentId: null,
+      timestamp: ts,
+      message: { role: "system", content: "", sections: { tools: "<tools>read</tools>" }, timestamp: 1 },
+    },
+    {
+      type: "message",
+      id: "u",
+      parentId: "s",
+      timestamp: ts,
+      message: { role: "user", content: null, timestamp: 2 } as unknown as UserMessage,
+    },
+    {
+      type: "message",
+      id: "a",
+      parentId: "u",
+      timestamp: ts,
+      message: { ...assistant(), content: undefined } as never,
+    },
+  ];
+  assert.deepEqual(
+    pathToChat(path).map((m) => [m.id, m.role, m.text]),
+    [
+      ["u", "user", ""],
+      ["a", "assistant", ""],
+    ],
+  );
+  assert.equal(messageToDto("s", (path[0] as { message: AgentMessage }).message).text, "<tools>read</tools>");
 });

@@ -35,6 +35,8 @@ export interface LoopEnv {
   /** True when an overflow should be answered by compacting. */
   canCompact: boolean;
   buildRequest: () => Promise<StreamRequest>;
+  /** Runs before each model call (after the abort and turn-limit checks): the session's checkpoint hook. */
+  beforeModelCall?: () => Promise<void>;
 }
 
 /** Runs the loop (see the file comment). Never throws for model or tool failures. */
@@ -48,6 +50,7 @@ export async function runAgentLoop(env: LoopEnv): Promise<void> {
       emit({ type: "error", error: `Stopped after ${env.maxTurns} model calls in one prompt`, source: "model" });
       return;
     }
+    await env.beforeModelCall?.();
     env.flushQueued();
     await env.compactIfNeeded();
     if (signal.aborted) return;

@@ -30,6 +30,8 @@ import type { HookMessage, NavigateTreeOptions, NavigateTreeResult } from "./nav
 import { navigateTree } from "./navigate-tree.js";
 import type { StreamFn } from "./stream-turn.js";
 import { runAgentLoop } from "./agent-loop.js";
+import type { CheckpointMoment } from "../checkpoints/session-link.js";
+import type { AgentCheckpointHook } from "../checkpoints/turn-checkpoints.js";
 import { chooseSummarySource, type SummarySource } from "./summary-source.js";
 import { KeyRedactor } from "./key-redactor.js";
 
@@ -68,6 +70,11 @@ export interface AgentSessionOptions {
   stream?: StreamFn;
   /** Non-streaming completion used by summaries (default: the providers' completeText). */
   complete?: CompleteFn;
+  /**
+   * Workspace checkpoints (docs/checkpoints.md): called before a prompt's first message, before each model call
+   * that follows a mutating tool (write, edit, bash), and when a prompt ends. Without it no checkpoint is taken.
+   */
+  checkpoints?: AgentCheckpointHook;
 }
 
 interface QueuedHookMessage {
@@ -100,6 +107,8 @@ export class AgentSession {
   private disposed = false;
   private readonly contextCache: ContextCache;
   private readonly redactor: KeyRedactor;
+  /** A mutating tool started since the last checkpoint. */
+  private filesMayHaveChanged = false;
 
   constructor(options: AgentSessionOptions) {
     this.options = options;
@@ -280,6 +289,8 @@ export class AgentSession {
     const produced: AgentMessage[] = [];
     this.emit({ type: "agent_start" });
     try {
+      // User edits since the last turn are recorded before the prompt that may build on them.
+      await this.recordCheckpoint("prompt-start", signal);
       for (const m of initial) {
         this.emit({ type: "message_start", message: m });
         this.appendMessage(m, produced);
@@ -293,7 +304,11 @@ export class AgentSession {
         approve: this.options.approve ?? approveAll,
         cwd: this.cwd,
         stream: this.stream,
-        emit: (e) => this.emit(e),
+        emit: (e) => {
+          if (e.type === "tool_execution_start" && this.tools.some((t) => t.name === e.toolName && t.mutates))
+            this.filesMayHaveChanged = true;
+          this.emit(e);
+        },
         redact: (r) => this.redactor.redact(r),
         append: (m) => void this.appendMessage(m, produced),
         flushQueued: () => void this.flushQueued(produced),
@@ -303,6 +318,8 @@ export class AgentSession {
           (await runCompaction(this.compactionEnv(), "overflow", undefined, signal)).status === "done",
         canCompact: settings.enabled,
         buildRequest: () => this.buildRequest(model, signal),
+        beforeModelCall: () =>
+          this.filesMayHaveChanged ? this.recordCheckpoint("after-tools", signal) : Promise.resolve(),
       });
     } catch (err) {
       // Only a bug or a failing session store gets here: report it rather than leaving the UI hanging.
@@ -311,9 +328,35 @@ export class AgentSession {
       external?.removeEventListener("abort", onExternalAbort);
       // Messages a hook sent too late for this prompt are kept, not lost.
       if (this.queued.length > 0) this.flushQueued(produced);
+      await this.endCheckpoints();
       this.running = false;
       this.abortController = undefined;
       this.emit({ type: "agent_end", messages: produced });
+    }
+  }
+
+  /** Runs the checkpoint hook; a failure is reported as an `error` event and the prompt goes on. */
+  private async recordCheckpoint(moment: CheckpointMoment, signal?: AbortSignal): Promise<void> {
+    const hook = this.options.checkpoints;
+    if (!hook) return;
+    this.filesMayHaveChanged = false;
+    try {
+      await hook.record(moment, this.sessionManager, signal);
+    } catch (err) {
+      if (!signal?.aborted)
+        this.emit({ type: "error", error: err instanceof Error ? err.message : String(err), source: "checkpoint" });
+    }
+  }
+
+  /** Records files changed by tool calls no model call followed (abort, turn limit); leaves the leaf on content. */
+  private async endCheckpoints(): Promise<void> {
+    const hook = this.options.checkpoints;
+    if (!hook) return;
+    if (this.filesMayHaveChanged) await this.recordCheckpoint("prompt-end");
+    try {
+      hook.settle(this.sessionManager);
+    } catch (err) {
+      this.emit({ type: "error", error: err instanceof Error ? err.message : String(err), source: "checkpoint" });
     }
   }
 

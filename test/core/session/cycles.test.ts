@@ -96,7 +96,7 @@ describe("parentId cycles", () => {
     assert.deepEqual(treeIds(sm.getTree()), ["cccccccc", "dddddddd", "eeeeeeee", "root0001"]);
     assert.equal(sm.findCommonAncestor("eeeeeeee", "dddddddd"), "dddddddd");
 
-    const fork = await sm.createBranchedSession("eeeeeeee");
+    const fork = (await sm.createBranchedSession("eeeeeeee")) as string;
     const forkIds = readJsonl(fork)
       .slice(1)
       .map((l) => l.id as string);
