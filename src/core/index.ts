@@ -10,9 +10,16 @@ export * from "./providers/index.js";
 export { SessionManager } from "./session/session-manager.js";
 export {
   SessionLockedError,
+  SessionLockLostError,
   SessionReadOnlyError,
   SessionFormatError,
+  SessionFileTypeError,
+  SessionChangedError,
   EntryNotFoundError,
+  type LockCondition,
+  type LockHolderInfo,
+  type LockedDetails,
+  type NonRegularKind,
   SessionIdError,
 } from "./session/errors.js";
 export { defaultSessionDir, getAgentDir, sessionFileName } from "./session/paths.js";

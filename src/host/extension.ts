@@ -15,6 +15,7 @@ import { ComparePanels } from "./compare/compare-panel.js";
 import { ApiKeys } from "./api-keys.js";
 import { registerCommands, webviewCommandId } from "./commands.js";
 import { HookRegistry } from "./hook-registry.js";
+import { lockLostMessage } from "./lock-choice.js";
 import { routeWebviewMessage } from "./message-router.js";
 import { ModelActions } from "./model-actions.js";
 import { SessionController } from "./session-controller.js";
@@ -117,6 +118,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     onError: (message) => {
       log.error(message);
       void vscode.window.showErrorMessage(message);
+    },
+    onLockLost: (sm, newHolder) => {
+      const message = lockLostMessage(path.basename(sm.getSessionFile() ?? ""), newHolder);
+      log.warn(message);
+      tree.setDescription(sessionTitle(sm));
+      void vscode.commands.executeCommand("setContext", "agentTree.readOnly", true);
+      void vscode.window.showWarningMessage(message);
     },
     onSessionChanged: (sm) => {
       tree.setDescription(sessionTitle(sm));

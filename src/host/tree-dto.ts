@@ -126,7 +126,8 @@ export function buildTreeColumns(
     if (keep !== undefined && keep[e] === 0) continue;
     const env = envelopes[e];
     ids.push(env.id);
-    const p = env.parentId === null ? -1 : (indexOf.get(env.parentId) ?? -1);
+    // An orphan is a root even when its parentId names an entry: the store broke a parentId cycle there.
+    const p = env.parentId === null || env.orphan === true ? -1 : (indexOf.get(env.parentId) ?? -1);
     parents[i] = p === i ? -1 : p;
     // Runs of the same type/role are common; skip the lookups for them.
     if (env.type !== kindType || env.role !== kindRole) {
