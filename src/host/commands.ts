@@ -2,6 +2,7 @@
 import * as vscode from "vscode";
 import type { WebviewCommand } from "../shared/protocol.js";
 import type { HostActions } from "./actions.js";
+import type { CheckpointActions } from "./checkpoint-actions.js";
 import type { ModelActions } from "./model-actions.js";
 import { parseEntryContextArg } from "./protocol-validation.js";
 import type { SessionController } from "./session-controller.js";
@@ -30,6 +31,9 @@ export const COMMAND_IDS = [
   "agentTree.exportBranchHtml",
   "agentTree.treeKeyHandled",
   "agentTree.reloadViews",
+  "agentTree.restoreFilesHere",
+  "agentTree.showChangesHere",
+  "agentTree.undoFileRestore",
 ] as const;
 
 /** What the commands call. */
@@ -38,6 +42,8 @@ export interface CommandDeps {
   opener: SessionOpener;
   actions: HostActions;
   models: ModelActions;
+  /** Restore Files to This Point, Show Changes at This Point, Undo File Restore. */
+  files: CheckpointActions;
   /** Opens the workspace's session if none is open yet. */
   ensureSession(): Promise<boolean>;
   /** The tree and chat views ("Reload Views"). */
@@ -46,7 +52,7 @@ export interface CommandDeps {
 
 /** Register every command; the returned disposables go into the extension context. */
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
-  const { actions, models, opener, controller } = d;
+  const { actions, models, opener, controller, files } = d;
   // Context-menu commands get the element's data-vscode-context object: untrusted, checked here.
   const withEntry =
     (run: (entryId: string) => unknown) =>
@@ -95,6 +101,9 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.reloadViews": async (arg?: unknown) => {
       for (const view of d.views) if (arg === undefined || arg === view.kind) await view.reload();
     },
+    "agentTree.restoreFilesHere": withEntry((id) => files.restoreFilesHere(id)),
+    "agentTree.showChangesHere": withEntry((id) => files.showChangesHere(id)),
+    "agentTree.undoFileRestore": ensured(() => files.undoFileRestore()),
   };
   return COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, handlers[id]));
 }

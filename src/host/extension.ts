@@ -11,6 +11,8 @@ import type { SessionManager } from "../core/session/session-manager.js";
 import type { ToolApprovalRequest } from "../core/tools/types.js";
 import { HostActions } from "./actions.js";
 import { ApiKeys } from "./api-keys.js";
+import { CheckpointActions } from "./checkpoint-actions.js";
+import { CheckpointService, checkpointFolders } from "./checkpoint-service.js";
 import { registerCommands, webviewCommandId } from "./commands.js";
 import { HookRegistry } from "./hook-registry.js";
 import { routeWebviewMessage } from "./message-router.js";
@@ -20,6 +22,7 @@ import { SessionOpener } from "./session-opener.js";
 import {
   affects,
   autoApproveSetting,
+  checkpointMaxFileBytes,
   customModelsSetting,
   defaultModelSetting,
   loadWorkspaceHooksSetting,
@@ -96,8 +99,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const chat = new AgentWebviewView("chat", viewDeps);
   context.subscriptions.push(tree, chat);
 
+  // Files follow the tree (docs/checkpoints.md): one set of stores for the workspace's folders, opened on first need.
+  const storage = context.globalStorageUri;
+  const checkpoints = new CheckpointService({
+    folders: () =>
+      checkpointFolders(
+        (vscode.workspace.workspaceFolders ?? []).map((f) => ({
+          scheme: f.uri.scheme,
+          path: f.uri.scheme === "file" ? f.uri.fsPath : f.uri.toString(),
+        })),
+      ),
+    storageDir: storage.scheme === "file" ? path.join(storage.fsPath, "checkpoints") : undefined,
+    maxFileBytes: checkpointMaxFileBytes,
+    onUnavailable: (message) => void vscode.window.showWarningMessage(message),
+    log: (message) => log.info(message),
+  });
+
   const controller: SessionController = new SessionController({
     cwd,
+    checkpoints,
     modelRegistry: registry,
     hookRegistry,
     getApiKey: (m) => keys.get(m.provider),
@@ -117,6 +137,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     },
     onSessionChanged: (sm) => {
       tree.setDescription(sessionTitle(sm));
+      if (!sm.isReadOnly()) checkpoints.warmUp();
       // Shows "Continue in a New Session" in the tree's title bar for read-only views.
       void vscode.commands.executeCommand("setContext", "agentTree.readOnly", sm.isReadOnly());
       sessionChanged.fire({
@@ -142,7 +163,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   }
 
   const opener = new SessionOpener(controller, cwd, log);
-  const actions = new HostActions({ controller, opener, tree, chat, log });
+  const fileActions = new CheckpointActions({
+    controller,
+    service: checkpoints,
+    status: (text, kind) => actions.status(text, kind),
+  });
+  const actions = new HostActions({
+    controller,
+    opener,
+    tree,
+    chat,
+    log,
+    filesFollow: () => fileActions.filesFollow(),
+  });
   const models = new ModelActions(controller, keys, actions, context.extensionUri);
 
   let opening: Promise<void> | undefined;
@@ -170,11 +203,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider("agentTree.tree", tree),
     vscode.window.registerWebviewViewProvider("agentTree.chat", chat),
-    ...registerCommands({ controller, opener, actions, models, ensureSession, views: [tree, chat] }),
+    fileActions.registerDocuments(),
+    ...registerCommands({
+      controller,
+      opener,
+      actions,
+      models,
+      files: fileActions,
+      ensureSession,
+      views: [tree, chat],
+    }),
     keys.onDidChange(() => controller.refreshModels()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affects(e, "models.custom")) loadCustomModels();
       if (affects(e, "models.custom") || affects(e, "model")) controller.refreshModels();
+      if (affects(e, "checkpoints.maxFileSizeMB")) checkpoints.reset();
       if (affects(e, "sessionDirectory")) {
         void vscode.window.showInformationMessage(
           "Agent Tree: the sessions folder changed. Use “Agent: Open Session…” or “Agent: New Session” to use it.",
@@ -196,6 +239,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     }
   };
   void loadHooks();
+  context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(() => checkpoints.reset()));
   context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => void loadHooks()));
 
   log.info(`Activated for ${cwd}; sessions in ${opener.sessionDir()}`);

@@ -82,8 +82,8 @@ function isoTimestamp(t: string | number): string {
   return Number.isNaN(d.getTime()) ? "" : d.toISOString();
 }
 
-/** One envelope as a tree row. */
-export function envelopeToDto(env: EnvelopeLike, label?: string): TreeNodeDto {
+/** One envelope as a tree row; `changedFiles` is its badge (src/host/file-counts.ts). */
+export function envelopeToDto(env: EnvelopeLike, label?: string, changedFiles?: number): TreeNodeDto {
   const dto: TreeNodeDto = {
     id: env.id,
     parentId: env.parentId,
@@ -99,6 +99,7 @@ export function envelopeToDto(env: EnvelopeLike, label?: string): TreeNodeDto {
   if (env.failed) dto.failed = true;
   if (env.orphan) dto.orphan = true;
   if (env.hidden) dto.hidden = true;
+  if (changedFiles !== undefined) dto.changedFiles = changedFiles;
   return dto;
 }
 
@@ -114,12 +115,13 @@ export function buildTreeNodes(
 
 /**
  * The snapshot's columnar tree straight from the envelopes (no row objects): file order, first occurrence
- * of a duplicated id only, parents as indexes, labels resolved through `getLabel`.
+ * of a duplicated id only, parents as indexes, labels resolved through `getLabel`, badges from `fileCounts`.
  */
 export function buildTreeColumns(
   envelopes: readonly EnvelopeLike[],
   getLabel: (id: string) => string | undefined,
   leafId: string | null,
+  fileCounts: ReadonlyMap<string, number> = new Map(),
 ): TreeColumns {
   const total = envelopes.length;
   // Column index of each id's first occurrence; later duplicates are left out (the webview never shows them).
@@ -140,6 +142,8 @@ export function buildTreeColumns(
   const toolNames = new StringColumnBuilder();
   const labels: TreeColumns["labels"] = { at: [], text: [] };
   const tokens: TreeColumns["tokens"] = { at: [], value: [] };
+  const changedFiles: TreeColumns["changedFiles"] = { at: [], value: [] };
+  const anyCounts = fileCounts.size > 0;
   // Sibling order check in the same pass: last child per parent (slot n: the roots) and its timestamp.
   const lastChild = new Int32Array(n + 1).fill(-1);
   const stamps = new Array<string>(n);
@@ -185,6 +189,11 @@ export function buildTreeColumns(
       tokens.at.push(i);
       tokens.value.push(env.tokens);
     }
+    const files = anyCounts ? fileCounts.get(env.id) : undefined;
+    if (files !== undefined) {
+      changedFiles.at.push(i);
+      changedFiles.value.push(files);
+    }
     i++;
   }
   let previewColumn = previews.build();
@@ -200,6 +209,7 @@ export function buildTreeColumns(
     toolNames: toolNames.build(),
     labels,
     tokens,
+    changedFiles,
     leaf: leafId === null ? -1 : (indexOf.get(leafId) ?? -1),
     childrenSorted,
   };

@@ -47,6 +47,11 @@ export interface TreeNodeDto {
   orphan?: boolean;
   /** custom_message with display:false. */
   hidden?: boolean;
+  /**
+   * How many files this entry's tool calls changed in the workspace (the checkpoint entries hanging off it,
+   * docs/checkpoints.md); absent when none.
+   */
+  changedFiles?: number;
 }
 
 /** Tree filters (pi's): default, no-tools, user-only, labeled-only, all. */

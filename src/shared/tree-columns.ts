@@ -70,6 +70,8 @@ export interface TreeColumns {
   labels: { at: number[]; text: string[] };
   /** Compaction tokensBefore, sparse like labels. */
   tokens: { at: number[]; value: number[] };
+  /** Files changed by an entry's tool calls (TreeNodeDto.changedFiles), sparse like labels. */
+  changedFiles: { at: number[]; value: number[] };
   /** Index of the leaf entry, or -1. */
   leaf: number;
   /**
@@ -131,6 +133,7 @@ export function encodeTreeNodes(nodes: readonly TreeNodeDto[], leafId: string | 
     toolNames: { text: "", ends: [] },
     labels: { at: [], text: [] },
     tokens: { at: [], value: [] },
+    changedFiles: { at: [], value: [] },
     leaf: leafId === null ? -1 : (first.get(leafId) ?? -1),
     childrenSorted: true,
   };
@@ -155,6 +158,10 @@ export function encodeTreeNodes(nodes: readonly TreeNodeDto[], leafId: string | 
     if (d.tokens !== undefined) {
       cols.tokens.at.push(i);
       cols.tokens.value.push(d.tokens);
+    }
+    if (d.changedFiles !== undefined) {
+      cols.changedFiles.at.push(i);
+      cols.changedFiles.value.push(d.changedFiles);
     }
   }
   cols.ids = ids.build();
@@ -186,12 +193,20 @@ export function decodeTreeColumns(cols: TreeColumns): TreeNodeDto[] {
   cols.labels.at.forEach((at, k) => labels.set(at, cols.labels.text[k]));
   const tokens = new Map<number, number>();
   cols.tokens.at.forEach((at, k) => tokens.set(at, cols.tokens.value[k]));
-  for (let i = 0; i < cols.count; i++) out.push(rowAt(cols, i, labels.get(i), tokens.get(i)));
+  const files = new Map<number, number>();
+  cols.changedFiles.at.forEach((at, k) => files.set(at, cols.changedFiles.value[k]));
+  for (let i = 0; i < cols.count; i++) out.push(rowAt(cols, i, labels.get(i), tokens.get(i), files.get(i)));
   return out;
 }
 
-/** One row object from columns; `label` and `tokens` come from the sparse columns. */
-export function rowAt(cols: TreeColumns, i: number, label?: string, tokens?: number): TreeNodeDto {
+/** One row object from columns; `label`, `tokens` and `changedFiles` come from the sparse columns. */
+export function rowAt(
+  cols: TreeColumns,
+  i: number,
+  label?: string,
+  tokens?: number,
+  changedFiles?: number,
+): TreeNodeDto {
   const p = cols.parents[i];
   const f = cols.flags[i];
   const d: TreeNodeDto = {
@@ -209,5 +224,6 @@ export function rowAt(cols: TreeColumns, i: number, label?: string, tokens?: num
   if (f & FLAG_FAILED) d.failed = true;
   if (f & FLAG_ORPHAN) d.orphan = true;
   if (f & FLAG_HIDDEN) d.hidden = true;
+  if (changedFiles !== undefined) d.changedFiles = changedFiles;
   return d;
 }

@@ -149,3 +149,19 @@ test("buildTreeColumns makes multi-line previews single-line", () => {
   );
   assert.deepEqual(decodeTreeColumns(cols)[0].preview, "a b");
 });
+
+test("buildTreeColumns carries the changed-file counts as a sparse column that decodes onto the rows", () => {
+  const envs = [
+    env("u", null, "message", { role: "user" }),
+    env("r", "u", "message", { role: "toolResult", toolName: "write" }),
+    env("k", "r", "custom", { preview: "agent-tree/checkpoint" }),
+  ];
+  const cols = buildTreeColumns(envs, () => undefined, "k", new Map([["r", 2]]));
+  assert.deepEqual(cols.changedFiles, { at: [1], value: [2] });
+  assert.deepEqual(
+    decodeTreeColumns(cols).map((d) => d.changedFiles),
+    [undefined, 2, undefined],
+  );
+  assert.equal(envelopeToDto(envs[1], undefined, 2).changedFiles, 2);
+  assert.deepEqual(buildTreeColumns(envs, () => undefined, null).changedFiles, { at: [], value: [] });
+});

@@ -88,6 +88,7 @@ export class TreeIndex {
   /** Labels by node index (authoritative for every node). */
   private readonly labels = new Map<number, string>();
   private readonly tokens = new Map<number, number>();
+  private readonly changedFiles = new Map<number, number>();
   /** Rows that arrived as objects (appends), authoritative over the columns. */
   private readonly own = new Map<number, TreeNodeDto>();
   /** Decoded snapshot rows, a cache. */
@@ -115,6 +116,8 @@ export class TreeIndex {
     this.nextSibling = new Int32Array(n).fill(-1);
     for (let k = 0; k < cols.labels.at.length; k++) this.labels.set(cols.labels.at[k], cols.labels.text[k]);
     for (let k = 0; k < cols.tokens.at.length; k++) this.tokens.set(cols.tokens.at[k], cols.tokens.value[k]);
+    const files = cols.changedFiles;
+    for (let k = 0; k < files.at.length; k++) this.changedFiles.set(files.at[k], files.value[k]);
     this.searchText = new Array<string | undefined>(n).fill(undefined);
     // Link in index order, tracking each list's tail so every link is O(1).
     const last = new Int32Array(n).fill(-1);
@@ -162,7 +165,7 @@ export class TreeIndex {
     if (mine !== undefined) return mine;
     let d = this.decoded.get(i);
     if (d === undefined) {
-      d = rowAt(this.cols, i, this.labels.get(i), this.tokens.get(i));
+      d = rowAt(this.cols, i, this.labels.get(i), this.tokens.get(i), this.changedFiles.get(i));
       this.decoded.set(i, d);
     }
     return d;
