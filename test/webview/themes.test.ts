@@ -117,8 +117,6 @@ const THEMES: Theme[] = [
       "--vscode-badge-background": "#cccccc",
       "--vscode-badge-foreground": "#3b3b3b",
       "--vscode-tree-indentGuidesStroke": "#a9a9a9",
-      "--vscode-badge-background": "#000000",
-      "--vscode-badge-foreground": "#ffffff",
       "--vscode-charts-green": "#388a34",
       "--vscode-charts-purple": "#652d90",
       "--vscode-charts-yellow": "#bf8803",
