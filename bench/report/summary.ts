@@ -3,6 +3,7 @@
  */
 import type { ChildResult, Impl } from "../child/protocol.js";
 import type { Dataset } from "../generate/datasets.js";
+import type { SearchBenchResult } from "../search/run-search.js";
 import { median, medianOf, percentile } from "../stats.js";
 import type { WebviewRun } from "../webview/measure-webview.js";
 import type { CheckpointBench } from "../checkpoints/measure-checkpoints.js";
@@ -63,6 +64,8 @@ export interface BenchReport {
   results: DatasetResult[];
   /** Workspace checkpoints (absent when skipped). */
   checkpoints?: CheckpointBench;
+  /** The session search over ~1 GB (bench/search), unless skipped. */
+  search?: SearchBenchResult;
 }
 
 /** Medians of a set of child runs of one implementation. */

@@ -5,6 +5,8 @@
 import type { DatasetRole } from "../generate/datasets.js";
 import { checkpointTargets } from "../checkpoints/checkpoint-report.js";
 import type { CheckpointBench } from "../checkpoints/measure-checkpoints.js";
+import type { SearchBenchResult } from "../search/run-search.js";
+import { searchCheck } from "../search/search-report.js";
 import type { DatasetResult, StoreSummary, WebviewSummary } from "./summary.js";
 
 /** One checked target. */
@@ -47,8 +49,12 @@ function webview(r: DatasetResult | undefined): WebviewSummary | undefined {
   return r?.webview && !r.webview.error ? r.webview : undefined;
 }
 
-/** All targets: the store and tree view (issue 6) and workspace checkpoints (issue 15). */
-export function checkTargets(results: DatasetResult[], checkpoints?: CheckpointBench): TargetCheck[] {
+/** All targets: the store and tree view (issue 6), workspace checkpoints (issue 15), session search (issue 17). */
+export function checkTargets(
+  results: DatasetResult[],
+  checkpoints?: CheckpointBench,
+  search?: SearchBenchResult,
+): TargetCheck[] {
   const heavy = byRole(results, "heavy");
   const large = byRole(results, "large");
   const heavyPair = pair(heavy);
@@ -102,6 +108,7 @@ export function checkTargets(results: DatasetResult[], checkpoints?: CheckpointB
     ),
     check("Append p99 ≤ 2 ms", large, ours(large)?.appendP99Ms, (v) => v <= 2, ms),
     ...checkpointTargets(checkpoints),
+    ...(search ? [searchCheck(search)] : []),
   ];
 }
 

@@ -132,7 +132,9 @@ Run \`npm run bench -- --quick\` for a smoke run (smaller sessions, 2 runs; writ
 \`--cpu-prof\` to write CPU profiles of the store children and the webview page to \`bench/.data/profiles/\`
 (summarise one with \`node --import tsx bench/profile-summary.ts <file>\`), \`--from-last\` to rewrite these
 files from the last run (e.g. after editing \`bench/analysis.md\`), \`--no-checkpoints\` to skip the checkpoint
-timings and \`--checkpoints-only\` to run only them (never written), \`--help\` for the rest.
+timings and \`--checkpoints-only\` to run only them (never written), \`--no-search\` to skip the session search
+(below) and \`--search-only\` to measure only it (with \`--write\` it rewrites only its section), \`--help\` for
+the rest.
 `;
 
 /** Formats Markdown as the repository's Prettier config does, so `npm run lint` stays clean. */

@@ -10,9 +10,16 @@ export * from "./providers/index.js";
 export { SessionManager } from "./session/session-manager.js";
 export {
   SessionLockedError,
+  SessionLockLostError,
   SessionReadOnlyError,
   SessionFormatError,
+  SessionFileTypeError,
+  SessionChangedError,
   EntryNotFoundError,
+  type LockCondition,
+  type LockHolderInfo,
+  type LockedDetails,
+  type NonRegularKind,
   SessionIdError,
 } from "./session/errors.js";
 export { defaultSessionDir, getAgentDir, sessionFileName } from "./session/paths.js";
@@ -21,6 +28,23 @@ export { buildContextFromEntries, messageOfEntry } from "./session/context.js";
 export * from "./tools/index.js";
 export * from "./export/index.js";
 export * from "./import/index.js";
+export { findSearchTargets } from "./search/search-targets.js";
+export { parseSearchQuery, type SearchQuery } from "./search/search-query.js";
+export {
+  DEFAULT_MAX_HITS,
+  SessionSearch,
+  type SearchOutcome,
+  type SearchRunOptions,
+  type SessionSearchOptions,
+} from "./search/session-search.js";
+export type { SearchBranch, SearchSnippet, SearchStats, SearchTarget, SessionSearchHit } from "./search/types.js";
+export {
+  buildSessionThreads,
+  flattenThreads,
+  type SessionThread,
+  type ThreadableSession,
+  type ThreadRow,
+} from "./session/session-threads.js";
 export * from "./checkpoints/index.js";
 export * from "./agent/events.js";
 export * from "./agent/navigate-types.js";

@@ -7,6 +7,7 @@ import type { ModelActions } from "./model-actions.js";
 import { parseEntryContextArg } from "./protocol-validation.js";
 import type { SessionController } from "./session-controller.js";
 import type { SessionOpener } from "./session-opener.js";
+import type { SessionSearchUi } from "./session-search-ui.js";
 import type { AgentWebviewView } from "./webview-view.js";
 
 /** Every command id this extension contributes. */
@@ -22,6 +23,7 @@ export const COMMAND_IDS = [
   "agentTree.forkSession",
   "agentTree.newSession",
   "agentTree.openSession",
+  "agentTree.searchSessions",
   "agentTree.continueInNewSession",
   "agentTree.compact",
   "agentTree.selectModel",
@@ -40,6 +42,7 @@ export const COMMAND_IDS = [
 export interface CommandDeps {
   controller: SessionController;
   opener: SessionOpener;
+  search: SessionSearchUi;
   actions: HostActions;
   models: ModelActions;
   /** Restore Files to This Point, Show Changes at This Point, Undo File Restore. */
@@ -87,6 +90,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       if (file) await opener.openPath(file);
       else await opener.pick();
     },
+    "agentTree.searchSessions": () => d.search.show(),
     "agentTree.continueInNewSession": () => opener.continueInNewSession(),
     "agentTree.compact": ensured(() => actions.compact()),
     "agentTree.selectModel": ensured(() => models.selectModel()),

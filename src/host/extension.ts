@@ -15,10 +15,12 @@ import { CheckpointActions } from "./checkpoint-actions.js";
 import { CheckpointService, checkpointFolders } from "./checkpoint-service.js";
 import { registerCommands, webviewCommandId } from "./commands.js";
 import { HookRegistry } from "./hook-registry.js";
+import { lockLostMessage } from "./lock-choice.js";
 import { routeWebviewMessage } from "./message-router.js";
 import { ModelActions } from "./model-actions.js";
 import { SessionController } from "./session-controller.js";
 import { SessionOpener } from "./session-opener.js";
+import { SessionSearchUi } from "./session-search-ui.js";
 import {
   affects,
   autoApproveSetting,
@@ -135,6 +137,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       log.error(message);
       void vscode.window.showErrorMessage(message);
     },
+    onLockLost: (sm, newHolder) => {
+      const message = lockLostMessage(path.basename(sm.getSessionFile() ?? ""), newHolder);
+      log.warn(message);
+      tree.setDescription(sessionTitle(sm));
+      void vscode.commands.executeCommand("setContext", "agentTree.readOnly", true);
+      void vscode.window.showWarningMessage(message);
+    },
     onSessionChanged: (sm) => {
       tree.setDescription(sessionTitle(sm));
       if (!sm.isReadOnly()) checkpoints.warmUp();
@@ -163,6 +172,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   }
 
   const opener = new SessionOpener(controller, cwd, log);
+  const workerScript = vscode.Uri.joinPath(context.extensionUri, "dist", "search-worker.js").fsPath;
+  const search = new SessionSearchUi({ cwd, controller, opener, tree, log, workerScript });
+  context.subscriptions.push(search);
   const fileActions = new CheckpointActions({
     controller,
     service: checkpoints,
@@ -207,6 +219,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     ...registerCommands({
       controller,
       opener,
+      search,
       actions,
       models,
       files: fileActions,

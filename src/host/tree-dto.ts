@@ -2,7 +2,7 @@
  * Tree rows for the webview, built from the session store's envelopes (no body parsing, so a
  * 100k-entry session stays cheap). Pure: no `vscode` import.
  */
-import type { TreeNodeDto, TreeNodeKind } from "../shared/protocol.js";
+import type { TreeNodeDto } from "../shared/protocol.js";
 import {
   FLAG_FAILED,
   FLAG_HIDDEN,
@@ -14,6 +14,9 @@ import {
   type StringColumn,
   type TreeColumns,
 } from "../shared/tree-columns.js";
+import { kindOf } from "../shared/entry-kind.js";
+
+export { kindOf };
 
 /**
  * The fields of the core's `EntryEnvelope` this module reads (structural, so it works with the
@@ -32,37 +35,6 @@ export interface EnvelopeLike {
   failed?: boolean;
   hidden?: boolean;
   orphan?: boolean;
-}
-
-const ROLE_KINDS: Record<string, TreeNodeKind> = {
-  system: "system",
-  user: "user",
-  assistant: "assistant",
-  toolResult: "toolResult",
-  bashExecution: "bashExecution",
-  custom: "custom_message",
-  branchSummary: "branch_summary",
-  compactionSummary: "compaction",
-};
-
-const TYPE_KINDS: Record<string, TreeNodeKind> = {
-  custom_message: "custom_message",
-  branch_summary: "branch_summary",
-  compaction: "compaction",
-  label: "label",
-  custom: "custom",
-  model_change: "model_change",
-  thinking_level_change: "thinking_level_change",
-  session_info: "session_info",
-  usage: "usage",
-  context_edit: "context_edit",
-};
-
-/** The row kind of an entry type (and message role). */
-export function kindOf(type: string, role?: string): TreeNodeKind {
-  if (type === "message")
-    return (role !== undefined && Object.hasOwn(ROLE_KINDS, role) && ROLE_KINDS[role]) || "unknown";
-  return (Object.hasOwn(TYPE_KINDS, type) && TYPE_KINDS[type]) || "unknown";
 }
 
 /** Previews are single-line and bounded whatever the store hands over. */
@@ -155,7 +127,8 @@ export function buildTreeColumns(
     if (keep !== undefined && keep[e] === 0) continue;
     const env = envelopes[e];
     ids.push(env.id);
-    const p = env.parentId === null ? -1 : (indexOf.get(env.parentId) ?? -1);
+    // An orphan is a root even when its parentId names an entry: the store broke a parentId cycle there.
+    const p = env.parentId === null || env.orphan === true ? -1 : (indexOf.get(env.parentId) ?? -1);
     parents[i] = p === i ? -1 : p;
     // Runs of the same type/role are common; skip the lookups for them.
     if (env.type !== kindType || env.role !== kindRole) {

@@ -27,6 +27,8 @@ export interface Harness {
   chat: HostToWebview[];
   asked: string[];
   changed: SessionManager[];
+  /** Sessions whose writer lock was taken over, with the new holder's pid. */
+  lockLost: { sm: SessionManager; pid: number | undefined }[];
 }
 
 /** Create a controller whose posts land in arrays. */
@@ -52,6 +54,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     chat: [],
     asked: [],
     changed: [],
+    lockLost: [],
   };
   h.controller = new SessionController({
     cwd: process.cwd(),
@@ -66,6 +69,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     approvalUi: { ask: (r) => h.asked.push(r.toolCallId), done: () => undefined },
     onStreaming: () => undefined,
     onSessionChanged: (sm) => h.changed.push(sm),
+    onLockLost: (sm, holder) => h.lockLost.push({ sm, pid: holder?.pid }),
     tools: opts.tools ?? [],
     ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
   });

@@ -127,6 +127,13 @@ test("buildTreeColumns encodes parents as indexes, drops later duplicates and de
   assert.equal(rows[2].preview.length, 200);
 });
 
+test("buildTreeColumns: an entry the store made a root to break a parentId cycle is a root row", () => {
+  // The store flags the cycle's first entry `orphan` although its parentId names an entry (b).
+  const envs = [env("a", "b", "message", { role: "user", orphan: true }), env("b", "a", "message", { role: "user" })];
+  const cols = buildTreeColumns(envs, () => undefined, "b");
+  assert.deepEqual(cols.parents, [-1, 0]);
+});
+
 test("buildTreeColumns reports whether children already come in timestamp order", () => {
   const at = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
   const inOrder = [

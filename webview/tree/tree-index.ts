@@ -4,6 +4,7 @@
  * objects are decoded only for rows that are drawn, and the id → index map only when an id is looked up.
  */
 import type { TreeNodeDto } from "../../src/shared/protocol.js";
+import { KIND_SEARCH_WORDS } from "../../src/shared/search-words.js";
 import {
   columnString,
   encodeTreeNodes,
@@ -20,28 +21,8 @@ import {
 /** How long a preview may be for search (pi matches the first 200 characters of content). */
 const SEARCH_PREVIEW_CHARS = 200;
 
-/** Extra words a kind answers to in search, so "tool" or "summary" find what the row shows. */
-const KIND_WORDS: Record<TreeNodeDto["kind"], string> = {
-  user: "user",
-  assistant: "assistant",
-  toolResult: "toolresult tool",
-  bashExecution: "bash",
-  custom_message: "custom",
-  branch_summary: "branch summary branch_summary",
-  compaction: "compaction",
-  label: "label",
-  custom: "custom",
-  model_change: "model model_change",
-  thinking_level_change: "thinking thinking_level_change",
-  session_info: "session session_info",
-  unknown: "unknown",
-  usage: "usage cost",
-  context_edit: "context edit context_edit",
-  system: "system prompt",
-};
-
 /** Kind words by kind code. */
-const KIND_WORDS_BY_CODE: readonly string[] = TREE_NODE_KINDS.map((k) => KIND_WORDS[k]);
+const KIND_WORDS_BY_CODE: readonly string[] = TREE_NODE_KINDS.map((k) => KIND_SEARCH_WORDS[k]);
 
 function grow<T extends Int32Array | Uint8Array>(a: T, size: number, fill: number): T {
   if (a.length >= size) return a;
