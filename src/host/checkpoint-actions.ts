@@ -58,10 +58,10 @@ export class CheckpointActions {
   registerDocuments(): vscode.Disposable {
     return vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, {
       provideTextDocumentContent: async (uri) => {
-        const ref = parseCheckpointUri(uri);
+        const file = parseCheckpointUri(uri);
         const checkpoints = await this.d.service.workspace();
-        if (!ref || !checkpoints) return "";
-        return checkpointDocumentText(checkpoints, ref);
+        if (!file || !checkpoints) return "";
+        return checkpointDocumentText(checkpoints, file);
       },
     });
   }
