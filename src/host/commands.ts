@@ -3,6 +3,7 @@ import * as vscode from "vscode";
 import type { WebviewCommand } from "../shared/protocol.js";
 import type { HostActions } from "./actions.js";
 import type { CompareActions } from "./compare/compare-actions.js";
+import type { CheckpointActions } from "./checkpoint-actions.js";
 import type { ModelActions } from "./model-actions.js";
 import { parseEntryContextArg } from "./protocol-validation.js";
 import type { SessionController } from "./session-controller.js";
@@ -37,6 +38,9 @@ export const COMMAND_IDS = [
   "agentTree.compareBranches",
   "agentTree.bringConclusionsHere",
   "agentTree.goToSource",
+  "agentTree.restoreFilesHere",
+  "agentTree.showChangesHere",
+  "agentTree.undoFileRestore",
 ] as const;
 
 /** What the commands call. */
@@ -47,6 +51,8 @@ export interface CommandDeps {
   actions: HostActions;
   models: ModelActions;
   compare: CompareActions;
+  /** Restore Files to This Point, Show Changes at This Point, Undo File Restore. */
+  files: CheckpointActions;
   /** Opens the workspace's session if none is open yet. */
   ensureSession(): Promise<boolean>;
   /** The tree and chat views ("Reload Views"). */
@@ -55,7 +61,7 @@ export interface CommandDeps {
 
 /** Register every command; the returned disposables go into the extension context. */
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
-  const { actions, models, opener, controller, compare } = d;
+  const { actions, models, opener, controller, compare, files } = d;
   // Context-menu commands get the element's data-vscode-context object: untrusted, checked here.
   const withEntry =
     (run: (entryId: string) => unknown) =>
@@ -109,6 +115,9 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.compareBranches": ensured(() => compare.compareBranches()),
     "agentTree.bringConclusionsHere": withEntry((id) => compare.bringConclusions(id)),
     "agentTree.goToSource": withEntry((id) => compare.goToSource(id)),
+    "agentTree.restoreFilesHere": withEntry((id) => files.restoreFilesHere(id)),
+    "agentTree.showChangesHere": withEntry((id) => files.showChangesHere(id)),
+    "agentTree.undoFileRestore": ensured(() => files.undoFileRestore()),
   };
   return COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, handlers[id]));
 }

@@ -5,6 +5,7 @@
  * through `ControllerDeps`, so it runs under plain Node in tests.
  */
 import { AgentSession } from "../core/agent/agent-session.js";
+import type { AgentCheckpointHook } from "../core/checkpoints/turn-checkpoints.js";
 import type { ModelRegistry } from "../core/providers/model-registry.js";
 import type { ModelInfo } from "../core/providers/types.js";
 import type { LockHolderInfo } from "../core/session/errors.js";
@@ -53,6 +54,8 @@ export interface ControllerDeps {
   onLockLost?(sm: SessionManager, newHolder: LockHolderInfo | undefined): void;
   /** Tools override (tests). */
   tools?: AgentTool[];
+  /** Workspace checkpoints for every agent (src/host/checkpoint-service.ts); none: files are not recorded. */
+  checkpoints?: AgentCheckpointHook;
 }
 
 interface Current {
@@ -149,6 +152,7 @@ export class SessionController {
       approve: broker.policy,
       selectModel: (sessionModel) => pickDefaultModel(this.usable(), d.defaultModelKey(), sessionModel),
       ...(d.tools ? { tools: d.tools } : {}),
+      ...(d.checkpoints ? { checkpoints: d.checkpoints } : {}),
     });
     const tools = agent.getTools();
     mutating = (name) => tools.find((t) => t.name === name)?.mutates !== false;

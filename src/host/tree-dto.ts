@@ -55,8 +55,8 @@ function isoTimestamp(t: string | number): string {
   return Number.isNaN(d.getTime()) ? "" : d.toISOString();
 }
 
-/** One envelope as a tree row. */
-export function envelopeToDto(env: EnvelopeLike, label?: string): TreeNodeDto {
+/** One envelope as a tree row; `changedFiles` is its badge (src/host/file-counts.ts). */
+export function envelopeToDto(env: EnvelopeLike, label?: string, changedFiles?: number): TreeNodeDto {
   const dto: TreeNodeDto = {
     id: env.id,
     parentId: env.parentId,
@@ -73,6 +73,7 @@ export function envelopeToDto(env: EnvelopeLike, label?: string): TreeNodeDto {
   if (env.orphan) dto.orphan = true;
   if (env.hidden) dto.hidden = true;
   if (env.fromId !== undefined) dto.fromId = env.fromId;
+  if (changedFiles !== undefined) dto.changedFiles = changedFiles;
   return dto;
 }
 
@@ -88,12 +89,13 @@ export function buildTreeNodes(
 
 /**
  * The snapshot's columnar tree straight from the envelopes (no row objects): file order, first occurrence
- * of a duplicated id only, parents as indexes, labels resolved through `getLabel`.
+ * of a duplicated id only, parents as indexes, labels resolved through `getLabel`, badges from `fileCounts`.
  */
 export function buildTreeColumns(
   envelopes: readonly EnvelopeLike[],
   getLabel: (id: string) => string | undefined,
   leafId: string | null,
+  fileCounts: ReadonlyMap<string, number> = new Map(),
 ): TreeColumns {
   const total = envelopes.length;
   // Column index of each id's first occurrence; later duplicates are left out (the webview never shows them).
@@ -115,6 +117,8 @@ export function buildTreeColumns(
   const labels: TreeColumns["labels"] = { at: [], text: [] };
   const tokens: TreeColumns["tokens"] = { at: [], value: [] };
   const fromIds: TreeColumns["fromIds"] = { at: [], id: [] };
+  const changedFiles: TreeColumns["changedFiles"] = { at: [], value: [] };
+  const anyCounts = fileCounts.size > 0;
   // Sibling order check in the same pass: last child per parent (slot n: the roots) and its timestamp.
   const lastChild = new Int32Array(n + 1).fill(-1);
   const stamps = new Array<string>(n);
@@ -165,6 +169,11 @@ export function buildTreeColumns(
       fromIds.at.push(i);
       fromIds.id.push(env.fromId);
     }
+    const files = anyCounts ? fileCounts.get(env.id) : undefined;
+    if (files !== undefined) {
+      changedFiles.at.push(i);
+      changedFiles.value.push(files);
+    }
     i++;
   }
   let previewColumn = previews.build();
@@ -181,6 +190,7 @@ export function buildTreeColumns(
     labels,
     tokens,
     fromIds,
+    changedFiles,
     leaf: leafId === null ? -1 : (indexOf.get(leafId) ?? -1),
     childrenSorted,
   };

@@ -50,6 +50,11 @@ export interface TreeNodeDto {
   hidden?: boolean;
   /** Branch summary: the node it summarizes up to (its `fromId`); the row shows where it came from. */
   fromId?: string;
+  /**
+   * How many files this entry's tool calls changed in the workspace (the checkpoint entries hanging off it,
+   * docs/checkpoints.md); absent when none.
+   */
+  changedFiles?: number;
 }
 
 /** Tree filters (pi's): default, no-tools, user-only, labeled-only, all. */

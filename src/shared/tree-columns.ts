@@ -72,6 +72,8 @@ export interface TreeColumns {
   tokens: { at: number[]; value: number[] };
   /** Branch summaries' fromId, sparse like labels. */
   fromIds: { at: number[]; id: string[] };
+  /** Files changed by an entry's tool calls (TreeNodeDto.changedFiles), sparse like labels. */
+  changedFiles: { at: number[]; value: number[] };
   /** Index of the leaf entry, or -1. */
   leaf: number;
   /**
@@ -134,6 +136,7 @@ export function encodeTreeNodes(nodes: readonly TreeNodeDto[], leafId: string | 
     labels: { at: [], text: [] },
     tokens: { at: [], value: [] },
     fromIds: { at: [], id: [] },
+    changedFiles: { at: [], value: [] },
     leaf: leafId === null ? -1 : (first.get(leafId) ?? -1),
     childrenSorted: true,
   };
@@ -163,6 +166,10 @@ export function encodeTreeNodes(nodes: readonly TreeNodeDto[], leafId: string | 
       cols.fromIds.at.push(i);
       cols.fromIds.id.push(d.fromId);
     }
+    if (d.changedFiles !== undefined) {
+      cols.changedFiles.at.push(i);
+      cols.changedFiles.value.push(d.changedFiles);
+    }
   }
   cols.ids = ids.build();
   cols.timestamps = timestamps.build();
@@ -189,18 +196,31 @@ export function childrenInOrder(parents: readonly number[], timestampOf: (i: num
 /** Row objects from columns (tests and tools; the webview decodes rows lazily instead). */
 export function decodeTreeColumns(cols: TreeColumns): TreeNodeDto[] {
   const out: TreeNodeDto[] = [];
-  const labels = new Map<number, string>();
-  cols.labels.at.forEach((at, k) => labels.set(at, cols.labels.text[k]));
-  const tokens = new Map<number, number>();
-  cols.tokens.at.forEach((at, k) => tokens.set(at, cols.tokens.value[k]));
-  const fromIds = new Map<number, string>();
-  cols.fromIds.at.forEach((at, k) => fromIds.set(at, cols.fromIds.id[k]));
-  for (let i = 0; i < cols.count; i++) out.push(rowAt(cols, i, labels.get(i), tokens.get(i), fromIds.get(i)));
+  const sparse = new Map<number, SparseRowFields>();
+  const at = (i: number): SparseRowFields => {
+    let s = sparse.get(i);
+    if (s === undefined) sparse.set(i, (s = {}));
+    return s;
+  };
+  cols.labels.at.forEach((i, k) => (at(i).label = cols.labels.text[k]));
+  cols.tokens.at.forEach((i, k) => (at(i).tokens = cols.tokens.value[k]));
+  cols.fromIds.at.forEach((i, k) => (at(i).fromId = cols.fromIds.id[k]));
+  cols.changedFiles.at.forEach((i, k) => (at(i).changedFiles = cols.changedFiles.value[k]));
+  for (let i = 0; i < cols.count; i++) out.push(rowAt(cols, i, sparse.get(i)));
   return out;
 }
 
-/** One row object from columns; `label`, `tokens` and `fromId` come from the sparse columns. */
-export function rowAt(cols: TreeColumns, i: number, label?: string, tokens?: number, fromId?: string): TreeNodeDto {
+/** The row fields that travel in sparse columns (most rows have none of them). */
+export interface SparseRowFields {
+  label?: string;
+  tokens?: number;
+  fromId?: string;
+  changedFiles?: number;
+}
+
+/** One row object from columns; the sparse fields come from the sparse columns. */
+export function rowAt(cols: TreeColumns, i: number, sparse: SparseRowFields = {}): TreeNodeDto {
+  const { label, tokens, fromId, changedFiles } = sparse;
   const p = cols.parents[i];
   const f = cols.flags[i];
   const d: TreeNodeDto = {
@@ -219,5 +239,6 @@ export function rowAt(cols: TreeColumns, i: number, label?: string, tokens?: num
   if (f & FLAG_ORPHAN) d.orphan = true;
   if (f & FLAG_HIDDEN) d.hidden = true;
   if (fromId !== undefined) d.fromId = fromId;
+  if (changedFiles !== undefined) d.changedFiles = changedFiles;
   return d;
 }

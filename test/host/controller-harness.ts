@@ -1,4 +1,5 @@
 /** Builds a SessionController over a real SessionManager for host tests, recording every post. */
+import type { AgentCheckpointHook } from "../../src/core/checkpoints/index.js";
 import { ModelRegistry } from "../../src/core/providers/model-registry.js";
 import type { SessionManager } from "../../src/core/session/session-manager.js";
 import type { AgentTool } from "../../src/core/tools/types.js";
@@ -14,6 +15,8 @@ export interface HarnessOptions {
   autoApprove?: AutoApprove;
   /** Tools the agent offers (default none). */
   tools?: AgentTool[];
+  /** The agents' checkpoint hook (default none). */
+  checkpoints?: AgentCheckpointHook;
 }
 
 /** A controller plus what it posted. */
@@ -68,6 +71,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     onSessionChanged: (sm) => h.changed.push(sm),
     onLockLost: (sm, holder) => h.lockLost.push({ sm, pid: holder?.pid }),
     tools: opts.tools ?? [],
+    ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
   });
   return h;
 }

@@ -170,3 +170,19 @@ test("a branch summary's fromId travels in the row and through the columns", () 
   assert.equal(rows[1].fromId, "x");
   assert.equal(rows[0].fromId, undefined);
 });
+
+test("buildTreeColumns carries the changed-file counts as a sparse column that decodes onto the rows", () => {
+  const envs = [
+    env("u", null, "message", { role: "user" }),
+    env("r", "u", "message", { role: "toolResult", toolName: "write" }),
+    env("k", "r", "custom", { preview: "agent-tree/checkpoint" }),
+  ];
+  const cols = buildTreeColumns(envs, () => undefined, "k", new Map([["r", 2]]));
+  assert.deepEqual(cols.changedFiles, { at: [1], value: [2] });
+  assert.deepEqual(
+    decodeTreeColumns(cols).map((d) => d.changedFiles),
+    [undefined, 2, undefined],
+  );
+  assert.equal(envelopeToDto(envs[1], undefined, 2).changedFiles, 2);
+  assert.deepEqual(buildTreeColumns(envs, () => undefined, null).changedFiles, { at: [], value: [] });
+});

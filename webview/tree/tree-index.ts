@@ -73,6 +73,7 @@ export class TreeIndex {
   private readonly fromIds = new Map<number, string>();
   /** summarySource() answers, by node index. */
   private readonly sources = new Map<number, number>();
+  private readonly changedFiles = new Map<number, number>();
   /** Rows that arrived as objects (appends), authoritative over the columns. */
   private readonly own = new Map<number, TreeNodeDto>();
   /** Decoded snapshot rows, a cache. */
@@ -101,6 +102,8 @@ export class TreeIndex {
     for (let k = 0; k < cols.labels.at.length; k++) this.labels.set(cols.labels.at[k], cols.labels.text[k]);
     for (let k = 0; k < cols.tokens.at.length; k++) this.tokens.set(cols.tokens.at[k], cols.tokens.value[k]);
     for (let k = 0; k < cols.fromIds.at.length; k++) this.fromIds.set(cols.fromIds.at[k], cols.fromIds.id[k]);
+    const files = cols.changedFiles;
+    for (let k = 0; k < files.at.length; k++) this.changedFiles.set(files.at[k], files.value[k]);
     this.searchText = new Array<string | undefined>(n).fill(undefined);
     // Link in index order, tracking each list's tail so every link is O(1).
     const last = new Int32Array(n).fill(-1);
@@ -148,7 +151,12 @@ export class TreeIndex {
     if (mine !== undefined) return mine;
     let d = this.decoded.get(i);
     if (d === undefined) {
-      d = rowAt(this.cols, i, this.labels.get(i), this.tokens.get(i), this.fromIds.get(i));
+      d = rowAt(this.cols, i, {
+        label: this.labels.get(i),
+        tokens: this.tokens.get(i),
+        fromId: this.fromIds.get(i),
+        changedFiles: this.changedFiles.get(i),
+      });
       this.decoded.set(i, d);
     }
     return d;

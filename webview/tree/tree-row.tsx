@@ -50,6 +50,11 @@ export function describeNode(d: TreeNodeDto): { role: string; text: string } {
   }
 }
 
+/** The badge's tooltip (and accessible name). */
+export function filesTitle(count: number): string {
+  return count === 1 ? "1 file changed here" : `${count} files changed here`;
+}
+
 /** Props of one row. */
 export interface TreeRowProps {
   rows: FlatRows;
@@ -161,6 +166,12 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
         <span class="role">{desc.role}</span>
         {desc.text !== "" ? <span class="text"> {desc.text}</span> : null}
       </span>
+      {d.changedFiles !== undefined ? (
+        <span class="files-badge" title={filesTitle(d.changedFiles)}>
+          <span class="codicon codicon-diff" aria-hidden="true" />
+          {d.changedFiles}
+        </span>
+      ) : null}
       {d.failed === true ? <span class="failed-tag"> (failed)</span> : null}
       {p.isLeaf ? <span class="active-marker"> ← active</span> : null}
     </div>
