@@ -1,0 +1,69 @@
+/**
+ * The few fields of an entry the session logic needs besides its envelope (the model in force, labels, leaf
+ * markers, the compaction's kept entry, the session name): read with the envelope, kept for every entry
+ * that has them, so no body is read to find them.
+ */
+import { LEAF_MARKER_TYPE, type SessionEntry } from "./types.js";
+
+/** Small fields kept for every entry that has them, whatever its size. */
+export interface EntryMeta {
+  /** model_change, or an assistant message's provider/model. */
+  model?: { provider: string; modelId: string };
+  thinkingLevel?: string;
+  /** label entries. */
+  labelTarget?: string;
+  label?: string;
+  /** Leaf markers: the entry moved to (null = reset). */
+  markerTarget?: string | null;
+  /** compaction entries. */
+  firstKeptEntryId?: string;
+  /** session_info entries. */
+  name?: string;
+}
+
+/** The meta of the many entries that have none (shared; never changed). */
+export const NO_META: EntryMeta = Object.freeze({});
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The small fields of a whole entry. */
+export function metaOf(entry: SessionEntry): EntryMeta {
+  const e = entry as unknown as Record<string, unknown>;
+  const meta: EntryMeta = {};
+  switch (e.type) {
+    case "message": {
+      const m = e.message;
+      if (isRecord(m) && m.role === "assistant" && typeof m.provider === "string" && typeof m.model === "string")
+        meta.model = { provider: m.provider, modelId: m.model };
+      break;
+    }
+    case "model_change":
+      if (typeof e.provider === "string" && typeof e.modelId === "string")
+        meta.model = { provider: e.provider, modelId: e.modelId };
+      break;
+    case "thinking_level_change":
+      if (typeof e.thinkingLevel === "string") meta.thinkingLevel = e.thinkingLevel;
+      break;
+    case "label":
+      if (typeof e.targetId === "string") {
+        meta.labelTarget = e.targetId;
+        if (typeof e.label === "string" && e.label !== "") meta.label = e.label;
+      }
+      break;
+    case "custom":
+      if (e.customType === LEAF_MARKER_TYPE) {
+        const d = e.data;
+        meta.markerTarget = isRecord(d) && typeof d.targetId === "string" ? d.targetId : null;
+      }
+      break;
+    case "compaction":
+      if (typeof e.firstKeptEntryId === "string") meta.firstKeptEntryId = e.firstKeptEntryId;
+      break;
+    case "session_info":
+      if (typeof e.name === "string") meta.name = e.name;
+      break;
+  }
+  return Object.keys(meta).length === 0 ? NO_META : meta;
+}
