@@ -1,5 +1,5 @@
 /** Chat rows for the webview, flattened from AgentMessages, and the token/cost line. Pure. */
-import { contentText, type AgentMessage, type AssistantMessage } from "../core/messages.js";
+import { contentText, type AgentMessage, type AssistantMessage, type Usage } from "../core/messages.js";
 import type { SessionEntry } from "../core/session/types.js";
 import type { ChatMessageDto } from "../shared/protocol.js";
 
@@ -79,54 +79,66 @@ export interface ChatUsage {
   contextWindow: number;
 }
 
+/** One assistant reply's token use, as the usage line counts it. */
+export interface ReplyUsage {
+  usage: Usage;
+  /** The reply ended in an error or was aborted: its tokens are no context size. */
+  failed: boolean;
+}
+
 /**
- * Sum token use and cost over the messages on the path; the context size is the last assistant
+ * Sum token use and cost over the replies on the path (root first); the context size is the last good
  * reply's total (what the model saw plus what it wrote).
  */
-export function usageOf(messages: readonly AgentMessage[], contextWindow: number): ChatUsage {
+export function usageOf(replies: readonly ReplyUsage[], contextWindow: number): ChatUsage {
   const u: ChatUsage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow };
-  for (const m of messages) {
-    if (m.role !== "assistant" || !m.usage) continue;
-    u.input += m.usage.input;
-    u.output += m.usage.output;
-    u.cost += m.usage.cost?.total ?? 0;
-    if (m.stopReason !== "error" && m.stopReason !== "aborted") {
-      u.contextTokens = m.usage.totalTokens || m.usage.input + m.usage.output + m.usage.cacheRead + m.usage.cacheWrite;
-    }
+  for (const { usage, failed } of replies) {
+    u.input += usage.input;
+    u.output += usage.output;
+    u.cost += usage.cost?.total ?? 0;
+    if (!failed) u.contextTokens = usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
   }
   return u;
 }
 
-/** The chat rows of a root→leaf path: messages, visible hook messages, summaries. */
-export function pathToChat(path: readonly SessionEntry[]): ChatMessageDto[] {
-  const out: ChatMessageDto[] = [];
-  for (const e of path) {
-    const ts = Date.parse(e.timestamp) || 0;
-    switch (e.type) {
-      case "message":
-        out.push(messageToDto(e.id, e.message));
-        break;
-      case "custom_message":
-        if (e.display) out.push({ id: e.id, role: "custom", text: contentText(e.content), timestamp: ts });
-        break;
-      case "branch_summary":
-        out.push({ id: e.id, role: "branchSummary", text: e.summary, timestamp: ts });
-        break;
-      case "compaction":
-        out.push({ id: e.id, role: "compactionSummary", text: e.summary, timestamp: ts });
-        break;
-      default:
-        break;
-    }
-  }
-  return out;
+/** The fields of an entry's envelope that say whether it is a chat row (structural, like tree-dto's). */
+export interface ChatEnvelope {
+  id: string;
+  type: string;
+  role?: string;
+  failed?: boolean;
+  hidden?: boolean;
 }
 
-/** The agent messages of a path (for usage), in order. */
-export function pathMessages(path: readonly SessionEntry[]): AgentMessage[] {
-  const out: AgentMessage[] = [];
-  for (const e of path) if (e.type === "message") out.push(e.message);
-  return out;
+/** True when the entry is a row of the chat: a message, a visible hook message, a summary. */
+export function isChatEntry(env: ChatEnvelope): boolean {
+  switch (env.type) {
+    case "message":
+    case "branch_summary":
+    case "compaction":
+      return true;
+    case "custom_message":
+      return env.hidden !== true;
+    default:
+      return false;
+  }
+}
+
+/** The chat row of an entry (see isChatEntry), or undefined for entries the chat does not show. */
+export function entryToChat(e: SessionEntry): ChatMessageDto | undefined {
+  const ts = Date.parse(e.timestamp) || 0;
+  switch (e.type) {
+    case "message":
+      return messageToDto(e.id, e.message);
+    case "custom_message":
+      return e.display ? { id: e.id, role: "custom", text: contentText(e.content), timestamp: ts } : undefined;
+    case "branch_summary":
+      return { id: e.id, role: "branchSummary", text: e.summary, timestamp: ts };
+    case "compaction":
+      return { id: e.id, role: "compactionSummary", text: e.summary, timestamp: ts };
+    default:
+      return undefined;
+  }
 }
 
 /** Cap of the text sent for hover and copy; a session line can be megabytes. */

@@ -2,7 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { emptyUsage, type AssistantMessage } from "../../src/core/messages.js";
 import type { SessionEntry } from "../../src/core/session/types.js";
-import { messageToDto, pathToChat, pathMessages, usageOf } from "../../src/host/chat-dto.js";
+import { entryToChat, isChatEntry, messageToDto, usageOf } from "../../src/host/chat-dto.js";
+import { envelopeOf } from "../../src/core/session/preview.js";
 
 const assistant = (over: Partial<AssistantMessage> = {}): AssistantMessage => ({
   role: "assistant",
@@ -81,8 +82,10 @@ test("a path becomes chat rows with entry ids; hidden hook messages are skipped"
     },
     { type: "message", id: "b", parentId: "c", timestamp: ts, message: assistant() },
   ];
+  // The envelope alone says which entries are rows (no body is read for the others).
+  const rows = path.filter((e) => isChatEntry(envelopeOf(e)));
   assert.deepEqual(
-    pathToChat(path).map((m) => [m.id, m.role]),
+    rows.map((e) => entryToChat(e)).map((m) => [m?.id, m?.role]),
     [
       ["a", "user"],
       ["s", "branchSummary"],
@@ -90,15 +93,16 @@ test("a path becomes chat rows with entry ids; hidden hook messages are skipped"
       ["b", "assistant"],
     ],
   );
-  assert.equal(pathMessages(path).length, 2);
+  assert.equal(entryToChat(path[2]), undefined, "a hidden hook message has no row");
 });
 
 test("usage sums cost and tokens; context is the last good reply", () => {
   const u = usageOf(
     [
-      assistant(),
-      assistant({ usage: { ...emptyUsage(), input: 300, output: 30, totalTokens: 330 } }),
-      assistant({ stopReason: "aborted", usage: { ...emptyUsage(), input: 1, output: 1, totalTokens: 2 } }),
+      { usage: assistant().usage, failed: false },
+      { usage: { ...emptyUsage(), input: 300, output: 30, totalTokens: 330 }, failed: false },
+      // An aborted reply counts for tokens and cost, not for the context size.
+      { usage: { ...emptyUsage(), input: 1, output: 1, totalTokens: 2 }, failed: true },
     ],
     1000,
   );
