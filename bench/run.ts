@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- --quick]`: generates sessions, measures our session store against pi's SessionManager
- * (fresh process per measurement) and our tree webview in headless Chromium, prints the tables with PASS/MISS
- * per target and writes bench/results.md, docs/bench.md and docs/bench-chart.svg.
+ * (fresh process per measurement), our tree webview in headless Chromium and the real UI (code-server +
+ * Chromium, the demo session against the big one), prints the tables with PASS/MISS per target and writes
+ * bench/results.md, docs/bench.md, docs/bench-chart.svg and the README's benchmark section.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, totalmem } from "node:os";
@@ -16,6 +17,7 @@ import { DATA_DIR } from "./paths.js";
 import { summariseStore, summariseWebview, type BenchReport, type DatasetResult } from "./report/summary.js";
 import { resultsMarkdown } from "./report/table.js";
 import { checkTargets } from "./report/targets.js";
+import { measureUi, type UiReport } from "./ui/run-ui.js";
 import { writeResults } from "./report/write-results.js";
 import { measureWebviewRun, startRig, type WebviewRun } from "./webview/measure-webview.js";
 import { buildSnapshot, type HostSnapshot } from "./webview/snapshot.js";
@@ -100,7 +102,7 @@ async function main(): Promise<void> {
     // Re-render the committed files (e.g. after editing bench/analysis.md) without measuring again.
     if (!existsSync(LAST_REPORT)) throw new Error(`--from-last: no earlier run (${LAST_REPORT} is missing)`);
     const last = JSON.parse(readFileSync(LAST_REPORT, "utf8")) as { report: BenchReport };
-    await writeResults(last.report, checkTargets(last.report.results));
+    await writeResults(last.report, checkTargets(last.report.results, last.report.ui));
     log(
       "rewrote bench/results.md, docs/bench.md, docs/bench-chart.svg and the README's benchmark section from the last run",
     );
@@ -133,6 +135,17 @@ async function main(): Promise<void> {
     await measureWebviews(results, options).catch((error: unknown) => log(`webview: ${errorText(error)}`));
   }
 
+  let ui: UiReport | undefined;
+  const heavy = datasets.find((d) => d.role === "heavy");
+  if (options.skipUi) log("ui: skipped (--no-ui)");
+  else if (!heavy) log("ui: skipped (no heavy session selected)");
+  else
+    ui = await measureUi(
+      { label: heavy.label, file: heavy.path },
+      { runs: options.uiRuns, moves: options.uiMoves },
+      log,
+    );
+
   const cpu = cpus();
   const report: BenchReport = {
     quick: options.quick,
@@ -142,8 +155,9 @@ async function main(): Promise<void> {
     durationS: (performance.now() - started) / 1000,
     machine: `${cpu.length}× ${cpu[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(totalmem() / 1e9)} GB, Node ${process.version}, ${platform()}; 1-min load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (other work shares this machine)`,
     results,
+    ui,
   };
-  const checks = checkTargets(results);
+  const checks = checkTargets(results, ui);
   const markdown = resultsMarkdown(report, checks);
   console.log(`\n${markdown}`);
   for (const c of checks) console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);

@@ -4,6 +4,7 @@
 import type { ChildResult, Impl } from "../child/protocol.js";
 import type { Dataset } from "../generate/datasets.js";
 import { median, medianOf, percentile } from "../stats.js";
+import type { UiReport } from "../ui/run-ui.js";
 import type { WebviewRun } from "../webview/measure-webview.js";
 
 /** Medians of one implementation on one session (ms, bytes). NaN where the step does not apply. */
@@ -60,6 +61,8 @@ export interface BenchReport {
   durationS: number;
   machine: string;
   results: DatasetResult[];
+  /** The real UI (code-server + Chromium): the demo session against the big one; absent when skipped. */
+  ui?: UiReport;
 }
 
 /** Medians of a set of child runs of one implementation. */

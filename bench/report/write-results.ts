@@ -9,7 +9,7 @@ import type { Impl } from "../child/protocol.js";
 import { BENCH_DIR, CHART_FILE, DOCS_FILE, README_FILE, RESULTS_FILE } from "../paths.js";
 import { chartSvg, type ChartSeries } from "./chart-svg.js";
 import type { BenchReport } from "./summary.js";
-import { resultsMarkdown, runLine, summaryTable, targetsTable } from "./table.js";
+import { resultsMarkdown, runLine, summaryTable, targetsTable, uiLine, uiTable } from "./table.js";
 import type { TargetCheck } from "./targets.js";
 
 type SeriesSpec = { impl: Impl; name: string; color: string; dashed?: boolean };
@@ -112,14 +112,30 @@ machine reclaims idle page cache), so the page cache is warm for everyone. "Open
 wall-clock time and, in brackets, the CPU time (user + system) of open, which a busy machine disturbs less; the
 targets use wall-clock medians of runs interleaved across implementations.
 
-The tree webview is driven through \`test/webview/harness.ts\`: the bundle built from \`webview/main.tsx\` as
+**Component figures.** The tree webview alone is driven through \`test/webview/harness.ts\`: the bundle built from \`webview/main.tsx\` as
 \`esbuild.mjs\` builds it (not minified), served on 127.0.0.1 under the host's CSP, in headless Chromium with a fake
 \`acquireVsCodeApi\`, a fresh page per run. The snapshot is what the host sends (our store's envelopes through
 \`src/host/tree-dto.ts\`; "host snapshot" is that step plus JSON serialisation, timed in the bench process).
 **First paint** = posting \`tree/snapshot\` until the frame after the rows exist (rAF, then a task).
 **Search** = one keystroke of "branch session" into the search field until the next frame after the re-render;
 **filter** = switching the filter dropdown, likewise. **DOM rows** counts \`treeitem\` elements (the list is
-windowed). Per-operation numbers are judged on their median; the worst is shown too.
+windowed). Per-operation numbers are judged on their median; the worst is shown too. These figures leave out
+VS Code: its extension host, the message channel, the workbench.
+
+**Real UI.** What a user waits for, in VS Code 1.100 (code-server, as \`test/util/code-server.ts\` starts it
+for the end-to-end tests) with the extension built as \`npm start\` builds it, driven by headless Chromium
+(\`test/util/workbench.ts\`), on the demo workspace holding either the demo session or a copy of the ~300 MB
+session (\`--quick\`: the ~30 MB one). Every run is a fresh code-server, browser profile and copy of the
+session; runs alternate between the two sessions. Times come from the pages themselves (\`bench/ui/probes.ts\`):
+each frame notes on its own clock when what is awaited is drawn, so no polling or DevTools round trip is in
+them. **Load → tree with leaf**: from loading the workbench URL (the Agent view opened as soon as the
+activity bar is there) to the tree's first frame with its active leaf marked; **load → chat** likewise for
+the first chat message. **Click → summary choice**: a click on a tree row (an assistant message a few rows
+above the leaf) until the frame showing the "Summarize the branch you're leaving?" quick pick. **Move**:
+Enter on "No summary" until the tree marks the new leaf and the chat ends with it (the later of the two;
+both are shown). Six moves per run, alternating between two rows, half a second apart. **Extension host
+RSS**: VmRSS of the extension host process (a child of the code-server process, found in \`/proc\`) two
+seconds after the views are drawn and after the moves, the larger of the two; the peak is its VmHWM.
 
 Sessions: linear sessions with a branch every 40 turns and a label every 97 (everyday sizes, 1 KB tool outputs);
 a ~300 MB session with 10 KB tool outputs, Anthropic-style thinking with signatures and whole-file writes; a deep
@@ -146,7 +162,7 @@ export async function writeResults(report: BenchReport, checks: TargetCheck[]): 
   const analysisFile = join(BENCH_DIR, "analysis.md");
   const analysis = existsSync(analysisFile) ? `\n${readFileSync(analysisFile, "utf8").trim()}\n` : "";
   const chart = "![Open time and peak RSS against file size](bench-chart.svg)";
-  const docs = `# Benchmarks: our session store and tree view against pi\n\n${METHOD}\n## Results\n\n${chart}\n\n${tables}${analysis}`;
+  const docs = `# Benchmarks: our session store and tree view against pi, and the real UI\n\n${METHOD}\n## Results\n\n${chart}\n\n${tables}${analysis}`;
   writeFileSync(DOCS_FILE, await formatted(DOCS_FILE, docs));
   writeFileSync(README_FILE, await formatted(README_FILE, readmeWithResults(report, checks)));
 }
@@ -172,6 +188,7 @@ function readmeWithResults(report: BenchReport, checks: TargetCheck[]): string {
     "",
     summaryTable(report),
     "",
+    ...(report.ui ? [uiLine(report), "", uiTable(report), ""] : []),
   ].join("\n");
   return readme.slice(0, start) + body + readme.slice(end);
 }
