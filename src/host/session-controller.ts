@@ -43,6 +43,11 @@ export interface ControllerDeps {
   defaultModelKey(): string;
   postTree(msg: HostToWebview): void;
   postChat(msg: HostToWebview): void;
+  /**
+   * True when the view is loaded and listening. Snapshots are built only for such views (a big session's
+   * tree costs a second to build and post); a view that becomes ready asks for its own.
+   */
+  isViewReady(view: "tree" | "chat"): boolean;
   approvalUi: ApprovalUi;
   onStreaming(streaming: boolean): void;
   /** A different session is now current. */
@@ -177,7 +182,7 @@ export class SessionController {
 
   /** The tree snapshot to the tree view. */
   pushTree(): void {
-    if (this.current) this.deps.postTree(this.current.tree.snapshot());
+    if (this.current && this.deps.isViewReady("tree")) this.deps.postTree(this.current.tree.snapshot());
   }
 
   /** The chat view was (re)loaded: it holds nothing yet, so it gets the newest window of the path. */
@@ -195,7 +200,7 @@ export class SessionController {
   /** The chat snapshot (what changed on the path since the last one) and model list to the chat view. */
   pushChat(): void {
     const c = this.current;
-    if (!c) return;
+    if (!c || !this.deps.isViewReady("chat")) return;
     c.tree.flush();
     this.deps.postChat(this.chatSnapshot(c));
     this.deps.postChat(this.modelsMessage());

@@ -24,6 +24,8 @@ export interface Harness {
   chat: HostToWebview[];
   asked: string[];
   changed: SessionManager[];
+  /** Which views are loaded (both, unless a test says otherwise). */
+  ready: { tree: boolean; chat: boolean };
 }
 
 /** Create a controller whose posts land in arrays. */
@@ -49,6 +51,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     chat: [],
     asked: [],
     changed: [],
+    ready: { tree: true, chat: true },
   };
   h.controller = new SessionController({
     cwd: process.cwd(),
@@ -60,6 +63,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     defaultModelKey: () => "",
     postTree: (m) => h.tree.push(m),
     postChat: (m) => h.chat.push(m),
+    isViewReady: (view) => h.ready[view],
     approvalUi: { ask: (r) => h.asked.push(r.toolCallId), done: () => undefined },
     onStreaming: () => undefined,
     onSessionChanged: (sm) => h.changed.push(sm),
