@@ -40,7 +40,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     skipWebview: false,
     skipUi: false,
     // A real-UI run starts a code-server and a browser: fewer of them, several moves each.
-    uiRuns: quick ? 1 : 3,
+    uiRuns: quick ? 1 : 5,
     uiMoves: quick ? 3 : 6,
     cpuProf: false,
     write: !quick,

@@ -135,7 +135,7 @@ export function uiTable(report: BenchReport): string {
       "Load → chat",
       "Click → summary choice p50 / worst",
       "Move → tree + chat p50 / worst (tree, chat)",
-      "Extension host RSS (peak)",
+      "Extension host RSS settled (2 s after open; peak)",
     ]),
     row(Array(6).fill("---")),
   ];
@@ -148,7 +148,7 @@ export function uiTable(report: BenchReport): string {
           seconds(s.loadToChatMs),
           pairMs(s.clickToChoiceMs, s.clickToChoiceMaxMs),
           `${pairMs(s.moveMs, s.moveMaxMs)} (${ms(s.moveTreeMs)}, ${ms(s.moveChatMs)})`,
-          `${mb(s.rss)} (${mb(s.peakRss)})`,
+          `${mb(s.rss)} (${mb(s.rssOpen)}; ${mb(s.peakRss)})`,
         ];
   lines.push(row(line(ui.small)), row(line(ui.large)));
   if (!ui.small.error && !ui.large.error) {
@@ -156,7 +156,7 @@ export function uiTable(report: BenchReport): string {
     lines.push(
       row([
         "big ÷ small",
-        `${ratio(b.loadToLeafMs, a.loadToLeafMs)} (${signedSeconds(b.loadToLeafMs - a.loadToLeafMs)})`,
+        `${ratio(b.loadToLeafMs, a.loadToLeafMs)} (${signedSeconds(ui.leafDelayMs)} per round)`,
         ratio(b.loadToChatMs, a.loadToChatMs),
         ratio(b.clickToChoiceMs, a.clickToChoiceMs),
         ratio(b.moveMs, a.moveMs),

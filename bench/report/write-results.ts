@@ -126,7 +126,9 @@ VS Code: its extension host, the message channel, the workbench.
 for the end-to-end tests) with the extension built as \`npm start\` builds it, driven by headless Chromium
 (\`test/util/workbench.ts\`), on the demo workspace holding either the demo session or a copy of the ~300 MB
 session (\`--quick\`: the ~30 MB one). Every run is a fresh code-server, browser profile and copy of the
-session; runs alternate between the two sessions. Times come from the pages themselves (\`bench/ui/probes.ts\`):
+session; a round is one run of each, back to back (five rounds; one with \`--quick\`), and how much later the
+big session's tree shows its leaf is the median over rounds of the difference within a round, so drift
+between rounds on a busy machine stays out of it. Times come from the pages themselves (\`bench/ui/probes.ts\`):
 each frame notes on its own clock when what is awaited is drawn, so no polling or DevTools round trip is in
 them. **Load → tree with leaf**: from loading the workbench URL (the Agent view opened as soon as the
 activity bar is there) to the tree's first frame with its active leaf marked; **load → chat** likewise for
@@ -135,7 +137,9 @@ above the leaf) until the frame showing the "Summarize the branch you're leaving
 Enter on "No summary" until the tree marks the new leaf and the chat ends with it (the later of the two;
 both are shown). Six moves per run, alternating between two rows, half a second apart. **Extension host
 RSS**: VmRSS of the extension host process (a child of the code-server process, found in \`/proc\`) two
-seconds after the views are drawn and after the moves, the larger of the two; the peak is its VmHWM.
+seconds after the views are drawn, and settled: after the moves and 30 s idle (the target is on this one: an
+idle Node process leaves the garbage of a big open — the snapshot's JSON copies — until V8's memory reducer
+collects it, 10–30 s later); the peak is its VmHWM.
 
 Sessions: linear sessions with a branch every 40 turns and a label every 97 (everyday sizes, 1 KB tool outputs);
 a ~300 MB session with 10 KB tool outputs, Anthropic-style thinking with signatures and whole-file writes; a deep

@@ -9,8 +9,8 @@
  * - **click → summary choice**: a click on a tree row until the frame showing the summary quick pick;
  * - **move (no summary)**: Enter on "No summary" until the tree marks the new leaf and the chat ends with it
  *   (the later of the two);
- * - **extension host RSS**: VmRSS of the extension host process once the views are drawn and after the moves,
- *   and its VmHWM (the peak, transient garbage included).
+ * - **extension host RSS**: VmRSS of the extension host process 2 s after the views are drawn, and settled
+ *   (after the moves and 30 s idle), and its VmHWM (the peak, transient garbage included).
  */
 import { copyFileSync, mkdtempSync, rmSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,8 +26,13 @@ import { armInput, armWatch, LOAD_PROBE, loadTime, watchTime, webviewFrame } fro
 const CHOICE_TITLE = "Summarize the branch you're leaving?";
 /** Pause between moves: a user does not click ten times a second, and the previous move's status settles. */
 const BETWEEN_MOVES_MS = 500;
-/** Quiet time after the views are drawn before the extension host's memory is read. */
+/** Time after the views are drawn until the extension host's memory is first read. */
 const SETTLE_MS = 2000;
+/**
+ * Idle time after the moves until its memory is read again. An idle Node process does not collect the
+ * garbage a big open left (the snapshot's JSON copies): V8's memory reducer does, 10–30 s later.
+ */
+const IDLE_MS = 30_000;
 
 /** One run's numbers (ms, bytes). */
 export interface UiRun {
@@ -39,9 +44,10 @@ export interface UiRun {
   /** Per move: Enter until the tree marks the new leaf, and until the chat ends with it. */
   moveTreeMs: number[];
   moveChatMs: number[];
-  /** VmRSS of the extension host once the views are drawn, and after the moves. */
+  /** VmRSS of the extension host 2 s after the views are drawn (garbage of the open included). */
   rssOpen: number;
-  rssMoves: number;
+  /** VmRSS after the moves and 30 s idle: what the session costs while it is open. */
+  rssSettled: number;
   /** VmHWM of the extension host at the end of the run. */
   peakRss: number;
 }
@@ -132,8 +138,21 @@ export async function measureUiRun(session: UiSession, moves: number): Promise<U
       done.push(await move(page, tree, chat, targets[i % 2]));
       await sleep(BETWEEN_MOVES_MS);
     }
-    await sleep(SETTLE_MS);
-    const afterMoves = memory(server);
+    await sleep(IDLE_MS);
+    const settled = memory(server);
+    const { execSync } = await import("node:child_process");
+    const t0 = started;
+    console.log("leaf +" + Math.round(leafAt - t0), "chat +" + Math.round(chatAt - t0));
+    console.log(
+      execSync(`grep -rh TLDBG ${server.runDir} | tail -20`)
+        .toString()
+        .split("\n")
+        .map((l) => {
+          const m = / TLDBG (.*) (\d+)$/.exec(l);
+          return m ? m[1] + " +" + (Number(m[2]) - t0) : "";
+        })
+        .join(" | "),
+    );
     return {
       loadToLeafMs: leafAt - started,
       loadToChatMs: chatAt - started,
@@ -142,8 +161,8 @@ export async function measureUiRun(session: UiSession, moves: number): Promise<U
       moveTreeMs: done.map((m) => m.treeMs),
       moveChatMs: done.map((m) => m.chatMs),
       rssOpen: afterOpen.rss,
-      rssMoves: afterMoves.rss,
-      peakRss: afterMoves.peakRss,
+      rssSettled: settled.rss,
+      peakRss: settled.peakRss,
     };
   } finally {
     await closeBrowser?.().catch(() => undefined);

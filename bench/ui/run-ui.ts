@@ -1,7 +1,7 @@
 /**
  * The real-UI part of `npm run bench`: builds the extension as `npm start` does, then measures the demo
- * session and a big generated one in fresh code-servers, runs interleaved (small, big, small, big, …) so
- * drift on a shared machine hits both alike. See measure-ui.ts for what each run measures.
+ * session and a big generated one in fresh code-servers, in rounds of one run each (small, big, small, big,
+ * …) so drift on a shared machine hits both alike. See measure-ui.ts for what each run measures.
  */
 import { spawnSync } from "node:child_process";
 import { codeServerInstalled, REPO_ROOT } from "../../test/util/code-server.js";
@@ -22,8 +22,9 @@ export interface UiSessionSummary {
   /** The parts of a move: Enter until the tree marks the leaf, until the chat ends with it. */
   moveTreeMs: number;
   moveChatMs: number;
-  /** Extension host VmRSS: the larger of after open and after the moves. */
+  /** Extension host VmRSS settled (after the moves and 30 s idle), 2 s after open, and its peak. */
   rss: number;
+  rssOpen: number;
   peakRss: number;
   error?: string;
 }
@@ -32,6 +33,11 @@ export interface UiSessionSummary {
 export interface UiReport {
   small: UiSessionSummary;
   large: UiSessionSummary;
+  /**
+   * How much later the big session's tree showed its leaf: the median over rounds of the difference within a
+   * round (a small and a big run back to back), which a busy machine's drift between rounds does not blur.
+   */
+  leafDelayMs: number;
 }
 
 /** How many runs, and how many moves per run. */
@@ -52,7 +58,8 @@ function summarise(label: string, runs: UiRun[], error?: string): UiSessionSumma
     moveMaxMs: medianOf(runs, (r) => Math.max(...r.moveMs)),
     moveTreeMs: medianOf(runs, (r) => median(r.moveTreeMs)),
     moveChatMs: medianOf(runs, (r) => median(r.moveChatMs)),
-    rss: medianOf(runs, (r) => Math.max(r.rssOpen, r.rssMoves)),
+    rss: medianOf(runs, (r) => r.rssSettled),
+    rssOpen: medianOf(runs, (r) => r.rssOpen),
     peakRss: medianOf(runs, (r) => r.peakRss),
     error,
   };
@@ -75,7 +82,7 @@ export async function measureUi(large: UiSession, options: UiOptions, log: (line
   const failed = setup();
   if (failed !== undefined) {
     log(`ui: ${failed}`);
-    return { small: summarise(small.label, [], failed), large: summarise(large.label, [], failed) };
+    return { small: summarise(small.label, [], failed), large: summarise(large.label, [], failed), leafDelayMs: NaN };
   }
   for (let run = 0; run < options.runs; run++) {
     for (const [k, session] of [small, large].entries()) {
@@ -86,7 +93,7 @@ export async function measureUi(large: UiSession, options: UiOptions, log: (line
         log(
           `ui ${session.label} run ${run + 1}: tree with leaf ${(r.loadToLeafMs / 1000).toFixed(1)} s, ` +
             `click → choice ${median(r.clickToChoiceMs).toFixed(0)} ms, move ${median(r.moveMs).toFixed(0)} ms, ` +
-            `extension host ${(Math.max(r.rssOpen, r.rssMoves) / 1e6).toFixed(0)} MB`,
+            `extension host ${(r.rssSettled / 1e6).toFixed(0)} MB settled, ${(r.rssOpen / 1e6).toFixed(0)} MB after open`,
         );
       } catch (error) {
         errors[k] = errorText(error);
@@ -94,5 +101,11 @@ export async function measureUi(large: UiSession, options: UiOptions, log: (line
       }
     }
   }
-  return { small: summarise(small.label, runs[0], errors[0]), large: summarise(large.label, runs[1], errors[1]) };
+  const rounds = Math.min(runs[0].length, runs[1].length);
+  const delays = Array.from({ length: rounds }, (_, i) => runs[1][i].loadToLeafMs - runs[0][i].loadToLeafMs);
+  return {
+    small: summarise(small.label, runs[0], errors[0]),
+    large: summarise(large.label, runs[1], errors[1]),
+    leafDelayMs: median(delays),
+  };
 }
