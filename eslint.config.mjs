@@ -2,7 +2,18 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "out/**", "node_modules/**", "e2e-server/**", ".e2e/**", "bench/.data/**", "docs/**"] },
+  {
+    ignores: [
+      "dist/**",
+      "out/**",
+      "node_modules/**",
+      "e2e-server/**",
+      ".e2e/**",
+      "bench/.data/**",
+      "tools/pi/.cache/**",
+      "docs/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

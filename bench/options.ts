@@ -26,9 +26,13 @@ export interface BenchOptions {
   write: boolean;
   /** Measure nothing: rewrite the result files from the last run (bench/.data/last-report.json). */
   fromLast: boolean;
+  /** Time workspace checkpoints (src/core/checkpoints). */
+  checkpoints: boolean;
+  /** Only the checkpoint timings: no sessions, no webview, nothing written. */
+  checkpointsOnly: boolean;
 }
 
-const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last]`;
+const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only]`;
 
 /** Parses argv (without node and script). Throws with the usage line on anything unknown. */
 export function parseOptions(argv: string[]): BenchOptions {
@@ -45,6 +49,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     cpuProf: false,
     write: !quick,
     fromLast: false,
+    checkpoints: true,
+    checkpointsOnly: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -92,12 +98,23 @@ export function parseOptions(argv: string[]): BenchOptions {
       case "--no-write":
         options.write = false;
         break;
+      case "--no-checkpoints":
+        options.checkpoints = false;
+        break;
+      case "--checkpoints-only":
+        options.checkpointsOnly = true;
+        break;
       case "--help":
       case "-h":
         throw new UsageRequested(USAGE);
       default:
         throw new Error(`unknown option ${arg}\n${USAGE}`);
     }
+  }
+  if (options.checkpointsOnly) {
+    // A partial run must not overwrite the committed results.
+    options.checkpoints = true;
+    options.write = false;
   }
   return options;
 }

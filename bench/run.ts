@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, totalmem } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { measureCheckpoints } from "./checkpoints/measure-checkpoints.js";
 import { buildChild, runChild } from "./child-runner.js";
 import type { ChildResult, Impl } from "./child/protocol.js";
 import { ensurePi } from "./ensure-pi.js";
@@ -102,7 +103,10 @@ async function main(): Promise<void> {
     // Re-render the committed files (e.g. after editing bench/analysis.md) without measuring again.
     if (!existsSync(LAST_REPORT)) throw new Error(`--from-last: no earlier run (${LAST_REPORT} is missing)`);
     const last = JSON.parse(readFileSync(LAST_REPORT, "utf8")) as { report: BenchReport };
-    await writeResults(last.report, checkTargets(last.report.results, last.report.ui));
+    await writeResults(
+      last.report,
+      checkTargets(last.report.results, { ui: last.report.ui, checkpoints: last.report.checkpoints }),
+    );
     log(
       "rewrote bench/results.md, docs/bench.md, docs/bench-chart.svg and the README's benchmark section from the last run",
     );
@@ -111,12 +115,15 @@ async function main(): Promise<void> {
   const started = performance.now();
   const loadAtStart = loadavg()[0];
   const startedAt = new Date().toISOString().replace(/\.\d+Z$/, "Z");
-  ensurePi(log);
   let specs = options.quick ? QUICK_DATASETS : FULL_DATASETS;
   if (options.only) specs = specs.filter((s) => options.only!.includes(s.name));
-  if (specs.length === 0) throw new Error("no dataset selected (see --only)");
+  if (options.checkpointsOnly) specs = [];
+  else if (specs.length === 0) throw new Error("no dataset selected (see --only)");
+  if (specs.length > 0) {
+    ensurePi(log);
+    await buildChild();
+  }
   const datasets = ensureDatasets(specs, DATA_DIR, log);
-  await buildChild();
 
   const results: DatasetResult[] = [];
   for (const dataset of datasets) {
@@ -130,7 +137,7 @@ async function main(): Promise<void> {
     };
     log(`${dataset.name}: open ${IMPLS.map(fmt).join(", ")}`);
   }
-  if (!options.skipWebview) {
+  if (!options.skipWebview && results.length > 0) {
     // No Chromium (or a broken bundle) must not cost the store results: the webview targets show "n/a".
     await measureWebviews(results, options).catch((error: unknown) => log(`webview: ${errorText(error)}`));
   }
@@ -138,13 +145,16 @@ async function main(): Promise<void> {
   let ui: UiReport | undefined;
   const heavy = datasets.find((d) => d.role === "heavy");
   if (options.skipUi) log("ui: skipped (--no-ui)");
-  else if (!heavy) log("ui: skipped (no heavy session selected)");
-  else
+  else if (!heavy) {
+    if (!options.checkpointsOnly) log("ui: skipped (no heavy session selected)");
+  } else
     ui = await measureUi(
       { label: heavy.label, file: heavy.path },
       { runs: options.uiRuns, moves: options.uiMoves },
       log,
     );
+
+  const checkpoints = options.checkpoints ? await measureCheckpoints(options.quick ? 3 : 10, log) : undefined;
 
   const cpu = cpus();
   const report: BenchReport = {
@@ -156,8 +166,9 @@ async function main(): Promise<void> {
     machine: `${cpu.length}× ${cpu[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(totalmem() / 1e9)} GB, Node ${process.version}, ${platform()}; 1-min load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (other work shares this machine)`,
     results,
     ui,
+    checkpoints,
   };
-  const checks = checkTargets(results, ui);
+  const checks = checkTargets(results, { ui, checkpoints });
   const markdown = resultsMarkdown(report, checks);
   console.log(`\n${markdown}`);
   for (const c of checks) console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);

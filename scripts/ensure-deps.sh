@@ -2,8 +2,9 @@
 # Installs what the tests and `npm start` need and is missing, and fails fast with a clear message when it
 # cannot. Idempotent: a second run on a ready machine does nothing but checks (well under a second).
 #
-#   bash scripts/ensure-deps.sh            everything the tests need (Chromium, code-server, node_modules)
-#   bash scripts/ensure-deps.sh --start    what `npm start` needs (no browser)
+#   bash scripts/ensure-deps.sh            everything the tests need (Chromium, code-server, node_modules, the real
+#                                          pi releases of the interop tests: tools/pi/ensure.mjs)
+#   bash scripts/ensure-deps.sh --start    what `npm start` needs (no browser, no pi)
 #
 # Environment: AGENT_TREE_SKIP_APT=1 never calls apt-get (then missing system packages are an error).
 set -euo pipefail
@@ -27,12 +28,12 @@ command -v npm >/dev/null || die "npm is not installed."
 
 # --- System packages (Debian/Ubuntu) -----------------------------------------------------------------------
 # chromium drives the workbench; rg seeds @vscode/ripgrep's download cache; libkrb5-dev builds code-server's
-# `kerberos` native module; g++/make/python3 build the other native modules.
+# `kerberos` native module; g++/make/python3 build the other native modules; git runs the checkpoint tests.
 missing_pkgs=()
 if ((NEED_BROWSER)) && [[ ! -x /usr/bin/chromium ]]; then missing_pkgs+=(chromium); fi
 if ! command -v rg >/dev/null; then missing_pkgs+=(ripgrep); fi
 if [[ ! -e /usr/include/gssapi/gssapi.h && ! -e /usr/include/krb5.h ]]; then missing_pkgs+=(libkrb5-dev); fi
-for tool in g++ make python3; do
+for tool in git g++ make python3; do
   if ! command -v "$tool" >/dev/null; then missing_pkgs+=("$tool"); fi
 done
 if ((${#missing_pkgs[@]} > 0)); then
@@ -77,4 +78,10 @@ if [[ "$installed_version" != "$CODE_SERVER_VERSION" || ! -e "$ROOT/e2e-server/n
   say "code-server installed in $(($(date +%s) - started)) s"
 fi
 [[ -e "$ROOT/e2e-server/node_modules/code-server/out/node/entry.js" ]] || die "code-server did not install into e2e-server/."
+
+# --- The real pi releases of the interop tests (test/interop) ---------------------------------------------
+# pi 0.73.1 in bench/pi, pi 1.5.2 and a Node 22 for it in tools/pi (git-ignored, cached).
+if ((NEED_BROWSER)); then
+  node "$ROOT/tools/pi/ensure.mjs" || die "installing the pi releases failed (see above): node tools/pi/ensure.mjs"
+fi
 exit 0

@@ -6,7 +6,6 @@ import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { generateDemo, writeDemoSettings } from "../demo/generate-demo.js";
-import { patchInstalledWebviewShell } from "./code-server-webview-shell.js";
 import { REPO_ROOT, freePort, startCodeServer, workbenchUrl, type CodeServer } from "../test/util/code-server.js";
 import { startFakeOpenAI } from "../test/util/fake-openai-server.js";
 
@@ -54,9 +53,6 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => void shutdown(0));
   process.on("SIGTERM", () => void shutdown(0));
 
-  // Two webviews loading together can race on code-server's one service-worker slot and leave a view blank.
-  if (patchInstalledWebviewShell(join(REPO_ROOT, "e2e-server", "node_modules", "code-server")) === "patched")
-    console.log("[start] patched code-server's webview shell to share one service worker between webviews");
   const server = await startCodeServer({
     workspace,
     port: await pickPort(),

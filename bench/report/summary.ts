@@ -6,6 +6,7 @@ import type { Dataset } from "../generate/datasets.js";
 import { median, medianOf, percentile } from "../stats.js";
 import type { UiReport } from "../ui/run-ui.js";
 import type { WebviewRun } from "../webview/measure-webview.js";
+import type { CheckpointBench } from "../checkpoints/measure-checkpoints.js";
 
 /** Medians of one implementation on one session (ms, bytes). NaN where the step does not apply. */
 export interface StoreSummary {
@@ -63,6 +64,8 @@ export interface BenchReport {
   results: DatasetResult[];
   /** The real UI (code-server + Chromium): the demo session against the big one; absent when skipped. */
   ui?: UiReport;
+  /** Workspace checkpoints (absent when skipped). */
+  checkpoints?: CheckpointBench;
 }
 
 /** Medians of a set of child runs of one implementation. */

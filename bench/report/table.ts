@@ -1,5 +1,6 @@
 /** The results as Markdown tables (also printed to the terminal). */
 import type { Impl } from "../child/protocol.js";
+import { checkpointTable } from "../checkpoints/checkpoint-report.js";
 import { mb, type TargetCheck } from "./targets.js";
 import type { BenchReport, StoreSummary } from "./summary.js";
 import type { UiSessionSummary } from "../ui/run-ui.js";
@@ -211,10 +212,16 @@ export function summaryTable(report: BenchReport): string {
 
 /** How the run was made, one paragraph. */
 export function runLine(report: BenchReport): string {
+  const checkpoints = report.checkpoints ? ` Checkpoints: ${report.checkpoints.rounds} rounds per workspace.` : "";
+  if (report.results.length === 0)
+    return (
+      `Checkpoint timings only (\`--checkpoints-only\`), ${report.startedAt}, ${report.durationS.toFixed(0)} s.` +
+      `${checkpoints} Machine: ${report.machine}.`
+    );
   return (
     `${report.quick ? "Quick smoke run (`--quick`: smaller sessions, fewer runs — not a verdict)" : "Full run"}, ` +
     `${report.startedAt}, ${report.durationS.toFixed(0)} s. Medians of ${report.runs} runs, each a fresh Node process ` +
-    `per implementation and session; ${report.appends} appends per run. Machine: ${report.machine}.`
+    `per implementation and session; ${report.appends} appends per run.${checkpoints} Machine: ${report.machine}.`
   );
 }
 
@@ -236,5 +243,6 @@ export function resultsMarkdown(report: BenchReport, checks: TargetCheck[]): str
     webviewTable(report),
     "",
     ...(report.ui ? ["### Real UI (code-server + Chromium)", "", uiLine(report), "", uiTable(report), ""] : []),
+    ...(report.checkpoints ? ["### Workspace checkpoints", "", checkpointTable(report.checkpoints), ""] : []),
   ].join("\n");
 }

@@ -4,6 +4,8 @@
  */
 import type { DatasetRole } from "../generate/datasets.js";
 import type { UiReport, UiSessionSummary } from "../ui/run-ui.js";
+import { checkpointTargets } from "../checkpoints/checkpoint-report.js";
+import type { CheckpointBench } from "../checkpoints/measure-checkpoints.js";
 import type { DatasetResult, StoreSummary, WebviewSummary } from "./summary.js";
 
 /** One checked target. */
@@ -104,8 +106,12 @@ export function checkUiTargets(ui: UiReport | undefined): TargetCheck[] {
   ];
 }
 
-/** All targets: the store and tree component figures of issue 6, then the real UI's. */
-export function checkTargets(results: DatasetResult[], ui?: UiReport): TargetCheck[] {
+/** All targets: the store and tree view (issue 6), the real UI (issue 12) and workspace checkpoints (issue 15). */
+export function checkTargets(
+  results: DatasetResult[],
+  more: { ui?: UiReport; checkpoints?: CheckpointBench } = {},
+): TargetCheck[] {
+  const { ui, checkpoints } = more;
   const heavy = byRole(results, "heavy");
   const large = byRole(results, "large");
   const heavyPair = pair(heavy);
@@ -159,6 +165,7 @@ export function checkTargets(results: DatasetResult[], ui?: UiReport): TargetChe
     ),
     check("Append p99 ≤ 2 ms", large, ours(large)?.appendP99Ms, (v) => v <= 2, ms),
     ...checkUiTargets(ui),
+    ...checkpointTargets(checkpoints),
   ];
 }
 

@@ -10,6 +10,7 @@ import { BENCH_DIR, CHART_FILE, DOCS_FILE, README_FILE, RESULTS_FILE } from "../
 import { chartSvg, type ChartSeries } from "./chart-svg.js";
 import type { BenchReport } from "./summary.js";
 import { resultsMarkdown, runLine, summaryTable, targetsTable, uiLine, uiTable } from "./table.js";
+import { CHECKPOINT_METHOD } from "../checkpoints/checkpoint-report.js";
 import type { TargetCheck } from "./targets.js";
 
 type SeriesSpec = { impl: Impl; name: string; color: string; dashed?: boolean };
@@ -145,10 +146,14 @@ Sessions: linear sessions with a branch every 40 turns and a label every 97 (eve
 a ~300 MB session with 10 KB tool outputs, Anthropic-style thinking with signatures and whole-file writes; a deep
 one where every level is a branch point; a bushy one with one node holding all branches.
 
+${CHECKPOINT_METHOD}
+
 Run \`npm run bench -- --quick\` for a smoke run (smaller sessions, 2 runs; writes nothing unless \`--write\`),
 \`--cpu-prof\` to write CPU profiles of the store children and the webview page to \`bench/.data/profiles/\`
 (summarise one with \`node --import tsx bench/profile-summary.ts <file>\`), \`--from-last\` to rewrite these
-files from the last run (e.g. after editing \`bench/analysis.md\`), \`--help\` for the rest.
+files from the last run (e.g. after editing \`bench/analysis.md\`), \`--no-ui\` to skip the real-UI figures
+(\`--ui-runs N\` sets their rounds), \`--no-checkpoints\` to skip the checkpoint timings and
+\`--checkpoints-only\` to run only them (never written), \`--help\` for the rest.
 `;
 
 /** Formats Markdown as the repository's Prettier config does, so `npm run lint` stays clean. */
@@ -166,7 +171,7 @@ export async function writeResults(report: BenchReport, checks: TargetCheck[]): 
   const analysisFile = join(BENCH_DIR, "analysis.md");
   const analysis = existsSync(analysisFile) ? `\n${readFileSync(analysisFile, "utf8").trim()}\n` : "";
   const chart = "![Open time and peak RSS against file size](bench-chart.svg)";
-  const docs = `# Benchmarks: our session store and tree view against pi, and the real UI\n\n${METHOD}\n## Results\n\n${chart}\n\n${tables}${analysis}`;
+  const docs = `# Benchmarks: our session store and tree view against pi, the real UI, and workspace checkpoints\n\n${METHOD}\n## Results\n\n${chart}\n\n${tables}${analysis}`;
   writeFileSync(DOCS_FILE, await formatted(DOCS_FILE, docs));
   writeFileSync(README_FILE, await formatted(README_FILE, readmeWithResults(report, checks)));
 }

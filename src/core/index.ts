@@ -8,13 +8,20 @@ export * from "./providers/types.js";
 export * from "./tools/types.js";
 export * from "./providers/index.js";
 export { SessionManager } from "./session/session-manager.js";
-export { SessionLockedError, SessionReadOnlyError, SessionFormatError, EntryNotFoundError } from "./session/errors.js";
+export {
+  SessionLockedError,
+  SessionReadOnlyError,
+  SessionFormatError,
+  EntryNotFoundError,
+  SessionIdError,
+} from "./session/errors.js";
 export { defaultSessionDir, getAgentDir, sessionFileName } from "./session/paths.js";
 export { entryPreview, envelopeOf, normalizePreview, PREVIEW_MAX } from "./session/preview.js";
 export { buildContextFromEntries, messageOfEntry } from "./session/context.js";
 export * from "./tools/index.js";
 export * from "./export/index.js";
 export * from "./import/index.js";
+export * from "./checkpoints/index.js";
 export * from "./agent/events.js";
 export * from "./agent/navigate-types.js";
 export { AgentSession, DEFAULT_MAX_TURNS, type AgentSessionOptions } from "./agent/agent-session.js";

@@ -116,8 +116,31 @@ export interface CompactionSummaryMessage {
   timestamp: number;
 }
 
+/** A tool as pi 1.5 declares it in a system message (name, description, JSON schema parameters). */
+export interface SystemMessageTool {
+  name: string;
+  description?: string;
+  parameters?: unknown;
+  [extra: string]: unknown;
+}
+
+/**
+ * pi 1.5 records its system prompt in the session: a first `system` message holds the prompt (`content`, named
+ * `sections`, the tools it declares), later ones patch it (sections replaced by name, `null` removes one; tools
+ * added or removed). Kept in the context as pi keeps it; never sent by this extension (see convertToLlm).
+ */
+export interface SystemMessage {
+  role: "system";
+  content: string | TextContent[];
+  sections?: Record<string, string | null>;
+  toolsAdded?: SystemMessageTool[];
+  toolsRemoved?: { name: string; [extra: string]: unknown }[];
+  timestamp: number;
+}
+
 /** Everything the agent keeps in its conversation. */
 export type AgentMessage =
+  | SystemMessage
   | UserMessage
   | AssistantMessage
   | ToolResultMessage
@@ -151,13 +174,70 @@ export function emptyUsage(): Usage {
 }
 
 /**
+ * A message as pi 1.5 reads it from a session file, whose lines are not validated: a `content` that is null or
+ * missing becomes empty ("" for system messages, [] for user, assistant and tool results), so nothing downstream
+ * has to guard every access. Other messages are returned as they are.
+ */
+export function repairMessage(m: AgentMessage): AgentMessage {
+  const content = (m as { content?: unknown }).content;
+  if (content !== null && content !== undefined) return m;
+  if (m.role === "system") return { ...m, content: "" };
+  if (m.role === "user" || m.role === "assistant" || m.role === "toolResult") return { ...m, content: [] };
+  return m;
+}
+
+/**
+ * The system prompt in force after a run of messages, as pi 1.5 replays it (pi-ai getCurrentSystemMessage): the
+ * texts of every system message joined by blank lines, sections patched by name, the tools added and not
+ * removed since. Undefined when the messages hold no system message. A compaction keeps it (`systemMessage`),
+ * since the messages it summarizes are gone from the context.
+ */
+export function currentSystemMessage(messages: readonly AgentMessage[]): SystemMessage | undefined {
+  const texts: string[] = [];
+  const sections = new Map<string, string>();
+  const tools = new Map<string, SystemMessageTool>();
+  let timestamp: number | undefined;
+  for (const m of messages) {
+    if (m.role !== "system") continue;
+    timestamp ??= m.timestamp;
+    const text = contentText(m.content);
+    if (text.length > 0) texts.push(text);
+    for (const [name, value] of Object.entries(m.sections ?? {})) {
+      if (value === null) sections.delete(name);
+      else sections.set(name, value);
+    }
+    for (const tool of m.toolsRemoved ?? []) tools.delete(tool.name);
+    for (const tool of m.toolsAdded ?? []) tools.set(tool.name, tool);
+  }
+  if (timestamp === undefined && tools.size === 0) return undefined;
+  return {
+    role: "system",
+    content: texts.join("\n\n"),
+    ...(sections.size > 0 ? { sections: Object.fromEntries(sections) } : {}),
+    ...(tools.size > 0 ? { toolsAdded: [...tools.values()] } : {}),
+    timestamp: timestamp ?? 0,
+  };
+}
+
+/** A system message as one prompt text: its content, then its sections (pi-ai getSystemMessageText). */
+export function systemPromptText(m: SystemMessage): string {
+  const parts = [contentText(m.content)];
+  for (const text of Object.values(m.sections ?? {})) if (text !== null) parts.push(text);
+  return parts.filter((p) => p.length > 0).join("\n\n");
+}
+
+/**
  * Turn agent messages into what the model sees: summaries and custom messages become user
  * messages (with pi's preambles), bash executions become user text, the rest passes through.
+ * System messages (pi 1.5's recorded prompt) are left out: the prompt of the agent that runs — this
+ * extension's, AgentSessionOptions.systemPrompt — is the one sent; pi's describes pi's tools and set-up.
  */
 export function convertToLlm(messages: readonly AgentMessage[]): LlmMessage[] {
   const out: LlmMessage[] = [];
   for (const m of messages) {
     switch (m.role) {
+      case "system":
+        break;
       case "user":
       case "assistant":
       case "toolResult":

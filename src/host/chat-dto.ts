@@ -1,5 +1,12 @@
 /** Chat rows for the webview, flattened from AgentMessages, and the token/cost line. Pure. */
-import { contentText, type AgentMessage, type AssistantMessage, type Usage } from "../core/messages.js";
+import {
+  contentText,
+  repairMessage,
+  systemPromptText,
+  type AgentMessage,
+  type AssistantMessage,
+  type Usage,
+} from "../core/messages.js";
 import type { SessionEntry } from "../core/session/types.js";
 import type { ChatMessageDto } from "../shared/protocol.js";
 
@@ -36,8 +43,12 @@ function assistantDto(id: string, m: AssistantMessage): ChatMessageDto {
 }
 
 /** One message as a chat row with the given id (entry id, or a temporary id while streaming). */
-export function messageToDto(id: string, m: AgentMessage): ChatMessageDto {
+export function messageToDto(id: string, message: AgentMessage): ChatMessageDto {
+  const m = repairMessage(message);
   switch (m.role) {
+    case "system":
+      // pi 1.5's recorded prompt: not a chat row (isChatEntry skips it); shown whole on hover and Copy Text.
+      return { id, role: "custom", text: systemPromptText(m), timestamp: m.timestamp };
     case "user":
       return { id, role: "user", text: contentText(m.content), timestamp: m.timestamp };
     case "assistant":
@@ -79,24 +90,27 @@ export interface ChatUsage {
   contextWindow: number;
 }
 
-/** One assistant reply's token use, as the usage line counts it. */
-export interface ReplyUsage {
+/** One usage record on a path, as the usage line counts it. */
+export interface PathUsage {
   usage: Usage;
-  /** The reply ended in an error or was aborted: its tokens are no context size. */
-  failed: boolean;
+  /** An assistant reply that did not fail: its total is the context size from there on. */
+  setsContext: boolean;
 }
 
 /**
- * Sum token use and cost over the replies on the path (root first); the context size is the last good
- * reply's total (what the model saw plus what it wrote).
+ * Sum token use and cost over a root→leaf path's usage records (root first): assistant replies, pi 1.5's
+ * `usage` entries (model calls that added no message) and the usage pi 1.5 records on compactions and branch
+ * summaries. The context size is the last good assistant reply's total (what the model saw plus what it
+ * wrote).
  */
-export function usageOf(replies: readonly ReplyUsage[], contextWindow: number): ChatUsage {
+export function usageOf(records: readonly PathUsage[], contextWindow: number): ChatUsage {
   const u: ChatUsage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow };
-  for (const { usage, failed } of replies) {
+  for (const { usage, setsContext } of records) {
     u.input += usage.input;
     u.output += usage.output;
-    u.cost += usage.cost?.total ?? 0;
-    if (!failed) u.contextTokens = usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+    u.cost += usage.cost.total;
+    if (setsContext)
+      u.contextTokens = usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
   }
   return u;
 }
@@ -110,10 +124,14 @@ export interface ChatEnvelope {
   hidden?: boolean;
 }
 
-/** True when the entry is a row of the chat: a message, a visible hook message, a summary. */
+/**
+ * True when the entry is a row of the chat: a message (not pi 1.5's recorded system prompt), a visible hook
+ * message, a summary.
+ */
 export function isChatEntry(env: ChatEnvelope): boolean {
   switch (env.type) {
     case "message":
+      return env.role !== "system";
     case "branch_summary":
     case "compaction":
       return true;
@@ -129,7 +147,7 @@ export function entryToChat(e: SessionEntry): ChatMessageDto | undefined {
   const ts = Date.parse(e.timestamp) || 0;
   switch (e.type) {
     case "message":
-      return messageToDto(e.id, e.message);
+      return e.message.role === "system" ? undefined : messageToDto(e.id, e.message);
     case "custom_message":
       return e.display ? { id: e.id, role: "custom", text: contentText(e.content), timestamp: ts } : undefined;
     case "branch_summary":

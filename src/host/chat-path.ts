@@ -12,7 +12,7 @@
 import type { Usage } from "../core/messages.js";
 import type { SessionEntry } from "../core/session/types.js";
 import type { ChatMessageDto } from "../shared/protocol.js";
-import { entryToChat, isChatEntry, MAX_ENTRY_TEXT, type ChatEnvelope, type ReplyUsage } from "./chat-dto.js";
+import { entryToChat, isChatEntry, MAX_ENTRY_TEXT, type ChatEnvelope, type PathUsage } from "./chat-dto.js";
 
 /** What the chat path reads from a SessionManager. */
 export interface ChatPathSource {
@@ -40,8 +40,8 @@ export interface ChatPathUpdate {
   start: number;
   keep: boolean;
   messages: ChatMessageDto[];
-  /** Token use of every reply on the path, root first. */
-  replies: ReplyUsage[];
+  /** The usage records of the path, root first (for the usage line). */
+  usage: PathUsage[];
 }
 
 /** A page of older messages: the path's messages from `start` up to the view's first one. */
@@ -93,8 +93,8 @@ export class ChatPath {
    * holds, only the messages after the common part; else the newest window.
    */
   update(): ChatPathUpdate {
-    const envs = this.source.getPathEnvelopes().filter(isChatEntry);
-    const ids = envs.map((e) => e.id);
+    const path = this.source.getPathEnvelopes();
+    const ids = path.filter(isChatEntry).map((e) => e.id);
     const n = ids.length;
     let common = 0;
     if (this.held) {
@@ -117,7 +117,7 @@ export class ChatPath {
     }
     this.ids = ids;
     this.held = true;
-    return { start, keep, messages: window.messages(), replies: this.replies(envs) };
+    return { start, keep, messages: window.messages(), usage: this.usage(path) };
   }
 
   /** The page before the view's first message, or undefined when the request is stale or there is none. */
@@ -129,12 +129,11 @@ export class ChatPath {
     return { start, messages: page.messages() };
   }
 
-  private replies(envs: readonly ChatEnvelope[]): ReplyUsage[] {
-    const out: ReplyUsage[] = [];
-    for (const e of envs) {
-      if (e.role !== "assistant") continue;
+  private usage(path: readonly ChatEnvelope[]): PathUsage[] {
+    const out: PathUsage[] = [];
+    for (const e of path) {
       const usage = this.source.getUsage(e.id);
-      if (usage) out.push({ usage, failed: e.failed === true });
+      if (usage) out.push({ usage, setsContext: e.type === "message" && e.role === "assistant" && e.failed !== true });
     }
     return out;
   }

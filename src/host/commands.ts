@@ -6,6 +6,7 @@ import type { ModelActions } from "./model-actions.js";
 import { parseEntryContextArg } from "./protocol-validation.js";
 import type { SessionController } from "./session-controller.js";
 import type { SessionOpener } from "./session-opener.js";
+import type { AgentWebviewView } from "./webview-view.js";
 
 /** Every command id this extension contributes. */
 export const COMMAND_IDS = [
@@ -28,6 +29,7 @@ export const COMMAND_IDS = [
   "agentTree.exportHtml",
   "agentTree.exportBranchHtml",
   "agentTree.treeKeyHandled",
+  "agentTree.reloadViews",
 ] as const;
 
 /** What the commands call. */
@@ -38,6 +40,8 @@ export interface CommandDeps {
   models: ModelActions;
   /** Opens the workspace's session if none is open yet. */
   ensureSession(): Promise<boolean>;
+  /** The tree and chat views ("Reload Views"). */
+  views: readonly AgentWebviewView[];
 }
 
 /** Register every command; the returned disposables go into the extension context. */
@@ -87,6 +91,10 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     // Bound to Ctrl+O / Ctrl+U while the tree has focus: the view toggles its filter itself, and this
     // binding keeps the workbench (Open File…) from acting on the same key press.
     "agentTree.treeKeyHandled": () => undefined,
+    // From the palette: both views, one after the other; from a view's "Reload View" link: that view ("tree"/"chat").
+    "agentTree.reloadViews": async (arg?: unknown) => {
+      for (const view of d.views) if (arg === undefined || arg === view.kind) await view.reload();
+    },
   };
   return COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, handlers[id]));
 }

@@ -24,6 +24,7 @@ import {
   defaultModelSetting,
   loadWorkspaceHooksSetting,
 } from "./settings.js";
+import { OneAtATime } from "./webview-ready-watchdog.js";
 import { AgentWebviewView } from "./webview-view.js";
 import { loadWorkspaceHooks } from "./workspace-hooks.js";
 
@@ -85,8 +86,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
 
   // Views exist before the controller so it can post; their messages are routed once wired below.
   let route: (raw: unknown, view: AgentWebviewView) => void = () => undefined;
-  const tree = new AgentWebviewView("tree", context.extensionUri, (raw, v) => route(raw, v));
-  const chat = new AgentWebviewView("chat", context.extensionUri, (raw, v) => route(raw, v));
+  const viewDeps = {
+    extensionUri: context.extensionUri,
+    onMessage: (raw: unknown, v: AgentWebviewView) => route(raw, v),
+    log,
+    recreateQueue: new OneAtATime(),
+  };
+  const tree = new AgentWebviewView("tree", viewDeps);
+  const chat = new AgentWebviewView("chat", viewDeps);
+  context.subscriptions.push(tree, chat);
 
   const controller: SessionController = new SessionController({
     cwd,
@@ -175,7 +183,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider("agentTree.tree", provider(tree)),
     vscode.window.registerWebviewViewProvider("agentTree.chat", provider(chat)),
-    ...registerCommands({ controller, opener, actions, models, ensureSession }),
+    ...registerCommands({ controller, opener, actions, models, ensureSession, views: [tree, chat] }),
     keys.onDidChange(() => controller.refreshModels()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affects(e, "models.custom")) loadCustomModels();

@@ -218,7 +218,7 @@ export class SessionController {
       keep: path.keep,
       messages: path.messages,
       streaming: c.agent.isStreaming,
-      usage: usageOf(path.replies, model?.contextWindow ?? 0),
+      usage: usageOf(path.usage, model?.contextWindow ?? 0),
     };
     if (model) msg.model = toModelDto(model);
     if (c.sm.isReadOnly()) msg.noModelReason = this.readOnlyReason();

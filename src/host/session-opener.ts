@@ -35,11 +35,11 @@ export class SessionOpener {
     return path.isAbsolute(configured) ? configured : path.resolve(this.cwd, configured);
   }
 
-  /** Resume the most recent session of the workspace, else start a new one. */
+  /** Resume the session of the workspace written last (as pi's `-c`), else start a new one. */
   async openRecentOrNew(): Promise<void> {
     let latest: string | undefined;
     try {
-      [latest] = (await SessionManager.list(this.cwd, this.sessionDir())).map((s) => s.path);
+      latest = await SessionManager.findMostRecent(this.cwd, this.sessionDir());
     } catch (e) {
       this.log.warn(`Listing sessions failed: ${errorText(e)}`);
     }
@@ -233,10 +233,14 @@ export class SessionOpener {
     try {
       file = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: "Continuing in a new session…" },
-        () =>
-          plan.kind === "claude"
-            ? convertClaudePathToSession(plan.transcriptPath, leaf ?? plan.leaf, this.cwd, sessionDir)
-            : sm.createBranchedSession(leaf ?? plan.leafId),
+        async () => {
+          if (plan.kind === "claude")
+            return convertClaudePathToSession(plan.transcriptPath, leaf ?? plan.leaf, this.cwd, sessionDir);
+          const branched = await sm.createBranchedSession(leaf ?? plan.leafId);
+          // Read-only views are always of files; an in-memory session would have become the branch itself.
+          if (branched === undefined) throw new Error("this session is not stored in a file");
+          return branched;
+        },
       );
     } catch (e) {
       this.fail("Cannot continue in a new session", e);

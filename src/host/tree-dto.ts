@@ -35,6 +35,7 @@ export interface EnvelopeLike {
 }
 
 const ROLE_KINDS: Record<string, TreeNodeKind> = {
+  system: "system",
   user: "user",
   assistant: "assistant",
   toolResult: "toolResult",
@@ -53,6 +54,8 @@ const TYPE_KINDS: Record<string, TreeNodeKind> = {
   model_change: "model_change",
   thinking_level_change: "thinking_level_change",
   session_info: "session_info",
+  usage: "usage",
+  context_edit: "context_edit",
 };
 
 /** The row kind of an entry type (and message role). */

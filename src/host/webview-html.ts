@@ -66,3 +66,39 @@ ${styles}
 </html>
 `;
 }
+
+/** Inputs of {@link buildUnavailableHtml}. */
+export interface UnavailableHtmlOptions {
+  cspSource: string;
+  nonce: string;
+  /** The view's title ("Session Tree", "Chat"). */
+  title: string;
+  /** A `command:` URI that reloads the view (allowed by the webview's `enableCommandUris`). */
+  reloadCommandUri: string;
+}
+
+/**
+ * What a view shows when it did not load after its retries: what happened and a "Reload View" link. No
+ * script (the bundle is what failed to start), so the link is a command URI.
+ */
+export function buildUnavailableHtml(o: UnavailableHtmlOptions): string {
+  const nonce = escapeHtml(o.nonce);
+  const title = escapeHtml(o.title);
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(o.cspSource, o.nonce))}" />
+    <style nonce="${nonce}">
+      body { padding: 8px 12px; }
+      .reload { display: inline-block; margin-top: 4px; }
+    </style>
+    <title>${title}</title>
+  </head>
+  <body data-view="unavailable">
+    <p role="alert">The ${title} view did not load. VS Code started it several times; the Agent Tree output channel says why.</p>
+    <a class="reload" href="${escapeHtml(o.reloadCommandUri)}">Reload View</a>
+  </body>
+</html>
+`;
+}

@@ -19,7 +19,10 @@ export type TreeNodeKind =
   | "model_change"
   | "thinking_level_change"
   | "session_info"
-  | "unknown";
+  | "unknown"
+  | "usage"
+  | "context_edit"
+  | "system";
 
 /** One session entry as the tree draws it: envelope and a short preview, never the whole body. */
 export interface TreeNodeDto {

@@ -22,13 +22,17 @@ export const TREE_NODE_KINDS: readonly TreeNodeKind[] = [
   "thinking_level_change",
   "session_info",
   "unknown",
+  "usage",
+  "context_edit",
+  "system",
 ];
 
 const KIND_CODES: ReadonlyMap<TreeNodeKind, number> = new Map(TREE_NODE_KINDS.map((k, i) => [k, i]));
+const UNKNOWN_CODE = KIND_CODES.get("unknown") as number;
 
 /** The code of a kind in `TreeColumns.kinds` ("unknown" for anything unexpected). */
 export function kindCode(kind: TreeNodeKind): number {
-  return KIND_CODES.get(kind) ?? TREE_NODE_KINDS.length - 1;
+  return KIND_CODES.get(kind) ?? UNKNOWN_CODE;
 }
 
 /** Bits of `TreeColumns.flags`. */

@@ -45,6 +45,7 @@ import {
   openViewContainer,
   pickQuickItem,
   pickQuickItemContaining,
+  quickInput,
   runCommand,
   quickOpenFile,
   reloadWorkbench,
@@ -83,6 +84,36 @@ function step(name: string, fn: () => Promise<void>): () => Promise<void> {
 
 async function tree(): Promise<FrameLocator> {
   return treeView(page);
+}
+
+/** On-screen x of each row's innermost connector, label and role word (NaN for a part the row lacks). */
+async function rowXs(t: FrameLocator, ids: string[]): Promise<{ connector: number; label: number; role: number }[]> {
+  return Promise.all(
+    ids.map((id) =>
+      // No named inner functions: tsx's name-keeping helper does not exist in the page.
+      row(t, id).evaluate((el) => {
+        const xs: number[] = [];
+        for (const [sel, last] of [
+          [".guides", true],
+          [".label-tag", false],
+          [".role", false],
+        ] as const) {
+          const n = el.querySelector(sel)?.firstChild;
+          const chars = n instanceof Text ? [...n.data].flatMap((c, i) => (c.trim() === "" ? [] : [i])) : [];
+          if (!(n instanceof Text) || chars.length === 0) {
+            xs.push(NaN);
+            continue;
+          }
+          const i = last ? chars[chars.length - 1] : chars[0];
+          const r = document.createRange();
+          r.setStart(n, i);
+          r.setEnd(n, i + 1);
+          xs.push(r.getBoundingClientRect().left);
+        }
+        return { connector: xs[0], label: xs[1], role: xs[2] };
+      }),
+    ),
+  );
 }
 
 describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => {
@@ -223,6 +254,41 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
       );
       assert.equal(label?.label, "env var idea", "no label entry in the session file");
       await screenshot(page, "07-labelled");
+    }),
+  );
+
+  it(
+    "rows keep their place when selected, focused, labelled or active, and stay readable at 300 px",
+    step("row-states", async () => {
+      const t = await tree();
+      await setSidebarWidth(page, 300);
+      const leaf = await activeLeafId(t);
+      assert.ok(leaf, "no active leaf");
+      const ids = [DEMO_IDS.branchBReply, DEMO_IDS.branchCUser, leaf];
+      const before = await rowXs(t, ids);
+      // Selected: a click on the row's words, then Escape on the summary choice (nothing moves).
+      await row(t, DEMO_IDS.branchBReply).locator(".text").click();
+      await expectVisible(quickInput(page), "the summary choice");
+      await screenshot(page, "07a-row-selected");
+      await page.keyboard.press("Escape");
+      // Focused: the tree takes the keyboard; the focus ring is on the selected row.
+      await t.locator('[role="tree"]').focus();
+      await expectVisible(t.locator('[role="tree"]:focus .tree-row.selected'), "the focus ring on the selected row");
+      await screenshot(page, "07b-row-focused");
+      const after = await rowXs(t, ids);
+      for (const [i, id] of ids.entries())
+        for (const k of ["connector", "label", "role"] as const)
+          assert.ok(
+            Math.abs(after[i][k] - before[i][k]) <= 1 || (Number.isNaN(after[i][k]) && Number.isNaN(before[i][k])),
+            `row ${id}: its ${k} moved from x=${before[i][k]} to x=${after[i][k]}`,
+          );
+      // The labelled row (previous step) and the active row, label and `← active` in full view.
+      const marker = await row(t, leaf).locator(".active-marker").boundingBox();
+      const leafBox = await row(t, leaf).boundingBox();
+      assert.ok(marker && leafBox, "the active row and its marker are drawn");
+      assert.ok(marker.x + marker.width <= leafBox.x + leafBox.width, "← active is cut off at 300 px");
+      await screenshot(page, "07c-labelled-and-active-at-300px");
+      await setSidebarWidth(page, 560);
     }),
   );
 

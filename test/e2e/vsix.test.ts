@@ -23,7 +23,7 @@ const MAX_VSIX_BYTES = 3 * 1024 * 1024;
 
 /** A copy of what packaging reads; sources and node_modules are linked, not copied. */
 function stage(dir: string): void {
-  for (const f of ["package.json", "README.md", "LICENSE", ".vscodeignore", "esbuild.mjs"]) {
+  for (const f of ["package.json", "README.md", "CHANGELOG.md", "LICENSE", ".vscodeignore", "esbuild.mjs"]) {
     if (existsSync(join(REPO_ROOT, f))) cpSync(join(REPO_ROOT, f), join(dir, f));
   }
   for (const d of ["media", "scripts"]) cpSync(join(REPO_ROOT, d), join(dir, d), { recursive: true });
@@ -52,6 +52,7 @@ test(
       });
       const log = `${built.stdout}${built.stderr}`;
       assert.equal(built.status, 0, `scripts/package.sh failed:\n${log}`);
+      assert.doesNotMatch(log, /WARNING/, "vsce warned");
       const vsix = readdirSync(staging).find((f) => f.endsWith(".vsix"));
       assert.ok(vsix, `no .vsix produced:\n${log}`);
       const vsixPath = join(staging, vsix);
@@ -68,6 +69,8 @@ test(
         "extension/dist/extension.js",
         "extension/dist/webview.js",
         "extension/readme.md",
+        "extension/changelog.md",
+        "extension/media/icon.png",
       ]) {
         assert.ok(entries.includes(needed), `${needed} missing from the .vsix`);
       }

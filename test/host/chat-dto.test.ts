@@ -1,9 +1,17 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { emptyUsage, type AssistantMessage } from "../../src/core/messages.js";
+import {
+  emptyUsage,
+  type AgentMessage,
+  type AssistantMessage,
+  type Usage,
+  type UserMessage,
+} from "../../src/core/messages.js";
 import type { SessionEntry } from "../../src/core/session/types.js";
-import { entryToChat, isChatEntry, messageToDto, usageOf } from "../../src/host/chat-dto.js";
+import { SessionManager } from "../../src/core/session/session-manager.js";
 import { envelopeOf } from "../../src/core/session/preview.js";
+import { entryToChat, isChatEntry, messageToDto, usageOf, type ChatUsage } from "../../src/host/chat-dto.js";
+import { ChatPath } from "../../src/host/chat-path.js";
 
 const assistant = (over: Partial<AssistantMessage> = {}): AssistantMessage => ({
   role: "assistant",
@@ -83,9 +91,8 @@ test("a path becomes chat rows with entry ids; hidden hook messages are skipped"
     { type: "message", id: "b", parentId: "c", timestamp: ts, message: assistant() },
   ];
   // The envelope alone says which entries are rows (no body is read for the others).
-  const rows = path.filter((e) => isChatEntry(envelopeOf(e)));
   assert.deepEqual(
-    rows.map((e) => entryToChat(e)).map((m) => [m?.id, m?.role]),
+    chatRows(path).map((m) => [m?.id, m?.role]),
     [
       ["a", "user"],
       ["s", "branchSummary"],
@@ -96,15 +103,86 @@ test("a path becomes chat rows with entry ids; hidden hook messages are skipped"
   assert.equal(entryToChat(path[2]), undefined, "a hidden hook message has no row");
 });
 
+const ts = "2026-01-01T00:00:00.000Z";
+
+/** The chat rows of a path, as the chat window picks them (by envelope) and draws them. */
+function chatRows(path: readonly SessionEntry[]): ReturnType<typeof entryToChat>[] {
+  return path.filter((e) => isChatEntry(envelopeOf(e))).map(entryToChat);
+}
+
+/** The usage line of a session's path, from its index (as the chat window reads it). */
+function usageLine(sm: SessionManager, contextWindow: number): ChatUsage {
+  return usageOf(new ChatPath(sm).update().usage, contextWindow);
+}
+
 test("usage sums cost and tokens; context is the last good reply", () => {
-  const u = usageOf(
-    [
-      { usage: assistant().usage, failed: false },
-      { usage: { ...emptyUsage(), input: 300, output: 30, totalTokens: 330 }, failed: false },
-      // An aborted reply counts for tokens and cost, not for the context size.
-      { usage: { ...emptyUsage(), input: 1, output: 1, totalTokens: 2 }, failed: true },
-    ],
-    1000,
+  const sm = SessionManager.inMemory("/tmp");
+  sm.appendMessage(assistant());
+  sm.appendMessage(assistant({ usage: { ...emptyUsage(), input: 300, output: 30, totalTokens: 330 } }));
+  // An aborted reply counts for tokens and cost, not for the context size.
+  sm.appendMessage(
+    assistant({ stopReason: "aborted", usage: { ...emptyUsage(), input: 1, output: 1, totalTokens: 2 } }),
   );
-  assert.deepEqual(u, { input: 401, output: 51, cost: 0.5, contextTokens: 330, contextWindow: 1000 });
+  assert.deepEqual(usageLine(sm, 1000), { input: 401, output: 51, cost: 0.5, contextTokens: 330, contextWindow: 1000 });
+});
+
+test("pi 1.5's usage entries and the usage of its summaries count; they do not set the context size", () => {
+  const cost = (total: number): Usage["cost"] => ({ ...emptyUsage().cost, total });
+  const sm = SessionManager.inMemory("/tmp");
+  const reply = sm.appendMessage(assistant({ usage: { ...emptyUsage(), input: 300, output: 30, totalTokens: 330 } }));
+  sm.appendUsage("cache_warm", "anthropic", "claude", {
+    ...emptyUsage(),
+    input: 5000,
+    output: 1,
+    totalTokens: 5001,
+    cost: cost(0.25),
+  });
+  sm.appendCompaction("s", reply, 330, undefined, undefined, {
+    ...emptyUsage(),
+    input: 40,
+    output: 4,
+    totalTokens: 44,
+    cost: cost(0.125),
+  });
+  assert.deepEqual(usageLine(sm, 1000), {
+    input: 5340,
+    output: 35,
+    cost: 0.375,
+    contextTokens: 330,
+    contextWindow: 1000,
+  });
+});
+
+test("a pi 1.5 system message is no chat row; a message without content is an empty row, not a crash", () => {
+  const path: SessionEntry[] = [
+    {
+      type: "message",
+      id: "s",
+      parentId: null,
+      timestamp: ts,
+      message: { role: "system", content: "", sections: { tools: "<tools>read</tools>" }, timestamp: 1 },
+    },
+    {
+      type: "message",
+      id: "u",
+      parentId: "s",
+      timestamp: ts,
+      message: { role: "user", content: null, timestamp: 2 } as unknown as UserMessage,
+    },
+    {
+      type: "message",
+      id: "a",
+      parentId: "u",
+      timestamp: ts,
+      message: { ...assistant(), content: undefined } as never,
+    },
+  ];
+  assert.deepEqual(
+    chatRows(path).map((m) => [m?.id, m?.role, m?.text]),
+    [
+      ["u", "user", ""],
+      ["a", "assistant", ""],
+    ],
+  );
+  assert.equal(messageToDto("s", (path[0] as { message: AgentMessage }).message).text, "<tools>read</tools>");
 });

@@ -94,8 +94,8 @@ describe("chat window", () => {
     // Bodies are read for the window (and the one message that did not fit), not for the whole path.
     assert.ok(source.bodies <= update.messages.length + 1, `${source.bodies} bodies read`);
     // The usage line still covers every reply on the path (from the store's index).
-    assert.equal(update.replies.length, Math.ceil(2000 / 3));
-    assert.equal(update.replies.at(-1)?.usage.totalTokens, 110 + Math.ceil(2000 / 3) - 1);
+    assert.equal(update.usage.length, Math.ceil(2000 / 3));
+    assert.equal(update.usage.at(-1)?.usage.totalTokens, 110 + Math.ceil(2000 / 3) - 1);
   });
 
   test("the controller posts that bounded window and the usage of the whole path", async () => {

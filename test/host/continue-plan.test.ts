@@ -86,7 +86,7 @@ test("continuing lands in the workspace's folder and opens writable (both kinds)
     const ro = await SessionManager.open(file, { sessionDir: workspaceDir, readOnly: true });
     const plan = planContinue(ro);
     assert.ok(plan.kind === "branch");
-    const branched = await ro.createBranchedSession(plan.leafId);
+    const branched = (await ro.createBranchedSession(plan.leafId)) as string;
     await ro.close();
     assert.equal(path.dirname(branched), workspaceDir);
     assert.deepEqual(fs.readdirSync(piDir), [path.basename(file)]);

@@ -35,6 +35,9 @@ test("message roles and entry types map to row kinds", () => {
   assert.equal(kindOf("thinking_level_change"), "thinking_level_change");
   assert.equal(kindOf("session_info"), "session_info");
   assert.equal(kindOf("future_entry_type"), "unknown");
+  assert.equal(kindOf("usage"), "usage");
+  assert.equal(kindOf("context_edit"), "context_edit");
+  assert.equal(kindOf("message", "system"), "system");
   assert.equal(kindOf("constructor"), "unknown");
 });
 

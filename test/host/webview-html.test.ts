@@ -1,6 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { buildWebviewHtml, contentSecurityPolicy, escapeHtml, makeNonce } from "../../src/host/webview-html.js";
+import {
+  buildUnavailableHtml,
+  buildWebviewHtml,
+  contentSecurityPolicy,
+  escapeHtml,
+  makeNonce,
+} from "../../src/host/webview-html.js";
 
 const csp = "https://file+.vscode-resource.vscode-cdn.net";
 
@@ -45,4 +51,13 @@ test("nonces are fresh and attribute values are escaped", () => {
   });
   assert.equal([...html.matchAll(/<script/g)].length, 1);
   assert.match(html, /<title>&lt;Chat&gt;<\/title>/);
+});
+
+test("a view that did not load says so and offers Reload View as a command link, without any script", () => {
+  const uri = `command:agentTree.reloadViews?${encodeURIComponent(JSON.stringify(["chat"]))}`;
+  const html = buildUnavailableHtml({ cspSource: csp, nonce: "n1", title: "Chat <1>", reloadCommandUri: uri });
+  assert.doesNotMatch(html, /<script/);
+  assert.match(html, /role="alert">The Chat &lt;1&gt; view did not load\./);
+  assert.match(html, /<a class="reload" href="command:agentTree\.reloadViews\?%5B%22chat%22%5D">Reload View<\/a>/);
+  assert.ok(html.includes(escapeHtml(contentSecurityPolicy(csp, "n1"))), "the same strict CSP as the views");
 });

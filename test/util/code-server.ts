@@ -4,7 +4,7 @@
  * tests and by `npm start` (scripts/start.ts). The README section "The end-to-end tests" says how they use it.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -22,6 +22,35 @@ export const CODE_SERVER_ENTRY = join(
   "node",
   "entry.js",
 );
+
+/** code-server's webview shell, the outer frame of every webview. */
+const WEBVIEW_SHELL = join(
+  REPO_ROOT,
+  "e2e-server",
+  "node_modules",
+  "code-server",
+  "lib",
+  "vscode",
+  "out",
+  "vs",
+  "workbench",
+  "contrib",
+  "webview",
+  "browser",
+  "pre",
+  "index.html",
+);
+
+/**
+ * Earlier versions of `npm start` patched the webview shell in place and kept the published one beside it as
+ * `index.html.orig`. The extension now copes with code-server as published, and the tests must see what
+ * users see: put the published shell back. True when it did.
+ */
+function restorePublishedWebviewShell(): boolean {
+  if (!existsSync(`${WEBVIEW_SHELL}.orig`)) return false;
+  renameSync(`${WEBVIEW_SHELL}.orig`, WEBVIEW_SHELL);
+  return true;
+}
 
 /** Options of {@link startCodeServer}. */
 export interface CodeServerOptions {
@@ -87,6 +116,8 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   if (!codeServerInstalled()) {
     throw new Error(`code-server is not installed (${CODE_SERVER_ENTRY} missing). Run: bash scripts/ensure-deps.sh`);
   }
+  if (restorePublishedWebviewShell())
+    console.log("[code-server] restored the published webview shell (index.html.orig)");
   const ownRunDir = options.runDir === undefined;
   const runDir = options.runDir ?? mkdtempSync(join(tmpdir(), "agent-tree-cs-"));
   for (const sub of ["xdg-config", "xdg-data", "tmp", "ud", "ext"]) mkdirSync(join(runDir, sub), { recursive: true });

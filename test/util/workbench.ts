@@ -6,7 +6,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from "playwright-core";
-import { isSharedWebviewShell, shareWebviewServiceWorker } from "../../scripts/code-server-webview-shell.js";
 import { REPO_ROOT, sleep } from "./code-server.js";
 
 /** The extension's id as VS Code puts it into webview iframe URLs. */
@@ -20,6 +19,13 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** Default bound for UI waits. The machine is shared and slow; failures still come in well under a minute. */
 export const UI_TIMEOUT_MS = 30_000;
+
+/**
+ * Bound for finding an Agent view's frame. On code-server a view that starts together with the other one can
+ * stay blank until the extension re-creates it (8 s per attempt, up to 3 attempts, one view at a time), so
+ * this allows for a few rounds of that; a healthy view appears within seconds.
+ */
+export const WEBVIEW_TIMEOUT_MS = 90_000;
 
 /** Launches headless Chromium with a fresh profile, no network beyond 127.0.0.1. */
 export async function launchBrowser(profileDir: string): Promise<BrowserContext> {
@@ -39,23 +45,8 @@ export async function launchBrowser(profileDir: string): Promise<BrowserContext>
       '--host-resolver-rules="MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"',
     ],
   });
-  // code-server's own (PWA) service worker controls every page under "/", webview frames included. It is
-  // useless here and only adds a third worker to the webviews' scope, so keep it from registering.
-  await context.route("**/_static/out/browser/serviceWorker.js", (route) => route.fulfill({ status: 404, body: "" }));
-  await context.route(WEBVIEW_SHELL_URL, async (route) => {
-    const response = await route.fetch();
-    const shell = await response.text();
-    // `npm start` patches the installed shell on disk; the same patch twice would not recognise it.
-    await route.fulfill({ response, body: isSharedWebviewShell(shell) ? shell : shareWebviewServiceWorker(shell) });
-  });
   return context;
 }
-
-/** The outer shell of every webview (VS Code's webview/browser/pre/index.html), with its query. */
-const WEBVIEW_SHELL_URL = /\/webview\/browser\/pre\/index\.html(\?|$)/;
-
-/** See scripts/code-server-webview-shell.ts: the race it removes, and why the patch is safe. */
-export { shareWebviewServiceWorker };
 
 /** Opens the workbench URL and waits for the activity bar. */
 export async function openWorkbench(page: Page, url: string): Promise<void> {
@@ -70,8 +61,9 @@ export async function openWorkbench(page: Page, url: string): Promise<void> {
 
 /**
  * Reloads the window ("Developer: Reload Window" as far as the extension can tell: a new extension host and
- * new webviews), like a user's reload: the webviews' shared service worker stays registered (see
- * `shareWebviewServiceWorker`), so the new webviews are controlled by it from their first request.
+ * new webviews), like a user's reload. Both Agent views start again together, which on code-server can leave
+ * one blank until the extension re-creates it (src/host/webview-ready-watchdog.ts): callers wait for the
+ * views with bounds that allow for that.
  */
 export async function reloadWorkbench(page: Page, url: string): Promise<void> {
   await page.reload({ waitUntil: "domcontentloaded", timeout: 60_000 });
@@ -92,9 +84,9 @@ export async function openViewContainer(page: Page, title: string): Promise<void
 /**
  * The inner frame of this extension's webview view that contains `marker` (e.g. `[role="tree"]`).
  * Webview views are two nested iframes overlaid on the workbench; several may exist (tree, chat), so the
- * one holding the marker is chosen. Throws after `timeoutMs`.
+ * one holding the marker is chosen. Throws after `timeoutMs` (default {@link WEBVIEW_TIMEOUT_MS}).
  */
-export async function findWebview(page: Page, marker: string, timeoutMs = UI_TIMEOUT_MS): Promise<FrameLocator> {
+export async function findWebview(page: Page, marker: string, timeoutMs = WEBVIEW_TIMEOUT_MS): Promise<FrameLocator> {
   const outer = page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`);
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -463,3 +463,126 @@ for (const theme of THEMES) {
     }
   });
 }
+
+/**
+ * A ladder 36 branch levels deep (every level forks a short side branch off the continuing chain), the leaf
+ * at its bottom, a label on a deep row: the shape of a long session that branched again and again.
+ */
+function deepSnapshot(): HostToWebview {
+  const nodes: TreeNodeDto[] = [node("d0", null, "user", { preview: "Refactor the parser into modules" })];
+  for (let i = 1; i <= DEEP_LEVELS; i++) {
+    const kind = i % 2 === 0 ? "user" : "assistant";
+    const extra = i === DEEP_LEVELS - 3 ? { label: "checkpoint" } : {};
+    nodes.push(node(`d${i}`, `d${i - 1}`, kind, { preview: `retry ${i}: rework the tokenizer again`, ...extra }));
+    nodes.push(node(`s${i}`, `d${i - 1}`, "user", { preview: `side question ${i} about error messages` }));
+  }
+  const leafId = `d${DEEP_LEVELS}`;
+  return { type: "tree/snapshot", sessionId: "deep", tree: encodeTreeNodes(nodes, leafId), leafId };
+}
+
+const DEEP_LEVELS = 36;
+/** Characters of role and text every visible row must show at 300 px, whatever its depth. */
+const MIN_CHARS = 12;
+
+/** Per visible row: its depth, how many leading characters of role + text are painted, its marker's box. */
+interface DeepRow {
+  id: string;
+  level: number;
+  shown: number;
+  text: string;
+  hint: string;
+  hintWidth: number;
+  marker: { left: number; right: number } | null;
+  /** The right edge of the row's content box. */
+  rowRight: number;
+}
+
+// In-page, as a string. A character counts as shown when its glyph ends before the row's clip edge (the text's
+// own box when it has one) less the width of an ellipsis, and starts after the row's left content edge.
+const DEEP_ROWS = `() => {
+  const out = [];
+  const ctx = document.createElement("canvas").getContext("2d");
+  for (const row of document.querySelectorAll('[role="treeitem"]')) {
+    const box = row.getBoundingClientRect();
+    if (box.bottom <= 0 || box.top >= innerHeight) continue;
+    const cs = getComputedStyle(row);
+    const left = box.left + parseFloat(cs.borderLeftWidth) + parseFloat(cs.paddingLeft);
+    const rowRight = box.right - parseFloat(cs.borderRightWidth) - parseFloat(cs.paddingRight);
+    const entry = row.querySelector(".entry");
+    const right = entry === null ? rowRight : Math.min(rowRight, entry.getBoundingClientRect().right);
+    const role = row.querySelector(".role");
+    ctx.font = getComputedStyle(role).font;
+    const limit = right - ctx.measureText("…").width;
+    let shown = 0;
+    let text = "";
+    const nodes = [];
+    for (const el of [role, row.querySelector(".text")]) {
+      if (el === null) continue;
+      const w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let n = w.nextNode(); n !== null; n = w.nextNode()) nodes.push(n);
+    }
+    outer: for (const n of nodes) {
+      for (let i = 0; i < n.data.length; i++) {
+        const r = document.createRange();
+        r.setStart(n, i);
+        r.setEnd(n, i + 1);
+        const g = r.getBoundingClientRect();
+        if (g.left < left - 0.5 || g.right > limit + 0.5) break outer;
+        shown++;
+        text += n.data[i];
+      }
+    }
+    const m = row.querySelector(".active-marker");
+    const mb = m === null ? null : m.getBoundingClientRect();
+    const hint = row.querySelector(".depth-hint");
+    out.push({
+      id: row.getAttribute("data-entry-id"),
+      level: Number(row.getAttribute("aria-level")) - 1,
+      shown,
+      text,
+      hint: hint === null ? "" : hint.textContent,
+      hintWidth: hint === null ? 0 : hint.getBoundingClientRect().width,
+      marker: mb === null ? null : { left: mb.left, right: mb.right },
+      rowRight,
+    });
+  }
+  return out;
+}`;
+
+for (const theme of THEMES) {
+  test(`deep tree under ${theme.id} at 300 px: every row readable, depth shown, ← active in view`, async () => {
+    const vp = await openView(browser, server, { view: "tree", theme: theme.bodyClass, width: 300, height: 700 });
+    try {
+      await applyTheme(vp.page, theme.bodyClass, theme.vars);
+      await vp.send(deepSnapshot());
+      await settle(vp.page);
+      const rows = (await vp.page.evaluate(`(${DEEP_ROWS})()`)) as DeepRow[];
+      assert.ok(rows.length >= 20, `${rows.length} rows visible`);
+      assert.ok(Math.max(...rows.map((r) => r.level)) >= 30, "the visible rows are 30+ levels deep");
+      const short = rows.filter((r) => r.shown < MIN_CHARS).map((r) => `${r.id} (level ${r.level}): "${r.text}"`);
+      assert.deepEqual(short, [], `rows showing fewer than ${MIN_CHARS} characters of their text`);
+
+      const leaf = rows.find((r) => r.id === `d${DEEP_LEVELS}`);
+      assert.ok(leaf?.marker, "the active row is visible with its marker");
+      const viewWidth = await vp.page.$eval('[role="tree"]', (t) => t.getBoundingClientRect().left + t.clientWidth);
+      assert.ok(
+        leaf.marker.right <= leaf.rowRight + 0.5 && leaf.marker.right <= viewWidth,
+        `← active ends at x=${leaf.marker.right.toFixed(1)}, past the row (${leaf.rowRight.toFixed(1)})`,
+      );
+      // Rows deeper than the gutter's share show their depth; aria-level still tells the true depth.
+      const deep = rows.filter((r) => r.level >= 12);
+      assert.ok(deep.length > 0);
+      for (const r of deep) {
+        assert.equal(r.hint, String(r.level), `${r.id}: depth number`);
+        assert.ok(r.hintWidth > 0, `${r.id}: the depth number is shown`);
+      }
+      const shallow = rows.filter((r) => r.level > 0 && r.level <= 2);
+      for (const r of shallow) assert.equal(r.hintWidth, 0, `${r.id}: no depth number below the cap`);
+      check(theme, "tree-deep", await measure(vp.page, '[role="treeitem"]', ".tree-row.dim, .tree-row.search-context"));
+      await vp.page.screenshot({ path: join(OUT, `tree-deep-300-${theme.id}.png`) });
+      assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
+    } finally {
+      await vp.close();
+    }
+  });
+}

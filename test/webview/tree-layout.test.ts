@@ -104,6 +104,21 @@ test("the default filter hides pi's bookkeeping entries; their children attach t
   assert.deepEqual(display(idx, "all").ids, ["u1", "m", "t", "l", "c", "s", "a1"]);
 });
 
+test("pi 1.5's entries: usage rows only in 'all' (even labelled); context edits and system prompts as bookkeeping", () => {
+  const nodes = [
+    node("s", null, "system"),
+    node("u1", "s", "user"),
+    node("w", "u1", "usage", { label: "warm-up" }),
+    node("e", "w", "context_edit"),
+    node("a1", "e", "assistant"),
+  ];
+  const idx = new TreeIndex(nodes, "a1");
+  for (const filter of ["default", "no-tools", "user-only", "labeled-only"] as const)
+    assert.equal(display(idx, filter).ids.includes("w"), false, filter);
+  assert.deepEqual(display(idx).ids, ["u1", "a1"]);
+  assert.deepEqual(display(idx, "all").ids, ["s", "u1", "w", "e", "a1"]);
+});
+
 test("no-tools hides tool results; tool-call-only assistant turns are hidden unless they are the leaf", () => {
   const nodes = [
     node("u1", null, "user"),
@@ -177,6 +192,7 @@ test("indentation is capped; deeper rows carry a depth marker", () => {
   assert.equal(rows.level[deepest], MAX_INDENT + 4);
   assert.ok(g.deep);
   assert.equal(g.text.length, MAX_INDENT * 3);
+  assert.equal(g.levels, MAX_INDENT);
   assert.ok(!guideText(rows, ids.indexOf("d2")).deep);
 });
 

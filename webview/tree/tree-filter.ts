@@ -10,18 +10,25 @@ export const HIDDEN = 0;
 export const SHOWN = 1;
 export const CONTEXT = 2;
 
-/** Entry kinds pi's default filter hides. */
+/** Entry kinds pi's default filter hides (bookkeeping; pi 1.5's context edits and recorded system prompts too). */
 const DEFAULT_HIDDEN: ReadonlySet<TreeNodeDto["kind"]> = new Set([
   "label",
   "custom",
   "model_change",
   "thinking_level_change",
   "session_info",
+  "context_edit",
+  "system",
+  "usage",
 ]);
+
+/** Kinds only the "all" filter shows (pi 1.5's usage records: cost, not conversation). */
+const USAGE = kindCode("usage");
 
 /** Whether a node passes the filter alone (pi's rules). */
 export function passesFilter(d: TreeNodeDto, filter: TreeFilter, isLeaf: boolean): boolean {
   if (filter === "all") return true;
+  if (d.kind === "usage") return false;
   // display:false hook messages and tool-call-only assistant turns are noise outside "all"; the leaf always shows.
   if (d.hidden === true && !isLeaf) return false;
   if (d.kind === "assistant" && d.toolCallsOnly === true && !isLeaf) return false;
@@ -55,7 +62,7 @@ export function passesFilterAt(index: TreeIndex, i: number, filter: TreeFilter, 
   const f = index.flags[i];
   if (!isLeaf && ((f & FLAG_HIDDEN) !== 0 || ((f & FLAG_TOOL_CALLS_ONLY) !== 0 && index.kinds[i] === ASSISTANT)))
     return false;
-  if (filter === "labeled-only") return index.hasLabel(i);
+  if (filter === "labeled-only") return index.hasLabel(i) && index.kinds[i] !== USAGE;
   return KIND_PASSES[filter][index.kinds[i]] === 1;
 }
 

@@ -169,13 +169,26 @@ function closeSegment(start: number, end: number, setSize: Int32Array, posInSet:
   }
 }
 
-/** Deepest indentation drawn; deeper rows show a "…" depth marker and the innermost levels. */
+/**
+ * Deepest indentation drawn; deeper rows draw their innermost MAX_INDENT levels and a depth number. The view
+ * narrows the gutter further to a share of the row (media/webview.css), so this only bounds the DOM text.
+ */
 export const MAX_INDENT = 8;
 
+/** A row's connector gutter. */
+export interface GuideText {
+  /** Levels left out of `text` (the row is deeper than MAX_INDENT). */
+  deep: boolean;
+  /** Levels drawn: `text` is three characters per level. */
+  levels: number;
+  /** The connectors, outermost first ("│  ├─ "). */
+  text: string;
+}
+
 /** The connector gutter of a row as text ("│  ├─ "), capped at MAX_INDENT levels. */
-export function guideText(rows: FlatRows, row: number): { deep: boolean; text: string } {
+export function guideText(rows: FlatRows, row: number): GuideText {
   const lv = rows.level[row];
-  if (lv === 0) return { deep: false, text: "" };
+  if (lv === 0) return { deep: false, levels: 0, text: "" };
   const first = (rows.flags[row] & FIRST_IN_BRANCH) !== 0;
   const parts: string[] = [];
   let g = rows.guide[row];
@@ -192,5 +205,5 @@ export function guideText(rows: FlatRows, row: number): { deep: boolean; text: s
     depth--;
   }
   parts.reverse();
-  return { deep: depth > 0, text: parts.join("") };
+  return { deep: depth > 0, levels: parts.length, text: parts.join("") };
 }

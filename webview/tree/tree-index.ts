@@ -35,6 +35,9 @@ const KIND_WORDS: Record<TreeNodeDto["kind"], string> = {
   thinking_level_change: "thinking thinking_level_change",
   session_info: "session session_info",
   unknown: "unknown",
+  usage: "usage cost",
+  context_edit: "context edit context_edit",
+  system: "system prompt",
 };
 
 /** Kind words by kind code. */

@@ -39,6 +39,12 @@ export function describeNode(d: TreeNodeDto): { role: string; text: string } {
       return { role: "[thinking]", text: d.preview };
     case "session_info":
       return { role: "[session]", text: d.preview };
+    case "usage":
+      return { role: "[usage]", text: d.preview };
+    case "context_edit":
+      return { role: "[context edit]", text: d.preview };
+    case "system":
+      return { role: "[system prompt]", text: d.preview };
     default:
       return { role: `[${d.kind}]`, text: d.preview };
   }
@@ -61,12 +67,17 @@ export interface TreeRowProps {
   onHover: (nodeIdx: number) => void;
 }
 
-/** Render a row, absolutely positioned at its offset in the scroll area. */
+/**
+ * Render a row, absolutely positioned at its offset in the scroll area. The row is a one-line flex box that
+ * clips (never scrolls) its content: gutter, twisty and markers keep their width, only the entry's text
+ * shrinks (with an ellipsis), so `← active` stays visible and nothing inside can shift the row sideways.
+ */
 export function TreeRow(p: TreeRowProps): JSX.Element {
   const { rows, row, node: d } = p;
   const f = rows.flags[row];
   const foldable = (f & FOLDABLE) !== 0;
   const expanded = (f & EXPANDED) !== 0;
+  const level = rows.level[row];
   const g = guideText(rows, row);
   const desc = describeNode(d);
   const dim = d.kind !== "user" && d.kind !== "branch_summary" && d.kind !== "compaction";
@@ -91,7 +102,7 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
       style={{ top: `${row * ROW_HEIGHT}px` }}
       data-entry-id={d.id}
       data-vscode-context={context}
-      aria-level={rows.level[row] + 1}
+      aria-level={level + 1}
       aria-setsize={rows.setSize[row]}
       aria-posinset={rows.posInSet[row]}
       aria-selected={p.selected}
@@ -101,14 +112,17 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
       onClick={() => p.onRowClick(p.nodeIdx)}
       onMouseEnter={() => p.onHover(p.nodeIdx)}
     >
-      {g.deep ? (
-        <span class="depth-marker" title="deeper levels not indented">
-          …
+      {level > 0 ? (
+        // --levels: the gutter's natural width for the stylesheet, which caps it and shows the depth when capped.
+        <span class={g.deep ? "gutter deep" : "gutter"} style={{ "--levels": String(g.levels) }} aria-hidden="true">
+          <span class="depth-hint" title={`Nesting depth ${level}`}>
+            {level}
+          </span>
+          <span class="guides-clip">
+            <span class="guides">{g.text}</span>
+          </span>
         </span>
       ) : null}
-      <span class="guides" aria-hidden="true">
-        {g.text}
-      </span>
       {foldable ? (
         <span
           class={`twisty codicon ${expanded ? "codicon-chevron-down" : "codicon-chevron-right"}`}
@@ -125,8 +139,10 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
       {d.orphan === true ? <span class="codicon codicon-warning orphan" title="parent entry missing" /> : null}
       {d.kind === "branch_summary" ? <span class="codicon codicon-git-merge kind-icon" aria-hidden="true" /> : null}
       {d.label !== undefined && d.label !== "" ? <span class="label-tag">[{d.label}]</span> : null}
-      <span class="role">{desc.role}</span>
-      {desc.text !== "" ? <span class="text"> {desc.text}</span> : null}
+      <span class="entry">
+        <span class="role">{desc.role}</span>
+        {desc.text !== "" ? <span class="text"> {desc.text}</span> : null}
+      </span>
       {d.failed === true ? <span class="failed-tag"> (failed)</span> : null}
       {p.isLeaf ? <span class="active-marker"> ← active</span> : null}
     </div>

@@ -121,7 +121,8 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
         title={texts.current.get(d.id) ?? (d.label ? `[${d.label}] ${d.preview}` : d.preview)}
         onRowClick={(idx) => {
           model.select(idx);
-          scrollRef.current?.focus();
+          // The clicked row is in view already: focusing must not scroll anything under the pointer.
+          scrollRef.current?.focus({ preventScroll: true });
           if (model.busy) return;
           post({ type: "tree/navigate", entryId: index.id(idx), mode: "ask" });
         }}

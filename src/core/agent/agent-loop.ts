@@ -5,7 +5,7 @@
  */
 import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../messages.js";
 import type { StreamRequest } from "../providers/types.js";
-import type { AgentTool, ToolApprovalPolicy } from "../tools/types.js";
+import type { AgentTool, ToolApprovalPolicy, ToolResult } from "../tools/types.js";
 import type { AgentEvent } from "./events.js";
 import { streamAssistant, type StreamFn } from "./stream-turn.js";
 import { ABORTED_TOOL_RESULT, FAILED_REPLY_TOOL_RESULT, executeToolCall, skippedToolResult } from "./tool-execution.js";
@@ -20,6 +20,8 @@ export interface LoopEnv {
   cwd: string;
   stream: StreamFn;
   emit: (event: AgentEvent) => void;
+  /** Removes known keys from a tool result (see KeyRedactor). */
+  redact: (result: ToolResult) => ToolResult;
   /** Appends a message to the session and emits message_end. */
   append: (message: AgentMessage) => void;
   /** Adds the hook messages sent meanwhile. */
@@ -33,6 +35,8 @@ export interface LoopEnv {
   /** True when an overflow should be answered by compacting. */
   canCompact: boolean;
   buildRequest: () => Promise<StreamRequest>;
+  /** Runs before each model call (after the abort and turn-limit checks): the session's checkpoint hook. */
+  beforeModelCall?: () => Promise<void>;
 }
 
 /** Runs the loop (see the file comment). Never throws for model or tool failures. */
@@ -46,6 +50,7 @@ export async function runAgentLoop(env: LoopEnv): Promise<void> {
       emit({ type: "error", error: `Stopped after ${env.maxTurns} model calls in one prompt`, source: "model" });
       return;
     }
+    await env.beforeModelCall?.();
     env.flushQueued();
     await env.compactIfNeeded();
     if (signal.aborted) return;
@@ -69,7 +74,14 @@ export async function runAgentLoop(env: LoopEnv): Promise<void> {
     for (const call of calls) {
       const result =
         ran && !signal.aborted
-          ? await executeToolCall(call, { tools: toolsByName, approve: env.approve, cwd: env.cwd, signal, emit })
+          ? await executeToolCall(call, {
+              tools: toolsByName,
+              approve: env.approve,
+              cwd: env.cwd,
+              signal,
+              emit,
+              redact: env.redact,
+            })
           : // Calls of a failed or aborted reply never run, but still get a result so the transcript stays valid.
             skippedToolResult(call, skippedText(message), emit);
       emit({ type: "message_start", message: result });

@@ -15,7 +15,7 @@ import {
 import { estimateContextTokens } from "../compaction/tokens.js";
 import { HookRunner } from "../hooks/hook-runner.js";
 import type { HookAPI, HookContext } from "../hooks/types.js";
-import { resolveApiKey } from "../providers/api-key.js";
+import { keyEnvValues, resolveApiKey, withoutKeys } from "../providers/api-key.js";
 import type { ModelRegistry } from "../providers/model-registry.js";
 import { completeText, streamCompletion } from "../providers/stream-completion.js";
 import type { ModelInfo, StreamRequest, ThinkingLevel } from "../providers/types.js";
@@ -30,7 +30,10 @@ import type { HookMessage, NavigateTreeOptions, NavigateTreeResult } from "./nav
 import { navigateTree } from "./navigate-tree.js";
 import type { StreamFn } from "./stream-turn.js";
 import { runAgentLoop } from "./agent-loop.js";
+import type { CheckpointMoment } from "../checkpoints/session-link.js";
+import type { AgentCheckpointHook } from "../checkpoints/turn-checkpoints.js";
 import { chooseSummarySource, type SummarySource } from "./summary-source.js";
+import { KeyRedactor } from "./key-redactor.js";
 
 /** Default bound on model calls per prompt, so a model that keeps calling tools cannot loop forever. */
 export const DEFAULT_MAX_TURNS = 50;
@@ -46,7 +49,7 @@ export interface AgentSessionOptions {
   getApiKey?: (model: ModelInfo) => Promise<string | undefined>;
   /** Asked before every tool call; default: approve everything. */
   approve?: ToolApprovalPolicy;
-  /** Default: createWorkspaceTools(cwd). */
+  /** Default: createWorkspaceTools(cwd), with bash commands run without any key variable of the registry's models. */
   tools?: AgentTool[];
   systemPrompt?: string;
   /** Else the session's last model_change, else none. */
@@ -67,6 +70,11 @@ export interface AgentSessionOptions {
   stream?: StreamFn;
   /** Non-streaming completion used by summaries (default: the providers' completeText). */
   complete?: CompleteFn;
+  /**
+   * Workspace checkpoints (docs/checkpoints.md): called before a prompt's first message, before each model call
+   * that follows a mutating tool (write, edit, bash), and when a prompt ends. Without it no checkpoint is taken.
+   */
+  checkpoints?: AgentCheckpointHook;
 }
 
 interface QueuedHookMessage {
@@ -98,13 +106,19 @@ export class AgentSession {
   private queued: QueuedHookMessage[] = [];
   private disposed = false;
   private readonly contextCache: ContextCache;
+  private readonly redactor: KeyRedactor;
+  /** A mutating tool started since the last checkpoint. */
+  private filesMayHaveChanged = false;
 
   constructor(options: AgentSessionOptions) {
     this.options = options;
     this.sessionManager = options.sessionManager;
     this.cwd = options.cwd;
     this.modelRegistry = options.modelRegistry;
-    this.tools = options.tools ?? createWorkspaceTools(options.cwd);
+    this.tools =
+      options.tools ??
+      createWorkspaceTools(options.cwd, { commandEnv: () => withoutKeys(process.env, this.modelRegistry.all()) });
+    this.redactor = new KeyRedactor(() => keyEnvValues(process.env, this.modelRegistry.all()));
     this.stream = options.stream ?? streamCompletion;
     this.complete = options.complete ?? completeText;
     this.contextCache = new ContextCache(this.sessionManager);
@@ -276,10 +290,13 @@ export class AgentSession {
     const produced: AgentMessage[] = [];
     this.emit({ type: "agent_start" });
     try {
+      // User edits since the last turn are recorded before the prompt that may build on them.
+      await this.recordCheckpoint("prompt-start", signal);
       for (const m of initial) {
         this.emit({ type: "message_start", message: m });
         this.appendMessage(m, produced);
       }
+      await this.learnHostKeys();
       const settings = this.compactionSettings;
       await runAgentLoop({
         signal,
@@ -288,7 +305,12 @@ export class AgentSession {
         approve: this.options.approve ?? approveAll,
         cwd: this.cwd,
         stream: this.stream,
-        emit: (e) => this.emit(e),
+        emit: (e) => {
+          if (e.type === "tool_execution_start" && this.tools.some((t) => t.name === e.toolName && t.mutates))
+            this.filesMayHaveChanged = true;
+          this.emit(e);
+        },
+        redact: (r) => this.redactor.redact(r),
         append: (m) => void this.appendMessage(m, produced),
         flushQueued: () => void this.flushQueued(produced),
         hasTriggeredMessages: () => this.queued.some((q) => q.triggerTurn),
@@ -297,6 +319,8 @@ export class AgentSession {
           (await runCompaction(this.compactionEnv(), "overflow", undefined, signal)).status === "done",
         canCompact: settings.enabled,
         buildRequest: () => this.buildRequest(model, signal),
+        beforeModelCall: () =>
+          this.filesMayHaveChanged ? this.recordCheckpoint("after-tools", signal) : Promise.resolve(),
       });
     } catch (err) {
       // Only a bug or a failing session store gets here: report it rather than leaving the UI hanging.
@@ -305,9 +329,35 @@ export class AgentSession {
       external?.removeEventListener("abort", onExternalAbort);
       // Messages a hook sent too late for this prompt are kept, not lost.
       if (this.queued.length > 0) this.flushQueued(produced);
+      await this.endCheckpoints();
       this.running = false;
       this.abortController = undefined;
       this.emit({ type: "agent_end", messages: produced });
+    }
+  }
+
+  /** Runs the checkpoint hook; a failure is reported as an `error` event and the prompt goes on. */
+  private async recordCheckpoint(moment: CheckpointMoment, signal?: AbortSignal): Promise<void> {
+    const hook = this.options.checkpoints;
+    if (!hook) return;
+    this.filesMayHaveChanged = false;
+    try {
+      await hook.record(moment, this.sessionManager, signal);
+    } catch (err) {
+      if (!signal?.aborted)
+        this.emit({ type: "error", error: err instanceof Error ? err.message : String(err), source: "checkpoint" });
+    }
+  }
+
+  /** Records files changed by tool calls no model call followed (abort, turn limit); leaves the leaf on content. */
+  private async endCheckpoints(): Promise<void> {
+    const hook = this.options.checkpoints;
+    if (!hook) return;
+    if (this.filesMayHaveChanged) await this.recordCheckpoint("prompt-end");
+    try {
+      hook.settle(this.sessionManager);
+    } catch (err) {
+      this.emit({ type: "error", error: err instanceof Error ? err.message : String(err), source: "checkpoint" });
     }
   }
 
@@ -334,7 +384,14 @@ export class AgentSession {
     } catch {
       // The host could not read its secret store; the environment may still have a key.
     }
+    this.redactor.learn(fromHost);
     return resolveApiKey(model, fromHost);
+  }
+
+  /** Learns the host's key of every known provider, so tool output is redacted of all of them, not only the current one. */
+  private async learnHostKeys(): Promise<void> {
+    const byProvider = new Map(this.modelRegistry.all().map((m) => [m.provider, m]));
+    await Promise.all([...byProvider.values()].map((m) => this.apiKeyFor(m)));
   }
 
   // ---- compaction ---------------------------------------------------------------------------

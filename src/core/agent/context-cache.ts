@@ -43,8 +43,9 @@ export class ContextCache {
     let id: string | null = leaf;
     while (id !== null && id !== this.leafId) {
       const envelope = this.sessionManager.getEnvelope(id);
-      // A compaction changes what came before it; anything unknown is left to a full rebuild.
-      if (!envelope || envelope.type === "compaction" || added.length >= MAX_EXTEND) return false;
+      // A compaction or a context edit changes what came before it; anything unknown is left to a full rebuild.
+      if (!envelope || envelope.type === "compaction" || envelope.type === "context_edit" || added.length >= MAX_EXTEND)
+        return false;
       added.push(id);
       id = envelope.parentId;
     }

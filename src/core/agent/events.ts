@@ -32,4 +32,4 @@ export type AgentEvent =
   /** Retrying a failed model call. */
   | { type: "retry"; attempt: number; delayMs: number; error: string }
   /** A failure the user should see (model error, hook error). The session is unchanged by it. */
-  | { type: "error"; error: string; source: "model" | "tool" | "hook" | "compaction" | "summary" };
+  | { type: "error"; error: string; source: "model" | "tool" | "hook" | "compaction" | "summary" | "checkpoint" };

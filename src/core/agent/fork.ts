@@ -22,16 +22,16 @@ export async function forkSession(sm: SessionManager, hooks: HookRunner, entryId
   if (before?.cancel) return { cancelled: true };
 
   const { newLeafId, editorText } = selectionTarget(entry);
-  // Forking at the root user message gives a session with only a header. createBranchedSession walks
-  // the path to its argument and handles null (an empty path), though its signature says string.
-  const createBranched = sm.createBranchedSession.bind(sm) as (leafId: string | null) => Promise<string>;
-  const newSessionFile = await createBranched(newLeafId);
+  // Forking at the root user message gives a session with only a header (newLeafId null). An in-memory
+  // session becomes the fork itself, as in pi (no file: newSessionFile stays undefined).
+  const newSessionFile = await sm.createBranchedSession(newLeafId);
   await hooks.emit("session_fork", {
     type: "session_fork",
     previousSessionFile: sm.getSessionFile(),
     newSessionFile,
   });
-  const result: ForkResult = { cancelled: false, newSessionFile };
+  const result: ForkResult = { cancelled: false };
+  if (newSessionFile !== undefined) result.newSessionFile = newSessionFile;
   if (editorText !== undefined) result.editorText = editorText;
   return result;
 }

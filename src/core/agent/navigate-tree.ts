@@ -2,7 +2,7 @@
  * AgentSession.navigateTree (tree.md, branch-summary.md): move the leaf within the same file,
  * optionally leaving a summary of the abandoned branch. Nothing is written unless the move succeeds.
  */
-import { contentText } from "../messages.js";
+import { contentText, repairMessage } from "../messages.js";
 import type { HookRunner } from "../hooks/hook-runner.js";
 import type { ModelInfo } from "../providers/types.js";
 import type { SessionManager } from "../session/session-manager.js";
@@ -29,8 +29,10 @@ export interface NavigateEnv {
  * parent and its text comes back for the editor. Anything else becomes the leaf itself.
  */
 export function selectionTarget(entry: SessionEntry): { newLeafId: string | null; editorText?: string } {
-  if (entry.type === "message" && (entry.message.role === "user" || entry.message.role === "custom")) {
-    return { newLeafId: entry.parentId, editorText: contentText(entry.message.content) };
+  if (entry.type === "message") {
+    const m = repairMessage(entry.message);
+    if (m.role === "user" || m.role === "custom")
+      return { newLeafId: entry.parentId, editorText: contentText(m.content) };
   }
   if (entry.type === "custom_message") return { newLeafId: entry.parentId, editorText: contentText(entry.content) };
   return { newLeafId: entry.id };
@@ -55,9 +57,11 @@ export async function navigateTree(
   const { newLeafId, editorText } = selectionTarget(target);
   const signal = options.signal ?? new AbortController().signal;
   const userWantsSummary = options.summarize === true;
-  // Record-level walks: on a 100k-entry session only the abandoned branch's bodies are loaded.
-  const commonAncestorId = oldLeafId && newLeafId ? sm.findCommonAncestor(oldLeafId, newLeafId) : null;
-  const entriesToSummarize = userWantsSummary ? sm.collectEntriesToSummarize(oldLeafId, newLeafId) : [];
+  // The branch being left ends at the common ancestor of the old leaf and the *selected* entry (not the leaf it
+  // gives): selecting a user message on the current path summarizes what came after it, not the message itself,
+  // whose text goes back to the editor. Record-level walks: only the abandoned branch's bodies are loaded.
+  const commonAncestorId = oldLeafId ? sm.findCommonAncestor(oldLeafId, targetId) : null;
+  const entriesToSummarize = userWantsSummary ? sm.collectEntriesToSummarize(oldLeafId, targetId) : [];
 
   let customInstructions = options.customInstructions;
   let replaceInstructions = options.replaceInstructions;

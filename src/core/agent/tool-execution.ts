@@ -19,6 +19,8 @@ export interface ToolCallEnv {
   cwd: string;
   signal: AbortSignal;
   emit: (event: AgentEvent) => void;
+  /** Applied to every result and partial result before it is emitted or kept (removes known keys). */
+  redact: (result: ToolResult) => ToolResult;
 }
 
 function errorText(err: unknown): string {
@@ -100,12 +102,18 @@ export async function executeToolCall(call: ToolCall, env: ToolCallEnv): Promise
       cwd: env.cwd,
       signal: env.signal,
       onUpdate: (partial) =>
-        env.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, partial }),
+        env.emit({
+          type: "tool_execution_update",
+          toolCallId: call.id,
+          toolName: call.name,
+          partial: env.redact(partial),
+        }),
     });
   } catch (err) {
     const text = env.signal.aborted ? ABORTED_TOOL_RESULT : `Tool "${call.name}" failed: ${errorText(err)}`;
     result = { content: [{ type: "text", text }], isError: true };
   }
+  result = env.redact(result);
   const isError = result.isError === true;
   env.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError });
   return toolResultMessage(call, result, isError);

@@ -24,6 +24,9 @@ function contentTokens(content: string | readonly (TextContent | ImageContent)[]
 /** Estimated tokens of one message as the model would see it. */
 export function estimateTokens(message: AgentMessage): number {
   switch (message.role) {
+    case "system":
+      // pi 1.5's recorded prompt is not sent (convertToLlm): it costs nothing here.
+      return 0;
     case "user":
     case "custom":
     case "toolResult":

@@ -36,7 +36,7 @@ body.sidebar-closed #sidebar { display: none; }
 #tree-status { color: var(--muted); font-size: 12px; padding: 2px 8px; }
 #tree { flex: 1; overflow: auto; position: relative; min-height: 0; }
 #tree-spacer { position: relative; }
-.row { position: absolute; left: 0; right: 0; height: 24px; line-height: 24px; white-space: nowrap; overflow: hidden;
+.row { position: absolute; left: 0; right: 0; height: 24px; line-height: 24px; white-space: nowrap; overflow: clip;
   cursor: pointer; padding-right: 8px; font-size: 13px; display: flex; align-items: baseline; }
 .row > span { flex: none; }
 .row > .preview { flex: 1 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }

@@ -202,8 +202,9 @@ export async function convertClaudePathToSession(
       } else if (e.type === "custom_message") {
         newId = sm.appendCustomMessageEntry(e.customType, e.content, e.display, e.details);
       } else if (e.type === "compaction") {
-        // Claude Code keeps nothing from before a compaction: an id absent from the new file keeps nothing too.
-        newId = sm.appendCompaction(e.summary, e.firstKeptEntryId, e.tokensBefore, { source: "claude-code" });
+        // Claude Code keeps nothing from before a compaction: the new one names itself, as pi 1.5 writes it.
+        const keptFrom = e.firstKeptEntryId === e.id ? undefined : e.firstKeptEntryId;
+        newId = sm.appendCompaction(e.summary, keptFrom, e.tokensBefore, { source: "claude-code" });
       }
       const label = labels.get(e.id);
       if (newId && label) sm.appendLabelChange(newId, label);

@@ -5,13 +5,17 @@
  *   without parentUuid whose text is a Task call's prompt; they hang off that call when it is found (else they
  *   are roots) and are labelled "sidechain…".
  * - Subagents written to files of their own (claude-subagent-files.ts) hang off the Task call that launched them
- *   (matchSubagents; else they are roots) and are labelled "subagent…".
+ *   (matchSubagents; else they are roots) and are labelled "subagent…". Compaction agents (`acompact-…`) hang off
+ *   the main-file line their first line names (claude-tree.ts) and are labelled "compaction agent…".
  */
 import type { SessionEntry } from "../session/types.js";
 import { blocksOf, userTextOf } from "./claude-blocks.js";
 import { matchSubagents, TASK_TOOL_NAMES, type SubagentAttachment } from "./claude-subagents.js";
 import type { ClaudeSubagentTranscript } from "./claude-subagent-files.js";
 import type { ClaudeLine, ClaudeRecord } from "./claude-types.js";
+
+/** Agent id prefix of Claude Code's compaction agents (subagents/agent-acompact-<id>.jsonl). */
+const COMPACTION_AGENT_PREFIX = "acompact-";
 
 /** Where sidechains start and their labels; one instance per conversion. */
 export class Sidechains {
@@ -70,6 +74,9 @@ export class Sidechains {
   }
 
   private subagentLabel(agent: string): string {
+    // Claude Code names the agent that writes a compaction summary `acompact-<id>`; no Task call starts it.
+    if (agent.startsWith(COMPACTION_AGENT_PREFIX))
+      return `compaction agent ${agent.slice(COMPACTION_AGENT_PREFIX.length)}`;
     const description = this.attachments.get(agent)?.description;
     return description ? `subagent: ${description}` : `subagent ${agent}`;
   }

@@ -138,8 +138,9 @@ export function matchSubagents(
     const prompt = textOf(d.message?.content);
     for (const c of calls.values()) if (c.prompt === prompt) claimed.add(c.toolUseId);
   }
+  // Only a file with a parentless line needs a launcher: a compaction agent's lines hang off the main file.
   const open = subagents
-    .filter((s) => !byAgent.has(s.agentId))
+    .filter((s) => !byAgent.has(s.agentId) && s.records.some((r) => r.data.type === "user" && !r.data.parentUuid))
     .map((s) => ({ agentId: s.agentId, ...startOf(s) }))
     .sort((a, b) => sortTime(a.time) - sortTime(b.time));
   // A subagent never hangs off a Task call in its own file.

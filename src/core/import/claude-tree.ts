@@ -4,7 +4,8 @@
  * hangs is claude-sidechains.ts's.
  *
  * - Lines are looked up by uuid; a subagent file is a uuid space of its own (its uuids may repeat the main
- *   file's), so lines are keyed by agent and uuid.
+ *   file's), so lines are keyed by agent and uuid. A subagent line whose parent is not in its own file but in the
+ *   main file hangs there (compaction agents continue from the main conversation).
  * - A line is converted after its parent (depth first from each line, in file order), so every entry comes
  *   after its parent; a parentUuid cycle is cut and reported.
  */
@@ -154,7 +155,11 @@ export class LineTree {
       const launcher = launcherOf(rec);
       return launcher ? this.visit(launcher, convert, launcherOf) : null;
     }
-    const parent = this.byUuid.get(uuidKey(rec.agent, parentUuid));
+    // A subagent's line hangs off a line of its own file, or off the main transcript's (Claude Code's compaction
+    // agents, subagents/agent-acompact-*.jsonl, continue from the main conversation).
+    const parent =
+      this.byUuid.get(uuidKey(rec.agent, parentUuid)) ??
+      (rec.agent === undefined ? undefined : this.byUuid.get(uuidKey(undefined, parentUuid)));
     if (!parent) {
       this.issue(rec, `parent ${parentUuid} is not in this transcript; shown as a root`);
       return null;

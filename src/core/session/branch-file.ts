@@ -1,13 +1,13 @@
-/** The file createBranchedSession writes: a new session holding one root→leaf path. */
+/** A new session holding one root→leaf path (createBranchedSession): as a file, or as entries in memory. */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EntryRecord } from "./entry-record.js";
 import { newEntryId } from "./ids.js";
 import { sessionFileName } from "./paths.js";
-import type { SessionEntry, SessionHeader } from "./types.js";
+import type { LabelEntry, SessionEntry, SessionHeader } from "./types.js";
 import { writeAll } from "./write-all.js";
 
-/** How writeBranchFile reads the source session. */
+/** How a branch reads the source session. */
 export interface BranchSource {
   /** The line of an entry as stored. */
   readBytes(rec: EntryRecord): Buffer;
@@ -17,16 +17,81 @@ export interface BranchSource {
   labelOf(id: string): string | undefined;
 }
 
+/** The entries a branch keeps, and where a compaction's firstKeptEntryId must point instead of a dropped one. */
+export interface BranchPlan {
+  /** The path without labels and leaf markers, root first. */
+  recs: EntryRecord[];
+  /** Id of a dropped entry → the next kept entry after it on the path. */
+  moved: Map<string, string>;
+}
+
+/** Labels and leaf markers are left out (labels are re-created); a compaction keeping from one keeps from the next. */
+export function branchPath(path: readonly EntryRecord[]): BranchPlan {
+  const recs: EntryRecord[] = [];
+  const moved = new Map<string, string>();
+  let dropped: string[] = [];
+  for (const rec of path) {
+    if (rec.env.type === "label" || rec.meta.markerTarget !== undefined) {
+      dropped.push(rec.env.id);
+      continue;
+    }
+    for (const id of dropped) moved.set(id, rec.env.id);
+    dropped = [];
+    recs.push(rec);
+  }
+  return { recs, moved };
+}
+
+/** The entry as the branch stores it: parent re-chained, a compaction's firstKeptEntryId moved off dropped entries. */
+function relinked(entry: SessionEntry, parentId: string | null, moved: Map<string, string>): SessionEntry {
+  if (entry.type === "compaction") {
+    return { ...entry, parentId, firstKeptEntryId: moved.get(entry.firstKeptEntryId) ?? entry.firstKeptEntryId };
+  }
+  return { ...entry, parentId };
+}
+
+/** Label entries re-creating the labels of `recs`, hanging off the last one (the leaf stays there, for pi too). */
+function labelEntries(
+  recs: readonly EntryRecord[],
+  labelOf: (id: string) => string | undefined,
+  ids: Set<string>,
+): LabelEntry[] {
+  const last = recs.length > 0 ? recs[recs.length - 1].env.id : null;
+  const out: LabelEntry[] = [];
+  for (const rec of recs) {
+    const label = labelOf(rec.env.id);
+    if (label === undefined) continue;
+    const id = newEntryId((c) => ids.has(c));
+    ids.add(id);
+    out.push({ type: "label", id, parentId: last, timestamp: new Date().toISOString(), targetId: rec.env.id, label });
+  }
+  return out;
+}
+
+/** The branch's entries in memory: the path, then the re-created labels. */
+export function branchEntries(
+  plan: BranchPlan,
+  load: (rec: EntryRecord) => SessionEntry,
+  labelOf: (id: string) => string | undefined,
+): SessionEntry[] {
+  const out: SessionEntry[] = [];
+  let prev: string | null = null;
+  for (const rec of plan.recs) {
+    out.push(relinked(load(rec), prev, plan.moved));
+    prev = rec.env.id;
+  }
+  return [...out, ...labelEntries(plan.recs, labelOf, new Set(plan.recs.map((r) => r.env.id)))];
+}
+
 /**
- * Write `header` and the path `recs` (root first, same ids) to a new file in `dir`, then one label entry per
- * labelled path entry (hanging off the last entry, so the leaf stays there for us and for pi). Lines whose
- * parent is unchanged are copied byte for byte; the rest get parentId = the previous path entry. Written to a
+ * Write `header` and the branch to a new file in `dir`: the path with the same ids, then the re-created labels.
+ * Lines whose parent and fields are unchanged are copied byte for byte; the rest are written anew. Written to a
  * temp file, fsynced, renamed. Returns the new file's path.
  */
 export async function writeBranchFile(
   dir: string,
   header: SessionHeader,
-  recs: readonly EntryRecord[],
+  plan: BranchPlan,
   src: BranchSource,
 ): Promise<string> {
   await fs.promises.mkdir(dir, { recursive: true });
@@ -37,33 +102,19 @@ export async function writeBranchFile(
   try {
     writeAll(fd, Buffer.from(JSON.stringify(header) + "\n"));
     let prev: string | null = null;
-    const ids = new Set<string>();
-    for (const rec of recs) {
-      ids.add(rec.env.id);
-      if (rec.env.parentId === prev && rec.offset >= 0) {
+    for (const rec of plan.recs) {
+      const keptFrom = rec.env.type === "compaction" ? rec.meta.firstKeptEntryId : undefined;
+      const moves = keptFrom !== undefined && plan.moved.has(keptFrom);
+      if (rec.env.parentId === prev && rec.offset >= 0 && !moves) {
         // Same parent: copy the line's bytes as they are (no parse of big bodies).
         writeAll(fd, Buffer.concat([src.readBytes(rec), Buffer.from("\n")]));
       } else {
-        writeAll(fd, Buffer.from(JSON.stringify({ ...src.load(rec), parentId: prev }) + "\n"));
+        writeAll(fd, Buffer.from(JSON.stringify(relinked(src.load(rec), prev, plan.moved)) + "\n"));
       }
       prev = rec.env.id;
     }
-    const last = prev;
-    for (const rec of recs) {
-      const label = src.labelOf(rec.env.id);
-      if (label === undefined) continue;
-      const id = newEntryId((c) => ids.has(c));
-      ids.add(id);
-      const entry = {
-        type: "label",
-        id,
-        parentId: last,
-        timestamp: new Date().toISOString(),
-        targetId: rec.env.id,
-        label,
-      };
+    for (const entry of labelEntries(plan.recs, src.labelOf, new Set(plan.recs.map((r) => r.env.id))))
       writeAll(fd, Buffer.from(JSON.stringify(entry) + "\n"));
-    }
     fs.fsyncSync(fd);
     written = true;
   } finally {

@@ -1,17 +1,24 @@
 /**
- * What the model sees from a leaf (pi's buildSessionContext). Only the latest compaction on the path
- * counts: its summary, then the entries from firstKeptEntryId up to it, then everything after it.
- * Bodies are loaded only for the entries that contribute messages.
+ * What the model sees from a leaf, as pi 1.5.2 builds it (buildSessionContext):
+ * - Only the latest compaction on the path counts: its recorded system prompt (`systemMessage`, when there is
+ *   one) and its summary, then the entries from firstKeptEntryId up to it (not their system messages, which the
+ *   recorded prompt replaces; none when firstKeptEntryId is the compaction's own id), then everything after it.
+ * - `context_edit` entries among those apply to their target: the latest edit of a target wins; `null` drops the
+ *   target's messages, a replacement swaps their content.
+ * - Messages whose content is null or missing are repaired (repairMessage).
+ * Bodies are loaded only for the entries that contribute messages or edits.
  */
-import type { AgentMessage } from "../messages.js";
+import { repairMessage, type AgentMessage } from "../messages.js";
 import type { EntryMeta } from "./entry-record.js";
 import { metaOf } from "./entry-record.js";
-import type { SessionContext, SessionEntry } from "./types.js";
+import type { CompactionEntry, ContextEditEntry, SessionContext, SessionEntry } from "./types.js";
 
 /** What context building needs to know about a path entry without its body. */
 export interface PathItem {
   id: string;
   type: string;
+  /** `message` entries: the role. */
+  role?: string;
   meta: EntryMeta;
 }
 
@@ -20,16 +27,19 @@ function millis(timestamp: string): number {
   return Number.isNaN(t) ? 0 : t;
 }
 
-/** The message an entry contributes, if any. */
+/**
+ * The message an entry contributes, if any: `message` (repaired), `custom_message`, `branch_summary`. A compaction
+ * contributes its summary only as the latest one on a path (buildContext), so it gives none here.
+ */
 export function messageOfEntry(entry: SessionEntry): AgentMessage | undefined {
   switch (entry.type) {
     case "message":
-      return entry.message;
+      return repairMessage(entry.message);
     case "custom_message":
       return {
         role: "custom",
         customType: entry.customType,
-        content: entry.content,
+        content: entry.content ?? [],
         display: entry.display,
         details: entry.details,
         timestamp: millis(entry.timestamp),
@@ -43,8 +53,44 @@ export function messageOfEntry(entry: SessionEntry): AgentMessage | undefined {
   }
 }
 
-/** Types whose entries can contribute a message (the others are never loaded for the context). */
-const MESSAGE_TYPES = new Set(["message", "custom_message", "branch_summary"]);
+/** The messages of the compaction a context starts from: its recorded system prompt, then its summary. */
+function compactionMessages(c: CompactionEntry): AgentMessage[] {
+  const summary: AgentMessage = {
+    role: "compactionSummary",
+    summary: c.summary,
+    tokensBefore: c.tokensBefore,
+    timestamp: millis(c.timestamp),
+  };
+  return c.systemMessage ? [c.systemMessage, summary] : [summary];
+}
+
+/** `messages` of one entry with a context edit applied (pi 1.5 projectContextEntry). */
+export function applyContextEdit(messages: AgentMessage[], edit: ContextEditEntry | undefined): AgentMessage[] {
+  if (!edit) return messages;
+  const replacement = edit.replacement;
+  if (replacement === null) return [];
+  return messages.map((m): AgentMessage => {
+    if (m.role === "assistant" || m.role === "toolResult") {
+      const content =
+        typeof replacement.content === "string"
+          ? [{ type: "text" as const, text: replacement.content }]
+          : replacement.content;
+      return { ...m, content } as AgentMessage;
+    }
+    if (m.role === "user" || m.role === "custom") return { ...m, content: replacement.content };
+    return m;
+  });
+}
+
+/** Latest context edit per target among `entries` (file order: later wins). */
+export function contextEditsOf(entries: readonly SessionEntry[]): Map<string, ContextEditEntry> {
+  const edits = new Map<string, ContextEditEntry>();
+  for (const e of entries) if (e.type === "context_edit") edits.set(e.targetId, e);
+  return edits;
+}
+
+/** Types whose entries can contribute messages or edits (the others are never loaded for the context). */
+const LOADED_TYPES = new Set(["message", "custom_message", "branch_summary", "context_edit"]);
 
 /** The thinking level and model in force at the end of a root-first path: the last ones named on it. */
 export function settingsOf(path: readonly PathItem[]): Omit<SessionContext, "messages"> {
@@ -70,37 +116,52 @@ export function buildContext(
   const { thinkingLevel, model } = settingsOf(path);
   let compactionIdx = -1;
   for (let i = 0; i < path.length; i++) if (path[i].type === "compaction") compactionIdx = i;
-  const messages: AgentMessage[] = [];
-  const add = (item: PathItem): void => {
-    if (!MESSAGE_TYPES.has(item.type)) return;
-    const entry = load(item);
-    const m = entry && messageOfEntry(entry);
-    if (m) messages.push(m);
-  };
+
+  // The entries the context is made of, and the compaction it starts from.
+  let items: readonly PathItem[] = path;
+  let compaction: CompactionEntry | undefined;
   if (compactionIdx >= 0) {
     const c = load(path[compactionIdx]);
     if (c?.type === "compaction") {
-      messages.push({
-        role: "compactionSummary",
-        summary: c.summary,
-        tokensBefore: c.tokensBefore,
-        timestamp: millis(c.timestamp),
-      });
-      let kept = false;
+      compaction = c;
+      const kept: PathItem[] = [];
+      let keep = false;
       for (let i = 0; i < compactionIdx; i++) {
-        if (path[i].id === c.firstKeptEntryId) kept = true;
-        if (kept) add(path[i]);
+        if (path[i].id === c.firstKeptEntryId) keep = true;
+        // The compaction's recorded prompt stands for the system messages it kept.
+        if (keep && !(path[i].type === "message" && path[i].role === "system")) kept.push(path[i]);
       }
+      items = [...kept, ...path.slice(compactionIdx + 1)];
+    } else {
+      items = path.slice(compactionIdx + 1);
     }
-    for (let i = compactionIdx + 1; i < path.length; i++) add(path[i]);
-  } else {
-    for (const item of path) add(item);
+  }
+  const entries = new Map<PathItem, SessionEntry>();
+  for (const item of items) {
+    if (!LOADED_TYPES.has(item.type)) continue;
+    const entry = load(item);
+    if (entry) entries.set(item, entry);
+  }
+  const edits = contextEditsOf([...entries.values()]);
+  const messages: AgentMessage[] = compaction
+    ? applyContextEdit(compactionMessages(compaction), edits.get(compaction.id))
+    : [];
+  for (const item of items) {
+    const entry = entries.get(item);
+    const m = entry && messageOfEntry(entry);
+    if (m) messages.push(...applyContextEdit([m], edits.get(item.id)));
   }
   return model ? { messages, thinkingLevel, model } : { messages, thinkingLevel };
 }
 
 /** buildContext for a path of whole entries (root first). */
 export function buildContextFromEntries(path: readonly SessionEntry[]): SessionContext {
-  const items = path.map((entry) => ({ id: entry.id, type: entry.type, meta: metaOf(entry), entry }));
+  const items = path.map((entry) => ({
+    id: entry.id,
+    type: entry.type,
+    role: entry.type === "message" ? (entry.message as { role?: string } | undefined)?.role : undefined,
+    meta: metaOf(entry),
+    entry,
+  }));
   return buildContext(items, (item) => (item as (typeof items)[number]).entry);
 }

@@ -19,7 +19,10 @@ export const NO_META: EntryMeta = Object.freeze({});
 export interface EntryMeta {
   /** model_change, or an assistant message's provider/model. */
   model?: { provider: string; modelId: string };
-  /** An assistant message's token use and cost (the chat's usage line sums them without reading bodies). */
+  /**
+   * The token use and cost of an assistant message, or of the model calls a compaction, branch summary or
+   * `usage` entry records (the chat's usage line sums them without reading bodies).
+   */
   usage?: Usage;
   thinkingLevel?: string;
   /** label entries. */
@@ -144,6 +147,11 @@ export function metaOf(entry: SessionEntry): EntryMeta {
     case "session_info":
       if (typeof e.name === "string") meta.name = e.name;
       break;
+  }
+  // pi 1.5 records the model calls of a compaction, a branch summary or a call that added no message.
+  if (e.type === "compaction" || e.type === "branch_summary" || e.type === "usage") {
+    const usage = usageFrom(e.usage);
+    if (usage) meta.usage = usage;
   }
   return meta;
 }

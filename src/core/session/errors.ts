@@ -44,3 +44,13 @@ export class EntryNotFoundError extends Error {
     super(`Entry ${entryId} not found in this session`);
   }
 }
+
+/** A session id the caller chose that pi would not accept (pi's rule: see assertSessionId). */
+export class SessionIdError extends Error {
+  override readonly name = "SessionIdError";
+  constructor(readonly sessionId: string) {
+    super(
+      `Session id ${JSON.stringify(sessionId)} is not valid: use letters, digits, ".", "_" and "-", starting and ending with a letter or digit.`,
+    );
+  }
+}

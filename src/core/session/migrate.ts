@@ -1,14 +1,16 @@
 /**
  * Migration of version 1 and 2 session files to version 3 (what pi does on load, done here once, on disk).
  * v1 → v2: every entry gets an id, parentId chains to the previous entry, compaction `firstKeptEntryIndex`
- * (an index into the file's lines, header = 0) becomes `firstKeptEntryId`. v2 → v3: message role
- * `hookMessage` → `custom`. Lines that are not entries are kept verbatim (and reported); a torn final line is
- * dropped from the new file (the original, kept as `<file>.v<N>.bak`, still has it).
+ * (an index into the file's entries, header = 0, as pi counts them) becomes `firstKeptEntryId`. v2 → v3:
+ * message role `hookMessage` → `custom`. A line holding several entries (glued-line.ts) gives them one line
+ * each; lines that are not entries are kept verbatim (and reported); a torn final line is dropped from the new
+ * file (the original, kept as `<file>.v<N>.bak`, still has it).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { newEntryId } from "./ids.js";
 import { entryShapeError } from "./entry-record.js";
+import { splitGluedLine } from "./glued-line.js";
 import { SessionFormatError } from "./errors.js";
 import { CURRENT_SESSION_VERSION, type LoadIssue, type SessionHeader } from "./types.js";
 
@@ -19,6 +21,8 @@ export interface MigrationResult {
   /** The v3 file's lines (no newlines). */
   lines: string[];
   issues: LoadIssue[];
+  /** The issues a load of the v3 file cannot see again (what the migration dropped, split or could not convert). */
+  migrationOnly: LoadIssue[];
 }
 
 type Obj = Record<string, unknown>;
@@ -49,77 +53,90 @@ export function migrateText(file: string, text: string): MigrationResult {
     throw new SessionFormatError(file, 1, "line 1 is not a session header");
   const fromVersion = typeof header.version === "number" ? header.version : 1;
 
-  // Parsed entries by line index (header = 0); undefined for lines kept verbatim.
-  const parsed: (Obj | undefined)[] = [undefined];
+  const shapeError = (v: unknown): string | undefined =>
+    fromVersion >= 2
+      ? entryShapeError(v)
+      : isObj(v) && typeof v.type === "string" && v.type !== "session"
+        ? undefined
+        : "not an entry";
+  const migrationOnly: LoadIssue[] = [];
+  // The new file's lines in order: an entry (with the 1-based line it came from) or a line kept verbatim.
+  const out: ({ entry: Obj; line: number } | string)[] = [];
   for (let i = 1; i < raw.length; i++) {
     const line = raw[i];
-    if (line.trim() === "") {
-      parsed.push(undefined);
-      continue;
-    }
+    if (line.trim() === "") continue;
     try {
       const v = JSON.parse(line) as unknown;
-      const shape =
-        fromVersion >= 2
-          ? entryShapeError(v)
-          : isObj(v) && typeof v.type === "string" && v.type !== "session"
-            ? undefined
-            : "not an entry";
+      const shape = shapeError(v);
       if (shape) {
         issues.push({ line: i + 1, reason: shape });
-        parsed.push(undefined);
-      } else parsed.push(v as Obj);
+        out.push(line);
+      } else out.push({ entry: v as Obj, line: i + 1 });
     } catch (e) {
       const torn = i === raw.length - 1 && !endsWithNewline;
-      issues.push({
+      const glued = splitGluedLine(line, (v) => !shapeError(v), torn);
+      if (glued) {
+        const issue = {
+          line: i + 1,
+          reason: `${glued.pieces.length} entries on one line${glued.skipped > 0 ? " after a torn entry" : ""}${glued.tornTail === undefined ? "" : ", then a torn entry"} (a writer appended to a line that had no newline): each now has a line of its own`,
+        };
+        issues.push(issue);
+        migrationOnly.push(issue);
+        if (glued.skipped > 0) out.push(line.slice(0, glued.skipped));
+        for (const piece of glued.pieces) out.push({ entry: piece.value as Obj, line: i + 1 });
+        continue;
+      }
+      const issue: LoadIssue = {
         line: i + 1,
         reason: `${torn ? "torn last line" : "not valid JSON"}: ${(e as Error).message}`,
         torn: torn || undefined,
-      });
-      parsed.push(undefined);
-      if (torn) raw[i] = "";
+      };
+      issues.push(issue);
+      if (torn) migrationOnly.push(issue);
+      else out.push(line);
     }
   }
+  // Entries as pi counts them for firstKeptEntryIndex: the header is 0, then every entry in order.
+  const entries = out.filter((o): o is { entry: Obj; line: number } => typeof o !== "string");
 
   if (fromVersion < 2) {
     const ids = new Set<string>();
     let prev: string | null = null;
-    for (let i = 1; i < parsed.length; i++) {
-      const e = parsed[i];
-      if (!e) continue;
+    for (const item of entries) {
+      const e = item.entry;
       const id = newEntryId((candidate) => ids.has(candidate));
       ids.add(id);
       e.id = id;
       e.parentId = prev;
       prev = id;
+    }
+    for (const item of entries) {
+      const e = item.entry;
       if (e.type === "compaction" && typeof e.firstKeptEntryIndex === "number") {
-        const target = parsed[e.firstKeptEntryIndex];
-        if (target && typeof target.id === "string") {
+        const target = e.firstKeptEntryIndex >= 1 ? entries[e.firstKeptEntryIndex - 1]?.entry : undefined;
+        if (target) {
           e.firstKeptEntryId = target.id;
           delete e.firstKeptEntryIndex;
         } else {
-          issues.push({
-            line: i + 1,
+          const issue = {
+            line: item.line,
             reason: `compaction firstKeptEntryIndex ${e.firstKeptEntryIndex} names no entry; kept as is`,
-          });
+          };
+          issues.push(issue);
+          migrationOnly.push(issue);
         }
       }
-      parsed[i] = withEnvelopeFirst(e);
+      item.entry = withEnvelopeFirst(e);
     }
   }
   if (fromVersion < 3) {
-    for (const e of parsed) {
-      if (e && e.type === "message" && isObj(e.message) && e.message.role === "hookMessage") e.message.role = "custom";
+    for (const { entry: e } of entries) {
+      if (e.type === "message" && isObj(e.message) && e.message.role === "hookMessage") e.message.role = "custom";
     }
   }
   const newHeader = { ...header, version: CURRENT_SESSION_VERSION } as SessionHeader;
-  const lines = [JSON.stringify(newHeader)];
-  for (let i = 1; i < raw.length; i++) {
-    const e = parsed[i];
-    if (e) lines.push(JSON.stringify(e));
-    else if (raw[i] !== "") lines.push(raw[i]);
-  }
-  return { fromVersion, header: newHeader, lines, issues };
+  const lines = [JSON.stringify(newHeader), ...out.map((o) => (typeof o === "string" ? o : JSON.stringify(o.entry)))];
+  return { fromVersion, header: newHeader, lines, issues, migrationOnly };
 }
 
 /**

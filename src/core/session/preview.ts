@@ -86,6 +86,13 @@ function messageText(message: Record<string, unknown>): string {
     case "branchSummary":
     case "compactionSummary":
       return typeof message.summary === "string" ? message.summary : "";
+    case "system": {
+      // pi 1.5 keeps most of its prompt in named sections; the content is often empty.
+      const sections = isRecord(message.sections) ? Object.values(message.sections) : [];
+      return [textOfContent(message.content), ...sections.filter((t): t is string => typeof t === "string")]
+        .filter((t) => t.trim() !== "")
+        .join("\n");
+    }
     default:
       return textOfContent(message.content);
   }
@@ -121,6 +128,17 @@ export function entryPreview(entry: SessionEntry | UnknownEntry): string {
     case "session_info":
       raw = typeof e.name === "string" ? e.name : "";
       break;
+    case "usage": {
+      const u = isRecord(e.usage) ? e.usage : {};
+      const tokens = `${String(u.input ?? 0)} in, ${String(u.output ?? 0)} out`;
+      raw = `${String(e.kind)} ${String(e.provider)}/${String(e.model)}: ${tokens}${typeof e.note === "string" ? ` (${e.note})` : ""}`;
+      break;
+    }
+    case "context_edit": {
+      const r = e.replacement;
+      raw = isRecord(r) ? `replace ${String(e.targetId)}: ${textOfContent(r.content)}` : `omit ${String(e.targetId)}`;
+      break;
+    }
     default:
       raw = String(e.type);
   }

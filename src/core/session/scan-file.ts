@@ -10,16 +10,18 @@
  *   is the file's last line, where torn and glued writes end up, and any line not in pi's layout (a large one
  *   gets its envelope from its head through the partial JSON parser when that proves it; head-scan.ts).
  * - A last line without newline that does not parse is a torn write (reported, repaired before the next append).
- * - A line holding a torn entry with a whole entry appended to it (pi appends after a crash without repairing):
- *   a small one is seen at once (a second `"parentId":`) and parsed, which recovers the glued entry; a large
- *   one leaves the later entries orphaned, and when the tree has orphans the file is scanned again with
- *   `verify`, which searches large lines for a second `"parentId":` and parses them whole.
+ * - A line holding several entries (pi before 0.84.3 appended to a line without its newline: two whole entries,
+ *   or a torn one and a whole one; glued-line.ts splits them): a small one is seen at once (a second
+ *   `"parentId":`) and parsed, which recovers every whole entry on it; a large one leaves the later entries
+ *   orphaned, and when the tree has orphans the file is scanned again with `verify`, which searches large lines
+ *   for a second `"parentId":` and parses them whole.
  * - A body damaged in the middle is found when it is read: getEntry throws SessionFormatError (file, line),
  *   buildSessionContext leaves it out and adds a load issue, and so does filling its envelope.
  */
 import * as fs from "node:fs";
 import { messageHead, readMessageHead } from "./byte-head.js";
 import { EntryColumns } from "./entry-columns.js";
+import { splitGluedLine, type GluedLine } from "./glued-line.js";
 import { envelopeFromHead } from "./head-scan.js";
 import {
   entryShapeError,
@@ -213,14 +215,9 @@ function scanFd(fd: number, opts: ScanOptions): ScanResult {
     try {
       parsed = JSON.parse(lineText);
     } catch (e) {
-      const glued = terminated ? recoverGlued(lineText) : undefined;
+      const glued = splitGluedLine(lineText, (v) => !entryShapeError(v), !terminated);
       if (glued) {
-        const skip = Buffer.byteLength(lineText.slice(0, glued.at));
-        result.issues.push({
-          line: lineNo,
-          reason: `not valid JSON: a torn entry (${skip} bytes) followed by entry ${glued.entry.id} on the same line; that entry was recovered`,
-        });
-        push(recordOfEntry(glued.entry, offset + skip, length - skip, lineNo, length - skip <= RETAIN_MAX_BYTES));
+        recoverGlued(glued, lineText, offset, lineNo, terminated);
         return;
       }
       if (!terminated) {
@@ -245,6 +242,40 @@ function scanFd(fd: number, opts: ScanOptions): ScanResult {
     const rec = recordOfEntry(parsed as SessionEntry, offset, length, lineNo, false);
     if (length <= RETAIN_MAX_BYTES) rec.raw = lineText;
     push(rec);
+  };
+
+  /** Records for the entries of a glued line, the issue that reports it, and a torn entry ending it. */
+  const recoverGlued = (
+    glued: GluedLine,
+    lineText: string,
+    offset: number,
+    lineNo: number,
+    terminated: boolean,
+  ): void => {
+    const bytes = (chars: number): number => Buffer.byteLength(lineText.slice(0, chars));
+    const ids = glued.pieces.map((p) => (p.value as SessionEntry).id);
+    const skipped = bytes(glued.skipped);
+    const what =
+      skipped > 0
+        ? `a torn entry (${skipped} bytes) followed by ${ids.length > 1 ? "entries" : "entry"} ${ids.join(", ")}`
+        : `entries ${ids.join(", ")} written on one line (a writer appended to a line that had no newline)`;
+    const tail = glued.tornTail === undefined ? "" : ", then a torn entry";
+    result.issues.push({
+      line: lineNo,
+      reason: `not valid JSON: ${what} on the same line${tail}; ${ids.length > 1 ? "those entries were" : "that entry was"} recovered`,
+      ...(glued.tornTail === undefined ? {} : { torn: true }),
+    });
+    for (const piece of glued.pieces) {
+      const start = bytes(piece.start);
+      const size = bytes(piece.end) - start;
+      const rec = recordOfEntry(piece.value as SessionEntry, offset + start, size, lineNo, false);
+      if (size <= RETAIN_MAX_BYTES) rec.raw = lineText.slice(piece.start, piece.end);
+      push(rec);
+    }
+    // A torn entry ending the file is cut off before the next append (kept beside the file); the whole ones
+    // stay, and the next line then needs a newline first.
+    if (glued.tornTail !== undefined) result.tornOffset = offset + bytes(glued.tornTail);
+    if (!terminated) result.missingFinalNewline = true;
   };
 
   fill(0);
@@ -299,26 +330,6 @@ function hasSecondParentKey(buf: Buffer, start: number, end: number): boolean {
   if (first < 0 || first >= end) return false;
   const second = buf.indexOf(PARENT_KEY, first + PARENT_KEY.length);
   return second >= 0 && second < end;
-}
-
-/**
- * A line that is a torn write with a whole entry appended to it (a writer that does not repair torn tails):
- * the first `{"type":"` from which the rest of the line is one valid entry.
- */
-function recoverGlued(line: string): { at: number; entry: SessionEntry } | undefined {
-  for (
-    let at = line.indexOf('{"type":"', 1), tries = 0;
-    at > 0 && tries < 64;
-    at = line.indexOf('{"type":"', at + 1), tries++
-  ) {
-    try {
-      const v = JSON.parse(line.slice(at)) as unknown;
-      if (!entryShapeError(v)) return { at, entry: v as SessionEntry };
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 /** Read one line's bytes (for lazy body loading and the torn-tail copy). */

@@ -4,27 +4,34 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { AgentMessage, ImageContent, TextContent, Usage } from "../messages.js";
+import {
+  currentSystemMessage,
+  type AgentMessage,
+  type ImageContent,
+  type TextContent,
+  type Usage,
+} from "../messages.js";
 import { buildContext, settingsOf, type PathItem } from "./context.js";
 import { RETAIN_MAX_BYTES, entryShapeError, recordOfEntry, type EntryRecord } from "./entry-record.js";
 import { EntryColumns } from "./entry-columns.js";
 import { EntryIndex } from "./entry-index.js";
 import { fillEnvelopes, fillFromEntry, type FillWindow } from "./envelope-fill.js";
 import { EntryNotFoundError, SessionFormatError, SessionReadOnlyError } from "./errors.js";
-import { newEntryId, newSessionId } from "./ids.js";
+import { assertSessionId, newEntryId, newSessionId } from "./ids.js";
 import { acquireLock } from "./lock.js";
 import { migrateText, writeMigrated } from "./migrate.js";
 import { defaultSessionDir, sessionFileName } from "./paths.js";
 import { readLine, scanSessionFile, type ScanResult } from "./scan-file.js";
-import { writeBranchFile } from "./branch-file.js";
+import { branchEntries, branchPath, writeBranchFile } from "./branch-file.js";
 import { LazyTreeNode } from "./tree-node.js";
 import { writeAll } from "./write-all.js";
-import { listSessions } from "./session-list.js";
+import { listSessions, mostRecentSessionFile } from "./session-list.js";
 import {
   CURRENT_SESSION_VERSION,
   LEAF_MARKER_TYPE,
   type EntryEnvelope,
   type LoadIssue,
+  type NewSessionOptions,
   type OpenSessionOptions,
   type SessionChange,
   type SessionContext,
@@ -57,14 +64,21 @@ interface Init {
   lineCount: number;
 }
 
+/** pi 1.5 creates a session's file with its first user or assistant message. */
+function startsConversation(entry: SessionEntry): boolean {
+  return entry.type === "message" && (entry.message.role === "user" || entry.message.role === "assistant");
+}
+
 /** A session tree: append-only entries, a leaf pointer, lazy bodies. */
 export class SessionManager {
-  private readonly header: SessionHeader;
+  /** Replaced only by createBranchedSession on an in-memory session. */
+  private header: SessionHeader;
   private readonly file: string | undefined;
   private readonly sessionDir: string | undefined;
   private headerWritten: boolean;
   private readonly readOnly: boolean;
-  private readonly index: EntryIndex;
+  /** Replaced only by createBranchedSession on an in-memory session. */
+  private index: EntryIndex;
   private readonly issues: LoadIssue[];
   private releaseLock: (() => void) | undefined;
   private tornOffset: number | undefined;
@@ -72,6 +86,11 @@ export class SessionManager {
   private lineCount: number;
   private leafId: string | null;
   private writeFd: number | undefined;
+  /**
+   * Entries of a new file appended before its first user or assistant message: written with that message,
+   * header first (pi 1.5 does the same, so a session opened and closed without chatting leaves no file).
+   */
+  private unwritten: { rec: EntryRecord; line: string }[] = [];
   private readFd: number | undefined;
   private closed = false;
   /** Some records may still be pending (indexed from their head; see EntryRecord.pending). */
@@ -111,11 +130,15 @@ export class SessionManager {
 
   // ---------------------------------------------------------------- factories
 
-  /** A new session for `cwd`; its file (in `sessionDir`, default pi's folder) is written on the first append. */
-  static async create(cwd: string, sessionDir?: string): Promise<SessionManager> {
+  /**
+   * A new session for `cwd`; its file (in `sessionDir`, default pi's folder) is written with the first user or
+   * assistant message. `options.id`: the session id (pi's rules: letters, digits, `.`, `_`, `-`, starting and
+   * ending with a letter or digit; SessionIdError otherwise), default a new UUID.
+   */
+  static async create(cwd: string, sessionDir?: string, options?: NewSessionOptions): Promise<SessionManager> {
+    const header = SessionManager.newHeader(cwd, options?.id);
     const dir = sessionDir ?? defaultSessionDir(cwd);
     await fs.promises.mkdir(dir, { recursive: true });
-    const header = SessionManager.newHeader(cwd);
     return new SessionManager({
       header,
       file: path.join(dir, sessionFileName(header.timestamp, header.id)),
@@ -209,9 +232,8 @@ export class SessionManager {
       const scan = scanSessionFile(file);
       // Lines kept verbatim are reported by the scan of the new file; add only what the migration dropped
       // or could not convert.
-      const migrationOnly = mig.issues.filter((i) => i.torn || i.reason.startsWith("compaction"));
       const issues = [
-        ...migrationOnly.map((i) => ({ ...i, reason: `(before migration from v${version}) ${i.reason}` })),
+        ...mig.migrationOnly.map((i) => ({ ...i, reason: `(before migration from v${version}) ${i.reason}` })),
         ...scan.issues,
       ];
       return new SessionManager({
@@ -239,10 +261,10 @@ export class SessionManager {
     return sm.index.hasOrphans() ? fromScan(scanSessionFile(file, { verify: true })) : sm;
   }
 
-  /** A session that never touches the disk. */
-  static inMemory(cwd: string = process.cwd()): SessionManager {
+  /** A session that never touches the disk. `options.id`: the session id, as for create(). */
+  static inMemory(cwd: string = process.cwd(), options?: NewSessionOptions): SessionManager {
     return new SessionManager({
-      header: SessionManager.newHeader(cwd),
+      header: SessionManager.newHeader(cwd, options?.id),
       headerWritten: false,
       readOnly: false,
       entries: new EntryColumns(),
@@ -251,23 +273,32 @@ export class SessionManager {
     });
   }
 
-  /** Sessions in `sessionDir` (default pi's folder for `cwd`), newest first. */
+  /**
+   * Sessions in `sessionDir` (default pi's folder for `cwd`), newest first by `modified`, which is pi's: the
+   * time of the newest user or assistant message, else the header's timestamp, else the file's.
+   */
   static async list(cwd: string, sessionDir?: string): Promise<SessionInfo[]> {
     return listSessions(sessionDir ?? defaultSessionDir(cwd));
   }
 
-  /** Open the most recently modified session of `cwd`, or create one when there is none. */
-  static async continueRecent(cwd: string, sessionDir?: string): Promise<SessionManager> {
-    const dir = sessionDir ?? defaultSessionDir(cwd);
-    const [latest] = await listSessions(dir);
-    return latest ? SessionManager.open(latest.path, { sessionDir: dir }) : SessionManager.create(cwd, dir);
+  /** The session file of `sessionDir` (default pi's folder for `cwd`) written last (file time, as pi's `-c`). */
+  static async findMostRecent(cwd: string, sessionDir?: string): Promise<string | undefined> {
+    return mostRecentSessionFile(sessionDir ?? defaultSessionDir(cwd));
   }
 
-  private static newHeader(cwd: string): SessionHeader {
+  /** Open the session of `cwd` written last (findMostRecent), or create one when there is none. */
+  static async continueRecent(cwd: string, sessionDir?: string): Promise<SessionManager> {
+    const dir = sessionDir ?? defaultSessionDir(cwd);
+    const latest = await mostRecentSessionFile(dir);
+    return latest ? SessionManager.open(latest, { sessionDir: dir }) : SessionManager.create(cwd, dir);
+  }
+
+  private static newHeader(cwd: string, id?: string): SessionHeader {
+    if (id !== undefined) assertSessionId(id);
     return {
       type: "session",
       version: CURRENT_SESSION_VERSION,
-      id: newSessionId(),
+      id: id ?? newSessionId(),
       timestamp: new Date().toISOString(),
       cwd,
     };
@@ -435,7 +466,10 @@ export class SessionManager {
     return recs.map((r) => r.env);
   }
 
-  /** An assistant message's token use and cost, read with its envelope (no body is read); undefined otherwise. */
+  /**
+   * The token use and cost an entry records — an assistant message, or pi 1.5's compaction, branch summary or
+   * `usage` entry — read with its envelope (no body is read); undefined for others.
+   */
   getUsage(id: string): Usage | undefined {
     const rec = this.index.get(id);
     if (rec?.pending) this.fill([rec]);
@@ -448,6 +482,7 @@ export class SessionManager {
     return this.pathRecords(leafId).map((rec) => ({
       id: rec.env.id,
       type: rec.env.type,
+      role: rec.env.role,
       get meta() {
         // Only an assistant message of the pending kinds names a model.
         if (rec.pending && rec.env.role === "assistant") fill(rec);
@@ -534,15 +569,37 @@ export class SessionManager {
   appendMessage(message: AgentMessage): string {
     return this.append({ type: "message", message });
   }
-  /** Append a compaction; returns its id. */
+  /**
+   * Append a compaction; returns its id. `firstKeptEntryId` undefined keeps nothing (the entry names itself, as
+   * pi 1.5 writes it). When the context holds pi 1.5 system messages, the prompt they make is recorded
+   * (`systemMessage`), as pi 1.5 does: the kept and summarized system messages leave the context.
+   */
   appendCompaction<T = unknown>(
     summary: string,
-    firstKeptEntryId: string,
+    firstKeptEntryId: string | undefined,
     tokensBefore: number,
     details?: T,
     fromHook?: boolean,
+    usage?: Usage,
   ): string {
-    return this.append({ type: "compaction", summary, firstKeptEntryId, tokensBefore, details, fromHook });
+    const id = newEntryId((c) => this.index.has(c));
+    const timestamp = new Date().toISOString();
+    const hasPrompt = this.pathRecords(this.leafId).some((r) => r.env.role === "system" || r.env.type === "compaction");
+    const prompt = hasPrompt ? currentSystemMessage(this.buildSessionContext().messages) : undefined;
+    return this.append(
+      {
+        type: "compaction",
+        summary,
+        firstKeptEntryId: firstKeptEntryId ?? id,
+        tokensBefore,
+        details,
+        usage,
+        fromHook,
+        ...(prompt ? { systemMessage: { ...prompt, timestamp: Date.parse(timestamp) } } : {}),
+      },
+      this.leafId,
+      { id, timestamp },
+    );
   }
   /** Set (or with undefined, clear) the label of `targetId`. Hangs off the leaf without moving it. */
   appendLabelChange(targetId: string, label: string | undefined): string {
@@ -577,6 +634,35 @@ export class SessionManager {
   appendSessionInfo(name: string): string {
     return this.append({ type: "session_info", name });
   }
+  /**
+   * Edit an earlier entry on the current path as the model will see it (pi 1.5's context_edit): `null` drops its
+   * message, `{ content }` replaces its content (a string becomes one text block for assistant and tool results,
+   * as pi stores it). Only user, assistant, tool result and custom messages can be edited; the entry itself is
+   * never changed. Returns the edit's id.
+   */
+  appendContextEdit(
+    targetId: string,
+    replacement: null | { content: string | (TextContent | ImageContent)[] },
+  ): string {
+    const target = this.index.get(targetId);
+    if (!target) throw new EntryNotFoundError(targetId);
+    if (!this.pathRecords(this.leafId).includes(target))
+      throw new Error(`Entry ${targetId} is not on the current path`);
+    const role = target.env.type === "custom_message" ? "custom" : target.env.role;
+    const editable =
+      target.env.type === "custom_message" ||
+      (target.env.type === "message" && (role === "user" || role === "assistant" || role === "toolResult"));
+    if (!editable) throw new Error(`Entry ${targetId} has no message content that can be edited`);
+    const content =
+      replacement !== null && typeof replacement.content === "string" && (role === "assistant" || role === "toolResult")
+        ? [{ type: "text", text: replacement.content }]
+        : replacement?.content;
+    return this.append({ type: "context_edit", targetId, replacement: content === undefined ? null : { content } });
+  }
+  /** Record the tokens and cost of a model call that added no message (pi 1.5's `usage` entry). */
+  appendUsage(kind: string, provider: string, model: string, usage: Usage, note?: string): string {
+    return this.append({ type: "usage", kind, provider, model, usage, ...(note ? { note } : {}) });
+  }
 
   // ---------------------------------------------------------------- moves
 
@@ -610,18 +696,32 @@ export class SessionManager {
   }
 
   /**
-   * Write a new session file (in this session's folder) holding the root→`leafId` path with the same ids,
-   * the labels of those entries re-created, and `parentSession` = this file (null: header only). Returns its
-   * path. This session is unchanged.
+   * The root→`leafId` path as a session of its own (null: no entries): the same ids, labels and leaf markers left
+   * out and the labels of the path's entries re-created. In a file session, writes a new file (in this session's
+   * folder, `parentSession` = this file) and returns its path; this session is unchanged. In memory, as pi does,
+   * this session becomes the branch (a new session id) and undefined is returned.
    */
-  async createBranchedSession(leafId: string | null): Promise<string> {
-    if (!this.file) throw new Error("createBranchedSession needs a session stored in a file");
-    const recs = this.pathRecords(leafId).filter((r) => r.env.type !== "label" && r.meta.markerTarget === undefined);
+  async createBranchedSession(leafId: string | null): Promise<string | undefined> {
+    const plan = branchPath(this.pathRecords(leafId));
+    const labelOf = (id: string): string | undefined => this.index.labels.get(id);
+    if (!this.file) {
+      this.assertWritable();
+      const entries = branchEntries(plan, (rec) => this.load(rec), labelOf);
+      this.header = SessionManager.newHeader(this.header.cwd);
+      this.index = EntryIndex.build(EntryColumns.of(entries.map((e) => recordOfEntry(e, -1, 0, 0, true)))).index;
+      this.cache.clear();
+      const leaf = this.persistedLeaf();
+      if (leaf !== this.leafId) {
+        this.leafId = leaf;
+        this.emit({ type: "leaf", leafId: leaf });
+      }
+      return undefined;
+    }
     const header: SessionHeader = { ...SessionManager.newHeader(this.header.cwd), parentSession: this.file };
-    return writeBranchFile(this.sessionDir ?? path.dirname(this.file), header, recs, {
+    return writeBranchFile(this.sessionDir ?? path.dirname(this.file), header, plan, {
       readBytes: (rec) => this.readBytes(rec),
       load: (rec) => this.load(rec),
-      labelOf: (id) => this.index.labels.get(id),
+      labelOf,
     });
   }
 
@@ -732,46 +832,62 @@ export class SessionManager {
     if (this.closed) throw new Error(`Session ${this.file ?? "(in memory)"} is closed`);
   }
 
-  /** Write one entry as one line; the leaf moves onto it unless it is a label or a leaf marker. */
-  private append(fields: NewEntry, parentId: string | null = this.leafId): string {
+  /**
+   * Write one entry as one line; the leaf moves onto it unless it is a label or a leaf marker. `preset`: an id and
+   * timestamp chosen by the caller (a compaction that names itself).
+   */
+  private append(
+    fields: NewEntry,
+    parentId: string | null = this.leafId,
+    preset?: { id: string; timestamp: string },
+  ): string {
     this.assertWritable();
-    const id = newEntryId((c) => this.index.has(c));
+    const id = preset?.id ?? newEntryId((c) => this.index.has(c));
     const { type, ...rest } = fields;
-    const line = JSON.stringify({ type, id, parentId, timestamp: new Date().toISOString(), ...rest });
+    const timestamp = preset?.timestamp ?? new Date().toISOString();
+    const line = JSON.stringify({ type, id, parentId, timestamp, ...rest });
     // Keep what a reload would read (no undefined fields, no aliasing of the caller's objects).
     const entry = JSON.parse(line) as SessionEntry;
-    let offset = -1;
-    let length = 0;
-    if (this.file) {
-      const fd = this.openForWrite();
-      let prefix = "";
-      if (!this.headerWritten) prefix = JSON.stringify(this.header) + "\n";
-      else if (this.needsNewline) prefix = "\n";
-      const prefixBytes = Buffer.byteLength(prefix);
-      const buf = Buffer.from(prefix + line + "\n");
-      const st = fs.fstatSync(fd);
-      this.assertSameFile(st);
-      offset = st.size + prefixBytes;
-      length = buf.length - prefixBytes - 1;
-      writeAll(fd, buf);
-      this.scheduleSync();
-      if (!this.headerWritten) this.lineCount++;
-      this.headerWritten = true;
-      this.needsNewline = false;
+    const rec = recordOfEntry(entry, -1, 0, 0, true);
+    if (this.file && !this.headerWritten && !startsConversation(entry)) {
+      this.unwritten.push({ rec, line });
+    } else if (this.file) {
+      this.writeLines([...this.unwritten, { rec, line }]);
+      this.unwritten = [];
     }
-    this.lineCount++;
-    const rec = recordOfEntry(
-      entry,
-      offset,
-      length,
-      this.file ? this.lineCount : 0,
-      !this.file || length <= RETAIN_MAX_BYTES,
-    );
-    if (this.file && length > RETAIN_MAX_BYTES) this.remember(id, entry);
     this.index.add(rec);
     if (type !== "label" && rec.meta.markerTarget === undefined) this.leafId = id;
     this.emit({ type: "append", entry });
     return id;
+  }
+
+  /** Append lines (the header first when the file has none yet) with one write; places their records. */
+  private writeLines(items: readonly { rec: EntryRecord; line: string }[]): void {
+    const fd = this.openForWrite();
+    let prefix = "";
+    if (!this.headerWritten) prefix = JSON.stringify(this.header) + "\n";
+    else if (this.needsNewline) prefix = "\n";
+    const st = fs.fstatSync(fd);
+    this.assertSameFile(st);
+    let offset = st.size + Buffer.byteLength(prefix);
+    // One buffer, one write: usually a single line, possibly megabytes, so it is encoded once.
+    const text = items.length === 1 ? prefix + items[0].line + "\n" : prefix + items.map((i) => i.line + "\n").join("");
+    writeAll(fd, Buffer.from(text));
+    this.scheduleSync();
+    if (!this.headerWritten) this.lineCount++;
+    this.headerWritten = true;
+    this.needsNewline = false;
+    for (const { rec, line } of items) {
+      rec.offset = offset;
+      rec.length = Buffer.byteLength(line);
+      rec.line = ++this.lineCount;
+      offset += rec.length + 1;
+      // Large bodies are read back from the file when needed; a few stay cached.
+      if (rec.length > RETAIN_MAX_BYTES && rec.entry) {
+        this.remember(rec.env.id, rec.entry);
+        rec.entry = undefined;
+      }
+    }
   }
 
   /** Appending to a file that was deleted or replaced since it was opened would lose the entry silently. */

@@ -1,8 +1,8 @@
 /**
  * Session file entries (pi session format version 3). One JSON object per line; line 1 is the header.
- * See README "Session format" and ../shared/docs/pi-reference.md.
+ * See docs/session-format.md.
  */
-import type { AgentMessage, ImageContent, TextContent } from "../messages.js";
+import type { AgentMessage, ImageContent, SystemMessage, TextContent, Usage } from "../messages.js";
 
 /** The version this project writes. */
 export const CURRENT_SESSION_VERSION = 3;
@@ -34,7 +34,10 @@ export interface SessionMessageEntry extends SessionEntryBase {
   message: AgentMessage;
 }
 
-/** Older history replaced by a summary; entries from firstKeptEntryId on are kept. */
+/**
+ * Older history replaced by a summary; entries from firstKeptEntryId on are kept (its own id: none are, as
+ * pi 1.5 writes when nothing is kept).
+ */
 export interface CompactionEntry<T = unknown> extends SessionEntryBase {
   type: "compaction";
   summary: string;
@@ -42,6 +45,10 @@ export interface CompactionEntry<T = unknown> extends SessionEntryBase {
   tokensBefore: number;
   details?: T;
   fromHook?: boolean;
+  /** pi 1.5: what producing the summary cost. */
+  usage?: Usage;
+  /** pi 1.5: the system prompt in force when compacting (the summarized system messages leave the context). */
+  systemMessage?: SystemMessage;
 }
 
 /** Summary of a branch the user navigated away from. parentId = the new leaf position. */
@@ -52,6 +59,8 @@ export interface BranchSummaryEntry<T = unknown> extends SessionEntryBase {
   summary: string;
   details?: T;
   fromHook?: boolean;
+  /** pi 1.5: what producing the summary cost. */
+  usage?: Usage;
 }
 
 /** Sets (or, with label undefined, clears) the label of targetId. */
@@ -96,6 +105,27 @@ export interface SessionInfoEntry extends SessionEntryBase {
   name?: string;
 }
 
+/**
+ * pi 1.5: a branch-local edit of an earlier entry on the path, applied when the context is built (the latest
+ * edit of a target wins): `replacement: null` drops the target's message, otherwise its content is replaced.
+ */
+export interface ContextEditEntry extends SessionEntryBase {
+  type: "context_edit";
+  targetId: string;
+  replacement: null | { content: string | (TextContent | ImageContent)[] };
+}
+
+/** pi 1.5: tokens and cost of a model call that added no message (e.g. a cache warm-up). Never sent to the model. */
+export interface UsageEntry extends SessionEntryBase {
+  type: "usage";
+  /** What the call was for (pi: "cache_warm", …). */
+  kind: string;
+  provider: string;
+  model: string;
+  usage: Usage;
+  note?: string;
+}
+
 /** An entry of a type this version does not know. Kept verbatim, shown only in the "all" filter. */
 export interface UnknownEntry extends SessionEntryBase {
   [extra: string]: unknown;
@@ -111,7 +141,9 @@ export type SessionEntry =
   | CustomMessageEntry
   | ModelChangeEntry
   | ThinkingLevelChangeEntry
-  | SessionInfoEntry;
+  | SessionInfoEntry
+  | ContextEditEntry
+  | UsageEntry;
 
 /** Known entry type names. */
 export type SessionEntryType = SessionEntry["type"];
@@ -143,6 +175,7 @@ export interface SessionInfo {
   name?: string;
   parentSessionPath?: string;
   created: Date;
+  /** As pi reports it: the newest user or assistant message's own time, else the header's, else the file's. */
   modified: Date;
   messageCount: number;
   firstMessage: string;
@@ -188,6 +221,12 @@ export interface EntryEnvelope {
 
 /** What SessionManager.subscribe() listeners receive. */
 export type SessionChange = { type: "append"; entry: SessionEntry } | { type: "leaf"; leafId: string | null };
+
+/** Options of SessionManager.create() and inMemory(). */
+export interface NewSessionOptions {
+  /** The session id (pi's custom session ids); default a new UUID. Invalid ids throw SessionIdError. */
+  id?: string;
+}
 
 /** Options of SessionManager.open(). */
 export interface OpenSessionOptions {

@@ -28,6 +28,9 @@ function formatArgs(args: Record<string, unknown>): string {
 /** One message as transcript lines (empty string for a message with nothing to say). */
 export function serializeMessage(m: AgentMessage, maxToolResultChars = DEFAULT_MAX_TOOL_RESULT_CHARS): string {
   switch (m.role) {
+    case "system":
+      // A recorded system prompt is set-up, not conversation.
+      return "";
     case "user": {
       const text = contentText(m.content);
       return text ? `[User]: ${text}` : "";

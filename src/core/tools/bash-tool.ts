@@ -1,7 +1,8 @@
 /** `bash` {command, timeout?}: run a shell command in the workspace root; output tail kept. */
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
+import { BUILTIN_MODELS } from "../providers/builtin-models.js";
+import { withoutKeys } from "../providers/api-key.js";
+import { startCommand } from "./command-process.js";
 import { guarded, optInt, reqString, textResult } from "./tool-args.js";
 import { MAX_BYTES, MAX_LINES, truncateTail } from "./truncate.js";
 import type { AgentTool, ToolResult } from "./types.js";
@@ -12,29 +13,12 @@ const ROLLING_BYTES = 4 * MAX_BYTES;
 const UPDATE_INTERVAL_MS = 250;
 
 /**
- * Variables holding the model keys this extension uses. They are removed from the command's
- * environment so `env` or a prompt-injected `echo $OPENAI_API_KEY` cannot copy a key into the session file.
+ * The environment of a command: the host's without any key variable, so `env` or a prompt-injected
+ * `echo $OPENAI_API_KEY` cannot copy a key into the session file. Without a model registry, the built-in
+ * models name the key variables (an `AgentSession` passes its registry's models, custom ones included).
  */
-export const SCRUBBED_ENV = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"] as const;
-
-function commandEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const k of SCRUBBED_ENV) delete env[k];
-  return env;
-}
-
-function shell(): string {
-  return existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
-}
-
-/** Kill the whole process group (the command and everything it started). */
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // already gone
-  }
+function defaultCommandEnv(): NodeJS.ProcessEnv {
+  return withoutKeys(process.env, BUILTIN_MODELS);
 }
 
 /** Outcome of one run, before formatting. */
@@ -42,7 +26,6 @@ interface RunOutcome {
   output: string;
   droppedBytes: number;
   exitCode: number | null;
-  signal: NodeJS.Signals | null;
   timedOut: boolean;
   aborted: boolean;
 }
@@ -58,8 +41,8 @@ function formatOutput(o: RunOutcome): { text: string; truncated: boolean } {
   return { text, truncated };
 }
 
-/** Create the bash tool. */
-export function createBashTool(cwd: string): AgentTool {
+/** Create the bash tool. `commandEnv` gives each command's environment (default: `defaultCommandEnv`). */
+export function createBashTool(cwd: string, commandEnv: () => NodeJS.ProcessEnv = defaultCommandEnv): AgentTool {
   return {
     name: "bash",
     description: `Run a bash command in the workspace root. stdout and stderr are combined; only the last ${MAX_LINES} lines / ${MAX_BYTES / 1024}KB are returned. Optional timeout in seconds.`,
@@ -75,60 +58,49 @@ export function createBashTool(cwd: string): AgentTool {
     execute: guarded("bash", async (args, ctx): Promise<ToolResult> => {
       const command = reqString(args, "command");
       const timeoutSec = optInt(args, "timeout", 1);
-      const outcome = await new Promise<RunOutcome>((resolve, reject) => {
-        const child = spawn(shell(), ["-c", command], {
-          cwd,
-          detached: true, // own process group, so abort/timeout can kill grandchildren too
-          stdio: ["ignore", "pipe", "pipe"],
-          env: commandEnv(),
-        });
-        let output = "";
-        let droppedBytes = 0;
-        let timedOut = false;
-        let aborted = false;
-        let lastUpdate = 0;
-        // One decoder per stream, so a UTF-8 character split across chunks is not mangled.
-        const decoders = { out: new StringDecoder("utf8"), err: new StringDecoder("utf8") };
-        const onData = (chunk: Buffer, which: "out" | "err"): void => {
-          output += decoders[which].write(chunk);
-          if (output.length > ROLLING_BYTES) {
-            const cut = output.length - ROLLING_BYTES;
-            droppedBytes += Buffer.byteLength(output.slice(0, cut), "utf8");
-            output = output.slice(cut);
-          }
-          const now = Date.now();
-          if (ctx.onUpdate && now - lastUpdate >= UPDATE_INTERVAL_MS) {
-            lastUpdate = now;
-            ctx.onUpdate(
-              textResult(formatOutput({ output, droppedBytes, exitCode: null, signal: null, timedOut, aborted }).text),
-            );
-          }
-        };
-        child.stdout.on("data", (c: Buffer) => onData(c, "out"));
-        child.stderr.on("data", (c: Buffer) => onData(c, "err"));
-        const timer =
-          timeoutSec !== undefined
-            ? setTimeout(() => {
-                timedOut = true;
-                killGroup(child.pid);
-              }, timeoutSec * 1000)
-            : undefined;
-        const onAbort = (): void => {
-          aborted = true;
-          killGroup(child.pid);
-        };
-        ctx.signal?.addEventListener("abort", onAbort, { once: true });
-        child.on("error", (e) => {
-          if (timer) clearTimeout(timer);
-          ctx.signal?.removeEventListener("abort", onAbort);
-          reject(e);
-        });
-        child.on("close", (exitCode, signal) => {
-          if (timer) clearTimeout(timer);
-          ctx.signal?.removeEventListener("abort", onAbort);
-          resolve({ output, droppedBytes, exitCode, signal, timedOut, aborted });
-        });
-      });
+      const proc = startCommand(command, cwd, commandEnv());
+      let output = "";
+      let droppedBytes = 0;
+      let timedOut = false;
+      let aborted = false;
+      let lastUpdate = 0;
+      // One decoder per stream, so a UTF-8 character split across chunks is not mangled.
+      const decoders = { out: new StringDecoder("utf8"), err: new StringDecoder("utf8") };
+      const onData = (chunk: Buffer, which: "out" | "err"): void => {
+        output += decoders[which].write(chunk);
+        if (output.length > ROLLING_BYTES) {
+          const cut = output.length - ROLLING_BYTES;
+          droppedBytes += Buffer.byteLength(output.slice(0, cut), "utf8");
+          output = output.slice(cut);
+        }
+        const now = Date.now();
+        if (ctx.onUpdate && now - lastUpdate >= UPDATE_INTERVAL_MS) {
+          lastUpdate = now;
+          ctx.onUpdate(textResult(formatOutput({ output, droppedBytes, exitCode: null, timedOut, aborted }).text));
+        }
+      };
+      proc.stdout.on("data", (c: Buffer) => onData(c, "out"));
+      proc.stderr.on("data", (c: Buffer) => onData(c, "err"));
+      const timer =
+        timeoutSec !== undefined
+          ? setTimeout(() => {
+              timedOut = true;
+              proc.kill();
+            }, timeoutSec * 1000)
+          : undefined;
+      const onAbort = (): void => {
+        aborted = true;
+        proc.kill();
+      };
+      ctx.signal?.addEventListener("abort", onAbort, { once: true });
+      let exitCode: number | null;
+      try {
+        exitCode = await proc.exited;
+      } finally {
+        if (timer) clearTimeout(timer);
+        ctx.signal?.removeEventListener("abort", onAbort);
+      }
+      const outcome: RunOutcome = { output, droppedBytes, exitCode, timedOut, aborted };
       const { text, truncated } = formatOutput(outcome);
       const details = { exitCode: outcome.exitCode, truncated, timedOut: outcome.timedOut, aborted: outcome.aborted };
       if (outcome.aborted) return textResult(`${text}\n\nCommand aborted.`, true, details);
@@ -137,7 +109,7 @@ export function createBashTool(cwd: string): AgentTool {
       if (outcome.exitCode !== 0) {
         const why =
           outcome.exitCode === null
-            ? `was killed by ${outcome.signal ?? "a signal"}`
+            ? "was killed before it reported an exit status"
             : `exited with code ${outcome.exitCode}`;
         return textResult(`${text}\n\nCommand ${why}.`, true, details);
       }

@@ -1,9 +1,10 @@
 /** `edit` {path, oldText, newText}: replace one exact, unique occurrence of text in a file. */
-import fs from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { describeFsError } from "./fs-errors.js";
-import { displayPath, resolveInWorkspace } from "./path-guard.js";
+import { displayPath, namedPath } from "./path-guard.js";
 import { guarded, reqString, textResult } from "./tool-args.js";
-import type { AgentTool } from "./types.js";
+import type { AgentTool, ToolResult } from "./types.js";
+import { openInWorkspace, replaceContent } from "./workspace-open.js";
 
 function countOccurrences(haystack: string, needle: string): number {
   let n = 0;
@@ -42,57 +43,59 @@ export function createEditTool(cwd: string): AgentTool {
     mutates: true,
     execute: guarded("edit", async (args) => {
       const p = reqString(args, "path");
-      let oldText = reqString(args, "oldText");
-      let newText = reqString(args, "newText", true);
-      const abs = await resolveInWorkspace(cwd, p);
-      const shown = displayPath(cwd, abs);
-      let before: string;
+      const oldText = reqString(args, "oldText");
+      const newText = reqString(args, "newText", true);
+      const shown = displayPath(cwd, namedPath(cwd, p));
+      let handle: FileHandle;
       try {
-        before = await fs.readFile(abs, "utf8");
+        ({ handle } = await openInWorkspace(cwd, p, "edit"));
       } catch (e) {
         throw describeFsError(e, shown);
       }
-      let count = countOccurrences(before, oldText);
-      // Models write "\n"; Windows files hold "\r\n". Match in the file's own convention.
-      if (count === 0 && before.includes("\r\n") && !oldText.includes("\r\n")) {
-        const crlfOld = oldText.replace(/\n/g, "\r\n");
-        const crlfCount = countOccurrences(before, crlfOld);
-        if (crlfCount > 0) {
-          oldText = crlfOld;
-          newText = newText.replace(/\r?\n/g, "\r\n");
-          count = crlfCount;
-        }
-      }
-      if (count === 0) {
-        return textResult(
-          `Could not find the text to replace in ${shown}. oldText must match the file exactly, including whitespace and line breaks; read the file again and copy the text.`,
-          true,
-        );
-      }
-      if (count > 1) {
-        return textResult(
-          `The text to replace occurs ${count} times in ${shown}; it must be unique. Include more surrounding lines in oldText.`,
-          true,
-        );
-      }
-      if (oldText === newText) return textResult(`oldText and newText are identical; ${shown} was not changed.`, true);
-      const index = before.indexOf(oldText);
-      const after = before.slice(0, index) + newText + before.slice(index + oldText.length);
+      // Read and write through the one handle checked to be inside the workspace.
       try {
-        await fs.writeFile(abs, after, "utf8");
+        return await editOpenFile(handle, shown, oldText, newText);
       } catch (e) {
         throw describeFsError(e, shown);
+      } finally {
+        await handle.close();
       }
-      const { diff, firstChangedLine } = regionDiff(before, index, oldText, newText);
-      return textResult(
-        `Edited ${shown}: replaced ${oldText.split("\n").length} line(s) at line ${firstChangedLine}.`,
-        false,
-        {
-          path: shown,
-          diff,
-          firstChangedLine,
-        },
-      );
     }),
   };
+}
+
+async function editOpenFile(handle: FileHandle, shown: string, oldText: string, newText: string): Promise<ToolResult> {
+  const before = await handle.readFile("utf8");
+  let count = countOccurrences(before, oldText);
+  // Models write "\n"; Windows files hold "\r\n". Match in the file's own convention.
+  if (count === 0 && before.includes("\r\n") && !oldText.includes("\r\n")) {
+    const crlfOld = oldText.replace(/\n/g, "\r\n");
+    const crlfCount = countOccurrences(before, crlfOld);
+    if (crlfCount > 0) {
+      oldText = crlfOld;
+      newText = newText.replace(/\r?\n/g, "\r\n");
+      count = crlfCount;
+    }
+  }
+  if (count === 0) {
+    return textResult(
+      `Could not find the text to replace in ${shown}. oldText must match the file exactly, including whitespace and line breaks; read the file again and copy the text.`,
+      true,
+    );
+  }
+  if (count > 1) {
+    return textResult(
+      `The text to replace occurs ${count} times in ${shown}; it must be unique. Include more surrounding lines in oldText.`,
+      true,
+    );
+  }
+  if (oldText === newText) return textResult(`oldText and newText are identical; ${shown} was not changed.`, true);
+  const index = before.indexOf(oldText);
+  await replaceContent(handle, before.slice(0, index) + newText + before.slice(index + oldText.length));
+  const { diff, firstChangedLine } = regionDiff(before, index, oldText, newText);
+  return textResult(
+    `Edited ${shown}: replaced ${oldText.split("\n").length} line(s) at line ${firstChangedLine}.`,
+    false,
+    { path: shown, diff, firstChangedLine },
+  );
 }

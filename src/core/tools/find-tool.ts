@@ -28,16 +28,16 @@ export function createFindTool(cwd: string): AgentTool {
       const pattern = reqString(args, "pattern");
       const p = optString(args, "path") ?? ".";
       const limit = optInt(args, "limit", 1) ?? DEFAULT_LIMIT;
-      const root = await resolveInWorkspace(cwd, p);
-      const st = await fs.stat(root).catch(() => undefined);
+      const start = await resolveInWorkspace(cwd, p);
+      const st = await fs.stat(start.real).catch(() => undefined);
       if (!st?.isDirectory()) return textResult(`Not a folder: ${p}`, true);
       const compiled = globToRegExp(pattern);
       // Match relative to the searched folder, print relative to the workspace.
-      const base = displayPath(cwd, root);
+      const base = displayPath(cwd, start.abs);
       const prefix = base === "." ? "" : base + "/";
       const found: string[] = [];
       let limited = false;
-      for await (const e of walk(root, (abs) => displayPath(cwd, abs), {
+      for await (const e of walk(start, (abs) => displayPath(cwd, abs), {
         signal: ctx.signal,
         gitignoreRoot: cwd,
       })) {

@@ -6,6 +6,7 @@ import { guarded, optBool, optInt, optString, reqString, textResult } from "./to
 import { MAX_BYTES, MAX_LINE_CHARS, truncateHead } from "./truncate.js";
 import type { AgentTool } from "./types.js";
 import { walk, type WalkEntry } from "./walk.js";
+import { openFileInside } from "./workspace-open.js";
 
 /** Default maximum number of matches. */
 const DEFAULT_LIMIT = 100;
@@ -56,13 +57,13 @@ export function createGrepTool(cwd: string): AgentTool {
         );
       }
       const compiledGlob = glob ? globToRegExp(glob) : undefined;
-      const root = await resolveInWorkspace(cwd, p);
-      const st = await fs.stat(root).catch(() => undefined);
+      const start = await resolveInWorkspace(cwd, p);
+      const st = await fs.stat(start.real).catch(() => undefined);
       if (!st) return textResult(`Path not found: ${p}`, true);
       const rel = (abs: string): string => displayPath(cwd, abs);
       const files: AsyncIterable<WalkEntry> | WalkEntry[] = st.isDirectory()
-        ? walk(root, rel, { signal: ctx.signal, gitignoreRoot: cwd })
-        : [{ abs: root, rel: rel(root), isFile: true, isDir: false, isSymlink: false }];
+        ? walk(start, rel, { signal: ctx.signal, gitignoreRoot: cwd })
+        : [{ abs: start.abs, real: start.real, rel: rel(start.abs), isFile: true, isDir: false, isSymlink: false }];
       const out: string[] = [];
       let matches = 0;
       let outBytes = 0;
@@ -73,9 +74,15 @@ export function createGrepTool(cwd: string): AgentTool {
         if (compiledGlob && !globMatch(compiledGlob, f.rel)) continue;
         let buf: Buffer;
         try {
-          const fst = await fs.stat(f.abs);
-          if (fst.size > MAX_FILE_BYTES) continue;
-          buf = await fs.readFile(f.abs);
+          // Opened only while still a regular file inside the workspace (a folder swapped for a link is refused).
+          const handle = await openFileInside(f.real, start.realRoot);
+          try {
+            const fst = await handle.stat();
+            if (!fst.isFile() || fst.size > MAX_FILE_BYTES) continue;
+            buf = await handle.readFile();
+          } finally {
+            await handle.close();
+          }
         } catch {
           continue;
         }

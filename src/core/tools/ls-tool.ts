@@ -1,9 +1,10 @@
 /** `ls` {path?, limit?}: entries of one folder, folders marked with "/". */
 import fs from "node:fs/promises";
 import { describeFsError } from "./fs-errors.js";
-import { displayPath, resolveInWorkspace } from "./path-guard.js";
+import { displayPath, namedPath } from "./path-guard.js";
 import { guarded, optInt, optString, textResult } from "./tool-args.js";
 import type { AgentTool } from "./types.js";
+import { folderPath, openInWorkspace } from "./workspace-open.js";
 
 const DEFAULT_LIMIT = 500;
 
@@ -23,11 +24,15 @@ export function createLsTool(cwd: string): AgentTool {
     execute: guarded("ls", async (args) => {
       const p = optString(args, "path") ?? ".";
       const limit = optInt(args, "limit", 1) ?? DEFAULT_LIMIT;
-      const abs = await resolveInWorkspace(cwd, p);
-      const shown = displayPath(cwd, abs);
+      const shown = displayPath(cwd, namedPath(cwd, p));
       let entries: import("node:fs").Dirent[];
       try {
-        entries = await fs.readdir(abs, { withFileTypes: true });
+        const opened = await openInWorkspace(cwd, p, "dir");
+        try {
+          entries = await fs.readdir(folderPath(opened.handle, opened.real), { withFileTypes: true });
+        } finally {
+          await opened.handle.close();
+        }
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === "ENOTDIR") return textResult(`${shown} is a file, not a folder (use read).`, true);

@@ -1,9 +1,9 @@
 /** `read` {path, offset?, limit?}: file contents (text, or images as image blocks). */
-import fs from "node:fs/promises";
 import path from "node:path";
 import { describeFsError } from "./fs-errors.js";
 import { readLineWindow, type LineWindow } from "./read-lines.js";
-import { displayPath, resolveInWorkspace } from "./path-guard.js";
+import { displayPath, namedPath } from "./path-guard.js";
+import { openInWorkspace, type OpenedPath } from "./workspace-open.js";
 import { guarded, optInt, reqString, textResult } from "./tool-args.js";
 import { MAX_BYTES, MAX_LINES, truncateHead } from "./truncate.js";
 import type { AgentTool } from "./types.js";
@@ -37,20 +37,24 @@ export function createReadTool(cwd: string): AgentTool {
       const p = reqString(args, "path");
       const offset = optInt(args, "offset", 1) ?? 1;
       const limit = optInt(args, "limit", 1);
-      const abs = await resolveInWorkspace(cwd, p);
-      const shown = displayPath(cwd, abs);
+      const shown = displayPath(cwd, namedPath(cwd, p));
+      let opened: OpenedPath;
+      try {
+        opened = await openInWorkspace(cwd, p, "read");
+      } catch (e) {
+        throw describeFsError(e, shown);
+      }
       let win: LineWindow;
       try {
-        const st = await fs.stat(abs);
-        if (st.isDirectory()) throw Object.assign(new Error("dir"), { code: "EISDIR" });
-        const mime = IMAGE_TYPES[path.extname(abs).toLowerCase()];
+        const size = opened.stat.size;
+        const mime = IMAGE_TYPES[path.extname(opened.abs).toLowerCase()];
         if (mime) {
-          if (st.size > MAX_IMAGE_BYTES)
+          if (size > MAX_IMAGE_BYTES)
             return textResult(
-              `${shown} is an image of ${st.size} bytes; too large to send (max ${MAX_IMAGE_BYTES}).`,
+              `${shown} is an image of ${size} bytes; too large to send (max ${MAX_IMAGE_BYTES}).`,
               true,
             );
-          const data = await fs.readFile(abs);
+          const data = await opened.handle.readFile();
           return {
             content: [
               { type: "text", text: `Image ${shown} (${mime}, ${data.length} bytes)` },
@@ -59,9 +63,11 @@ export function createReadTool(cwd: string): AgentTool {
           };
         }
         // Never more lines than one answer can show; the byte cap is applied below.
-        win = await readLineWindow(abs, offset, Math.min(limit ?? MAX_LINES, MAX_LINES) + 1);
+        win = await readLineWindow(opened.handle, size, offset, Math.min(limit ?? MAX_LINES, MAX_LINES) + 1);
       } catch (e) {
         throw describeFsError(e, shown);
+      } finally {
+        await opened.handle.close();
       }
       if (win.binary) return textResult(`${shown} looks like a binary file; not shown.`, true);
       const total = win.totalLines;

@@ -8,16 +8,22 @@ import { createReadTool } from "./read-tool.js";
 import type { AgentTool } from "./types.js";
 import { createWriteTool } from "./write-tool.js";
 
+/** Options of `createWorkspaceTools`. */
+export interface WorkspaceToolOptions {
+  /** The environment of each bash command (default: the host's without the built-in providers' key variables). */
+  commandEnv?: () => NodeJS.ProcessEnv;
+}
+
 /**
  * read, write, edit, bash, grep, find, ls — all confined to `cwd`. write, edit and bash have
  * `mutates: true`, so the host asks before running them unless the user allowed it.
  */
-export function createWorkspaceTools(cwd: string): AgentTool[] {
+export function createWorkspaceTools(cwd: string, options: WorkspaceToolOptions = {}): AgentTool[] {
   return [
     createReadTool(cwd),
     createWriteTool(cwd),
     createEditTool(cwd),
-    createBashTool(cwd),
+    createBashTool(cwd, options.commandEnv),
     createGrepTool(cwd),
     createFindTool(cwd),
     createLsTool(cwd),

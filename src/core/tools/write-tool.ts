@@ -1,10 +1,9 @@
 /** `write` {path, content}: create or overwrite a file (parent folders created). */
-import fs from "node:fs/promises";
-import path from "node:path";
 import { describeFsError } from "./fs-errors.js";
-import { displayPath, resolveInWorkspace } from "./path-guard.js";
+import { displayPath, namedPath } from "./path-guard.js";
 import { guarded, reqString, textResult } from "./tool-args.js";
 import type { AgentTool } from "./types.js";
+import { openInWorkspace, replaceContent } from "./workspace-open.js";
 
 /** Create the write tool. */
 export function createWriteTool(cwd: string): AgentTool {
@@ -23,15 +22,18 @@ export function createWriteTool(cwd: string): AgentTool {
     execute: guarded("write", async (args) => {
       const p = reqString(args, "path");
       const content = reqString(args, "content", true);
-      const abs = await resolveInWorkspace(cwd, p);
-      const shown = displayPath(cwd, abs);
+      const shown = displayPath(cwd, namedPath(cwd, p));
+      let bytes: number;
       try {
-        await fs.mkdir(path.dirname(abs), { recursive: true });
-        await fs.writeFile(abs, content, "utf8");
+        const { handle } = await openInWorkspace(cwd, p, "write");
+        try {
+          bytes = await replaceContent(handle, content);
+        } finally {
+          await handle.close();
+        }
       } catch (e) {
         throw describeFsError(e, shown);
       }
-      const bytes = Buffer.byteLength(content, "utf8");
       return textResult(`Wrote ${bytes} bytes to ${shown}`, false, { path: shown, bytes });
     }),
   };

@@ -116,6 +116,41 @@ describe("navigateTree", { timeout: 60_000 }, () => {
     await sm.close();
   });
 
+  it("a user message on the current path: the summary covers what came after it, ancestor = the message", async () => {
+    // u1 a1 u2 a2 u3 a3 ← leaf; select u3 (its text goes back to the editor, the leaf to a2).
+    const sm = await fileSession(tmp.dir);
+    const u1 = sm.appendMessage(userMsg("one"));
+    const a1 = sm.appendMessage(assistantMsg("a one"));
+    const u2 = sm.appendMessage(userMsg("two"));
+    const a2 = sm.appendMessage(assistantMsg("a two"));
+    const u3 = sm.appendMessage(userMsg("three"));
+    const a3 = sm.appendMessage(assistantMsg("a three"));
+    const { agent } = newAgent(sm);
+    let prepared: HookEventMap["session_before_tree"]["preparation"] | undefined;
+    agent.hooks.on("session_before_tree", (e) => void (prepared = e.preparation));
+    const r = await agent.navigateTree(u3, { summarize: true, extractive: true });
+    assert.equal(r.editorText, "three");
+    assert.equal(prepared?.commonAncestorId, u3);
+    assert.deepEqual(
+      prepared?.entriesToSummarize.map((e) => e.id),
+      [a3],
+    );
+    assert.equal(r.summaryEntry?.parentId, a2, "the summary hangs where the leaf goes");
+    assert.equal(r.summaryEntry?.fromId, a3);
+    assert.match(r.summaryEntry?.summary ?? "", /a three/);
+
+    // The root user message: everything after it, and the summary becomes a new root.
+    const r2 = await agent.navigateTree(u1, { summarize: true, extractive: true });
+    assert.equal(prepared?.commonAncestorId, u1);
+    assert.deepEqual(
+      prepared?.entriesToSummarize.map((e) => e.id),
+      [a1, u2, a2, r.summaryEntry?.id],
+      "the selected message itself is not summarized",
+    );
+    assert.equal(r2.summaryEntry?.parentId, null);
+    await sm.close();
+  });
+
   it("summarizes with the model: entries back to the common ancestor, fromId = old leaf, parent = new leaf", async () => {
     const { sm, ids } = await buildTree(tmp.dir);
     const { agent } = newAgent(sm, { model: openAIModel(fake) });

@@ -141,6 +141,9 @@ test("a continued compacted transcript gives the model only the summary and what
     assert.match(JSON.stringify(msgs[0]), /pagination on GET \/items/);
     // The history before the compaction is still in the file.
     assert.ok(sm.getEntries().filter((e) => e.type === "message").length >= 6);
+    // Keeping nothing is written as pi 1.5 writes it: the compaction names itself.
+    const compaction = sm.getEntries().find((e) => e.type === "compaction");
+    assert.equal(compaction?.type === "compaction" && compaction.firstKeptEntryId, compaction?.id);
   } finally {
     await sm.close();
   }

@@ -8,6 +8,7 @@ import { parseClaudeFile } from "../../../src/core/import/claude-parse.js";
 import { importClaudeTranscript } from "../../../src/core/import/claude-session.js";
 import { readClaudeSubagents } from "../../../src/core/import/claude-subagent-files.js";
 import {
+  compactionAgentFile,
   M,
   ofSession,
   S,
@@ -67,6 +68,30 @@ test("older layout alone: agent files beside the transcript are attached as the 
   } finally {
     await session.close();
   }
+});
+
+test("a compaction agent's lines hang off the main-file line they name, and take no Task call", async () => {
+  const project = join(tmp, "compaction");
+  const transcript = await writeSession(project);
+  // Written while the migration check ran: by time alone it would look like that Task's subagent.
+  await writeFile(
+    join(project, SESSION_ID, "subagents", "agent-acompact-5e6f7a.jsonl"),
+    compactionAgentFile("acompact-5e6f7a", M(8), "10:00:30.500"),
+  );
+  const t = await convert(transcript);
+  const id = (uuid: string): string => t.idByUuid.get(uuid) ?? "";
+  const first = t.entries.find((e) => e.id === id(S("e", 1)));
+  assert.equal(first?.parentId, id(M(8)), "attached to the main conversation");
+  assert.equal(t.entries.find((e) => e.id === id(S("e", 2)))?.parentId, id(S("e", 1)));
+  assert.deepEqual(
+    t.issues.filter((i) => /not in this transcript/.test(i.reason)),
+    [],
+  );
+  const labels = new Map(t.entries.flatMap((e) => (e.type === "label" ? [[e.targetId, e.label]] : [])));
+  assert.equal(labels.get(id(S("e", 1))), "compaction agent 5e6f7a");
+  // The migration check's own subagent still hangs off its Task call.
+  assert.equal(t.entries.find((e) => e.id === id(S("c", 1)))?.parentId, reference.idByUuid.get(M(8)));
+  assert.equal(t.leafId, reference.leafId);
 });
 
 test("both layouts: each subagent is read once, from its session's folder when it is in both", async () => {

@@ -176,6 +176,25 @@ export function subagentFiles(): Record<string, string> {
   };
 }
 
+/**
+ * A compaction agent's file (`subagents/agent-acompact-<id>.jsonl`): Claude Code runs it to write a compaction
+ * summary. No Task call starts it; its first line continues the main conversation (parentUuid = a main-file
+ * line), then the summary comes back. Assumed from what public tools that read these files describe.
+ */
+export function compactionAgentFile(agentId: string, parentUuid: string, ts: string): string {
+  return jsonl([
+    user(S("e", 1), parentUuid, ts, "Your task is to create a detailed summary of the conversation so far.", agentId),
+    assistant(
+      S("e", 2),
+      S("e", 1),
+      ts,
+      "msg_01Compact0",
+      [{ type: "text", text: "<summary>Audit.</summary>" }],
+      agentId,
+    ),
+  ]);
+}
+
 /** A subagent file's text as another session's: every line's sessionId replaced. */
 export function ofSession(text: string, sessionId: string): string {
   return text.split(SESSION_ID).join(sessionId);

@@ -162,6 +162,7 @@ for (const provider of PROVIDERS) {
         cwd: ".",
         stream: streamCompletion,
         emit: (e) => events.push(e),
+        redact: (r) => r,
         append: (m) => appended.push(m),
         flushQueued: () => {},
         hasTriggeredMessages: () => false,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { resolveApiKey } from "../../../src/core/providers/api-key.js";
+import { keyEnvNames, keyEnvValues, resolveApiKey, withoutKeys } from "../../../src/core/providers/api-key.js";
 import { ModelRegistry } from "../../../src/core/providers/model-registry.js";
 import { parseRetryAfter, redactSecrets } from "../../../src/core/providers/provider-error.js";
 import { retryDelay } from "../../../src/core/providers/retry.js";
@@ -90,6 +90,45 @@ describe("resolveApiKey", () => {
     assert.equal(resolveApiKey(custom, undefined, { OPENAI_API_KEY: "secret" }), undefined);
     assert.equal(resolveApiKey(custom, undefined, { OPENROUTER_API_KEY: "or-key" }), "or-key");
     assert.equal(resolveApiKey({ ...custom, apiKeyEnv: "MY_KEY" }, undefined, { MY_KEY: "mine" }), "mine");
+  });
+});
+
+describe("key variables (what tools must not see)", () => {
+  const registry = new ModelRegistry([
+    { provider: "local", id: "m", api: "openai-completions", baseUrl: "http://127.0.0.1:1/v1", apiKeyEnv: "MY_SECRET" },
+    { provider: "open-router", id: "m", api: "openai-completions", baseUrl: "http://127.0.0.1:1/v1" },
+  ]);
+  const env = {
+    PATH: "/usr/bin",
+    HOME: "/home/me",
+    OPENAI_API_KEY: "o",
+    ANTHROPIC_API_KEY: "a",
+    ANTHROPIC_AUTH_TOKEN: "t",
+    OPEN_ROUTER_API_KEY: "r",
+    GROQ_API_KEY: "g",
+    MY_SECRET: "s",
+    GITHUB_TOKEN: "gh",
+  };
+
+  it("names every variable the provider layer reads for a key: built-in, custom, apiKeyEnv, any <PROVIDER>_API_KEY", () => {
+    assert.deepEqual(keyEnvNames(env, registry.all()).sort(), [
+      "ANTHROPIC_API_KEY",
+      "ANTHROPIC_AUTH_TOKEN",
+      "GROQ_API_KEY",
+      "MY_SECRET",
+      "OPENAI_API_KEY",
+      "OPEN_ROUTER_API_KEY",
+    ]);
+    // Each name is one the registry's models really resolve their key from.
+    for (const m of registry.all()) {
+      const name = keyEnvNames(env, [m]).find((n) => resolveApiKey(m, undefined, { [n]: "x" }) === "x");
+      assert.ok(name, `${m.provider}/${m.id}`);
+    }
+  });
+
+  it("withoutKeys keeps everything else; keyEnvValues lists the values", () => {
+    assert.deepEqual(withoutKeys(env, registry.all()), { PATH: "/usr/bin", HOME: "/home/me", GITHUB_TOKEN: "gh" });
+    assert.deepEqual(keyEnvValues(env, registry.all()).sort(), ["a", "g", "o", "r", "s", "t"]);
   });
 });
 

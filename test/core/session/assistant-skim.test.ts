@@ -58,7 +58,11 @@ const entryArb = fc
           totalTokens: fc.nat(),
           cost: fc.record({ input: fc.double({ min: 0, max: 1, noNaN: true }), total: fc.double({ noNaN: true }) }),
         }),
-        fc.record({ input: fc.nat(), output: fc.constantFrom("7", null), cost: fc.constantFrom(null, 3, { total: 1 }) }),
+        fc.record({
+          input: fc.nat(),
+          output: fc.constantFrom("7", null),
+          cost: fc.constantFrom(null, 3, { total: 1 }),
+        }),
         fc.constantFrom(null, "none", [1, 2]),
       ),
       { nil: undefined },
@@ -175,7 +179,9 @@ describe("assistant skim", () => {
       const sm = await SessionManager.open(file, { readOnly: true });
       const envs = sm.getEnvelopes();
       entries.forEach((e, i) => assert.deepEqual(envs[i], envelopeOf(e), `envelope of line ${i + 2}`));
-      entries.forEach((e, i) => assert.deepEqual(sm.getUsage(e.id), metaOf(reparsed(e)).usage, `usage of line ${i + 2}`));
+      entries.forEach((e, i) =>
+        assert.deepEqual(sm.getUsage(e.id), metaOf(reparsed(e)).usage, `usage of line ${i + 2}`),
+      );
       const ctx = sm.buildSessionContext();
       const lastModel = [...entries]
         .reverse()

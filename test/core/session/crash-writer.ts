@@ -9,6 +9,8 @@ import { SessionManager } from "../../../src/core/index.js";
 async function main(): Promise<void> {
   const [dir, fileArg] = process.argv.slice(2);
   const sm = fileArg === "new" ? await SessionManager.create("/crash", dir) : await SessionManager.open(fileArg);
+  // A new session's file is written with its first user message.
+  if (fileArg === "new") sm.appendMessage({ role: "user", content: "crash test", timestamp: 0 });
   fs.writeSync(1, `file ${sm.getSessionFile()}\n`);
   // Bounded: the parent kills us long before this ends.
   for (let i = 0; i < 100_000; i++) {

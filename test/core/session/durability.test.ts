@@ -143,7 +143,7 @@ describe("durability and bad input", () => {
     assert.deepEqual(sm.getEntry("f00dfeed"), odd);
     assert.equal(sm.getLeafId(), "f00dfeed");
     assert.equal(sm.getEnvelopes()[2].type, "future_thing");
-    const fork = await sm.createBranchedSession("f00dfeed");
+    const fork = (await sm.createBranchedSession("f00dfeed")) as string;
     assert.deepEqual(readJsonl(fork).at(-1), odd);
     assert.deepEqual(sm.buildSessionContext().messages.length, 2);
     await sm.close();

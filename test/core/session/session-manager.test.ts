@@ -217,7 +217,7 @@ describe("SessionManager basics", () => {
     sm.appendMessage(user("c"));
     sm.appendLabelChange(a, "L-a");
     sm.appendLabelChange(a, "L-a2");
-    const file = await sm.createBranchedSession(b);
+    const file = (await sm.createBranchedSession(b)) as string;
     assert.notEqual(file, sm.getSessionFile());
     const fork = await SessionManager.open(file);
     assert.equal(fork.getHeader().parentSession, sm.getSessionFile());
@@ -230,7 +230,9 @@ describe("SessionManager basics", () => {
     await fork.close();
     await sm.close();
     const empty = await SessionManager.open(
-      await (await SessionManager.open(sm.getSessionFile() as string, { readOnly: true })).createBranchedSession(null),
+      (await (
+        await SessionManager.open(sm.getSessionFile() as string, { readOnly: true })
+      ).createBranchedSession(null)) as string,
     );
     assert.equal(empty.getEntryCount(), 0);
     await empty.close();
@@ -363,7 +365,7 @@ describe("folders", () => {
       await sm.close();
       const other = path.join(d, "b");
       const re = await SessionManager.open(sm.getSessionFile() as string, other);
-      const fork = await re.createBranchedSession(x);
+      const fork = (await re.createBranchedSession(x)) as string;
       assert.equal(path.dirname(fork), other);
       const [info] = await SessionManager.list("/p", other);
       assert.equal(info.path, fork);

@@ -144,14 +144,19 @@ describe("workspace tools", () => {
   });
 
   it("bash does not expose the model API keys to commands", async () => {
-    const saved = process.env.OPENAI_API_KEY;
-    process.env.OPENAI_API_KEY = "sk-should-not-leak";
+    const names = ["OPENAI_API_KEY", "OPENROUTER_API_KEY"];
+    const saved = names.map((n) => process.env[n]);
+    for (const n of names) process.env[n] = "sk-should-not-leak";
     try {
-      const r = await run("bash", { command: 'echo "key=[$OPENAI_API_KEY]"; echo "home=[${HOME:+set}]"' });
+      const r = await run("bash", {
+        command: 'echo "key=[$OPENAI_API_KEY$OPENROUTER_API_KEY]"; echo "home=[${HOME:+set}]"',
+      });
       assert.equal(text(r), "key=[]\nhome=[set]");
     } finally {
-      if (saved === undefined) delete process.env.OPENAI_API_KEY;
-      else process.env.OPENAI_API_KEY = saved;
+      names.forEach((n, i) => {
+        if (saved[i] === undefined) delete process.env[n];
+        else process.env[n] = saved[i];
+      });
     }
   });
 

@@ -1,0 +1,90 @@
+/** Shared set-up of the checkpoint tests: temp workspaces and stores, and exact pictures of a folder's state. */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/** A temp root holding `ws/` (the workspace folder) and `store/` (the checkpoint storage); `cleanup()` removes it. */
+export function tempWorkspace(): { root: string; ws: string; store: string; cleanup: () => void } {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tree-checkpoints-"));
+  const ws = path.join(root, "ws");
+  const store = path.join(root, "store");
+  fs.mkdirSync(ws);
+  return { root, ws, store, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
+}
+
+/** Writes files (relative path → content) under `dir`, creating folders. */
+export function writeFiles(dir: string, files: Record<string, string | Buffer>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    const abs = path.join(dir, rel);
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    fs.writeFileSync(abs, content);
+  }
+}
+
+/** The text of a file, or undefined when it is missing. */
+export function read(dir: string, rel: string): string | undefined {
+  const abs = path.join(dir, rel);
+  return fs.existsSync(abs) ? fs.readFileSync(abs, "utf8") : undefined;
+}
+
+/**
+ * Everything observable about a folder: every entry (files with a hash of their bytes and their mode, links with
+ * their target, folders), skipping `skip` names at any depth. Two equal pictures mean nothing changed.
+ */
+export function folderPicture(dir: string, skip: readonly string[] = []): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (rel: string): void => {
+    const abs = rel === "" ? dir : path.join(dir, rel);
+    for (const name of fs.readdirSync(abs).sort()) {
+      if (skip.includes(name)) continue;
+      const childRel = rel === "" ? name : `${rel}/${name}`;
+      const childAbs = path.join(dir, childRel);
+      const st = fs.lstatSync(childAbs);
+      if (st.isSymbolicLink()) out[childRel] = `link -> ${fs.readlinkSync(childAbs)}`;
+      else if (st.isDirectory()) {
+        out[childRel] = "dir";
+        walk(childRel);
+      } else {
+        const hash = createHash("sha256").update(fs.readFileSync(childAbs)).digest("hex").slice(0, 16);
+        out[childRel] = `file ${(st.mode & 0o777).toString(8)} ${hash}`;
+      }
+    }
+  };
+  walk("");
+  return out;
+}
+
+/** Byte-level picture of a folder including timestamps-free metadata: for "the user's .git is untouched". */
+export function exactPicture(dir: string): Record<string, string> {
+  const out = folderPicture(dir);
+  for (const [rel, kind] of Object.entries(out)) {
+    if (kind === "dir") continue;
+    const st = fs.lstatSync(path.join(dir, rel));
+    out[rel] = `${kind} size=${st.size} mtime=${st.mtimeMs}`;
+  }
+  return out;
+}
+
+/** Runs the user's own git in `cwd` (never the engine's environment). */
+export function userGit(cwd: string, ...args: string[]): string {
+  return execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: {
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("GIT_"))),
+      GIT_AUTHOR_NAME: "User",
+      GIT_AUTHOR_EMAIL: "user@example.invalid",
+      GIT_COMMITTER_NAME: "User",
+      GIT_COMMITTER_EMAIL: "user@example.invalid",
+    },
+  });
+}
+
+/** An environment whose PATH has no git (for "clear when it cannot"). */
+export function envWithoutGit(root: string): NodeJS.ProcessEnv {
+  const empty = path.join(root, "empty-bin");
+  fs.mkdirSync(empty, { recursive: true });
+  return { ...process.env, PATH: empty };
+}

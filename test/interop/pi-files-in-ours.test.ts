@@ -1,0 +1,117 @@
+/**
+ * Sessions the real pi writes through its own API (0.73.1 under the project's Node, 1.5.2 under Node 22), opened
+ * by this extension: the same tree, leaf, context and labels; then we append and pi sees what we see; then pi
+ * appends again and we see what pi sees. Also pi's forks (createBranchedSession).
+ */
+import assert from "node:assert/strict";
+import * as path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { emptyUsage, SessionManager, type AgentMessage } from "../../src/core/index.js";
+import { assertSameView, ourView, piOpen, releases, runPi, tempDir, type PiSnapshot, type PiStep } from "./pi.js";
+
+const T0 = Date.parse("2026-04-01T08:00:00.000Z");
+const user = (text: string, n: number): AgentMessage => ({ role: "user", content: text, timestamp: T0 + n });
+const assistant = (text: string, n: number): AgentMessage => ({
+  role: "assistant",
+  content: [{ type: "text", text }],
+  api: "anthropic-messages",
+  provider: "anthropic",
+  model: "claude-sonnet-4-5",
+  usage: { ...emptyUsage(), input: 100, output: 20, totalTokens: 120 },
+  stopReason: "stop",
+  timestamp: T0 + n,
+});
+
+/** A branched session built with pi's API; the ids come back from the steps' results. */
+function piSession(dir: string): PiStep[] {
+  return [
+    { op: "create", cwd: "/work/project", dir },
+    { op: "model", provider: "anthropic", modelId: "claude-sonnet-4-5" }, // 1
+    { op: "message", message: user("Write a CSV parser", 1) }, // 2: u1
+    { op: "message", message: assistant("Here is a parser.", 2) }, // 3: a1
+    { op: "message", message: user("Handle quotes", 3) }, // 4: u2
+    { op: "message", message: assistant("Quotes handled.", 4) }, // 5: a2
+    { op: "thinking", level: "medium" }, // 6
+    { op: "custom", customType: "pi-ext/state", data: { n: 1 } }, // 7
+    { op: "customMessage", customType: "pi-ext/hint", content: "Use the stdlib", display: true }, // 8
+  ];
+}
+
+let tmp: ReturnType<typeof tempDir>;
+before(() => (tmp = tempDir()));
+after(() => tmp.cleanup());
+
+for (const pi of releases()) {
+  describe(`we open pi ${pi.version}'s sessions`, () => {
+    test("messages, labels, a branch with a summary, a compaction: same view; then each side appends", async () => {
+      const dir = path.join(tmp.dir, `pi-${pi.version}`);
+      const base = piSession(dir);
+      const first = runPi(pi, base);
+      const file = first[0] as string;
+      const [u1, a1] = [first[2] as string, first[3] as string];
+      const r = runPi(pi, [
+        { op: "open", file },
+        { op: "label", targetId: a1, label: "first answer" },
+        { op: "branchWithSummary", id: a1, summary: "Quote handling was added, then abandoned." },
+        { op: "message", message: user("Stream the input instead", 5) },
+        { op: "message", message: assistant("Streaming parser.", 6) },
+        { op: "compaction", summary: "CSV parser, streaming.", firstKeptEntryId: a1, tokensBefore: 3000 },
+        { op: "message", message: user("Add a test", 7) },
+        { op: "message", message: assistant("Test added.", 8) },
+        { op: "label", targetId: u1, label: "task" },
+        { op: "label", targetId: a1 },
+        { op: "snapshot" },
+      ]);
+      const piView = r.at(-1) as PiSnapshot;
+      const ours = await SessionManager.open(file);
+      assertSameView(piView, ourView(ours), "our view of pi's session");
+
+      // We move back and continue; pi resumes where we are.
+      ours.branch(a1);
+      ours.appendMessage(user("From the extension", 10));
+      ours.appendMessage(assistant("Answered in the extension.", 11));
+      ours.appendLabelChange(u1, "renamed task");
+      await ours.close();
+      const again = await SessionManager.open(file, { readOnly: true });
+      const piAfter = piOpen(pi, file);
+      assertSameView(piAfter, ourView(again), "pi's view after we appended");
+      await again.close();
+
+      // And pi goes on: we see it.
+      const last = runPi(pi, [
+        { op: "open", file },
+        { op: "message", message: user("pi again", 12) },
+        { op: "message", message: assistant("Still here.", 13) },
+        { op: "snapshot" },
+      ]).at(-1) as PiSnapshot;
+      const final = await SessionManager.open(file, { readOnly: true });
+      assertSameView(last, ourView(final), "our view after pi appended again");
+      assert.ok(
+        final.getPath().some((e) => e.id === a1),
+        "pi went on from the branch we moved to",
+      );
+      await final.close();
+    });
+
+    test("pi's fork (createBranchedSession) opens here as pi sees it", async () => {
+      const dir = path.join(tmp.dir, `pi-fork-${pi.version}`);
+      const r = runPi(pi, piSession(dir));
+      const file = r[0] as string;
+      const a1 = r[3] as string;
+      const forked = runPi(pi, [
+        { op: "open", file },
+        { op: "label", targetId: a1, label: "kept" },
+        { op: "fork", leafId: a1 },
+        { op: "snapshot" },
+      ]);
+      const forkFile = forked[2] as string;
+      const piView = forked[3] as PiSnapshot;
+      assert.equal(piView.file, forkFile);
+      const ours = await SessionManager.open(forkFile, { readOnly: true });
+      assertSameView(piView, ourView(ours), "our view of pi's fork");
+      assert.equal(ours.getLabel(a1), "kept");
+      assert.equal(ours.getHeader().parentSession, file);
+      await ours.close();
+    });
+  });
+}

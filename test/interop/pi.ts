@@ -1,0 +1,123 @@
+/**
+ * The interop tests' side of pi-driver.mjs: run steps on the real pi's SessionManager in a child process (under
+ * the Node its release needs) and compare what it sees with what this extension's SessionManager sees.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { ensurePiReleases, type PiRelease } from "../../tools/pi/index.js";
+import type { AgentMessage, SessionEntry, SessionManager } from "../../src/core/index.js";
+import { LEAF_MARKER_TYPE } from "../../src/core/index.js";
+
+export type { PiRelease };
+
+/** The two releases, installed on first use. */
+export function releases(): PiRelease[] {
+  const { legacy, latest } = ensurePiReleases();
+  return [legacy, latest];
+}
+
+/** pi 1.5.x only (its new entry types and fields). */
+export function latestRelease(): PiRelease {
+  return ensurePiReleases().latest;
+}
+
+/** One step of pi-driver.mjs (see there). */
+export type PiStep = { op: string } & Record<string, unknown>;
+
+/** What a SessionManager shows: the tree in file order, the leaf, the context, every label. */
+export interface View {
+  entries: SessionEntry[];
+  leafId: string | null;
+  labels: Record<string, string>;
+  context: { messages: AgentMessage[]; thinkingLevel: string; model?: { provider: string; modelId: string } };
+}
+
+/** A pi snapshot (the driver's "snapshot" step). */
+export interface PiSnapshot extends View {
+  file?: string;
+  sessionId: string;
+}
+
+const DRIVER = path.join(__dirname, "pi-driver.mjs");
+
+/** Run `steps` on pi; returns each step's result. A failing step throws pi's message. */
+export function runPi(release: PiRelease, steps: PiStep[]): unknown[] {
+  const out = execFileSync(release.node, [DRIVER, release.sessionManager], {
+    input: JSON.stringify(steps),
+    encoding: "utf8",
+    stdio: ["pipe", "pipe", "inherit"],
+    timeout: 60_000,
+  });
+  const results = JSON.parse(out) as unknown[];
+  const last = results.at(-1) as { error?: string } | null | undefined;
+  if (last && typeof last === "object" && typeof last.error === "string")
+    throw new Error(`pi ${release.version}: step ${results.length} (${steps[results.length - 1].op}): ${last.error}`);
+  return results;
+}
+
+/** Open `file` in pi and take its snapshot. */
+export function piOpen(release: PiRelease, file: string): PiSnapshot {
+  return runPi(release, [{ op: "open", file }, { op: "snapshot" }])[1] as PiSnapshot;
+}
+
+/** The same view from this extension's SessionManager. */
+export function ourView(sm: SessionManager): View {
+  const entries = sm.getEntries();
+  const labels: Record<string, string> = {};
+  for (const e of entries) {
+    const label = sm.getLabel(e.id);
+    if (label !== undefined) labels[e.id] = label;
+  }
+  const ctx = sm.buildSessionContext();
+  return {
+    entries,
+    leafId: sm.getLeafId(),
+    labels,
+    context: { messages: ctx.messages, thinkingLevel: ctx.thinkingLevel, model: ctx.model },
+  };
+}
+
+/**
+ * pi resumes at the last entry of the file; the content entry that stands for is where this extension resumes:
+ * labels hang off the entry the user was at, and this extension's leaf markers name the entry moved to.
+ */
+export function resolvedLeaf(view: View): string | null {
+  const byId = new Map(view.entries.map((e) => [e.id, e]));
+  let id = view.leafId;
+  for (let guard = 0; id !== null && guard <= view.entries.length; guard++) {
+    const e = byId.get(id);
+    if (!e) return id;
+    if (e.type === "label") id = e.parentId;
+    else if (e.type === "custom" && e.customType === LEAF_MARKER_TYPE)
+      id = (e.data as { targetId: string | null }).targetId;
+    else return id;
+  }
+  return id;
+}
+
+/** Same tree (every entry, field for field), same leaf, same context, same labels. */
+export function assertSameView(pi: View, ours: View, what: string): void {
+  assert.deepEqual(ours.entries, pi.entries, `${what}: the entries`);
+  assert.equal(ours.leafId, resolvedLeaf(pi), `${what}: the leaf`);
+  assert.deepEqual(ours.labels, pi.labels, `${what}: the labels`);
+  assert.deepEqual(normalized(ours.context), normalized(pi.context), `${what}: the context`);
+}
+
+/** Same context (messages, thinking level, model). */
+export function assertSameContext(pi: View, ours: View, what: string): void {
+  assert.deepEqual(normalized(ours.context), normalized(pi.context), `${what}: the context`);
+}
+
+/** JSON's view (pi's context went through JSON; undefined fields vanish there). */
+function normalized(v: unknown): unknown {
+  return JSON.parse(JSON.stringify(v)) as unknown;
+}
+
+/** A temp folder removed by `cleanup()`. */
+export function tempDir(): { dir: string; cleanup: () => void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tree-interop-"));
+  return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
