@@ -140,19 +140,6 @@ export async function measureUiRun(session: UiSession, moves: number): Promise<U
     }
     await sleep(IDLE_MS);
     const settled = memory(server);
-    const { execSync } = await import("node:child_process");
-    const t0 = started;
-    console.log("leaf +" + Math.round(leafAt - t0), "chat +" + Math.round(chatAt - t0));
-    console.log(
-      execSync(`grep -rh TLDBG ${server.runDir} | tail -20`)
-        .toString()
-        .split("\n")
-        .map((l) => {
-          const m = / TLDBG (.*) (\d+)$/.exec(l);
-          return m ? m[1] + " +" + (Number(m[2]) - t0) : "";
-        })
-        .join(" | "),
-    );
     return {
       loadToLeafMs: leafAt - started,
       loadToChatMs: chatAt - started,
