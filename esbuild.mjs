@@ -8,7 +8,8 @@ const watch = process.argv.includes("--watch");
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   {
-    entryPoints: { extension: "src/host/extension.ts" },
+    // The session search's worker threads load their own bundle (src/core/search/session-search.ts).
+    entryPoints: { extension: "src/host/extension.ts", "search-worker": "src/core/search/search-worker.ts" },
     bundle: true,
     platform: "node",
     format: "cjs",
@@ -20,7 +21,11 @@ const builds = [
     logLevel: "warning",
   },
   {
-    entryPoints: { webview: "webview/main.tsx", export: "webview/export/main.tsx" },
+    entryPoints: {
+      webview: "webview/main.tsx",
+      export: "webview/export/main.tsx",
+      compare: "webview/compare/main.tsx",
+    },
     bundle: true,
     platform: "browser",
     format: "iife",

@@ -30,9 +30,13 @@ export interface BenchOptions {
   checkpoints: boolean;
   /** Only the checkpoint timings: no sessions, no webview, nothing written. */
   checkpointsOnly: boolean;
+  /** Skip the session search over ~1 GB. */
+  skipSearch: boolean;
+  /** Measure only the session search (with --write: only its section of the result files). */
+  searchOnly: boolean;
 }
 
-const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only]`;
+const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only]`;
 
 /** Parses argv (without node and script). Throws with the usage line on anything unknown. */
 export function parseOptions(argv: string[]): BenchOptions {
@@ -51,7 +55,10 @@ export function parseOptions(argv: string[]): BenchOptions {
     fromLast: false,
     checkpoints: true,
     checkpointsOnly: false,
+    skipSearch: false,
+    searchOnly: false,
   };
+  let writeGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = (): string => {
@@ -90,6 +97,13 @@ export function parseOptions(argv: string[]): BenchOptions {
         break;
       case "--write":
         options.write = true;
+        writeGiven = true;
+        break;
+      case "--no-search":
+        options.skipSearch = true;
+        break;
+      case "--search-only":
+        options.searchOnly = true;
         break;
       case "--from-last":
         options.fromLast = true;
@@ -116,5 +130,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     options.checkpoints = true;
     options.write = false;
   }
+  // A search-only run rewrites its own section only, and only when asked to.
+  if (options.searchOnly && !writeGiven) options.write = false;
   return options;
 }

@@ -10,16 +10,19 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { measureCheckpoints } from "./checkpoints/measure-checkpoints.js";
 import { buildChild, runChild } from "./child-runner.js";
+import { compareLine, measureCompare } from "./compare/measure-compare.js";
 import type { ChildResult, Impl } from "./child/protocol.js";
 import { ensurePi } from "./ensure-pi.js";
 import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./generate/datasets.js";
 import { parseOptions, UsageRequested, type BenchOptions } from "./options.js";
-import { DATA_DIR } from "./paths.js";
+import { DATA_DIR, DOCS_FILE, RESULTS_FILE } from "./paths.js";
 import { summariseStore, summariseWebview, type BenchReport, type DatasetResult } from "./report/summary.js";
 import { resultsMarkdown } from "./report/table.js";
 import { checkTargets } from "./report/targets.js";
 import { measureUi, type UiReport } from "./ui/run-ui.js";
 import { writeResults } from "./report/write-results.js";
+import { measureSearch, type SearchBenchResult } from "./search/run-search.js";
+import { searchSection, writeSearchSection } from "./search/search-report.js";
 import { measureWebviewRun, startRig, type WebviewRun } from "./webview/measure-webview.js";
 import { buildSnapshot, type HostSnapshot } from "./webview/snapshot.js";
 
@@ -105,13 +108,18 @@ async function main(): Promise<void> {
     const last = JSON.parse(readFileSync(LAST_REPORT, "utf8")) as { report: BenchReport };
     await writeResults(
       last.report,
-      checkTargets(last.report.results, { ui: last.report.ui, checkpoints: last.report.checkpoints }),
+      checkTargets(last.report.results, {
+        ui: last.report.ui,
+        checkpoints: last.report.checkpoints,
+        search: last.report.search,
+      }),
     );
     log(
       "rewrote bench/results.md, docs/bench.md, docs/bench-chart.svg and the README's benchmark section from the last run",
     );
     return;
   }
+  if (options.searchOnly) return searchOnly(options);
   const started = performance.now();
   const loadAtStart = loadavg()[0];
   const startedAt = new Date().toISOString().replace(/\.\d+Z$/, "Z");
@@ -137,6 +145,10 @@ async function main(): Promise<void> {
     };
     log(`${dataset.name}: open ${IMPLS.map(fmt).join(", ")}`);
   }
+  // The compare tab on long branches: printed, not part of the result tables.
+  await measureCompare(DATA_DIR, options.quick ? 2_000 : 10_000, options.runs)
+    .then((cases) => cases.forEach((c) => log(compareLine(c))))
+    .catch((error: unknown) => log(`compare: ${errorText(error)}`));
   if (!options.skipWebview && results.length > 0) {
     // No Chromium (or a broken bundle) must not cost the store results: the webview targets show "n/a".
     await measureWebviews(results, options).catch((error: unknown) => log(`webview: ${errorText(error)}`));
@@ -155,20 +167,21 @@ async function main(): Promise<void> {
     );
 
   const checkpoints = options.checkpoints ? await measureCheckpoints(options.quick ? 3 : 10, log) : undefined;
+  const search = options.skipSearch || options.checkpointsOnly ? undefined : await measureSearchSafely(options);
 
-  const cpu = cpus();
   const report: BenchReport = {
     quick: options.quick,
     runs: options.runs,
     appends: options.appends,
     startedAt,
     durationS: (performance.now() - started) / 1000,
-    machine: `${cpu.length}× ${cpu[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(totalmem() / 1e9)} GB, Node ${process.version}, ${platform()}; 1-min load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (other work shares this machine)`,
+    machine: machineLine(loadAtStart),
     results,
     ui,
     checkpoints,
+    search,
   };
-  const checks = checkTargets(results, { ui, checkpoints });
+  const checks = checkTargets(results, { ui, checkpoints, search });
   const markdown = resultsMarkdown(report, checks);
   console.log(`\n${markdown}`);
   for (const c of checks) console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);
@@ -183,6 +196,39 @@ async function main(): Promise<void> {
   } else {
     log("results in bench/.data/last-results.md (pass --write to update bench/results.md and docs/)");
   }
+}
+
+function machineLine(loadAtStart: number): string {
+  const cpu = cpus();
+  return `${cpu.length}× ${cpu[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(totalmem() / 1e9)} GB, Node ${process.version}, ${platform()}; 1-min load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (other work shares this machine)`;
+}
+
+/** The session search, or its failure as a result (a failed search must not cost the other results). */
+async function measureSearchSafely(options: BenchOptions): Promise<SearchBenchResult> {
+  try {
+    return await measureSearch(options.quick, options.runs, log);
+  } catch (error) {
+    log(`search: ${errorText(error)}`);
+    return { corpus: { name: "", files: 0, bytes: 0 }, listMs: Number.NaN, summaries: [], error: errorText(error) };
+  }
+}
+
+/**
+ * `--search-only`: measures the session search only; with --write, replaces the search section of
+ * bench/results.md and docs/bench.md (the other results stay as the last full run wrote them).
+ */
+async function searchOnly(options: BenchOptions): Promise<void> {
+  const loadAtStart = loadavg()[0];
+  const startedAt = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  const search = await measureSearchSafely(options);
+  const when =
+    `${options.quick ? "Quick search run (--quick: ~70 MB, not a verdict)" : "Search run"}, ${startedAt}, ` +
+    `medians of ${options.runs} runs. Machine: ${machineLine(loadAtStart)}.`;
+  const section = searchSection(search, when);
+  console.log(`\n${section}`);
+  if (!options.write) return;
+  for (const file of [RESULTS_FILE, DOCS_FILE]) await writeSearchSection(file, section);
+  log("wrote the search section of bench/results.md and docs/bench.md");
 }
 
 main().catch((error: unknown) => {

@@ -2,7 +2,7 @@
  * The one place that touches `acquireVsCodeApi`: typed posting to the host and persisted view state.
  * `acquireVsCodeApi` may be called only once per page, so the handle is cached here.
  */
-import type { HostToWebview, WebviewToHost } from "../src/shared/protocol.js";
+import type { CompareToHost, HostToWebview, WebviewToHost } from "../src/shared/protocol.js";
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -24,6 +24,11 @@ export function post(message: WebviewToHost): void {
   vscode().postMessage(message);
 }
 
+/** Post a compare panel's protocol message to the extension host. */
+export function postCompare(message: CompareToHost): void {
+  vscode().postMessage(message);
+}
+
 /** Read this view's persisted state (survives hiding the view and reloads), or undefined. */
 export function loadState(): Record<string, unknown> | undefined {
   const s = vscode().getState();
@@ -35,13 +40,13 @@ export function saveState(patch: Record<string, unknown>): void {
   vscode().setState({ ...(loadState() ?? {}), ...patch });
 }
 
-/** Subscribe to messages from the host; returns an unsubscribe function. */
-export function onHostMessage(handler: (message: HostToWebview) => void): () => void {
+/** Subscribe to messages from the host (typed as the view's protocol says); returns an unsubscribe function. */
+export function onHostMessage<M extends { type: string } = HostToWebview>(handler: (message: M) => void): () => void {
   const listener = (event: MessageEvent<unknown>): void => {
     const data = event.data;
     // The host is trusted, but other senders (devtools, extensions' iframes) are not: require a type tag.
     if (data !== null && typeof data === "object" && typeof (data as { type?: unknown }).type === "string") {
-      handler(data as HostToWebview);
+      handler(data as M);
     }
   };
   window.addEventListener("message", listener);

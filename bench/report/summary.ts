@@ -3,6 +3,7 @@
  */
 import type { ChildResult, Impl } from "../child/protocol.js";
 import type { Dataset } from "../generate/datasets.js";
+import type { SearchBenchResult } from "../search/run-search.js";
 import { median, medianOf, percentile } from "../stats.js";
 import type { UiReport } from "../ui/run-ui.js";
 import type { WebviewRun } from "../webview/measure-webview.js";
@@ -66,6 +67,8 @@ export interface BenchReport {
   ui?: UiReport;
   /** Workspace checkpoints (absent when skipped). */
   checkpoints?: CheckpointBench;
+  /** The session search over ~1 GB (bench/search), unless skipped. */
+  search?: SearchBenchResult;
 }
 
 /** Medians of a set of child runs of one implementation. */

@@ -1,6 +1,7 @@
 /** The results as Markdown tables (also printed to the terminal). */
 import type { Impl } from "../child/protocol.js";
 import { checkpointTable } from "../checkpoints/checkpoint-report.js";
+import { searchSection } from "../search/search-report.js";
 import { mb, type TargetCheck } from "./targets.js";
 import type { BenchReport, StoreSummary } from "./summary.js";
 import type { UiSessionSummary } from "../ui/run-ui.js";
@@ -244,5 +245,6 @@ export function resultsMarkdown(report: BenchReport, checks: TargetCheck[]): str
     "",
     ...(report.ui ? ["### Real UI (code-server + Chromium)", "", uiLine(report), "", uiTable(report), ""] : []),
     ...(report.checkpoints ? ["### Workspace checkpoints", "", checkpointTable(report.checkpoints), ""] : []),
+    ...(report.search ? [searchSection(report.search, runLine(report)), ""] : []),
   ].join("\n");
 }

@@ -6,6 +6,8 @@ import type { DatasetRole } from "../generate/datasets.js";
 import type { UiReport, UiSessionSummary } from "../ui/run-ui.js";
 import { checkpointTargets } from "../checkpoints/checkpoint-report.js";
 import type { CheckpointBench } from "../checkpoints/measure-checkpoints.js";
+import type { SearchBenchResult } from "../search/run-search.js";
+import { searchCheck } from "../search/search-report.js";
 import type { DatasetResult, StoreSummary, WebviewSummary } from "./summary.js";
 
 /** One checked target. */
@@ -106,12 +108,15 @@ export function checkUiTargets(ui: UiReport | undefined): TargetCheck[] {
   ];
 }
 
-/** All targets: the store and tree view (issue 6), the real UI (issue 12) and workspace checkpoints (issue 15). */
+/**
+ * All targets: the store and tree view (issue 6), the real UI (issue 12), workspace checkpoints (issue 15),
+ * session search (issue 17).
+ */
 export function checkTargets(
   results: DatasetResult[],
-  more: { ui?: UiReport; checkpoints?: CheckpointBench } = {},
+  more: { ui?: UiReport; checkpoints?: CheckpointBench; search?: SearchBenchResult } = {},
 ): TargetCheck[] {
-  const { ui, checkpoints } = more;
+  const { ui, checkpoints, search } = more;
   const heavy = byRole(results, "heavy");
   const large = byRole(results, "large");
   const heavyPair = pair(heavy);
@@ -166,6 +171,7 @@ export function checkTargets(
     check("Append p99 ≤ 2 ms", large, ours(large)?.appendP99Ms, (v) => v <= 2, ms),
     ...checkUiTargets(ui),
     ...checkpointTargets(checkpoints),
+    ...(search ? [searchCheck(search)] : []),
   ];
 }
 

@@ -153,7 +153,8 @@ Run \`npm run bench -- --quick\` for a smoke run (smaller sessions, 2 runs; writ
 (summarise one with \`node --import tsx bench/profile-summary.ts <file>\`), \`--from-last\` to rewrite these
 files from the last run (e.g. after editing \`bench/analysis.md\`), \`--no-ui\` to skip the real-UI figures
 (\`--ui-runs N\` sets their rounds), \`--no-checkpoints\` to skip the checkpoint timings and
-\`--checkpoints-only\` to run only them (never written), \`--help\` for the rest.
+\`--checkpoints-only\` to run only them (never written), \`--no-search\` to skip the session search (below) and
+\`--search-only\` to measure only it (with \`--write\` it rewrites only its section), \`--help\` for the rest.
 `;
 
 /** Formats Markdown as the repository's Prettier config does, so `npm run lint` stays clean. */

@@ -10,9 +10,16 @@ export * from "./providers/index.js";
 export { SessionManager } from "./session/session-manager.js";
 export {
   SessionLockedError,
+  SessionLockLostError,
   SessionReadOnlyError,
   SessionFormatError,
+  SessionFileTypeError,
+  SessionChangedError,
   EntryNotFoundError,
+  type LockCondition,
+  type LockHolderInfo,
+  type LockedDetails,
+  type NonRegularKind,
   SessionIdError,
 } from "./session/errors.js";
 export { defaultSessionDir, getAgentDir, sessionFileName } from "./session/paths.js";
@@ -21,12 +28,31 @@ export { buildContextFromEntries, messageOfEntry } from "./session/context.js";
 export * from "./tools/index.js";
 export * from "./export/index.js";
 export * from "./import/index.js";
+export { findSearchTargets } from "./search/search-targets.js";
+export { parseSearchQuery, type SearchQuery } from "./search/search-query.js";
+export {
+  DEFAULT_MAX_HITS,
+  SessionSearch,
+  type SearchOutcome,
+  type SearchRunOptions,
+  type SessionSearchOptions,
+} from "./search/session-search.js";
+export type { SearchBranch, SearchSnippet, SearchStats, SearchTarget, SessionSearchHit } from "./search/types.js";
+export {
+  buildSessionThreads,
+  flattenThreads,
+  type SessionThread,
+  type ThreadableSession,
+  type ThreadRow,
+} from "./session/session-threads.js";
 export * from "./checkpoints/index.js";
 export * from "./agent/events.js";
 export * from "./agent/navigate-types.js";
 export { AgentSession, DEFAULT_MAX_TURNS, type AgentSessionOptions } from "./agent/agent-session.js";
 export type { ForkResult } from "./agent/fork.js";
 export { ABORTED_TOOL_RESULT } from "./agent/tool-execution.js";
+export * from "./compare/compare-types.js";
+export { BranchComparison, MAX_PAGE_TURNS, type CompareSource } from "./compare/compare-branches.js";
 export { HookRunner, toUnsubscribe } from "./hooks/hook-runner.js";
 export type { HookAPI, HookCommand, HookCommandInfo, HookContext, HookHandler, Unsubscribe } from "./hooks/types.js";
 export { CompactionError } from "./compaction/run-compaction.js";

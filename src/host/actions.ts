@@ -6,7 +6,7 @@ import * as vscode from "vscode";
 import { CompactionError } from "../core/compaction/run-compaction.js";
 import { claudeTranscriptPathOf } from "../core/import/claude-session.js";
 import { entryFullText } from "./chat-dto.js";
-import { movedMessage, runNavigateFlow, type NavigateMode } from "./navigate-flow.js";
+import { movedMessage, runNavigateFlow, type FilesFollow, type NavigateMode } from "./navigate-flow.js";
 import { nodeRows, type PickRow } from "./pick-items.js";
 import type { SessionController } from "./session-controller.js";
 import type { SessionOpener } from "./session-opener.js";
@@ -22,6 +22,8 @@ export interface ActionDeps {
   tree: AgentWebviewView;
   chat: AgentWebviewView;
   log: vscode.LogOutputChannel;
+  /** The files step of a branch switch (checkpoint-actions.ts); undefined: files stay as they are. */
+  filesFollow?(): Promise<FilesFollow | undefined>;
 }
 
 /** See the file comment. */
@@ -74,7 +76,8 @@ export class HostActions {
       (text, kind) => this.status(text, kind),
     );
     const navigator = { getLeafId: () => sm.getLeafId(), navigateTree: agent.navigateTree.bind(agent) };
-    const outcome = await runNavigateFlow(navigator, ui, entryId, mode, askSetting());
+    const files = await this.d.filesFollow?.();
+    const outcome = await runNavigateFlow(navigator, ui, entryId, mode, askSetting(), files);
     this.d.log.info(`navigate ${entryId} (${mode}): ${outcome.kind}`);
     if (outcome.kind === "aborted") this.status("Branch switch cancelled; nothing changed.");
     if (outcome.kind !== "moved") return;

@@ -2,10 +2,13 @@
 import * as vscode from "vscode";
 import type { WebviewCommand } from "../shared/protocol.js";
 import type { HostActions } from "./actions.js";
+import type { CompareActions } from "./compare/compare-actions.js";
+import type { CheckpointActions } from "./checkpoint-actions.js";
 import type { ModelActions } from "./model-actions.js";
 import { parseEntryContextArg } from "./protocol-validation.js";
 import type { SessionController } from "./session-controller.js";
 import type { SessionOpener } from "./session-opener.js";
+import type { SessionSearchUi } from "./session-search-ui.js";
 import type { AgentWebviewView } from "./webview-view.js";
 
 /** Every command id this extension contributes. */
@@ -21,6 +24,7 @@ export const COMMAND_IDS = [
   "agentTree.forkSession",
   "agentTree.newSession",
   "agentTree.openSession",
+  "agentTree.searchSessions",
   "agentTree.continueInNewSession",
   "agentTree.compact",
   "agentTree.selectModel",
@@ -30,14 +34,25 @@ export const COMMAND_IDS = [
   "agentTree.exportBranchHtml",
   "agentTree.treeKeyHandled",
   "agentTree.reloadViews",
+  "agentTree.compareWithCurrent",
+  "agentTree.compareBranches",
+  "agentTree.bringConclusionsHere",
+  "agentTree.goToSource",
+  "agentTree.restoreFilesHere",
+  "agentTree.showChangesHere",
+  "agentTree.undoFileRestore",
 ] as const;
 
 /** What the commands call. */
 export interface CommandDeps {
   controller: SessionController;
   opener: SessionOpener;
+  search: SessionSearchUi;
   actions: HostActions;
   models: ModelActions;
+  compare: CompareActions;
+  /** Restore Files to This Point, Show Changes at This Point, Undo File Restore. */
+  files: CheckpointActions;
   /** Opens the workspace's session if none is open yet. */
   ensureSession(): Promise<boolean>;
   /** The tree and chat views ("Reload Views"). */
@@ -46,7 +61,7 @@ export interface CommandDeps {
 
 /** Register every command; the returned disposables go into the extension context. */
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
-  const { actions, models, opener, controller } = d;
+  const { actions, models, opener, controller, compare, files } = d;
   // Context-menu commands get the element's data-vscode-context object: untrusted, checked here.
   const withEntry =
     (run: (entryId: string) => unknown) =>
@@ -81,6 +96,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       if (file) await opener.openPath(file);
       else await opener.pick();
     },
+    "agentTree.searchSessions": () => d.search.show(),
     "agentTree.continueInNewSession": () => opener.continueInNewSession(),
     "agentTree.compact": ensured(() => actions.compact()),
     "agentTree.selectModel": ensured(() => models.selectModel()),
@@ -95,6 +111,13 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.reloadViews": async (arg?: unknown) => {
       for (const view of d.views) if (arg === undefined || arg === view.kind) await view.reload();
     },
+    "agentTree.compareWithCurrent": withEntry((id) => compare.compareWithCurrent(id)),
+    "agentTree.compareBranches": ensured(() => compare.compareBranches()),
+    "agentTree.bringConclusionsHere": withEntry((id) => compare.bringConclusions(id)),
+    "agentTree.goToSource": withEntry((id) => compare.goToSource(id)),
+    "agentTree.restoreFilesHere": withEntry((id) => files.restoreFilesHere(id)),
+    "agentTree.showChangesHere": withEntry((id) => files.showChangesHere(id)),
+    "agentTree.undoFileRestore": ensured(() => files.undoFileRestore()),
   };
   return COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, handlers[id]));
 }

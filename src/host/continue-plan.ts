@@ -34,8 +34,11 @@ export function planContinue(sm: ContinueSource | undefined): ContinuePlan {
   return { kind: "branch", leafId: leaf };
 }
 
-/** Why a read-only session is read-only: the file was locked by another writer, or it is kept untouched. */
-export type ReadOnlyCause = "locked" | "pi" | "claude";
+/**
+ * Why a read-only session is read-only: the file was locked by another writer, this window's lock was taken
+ * over since, or the file is kept untouched.
+ */
+export type ReadOnlyCause = "locked" | "lockLost" | "pi" | "claude";
 
 const CONTINUE_HINT = "Run “Agent: Continue in a New Session” to keep working from the selected entry.";
 
@@ -49,6 +52,12 @@ export function readOnlyReason(cause: ReadOnlyCause): string {
     case "locked":
       return (
         "This session is open read-only because another process (pi or another window) is writing it. " + CONTINUE_HINT
+      );
+    case "lockLost":
+      return (
+        "Another window or process took this session over, so this window stopped writing to it: it is read-only " +
+        "now. Open it again (“Agent: Open Session…”) to see what was written since. " +
+        CONTINUE_HINT
       );
     default: {
       const never: never = cause;

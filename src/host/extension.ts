@@ -10,16 +10,23 @@ import { ModelRegistry } from "../core/providers/model-registry.js";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { ToolApprovalRequest } from "../core/tools/types.js";
 import { HostActions } from "./actions.js";
+import { CompareActions } from "./compare/compare-actions.js";
+import { ComparePanels } from "./compare/compare-panel.js";
 import { ApiKeys } from "./api-keys.js";
+import { CheckpointActions } from "./checkpoint-actions.js";
+import { CheckpointService, checkpointFolders } from "./checkpoint-service.js";
 import { registerCommands, webviewCommandId } from "./commands.js";
 import { HookRegistry } from "./hook-registry.js";
+import { lockLostMessage } from "./lock-choice.js";
 import { routeWebviewMessage } from "./message-router.js";
 import { ModelActions } from "./model-actions.js";
 import { SessionController } from "./session-controller.js";
 import { SessionOpener } from "./session-opener.js";
+import { SessionSearchUi } from "./session-search-ui.js";
 import {
   affects,
   autoApproveSetting,
+  checkpointMaxFileBytes,
   customModelsSetting,
   defaultModelSetting,
   loadWorkspaceHooksSetting,
@@ -96,8 +103,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const chat = new AgentWebviewView("chat", viewDeps);
   context.subscriptions.push(tree, chat);
 
+  // Files follow the tree (docs/checkpoints.md): one set of stores for the workspace's folders, opened on first need.
+  const storage = context.globalStorageUri;
+  const checkpoints = new CheckpointService({
+    folders: () =>
+      checkpointFolders(
+        (vscode.workspace.workspaceFolders ?? []).map((f) => ({
+          scheme: f.uri.scheme,
+          path: f.uri.scheme === "file" ? f.uri.fsPath : f.uri.toString(),
+        })),
+      ),
+    storageDir: storage.scheme === "file" ? path.join(storage.fsPath, "checkpoints") : undefined,
+    maxFileBytes: checkpointMaxFileBytes,
+    onUnavailable: (message) => void vscode.window.showWarningMessage(message),
+    log: (message) => log.info(message),
+  });
+
   const controller: SessionController = new SessionController({
     cwd,
+    checkpoints,
     modelRegistry: registry,
     hookRegistry,
     getApiKey: (m) => keys.get(m.provider),
@@ -116,8 +140,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       log.error(message);
       void vscode.window.showErrorMessage(message);
     },
+    onLockLost: (sm, newHolder) => {
+      const message = lockLostMessage(path.basename(sm.getSessionFile() ?? ""), newHolder);
+      log.warn(message);
+      tree.setDescription(sessionTitle(sm));
+      void vscode.commands.executeCommand("setContext", "agentTree.readOnly", true);
+      void vscode.window.showWarningMessage(message);
+    },
     onSessionChanged: (sm) => {
       tree.setDescription(sessionTitle(sm));
+      if (!sm.isReadOnly()) checkpoints.warmUp();
       // Shows "Continue in a New Session" in the tree's title bar for read-only views.
       void vscode.commands.executeCommand("setContext", "agentTree.readOnly", sm.isReadOnly());
       sessionChanged.fire({
@@ -143,8 +175,29 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   }
 
   const opener = new SessionOpener(controller, cwd, log);
-  const actions = new HostActions({ controller, opener, tree, chat, log });
+  const workerScript = vscode.Uri.joinPath(context.extensionUri, "dist", "search-worker.js").fsPath;
+  const search = new SessionSearchUi({ cwd, controller, opener, tree, log, workerScript });
+  context.subscriptions.push(search);
+  const fileActions = new CheckpointActions({
+    controller,
+    service: checkpoints,
+    status: (text, kind) => actions.status(text, kind),
+  });
+  const actions = new HostActions({
+    controller,
+    opener,
+    tree,
+    chat,
+    log,
+    filesFollow: () => fileActions.filesFollow(),
+  });
   const models = new ModelActions(controller, keys, actions, context.extensionUri);
+  const panels = new ComparePanels(context.extensionUri, {
+    log,
+    reveal: (sessionId, entryId) => void compare.revealInTree(sessionId, entryId),
+  });
+  const compare: CompareActions = new CompareActions({ controller, actions, tree, panels, log });
+  context.subscriptions.push(panels);
 
   let opening: Promise<void> | undefined;
   const ensureSession = async (): Promise<boolean> => {
@@ -183,11 +236,23 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider("agentTree.tree", provider(tree)),
     vscode.window.registerWebviewViewProvider("agentTree.chat", provider(chat)),
-    ...registerCommands({ controller, opener, actions, models, ensureSession, views: [tree, chat] }),
+    fileActions.registerDocuments(),
+    ...registerCommands({
+      controller,
+      opener,
+      search,
+      actions,
+      models,
+      compare,
+      files: fileActions,
+      ensureSession,
+      views: [tree, chat],
+    }),
     keys.onDidChange(() => controller.refreshModels()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affects(e, "models.custom")) loadCustomModels();
       if (affects(e, "models.custom") || affects(e, "model")) controller.refreshModels();
+      if (affects(e, "checkpoints.maxFileSizeMB")) checkpoints.reset();
       if (affects(e, "sessionDirectory")) {
         void vscode.window.showInformationMessage(
           "Agent Tree: the sessions folder changed. Use “Agent: Open Session…” or “Agent: New Session” to use it.",
@@ -209,6 +274,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     }
   };
   void loadHooks();
+  context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(() => checkpoints.reset()));
   context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => void loadHooks()));
 
   log.info(`Activated for ${cwd}; sessions in ${opener.sessionDir()}`);

@@ -37,6 +37,18 @@ export interface TreeNavigator {
   navigateTree(targetId: string, options?: NavigateTreeOptions): Promise<NavigateTreeResult>;
 }
 
+/**
+ * Files that follow the move (src/host/restore-on-switch.ts). The files are restored first and the leaf moved
+ * second; a move that does not happen puts the files back, so a failure or cancel of either step leaves both
+ * the files and the leaf as they were.
+ */
+export interface FilesFollow {
+  /** Before the leaf moves: asks and restores as the setting says. False: cancelled or failed, nothing changed. */
+  beforeMove(targetId: string): Promise<boolean>;
+  /** After the move: reports the restore when `moved`, else puts the files back. */
+  afterMove(moved: boolean): Promise<void>;
+}
+
 /** How a navigation ended. */
 export type NavigateOutcome =
   | { kind: "noop" }
@@ -58,8 +70,8 @@ async function resolveChoice(mode: NavigateMode, ask: AskSetting, ui: NavigateUi
 }
 
 /**
- * Move the session to `targetId`, asking about a summary as `mode` and the setting say.
- * Never throws: failures become an error message with the leaf unchanged.
+ * Move the session to `targetId`, asking about a summary as `mode` and the setting say, with `files` following
+ * the move when given. Never throws: failures become an error message with the leaf unchanged.
  */
 export async function runNavigateFlow(
   nav: TreeNavigator,
@@ -67,6 +79,7 @@ export async function runNavigateFlow(
   targetId: string,
   mode: NavigateMode,
   ask: AskSetting,
+  files?: FilesFollow,
 ): Promise<NavigateOutcome> {
   if (nav.getLeafId() === targetId) {
     ui.showInfo(ALREADY_HERE);
@@ -80,6 +93,7 @@ export async function runNavigateFlow(
     if (focus === undefined) return { kind: "dismissed" };
     customInstructions = focus.trim() || undefined;
   }
+  if (files && !(await files.beforeMove(targetId))) return { kind: "dismissed" };
   const summarize = choice !== "none";
   ui.setBusy(true, summarize ? "Summarizing branch…" : "Switching branch…");
   let result: NavigateTreeResult;
@@ -92,11 +106,14 @@ export async function runNavigateFlow(
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     ui.showError(`Switching branch failed: ${message}`);
+    await files?.afterMove(false);
     return { kind: "error", message };
   } finally {
     ui.setBusy(false);
   }
-  return interpret(result, ui);
+  const outcome = interpret(result, ui);
+  await files?.afterMove(outcome.kind === "moved");
+  return outcome;
 }
 
 function interpret(result: NavigateTreeResult, ui: NavigateUi): NavigateOutcome {

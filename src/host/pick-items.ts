@@ -4,6 +4,7 @@
  */
 import * as path from "node:path";
 import type { AnySessionInfo, PiSessionFolder, SessionSource } from "../core/import/session-sources.js";
+import { buildSessionThreads, flattenThreads } from "../core/session/session-threads.js";
 import type { SessionInfo } from "../core/session/types.js";
 import type { TreeNodeKind } from "../shared/protocol.js";
 import { kindOf, singleLine, type EnvelopeLike } from "./tree-dto.js";
@@ -47,25 +48,37 @@ export function sourceLabel(s: Pick<AnySessionInfo, "source" | "path">): string 
   return "";
 }
 
+/** A session's name as a picker shows it: its name, else its first message. */
+function sessionName(s: Pick<AnySessionInfo, "name" | "firstMessage">, max: number): string {
+  return s.name ? singleLine(s.name, max) : singleLine(s.firstMessage || "(no messages)", max);
+}
+
+/** Indentation of a fork row per level (em spaces: the quick pick keeps them). */
+const FORK_INDENT = "\u2003\u2003";
+
 /**
- * Rows for sessions of every source: the workspace's first, then pi's other folder, then Claude Code
- * transcripts (each group newest first), each row saying where it comes from.
+ * Rows for sessions of every source, as threads (src/core/session/session-threads.ts): a fork right below the
+ * session it was forked from, indented, with a `$(git-branch)` icon and "fork of …"; threads newest activity
+ * first, the workspace's before pi's other folder before Claude Code's (a thread goes where its first session
+ * comes from). Each row says where the session comes from.
  */
 export function anySessionRows(sessions: readonly AnySessionInfo[], current?: string): PickRow<AnySessionInfo>[] {
-  const ordered = [...sessions].sort(
-    (a, b) => SOURCE_ORDER[a.source] - SOURCE_ORDER[b.source] || b.modified.getTime() - a.modified.getTime(),
+  const threads = buildSessionThreads(sessions).sort(
+    (a, b) => SOURCE_ORDER[a.session.source] - SOURCE_ORDER[b.session.source],
   );
-  return ordered.map((s) => {
+  return flattenThreads(threads).map(({ session: s, depth, forkOf }) => {
     const first = singleLine(s.firstMessage || "(no messages)", 120);
     const marker = s.path === current ? " (open)" : "";
     const facts = [
+      forkOf ? `fork of ${sessionName(forkOf, 60)}` : "",
       sourceLabel(s),
       s.modified.toLocaleString(),
       `${s.messageCount} messages`,
       formatSize(s.sizeBytes),
     ].filter(Boolean);
+    const fork = depth > 0 ? `${FORK_INDENT.repeat(Math.min(depth, 8))}$(git-branch) ` : "";
     return {
-      label: (s.name ? singleLine(s.name, 80) : first) + marker,
+      label: fork + (s.name ? singleLine(s.name, 80) : first) + marker,
       description: facts.join(" · "),
       detail: s.name ? first : undefined,
       value: s,

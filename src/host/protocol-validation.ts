@@ -3,7 +3,7 @@
  * everything is checked here and a fresh object holding only the known fields is returned, so nothing
  * the webview adds (prototype tricks, huge extras) travels further. Pure: no `vscode` import.
  */
-import { MAX_WEBVIEW_TEXT, type WebviewCommand, type WebviewToHost } from "../shared/protocol.js";
+import { MAX_WEBVIEW_TEXT, type CompareToHost, type WebviewCommand, type WebviewToHost } from "../shared/protocol.js";
 
 /** What the validator needs to know about the session. */
 export interface ValidationContext {
@@ -133,6 +133,57 @@ export function validateWebviewMessage(raw: unknown, ctx: ValidationContext): Va
   } catch (e) {
     if (e instanceof Refusal) return { ok: false, reason: e.message };
     // hasEntry threw (session closing): refuse rather than crash the host.
+    return { ok: false, reason: `validation failed: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
+function nonNegativeInt(o: Fields, key: string, max = Number.MAX_SAFE_INTEGER): number {
+  const v = o[key];
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0 || v > max)
+    refuse(`field "${key}" must be an integer from 0 to ${max}`);
+  return v;
+}
+
+/** Longest file path a compare panel may name. */
+const MAX_PATH_LENGTH = 4096;
+/** Most turns a compare panel may ask for at once (the host caps pages lower still). */
+const MAX_TURNS_REQUEST = 1000;
+
+function parseCompare(o: Fields, ctx: ValidationContext): CompareToHost {
+  const type = o.type;
+  if (typeof type !== "string") refuse(`field "type" must be a string`);
+  switch (type) {
+    case "compare/ready":
+      return { type };
+    case "compare/requestTurns":
+      return { type, start: nonNegativeInt(o, "start"), count: nonNegativeInt(o, "count", MAX_TURNS_REQUEST) };
+    case "compare/reveal":
+      return { type, entryId: entryId(o, ctx) };
+    case "compare/openFile": {
+      const path = str(o, "path", MAX_PATH_LENGTH);
+      if (path.length === 0) refuse(`field "path" is empty`);
+      return { type, path };
+    }
+    default:
+      return refuse(`unknown message type "${type.slice(0, 64)}"`);
+  }
+}
+
+/**
+ * Check a message from a compare panel; never throws. `ctx.hasEntry` answers for the session the comparison
+ * was made in.
+ */
+export function validateCompareMessage(
+  raw: unknown,
+  ctx: ValidationContext,
+): { ok: true; message: CompareToHost } | { ok: false; reason: string } {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return { ok: false, reason: "message is not an object" };
+  }
+  try {
+    return { ok: true, message: parseCompare(raw as Fields, ctx) };
+  } catch (e) {
+    if (e instanceof Refusal) return { ok: false, reason: e.message };
     return { ok: false, reason: `validation failed: ${e instanceof Error ? e.message : String(e)}` };
   }
 }

@@ -5,8 +5,10 @@
  * through `ControllerDeps`, so it runs under plain Node in tests.
  */
 import { AgentSession } from "../core/agent/agent-session.js";
+import type { AgentCheckpointHook } from "../core/checkpoints/turn-checkpoints.js";
 import type { ModelRegistry } from "../core/providers/model-registry.js";
 import type { ModelInfo } from "../core/providers/types.js";
+import type { LockHolderInfo } from "../core/session/errors.js";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { AgentTool } from "../core/tools/types.js";
 import type { HostToWebview } from "../shared/protocol.js";
@@ -54,8 +56,12 @@ export interface ControllerDeps {
   onSessionChanged(sm: SessionManager): void;
   /** A failure nobody else reports (closing the previous session). */
   onError?(message: string): void;
+  /** Another process took the current session's writer lock over: it is read-only now (say so). */
+  onLockLost?(sm: SessionManager, newHolder: LockHolderInfo | undefined): void;
   /** Tools override (tests). */
   tools?: AgentTool[];
+  /** Workspace checkpoints for every agent (src/host/checkpoint-service.ts); none: files are not recorded. */
+  checkpoints?: AgentCheckpointHook;
 }
 
 interface Current {
@@ -67,6 +73,8 @@ interface Current {
   chatPath: ChatPath;
   broker: ApprovalBroker;
   unsubscribe: () => void;
+  /** Stops listening for the loss of the session's writer lock. */
+  unsubscribeLock: () => void;
   /** Why a read-only session is read-only (the chat says so). */
   readOnlyCause: ReadOnlyCause;
 }
@@ -152,6 +160,7 @@ export class SessionController {
       approve: broker.policy,
       selectModel: (sessionModel) => pickDefaultModel(this.usable(), d.defaultModelKey(), sessionModel),
       ...(d.tools ? { tools: d.tools } : {}),
+      ...(d.checkpoints ? { checkpoints: d.checkpoints } : {}),
     });
     const tools = agent.getTools();
     mutating = (name) => tools.find((t) => t.name === name)?.mutates !== false;
@@ -161,14 +170,29 @@ export class SessionController {
       onStreaming: (s) => d.onStreaming(s),
     });
     const unsubscribe = agent.subscribe((e) => chat.handle(e));
+    const unsubscribeLock = sm.onLockLost((newHolder) => this.lockLost(sm, newHolder));
     d.hookRegistry.attach(agent.hooks);
-    return { sm, agent, tree, chat, chatPath: new ChatPath(sm), broker, unsubscribe, readOnlyCause };
+    return { sm, agent, tree, chat, chatPath: new ChatPath(sm), broker, unsubscribe, unsubscribeLock, readOnlyCause };
+  }
+
+  /**
+   * The writer lock was taken over: nothing more can be written, so a running prompt stops, the views show
+   * the session read-only with the reason, and the editor says so.
+   */
+  private lockLost(sm: SessionManager, newHolder: LockHolderInfo | undefined): void {
+    const c = this.current;
+    if (!c || c.sm !== sm) return;
+    c.readOnlyCause = "lockLost";
+    c.agent.abort();
+    this.deps.onLockLost?.(sm, newHolder);
+    this.pushAll();
   }
 
   private teardown(c: Current): void {
     this.deps.hookRegistry.attach(undefined);
     c.broker.cancelAll();
     c.unsubscribe();
+    c.unsubscribeLock();
     c.agent.dispose();
     c.chat.dispose();
     c.tree.dispose();

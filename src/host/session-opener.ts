@@ -1,6 +1,7 @@
 /**
  * Opening sessions with the editor's dialogs: the workspace's most recent one, a picked one, a new
- * one; a locked file offers a read-only view, skipped lines produce a warning with line numbers.
+ * one; a locked file offers a read-only view (and a takeover when its holder stopped refreshing its lock,
+ * or the lock is damaged), skipped lines produce a warning with line numbers.
  */
 import { open as openFile } from "node:fs/promises";
 import * as path from "node:path";
@@ -12,16 +13,24 @@ import {
 } from "../core/import/claude-session.js";
 import { listAllSessions, listPiSessionFolders, type AnySessionInfo } from "../core/import/session-sources.js";
 import { SessionLockedError } from "../core/session/errors.js";
+import type { LockOptions } from "../core/session/types.js";
 import { defaultSessionDir } from "../core/session/paths.js";
 import { SessionManager } from "../core/session/session-manager.js";
 import { loadIssuesMessage } from "./load-issues.js";
+import { lockedDialog } from "./lock-choice.js";
+import { hostLockOptions } from "./lock-options.js";
 import { looksLikeClaudeTranscript, planContinue } from "./continue-plan.js";
 import { anySessionRows, piFolderRows, type PickRow } from "./pick-items.js";
 import type { SessionController } from "./session-controller.js";
 import { sessionDirectorySetting } from "./settings.js";
 
+/** How many times a takeover is offered again when the lock changed in between. */
+const TAKEOVER_ROUNDS = 3;
+
 /** See the file comment. */
 export class SessionOpener {
+  private readonly lock: LockOptions = hostLockOptions();
+
   constructor(
     private readonly controller: SessionController,
     private readonly cwd: string,
@@ -50,7 +59,7 @@ export class SessionOpener {
   /** Start a new session (its file appears on the first message). */
   async newSession(): Promise<void> {
     try {
-      await this.controller.attach(await SessionManager.create(this.cwd, this.sessionDir()));
+      await this.controller.attach(await SessionManager.create(this.cwd, this.sessionDir(), { lock: this.lock }));
       this.log.info(`New session in ${this.sessionDir()}`);
     } catch (e) {
       this.fail("Cannot create a session", e);
@@ -58,39 +67,46 @@ export class SessionOpener {
   }
 
   /**
-   * Open a session file. A lock held by another writer offers a read-only view. Returns false when
-   * nothing was opened. A Claude Code transcript (recognised by its content) opens as a read-only view.
+   * Open a session file. A lock held by another writer offers a read-only view, a new session, and, when
+   * the lock is no longer refreshed or is damaged, a takeover. Returns false when nothing was opened. A
+   * Claude Code transcript (recognised by its content) opens as a read-only view.
    */
   async openPath(file: string): Promise<boolean> {
     if (await isClaudeTranscript(file)) return this.openClaude(file);
     const sessionDir = this.sessionDir();
-    let sm: SessionManager;
-    try {
-      sm = await SessionManager.open(file, { sessionDir });
-    } catch (e) {
-      if (!(e instanceof SessionLockedError)) {
-        this.fail(`Cannot open session ${path.basename(file)}`, e);
-        return false;
-      }
-      this.log.warn(e.message);
-      const choice = await vscode.window.showWarningMessage(
-        `Session ${path.basename(file)} is being written by another process (pi or another window). ` +
-          "Open a read-only view of it?",
-        "Open Read-Only",
-        "New Session",
-      );
-      if (choice === "New Session") {
-        await this.newSession();
-        return true;
-      }
-      if (choice !== "Open Read-Only") return false;
+    let sm: SessionManager | undefined;
+    let takeOver: string | undefined;
+    for (let round = 0; !sm && round < TAKEOVER_ROUNDS; round++) {
       try {
-        sm = await SessionManager.open(file, { sessionDir, readOnly: true });
-      } catch (e2) {
-        this.fail(`Cannot open session ${path.basename(file)}`, e2);
-        return false;
+        sm = await SessionManager.open(file, { sessionDir, lock: { ...this.lock, takeOver } });
+        if (takeOver) this.log.info(`Took over the writer lock of ${file}`);
+      } catch (e) {
+        if (!(e instanceof SessionLockedError)) {
+          this.fail(`Cannot open session ${path.basename(file)}`, e);
+          return false;
+        }
+        this.log.warn(e.message);
+        const dialog = lockedDialog(path.basename(file), e);
+        const choice = await vscode.window.showWarningMessage(dialog.message, ...dialog.choices);
+        if (choice === "New Session") {
+          await this.newSession();
+          return true;
+        }
+        if (choice === "Take Over") {
+          // Opened again with the claim of the lock the user saw: a lock that changed since asks again.
+          takeOver = e.claim;
+          continue;
+        }
+        if (choice !== "Open Read-Only") return false;
+        try {
+          sm = await SessionManager.open(file, { sessionDir, readOnly: true });
+        } catch (e2) {
+          this.fail(`Cannot open session ${path.basename(file)}`, e2);
+          return false;
+        }
       }
     }
+    if (!sm) return false;
     this.reportIssues(sm, file);
     try {
       await this.controller.attach(sm);
@@ -176,7 +192,8 @@ export class SessionOpener {
     });
     if (!picked) return;
     if (picked.value === "otherPiFolders") await this.pickOtherPiFolder();
-    else if (picked.value.path !== current) await this.openAny(picked.value);
+    // The open session again: only a read-only one (its writer may have gone, or taken this window's lock).
+    else if (picked.value.path !== current || sm?.isReadOnly()) await this.openAny(picked.value);
   }
 
   /** A pi session of another workspace's folder, opened read-only. */

@@ -1,6 +1,8 @@
 /** Reads the extension's settings (contributes.configuration in package.json). */
 import * as vscode from "vscode";
+import { DEFAULT_CHECKPOINT_LIMITS } from "../core/checkpoints/types.js";
 import type { AskSetting } from "./navigate-flow.js";
+import type { RestoreOnSwitchSetting } from "./restore-on-switch.js";
 import { parseAutoApprove, type AutoApprove } from "./tool-approval.js";
 
 const SECTION = "agentTree";
@@ -19,6 +21,20 @@ export function sessionDirectorySetting(): string | undefined {
 export function askSetting(): AskSetting {
   const v = cfg().get<unknown>("branchSummary.ask");
   return v === "always" || v === "never" ? v : "ask";
+}
+
+/** `agentTree.checkpoints.restoreOnSwitch`. */
+export function restoreOnSwitchSetting(): RestoreOnSwitchSetting {
+  const v = cfg().get<unknown>("checkpoints.restoreOnSwitch");
+  return v === "always" || v === "never" ? v : "ask";
+}
+
+/** `agentTree.checkpoints.maxFileSizeMB` in bytes (files above it are not recorded); unset: the engine's cap. */
+export function checkpointMaxFileBytes(): number {
+  const v = cfg().get<unknown>("checkpoints.maxFileSizeMB");
+  return typeof v === "number" && Number.isFinite(v) && v > 0
+    ? Math.round(v * 1024 * 1024)
+    : DEFAULT_CHECKPOINT_LIMITS.maxFileBytes;
 }
 
 /** `agentTree.tools.autoApprove`. */

@@ -2,7 +2,7 @@
  * Tree rows for the webview, built from the session store's envelopes (no body parsing, so a
  * 100k-entry session stays cheap). Pure: no `vscode` import.
  */
-import type { TreeNodeDto, TreeNodeKind } from "../shared/protocol.js";
+import type { TreeNodeDto } from "../shared/protocol.js";
 import {
   FLAG_FAILED,
   FLAG_HIDDEN,
@@ -14,6 +14,9 @@ import {
   type StringColumn,
   type TreeColumns,
 } from "../shared/tree-columns.js";
+import { kindOf } from "../shared/entry-kind.js";
+
+export { kindOf };
 
 /**
  * The fields of the core's `EntryEnvelope` this module reads (structural, so it works with the
@@ -32,37 +35,7 @@ export interface EnvelopeLike {
   failed?: boolean;
   hidden?: boolean;
   orphan?: boolean;
-}
-
-const ROLE_KINDS: Record<string, TreeNodeKind> = {
-  system: "system",
-  user: "user",
-  assistant: "assistant",
-  toolResult: "toolResult",
-  bashExecution: "bashExecution",
-  custom: "custom_message",
-  branchSummary: "branch_summary",
-  compactionSummary: "compaction",
-};
-
-const TYPE_KINDS: Record<string, TreeNodeKind> = {
-  custom_message: "custom_message",
-  branch_summary: "branch_summary",
-  compaction: "compaction",
-  label: "label",
-  custom: "custom",
-  model_change: "model_change",
-  thinking_level_change: "thinking_level_change",
-  session_info: "session_info",
-  usage: "usage",
-  context_edit: "context_edit",
-};
-
-/** The row kind of an entry type (and message role). */
-export function kindOf(type: string, role?: string): TreeNodeKind {
-  if (type === "message")
-    return (role !== undefined && Object.hasOwn(ROLE_KINDS, role) && ROLE_KINDS[role]) || "unknown";
-  return (Object.hasOwn(TYPE_KINDS, type) && TYPE_KINDS[type]) || "unknown";
+  fromId?: string;
 }
 
 /** Previews are single-line and bounded whatever the store hands over. */
@@ -82,8 +55,8 @@ function isoTimestamp(t: string | number): string {
   return Number.isNaN(d.getTime()) ? "" : d.toISOString();
 }
 
-/** One envelope as a tree row. */
-export function envelopeToDto(env: EnvelopeLike, label?: string): TreeNodeDto {
+/** One envelope as a tree row; `changedFiles` is its badge (src/host/file-counts.ts). */
+export function envelopeToDto(env: EnvelopeLike, label?: string, changedFiles?: number): TreeNodeDto {
   const dto: TreeNodeDto = {
     id: env.id,
     parentId: env.parentId,
@@ -99,6 +72,8 @@ export function envelopeToDto(env: EnvelopeLike, label?: string): TreeNodeDto {
   if (env.failed) dto.failed = true;
   if (env.orphan) dto.orphan = true;
   if (env.hidden) dto.hidden = true;
+  if (env.fromId !== undefined) dto.fromId = env.fromId;
+  if (changedFiles !== undefined) dto.changedFiles = changedFiles;
   return dto;
 }
 
@@ -114,12 +89,13 @@ export function buildTreeNodes(
 
 /**
  * The snapshot's columnar tree straight from the envelopes (no row objects): file order, first occurrence
- * of a duplicated id only, parents as indexes, labels resolved through `getLabel`.
+ * of a duplicated id only, parents as indexes, labels resolved through `getLabel`, badges from `fileCounts`.
  */
 export function buildTreeColumns(
   envelopes: readonly EnvelopeLike[],
   getLabel: (id: string) => string | undefined,
   leafId: string | null,
+  fileCounts: ReadonlyMap<string, number> = new Map(),
 ): TreeColumns {
   const total = envelopes.length;
   // Column index of each id's first occurrence; later duplicates are left out (the webview never shows them).
@@ -140,6 +116,9 @@ export function buildTreeColumns(
   const toolNames = new StringColumnBuilder();
   const labels: TreeColumns["labels"] = { at: [], text: [] };
   const tokens: TreeColumns["tokens"] = { at: [], value: [] };
+  const fromIds: TreeColumns["fromIds"] = { at: [], id: [] };
+  const changedFiles: TreeColumns["changedFiles"] = { at: [], value: [] };
+  const anyCounts = fileCounts.size > 0;
   // Sibling order check in the same pass: last child per parent (slot n: the roots) and its timestamp.
   const lastChild = new Int32Array(n + 1).fill(-1);
   const stamps = new Array<string>(n);
@@ -151,7 +130,8 @@ export function buildTreeColumns(
     if (keep !== undefined && keep[e] === 0) continue;
     const env = envelopes[e];
     ids.push(env.id);
-    const p = env.parentId === null ? -1 : (indexOf.get(env.parentId) ?? -1);
+    // An orphan is a root even when its parentId names an entry: the store broke a parentId cycle there.
+    const p = env.parentId === null || env.orphan === true ? -1 : (indexOf.get(env.parentId) ?? -1);
     parents[i] = p === i ? -1 : p;
     // Runs of the same type/role are common; skip the lookups for them.
     if (env.type !== kindType || env.role !== kindRole) {
@@ -185,6 +165,15 @@ export function buildTreeColumns(
       tokens.at.push(i);
       tokens.value.push(env.tokens);
     }
+    if (env.fromId !== undefined) {
+      fromIds.at.push(i);
+      fromIds.id.push(env.fromId);
+    }
+    const files = anyCounts ? fileCounts.get(env.id) : undefined;
+    if (files !== undefined) {
+      changedFiles.at.push(i);
+      changedFiles.value.push(files);
+    }
     i++;
   }
   let previewColumn = previews.build();
@@ -200,6 +189,8 @@ export function buildTreeColumns(
     toolNames: toolNames.build(),
     labels,
     tokens,
+    fromIds,
+    changedFiles,
     leaf: leafId === null ? -1 : (indexOf.get(leafId) ?? -1),
     childrenSorted,
   };

@@ -1,9 +1,12 @@
 /**
  * Keeps the tree webview in step with the session store: one snapshot on `ready`, then
  * `tree/append` / `tree/labels` / `tree/leaf` from the store's change events, coalesced per tick
- * so a streamed turn does not flood the webview. Pure: no `vscode` import.
+ * so a streamed turn does not flood the webview. A checkpoint entry gives the row it hangs off a badge: that
+ * row is sent again with its count. Pure: no `vscode` import.
  */
+import type { SessionEntry } from "../core/session/types.js";
 import type { HostToWebview } from "../shared/protocol.js";
+import { badgeOf, changedFileCounts } from "./file-counts.js";
 import { buildTreeColumns, envelopeToDto, labelChangeOf, type EnvelopeLike } from "./tree-dto.js";
 import type { TreeNodeDto } from "../shared/protocol.js";
 
@@ -16,6 +19,8 @@ export type TreeChange =
 export interface TreeSource {
   getEnvelopes(): readonly EnvelopeLike[];
   getEnvelope(id: string): EnvelopeLike | undefined;
+  /** Whole entries: only checkpoint entries are read (for the badges). */
+  getEntry(id: string): SessionEntry | undefined;
   /** Cheap: no envelope is read (a session's previews may still be loading). */
   hasEntry(id: string): boolean;
   getLabel(id: string): string | undefined;
@@ -32,6 +37,8 @@ export class TreeSync {
   private queue: HostToWebview[] = [];
   private scheduled = false;
   private readonly unsubscribe: () => void;
+  /** Badge counts by entry id (file-counts.ts), rebuilt by every snapshot. */
+  private fileCounts = new Map<string, number>();
 
   constructor(
     private readonly source: TreeSource,
@@ -50,10 +57,12 @@ export class TreeSync {
     this.queue = [];
     const s = this.source;
     const leafId = s.getLeafId();
+    const envelopes = s.getEnvelopes();
+    this.fileCounts = changedFileCounts(envelopes, (id) => s.getEntry(id));
     const msg: Extract<HostToWebview, { type: "tree/snapshot" }> = {
       type: "tree/snapshot",
       sessionId: s.getSessionId(),
-      tree: buildTreeColumns(s.getEnvelopes(), (id) => s.getLabel(id), leafId),
+      tree: buildTreeColumns(envelopes, (id) => s.getLabel(id), leafId, this.fileCounts),
       leafId,
     };
     const name = s.getSessionName();
@@ -85,6 +94,7 @@ export class TreeSync {
       else this.queue.push({ type: "tree/leaf", leafId: c.leafId });
     } else {
       this.enqueueNode(this.dtoOf(c.entry));
+      this.enqueueBadge(c.entry.id);
       const change = labelChangeOf(c.entry as { type: string; targetId?: unknown; label?: unknown });
       if (change) this.queue.push({ type: "tree/labels", changes: [change] });
       // Appends advance the store's leaf without a separate "leaf" change; tell the webview.
@@ -102,9 +112,19 @@ export class TreeSync {
     else this.queue.push({ type: "tree/append", nodes: [node] });
   }
 
+  /** An appended checkpoint entry gives its parent row a badge: that row goes again, with the count. */
+  private enqueueBadge(id: string): void {
+    const env = this.source.getEnvelope(id);
+    const badge = env && badgeOf(env, (entryId) => this.source.getEntry(entryId));
+    if (!badge) return;
+    this.fileCounts.set(badge.rowId, badge.count);
+    const row = this.source.getEnvelope(badge.rowId);
+    if (row) this.enqueueNode(envelopeToDto(row, this.source.getLabel(row.id), badge.count));
+  }
+
   private dtoOf(entry: { id: string; type: string; parentId: string | null; timestamp: string }): TreeNodeDto {
     const env = this.source.getEnvelope(entry.id);
-    if (env) return envelopeToDto(env, this.source.getLabel(entry.id));
+    if (env) return envelopeToDto(env, this.source.getLabel(entry.id), this.fileCounts.get(entry.id));
     // The store should always have the envelope; fall back to the bare entry rather than drop the row.
     return envelopeToDto({ ...entry, preview: "" });
   }

@@ -4,8 +4,8 @@
  */
 import { randomBytes } from "node:crypto";
 
-/** Which app the bundle renders (read from `<body data-view>`). */
-export type WebviewKind = "tree" | "chat";
+/** Which app the bundle renders (read from `<body data-view>`); `compare` is the compare panel's own bundle. */
+export type WebviewKind = "tree" | "chat" | "compare";
 
 /** Inputs of the shell. */
 export interface WebviewHtmlOptions {

@@ -3,6 +3,7 @@
  * Names read like paths (`tree/navigate`). The host validates every incoming message
  * (src/host/protocol-validation.ts); the webview trusts the host.
  */
+import type { CompareFileChange, CompareOverview, CompareTurn } from "../core/compare/compare-types.js";
 import type { TreeColumns } from "./tree-columns.js";
 
 /** Which entry kind a tree row shows. */
@@ -47,6 +48,13 @@ export interface TreeNodeDto {
   orphan?: boolean;
   /** custom_message with display:false. */
   hidden?: boolean;
+  /** Branch summary: the node it summarizes up to (its `fromId`); the row shows where it came from. */
+  fromId?: string;
+  /**
+   * How many files this entry's tool calls changed in the workspace (the checkpoint entries hanging off it,
+   * docs/checkpoints.md); absent when none.
+   */
+  changedFiles?: number;
 }
 
 /** Tree filters (pi's): default, no-tools, user-only, labeled-only, all. */
@@ -169,6 +177,31 @@ export type WebviewToHost =
   /** Run an extension command with no arguments (New Session, Open Session…, Compact, Set API Key). */
   | { type: "command"; command: WebviewCommand };
 
+/**
+ * Messages the host posts to a compare panel (an editor tab comparing two branches; webview/compare). The
+ * comparison's data shapes are the core's (src/core/compare/compare-types.ts).
+ */
+export type HostToCompare =
+  /** Answer to `compare/ready`: both ends, the common ancestor and the status of every aligned turn. */
+  | { type: "compare/snapshot"; overview: CompareOverview; sessionName?: string }
+  /** A page of aligned turns with their items (answer to `compare/requestTurns`). */
+  | { type: "compare/turns"; turns: CompareTurn[] }
+  /** The files that differ between the two ends, when the host can tell (workspace checkpoints). */
+  | { type: "compare/files"; files: CompareFileChange[] }
+  /** A transient status line. */
+  | { type: "status"; text: string; kind: "info" | "error" };
+
+/** Messages a compare panel posts to the host. */
+export type CompareToHost =
+  /** The panel is loaded and listening; the host answers with `compare/snapshot`. */
+  | { type: "compare/ready" }
+  /** Aligned turns [start, start + count) are needed (the view is windowed; the host caps `count`). */
+  | { type: "compare/requestTurns"; start: number; count: number }
+  /** Show this entry in the session tree. */
+  | { type: "compare/reveal"; entryId: string }
+  /** Open the diff of a file of the files section. */
+  | { type: "compare/openFile"; path: string };
+
 /** Commands a webview button may run. */
 export type WebviewCommand = "newSession" | "openSession" | "compact" | "setApiKey" | "selectModel" | "exportHtml";
 
@@ -182,3 +215,6 @@ export const MAX_WEBVIEW_TEXT = 1_000_000;
  * so the UI toolkit can nonce the one `<style>` element it creates (otherwise the CSP blocks it).
  */
 export const WEBVIEW_ASSETS = { script: "dist/webview.js", style: "dist/webview.css" } as const;
+
+/** The compare panel's bundle (its own, so the side-bar views do not carry the compare view), same shell rules. */
+export const COMPARE_ASSETS = { script: "dist/compare.js", style: "dist/compare.css" } as const;

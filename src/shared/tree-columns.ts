@@ -70,6 +70,10 @@ export interface TreeColumns {
   labels: { at: number[]; text: string[] };
   /** Compaction tokensBefore, sparse like labels. */
   tokens: { at: number[]; value: number[] };
+  /** Branch summaries' fromId, sparse like labels. */
+  fromIds: { at: number[]; id: string[] };
+  /** Files changed by an entry's tool calls (TreeNodeDto.changedFiles), sparse like labels. */
+  changedFiles: { at: number[]; value: number[] };
   /** Index of the leaf entry, or -1. */
   leaf: number;
   /**
@@ -131,6 +135,8 @@ export function encodeTreeNodes(nodes: readonly TreeNodeDto[], leafId: string | 
     toolNames: { text: "", ends: [] },
     labels: { at: [], text: [] },
     tokens: { at: [], value: [] },
+    fromIds: { at: [], id: [] },
+    changedFiles: { at: [], value: [] },
     leaf: leafId === null ? -1 : (first.get(leafId) ?? -1),
     childrenSorted: true,
   };
@@ -155,6 +161,14 @@ export function encodeTreeNodes(nodes: readonly TreeNodeDto[], leafId: string | 
     if (d.tokens !== undefined) {
       cols.tokens.at.push(i);
       cols.tokens.value.push(d.tokens);
+    }
+    if (d.fromId !== undefined) {
+      cols.fromIds.at.push(i);
+      cols.fromIds.id.push(d.fromId);
+    }
+    if (d.changedFiles !== undefined) {
+      cols.changedFiles.at.push(i);
+      cols.changedFiles.value.push(d.changedFiles);
     }
   }
   cols.ids = ids.build();
@@ -182,16 +196,31 @@ export function childrenInOrder(parents: readonly number[], timestampOf: (i: num
 /** Row objects from columns (tests and tools; the webview decodes rows lazily instead). */
 export function decodeTreeColumns(cols: TreeColumns): TreeNodeDto[] {
   const out: TreeNodeDto[] = [];
-  const labels = new Map<number, string>();
-  cols.labels.at.forEach((at, k) => labels.set(at, cols.labels.text[k]));
-  const tokens = new Map<number, number>();
-  cols.tokens.at.forEach((at, k) => tokens.set(at, cols.tokens.value[k]));
-  for (let i = 0; i < cols.count; i++) out.push(rowAt(cols, i, labels.get(i), tokens.get(i)));
+  const sparse = new Map<number, SparseRowFields>();
+  const at = (i: number): SparseRowFields => {
+    let s = sparse.get(i);
+    if (s === undefined) sparse.set(i, (s = {}));
+    return s;
+  };
+  cols.labels.at.forEach((i, k) => (at(i).label = cols.labels.text[k]));
+  cols.tokens.at.forEach((i, k) => (at(i).tokens = cols.tokens.value[k]));
+  cols.fromIds.at.forEach((i, k) => (at(i).fromId = cols.fromIds.id[k]));
+  cols.changedFiles.at.forEach((i, k) => (at(i).changedFiles = cols.changedFiles.value[k]));
+  for (let i = 0; i < cols.count; i++) out.push(rowAt(cols, i, sparse.get(i)));
   return out;
 }
 
-/** One row object from columns; `label` and `tokens` come from the sparse columns. */
-export function rowAt(cols: TreeColumns, i: number, label?: string, tokens?: number): TreeNodeDto {
+/** The row fields that travel in sparse columns (most rows have none of them). */
+export interface SparseRowFields {
+  label?: string;
+  tokens?: number;
+  fromId?: string;
+  changedFiles?: number;
+}
+
+/** One row object from columns; the sparse fields come from the sparse columns. */
+export function rowAt(cols: TreeColumns, i: number, sparse: SparseRowFields = {}): TreeNodeDto {
+  const { label, tokens, fromId, changedFiles } = sparse;
   const p = cols.parents[i];
   const f = cols.flags[i];
   const d: TreeNodeDto = {
@@ -209,5 +238,7 @@ export function rowAt(cols: TreeColumns, i: number, label?: string, tokens?: num
   if (f & FLAG_FAILED) d.failed = true;
   if (f & FLAG_ORPHAN) d.orphan = true;
   if (f & FLAG_HIDDEN) d.hidden = true;
+  if (fromId !== undefined) d.fromId = fromId;
+  if (changedFiles !== undefined) d.changedFiles = changedFiles;
   return d;
 }

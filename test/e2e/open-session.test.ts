@@ -189,7 +189,12 @@ describe("Opening sessions in VS Code (code-server)", { timeout: 5 * 60_000 }, (
         `a writable session offers "Continue in a New Session": ${before.join(", ")}`,
       );
       await clickViewTitleAction(page(), TREE, "Open Session");
-      await quickPickRows(page(), "Open Session");
+      // The fork made above is listed as a thread: right below the session it was forked from.
+      const rows = await quickPickRows(page(), "Open Session");
+      const parentRow = rows.findIndex((r) => r.includes(OTHER[0].text) && !r.includes("fork of"));
+      assert.ok(parentRow >= 0, `the forked session is not listed:\n${rows.join("\n")}`);
+      assert.match(rows[parentRow + 1] ?? "", /fork of Rename the greeting/, `no fork under it:\n${rows.join("\n")}`);
+      await screenshot(page(), "open-session-05b-threads");
       await pickQuickItemContaining(page(), "Changelog", "Changelog (pi)");
       await waitForRows(
         PI.map((m) => m.id),

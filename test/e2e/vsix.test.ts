@@ -68,6 +68,8 @@ test(
         "extension/package.json",
         "extension/dist/extension.js",
         "extension/dist/webview.js",
+        "extension/dist/compare.js",
+        "extension/dist/compare.css",
         "extension/readme.md",
         "extension/changelog.md",
         "extension/media/icon.png",

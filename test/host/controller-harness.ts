@@ -1,4 +1,5 @@
 /** Builds a SessionController over a real SessionManager for host tests, recording every post. */
+import type { AgentCheckpointHook } from "../../src/core/checkpoints/index.js";
 import { ModelRegistry } from "../../src/core/providers/model-registry.js";
 import type { SessionManager } from "../../src/core/session/session-manager.js";
 import type { AgentTool } from "../../src/core/tools/types.js";
@@ -14,6 +15,8 @@ export interface HarnessOptions {
   autoApprove?: AutoApprove;
   /** Tools the agent offers (default none). */
   tools?: AgentTool[];
+  /** The agents' checkpoint hook (default none). */
+  checkpoints?: AgentCheckpointHook;
 }
 
 /** A controller plus what it posted. */
@@ -26,6 +29,8 @@ export interface Harness {
   changed: SessionManager[];
   /** Which views are loaded (both, unless a test says otherwise). */
   ready: { tree: boolean; chat: boolean };
+  /** Sessions whose writer lock was taken over, with the new holder's pid. */
+  lockLost: { sm: SessionManager; pid: number | undefined }[];
 }
 
 /** Create a controller whose posts land in arrays. */
@@ -52,6 +57,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     asked: [],
     changed: [],
     ready: { tree: true, chat: true },
+    lockLost: [],
   };
   h.controller = new SessionController({
     cwd: process.cwd(),
@@ -67,7 +73,9 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     approvalUi: { ask: (r) => h.asked.push(r.toolCallId), done: () => undefined },
     onStreaming: () => undefined,
     onSessionChanged: (sm) => h.changed.push(sm),
+    onLockLost: (sm, holder) => h.lockLost.push({ sm, pid: holder?.pid }),
     tools: opts.tools ?? [],
+    ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
   });
   return h;
 }

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { DEFAULT_CHECKPOINT_LIMITS } from "../../src/core/checkpoints/types.js";
 
 const ROOT = join(__dirname, "..", "..");
 
@@ -42,6 +43,7 @@ interface Manifest {
     commands: Command[];
     menus: Record<string, MenuItem[]>;
     keybindings: { command: string; when?: string }[];
+    configuration: { properties: Record<string, { enum?: string[]; default?: unknown; markdownDescription?: string }> };
   };
 }
 
@@ -138,5 +140,24 @@ describe("package.json", () => {
       for (const [, view] of (k.when ?? "").matchAll(/\bfocusedView == '([\w.]+)'/g))
         assert.ok(viewIds.has(view), `${k.command} names an unknown view ${view}`);
     }
+  });
+
+  it("offers files following the tree under the names the docs use", () => {
+    const props = pkg.contributes.configuration.properties;
+    const restore = props["agentTree.checkpoints.restoreOnSwitch"];
+    assert.deepEqual(restore?.enum, ["ask", "always", "never"]);
+    assert.equal(restore?.default, "ask");
+    const cap = props["agentTree.checkpoints.maxFileSizeMB"];
+    assert.equal(cap?.default, DEFAULT_CHECKPOINT_LIMITS.maxFileBytes / 1024 / 1024, "the engine's own cap");
+    assert.match(cap?.markdownDescription ?? "", /per-file size cap/i);
+    const title = (id: string): string | undefined => pkg.contributes.commands.find((c) => c.command === id)?.title;
+    assert.equal(title("agentTree.restoreFilesHere"), "Restore Files to This Point");
+    assert.equal(title("agentTree.showChangesHere"), "Show Changes at This Point");
+    assert.equal(title("agentTree.undoFileRestore"), "Undo File Restore");
+    const rowMenu = pkg.contributes.menus["webview/context"].map((m) => m.command);
+    assert.ok(rowMenu.includes("agentTree.restoreFilesHere") && rowMenu.includes("agentTree.showChangesHere"));
+    const hidden = pkg.contributes.menus.commandPalette.filter((m) => m.when === "false").map((m) => m.command);
+    assert.ok(hidden.includes("agentTree.restoreFilesHere"), "a row item needs its row");
+    assert.ok(!hidden.includes("agentTree.undoFileRestore"), "Undo File Restore is in the palette");
   });
 });

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { formatSize, nodeRows, sessionRows } from "../../src/host/pick-items.js";
+import { anySessionRows, formatSize, nodeRows, sessionRows } from "../../src/host/pick-items.js";
+import type { AnySessionInfo } from "../../src/core/import/session-sources.js";
 import { modelKey, parseModelKey, pickDefaultModel, usableModels } from "../../src/host/model-choice.js";
 import type { EnvelopeLike } from "../../src/host/tree-dto.js";
 import type { ModelInfo } from "../../src/core/providers/types.js";
@@ -87,4 +88,65 @@ test("model keys, usable models and the default model", () => {
   assert.equal(pickDefaultModel(usable, "openai/gpt", { provider: "ollama", modelId: "qwen" })?.id, "qwen");
   assert.equal(pickDefaultModel(usable, "")?.id, "claude");
   assert.equal(pickDefaultModel([], "x/y"), undefined);
+});
+
+test("session picker rows: forks as threads under the session they came from, newest activity first", () => {
+  const at = (minutes: number): Date => new Date(Date.UTC(2026, 0, 1, 0, minutes));
+  const base = { id: "x", cwd: "/w", created: at(0), messageCount: 3, sizeBytes: 1024 };
+  const sessions: AnySessionInfo[] = [
+    { ...base, source: "workspace", path: "/w/a.jsonl", name: "Plan", firstMessage: "plan it", modified: at(1) },
+    { ...base, source: "workspace", path: "/w/b.jsonl", firstMessage: "unrelated", modified: at(5) },
+    {
+      ...base,
+      source: "workspace",
+      path: "/w/a-fork.jsonl",
+      firstMessage: "try the other way",
+      modified: at(9),
+      parentSessionPath: "/w/a.jsonl",
+    },
+    {
+      ...base,
+      source: "workspace",
+      path: "/w/a-fork-fork.jsonl",
+      firstMessage: "and once more",
+      modified: at(2),
+      parentSessionPath: "/w/a-fork.jsonl",
+    },
+    {
+      ...base,
+      source: "workspace",
+      path: "/w/lost.jsonl",
+      firstMessage: "parent gone",
+      modified: at(3),
+      parentSessionPath: "/w/deleted.jsonl",
+    },
+    // A pi session continued in the workspace: the fork sits under its pi parent.
+    { ...base, source: "pi", path: "/pi/p.jsonl", firstMessage: "pi question", modified: at(4) },
+    {
+      ...base,
+      source: "workspace",
+      path: "/w/from-pi.jsonl",
+      firstMessage: "pi question",
+      modified: at(6),
+      parentSessionPath: "/pi/p.jsonl",
+    },
+  ];
+  const rows = anySessionRows(sessions, "/w/b.jsonl");
+  assert.deepEqual(
+    rows.map((r) => r.label),
+    [
+      "Plan",
+      "\u2003\u2003$(git-branch) try the other way",
+      "\u2003\u2003\u2003\u2003$(git-branch) and once more",
+      "unrelated (open)",
+      "parent gone",
+      "pi question",
+      "\u2003\u2003$(git-branch) pi question",
+    ],
+  );
+  assert.match(rows[1].description ?? "", /^fork of Plan · /);
+  assert.match(rows[2].description ?? "", /^fork of try the other way · /);
+  assert.doesNotMatch(rows[4].description ?? "", /fork of/);
+  assert.match(rows[6].description ?? "", /^fork of pi question · /);
+  assert.equal(rows[6].value.path, "/w/from-pi.jsonl");
 });

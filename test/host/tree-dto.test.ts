@@ -127,6 +127,13 @@ test("buildTreeColumns encodes parents as indexes, drops later duplicates and de
   assert.equal(rows[2].preview.length, 200);
 });
 
+test("buildTreeColumns: an entry the store made a root to break a parentId cycle is a root row", () => {
+  // The store flags the cycle's first entry `orphan` although its parentId names an entry (b).
+  const envs = [env("a", "b", "message", { role: "user", orphan: true }), env("b", "a", "message", { role: "user" })];
+  const cols = buildTreeColumns(envs, () => undefined, "b");
+  assert.deepEqual(cols.parents, [-1, 0]);
+});
+
 test("buildTreeColumns reports whether children already come in timestamp order", () => {
   const at = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
   const inOrder = [
@@ -148,4 +155,34 @@ test("buildTreeColumns makes multi-line previews single-line", () => {
     null,
   );
   assert.deepEqual(decodeTreeColumns(cols)[0].preview, "a b");
+});
+
+test("a branch summary's fromId travels in the row and through the columns", () => {
+  const envs = [
+    env("u", null, "message", { role: "user" }),
+    env("s", "u", "branch_summary", { fromId: "x" }),
+    env("x", "u", "message", { role: "assistant" }),
+  ];
+  assert.equal(envelopeToDto(envs[1]).fromId, "x");
+  const cols = buildTreeColumns(envs, () => undefined, "s");
+  assert.deepEqual(cols.fromIds, { at: [1], id: ["x"] });
+  const rows = decodeTreeColumns(cols);
+  assert.equal(rows[1].fromId, "x");
+  assert.equal(rows[0].fromId, undefined);
+});
+
+test("buildTreeColumns carries the changed-file counts as a sparse column that decodes onto the rows", () => {
+  const envs = [
+    env("u", null, "message", { role: "user" }),
+    env("r", "u", "message", { role: "toolResult", toolName: "write" }),
+    env("k", "r", "custom", { preview: "agent-tree/checkpoint" }),
+  ];
+  const cols = buildTreeColumns(envs, () => undefined, "k", new Map([["r", 2]]));
+  assert.deepEqual(cols.changedFiles, { at: [1], value: [2] });
+  assert.deepEqual(
+    decodeTreeColumns(cols).map((d) => d.changedFiles),
+    [undefined, 2, undefined],
+  );
+  assert.equal(envelopeToDto(envs[1], undefined, 2).changedFiles, 2);
+  assert.deepEqual(buildTreeColumns(envs, () => undefined, null).changedFiles, { at: [], value: [] });
 });

@@ -201,6 +201,23 @@ export async function clickMenuItem(page: Page, label: string): Promise<void> {
   await item.click();
 }
 
+/** The workbench's modal dialog (a modal message of the extension). */
+export function dialog(page: Page): Locator {
+  return page.locator(".monaco-dialog-box");
+}
+
+/** Clicks the button labelled `label` of the open modal dialog. */
+export async function clickDialogButton(page: Page, label: string): Promise<void> {
+  const button = dialog(page).locator(".dialog-buttons .monaco-button", { hasText: label }).first();
+  await expectVisible(button, `dialog button "${label}"`);
+  await button.click();
+  await dialog(page)
+    .waitFor({ state: "hidden", timeout: UI_TIMEOUT_MS })
+    .catch(() => {
+      throw new Error(`the dialog stayed open after clicking "${label}"`);
+    });
+}
+
 /** The header of the side-bar view pane titled `viewTitle` (e.g. "Session Tree"), which holds its title actions. */
 export function viewPaneHeader(page: Page, viewTitle: string): Locator {
   return page

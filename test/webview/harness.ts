@@ -13,7 +13,13 @@ import { tmpdir } from "node:os";
 import { dirname, extname, join } from "node:path";
 import * as esbuild from "esbuild";
 import { chromium, type Browser, type Page } from "playwright-core";
-import type { HostToWebview, TreeNodeDto, WebviewToHost } from "../../src/shared/protocol.js";
+import type {
+  CompareToHost,
+  HostToCompare,
+  HostToWebview,
+  TreeNodeDto,
+  WebviewToHost,
+} from "../../src/shared/protocol.js";
 import { encodeTreeNodes } from "../../src/shared/tree-columns.js";
 
 /** The repository root: the nearest folder at or above the working directory holding webview/main.tsx. */
@@ -51,7 +57,7 @@ export interface WebviewServer {
 export async function startWebviewServer(): Promise<WebviewServer> {
   const dir = await mkdtemp(join(tmpdir(), "agent-tree-webview-"));
   await esbuild.build({
-    entryPoints: { webview: join(ROOT, "webview/main.tsx") },
+    entryPoints: { webview: join(ROOT, "webview/main.tsx"), compare: join(ROOT, "webview/compare/main.tsx") },
     bundle: true,
     platform: "browser",
     format: "iife",
@@ -71,7 +77,8 @@ export async function startWebviewServer(): Promise<WebviewServer> {
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     if (url.pathname === "/view.html") {
-      const view = url.searchParams.get("view") === "chat" ? "chat" : "tree";
+      const asked = url.searchParams.get("view");
+      const view = asked === "chat" || asked === "compare" ? asked : "tree";
       const theme = url.searchParams.get("theme") ?? "vscode-dark";
       const state = url.searchParams.get("state") ?? "null";
       const nonce = randomBytes(16).toString("base64");
@@ -107,6 +114,8 @@ export async function startWebviewServer(): Promise<WebviewServer> {
 
 /** The test page: the host's CSP, theme body class, a nonce'd fake host, then the bundle. */
 function pageHtml(view: string, theme: string, stateJson: string, nonce: string, cspSource: string): string {
+  // The compare panel has its own bundle (as in the extension: dist/compare.js and dist/compare.css).
+  const bundle = view === "compare" ? "compare" : "webview";
   const csp = `default-src 'none'; style-src ${cspSource} 'nonce-${nonce}'; script-src 'nonce-${nonce}'; font-src ${cspSource}; img-src ${cspSource} data:`;
   // A few theme colours so contrast is realistic; VS Code sets many more on <html>.
   const vars = `html { --vscode-foreground: #cccccc; --vscode-descriptionForeground: #9d9d9d; --vscode-sideBar-background: #181818;
@@ -137,11 +146,11 @@ function pageHtml(view: string, theme: string, stateJson: string, nonce: string,
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta property="csp-nonce" content="${nonce}">
 <style nonce="${nonce}">${vars}</style>
-<link rel="stylesheet" href="${cspSource}/webview.css">
+<link rel="stylesheet" href="${cspSource}/${bundle}.css">
 </head><body class="${theme}" data-view="${view}">
 <div id="root"></div>
 <script nonce="${nonce}">${fakeHost}</script>
-<script nonce="${nonce}" src="${cspSource}/webview.js"></script>
+<script nonce="${nonce}" src="${cspSource}/${bundle}.js"></script>
 </body></html>`;
 }
 
@@ -162,13 +171,13 @@ export async function closeRig(server: WebviewServer | undefined, browser: Brows
   await server?.close();
 }
 
-/** A view page with its fake host. */
-export interface ViewPage {
+/** A view page with its fake host; `In` is what the host posts to it, `Out` what it posts. */
+export interface ViewPage<In = HostToWebview, Out = WebviewToHost> {
   page: Page;
-  /** Post a HostToWebview message, as the extension host would. */
-  send(msg: HostToWebview): Promise<void>;
+  /** Post a message, as the extension host would. */
+  send(msg: In): Promise<void>;
   /** Everything the webview posted so far. */
-  posted(): Promise<WebviewToHost[]>;
+  posted(): Promise<Out[]>;
   /** Forget recorded posts. */
   clearPosted(): Promise<void>;
   /** The state the webview persisted with setState. */
@@ -180,22 +189,52 @@ export interface ViewPage {
   close(): Promise<void>;
 }
 
+/** Options of a view page. */
+export interface ViewOptions {
+  state?: unknown;
+  theme?: string;
+  width?: number;
+  height?: number;
+}
+
 /** Open a view ("tree" or "chat") on a served bundle and wait for its `ready` message. */
-export async function openView(
+export function openView(
   browser: Browser,
   server: WebviewServer,
-  opts: { view: "tree" | "chat"; state?: unknown; theme?: string; width?: number; height?: number },
+  opts: ViewOptions & { view: "tree" | "chat" },
 ): Promise<ViewPage> {
+  return openPage<HostToWebview, WebviewToHost>(browser, server, opts.view, opts, "ready");
+}
+
+/** Open the compare panel's bundle and wait for its `compare/ready` message. */
+export function openCompareView(
+  browser: Browser,
+  server: WebviewServer,
+  opts: ViewOptions = {},
+): Promise<ViewPage<HostToCompare, CompareToHost>> {
+  return openPage<HostToCompare, CompareToHost>(browser, server, "compare", opts, "compare/ready");
+}
+
+async function openPage<In, Out>(
+  browser: Browser,
+  server: WebviewServer,
+  view: "tree" | "chat" | "compare",
+  opts: ViewOptions,
+  readyType: string,
+): Promise<ViewPage<In, Out>> {
   const page = await browser.newPage({ viewport: { width: opts.width ?? 400, height: opts.height ?? 600 } });
   const dialogs: string[] = [];
   page.on("dialog", (d) => {
     dialogs.push(d.message());
     void d.dismiss();
   });
-  const q = new URLSearchParams({ view: opts.view, theme: opts.theme ?? "vscode-dark" });
+  const q = new URLSearchParams({ view, theme: opts.theme ?? "vscode-dark" });
   if (opts.state !== undefined) q.set("state", JSON.stringify(opts.state));
   await page.goto(`${server.origin}/view.html?${q.toString()}`);
-  await page.waitForFunction(() => (window as unknown as FakeWindow).__fake.posted.some((m) => m.type === "ready"));
+  await page.waitForFunction(
+    (ready) => (window as unknown as FakeWindow).__fake.posted.some((m) => m.type === ready),
+    readyType,
+  );
   return {
     page,
     dialogs,
@@ -204,7 +243,7 @@ export async function openView(
       // Let the message event run and Preact flush its render.
       await page.evaluate(() => new Promise<void>((ok) => requestAnimationFrame(() => setTimeout(ok, 0))));
     },
-    posted: () => page.evaluate(() => (window as unknown as FakeWindow).__fake.posted),
+    posted: () => page.evaluate(() => (window as unknown as FakeWindow).__fake.posted as unknown as Out[]),
     clearPosted: () => page.evaluate(() => void ((window as unknown as FakeWindow).__fake.posted.length = 0)),
     state: () => page.evaluate(() => (window as unknown as FakeWindow).__fake.getState()),
     problems: () =>
@@ -217,7 +256,7 @@ export async function openView(
 }
 
 interface FakeWindow {
-  __fake: { posted: WebviewToHost[]; violations: string[]; errors: string[]; getState(): unknown };
+  __fake: { posted: { type: string }[]; violations: string[]; errors: string[]; getState(): unknown };
 }
 
 /** Wait until the page has processed pending messages and painted. */

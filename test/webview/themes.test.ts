@@ -9,9 +9,18 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
+import type { CompareItem, CompareOverview, CompareTurn } from "../../src/core/compare/compare-types.js";
 import type { ChatMessageDto, HostToWebview, TreeNodeDto } from "../../src/shared/protocol.js";
 import { encodeTreeNodes } from "../../src/shared/tree-columns.js";
-import { applyTheme, launchBrowser, openView, settle, startWebviewServer, type WebviewServer } from "./harness.js";
+import {
+  applyTheme,
+  launchBrowser,
+  openCompareView,
+  openView,
+  settle,
+  startWebviewServer,
+  type WebviewServer,
+} from "./harness.js";
 
 /** A workbench theme: its body class and the values of every --vscode-* variable media/webview.css reads. */
 interface Theme {
@@ -55,6 +64,10 @@ const THEMES: Theme[] = [
       "--vscode-inputValidation-warningBorder": "#b89500",
       "--vscode-sideBar-background": "#181818",
       "--vscode-editor-background": "#1f1f1f",
+      "--vscode-diffEditor-insertedTextBackground": "#9ccc2c33",
+      "--vscode-diffEditor-removedTextBackground": "#ff000033",
+      "--vscode-diffEditor-insertedLineBackground": "#9bb95533",
+      "--vscode-diffEditor-removedLineBackground": "#ff000033",
       "--vscode-progressBar-background": "#0078d4",
       "--vscode-list-activeSelectionBackground": "#04395e",
       "--vscode-list-activeSelectionForeground": "#ffffff",
@@ -63,6 +76,8 @@ const THEMES: Theme[] = [
       "--vscode-list-focusOutline": "#0078d4",
       "--vscode-list-warningForeground": "#cca700",
       "--vscode-list-errorForeground": "#f88070",
+      "--vscode-badge-background": "#616161",
+      "--vscode-badge-foreground": "#f8f8f8",
       "--vscode-tree-indentGuidesStroke": "#585858",
       "--vscode-charts-green": "#89d185",
       "--vscode-charts-purple": "#b180d7",
@@ -104,6 +119,10 @@ const THEMES: Theme[] = [
       "--vscode-inputValidation-warningBorder": "#b89500",
       "--vscode-sideBar-background": "#f8f8f8",
       "--vscode-editor-background": "#ffffff",
+      "--vscode-diffEditor-insertedTextBackground": "#9ccc2c40",
+      "--vscode-diffEditor-removedTextBackground": "#ff000033",
+      "--vscode-diffEditor-insertedLineBackground": "#9bb95533",
+      "--vscode-diffEditor-removedLineBackground": "#ff000033",
       "--vscode-progressBar-background": "#005fb8",
       "--vscode-list-activeSelectionBackground": "#e8e8e8",
       "--vscode-list-activeSelectionForeground": "#000000",
@@ -112,6 +131,8 @@ const THEMES: Theme[] = [
       "--vscode-list-focusOutline": "#005fb8",
       "--vscode-list-warningForeground": "#855f00",
       "--vscode-list-errorForeground": "#b01011",
+      "--vscode-badge-background": "#cccccc",
+      "--vscode-badge-foreground": "#3b3b3b",
       "--vscode-tree-indentGuidesStroke": "#a9a9a9",
       "--vscode-charts-green": "#388a34",
       "--vscode-charts-purple": "#652d90",
@@ -153,10 +174,14 @@ const THEMES: Theme[] = [
       "--vscode-inputValidation-warningBorder": "#6fc3df",
       "--vscode-sideBar-background": "#000000",
       "--vscode-editor-background": "#000000",
+      "--vscode-diffEditor-insertedTextBorder": "#33ff2e",
+      "--vscode-diffEditor-removedTextBorder": "#ff008f",
       "--vscode-progressBar-background": "#6fc3df",
       "--vscode-list-hoverBackground": "rgba(255, 255, 255, 0.1)",
       "--vscode-list-focusOutline": "#f38518",
       "--vscode-tree-indentGuidesStroke": "#a9a9a9",
+      "--vscode-badge-background": "#000000",
+      "--vscode-badge-foreground": "#ffffff",
       "--vscode-charts-green": "#89d185",
       "--vscode-charts-purple": "#b180d7",
       "--vscode-charts-yellow": "#ffd370",
@@ -312,11 +337,12 @@ function treeNodes(): TreeNodeDto[] {
     node("u2", "a1", "user", { preview: "Try approach A" }),
     node("a2", "u2", "assistant", { preview: "Approach A plan", label: "plan-a" }),
     node("c1", "a2", "compaction", { tokens: 48_000, preview: "summary" }),
-    node("t1", "c1", "toolResult", { toolName: "read", preview: "src/parser.ts contents" }),
+    node("t1", "c1", "toolResult", { toolName: "write", preview: "src/parser.ts written", changedFiles: 2 }),
     node("lb", "t1", "label", { preview: "checkpoint" }),
     node("u3", "lb", "user", { preview: "Looks good, continue" }),
     node("u4", "a1", "user", { preview: "Actually approach B" }),
-    node("b1", "u4", "branch_summary", { preview: "Tried approach A first" }),
+    // Brought from the other branch: its row says "from: …" (the source marker is measured too).
+    node("b1", "u4", "branch_summary", { preview: "Tried approach A first", fromId: "a2" }),
     node("a4", "b1", "assistant", { preview: "Approach B result" }),
     node("fa", "a4", "assistant", { preview: "Timed out", failed: true }),
   ];
@@ -408,7 +434,7 @@ for (const theme of THEMES) {
       check(theme, "tree", await measure(vp.page, '[role="treeitem"]', ".tree-row.dim, .tree-row.search-context"));
 
       // Focused, with the selection moved onto the branch summary (coloured text on the selection).
-      await vp.page.click('[data-entry-id="b1"]');
+      await vp.page.click('[data-entry-id="b1"] .role');
       await vp.page.mouse.move(1, 1);
       await settle(vp.page);
       assert.equal(await vp.page.evaluate(() => document.activeElement?.getAttribute("role")), "tree");
@@ -441,6 +467,24 @@ for (const theme of THEMES) {
     }
   });
 
+  test(`compare tab under ${theme.id}: readable ends, ancestor, turns and marked words`, async () => {
+    const vp = await openCompareView(browser, server, { theme: theme.bodyClass, width: 1000, height: 900 });
+    try {
+      await applyTheme(vp.page, theme.bodyClass, theme.vars);
+      await vp.send({ type: "compare/snapshot", overview: compareOverview(), sessionName: "Parser" });
+      await vp.send({ type: "compare/turns", turns: compareTurns() });
+      await vp.page.mouse.move(1, 1);
+      await settle(vp.page);
+      for (const sel of ["mark.cmp-del", "mark.cmp-ins", ".cmp-gap", ".cmp-badge.status-left", ".markdown code"])
+        assert.ok((await vp.page.locator(sel).count()) > 0, `${sel} rendered`);
+      check(theme, "compare", await measure(vp.page, ".cmp-header, .cmp-columns, .cmp-ancestor, .cmp-turn", null));
+      await vp.page.screenshot({ path: join(OUT, `compare-${theme.id}.png`) });
+      assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
+    } finally {
+      await vp.close();
+    }
+  });
+
   test(`chat view under ${theme.id}: readable messages, tool calls, error and approval`, async () => {
     const vp = await openView(browser, server, { view: "chat", theme: theme.bodyClass, width: 480, height: 1100 });
     try {
@@ -462,6 +506,74 @@ for (const theme of THEMES) {
       await vp.close();
     }
   });
+}
+
+/** Both ends, an ancestor, and a changed, a left-only and a same turn (tool call, markdown, marked words). */
+function compareOverview(): CompareOverview {
+  return {
+    left: { entryId: "l", title: "assistant: Approach A works", label: "plan-a", turns: 3 },
+    right: { entryId: "r", title: "assistant: Approach B is slow", turns: 2 },
+    ancestor: {
+      entryId: "x",
+      sharedTurns: 1,
+      items: [{ entryId: "x", kind: "assistant", text: "Two approaches: **A** or `B`?" }],
+    },
+    statuses: "cls",
+  };
+}
+
+function compareTurns(): CompareTurn[] {
+  const item = (entryId: string, kind: CompareItem["kind"], text: string, title?: string): CompareItem =>
+    title === undefined ? { entryId, kind, text } : { entryId, kind, text, title };
+  return [
+    {
+      index: 0,
+      status: "changed",
+      kind: "turn",
+      rows: [
+        {
+          status: "changed",
+          left: {
+            item: item("lu", "user", "Try approach A"),
+            spans: [{ text: "Try approach " }, { text: "A", changed: true }],
+          },
+          right: {
+            item: item("ru", "user", "Try approach B"),
+            spans: [{ text: "Try approach " }, { text: "B", changed: true }],
+          },
+        },
+        {
+          status: "changed",
+          left: {
+            item: item("lc", "toolCall", '{ "path": "src/a.ts" }', "edit"),
+            spans: [{ text: '{ "path": "src/' }, { text: "a", changed: true }, { text: '.ts" }' }],
+          },
+          right: {
+            item: item("rc", "toolCall", '{ "path": "src/b.ts" }', "edit"),
+            spans: [{ text: '{ "path": "src/' }, { text: "b", changed: true }, { text: '.ts" }' }],
+          },
+        },
+      ],
+    },
+    {
+      index: 1,
+      status: "left",
+      kind: "branchSummary",
+      rows: [{ status: "left", left: { item: item("ls", "branchSummary", "## Goal\nKeep the `parse()` API.") } }],
+    },
+    {
+      index: 2,
+      status: "same",
+      kind: "turn",
+      rows: [
+        {
+          status: "same",
+          left: { item: item("lq", "user", "Run the tests") },
+          right: { item: item("rq", "user", "Run the tests") },
+        },
+      ],
+    },
+  ];
 }
 
 /**

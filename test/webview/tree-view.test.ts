@@ -356,6 +356,28 @@ test("incremental updates keep selection, folds and scroll; leaf and labels upda
   }
 });
 
+test("a row whose tool calls changed files shows the count, from a snapshot and when the row is sent again", async () => {
+  const vp = await openView(browser, server, { view: "tree" });
+  try {
+    const nodes = sampleNodes().map((n) => (n.id === "t1" ? { ...n, changedFiles: 3 } : n));
+    await vp.send(snapshot(nodes, "u3"));
+    const badge = (id: string) => vp.page.locator(`[data-entry-id="${id}"] .files-badge`);
+    assert.equal(await badge("t1").textContent(), "3");
+    assert.equal(await badge("t1").getAttribute("title"), "3 files changed here");
+    assert.equal(await vp.page.locator(".files-badge").count(), 1);
+    // A turn streams in: its tool result row arrives, then again with its count (the host re-sends the row).
+    const result = node("t2", "u3", "toolResult", { toolName: "write", preview: "written" });
+    await vp.send({ type: "tree/append", nodes: [result] });
+    assert.equal(await badge("t2").count(), 0);
+    await vp.send({ type: "tree/append", nodes: [{ ...result, changedFiles: 1 }] });
+    assert.equal(await badge("t2").textContent(), "1");
+    assert.equal(await badge("t2").getAttribute("title"), "1 file changed here");
+    assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
+  } finally {
+    await vp.close();
+  }
+});
+
 test("busy: a progress bar shows and clicks do not navigate", async () => {
   const vp = await openTree();
   try {

@@ -2,25 +2,16 @@
  * Which nodes a filter and a search query show. Pure functions over TreeIndex arrays.
  */
 import type { TreeFilter, TreeNodeDto } from "../../src/shared/protocol.js";
+import { DEFAULT_HIDDEN_KINDS as DEFAULT_HIDDEN } from "../../src/shared/search-words.js";
 import { FLAG_HIDDEN, FLAG_TOOL_CALLS_ONLY, kindCode, TREE_NODE_KINDS } from "../../src/shared/tree-columns.js";
 import type { TreeIndex } from "./tree-index.js";
+
+export { queryTokens } from "../../src/shared/search-words.js";
 
 /** Visibility codes: hidden, shown as a search hit (or no search), shown only as a hit's ancestor. */
 export const HIDDEN = 0;
 export const SHOWN = 1;
 export const CONTEXT = 2;
-
-/** Entry kinds pi's default filter hides (bookkeeping; pi 1.5's context edits and recorded system prompts too). */
-const DEFAULT_HIDDEN: ReadonlySet<TreeNodeDto["kind"]> = new Set([
-  "label",
-  "custom",
-  "model_change",
-  "thinking_level_change",
-  "session_info",
-  "context_edit",
-  "system",
-  "usage",
-]);
 
 /** Kinds only the "all" filter shows (pi 1.5's usage records: cost, not conversation). */
 const USAGE = kindCode("usage");
@@ -64,14 +55,6 @@ export function passesFilterAt(index: TreeIndex, i: number, filter: TreeFilter, 
     return false;
   if (filter === "labeled-only") return index.hasLabel(i) && index.kinds[i] !== USAGE;
   return KIND_PASSES[filter][index.kinds[i]] === 1;
-}
-
-/** Split a query into lower-case tokens; empty for a blank query. */
-export function queryTokens(query: string): string[] {
-  return query
-    .toLowerCase()
-    .split(/\s+/)
-    .filter((t) => t.length > 0);
 }
 
 /**

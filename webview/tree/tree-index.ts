@@ -4,6 +4,7 @@
  * objects are decoded only for rows that are drawn, and the id → index map only when an id is looked up.
  */
 import type { TreeNodeDto } from "../../src/shared/protocol.js";
+import { KIND_SEARCH_WORDS } from "../../src/shared/search-words.js";
 import {
   columnString,
   encodeTreeNodes,
@@ -20,28 +21,8 @@ import {
 /** How long a preview may be for search (pi matches the first 200 characters of content). */
 const SEARCH_PREVIEW_CHARS = 200;
 
-/** Extra words a kind answers to in search, so "tool" or "summary" find what the row shows. */
-const KIND_WORDS: Record<TreeNodeDto["kind"], string> = {
-  user: "user",
-  assistant: "assistant",
-  toolResult: "toolresult tool",
-  bashExecution: "bash",
-  custom_message: "custom",
-  branch_summary: "branch summary branch_summary",
-  compaction: "compaction",
-  label: "label",
-  custom: "custom",
-  model_change: "model model_change",
-  thinking_level_change: "thinking thinking_level_change",
-  session_info: "session session_info",
-  unknown: "unknown",
-  usage: "usage cost",
-  context_edit: "context edit context_edit",
-  system: "system prompt",
-};
-
 /** Kind words by kind code. */
-const KIND_WORDS_BY_CODE: readonly string[] = TREE_NODE_KINDS.map((k) => KIND_WORDS[k]);
+const KIND_WORDS_BY_CODE: readonly string[] = TREE_NODE_KINDS.map((k) => KIND_SEARCH_WORDS[k]);
 
 function grow<T extends Int32Array | Uint8Array>(a: T, size: number, fill: number): T {
   if (a.length >= size) return a;
@@ -88,6 +69,11 @@ export class TreeIndex {
   /** Labels by node index (authoritative for every node). */
   private readonly labels = new Map<number, string>();
   private readonly tokens = new Map<number, number>();
+  /** Branch summaries' fromId by node index (snapshot rows; appended rows carry their own). */
+  private readonly fromIds = new Map<number, string>();
+  /** summarySource() answers, by node index. */
+  private readonly sources = new Map<number, number>();
+  private readonly changedFiles = new Map<number, number>();
   /** Rows that arrived as objects (appends), authoritative over the columns. */
   private readonly own = new Map<number, TreeNodeDto>();
   /** Decoded snapshot rows, a cache. */
@@ -115,6 +101,9 @@ export class TreeIndex {
     this.nextSibling = new Int32Array(n).fill(-1);
     for (let k = 0; k < cols.labels.at.length; k++) this.labels.set(cols.labels.at[k], cols.labels.text[k]);
     for (let k = 0; k < cols.tokens.at.length; k++) this.tokens.set(cols.tokens.at[k], cols.tokens.value[k]);
+    for (let k = 0; k < cols.fromIds.at.length; k++) this.fromIds.set(cols.fromIds.at[k], cols.fromIds.id[k]);
+    const files = cols.changedFiles;
+    for (let k = 0; k < files.at.length; k++) this.changedFiles.set(files.at[k], files.value[k]);
     this.searchText = new Array<string | undefined>(n).fill(undefined);
     // Link in index order, tracking each list's tail so every link is O(1).
     const last = new Int32Array(n).fill(-1);
@@ -162,7 +151,12 @@ export class TreeIndex {
     if (mine !== undefined) return mine;
     let d = this.decoded.get(i);
     if (d === undefined) {
-      d = rowAt(this.cols, i, this.labels.get(i), this.tokens.get(i));
+      d = rowAt(this.cols, i, {
+        label: this.labels.get(i),
+        tokens: this.tokens.get(i),
+        fromId: this.fromIds.get(i),
+        changedFiles: this.changedFiles.get(i),
+      });
       this.decoded.set(i, d);
     }
     return d;
@@ -171,6 +165,25 @@ export class TreeIndex {
   /** The node's entry id. */
   id(i: number): string {
     return this.own.get(i)?.id ?? columnString(this.cols.ids, i);
+  }
+
+  /**
+   * Where a branch summary came from: the node index of its `fromId` when that node is not on the summary's own
+   * path (the summary was brought from another branch, or left behind by a move), else -1.
+   */
+  summarySource(i: number): number {
+    const known = this.sources.get(i);
+    if (known !== undefined) return known;
+    const fromId = this.node(i).fromId;
+    const src = fromId === undefined ? undefined : this.ids().get(fromId);
+    // Not cached while the source is unknown: it may still arrive.
+    if (src === undefined) return -1;
+    let out = src === i ? -1 : src;
+    // Bounded by the node count, so a corrupt parent cycle cannot loop forever. Parents never change: cache it.
+    for (let a = this.parent[i], guard = 0; out >= 0 && a >= 0 && guard <= this.count; a = this.parent[a], guard++)
+      if (a === src) out = -1;
+    this.sources.set(i, out);
+    return out;
   }
 
   /** Whether the node has a label. */
@@ -192,6 +205,7 @@ export class TreeIndex {
       }
       this.own.set(i, dto);
       this.decoded.delete(i);
+      this.sources.delete(i);
       this.searchText[i] = undefined;
       this.kinds[i] = kindCode(dto.kind);
       this.flags[i] =

@@ -107,6 +107,15 @@ export function handleTreeKey(e: KeyboardEvent, ctx: KeyContext): boolean {
           : { type: "tree/navigate", entryId: model.index.id(sel), mode: "ask" },
       );
       return true;
+    case "F12": {
+      // Go to where the selected branch summary came from.
+      const src = sel >= 0 ? model.index.summarySource(sel) : -1;
+      if (src >= 0) {
+        model.apply({ type: "tree/reveal", entryId: model.index.id(src) });
+        ctx.revealSelection();
+      }
+      return true;
+    }
     case "F2":
       if (sel >= 0) ctx.post({ type: "tree/action", action: "label", entryId: model.index.id(sel) });
       return true;

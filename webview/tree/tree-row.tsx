@@ -50,6 +50,11 @@ export function describeNode(d: TreeNodeDto): { role: string; text: string } {
   }
 }
 
+/** The badge's tooltip (and accessible name). */
+export function filesTitle(count: number): string {
+  return count === 1 ? "1 file changed here" : `${count} files changed here`;
+}
+
 /** Props of one row. */
 export interface TreeRowProps {
   rows: FlatRows;
@@ -62,6 +67,9 @@ export interface TreeRowProps {
   visibility: number;
   /** Whole text once the host sent it; the preview until then. */
   title: string;
+  /** A branch summary from elsewhere: what its source node says (the row shows "from: …"). */
+  sourceText?: string;
+  onSourceClick: (nodeIdx: number) => void;
   onRowClick: (nodeIdx: number) => void;
   onTwistyClick: (nodeIdx: number) => void;
   onHover: (nodeIdx: number) => void;
@@ -92,6 +100,8 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
     webviewSection: "entry",
     entryId: d.id,
     hasLabel: d.label !== undefined && d.label !== "",
+    // Only set when true: "Go to Source" shows for rows that have one.
+    ...(p.sourceText !== undefined ? { hasSource: true } : {}),
     preventDefaultContextMenuItems: true,
   });
   return (
@@ -139,10 +149,29 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
       {d.orphan === true ? <span class="codicon codicon-warning orphan" title="parent entry missing" /> : null}
       {d.kind === "branch_summary" ? <span class="codicon codicon-git-merge kind-icon" aria-hidden="true" /> : null}
       {d.label !== undefined && d.label !== "" ? <span class="label-tag">[{d.label}]</span> : null}
+      {p.sourceText !== undefined ? (
+        // Goes to the node the summary came from (F12 and "Go to Source" do the same from the keyboard).
+        <span
+          class="source-tag"
+          title={`Summarized from: ${p.sourceText} (click to go there)`}
+          onClick={(e) => {
+            e.stopPropagation();
+            p.onSourceClick(p.nodeIdx);
+          }}
+        >
+          from: {p.sourceText}
+        </span>
+      ) : null}
       <span class="entry">
         <span class="role">{desc.role}</span>
         {desc.text !== "" ? <span class="text"> {desc.text}</span> : null}
       </span>
+      {d.changedFiles !== undefined ? (
+        <span class="files-badge" title={filesTitle(d.changedFiles)}>
+          <span class="codicon codicon-diff" aria-hidden="true" />
+          {d.changedFiles}
+        </span>
+      ) : null}
       {d.failed === true ? <span class="failed-tag"> (failed)</span> : null}
       {p.isLeaf ? <span class="active-marker"> ← active</span> : null}
     </div>

@@ -4,12 +4,12 @@
  */
 import type { JSX } from "preact";
 import { useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
-import type { HostToWebview, TreeFilter, WebviewToHost } from "../../src/shared/protocol.js";
+import type { HostToWebview, TreeFilter, TreeNodeDto, WebviewToHost } from "../../src/shared/protocol.js";
 import { Dropdown, TextField } from "../ui/controls.js";
 import { EXPANDED } from "./tree-flatten.js";
 import { handleTreeKey } from "./tree-keys.js";
 import type { TreeModel } from "./tree-model.js";
-import { ROW_HEIGHT, TreeRow } from "./tree-row.js";
+import { describeNode, ROW_HEIGHT, TreeRow } from "./tree-row.js";
 
 /** Rows rendered above and below the viewport so fast scrolling shows no gaps. */
 const OVERSCAN = 10;
@@ -31,6 +31,12 @@ export interface TreeViewProps {
   model: TreeModel;
   post: (msg: WebviewToHost) => void;
   subscribeHost: (fn: (msg: HostToWebview) => void) => () => void;
+}
+
+/** How a summary's source node is named on the summary's row. */
+function sourceText(d: TreeNodeDto): string {
+  const { role, text } = describeNode(d);
+  return text !== "" ? text : role;
 }
 
 /** The whole tree view. */
@@ -107,6 +113,7 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
   for (let r = first; r < last; r++) {
     const i = rows.node[r];
     const d = index.node(i);
+    const source = d.kind === "branch_summary" ? index.summarySource(i) : -1;
     items.push(
       <TreeRow
         key={i}
@@ -119,6 +126,14 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
         isLeaf={i === index.leaf}
         visibility={vis[i]}
         title={texts.current.get(d.id) ?? (d.label ? `[${d.label}] ${d.preview}` : d.preview)}
+        sourceText={source >= 0 ? sourceText(index.node(source)) : undefined}
+        onSourceClick={(idx) => {
+          const src = index.summarySource(idx);
+          if (src < 0) return;
+          model.apply({ type: "tree/reveal", entryId: index.id(src) });
+          scrollRef.current?.focus({ preventScroll: true });
+          revealSelection();
+        }}
         onRowClick={(idx) => {
           model.select(idx);
           // The clicked row is in view already: focusing must not scroll anything under the pointer.
@@ -147,13 +162,14 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
     );
   }
 
+  function revealSelection(): void {
+    revealPending.current = true;
+    bump(0);
+  }
+
   const focusSearch = (initial?: string): void => {
     if (initial !== undefined) model.setQuery(model.query + initial);
     searchRef.current?.focus();
-  };
-  const revealSelection = (): void => {
-    revealPending.current = true;
-    bump(0);
   };
 
   const activeRow = model.selected >= 0 ? rows.rowOf[model.selected] : -1;

@@ -26,8 +26,15 @@ import { createWorkspaceTools } from "../tools/index.js";
 import type { AgentTool, ToolApprovalPolicy } from "../tools/types.js";
 import type { AgentEvent } from "./events.js";
 import { forkSession, type ForkResult } from "./fork.js";
-import type { HookMessage, NavigateTreeOptions, NavigateTreeResult } from "./navigate-types.js";
-import { navigateTree } from "./navigate-tree.js";
+import { bringConclusions } from "./bring-conclusions.js";
+import type {
+  BringConclusionsOptions,
+  BringConclusionsResult,
+  HookMessage,
+  NavigateTreeOptions,
+  NavigateTreeResult,
+} from "./navigate-types.js";
+import { navigateTree, type NavigateEnv } from "./navigate-tree.js";
 import type { StreamFn } from "./stream-turn.js";
 import { runAgentLoop } from "./agent-loop.js";
 import type { CheckpointMoment } from "../checkpoints/session-link.js";
@@ -459,18 +466,35 @@ export class AgentSession {
     this.assertIdle("navigate");
     this.busyWith = "a navigation";
     try {
-      return await navigateTree(
-        {
-          sessionManager: this.sessionManager,
-          hooks: this.hookRunner,
-          model: this.model,
-          summarySource: (force) => this.summarySource(force),
-          reserveTokens: this.options.branchSummary?.reserveTokens ?? DEFAULT_BRANCH_SUMMARY_RESERVE_TOKENS,
-          emit: (e) => this.emit(e),
-        },
-        targetId,
-        options,
-      );
+      return await navigateTree(this.navigateEnv(), targetId, options);
+    } finally {
+      this.endBusy();
+    }
+  }
+
+  /** What navigateTree and bringConclusions need: the store, hooks, and the session's summarizer. */
+  private navigateEnv(): NavigateEnv {
+    return {
+      sessionManager: this.sessionManager,
+      hooks: this.hookRunner,
+      model: this.model,
+      summarySource: (force) => this.summarySource(force),
+      reserveTokens: this.options.branchSummary?.reserveTokens ?? DEFAULT_BRANCH_SUMMARY_RESERVE_TOKENS,
+      emit: (e) => this.emit(e),
+    };
+  }
+
+  /**
+   * Summarizes another branch — from its common ancestor with the leaf to `sourceId` — and appends the summary at
+   * the leaf as a `branch_summary` with `fromId: sourceId` (Bring Conclusions Here). The leaf stays on this branch
+   * (the summary becomes it). Rejects while a prompt runs, on a read-only session and for an unknown id; every other
+   * failure (nothing to bring, hook cancel, summarizer error, abort) resolves `cancelled: true` with nothing written.
+   */
+  async bringConclusions(sourceId: string, options: BringConclusionsOptions = {}): Promise<BringConclusionsResult> {
+    this.assertIdle("bring conclusions");
+    this.busyWith = "bringing conclusions";
+    try {
+      return await bringConclusions(this.navigateEnv(), sourceId, options);
     } finally {
       this.endBusy();
     }

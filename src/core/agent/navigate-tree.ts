@@ -7,11 +7,9 @@ import type { HookRunner } from "../hooks/hook-runner.js";
 import type { ModelInfo } from "../providers/types.js";
 import type { SessionManager } from "../session/session-manager.js";
 import type { BranchSummaryEntry, SessionEntry } from "../session/types.js";
-import { branchFileOps } from "../summary/branch-entries.js";
-import { entriesToMessages } from "../compaction/entry-messages.js";
-import { SummaryAbortedError, summarize } from "../summary/summarize.js";
 import type { AgentEvent } from "./events.js";
 import type { NavigateTreeOptions, NavigateTreeResult, TreePreparation } from "./navigate-types.js";
+import { prepareSummary } from "./summary-step.js";
 import type { SummarySource } from "./summary-source.js";
 
 /** What navigateTree needs from the session. */
@@ -63,63 +61,21 @@ export async function navigateTree(
   const commonAncestorId = oldLeafId ? sm.findCommonAncestor(oldLeafId, targetId) : null;
   const entriesToSummarize = userWantsSummary ? sm.collectEntriesToSummarize(oldLeafId, targetId) : [];
 
-  let customInstructions = options.customInstructions;
-  let replaceInstructions = options.replaceInstructions;
-  let label = options.label;
-  let hookSummary: { summary: string; details?: unknown } | undefined;
-
-  if (env.hooks.has("session_before_tree")) {
-    const preparation: TreePreparation = {
-      targetId,
-      oldLeafId,
-      commonAncestorId,
-      entriesToSummarize,
-      userWantsSummary,
-      customInstructions,
-      replaceInstructions,
-      label,
-    };
-    const result = await env.hooks.emitBefore("session_before_tree", {
-      type: "session_before_tree",
-      preparation,
-      model: env.model,
-      signal,
-    });
-    if (result?.cancel) return { cancelled: true };
-    if (result?.customInstructions !== undefined) customInstructions = result.customInstructions;
-    if (result?.replaceInstructions !== undefined) replaceInstructions = result.replaceInstructions;
-    if (result?.label !== undefined) label = result.label;
-    if (result?.summary && typeof result.summary.summary === "string") hookSummary = result.summary;
-  }
-  if (signal.aborted) return cancelledByAbort();
-
-  // Only a branch with something the model could have said is worth a summary entry.
-  const hasContent = entriesToMessages(entriesToSummarize).length > 0;
-  let summary: { summary: string; details?: unknown; fromHook: boolean } | undefined;
-  if (userWantsSummary && hookSummary) {
-    summary = { ...hookSummary, fromHook: true };
-  } else if (userWantsSummary && hasContent) {
-    try {
-      const source = await env.summarySource(options.extractive === true);
-      const result = await summarize({
-        kind: "branch",
-        messages: entriesToMessages(entriesToSummarize),
-        fileOps: branchFileOps(entriesToSummarize),
-        customInstructions,
-        replaceInstructions,
-        reserveTokens: env.reserveTokens,
-        signal,
-        ...source,
-      });
-      summary = { summary: result.summary, details: result.details, fromHook: false };
-    } catch (err) {
-      if (err instanceof SummaryAbortedError || signal.aborted) return cancelledByAbort();
-      const error = err instanceof Error ? err.message : String(err);
-      env.emit({ type: "error", error, source: "summary" });
-      return { cancelled: true, error };
-    }
-  }
-  if (signal.aborted) return cancelledByAbort();
+  const preparation: TreePreparation = {
+    targetId,
+    oldLeafId,
+    commonAncestorId,
+    entriesToSummarize,
+    userWantsSummary,
+    customInstructions: options.customInstructions,
+    replaceInstructions: options.replaceInstructions,
+    label: options.label,
+  };
+  const step = await prepareSummary(env, preparation, signal, options.extractive === true);
+  if (step.kind === "hookCancelled") return { cancelled: true };
+  if (step.kind === "aborted") return cancelledByAbort();
+  if (step.kind === "failed") return { cancelled: true, error: step.error };
+  const { summary, label } = step;
 
   let summaryEntry: BranchSummaryEntry | undefined;
   if (summary) {

@@ -35,7 +35,29 @@ export interface NavigateTreeResult {
   summaryEntry?: BranchSummaryEntry;
 }
 
-/** What session_before_tree handlers see. */
+/**
+ * Options of AgentSession.bringConclusions: the summary's focus, label, abort signal and summarizer choice, as
+ * for navigateTree (there is no "no summary" here: the summary is the point).
+ */
+export type BringConclusionsOptions = Omit<NavigateTreeOptions, "summarize">;
+
+/** AgentSession.bringConclusions result. */
+export interface BringConclusionsResult {
+  /** True when nothing changed (nothing to bring, hook cancel, failure, abort). */
+  cancelled: boolean;
+  /** True when cancelled by the signal. */
+  aborted?: boolean;
+  /** Set when cancelled by a failure or because there is nothing to bring: the message to show. */
+  error?: string;
+  /** The branch summary written at the leaf (now the leaf). */
+  summaryEntry?: BranchSummaryEntry;
+}
+
+/**
+ * What session_before_tree handlers see. A navigation fills it with the move; Bring Conclusions Here fills it
+ * with `bringFrom` set, `targetId` and `oldLeafId` both the current leaf (the user stays there and the summary is
+ * appended to it) and `entriesToSummarize` the other branch from the common ancestor to `bringFrom`.
+ */
 export interface TreePreparation {
   targetId: string;
   oldLeafId: string | null;
@@ -45,6 +67,8 @@ export interface TreePreparation {
   customInstructions?: string;
   replaceInstructions?: boolean;
   label?: string;
+  /** Bring Conclusions Here only: the node of another branch whose conclusions are brought (the summary's fromId). */
+  bringFrom?: string;
 }
 
 /** Read files / modified files tracked by summaries and compactions. */

@@ -36,7 +36,11 @@ export interface ImportedTranscript {
   idByUuid: ReadonlyMap<string, string | null>;
 }
 
-async function readTranscript(path: string, mapTools: boolean): Promise<ConvertedTranscript> {
+/**
+ * A transcript and its subagents' files converted into session entries (the ids openClaudeTranscript's view
+ * has). Throws when the file cannot be read or holds no message.
+ */
+export async function readTranscript(path: string, mapTools: boolean): Promise<ConvertedTranscript> {
   let parsed;
   try {
     parsed = await parseClaudeFile(path);

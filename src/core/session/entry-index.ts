@@ -2,6 +2,10 @@
  * The in-memory tree of a session over its EntryColumns: id → position, parent positions, roots (parentId
  * null or orphaned), children per parent (oldest first, file order breaking timestamp ties; built on first
  * use), resolved labels. Records (EntryRecord) are made per entry when first asked for.
+ *
+ * A damaged file can hold parentId cycles (A → B → A). Each cycle is broken at its entry that comes first in
+ * the file: that entry is treated as a root (flagged `orphan`, like an entry whose parent is missing), the
+ * others hang below it, so every entry is in the tree once and no path repeats an entry.
  */
 import type { EntryColumns } from "./entry-columns.js";
 import { NO_META, timeOf, type EntryRecord } from "./entry-record.js";
@@ -14,6 +18,14 @@ export interface DuplicateEntry {
   line: number;
 }
 
+/** A parentId cycle found in the file, broken at its first entry. */
+export interface ParentCycle {
+  /** Ids around the cycle, starting with the entry made a root, each followed by its parent. */
+  ids: string[];
+  /** Line of the entry made a root. */
+  line: number;
+}
+
 /** Mutable index of a session's entries. */
 export class EntryIndex {
   private byId = new Map<string, number>();
@@ -22,6 +34,8 @@ export class EntryIndex {
   /** Date.parse of each timestamp, NaN until needed (only sibling order needs it). */
   private readonly times: number[] = [];
   private readonly orphans = new Set<number>();
+  /** Entries made roots to break a parentId cycle. */
+  private readonly cycleRoots = new Set<number>();
   private readonly rootList: number[] = [];
   /** Children positions per entry (undefined: none), once built. */
   private kids: (number[] | undefined)[] | undefined;
@@ -38,7 +52,7 @@ export class EntryIndex {
    * Build from columns in file order. Lines whose id an earlier line already has are dropped (the first one
    * wins, as lookups in pi find the first too) and returned.
    */
-  static build(columns: EntryColumns): { index: EntryIndex; duplicates: DuplicateEntry[] } {
+  static build(columns: EntryColumns): { index: EntryIndex; duplicates: DuplicateEntry[]; cycles: ParentCycle[] } {
     let cols = columns;
     const duplicates: DuplicateEntry[] = [];
     const seen = new Map<string, number>();
@@ -58,18 +72,20 @@ export class EntryIndex {
       cols = cols.without(drop);
     }
     const index = new EntryIndex(cols);
-    index.link(duplicates.length > 0 ? undefined : seen);
-    return { index, duplicates };
+    const cycles = index.link(duplicates.length > 0 ? undefined : seen);
+    return { index, duplicates, cycles };
   }
 
   /** Ids, parents, metadata and roots of every entry. `ids`: the id map when it is already right. */
-  private link(ids: Map<string, number> | undefined): void {
+  private link(ids: Map<string, number> | undefined): ParentCycle[] {
     const { cols, parents, times } = this;
     const n = cols.length;
     if (ids) this.byId = ids;
     else for (let i = 0; i < n; i++) this.byId.set(cols.ids[i], i);
     const { byId } = this;
     let later: number[] | undefined;
+    // Entries whose parent comes later in the file: rare, and every parentId cycle has one.
+    let forward: number[] | undefined;
     for (let i = 0; i < n; i++) {
       times.push(NaN);
       const rec = this.recs[i];
@@ -85,8 +101,10 @@ export class EntryIndex {
       }
       // Most entries follow their parent, and the loader reuses the parent's id string for them.
       const at = i > 0 && cols.ids[i - 1] === p ? i - 1 : byId.get(p);
-      if (at !== undefined && at !== i) parents.push(at);
-      else {
+      if (at !== undefined && at !== i) {
+        parents.push(at);
+        if (at > i) (forward ??= []).push(i);
+      } else {
         parents.push(-1);
         (later ??= []).push(i);
       }
@@ -98,7 +116,44 @@ export class EntryIndex {
       const rec = this.recs[i];
       if (rec) rec.env.orphan = true;
     }
+    const cycles = forward ? this.breakCycles(forward) : [];
     this.rootList.sort((a, b) => this.compare(a, b));
+    return cycles;
+  }
+
+  /**
+   * Find the parentId cycles through the entries in `starts` (every cycle has one) and break each at its
+   * entry that comes first in the file. Each entry is walked once.
+   */
+  private breakCycles(starts: readonly number[]): ParentCycle[] {
+    const { parents } = this;
+    // 0: not seen; 1: on the walk in progress; 2: done.
+    const state = new Uint8Array(parents.length);
+    const cycles: ParentCycle[] = [];
+    for (const start of starts) {
+      const walk: number[] = [];
+      let i = start;
+      while (i >= 0 && state[i] === 0) {
+        state[i] = 1;
+        walk.push(i);
+        i = parents[i];
+      }
+      if (i >= 0 && state[i] === 1) {
+        const loop = walk.slice(walk.indexOf(i));
+        let first = loop[0];
+        for (const k of loop) if (k < first) first = k;
+        const at = loop.indexOf(first);
+        const ids = [...loop.slice(at), ...loop.slice(0, at)].map((k) => this.cols.ids[k]);
+        parents[first] = -1;
+        this.cycleRoots.add(first);
+        this.rootList.push(first);
+        const rec = this.recs[first];
+        if (rec) rec.env.orphan = true;
+        cycles.push({ ids, line: this.cols.lines[first] });
+      }
+      for (const k of walk) state[k] = 2;
+    }
+    return cycles;
   }
 
   /** Number of entries. */
@@ -121,7 +176,7 @@ export class EntryIndex {
   recordAt(i: number): EntryRecord {
     const made = this.recs[i];
     if (made) return made;
-    const rec = this.cols.recordAt(i, this.orphans.has(i));
+    const rec = this.cols.recordAt(i, this.orphans.has(i) || this.cycleRoots.has(i));
     this.recs[i] = rec;
     return rec;
   }
@@ -173,7 +228,7 @@ export class EntryIndex {
     return this.builtKids()[i] ?? NO_KIDS;
   }
 
-  /** Positions of the entries without a parent in the file: parentId null, or orphans. Oldest first. */
+  /** Positions of the roots: parentId null, orphans, and entries that break a parentId cycle. Oldest first. */
   rootPositions(): readonly number[] {
     return this.rootList;
   }
@@ -183,7 +238,7 @@ export class EntryIndex {
     return this.rootList.map((i) => this.recordAt(i));
   }
 
-  /** Records from the root to `id` (inclusive); stops at an orphan or a cycle. */
+  /** Records from the root to `id` (inclusive); stops at an orphan or a broken cycle's root. */
   pathTo(id: string): EntryRecord[] {
     const out: EntryRecord[] = [];
     const n = this.cols.length;

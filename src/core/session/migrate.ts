@@ -4,7 +4,8 @@
  * (an index into the file's entries, header = 0, as pi counts them) becomes `firstKeptEntryId`. v2 → v3:
  * message role `hookMessage` → `custom`. A line holding several entries (glued-line.ts) gives them one line
  * each; lines that are not entries are kept verbatim (and reported); a torn final line is dropped from the new
- * file (the original, kept as `<file>.v<N>.bak`, still has it).
+ * file (the original, kept as `<file>.v<N>.bak`, still has it). A line nested too deeply to be written back
+ * (JSON.stringify recurses) is kept verbatim and reported.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -12,6 +13,7 @@ import { newEntryId } from "./ids.js";
 import { entryShapeError } from "./entry-record.js";
 import { splitGluedLine } from "./glued-line.js";
 import { SessionFormatError } from "./errors.js";
+import { pidAlive } from "./processes.js";
 import { CURRENT_SESSION_VERSION, type LoadIssue, type SessionHeader } from "./types.js";
 
 /** Result of migrateText. */
@@ -26,6 +28,20 @@ export interface MigrationResult {
 }
 
 type Obj = Record<string, unknown>;
+
+/** Lines up to this length nest at most half as deep, which JSON.stringify always manages. */
+const SURELY_SERIALIZABLE_CHARS = 1000;
+
+/** False when `v` is nested too deeply for JSON.stringify (which recurses, unlike JSON.parse). */
+function serializable(v: unknown): boolean {
+  try {
+    JSON.stringify(v);
+    return true;
+  } catch (e) {
+    if (e instanceof RangeError) return false;
+    throw e;
+  }
+}
 
 function isObj(v: unknown): v is Obj {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -51,6 +67,8 @@ export function migrateText(file: string, text: string): MigrationResult {
   }
   if (!isObj(header) || header.type !== "session")
     throw new SessionFormatError(file, 1, "line 1 is not a session header");
+  if ((raw[0] ?? "").length > SURELY_SERIALIZABLE_CHARS && !serializable(header))
+    throw new SessionFormatError(file, 1, "the session header is nested too deeply to migrate");
   const fromVersion = typeof header.version === "number" ? header.version : 1;
 
   const shapeError = (v: unknown): string | undefined =>
@@ -70,6 +88,11 @@ export function migrateText(file: string, text: string): MigrationResult {
       const shape = shapeError(v);
       if (shape) {
         issues.push({ line: i + 1, reason: shape });
+        out.push(line);
+      } else if (line.length > SURELY_SERIALIZABLE_CHARS && !serializable(v)) {
+        const issue = { line: i + 1, reason: "nested too deeply to migrate; the line is kept as it is" };
+        issues.push(issue);
+        migrationOnly.push(issue);
         out.push(line);
       } else out.push({ entry: v as Obj, line: i + 1 });
     } catch (e) {
@@ -139,6 +162,37 @@ export function migrateText(file: string, text: string): MigrationResult {
   return { fromVersion, header: newHeader, lines, issues, migrationOnly };
 }
 
+const MIGRATING = ".migrating-";
+
+/**
+ * Remove `<file>.migrating-<pid>` files that a migration killed midway left behind (their process is gone,
+ * or is this one, which is not migrating `file` now). Call only while holding the file's writer lock: no
+ * migration of this file can be running then. Returns the paths removed.
+ */
+export function removeStaleMigrationTemps(file: string): string[] {
+  const dir = path.dirname(file);
+  const prefix = path.basename(file) + MIGRATING;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length));
+    if (!Number.isInteger(pid) || pid <= 0 || (pid !== process.pid && pidAlive(pid))) continue;
+    try {
+      fs.unlinkSync(path.join(dir, name));
+      removed.push(path.join(dir, name));
+    } catch {
+      // gone already
+    }
+  }
+  return removed;
+}
+
 /**
  * Rewrite `file` atomically with `lines`: temp file + fsync + rename. The original is first copied to
  * `<file>.v<fromVersion>.bak` and kept (pi lists only *.jsonl, so it never shows up as a session).
@@ -147,13 +201,16 @@ export function migrateText(file: string, text: string): MigrationResult {
 export function writeMigrated(file: string, fromVersion: number, lines: string[]): string {
   const backup = `${file}.v${fromVersion}.bak`;
   fs.copyFileSync(file, backup);
-  const tmp = `${file}.migrating-${process.pid}`;
+  const tmp = `${file}${MIGRATING}${process.pid}`;
   const fd = fs.openSync(tmp, "w");
+  let written = false;
   try {
     fs.writeSync(fd, lines.join("\n") + "\n");
     fs.fsyncSync(fd);
+    written = true;
   } finally {
     fs.closeSync(fd);
+    if (!written) fs.rmSync(tmp, { force: true });
   }
   fs.renameSync(tmp, file);
   try {

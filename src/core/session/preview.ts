@@ -169,6 +169,8 @@ export function envelopeOf(entry: SessionEntry | UnknownEntry): EntryEnvelope {
     }
   } else if (e.type === "compaction" && typeof e.tokensBefore === "number") {
     env.tokens = e.tokensBefore;
+  } else if (e.type === "branch_summary" && typeof e.fromId === "string") {
+    env.fromId = e.fromId;
   } else if (e.type === "custom_message" && e.display === false) {
     env.hidden = true;
   }

@@ -21,6 +21,7 @@
 import * as fs from "node:fs";
 import { messageHead, readMessageHead } from "./byte-head.js";
 import { EntryColumns } from "./entry-columns.js";
+import { openRegular } from "./file-identity.js";
 import { splitGluedLine, type GluedLine } from "./glued-line.js";
 import { envelopeFromHead } from "./head-scan.js";
 import {
@@ -99,10 +100,11 @@ function parseHeader(text: string): { header?: SessionHeader; error?: string } {
 
 /**
  * Scan a session file. Header-only when `headerOnly` (used to detect old versions cheaply).
- * Never throws for bad content; I/O errors propagate.
+ * Never throws for bad content; I/O errors propagate, and SessionFileTypeError for a path that is not a
+ * regular file (checked on the opened handle, so a FIFO never blocks).
  */
 export function scanSessionFile(path: string, opts: ScanOptions = {}): ScanResult {
-  const fd = fs.openSync(path, "r");
+  const fd = openRegular(path, fs.constants.O_RDONLY);
   try {
     return scanFd(fd, opts);
   } finally {
@@ -176,8 +178,11 @@ function scanFd(fd: number, opts: ScanOptions): ScanResult {
     if (lineNo === 1) {
       result.headerLength = length;
       const { header, error } = parseHeader(text(offset, length));
-      if (header) result.header = header;
-      else if (length > 0 || terminated) result.headerError = error;
+      if (header) {
+        result.header = header;
+        // A header without its newline: the first append must start a new line.
+        if (!terminated) result.missingFinalNewline = true;
+      } else if (length > 0 || terminated) result.headerError = error;
       return;
     }
     if (length === 0) return;

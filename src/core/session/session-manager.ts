@@ -16,10 +16,19 @@ import { RETAIN_MAX_BYTES, entryShapeError, recordOfEntry, type EntryRecord } fr
 import { EntryColumns } from "./entry-columns.js";
 import { EntryIndex } from "./entry-index.js";
 import { fillEnvelopes, fillFromEntry, type FillWindow } from "./envelope-fill.js";
-import { EntryNotFoundError, SessionFormatError, SessionReadOnlyError } from "./errors.js";
+import {
+  EntryNotFoundError,
+  SessionChangedError,
+  SessionFileTypeError,
+  SessionFormatError,
+  SessionLockLostError,
+  SessionReadOnlyError,
+  type LockHolderInfo,
+} from "./errors.js";
+import { identityOf, nonRegularKind, openRegular, realSessionPath } from "./file-identity.js";
 import { assertSessionId, newEntryId, newSessionId } from "./ids.js";
-import { acquireLock } from "./lock.js";
-import { migrateText, writeMigrated } from "./migrate.js";
+import { SessionLock } from "./lock.js";
+import { migrateText, removeStaleMigrationTemps, writeMigrated } from "./migrate.js";
 import { defaultSessionDir, sessionFileName } from "./paths.js";
 import { readLine, scanSessionFile, type ScanResult } from "./scan-file.js";
 import { branchEntries, branchPath, writeBranchFile } from "./branch-file.js";
@@ -30,6 +39,7 @@ import {
   CURRENT_SESSION_VERSION,
   LEAF_MARKER_TYPE,
   type EntryEnvelope,
+  type LockOptions,
   type LoadIssue,
   type NewSessionOptions,
   type OpenSessionOptions,
@@ -58,11 +68,16 @@ interface Init {
   readOnly: boolean;
   entries: EntryColumns;
   issues: LoadIssue[];
-  releaseLock?: () => void;
+  lock?: SessionLock;
+  lockOptions?: LockOptions;
   tornOffset?: number;
+  /** File size when the torn tail was seen: the repair cuts only if the file still ends there. */
+  tornEnd?: number;
   needsNewline?: boolean;
   lineCount: number;
 }
+
+const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT } = fs.constants;
 
 /** pi 1.5 creates a session's file with its first user or assistant message. */
 function startsConversation(entry: SessionEntry): boolean {
@@ -76,12 +91,18 @@ export class SessionManager {
   private readonly file: string | undefined;
   private readonly sessionDir: string | undefined;
   private headerWritten: boolean;
-  private readonly readOnly: boolean;
+  /** Read-only from the start (a view), or since the writer lock was lost. */
+  private readOnly: boolean;
   /** Replaced only by createBranchedSession on an in-memory session. */
   private index: EntryIndex;
   private readonly issues: LoadIssue[];
-  private releaseLock: (() => void) | undefined;
+  private lock: SessionLock | undefined;
+  private readonly lockOptions: LockOptions | undefined;
+  /** Set once the writer lock was taken over by another process: who holds it now, if known. */
+  private lockLost: { newHolder: LockHolderInfo | undefined } | undefined;
+  private readonly lockLostListeners = new Set<(newHolder: LockHolderInfo | undefined) => void>();
   private tornOffset: number | undefined;
+  private tornEnd: number | undefined;
   private needsNewline: boolean;
   private lineCount: number;
   private leafId: string | null;
@@ -111,15 +132,22 @@ export class SessionManager {
     this.headerWritten = init.headerWritten;
     this.readOnly = init.readOnly;
     this.issues = init.issues;
-    this.releaseLock = init.releaseLock;
+    this.lockOptions = init.lockOptions;
+    if (init.lock) this.holdLock(init.lock);
     this.tornOffset = init.tornOffset;
+    this.tornEnd = init.tornEnd;
     this.needsNewline = init.needsNewline ?? false;
     this.lineCount = init.lineCount;
-    const { index, duplicates } = EntryIndex.build(init.entries);
+    const { index, duplicates, cycles } = EntryIndex.build(init.entries);
     for (const d of duplicates)
       this.issues.push({
         line: d.line,
         reason: `duplicate entry id ${d.id}; the first entry with this id is used`,
+      });
+    for (const c of cycles)
+      this.issues.push({
+        line: c.line,
+        reason: `parentId cycle ${[...c.ids, c.ids[0]].slice(0, 6).join(" → ")}${c.ids.length > 5 ? " → …" : ""}; entry ${c.ids[0]} is shown as a root`,
       });
     this.issues.sort((a, b) => a.line - b.line);
     this.index = index;
@@ -131,9 +159,10 @@ export class SessionManager {
   // ---------------------------------------------------------------- factories
 
   /**
-   * A new session for `cwd`; its file (in `sessionDir`, default pi's folder) is written with the first user or
-   * assistant message. `options.id`: the session id (pi's rules: letters, digits, `.`, `_`, `-`, starting and
-   * ending with a letter or digit; SessionIdError otherwise), default a new UUID.
+   * A new session for `cwd`; its file (in `sessionDir`, default pi's folder) is written, and its writer lock
+   * taken, with the first user or assistant message. `options.id`: the session id (pi's rules: letters,
+   * digits, `.`, `_`, `-`, starting and ending with a letter or digit; SessionIdError otherwise), default a
+   * new UUID. `options.lock`: the writer lock's options.
    */
   static async create(cwd: string, sessionDir?: string, options?: NewSessionOptions): Promise<SessionManager> {
     const header = SessionManager.newHeader(cwd, options?.id);
@@ -147,6 +176,7 @@ export class SessionManager {
       readOnly: false,
       entries: new EntryColumns(),
       issues: [],
+      lockOptions: options?.lock,
       lineCount: 0,
     });
   }
@@ -154,35 +184,42 @@ export class SessionManager {
   /**
    * Open a session file: migrate v1/v2 (atomic rewrite, original kept as `<file>.v<N>.bak`), take the
    * writer lock (SessionLockedError when held; `readOnly: true` for a view without it), index the entries.
-   * Throws SessionFormatError when line 1 is not a session header (the file is left untouched).
+   * Throws SessionFormatError when line 1 is not a session header (the file is left untouched), and
+   * SessionFileTypeError for a folder, FIFO or device (without blocking on it).
    */
   static async open(file: string, opts?: OpenSessionOptions | string): Promise<SessionManager> {
     const o: OpenSessionOptions = typeof opts === "string" ? { sessionDir: opts } : (opts ?? {});
     const abs = path.resolve(file);
     try {
       // Synchronous: the scan below is too, and this spares loading fs/promises in a fresh process.
+      const kind = nonRegularKind(fs.statSync(abs));
+      if (kind) throw new SessionFileTypeError(abs, kind);
       fs.accessSync(abs, fs.constants.R_OK);
     } catch (err) {
+      if (err instanceof SessionFileTypeError) throw err;
       const e = err as NodeJS.ErrnoException;
       throw new Error(`Cannot open session ${abs}: ${e.code === "ENOENT" ? "file not found" : e.message}`);
     }
     const readOnly = o.readOnly === true;
-    const releaseLock = readOnly ? undefined : acquireLock(abs);
+    const real = realSessionPath(abs);
+    const lock = readOnly ? undefined : SessionLock.acquire(abs, real, identityOf(real), o.lock);
     try {
-      return SessionManager.load(abs, o.sessionDir, readOnly, releaseLock, o.lazyEnvelopes);
+      // Under the lock no migration of this file runs: a temp file of one is what a killed one left.
+      if (lock) removeStaleMigrationTemps(real);
+      return SessionManager.load(abs, real, { sessionDir: o.sessionDir, readOnly, lock, lockOptions: o.lock }, o);
     } catch (e) {
-      releaseLock?.();
+      lock?.release();
       throw e;
     }
   }
 
   private static load(
     file: string,
-    sessionDir: string | undefined,
-    readOnly: boolean,
-    releaseLock?: () => void,
-    lazyEnvelopes?: boolean,
+    real: string,
+    base: { sessionDir?: string; readOnly: boolean; lock?: SessionLock; lockOptions?: LockOptions },
+    o: OpenSessionOptions,
   ): SessionManager {
+    const { readOnly } = base;
     const head = scanSessionFile(file, { headerOnly: true });
     if (head.headerError)
       throw new SessionFormatError(
@@ -190,13 +227,13 @@ export class SessionManager {
         1,
         `${head.headerError}. The file was not changed; it is not a pi session file or its first line is damaged.`,
       );
-    const base = { file, sessionDir, readOnly, releaseLock };
     if (!head.header) {
       // An empty file: a session whose header is written on the first append.
       const id = /_([0-9a-f-]{36})\.jsonl$/i.exec(file)?.[1] ?? newSessionId();
       const header = { ...SessionManager.newHeader(process.cwd()), id };
       return new SessionManager({
         ...base,
+        file,
         header,
         headerWritten: false,
         entries: new EntryColumns(),
@@ -206,7 +243,7 @@ export class SessionManager {
     }
     const version = head.header.version ?? 1;
     if (version < CURRENT_SESSION_VERSION) {
-      const mig = migrateText(file, fs.readFileSync(file, "utf8"));
+      const mig = migrateText(file, readText(file));
       if (readOnly) {
         const records: EntryRecord[] = [];
         mig.lines.forEach((line, i) => {
@@ -221,6 +258,7 @@ export class SessionManager {
         // Migrated in memory only: the file is left as it is until it is opened for writing.
         return new SessionManager({
           ...base,
+          file,
           header: mig.header,
           headerWritten: true,
           entries: EntryColumns.of(records),
@@ -228,7 +266,8 @@ export class SessionManager {
           lineCount: mig.lines.length,
         });
       }
-      writeMigrated(file, mig.fromVersion, mig.lines);
+      // The real path: a symlink is not replaced by a migrated copy (the file it names is migrated).
+      writeMigrated(real, mig.fromVersion, mig.lines);
       const scan = scanSessionFile(file);
       // Lines kept verbatim are reported by the scan of the new file; add only what the migration dropped
       // or could not convert.
@@ -238,6 +277,7 @@ export class SessionManager {
       ];
       return new SessionManager({
         ...base,
+        file,
         header: scan.header ?? mig.header,
         headerWritten: true,
         entries: scan.entries,
@@ -248,15 +288,17 @@ export class SessionManager {
     const fromScan = (scan: ScanResult): SessionManager =>
       new SessionManager({
         ...base,
+        file,
         header: scan.header ?? (head.header as SessionHeader),
         headerWritten: true,
         entries: scan.entries,
         issues: scan.issues,
         tornOffset: scan.tornOffset,
+        tornEnd: scan.tornOffset === undefined ? undefined : scan.fileSize,
         needsNewline: scan.missingFinalNewline,
         lineCount: scan.lineCount,
       });
-    const sm = fromScan(scanSessionFile(file, { headsOnly: lazyEnvelopes }));
+    const sm = fromScan(scanSessionFile(file, { headsOnly: o.lazyEnvelopes }));
     // Orphans are what a line with a glued entry leaves behind: rescan checking every large line.
     return sm.index.hasOrphans() ? fromScan(scanSessionFile(file, { verify: true })) : sm;
   }
@@ -322,9 +364,22 @@ export class SessionManager {
   getHeader(): SessionHeader {
     return { ...this.header };
   }
-  /** True for a view opened with readOnly. */
+  /** True for a view opened with readOnly, and once the writer lock was lost (see onLockLost). */
   isReadOnly(): boolean {
     return this.readOnly;
+  }
+  /** True once another process took this session's writer lock over: the session is read-only since. */
+  hasLostLock(): boolean {
+    return this.lockLost !== undefined;
+  }
+  /**
+   * Called once when another process takes this session's writer lock over (found by the heartbeat or by a
+   * write, which then throws SessionLockLostError): the session has turned read-only. `newHolder` is the
+   * new lock's holder when it could be read.
+   */
+  onLockLost(listener: (newHolder: LockHolderInfo | undefined) => void): () => void {
+    this.lockLostListeners.add(listener);
+    return () => this.lockLostListeners.delete(listener);
   }
   /** Lines skipped while loading (corrupt, torn, duplicate), with 1-based line numbers. */
   getLoadIssues(): LoadIssue[] {
@@ -397,6 +452,14 @@ export class SessionManager {
     const rec = this.index.get(id);
     if (rec?.pending) this.fill([rec]);
     return rec?.env;
+  }
+  /**
+   * Parent, type and role of an entry, from the index alone (no line is read, unlike getEnvelope): for
+   * walking long paths cheaply.
+   */
+  getEntryHead(id: string): Pick<EntryEnvelope, "parentId" | "type" | "role"> | undefined {
+    const env = this.index.get(id)?.env;
+    return env && { parentId: env.parentId, type: env.type, role: env.role };
   }
   /** Children of `id`, oldest first. */
   getChildren(id: string): SessionEntry[] {
@@ -696,6 +759,16 @@ export class SessionManager {
   }
 
   /**
+   * Append a branch summary at the leaf without moving anywhere first: the summary of another branch, brought
+   * here (AgentSession.bringConclusions). `fromId` names the node it summarizes up to; the summary becomes the
+   * leaf. Returns its id.
+   */
+  appendBranchSummary<T = unknown>(fromId: string, summary: string, details?: T, fromHook?: boolean): string {
+    if (!this.index.has(fromId)) throw new EntryNotFoundError(fromId);
+    return this.append({ type: "branch_summary", fromId, summary, details, fromHook });
+  }
+
+  /**
    * The root→`leafId` path as a session of its own (null: no entries): the same ids, labels and leaf markers left
    * out and the labels of the path's entries re-created. In a file session, writes a new file (in this session's
    * folder, `parentSession` = this file) and returns its path; this session is unchanged. In memory, as pi does,
@@ -751,9 +824,10 @@ export class SessionManager {
       fs.closeSync(this.readFd);
       this.readFd = undefined;
     }
-    this.releaseLock?.();
-    this.releaseLock = undefined;
+    this.lock?.release();
+    this.lock = undefined;
     this.listeners.clear();
+    this.lockLostListeners.clear();
   }
 
   // ---------------------------------------------------------------- internals
@@ -827,9 +901,36 @@ export class SessionManager {
     }
   }
 
+  /** Throws unless this session may write now; a lock taken over since the last write turns it read-only. */
   private assertWritable(): void {
+    if (this.lockLost) throw this.lockLostError();
     if (this.readOnly) throw new SessionReadOnlyError(this.file);
     if (this.closed) throw new Error(`Session ${this.file ?? "(in memory)"} is closed`);
+    // A lock taken over since the last write: verify() calls loseLock(), and nothing is written.
+    if (this.lock && !this.lock.verify()) throw this.lockLostError();
+  }
+
+  private lockLostError(): SessionLockLostError {
+    return new SessionLockLostError(this.file as string, this.lockLost?.newHolder);
+  }
+
+  private holdLock(lock: SessionLock): void {
+    this.lock = lock;
+    lock.onLost((newHolder) => this.loseLock(newHolder));
+  }
+
+  /** The writer lock was taken over: read-only from now on, and say so. */
+  private loseLock(newHolder: LockHolderInfo | undefined): void {
+    if (this.lockLost || this.closed) return;
+    this.lockLost = { newHolder };
+    this.readOnly = true;
+    for (const l of [...this.lockLostListeners]) {
+      try {
+        l(newHolder);
+      } catch {
+        // a failing listener must not break the session
+      }
+    }
   }
 
   /**
@@ -899,27 +1000,46 @@ export class SessionManager {
       now = undefined;
     }
     if (!now || now.ino !== st.ino || now.dev !== st.dev)
-      throw new Error(
-        `Session file ${this.file} was deleted or replaced while open; reopen it to continue (nothing was written).`,
-      );
+      throw new SessionChangedError(this.file as string, "was deleted or replaced while open");
   }
 
+  /** The append handle; the first call takes the writer lock of a new session and repairs a torn tail. */
   private openForWrite(): number {
     if (this.writeFd !== undefined) return this.writeFd;
     const file = this.file as string;
-    if (!this.releaseLock) this.releaseLock = acquireLock(file);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const fd = fs.openSync(file, "a");
-    if (this.tornOffset !== undefined) {
-      // Keep the torn bytes beside the file, then cut them off so the next line starts clean.
-      const size = fs.fstatSync(fd).size;
-      const torn = readLine(this.readHandle(), this.tornOffset, size - this.tornOffset);
-      fs.writeFileSync(`${file}.torn-${new Date().toISOString().replace(/[:.]/g, "-")}`, torn);
-      fs.ftruncateSync(fd, this.tornOffset);
-      this.tornOffset = undefined;
+    if (!this.lock) this.holdLock(SessionLock.acquire(file, realSessionPath(file), undefined, this.lockOptions));
+    const fd = openRegular(file, O_WRONLY | O_APPEND | O_CREAT, 0o644);
+    try {
+      // A new file gets its identity only now: lock it too (another path of it cannot exist yet).
+      (this.lock as SessionLock).bindIdentity(identityOf(fd));
+      if (this.tornOffset !== undefined) this.repairTornTail(fd, this.tornOffset);
+    } catch (e) {
+      fs.closeSync(fd);
+      throw e;
     }
     this.writeFd = fd;
     return fd;
+  }
+
+  /**
+   * Keep the torn bytes beside the file, then cut them off so the next line starts clean. Runs under the
+   * writer lock, and cuts only what the scan saw: if the file grew since (another program wrote to it), the
+   * bytes after the torn line were never seen here, so nothing is cut and SessionChangedError is thrown.
+   */
+  private repairTornTail(fd: number, tornOffset: number): void {
+    const file = this.file as string;
+    const size = fs.fstatSync(fd).size;
+    if (size !== this.tornEnd)
+      throw new SessionChangedError(
+        file,
+        `changed on disk since it was opened (${this.tornEnd ?? "?"} bytes then, ${size} now: another program wrote to it), so its torn last line was not repaired`,
+      );
+    const torn = readLine(this.readHandle(), tornOffset, size - tornOffset);
+    fs.writeFileSync(`${file}.torn-${new Date().toISOString().replace(/[:.]/g, "-")}`, torn);
+    fs.ftruncateSync(fd, tornOffset);
+    this.tornOffset = undefined;
+    this.tornEnd = undefined;
   }
 
   /** Fill every pending record (see EntryRecord.pending). */
@@ -932,7 +1052,7 @@ export class SessionManager {
   /** Fill the pending records among `recs` from the file; problems become load issues. */
   private fill(recs: readonly EntryRecord[], window?: FillWindow): void {
     if (!this.file) return;
-    const fd = this.closed ? fs.openSync(this.file, "r") : this.readHandle();
+    const fd = this.closed ? openRegular(this.file, O_RDONLY) : this.readHandle();
     try {
       for (const issue of fillEnvelopes(fd, recs, window))
         if (!this.issues.some((i) => i.line === issue.line)) this.issues.push(issue);
@@ -942,7 +1062,7 @@ export class SessionManager {
   }
 
   private readHandle(): number {
-    if (this.readFd === undefined) this.readFd = fs.openSync(this.file as string, "r");
+    if (this.readFd === undefined) this.readFd = openRegular(this.file as string, O_RDONLY);
     return this.readFd;
   }
 
@@ -954,7 +1074,7 @@ export class SessionManager {
   /** A line's bytes; after close() through a short-lived descriptor so nothing leaks. */
   private readBytes(rec: EntryRecord): Buffer {
     if (!this.closed) return readLine(this.readHandle(), rec.offset, rec.length);
-    const fd = fs.openSync(this.file as string, "r");
+    const fd = openRegular(this.file as string, O_RDONLY);
     try {
       return readLine(fd, rec.offset, rec.length);
     } finally {
@@ -1002,5 +1122,15 @@ export class SessionManager {
         `entry ${rec.env.id} changed on disk (${shape ?? "different id"})`,
       );
     return v as SessionEntry;
+  }
+}
+
+/** A file's text, read through a handle that is checked to be a regular file. */
+function readText(file: string): string {
+  const fd = openRegular(file, O_RDONLY);
+  try {
+    return fs.readFileSync(fd, "utf8");
+  } finally {
+    fs.closeSync(fd);
   }
 }

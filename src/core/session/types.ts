@@ -154,7 +154,7 @@ export interface SessionTreeNode {
   children: SessionTreeNode[];
   /** Resolved label of this entry, if any. */
   label?: string;
-  /** True when the entry's parentId names an entry that is not in the file (surfaced as a root). */
+  /** True when the entry is surfaced as a root although its parentId is not null (see EntryEnvelope.orphan). */
   orphan?: boolean;
   /** The entry's envelope (cheap; `entry` itself loads the body on first access). */
   envelope?: EntryEnvelope;
@@ -211,12 +211,33 @@ export interface EntryEnvelope {
   toolCallsOnly?: boolean;
   /** Compaction: tokensBefore. */
   tokens?: number;
+  /** Branch summary: the node it summarizes up to (`fromId`), so a UI can show where it came from. */
+  fromId?: string;
   /** Assistant: stopReason "error" or "aborted". */
   failed?: boolean;
   /** custom_message with display:false. */
   hidden?: boolean;
-  /** parentId names no entry in the file (the entry is surfaced as a root). */
+  /**
+   * Surfaced as a root although parentId is not null: it names no entry in the file, or it closes a parentId
+   * cycle (which is broken at its entry that comes first in the file).
+   */
   orphan?: boolean;
+}
+
+/** Options of a session's writer lock (see docs/session-format.md, "One writer per file"). */
+export interface LockOptions {
+  /** How often this process refreshes its lock (default 10 s). */
+  heartbeatMs?: number;
+  /** A lock not refreshed for this long is `unresponsive` (default 30 s, and at least 3 of its holder's heartbeats). */
+  staleAfterMs?: number;
+  /**
+   * Refresh the lock only when this resolves: the VS Code extension passes a round trip to its window, so a
+   * lock whose window is gone stops being refreshed although its process lives on. A call that does not
+   * settle means no refresh; the next one starts after it settled.
+   */
+  alive?: () => PromiseLike<unknown>;
+  /** Take over the lock a SessionLockedError described (its `claim`), if it is still that very lock. */
+  takeOver?: string;
 }
 
 /** What SessionManager.subscribe() listeners receive. */
@@ -226,6 +247,8 @@ export type SessionChange = { type: "append"; entry: SessionEntry } | { type: "l
 export interface NewSessionOptions {
   /** The session id (pi's custom session ids); default a new UUID. Invalid ids throw SessionIdError. */
   id?: string;
+  /** create(): the writer lock, taken when the file is first written. */
+  lock?: LockOptions;
 }
 
 /** Options of SessionManager.open(). */
@@ -240,6 +263,8 @@ export interface OpenSessionOptions {
    * smaller ones are cheapest read whole in one pass.
    */
   lazyEnvelopes?: boolean;
+  /** The writer lock (not taken with readOnly). */
+  lock?: LockOptions;
 }
 
 /** customType of the entries that persist a leaf move (branch()/resetLeaf()). data: LeafMarkerData. */

@@ -16,6 +16,18 @@ import type { Readable } from "node:stream";
 /** `$1` is the shell, `$2` the command. `3>&-`: the command cannot write a fake status. */
 const HELPER_SCRIPT = 'echo "$$" >&3; "$1" -c "$2" 3>&-; echo "$?" >&3';
 
+/**
+ * Under `setsid -f`, the helper can start before its first parent (`setsid`, a child of the host) has exited;
+ * until then the host is still an ancestor of the command. So the helper first waits, without forking (`read`
+ * is a builtin), until it has been re-parented (field 4 of /proc/$$/stat is no longer the first parent's pid),
+ * for at most about two seconds.
+ */
+const REPARENTED_HELPER_SCRIPT =
+  "first=$PPID; sh_=$1; cmd_=$2; i=0; while [ $i -lt 200 ]; do read -r st < /proc/$$/stat || break; " +
+  'st=${st##*) }; set -- $st; [ "$2" != "$first" ] && break; i=$((i + 1)); sleep 0.01; done; ' +
+  'set -- "$sh_" "$cmd_"; ' +
+  HELPER_SCRIPT;
+
 const SETSID = ["/usr/bin/setsid", "/bin/setsid"].find((p) => existsSync(p));
 
 /** The shell the command runs in. */
@@ -39,10 +51,19 @@ export interface CommandProcess {
 
 /** Runs `command` in `cwd` with exactly `env` (see the file comment). */
 export function startCommand(command: string, cwd: string, env: NodeJS.ProcessEnv): CommandProcess {
-  const args = ["-c", HELPER_SCRIPT, "agent-tree-helper", shell(), command];
+  const rest = ["agent-tree-helper", shell(), command];
   const child: ChildProcess = SETSID
-    ? spawn(SETSID, ["-f", "/bin/sh", ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe", "pipe"] })
-    : spawn("/bin/sh", args, { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe", "pipe"] });
+    ? spawn(SETSID, ["-f", "/bin/sh", "-c", REPARENTED_HELPER_SCRIPT, ...rest], {
+        cwd,
+        env,
+        stdio: ["ignore", "pipe", "pipe", "pipe"],
+      })
+    : spawn("/bin/sh", ["-c", HELPER_SCRIPT, ...rest], {
+        cwd,
+        env,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe", "pipe"],
+      });
   const report = child.stdio[3] as Readable;
   let reported = "";
   let group: number | undefined;

@@ -7,6 +7,7 @@ import * as path from "node:path";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { SessionFormatError, SessionLockedError, SessionManager } from "../../../src/core/index.js";
 import { assistant, readJsonl, tempDir, toolResult, user } from "./helpers.js";
+import { deadPid, lockHolder } from "./lock-helpers.js";
 
 let dir: string;
 let cleanup: () => void;
@@ -200,13 +201,12 @@ describe("durability and bad input", () => {
     }
   });
 
-  test("a stale lock (dead pid) is taken over", async () => {
+  test("a stale lock of an earlier version (a plain file naming a dead pid) is taken over", async () => {
     const { file } = await sessionWith(1);
-    const dead = spawnSync(process.execPath, ["-e", "console.log(process.pid)"], { encoding: "utf8" });
-    const pid = Number(dead.stdout.trim());
+    const pid = deadPid();
     fs.writeFileSync(`${file}.lock`, JSON.stringify({ pid, hostname: os.hostname(), time: new Date().toISOString() }));
     const sm = await SessionManager.open(file);
-    assert.equal(JSON.parse(fs.readFileSync(`${file}.lock`, "utf8")).pid, process.pid);
+    assert.equal(lockHolder(file)?.pid, process.pid);
     await sm.close();
     assert.equal(fs.existsSync(`${file}.lock`), false);
     // A fresh lock from another host is respected.

@@ -1,0 +1,160 @@
+/**
+ * The editor side of "files follow the tree": the files step of a branch switch, the row items Restore Files to
+ * This Point and Show Changes at This Point, the palette's Undo File Restore, and the read-only checkpoint
+ * documents the diff editor shows. File operations run one at a time; none runs while the agent is replying
+ * (its tools write files too).
+ */
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { errorMessage } from "../core/checkpoints/errors.js";
+import type { WorkspaceCheckpoints } from "../core/checkpoints/workspace-checkpoints.js";
+import type { COMMAND_IDS } from "./commands.js";
+import { CANNOT_FOLLOW, type CheckpointService } from "./checkpoint-service.js";
+import { restoreFilesTo, undoFileRestore, type RestoreUi } from "./file-restore.js";
+import type { FilesFollow } from "./navigate-flow.js";
+import { RestoreOnSwitch } from "./restore-on-switch.js";
+import type { SessionController } from "./session-controller.js";
+import { restoreOnSwitchSetting } from "./settings.js";
+import {
+  CHECKPOINT_SCHEME,
+  checkpointDocumentText,
+  checkpointUriParts,
+  parseCheckpointUri,
+  turnChanges,
+  type CheckpointFileRef,
+  type TurnFileChange,
+} from "./turn-changes.js";
+import { vscodeRestoreUi } from "./vscode-restore-ui.js";
+
+/** The command id of Undo File Restore (offered on the message after a restore). */
+const UNDO_FILE_RESTORE_COMMAND: (typeof COMMAND_IDS)[number] = "agentTree.undoFileRestore";
+
+/** What the actions need. */
+export interface CheckpointActionDeps {
+  controller: SessionController;
+  service: CheckpointService;
+  /** A status line in both views (HostActions.status). */
+  status(text: string, kind: "info" | "error"): void;
+}
+
+function uriOf(file: CheckpointFileRef): vscode.Uri {
+  return vscode.Uri.from(checkpointUriParts(file));
+}
+
+/** One side of a changed file: before the turn (under its old name when renamed), or at the row. */
+function ref(c: TurnFileChange, side: "before" | "after"): CheckpointFileRef {
+  return side === "before"
+    ? { folder: c.folder, checkpointId: c.beforeId, path: c.change.oldPath ?? c.change.path }
+    : { folder: c.folder, checkpointId: c.afterId, path: c.change.path };
+}
+
+/** See the file comment. */
+export class CheckpointActions {
+  private busy = false;
+
+  constructor(private readonly d: CheckpointActionDeps) {}
+
+  /** Serves the read-only checkpoint documents (`agent-tree-checkpoint:` URIs). */
+  registerDocuments(): vscode.Disposable {
+    return vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, {
+      provideTextDocumentContent: async (uri) => {
+        const file = parseCheckpointUri(uri);
+        const checkpoints = await this.d.service.workspace();
+        if (!file || !checkpoints) return "";
+        return checkpointDocumentText(checkpoints, file);
+      },
+    });
+  }
+
+  /** The files step of one branch switch (HostActions.navigate); undefined when files stay as they are. */
+  async filesFollow(): Promise<FilesFollow | undefined> {
+    const sm = this.d.controller.sessionManager;
+    const setting = restoreOnSwitchSetting();
+    if (!sm || setting === "never") return undefined;
+    const checkpoints = await this.d.service.workspace();
+    if (!checkpoints) return undefined;
+    return new RestoreOnSwitch({ view: sm, checkpoints, setting, ui: this.ui() });
+  }
+
+  /** Restore Files to This Point: the row's files, without moving the conversation. */
+  async restoreFilesHere(entryId: string): Promise<void> {
+    await this.exclusive(async (checkpoints) => {
+      const sm = this.d.controller.sessionManager;
+      if (sm) await restoreFilesTo({ view: sm, checkpoints, ui: this.ui() }, entryId);
+    });
+  }
+
+  /** Undo File Restore: the files the last restore replaced come back. */
+  async undoFileRestore(): Promise<void> {
+    await this.exclusive((checkpoints) => undoFileRestore(this.ui(), checkpoints));
+  }
+
+  /**
+   * Show Changes at This Point: the diff editor for the file the row's turn changed, or VS Code's multi-file
+   * diff editor with all of them; both sides are read-only checkpoint documents.
+   */
+  async showChangesHere(entryId: string): Promise<void> {
+    const sm = this.d.controller.sessionManager;
+    if (!sm) return;
+    const checkpoints = await this.available();
+    if (!checkpoints) return;
+    let changes: TurnFileChange[];
+    try {
+      changes = await turnChanges(sm, entryId, checkpoints);
+    } catch (e) {
+      return void vscode.window.showErrorMessage(`Cannot list the changes: ${errorMessage(e)}`);
+    }
+    if (changes.length === 0) return void vscode.window.showInformationMessage("This turn changed no files here.");
+    if (changes.length === 1) {
+      // A side the checkpoint lacks (an added or deleted file) reads as an empty document.
+      const c = changes[0];
+      const title = `${path.basename(c.change.path)} (changes of this turn)`;
+      await vscode.commands.executeCommand("vscode.diff", uriOf(ref(c, "before")), uriOf(ref(c, "after")), title);
+      return;
+    }
+    // The multi-file diff editor: every file of the turn in one list; a missing side shows as added or deleted.
+    await vscode.commands.executeCommand(
+      "vscode.changes",
+      `Changes of this turn (${changes.length} files)`,
+      changes.map((c) => [
+        vscode.Uri.file(path.join(c.folder, c.change.path)),
+        c.change.status === "added" ? undefined : uriOf(ref(c, "before")),
+        c.change.status === "deleted" ? undefined : uriOf(ref(c, "after")),
+      ]),
+    );
+  }
+
+  private ui(): RestoreUi {
+    return vscodeRestoreUi(UNDO_FILE_RESTORE_COMMAND, (text, kind) => this.d.status(text, kind));
+  }
+
+  /** The workspace's checkpoints, or undefined after saying why files cannot follow the tree here. */
+  private async available(): Promise<WorkspaceCheckpoints | undefined> {
+    const checkpoints = await this.d.service.workspace();
+    if (!checkpoints || checkpoints.folders().length === 0) {
+      const why = this.d.service.problems();
+      void vscode.window.showWarningMessage(why.length > 0 ? why.join(" ") : `${CANNOT_FOLLOW} in this window.`);
+      return undefined;
+    }
+    return checkpoints;
+  }
+
+  private async exclusive(run: (checkpoints: WorkspaceCheckpoints) => Promise<unknown>): Promise<void> {
+    const agent = this.d.controller.agent;
+    if (!agent)
+      return void vscode.window.showInformationMessage("No Agent session is open: open the Agent view first.");
+    if (agent.isStreaming)
+      return void vscode.window.showWarningMessage(
+        "A reply is streaming: abort it (Agent: Abort) before restoring files.",
+      );
+    if (this.busy) return void vscode.window.showInformationMessage("A file restore is already in progress.");
+    const checkpoints = await this.available();
+    if (!checkpoints) return;
+    this.busy = true;
+    try {
+      await run(checkpoints);
+    } finally {
+      this.busy = false;
+    }
+  }
+}

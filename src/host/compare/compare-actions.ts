@@ -1,0 +1,151 @@
+/**
+ * What "Compare with Current Branch", "Agent: Compare Branches…", "Bring Conclusions Here" and "Go to Source" do.
+ * Like HostActions: each checks that a session is open (and writable where it writes), reports failures as
+ * messages, and never throws to its caller.
+ */
+import * as vscode from "vscode";
+import type { HostActions } from "../actions.js";
+import type { SessionController } from "../session-controller.js";
+import type { AgentWebviewView } from "../webview-view.js";
+import { BROUGHT_MESSAGE, runBringFlow } from "./bring-flow.js";
+import { branchPickRows, type BranchPickRow } from "./compare-picks.js";
+import type { ComparePanels } from "./compare-panel.js";
+import { vscodeBringUi } from "./vscode-bring-ui.js";
+
+/** What the compare actions need. */
+export interface CompareActionDeps {
+  controller: SessionController;
+  actions: Pick<HostActions, "status" | "error">;
+  tree: AgentWebviewView;
+  panels: ComparePanels;
+  log: vscode.LogOutputChannel;
+}
+
+interface BranchItem extends vscode.QuickPickItem {
+  value?: string;
+}
+
+/** See the file comment. */
+export class CompareActions {
+  constructor(private readonly d: CompareActionDeps) {}
+
+  /** Compare the path to `entryId` with the path to the current leaf (left: the current branch). */
+  compareWithCurrent(entryId: string): void {
+    const sm = this.d.controller.sessionManager;
+    if (!sm) return this.noSession();
+    const leaf = sm.getLeafId();
+    if (leaf === null)
+      return void vscode.window.showInformationMessage(
+        "The current branch is empty: there is nothing to compare with.",
+      );
+    if (leaf === entryId)
+      return void vscode.window.showInformationMessage(
+        "That is the current leaf: choose a node on another branch to compare with.",
+      );
+    this.open(leaf, entryId);
+  }
+
+  /** Pick two nodes (branch tips first) and compare their paths. */
+  async compareBranches(): Promise<void> {
+    const sm = this.d.controller.sessionManager;
+    if (!sm) return this.noSession();
+    const first = await this.pickEnd("Compare Branches (1/2): the first branch", undefined);
+    if (first === undefined) return;
+    const second = await this.pickEnd("Compare Branches (2/2): compare it with", first);
+    if (second === undefined) return;
+    this.open(first, second);
+  }
+
+  /** Summarize the branch of `entryId` and add the summary at the current leaf. */
+  async bringConclusions(entryId: string): Promise<void> {
+    const { controller, tree, actions } = this.d;
+    const agent = controller.agent;
+    const sm = controller.sessionManager;
+    if (!agent || !sm) return this.noSession();
+    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(controller.readOnlyReason());
+    if (agent.isStreaming)
+      return void vscode.window.showWarningMessage(
+        "A reply is streaming: abort it (Agent: Abort) before bringing conclusions.",
+      );
+    const ui = vscodeBringUi(
+      (busy, message) =>
+        tree.post(busy && message ? { type: "tree/busy", busy, message } : { type: "tree/busy", busy }),
+      (text, kind) => actions.status(text, kind),
+    );
+    const target = {
+      isOnCurrentBranch: (id: string) => {
+        const leaf = sm.getLeafId();
+        return leaf !== null && sm.findCommonAncestor(leaf, id) === id;
+      },
+      bringConclusions: agent.bringConclusions.bind(agent),
+    };
+    const outcome = await runBringFlow(target, ui, entryId);
+    this.d.log.info(`bring conclusions from ${entryId}: ${outcome.kind}`);
+    if (outcome.kind === "aborted") actions.status("Bringing conclusions cancelled; nothing changed.");
+    if (outcome.kind !== "brought") return;
+    controller.pushChat();
+    tree.post({ type: "tree/reveal", entryId: outcome.summaryEntryId });
+    actions.status(BROUGHT_MESSAGE);
+  }
+
+  /** Select, in the tree, the node a branch summary came from. */
+  goToSource(entryId: string): void {
+    const entry = this.d.controller.sessionManager?.getEntry(entryId);
+    if (entry?.type !== "branch_summary" || !this.d.controller.hasEntry(entry.fromId)) return;
+    this.d.tree.post({ type: "tree/reveal", entryId: entry.fromId });
+  }
+
+  /** Show an entry of session `sessionId` in the tree (from a compare tab). */
+  async revealInTree(sessionId: string, entryId: string): Promise<void> {
+    const sm = this.d.controller.sessionManager;
+    if (sm?.getSessionId() !== sessionId || !sm.hasEntry(entryId))
+      return void vscode.window.showInformationMessage("The session of this comparison is no longer open.");
+    await this.d.tree.reveal();
+    this.d.tree.post({ type: "tree/reveal", entryId });
+  }
+
+  private open(leftId: string, rightId: string): void {
+    const sm = this.d.controller.sessionManager;
+    if (!sm) return this.noSession();
+    try {
+      this.d.panels.show(sm, leftId, rightId);
+    } catch (e) {
+      this.d.actions.error("Cannot compare", e);
+    }
+  }
+
+  /** Quick pick of one end; resolves to an entry id. */
+  private async pickEnd(title: string, exclude: string | undefined): Promise<string | undefined> {
+    const sm = this.d.controller.sessionManager;
+    if (!sm) return undefined;
+    const rows = branchPickRows(sm.getEnvelopes(), sm.getLeafId(), (id) => sm.getLabel(id), exclude);
+    if (!rows.some((r) => "value" in r))
+      return void vscode.window.showInformationMessage("The session has nothing to compare yet.");
+    const qp = vscode.window.createQuickPick<BranchItem>();
+    qp.items = rows.map(toItem);
+    qp.title = title;
+    qp.placeholder = "Branch tips first; type to filter by text or label";
+    qp.matchOnDescription = true;
+    qp.matchOnDetail = true;
+    return new Promise((resolve) => {
+      qp.onDidAccept(() => {
+        resolve((qp.selectedItems[0] ?? qp.activeItems[0])?.value);
+        qp.hide();
+      });
+      qp.onDidHide(() => {
+        resolve(undefined);
+        qp.dispose();
+      });
+      qp.show();
+    });
+  }
+
+  private noSession(): void {
+    void vscode.window.showInformationMessage("No Agent session is open: open the Agent view first.");
+  }
+}
+
+function toItem(row: BranchPickRow): BranchItem {
+  if ("separator" in row) return { label: row.separator, kind: vscode.QuickPickItemKind.Separator };
+  return { label: row.label, description: row.description, detail: row.detail, value: row.value };
+}

@@ -1,0 +1,91 @@
+/**
+ * "Show Changes at This Point": the files the turn of a row changed, per folder, between the checkpoint taken
+ * when the turn's prompt was sent and the one holding the files at the row; and the read-only documents that
+ * show one side of a change (the `agent-tree-checkpoint:` URIs the host's content provider serves). Pure: no
+ * `vscode` import.
+ */
+import { CheckpointNotFoundError } from "../core/checkpoints/errors.js";
+import { findTurnCheckpoints, type CheckpointSessionView } from "../core/checkpoints/session-link.js";
+import type { FileChange } from "../core/checkpoints/types.js";
+import type { WorkspaceCheckpoints } from "../core/checkpoints/workspace-checkpoints.js";
+
+/** The URI scheme of read-only checkpoint documents. */
+export const CHECKPOINT_SCHEME = "agent-tree-checkpoint";
+
+/** One file the turn changed, with the checkpoints on both sides. */
+export interface TurnFileChange {
+  folder: string;
+  beforeId: string;
+  afterId: string;
+  change: FileChange;
+}
+
+/** The files the turn of `entryId` changed, in every folder (empty when it changed none or nothing is known). */
+export async function turnChanges(
+  view: CheckpointSessionView,
+  entryId: string,
+  checkpoints: WorkspaceCheckpoints,
+): Promise<TurnFileChange[]> {
+  const out: TurnFileChange[] = [];
+  for (const folder of checkpoints.folders()) {
+    const found = findTurnCheckpoints(view, entryId, folder);
+    const engine = checkpoints.engine(folder);
+    if (!found || !engine || found.before.ref.tree === found.after.ref.tree) continue;
+    const beforeId = found.before.ref.checkpointId;
+    const afterId = found.after.ref.checkpointId;
+    let changes: FileChange[];
+    try {
+      changes = await engine.diff(beforeId, afterId);
+    } catch (e) {
+      // A session copied from another machine names checkpoints this store never had.
+      if (e instanceof CheckpointNotFoundError) continue;
+      throw e;
+    }
+    for (const change of changes) out.push({ folder, beforeId, afterId, change });
+  }
+  return out;
+}
+
+/** What a checkpoint document shows: one file of one folder's checkpoint. */
+export interface CheckpointFileRef {
+  folder: string;
+  checkpointId: string;
+  /** Folder-relative, with "/". */
+  path: string;
+}
+
+/** The parts of a checkpoint document's URI (path "/<file path>", so the editor picks the language by name). */
+export function checkpointUriParts(ref: CheckpointFileRef): { scheme: string; path: string; query: string } {
+  const query = new URLSearchParams({ folder: ref.folder, id: ref.checkpointId }).toString();
+  return { scheme: CHECKPOINT_SCHEME, path: `/${ref.path}`, query };
+}
+
+/** The reference a checkpoint document's URI names, or undefined when it is not one. */
+export function parseCheckpointUri(uri: {
+  scheme: string;
+  path: string;
+  query: string;
+}): CheckpointFileRef | undefined {
+  if (uri.scheme !== CHECKPOINT_SCHEME || !uri.path.startsWith("/")) return undefined;
+  const q = new URLSearchParams(uri.query);
+  const folder = q.get("folder");
+  const checkpointId = q.get("id");
+  if (!folder || !checkpointId) return undefined;
+  return { folder, checkpointId, path: uri.path.slice(1) };
+}
+
+/**
+ * The text of a checkpoint document: the file's content, nothing for a file the checkpoint lacks (the added or
+ * deleted side of a change), a note for binary content (the diff editor shows text).
+ */
+export async function checkpointDocumentText(
+  checkpoints: WorkspaceCheckpoints,
+  ref: CheckpointFileRef,
+): Promise<string> {
+  const engine = checkpoints.engine(ref.folder);
+  if (!engine) return "";
+  const bytes = await engine.readFileAt(ref.checkpointId, ref.path);
+  if (!bytes) return "";
+  if (bytes.subarray(0, 8000).includes(0)) return `(binary file, ${bytes.length} bytes)`;
+  return bytes.toString("utf8");
+}

@@ -1,0 +1,84 @@
+/**
+ * Bring Conclusions Here, read by the real pi (0.73.1 and 1.5.2): the summary of another branch appended at our
+ * leaf is an ordinary branch summary to pi. pi resumes at it with the same tree, leaf and context as ours (the
+ * summary last in the context, with its fromId), and what pi appends next hangs off it.
+ */
+import assert from "node:assert/strict";
+import * as path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { AgentSession, ModelRegistry, SessionManager, emptyUsage, type AgentMessage } from "../../src/core/index.js";
+import { assertSameView, ourView, piOpen, releases, runPi, tempDir, type PiSnapshot } from "./pi.js";
+
+const T0 = Date.parse("2026-03-01T10:00:00.000Z");
+const user = (text: string, n: number): AgentMessage => ({ role: "user", content: text, timestamp: T0 + n });
+const assistant = (text: string, n: number): AgentMessage => ({
+  role: "assistant",
+  content: [{ type: "text", text }],
+  provider: "openai",
+  model: "gpt-4.1",
+  usage: { ...emptyUsage(), input: 10, output: 5, totalTokens: 15 },
+  stopReason: "stop",
+  timestamp: T0 + n,
+});
+
+/** u1 → a1 ┬→ u2 → a2 (the other branch) ; a1 → u3 → a3 (leaf), then a3's conclusions brought from a2. */
+async function writeSession(dir: string): Promise<{ file: string; ids: Record<string, string>; summaryId: string }> {
+  const sm = await SessionManager.create("/work/project", dir);
+  const ids: Record<string, string> = {};
+  ids.u1 = sm.appendMessage(user("Add a config loader", 1));
+  ids.a1 = sm.appendMessage(assistant("JSON or YAML?", 2));
+  ids.u2 = sm.appendMessage(user("Try JSON and keep it small", 3));
+  ids.a2 = sm.appendMessage(assistant("JSON loader written; 40 lines, no dependency.", 4));
+  sm.branch(ids.a1);
+  ids.u3 = sm.appendMessage(user("Try YAML", 5));
+  ids.a3 = sm.appendMessage(assistant("YAML needs a dependency.", 6));
+  // No model: the extractive summarizer, as in the extension without a key.
+  const agent = new AgentSession({
+    sessionManager: sm,
+    cwd: "/work/project",
+    modelRegistry: new ModelRegistry(),
+    tools: [],
+  });
+  const result = await agent.bringConclusions(ids.a2);
+  agent.dispose();
+  assert.ok(result.summaryEntry, result.error ?? "nothing was brought");
+  await sm.close();
+  return { file: sm.getSessionFile() as string, ids, summaryId: result.summaryEntry.id };
+}
+
+let tmp: ReturnType<typeof tempDir>;
+before(() => (tmp = tempDir()));
+after(() => tmp.cleanup());
+
+for (const pi of releases()) {
+  describe(`pi ${pi.version} reads brought conclusions`, () => {
+    test("same tree, leaf and context; the summary is pi's leaf and the last message of its context", async () => {
+      const { file, ids, summaryId } = await writeSession(path.join(tmp.dir, `bring-${pi.version}`));
+      const ours = await SessionManager.open(file, { readOnly: true });
+      const piView = piOpen(pi, file);
+      assertSameView(piView, ourView(ours), "pi opening a session with brought conclusions");
+      await ours.close();
+      assert.equal(piView.leafId, summaryId, "pi resumes at the summary");
+      const last = piView.context.messages.at(-1);
+      assert.equal(last?.role, "branchSummary");
+      assert.equal(last?.role === "branchSummary" && last.fromId, ids.a2);
+      assert.match(last?.role === "branchSummary" ? last.summary : "", /Try JSON and keep it small/);
+      assert.ok(
+        piView.context.messages.some((m) => m.role === "user" && m.content === "Try YAML"),
+        "the current branch is still the context",
+      );
+
+      // pi goes on from there; its reply hangs off the summary, and we see it the same way.
+      const [, piUser, , snapshot] = runPi(pi, [
+        { op: "open", file },
+        { op: "message", message: user("From pi: which one?", 10) },
+        { op: "message", message: assistant("JSON, per the summary.", 11) },
+        { op: "snapshot" },
+      ]) as [null, string, string, PiSnapshot];
+      const reopened = await SessionManager.open(file, { readOnly: true });
+      assertSameView(snapshot, ourView(reopened), "our view after pi appended");
+      assert.equal(reopened.getEntry(piUser as string)?.parentId, summaryId);
+      await reopened.close();
+    });
+  });
+}

@@ -1,0 +1,119 @@
+/**
+ * Where a branch summary came from, in the tree view (real Chromium, fake host): "from: …" on summaries whose
+ * source is off their own path, click and F12 select the source (without navigating), the context menu knows.
+ */
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser } from "playwright-core";
+import type { TreeNodeDto } from "../../src/shared/protocol.js";
+import { encodeTreeNodes } from "../../src/shared/tree-columns.js";
+import { closeRig, openRig, openView, settle, type ViewPage, type WebviewServer } from "./harness.js";
+
+let server: WebviewServer;
+let browser: Browser;
+before(async () => ({ server, browser } = await openRig()));
+after(() => closeRig(server, browser));
+
+let clock = 0;
+function node(id: string, parentId: string | null, kind: TreeNodeDto["kind"], extra: Partial<TreeNodeDto> = {}) {
+  clock++;
+  const d: TreeNodeDto = {
+    id,
+    parentId,
+    kind,
+    timestamp: new Date(Date.UTC(2026, 0, 1) + clock * 1000).toISOString(),
+    preview: `${kind} ${id}`,
+    ...extra,
+  };
+  return d;
+}
+
+/**
+ * u1 → a1 ┬→ uA → aA "Approach A works"                 (other branch)
+ *         └→ uB → aB → sBrought (fromId aA: brought here) ← leaf
+ * aA → sOwn (fromId a1: on its own path, no marker)
+ */
+const nodes = (): TreeNodeDto[] => [
+  node("u1", null, "user"),
+  node("a1", "u1", "assistant"),
+  node("uA", "a1", "user", { preview: "Try approach A" }),
+  node("aA", "uA", "assistant", { preview: "Approach A works" }),
+  node("sOwn", "aA", "branch_summary", { preview: "odd summary", fromId: "a1" }),
+  node("uB", "a1", "user", { preview: "Try approach B" }),
+  node("aB", "uB", "assistant", { preview: "B is slow" }),
+  node("sBrought", "aB", "branch_summary", { preview: "A worked: keep the API", fromId: "aA" }),
+];
+
+async function open(): Promise<ViewPage> {
+  const vp = await openView(browser, server, { view: "tree", width: 700 });
+  await vp.send({
+    type: "tree/snapshot",
+    sessionId: "s",
+    tree: encodeTreeNodes(nodes(), "sBrought"),
+    leafId: "sBrought",
+  });
+  return vp;
+}
+
+const row = (vp: ViewPage, id: string) => vp.page.locator(`[role="treeitem"][data-entry-id="${id}"]`);
+
+async function selected(vp: ViewPage): Promise<string | null> {
+  return vp.page.locator('[role="treeitem"][aria-selected="true"]').getAttribute("data-entry-id");
+}
+
+test("a summary brought from another branch says where from; one from its own path does not", async () => {
+  const vp = await open();
+  try {
+    assert.equal(await row(vp, "sBrought").locator(".source-tag").innerText(), "from: Approach A works");
+    assert.equal(await row(vp, "sOwn").locator(".source-tag").count(), 0);
+    const ctx = JSON.parse((await row(vp, "sBrought").getAttribute("data-vscode-context")) ?? "{}");
+    assert.equal(ctx.hasSource, true);
+    const own = JSON.parse((await row(vp, "sOwn").getAttribute("data-vscode-context")) ?? "{}");
+    assert.equal(own.hasSource, undefined);
+  } finally {
+    await vp.close();
+  }
+});
+
+test("a click on the marker selects the source and does not navigate", async () => {
+  const vp = await open();
+  try {
+    await row(vp, "sBrought").locator(".source-tag").click();
+    await settle(vp.page);
+    assert.equal(await selected(vp), "aA");
+    assert.deepEqual(
+      (await vp.posted()).filter((m) => m.type === "tree/navigate"),
+      [],
+    );
+    assert.equal(await vp.page.evaluate(() => document.activeElement?.getAttribute("role")), "tree");
+  } finally {
+    await vp.close();
+  }
+});
+
+test("F12 on a brought summary goes to its source; on anything else it does nothing", async () => {
+  const vp = await open();
+  try {
+    assert.equal(await selected(vp), "sBrought", "the leaf is selected first");
+    await vp.page.focus('[role="tree"]');
+    await vp.page.keyboard.press("F12");
+    await settle(vp.page);
+    assert.equal(await selected(vp), "aA");
+    await vp.page.keyboard.press("F12");
+    await settle(vp.page);
+    assert.equal(await selected(vp), "aA");
+  } finally {
+    await vp.close();
+  }
+});
+
+test("a summary appended later carries its marker too", async () => {
+  const vp = await open();
+  try {
+    await vp.send({ type: "tree/append", nodes: [node("s2", "sBrought", "branch_summary", { fromId: "uA" })] });
+    await vp.send({ type: "tree/leaf", leafId: "s2" });
+    assert.equal(await row(vp, "s2").locator(".source-tag").innerText(), "from: Try approach A");
+  } finally {
+    await vp.close();
+  }
+});
