@@ -129,7 +129,9 @@ for the end-to-end tests) with the extension built as \`npm start\` builds it, d
 session (\`--quick\`: the ~30 MB one). Every run is a fresh code-server, browser profile and copy of the
 session; a round is one run of each, back to back (five rounds; one with \`--quick\`), and how much later the
 big session's tree shows its leaf is the median over rounds of the difference within a round, so drift
-between rounds on a busy machine stays out of it. Times come from the pages themselves (\`bench/ui/probes.ts\`):
+between rounds on a busy machine stays out of it. A run in which the extension had to re-create a view that
+stayed blank (code-server's webview start-up race; the recovery waits 8 s) measures that recovery, not the
+session: its load times are left out, and the table says how many there were. Times come from the pages themselves (\`bench/ui/probes.ts\`):
 each frame notes on its own clock when what is awaited is drawn, so no polling or DevTools round trip is in
 them. **Load → tree with leaf**: from loading the workbench URL (the Agent view opened as soon as the
 activity bar is there) to the tree's first frame with its active leaf marked; **load → chat** likewise for

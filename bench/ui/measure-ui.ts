@@ -12,7 +12,7 @@
  * - **extension host RSS**: VmRSS of the extension host process 2 s after the views are drawn, and settled
  *   (after the moves and 30 s idle), and its VmHWM (the peak, transient garbage included).
  */
-import { copyFileSync, mkdtempSync, rmSync, unlinkSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { Frame, Page } from "playwright-core";
@@ -50,6 +50,11 @@ export interface UiRun {
   rssSettled: number;
   /** VmHWM of the extension host at the end of the run. */
   peakRss: number;
+  /**
+   * Views the extension re-created because they had not said `ready` 8 s after they were shown (code-server's
+   * webview start-up race, see src/host/webview-view.ts): such a run's load time measures the recovery.
+   */
+  recreatedViews: number;
 }
 
 /** A session to open: the demo's own (no file) or a copy of `file`. */
@@ -96,6 +101,21 @@ async function move(page: Page, tree: Frame, chat: Frame, id: string): Promise<M
   const leafAt = await watchTime(tree, "leaf", `the tree to mark ${id} as the leaf`);
   const chatAt = await watchTime(chat, "chat", `the chat to end with ${id}`);
   return { choiceMs: choiceAt - clickAt, treeMs: leafAt - enterAt, chatMs: chatAt - enterAt };
+}
+
+/** How often the extension logged that it re-created a blank view (its log is in the run's folder). */
+function recreatedViews(runDir: string): number {
+  let count = 0;
+  const visit = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) visit(path);
+      else if (e.name.endsWith("Agent Tree.log"))
+        count += readFileSync(path, "utf8").split("re-creating it").length - 1;
+    }
+  };
+  visit(runDir);
+  return count;
 }
 
 function memory(server: CodeServer): ProcessMemory {
@@ -150,6 +170,7 @@ export async function measureUiRun(session: UiSession, moves: number): Promise<U
       rssOpen: afterOpen.rss,
       rssSettled: settled.rss,
       peakRss: settled.peakRss,
+      recreatedViews: recreatedViews(server.runDir),
     };
   } finally {
     await closeBrowser?.().catch(() => undefined);
