@@ -1,0 +1,185 @@
+/**
+ * The three-way merge of checkpoint trees behind "Bring Conclusions Here" with its files: the changes one
+ * checkpoint made since a common base ("theirs": the other branch) are carried onto another checkpoint ("ours":
+ * the workspace's files as they are now). Everything happens inside the shadow repository — blobs, a scratch
+ * index, a tree — and no workspace file is touched here: the caller writes the merged tree into the folder with the
+ * restore machinery (journal, rollback, undo).
+ *
+ * Per path the other branch changed:
+ * - ours unchanged since the base: their version is taken (created, changed or deleted) — `applied`;
+ * - both made the same change: nothing to do (not listed);
+ * - both changed a text file: `git merge-file`; clean → `merged`, else the file gets standard conflict markers →
+ *   `conflict`;
+ * - both changed a binary file or a symbolic link: ours is kept → `binary`;
+ * - one deleted it and the other changed it: the changed file is kept → `deleted-modified`;
+ * - their file would need one of ours out of the way (a file where they have a folder, or the reverse): ours is
+ *   kept → `blocked`.
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { CheckpointAbortedError } from "./errors.js";
+import { ancestorsOf } from "./folder-paths.js";
+import { splitNul, type GitRunner } from "./git-runner.js";
+import { rawDiff, toFileChange, type RawChange } from "./tree-diff.js";
+import type { MergedFile, MergeOutcome } from "./types.js";
+
+/** The labels of the conflict markers: `<<<<<<< current`, `>>>>>>> other branch`. */
+export const MERGE_LABELS = { ours: "current", base: "common ancestor", theirs: "other branch" } as const;
+
+const ZERO_ID = "0000000000000000000000000000000000000000";
+const LINK_MODE = "120000";
+/** git's own test for binary content: a NUL byte in the first 8,000 bytes. */
+const BINARY_PROBE_BYTES = 8000;
+/** `git merge-file` exits with the number of conflicts (at most 127), or a negative value (255) on error. */
+const MERGE_FILE_OK = Array.from({ length: 128 }, (_, i) => i);
+
+/** A path's entry in a tree: mode and blob id. */
+interface Entry {
+  mode: string;
+  id: string;
+}
+
+/** What to put at a path of the merged tree (undefined: remove it). */
+interface Decision {
+  path: string;
+  entry: Entry | undefined;
+  outcome: MergeOutcome;
+  change: MergedFile["change"];
+}
+
+/** The trees of a merge (tree ids of the shadow repository). */
+export interface MergeTrees {
+  base: string;
+  ours: string;
+  theirs: string;
+}
+
+/** What `mergeTrees` needs besides the trees. */
+export interface MergeTreesContext {
+  git: GitRunner;
+  /** A folder of the store for scratch files (a sub-folder is made and removed). */
+  scratchDir: string;
+  signal?: AbortSignal;
+}
+
+/** The result: the merged tree (written into the store) and what happened to each path the other side changed. */
+export interface TreeMerge {
+  tree: string;
+  files: MergedFile[];
+}
+
+function sameEntry(a: Entry | undefined, b: Entry | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.mode === b.mode && a.id === b.id);
+}
+
+function oldEntry(c: RawChange): Entry | undefined {
+  return c.status === "A" ? undefined : { mode: c.oldMode, id: c.oldId };
+}
+
+function newEntry(c: RawChange): Entry | undefined {
+  return c.status === "D" ? undefined : { mode: c.newMode, id: c.newId };
+}
+
+function isBinary(bytes: Buffer): boolean {
+  return bytes.subarray(0, BINARY_PROBE_BYTES).includes(0);
+}
+
+/** Merges `trees` (see the file comment). Rejects with CheckpointAbortedError when `ctx.signal` aborts. */
+export async function mergeTrees(trees: MergeTrees, ctx: MergeTreesContext): Promise<TreeMerge> {
+  const { git, signal } = ctx;
+  const theirs = await rawDiff(git, trees.base, trees.theirs, { signal });
+  if (theirs.length === 0) return { tree: trees.ours, files: [] };
+  const ours = new Map((await rawDiff(git, trees.base, trees.ours, { signal })).map((c) => [c.path, c]));
+  const scratch = path.join(ctx.scratchDir, `merge-${randomBytes(6).toString("hex")}`);
+  await fs.mkdir(scratch, { recursive: true });
+  try {
+    const decisions: Decision[] = [];
+    for (const t of theirs) {
+      if (signal?.aborted) throw new CheckpointAbortedError("The merge");
+      const change = toFileChange(t).status;
+      const base = oldEntry(t);
+      const their = newEntry(t);
+      const o = ours.get(t.path);
+      const our = o ? newEntry(o) : base;
+      if (sameEntry(our, their)) continue;
+      if (!o) {
+        decisions.push({ path: t.path, entry: their, outcome: "applied", change });
+      } else if (!our || !their) {
+        // Deleted on one side, changed on the other: the changed file stays (taken from them when ours is gone).
+        decisions.push({ path: t.path, entry: our ?? their, outcome: "deleted-modified", change });
+      } else {
+        decisions.push({ path: t.path, change, ...(await mergeFile(git, scratch, base, our, their, signal)) });
+      }
+    }
+    await blockFolderClashes(git, trees.ours, decisions);
+    const tree = await writeMergedTree(git, trees.ours, decisions, path.join(scratch, "index"), signal);
+    const files = decisions.map((d) => ({ path: d.path, outcome: d.outcome, change: d.change }));
+    return { tree, files };
+  } finally {
+    await fs.rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Both sides changed a file that both still have: a line merge for text, ours kept for binary files and links. */
+async function mergeFile(
+  git: GitRunner,
+  scratch: string,
+  base: Entry | undefined,
+  our: Entry,
+  their: Entry,
+  signal: AbortSignal | undefined,
+): Promise<{ entry: Entry; outcome: MergeOutcome }> {
+  const links = [base, our, their].some((e) => e?.mode === LINK_MODE);
+  const read = async (e: Entry | undefined): Promise<Buffer> =>
+    e ? (await git.run(["cat-file", "blob", e.id], { signal })).stdout : Buffer.alloc(0);
+  const [baseBytes, ourBytes, theirBytes] = await Promise.all([read(base), read(our), read(their)]);
+  if (links || [baseBytes, ourBytes, theirBytes].some(isBinary)) return { entry: our, outcome: "binary" };
+  const files = ["ours", "base", "theirs"].map((name) => path.join(scratch, name));
+  await Promise.all([ourBytes, baseBytes, theirBytes].map((bytes, i) => fs.writeFile(files[i], bytes)));
+  // The conflict style is fixed: a user's merge.conflictStyle must not change what lands in the file.
+  const labels = [MERGE_LABELS.ours, MERGE_LABELS.base, MERGE_LABELS.theirs].flatMap((l) => ["-L", l]);
+  const args = ["-c", "merge.conflictStyle=merge", "merge-file", "-p", ...labels, ...files];
+  const out = await git.run(args, { signal, okCodes: MERGE_FILE_OK });
+  const id = await git.text(["hash-object", "-w", "--no-filters", "--stdin"], { input: out.stdout, signal });
+  // A mode change on their side is taken unless ours changed the mode too.
+  const mode = base && our.mode === base.mode ? their.mode : our.mode;
+  return { entry: { mode, id }, outcome: out.exitCode === 0 ? "merged" : "conflict" };
+}
+
+/**
+ * A file of theirs that would sit where ours keeps a folder, or below a file ours keeps, is not taken (git's
+ * index would silently drop our side): ours, which has nothing at that path, stays as it is — `blocked`.
+ */
+async function blockFolderClashes(git: GitRunner, oursTree: string, decisions: Decision[]): Promise<void> {
+  const files = new Set(
+    splitNul((await git.run(["ls-tree", "-r", "-z", "--name-only", "--full-tree", oursTree])).stdout),
+  );
+  for (const d of decisions) if (!d.entry) files.delete(d.path);
+  const folders = new Set<string>();
+  for (const f of files) for (const a of ancestorsOf(f)) folders.add(a);
+  for (const d of decisions) {
+    if (!d.entry || files.has(d.path)) continue;
+    if (folders.has(d.path) || ancestorsOf(d.path).some((a) => files.has(a))) {
+      d.entry = undefined;
+      d.outcome = "blocked";
+    }
+  }
+}
+
+/** The merged tree: ours, with every decision applied, written through a scratch index. */
+async function writeMergedTree(
+  git: GitRunner,
+  oursTree: string,
+  decisions: readonly Decision[],
+  scratchIndex: string,
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  const env = { GIT_INDEX_FILE: scratchIndex };
+  const lines = decisions.map((d) =>
+    d.entry ? `${d.entry.mode} ${d.entry.id}\t${d.path}\0` : `0 ${ZERO_ID}\t${d.path}\0`,
+  );
+  await git.run(["read-tree", oursTree], { env, signal });
+  if (lines.length > 0) await git.run(["update-index", "-z", "--index-info"], { env, input: lines.join(""), signal });
+  return git.text(["write-tree"], { env, signal });
+}
