@@ -95,6 +95,7 @@ export async function mergeTrees(trees: MergeTrees, ctx: MergeTreesContext): Pro
   await fs.mkdir(scratch, { recursive: true });
   try {
     const decisions: Decision[] = [];
+    const bothChanged: BothChanged[] = [];
     for (const t of theirs) {
       if (signal?.aborted) throw new CheckpointAbortedError("The merge");
       const change = toFileChange(t).status;
@@ -109,9 +110,12 @@ export async function mergeTrees(trees: MergeTrees, ctx: MergeTreesContext): Pro
         // Deleted on one side, changed on the other: the changed file stays (taken from them when ours is gone).
         decisions.push({ path: t.path, entry: our ?? their, outcome: "deleted-modified", change });
       } else {
-        decisions.push({ path: t.path, change, ...(await mergeFile(git, scratch, base, our, their, signal)) });
+        const decision: Decision = { path: t.path, entry: our, outcome: "binary", change };
+        decisions.push(decision);
+        bothChanged.push({ decision, base, our, their });
       }
     }
+    await mergeContents(git, scratch, bothChanged, signal);
     await blockFolderClashes(git, trees.ours, decisions);
     const tree = await writeMergedTree(git, trees.ours, decisions, path.join(scratch, "index"), signal);
     const files = decisions.map((d) => ({ path: d.path, outcome: d.outcome, change: d.change }));
@@ -121,30 +125,80 @@ export async function mergeTrees(trees: MergeTrees, ctx: MergeTreesContext): Pro
   }
 }
 
-/** Both sides changed a file that both still have: a line merge for text, ours kept for binary files and links. */
-async function mergeFile(
+/** A file both sides changed and both still have; its decision is filled in by mergeContents. */
+interface BothChanged {
+  decision: Decision;
+  base: Entry | undefined;
+  our: Entry;
+  their: Entry;
+}
+
+/**
+ * Line merges of the files both sides changed: a text file gets `git merge-file` (clean → `merged`, else conflict
+ * markers → `conflict`), a binary file or a link keeps ours (`binary`, the decision's default). The blobs are read
+ * by one `cat-file --batch` and the results written by one `hash-object --stdin-paths`, so a file costs one process.
+ */
+async function mergeContents(
   git: GitRunner,
   scratch: string,
-  base: Entry | undefined,
-  our: Entry,
-  their: Entry,
+  files: readonly BothChanged[],
   signal: AbortSignal | undefined,
-): Promise<{ entry: Entry; outcome: MergeOutcome }> {
-  const links = [base, our, their].some((e) => e?.mode === LINK_MODE);
-  const read = async (e: Entry | undefined): Promise<Buffer> =>
-    e ? (await git.run(["cat-file", "blob", e.id], { signal })).stdout : Buffer.alloc(0);
-  const [baseBytes, ourBytes, theirBytes] = await Promise.all([read(base), read(our), read(their)]);
-  if (links || [baseBytes, ourBytes, theirBytes].some(isBinary)) return { entry: our, outcome: "binary" };
-  const files = ["ours", "base", "theirs"].map((name) => path.join(scratch, name));
-  await Promise.all([ourBytes, baseBytes, theirBytes].map((bytes, i) => fs.writeFile(files[i], bytes)));
+): Promise<void> {
+  const texts = files.filter((f) => ![f.base, f.our, f.their].some((e) => e?.mode === LINK_MODE));
+  const blobs = await readBlobs(
+    git,
+    texts.flatMap((f) => [f.base?.id, f.our.id, f.their.id].filter((id) => id !== undefined)),
+    signal,
+  );
+  const blob = (e: Entry | undefined): Buffer => (e ? (blobs.get(e.id) ?? Buffer.alloc(0)) : Buffer.alloc(0));
   // The conflict style is fixed: a user's merge.conflictStyle must not change what lands in the file.
   const labels = [MERGE_LABELS.ours, MERGE_LABELS.base, MERGE_LABELS.theirs].flatMap((l) => ["-L", l]);
-  const args = ["-c", "merge.conflictStyle=merge", "merge-file", "-p", ...labels, ...files];
-  const out = await git.run(args, { signal, okCodes: MERGE_FILE_OK });
-  const id = await git.text(["hash-object", "-w", "--no-filters", "--stdin"], { input: out.stdout, signal });
-  // A mode change on their side is taken unless ours changed the mode too.
-  const mode = base && our.mode === base.mode ? their.mode : our.mode;
-  return { entry: { mode, id }, outcome: out.exitCode === 0 ? "merged" : "conflict" };
+  const merged: { f: BothChanged; result: string; clean: boolean }[] = [];
+  for (const [i, f] of texts.entries()) {
+    if (signal?.aborted) throw new CheckpointAbortedError("The merge");
+    const contents = [blob(f.our), blob(f.base), blob(f.their)];
+    if (contents.some(isBinary)) continue;
+    // merge-file writes the result into its first file (ours).
+    const paths = ["ours", "base", "theirs"].map((name) => path.join(scratch, `${i}-${name}`));
+    await Promise.all(contents.map((bytes, k) => fs.writeFile(paths[k], bytes)));
+    const args = ["-c", "merge.conflictStyle=merge", "merge-file", ...labels, ...paths];
+    const out = await git.run(args, { signal, okCodes: MERGE_FILE_OK });
+    merged.push({ f, result: paths[0], clean: out.exitCode === 0 });
+  }
+  if (merged.length === 0) return;
+  const input = merged.map((m) => m.result + "\n").join("");
+  const ids = (await git.text(["hash-object", "-w", "--no-filters", "--stdin-paths"], { input, signal })).split("\n");
+  for (const [i, { f, clean }] of merged.entries()) {
+    // A mode change on their side is taken unless ours changed the mode too.
+    const mode = f.base && f.our.mode === f.base.mode ? f.their.mode : f.our.mode;
+    f.decision.entry = { mode, id: ids[i] };
+    f.decision.outcome = clean ? "merged" : "conflict";
+  }
+}
+
+/** The contents of blobs `ids`, read by one `git cat-file --batch`. */
+async function readBlobs(
+  git: GitRunner,
+  ids: readonly string[],
+  signal: AbortSignal | undefined,
+): Promise<Map<string, Buffer>> {
+  const unique = [...new Set(ids)];
+  const out = new Map<string, Buffer>();
+  if (unique.length === 0) return out;
+  const { stdout } = await git.run(["cat-file", "--batch"], { input: unique.map((id) => id + "\n").join(""), signal });
+  // Each answer: "<id> blob <size>\n<content>\n" (or "<id> missing\n").
+  let at = 0;
+  while (at < stdout.length) {
+    const eol = stdout.indexOf(10, at);
+    if (eol < 0) break;
+    const [id, type, size] = stdout.subarray(at, eol).toString("utf8").split(" ");
+    at = eol + 1;
+    if (type === "missing" || size === undefined) continue;
+    const length = Number(size);
+    out.set(id, stdout.subarray(at, at + length));
+    at += length + 1;
+  }
+  return out;
 }
 
 /**

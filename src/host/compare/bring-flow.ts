@@ -10,7 +10,8 @@
  * the message says the files did not change, and Bring Conclusions Here can be run again for them.
  */
 import type { BringConclusionsOptions, BringConclusionsResult } from "../../core/agent/navigate-types.js";
-import { failedMessage } from "../file-restore.js";
+import type { MergeResult } from "../../core/checkpoints/types.js";
+import { failedMessage, type RestoreRun } from "../file-restore.js";
 import {
   bringFilesQuestion,
   broughtFilesMessage,
@@ -167,7 +168,7 @@ async function mergeFiles(
 ): Promise<BroughtFiles> {
   const { deps, planned, discarded } = bring;
   ui.setBusy(true, "Bringing the other branch's file changes…");
-  let run;
+  let run: RestoreRun<MergeResult>;
   try {
     run = await runBringFiles(deps, planned, discarded);
   } finally {
