@@ -31,6 +31,8 @@ const ZERO_ID = "0000000000000000000000000000000000000000";
 const LINK_MODE = "120000";
 /** git's own test for binary content: a NUL byte in the first 8,000 bytes. */
 const BINARY_PROBE_BYTES = 8000;
+/** How many `git merge-file` processes run at once. */
+const MERGE_FILE_PARALLEL = 4;
 /** `git merge-file` exits with the number of conflicts (at most 127), or a negative value (255) on error. */
 const MERGE_FILE_OK = Array.from({ length: 128 }, (_, i) => i);
 
@@ -46,6 +48,8 @@ interface Decision {
   entry: Entry | undefined;
   outcome: MergeOutcome;
   change: MergedFile["change"];
+  /** Ours has no file at the path (then a folder or a file of ours may stand in the way). */
+  oursMissing: boolean;
 }
 
 /** The trees of a merge (tree ids of the shadow repository). */
@@ -105,12 +109,12 @@ export async function mergeTrees(trees: MergeTrees, ctx: MergeTreesContext): Pro
       const our = o ? newEntry(o) : base;
       if (sameEntry(our, their)) continue;
       if (!o) {
-        decisions.push({ path: t.path, entry: their, outcome: "applied", change });
+        decisions.push({ path: t.path, entry: their, outcome: "applied", change, oursMissing: !base });
       } else if (!our || !their) {
         // Deleted on one side, changed on the other: the changed file stays (taken from them when ours is gone).
-        decisions.push({ path: t.path, entry: our ?? their, outcome: "deleted-modified", change });
+        decisions.push({ path: t.path, entry: our ?? their, outcome: "deleted-modified", change, oursMissing: !our });
       } else {
-        const decision: Decision = { path: t.path, entry: our, outcome: "binary", change };
+        const decision: Decision = { path: t.path, entry: our, outcome: "binary", change, oursMissing: false };
         decisions.push(decision);
         bothChanged.push({ decision, base, our, their });
       }
@@ -153,18 +157,28 @@ async function mergeContents(
   const blob = (e: Entry | undefined): Buffer => (e ? (blobs.get(e.id) ?? Buffer.alloc(0)) : Buffer.alloc(0));
   // The conflict style is fixed: a user's merge.conflictStyle must not change what lands in the file.
   const labels = [MERGE_LABELS.ours, MERGE_LABELS.base, MERGE_LABELS.theirs].flatMap((l) => ["-L", l]);
-  const merged: { f: BothChanged; result: string; clean: boolean }[] = [];
-  for (const [i, f] of texts.entries()) {
-    if (signal?.aborted) throw new CheckpointAbortedError("The merge");
+  const results: ({ f: BothChanged; result: string; clean: boolean } | undefined)[] = [];
+  const mergeOne = async (i: number): Promise<void> => {
+    const f = texts[i];
     const contents = [blob(f.our), blob(f.base), blob(f.their)];
-    if (contents.some(isBinary)) continue;
+    if (contents.some(isBinary)) return;
     // merge-file writes the result into its first file (ours).
     const paths = ["ours", "base", "theirs"].map((name) => path.join(scratch, `${i}-${name}`));
     await Promise.all(contents.map((bytes, k) => fs.writeFile(paths[k], bytes)));
     const args = ["-c", "merge.conflictStyle=merge", "merge-file", ...labels, ...paths];
     const out = await git.run(args, { signal, okCodes: MERGE_FILE_OK });
-    merged.push({ f, result: paths[0], clean: out.exitCode === 0 });
-  }
+    results[i] = { f, result: paths[0], clean: out.exitCode === 0 };
+  };
+  // A few at a time: each is a short git process, and the machine's cores can run several.
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < texts.length) {
+      if (signal?.aborted) throw new CheckpointAbortedError("The merge");
+      await mergeOne(next++);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(MERGE_FILE_PARALLEL, texts.length) }, worker));
+  const merged = results.filter((r) => r !== undefined);
   if (merged.length === 0) return;
   const input = merged.map((m) => m.result + "\n").join("");
   const ids = (await git.text(["hash-object", "-w", "--no-filters", "--stdin-paths"], { input, signal })).split("\n");
@@ -202,23 +216,60 @@ async function readBlobs(
 }
 
 /**
- * A file of theirs that would sit where ours keeps a folder, or below a file ours keeps, is not taken (git's
- * index would silently drop our side): ours, which has nothing at that path, stays as it is — `blocked`.
+ * A file of theirs that would sit where ours keeps a folder (or a nested repository), or below a file ours keeps, is
+ * not taken (git's index would silently drop our side): ours, which has no file at that path, stays as it is —
+ * `blocked`. Only the paths ours lacks are looked up, with their parent folders, in one `cat-file --batch-check`.
  */
 async function blockFolderClashes(git: GitRunner, oursTree: string, decisions: Decision[]): Promise<void> {
-  const files = new Set(
-    splitNul((await git.run(["ls-tree", "-r", "-z", "--name-only", "--full-tree", oursTree])).stdout),
-  );
-  for (const d of decisions) if (!d.entry) files.delete(d.path);
-  const folders = new Set<string>();
-  for (const f of files) for (const a of ancestorsOf(f)) folders.add(a);
-  for (const d of decisions) {
-    if (!d.entry || files.has(d.path)) continue;
-    if (folders.has(d.path) || ancestorsOf(d.path).some((a) => files.has(a))) {
-      d.entry = undefined;
-      d.outcome = "blocked";
-    }
+  const adding = decisions.filter((d) => d.entry && d.oursMissing);
+  if (adding.length === 0) return;
+  const deleted = new Set(decisions.filter((d) => !d.entry).map((d) => d.path));
+  const block = (d: Decision): void => {
+    d.entry = undefined;
+    d.outcome = "blocked";
+  };
+  // The lookup is line-based: a name with a line break cannot be asked about, so it is kept out to be safe.
+  const askable = adding.filter((d) => !d.path.includes("\n"));
+  for (const d of adding) if (d.path.includes("\n")) block(d);
+  const types = await objectTypes(git, oursTree, [
+    ...new Set(askable.flatMap((d) => [d.path, ...ancestorsOf(d.path)])),
+  ]);
+  for (const d of askable) {
+    const fileAbove = ancestorsOf(d.path).some((a) => {
+      const type = types.get(a);
+      return type !== undefined && type !== "tree" && !deleted.has(a);
+    });
+    const here = types.get(d.path);
+    const inTheWay =
+      here !== undefined && (here !== "tree" || !(await allDeletedUnder(git, oursTree, d.path, deleted)));
+    if (fileAbove || inTheWay) block(d);
   }
+}
+
+/** The object type (blob, tree, commit for a nested repository) at each path of `tree` that has one. */
+async function objectTypes(git: GitRunner, tree: string, paths: readonly string[]): Promise<Map<string, string>> {
+  const types = new Map<string, string>();
+  if (paths.length === 0) return types;
+  const input = paths.map((p) => `${tree}:${p}\n`).join("");
+  const lines = (await git.text(["cat-file", "--batch-check"], { input })).split("\n");
+  // One answer per line, in order: "<id> <type> <size>", or "<what was asked> missing".
+  for (const [i, line] of lines.entries()) {
+    if (i >= paths.length || line.endsWith(" missing")) continue;
+    const type = line.split(" ")[1];
+    if (type) types.set(paths[i], type);
+  }
+  return types;
+}
+
+/** True when every file of ours under folder `dir` is deleted by the merge (their file may then replace it). */
+async function allDeletedUnder(
+  git: GitRunner,
+  tree: string,
+  dir: string,
+  deleted: ReadonlySet<string>,
+): Promise<boolean> {
+  const { stdout } = await git.run(["ls-tree", "-r", "-z", "--name-only", "--full-tree", tree, "--", dir]);
+  return splitNul(stdout).every((f) => deleted.has(f));
 }
 
 /** The merged tree: ours, with every decision applied, written through a scratch index. */

@@ -187,6 +187,30 @@ describe("merging another branch's files", { timeout: 60_000 }, () => {
     assert.deepEqual(result.changes, []);
   });
 
+  it("takes their file that became a folder, and their folder that became a file, when ours left them alone", async () => {
+    const cp = await open();
+    const { baseId, theirsId } = await threeStates(
+      cp,
+      { "was-file": "f\n", "was-dir/inner.txt": "i\n" },
+      { "was-file": null, "was-file/now.txt": "now in a folder\n", "was-dir": null },
+      {},
+    );
+    // A file where the folder was (written after the deletion above, as the other branch did).
+    await cp.restore(theirsId);
+    writeFiles(t.ws, { "was-dir": "now a file\n" });
+    const theirsWithFile = (await cp.checkpoint()).id;
+    await cp.restore(baseId);
+    const result = await cp.merge(baseId, theirsWithFile);
+    assert.deepEqual(outcomes(result.files), {
+      "was-dir": "applied (added)",
+      "was-dir/inner.txt": "applied (deleted)",
+      "was-file": "applied (deleted)",
+      "was-file/now.txt": "applied (added)",
+    });
+    assert.equal(read(t.ws, "was-file/now.txt"), "now in a folder\n");
+    assert.equal(read(t.ws, "was-dir"), "now a file\n");
+  });
+
   it("undo puts back exactly the files of before the merge", async () => {
     const cp = await open();
     const { baseId, theirsId } = await threeStates(
