@@ -17,7 +17,7 @@ import type { SessionEntry } from "./types.js";
  * than JSON.parse with the preview rules only once optimised — a cost a big file pays back and a small one
  * does not. On long lines the scanner always wins: a long tool output is not decoded past its preview.
  */
-export const PARSE_FILE_MAX_BYTES = 8 * 1024 * 1024;
+export const PARSE_FILE_MAX_BYTES = 16 * 1024 * 1024;
 /** See PARSE_FILE_MAX_BYTES (the scanner's early stop starts at the same length, entry-scanner.ts). */
 export const SCAN_MIN_BYTES = 4096;
 
