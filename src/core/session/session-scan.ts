@@ -1,7 +1,7 @@
 /**
  * Reads a session's bytes once, in chunks, and builds its EntryTable: every line goes through readEntryLine
- * (the entry scanner, JSON.parse as the fallback), so when the scan ends every envelope — preview, tool names,
- * flags — and meta is known, and no body is kept.
+ * (the entry scanner, JSON.parse as the fallback and for the short lines of a small file), so when the scan
+ * ends every envelope — preview, tool names, flags — and meta is known, and no body is kept.
  *
  * Damage:
  * - A last line without newline that does not parse is a torn write (reported; repaired before the next
