@@ -3,6 +3,7 @@
  * Like HostActions: each checks that a session is open (and writable where it writes), reports failures as
  * messages, and never throws to its caller.
  */
+import { treeRows } from "../../core/rows/tree-row.js";
 import * as vscode from "vscode";
 import type { HostActions } from "../actions.js";
 import type { SessionController } from "../session-controller.js";
@@ -118,7 +119,7 @@ export class CompareActions {
   private async pickEnd(title: string, exclude: string | undefined): Promise<string | undefined> {
     const sm = this.d.controller.sessionManager;
     if (!sm) return undefined;
-    const rows = branchPickRows(sm.getEnvelopes(), sm.getLeafId(), (id) => sm.getLabel(id), exclude);
+    const rows = branchPickRows(treeRows(sm), sm.getLeafId(), exclude);
     if (!rows.some((r) => "value" in r))
       return void vscode.window.showInformationMessage("The session has nothing to compare yet.");
     const qp = vscode.window.createQuickPick<BranchItem>();
