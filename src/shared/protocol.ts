@@ -4,6 +4,7 @@
  * (src/host/protocol-validation.ts); the webview trusts the host.
  */
 import type { CompareFileChange, CompareOverview, CompareTurn } from "../core/compare/compare-types.js";
+import type { NavigateMode } from "../core/agent/navigate-types.js";
 import type { RowColumns } from "../core/rows/row-columns.js";
 
 /** Tree filters (pi's): default, no-tools, user-only, labeled-only, all. */
@@ -95,7 +96,7 @@ export type WebviewToHost =
   /** The webview is loaded and listening; the host answers with snapshots. */
   | { type: "ready"; view: "tree" | "chat" }
   /** Click/Enter on a tree row: move there (the host asks about a summary unless mode says). */
-  | { type: "tree/navigate"; entryId: string; mode?: "ask" | "summarize" | "none" }
+  | { type: "tree/navigate"; entryId: string; mode?: Exclude<NavigateMode, "choose"> }
   /** Hover wants an entry's whole text. */
   | { type: "tree/requestText"; requestId: number; entryId: string }
   /** Keyboard shortcut for a context-menu action on the selected row. */

@@ -29,14 +29,11 @@ export interface ConclusionsTarget {
   bringConclusions(entryId: string, options?: BringConclusionsOptions): Promise<BringConclusionsResult>;
 }
 
-/** How the flow ended. */
-export type BringOutcome =
-  | { kind: "onPath" }
-  | { kind: "dismissed" }
-  | { kind: "aborted" }
-  | { kind: "cancelled" }
-  | { kind: "error"; message: string }
-  | { kind: "brought"; summaryEntryId: string };
+/**
+ * How the flow ended: the core's result, `onPath` when the node is on the current branch (nothing to bring), or
+ * `dismissed` when the user closed a question. Only `moved` changed anything.
+ */
+export type BringOutcome = BringConclusionsResult | { kind: "onPath" } | { kind: "dismissed" };
 
 /** Shown when the node is on the current branch. */
 export const ALREADY_ON_BRANCH = "That node is on the current branch: its conclusions are already here.";
@@ -64,18 +61,11 @@ export async function runBringFlow(target: ConclusionsTarget, ui: BringUi, entry
       target.bringConclusions(entryId, { customInstructions, signal }),
     );
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    ui.showError(`Bringing conclusions failed: ${message}`);
-    return { kind: "error", message };
+    result = { kind: "failed", error: e instanceof Error ? e.message : String(e) };
   } finally {
     ui.setBusy(false);
   }
-  if (result.aborted) return { kind: "aborted" };
-  if (result.error !== undefined) {
-    ui.showError(`Bringing conclusions failed: ${result.error}`);
-    return { kind: "error", message: result.error };
-  }
-  // A hook cancelled: silent, as for a branch switch.
-  if (result.cancelled || !result.summaryEntry) return { kind: "cancelled" };
-  return { kind: "brought", summaryEntryId: result.summaryEntry.id };
+  // A hook's cancel is silent, as for a branch switch.
+  if (result.kind === "failed") ui.showError(`Bringing conclusions failed: ${result.error}`);
+  return result;
 }

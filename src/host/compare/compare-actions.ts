@@ -83,9 +83,9 @@ export class CompareActions {
     const outcome = await runBringFlow(target, ui, entryId);
     this.d.log.info(`bring conclusions from ${entryId}: ${outcome.kind}`);
     if (outcome.kind === "aborted") actions.status("Bringing conclusions cancelled; nothing changed.");
-    if (outcome.kind !== "brought") return;
+    if (outcome.kind !== "moved") return;
     controller.pushChat();
-    tree.post({ type: "tree/reveal", entryId: outcome.summaryEntryId });
+    tree.post({ type: "tree/reveal", entryId: outcome.summaryEntry.id });
     actions.status(BROUGHT_MESSAGE);
   }
 
