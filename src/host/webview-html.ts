@@ -3,6 +3,7 @@
  * bundle and its stylesheets only. Pure: URIs arrive as strings.
  */
 import { randomBytes } from "node:crypto";
+import { escapeHtml } from "../core/escape-html.js";
 
 /** Which app the bundle renders (read from `<body data-view>`); `compare` is the compare panel's own bundle. */
 export type WebviewKind = "tree" | "chat" | "compare";
@@ -45,13 +46,6 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
     `font-src ${cspSource}`,
     `img-src ${cspSource} data:`,
   ].join("; ");
-}
-
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-/** Escape text for an HTML attribute or text node. */
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 
 /** The whole document. */
