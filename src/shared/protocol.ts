@@ -100,7 +100,7 @@ export type WebviewToHost =
   /** Hover wants an entry's whole text. */
   | { type: "tree/requestText"; requestId: number; entryId: string }
   /** Keyboard shortcut for a context-menu action on the selected row. */
-  | { type: "tree/action"; action: "label" | "fork" | "copy" | "summarizeSwitch"; entryId: string }
+  | { type: "tree/action"; action: TreeAction; entryId: string }
   /** Send a prompt. */
   | { type: "chat/submit"; text: string }
   /** Stop the running prompt. */
@@ -137,8 +137,24 @@ export type CompareToHost =
   /** Open the diff of a file of the files section. */
   | { type: "compare/openFile"; path: string };
 
-/** Commands a webview button may run. */
-export type WebviewCommand = "newSession" | "openSession" | "compact" | "setApiKey" | "selectModel" | "exportHtml";
+/** Context-menu actions the tree's keyboard shortcuts may ask for on the selected row. */
+export const TREE_ACTIONS = ["label", "fork", "copy", "summarizeSwitch"] as const;
+
+/** A context-menu action of `tree/action`. */
+export type TreeAction = (typeof TREE_ACTIONS)[number];
+
+/** Commands a webview button may run (each stands for an extension command: src/host/command-ids.ts). */
+export const WEBVIEW_COMMANDS = [
+  "newSession",
+  "openSession",
+  "compact",
+  "setApiKey",
+  "selectModel",
+  "exportHtml",
+] as const;
+
+/** A command of a `command` message. */
+export type WebviewCommand = (typeof WEBVIEW_COMMANDS)[number];
 
 /** Largest text the host accepts from a webview (chat input, ids). */
 export const MAX_WEBVIEW_TEXT = 1_000_000;
