@@ -8,7 +8,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { errorMessage } from "../core/checkpoints/errors.js";
 import type { WorkspaceCheckpoints } from "../core/checkpoints/workspace-checkpoints.js";
-import type { COMMAND_IDS } from "./commands.js";
+import type { CommandId } from "./command-ids.js";
 import { CANNOT_FOLLOW, type CheckpointService } from "./checkpoint-service.js";
 import { restoreFilesTo, undoFileRestore, type RestoreUi } from "./file-restore.js";
 import type { FilesFollow } from "./navigate-flow.js";
@@ -27,7 +27,7 @@ import {
 import { vscodeRestoreUi } from "./vscode-restore-ui.js";
 
 /** The command id of Undo File Restore (offered on the message after a restore). */
-const UNDO_FILE_RESTORE_COMMAND: (typeof COMMAND_IDS)[number] = "agentTree.undoFileRestore";
+const UNDO_FILE_RESTORE_COMMAND: CommandId = "agentTree.undoFileRestore";
 
 /** What the actions need. */
 export interface CheckpointActionDeps {

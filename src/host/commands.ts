@@ -1,7 +1,7 @@
 /** Registers the "Agent: …" commands and the tree's context-menu commands (package.json contributes). */
 import * as vscode from "vscode";
-import type { WebviewCommand } from "../shared/protocol.js";
 import type { HostActions } from "./actions.js";
+import { COMMAND_IDS, type CommandId } from "./command-ids.js";
 import type { CompareActions } from "./compare/compare-actions.js";
 import type { CheckpointActions } from "./checkpoint-actions.js";
 import type { ModelActions } from "./model-actions.js";
@@ -10,38 +10,6 @@ import type { SessionController } from "./session-controller.js";
 import type { SessionOpener } from "./session-opener.js";
 import type { SessionSearchUi } from "./session-search-ui.js";
 import type { AgentWebviewView } from "./webview-view.js";
-
-/** Every command id this extension contributes. */
-export const COMMAND_IDS = [
-  "agentTree.summarizeAndSwitchBranch",
-  "agentTree.switchBranch",
-  "agentTree.labelEntry",
-  "agentTree.removeLabel",
-  "agentTree.switchHere",
-  "agentTree.summarizeAndSwitchHere",
-  "agentTree.forkHere",
-  "agentTree.copyText",
-  "agentTree.forkSession",
-  "agentTree.newSession",
-  "agentTree.openSession",
-  "agentTree.searchSessions",
-  "agentTree.continueInNewSession",
-  "agentTree.compact",
-  "agentTree.selectModel",
-  "agentTree.setApiKey",
-  "agentTree.abort",
-  "agentTree.exportHtml",
-  "agentTree.exportBranchHtml",
-  "agentTree.treeKeyHandled",
-  "agentTree.reloadViews",
-  "agentTree.compareWithCurrent",
-  "agentTree.compareBranches",
-  "agentTree.bringConclusionsHere",
-  "agentTree.goToSource",
-  "agentTree.restoreFilesHere",
-  "agentTree.showChangesHere",
-  "agentTree.undoFileRestore",
-] as const;
 
 /** What the commands call. */
 export interface CommandDeps {
@@ -73,7 +41,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     await d.ensureSession();
     await run();
   };
-  const handlers: Record<(typeof COMMAND_IDS)[number], (arg?: unknown) => unknown> = {
+  const handlers: Record<CommandId, (arg?: unknown) => unknown> = {
     "agentTree.summarizeAndSwitchBranch": ensured(() => actions.pickAndNavigate("choose")),
     "agentTree.switchBranch": ensured(() => actions.pickAndNavigate("none")),
     "agentTree.labelEntry": async (arg?: unknown) => {
@@ -120,26 +88,4 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.undoFileRestore": ensured(() => files.undoFileRestore()),
   };
   return COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, handlers[id]));
-}
-
-/** The command a webview toolbar button stands for. */
-export function webviewCommandId(command: WebviewCommand): string {
-  switch (command) {
-    case "newSession":
-      return "agentTree.newSession";
-    case "openSession":
-      return "agentTree.openSession";
-    case "compact":
-      return "agentTree.compact";
-    case "setApiKey":
-      return "agentTree.setApiKey";
-    case "selectModel":
-      return "agentTree.selectModel";
-    case "exportHtml":
-      return "agentTree.exportHtml";
-    default: {
-      const never: never = command;
-      return never;
-    }
-  }
 }

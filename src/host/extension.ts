@@ -15,7 +15,8 @@ import { ComparePanels } from "./compare/compare-panel.js";
 import { ApiKeys } from "./api-keys.js";
 import { CheckpointActions } from "./checkpoint-actions.js";
 import { CheckpointService, checkpointFolders } from "./checkpoint-service.js";
-import { registerCommands, webviewCommandId } from "./commands.js";
+import { WEBVIEW_COMMAND_IDS } from "./command-ids.js";
+import { registerCommands } from "./commands.js";
 import { HookRegistry } from "./hook-registry.js";
 import { lockLostMessage } from "./lock-choice.js";
 import { routeWebviewMessage } from "./message-router.js";
@@ -217,7 +218,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       models,
       log,
       ensureSession,
-      runCommand: async (command) => void (await vscode.commands.executeCommand(webviewCommandId(command))),
+      runCommand: async (command) => void (await vscode.commands.executeCommand(WEBVIEW_COMMAND_IDS[command])),
     });
 
   context.subscriptions.push(

@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as vscode from "vscode";
 import type { HostToWebview } from "../shared/protocol.js";
-import type { COMMAND_IDS } from "./commands.js";
+import type { CommandId } from "./command-ids.js";
 import { buildUnavailableHtml, buildWebviewHtml, makeNonce, WEBVIEW_ASSETS, type WebviewKind } from "./webview-html.js";
 import { ReadyWatchdog, type OneAtATime } from "./webview-ready-watchdog.js";
 
@@ -14,7 +14,7 @@ import { ReadyWatchdog, type OneAtATime } from "./webview-ready-watchdog.js";
 export type RawMessageHandler = (raw: unknown, view: AgentWebviewView) => void;
 
 /** The command behind "Reload View" (the notification and the view's own message); optional argument: the view kind. */
-export const RELOAD_VIEWS_COMMAND = "agentTree.reloadViews" satisfies (typeof COMMAND_IDS)[number];
+export const RELOAD_VIEWS_COMMAND = "agentTree.reloadViews" satisfies CommandId;
 
 /** How long a shown view may take to say `ready` before it is re-created; a healthy view takes 0.5–2.5 s on a busy 2-core machine. */
 export const READY_TIMEOUT_MS = 8_000;
