@@ -4,6 +4,7 @@ import type { HostActions } from "./actions.js";
 import { COMMAND_IDS, type CommandId } from "./command-ids.js";
 import type { CompareActions } from "./compare/compare-actions.js";
 import type { CheckpointActions } from "./checkpoint-actions.js";
+import type { ExportActions } from "./export-actions.js";
 import type { ModelActions } from "./model-actions.js";
 import { parseEntryContextArg } from "./protocol-validation.js";
 import type { SessionController } from "./session-controller.js";
@@ -18,6 +19,7 @@ export interface CommandDeps {
   search: SessionSearchUi;
   actions: HostActions;
   models: ModelActions;
+  exporter: ExportActions;
   compare: CompareActions;
   /** Restore Files to This Point, Show Changes at This Point, Undo File Restore. */
   files: CheckpointActions;
@@ -29,7 +31,7 @@ export interface CommandDeps {
 
 /** Register every command; the returned disposables go into the extension context. */
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
-  const { actions, models, opener, controller, compare, files } = d;
+  const { actions, models, exporter, opener, controller, compare, files } = d;
   // Context-menu commands get the element's data-vscode-context object: untrusted, checked here.
   const withEntry =
     (run: (entryId: string) => unknown) =>
@@ -70,8 +72,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.selectModel": ensured(() => models.selectModel()),
     "agentTree.setApiKey": () => models.setApiKey(),
     "agentTree.abort": () => actions.abort(),
-    "agentTree.exportHtml": ensured(() => models.exportHtml(false)),
-    "agentTree.exportBranchHtml": ensured(() => models.exportHtml(true)),
+    "agentTree.exportHtml": ensured(() => exporter.exportHtml(false)),
+    "agentTree.exportBranchHtml": ensured(() => exporter.exportHtml(true)),
     // Bound to Ctrl+O / Ctrl+U while the tree has focus: the view toggles its filter itself, and this
     // binding keeps the workbench (Open File…) from acting on the same key press.
     "agentTree.treeKeyHandled": () => undefined,

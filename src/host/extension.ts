@@ -20,6 +20,7 @@ import { registerCommands } from "./commands.js";
 import { HookRegistry } from "./hook-registry.js";
 import { lockLostMessage } from "./lock-choice.js";
 import { routeWebviewMessage } from "./message-router.js";
+import { ExportActions } from "./export-actions.js";
 import { ModelActions } from "./model-actions.js";
 import { SessionController } from "./session-controller.js";
 import { SessionOpener } from "./session-opener.js";
@@ -191,7 +192,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     log,
     filesFollow: () => fileActions.filesFollow(),
   });
-  const models = new ModelActions(controller, keys, actions, context.extensionUri);
+  const models = new ModelActions(controller, keys, actions);
+  const exporter = new ExportActions(controller, actions, context.extensionUri);
   const panels = new ComparePanels(context.extensionUri, {
     log,
     reveal: (sessionId, entryId) => void compare.revealInTree(sessionId, entryId),
@@ -231,6 +233,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       search,
       actions,
       models,
+      exporter,
       compare,
       files: fileActions,
       ensureSession,

@@ -9,7 +9,7 @@ import { Marked, type Tokens } from "marked";
 import { escapeHtml } from "../../src/core/escape-html.js";
 
 /** The href kept for a link, or undefined when its scheme is not allowed (javascript:, data:, vbscript:…). */
-export function safeHref(href: string): string | undefined {
+function safeHref(href: string): string | undefined {
   // Browsers ignore control characters and whitespace inside schemes ("java\tscript:"), so drop them first.
   let t = "";
   for (const ch of href) {

@@ -70,20 +70,21 @@ export interface RowColumns {
   childrenSorted: boolean;
 }
 
-/** The fields a row has before its kind, label and badge are known: a TreeRow's or a store envelope's. */
-export interface RowFields {
-  id: string;
-  parentId: string | null;
-  timestamp: string;
-  preview: string;
-  toolName?: string;
-  toolCallsOnly?: boolean;
-  tokens?: number;
-  fromId?: string;
-  failed?: boolean;
-  hidden?: boolean;
-  orphan?: boolean;
-}
+/** The fields a row has before its kind, label and badge are known: a TreeRow's, and a store envelope's alike. */
+type RowFields = Pick<
+  TreeRow,
+  | "id"
+  | "parentId"
+  | "timestamp"
+  | "preview"
+  | "toolName"
+  | "toolCallsOnly"
+  | "tokens"
+  | "fromId"
+  | "failed"
+  | "hidden"
+  | "orphan"
+>;
 
 /** The FLAG_* bits of a row. */
 export function rowFlags(r: RowFields): number {
@@ -118,7 +119,7 @@ class StringColumnBuilder {
 }
 
 /** What the encoder asks of each item besides its RowFields. */
-export interface RowExtras<T> {
+interface RowExtras<T> {
   kind(item: T): EntryKind;
   label?(item: T): string | undefined;
   changedFiles?(item: T): number | undefined;
@@ -128,7 +129,7 @@ export interface RowExtras<T> {
  * Encode rows (or store envelopes, with `extras` giving their kind, label and badge). Later duplicates of an id
  * are dropped; an orphan, a self-parented row and a row whose parent is not in `items` get parent -1.
  */
-export function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<T>): RowColumns {
+function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<T>): RowColumns {
   const total = items.length;
   // Index of each id's first occurrence; later duplicates are left out (the tree never shows them).
   const indexOf = new Map<string, number>();

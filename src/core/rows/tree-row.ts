@@ -74,7 +74,7 @@ export function treeRowOf(env: EntryEnvelope, label?: string, changedFiles?: num
 }
 
 /** "12k", "1.5M": token counts as a row shows them. */
-export function formatTokens(n: number): string {
+function formatTokens(n: number): string {
   if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, "")}M`;
   if (n >= 1000) return `${Math.round(n / 1000)}k`;
   return String(n);
