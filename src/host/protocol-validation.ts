@@ -79,11 +79,15 @@ function bool(o: Fields, key: string): boolean {
   return v;
 }
 
-function requestId(o: Fields): number {
-  const v = o.requestId;
+function index(o: Fields, key: string): number {
+  const v = o[key];
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0)
-    refuse(`field "requestId" must be a non-negative integer`);
+    refuse(`field "${key}" must be a non-negative integer`);
   return v;
+}
+
+function requestId(o: Fields): number {
+  return index(o, "requestId");
 }
 
 /** One parser per message type of `M`: each returns a fresh message of its type, or refuses. */
@@ -110,6 +114,12 @@ export const WEBVIEW_PARSERS: MessageParsers<WebviewToHost> = {
     if (text.trim().length === 0) refuse(`field "text" is empty`);
     return { type: "chat/submit", text };
   },
+  "chat/requestOlder": (o, ctx) => ({
+    type: "chat/requestOlder",
+    requestId: requestId(o),
+    before: index(o, "before"),
+    beforeId: entryId(o, ctx, "beforeId"),
+  }),
   "chat/abort": () => ({ type: "chat/abort" }),
   "chat/approve": (o) => {
     const always = optionalBool(o, "always");

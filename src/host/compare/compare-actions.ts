@@ -6,6 +6,7 @@
 import { treeRows } from "../../core/rows/tree-row.js";
 import * as vscode from "vscode";
 import type { HostActions } from "../actions.js";
+import type { CheckpointActions } from "../checkpoint-actions.js";
 import type { SessionController } from "../session-controller.js";
 import type { AgentWebviewView } from "../webview-view.js";
 import { BROUGHT_MESSAGE, runBringFlow } from "./bring-flow.js";
@@ -19,6 +20,8 @@ export interface CompareActionDeps {
   actions: Pick<HostActions, "status" | "error">;
   tree: AgentWebviewView;
   panels: ComparePanels;
+  /** The files part of Bring Conclusions Here. */
+  files: Pick<CheckpointActions, "bringFiles" | "filesBrought">;
   log: vscode.LogOutputChannel;
 }
 
@@ -72,21 +75,26 @@ export class CompareActions {
       (busy, message) =>
         tree.post(busy && message ? { type: "tree/busy", busy, message } : { type: "tree/busy", busy }),
       (text, kind) => actions.status(text, kind),
+      (message, conflicts) => this.d.files.filesBrought(message, conflicts),
     );
+    const commonAncestor = (id: string): string | null => {
+      const leaf = sm.getLeafId();
+      return leaf === null ? null : sm.findCommonAncestor(leaf, id);
+    };
     const target = {
-      isOnCurrentBranch: (id: string) => {
-        const leaf = sm.getLeafId();
-        return leaf !== null && sm.findCommonAncestor(leaf, id) === id;
-      },
+      isOnCurrentBranch: (id: string) => commonAncestor(id) === id,
+      commonAncestor,
       bringConclusions: agent.bringConclusions.bind(agent),
     };
-    const outcome = await runBringFlow(target, ui, entryId);
-    this.d.log.info(`bring conclusions from ${entryId}: ${outcome.kind}`);
+    const outcome = await runBringFlow(target, ui, entryId, await this.d.files.bringFiles(sm));
+    this.d.log.info(
+      `bring conclusions from ${entryId}: ${outcome.kind}${outcome.kind === "moved" ? ` (files: ${outcome.files})` : ""}`,
+    );
     if (outcome.kind === "aborted") actions.status("Bringing conclusions cancelled; nothing changed.");
     if (outcome.kind !== "moved") return;
     controller.pushChat();
     tree.post({ type: "tree/reveal", entryId: outcome.summaryEntry.id });
-    actions.status(BROUGHT_MESSAGE);
+    if (outcome.files === "none") actions.status(BROUGHT_MESSAGE);
   }
 
   /** Select, in the tree, the node a branch summary came from. */
