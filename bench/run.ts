@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- --quick]`: generates sessions, measures our session store against pi's SessionManager
- * (fresh process per measurement) and our tree webview in headless Chromium, prints the tables with PASS/MISS
- * per target and writes bench/results.md, docs/bench.md and docs/bench-chart.svg.
+ * (fresh process per measurement), our tree webview in headless Chromium and the real UI (code-server +
+ * Chromium, the demo session against the big one), prints the tables with PASS/MISS per target and writes
+ * bench/results.md, docs/bench.md, docs/bench-chart.svg and the README's benchmark section.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, totalmem } from "node:os";
@@ -18,6 +19,7 @@ import { DATA_DIR, DOCS_FILE, RESULTS_FILE } from "./paths.js";
 import { summariseStore, summariseWebview, type BenchReport, type DatasetResult } from "./report/summary.js";
 import { resultsMarkdown } from "./report/table.js";
 import { checkTargets } from "./report/targets.js";
+import { measureUi, type UiReport } from "./ui/run-ui.js";
 import { writeResults } from "./report/write-results.js";
 import { measureSearch, type SearchBenchResult } from "./search/run-search.js";
 import { searchSection, writeSearchSection } from "./search/search-report.js";
@@ -104,7 +106,14 @@ async function main(): Promise<void> {
     // Re-render the committed files (e.g. after editing bench/analysis.md) without measuring again.
     if (!existsSync(LAST_REPORT)) throw new Error(`--from-last: no earlier run (${LAST_REPORT} is missing)`);
     const last = JSON.parse(readFileSync(LAST_REPORT, "utf8")) as { report: BenchReport };
-    await writeResults(last.report, checkTargets(last.report.results, last.report.checkpoints, last.report.search));
+    await writeResults(
+      last.report,
+      checkTargets(last.report.results, {
+        ui: last.report.ui,
+        checkpoints: last.report.checkpoints,
+        search: last.report.search,
+      }),
+    );
     log(
       "rewrote bench/results.md, docs/bench.md, docs/bench-chart.svg and the README's benchmark section from the last run",
     );
@@ -144,6 +153,19 @@ async function main(): Promise<void> {
     // No Chromium (or a broken bundle) must not cost the store results: the webview targets show "n/a".
     await measureWebviews(results, options).catch((error: unknown) => log(`webview: ${errorText(error)}`));
   }
+
+  let ui: UiReport | undefined;
+  const heavy = datasets.find((d) => d.role === "heavy");
+  if (options.skipUi) log("ui: skipped (--no-ui)");
+  else if (!heavy) {
+    if (!options.checkpointsOnly) log("ui: skipped (no heavy session selected)");
+  } else
+    ui = await measureUi(
+      { label: heavy.label, file: heavy.path },
+      { runs: options.uiRuns, moves: options.uiMoves },
+      log,
+    );
+
   const checkpoints = options.checkpoints ? await measureCheckpoints(options.quick ? 3 : 10, log) : undefined;
   const search = options.skipSearch || options.checkpointsOnly ? undefined : await measureSearchSafely(options);
 
@@ -155,10 +177,11 @@ async function main(): Promise<void> {
     durationS: (performance.now() - started) / 1000,
     machine: machineLine(loadAtStart),
     results,
+    ui,
     checkpoints,
     search,
   };
-  const checks = checkTargets(results, checkpoints, search);
+  const checks = checkTargets(results, { ui, checkpoints, search });
   const markdown = resultsMarkdown(report, checks);
   console.log(`\n${markdown}`);
   for (const c of checks) console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);

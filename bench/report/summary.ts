@@ -5,6 +5,7 @@ import type { ChildResult, Impl } from "../child/protocol.js";
 import type { Dataset } from "../generate/datasets.js";
 import type { SearchBenchResult } from "../search/run-search.js";
 import { median, medianOf, percentile } from "../stats.js";
+import type { UiReport } from "../ui/run-ui.js";
 import type { WebviewRun } from "../webview/measure-webview.js";
 import type { CheckpointBench } from "../checkpoints/measure-checkpoints.js";
 
@@ -62,6 +63,8 @@ export interface BenchReport {
   durationS: number;
   machine: string;
   results: DatasetResult[];
+  /** The real UI (code-server + Chromium): the demo session against the big one; absent when skipped. */
+  ui?: UiReport;
   /** Workspace checkpoints (absent when skipped). */
   checkpoints?: CheckpointBench;
   /** The session search over ~1 GB (bench/search), unless skipped. */

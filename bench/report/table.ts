@@ -4,6 +4,7 @@ import { checkpointTable } from "../checkpoints/checkpoint-report.js";
 import { searchSection } from "../search/search-report.js";
 import { mb, type TargetCheck } from "./targets.js";
 import type { BenchReport, StoreSummary } from "./summary.js";
+import type { UiSessionSummary } from "../ui/run-ui.js";
 
 const IMPL_NAMES: Record<Impl, string> = { ours: "**ours**", pi: "pi 0.73.1", floor: "raw floor" };
 
@@ -112,6 +113,77 @@ export function webviewTable(report: BenchReport): string {
   return lines.join("\n");
 }
 
+function seconds(v: number): string {
+  return Number.isFinite(v) ? `${(v / 1000).toFixed(1)} s` : "–";
+}
+
+/** A difference in seconds with its sign: "+0.4 s", "−1.2 s". */
+function signedSeconds(v: number): string {
+  return Number.isFinite(v) ? `${v < 0 ? "−" : "+"}${seconds(Math.abs(v))}` : "–";
+}
+
+function ratio(a: number, b: number): string {
+  return Number.isFinite(a / b) ? `${(a / b).toFixed(1)}×` : "–";
+}
+
+/** The real-UI table: the small and the big session, and the big one's figures as multiples of the small's. */
+export function uiTable(report: BenchReport): string {
+  const ui = report.ui;
+  if (!ui) return "";
+  const lines = [
+    row([
+      "Session",
+      "Load → tree with leaf",
+      "Load → chat",
+      "Click → summary choice p50 / worst",
+      "Move → tree + chat p50 / worst (tree, chat)",
+      "Extension host RSS settled (2 s after open; peak)",
+    ]),
+    row(Array(6).fill("---")),
+  ];
+  const line = (s: UiSessionSummary): string[] =>
+    s.error
+      ? [s.label, `failed: ${s.error.split("\n")[0].slice(0, 160)}`, "", "", "", ""]
+      : [
+          s.label,
+          seconds(s.loadToLeafMs),
+          seconds(s.loadToChatMs),
+          pairMs(s.clickToChoiceMs, s.clickToChoiceMaxMs),
+          `${pairMs(s.moveMs, s.moveMaxMs)} (${ms(s.moveTreeMs)}, ${ms(s.moveChatMs)})`,
+          `${mb(s.rss)} (${mb(s.rssOpen)}; ${mb(s.peakRss)})`,
+        ];
+  lines.push(row(line(ui.small)), row(line(ui.large)));
+  if (!ui.small.error && !ui.large.error) {
+    const { small: a, large: b } = ui;
+    lines.push(
+      row([
+        "big ÷ small",
+        `${ratio(b.loadToLeafMs, a.loadToLeafMs)} (${signedSeconds(ui.leafDelayMs)} per round)`,
+        ratio(b.loadToChatMs, a.loadToChatMs),
+        ratio(b.clickToChoiceMs, a.clickToChoiceMs),
+        ratio(b.moveMs, a.moveMs),
+        ratio(b.rss, a.rss),
+      ]),
+    );
+  }
+  return lines.join("\n");
+}
+
+/** How the real-UI figures were made, one line. */
+export function uiLine(report: BenchReport): string {
+  const ui = report.ui;
+  if (!ui) return "";
+  const recovered = ui.small.recovered + ui.large.recovered;
+  return (
+    `Real UI: VS Code 1.100 (code-server) with the extension, driven by headless Chromium; medians of ` +
+    `${ui.large.runs} run${ui.large.runs === 1 ? "" : "s"} per session, each a fresh code-server; the big session is "${ui.large.label}".` +
+    (recovered > 0
+      ? ` In ${recovered} of ${ui.small.runs + ui.large.runs} runs a view stayed blank at first and was re-created after 8 s ` +
+        `(code-server's webview start-up race; demo ${ui.small.recovered}, big ${ui.large.recovered}): their load times are left out.`
+      : "")
+  );
+}
+
 /** The targets table. */
 export function targetsTable(checks: TargetCheck[]): string {
   return [
@@ -172,10 +244,11 @@ export function resultsMarkdown(report: BenchReport, checks: TargetCheck[]): str
     "",
     storeTable(report),
     "",
-    "### Tree webview (headless Chromium, 400×800 viewport)",
+    "### Tree webview (component figures: the webview alone in headless Chromium, 400×800 viewport)",
     "",
     webviewTable(report),
     "",
+    ...(report.ui ? ["### Real UI (code-server + Chromium)", "", uiLine(report), "", uiTable(report), ""] : []),
     ...(report.checkpoints ? ["### Workspace checkpoints", "", checkpointTable(report.checkpoints), ""] : []),
     ...(report.search ? [searchSection(report.search, runLine(report)), ""] : []),
   ].join("\n");

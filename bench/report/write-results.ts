@@ -9,7 +9,7 @@ import type { Impl } from "../child/protocol.js";
 import { BENCH_DIR, CHART_FILE, DOCS_FILE, README_FILE, RESULTS_FILE } from "../paths.js";
 import { chartSvg, type ChartSeries } from "./chart-svg.js";
 import type { BenchReport } from "./summary.js";
-import { resultsMarkdown, runLine, summaryTable, targetsTable } from "./table.js";
+import { resultsMarkdown, runLine, summaryTable, targetsTable, uiLine, uiTable } from "./table.js";
 import { CHECKPOINT_METHOD } from "../checkpoints/checkpoint-report.js";
 import type { TargetCheck } from "./targets.js";
 
@@ -113,14 +113,36 @@ machine reclaims idle page cache), so the page cache is warm for everyone. "Open
 wall-clock time and, in brackets, the CPU time (user + system) of open, which a busy machine disturbs less; the
 targets use wall-clock medians of runs interleaved across implementations.
 
-The tree webview is driven through \`test/webview/harness.ts\`: the bundle built from \`webview/main.tsx\` as
+**Component figures.** The tree webview alone is driven through \`test/webview/harness.ts\`: the bundle built from \`webview/main.tsx\` as
 \`esbuild.mjs\` builds it (not minified), served on 127.0.0.1 under the host's CSP, in headless Chromium with a fake
 \`acquireVsCodeApi\`, a fresh page per run. The snapshot is what the host sends (our store's envelopes through
 \`src/host/tree-dto.ts\`; "host snapshot" is that step plus JSON serialisation, timed in the bench process).
 **First paint** = posting \`tree/snapshot\` until the frame after the rows exist (rAF, then a task).
 **Search** = one keystroke of "branch session" into the search field until the next frame after the re-render;
 **filter** = switching the filter dropdown, likewise. **DOM rows** counts \`treeitem\` elements (the list is
-windowed). Per-operation numbers are judged on their median; the worst is shown too.
+windowed). Per-operation numbers are judged on their median; the worst is shown too. These figures leave out
+VS Code: its extension host, the message channel, the workbench.
+
+**Real UI.** What a user waits for, in VS Code 1.100 (code-server, as \`test/util/code-server.ts\` starts it
+for the end-to-end tests) with the extension built as \`npm start\` builds it, driven by headless Chromium
+(\`test/util/workbench.ts\`), on the demo workspace holding either the demo session or a copy of the ~300 MB
+session (\`--quick\`: the ~30 MB one). Every run is a fresh code-server, browser profile and copy of the
+session; a round is one run of each, back to back (five rounds; one with \`--quick\`), and how much later the
+big session's tree shows its leaf is the median over rounds of the difference within a round, so drift
+between rounds on a busy machine stays out of it. A run in which the extension had to re-create a view that
+stayed blank (code-server's webview start-up race; the recovery waits 8 s) measures that recovery, not the
+session: its load times are left out, and the table says how many there were. Times come from the pages themselves (\`bench/ui/probes.ts\`):
+each frame notes on its own clock when what is awaited is drawn, so no polling or DevTools round trip is in
+them. **Load → tree with leaf**: from loading the workbench URL (the Agent view opened as soon as the
+activity bar is there) to the tree's first frame with its active leaf marked; **load → chat** likewise for
+the first chat message. **Click → summary choice**: a click on a tree row (an assistant message a few rows
+above the leaf) until the frame showing the "Summarize the branch you're leaving?" quick pick. **Move**:
+Enter on "No summary" until the tree marks the new leaf and the chat ends with it (the later of the two;
+both are shown). Six moves per run, alternating between two rows, half a second apart. **Extension host
+RSS**: VmRSS of the extension host process (a child of the code-server process, found in \`/proc\`) two
+seconds after the views are drawn, and settled: after the moves and 30 s idle (the target is on this one: an
+idle Node process leaves the garbage of a big open — the snapshot's JSON copies — until V8's memory reducer
+collects it, 10–30 s later); the peak is its VmHWM.
 
 Sessions: linear sessions with a branch every 40 turns and a label every 97 (everyday sizes, 1 KB tool outputs);
 a ~300 MB session with 10 KB tool outputs, Anthropic-style thinking with signatures and whole-file writes; a deep
@@ -131,10 +153,10 @@ ${CHECKPOINT_METHOD}
 Run \`npm run bench -- --quick\` for a smoke run (smaller sessions, 2 runs; writes nothing unless \`--write\`),
 \`--cpu-prof\` to write CPU profiles of the store children and the webview page to \`bench/.data/profiles/\`
 (summarise one with \`node --import tsx bench/profile-summary.ts <file>\`), \`--from-last\` to rewrite these
-files from the last run (e.g. after editing \`bench/analysis.md\`), \`--no-checkpoints\` to skip the checkpoint
-timings and \`--checkpoints-only\` to run only them (never written), \`--no-search\` to skip the session search
-(below) and \`--search-only\` to measure only it (with \`--write\` it rewrites only its section), \`--help\` for
-the rest.
+files from the last run (e.g. after editing \`bench/analysis.md\`), \`--no-ui\` to skip the real-UI figures
+(\`--ui-runs N\` sets their rounds), \`--no-checkpoints\` to skip the checkpoint timings and
+\`--checkpoints-only\` to run only them (never written), \`--no-search\` to skip the session search (below) and
+\`--search-only\` to measure only it (with \`--write\` it rewrites only its section), \`--help\` for the rest.
 `;
 
 /** Formats Markdown as the repository's Prettier config does, so `npm run lint` stays clean. */
@@ -152,7 +174,7 @@ export async function writeResults(report: BenchReport, checks: TargetCheck[]): 
   const analysisFile = join(BENCH_DIR, "analysis.md");
   const analysis = existsSync(analysisFile) ? `\n${readFileSync(analysisFile, "utf8").trim()}\n` : "";
   const chart = "![Open time and peak RSS against file size](bench-chart.svg)";
-  const docs = `# Benchmarks: our session store and tree view against pi, and workspace checkpoints\n\n${METHOD}\n## Results\n\n${chart}\n\n${tables}${analysis}`;
+  const docs = `# Benchmarks: our session store and tree view against pi, the real UI, and workspace checkpoints\n\n${METHOD}\n## Results\n\n${chart}\n\n${tables}${analysis}`;
   writeFileSync(DOCS_FILE, await formatted(DOCS_FILE, docs));
   writeFileSync(README_FILE, await formatted(README_FILE, readmeWithResults(report, checks)));
 }
@@ -178,6 +200,7 @@ function readmeWithResults(report: BenchReport, checks: TargetCheck[]): string {
     "",
     summaryTable(report),
     "",
+    ...(report.ui ? [uiLine(report), "", uiTable(report), ""] : []),
   ].join("\n");
   return readme.slice(0, start) + body + readme.slice(end);
 }

@@ -67,7 +67,7 @@ function sessionTitle(sm: SessionManager): string {
   return sm.isReadOnly() ? `${title} (read-only)` : title;
 }
 
-/** Activation: cheap (no file I/O beyond secrets); the session opens when a view or command needs it. */
+/** Activation: cheap (no file I/O beyond secrets); the session opens when a view loads or a command needs it. */
 export async function activate(context: vscode.ExtensionContext): Promise<AgentTreeApi> {
   const log = vscode.window.createOutputChannel("Agent Tree", { log: true });
   context.subscriptions.push(log);
@@ -130,6 +130,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     defaultModelKey: defaultModelSetting,
     postTree: (m) => tree.post(m),
     postChat: (m) => chat.post(m),
+    isViewReady: (kind) => (kind === "tree" ? tree : chat).isReady,
     approvalUi: {
       ask: (r, summary) => askApproval(r, summary),
       done: (id) => chat.post({ type: "chat/approvalDone", toolCallId: id }),
@@ -194,21 +195,34 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const panels = new ComparePanels(context.extensionUri, {
     log,
     reveal: (sessionId, entryId) => void compare.revealInTree(sessionId, entryId),
+    files: (session) => fileActions.compareFiles(session),
   });
-  const compare: CompareActions = new CompareActions({ controller, actions, tree, panels, log });
+  const compare: CompareActions = new CompareActions({ controller, actions, tree, panels, files: fileActions, log });
   context.subscriptions.push(panels);
 
   let opening: Promise<void> | undefined;
   const ensureSession = async (): Promise<boolean> => {
     if (controller.sessionManager) return false;
     if (opening) {
+      // The opening ends by pushing the snapshots of every ready view (the caller's too, if it waits for
+      // `ready`): pushing them again would send a big session's tree twice.
       await opening;
-      return false;
+      return controller.sessionManager !== undefined;
     }
     opening = opener.openRecentOrNew().finally(() => (opening = undefined));
     await opening;
     return true;
   };
+  /**
+   * A view is about to load: open the session now, while its webview loads (seconds in a browser), rather
+   * than on its `ready`. A big session's index is then built by the time the view asks for it.
+   */
+  const provider = (view: AgentWebviewView): vscode.WebviewViewProvider => ({
+    resolveWebviewView: (webviewView) => {
+      view.resolveWebviewView(webviewView);
+      void ensureSession();
+    },
+  });
 
   route = (raw, view) =>
     void routeWebviewMessage(raw, view, {
@@ -221,8 +235,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     });
 
   context.subscriptions.push(
-    vscode.window.registerWebviewViewProvider("agentTree.tree", tree),
-    vscode.window.registerWebviewViewProvider("agentTree.chat", chat),
+    vscode.window.registerWebviewViewProvider("agentTree.tree", provider(tree)),
+    vscode.window.registerWebviewViewProvider("agentTree.chat", provider(chat)),
     fileActions.registerDocuments(),
     ...registerCommands({
       controller,

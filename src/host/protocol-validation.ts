@@ -70,11 +70,15 @@ function bool(o: Fields, key: string): boolean {
   return v;
 }
 
-function requestId(o: Fields): number {
-  const v = o.requestId;
+function index(o: Fields, key: string): number {
+  const v = o[key];
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0)
-    refuse(`field "requestId" must be a non-negative integer`);
+    refuse(`field "${key}" must be a non-negative integer`);
   return v;
+}
+
+function requestId(o: Fields): number {
+  return index(o, "requestId");
 }
 
 function parse(o: Fields, ctx: ValidationContext): WebviewToHost {
@@ -97,6 +101,8 @@ function parse(o: Fields, ctx: ValidationContext): WebviewToHost {
       if (text.trim().length === 0) refuse(`field "text" is empty`);
       return { type, text };
     }
+    case "chat/requestOlder":
+      return { type, requestId: requestId(o), before: index(o, "before"), beforeId: entryId(o, ctx, "beforeId") };
     case "chat/abort":
       return { type };
     case "chat/approve": {

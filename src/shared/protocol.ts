@@ -114,9 +114,17 @@ export type HostToWebview =
   | { type: "tree/reveal"; entryId: string }
   /** A navigation is running (summarizing) or finished; the tree disables clicks meanwhile. */
   | { type: "tree/busy"; busy: boolean; message?: string }
-  /** The whole chat for the current path. */
+  /**
+   * The chat of the current path. A path may hold thousands of messages, so the chat holds a window of them
+   * ending at the leaf: `messages` are the path's messages from index `start` (0 = the root's) to the leaf.
+   * With `keep`, the chat keeps the messages it holds before `start` (the path still has them: the part a
+   * move did not change) and replaces the rest; without, it replaces everything. Older messages are paged
+   * in with chat/requestOlder.
+   */
   | {
       type: "chat/snapshot";
+      start: number;
+      keep: boolean;
       messages: ChatMessageDto[];
       streaming: boolean;
       model?: ModelDto;
@@ -128,6 +136,11 @@ export type HostToWebview =
    * replaces a streamed one, `replaces` names the temporary id to swap out.
    */
   | { type: "chat/message"; message: ChatMessageDto; replaces?: string }
+  /**
+   * Answer to chat/requestOlder: the path's messages from index `start` up to the chat's first one. Not sent
+   * when the request no longer matches what the chat holds (a snapshot is on its way).
+   */
+  | { type: "chat/older"; requestId: number; start: number; messages: ChatMessageDto[] }
   /** Streaming started/stopped. */
   | { type: "chat/streaming"; streaming: boolean }
   /** Put text into the input box (editorText after navigation). */
@@ -153,6 +166,8 @@ export type WebviewToHost =
   | { type: "tree/action"; action: "label" | "fork" | "copy" | "summarizeSwitch"; entryId: string }
   /** Send a prompt. */
   | { type: "chat/submit"; text: string }
+  /** The chat scrolled near its first message, which is the path's message `before` (id `beforeId`). */
+  | { type: "chat/requestOlder"; requestId: number; before: number; beforeId: string }
   /** Stop the running prompt. */
   | { type: "chat/abort" }
   /** Answer a tool approval. `always` auto-approves this tool for the session. */

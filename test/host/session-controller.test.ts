@@ -185,3 +185,18 @@ test("mutating tools ask (Allow always is remembered), read-only tools do not", 
     await fake.close();
   }
 });
+
+test("views still loading get no snapshot (a big tree is not built for nothing); ready views get theirs", async () => {
+  const h = createHarness();
+  h.ready = { tree: false, chat: false };
+  await h.controller.attach(seeded());
+  assert.deepEqual([h.tree.length, h.chat.length], [0, 0]);
+  h.ready.tree = true;
+  h.controller.pushTree();
+  assert.equal(ofType(h.tree, "tree/snapshot").length, 1);
+  h.ready.chat = true;
+  h.controller.chatViewLoaded();
+  const [chat] = ofType(h.chat, "chat/snapshot");
+  assert.deepEqual([chat.keep, chat.messages.map((m) => m.text)], [false, ["first question", "first answer"]]);
+  await h.controller.close();
+});

@@ -365,6 +365,8 @@ function chatSnapshot(): HostToWebview {
   ].join("\n\n");
   return {
     type: "chat/snapshot",
+    start: 0,
+    keep: false,
     streaming: true,
     model: { key: "anthropic/claude", name: "Claude", provider: "anthropic", contextWindow: 200_000 },
     usage: { input: 1200, output: 340, cost: 0.0123, contextTokens: 5000, contextWindow: 200_000 },

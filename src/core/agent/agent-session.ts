@@ -129,7 +129,8 @@ export class AgentSession {
     this.stream = options.stream ?? streamCompletion;
     this.complete = options.complete ?? completeText;
     this.contextCache = new ContextCache(this.sessionManager);
-    const context = this.contextCache.get();
+    // Not the whole context: on a big session that reads every body on the path, and nothing needs it yet.
+    const context = this.sessionManager.getLeafSettings();
     this.model =
       options.model ??
       options.selectModel?.(context.model) ??

@@ -10,7 +10,7 @@
  * values: a line damaged inside a skipped value is found when its body is read (like head-scan.ts).
  * Any shape it does not expect returns undefined, and the caller parses the line whole.
  */
-import { detach, intern, type EntryMeta } from "./entry-record.js";
+import { detach, intern, usageFrom, type EntryMeta } from "./entry-record.js";
 import { decodePartialString } from "./head-scan.js";
 import { collapseWhitespace, isSpace, normalizePreview, PREVIEW_MAX } from "./preview.js";
 import type { EntryEnvelope } from "./types.js";
@@ -48,6 +48,8 @@ interface Found {
   model?: string;
   stopReason?: string;
   errorMessage?: Str;
+  /** The `usage` value, parsed (a small object). */
+  usage?: unknown;
 }
 
 /** A read position over one line's bytes. */
@@ -182,6 +184,14 @@ class Cursor {
     }
   }
 
+  /** Skips a value and returns its JSON text (for small values parsed whole). */
+  valueText(): string {
+    this.peek();
+    const from = this.p;
+    this.skipValue();
+    return this.buf.toString("utf8", from, this.p);
+  }
+
   /** `,` (true) or the closer `close` (false) after a member. */
   more(close: number): boolean {
     const c = this.peek();
@@ -192,7 +202,7 @@ class Cursor {
   }
 }
 
-const MESSAGE_KEYS = ["role", "content", "provider", "model", "stopReason", "errorMessage"] as const;
+const MESSAGE_KEYS = ["role", "content", "provider", "model", "stopReason", "errorMessage", "usage"] as const;
 const BLOCK_KEYS = ["type", "text", "name"] as const;
 
 function readBlocks(cur: Cursor, found: Found): void {
@@ -272,6 +282,10 @@ function readMessage(cur: Cursor): Found {
       case "errorMessage":
         found.errorMessage = cur.string(TEXT_PREFIX_BYTES);
         break;
+      case "usage":
+        // A few numbers: parsing the slice is simpler than walking it, and as cheap.
+        found.usage = JSON.parse(cur.valueText()) as unknown;
+        break;
       default:
         cur.skipValue();
     }
@@ -349,9 +363,10 @@ export function skimAssistantMessage(
     env.toolCallsOnly = !hasText;
   }
   if (found.stopReason === "error" || found.stopReason === "aborted") env.failed = true;
-  const meta: EntryMeta | undefined =
-    found.provider !== undefined && found.model !== undefined
-      ? { model: { provider: intern(found.provider), modelId: intern(found.model) } }
-      : undefined;
-  return { env, meta };
+  const meta: EntryMeta = {};
+  if (found.provider !== undefined && found.model !== undefined)
+    meta.model = { provider: intern(found.provider), modelId: intern(found.model) };
+  const usage = usageFrom(found.usage);
+  if (usage) meta.usage = usage;
+  return { env, meta: meta.model || meta.usage ? meta : undefined };
 }

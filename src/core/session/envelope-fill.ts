@@ -66,11 +66,17 @@ export function fillFromBytes(rec: EntryRecord, buf: Buffer, start: number): Loa
   return undefined;
 }
 
+/** A read window kept between calls of fillEnvelopes (one fill in slices reuses one buffer). */
+export interface FillWindow {
+  buf?: Buffer;
+}
+
 /**
  * Fills every pending record of `records` (any order; read in file order) from the file open at `fd`.
- * Returns the problems found (see fillFromBytes). I/O errors propagate.
+ * Returns the problems found (see fillFromBytes). I/O errors propagate. `window` lends the read buffer:
+ * a session filled in slices would otherwise leave a 4 MB buffer per slice to the garbage collector.
  */
-export function fillEnvelopes(fd: number, records: readonly EntryRecord[]): LoadIssue[] {
+export function fillEnvelopes(fd: number, records: readonly EntryRecord[], window: FillWindow = {}): LoadIssue[] {
   const todo = records.filter((r) => r.pending && r.offset >= 0);
   if (todo.length === 0) return [];
   todo.sort((a, b) => a.offset - b.offset);
@@ -78,7 +84,7 @@ export function fillEnvelopes(fd: number, records: readonly EntryRecord[]): Load
   let spanEnd = 0;
   for (const r of todo) spanEnd = Math.max(spanEnd, r.offset + r.length);
   const issues: LoadIssue[] = [];
-  let win: Buffer | undefined;
+  let win = window.buf;
   let winStart = 0;
   let winLen = 0;
   for (const rec of todo) {
@@ -95,7 +101,7 @@ export function fillEnvelopes(fd: number, records: readonly EntryRecord[]): Load
     } else {
       if (rec.offset < winStart || rec.offset + rec.length > winStart + winLen) {
         const want = Math.min(WINDOW_BYTES, spanEnd - rec.offset); // at least this line
-        if (!win || win.length < want) win = Buffer.allocUnsafe(want);
+        if (!win || win.length < want) window.buf = win = Buffer.allocUnsafe(want);
         winStart = rec.offset;
         winLen = readInto(fd, win.subarray(0, want), winStart);
         if (winLen < rec.length) {

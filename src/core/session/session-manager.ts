@@ -11,11 +11,11 @@ import {
   type TextContent,
   type Usage,
 } from "../messages.js";
-import { buildContext, type PathItem } from "./context.js";
+import { buildContext, settingsOf, type PathItem } from "./context.js";
 import { RETAIN_MAX_BYTES, entryShapeError, recordOfEntry, type EntryRecord } from "./entry-record.js";
 import { EntryColumns } from "./entry-columns.js";
 import { EntryIndex } from "./entry-index.js";
-import { fillEnvelopes, fillFromEntry } from "./envelope-fill.js";
+import { fillEnvelopes, fillFromEntry, type FillWindow } from "./envelope-fill.js";
 import {
   EntryNotFoundError,
   SessionChangedError,
@@ -424,13 +424,15 @@ export class SessionManager {
     if (!this.unfilled) return Promise.resolve();
     this.prefetch ??= (async () => {
       const count = this.index.count;
+      // One read buffer for all slices (dropped with this closure when done).
+      const window: FillWindow = {};
       for (let from = 0; from < count && this.unfilled && !this.closed; from += PREFETCH_SLICE) {
         await new Promise<void>((resolve) => setImmediate(resolve));
         if (!this.unfilled || this.closed) break;
         const slice: EntryRecord[] = [];
         for (let i = from; i < Math.min(count, from + PREFETCH_SLICE); i++) slice.push(this.index.recordAt(i));
         try {
-          this.fill(slice);
+          this.fill(slice, window);
         } catch {
           return; // an I/O error: getEnvelopes() fills what is left and throws it to its caller
         }
@@ -503,9 +505,44 @@ export class SessionManager {
 
   /** What the model sees from the leaf, and the model / thinking level in force there. */
   buildSessionContext(): SessionContext {
+    const items = this.pathItems(this.leafId);
+    const read = this.windowReader();
+    return buildContext(items, (item) => this.loadForContext((item as (typeof items)[number]).rec, read));
+  }
+
+  /**
+   * The model and thinking level in force at the leaf, as buildSessionContext() gives them, without reading
+   * message bodies (at most the last assistant line's head on the path, for its model).
+   */
+  getLeafSettings(): Omit<SessionContext, "messages"> {
+    return settingsOf(this.pathItems(this.leafId));
+  }
+
+  /**
+   * Envelopes from the root to `fromId` (default: the leaf), root first, as getPath() walks it, without
+   * reading bodies.
+   */
+  getPathEnvelopes(fromId?: string | null): EntryEnvelope[] {
+    const recs = this.pathRecords(fromId === undefined ? this.leafId : fromId);
+    const pending = this.unfilled ? recs.filter((r) => r.pending) : [];
+    if (pending.length > 0) this.fill(pending);
+    return recs.map((r) => r.env);
+  }
+
+  /**
+   * The token use and cost an entry records — an assistant message, or pi 1.5's compaction, branch summary or
+   * `usage` entry — read with its envelope (no body is read); undefined for others.
+   */
+  getUsage(id: string): Usage | undefined {
+    const rec = this.index.get(id);
+    if (rec?.pending) this.fill([rec]);
+    return rec?.meta.usage;
+  }
+
+  /** The path as context building sees it; meta is read on demand. */
+  private pathItems(leafId: string | null): (PathItem & { rec: EntryRecord })[] {
     const fill = (rec: EntryRecord): void => this.fill([rec]);
-    // meta is read on demand: buildContext asks only for the model of the last assistant message on the path.
-    const items: (PathItem & { rec: EntryRecord })[] = this.pathRecords(this.leafId).map((rec) => ({
+    return this.pathRecords(leafId).map((rec) => ({
       id: rec.env.id,
       type: rec.env.type,
       role: rec.env.role,
@@ -516,8 +553,6 @@ export class SessionManager {
       },
       rec,
     }));
-    const read = this.windowReader();
-    return buildContext(items, (item) => this.loadForContext((item as (typeof items)[number]).rec, read));
   }
 
   /**
@@ -1015,11 +1050,11 @@ export class SessionManager {
   }
 
   /** Fill the pending records among `recs` from the file; problems become load issues. */
-  private fill(recs: readonly EntryRecord[]): void {
+  private fill(recs: readonly EntryRecord[], window?: FillWindow): void {
     if (!this.file) return;
     const fd = this.closed ? openRegular(this.file, O_RDONLY) : this.readHandle();
     try {
-      for (const issue of fillEnvelopes(fd, recs))
+      for (const issue of fillEnvelopes(fd, recs, window))
         if (!this.issues.some((i) => i.line === issue.line)) this.issues.push(issue);
     } finally {
       if (this.closed) fs.closeSync(fd);

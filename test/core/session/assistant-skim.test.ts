@@ -47,16 +47,36 @@ const entryArb = fc
     model: fc.option(fc.oneof(fc.constantFrom("claude-sonnet-4-5"), fc.integer()), { nil: undefined }),
     stopReason: fc.option(fc.constantFrom("stop", "toolUse", "error", "aborted"), { nil: undefined }),
     errorMessage: fc.option(text, { nil: undefined }),
+    // pi's whole usage, a partial one (other writers), odd values the store must read as 0, or none.
+    usage: fc.option(
+      fc.oneof(
+        fc.record({
+          input: fc.nat(),
+          output: fc.nat(),
+          cacheRead: fc.nat(),
+          cacheWrite: fc.nat(),
+          totalTokens: fc.nat(),
+          cost: fc.record({ input: fc.double({ min: 0, max: 1, noNaN: true }), total: fc.double({ noNaN: true }) }),
+        }),
+        fc.record({
+          input: fc.nat(),
+          output: fc.constantFrom("7", null),
+          cost: fc.constantFrom(null, 3, { total: 1 }),
+        }),
+        fc.constantFrom(null, "none", [1, 2]),
+      ),
+      { nil: undefined },
+    ),
     pad: fc.nat({ max: 6000 }),
     shuffle: fc.boolean(),
   })
-  .map(({ id, parentId, content, provider, model, stopReason, errorMessage, pad, shuffle }): SessionEntry => {
+  .map(({ id, parentId, content, provider, model, stopReason, errorMessage, usage, pad, shuffle }): SessionEntry => {
     const fields: [string, unknown][] = [
       ["content", content],
       ["api", "anthropic-messages"],
       ["provider", provider],
       ["model", model],
-      ["usage", { input: 1, output: 2, cost: { total: 0.5 } }],
+      ["usage", usage],
       ["stopReason", stopReason],
       ["errorMessage", errorMessage],
       ["padding", "p".repeat(pad)],
@@ -74,6 +94,11 @@ const entryArb = fc
     } as unknown as SessionEntry;
   });
 
+/** The entry as its line reads back (JSON has no -0, NaN or Infinity). */
+function reparsed(entry: SessionEntry): SessionEntry {
+  return JSON.parse(JSON.stringify(entry)) as SessionEntry;
+}
+
 function skim(line: string): ReturnType<typeof envelopeFromPiBytes> {
   const buf = Buffer.from(line);
   return envelopeFromPiBytes(buf, 0, buf.length);
@@ -88,7 +113,7 @@ describe("assistant skim", () => {
         if (!got) return;
         taken++;
         assert.deepEqual(got.env, envelopeOf(entry));
-        assert.deepEqual(got.meta ?? {}, metaOf(entry));
+        assert.deepEqual(got.meta ?? {}, metaOf(reparsed(entry)));
       }),
       { numRuns: 600 },
     );
@@ -154,6 +179,9 @@ describe("assistant skim", () => {
       const sm = await SessionManager.open(file, { readOnly: true });
       const envs = sm.getEnvelopes();
       entries.forEach((e, i) => assert.deepEqual(envs[i], envelopeOf(e), `envelope of line ${i + 2}`));
+      entries.forEach((e, i) =>
+        assert.deepEqual(sm.getUsage(e.id), metaOf(reparsed(e)).usage, `usage of line ${i + 2}`),
+      );
       const ctx = sm.buildSessionContext();
       const lastModel = [...entries]
         .reverse()
@@ -229,7 +257,7 @@ describe("envelope from bytes", () => {
         if (!got) return;
         taken++;
         assert.deepEqual(got.env, envelopeOf(entry));
-        assert.deepEqual(got.meta ?? {}, metaOf(entry));
+        assert.deepEqual(got.meta ?? {}, metaOf(reparsed(entry)));
       }),
       { numRuns: 1000 },
     );
