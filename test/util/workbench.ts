@@ -195,24 +195,26 @@ export async function answerInputBox(page: Page, text: string): Promise<void> {
 }
 
 /**
- * Clicks the context-menu item (rendered in the workbench DOM) whose label is `label`. A menu can ignore a click
- * that comes right after it opened (more often on a busy machine): while it stays open, the click is repeated a
- * bounded number of times.
+ * VS Code's menu items start listening for the mouse 100 ms after they are drawn (a timer set when each item
+ * renders), so that releasing the button that opened the menu does not pick an item; a click before that does
+ * nothing and the menu stays open.
+ */
+const MENU_ITEM_ARMING_MS = 100;
+
+/**
+ * Clicks the context-menu item (rendered in the workbench DOM) whose label is `label`, once it takes clicks, and
+ * waits for the menu to close.
  */
 export async function clickMenuItem(page: Page, label: string): Promise<void> {
   const item = page.locator(".monaco-menu .action-item .action-label", { hasText: label }).first();
   await expectVisible(item, `context-menu item "${label}"`);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    await item.click();
-    const closed = await page
-      .locator(".context-view .monaco-menu")
-      .first()
-      .waitFor({ state: "hidden", timeout: 3000 })
-      .then(() => true)
-      .catch(() => false);
-    if (closed) return;
-  }
-  throw new Error(`the context menu stayed open after clicking "${label}" three times`);
+  // A timer of the same delay set in the page now fires after the items' (set earlier, when they were drawn),
+  // however late a loaded machine runs them: then the item takes the click.
+  await page.evaluate((ms) => new Promise<void>((ok) => setTimeout(ok, ms)), MENU_ITEM_ARMING_MS);
+  await item.click();
+  await item.waitFor({ state: "hidden", timeout: UI_TIMEOUT_MS }).catch(() => {
+    throw new Error(`the context menu stayed open after clicking "${label}"`);
+  });
 }
 
 /** The workbench's modal dialog (a modal message of the extension). */
