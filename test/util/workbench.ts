@@ -76,9 +76,32 @@ export async function openViewContainer(page: Page, title: string): Promise<void
   await item.waitFor({ state: "visible", timeout: UI_TIMEOUT_MS }).catch(() => {
     throw new Error(`no activity-bar entry "${title}" (is the extension loaded? its viewsContainers contributed?)`);
   });
-  const checked = await item.locator("xpath=..").getAttribute("aria-checked");
-  const selected = (await item.locator("xpath=..").getAttribute("class"))?.includes("checked") ?? false;
-  if (checked !== "true" && !selected) await item.click();
+  // Open means: the entry is checked *and* the side bar is shown. The entry's state is not read once and
+  // acted on: during a window reload the workbench restores the last open container a moment later, and a
+  // click meant to open it would then toggle it closed. So look, click only when it is closed, and look again.
+  const isOpen = async (): Promise<boolean> => {
+    const entry = item.locator("xpath=..");
+    const checked =
+      (await entry.getAttribute("aria-checked")) === "true" ||
+      ((await entry.getAttribute("class"))?.split(/\s+/).includes("checked") ?? false);
+    return checked && (await page.locator(".part.sidebar").isVisible());
+  };
+  for (let attempt = 0; attempt < 4; attempt++) {
+    if (await holdsWithin(isOpen, attempt === 0 ? 1_500 : 5_000)) return;
+    await item.click();
+  }
+  if (await holdsWithin(isOpen, 5_000)) return;
+  throw new Error(`the "${title}" view container did not open after 4 clicks on its activity-bar entry`);
+}
+
+/** Polls `condition` every 200 ms until it holds (true) or `timeoutMs` has passed (false). */
+async function holdsWithin(condition: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await condition().catch(() => false)) return true;
+    if (Date.now() >= deadline) return false;
+    await sleep(200);
+  }
 }
 
 /**
