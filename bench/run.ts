@@ -1,8 +1,9 @@
 /**
- * `npm run bench [-- --quick]`: generates sessions, measures our session store against pi's SessionManager
- * (fresh process per measurement), our tree webview in headless Chromium and the real UI (code-server +
- * Chromium, the demo session against the big one), prints the tables with PASS/MISS per target and writes
- * bench/results.md, docs/bench.md, docs/bench-chart.svg and the README's benchmark section.
+ * `npm run bench [-- --quick]`: generates sessions, measures our session store against the SessionManager of
+ * the newest pi (1.5.x, under the Node it needs) and of pi 0.73.1 (fresh process per measurement), our tree
+ * webview in headless Chromium and the real UI (code-server + Chromium, the demo session against the big one),
+ * prints the tables with PASS/MISS per target and writes bench/results.md, docs/bench.md, docs/bench-chart.svg
+ * and the README's benchmark section.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, totalmem } from "node:os";
@@ -12,7 +13,6 @@ import { measureCheckpoints } from "./checkpoints/measure-checkpoints.js";
 import { buildChild, runChild } from "./child-runner.js";
 import { compareLine, measureCompare } from "./compare/measure-compare.js";
 import type { ChildResult, Impl } from "./child/protocol.js";
-import { ensurePi } from "./ensure-pi.js";
 import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./generate/datasets.js";
 import { parseOptions, UsageRequested, type BenchOptions } from "./options.js";
 import { DATA_DIR, DOCS_FILE, RESULTS_FILE } from "./paths.js";
@@ -25,8 +25,9 @@ import { measureSearch, type SearchBenchResult } from "./search/run-search.js";
 import { searchSection, writeSearchSection } from "./search/search-report.js";
 import { measureWebviewRun, startRig, type WebviewRun } from "./webview/measure-webview.js";
 import { buildSnapshot, type HostSnapshot } from "./webview/snapshot.js";
+import { ensurePiReleases, type PiReleases } from "../tools/pi/index.js";
 
-const IMPLS: Impl[] = ["floor", "pi", "ours"];
+const IMPLS: Impl[] = ["floor", "piLegacy", "piLatest", "ours"];
 /** The numbers behind the committed result files, for --from-last. */
 const LAST_REPORT = join(DATA_DIR, "last-report.json");
 /** The numbers of the latest run of any kind (quick, partial or not written). */
@@ -40,9 +41,20 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The Node binary and module of each implementation (ours and the floor run under this Node). */
+function runnerOf(impl: Impl, pi: PiReleases): { node: string; piModule?: string } {
+  if (impl === "piLatest") return { node: pi.latest.node, piModule: pi.latest.sessionManager };
+  if (impl === "piLegacy") return { node: pi.legacy.node, piModule: pi.legacy.sessionManager };
+  return { node: process.execPath };
+}
+
 /** Runs are interleaved across implementations so slow drift on a shared machine hits all of them alike. */
-async function measureStores(dataset: Dataset, options: BenchOptions): Promise<DatasetResult["stores"]> {
-  const runs: Record<Impl, ChildResult[]> = { floor: [], pi: [], ours: [] };
+async function measureStores(
+  dataset: Dataset,
+  options: BenchOptions,
+  pi: PiReleases,
+): Promise<DatasetResult["stores"]> {
+  const runs: Record<Impl, ChildResult[]> = { floor: [], piLegacy: [], piLatest: [], ours: [] };
   const errors: Partial<Record<Impl, string>> = {};
   for (let run = 0; run < options.runs; run++) {
     for (const impl of IMPLS) {
@@ -51,6 +63,7 @@ async function measureStores(dataset: Dataset, options: BenchOptions): Promise<D
         runs[impl].push(
           await runChild({
             impl,
+            ...runnerOf(impl, pi),
             file: dataset.path,
             navTargets: dataset.navTargets,
             appends: options.appends,
@@ -108,7 +121,7 @@ async function main(): Promise<void> {
     const last = JSON.parse(readFileSync(LAST_REPORT, "utf8")) as { report: BenchReport };
     await writeResults(
       last.report,
-      checkTargets(last.report.results, {
+      checkTargets(last.report, {
         ui: last.report.ui,
         checkpoints: last.report.checkpoints,
         search: last.report.search,
@@ -127,23 +140,25 @@ async function main(): Promise<void> {
   if (options.only) specs = specs.filter((s) => options.only!.includes(s.name));
   if (options.checkpointsOnly) specs = [];
   else if (specs.length === 0) throw new Error("no dataset selected (see --only)");
+  let pi: PiReleases | undefined;
   if (specs.length > 0) {
-    ensurePi(log);
+    log("pi releases: installing what is missing (tools/pi/ensure.mjs)");
+    pi = ensurePiReleases();
     await buildChild();
   }
   const datasets = ensureDatasets(specs, DATA_DIR, log);
 
   const results: DatasetResult[] = [];
   for (const dataset of datasets) {
-    const stores = await measureStores(dataset, options);
+    const stores = await measureStores(dataset, options, pi as PiReleases);
     results.push({ dataset, stores });
     const fmt = (impl: Impl) => {
       const s = stores[impl];
       return s && !s.error
-        ? `${impl} ${s.openMs.toFixed(0)} ms/${(s.peakRssOpen / 1e6).toFixed(0)} MB`
+        ? `${impl} ${s.readyMs.toFixed(0)} ms/${(s.peakRssReady / 1e6).toFixed(0)} MB`
         : `${impl} failed`;
     };
-    log(`${dataset.name}: open ${IMPLS.map(fmt).join(", ")}`);
+    log(`${dataset.name}: open → tree → context ${IMPLS.map(fmt).join(", ")}`);
   }
   // The compare tab on long branches: printed, not part of the result tables.
   await measureCompare(DATA_DIR, options.quick ? 2_000 : 10_000, options.runs)
@@ -171,6 +186,7 @@ async function main(): Promise<void> {
 
   const report: BenchReport = {
     quick: options.quick,
+    piVersions: pi ? { latest: pi.latest.version, legacy: pi.legacy.version } : undefined,
     runs: options.runs,
     appends: options.appends,
     startedAt,
@@ -181,7 +197,7 @@ async function main(): Promise<void> {
     checkpoints,
     search,
   };
-  const checks = checkTargets(results, { ui, checkpoints, search });
+  const checks = checkTargets(report, { ui, checkpoints, search });
   const markdown = resultsMarkdown(report, checks);
   console.log(`\n${markdown}`);
   for (const c of checks) console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);

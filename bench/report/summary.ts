@@ -22,7 +22,6 @@ export interface StoreSummary {
   rssBaseline: number;
   getTreeMs: number;
   buildContextMs: number;
-  envelopesMs: number;
   navigateP50Ms: number;
   navigateMaxMs: number;
   appendP50Ms: number;
@@ -57,6 +56,8 @@ export interface DatasetResult {
 /** The whole run. */
 export interface BenchReport {
   quick: boolean;
+  /** The pi releases measured (npm versions). */
+  piVersions?: { latest: string; legacy: string };
   runs: number;
   appends: number;
   startedAt: string;
@@ -85,7 +86,6 @@ export function summariseStore(impl: Impl, runs: ChildResult[], error?: string):
     rssBaseline: medianOf(runs, (r) => r.rssBaseline),
     getTreeMs: medianOf(runs, (r) => r.getTreeMs),
     buildContextMs: medianOf(runs, (r) => r.buildContextMs),
-    envelopesMs: medianOf(runs, (r) => r.envelopesMs),
     navigateP50Ms: medianOf(runs, (r) => (r.navigateMs ? median(r.navigateMs) : undefined)),
     navigateMaxMs: medianOf(runs, (r) => (r.navigateMs ? Math.max(...r.navigateMs) : undefined)),
     appendP50Ms: medianOf(runs, (r) => (r.appendMs ? percentile(r.appendMs, 50) : undefined)),

@@ -2,11 +2,16 @@
 import type { Impl } from "../child/protocol.js";
 import { checkpointTable } from "../checkpoints/checkpoint-report.js";
 import { searchSection } from "../search/search-report.js";
-import { mb, type TargetCheck } from "./targets.js";
+import { mb, piName, type TargetCheck } from "./targets.js";
 import type { BenchReport, StoreSummary } from "./summary.js";
 import type { UiSessionSummary } from "../ui/run-ui.js";
 
-const IMPL_NAMES: Record<Impl, string> = { ours: "**ours**", pi: "pi 0.73.1", floor: "raw floor" };
+/** The name of an implementation in the tables. */
+function implName(report: BenchReport, impl: Impl): string {
+  if (impl === "ours") return "**ours**";
+  if (impl === "floor") return "raw floor";
+  return piName(report, impl);
+}
 
 function ms(v: number): string {
   if (!Number.isFinite(v)) return "–";
@@ -24,27 +29,41 @@ function row(cells: string[]): string {
   return `| ${cells.join(" | ")} |`;
 }
 
-function storeRow(s: StoreSummary, pi: StoreSummary | undefined, floor: StoreSummary | undefined): string[] {
-  if (s.error)
-    return [IMPL_NAMES[s.impl], `failed: ${s.error.split("\n")[0].slice(0, 120)}`, "", "", "", "", "", "", "", ""];
-  const piOk = pi && !pi.error && s.impl !== "pi";
-  const faster = piOk ? `${(pi.openMs / s.openMs).toFixed(1)}× faster` : "";
-  const rssShare = piOk ? `${((s.peakRssReady / pi.peakRssReady) * 100).toFixed(0)} %` : "";
-  const readyFaster = piOk ? ` (${(pi.readyMs / s.readyMs).toFixed(1)}×)` : "";
-  const vsFloor = floor && s.impl !== "floor" ? `${(s.openMs / floor.openMs).toFixed(1)}×` : "";
+/** How many times faster `s` is than `them` from open to tree and context ("" when either is missing). */
+function times(s: StoreSummary, them: StoreSummary | undefined): string {
+  return them && !them.error && them !== s ? `${(them.readyMs / s.readyMs).toFixed(1)}×` : "";
+}
+
+function storeRow(report: BenchReport, s: StoreSummary, stores: Partial<Record<Impl, StoreSummary>>): string[] {
+  const name = implName(report, s.impl);
+  if (s.error) return [name, `failed: ${s.error.split("\n")[0].slice(0, 120)}`, "", "", "", "", "", "", "", ""];
+  const { piLatest, piLegacy, floor } = stores;
+  if (s.impl === "floor")
+    return [name, "–", "–", "–", `${ms(s.openMs)} (${ms(s.openCpuMs)})`, "–", mb(s.peakRssOpen), "", "–", "–"];
+  const vs =
+    s.impl === "ours"
+      ? [times(s, piLatest), times(s, piLegacy)].map((t, i) => t && `${t} ${i === 0 ? "newest pi" : "pi 0.73"}`)
+      : [];
+  const vsFloor = floor && !floor.error ? `${(s.readyMs / floor.openMs).toFixed(1)}× floor` : "";
+  const rssShare =
+    s.impl === "ours" && piLatest && !piLatest.error
+      ? `${((s.peakRssReady / piLatest.peakRssReady) * 100).toFixed(0)} %`
+      : "";
   return [
-    IMPL_NAMES[s.impl],
+    name,
     `${ms(s.openMs)} (${ms(s.openCpuMs)})`,
-    [faster, vsFloor && `${vsFloor} floor`].filter(Boolean).join(", "),
-    s.impl === "floor" ? "–" : `${ms(s.readyMs)}${readyFaster}`,
-    s.peakRssReady > s.peakRssOpen * 1.02 ? `${mb(s.peakRssOpen)} → ${mb(s.peakRssReady)}` : mb(s.peakRssOpen),
-    rssShare,
     ms(s.getTreeMs),
     ms(s.buildContextMs),
+    `**${ms(s.readyMs)}**`,
+    [...vs, vsFloor].filter(Boolean).join(", "),
+    s.peakRssReady > s.peakRssOpen * 1.02 ? `${mb(s.peakRssOpen)} → ${mb(s.peakRssReady)}` : mb(s.peakRssOpen),
+    rssShare,
     pairMs(s.navigateP50Ms, s.navigateMaxMs),
     pairMs(s.appendP50Ms, s.appendP99Ms),
   ];
 }
+
+const STORE_ORDER: Impl[] = ["ours", "piLatest", "piLegacy", "floor"];
 
 /** The store table: one block of rows per session. */
 export function storeTable(report: BenchReport): string {
@@ -53,24 +72,24 @@ export function storeTable(report: BenchReport): string {
       "Session",
       "Impl",
       "Open (CPU)",
-      "Open vs pi / floor",
-      "Open + previews (vs pi)",
-      "Peak RSS (open → previews)",
-      "RSS vs pi",
       "getTree",
       "buildSessionContext",
+      "Open → tree → context",
+      "Faster than / floor",
+      "Peak RSS (open → context)",
+      "RSS vs newest pi",
       "navigate p50 / worst",
       "append p50 / p99",
     ]),
     row(Array(11).fill("---")),
   ];
   for (const r of report.results) {
-    const { ours, pi, floor } = r.stores;
     const title = `${r.dataset.label}<br>${r.dataset.entries.toLocaleString("en-US")} entries, ${mb(r.dataset.bytes)}`;
     let first = true;
-    for (const s of [ours, pi, floor]) {
+    for (const impl of STORE_ORDER) {
+      const s = r.stores[impl];
       if (!s) continue;
-      lines.push(row([first ? title : "", ...storeRow(s, pi, floor)]));
+      lines.push(row([first ? title : "", ...storeRow(report, s, r.stores)]));
       first = false;
     }
   }
@@ -195,21 +214,27 @@ export function targetsTable(checks: TargetCheck[]): string {
   ].join("\n");
 }
 
-/** The README's summary: per session, ours against pi (open, open + previews, peak RSS). */
+/** The README's summary: per session, open → tree → context of ours against both pi releases, and peak RSS. */
 export function summaryTable(report: BenchReport): string {
+  const latest = piName(report, "piLatest");
+  const legacy = piName(report, "piLegacy");
   const lines = [
-    row(["Session", "Open: ours / pi", "Open + previews: ours", "Peak RSS: ours / pi"]),
-    row(Array(4).fill("---")),
+    row(["Session", `Open → tree → context: ours / ${latest} / ${legacy}`, `Peak RSS: ours / ${latest} / ${legacy}`]),
+    row(Array(3).fill("---")),
   ];
   for (const r of report.results) {
-    const { ours, pi } = r.stores;
-    if (!ours || ours.error || !pi || pi.error) continue;
+    const { ours, piLatest, piLegacy } = r.stores;
+    if (!ours || ours.error) continue;
+    const them = [piLatest, piLegacy];
+    const readyCells = them.map((s) =>
+      s && !s.error ? `${ms(s.readyMs)} (${(s.readyMs / ours.readyMs).toFixed(1)}×)` : "–",
+    );
+    const rssCells = them.map((s) => (s && !s.error ? mb(s.peakRssReady) : "–"));
     lines.push(
       row([
         `${r.dataset.label} (${mb(r.dataset.bytes)})`,
-        `${ms(ours.openMs)} / ${ms(pi.openMs)} (${(pi.openMs / ours.openMs).toFixed(1)}×)`,
-        `${ms(ours.readyMs)} (${(pi.readyMs / ours.readyMs).toFixed(1)}×)`,
-        `${mb(ours.peakRssReady)} / ${mb(pi.peakRssReady)}`,
+        [ms(ours.readyMs), ...readyCells].join(" / "),
+        [mb(ours.peakRssReady), ...rssCells].join(" / "),
       ]),
     );
   }

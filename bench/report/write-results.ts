@@ -1,6 +1,7 @@
 /**
- * Writes the results: bench/results.md (the tables), docs/bench.md (method, chart, tables) and
- * docs/bench-chart.svg (open time and peak RSS against file size, ours, pi's and the raw floor).
+ * Writes the results: bench/results.md (the tables), docs/bench.md (method, chart, tables),
+ * docs/bench-chart.svg (open → tree → context and peak RSS against file size: ours, both pi releases and the
+ * raw floor) and the README's benchmark section.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,17 +11,21 @@ import { BENCH_DIR, CHART_FILE, DOCS_FILE, README_FILE, RESULTS_FILE } from "../
 import { chartSvg, type ChartSeries } from "./chart-svg.js";
 import type { BenchReport } from "./summary.js";
 import { resultsMarkdown, runLine, summaryTable, targetsTable, uiLine, uiTable } from "./table.js";
+import { piName } from "./targets.js";
 import { CHECKPOINT_METHOD } from "../checkpoints/checkpoint-report.js";
 import type { TargetCheck } from "./targets.js";
 
 type SeriesSpec = { impl: Impl; name: string; color: string; dashed?: boolean };
-const SERIES: SeriesSpec[] = [
-  { impl: "ours", name: "ours", color: "#1f6feb" },
-  { impl: "pi", name: "pi 0.73.1", color: "#d1242f" },
-  { impl: "floor", name: "raw floor (read + count lines)", color: "#6e7781", dashed: true },
-];
-/** Ours again, open plus the first getEnvelopes() (when a tree view can be drawn). */
-const READY: SeriesSpec = { impl: "ours", name: "ours, open + previews", color: "#54aeff", dashed: true };
+
+/** The chart's lines, pi's named by the versions the report measured. */
+function seriesSpecs(report: BenchReport): SeriesSpec[] {
+  return [
+    { impl: "ours", name: "ours", color: "#1f6feb" },
+    { impl: "piLatest", name: piName(report, "piLatest"), color: "#d1242f" },
+    { impl: "piLegacy", name: piName(report, "piLegacy"), color: "#bf8700" },
+    { impl: "floor", name: "raw floor (read + count lines)", color: "#6e7781", dashed: true },
+  ];
+}
 
 /** Splits text at spaces into lines of at most `width` characters. */
 function wrap(text: string, width: number): string[] {
@@ -40,7 +45,7 @@ function wrap(text: string, width: number): string[] {
 export function reportChart(report: BenchReport): string {
   const series = (
     value: (impl: Impl, r: BenchReport["results"][number]) => number | undefined,
-    specs: SeriesSpec[] = SERIES,
+    specs: SeriesSpec[] = seriesSpecs(report),
   ): ChartSeries[] =>
     specs.map((s) => ({
       name: s.name,
@@ -68,13 +73,13 @@ export function reportChart(report: BenchReport): string {
   return chartSvg(
     [
       {
-        title: "Open time",
+        title: "Open → tree → context (floor: read the file)",
         xLabel: "session file size (MB)",
         yLabel: "ms (log)",
-        series: [...series((i, r) => ok(i, r)?.openMs), ...series((i, r) => ok(i, r)?.readyMs, [READY])],
+        series: series((i, r) => (i === "floor" ? ok(i, r)?.openMs : ok(i, r)?.readyMs)),
       },
       {
-        title: "Peak RSS, envelopes read",
+        title: "Peak RSS, tree and context built",
         xLabel: "session file size (MB)",
         yLabel: "MB (log)",
         series: series((i, r) => {
@@ -98,20 +103,23 @@ that peak RSS belongs to that run alone:
 
 - **ours**: \`SessionManager.open()\` from \`src/core/session\`, bundled with esbuild into \`bench/.data/child.mjs\`
   (children start from plain \`node\`, no TypeScript loader in their memory).
-- **pi 0.73.1**: \`SessionManager.open()\` of \`@mariozechner/pi-coding-agent@0.73.1\`, installed into \`bench/pi/\`
-  (its own \`package.json\` and lock file; \`npm ci --prefix bench/pi\` on first use). Its \`dist/core/session-manager.js\`
-  is imported directly, so pi is not charged for loading its CLI.
-- **raw floor**: read the file in 4 MB chunks and count newlines — the least any store must do.
+- **the newest pi** (npm \`@earendil-works/pi-coding-agent\`, 1.5.x) and **pi 0.73.1** (npm
+  \`@mariozechner/pi-coding-agent\`, the first baseline): their \`dist/core/session-manager.js\`, installed by
+  \`tools/pi/ensure.mjs\` (pinned versions; \`ensurePiReleases()\` in \`tools/pi/index.ts\`) and imported directly, so
+  pi is not charged for loading its CLI. pi 1.5 needs Node 22: its children run under the Node 22 that
+  \`tools/pi\` installs from npm; ours, pi 0.73.1 and the floor run under the project's Node.
+- **raw floor**: read the file in 4 MB chunks and find every newline — the least any store must do.
 
-Each child times \`open\`, reads its peak RSS (\`VmHWM\` from \`/proc/self/status\`) right after, then times the
-first \`getEnvelopes()\` — ours reads the previews of message lines then (pi has everything from its open), so
-**open + previews** is when a tree view can be drawn — and reads peak RSS again (the RSS target and chart use
-this second, larger figure), then times \`getTree()\`, \`buildSessionContext()\`, \`branch(id)\` to 64 entries sampled across the file (navigation without a
-summary; ours also persists the leaf with one appended line) and N \`appendMessage()\` calls (p50/p99). The file is
-truncated back to its size after every run. The parent reads the file once right before each child (this
-machine reclaims idle page cache), so the page cache is warm for everyone. "Open (CPU)" shows the
-wall-clock time and, in brackets, the CPU time (user + system) of open, which a busy machine disturbs less; the
-targets use wall-clock medians of runs interleaved across implementations.
+Each child times \`open\`, then \`getTree()\` (walking every node and reading its preview where the store has
+one: ours reads previews at open; pi's nodes hold whole entries), then \`buildSessionContext()\`. Their sum,
+**open → tree → context**, is what a user waits for before the tree is drawn and the next prompt can go out:
+the targets compare it. The child reads its peak RSS (\`VmHWM\` from \`/proc/self/status\`) after open and after
+the context (the RSS target and chart use the second), then times \`branch(id)\` to 64 entries sampled across the
+file (navigation without a summary; ours also persists the leaf with one appended line) and N
+\`appendMessage()\` calls (p50/p99). The file is truncated back to its size after every run. The parent reads
+the file once right before each child (this machine reclaims idle page cache), so the page cache is warm for
+everyone. "Open (CPU)" shows the wall-clock time and, in brackets, the CPU time (user + system) of open, which a
+busy machine disturbs less; the targets use wall-clock medians of runs interleaved across implementations.
 
 **Component figures.** The tree webview alone is driven through \`test/webview/harness.ts\`: the bundle built from \`webview/main.tsx\` as
 \`esbuild.mjs\` builds it (not minified), served on 127.0.0.1 under the host's CSP, in headless Chromium with a fake
@@ -144,9 +152,12 @@ seconds after the views are drawn, and settled: after the moves and 30 s idle (t
 idle Node process leaves the garbage of a big open — the snapshot's JSON copies — until V8's memory reducer
 collects it, 10–30 s later); the peak is its VmHWM.
 
-Sessions: linear sessions with a branch every 40 turns and a label every 97 (everyday sizes, 1 KB tool outputs);
-a ~300 MB session with 10 KB tool outputs, Anthropic-style thinking with signatures and whole-file writes; a deep
-one where every level is a branch point; a bushy one with one node holding all branches.
+Sessions, written as pi writes them: linear sessions with a branch every 40 turns and a label every 97
+(everyday sizes, 1 KB tool outputs); a ~300 MB session with 10 KB tool outputs, Anthropic-style thinking with
+signatures and whole-file writes; both compacted, as pi compacts, whenever the context since the last compaction
+outgrows a 200k-token window less pi's 16k reserve (a compaction keeping the last turn), so every session resumes
+with a context a model could take; a deep one where every level is a branch point; a bushy one with one node
+holding all branches.
 
 ${CHECKPOINT_METHOD}
 
@@ -173,7 +184,7 @@ export async function writeResults(report: BenchReport, checks: TargetCheck[]): 
   writeFileSync(CHART_FILE, reportChart(report));
   const analysisFile = join(BENCH_DIR, "analysis.md");
   const analysis = existsSync(analysisFile) ? `\n${readFileSync(analysisFile, "utf8").trim()}\n` : "";
-  const chart = "![Open time and peak RSS against file size](bench-chart.svg)";
+  const chart = "![Open → tree → context and peak RSS against file size](bench-chart.svg)";
   const docs = `# Benchmarks: our session store and tree view against pi, the real UI, and workspace checkpoints\n\n${METHOD}\n## Results\n\n${chart}\n\n${tables}${analysis}`;
   writeFileSync(DOCS_FILE, await formatted(DOCS_FILE, docs));
   writeFileSync(README_FILE, await formatted(README_FILE, readmeWithResults(report, checks)));
@@ -192,7 +203,7 @@ function readmeWithResults(report: BenchReport, checks: TargetCheck[]): string {
   const body = [
     README_START,
     "",
-    "![Open time and peak RSS against file size, ours and pi's](docs/bench-chart.svg)",
+    "![Open → tree → context and peak RSS against file size: ours, the newest pi, pi 0.73.1 and the raw floor](docs/bench-chart.svg)",
     "",
     runLine(report),
     "",

@@ -112,9 +112,6 @@ export class SessionController {
    * `readOnlyCause` says why a read-only `sm` is read-only (default: another writer holds its lock).
    */
   async attach(sm: SessionManager, readOnlyCause: ReadOnlyCause = "locked"): Promise<void> {
-    // A large session's previews are read in slices that yield, so the host stays responsive (and the
-    // views go on loading) meanwhile; the previous session stays shown until then.
-    await sm.prefetchEnvelopes();
     try {
       await this.close();
     } catch (e) {

@@ -7,7 +7,7 @@
 import type { SessionContext } from "../session/types.js";
 import type { SessionManager } from "../session/session-manager.js";
 import { messageOfEntry } from "../session/context.js";
-import { metaOf } from "../session/entry-record.js";
+import { metaOf } from "../session/entry-meta.js";
 
 /** More new entries than this since the last build: rebuilding is as cheap as extending. */
 const MAX_EXTEND = 256;

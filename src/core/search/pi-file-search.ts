@@ -9,7 +9,7 @@
  *    reading it once) for labels, the tree's shape (which branch, the session's title) and the current leaf.
  */
 import { SessionManager } from "../session/session-manager.js";
-import { scanSessionFile } from "../session/scan-file.js";
+import { scanSessionFile } from "../session/session-scan.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry } from "../session/types.js";
 import { BranchResolver, type SessionTreeReader } from "./branch-info.js";
 import { labelSupplies, snippetOf, wordsMissingFromEntry } from "./entry-match.js";
@@ -167,7 +167,7 @@ export async function searchPiFile(target: SearchTarget, ctx: FileSearchContext)
   ctx.signal?.throwIfAborted();
   let sm: SessionManager;
   try {
-    sm = await SessionManager.open(file, { readOnly: true, lazyEnvelopes: true });
+    sm = await SessionManager.open(file, { readOnly: true });
   } catch {
     ctx.stats.skippedFiles++;
     return;

@@ -1,18 +1,25 @@
 /** A new session holding one root→leaf path (createBranchedSession): as a file, or as entries in memory. */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { EntryRecord } from "./entry-record.js";
+import type { EntryMeta } from "./entry-meta.js";
 import { newEntryId } from "./ids.js";
 import { sessionFileName } from "./paths.js";
-import type { LabelEntry, SessionEntry, SessionHeader } from "./types.js";
+import type { EntryEnvelope, LabelEntry, SessionEntry, SessionHeader } from "./types.js";
 import { writeAll } from "./write-all.js";
+
+/** An entry of the source session's path, as the index knows it (`position`: its place in the index). */
+export interface PathEntry {
+  env: EntryEnvelope;
+  meta: EntryMeta;
+  position: number;
+}
 
 /** How a branch reads the source session. */
 export interface BranchSource {
   /** The line of an entry as stored. */
-  readBytes(rec: EntryRecord): Buffer;
+  readBytes(rec: PathEntry): Buffer;
   /** The whole entry. */
-  load(rec: EntryRecord): SessionEntry;
+  load(rec: PathEntry): SessionEntry;
   /** The resolved label of an entry. */
   labelOf(id: string): string | undefined;
 }
@@ -20,14 +27,14 @@ export interface BranchSource {
 /** The entries a branch keeps, and where a compaction's firstKeptEntryId must point instead of a dropped one. */
 export interface BranchPlan {
   /** The path without labels and leaf markers, root first. */
-  recs: EntryRecord[];
+  recs: PathEntry[];
   /** Id of a dropped entry → the next kept entry after it on the path. */
   moved: Map<string, string>;
 }
 
 /** Labels and leaf markers are left out (labels are re-created); a compaction keeping from one keeps from the next. */
-export function branchPath(path: readonly EntryRecord[]): BranchPlan {
-  const recs: EntryRecord[] = [];
+export function branchPath(path: readonly PathEntry[]): BranchPlan {
+  const recs: PathEntry[] = [];
   const moved = new Map<string, string>();
   let dropped: string[] = [];
   for (const rec of path) {
@@ -52,7 +59,7 @@ function relinked(entry: SessionEntry, parentId: string | null, moved: Map<strin
 
 /** Label entries re-creating the labels of `recs`, hanging off the last one (the leaf stays there, for pi too). */
 function labelEntries(
-  recs: readonly EntryRecord[],
+  recs: readonly PathEntry[],
   labelOf: (id: string) => string | undefined,
   ids: Set<string>,
 ): LabelEntry[] {
@@ -71,7 +78,7 @@ function labelEntries(
 /** The branch's entries in memory: the path, then the re-created labels. */
 export function branchEntries(
   plan: BranchPlan,
-  load: (rec: EntryRecord) => SessionEntry,
+  load: (rec: PathEntry) => SessionEntry,
   labelOf: (id: string) => string | undefined,
 ): SessionEntry[] {
   const out: SessionEntry[] = [];
@@ -105,7 +112,7 @@ export async function writeBranchFile(
     for (const rec of plan.recs) {
       const keptFrom = rec.env.type === "compaction" ? rec.meta.firstKeptEntryId : undefined;
       const moves = keptFrom !== undefined && plan.moved.has(keptFrom);
-      if (rec.env.parentId === prev && rec.offset >= 0 && !moves) {
+      if (rec.env.parentId === prev && !moves) {
         // Same parent: copy the line's bytes as they are (no parse of big bodies).
         writeAll(fd, Buffer.concat([src.readBytes(rec), Buffer.from("\n")]));
       } else {

@@ -9,8 +9,7 @@
  * Bodies are loaded only for the entries that contribute messages or edits.
  */
 import { repairMessage, type AgentMessage } from "../messages.js";
-import type { EntryMeta } from "./entry-record.js";
-import { metaOf } from "./entry-record.js";
+import { metaOf, type EntryMeta } from "./entry-meta.js";
 import type { CompactionEntry, ContextEditEntry, SessionContext, SessionEntry } from "./types.js";
 
 /** What context building needs to know about a path entry without its body. */

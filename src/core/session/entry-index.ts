@@ -1,14 +1,15 @@
 /**
- * The in-memory tree of a session over its EntryColumns: id → position, parent positions, roots (parentId
+ * The in-memory tree of a session over its EntryTable: id → position, parent positions, roots (parentId
  * null or orphaned), children per parent (oldest first, file order breaking timestamp ties; built on first
- * use), resolved labels. Records (EntryRecord) are made per entry when first asked for.
+ * use), resolved labels and the session name.
  *
  * A damaged file can hold parentId cycles (A → B → A). Each cycle is broken at its entry that comes first in
  * the file: that entry is treated as a root (flagged `orphan`, like an entry whose parent is missing), the
  * others hang below it, so every entry is in the tree once and no path repeats an entry.
  */
-import type { EntryColumns } from "./entry-columns.js";
-import { NO_META, timeOf, type EntryRecord } from "./entry-record.js";
+import { NO_META, type EntryMeta } from "./entry-meta.js";
+import type { EntryTable } from "./entry-table.js";
+import type { EntryEnvelope } from "./types.js";
 
 const NO_KIDS: readonly number[] = Object.freeze([]);
 
@@ -26,6 +27,57 @@ export interface ParentCycle {
   line: number;
 }
 
+/** Two decimal digits of `s` at `i`, or -1. */
+function digits2(s: string, i: number): number {
+  const a = s.charCodeAt(i) - 48;
+  const b = s.charCodeAt(i + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+}
+
+/**
+ * Parses a timestamp for ordering; unparsable ones sort first (file order breaks ties). The form every writer
+ * uses (toISOString: 2026-01-05T09:00:03.000Z) is read by hand — Date.parse was a tenth of open() — and
+ * anything else, or any value near a range edge, goes to Date.parse, so the result is always Date.parse's.
+ */
+export function timeOf(timestamp: string): number {
+  const s = timestamp;
+  if (s.length === 24 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45 && s.charCodeAt(10) === 84) {
+    const century = digits2(s, 0);
+    const year = digits2(s, 2);
+    const month = digits2(s, 5);
+    const day = digits2(s, 8);
+    const hour = digits2(s, 11);
+    const minute = digits2(s, 14);
+    const second = digits2(s, 17);
+    const milli = digits2(s, 20);
+    const milliLast = s.charCodeAt(22) - 48;
+    if (
+      century >= 19 &&
+      year >= 0 &&
+      month >= 1 &&
+      month <= 12 &&
+      day >= 1 &&
+      day <= 28 &&
+      hour >= 0 &&
+      hour <= 23 &&
+      minute >= 0 &&
+      minute <= 59 &&
+      second >= 0 &&
+      second <= 59 &&
+      milli >= 0 &&
+      milliLast >= 0 &&
+      milliLast <= 9 &&
+      s.charCodeAt(13) === 58 &&
+      s.charCodeAt(16) === 58 &&
+      s.charCodeAt(19) === 46 &&
+      s.charCodeAt(23) === 90
+    )
+      return Date.UTC(century * 100 + year, month - 1, day, hour, minute, second, milli * 10 + milliLast);
+  }
+  const t = Date.parse(s);
+  return Number.isNaN(t) ? 0 : t;
+}
+
 /** Mutable index of a session's entries. */
 export class EntryIndex {
   private byId = new Map<string, number>();
@@ -34,73 +86,64 @@ export class EntryIndex {
   /** Date.parse of each timestamp, NaN until needed (only sibling order needs it). */
   private readonly times: number[] = [];
   private readonly orphans = new Set<number>();
-  /** Entries made roots to break a parentId cycle. */
-  private readonly cycleRoots = new Set<number>();
   private readonly rootList: number[] = [];
   /** Children positions per entry (undefined: none), once built. */
   private kids: (number[] | undefined)[] | undefined;
-  /** Made records; the columns' own records for lines parsed whole. */
-  private readonly recs: (EntryRecord | undefined)[];
   readonly labels = new Map<string, string>();
   sessionName: string | undefined;
 
-  private constructor(private readonly cols: EntryColumns) {
-    this.recs = cols.full;
-  }
+  private constructor(readonly table: EntryTable) {}
 
   /**
-   * Build from columns in file order. Lines whose id an earlier line already has are dropped (the first one
+   * Build from a table in file order. Lines whose id an earlier line already has are dropped (the first one
    * wins, as lookups in pi find the first too) and returned.
    */
-  static build(columns: EntryColumns): { index: EntryIndex; duplicates: DuplicateEntry[]; cycles: ParentCycle[] } {
-    let cols = columns;
+  static build(table: EntryTable): { index: EntryIndex; duplicates: DuplicateEntry[]; cycles: ParentCycle[] } {
+    let t = table;
     const duplicates: DuplicateEntry[] = [];
     const seen = new Map<string, number>();
-    for (let i = 0; i < cols.length; i++) {
+    for (let i = 0; i < t.length; i++) {
       const before = seen.size;
-      seen.set(cols.ids[i], i); // one hash operation per entry
-      if (seen.size === before) duplicates.push({ id: cols.ids[i], line: cols.lines[i] });
+      seen.set(t.envs[i].id, i); // one hash operation per entry
+      if (seen.size === before) duplicates.push({ id: t.envs[i].id, line: t.lines[i] });
     }
     if (duplicates.length > 0) {
       // A damaged file: keep the first line of each id.
-      const first = new Map<string, number>();
+      const first = new Set<string>();
       const drop: number[] = [];
-      for (let i = 0; i < cols.length; i++) {
-        if (first.has(cols.ids[i])) drop.push(i);
-        else first.set(cols.ids[i], i);
+      for (let i = 0; i < t.length; i++) {
+        if (first.has(t.envs[i].id)) drop.push(i);
+        else first.add(t.envs[i].id);
       }
-      cols = cols.without(drop);
+      t = t.without(drop);
     }
-    const index = new EntryIndex(cols);
+    const index = new EntryIndex(t);
     const cycles = index.link(duplicates.length > 0 ? undefined : seen);
     return { index, duplicates, cycles };
   }
 
   /** Ids, parents, metadata and roots of every entry. `ids`: the id map when it is already right. */
   private link(ids: Map<string, number> | undefined): ParentCycle[] {
-    const { cols, parents, times } = this;
-    const n = cols.length;
+    const { table, parents, times } = this;
+    const { envs, metas } = table;
+    const n = table.length;
     if (ids) this.byId = ids;
-    else for (let i = 0; i < n; i++) this.byId.set(cols.ids[i], i);
+    else for (let i = 0; i < n; i++) this.byId.set(envs[i].id, i);
     const { byId } = this;
     let later: number[] | undefined;
     // Entries whose parent comes later in the file: rare, and every parentId cycle has one.
     let forward: number[] | undefined;
     for (let i = 0; i < n; i++) {
       times.push(NaN);
-      const rec = this.recs[i];
-      if (rec) {
-        rec.seq = i;
-        if (rec.meta !== NO_META) this.applyMeta(rec);
-      }
-      const p = cols.parentIds[i];
+      if (metas[i] !== NO_META) this.applyMeta(i);
+      const p = envs[i].parentId;
       if (p === null) {
         parents.push(-1);
         this.rootList.push(i);
         continue;
       }
-      // Most entries follow their parent, and the loader reuses the parent's id string for them.
-      const at = i > 0 && cols.ids[i - 1] === p ? i - 1 : byId.get(p);
+      // Most entries follow their parent, and the scanner shares the parent's id string with them.
+      const at = i > 0 && envs[i - 1].id === p ? i - 1 : byId.get(p);
       if (at !== undefined && at !== i) {
         parents.push(at);
         if (at > i) (forward ??= []).push(i);
@@ -113,8 +156,7 @@ export class EntryIndex {
     for (const i of later ?? []) {
       this.orphans.add(i);
       this.rootList.push(i);
-      const rec = this.recs[i];
-      if (rec) rec.env.orphan = true;
+      envs[i].orphan = true;
     }
     const cycles = forward ? this.breakCycles(forward) : [];
     this.rootList.sort((a, b) => this.compare(a, b));
@@ -143,13 +185,11 @@ export class EntryIndex {
         let first = loop[0];
         for (const k of loop) if (k < first) first = k;
         const at = loop.indexOf(first);
-        const ids = [...loop.slice(at), ...loop.slice(0, at)].map((k) => this.cols.ids[k]);
+        const ids = [...loop.slice(at), ...loop.slice(0, at)].map((k) => this.table.envs[k].id);
         parents[first] = -1;
-        this.cycleRoots.add(first);
         this.rootList.push(first);
-        const rec = this.recs[first];
-        if (rec) rec.env.orphan = true;
-        cycles.push({ ids, line: this.cols.lines[first] });
+        this.table.envs[first].orphan = true;
+        cycles.push({ ids, line: this.table.lines[first] });
       }
       for (const k of walk) state[k] = 2;
     }
@@ -158,7 +198,7 @@ export class EntryIndex {
 
   /** Number of entries. */
   get count(): number {
-    return this.cols.length;
+    return this.table.length;
   }
 
   /** True when an entry has this id. */
@@ -166,30 +206,19 @@ export class EntryIndex {
     return this.byId.has(id);
   }
 
-  /** The record of an entry. */
-  get(id: string): EntryRecord | undefined {
-    const i = this.byId.get(id);
-    return i === undefined ? undefined : this.recordAt(i);
+  /** The position of an entry (file order), or undefined. */
+  positionOf(id: string): number | undefined {
+    return this.byId.get(id);
   }
 
-  /** The record at position `i` (file order), made on first use. */
-  recordAt(i: number): EntryRecord {
-    const made = this.recs[i];
-    if (made) return made;
-    const rec = this.cols.recordAt(i, this.orphans.has(i) || this.cycleRoots.has(i));
-    this.recs[i] = rec;
-    return rec;
+  /** The envelope at position `i`. */
+  env(i: number): EntryEnvelope {
+    return this.table.envs[i];
   }
 
-  /** Every record in file order (made as needed; do not mutate the array). */
-  all(): readonly EntryRecord[] {
-    for (let i = 0; i < this.cols.length; i++) if (!this.recs[i]) this.recordAt(i);
-    return this.recs as EntryRecord[];
-  }
-
-  /** The last entry in file order. */
-  last(): EntryRecord | undefined {
-    return this.cols.length === 0 ? undefined : this.recordAt(this.cols.length - 1);
+  /** The meta at position `i`. */
+  meta(i: number): EntryMeta {
+    return this.table.metas[i];
   }
 
   /** True when some entry's parentId names no entry. */
@@ -197,30 +226,24 @@ export class EntryIndex {
     return this.orphans.size > 0;
   }
 
-  /** Add a new record (appended to the file) whose parent, if any, exists. */
-  add(rec: EntryRecord): void {
-    const i = this.cols.length;
-    this.cols.pushRecord(rec);
-    rec.seq = i;
-    this.byId.set(rec.env.id, i);
+  /** Add an entry appended to the session (its parent, if any, exists). Returns its position. */
+  add(env: EntryEnvelope, meta: EntryMeta, offset: number, size: number, line: number): number {
+    const i = this.table.push(env, meta, offset, size, line);
+    this.byId.set(env.id, i);
     this.times.push(NaN);
-    this.applyMeta(rec);
-    const p = rec.env.parentId === null ? undefined : this.byId.get(rec.env.parentId);
+    this.applyMeta(i);
+    const p = env.parentId === null ? undefined : this.byId.get(env.parentId);
     this.parents.push(p ?? -1);
     if (p === undefined) {
       this.insertSorted(this.rootList, i);
-      return;
+      return i;
     }
-    if (!this.kids) return;
-    const list = this.kids[p];
-    if (list) this.insertSorted(list, i);
-    else this.kids[p] = [i];
-  }
-
-  /** Children of `id`, oldest first. */
-  childrenOf(id: string): EntryRecord[] {
-    const i = this.byId.get(id);
-    return i === undefined ? [] : this.kidsAt(i).map((k) => this.recordAt(k));
+    if (this.kids) {
+      const list = this.kids[p];
+      if (list) this.insertSorted(list, i);
+      else this.kids[p] = [i];
+    }
+    return i;
   }
 
   /** Positions of the children of the entry at `i`, oldest first (do not mutate). */
@@ -233,34 +256,29 @@ export class EntryIndex {
     return this.rootList;
   }
 
-  /** Records of the roots, oldest first. */
-  roots(): EntryRecord[] {
-    return this.rootList.map((i) => this.recordAt(i));
-  }
-
-  /** Records from the root to `id` (inclusive); stops at an orphan or a broken cycle's root. */
-  pathTo(id: string): EntryRecord[] {
-    const out: EntryRecord[] = [];
-    const n = this.cols.length;
+  /** Positions from the root to `id` (inclusive); stops at an orphan or a broken cycle's root. */
+  pathTo(id: string): number[] {
+    const out: number[] = [];
+    const n = this.table.length;
     // A path is at most as long as the file: more steps mean a parentId cycle (a damaged file).
-    for (let i = this.byId.get(id) ?? -1; i >= 0 && out.length <= n; i = this.parents[i]) out.push(this.recordAt(i));
+    for (let i = this.byId.get(id) ?? -1; i >= 0 && out.length <= n; i = this.parents[i]) out.push(i);
     return out.reverse();
   }
 
-  private applyMeta(rec: EntryRecord): void {
-    const { meta } = rec;
+  private applyMeta(i: number): void {
+    const meta = this.table.metas[i];
     if (meta.labelTarget !== undefined) {
       if (meta.label !== undefined) this.labels.set(meta.labelTarget, meta.label);
       else this.labels.delete(meta.labelTarget);
     }
-    if (rec.env.type === "session_info") this.sessionName = meta.name;
+    if (this.table.envs[i].type === "session_info") this.sessionName = meta.name;
   }
 
   /** Date.parse of the entry's timestamp (0 when unparsable), computed once. */
   private timeAt(i: number): number {
     let t = this.times[i];
     if (Number.isNaN(t)) {
-      t = timeOf(this.cols.timestamps[i]);
+      t = timeOf(this.table.envs[i].timestamp);
       this.times[i] = t;
     }
     return t;
@@ -281,7 +299,7 @@ export class EntryIndex {
   /** Children lists, built on first use (open() needs only parent positions). */
   private builtKids(): (number[] | undefined)[] {
     if (this.kids) return this.kids;
-    const kids: (number[] | undefined)[] = new Array<number[] | undefined>(this.cols.length);
+    const kids: (number[] | undefined)[] = new Array<number[] | undefined>(this.table.length);
     const unsorted = new Set<number[]>();
     for (let i = 0; i < this.parents.length; i++) {
       const p = this.parents[i];

@@ -1,7 +1,7 @@
 /**
  * Lines holding more than one entry. pi before 0.84.3 appended to a file whose last line had no newline without
  * adding one, so its entry was glued to that line: two complete entries (`{…}{…}`), or a torn entry (cut mid-write)
- * followed by a complete one. Real cases sit in pi's own published sessions. Both the loader (scan-file.ts) and
+ * followed by a complete one. Real cases sit in pi's own published sessions. Both the loader (session-scan.ts) and
  * the v1/v2 migration (migrate.ts) split such lines into the entries they hold.
  */
 

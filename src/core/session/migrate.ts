@@ -10,7 +10,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { newEntryId } from "./ids.js";
-import { entryShapeError } from "./entry-record.js";
+import { entryShapeError } from "./entry-line.js";
 import { splitGluedLine } from "./glued-line.js";
 import { SessionFormatError } from "./errors.js";
 import { pidAlive } from "./processes.js";

@@ -1,6 +1,7 @@
 /**
- * Pure helpers that turn a whole entry into its envelope and preview. The host uses them to build tree DTOs;
- * the loader's fast path (head-scan.ts) must produce the same values from a line's head.
+ * The envelope and preview of a whole entry: the rules, in one place. The store reads them from a line's
+ * bytes with the entry scanner (entry-scanner.ts, preview-bytes.ts), which must give what these functions
+ * give for the parsed line, and falls back to them for the lines it leaves to JSON.parse.
  */
 import type { EntryEnvelope, SessionEntry, UnknownEntry } from "./types.js";
 

@@ -192,8 +192,8 @@ export interface LoadIssue {
 }
 
 /**
- * The cheap part of an entry, available for every entry without loading its body
- * (see SessionManager.getEnvelopes()). Built by `envelopeOf(entry)` or, for large lines, from the line head.
+ * The cheap part of an entry, available for every entry without reading its body (see
+ * SessionManager.getEnvelopes()): what `envelopeOf(entry)` gives, read from the line when the session is opened.
  */
 export interface EntryEnvelope {
   id: string;
@@ -257,12 +257,6 @@ export interface OpenSessionOptions {
   sessionDir?: string;
   /** Open without taking the writer lock; every write then throws SessionReadOnlyError. */
   readOnly?: boolean;
-  /**
-   * Index message lines from their heads only and read their previews later (getEnvelopes /
-   * prefetchEnvelopes): open then costs little more than reading the file. Default: for files over 16 MB;
-   * smaller ones are cheapest read whole in one pass.
-   */
-  lazyEnvelopes?: boolean;
   /** The writer lock (not taken with readOnly). */
   lock?: LockOptions;
 }

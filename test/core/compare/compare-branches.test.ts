@@ -183,7 +183,7 @@ describe("BranchComparison", () => {
     const before = BranchComparison.create(sm, left, right);
     await sm.close();
     // Read-only, as a session another window holds (or pi's and Claude Code's) is opened.
-    const again = await SessionManager.open(file, { lazyEnvelopes: true, readOnly: true });
+    const again = await SessionManager.open(file, { readOnly: true });
     const c = BranchComparison.create(again, left, right);
     assert.equal(c.overview.statuses, before.overview.statuses);
     assert.equal(c.turnCount, 120);

@@ -303,7 +303,7 @@ describe("random operation sequences against a reference model", () => {
                   m = { entries: new Map(), order: [], leaf: null, labels: new Map() };
                   break;
                 }
-                sm = await SessionManager.open(file, { lazyEnvelopes: run % 2 === 0 });
+                sm = await SessionManager.open(file);
                 assert.deepEqual(sm.getEntries(), before);
                 break;
               }
@@ -315,7 +315,7 @@ describe("random operation sequences against a reference model", () => {
           await sm.close();
           const current = sm.getSessionFile() as string;
           if (fs.existsSync(current)) {
-            const re = await SessionManager.open(current, { lazyEnvelopes: run % 2 === 1 });
+            const re = await SessionManager.open(current);
             assert.deepEqual(re.getEntries(), entries);
             assert.deepEqual(re.getLoadIssues(), []);
             await checkAgainstModel(re, m, current);

@@ -1,7 +1,8 @@
 /**
- * open() indexes message lines from their heads and fills previews, tool names, flags and the model on demand
- * (EntryRecord.pending, envelope-fill.ts). These tests pin that nothing a caller can see differs from a
- * full parse, whatever is asked first, and that damage found late is reported, not thrown.
+ * open() reads every envelope (previews, tool names, flags, the model) in its one pass over the file, and
+ * bodies only when asked for. These tests pin that nothing a caller can see differs from a full parse,
+ * whatever is asked first, that nothing is read a second time for envelopes, and that damage found late
+ * is reported, not thrown.
  */
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
@@ -10,13 +11,13 @@ import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
 import { randomUUID } from "node:crypto";
 import { buildContextFromEntries, envelopeOf, SessionManager, type SessionEntry } from "../../../src/core/index.js";
-import { timeOf } from "../../../src/core/session/entry-record.js";
+import { timeOf } from "../../../src/core/session/entry-index.js";
 import { writeSyntheticSession } from "./generate.js";
 import { assistant, readJsonl, tempDir, toolResult, user } from "./helpers.js";
 
 let dir: string;
 let cleanup: () => void;
-before(() => ({ dir, cleanup } = tempDir("session-lazy-")));
+before(() => ({ dir, cleanup } = tempDir("session-envelopes-")));
 after(() => cleanup());
 
 const BIG = "word ".repeat(2000); // ~10 KB: a large line
@@ -45,7 +46,7 @@ function fileEntries(file: string): SessionEntry[] {
   return readJsonl(file).slice(1) as unknown as SessionEntry[];
 }
 
-describe("envelopes filled on demand", () => {
+describe("envelopes read at open", () => {
   test("whatever is asked first, envelopes, tree and context equal a full parse", async () => {
     const file = await writeMixed("mixed.jsonl");
     const entries = fileEntries(file);
@@ -57,7 +58,7 @@ describe("envelopes filled on demand", () => {
       (sm) => sm.getEnvelopes(),
     ];
     for (const first of firsts) {
-      const sm = await SessionManager.open(file, { readOnly: true, lazyEnvelopes: true });
+      const sm = await SessionManager.open(file, { readOnly: true });
       first(sm);
       const ctx = sm.buildSessionContext();
       assert.deepEqual(ctx.model, { provider: "anthropic", modelId: "claude-last" });
@@ -72,7 +73,7 @@ describe("envelopes filled on demand", () => {
   test("the model in force comes from a large assistant line even when no envelope was read", async () => {
     const file = await writeMixed("model.jsonl");
     const entries = fileEntries(file);
-    const sm = await SessionManager.open(file, { lazyEnvelopes: true });
+    const sm = await SessionManager.open(file);
     const bigAssistant = entries.find(
       (e) => e.type === "message" && e.message.role === "assistant" && e.message.stopReason === "error",
     ) as SessionEntry;
@@ -86,11 +87,11 @@ describe("envelopes filled on demand", () => {
     await sm.close();
   });
 
-  test("a large line damaged after open: envelopes still come back, the damage is a load issue", async () => {
+  test("a large line damaged after open: envelopes are whole, the context leaves it out and reports it", async () => {
     const file = await writeMixed("damaged.jsonl");
     const entries = fileEntries(file);
-    const sm = await SessionManager.open(file, { readOnly: true, lazyEnvelopes: true });
-    // A control byte (invalid in JSON) inside the preview text of the large tool result (line 5), same length.
+    const sm = await SessionManager.open(file);
+    // A control byte (invalid in JSON) inside the text of the large tool result (line 5), same length.
     const text = fs.readFileSync(file, "utf8");
     const lineStart = text.split("\n").slice(0, 4).join("\n").length + 1;
     const at = text.indexOf("out word", lineStart) + 100;
@@ -98,16 +99,14 @@ describe("envelopes filled on demand", () => {
     fs.writeSync(fd, Buffer.from([1]), 0, 1, at);
     fs.closeSync(fd);
     const envs = sm.getEnvelopes();
-    assert.equal(envs.length, entries.length);
-    assert.equal(envs[3].id, entries[3].id);
+    entries.forEach((e, i) => assert.deepEqual(envs[i], envelopeOf(e), `envelope of line ${i + 2}`));
+    assert.throws(() => sm.getEntry(entries[3].id), /:5: entry .* has a corrupt body/);
+    sm.branch(entries[4].id);
+    assert.equal(sm.buildSessionContext().messages.length, 3, "the damaged tool result is left out");
     const issues = sm.getLoadIssues();
     assert.equal(issues.length, 1);
     assert.equal(issues[0].line, 5);
     assert.match(issues[0].reason, new RegExp(`entry ${entries[3].id} has a corrupt body`));
-    // The other envelopes are whole.
-    entries.forEach((e, i) => {
-      if (i !== 3) assert.deepEqual(envs[i], envelopeOf(e), `envelope of line ${i + 2}`);
-    });
     await sm.close();
   });
 
@@ -122,30 +121,20 @@ describe("envelopes filled on demand", () => {
     assert.equal(info.messageCount, 8);
   });
 
-  test("prefetchEnvelopes reads every preview in the background; appends and close meanwhile are safe", async () => {
-    const file = path.join(dir, "prefetch.jsonl");
+  test("envelopes are read once, at open: blanking the file afterwards changes none of them", async () => {
+    const file = path.join(dir, "once.jsonl");
     writeSyntheticSession(file, { entries: 3000, toolOutputBytes: 5000, compactEvery: 0, branchEvery: 400 });
     const entries = fileEntries(file);
-    const sm = await SessionManager.open(file, { lazyEnvelopes: true });
-    const done = sm.prefetchEnvelopes();
-    assert.equal(sm.prefetchEnvelopes(), done, "one prefetch at a time");
-    const added = sm.appendMessage(user("typed while previews load"));
-    await done;
-    // Everything was read before: blanking the file now changes nothing the envelopes say.
+    const sm = await SessionManager.open(file);
+    const added = sm.appendMessage(user("typed after open"));
     const size = fs.statSync(file).size;
     fs.writeFileSync(file, Buffer.alloc(size, 32));
     const envs = sm.getEnvelopes();
     entries.forEach((e, i) => assert.deepEqual(envs[i], envelopeOf(e), `envelope of line ${i + 2}`));
     assert.equal(envs.at(-1)?.id, added);
+    assert.equal(sm.getTree().length > 0, true);
     assert.deepEqual(sm.getLoadIssues(), []);
     await sm.close();
-
-    writeSyntheticSession(file, { entries: 3000, toolOutputBytes: 5000, compactEvery: 0, branchEvery: 400 });
-    const early = await SessionManager.open(file, { readOnly: true, lazyEnvelopes: true });
-    const stopped = early.prefetchEnvelopes();
-    await early.close();
-    await stopped; // resolves, does not throw after close
-    assert.equal(early.getEnvelopes().length, fileEntries(file).length);
   });
 
   test("long ids (uuids) and odd timestamps are read from the heads exactly", async () => {
@@ -167,7 +156,7 @@ describe("envelopes filled on demand", () => {
       parentId = i % 3 === 2 ? entries[0].id : id;
     }
     fs.writeFileSync(file, [header, ...entries].map((e) => JSON.stringify(e)).join("\n") + "\n");
-    const sm = await SessionManager.open(file, { readOnly: true, lazyEnvelopes: true });
+    const sm = await SessionManager.open(file, { readOnly: true });
     assert.deepEqual(sm.getLoadIssues(), []);
     assert.equal(sm.getLeafId(), entries[11].id);
     const leafPath: SessionEntry[] = [];

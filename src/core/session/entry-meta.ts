@@ -1,0 +1,110 @@
+/**
+ * The few fields of an entry the session logic needs besides its envelope (the model in force, token use, labels,
+ * leaf markers, the compaction's kept entry, the session name): read with the envelope, kept for every entry
+ * that has them, so no body is read to find them.
+ */
+import type { Usage } from "../messages.js";
+import { LEAF_MARKER_TYPE, type SessionEntry } from "./types.js";
+
+/** Small fields kept for every entry that has them, whatever its size. */
+export interface EntryMeta {
+  /** model_change, or an assistant message's provider/model. */
+  model?: { provider: string; modelId: string };
+  /**
+   * The token use and cost of an assistant message, or of the model calls a compaction, branch summary or
+   * `usage` entry records (the chat's usage line sums them without reading bodies).
+   */
+  usage?: Usage;
+  thinkingLevel?: string;
+  /** label entries. */
+  labelTarget?: string;
+  label?: string;
+  /** Leaf markers: the entry moved to (null = reset). */
+  markerTarget?: string | null;
+  /** compaction entries. */
+  firstKeptEntryId?: string;
+  /** session_info entries. */
+  name?: string;
+}
+
+/** The meta of the many entries that have none (shared; never changed). */
+export const NO_META: EntryMeta = Object.freeze({});
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function count(v: unknown): number {
+  return typeof v === "number" && Number.isFinite(v) ? v : 0;
+}
+
+/**
+ * A `usage` value as a Usage: missing or non-numeric counts are 0 (files written by other tools may leave some
+ * out). Undefined when it is not an object.
+ */
+export function usageFrom(v: unknown): Usage | undefined {
+  if (!isRecord(v)) return undefined;
+  const c = isRecord(v.cost) ? v.cost : {};
+  return {
+    input: count(v.input),
+    output: count(v.output),
+    cacheRead: count(v.cacheRead),
+    cacheWrite: count(v.cacheWrite),
+    totalTokens: count(v.totalTokens),
+    cost: {
+      input: count(c.input),
+      output: count(c.output),
+      cacheRead: count(c.cacheRead),
+      cacheWrite: count(c.cacheWrite),
+      total: count(c.total),
+    },
+  };
+}
+
+/** The small fields of a whole entry. */
+export function metaOf(entry: SessionEntry): EntryMeta {
+  const e = entry as unknown as Record<string, unknown>;
+  const meta: EntryMeta = {};
+  switch (e.type) {
+    case "message": {
+      const m = e.message;
+      if (!isRecord(m) || m.role !== "assistant") break;
+      if (typeof m.provider === "string" && typeof m.model === "string")
+        meta.model = { provider: m.provider, modelId: m.model };
+      const usage = usageFrom(m.usage);
+      if (usage) meta.usage = usage;
+      break;
+    }
+    case "model_change":
+      if (typeof e.provider === "string" && typeof e.modelId === "string")
+        meta.model = { provider: e.provider, modelId: e.modelId };
+      break;
+    case "thinking_level_change":
+      if (typeof e.thinkingLevel === "string") meta.thinkingLevel = e.thinkingLevel;
+      break;
+    case "label":
+      if (typeof e.targetId === "string") {
+        meta.labelTarget = e.targetId;
+        if (typeof e.label === "string" && e.label !== "") meta.label = e.label;
+      }
+      break;
+    case "custom":
+      if (e.customType === LEAF_MARKER_TYPE) {
+        const d = e.data;
+        meta.markerTarget = isRecord(d) && typeof d.targetId === "string" ? d.targetId : null;
+      }
+      break;
+    case "compaction":
+      if (typeof e.firstKeptEntryId === "string") meta.firstKeptEntryId = e.firstKeptEntryId;
+      break;
+    case "session_info":
+      if (typeof e.name === "string") meta.name = e.name;
+      break;
+  }
+  // pi 1.5 records the model calls of a compaction, a branch summary or a call that added no message.
+  if (e.type === "compaction" || e.type === "branch_summary" || e.type === "usage") {
+    const usage = usageFrom(e.usage);
+    if (usage) meta.usage = usage;
+  }
+  return Object.keys(meta).length === 0 ? NO_META : meta;
+}

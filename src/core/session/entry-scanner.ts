@@ -1,0 +1,709 @@
+/**
+ * The entry scanner: reads what the store keeps of a `message` entry — its envelope (id, parent, role, time,
+ * preview, tool names, flags) and meta (model, token use) — straight from the bytes of its line, in one pass, without
+ * building the entry. Message lines are nearly every line of a session and nearly all of its bytes; the few
+ * lines of other types (labels, leaf markers, compactions, model changes, …) are small and are parsed with
+ * JSON.parse instead (entry-line.ts), as is any line this scanner does not understand.
+ *
+ * It walks the JSON structure, so any key order, whitespace, escape and unknown field reads the same as
+ * JSON.parse followed by envelopeOf / metaOf (preview.ts, entry-meta.ts). Only the values the envelope needs
+ * are decoded (a preview stops after PREVIEW_MAX characters); other values are skipped by finding where they
+ * end (json-bytes.ts). It gives up — returns undefined — on anything else: another entry type, a key written
+ * with escapes, a key given twice, a role whose preview needs the whole entry (system prompts, summaries),
+ * invalid UTF-8 or an unpaired surrogate in a preview, and any syntax error.
+ *
+ * A long line whose envelope is complete before its end stops there when the caller allows it (`strict`
+ * false): a tool result or a command, once its preview is read (the rest is output the envelope does not use).
+ * Such a line is not read to its end, so damage after that point is found when its body is parsed, as for any value
+ * the scanner skips, and a second key of the same name after that point is not seen (JSON.parse would take
+ * the later one; no writer repeats keys). The loader scans the last line of a file, where torn and glued
+ * writes end up, and any file whose tree has orphans, with `strict` set.
+ */
+import {
+  BACKSLASH,
+  bytesEqual,
+  checkedStringEnd,
+  CLOSE_ARRAY,
+  CLOSE_OBJECT,
+  COLON,
+  COMMA,
+  decodeString,
+  numberEnd,
+  numberValue,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  QUOTE,
+  skipSpace,
+  skipValue,
+  stringEndFrom,
+} from "./json-bytes.js";
+import type { Usage } from "../messages.js";
+import { NO_META, usageFrom, type EntryMeta } from "./entry-meta.js";
+import { normalizePreview } from "./preview.js";
+import { PreviewBuilder } from "./preview-bytes.js";
+import type { EntryEnvelope } from "./types.js";
+
+/** What the store keeps of one entry line. */
+export interface EntryFacts {
+  env: EntryEnvelope;
+  meta: EntryMeta;
+  /**
+   * pi's activity time of a user or assistant message that has content (its own numeric timestamp, else the
+   * entry's); undefined for other entries. The session list sorts by the newest.
+   */
+  activity?: number;
+}
+
+/**
+ * Lines longer than this may stop being read once their envelope is complete. Shorter ones cost little to read
+ * whole, and reading them whole sees an entry glued onto them (whose children need not be there to tell).
+ */
+const EARLY_STOP_MIN_BYTES = 4096;
+
+/** The walk gave up: the line goes to JSON.parse. */
+const FAIL = -1;
+/** The walk has everything the envelope needs: the rest of the line is not read. */
+const STOP = -2;
+
+// Keys of the entry object.
+const K_OTHER = 0;
+const K_TYPE = 1;
+const K_ID = 2;
+const K_PARENT = 4;
+const K_TIME = 8;
+const K_MESSAGE = 16;
+const ENTRY_REQUIRED = K_TYPE | K_ID | K_PARENT | K_TIME | K_MESSAGE;
+const ENTRY_HEAD = K_TYPE | K_ID | K_PARENT | K_TIME;
+
+// Keys of the message object.
+const M_ROLE = 1;
+const M_CONTENT = 2;
+const M_TOOL_NAME = 4;
+const M_COMMAND = 8;
+const M_STOP_REASON = 16;
+const M_ERROR = 32;
+const M_PROVIDER = 64;
+const M_MODEL = 128;
+const M_TIME = 256;
+const M_USAGE = 512;
+
+// Keys and types of a content block.
+const B_TYPE = 1;
+const B_TEXT = 2;
+const B_NAME = 4;
+const T_UNKNOWN = 0;
+const T_TEXT = 1;
+const T_TOOL_CALL = 2;
+const T_OTHER = 3;
+
+/** Message roles as the envelope keeps them (one string each, whatever line they came from). */
+const ROLES = ["user", "assistant", "toolResult", "bashExecution", "custom"] as const;
+/** Roles whose preview needs more than the walk reads (sections, summaries): left to JSON.parse. */
+const WHOLE_ROLES = ["system", "branchSummary", "compactionSummary"];
+
+/** Interned short strings (tool names, models): one copy each instead of one per entry. */
+const interned = new Map<string, string>();
+const INTERN_MAX = 4096;
+
+function intern(s: string): string {
+  const hit = interned.get(s);
+  if (hit !== undefined) return hit;
+  if (interned.size < INTERN_MAX && s.length <= 64) interned.set(s, s);
+  return s;
+}
+
+/** One meta per model: assistant lines of a session name a handful of models between them. */
+const modelMetas = new Map<string, Map<string, EntryMeta>>();
+let lastMeta: { provider: string; modelId: string; meta: EntryMeta } | undefined;
+
+function modelMeta(provider: string, modelId: string): EntryMeta {
+  if (lastMeta?.provider === provider && lastMeta.modelId === modelId) return lastMeta.meta;
+  let byModel = modelMetas.get(provider);
+  if (!byModel) modelMetas.set(provider, (byModel = new Map()));
+  let meta = byModel.get(modelId);
+  if (!meta) {
+    meta = Object.freeze({ model: Object.freeze({ provider, modelId }) });
+    byModel.set(modelId, meta);
+  }
+  lastMeta = { provider, modelId, meta };
+  return meta;
+}
+
+/** Where the key read by keyAt ends (its closing quote). */
+let keyEnd = 0;
+
+/** Key names as bytes (compared with the line's bytes without touching strings). */
+function keyBytes(names: readonly string[]): Uint8Array[] {
+  return names.map((n) => Uint8Array.from(n, (c) => c.charCodeAt(0)));
+}
+
+/** True when buf[p, p + bytes.length) equals `bytes`. */
+function sameBytes(buf: Buffer, p: number, bytes: Uint8Array): boolean {
+  const n = bytes.length;
+  for (let i = 0; i < n; i++) if (buf[p + i] !== bytes[i]) return false;
+  return true;
+}
+
+/**
+ * The key whose opening quote is at `p`: its index in `names` + 1, 0 for another key, -1 for a key written
+ * with an escape or not closed before `end`. Sets keyEnd.
+ */
+function keyAt(buf: Buffer, p: number, end: number, names: readonly Uint8Array[]): number {
+  const from = p + 1;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    const q = from + name.length;
+    if (q < end && buf[q] === QUOTE && sameBytes(buf, from, name)) {
+      keyEnd = q;
+      return i + 1;
+    }
+  }
+  const q = stringEndFrom(buf, from, end);
+  if (q < 0) return -1;
+  for (let i = from; i < q; i++) if (buf[i] === BACKSLASH) return -1;
+  keyEnd = q;
+  return 0;
+}
+
+/** Recently read short strings (tool names, providers, models): found again by their bytes, not decoded. */
+const recentStrings: string[] = [];
+const recentBytes: Uint8Array[] = [];
+const RECENT_MAX = 32;
+
+/**
+ * The string whose quotes are at `p` and `q`, as decodeString gives it; a value read before is found again by
+ * its bytes (kept only for printable ASCII values without escapes, whose bytes spell them), and interned.
+ */
+function sharedString(buf: Buffer, p: number, q: number): string | undefined {
+  const n = q - p - 1;
+  for (let i = 0; i < recentBytes.length; i++) {
+    const bytes = recentBytes[i];
+    if (bytes.length === n && sameBytes(buf, p + 1, bytes)) return recentStrings[i];
+  }
+  const value = decodeString(buf, p, q);
+  if (value === undefined) return undefined;
+  if (value.length === n && n <= 64 && /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/.test(value)) {
+    if (recentBytes.length >= RECENT_MAX) {
+      recentBytes.shift();
+      recentStrings.shift();
+    }
+    recentBytes.push(buf.subarray(p + 1, q).slice());
+    recentStrings.push(intern(value));
+  }
+  return intern(value);
+}
+
+const ENTRY_KEYS = keyBytes(["type", "id", "parentId", "timestamp", "message"]);
+const ENTRY_KEY_BITS = [K_OTHER, K_TYPE, K_ID, K_PARENT, K_TIME, K_MESSAGE];
+const MESSAGE_KEYS = keyBytes([
+  "role",
+  "content",
+  "toolName",
+  "command",
+  "stopReason",
+  "errorMessage",
+  "provider",
+  "model",
+  "timestamp",
+  "usage",
+]);
+const MESSAGE_KEY_BITS = [
+  0,
+  M_ROLE,
+  M_CONTENT,
+  M_TOOL_NAME,
+  M_COMMAND,
+  M_STOP_REASON,
+  M_ERROR,
+  M_PROVIDER,
+  M_MODEL,
+  M_TIME,
+  M_USAGE,
+];
+const BLOCK_KEYS = keyBytes(["type", "text", "name"]);
+const BLOCK_KEY_BITS = [0, B_TYPE, B_TEXT, B_NAME];
+
+/** The walk over one line (one instance, reused; the fields describe the line being read). */
+class Scan {
+  private buf: Buffer = Buffer.alloc(0);
+  private end = 0;
+  /** The line may stop being read once its envelope is complete. */
+  private mayStop = false;
+
+  private id = "";
+  private parentId: string | null = null;
+  private timestamp = "";
+  private role: string | undefined;
+  private messageKeys = 0;
+  private readonly content = new PreviewBuilder();
+  private readonly command = new PreviewBuilder();
+  private readonly error = new PreviewBuilder();
+  private textBlocks = 0;
+  private names: string[] = [];
+  private toolName: string | undefined;
+  /** stopReason is "error" or "aborted". */
+  private failed = false;
+  private provider: string | undefined;
+  private model: string | undefined;
+  private messageTime = NaN;
+  private usage: Usage | undefined;
+
+  /** See scanEntry. */
+  read(
+    buf: Buffer,
+    start: number,
+    end: number,
+    strict: boolean,
+    previousId: string | undefined,
+  ): EntryFacts | undefined {
+    this.buf = buf;
+    this.end = end;
+    this.mayStop = false;
+    this.role = undefined;
+    this.messageKeys = 0;
+    this.content.reset();
+    this.command.reset();
+    this.error.reset();
+    this.textBlocks = 0;
+    this.names = [];
+    this.toolName = undefined;
+    this.failed = false;
+    this.provider = undefined;
+    this.model = undefined;
+    this.messageTime = NaN;
+    this.usage = undefined;
+
+    let p = start;
+    if (buf[p] <= 32) p = skipSpace(buf, p, end);
+    if (p >= end || buf[p] !== OPEN_OBJECT) return undefined;
+    p = p + 1;
+    if (buf[p] <= 32) p = skipSpace(buf, p, end);
+    let seen = 0;
+    for (;;) {
+      if (p >= end || buf[p] !== QUOTE) return undefined;
+      const k = keyAt(buf, p, end, ENTRY_KEYS);
+      if (k < 0) return undefined;
+      const kq = keyEnd;
+      const bit = ENTRY_KEY_BITS[k];
+      if (bit !== 0) {
+        if ((seen & bit) !== 0) return undefined;
+        seen |= bit;
+      }
+      p = kq + 1;
+      if (buf[p] <= 32) p = skipSpace(buf, p, end);
+      if (p >= end || buf[p] !== COLON) return undefined;
+      p = p + 1;
+      if (buf[p] <= 32) p = skipSpace(buf, p, end);
+      if (p >= end) return undefined;
+      switch (bit) {
+        case K_TYPE: {
+          const q = checkedStringEnd(buf, p, end);
+          // Only `message` entries are read here (an escaped spelling of it too goes to JSON.parse).
+          if (q !== p + 8 || !bytesEqual(buf, p + 1, "message")) return undefined;
+          p = q + 1;
+          break;
+        }
+        case K_ID: {
+          const q = checkedStringEnd(buf, p, end);
+          if (q < 0) return undefined;
+          const id = decodeString(buf, p, q);
+          if (id === undefined || id === "") return undefined;
+          this.id = id;
+          p = q + 1;
+          break;
+        }
+        case K_PARENT: {
+          if (buf[p] === QUOTE) {
+            const q = checkedStringEnd(buf, p, end);
+            if (q < 0) return undefined;
+            // Most entries follow the line before: share its id string (the index then finds the parent at once).
+            if (previousId !== undefined && q - p - 1 === previousId.length && bytesEqual(buf, p + 1, previousId))
+              this.parentId = previousId;
+            else {
+              const parent = decodeString(buf, p, q);
+              if (parent === undefined) return undefined;
+              this.parentId = parent;
+            }
+            p = q + 1;
+          } else if (p + 4 <= end && bytesEqual(buf, p, "null")) {
+            this.parentId = null;
+            p += 4;
+          } else return undefined;
+          break;
+        }
+        case K_TIME: {
+          const q = checkedStringEnd(buf, p, end);
+          if (q < 0) return undefined;
+          const t = decodeString(buf, p, q);
+          if (t === undefined) return undefined;
+          this.timestamp = t;
+          p = q + 1;
+          break;
+        }
+        case K_MESSAGE: {
+          if (buf[p] !== OPEN_OBJECT) return undefined;
+          this.mayStop = !strict && end - start > EARLY_STOP_MIN_BYTES && (seen & ENTRY_HEAD) === ENTRY_HEAD;
+          const r = this.message(p);
+          if (r === STOP) return this.facts();
+          if (r < 0) return undefined;
+          p = r;
+          break;
+        }
+        default:
+          p = skipValue(buf, p, end);
+          if (p < 0) return undefined;
+      }
+      if (buf[p] <= 32) p = skipSpace(buf, p, end);
+      if (p >= end) return undefined;
+      const c = buf[p];
+      if (c === COMMA) {
+        p = p + 1;
+        if (buf[p] <= 32) p = skipSpace(buf, p, end);
+        continue;
+      }
+      if (c !== CLOSE_OBJECT) return undefined;
+      // Nothing may follow the entry (a second entry glued on the line is JSON.parse's to report).
+      if (skipSpace(buf, p + 1, end) !== end || seen !== ENTRY_REQUIRED) return undefined;
+      return this.facts();
+    }
+  }
+
+  /** Walks the message object at `p`; the position after it, FAIL or STOP. */
+  private message(p: number): number {
+    const { buf, end } = this;
+    p = p + 1;
+    if (buf[p] <= 32) p = skipSpace(buf, p, end);
+    if (p >= end) return FAIL;
+    if (buf[p] === CLOSE_OBJECT) return p + 1;
+    for (;;) {
+      if (buf[p] !== QUOTE) return FAIL;
+      const k = keyAt(buf, p, end, MESSAGE_KEYS);
+      if (k < 0) return FAIL;
+      const kq = keyEnd;
+      const bit = MESSAGE_KEY_BITS[k];
+      if (bit !== 0) {
+        if ((this.messageKeys & bit) !== 0) return FAIL;
+        this.messageKeys |= bit;
+      }
+      p = kq + 1;
+      if (buf[p] <= 32) p = skipSpace(buf, p, end);
+      if (p >= end || buf[p] !== COLON) return FAIL;
+      p = p + 1;
+      if (buf[p] <= 32) p = skipSpace(buf, p, end);
+      if (p >= end) return FAIL;
+      const isString = buf[p] === QUOTE;
+      switch (bit) {
+        case M_ROLE: {
+          if (!isString) return FAIL;
+          const q = checkedStringEnd(buf, p, end);
+          if (q < 0) return FAIL;
+          const role = this.roleAt(p + 1, q);
+          if (role === undefined) return FAIL;
+          this.role = role;
+          p = q + 1;
+          break;
+        }
+        case M_CONTENT:
+          if (isString) {
+            this.textBlocks = 1;
+            p = this.text(this.content, p);
+          } else if (buf[p] === OPEN_ARRAY) p = this.blocks(p);
+          else p = skipValue(buf, p, end);
+          break;
+        case M_COMMAND:
+          if (isString) {
+            this.command.addAscii(36); // "$ " + command
+            this.command.addAscii(32);
+            p = this.text(this.command, p);
+          } else p = skipValue(buf, p, end);
+          break;
+        case M_ERROR:
+          p = isString ? this.text(this.error, p) : skipValue(buf, p, end);
+          break;
+        case M_STOP_REASON: {
+          if (!isString) {
+            p = skipValue(buf, p, end);
+            break;
+          }
+          const q = checkedStringEnd(buf, p, end);
+          if (q < 0) return FAIL;
+          // Only "error" and "aborted" matter (failed); an escaped spelling is decoded.
+          const n = q - p - 1;
+          if ((n === 5 && bytesEqual(buf, p + 1, "error")) || (n === 7 && bytesEqual(buf, p + 1, "aborted")))
+            this.failed = true;
+          else if (n >= 5 && n <= 42) {
+            const v = decodeString(buf, p, q);
+            if (v === undefined) return FAIL;
+            this.failed = v === "error" || v === "aborted";
+          }
+          p = q + 1;
+          break;
+        }
+        case M_TOOL_NAME:
+        case M_PROVIDER:
+        case M_MODEL: {
+          if (!isString) {
+            p = skipValue(buf, p, end);
+            break;
+          }
+          const q = checkedStringEnd(buf, p, end);
+          if (q < 0) return FAIL;
+          const value = sharedString(buf, p, q);
+          if (value === undefined) return FAIL;
+          if (bit === M_TOOL_NAME) this.toolName = value;
+          else if (bit === M_PROVIDER) this.provider = value;
+          else this.model = value;
+          p = q + 1;
+          break;
+        }
+        case M_TIME: {
+          const q = numberEnd(buf, p, end);
+          if (q < 0) p = skipValue(buf, p, end);
+          else {
+            this.messageTime = numberValue(buf, p, q);
+            p = q;
+          }
+          break;
+        }
+        case M_USAGE: {
+          const q = skipValue(buf, p, end);
+          if (q < 0) return FAIL;
+          // A few numbers: parsing the slice is simpler than walking it, and as cheap.
+          if (buf[p] === OPEN_OBJECT) {
+            let v: unknown;
+            try {
+              v = JSON.parse(buf.toString("utf8", p, q));
+            } catch {
+              return FAIL;
+            }
+            this.usage = usageFrom(v);
+          }
+          p = q;
+          break;
+        }
+        default:
+          p = skipValue(buf, p, end);
+      }
+      if (p < 0) return p;
+      if (this.complete()) return STOP;
+      if (buf[p] <= 32) p = skipSpace(buf, p, end);
+      if (p >= end) return FAIL;
+      const c = buf[p];
+      if (c === COMMA) {
+        p = p + 1;
+        if (buf[p] <= 32) p = skipSpace(buf, p, end);
+        if (p >= end) return FAIL;
+        continue;
+      }
+      return c === CLOSE_OBJECT ? p + 1 : FAIL;
+    }
+  }
+
+  /** Walks the content array at `p`: text blocks into the preview, tool call names. */
+  private blocks(p: number): number {
+    const { buf, end } = this;
+    p = p + 1;
+    if (buf[p] <= 32) p = skipSpace(buf, p, end);
+    if (p >= end) return FAIL;
+    if (buf[p] === CLOSE_ARRAY) return p + 1;
+    for (;;) {
+      p = buf[p] === OPEN_OBJECT ? this.block(p) : skipValue(buf, p, end);
+      if (p < 0) return p;
+      if (buf[p] <= 32) p = skipSpace(buf, p, end);
+      if (p >= end) return FAIL;
+      const c = buf[p];
+      if (c === COMMA) {
+        p = p + 1;
+        if (buf[p] <= 32) p = skipSpace(buf, p, end);
+        if (p >= end) return FAIL;
+        continue;
+      }
+      return c === CLOSE_ARRAY ? p + 1 : FAIL;
+    }
+  }
+
+  /** Walks one content block at `p` (an object). */
+  private block(p: number): number {
+    const { buf, end } = this;
+    let type = T_UNKNOWN;
+    let keys = 0;
+    // A text or name seen before the block's type: where its string starts, read once the type is known.
+    let textAt = -1;
+    let nameAt = -1;
+    let nameEnd = -1;
+    p = p + 1;
+    if (buf[p] <= 32) p = skipSpace(buf, p, end);
+    if (p >= end) return FAIL;
+    if (buf[p] === CLOSE_OBJECT) return p + 1;
+    for (;;) {
+      if (buf[p] !== QUOTE) return FAIL;
+      const k = keyAt(buf, p, end, BLOCK_KEYS);
+      if (k < 0) return FAIL;
+      const kq = keyEnd;
+      const bit = BLOCK_KEY_BITS[k];
+      if (bit !== 0) {
+        if ((keys & bit) !== 0) return FAIL;
+        keys |= bit;
+      }
+      p = kq + 1;
+      if (buf[p] <= 32) p = skipSpace(buf, p, end);
+      if (p >= end || buf[p] !== COLON) return FAIL;
+      p = p + 1;
+      if (buf[p] <= 32) p = skipSpace(buf, p, end);
+      if (p >= end) return FAIL;
+      const isString = buf[p] === QUOTE;
+      if (bit === B_TYPE) {
+        if (isString) {
+          const q = stringEndFrom(buf, p + 1, end);
+          if (q < 0) return FAIL;
+          const n = q - p - 1;
+          if (n === 4 && bytesEqual(buf, p + 1, "text")) type = T_TEXT;
+          else if (n === 8 && bytesEqual(buf, p + 1, "toolCall")) type = T_TOOL_CALL;
+          else {
+            for (let i = p + 1; i < q; i++) if (buf[i] === BACKSLASH) return FAIL;
+            type = T_OTHER;
+          }
+          p = q + 1;
+        } else {
+          type = T_OTHER;
+          p = skipValue(buf, p, end);
+        }
+      } else if (bit === B_TEXT && isString) {
+        if (type === T_TEXT) p = this.textBlock(p);
+        else {
+          if (type === T_UNKNOWN) textAt = p;
+          p = skipValue(buf, p, end);
+        }
+      } else if (bit === B_NAME && isString) {
+        nameAt = p;
+        nameEnd = checkedStringEnd(buf, p, end);
+        if (nameEnd < 0) return FAIL;
+        p = nameEnd + 1;
+      } else p = skipValue(buf, p, end);
+      if (p < 0) return p;
+      if (buf[p] <= 32) p = skipSpace(buf, p, end);
+      if (p >= end) return FAIL;
+      const c = buf[p];
+      if (c === COMMA) {
+        p = p + 1;
+        if (buf[p] <= 32) p = skipSpace(buf, p, end);
+        if (p >= end) return FAIL;
+        continue;
+      }
+      if (c !== CLOSE_OBJECT) return FAIL;
+      if (type === T_TEXT && textAt >= 0) {
+        const r = this.textBlock(textAt);
+        if (r < 0) return r;
+      } else if (type === T_TOOL_CALL && nameAt >= 0) {
+        const name = sharedString(buf, nameAt, nameEnd);
+        if (name === undefined) return FAIL;
+        this.names.push(name);
+      }
+      return p + 1;
+    }
+  }
+
+  /** A text block's string at `p`: joined to the preview after a "\n", as textOfContent joins them. */
+  private textBlock(p: number): number {
+    if (this.textBlocks++ > 0) this.content.addAscii(10);
+    return this.text(this.content, p);
+  }
+
+  /**
+   * Reads the string at `p` into `into` until the preview is full, then skips the rest (or stops the walk when
+   * the envelope is complete). The position after the string, FAIL or STOP.
+   */
+  private text(into: PreviewBuilder, p: number): number {
+    const { buf, end } = this;
+    let q: number;
+    if (into.full) q = stringEndFrom(buf, p + 1, end);
+    else {
+      q = into.addJsonString(buf, p + 1, end);
+      if (q < 0) return FAIL;
+      if (into.full) {
+        if (this.complete()) return STOP;
+        if (buf[q] !== QUOTE) q = stringEndFrom(buf, q, end);
+      }
+    }
+    return q < 0 ? FAIL : q + 1;
+  }
+
+  /**
+   * True when the rest of the line cannot change the envelope (and the caller allows stopping). Called after
+   * each value of the message, and inside a string once its preview is full: a tool result is complete once
+   * its tool name and content are read (or the content's preview is full), a command once it is read.
+   */
+  private complete(): boolean {
+    if (!this.mayStop) return false;
+    const keys = this.messageKeys;
+    if (this.role === "toolResult") return (keys & (M_TOOL_NAME | M_CONTENT)) === (M_TOOL_NAME | M_CONTENT);
+    return this.role === "bashExecution" && (keys & M_COMMAND) !== 0;
+  }
+
+  /** The role at buf[p, q), as one shared string; undefined for roles left to JSON.parse. */
+  private roleAt(p: number, q: number): string | undefined {
+    const { buf } = this;
+    const n = q - p;
+    for (const role of ROLES) if (role.length === n && bytesEqual(buf, p, role)) return role;
+    const role = decodeString(buf, p - 1, q);
+    if (role === undefined || WHOLE_ROLES.includes(role)) return undefined;
+    return intern(role);
+  }
+
+  /** The envelope and meta of the line read. */
+  private facts(): EntryFacts {
+    const role = this.role;
+    const { content } = this;
+    const hasText = content.hasText;
+    let preview: string;
+    if (role === "assistant") {
+      if (hasText) preview = content.text();
+      else if (this.names.length > 0) preview = normalizePreview(this.names.join(", "));
+      else preview = this.error.text();
+    } else if (role === "bashExecution") preview = this.command.text();
+    else preview = content.text();
+    const env: EntryEnvelope =
+      role === undefined
+        ? { id: this.id, parentId: this.parentId, type: "message", timestamp: this.timestamp, preview }
+        : { id: this.id, parentId: this.parentId, type: "message", role, timestamp: this.timestamp, preview };
+    let meta = NO_META;
+    let activity: number | undefined;
+    if (role === "toolResult") {
+      if (this.toolName !== undefined) env.toolName = this.toolName;
+    } else if (role === "assistant") {
+      if (this.names.length > 0) {
+        env.toolName = intern(this.names.join(", "));
+        env.toolCallsOnly = !hasText;
+      }
+      if (this.failed) env.failed = true;
+      if (this.provider !== undefined && this.model !== undefined) meta = modelMeta(this.provider, this.model);
+      if (this.usage) meta = meta.model ? { model: meta.model, usage: this.usage } : { usage: this.usage };
+    }
+    if ((role === "user" || role === "assistant") && (this.messageKeys & M_CONTENT) !== 0) {
+      if (!Number.isNaN(this.messageTime)) activity = this.messageTime;
+      else {
+        const t = Date.parse(this.timestamp);
+        if (!Number.isNaN(t)) activity = t;
+      }
+    }
+    return activity === undefined ? { env, meta } : { env, meta, activity };
+  }
+}
+
+const scan = new Scan();
+
+/**
+ * The envelope and meta of the `message` entry on line buf[start, end), read from its bytes; undefined when the
+ * line is not such an entry or the scanner leaves it to JSON.parse (see the file comment). `strict`: read the
+ * line to its end (no early stop). `previousId`: the id of the line before (a parentId that spells it gets that
+ * very string).
+ */
+export function scanEntry(
+  buf: Buffer,
+  start: number,
+  end: number,
+  strict: boolean,
+  previousId?: string,
+): EntryFacts | undefined {
+  return scan.read(buf, start, end, strict, previousId);
+}

@@ -1,0 +1,379 @@
+/**
+ * The bytes of one session: its file on disk, or an image in memory (a session that never touches the disk, a
+ * migrated file viewed read-only, and the first lines of a new file until it is written). Lines are read by
+ * offset and length — the one place an entry's body comes from — and appended whole. This is also where the
+ * file is kept safe: one `write` per append, the background fdatasync, the torn-tail repair, the writer lock
+ * and the check that the file is still the one that was opened. The tree (SessionManager) knows nothing of
+ * any of it. See docs/session-format.md.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { SessionChangedError, SessionLockLostError, SessionReadOnlyError, type LockHolderInfo } from "./errors.js";
+import { identityOf, openRegular, realSessionPath } from "./file-identity.js";
+import { SessionLock } from "./lock.js";
+import type { LockOptions } from "./types.js";
+import { writeAll } from "./write-all.js";
+
+const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT } = fs.constants;
+
+/** Reads of lines one after another (a path being loaded) share one window of the file, at most this big. */
+const WINDOW_BYTES = 1024 * 1024;
+/**
+ * The window read by the first sequential read; each further one in a row doubles it. Reads that jump between
+ * two places of the file (the compare tab reads a turn of each branch in turn) thus read a little ahead, not a
+ * whole window per line pair.
+ */
+const FIRST_WINDOW_BYTES = 16 * 1024;
+/** A read this close after the previous one counts as sequential and fills the window. */
+const SEQUENTIAL_GAP = 64 * 1024;
+
+/** How an existing file was found by the scan (what its first append must know). */
+export interface ExistingFile {
+  readOnly: boolean;
+  /** The writer lock, already taken (none for a read-only view). */
+  lock?: SessionLock;
+  lockOptions?: LockOptions;
+  /** The file's size when it was scanned. */
+  size: number;
+  /** The file ends in a torn line starting here: cut off (and kept beside the file) before the next append. */
+  tornOffset?: number;
+  /** The last line has no newline: the next append starts with one. */
+  needsNewline: boolean;
+}
+
+/** Bytes of a session, on disk and/or in memory. */
+export class SessionFile {
+  /** Lines not on disk: the whole session in memory, or what a new file holds until it is written. */
+  private image: Buffer;
+  private imageLength: number;
+  /** Offset of image[0] in the session's bytes. */
+  private imageStart: number;
+  /** A new file: the image is written, whole, with the first append that is not deferred. */
+  private pendingFile: boolean;
+  private readOnlyNow: boolean;
+  private lock: SessionLock | undefined;
+  private lost: { newHolder: LockHolderInfo | undefined } | undefined;
+  private readonly lostListeners = new Set<(newHolder: LockHolderInfo | undefined) => void>();
+  private tornOffset: number | undefined;
+  /** File size when the torn tail was seen: the repair cuts only if the file still ends there. */
+  private tornEnd: number | undefined;
+  private needsNewline: boolean;
+  private writeFd: number | undefined;
+  private readFd: number | undefined;
+  private closed = false;
+  /** The background fdatasync of the write handle, while one runs (see scheduleSync). */
+  private syncing: Promise<void> | undefined;
+  /** Lines were appended while a flush ran: flush again when it ends. */
+  private syncAgain = false;
+  private window: Buffer | undefined;
+  private windowStart = 0;
+  private windowLength = 0;
+  private lastReadEnd = -1;
+  /** Sequential reads in a row that filled the window (sets its next size). */
+  private streak = 0;
+
+  private constructor(
+    /** The file; undefined for a session that never touches the disk. */
+    readonly path: string | undefined,
+    image: Buffer,
+    imageStart: number,
+    pendingFile: boolean,
+    readOnly: boolean,
+    private readonly lockOptions: LockOptions | undefined,
+  ) {
+    this.image = image;
+    this.imageLength = image.length;
+    this.imageStart = imageStart;
+    this.pendingFile = pendingFile;
+    this.readOnlyNow = readOnly;
+    this.needsNewline = false;
+  }
+
+  /** A session that never touches the disk, starting with its header line. */
+  static memory(headerLine: string): SessionFile {
+    return new SessionFile(undefined, Buffer.from(headerLine + "\n"), 0, false, false, undefined);
+  }
+
+  /**
+   * A new file at `file` (absent or empty), written with its header line with the first append that is not
+   * deferred; its writer lock is taken then, unless `lock` holds it already.
+   */
+  static created(file: string, headerLine: string, lockOptions?: LockOptions, lock?: SessionLock): SessionFile {
+    const f = new SessionFile(file, Buffer.from(headerLine + "\n"), 0, true, false, lockOptions);
+    if (lock) f.holdLock(lock);
+    return f;
+  }
+
+  /** A file on disk as the scan found it. */
+  static existing(file: string, found: ExistingFile): SessionFile {
+    const f = new SessionFile(file, Buffer.alloc(0), found.size, false, found.readOnly, found.lockOptions);
+    if (found.lock) f.holdLock(found.lock);
+    f.tornOffset = found.tornOffset;
+    f.tornEnd = found.tornOffset === undefined ? undefined : found.size;
+    f.needsNewline = found.needsNewline;
+    return f;
+  }
+
+  /** A read-only view of `file` whose bytes are given (a migration done in memory only). */
+  static view(file: string, bytes: Buffer): SessionFile {
+    return new SessionFile(file, bytes, 0, false, true, undefined);
+  }
+
+  /** True for a view opened read-only, and once the writer lock was lost. */
+  get readOnly(): boolean {
+    return this.readOnlyNow;
+  }
+
+  /** True once another process took the writer lock over. */
+  get lockLost(): boolean {
+    return this.lost !== undefined;
+  }
+
+  /** True while a new file has not been written yet (appends may be deferred). */
+  get pending(): boolean {
+    return this.pendingFile;
+  }
+
+  /** Called once when the writer lock is taken over (see SessionManager.onLockLost). */
+  onLockLost(listener: (newHolder: LockHolderInfo | undefined) => void): () => void {
+    this.lostListeners.add(listener);
+    return () => this.lostListeners.delete(listener);
+  }
+
+  /** Throws unless this session may write now; a lock taken over since the last write turns it read-only. */
+  assertWritable(): void {
+    if (this.lost) throw this.lockLostError();
+    if (this.readOnlyNow) throw new SessionReadOnlyError(this.path);
+    if (this.closed) throw new Error(`Session ${this.path ?? "(in memory)"} is closed`);
+    // A lock taken over since the last write: verify() calls loseLock(), and nothing is written.
+    if (this.lock && !this.lock.verify()) throw this.lockLostError();
+  }
+
+  /**
+   * Append one line (without its newline). `defer`: a new file keeps it in memory, to be written with the next
+   * line that is not deferred (pi 1.5 writes a new session's file with its first user or assistant message).
+   * Returns the line's offset, and `shift`: how far the lines kept in memory so far moved when this append
+   * wrote them (0 when it wrote none).
+   */
+  append(line: Buffer, defer: boolean): { offset: number; shift: number } {
+    this.assertWritable();
+    if (this.path === undefined || (this.pendingFile && defer)) {
+      const offset = this.imageStart + this.imageLength;
+      this.addToImage(line);
+      return { offset, shift: 0 };
+    }
+    const fd = this.openForWrite();
+    const prefix = this.needsNewline ? 1 : 0;
+    const st = fs.fstatSync(fd);
+    this.assertSameFile(st);
+    const base = st.size + prefix;
+    const kept = this.imageLength;
+    // One buffer, one write: the header and deferred lines of a new file, then the line.
+    const data = Buffer.allocUnsafe(prefix + kept + line.length + 1);
+    if (prefix) data[0] = 10;
+    this.image.copy(data, prefix, 0, kept);
+    line.copy(data, prefix + kept);
+    data[data.length - 1] = 10;
+    writeAll(fd, data);
+    this.scheduleSync();
+    // The window may hold bytes this append replaced (a torn tail that was cut off).
+    this.windowLength = 0;
+    const shift = base - this.imageStart;
+    this.needsNewline = false;
+    this.pendingFile = false;
+    this.image = Buffer.alloc(0);
+    this.imageLength = 0;
+    this.imageStart = base + kept + line.length + 1;
+    return { offset: base + kept, shift: kept > 0 ? shift : 0 };
+  }
+
+  /** A line's text (offset and length as appended or scanned). */
+  readText(offset: number, length: number): string {
+    if (offset >= this.imageStart)
+      return this.image.toString("utf8", offset - this.imageStart, offset - this.imageStart + length);
+    const sequential = offset >= this.lastReadEnd && offset - this.lastReadEnd < SEQUENTIAL_GAP;
+    this.lastReadEnd = offset + length;
+    if (offset >= this.windowStart && offset + length <= this.windowStart + this.windowLength && this.window)
+      return this.window.toString("utf8", offset - this.windowStart, offset - this.windowStart + length);
+    if (!sequential || length > WINDOW_BYTES / 2) {
+      this.streak = 0;
+      return this.readBytes(offset, length).toString("utf8");
+    }
+    // Lines read one after another (a path): one read fills a window for the next ones.
+    this.window ??= Buffer.allocUnsafe(WINDOW_BYTES);
+    const want = Math.max(length, Math.min(WINDOW_BYTES, FIRST_WINDOW_BYTES * 2 ** this.streak++));
+    this.windowStart = offset;
+    this.windowLength = this.readInto(this.window, offset, Math.min(want, this.imageStart - offset));
+    if (this.windowLength < length) throw new SessionChangedError(this.path as string, "was cut short while open");
+    return this.window.toString("utf8", 0, length);
+  }
+
+  /** A line's bytes (a copy). */
+  readBytes(offset: number, length: number): Buffer {
+    if (offset >= this.imageStart)
+      return Buffer.from(this.image.subarray(offset - this.imageStart, offset - this.imageStart + length));
+    const buf = Buffer.allocUnsafe(length);
+    if (this.readInto(buf, offset, length) < length)
+      throw new SessionChangedError(this.path as string, "was cut short while open");
+    return buf;
+  }
+
+  /** Flush, release the writer lock and close the file. Reads still work afterwards. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // The background flush must finish before its descriptor is closed (a reused number would be flushed).
+    await this.syncing;
+    if (this.writeFd !== undefined) {
+      try {
+        fs.fsyncSync(this.writeFd);
+      } finally {
+        fs.closeSync(this.writeFd);
+        this.writeFd = undefined;
+      }
+    }
+    if (this.readFd !== undefined) {
+      fs.closeSync(this.readFd);
+      this.readFd = undefined;
+    }
+    this.window = undefined;
+    this.lock?.release();
+    this.lock = undefined;
+    this.lostListeners.clear();
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private addToImage(line: Buffer): void {
+    const need = this.imageLength + line.length + 1;
+    if (need > this.image.length) {
+      const grown = Buffer.allocUnsafe(Math.max(need, this.image.length * 2, 4096));
+      this.image.copy(grown, 0, 0, this.imageLength);
+      this.image = grown;
+    }
+    line.copy(this.image, this.imageLength);
+    this.image[need - 1] = 10;
+    this.imageLength = need;
+  }
+
+  /** Reads up to `length` bytes at `offset` from the file into buf[0..]; returns how many. */
+  private readInto(buf: Buffer, offset: number, length: number): number {
+    const fd = this.closed ? openRegular(this.path as string, O_RDONLY) : this.readHandle();
+    try {
+      let done = 0;
+      while (done < length) {
+        const n = fs.readSync(fd, buf, done, length - done, offset + done);
+        if (n === 0) break;
+        done += n;
+      }
+      return done;
+    } finally {
+      // After close() a short-lived descriptor, so nothing leaks.
+      if (this.closed) fs.closeSync(fd);
+    }
+  }
+
+  private readHandle(): number {
+    if (this.readFd === undefined) this.readFd = openRegular(this.path as string, O_RDONLY);
+    return this.readFd;
+  }
+
+  /**
+   * Push appended lines to the disk in the background: one fdatasync at a time on the thread pool, appends
+   * made meanwhile coalesced into the next one. A write is kill-safe once it returns; this makes it survive
+   * a power loss too, a few milliseconds later, without adding a disk flush to every append's latency.
+   */
+  private scheduleSync(): void {
+    if (this.syncing) {
+      this.syncAgain = true;
+      return;
+    }
+    const fd = this.writeFd;
+    if (fd === undefined) return;
+    this.syncing = new Promise<void>((resolve) => {
+      fs.fdatasync(fd, () => {
+        // A failed flush is not an error of the append (the line is written); close() flushes again.
+        this.syncing = undefined;
+        resolve();
+        if (this.syncAgain && !this.closed) {
+          this.syncAgain = false;
+          this.scheduleSync();
+        }
+      });
+    });
+  }
+
+  private lockLostError(): SessionLockLostError {
+    return new SessionLockLostError(this.path as string, this.lost?.newHolder);
+  }
+
+  private holdLock(lock: SessionLock): void {
+    this.lock = lock;
+    lock.onLost((newHolder) => this.loseLock(newHolder));
+  }
+
+  /** The writer lock was taken over: read-only from now on, and say so. */
+  private loseLock(newHolder: LockHolderInfo | undefined): void {
+    if (this.lost || this.closed) return;
+    this.lost = { newHolder };
+    this.readOnlyNow = true;
+    for (const l of [...this.lostListeners]) {
+      try {
+        l(newHolder);
+      } catch {
+        // a failing listener must not break the session
+      }
+    }
+  }
+
+  /** Appending to a file that was deleted or replaced since it was opened would lose the entry silently. */
+  private assertSameFile(st: fs.Stats): void {
+    let now: fs.Stats | undefined;
+    try {
+      now = fs.statSync(this.path as string);
+    } catch {
+      now = undefined;
+    }
+    if (!now || now.ino !== st.ino || now.dev !== st.dev)
+      throw new SessionChangedError(this.path as string, "was deleted or replaced while open");
+  }
+
+  /** The append handle; the first call takes the writer lock of a new session and repairs a torn tail. */
+  private openForWrite(): number {
+    if (this.writeFd !== undefined) return this.writeFd;
+    const file = this.path as string;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    if (!this.lock) this.holdLock(SessionLock.acquire(file, realSessionPath(file), undefined, this.lockOptions));
+    const fd = openRegular(file, O_WRONLY | O_APPEND | O_CREAT, 0o644);
+    try {
+      // A new file gets its identity only now: lock it too (another path of it cannot exist yet).
+      (this.lock as SessionLock).bindIdentity(identityOf(fd));
+      if (this.tornOffset !== undefined) this.repairTornTail(fd, this.tornOffset);
+    } catch (e) {
+      fs.closeSync(fd);
+      throw e;
+    }
+    this.writeFd = fd;
+    return fd;
+  }
+
+  /**
+   * Keep the torn bytes beside the file, then cut them off so the next line starts clean. Runs under the
+   * writer lock, and cuts only what the scan saw: if the file grew since (another program wrote to it), the
+   * bytes after the torn line were never seen here, so nothing is cut and SessionChangedError is thrown.
+   */
+  private repairTornTail(fd: number, tornOffset: number): void {
+    const file = this.path as string;
+    const size = fs.fstatSync(fd).size;
+    if (size !== this.tornEnd)
+      throw new SessionChangedError(
+        file,
+        `changed on disk since it was opened (${this.tornEnd ?? "?"} bytes then, ${size} now: another program wrote to it), so its torn last line was not repaired`,
+      );
+    const torn = this.readBytes(tornOffset, size - tornOffset);
+    fs.writeFileSync(`${file}.torn-${new Date().toISOString().replace(/[:.]/g, "-")}`, torn);
+    fs.ftruncateSync(fd, tornOffset);
+    this.tornOffset = undefined;
+    this.tornEnd = undefined;
+  }
+}

@@ -1,0 +1,259 @@
+/**
+ * Reads a session's bytes once, in chunks, and builds its EntryTable: every line goes through readEntryLine
+ * (the entry scanner, JSON.parse as the fallback), so when the scan ends every envelope — preview, tool names,
+ * flags — and meta is known, and no body is kept.
+ *
+ * Damage:
+ * - A last line without newline that does not parse is a torn write (reported; repaired before the next
+ *   append, see SessionFile). The last line is read to its end (`strict`), so a torn or glued write there is
+ *   always seen.
+ * - A line holding several entries (pi before 0.84.3 appended to a line without its newline: two whole
+ *   entries, or a torn one and a whole one; glued-line.ts splits them) does not parse, and every whole entry
+ *   on it is recovered. A line the scanner stopped reading early (a long tool result) would hide an entry
+ *   glued after that point: the later entries then hang off an id nobody has, and the session manager scans
+ *   a file with orphans again with `strict`.
+ * - A line that is not JSON, or not an entry, is skipped and reported with its line number.
+ * - A body damaged after its envelope is found when it is read: getEntry throws SessionFormatError (file,
+ *   line), buildSessionContext leaves it out and adds a load issue.
+ */
+import * as fs from "node:fs";
+import { readEntryLine, isLineFailure, entryShapeError, factsOfEntry, type LineFailure } from "./entry-line.js";
+import type { EntryFacts } from "./entry-scanner.js";
+import { EntryTable } from "./entry-table.js";
+import { openRegular } from "./file-identity.js";
+import { splitGluedLine, type GluedLine } from "./glued-line.js";
+import type { LoadIssue, SessionEntry, SessionHeader } from "./types.js";
+
+/** Bytes read at a time. */
+export const CHUNK_BYTES = 4 * 1024 * 1024;
+const HEADER_CHUNK_BYTES = 64 * 1024;
+
+/** Options of scanSession. */
+export interface ScanOptions {
+  /** Read line 1 only. */
+  headerOnly?: boolean;
+  /** Read every line to its end (see entry-scanner.ts): used when the tree has orphans. */
+  strict?: boolean;
+  /** Bytes read at a time (tests use small chunks to put lines across chunk ends). */
+  chunkBytes?: number;
+}
+
+/** What scanSession found. */
+export interface ScanResult {
+  /** Undefined for an empty file. */
+  header?: SessionHeader;
+  /** Set when line 1 exists but is not a session header. */
+  headerError?: string;
+  /** The entries, in file order. */
+  entries: EntryTable;
+  issues: LoadIssue[];
+  /** Bytes scanned (the file's size when the scan started). */
+  fileSize: number;
+  /** The file ends in a torn line starting at this offset (ignored; repaired before the next append). */
+  tornOffset?: number;
+  /** The file's last line is a complete line without a final newline. */
+  missingFinalNewline: boolean;
+  /** Number of lines seen (a torn last line included). */
+  lineCount: number;
+  /** pi's activity time of the session: the newest user or assistant message's (see activityOf). */
+  activity?: number;
+}
+
+function parseHeader(text: string): { header?: SessionHeader; error?: string } {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    return { error: `line 1 is not JSON (${(e as Error).message})` };
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return { error: "line 1 is not a JSON object" };
+  const h = v as Record<string, unknown>;
+  if (h.type !== "session") return { error: `line 1 is not a session header (type ${JSON.stringify(h.type)})` };
+  if (typeof h.id !== "string") return { error: "session header has no id" };
+  if (h.version !== undefined && typeof h.version !== "number")
+    return { error: "session header version is not a number" };
+  return { header: h as SessionHeader };
+}
+
+/** Where the bytes come from: a file (read in chunks) or a buffer in memory. */
+type Source = { fd: number; size: number } | { bytes: Buffer };
+
+/**
+ * Scan the session file at `path`. Never throws for bad content; I/O errors propagate, and
+ * SessionFileTypeError for a path that is not a regular file (checked on the opened handle, so a FIFO never
+ * blocks).
+ */
+export function scanSessionFile(path: string, opts: ScanOptions = {}): ScanResult {
+  const fd = openRegular(path, fs.constants.O_RDONLY);
+  try {
+    return scan({ fd, size: fs.fstatSync(fd).size }, opts);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Scan a session held in memory (a migrated file viewed read-only). */
+export function scanSessionBytes(bytes: Buffer, opts: ScanOptions = {}): ScanResult {
+  return scan({ bytes }, opts);
+}
+
+function readRange(fd: number, buf: Buffer, at: number, offset: number, length: number): number {
+  let done = 0;
+  while (done < length) {
+    const n = fs.readSync(fd, buf, at + done, length - done, offset + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return done;
+}
+
+function scan(source: Source, opts: ScanOptions): ScanResult {
+  const headerOnly = opts.headerOnly === true;
+  const strict = opts.strict === true;
+  const fileSize = "fd" in source ? source.size : source.bytes.length;
+  const result: ScanResult = {
+    // About one entry per KB in real sessions; a guess only saves regrowing the columns.
+    entries: new EntryTable(headerOnly ? 16 : fileSize / 1024),
+    issues: [],
+    fileSize,
+    missingFinalNewline: false,
+    lineCount: 0,
+  };
+  const chunkBytes = headerOnly ? HEADER_CHUNK_BYTES : (opts.chunkBytes ?? CHUNK_BYTES);
+  let buf: Buffer = "fd" in source ? Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(fileSize, 1))) : source.bytes;
+  let chunkStart = 0; // file offset of buf[0]
+  let chunkLen = "fd" in source ? 0 : fileSize;
+  let lineNo = 0;
+  let previousId: string | undefined;
+  const entries = result.entries;
+
+  /** Make buf hold [at, at + length) at least, reading from the file. */
+  const fill = (at: number, length: number): void => {
+    if (!("fd" in source)) return;
+    if (length > buf.length) buf = Buffer.allocUnsafe(length);
+    chunkStart = at;
+    chunkLen = readRange(source.fd, buf, 0, at, Math.min(buf.length, fileSize - at));
+  };
+
+  const add = (facts: EntryFacts, offset: number, size: number): void => {
+    entries.push(facts.env, facts.meta, offset, size, lineNo);
+    previousId = facts.env.id;
+    if (facts.activity !== undefined && facts.activity > (result.activity ?? 0)) result.activity = facts.activity;
+  };
+
+  const handleLine = (offset: number, length: number, terminated: boolean): void => {
+    lineNo++;
+    const s = offset - chunkStart;
+    if (lineNo === 1) {
+      const { header, error } = parseHeader(buf.toString("utf8", s, s + length));
+      if (header) {
+        result.header = header;
+        // A header without its newline: the first append must start a new line.
+        if (!terminated) result.missingFinalNewline = true;
+      } else if (length > 0 || terminated) result.headerError = error;
+      return;
+    }
+    if (length === 0) return;
+    // The last line is read to its end: it is where torn and glued writes end up.
+    const last = !terminated || offset + length + 1 >= fileSize;
+    const read = readEntryLine(buf, s, s + length, strict || last, previousId);
+    if (!isLineFailure(read)) {
+      if (!terminated) result.missingFinalNewline = true;
+      add(read, offset, length);
+      return;
+    }
+    handleFailure(read, offset, length, terminated);
+  };
+
+  const handleFailure = (failure: LineFailure, offset: number, length: number, terminated: boolean): void => {
+    if (failure.kind === "shape") {
+      result.issues.push({ line: lineNo, reason: failure.reason });
+      if (!terminated) result.missingFinalNewline = true;
+      return;
+    }
+    const glued = splitGluedLine(failure.text, (v) => !entryShapeError(v), !terminated);
+    if (glued) {
+      recoverGlued(glued, failure.text, offset, terminated);
+      return;
+    }
+    if (!terminated) {
+      result.tornOffset = offset;
+      result.issues.push({
+        line: lineNo,
+        reason: `torn last line (${length} bytes, no newline): ${failure.reason}`,
+        torn: true,
+      });
+    } else result.issues.push({ line: lineNo, reason: `not valid JSON: ${failure.reason}` });
+  };
+
+  /** The entries of a glued line, the issue that reports it, and a torn entry ending it. */
+  const recoverGlued = (glued: GluedLine, lineText: string, offset: number, terminated: boolean): void => {
+    const bytes = (chars: number): number => Buffer.byteLength(lineText.slice(0, chars));
+    const ids = glued.pieces.map((p) => (p.value as SessionEntry).id);
+    const skipped = bytes(glued.skipped);
+    const what =
+      skipped > 0
+        ? `a torn entry (${skipped} bytes) followed by ${ids.length > 1 ? "entries" : "entry"} ${ids.join(", ")}`
+        : `entries ${ids.join(", ")} written on one line (a writer appended to a line that had no newline)`;
+    const tail = glued.tornTail === undefined ? "" : ", then a torn entry";
+    result.issues.push({
+      line: lineNo,
+      reason: `not valid JSON: ${what} on the same line${tail}; ${ids.length > 1 ? "those entries were" : "that entry was"} recovered`,
+      ...(glued.tornTail === undefined ? {} : { torn: true }),
+    });
+    for (const piece of glued.pieces) {
+      const start = bytes(piece.start);
+      add(factsOfEntry(piece.value as SessionEntry), offset + start, bytes(piece.end) - start);
+    }
+    // A torn entry ending the file is cut off before the next append (kept beside the file); the whole ones
+    // stay, and the next line then needs a newline first.
+    if (glued.tornTail !== undefined) result.tornOffset = offset + bytes(glued.tornTail);
+    if (!terminated) result.missingFinalNewline = true;
+  };
+
+  let pos = 0; // file offset of the next line
+  fill(0, 0);
+  while (pos < fileSize) {
+    if (pos < chunkStart || pos >= chunkStart + chunkLen) fill(pos, 0);
+    const nl = buf.indexOf(10, pos - chunkStart);
+    if (nl >= 0 && nl < chunkLen) {
+      handleLine(pos, chunkStart + nl - pos, true);
+      pos = chunkStart + nl + 1;
+      if (headerOnly) break;
+      continue;
+    }
+    // The line runs past this chunk.
+    if (chunkStart + chunkLen >= fileSize) {
+      handleLine(pos, fileSize - pos, false);
+      break;
+    }
+    if (pos > chunkStart) {
+      fill(pos, 0); // re-read from the line start so a line shorter than a chunk is whole in it
+      continue;
+    }
+    // A line longer than a chunk: find its end on disk, then read it whole.
+    const end = lineEnd(source as { fd: number }, chunkStart + chunkLen, fileSize, chunkBytes);
+    fill(pos, (end < 0 ? fileSize : end) - pos);
+    handleLine(pos, (end < 0 ? fileSize : end) - pos, end >= 0);
+    if (end < 0 || headerOnly) break;
+    pos = end + 1;
+    // The large buffer served its line; later lines go back to chunks of the usual size.
+    if (buf.length > chunkBytes) buf = Buffer.allocUnsafe(chunkBytes);
+    chunkLen = 0;
+  }
+  result.lineCount = lineNo;
+  return result;
+}
+
+/** The offset of the first newline at or after `from`, or -1. */
+function lineEnd(source: { fd: number }, from: number, fileSize: number, chunkBytes: number): number {
+  const probe = Buffer.allocUnsafe(chunkBytes);
+  for (let at = from; at < fileSize;) {
+    const n = readRange(source.fd, probe, 0, at, Math.min(chunkBytes, fileSize - at));
+    if (n === 0) break;
+    const i = probe.indexOf(10);
+    if (i >= 0 && i < n) return at + i;
+    at += n;
+  }
+  return -1;
+}

@@ -1,0 +1,532 @@
+/**
+ * The entry scanner (entry-scanner.ts) against JSON.parse of the same lines: for any valid JSON — keys in any
+ * order, whitespace anywhere, strings written with `\u` escapes, surrogate pairs, unknown fields, texts around
+ * the preview's length and lines around the early-stop size — what the store keeps (envelope, meta, activity)
+ * equals envelopeOf / metaOf / activityOf of the parsed line, whether the scanner answers or leaves the line
+ * to JSON.parse. And a whole session scanned in chunks of any size (lines across every chunk end) equals a
+ * full parse.
+ */
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { describe, test } from "node:test";
+import fc from "fast-check";
+import { entryShapeError, factsOfEntry, isLineFailure, readEntryLine } from "../../../src/core/session/entry-line.js";
+import { metaOf } from "../../../src/core/session/entry-meta.js";
+import { scanEntry, type EntryFacts } from "../../../src/core/session/entry-scanner.js";
+import { PreviewBuilder } from "../../../src/core/session/preview-bytes.js";
+import { collapseWhitespace } from "../../../src/core/session/preview.js";
+import { scanSessionFile } from "../../../src/core/session/session-scan.js";
+import { SessionManager, type SessionEntry } from "../../../src/core/index.js";
+
+// ---------------------------------------------------------------- a JSON writer with every freedom JSON allows
+
+/** Choices for one serialization, drawn from a seed. */
+function chooser(seed: number): (n: number) => number {
+  let s = seed >>> 0 || 1;
+  return (n) => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) % n;
+  };
+}
+
+const SPACES = ["", "", "", " ", "\t", "\r ", "  "]; // no newline: a JSONL line holds none
+
+/** A JSON string literal with some characters escaped as `\uXXXX` (or `\/`), as any writer may. */
+function stringLiteral(s: string, pick: (n: number) => number, escapeRate: number): string {
+  let out = '"';
+  for (const ch of s) {
+    const plain = JSON.stringify(ch).slice(1, -1);
+    if (escapeRate > 0 && pick(100) < escapeRate) {
+      if (ch === "/") out += "\\/";
+      else for (let i = 0; i < ch.length; i++) out += "\\u" + ch.charCodeAt(i).toString(16).padStart(4, "0");
+    } else out += plain;
+  }
+  return out + '"';
+}
+
+/**
+ * `value` as JSON text: keys shuffled (when `shuffle`), whitespace between tokens, strings partly escaped
+ * (`escapeRate` percent of their characters; keys too when `escapeKeys`).
+ */
+function writeJson(
+  value: unknown,
+  pick: (n: number) => number,
+  opts: { shuffle: boolean; spaces: boolean; escapeRate: number; escapeKeys: boolean },
+): string {
+  const ws = (): string => (opts.spaces ? SPACES[pick(SPACES.length)] : "");
+  if (typeof value === "string") return stringLiteral(value, pick, opts.escapeRate);
+  if (Array.isArray(value))
+    return "[" + ws() + value.map((v) => writeJson(v, pick, opts)).join(ws() + "," + ws()) + ws() + "]";
+  if (typeof value === "object" && value !== null) {
+    const keys = Object.keys(value);
+    if (opts.shuffle)
+      for (let i = keys.length - 1; i > 0; i--) {
+        const j = pick(i + 1);
+        [keys[i], keys[j]] = [keys[j], keys[i]];
+      }
+    const members = keys
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map(
+        (k) =>
+          stringLiteral(k, pick, opts.escapeKeys ? opts.escapeRate : 0) +
+          ws() +
+          ":" +
+          ws() +
+          writeJson((value as Record<string, unknown>)[k], pick, opts),
+      );
+    return "{" + ws() + members.join(ws() + "," + ws()) + ws() + "}";
+  }
+  return JSON.stringify(value);
+}
+
+// ---------------------------------------------------------------- random entries
+
+const text = fc.oneof(
+  fc.string({ maxLength: 60 }),
+  fc.string({ unit: "grapheme", maxLength: 60 }),
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.constantFrom(
+    "",
+    "   \n\t ",
+    'quote " and \\ backslash / slash',
+    "emoji 😀😀 and é, 中文",
+    "\u00a0\u2028\u2029\u3000\ufeff odd spaces",
+    "\u0000\u0001\u001f\b\f control",
+    "lone \ud800 and \udfff surrogates",
+  ),
+);
+
+/** A text whose length lands near the preview's 200 characters (or far past it). */
+const longText = fc
+  .tuple(text, fc.integer({ min: 150, max: 260 }), fc.constantFrom("word ", "x", "  \n", "é ", "😀"))
+  .map(([t, n, unit]) => t + unit.repeat(Math.ceil(n / unit.length)));
+
+const anyText = fc.oneof({ weight: 3, arbitrary: text }, { weight: 2, arbitrary: longText });
+
+const block = fc.oneof(
+  fc.record({ type: fc.constant("text"), text: anyText }),
+  fc.record({
+    type: fc.constant("thinking"),
+    thinking: anyText,
+    thinkingSignature: fc.base64String({ maxLength: 200 }),
+  }),
+  fc.record({
+    type: fc.constant("toolCall"),
+    id: fc.stringMatching(/^toolu_[0-9a-z]{4}$/),
+    name: fc.oneof(fc.constantFrom("read", "bash", "edit"), text),
+    arguments: fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 3 })),
+  }),
+  fc.record({ type: fc.constantFrom("image", 7, null), text: anyText, name: text }),
+  fc.record({ text: anyText }, { requiredKeys: [] }),
+  fc.constantFrom("a bare string", 42, null, [1, [2]], { type: "text" }, { type: "text", text: 5 }),
+);
+
+const content = fc.oneof(anyText, fc.array(block, { maxLength: 5 }), fc.constantFrom(null, 3, {}));
+
+/** Optional fields: undefined leaves the key out. */
+const opt = <T>(a: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(a, { nil: undefined });
+
+/** pi's whole usage, a partial one (other writers), odd values the store must read as 0, or no object at all. */
+const usage = fc.oneof(
+  fc.record({
+    input: fc.nat(),
+    output: fc.nat(),
+    cacheRead: fc.nat(),
+    cacheWrite: fc.nat(),
+    totalTokens: fc.nat(),
+    cost: fc.record({ input: fc.double({ min: 0, max: 1, noNaN: true }), total: fc.double({ noNaN: true }) }),
+  }),
+  fc.record({ input: fc.nat(), output: fc.constantFrom("7", null), cost: fc.constantFrom(null, 3, { total: 1 }) }),
+  fc.constantFrom(null, "none", [1, 2]),
+);
+
+const message = fc.oneof(
+  fc.record({
+    role: fc.constant("user"),
+    content: opt(content),
+    timestamp: opt(fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant("t"))),
+  }),
+  fc.record({
+    role: fc.constant("assistant"),
+    content: opt(content),
+    api: opt(fc.constant("anthropic-messages")),
+    provider: opt(fc.oneof(fc.constantFrom("anthropic", "openai"), text, fc.integer())),
+    model: opt(fc.oneof(fc.constantFrom("claude-sonnet-4-5"), text, fc.constant(null))),
+    usage: opt(usage),
+    stopReason: opt(fc.oneof(fc.constantFrom("stop", "toolUse", "error", "aborted"), text)),
+    errorMessage: opt(fc.oneof(anyText, fc.constant(7))),
+    timestamp: opt(fc.integer()),
+  }),
+  fc.record({
+    role: fc.constant("toolResult"),
+    toolCallId: opt(text),
+    toolName: opt(fc.oneof(fc.constantFrom("read", "bash", "mcp.tool:x"), text, fc.constant(false))),
+    content: opt(content),
+    details: opt(fc.jsonValue({ maxDepth: 3 })),
+    isError: opt(fc.boolean()),
+    timestamp: opt(fc.integer()),
+  }),
+  fc.record({
+    role: fc.constant("bashExecution"),
+    command: opt(fc.oneof(anyText, fc.constant(12))),
+    output: opt(anyText),
+    exitCode: opt(fc.integer()),
+  }),
+  fc.record({
+    role: fc.constantFrom("custom", "system", "branchSummary", "compactionSummary", "someFutureRole"),
+    content: opt(content),
+    summary: opt(anyText),
+    sections: opt(fc.dictionary(fc.string({ maxLength: 5 }), text)),
+  }),
+  fc.record({ content: opt(content) }),
+  fc.constantFrom(null, "not an object", 5),
+);
+
+const id = fc.oneof(fc.stringMatching(/^[0-9a-f]{8}$/), fc.uuid(), text);
+
+/** Entries of every type; message entries (the scanner's) most often. */
+const entryArb: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      type: fc.constant("message"),
+      id,
+      parentId: fc.oneof(fc.constant(null), id),
+      timestamp: fc.oneof(fc.constant("2026-01-05T09:00:04.000Z"), text),
+      message,
+      extra: opt(fc.jsonValue({ maxDepth: 2 })),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constantFrom("label", "custom", "compaction", "model_change", "branch_summary", "usage", "unknown_type"),
+      id,
+      parentId: fc.oneof(fc.constant(null), id),
+      timestamp: text,
+      targetId: opt(id),
+      label: opt(text),
+      customType: opt(fc.constantFrom("agent-tree/leaf", "x")),
+      data: opt(fc.record({ targetId: id })),
+      summary: opt(anyText),
+      tokensBefore: opt(fc.nat()),
+      firstKeptEntryId: opt(id),
+      provider: opt(text),
+      modelId: opt(text),
+      fromId: opt(id),
+      usage: opt(usage),
+    }),
+  },
+  // Not entries at all (no id, a wrong parentId): the store skips them, whichever reader sees them.
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant("message"),
+      id: opt(fc.oneof(id, fc.constant(""), fc.integer())),
+      parentId: opt(fc.oneof(fc.constant(null), id, fc.integer())),
+      timestamp: opt(fc.oneof(text, fc.integer())),
+      message,
+    }),
+  },
+);
+
+/** How a line is written. */
+interface Layout {
+  seed: number;
+  shuffle: boolean;
+  spaces: boolean;
+  escapeRate: number;
+  escapeKeys: boolean;
+  pad: number;
+}
+
+/** Writing options: pi's compact layout most often, every other freedom too. */
+const layout: fc.Arbitrary<Layout> = fc.record({
+  seed: fc.integer(),
+  shuffle: fc.boolean(),
+  spaces: fc.boolean(),
+  escapeRate: fc.constantFrom(0, 0, 5, 50),
+  escapeKeys: fc.boolean(),
+  /** Pads the line past the scanner's early-stop size (a large tool output). */
+  pad: fc.constantFrom(0, 0, 4000, 5000),
+});
+
+function lineOf(entry: Record<string, unknown>, l: Layout): string {
+  let e = entry;
+  if (l.pad > 0 && typeof e.message === "object" && e.message !== null)
+    e = { ...e, message: { ...(e.message as object), output: "o".repeat(l.pad) } };
+  return writeJson(e, chooser(l.seed), l);
+}
+
+/** What the store must keep for a line: the facts of the parsed entry, or no entry. */
+function expected(line: string): EntryFacts | undefined {
+  const v = JSON.parse(line) as unknown;
+  return entryShapeError(v) ? undefined : factsOfEntry(v as SessionEntry);
+}
+
+describe("entry scanner", () => {
+  test("reads every line as JSON.parse + envelopeOf / metaOf do, in any layout, or leaves it to JSON.parse", () => {
+    let answered = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(entryArb, layout, fc.boolean(), (entry, l, strict) => {
+        runs++;
+        const line = lineOf(entry, l);
+        const buf = Buffer.from(line);
+        const want = expected(line);
+        const got = readEntryLine(buf, 0, buf.length, strict);
+        if (want === undefined) assert.ok(isLineFailure(got), "a line that is no entry is not read as one");
+        else assert.deepEqual(got, want);
+        const fast = scanEntry(buf, 0, buf.length, strict);
+        if (fast) {
+          answered++;
+          assert.deepEqual(fast, want);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    // The random lines are meant to be hard (escaped keys, lone surrogates, other types): a quarter is enough
+    // to show the scanner is not handing every line to JSON.parse (pi's own lines are the next test's).
+    assert.ok(answered > runs / 4, `the scanner should read many lines itself (read ${answered} of ${runs})`);
+  });
+
+  test("reads pi's own lines itself: user, assistant (thinking, text, tool calls), tool results, commands", () => {
+    const base = { type: "message", id: "0123abcd", parentId: "89abcdef", timestamp: "2026-01-05T09:00:04.000Z" };
+    const thinking = {
+      type: "thinking",
+      thinking: 'so "quoted" \\ text\n'.repeat(400),
+      thinkingSignature: "c2ln".repeat(300),
+    };
+    const messages = [
+      { role: "user", content: "hello " + "word ".repeat(100), timestamp: 1 },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "a" },
+          { type: "image", data: "AAAA" },
+        ],
+        timestamp: 1,
+      },
+      {
+        role: "assistant",
+        content: [
+          thinking,
+          { type: "toolCall", id: "t1", name: "write", arguments: { path: "a.ts", content: 'x = "y";\n'.repeat(900) } },
+        ],
+        api: "anthropic-messages",
+        provider: "anthropic",
+        model: "claude-sonnet-4-5",
+        usage: { input: 1, output: 2, cost: { total: 0.5 } },
+        stopReason: "toolUse",
+        timestamp: 2,
+      },
+      {
+        role: "assistant",
+        content: [thinking, { type: "text", text: "Answer:\n\n" + "word ".repeat(1000) }],
+        stopReason: "stop",
+        timestamp: 3,
+      },
+      { role: "assistant", content: [], stopReason: "error", errorMessage: "boom ".repeat(100), timestamp: 4 },
+      {
+        role: "toolResult",
+        toolCallId: "t1",
+        toolName: "read",
+        content: [{ type: "text", text: '1: const a = "b";\n'.repeat(800) }],
+        isError: false,
+        timestamp: 5,
+      },
+      {
+        role: "bashExecution",
+        command: "ls -la",
+        output: "x\n".repeat(5000),
+        exitCode: 0,
+        cancelled: false,
+        truncated: false,
+        timestamp: 6,
+      },
+    ];
+    for (const m of messages) {
+      const line = JSON.stringify({ ...base, message: m });
+      for (const strict of [false, true]) {
+        const got = scanEntry(Buffer.from(line), 0, Buffer.byteLength(line), strict);
+        assert.ok(got, `the scanner reads ${m.role} lines (strict ${strict})`);
+        assert.deepEqual(got, factsOfEntry(JSON.parse(line) as SessionEntry));
+      }
+    }
+  });
+
+  test("leaves to JSON.parse what it does not read itself, and every reader gives the same", () => {
+    const entry = {
+      type: "message",
+      id: "0123abcd",
+      parentId: null,
+      timestamp: "2026-01-05T09:00:04.000Z",
+      message: { role: "assistant", content: [{ type: "text", text: "hello" }], provider: "p", model: "m" },
+    };
+    const line = JSON.stringify(entry);
+    const take = (l: string): unknown => scanEntry(Buffer.from(l), 0, Buffer.byteLength(l), true);
+    assert.ok(take(line));
+    for (const [why, l] of [
+      ["a second entry glued on", line + line],
+      ["a key given twice", line.replace('"provider"', '"model":"x","provider"')],
+      ["a cut line", line.slice(0, -20)],
+      ["an escaped key", line.replace('"content"', '"conte\\u006et"')],
+      ["another entry type", line.replace('"type":"message"', '"type":"label"')],
+      ["a system prompt", line.replace('"role":"assistant"', '"role":"system"')],
+      ["a lone surrogate in the preview", line.replace("hello", "he\\ud800llo")],
+      ["a raw control character", line.replace("hello", "he\u0001llo")],
+    ] as const) {
+      assert.equal(take(l), undefined, why);
+      const r = readEntryLine(Buffer.from(l), 0, Buffer.byteLength(l), true);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(l);
+      } catch {
+        assert.ok(isLineFailure(r), why);
+        continue;
+      }
+      assert.deepEqual(r, factsOfEntry(parsed as SessionEntry), why);
+    }
+    const bad = Buffer.from(line);
+    bad[bad.indexOf("hello")] = 0xff;
+    assert.equal(scanEntry(bad, 0, bad.length, true), undefined, "invalid UTF-8 in the preview");
+  });
+
+  test("a long line stops after its preview unless strict; a short one is always read to its end", () => {
+    const base = { type: "message", id: "0123abcd", parentId: null, timestamp: "2026-01-05T09:00:04.000Z" };
+    const result = (output: string): string =>
+      JSON.stringify({
+        ...base,
+        message: { role: "toolResult", toolName: "bash", content: [{ type: "text", text: output }] },
+      });
+    // A line cut after its preview: a long one is read up to the preview only (its body's parse finds the
+    // damage), unless strict; a short one is always read to its end.
+    const long = result("out ".repeat(2000)).slice(0, -10);
+    assert.ok(scanEntry(Buffer.from(long), 0, Buffer.byteLength(long), false), "a long line stops early");
+    assert.equal(scanEntry(Buffer.from(long), 0, Buffer.byteLength(long), true), undefined, "strict reads to the end");
+    const short = result("out ".repeat(100)).slice(0, -10);
+    assert.equal(scanEntry(Buffer.from(short), 0, Buffer.byteLength(short), false), undefined, "a short line");
+  });
+});
+
+describe("previews from bytes", () => {
+  test("equal collapseWhitespace of the decoded strings, joined as text blocks are", () => {
+    fc.assert(
+      fc.property(
+        fc.array(anyText, { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 0, max: 99 }),
+        fc.integer(),
+        (texts, rate, seed) => {
+          const pick = chooser(seed);
+          const b = new PreviewBuilder();
+          for (let i = 0; i < texts.length && !b.full; i++) {
+            if (i > 0) b.addAscii(10);
+            const lit = Buffer.from(stringLiteral(texts[i], pick, rate));
+            const at = b.addJsonString(lit, 1, lit.length);
+            if (at < 0) {
+              // Only what the builder leaves to JSON.parse: a lone surrogate.
+              assert.match(texts[i], /[\ud800-\udfff]/);
+              return;
+            }
+          }
+          assert.equal(b.text(), collapseWhitespace(texts.join("\n"), 200));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  test("collapseWhitespace equals replace(/\\s+/g, ' ').trim().slice(0, n)", () => {
+    const ws = fc.constantFrom(" ", "\n", "\t", "\u00a0", "\u2028", "\ufeff", "\r\n", "   ");
+    const piece = fc.oneof(fc.string({ maxLength: 30 }), ws, fc.string({ unit: "grapheme", maxLength: 5 }));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), fc.integer({ min: 0, max: 250 }), (parts, n) => {
+        const t = parts.join("");
+        assert.equal(collapseWhitespace(t, n), t.replace(/\s+/g, " ").trim().slice(0, n));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe("sessions scanned in chunks", () => {
+  test("every chunk size, every line across a chunk end: the same entries as a full parse", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "scanner-"));
+    try {
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.tuple(entryArb, layout), { minLength: 1, maxLength: 25 }),
+          fc.integer({ min: 16, max: 9000 }),
+          async (items, chunkBytes) => {
+            const file = path.join(dir, `s${run++}.jsonl`);
+            const header = JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "t", cwd: "/" });
+            const lines = items.map(([e, l]) => lineOf(e, l));
+            fs.writeFileSync(file, [header, ...lines].join("\n") + "\n");
+            const want = lines.map(expected).filter((f) => f !== undefined);
+            for (const strict of [false, true]) {
+              const scan = scanSessionFile(file, { chunkBytes, strict });
+              assert.equal(scan.entries.length, want.length);
+              want.forEach((w, i) => {
+                assert.deepEqual(scan.entries.envs[i], w.env);
+                assert.deepEqual(scan.entries.metas[i], w.meta);
+              });
+            }
+            fs.rmSync(file);
+          },
+        ),
+        { numRuns: 150 },
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a session of random pi lines opens with envelopes and context equal to a full parse", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "scanner-open-"));
+    try {
+      const file = path.join(dir, "s.jsonl");
+      const entries = fc
+        .sample(fc.tuple(message, layout), { numRuns: 200, seed: 7 })
+        .filter(([m]) => typeof m === "object" && m !== null && (m as { role?: string }).role !== "system");
+      let parent: string | null = null;
+      const lines = [JSON.stringify({ type: "session", version: 3, id: "s1", timestamp: "t", cwd: dir })];
+      const parsed: SessionEntry[] = [];
+      entries.forEach(([m, l], i) => {
+        const entry = {
+          type: "message",
+          id: `e${String(i).padStart(7, "0")}`,
+          parentId: parent,
+          timestamp: "2026-01-05T09:00:04.000Z",
+          message: m,
+        };
+        parent = entry.id;
+        const line = lineOf(entry, l);
+        lines.push(line);
+        parsed.push(JSON.parse(line) as SessionEntry);
+      });
+      fs.writeFileSync(file, lines.join("\n") + "\n");
+      const sm = await SessionManager.open(file, { readOnly: true });
+      assert.deepEqual(sm.getLoadIssues(), []);
+      const envs = sm.getEnvelopes();
+      parsed.forEach((e, i) => assert.deepEqual(envs[i], factsOfEntry(e).env, `envelope of line ${i + 2}`));
+      parsed.forEach((e, i) => assert.deepEqual(sm.getUsage(e.id), metaOf(e).usage, `usage of line ${i + 2}`));
+      assert.ok(
+        parsed.some((e) => metaOf(e).usage),
+        "some lines record token use",
+      );
+      assert.deepEqual(sm.getPathEnvelopes(), envs);
+      const settings = sm.getLeafSettings();
+      const context = sm.buildSessionContext();
+      assert.deepEqual([settings.model, settings.thinkingLevel], [context.model, context.thinkingLevel]);
+      assert.deepEqual(sm.getEntries(), parsed);
+      await sm.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
