@@ -97,9 +97,9 @@ async function measureWebviews(results: DatasetResult[], options: BenchOptions):
             options.cpuProf && run === 0 ? join(profileDir, `webview-${result.dataset.name}.cpuprofile`) : undefined;
           runs.push(await measureWebviewRun(rig, snapshot.message, profile));
         }
-        result.webview = summariseWebview(runs, snapshot.message.tree.count, snapshot.hostMs);
+        result.webview = summariseWebview(runs, snapshot.message.rows.count, snapshot.hostMs);
       } catch (error) {
-        const nodes = snapshot?.message.tree.count ?? 0;
+        const nodes = snapshot?.message.rows.count ?? 0;
         result.webview = summariseWebview(runs, nodes, snapshot?.hostMs ?? Number.NaN, errorText(error));
         log(`${result.dataset.name} webview: ${errorText(error)}`);
       }

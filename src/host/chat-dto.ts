@@ -7,7 +7,7 @@ import {
   type AssistantMessage,
   type Usage,
 } from "../core/messages.js";
-import type { SessionEntry } from "../core/session/types.js";
+import type { EntryEnvelope, SessionEntry } from "../core/session/types.js";
 import type { ChatMessageDto } from "../shared/protocol.js";
 
 /** Tool-call arguments shown in the chat are capped; the full call stays in the session. */
@@ -115,14 +115,8 @@ export function usageOf(records: readonly PathUsage[], contextWindow: number): C
   return u;
 }
 
-/** The fields of an entry's envelope that say whether it is a chat row (structural, like tree-dto's). */
-export interface ChatEnvelope {
-  id: string;
-  type: string;
-  role?: string;
-  failed?: boolean;
-  hidden?: boolean;
-}
+/** The fields of an entry's envelope that say whether it is a chat row. */
+export type ChatEnvelope = Pick<EntryEnvelope, "id" | "type" | "role" | "failed" | "hidden">;
 
 /**
  * True when the entry is a row of the chat: a message (not pi 1.5's recorded system prompt), a visible hook

@@ -15,10 +15,12 @@ import { ComparePanels } from "./compare/compare-panel.js";
 import { ApiKeys } from "./api-keys.js";
 import { CheckpointActions } from "./checkpoint-actions.js";
 import { CheckpointService, checkpointFolders } from "./checkpoint-service.js";
-import { registerCommands, webviewCommandId } from "./commands.js";
+import { WEBVIEW_COMMAND_IDS } from "./command-ids.js";
+import { registerCommands } from "./commands.js";
 import { HookRegistry } from "./hook-registry.js";
 import { lockLostMessage } from "./lock-choice.js";
 import { routeWebviewMessage } from "./message-router.js";
+import { ExportActions } from "./export-actions.js";
 import { ModelActions } from "./model-actions.js";
 import { SessionController } from "./session-controller.js";
 import { SessionOpener } from "./session-opener.js";
@@ -191,7 +193,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     log,
     filesFollow: () => fileActions.filesFollow(),
   });
-  const models = new ModelActions(controller, keys, actions, context.extensionUri);
+  const models = new ModelActions(controller, keys, actions);
+  const exporter = new ExportActions(controller, actions, context.extensionUri);
   const panels = new ComparePanels(context.extensionUri, {
     log,
     reveal: (sessionId, entryId) => void compare.revealInTree(sessionId, entryId),
@@ -231,7 +234,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       models,
       log,
       ensureSession,
-      runCommand: async (command) => void (await vscode.commands.executeCommand(webviewCommandId(command))),
+      runCommand: async (command) => void (await vscode.commands.executeCommand(WEBVIEW_COMMAND_IDS[command])),
     });
 
   context.subscriptions.push(
@@ -244,6 +247,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       search,
       actions,
       models,
+      exporter,
       compare,
       files: fileActions,
       ensureSession,

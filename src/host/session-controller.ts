@@ -28,9 +28,6 @@ import {
 import { ApprovalBroker, summarizeToolCall, type ApprovalUi, type AutoApprove } from "./tool-approval.js";
 import { TreeSync } from "./tree-sync.js";
 
-/** Shown in the chat of a read-only view whose file another process is writing. */
-export const READ_ONLY_REASON = readOnlyReason("locked");
-
 /** What the controller needs from the editor. */
 export interface ControllerDeps {
   cwd: string;

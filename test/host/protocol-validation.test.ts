@@ -1,7 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseEntryContextArg, validateWebviewMessage } from "../../src/host/protocol-validation.js";
-import { MAX_WEBVIEW_TEXT } from "../../src/shared/protocol.js";
+import {
+  parseEntryContextArg,
+  validateWebviewMessage,
+  WEBVIEW_PARSERS,
+  type MessageParsers,
+} from "../../src/host/protocol-validation.js";
+import { MAX_WEBVIEW_TEXT, type WebviewToHost } from "../../src/shared/protocol.js";
 
 const ctx = { hasEntry: (id: string) => id === "a1b2c3d4" || id === "ffff0000" };
 
@@ -138,6 +143,17 @@ test("entry context arguments of menu commands are checked", () => {
   assert.equal(parseEntryContextArg({ entryId: 3 }, ctx), undefined);
   assert.equal(parseEntryContextArg(undefined, ctx), undefined);
   assert.equal(parseEntryContextArg("a1b2c3d4", ctx), undefined);
+});
+
+test("the parser table is typed against the protocol: a message type without a parser does not compile", () => {
+  const { ready, ...withoutReady } = WEBVIEW_PARSERS;
+  // @ts-expect-error: "ready" has no parser (typecheck fails if this compiles)
+  const missing: MessageParsers<WebviewToHost> = withoutReady;
+  assert.equal(typeof ready, "function");
+  assert.equal("ready" in missing, false);
+  // At run time the table answers the protocol's types and nothing inherited.
+  bad({ type: "constructor" }, /unknown message type/);
+  bad({ type: "toString" }, /unknown message type/);
 });
 
 test("refuses page requests that are not indexes of known entries", () => {
