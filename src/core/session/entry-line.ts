@@ -82,7 +82,14 @@ export function readEntryLine(
     const scanned = scanEntry(buf, start, end, strict, previousId);
     if (scanned) return scanned;
   }
-  const text = buf.toString("utf8", start, end);
+  return readEntryText(buf.toString("utf8", start, end), false);
+}
+
+/**
+ * The entry on a line already decoded (`text`), read with JSON.parse. `keep`: the facts carry the parsed entry
+ * (`entry`), for a table that keeps it as the entry's body (see EntryTable.bodies).
+ */
+export function readEntryText(text: string, keep: boolean): EntryFacts | LineFailure {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -91,7 +98,9 @@ export function readEntryLine(
   }
   const shape = entryShapeError(v);
   if (shape) return { kind: "shape", reason: shape, text };
-  return factsOfEntry(v as SessionEntry);
+  const facts = factsOfEntry(v as SessionEntry);
+  if (keep) facts.entry = v as SessionEntry;
+  return facts;
 }
 
 /** True when readEntryLine found no entry. */

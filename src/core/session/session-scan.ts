@@ -16,13 +16,16 @@
  * - A body damaged after its envelope is found when it is read: getEntry throws SessionFormatError (file,
  *   line), buildSessionContext leaves it out and adds a load issue.
  */
+import { isAscii } from "node:buffer";
 import * as fs from "node:fs";
 import {
   readEntryLine,
+  readEntryText,
   isLineFailure,
   entryShapeError,
   factsOfEntry,
   PARSE_FILE_MAX_BYTES,
+  SCAN_MIN_BYTES,
   type LineFailure,
 } from "./entry-line.js";
 import type { EntryFacts } from "./entry-scanner.js";
@@ -139,6 +142,25 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
   let previousId: string | undefined;
   const entries = result.entries;
   const parseShort = opts.parseShort ?? fileSize <= PARSE_FILE_MAX_BYTES;
+  // Short lines go to JSON.parse: they are cut from the chunk decoded once (one native call, not one per
+  // line), and the entries parsed from them are kept as their bodies.
+  const decodeChunks = parseShort && !headerOnly;
+  /** buf[0 .. through the chunk's last newline], decoded ("" when not decoded). */
+  let text = "";
+  /** The text has a character per byte (ASCII): its offsets are buf's. */
+  let ascii = false;
+  /** Where in `text` the line at `pos` starts. */
+  let textPos = 0;
+
+  const decode = (): void => {
+    text = "";
+    textPos = 0;
+    if (!decodeChunks) return;
+    const last = buf.lastIndexOf(10, chunkLen - 1);
+    if (last < 0) return;
+    ascii = isAscii(buf.subarray(0, last + 1));
+    text = buf.toString(ascii ? "latin1" : "utf8", 0, last + 1);
+  };
 
   /** Make buf hold [at, at + length) at least, reading from the file. */
   const fill = (at: number, length: number): void => {
@@ -149,12 +171,13 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
   };
 
   const add = (facts: EntryFacts, offset: number, size: number): void => {
-    entries.push(facts.env, facts.meta, offset, size, lineNo);
+    entries.push(facts.env, facts.meta, offset, size, lineNo, parseShort ? facts.entry : undefined);
     previousId = facts.env.id;
     if (facts.activity !== undefined && facts.activity > (result.activity ?? 0)) result.activity = facts.activity;
   };
 
-  const handleLine = (offset: number, length: number, terminated: boolean): void => {
+  /** `lineText`: the line, decoded, when it is short and its chunk was decoded. */
+  const handleLine = (offset: number, length: number, terminated: boolean, lineText?: string): void => {
     lineNo++;
     const s = offset - chunkStart;
     if (lineNo === 1) {
@@ -169,7 +192,10 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     if (length === 0) return;
     // The last line is read to its end: it is where torn and glued writes end up.
     const last = !terminated || offset + length + 1 >= fileSize;
-    const read = readEntryLine(buf, s, s + length, strict || last, previousId, parseShort);
+    const read =
+      lineText === undefined
+        ? readEntryLine(buf, s, s + length, strict || last, previousId, parseShort)
+        : readEntryText(lineText, true);
     if (!isLineFailure(read)) {
       if (!terminated) result.missingFinalNewline = true;
       add(read, offset, length);
@@ -226,8 +252,23 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
 
   let pos = 0; // file offset of the next line
   fill(0, 0);
+  decode();
   while (pos < fileSize) {
-    if (pos < chunkStart || pos >= chunkStart + chunkLen) fill(pos, 0);
+    if (pos < chunkStart || pos >= chunkStart + chunkLen) {
+      fill(pos, 0);
+      decode();
+    }
+    const at = textPos < text.length ? text.indexOf("\n", textPos) : -1;
+    if (at >= 0) {
+      // A line of the decoded text (lines through the chunk's last newline are whole in it).
+      const nl = ascii ? at : buf.indexOf(10, pos - chunkStart);
+      const length = chunkStart + nl - pos;
+      const lineText = length < SCAN_MIN_BYTES && lineNo > 0 ? text.slice(textPos, at) : undefined;
+      textPos = at + 1;
+      handleLine(pos, length, true, lineText);
+      pos = chunkStart + nl + 1;
+      continue;
+    }
     const nl = buf.indexOf(10, pos - chunkStart);
     if (nl >= 0 && nl < chunkLen) {
       handleLine(pos, chunkStart + nl - pos, true);
@@ -242,10 +283,12 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     }
     if (pos > chunkStart) {
       fill(pos, 0); // re-read from the line start so a line shorter than a chunk is whole in it
+      decode();
       continue;
     }
-    // A line longer than a chunk: find its end on disk, then read it whole.
+    // A line longer than a chunk: find its end on disk, then read it whole (not decoded: it is not short).
     const end = lineEnd(source as { fd: number }, chunkStart + chunkLen, fileSize, chunkBytes);
+    text = "";
     fill(pos, (end < 0 ? fileSize : end) - pos);
     handleLine(pos, (end < 0 ? fileSize : end) - pos, end >= 0);
     if (end < 0 || headerOnly) break;
@@ -253,6 +296,7 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     // The large buffer served its line; later lines go back to chunks of the usual size.
     if (buf.length > chunkBytes) buf = Buffer.allocUnsafe(chunkBytes);
     chunkLen = 0;
+    text = "";
   }
   result.lineCount = lineNo;
   return result;
