@@ -82,14 +82,11 @@ export function readEntryLine(
     const scanned = scanEntry(buf, start, end, strict, previousId);
     if (scanned) return scanned;
   }
-  return readEntryText(buf.toString("utf8", start, end), false);
+  return readEntryText(buf.toString("utf8", start, end));
 }
 
-/**
- * The entry on a line already decoded (`text`), read with JSON.parse. `keep`: the facts carry the parsed entry
- * (`entry`), for a table that keeps it as the entry's body (see EntryTable.bodies).
- */
-export function readEntryText(text: string, keep: boolean): EntryFacts | LineFailure {
+/** The entry on a line already decoded (`text`), read with JSON.parse. */
+export function readEntryText(text: string): EntryFacts | LineFailure {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -98,9 +95,7 @@ export function readEntryText(text: string, keep: boolean): EntryFacts | LineFai
   }
   const shape = entryShapeError(v);
   if (shape) return { kind: "shape", reason: shape, text };
-  const facts = factsOfEntry(v as SessionEntry);
-  if (keep) facts.entry = v as SessionEntry;
-  return facts;
+  return factsOfEntry(v as SessionEntry);
 }
 
 /** True when readEntryLine found no entry. */

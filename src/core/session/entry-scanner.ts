@@ -42,7 +42,7 @@ import type { Usage } from "../messages.js";
 import { NO_META, usageFrom, type EntryMeta } from "./entry-meta.js";
 import { normalizePreview } from "./preview.js";
 import { PreviewBuilder } from "./preview-bytes.js";
-import type { EntryEnvelope, SessionEntry } from "./types.js";
+import type { EntryEnvelope } from "./types.js";
 
 /** What the store keeps of one entry line. */
 export interface EntryFacts {
@@ -53,8 +53,6 @@ export interface EntryFacts {
    * entry's); undefined for other entries. The session list sorts by the newest.
    */
   activity?: number;
-  /** The whole entry, when the line was parsed with JSON.parse (entry-line.ts); the scanner builds none. */
-  entry?: SessionEntry;
 }
 
 /**

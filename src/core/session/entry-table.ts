@@ -1,11 +1,10 @@
 /**
  * What the store keeps of every entry, in file order: its envelope and meta (entry-scanner.ts reads them
- * from the line), where its line is (byte offset and length in the session's bytes, 1-based line number) and,
- * for the short lines of a small file, the entry JSON.parse made of the line while it was scanned. Any other
- * body is read from the session's bytes when asked for (SessionFile.readText).
+ * from the line) and where its line is (byte offset and length in the session's bytes, 1-based line number).
+ * A body is never kept: it is read from those bytes when asked for (SessionFile.read).
  */
 import type { EntryMeta } from "./entry-meta.js";
-import type { EntryEnvelope, SessionEntry } from "./types.js";
+import type { EntryEnvelope } from "./types.js";
 
 /** Growable columns of a session's entries. */
 export class EntryTable {
@@ -13,13 +12,6 @@ export class EntryTable {
   length = 0;
   readonly envs: EntryEnvelope[] = [];
   readonly metas: EntryMeta[] = [];
-  /**
-   * The parsed entry of each line that keeps one, else undefined. A small file's short lines are parsed whole
-   * when scanned (see PARSE_FILE_MAX_BYTES): keeping the result costs about what the bytes do and spares a
-   * second read and parse when the body is asked for (the context of a long path reads thousands). The body
-   * of a big file, a long line or an appended entry is read from the bytes instead, so memory stays bounded.
-   */
-  readonly bodies: (SessionEntry | undefined)[] = [];
   /** Byte offset of each line in the session's bytes. */
   offsets: Float64Array;
   /** Byte length of each line, without its newline. */
@@ -36,14 +28,7 @@ export class EntryTable {
   }
 
   /** Add an entry; returns its position. */
-  push(
-    env: EntryEnvelope,
-    meta: EntryMeta,
-    offset: number,
-    size: number,
-    line: number,
-    body: SessionEntry | undefined = undefined,
-  ): number {
+  push(env: EntryEnvelope, meta: EntryMeta, offset: number, size: number, line: number): number {
     const i = this.length++;
     if (i === this.offsets.length) {
       const grow = <T extends Float64Array | Int32Array>(a: T, make: (n: number) => T): T => {
@@ -57,7 +42,6 @@ export class EntryTable {
     }
     this.envs.push(env);
     this.metas.push(meta);
-    this.bodies.push(body);
     this.offsets[i] = offset;
     this.sizes[i] = size;
     this.lines[i] = line;
@@ -73,7 +57,7 @@ export class EntryTable {
         d++;
         continue;
       }
-      out.push(this.envs[i], this.metas[i], this.offsets[i], this.sizes[i], this.lines[i], this.bodies[i]);
+      out.push(this.envs[i], this.metas[i], this.offsets[i], this.sizes[i], this.lines[i]);
     }
     return out;
   }

@@ -796,14 +796,9 @@ export class SessionManager {
     return id;
   }
 
-  /**
-   * The whole entry at position `i`: the one kept since the scan (a small file's short line), else read and
-   * parsed from its line; SessionFormatError when it is damaged.
-   */
+  /** The whole entry at position `i`, read and parsed from its line; SessionFormatError when it is damaged. */
   private load(i: number): SessionEntry {
     const { table } = this.index;
-    const kept = table.bodies[i];
-    if (kept !== undefined) return kept;
     const env = table.envs[i];
     const line = table.lines[i];
     const text = this.file.readText(table.offsets[i], table.sizes[i]);

@@ -142,24 +142,20 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
   let previousId: string | undefined;
   const entries = result.entries;
   const parseShort = opts.parseShort ?? fileSize <= PARSE_FILE_MAX_BYTES;
-  // Short lines go to JSON.parse: they are cut from the chunk decoded once (one native call, not one per
-  // line), and the entries parsed from them are kept as their bodies.
+  // Short lines go to JSON.parse: in an ASCII chunk they are cut from the chunk decoded once (one native call,
+  // not one per line).
   const decodeChunks = parseShort && !headerOnly;
-  /** buf[0 .. through the chunk's last newline], decoded ("" when not decoded). */
+  /** buf[0 .. through the chunk's last newline] when it is ASCII, decoded ("" when not decoded). */
   let text = "";
-  /** The text has a character per byte (ASCII): its offsets are buf's. */
-  let ascii = false;
-  /** Where in `text` the line at `pos` starts. */
-  let textPos = 0;
 
   const decode = (): void => {
     text = "";
-    textPos = 0;
     if (!decodeChunks) return;
     const last = buf.lastIndexOf(10, chunkLen - 1);
-    if (last < 0) return;
-    ascii = isAscii(buf.subarray(0, last + 1));
-    text = buf.toString(ascii ? "latin1" : "utf8", 0, last + 1);
+    // Only ASCII is decoded at once (a character per byte, so the text's offsets are buf's): one non-ASCII
+    // character would make the whole chunk a two-byte string, slower to decode and to parse than its lines
+    // decoded one by one (most of them ASCII).
+    if (last >= 0 && isAscii(buf.subarray(0, last + 1))) text = buf.toString("latin1", 0, last + 1);
   };
 
   /** Make buf hold [at, at + length) at least, reading from the file. */
@@ -171,7 +167,7 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
   };
 
   const add = (facts: EntryFacts, offset: number, size: number): void => {
-    entries.push(facts.env, facts.meta, offset, size, lineNo, parseShort ? facts.entry : undefined);
+    entries.push(facts.env, facts.meta, offset, size, lineNo);
     previousId = facts.env.id;
     if (facts.activity !== undefined && facts.activity > (result.activity ?? 0)) result.activity = facts.activity;
   };
@@ -195,7 +191,7 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     const read =
       lineText === undefined
         ? readEntryLine(buf, s, s + length, strict || last, previousId, parseShort)
-        : readEntryText(lineText, true);
+        : readEntryText(lineText);
     if (!isLineFailure(read)) {
       if (!terminated) result.missingFinalNewline = true;
       add(read, offset, length);
@@ -258,18 +254,15 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
       fill(pos, 0);
       decode();
     }
-    const at = textPos < text.length ? text.indexOf("\n", textPos) : -1;
+    const s = pos - chunkStart;
+    const at = s < text.length ? text.indexOf("\n", s) : -1;
     if (at >= 0) {
       // A line of the decoded text (lines through the chunk's last newline are whole in it).
-      const nl = ascii ? at : buf.indexOf(10, pos - chunkStart);
-      const length = chunkStart + nl - pos;
-      const lineText = length < SCAN_MIN_BYTES && lineNo > 0 ? text.slice(textPos, at) : undefined;
-      textPos = at + 1;
-      handleLine(pos, length, true, lineText);
-      pos = chunkStart + nl + 1;
+      handleLine(pos, at - s, true, at - s < SCAN_MIN_BYTES && lineNo > 0 ? text.slice(s, at) : undefined);
+      pos = chunkStart + at + 1;
       continue;
     }
-    const nl = buf.indexOf(10, pos - chunkStart);
+    const nl = buf.indexOf(10, s);
     if (nl >= 0 && nl < chunkLen) {
       handleLine(pos, chunkStart + nl - pos, true);
       pos = chunkStart + nl + 1;
