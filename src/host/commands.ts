@@ -2,6 +2,7 @@
 import * as vscode from "vscode";
 import type { WebviewCommand } from "../shared/protocol.js";
 import type { HostActions } from "./actions.js";
+import type { ArchiveActions } from "./archive-actions.js";
 import type { CompareActions } from "./compare/compare-actions.js";
 import type { CheckpointActions } from "./checkpoint-actions.js";
 import type { ModelActions } from "./model-actions.js";
@@ -41,6 +42,9 @@ export const COMMAND_IDS = [
   "agentTree.restoreFilesHere",
   "agentTree.showChangesHere",
   "agentTree.undoFileRestore",
+  "agentTree.archiveBranch",
+  "agentTree.unarchiveBranch",
+  "agentTree.deleteBranch",
 ] as const;
 
 /** What the commands call. */
@@ -49,6 +53,8 @@ export interface CommandDeps {
   opener: SessionOpener;
   search: SessionSearchUi;
   actions: HostActions;
+  /** Archive Branch, Unarchive Branch, Delete Branch Permanently…. */
+  archive: ArchiveActions;
   models: ModelActions;
   compare: CompareActions;
   /** Restore Files to This Point, Show Changes at This Point, Undo File Restore. */
@@ -72,6 +78,12 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
   const ensured = (run: () => unknown) => async (): Promise<void> => {
     await d.ensureSession();
     await run();
+  };
+  // From a row's context menu: that row; from the palette: a picker.
+  const entryOrPick = (run: (entryId?: string) => unknown) => async (arg?: unknown) => {
+    await d.ensureSession();
+    const parsed = parseEntryContextArg(arg, { hasEntry: (id) => controller.hasEntry(id) });
+    await run(parsed?.entryId);
   };
   const handlers: Record<(typeof COMMAND_IDS)[number], (arg?: unknown) => unknown> = {
     "agentTree.summarizeAndSwitchBranch": ensured(() => actions.pickAndNavigate("choose")),
@@ -118,6 +130,9 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.restoreFilesHere": withEntry((id) => files.restoreFilesHere(id)),
     "agentTree.showChangesHere": withEntry((id) => files.showChangesHere(id)),
     "agentTree.undoFileRestore": ensured(() => files.undoFileRestore()),
+    "agentTree.archiveBranch": entryOrPick((id) => d.archive.archive(id)),
+    "agentTree.unarchiveBranch": entryOrPick((id) => d.archive.unarchive(id)),
+    "agentTree.deleteBranch": entryOrPick((id) => d.archive.deletePermanently(id)),
   };
   return COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, handlers[id]));
 }

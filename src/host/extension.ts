@@ -13,6 +13,7 @@ import { HostActions } from "./actions.js";
 import { CompareActions } from "./compare/compare-actions.js";
 import { ComparePanels } from "./compare/compare-panel.js";
 import { ApiKeys } from "./api-keys.js";
+import { ArchiveActions } from "./archive-actions.js";
 import { CheckpointActions } from "./checkpoint-actions.js";
 import { CheckpointService, checkpointFolders } from "./checkpoint-service.js";
 import { registerCommands, webviewCommandId } from "./commands.js";
@@ -191,6 +192,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     filesFollow: () => fileActions.filesFollow(),
   });
   const models = new ModelActions(controller, keys, actions, context.extensionUri);
+  const archive = new ArchiveActions({ controller, actions });
   const panels = new ComparePanels(context.extensionUri, {
     log,
     reveal: (sessionId, entryId) => void compare.revealInTree(sessionId, entryId),
@@ -214,6 +216,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     void routeWebviewMessage(raw, view, {
       controller,
       actions,
+      archive,
       models,
       log,
       ensureSession,
@@ -229,6 +232,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       opener,
       search,
       actions,
+      archive,
       models,
       compare,
       files: fileActions,

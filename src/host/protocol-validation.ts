@@ -22,7 +22,7 @@ const WEBVIEW_COMMANDS: readonly WebviewCommand[] = [
   "selectModel",
   "exportHtml",
 ];
-const TREE_ACTIONS = ["label", "fork", "copy", "summarizeSwitch"] as const;
+const TREE_ACTIONS = ["label", "fork", "copy", "summarizeSwitch", "archive", "unarchive", "delete"] as const;
 const NAVIGATE_MODES = ["ask", "summarize", "none"] as const;
 /** Entry ids are 8 hex chars in pi, but migrated/foreign files may differ; bound them anyway. */
 const MAX_ID_LENGTH = 256;

@@ -101,6 +101,8 @@ export type HostToWebview =
       readOnly?: boolean;
       tree: TreeColumns;
       leafId: string | null;
+      /** First entries of the archived branches (each hides itself and everything below it by default). */
+      archived?: string[];
     }
   /** New entries appended (in file order). */
   | { type: "tree/append"; nodes: TreeNodeDto[] }
@@ -108,6 +110,8 @@ export type HostToWebview =
   | { type: "tree/leaf"; leafId: string | null }
   /** Labels changed. */
   | { type: "tree/labels"; changes: { id: string; label?: string }[] }
+  /** A branch was archived or unarchived: the first entries of the archived branches now. */
+  | { type: "tree/archived"; archived: string[] }
   /** Answer to tree/requestText: an entry's whole text (hover). */
   | { type: "tree/entryText"; requestId: number; entryId: string; text: string }
   /** Scroll to and select an entry. */
@@ -150,7 +154,11 @@ export type WebviewToHost =
   /** Hover wants an entry's whole text. */
   | { type: "tree/requestText"; requestId: number; entryId: string }
   /** Keyboard shortcut for a context-menu action on the selected row. */
-  | { type: "tree/action"; action: "label" | "fork" | "copy" | "summarizeSwitch"; entryId: string }
+  | {
+      type: "tree/action";
+      action: "label" | "fork" | "copy" | "summarizeSwitch" | "archive" | "unarchive" | "delete";
+      entryId: string;
+    }
   /** Send a prompt. */
   | { type: "chat/submit"; text: string }
   /** Stop the running prompt. */
