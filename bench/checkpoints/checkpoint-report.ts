@@ -41,13 +41,15 @@ export function checkpointTable(bench: CheckpointBench): string {
       "Checkpoint, nothing changed (worst)",
       "Checkpoint, 100 files changed",
       "Restore of 100 changed files (worst)",
+      "Merge of 100 files changed there",
+      "Merge of 100 files changed on both sides (worst)",
       "Longest event-loop delay",
     ]),
-    row(Array(7).fill("---")),
+    row(Array(9).fill("---")),
   ];
   for (const s of bench.results) {
     if (s.error) {
-      lines.push(row([s.workspace, `failed: ${s.error.split("\n")[0].slice(0, 160)}`, "", "", "", "", ""]));
+      lines.push(row([s.workspace, `failed: ${s.error.split("\n")[0].slice(0, 160)}`, ...Array<string>(7).fill("")]));
       continue;
     }
     lines.push(
@@ -58,6 +60,8 @@ export function checkpointTable(bench: CheckpointBench): string {
         `${ms(s.unchangedMs)} (${ms(s.unchangedMaxMs)})`,
         ms(s.changed100Ms),
         `${ms(s.restore100Ms)} (${ms(s.restore100MaxMs)})`,
+        ms(s.merge100Ms),
+        `${ms(s.lineMerge100Ms)} (${ms(s.lineMerge100MaxMs)})`,
         ms(s.loopDelayMaxMs),
       ]),
     );
@@ -75,5 +79,7 @@ export const CHECKPOINT_METHOD = `Workspace checkpoints (\`src/core/checkpoints\
 machine's \`git\`, on two folders in a temp directory: a generated workspace of 10,000 files of 1–5 KB in 1,000
 folders (plus 2,000 files under an ignored \`node_modules/\`), and a copy of this repository's files. Per folder:
 the first checkpoint (empty store), checkpoints with nothing changed (twice the rounds; median and worst), and per
-round a checkpoint after 100 files changed followed by a restore of those 100 files (median and worst). The
+round a checkpoint after 100 files changed followed by a restore of those 100 files (median and worst), then two
+merges of that change into the restored files (Bring Conclusions Here with files): as they are (the other side
+alone changed the 100 files), and after a line was put at the top of each (a line merge per file). The
 longest event-loop delay over all of it shows that the work stays in git's child processes.`;

@@ -77,3 +77,11 @@ export function changeFiles(ws: BenchWorkspace, count: number, round: number): s
   }
   return changed;
 }
+
+/** Puts a line at the top of each of `files` (the other side of a both-sides-changed merge: changeFiles appends). */
+export function prependToFiles(ws: BenchWorkspace, files: readonly string[], round: number): void {
+  for (const rel of files) {
+    const abs = join(ws.folder, rel);
+    writeFileSync(abs, Buffer.concat([Buffer.from(`// ours ${round}\n`), readFileSync(abs)]));
+  }
+}

@@ -7,7 +7,11 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { errorMessage } from "../core/checkpoints/errors.js";
+import type { CheckpointSessionView } from "../core/checkpoints/session-link.js";
 import type { WorkspaceCheckpoints } from "../core/checkpoints/workspace-checkpoints.js";
+import type { BringFilesDeps, BroughtConflict } from "./compare/bring-files.js";
+import { CheckpointCompareFiles } from "./compare/compare-files.js";
+import type { CompareFilesHost } from "./compare/compare-feed.js";
 import type { COMMAND_IDS } from "./commands.js";
 import { CANNOT_FOLLOW, type CheckpointService } from "./checkpoint-service.js";
 import { restoreFilesTo, undoFileRestore, type RestoreUi } from "./file-restore.js";
@@ -24,10 +28,19 @@ import {
   type CheckpointFileRef,
   type TurnFileChange,
 } from "./turn-changes.js";
-import { vscodeRestoreUi } from "./vscode-restore-ui.js";
+import { UNDO_CHOICE, vscodeRestoreUi } from "./vscode-restore-ui.js";
 
 /** The command id of Undo File Restore (offered on the message after a restore). */
 const UNDO_FILE_RESTORE_COMMAND: (typeof COMMAND_IDS)[number] = "agentTree.undoFileRestore";
+
+/** The action on the message after another branch's files came along with conflicts. */
+export const OPEN_CONFLICTS_CHOICE = "Open Conflicts";
+
+/**
+ * VS Code's merge editor on arbitrary documents: an internal command (no public API opens the merge editor outside
+ * a git repository), so a failure to run it falls back to a plain editor, where VS Code's conflict CodeLens works.
+ */
+const MERGE_EDITOR_COMMAND = "_open.mergeEditor";
 
 /** What the actions need. */
 export interface CheckpointActionDeps {
@@ -64,6 +77,49 @@ export class CheckpointActions {
         return checkpointDocumentText(checkpoints, file);
       },
     });
+  }
+
+  /** The files section of a compare tab comparing two nodes of `view` (the session it was opened on). */
+  compareFiles(view: CheckpointSessionView): CompareFilesHost {
+    return new CheckpointCompareFiles({
+      view,
+      checkpoints: () => this.d.service.workspace(),
+      openDiff: async (left, right, title) =>
+        void (await vscode.commands.executeCommand("vscode.diff", uriOf(left), uriOf(right), title)),
+    });
+  }
+
+  /** The files part of Bring Conclusions Here for `view`, or undefined when files cannot follow the tree here. */
+  async bringFiles(view: CheckpointSessionView): Promise<BringFilesDeps | undefined> {
+    const checkpoints = await this.d.service.workspace();
+    if (!checkpoints || checkpoints.folders().length === 0) return undefined;
+    return { view, checkpoints, ui: this.ui() };
+  }
+
+  /** The message after another branch's files came along: Undo File Restore, and Open Conflicts when some are. */
+  filesBrought(message: string, conflicts: readonly BroughtConflict[]): void {
+    this.d.status(message, "info");
+    const choices = conflicts.length > 0 ? [OPEN_CONFLICTS_CHOICE, UNDO_CHOICE] : [UNDO_CHOICE];
+    void vscode.window.showInformationMessage(message, ...choices).then((pick) => {
+      if (pick === UNDO_CHOICE) void vscode.commands.executeCommand(UNDO_FILE_RESTORE_COMMAND);
+      if (pick === OPEN_CONFLICTS_CHOICE) void this.openConflicts(conflicts);
+    });
+  }
+
+  /** Opens the conflicts of a merge (several: the user picks which, all preselected). */
+  async openConflicts(conflicts: readonly BroughtConflict[]): Promise<void> {
+    let chosen = conflicts;
+    if (conflicts.length > 1) {
+      const items = conflicts.map((c) => ({ label: c.shown, picked: true, conflict: c }));
+      const picked = await vscode.window.showQuickPick(items, {
+        canPickMany: true,
+        title: OPEN_CONFLICTS_CHOICE,
+        placeHolder: "The files the other branch's changes did not go into cleanly",
+      });
+      if (!picked) return;
+      chosen = picked.map((p) => p.conflict);
+    }
+    for (const c of chosen) await openConflict(c);
   }
 
   /** The files step of one branch switch (HostActions.navigate); undefined when files stay as they are. */
@@ -157,4 +213,38 @@ export class CheckpointActions {
       this.busy = false;
     }
   }
+}
+
+/**
+ * One conflict of a merge. A text conflict (the file holds conflict markers) opens in VS Code's merge editor: the
+ * common ancestor's version as the base, the files before the merge as "Current", the other branch's as "Incoming",
+ * the file as the result. Other conflicts open the other branch's version beside the file that was kept.
+ */
+async function openConflict(c: BroughtConflict): Promise<void> {
+  const file = vscode.Uri.file(path.join(c.folder, c.path));
+  const at = (checkpointId: string): vscode.Uri => uriOf({ folder: c.folder, checkpointId, path: c.path });
+  if (c.outcome === "conflict") {
+    try {
+      await vscode.commands.executeCommand(MERGE_EDITOR_COMMAND, {
+        base: at(c.baseId),
+        input1: { uri: at(c.beforeId), title: "Current", description: "your files before the merge" },
+        input2: { uri: at(c.theirsId), title: "Incoming", description: "the other branch" },
+        output: file,
+      });
+    } catch {
+      await vscode.window.showTextDocument(file, { preview: false });
+    }
+    return;
+  }
+  const kept = await vscode.workspace.fs.stat(file).then(
+    (st) => st.type === vscode.FileType.File,
+    () => false,
+  );
+  if (!kept) return void (await vscode.window.showTextDocument(at(c.theirsId), { preview: false }));
+  await vscode.commands.executeCommand(
+    "vscode.diff",
+    at(c.theirsId),
+    file,
+    `${path.basename(c.path)} (other branch ↔ current)`,
+  );
 }

@@ -196,8 +196,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const panels = new ComparePanels(context.extensionUri, {
     log,
     reveal: (sessionId, entryId) => void compare.revealInTree(sessionId, entryId),
+    files: (session) => fileActions.compareFiles(session),
   });
-  const compare: CompareActions = new CompareActions({ controller, actions, tree, panels, log });
+  const compare: CompareActions = new CompareActions({ controller, actions, tree, panels, files: fileActions, log });
   context.subscriptions.push(panels);
 
   let opening: Promise<void> | undefined;

@@ -57,12 +57,12 @@ export interface RestoreUi {
 /** At most this many files are listed in the question. */
 export const MAX_LISTED_LINES = 15;
 
-/** Results of a restore of several folders. */
-export type FolderResults = (RestoreResult & { folder: string })[];
+/** Results of a restore (or a merge: `R` = MergeResult) of several folders. */
+export type FolderResults<R extends RestoreResult = RestoreResult> = (R & { folder: string })[];
 
 /** How a restore ended. `discarded`: files whose unsaved editor changes the user let go (to revert). */
-export type RestoreRun =
-  | { kind: "restored"; results: FolderResults; discarded: string[] }
+export type RestoreRun<R extends RestoreResult = RestoreResult> =
+  | { kind: "restored"; results: FolderResults<R>; discarded: string[] }
   | { kind: "cancelled" }
   /** `error`: what was thrown, if anything; `unchanged`: every file is as it was (the engine rolled back). */
   | { kind: "failed"; message: string; error?: unknown; unchanged: boolean };
@@ -128,19 +128,21 @@ export async function planWithProgress(
 }
 
 /**
- * Runs a restore (`run`) under a cancellable progress without ever overwriting unsaved editor changes silently:
- * when the restore would change a file with unsaved changes (`knownDirty`, asked before starting, or the
- * engine's DirtyFilesError), the user chooses to save and include them (the pre-restore checkpoint then holds
- * them, so Undo brings them back), to discard them, or to cancel. A cancel or failure leaves every file as it was.
+ * Runs a restore (`run`; a merge is one too) under a cancellable progress without ever overwriting unsaved editor
+ * changes silently: when the restore would change a file with unsaved changes (`knownDirty`, asked before
+ * starting, or the engine's DirtyFilesError), the user chooses to save and include them (the pre-restore
+ * checkpoint then holds them, so Undo brings them back), to discard them, or to cancel. `discarded`: files whose
+ * unsaved changes the user already let go. A cancel or failure leaves every file as it was.
  */
-export async function runRestore(
+export async function runRestore<R extends RestoreResult = RestoreResult>(
   ui: RestoreUi,
   title: string,
-  run: (options: RestoreOptions) => Promise<FolderResults>,
+  run: (options: RestoreOptions) => Promise<FolderResults<R>>,
   knownDirty: readonly string[] = [],
-): Promise<RestoreRun> {
-  let discarded: string[] = [];
-  let discard = false;
+  alreadyDiscarded: readonly string[] = [],
+): Promise<RestoreRun<R>> {
+  let discarded: string[] = [...alreadyDiscarded];
+  let discard = discarded.length > 0;
   let pending: readonly string[] = knownDirty;
   // Each round either restores or settles what is unsaved; a user who keeps editing is asked a few times at most.
   for (let round = 0; round < 4; round++) {
@@ -224,7 +226,7 @@ export async function undoFileRestore(
 }
 
 /** The error message of a failed restore, saying whether the files are as they were. */
-export function failedMessage(failure: string, run: Extract<RestoreRun, { kind: "failed" }>): string {
+export function failedMessage(failure: string, run: Extract<RestoreRun<RestoreResult>, { kind: "failed" }>): string {
   return `${failure}: ${run.message}${run.unchanged ? ". No file was changed." : ""}`;
 }
 

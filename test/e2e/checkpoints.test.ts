@@ -5,7 +5,11 @@
  * notes.txt in the list (the screenshot for the README, docs/checkpoints-restore.png); restoring brings notes.txt
  * back to its earlier content on disk. Clicking the leaf of the first branch and restoring brings the written
  * content back, and "Agent: Undo File Restore" from the palette undoes that. The tool result row's "Show Changes at
- * This Point" opens the diff of notes.txt, both sides read from the checkpoints. Screenshots in
+ * This Point" opens the diff of notes.txt, both sides read from the checkpoints. Then, on a new branch from the first
+ * reply (notes.txt as it was), "Compare with Current Branch" on the writing branch lists notes.txt under "Files that
+ * differ" and a click opens its diff; "Bring Conclusions Here" from there with "Bring Files" brings the written
+ * content; after an undo and an edit by hand, bringing it again leaves conflict markers and "Open Conflicts" opens
+ * VS Code's merge editor on the three versions (the question's screenshot is docs/bring-files.png). Screenshots in
  * test-results/e2e/checkpoints-*.png.
  */
 import assert from "node:assert/strict";
@@ -18,13 +22,13 @@ import { generateDemo, type DemoWorkspace } from "../../demo/generate-demo.js";
 import {
   activeLeafId,
   chatView,
+  type AgentWorkbench,
   row,
   sendPrompt,
   startAgentWorkbench,
   treeView,
   uiStep,
   waitForLeaf,
-  type AgentWorkbench,
 } from "../util/agent-ui.js";
 import { REPO_ROOT } from "../util/code-server.js";
 import { startFakeOpenAI, type FakeServer } from "../util/fake-openai-server.js";
@@ -33,7 +37,9 @@ import {
   clickMenuItem,
   dialog,
   expectVisible,
+  findWebview,
   openViewContainer,
+  pickQuickItem,
   quickOpenFile,
   runCommand,
   screenshot,
@@ -44,6 +50,7 @@ import {
 const MODEL_TIMEOUT_MS = 60_000;
 const ORIGINAL = "The original notes, written by hand.\n";
 const WRITTEN = "Rewritten by the agent on the first branch.\n";
+const BY_HAND = "Changed by hand on the other branch.\n";
 
 let tmp: string;
 let fake: FakeServer;
@@ -101,6 +108,21 @@ async function leafShowing(t: FrameLocator, text: string): Promise<string> {
 
 function docsShot(): string {
   return join(REPO_ROOT, "docs", "checkpoints-restore.png");
+}
+
+/** Right-click on a row, then a menu item (see clickMenuItem for a menu that ignores the first click). */
+async function rowMenu(t: FrameLocator, entryId: string, item: string): Promise<void> {
+  await row(t, entryId).click({ button: "right" });
+  await expectVisible(page.locator(".monaco-menu .action-label", { hasText: item }), `the row menu's ${item}`);
+  await clickMenuItem(page, item);
+}
+
+/** Bring Conclusions Here → Summarize from `entryId`; returns the text of "Also bring its file changes?". */
+async function bringConclusionsAsked(t: FrameLocator, entryId: string): Promise<string> {
+  await rowMenu(t, entryId, "Bring Conclusions Here");
+  await pickQuickItem(page, "Summarize");
+  await expectVisible(dialog(page).getByText("Also bring its file changes?"), "the files question");
+  return (await dialog(page).innerText()).replace(/\s+/g, " ");
 }
 
 describe("files follow the session tree (code-server)", { timeout: 10 * 60_000 }, () => {
@@ -198,6 +220,109 @@ describe("files follow the session tree (code-server)", { timeout: 10 * 60_000 }
       await expectVisible(diff.getByText("The original notes, written by hand."), "the file before the turn");
       await expectVisible(diff.getByText("Rewritten by the agent on the first branch."), "the file after the turn");
       await screenshot(page, "checkpoints-06-show-changes");
+    }),
+  );
+
+  it(
+    "Compare with Current Branch lists the written file under Files that differ, and a click opens its diff",
+    step("compare-files", async () => {
+      // The turn's diff from the step before shows the same two checkpoints: VS Code would bring that tab back.
+      await runCommand(page, "View: Close All Editors");
+      const t = await treeView(page);
+      // Back to the first reply (its files are the current ones: nothing is asked), and a new branch from there.
+      await row(t, firstReply).click();
+      await waitForLeaf(t, firstReply, "the first reply to become the leaf");
+      const chat = await chatView(page);
+      await sendPrompt(chat, "Another idea");
+      await expectVisible(chat.getByText("Echo: Another idea"), "the reply on the new branch", MODEL_TIMEOUT_MS);
+      await leafShowing(t, "Echo: Another idea");
+
+      await rowMenu(t, writtenLeaf, "Compare with Current Branch");
+      const view = await findWebview(page, ".cmp-files");
+      const file = view.locator(".cmp-files .cmp-file", { hasText: "notes.txt" });
+      await expectVisible(file, "notes.txt under Files that differ");
+      assert.match(await view.locator(".cmp-files").innerText(), /Files that differ\s+modified notes\.txt$/);
+      await screenshot(page, "checkpoints-07-compare-files");
+      await file.click();
+      await expectVisible(
+        page.locator(".part.editor .tab", { hasText: "notes.txt (compared branches)" }),
+        "the diff editor's tab",
+      );
+      const diff = page.locator(".part.editor .monaco-diff-editor").first();
+      await expectVisible(diff.getByText("The original notes, written by hand."), "this branch's notes.txt");
+      await expectVisible(diff.getByText("Rewritten by the agent on the first branch."), "the other branch's");
+      await screenshot(page, "checkpoints-08-compare-diff");
+    }),
+  );
+
+  it(
+    "Bring Conclusions Here with Bring Files brings the other branch's file content",
+    step("bring-files", async () => {
+      const t = await treeView(page);
+      const question = await bringConclusionsAsked(t, writtenLeaf);
+      assert.match(question, /That branch changed 1 file since the common ancestor\./);
+      assert.match(question, /notes\.txt \(changed\)/);
+      assert.match(question, /Conversation Only/);
+      await clickDialogButton(page, "Bring Files");
+      await waitForNotes(WRITTEN, "the other branch's notes.txt brought here");
+      // From the notification centre, which holds the message whether or not its toast is still up.
+      await runCommand(page, "Notifications: Show Notifications");
+      await expectVisible(
+        page.locator(".notifications-center .notification-list-item", {
+          hasText: "Brought the other branch's conclusions and its file changes here: 1 file changed.",
+        }),
+        "the message after the files came along",
+      );
+      await runCommand(page, "Notifications: Clear All Notifications");
+      const leaf = await activeLeafId(t);
+      await expectVisible(
+        t.locator(`[role="treeitem"].kind-branch_summary[data-entry-id="${leaf}"]`),
+        "the brought summary as the leaf",
+      );
+      await screenshot(page, "checkpoints-09-brought-files");
+    }),
+  );
+
+  it(
+    "both changed the file: conflict markers, and Open Conflicts opens the merge editor on the three versions",
+    step("bring-conflict", async () => {
+      const t = await treeView(page);
+      await runCommand(page, "Agent: Undo File Restore");
+      await waitForNotes(ORIGINAL, "Undo File Restore reverting the merge");
+      await runCommand(page, "Notifications: Clear All Notifications");
+      writeFileSync(join(demo.workspace, "notes.txt"), BY_HAND);
+
+      const question = await bringConclusionsAsked(t, writtenLeaf);
+      assert.match(question, /notes\.txt \(conflict: both changed it\)/);
+      // The planning's progress stays a moment after it finished (VS Code shows progress for a minimum time).
+      const comparing = page.locator(".notification-toast", { hasText: "Comparing the other branch's files" });
+      await waitUntil(
+        async () => ((await comparing.count()) === 0 ? true : undefined),
+        "the comparison's progress to close",
+      );
+      const shot = await screenshot(page, "checkpoints-10-bring-files-question");
+      const docs = join(REPO_ROOT, "docs", "bring-files.png");
+      if (process.env.AGENT_TREE_UPDATE_SCREENSHOT === "1" || !existsSync(docs)) copyFileSync(shot, docs);
+      await clickDialogButton(page, "Bring Files");
+      await waitForNotes(
+        "<<<<<<< current\n" + BY_HAND + "=======\n" + WRITTEN + ">>>>>>> other branch\n",
+        "conflict markers in notes.txt",
+      );
+      // From the notification centre, which holds the message whether or not its toast is still up.
+      await runCommand(page, "Notifications: Show Notifications");
+      const message = page.locator(".notifications-center .notification-list-item", {
+        hasText: "1 file needs your attention",
+      });
+      await expectVisible(message, "the message with the conflict");
+      await message.locator(".monaco-button", { hasText: "Open Conflicts" }).click();
+      const merge = page.locator(".part.editor .merge-editor").first();
+      await expectVisible(merge, "VS Code's merge editor");
+      await expectVisible(merge.getByText("Changed by hand on the other branch.").first(), "Current: the file by hand");
+      await expectVisible(
+        merge.getByText("Rewritten by the agent on the first branch.").first(),
+        "Incoming: the other branch's file",
+      );
+      await screenshot(page, "checkpoints-11-merge-editor");
     }),
   );
 });

@@ -8,47 +8,10 @@ import { AgentSession } from "../../src/core/agent/agent-session.js";
 import { ModelRegistry } from "../../src/core/providers/model-registry.js";
 import type { ModelInfo } from "../../src/core/providers/types.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
-import {
-  ALREADY_ON_BRANCH,
-  runBringFlow,
-  type BringChoice,
-  type BringUi,
-  type ConclusionsTarget,
-} from "../../src/host/compare/bring-flow.js";
+import { ALREADY_ON_BRANCH, runBringFlow, type ConclusionsTarget } from "../../src/host/compare/bring-flow.js";
 import { startFakeOpenAI, type FakeServer } from "../util/fake-openai-server.js";
 import { assistant, user } from "../core/session/helpers.js";
-
-/** A scripted BringUi recording what was shown. */
-class FakeBringUi implements BringUi {
-  readonly calls: string[] = [];
-  readonly errors: string[] = [];
-  readonly infos: string[] = [];
-  readonly busy: boolean[] = [];
-  constructor(private readonly script: { choice?: BringChoice; focus?: string; cancelProgress?: boolean } = {}) {}
-  async pickChoice(): Promise<BringChoice | undefined> {
-    this.calls.push("pick");
-    return this.script.choice;
-  }
-  async inputFocus(): Promise<string | undefined> {
-    this.calls.push("input");
-    return this.script.focus;
-  }
-  async withProgress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    this.calls.push(`progress: ${title}`);
-    const controller = new AbortController();
-    if (this.script.cancelProgress) controller.abort();
-    return task(controller.signal);
-  }
-  showError(message: string): void {
-    this.errors.push(message);
-  }
-  showInfo(message: string): void {
-    this.infos.push(message);
-  }
-  setBusy(busy: boolean): void {
-    this.busy.push(busy);
-  }
-}
+import { FakeBringUi } from "./fake-bring-ui.js";
 
 /** u1 → a1 ┬→ u2 → a2 (other branch) ; a1 → u3 → a3 (leaf). */
 function branchy(): { sm: SessionManager; ids: Record<string, string> } {
@@ -65,11 +28,13 @@ function branchy(): { sm: SessionManager; ids: Record<string, string> } {
 }
 
 function targetOf(sm: SessionManager, agent: AgentSession): ConclusionsTarget {
+  const commonAncestor = (id: string): string | null => {
+    const leaf = sm.getLeafId();
+    return leaf === null ? null : sm.findCommonAncestor(leaf, id);
+  };
   return {
-    isOnCurrentBranch: (id) => {
-      const leaf = sm.getLeafId();
-      return leaf !== null && sm.findCommonAncestor(leaf, id) === id;
-    },
+    isOnCurrentBranch: (id) => commonAncestor(id) === id,
+    commonAncestor,
     bringConclusions: agent.bringConclusions.bind(agent),
   };
 }

@@ -10,6 +10,8 @@ export interface FakeRestoreScript {
   dirty?: DirtyAnswer;
   /** Abort the signal of cancellable progress as soon as its task starts (the user pressed Cancel). */
   cancelProgress?: boolean;
+  /** Like cancelProgress, only for the progress whose title starts with this. */
+  cancelProgressTitled?: string;
 }
 
 /** See the file comment. `editors` maps an absolute path to the unsaved text of its open, dirty document. */
@@ -66,7 +68,9 @@ export class FakeRestoreUi implements RestoreUi {
     this.calls.push("progress");
     this.progressTitles.push(title);
     const controller = new AbortController();
-    if (cancellable && this.script.cancelProgress) controller.abort();
+    const titled = this.script.cancelProgressTitled;
+    if (cancellable && (this.script.cancelProgress || (titled !== undefined && title.startsWith(titled))))
+      controller.abort();
     return task(controller.signal);
   }
 

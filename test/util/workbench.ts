@@ -194,11 +194,25 @@ export async function answerInputBox(page: Page, text: string): Promise<void> {
   await input.press("Enter");
 }
 
-/** Clicks the context-menu item (rendered in the workbench DOM) whose label is `label`. */
+/**
+ * Clicks the context-menu item (rendered in the workbench DOM) whose label is `label`. A menu can ignore a click
+ * that comes right after it opened (more often on a busy machine): while it stays open, the click is repeated a
+ * bounded number of times.
+ */
 export async function clickMenuItem(page: Page, label: string): Promise<void> {
   const item = page.locator(".monaco-menu .action-item .action-label", { hasText: label }).first();
   await expectVisible(item, `context-menu item "${label}"`);
-  await item.click();
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await item.click();
+    const closed = await page
+      .locator(".context-view .monaco-menu")
+      .first()
+      .waitFor({ state: "hidden", timeout: 3000 })
+      .then(() => true)
+      .catch(() => false);
+    if (closed) return;
+  }
+  throw new Error(`the context menu stayed open after clicking "${label}" three times`);
 }
 
 /** The workbench's modal dialog (a modal message of the extension). */

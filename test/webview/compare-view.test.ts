@@ -205,7 +205,7 @@ describe("compare panel", () => {
     await vp.close();
   });
 
-  test("the files section lists the files and opens one", async () => {
+  test("the files section lists the files (renames with both names) and opens one", async () => {
     const vp = await openCompareView(browser, server);
     await vp.send({ type: "compare/snapshot", overview: overview(["changed"]) });
     await vp.send({
@@ -213,9 +213,12 @@ describe("compare panel", () => {
       files: [
         { path: "src/cli.ts", change: "modified" },
         { path: "src/new.ts", change: "added" },
+        { path: "docs/guide.md", change: "renamed", oldPath: "docs/old-guide.md" },
       ],
     });
-    assert.match(await vp.page.locator(".cmp-files").innerText(), /Files that differ[\s\S]*modified src\/cli\.ts/);
+    const section = await vp.page.locator(".cmp-files").innerText();
+    assert.match(section, /Files that differ[\s\S]*modified src\/cli\.ts/);
+    assert.match(section, /renamed docs\/old-guide\.md → docs\/guide\.md/, "a rename shows both names");
     await vp.page.getByRole("button", { name: /src\/new\.ts/ }).click();
     assert.deepEqual(
       (await vp.posted()).filter((m) => m.type === "compare/openFile"),

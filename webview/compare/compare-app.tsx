@@ -318,7 +318,8 @@ export function CompareApp(props: CompareAppProps): JSX.Element {
                       class="cmp-file"
                       onClick={() => props.post({ type: "compare/openFile", path: f.path })}
                     >
-                      <span class={`cmp-file-change ${f.change}`}>{f.change}</span> {f.path}
+                      <span class={`cmp-file-change ${f.change}`}>{f.change}</span>{" "}
+                      {f.oldPath !== undefined ? `${f.oldPath} → ${f.path}` : f.path}
                     </button>
                   </li>
                 ))}

@@ -18,6 +18,7 @@ import { checkGitVersion, GitRunner, splitNul } from "./git-runner.js";
 import { IgnoreSync } from "./ignore-sync.js";
 import { readLastRestore, writeLastRestore, type LastRestore } from "./last-restore.js";
 import { applyRestorePlan, nodeRestoreFileSystem, type RestoreFileSystem } from "./restore-apply.js";
+import { mergeTrees, type TreeMerge } from "./merge.js";
 import { planChanges, planRestoreOps, type DetailedPlan } from "./restore-plan.js";
 import {
   CHECKPOINT_REF,
@@ -35,6 +36,9 @@ import {
   type CheckpointLimits,
   type CheckpointResult,
   type FileChange,
+  type MergedFile,
+  type MergePlan,
+  type MergeResult,
   type RestoreOptions,
   type RestorePlan,
   type RestoreResult,
@@ -426,10 +430,14 @@ export class FolderCheckpoints {
   ): Promise<{ current: CheckpointResult; target: Head; plan: DetailedPlan }> {
     const target = await this.verify(id);
     const current = await this.record(reason, signal, false);
+    return { current, target, plan: await this.planFrom(current, target, signal) };
+  }
+
+  /** The plan that makes the folder, whose files `current` has just recorded, equal `target`. */
+  private async planFrom(current: CheckpointResult, target: Head, signal?: AbortSignal): Promise<DetailedPlan> {
     const changes = await rawDiff(this.git, current.tree, target.tree, { signal });
     const currentDirs = (this.head as Head).emptyDirs;
-    const plan = await planRestoreOps(this.realFolder, changes, currentDirs, target.emptyDirs);
-    return { current, target, plan };
+    return planRestoreOps(this.realFolder, changes, currentDirs, target.emptyDirs);
   }
 
   private dirtyOverlap(plan: DetailedPlan, dirtyPaths: readonly string[] | undefined): string[] {
@@ -444,6 +452,20 @@ export class FolderCheckpoints {
 
   private async restoreUnlocked(id: string, options: RestoreOptions): Promise<RestoreResult> {
     const { current, target, plan } = await this.prepare(id, `before restoring ${id.slice(0, 12)}`, options.signal);
+    return this.apply(current, target, plan, options, `restored ${target.commit.slice(0, 12)}`);
+  }
+
+  /**
+   * Writes `plan` (from `current` to `target`) into the folder all or nothing and records the result; the step
+   * every restore, undo and merge ends with. Throws DirtyFilesError first when it would change an unsaved file.
+   */
+  private async apply(
+    current: CheckpointResult,
+    target: Head,
+    plan: DetailedPlan,
+    options: RestoreOptions,
+    reason: string,
+  ): Promise<RestoreResult> {
     const dirty = this.dirtyOverlap(plan, options.dirtyPaths);
     if (dirty.length > 0 && !options.discardDirty) throw new DirtyFilesError(dirty);
     const result: RestoreResult = {
@@ -467,8 +489,89 @@ export class FolderCheckpoints {
       },
       target.emptyDirs,
     );
-    await this.afterRestore(current, target, plan, options.batchId);
+    await this.afterRestore(current, target, plan, options.batchId, reason);
     return result;
+  }
+
+  // ---- merging --------------------------------------------------------------------------------
+
+  /**
+   * What merging the other branch's changes from checkpoint `baseId` to `theirsId` into the current files would
+   * do, without changing a workspace file (a checkpoint of the current files is taken for it).
+   */
+  planMerge(
+    baseId: string,
+    theirsId: string,
+    options: { dirtyPaths?: readonly string[]; signal?: AbortSignal } = {},
+  ): Promise<MergePlan> {
+    return this.serial(async () => {
+      const { current, merged, plan } = await this.prepareMerge(baseId, theirsId, options.signal);
+      return {
+        baseId,
+        theirsId,
+        currentId: current.id,
+        files: withSkips(merged.files, plan),
+        changes: planChanges(plan),
+        skipped: plan.skipped,
+        dirty: this.dirtyOverlap(plan, options.dirtyPaths),
+      };
+    });
+  }
+
+  /**
+   * Three-way merge into the folder: the changes from checkpoint `baseId` to `theirsId` (another branch's files)
+   * are applied to the files as they are now (see merge.ts for what happens to each file). The current files are
+   * checkpointed first (`beforeId`), the merged files are written like a restore — all or nothing, with the same
+   * unsaved-file check — and `undoRestore()` puts the files of before the merge back.
+   */
+  merge(baseId: string, theirsId: string, options: RestoreOptions = {}): Promise<MergeResult> {
+    return this.serial(async () => {
+      const { current, merged, target, plan } = await this.prepareMerge(baseId, theirsId, options.signal);
+      const files = withSkips(merged.files, plan);
+      if (!target) {
+        const none = { create: [], remove: [] };
+        return {
+          targetId: current.id,
+          beforeId: current.id,
+          changes: [],
+          emptyDirs: none,
+          skipped: [],
+          baseId,
+          theirsId,
+          files,
+        };
+      }
+      const result = await this.apply(current, target, plan, options, `merged ${theirsId.slice(0, 12)}`);
+      return { ...result, baseId, theirsId, files };
+    });
+  }
+
+  private async prepareMerge(
+    baseId: string,
+    theirsId: string,
+    signal?: AbortSignal,
+  ): Promise<{ current: CheckpointResult; merged: TreeMerge; target: Head | undefined; plan: DetailedPlan }> {
+    const [base, theirs] = await Promise.all([this.verify(baseId), this.verify(theirsId)]);
+    const current = await this.record(`before merging ${theirsId.slice(0, 12)}`, signal, false);
+    const emptyDirs = (this.head as Head).emptyDirs;
+    const merged = await mergeTrees(
+      { base: base.tree, ours: current.tree, theirs: theirs.tree },
+      { git: this.git, scratchDir: this.storeDir, signal },
+    );
+    if (merged.tree === current.tree) {
+      const none: DetailedPlan = { writes: [], deletes: [], emptyDirs: { create: [], remove: [] }, skipped: [] };
+      return { current, merged, target: undefined, plan: none };
+    }
+    // A checkpoint holding the merged files, off the branch: the commit recording the result becomes the latest.
+    const message = commitMessage({
+      reason: `merge of ${theirsId.slice(0, 12)} from ${baseId.slice(0, 12)}`,
+      emptyDirs,
+    });
+    const commit = await this.git.text(["commit-tree", merged.tree, "-p", current.id, "-p", theirs.commit], {
+      input: message,
+    });
+    const target: Head = { commit, tree: merged.tree, emptyDirs };
+    return { current, merged, target, plan: await this.planFrom(current, target, signal) };
   }
 
   /**
@@ -482,12 +585,13 @@ export class FolderCheckpoints {
     target: Head,
     plan: DetailedPlan,
     batchId: string | undefined,
+    reason: string,
   ): Promise<void> {
     const touched = [...plan.writes.map((w) => w.path), ...plan.deletes].sort();
     await this.updateIndex(touched, { skipped: [] }, new Map());
     const tree = await this.git.text(["write-tree"]);
     const emptyDirs = target.emptyDirs.filter((d) => !plan.skipped.some((s) => s.path === d));
-    const message = commitMessage({ reason: `restored ${target.commit.slice(0, 12)}`, emptyDirs });
+    const message = commitMessage({ reason, emptyDirs });
     let commit = await this.commitOnto(tree, message, current.id);
     for (let attempt = 0; commit === undefined && attempt < 3; attempt++) {
       await this.loadHead();
@@ -500,4 +604,10 @@ export class FolderCheckpoints {
     if (batchId !== undefined) last.batchId = batchId;
     await writeLastRestore(this.storeDir, last);
   }
+}
+
+/** A merged file the write leaves alone (not recorded, behind a link, blocked on disk) is reported as `blocked`. */
+function withSkips(files: readonly MergedFile[], plan: DetailedPlan): MergedFile[] {
+  const skipped = new Set(plan.skipped.map((s) => s.path));
+  return files.map((f) => (skipped.has(f.path) ? { ...f, outcome: "blocked" } : f));
 }

@@ -16,10 +16,12 @@ export type { LastRestore } from "./last-restore.js";
 export {
   WorkspaceCheckpoints,
   type FolderCapture,
+  type FolderMergeTarget,
   type FolderStatus,
   type FolderTarget,
   type WorkspaceCheckpointsOptions,
 } from "./workspace-checkpoints.js";
+export { MERGE_LABELS } from "./merge.js";
 export { defaultCheckpointStorageDir } from "./shadow-repo.js";
 export { nodeRestoreFileSystem, STAGING_PREFIX, type RestoreFileSystem } from "./restore-apply.js";
 export {
@@ -29,6 +31,7 @@ export {
   findCheckpointForEntry,
   findPathCheckpoint,
   findTurnCheckpoints,
+  mergeTargetsFor,
   readCheckpointEntry,
   restoreTargetsFor,
   type CheckpointEntryData,

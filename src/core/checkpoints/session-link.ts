@@ -11,7 +11,7 @@
 import type { SessionManager } from "../session/session-manager.js";
 import type { SessionEntry } from "../session/types.js";
 import type { FileChange } from "./types.js";
-import type { FolderTarget } from "./workspace-checkpoints.js";
+import type { FolderMergeTarget, FolderTarget } from "./workspace-checkpoints.js";
 
 /** The customType of checkpoint entries. */
 export const CHECKPOINT_ENTRY_TYPE = "agent-tree/checkpoint";
@@ -207,6 +207,27 @@ export function restoreTargetsFor(
   for (const folder of folders) {
     const found = findCheckpointForEntry(view, entryId, folder);
     if (found) targets.push({ folder, checkpointId: found.ref.checkpointId });
+  }
+  return targets;
+}
+
+/**
+ * Merge targets for bringing another branch's files here: for each folder, the other branch's changes from the
+ * files of the common ancestor `ancestorId` to the files of `sourceId`. Folders where either is unknown, or where
+ * the branch changed nothing, are left out.
+ */
+export function mergeTargetsFor(
+  view: CheckpointSessionView,
+  ancestorId: string,
+  sourceId: string,
+  folders: readonly string[],
+): FolderMergeTarget[] {
+  const targets: FolderMergeTarget[] = [];
+  for (const folder of folders) {
+    const base = findCheckpointForEntry(view, ancestorId, folder);
+    const theirs = findCheckpointForEntry(view, sourceId, folder);
+    if (base && theirs && base.ref.tree !== theirs.ref.tree)
+      targets.push({ folder, baseId: base.ref.checkpointId, theirsId: theirs.ref.checkpointId });
   }
   return targets;
 }

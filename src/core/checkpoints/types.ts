@@ -117,3 +117,50 @@ export interface RestoreOptions {
   /** Tags the restore as part of a multi-folder restore (WorkspaceCheckpoints undoes such a batch together). */
   batchId?: string;
 }
+
+/**
+ * What a merge does with one file the other branch changed (docs/checkpoints.md, "Merging another branch's files"):
+ * - `applied`: only the other branch changed it; its version (or its deletion) is taken;
+ * - `merged`: both changed the text, in different places; merged line by line;
+ * - `conflict`: both changed the same lines; the file is written with standard conflict markers;
+ * - `binary`: both changed a binary file or a symbolic link; the current one is kept;
+ * - `deleted-modified`: one side deleted it, the other changed it; the changed file is kept;
+ * - `blocked`: a current file or folder stands where the other branch has a folder or a file (or the path holds a
+ *   file no checkpoint records); the current state is kept.
+ */
+export type MergeOutcome = "applied" | "merged" | "conflict" | "binary" | "deleted-modified" | "blocked";
+
+/** The outcomes that need the user's attention: the other branch's change did not go in cleanly. */
+export const CONFLICT_OUTCOMES: readonly MergeOutcome[] = ["conflict", "binary", "deleted-modified", "blocked"];
+
+/** One file the other branch changed, and what the merge does with it. */
+export interface MergedFile {
+  path: string;
+  outcome: MergeOutcome;
+  /** What the other branch did to it since the common base. */
+  change: FileStatus;
+}
+
+/** What `planMerge()` returns: the merge, worked out but not done. */
+export interface MergePlan {
+  baseId: string;
+  theirsId: string;
+  /** A checkpoint of the files as they are now (taken for the plan). */
+  currentId: string;
+  files: MergedFile[];
+  /** What writing the merge changes in the folder. */
+  changes: RestoreChange[];
+  skipped: RestoreSkip[];
+  /** Of the caller's `dirtyPaths`, those the merge would overwrite or delete. */
+  dirty: string[];
+}
+
+/**
+ * What `merge()` returns. A merge is a restore to a checkpoint holding the merged files (`targetId`): `beforeId`
+ * holds the files before it, and `undoRestore()` puts them back.
+ */
+export interface MergeResult extends RestoreResult {
+  baseId: string;
+  theirsId: string;
+  files: MergedFile[];
+}

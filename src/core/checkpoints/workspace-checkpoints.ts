@@ -1,8 +1,8 @@
 /**
  * Checkpoints of a multi-root workspace: one FolderCheckpoints engine per workspace folder, each with its own
  * store. Folders where checkpoints cannot work are reported through `status()` and skipped; the others keep
- * working. A restore of several folders is all or nothing across them: if one folder fails, the folders
- * already restored are put back.
+ * working. A restore (or a merge) of several folders is all or nothing across them: if one folder fails, the
+ * folders already done are put back.
  */
 import { randomUUID } from "node:crypto";
 import path from "node:path";
@@ -15,7 +15,7 @@ import {
   type UnavailableReason,
 } from "./errors.js";
 import { FolderCheckpoints, type FolderCheckpointsOptions } from "./folder-checkpoints.js";
-import type { CheckpointResult, RestoreOptions, RestorePlan, RestoreResult } from "./types.js";
+import type { CheckpointResult, MergePlan, MergeResult, RestoreOptions, RestorePlan, RestoreResult } from "./types.js";
 
 /** Whether checkpoints work for a folder, and if not, why (the message is for the user). */
 export type FolderStatus =
@@ -31,6 +31,19 @@ export type WorkspaceCheckpointsOptions = Omit<FolderCheckpointsOptions, "folder
 /** The outcome of one folder's part of `capture()`. */
 export type FolderCapture =
   { folder: string; result: CheckpointResult } | { folder: string; error: CheckpointError | Error };
+
+/** Where one folder's merge comes from: the other branch's changes from `baseId` to `theirsId`. */
+export interface FolderMergeTarget {
+  folder: string;
+  baseId: string;
+  theirsId: string;
+}
+
+/** Throws DirtyFilesError (absolute paths) when a plan would change files with unsaved changes. */
+function throwIfDirty(plans: readonly { folder: string; dirty: readonly string[] }[]): void {
+  const dirty = plans.flatMap((p) => p.dirty.map((d) => path.join(p.folder, d)));
+  if (dirty.length > 0) throw new DirtyFilesError(dirty);
+}
 
 /** Where to restore one folder to. */
 export interface FolderTarget {
@@ -144,20 +157,52 @@ export class WorkspaceCheckpoints {
   ): Promise<(RestoreResult & { folder: string })[]> {
     if (options.dirtyPaths?.length && !options.discardDirty) {
       const plans = await this.planRestore(targets, { dirtyPaths: options.dirtyPaths, signal: options.signal });
-      const dirty = plans.flatMap((p) => p.dirty.map((d) => path.join(p.folder, d)));
-      if (dirty.length > 0) throw new DirtyFilesError(dirty);
+      throwIfDirty(plans);
     }
+    return this.batch(targets, (t, batchId) =>
+      this.engineOrThrow(t.folder).restore(t.checkpointId, { ...options, discardDirty: true, batchId }),
+    );
+  }
+
+  /** Plans a merge in each target folder (see FolderCheckpoints.planMerge). */
+  async planMerge(
+    targets: readonly FolderMergeTarget[],
+    options: { dirtyPaths?: readonly string[]; signal?: AbortSignal } = {},
+  ): Promise<(MergePlan & { folder: string })[]> {
+    const plans: (MergePlan & { folder: string })[] = [];
+    for (const t of targets) {
+      const plan = await this.engineOrThrow(t.folder).planMerge(t.baseId, t.theirsId, options);
+      plans.push({ ...plan, folder: path.resolve(t.folder) });
+    }
+    return plans;
+  }
+
+  /**
+   * Merges another branch's changes into every target folder (FolderCheckpoints.merge), all or nothing across
+   * folders like `restore()`; `undoRestore()` undoes the whole merge.
+   */
+  async merge(
+    targets: readonly FolderMergeTarget[],
+    options: RestoreOptions = {},
+  ): Promise<(MergeResult & { folder: string })[]> {
+    if (options.dirtyPaths?.length && !options.discardDirty) {
+      const plans = await this.planMerge(targets, { dirtyPaths: options.dirtyPaths, signal: options.signal });
+      throwIfDirty(plans);
+    }
+    return this.batch(targets, (t, batchId) =>
+      this.engineOrThrow(t.folder).merge(t.baseId, t.theirsId, { ...options, discardDirty: true, batchId }),
+    );
+  }
+
+  /** Runs `run` for every target as one batch; if one fails, the folders already done are restored back. */
+  private async batch<T extends { folder: string }, R extends RestoreResult>(
+    targets: readonly T[],
+    run: (target: T, batchId: string) => Promise<R>,
+  ): Promise<(R & { folder: string })[]> {
     const batchId = randomUUID();
-    const done: (RestoreResult & { folder: string })[] = [];
+    const done: (R & { folder: string })[] = [];
     try {
-      for (const t of targets) {
-        const result = await this.engineOrThrow(t.folder).restore(t.checkpointId, {
-          ...options,
-          discardDirty: true,
-          batchId,
-        });
-        done.push({ ...result, folder: path.resolve(t.folder) });
-      }
+      for (const t of targets) done.push({ ...(await run(t, batchId)), folder: path.resolve(t.folder) });
       return done;
     } catch (error) {
       await this.putBack(done);

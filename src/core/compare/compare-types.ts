@@ -97,11 +97,13 @@ export interface CompareOverview {
   statuses: string;
 }
 
-/** A file that differs between the workspace states at the two ends. */
+/** A file that differs between the workspace states at the two ends (from the left end to the right one). */
 export interface CompareFileChange {
-  /** Workspace-relative path. */
+  /** Workspace-relative path (prefixed with the folder's name in a multi-root workspace). */
   path: string;
-  change: "added" | "modified" | "deleted";
+  change: "added" | "modified" | "deleted" | "renamed";
+  /** The left end's path of a renamed file. */
+  oldPath?: string;
 }
 
 /**

@@ -1,12 +1,35 @@
 /**
  * "Bring Conclusions Here" from a row of another branch: "Summarize" or "Summarize with focus…", the focus
- * prompt, the cancellable progress while the other branch is summarized, and the messages afterwards. Pure logic
- * over two small interfaces, so it runs under plain Node with a scripted UI and a real AgentSession.
+ * prompt, then — when that branch changed files — "Also bring its file changes?" (bring-files.ts), the cancellable
+ * progress while the other branch is summarized, the merge of its files, and the messages afterwards. Pure logic
+ * over small interfaces, so it runs under plain Node with a scripted UI, a real AgentSession and real checkpoints.
+ *
+ * The conversation goes first and the files second, and every question comes before either: a summary that fails
+ * or is cancelled changes no file. A merge that fails or is cancelled puts every file back (the engine's journal)
+ * and the summary stays — it holds what the branch concluded, which is true whether or not its files came along;
+ * the message says the files did not change, and Bring Conclusions Here can be run again for them.
  */
 import type { BringConclusionsOptions, BringConclusionsResult } from "../../core/agent/navigate-types.js";
+import type { MergeResult } from "../../core/checkpoints/types.js";
+import { failedMessage, type RestoreRun } from "../file-restore.js";
+import {
+  bringFilesQuestion,
+  broughtFilesMessage,
+  conflictsOf,
+  dirtyOfMerge,
+  planBringFiles,
+  runBringFiles,
+  type BringFilesDeps,
+  type BringFilesQuestion,
+  type BroughtConflict,
+  type PlannedBring,
+} from "./bring-files.js";
 
 /** The answer to the first question. */
 export type BringChoice = "summarize" | "focus";
+
+/** The answer to "Also bring its file changes?" (Bring Files / Conversation Only); undefined cancels everything. */
+export type BringFilesAnswer = "files" | "conversation";
 
 /** The editor UI the flow needs. */
 export interface BringUi {
@@ -14,6 +37,10 @@ export interface BringUi {
   pickChoice(): Promise<BringChoice | undefined>;
   /** Input box for the summary's focus; undefined when dismissed. */
   inputFocus(): Promise<string | undefined>;
+  /** "Also bring its file changes?" (BRING_FILES_TITLE) with the files; undefined when dismissed (cancel). */
+  askFiles(question: BringFilesQuestion): Promise<BringFilesAnswer | undefined>;
+  /** The files came along: the message, with "Undo File Restore" and, when there are some, the conflicts to open. */
+  filesBrought(message: string, conflicts: readonly BroughtConflict[]): void;
   /** Run `task` under a cancellable progress notification; cancelling aborts the signal. */
   withProgress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T>;
   showError(message: string): void;
@@ -26,8 +53,19 @@ export interface BringUi {
 export interface ConclusionsTarget {
   /** True when the node is on the path to the leaf (its conclusions are already here). */
   isOnCurrentBranch(entryId: string): boolean;
+  /** The deepest entry on both the path to the leaf and the path to `entryId`. */
+  commonAncestor(entryId: string): string | null;
   bringConclusions(entryId: string, options?: BringConclusionsOptions): Promise<BringConclusionsResult>;
 }
+
+/** What happened to the other branch's files when the summary was brought. */
+export type BroughtFiles =
+  /** Nothing to bring (no checkpoints, no change), or the user chose "Conversation Only". */
+  | "none"
+  | "brought"
+  /** The merge was cancelled or failed: every file is as it was. */
+  | "cancelled"
+  | "failed";
 
 /** How the flow ended. */
 export type BringOutcome =
@@ -36,15 +74,23 @@ export type BringOutcome =
   | { kind: "aborted" }
   | { kind: "cancelled" }
   | { kind: "error"; message: string }
-  | { kind: "brought"; summaryEntryId: string };
+  | { kind: "brought"; summaryEntryId: string; files: BroughtFiles };
 
 /** Shown when the node is on the current branch. */
 export const ALREADY_ON_BRANCH = "That node is on the current branch: its conclusions are already here.";
 /** Shown after a summary was brought. */
 export const BROUGHT_MESSAGE = "Brought the other branch's conclusions here: its summary is now the leaf.";
 
-/** Runs the flow for `entryId` (see the file comment). Never throws: failures become messages, nothing written. */
-export async function runBringFlow(target: ConclusionsTarget, ui: BringUi, entryId: string): Promise<BringOutcome> {
+/**
+ * Runs the flow for `entryId` (see the file comment); `files` when the workspace records checkpoints. Never throws:
+ * failures become messages.
+ */
+export async function runBringFlow(
+  target: ConclusionsTarget,
+  ui: BringUi,
+  entryId: string,
+  files?: BringFilesDeps,
+): Promise<BringOutcome> {
   if (target.isOnCurrentBranch(entryId)) {
     ui.showInfo(ALREADY_ON_BRANCH);
     return { kind: "onPath" };
@@ -56,6 +102,12 @@ export async function runBringFlow(target: ConclusionsTarget, ui: BringUi, entry
     const focus = await ui.inputFocus();
     if (focus === undefined) return { kind: "dismissed" };
     customInstructions = focus.trim() || undefined;
+  }
+  let bring: { deps: BringFilesDeps; planned: PlannedBring; discarded: string[] } | undefined;
+  if (files) {
+    const asked = await askAboutFiles(target, ui, files, entryId);
+    if (asked === "stopped") return { kind: "dismissed" };
+    bring = asked;
   }
   ui.setBusy(true, "Summarizing the other branch…");
   let result: BringConclusionsResult;
@@ -77,5 +129,60 @@ export async function runBringFlow(target: ConclusionsTarget, ui: BringUi, entry
   }
   // A hook cancelled: silent, as for a branch switch.
   if (result.cancelled || !result.summaryEntry) return { kind: "cancelled" };
-  return { kind: "brought", summaryEntryId: result.summaryEntry.id };
+  const summaryEntryId = result.summaryEntry.id;
+  if (!bring) return { kind: "brought", summaryEntryId, files: "none" };
+  return { kind: "brought", summaryEntryId, files: await mergeFiles(ui, bring) };
+}
+
+/**
+ * The questions about the files, before anything is written: the plan, "Also bring its file changes?", and the
+ * unsaved editors among the files it would change. Undefined: no files come along; "stopped": cancel everything.
+ */
+async function askAboutFiles(
+  target: ConclusionsTarget,
+  ui: BringUi,
+  deps: BringFilesDeps,
+  entryId: string,
+): Promise<{ deps: BringFilesDeps; planned: PlannedBring; discarded: string[] } | undefined | "stopped"> {
+  const ancestor = target.commonAncestor(entryId);
+  if (ancestor === null) return undefined;
+  const planned = await planBringFiles(deps, ancestor, entryId);
+  if (planned === undefined || planned === "stopped") return planned;
+  const answer = await ui.askFiles(bringFilesQuestion(planned, deps.checkpoints.folders().length > 1));
+  if (answer === undefined) return "stopped";
+  if (answer === "conversation") return undefined;
+  const dirty = dirtyOfMerge(planned);
+  if (dirty.length === 0) return { deps, planned, discarded: [] };
+  const settle = await deps.ui.askDirty(dirty);
+  if (settle === undefined) return "stopped";
+  if (settle === "discard") return { deps, planned, discarded: dirty };
+  if (await deps.ui.saveDocuments(dirty)) return { deps, planned, discarded: [] };
+  ui.showError("Bringing conclusions stopped: a file with unsaved changes could not be saved. Nothing changed.");
+  return "stopped";
+}
+
+/** The merge after the summary was written; its outcome for BringOutcome. */
+async function mergeFiles(
+  ui: BringUi,
+  bring: { deps: BringFilesDeps; planned: PlannedBring; discarded: string[] },
+): Promise<BroughtFiles> {
+  const { deps, planned, discarded } = bring;
+  ui.setBusy(true, "Bringing the other branch's file changes…");
+  let run: RestoreRun<MergeResult>;
+  try {
+    run = await runBringFiles(deps, planned, discarded);
+  } finally {
+    ui.setBusy(false);
+  }
+  if (run.kind === "cancelled") {
+    ui.showInfo("Brought the other branch's conclusions; bringing its file changes was cancelled: no file changed.");
+    return "cancelled";
+  }
+  if (run.kind === "failed") {
+    ui.showError(failedMessage("Brought the other branch's conclusions, but bringing its file changes failed", run));
+    return "failed";
+  }
+  await deps.ui.revertDocuments(run.discarded);
+  ui.filesBrought(broughtFilesMessage(run.results), conflictsOf(run.results, deps.checkpoints.folders().length > 1));
+  return "brought";
 }

@@ -5,6 +5,7 @@
  */
 import * as vscode from "vscode";
 import type { HostActions } from "../actions.js";
+import type { CheckpointActions } from "../checkpoint-actions.js";
 import type { SessionController } from "../session-controller.js";
 import type { AgentWebviewView } from "../webview-view.js";
 import { BROUGHT_MESSAGE, runBringFlow } from "./bring-flow.js";
@@ -18,6 +19,8 @@ export interface CompareActionDeps {
   actions: Pick<HostActions, "status" | "error">;
   tree: AgentWebviewView;
   panels: ComparePanels;
+  /** The files part of Bring Conclusions Here. */
+  files: Pick<CheckpointActions, "bringFiles" | "filesBrought">;
   log: vscode.LogOutputChannel;
 }
 
@@ -71,21 +74,26 @@ export class CompareActions {
       (busy, message) =>
         tree.post(busy && message ? { type: "tree/busy", busy, message } : { type: "tree/busy", busy }),
       (text, kind) => actions.status(text, kind),
+      (message, conflicts) => this.d.files.filesBrought(message, conflicts),
     );
+    const commonAncestor = (id: string): string | null => {
+      const leaf = sm.getLeafId();
+      return leaf === null ? null : sm.findCommonAncestor(leaf, id);
+    };
     const target = {
-      isOnCurrentBranch: (id: string) => {
-        const leaf = sm.getLeafId();
-        return leaf !== null && sm.findCommonAncestor(leaf, id) === id;
-      },
+      isOnCurrentBranch: (id: string) => commonAncestor(id) === id,
+      commonAncestor,
       bringConclusions: agent.bringConclusions.bind(agent),
     };
-    const outcome = await runBringFlow(target, ui, entryId);
-    this.d.log.info(`bring conclusions from ${entryId}: ${outcome.kind}`);
+    const outcome = await runBringFlow(target, ui, entryId, await this.d.files.bringFiles(sm));
+    this.d.log.info(
+      `bring conclusions from ${entryId}: ${outcome.kind}${outcome.kind === "brought" ? ` (files: ${outcome.files})` : ""}`,
+    );
     if (outcome.kind === "aborted") actions.status("Bringing conclusions cancelled; nothing changed.");
     if (outcome.kind !== "brought") return;
     controller.pushChat();
     tree.post({ type: "tree/reveal", entryId: outcome.summaryEntryId });
-    actions.status(BROUGHT_MESSAGE);
+    if (outcome.files === "none") actions.status(BROUGHT_MESSAGE);
   }
 
   /** Select, in the tree, the node a branch summary came from. */

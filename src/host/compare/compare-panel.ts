@@ -4,6 +4,7 @@
  * validateCompareMessage before its CompareFeed sees it.
  */
 import * as vscode from "vscode";
+import type { CheckpointSessionView } from "../../core/checkpoints/session-link.js";
 import { BranchComparison, type CompareSource } from "../../core/compare/compare-branches.js";
 import { COMPARE_ASSETS } from "../../shared/protocol.js";
 import { validateCompareMessage } from "../protocol-validation.js";
@@ -11,8 +12,8 @@ import { singleLine } from "../tree-dto.js";
 import { buildWebviewHtml, makeNonce } from "../webview-html.js";
 import { CompareFeed, type CompareFilesHost } from "./compare-feed.js";
 
-/** The session a comparison reads (SessionManager has all of it). */
-export interface CompareSession extends CompareSource {
+/** The session a comparison reads (SessionManager has all of it; the checkpoint lookups need `getChildIds`). */
+export interface CompareSession extends CompareSource, CheckpointSessionView {
   getSessionId(): string;
   getSessionName(): string | undefined;
   hasEntry(id: string): boolean;
@@ -23,8 +24,8 @@ export interface ComparePanelDeps {
   log: vscode.LogOutputChannel;
   /** Show an entry of session `sessionId` in the tree. */
   reveal(sessionId: string, entryId: string): void;
-  /** The files section's source, once the host records workspace checkpoints. */
-  files?: () => CompareFilesHost | undefined;
+  /** The files section's source for a comparison in `session` (the workspace checkpoints). */
+  files?: (session: CompareSession) => CompareFilesHost | undefined;
 }
 
 /** See the file comment. */
@@ -64,7 +65,7 @@ export class ComparePanels implements vscode.Disposable {
       title: "Compare Branches",
     });
     const name = session.getSessionName();
-    const files = this.deps.files?.();
+    const files = this.deps.files?.(session);
     const feed = new CompareFeed({
       comparison,
       post: (msg) => void panel.webview.postMessage(msg),

@@ -1,10 +1,16 @@
 /**
- * The BringUi of bring-flow.ts in VS Code: its own question and focus prompt; progress, messages and the busy
- * state are the branch switch's (vscode-navigate-ui.ts).
+ * The BringUi of bring-flow.ts in VS Code: its own questions (the summary choice, the focus prompt, "Also bring its
+ * file changes?"); progress, messages and the busy state are the branch switch's (vscode-navigate-ui.ts); the
+ * message after the files came along is the checkpoint actions' (it offers Undo File Restore and the conflicts).
  */
 import * as vscode from "vscode";
 import { vscodeNavigateUi } from "../vscode-navigate-ui.js";
+import { BRING_FILES_TITLE, type BroughtConflict } from "./bring-files.js";
 import type { BringChoice, BringUi } from "./bring-flow.js";
+
+/** The buttons of "Also bring its file changes?" (the names users see in the docs). */
+export const BRING_FILES_CHOICE = "Bring Files";
+export const CONVERSATION_ONLY_CHOICE = "Conversation Only";
 
 interface ChoiceItem extends vscode.QuickPickItem {
   choice: BringChoice;
@@ -15,10 +21,14 @@ const CHOICES: ChoiceItem[] = [
   { label: "Summarize with focus…", description: "Say what the summary should focus on", choice: "focus" },
 ];
 
-/** Builds the VS Code UI for one run; `setBusy` and `status` go to the webviews. */
+/**
+ * Builds the VS Code UI for one run; `setBusy` and `status` go to the webviews, `filesBrought` shows the message
+ * after a merge.
+ */
 export function vscodeBringUi(
   setBusy: (busy: boolean, message?: string) => void,
   status: (text: string, kind: "info" | "error") => void,
+  filesBrought: (message: string, conflicts: readonly BroughtConflict[]) => void,
 ): BringUi {
   const { withProgress, showError, showInfo } = vscodeNavigateUi(setBusy, status);
   return {
@@ -36,6 +46,17 @@ export function vscodeBringUi(
         placeHolder: "e.g. what worked, and the decisions to keep",
       });
     },
+    async askFiles(q) {
+      const detail = [q.summary, "", ...q.lines].join("\n");
+      const pick = await vscode.window.showInformationMessage(
+        BRING_FILES_TITLE,
+        { modal: true, detail },
+        BRING_FILES_CHOICE,
+        CONVERSATION_ONLY_CHOICE,
+      );
+      return pick === BRING_FILES_CHOICE ? "files" : pick === CONVERSATION_ONLY_CHOICE ? "conversation" : undefined;
+    },
+    filesBrought,
     withProgress,
     showError,
     showInfo,
