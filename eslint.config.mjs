@@ -1,6 +1,20 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+/**
+ * `no-restricted-imports` options for the files of `layer`: no relative import may reach into `forbidden` (folders
+ * under src/, or `src/host` from the webview), and none but the host's may import `vscode`.
+ */
+function layerRule(layer, forbidden, { allowVscode = false } = {}) {
+  const folders = forbidden.map((f) => f.replace(/^src\//, "(src/)?")).join("|");
+  return {
+    paths: allowVscode ? [] : [{ name: "vscode", message: `${layer} must not depend on VS Code.` }],
+    patterns: [
+      { regex: `^(\\.\\.?/)+(${folders})/`, message: `${layer} must not import from ${forbidden.join(", ")}.` },
+    ],
+  };
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -22,15 +36,25 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
+  // Layers (README, "Development"): the core (src/core) knows no editor and no view; shared (src/shared, the
+  // host ↔ webview protocol) builds on the core only; the host builds on both; the webviews build on shared and on
+  // the core's pure modules (tsconfig.webview.json has no Node types, so a core module that needs Node fails
+  // there), never on the host.
   {
-    // The core runs under plain Node and in other front ends: it must never import the editor.
     files: ["src/core/**/*.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        { paths: [{ name: "vscode", message: "src/core must not depend on VS Code." }] },
-      ],
-    },
+    rules: { "no-restricted-imports": ["error", layerRule("src/core", ["host", "webview", "shared"])] },
+  },
+  {
+    files: ["src/shared/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", layerRule("src/shared", ["host", "webview"])] },
+  },
+  {
+    files: ["src/host/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", layerRule("src/host", ["webview"], { allowVscode: true })] },
+  },
+  {
+    files: ["webview/**/*.ts", "webview/**/*.tsx"],
+    rules: { "no-restricted-imports": ["error", layerRule("webview", ["src/host"])] },
   },
   {
     files: ["**/*.mjs", "**/*.cjs", "scripts/**/*.js"],

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import * as esbuild from "esbuild";
 import { readFloor } from "./child/floor.js";
 import type { ChildConfig, ChildResult, Impl } from "./child/protocol.js";
-import { BENCH_DIR, DATA_DIR, PI_SESSION_MANAGER } from "./paths.js";
+import { BENCH_DIR, DATA_DIR } from "./paths.js";
 
 /** The bundled child script. */
 export const CHILD_BUNDLE = join(DATA_DIR, "child.mjs");
@@ -37,6 +37,10 @@ export async function buildChild(): Promise<void> {
 /** One measurement request. */
 export interface ChildRun {
   impl: Impl;
+  /** The Node binary to run the child with (pi 1.5 needs Node 22). */
+  node: string;
+  /** pi's session-manager.js, for the pi implementations. */
+  piModule?: string;
   file: string;
   navTargets: string[];
   appends: number;
@@ -54,7 +58,7 @@ export async function runChild(run: ChildRun): Promise<ChildResult> {
     navTargets: run.navTargets,
     appends: run.appends,
     scratchDir: SCRATCH_DIR,
-    piModule: PI_SESSION_MANAGER,
+    piModule: run.piModule,
   };
   const nodeArgs: string[] = [];
   if (run.cpuProf && run.impl !== "floor") {
@@ -68,7 +72,7 @@ export async function runChild(run: ChildRun): Promise<ChildResult> {
   try {
     const stdout = await new Promise<string>((resolve, reject) => {
       execFile(
-        process.execPath,
+        run.node,
         [...nodeArgs, CHILD_BUNDLE, JSON.stringify(config)],
         { timeout: CHILD_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
         (error, out, err) => {

@@ -13,6 +13,11 @@ export interface BenchOptions {
   appends: number;
   /** Skip the headless-Chromium tree measurements. */
   skipWebview: boolean;
+  /** Skip the real-UI measurements (code-server + Chromium). */
+  skipUi: boolean;
+  /** Real-UI runs per session (each a fresh code-server), and clicks/moves per run. */
+  uiRuns: number;
+  uiMoves: number;
   /** Write CPU profiles of the store children into bench/.data/profiles (for finding what is slow). */
   cpuProf: boolean;
   /** Only these datasets (names), if given. */
@@ -31,7 +36,7 @@ export interface BenchOptions {
   searchOnly: boolean;
 }
 
-const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only]`;
+const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only]`;
 
 /** Parses argv (without node and script). Throws with the usage line on anything unknown. */
 export function parseOptions(argv: string[]): BenchOptions {
@@ -41,6 +46,10 @@ export function parseOptions(argv: string[]): BenchOptions {
     runs: quick ? 2 : 5,
     appends: quick ? 200 : 1000,
     skipWebview: false,
+    skipUi: false,
+    // A real-UI run starts a code-server and a browser: fewer of them, several moves each.
+    uiRuns: quick ? 1 : 5,
+    uiMoves: quick ? 3 : 6,
     cpuProf: false,
     write: !quick,
     fromLast: false,
@@ -73,6 +82,12 @@ export function parseOptions(argv: string[]): BenchOptions {
         break;
       case "--no-webview":
         options.skipWebview = true;
+        break;
+      case "--no-ui":
+        options.skipUi = true;
+        break;
+      case "--ui-runs":
+        options.uiRuns = count();
         break;
       case "--cpu-prof":
         options.cpuProf = true;

@@ -10,18 +10,6 @@ export const BENCH_DIR = __dirname;
 export const REPO_DIR = dirname(BENCH_DIR);
 /** Generated data (sessions, bundles, CPU profiles). */
 export const DATA_DIR = join(BENCH_DIR, ".data");
-/** pi's own package folder (its own package.json and lock file). */
-export const PI_DIR = join(BENCH_DIR, "pi");
-/** pi's SessionManager module. Imported by file so pi's CLI module graph is not charged to its RSS. */
-export const PI_SESSION_MANAGER = join(
-  PI_DIR,
-  "node_modules",
-  "@mariozechner",
-  "pi-coding-agent",
-  "dist",
-  "core",
-  "session-manager.js",
-);
 /** The committed results table. */
 export const RESULTS_FILE = join(BENCH_DIR, "results.md");
 /** The published results page and chart. */

@@ -1,7 +1,9 @@
 /**
- * `npm run bench [-- --quick]`: generates sessions, measures our session store against pi's SessionManager
- * (fresh process per measurement) and our tree webview in headless Chromium, prints the tables with PASS/MISS
- * per target and writes bench/results.md, docs/bench.md and docs/bench-chart.svg.
+ * `npm run bench [-- --quick]`: generates sessions, measures our session store against the SessionManager of
+ * the newest pi (1.5.x, under the Node it needs) and of pi 0.73.1 (fresh process per measurement), our tree
+ * webview in headless Chromium and the real UI (code-server + Chromium, the demo session against the big one),
+ * prints the tables with PASS/MISS per target and writes bench/results.md, docs/bench.md, docs/bench-chart.svg
+ * and the README's benchmark section.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, totalmem } from "node:os";
@@ -11,20 +13,21 @@ import { measureCheckpoints } from "./checkpoints/measure-checkpoints.js";
 import { buildChild, runChild } from "./child-runner.js";
 import { compareLine, measureCompare } from "./compare/measure-compare.js";
 import type { ChildResult, Impl } from "./child/protocol.js";
-import { ensurePi } from "./ensure-pi.js";
 import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./generate/datasets.js";
 import { parseOptions, UsageRequested, type BenchOptions } from "./options.js";
 import { DATA_DIR, DOCS_FILE, RESULTS_FILE } from "./paths.js";
 import { summariseStore, summariseWebview, type BenchReport, type DatasetResult } from "./report/summary.js";
 import { resultsMarkdown } from "./report/table.js";
 import { checkTargets } from "./report/targets.js";
+import { measureUi, type UiReport } from "./ui/run-ui.js";
 import { writeResults } from "./report/write-results.js";
 import { measureSearch, type SearchBenchResult } from "./search/run-search.js";
 import { searchSection, writeSearchSection } from "./search/search-report.js";
 import { measureWebviewRun, startRig, type WebviewRun } from "./webview/measure-webview.js";
 import { buildSnapshot, type HostSnapshot } from "./webview/snapshot.js";
+import { ensurePiReleases, type PiReleases } from "../tools/pi/index.js";
 
-const IMPLS: Impl[] = ["floor", "pi", "ours"];
+const IMPLS: Impl[] = ["floor", "piLegacy", "piLatest", "ours"];
 /** The numbers behind the committed result files, for --from-last. */
 const LAST_REPORT = join(DATA_DIR, "last-report.json");
 /** The numbers of the latest run of any kind (quick, partial or not written). */
@@ -38,9 +41,20 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The Node binary and module of each implementation (ours and the floor run under this Node). */
+function runnerOf(impl: Impl, pi: PiReleases): { node: string; piModule?: string } {
+  if (impl === "piLatest") return { node: pi.latest.node, piModule: pi.latest.sessionManager };
+  if (impl === "piLegacy") return { node: pi.legacy.node, piModule: pi.legacy.sessionManager };
+  return { node: process.execPath };
+}
+
 /** Runs are interleaved across implementations so slow drift on a shared machine hits all of them alike. */
-async function measureStores(dataset: Dataset, options: BenchOptions): Promise<DatasetResult["stores"]> {
-  const runs: Record<Impl, ChildResult[]> = { floor: [], pi: [], ours: [] };
+async function measureStores(
+  dataset: Dataset,
+  options: BenchOptions,
+  pi: PiReleases,
+): Promise<DatasetResult["stores"]> {
+  const runs: Record<Impl, ChildResult[]> = { floor: [], piLegacy: [], piLatest: [], ours: [] };
   const errors: Partial<Record<Impl, string>> = {};
   for (let run = 0; run < options.runs; run++) {
     for (const impl of IMPLS) {
@@ -49,6 +63,7 @@ async function measureStores(dataset: Dataset, options: BenchOptions): Promise<D
         runs[impl].push(
           await runChild({
             impl,
+            ...runnerOf(impl, pi),
             file: dataset.path,
             navTargets: dataset.navTargets,
             appends: options.appends,
@@ -82,9 +97,9 @@ async function measureWebviews(results: DatasetResult[], options: BenchOptions):
             options.cpuProf && run === 0 ? join(profileDir, `webview-${result.dataset.name}.cpuprofile`) : undefined;
           runs.push(await measureWebviewRun(rig, snapshot.message, profile));
         }
-        result.webview = summariseWebview(runs, snapshot.message.tree.count, snapshot.hostMs);
+        result.webview = summariseWebview(runs, snapshot.message.rows.count, snapshot.hostMs);
       } catch (error) {
-        const nodes = snapshot?.message.tree.count ?? 0;
+        const nodes = snapshot?.message.rows.count ?? 0;
         result.webview = summariseWebview(runs, nodes, snapshot?.hostMs ?? Number.NaN, errorText(error));
         log(`${result.dataset.name} webview: ${errorText(error)}`);
       }
@@ -104,7 +119,14 @@ async function main(): Promise<void> {
     // Re-render the committed files (e.g. after editing bench/analysis.md) without measuring again.
     if (!existsSync(LAST_REPORT)) throw new Error(`--from-last: no earlier run (${LAST_REPORT} is missing)`);
     const last = JSON.parse(readFileSync(LAST_REPORT, "utf8")) as { report: BenchReport };
-    await writeResults(last.report, checkTargets(last.report.results, last.report.checkpoints, last.report.search));
+    await writeResults(
+      last.report,
+      checkTargets(last.report, {
+        ui: last.report.ui,
+        checkpoints: last.report.checkpoints,
+        search: last.report.search,
+      }),
+    );
     log(
       "rewrote bench/results.md, docs/bench.md, docs/bench-chart.svg and the README's benchmark section from the last run",
     );
@@ -118,23 +140,25 @@ async function main(): Promise<void> {
   if (options.only) specs = specs.filter((s) => options.only!.includes(s.name));
   if (options.checkpointsOnly) specs = [];
   else if (specs.length === 0) throw new Error("no dataset selected (see --only)");
+  let pi: PiReleases | undefined;
   if (specs.length > 0) {
-    ensurePi(log);
+    log("pi releases: installing what is missing (tools/pi/ensure.mjs)");
+    pi = ensurePiReleases();
     await buildChild();
   }
   const datasets = ensureDatasets(specs, DATA_DIR, log);
 
   const results: DatasetResult[] = [];
   for (const dataset of datasets) {
-    const stores = await measureStores(dataset, options);
+    const stores = await measureStores(dataset, options, pi as PiReleases);
     results.push({ dataset, stores });
     const fmt = (impl: Impl) => {
       const s = stores[impl];
       return s && !s.error
-        ? `${impl} ${s.openMs.toFixed(0)} ms/${(s.peakRssOpen / 1e6).toFixed(0)} MB`
+        ? `${impl} ${s.readyMs.toFixed(0)} ms/${(s.peakRssReady / 1e6).toFixed(0)} MB`
         : `${impl} failed`;
     };
-    log(`${dataset.name}: open ${IMPLS.map(fmt).join(", ")}`);
+    log(`${dataset.name}: open → tree → context ${IMPLS.map(fmt).join(", ")}`);
   }
   // The compare tab on long branches: printed, not part of the result tables.
   await measureCompare(DATA_DIR, options.quick ? 2_000 : 10_000, options.runs)
@@ -144,21 +168,36 @@ async function main(): Promise<void> {
     // No Chromium (or a broken bundle) must not cost the store results: the webview targets show "n/a".
     await measureWebviews(results, options).catch((error: unknown) => log(`webview: ${errorText(error)}`));
   }
+
+  let ui: UiReport | undefined;
+  const heavy = datasets.find((d) => d.role === "heavy");
+  if (options.skipUi) log("ui: skipped (--no-ui)");
+  else if (!heavy) {
+    if (!options.checkpointsOnly) log("ui: skipped (no heavy session selected)");
+  } else
+    ui = await measureUi(
+      { label: heavy.label, file: heavy.path },
+      { runs: options.uiRuns, moves: options.uiMoves },
+      log,
+    );
+
   const checkpoints = options.checkpoints ? await measureCheckpoints(options.quick ? 3 : 10, log) : undefined;
   const search = options.skipSearch || options.checkpointsOnly ? undefined : await measureSearchSafely(options);
 
   const report: BenchReport = {
     quick: options.quick,
+    piVersions: pi ? { latest: pi.latest.version, legacy: pi.legacy.version } : undefined,
     runs: options.runs,
     appends: options.appends,
     startedAt,
     durationS: (performance.now() - started) / 1000,
     machine: machineLine(loadAtStart),
     results,
+    ui,
     checkpoints,
     search,
   };
-  const checks = checkTargets(results, checkpoints, search);
+  const checks = checkTargets(report, { ui, checkpoints, search });
   const markdown = resultsMarkdown(report, checks);
   console.log(`\n${markdown}`);
   for (const c of checks) console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);

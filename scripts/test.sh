@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: every check the project has, in the order a failure is cheapest to find.
 #   1. prerequisites (scripts/ensure-deps.sh: node_modules, Chromium, code-server) — fails fast if missing
-#   2. lint (eslint + prettier --check)   3. typecheck (both tsconfigs)   4. build (extension, webview, tests)
+#   2. lint (eslint + prettier --check)   3. typecheck (the three tsconfigs)   4. build (extension, webview, tests)
 #   5. unit tests (test/core, test/host)   6. interop tests (test/interop: the real pi 0.73.1 and 1.5.2)
 #   7. webview tests (test/webview)
 #   8. end-to-end tests in a real VS Code (test/e2e: code-server + Chromium, incl. the extension-host suite)
@@ -44,6 +44,7 @@ fi
 
 stage "lint: eslint" npx eslint --max-warnings=0 .
 stage "lint: prettier --check" npx prettier --check --log-level=warn .
+stage "typecheck: tsconfig.core.json" npx tsc -p tsconfig.core.json --noEmit
 stage "typecheck: tsconfig.json" npx tsc -p tsconfig.json --noEmit
 stage "typecheck: tsconfig.webview.json" npx tsc -p tsconfig.webview.json --noEmit
 stage "build" node esbuild.mjs --tests

@@ -1,7 +1,10 @@
 /** What the benchmark parent sends a measuring child (as one JSON argument) and what it prints back. */
 
-/** Which implementation a child measures. `floor` reads the file in chunks and counts newlines. */
-export type Impl = "ours" | "pi" | "floor";
+/**
+ * Which implementation a child measures: ours, the newest pi (1.5.x, under the Node it needs), pi 0.73.1 (the
+ * first baseline), or the raw floor (read the file in chunks and count newlines).
+ */
+export type Impl = "ours" | "piLatest" | "piLegacy" | "floor";
 
 /** The child's job. */
 export interface ChildConfig {
@@ -14,8 +17,8 @@ export interface ChildConfig {
   appends: number;
   /** Folder for anything the store wants to create besides the file. */
   scratchDir: string;
-  /** Absolute path of pi's session-manager.js (impl "pi"). */
-  piModule: string;
+  /** Absolute path of pi's session-manager.js (pi implementations). */
+  piModule?: string;
 }
 
 /** Times in milliseconds, memory in bytes. Optional fields are absent when a step does not apply. */
@@ -29,11 +32,11 @@ export interface ChildResult {
   /** Peak RSS right after open. */
   peakRssOpen: number;
   /**
-   * Open plus the first getEnvelopes() (ours reads the previews of large lines then; pi has them from open):
-   * when a tree view could be drawn.
+   * Open, then getTree() (every node with its preview: ours reads them at open, pi has the whole entries),
+   * then buildSessionContext(): when a user can see the tree and send the next prompt.
    */
   readyMs: number;
-  /** Peak RSS once envelopes are read (the number the RSS target uses). */
+  /** Peak RSS once open, tree and context are done (the number the RSS target uses). */
   peakRssReady: number;
   /** Peak RSS of the process before open (Node itself plus the loaded code). */
   rssBaseline: number;
@@ -41,8 +44,6 @@ export interface ChildResult {
   peakRssEnd?: number;
   getTreeMs?: number;
   buildContextMs?: number;
-  /** Ours only: getEnvelopes() (what the host sends the tree view). */
-  envelopesMs?: number;
   /** branch(id) to each target: all timings (ms). */
   navigateMs?: number[];
   /** appendMessage: all timings (ms). */

@@ -1,6 +1,6 @@
 /**
- * One small interface over both session stores, so the measuring code is the same for ours and pi's.
- * Our store is bundled into the child; pi's SessionManager is imported from bench/pi at run time.
+ * One small interface over the session stores, so the measuring code is the same for ours and pi's.
+ * Our store is bundled into the child; pi's SessionManager (0.73.1 or 1.5.x, tools/pi) is imported at run time.
  */
 import { pathToFileURL } from "node:url";
 import { SessionManager } from "../../src/core/session/session-manager.js";
@@ -11,14 +11,12 @@ export interface StoreUnderTest {
   entryCount(): number;
   getTree(): number;
   buildSessionContext(): number;
-  /** Ours only. */
-  getEnvelopes?(): number;
   branch(id: string): void;
   appendMessage(message: AgentMessage): string;
   close(): Promise<void>;
 }
 
-/** The part of pi's SessionManager (v0.73.1, dist/core/session-manager.d.ts) the benchmark calls. */
+/** The part of pi's SessionManager (0.73.1 and 1.5.x, dist/core/session-manager.d.ts) the benchmark calls. */
 interface PiSessionManager {
   getEntries(): unknown[];
   getTree(): unknown[];
@@ -30,16 +28,27 @@ interface PiSessionManagerStatic {
   open(path: string, sessionDir?: string): PiSessionManager;
 }
 
-/** Counts tree nodes iteratively (deep trees would overflow a recursive walk). */
-function countNodes(roots: readonly { children: readonly unknown[] }[]): number {
+/** A tree node of either store. */
+interface AnyNode {
+  children: readonly unknown[];
+  envelope?: { preview: string };
+}
+
+/**
+ * Walks the tree iteratively (deep trees would overflow a recursive walk), reading each node's preview where
+ * the store has one (ours), as a view would. Returns nodes plus preview characters.
+ */
+function countNodes(roots: readonly AnyNode[]): number {
   let count = 0;
-  const stack: { children: readonly unknown[] }[] = [...roots];
+  let chars = 0;
+  const stack: AnyNode[] = [...roots];
   while (stack.length > 0) {
     const node = stack.pop()!;
     count++;
-    for (const child of node.children) stack.push(child as { children: readonly unknown[] });
+    chars += node.envelope?.preview.length ?? 0;
+    for (const child of node.children) stack.push(child as AnyNode);
   }
-  return count;
+  return count + chars;
 }
 
 /** Opens `file` with our SessionManager. */
@@ -49,7 +58,6 @@ export async function openOurs(file: string): Promise<StoreUnderTest> {
     entryCount: () => sm.getEntryCount(),
     getTree: () => countNodes(sm.getTree()),
     buildSessionContext: () => sm.buildSessionContext().messages.length,
-    getEnvelopes: () => sm.getEnvelopes().length,
     branch: (id) => sm.branch(id),
     appendMessage: (message) => sm.appendMessage(message),
     close: () => sm.close(),
@@ -63,7 +71,7 @@ export async function loadPi(piModule: string, sessionDir: string): Promise<(fil
     const sm = mod.SessionManager.open(file, sessionDir);
     return {
       entryCount: () => sm.getEntries().length,
-      getTree: () => countNodes(sm.getTree() as { children: unknown[] }[]),
+      getTree: () => countNodes(sm.getTree() as AnyNode[]),
       buildSessionContext: () => sm.buildSessionContext().messages.length,
       branch: (id) => sm.branch(id),
       appendMessage: (message) => sm.appendMessage(message),

@@ -8,7 +8,7 @@ import type { WrittenSession } from "./session-writer.js";
 import { writeBushy, writeDeep, writeHeavy, writeLinear } from "./shapes.js";
 
 /** Bump when generated content changes, so old files are regenerated. */
-const GENERATOR_VERSION = 2;
+const GENERATOR_VERSION = 3;
 
 /** What a dataset is used for when targets are checked. */
 export type DatasetRole = "small" | "large" | "heavy" | "deep" | "bushy";

@@ -14,16 +14,32 @@ function writePrelude(writer: SessionWriter): string {
 }
 
 /**
+ * When pi compacts: the context passes the model's window less the reserve (200k and 16,384 tokens for the
+ * Claude models the sessions name), at about four characters a token.
+ */
+const COMPACT_AT_CHARS = (200_000 - 16_384) * 4;
+
+/**
  * Turns until `done(writer)`: every 40th turn goes back two turns (a branch), every 97th turn is labelled.
- * Labels hang off the leaf and the next turn continues under them, as pi writes them.
+ * Labels hang off the leaf and the next turn continues under them, as pi writes them. As in pi, the session
+ * is compacted whenever the context since the last compaction outgrows the model's window: a compaction at the
+ * leaf keeps the turn just written (so a session of any size resumes with a context a model could take).
  */
 function writeTurns(writer: SessionWriter, maker: TurnMaker, done: (w: SessionWriter) => boolean): void {
   let leaf = writePrelude(writer);
   const recentEnds: string[] = [leaf];
+  let contextChars = 0;
   for (let turn = 1; !done(writer); turn++) {
     const parent = turn % 40 === 0 && recentEnds.length >= 3 ? recentEnds[recentEnds.length - 3] : leaf;
     const firstId = writer.entries;
+    const before = writer.size;
     leaf = maker.writeTurn(writer, parent);
+    const turnChars = writer.size - before;
+    contextChars += turnChars;
+    if (contextChars > COMPACT_AT_CHARS) {
+      leaf = writer.add(leaf, maker.compaction(entryId(firstId), Math.round(contextChars / 4)));
+      contextChars = turnChars;
+    }
     recentEnds.push(leaf);
     if (recentEnds.length > 4) recentEnds.shift();
     if (turn % 97 === 0) {

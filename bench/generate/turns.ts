@@ -119,6 +119,12 @@ export class TurnMaker {
     };
   }
 
+  /** A compaction keeping from `firstKeptEntryId` (pi's shape: a structured summary of a few KB). */
+  compaction(firstKeptEntryId: string, tokensBefore: number): EntryBody {
+    const summary = `## Goal\n${this.users.take()}\n\n## Progress\n${this.replies.take()}\n\n## Next steps\n${this.users.take()}`;
+    return { type: "compaction", summary, firstKeptEntryId, tokensBefore };
+  }
+
   /** A tool result body. */
   toolResult(at: number, toolCall: { id: string; name: string }): EntryBody {
     return {

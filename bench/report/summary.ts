@@ -5,6 +5,7 @@ import type { ChildResult, Impl } from "../child/protocol.js";
 import type { Dataset } from "../generate/datasets.js";
 import type { SearchBenchResult } from "../search/run-search.js";
 import { median, medianOf, percentile } from "../stats.js";
+import type { UiReport } from "../ui/run-ui.js";
 import type { WebviewRun } from "../webview/measure-webview.js";
 import type { CheckpointBench } from "../checkpoints/measure-checkpoints.js";
 
@@ -21,7 +22,6 @@ export interface StoreSummary {
   rssBaseline: number;
   getTreeMs: number;
   buildContextMs: number;
-  envelopesMs: number;
   navigateP50Ms: number;
   navigateMaxMs: number;
   appendP50Ms: number;
@@ -56,12 +56,16 @@ export interface DatasetResult {
 /** The whole run. */
 export interface BenchReport {
   quick: boolean;
+  /** The pi releases measured (npm versions). */
+  piVersions?: { latest: string; legacy: string };
   runs: number;
   appends: number;
   startedAt: string;
   durationS: number;
   machine: string;
   results: DatasetResult[];
+  /** The real UI (code-server + Chromium): the demo session against the big one; absent when skipped. */
+  ui?: UiReport;
   /** Workspace checkpoints (absent when skipped). */
   checkpoints?: CheckpointBench;
   /** The session search over ~1 GB (bench/search), unless skipped. */
@@ -82,7 +86,6 @@ export function summariseStore(impl: Impl, runs: ChildResult[], error?: string):
     rssBaseline: medianOf(runs, (r) => r.rssBaseline),
     getTreeMs: medianOf(runs, (r) => r.getTreeMs),
     buildContextMs: medianOf(runs, (r) => r.buildContextMs),
-    envelopesMs: medianOf(runs, (r) => r.envelopesMs),
     navigateP50Ms: medianOf(runs, (r) => (r.navigateMs ? median(r.navigateMs) : undefined)),
     navigateMaxMs: medianOf(runs, (r) => (r.navigateMs ? Math.max(...r.navigateMs) : undefined)),
     appendP50Ms: medianOf(runs, (r) => (r.appendMs ? percentile(r.appendMs, 50) : undefined)),

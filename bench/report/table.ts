@@ -2,10 +2,16 @@
 import type { Impl } from "../child/protocol.js";
 import { checkpointTable } from "../checkpoints/checkpoint-report.js";
 import { searchSection } from "../search/search-report.js";
-import { mb, type TargetCheck } from "./targets.js";
+import { mb, piName, type TargetCheck } from "./targets.js";
 import type { BenchReport, StoreSummary } from "./summary.js";
+import type { UiSessionSummary } from "../ui/run-ui.js";
 
-const IMPL_NAMES: Record<Impl, string> = { ours: "**ours**", pi: "pi 0.73.1", floor: "raw floor" };
+/** The name of an implementation in the tables. */
+function implName(report: BenchReport, impl: Impl): string {
+  if (impl === "ours") return "**ours**";
+  if (impl === "floor") return "raw floor";
+  return piName(report, impl);
+}
 
 function ms(v: number): string {
   if (!Number.isFinite(v)) return "–";
@@ -23,27 +29,41 @@ function row(cells: string[]): string {
   return `| ${cells.join(" | ")} |`;
 }
 
-function storeRow(s: StoreSummary, pi: StoreSummary | undefined, floor: StoreSummary | undefined): string[] {
-  if (s.error)
-    return [IMPL_NAMES[s.impl], `failed: ${s.error.split("\n")[0].slice(0, 120)}`, "", "", "", "", "", "", "", ""];
-  const piOk = pi && !pi.error && s.impl !== "pi";
-  const faster = piOk ? `${(pi.openMs / s.openMs).toFixed(1)}× faster` : "";
-  const rssShare = piOk ? `${((s.peakRssReady / pi.peakRssReady) * 100).toFixed(0)} %` : "";
-  const readyFaster = piOk ? ` (${(pi.readyMs / s.readyMs).toFixed(1)}×)` : "";
-  const vsFloor = floor && s.impl !== "floor" ? `${(s.openMs / floor.openMs).toFixed(1)}×` : "";
+/** How many times faster `s` is than `them` from open to tree and context ("" when either is missing). */
+function times(s: StoreSummary, them: StoreSummary | undefined): string {
+  return them && !them.error && them !== s ? `${(them.readyMs / s.readyMs).toFixed(1)}×` : "";
+}
+
+function storeRow(report: BenchReport, s: StoreSummary, stores: Partial<Record<Impl, StoreSummary>>): string[] {
+  const name = implName(report, s.impl);
+  if (s.error) return [name, `failed: ${s.error.split("\n")[0].slice(0, 120)}`, "", "", "", "", "", "", "", ""];
+  const { piLatest, piLegacy, floor } = stores;
+  if (s.impl === "floor")
+    return [name, "–", "–", "–", `${ms(s.openMs)} (${ms(s.openCpuMs)})`, "–", mb(s.peakRssOpen), "", "–", "–"];
+  const vs =
+    s.impl === "ours"
+      ? [times(s, piLatest), times(s, piLegacy)].map((t, i) => t && `${t} ${i === 0 ? "newest pi" : "pi 0.73"}`)
+      : [];
+  const vsFloor = floor && !floor.error ? `${(s.readyMs / floor.openMs).toFixed(1)}× floor` : "";
+  const rssShare =
+    s.impl === "ours" && piLatest && !piLatest.error
+      ? `${((s.peakRssReady / piLatest.peakRssReady) * 100).toFixed(0)} %`
+      : "";
   return [
-    IMPL_NAMES[s.impl],
+    name,
     `${ms(s.openMs)} (${ms(s.openCpuMs)})`,
-    [faster, vsFloor && `${vsFloor} floor`].filter(Boolean).join(", "),
-    s.impl === "floor" ? "–" : `${ms(s.readyMs)}${readyFaster}`,
-    s.peakRssReady > s.peakRssOpen * 1.02 ? `${mb(s.peakRssOpen)} → ${mb(s.peakRssReady)}` : mb(s.peakRssOpen),
-    rssShare,
     ms(s.getTreeMs),
     ms(s.buildContextMs),
+    `**${ms(s.readyMs)}**`,
+    [...vs, vsFloor].filter(Boolean).join(", "),
+    s.peakRssReady > s.peakRssOpen * 1.02 ? `${mb(s.peakRssOpen)} → ${mb(s.peakRssReady)}` : mb(s.peakRssOpen),
+    rssShare,
     pairMs(s.navigateP50Ms, s.navigateMaxMs),
     pairMs(s.appendP50Ms, s.appendP99Ms),
   ];
 }
+
+const STORE_ORDER: Impl[] = ["ours", "piLatest", "piLegacy", "floor"];
 
 /** The store table: one block of rows per session. */
 export function storeTable(report: BenchReport): string {
@@ -52,24 +72,24 @@ export function storeTable(report: BenchReport): string {
       "Session",
       "Impl",
       "Open (CPU)",
-      "Open vs pi / floor",
-      "Open + previews (vs pi)",
-      "Peak RSS (open → previews)",
-      "RSS vs pi",
       "getTree",
       "buildSessionContext",
+      "Open → tree → context",
+      "Faster than / floor",
+      "Peak RSS (open → context)",
+      "RSS vs newest pi",
       "navigate p50 / worst",
       "append p50 / p99",
     ]),
     row(Array(11).fill("---")),
   ];
   for (const r of report.results) {
-    const { ours, pi, floor } = r.stores;
     const title = `${r.dataset.label}<br>${r.dataset.entries.toLocaleString("en-US")} entries, ${mb(r.dataset.bytes)}`;
     let first = true;
-    for (const s of [ours, pi, floor]) {
+    for (const impl of STORE_ORDER) {
+      const s = r.stores[impl];
       if (!s) continue;
-      lines.push(row([first ? title : "", ...storeRow(s, pi, floor)]));
+      lines.push(row([first ? title : "", ...storeRow(report, s, r.stores)]));
       first = false;
     }
   }
@@ -112,6 +132,77 @@ export function webviewTable(report: BenchReport): string {
   return lines.join("\n");
 }
 
+function seconds(v: number): string {
+  return Number.isFinite(v) ? `${(v / 1000).toFixed(1)} s` : "–";
+}
+
+/** A difference in seconds with its sign: "+0.4 s", "−1.2 s". */
+function signedSeconds(v: number): string {
+  return Number.isFinite(v) ? `${v < 0 ? "−" : "+"}${seconds(Math.abs(v))}` : "–";
+}
+
+function ratio(a: number, b: number): string {
+  return Number.isFinite(a / b) ? `${(a / b).toFixed(1)}×` : "–";
+}
+
+/** The real-UI table: the small and the big session, and the big one's figures as multiples of the small's. */
+export function uiTable(report: BenchReport): string {
+  const ui = report.ui;
+  if (!ui) return "";
+  const lines = [
+    row([
+      "Session",
+      "Load → tree with leaf",
+      "Load → chat",
+      "Click → summary choice p50 / worst",
+      "Move → tree + chat p50 / worst (tree, chat)",
+      "Extension host RSS settled (2 s after open; peak)",
+    ]),
+    row(Array(6).fill("---")),
+  ];
+  const line = (s: UiSessionSummary): string[] =>
+    s.error
+      ? [s.label, `failed: ${s.error.split("\n")[0].slice(0, 160)}`, "", "", "", ""]
+      : [
+          s.label,
+          seconds(s.loadToLeafMs),
+          seconds(s.loadToChatMs),
+          pairMs(s.clickToChoiceMs, s.clickToChoiceMaxMs),
+          `${pairMs(s.moveMs, s.moveMaxMs)} (${ms(s.moveTreeMs)}, ${ms(s.moveChatMs)})`,
+          `${mb(s.rss)} (${mb(s.rssOpen)}; ${mb(s.peakRss)})`,
+        ];
+  lines.push(row(line(ui.small)), row(line(ui.large)));
+  if (!ui.small.error && !ui.large.error) {
+    const { small: a, large: b } = ui;
+    lines.push(
+      row([
+        "big ÷ small",
+        `${ratio(b.loadToLeafMs, a.loadToLeafMs)} (${signedSeconds(ui.leafDelayMs)} per round)`,
+        ratio(b.loadToChatMs, a.loadToChatMs),
+        ratio(b.clickToChoiceMs, a.clickToChoiceMs),
+        ratio(b.moveMs, a.moveMs),
+        ratio(b.rss, a.rss),
+      ]),
+    );
+  }
+  return lines.join("\n");
+}
+
+/** How the real-UI figures were made, one line. */
+export function uiLine(report: BenchReport): string {
+  const ui = report.ui;
+  if (!ui) return "";
+  const recovered = ui.small.recovered + ui.large.recovered;
+  return (
+    `Real UI: VS Code 1.100 (code-server) with the extension, driven by headless Chromium; medians of ` +
+    `${ui.large.runs} run${ui.large.runs === 1 ? "" : "s"} per session, each a fresh code-server; the big session is "${ui.large.label}".` +
+    (recovered > 0
+      ? ` In ${recovered} of ${ui.small.runs + ui.large.runs} runs a view stayed blank at first and was re-created after 8 s ` +
+        `(code-server's webview start-up race; demo ${ui.small.recovered}, big ${ui.large.recovered}): their load times are left out.`
+      : "")
+  );
+}
+
 /** The targets table. */
 export function targetsTable(checks: TargetCheck[]): string {
   return [
@@ -123,21 +214,27 @@ export function targetsTable(checks: TargetCheck[]): string {
   ].join("\n");
 }
 
-/** The README's summary: per session, ours against pi (open, open + previews, peak RSS). */
+/** The README's summary: per session, open → tree → context of ours against both pi releases, and peak RSS. */
 export function summaryTable(report: BenchReport): string {
+  const latest = piName(report, "piLatest");
+  const legacy = piName(report, "piLegacy");
   const lines = [
-    row(["Session", "Open: ours / pi", "Open + previews: ours", "Peak RSS: ours / pi"]),
-    row(Array(4).fill("---")),
+    row(["Session", `Open → tree → context: ours / ${latest} / ${legacy}`, `Peak RSS: ours / ${latest} / ${legacy}`]),
+    row(Array(3).fill("---")),
   ];
   for (const r of report.results) {
-    const { ours, pi } = r.stores;
-    if (!ours || ours.error || !pi || pi.error) continue;
+    const { ours, piLatest, piLegacy } = r.stores;
+    if (!ours || ours.error) continue;
+    const them = [piLatest, piLegacy];
+    const readyCells = them.map((s) =>
+      s && !s.error ? `${ms(s.readyMs)} (${(s.readyMs / ours.readyMs).toFixed(1)}×)` : "–",
+    );
+    const rssCells = them.map((s) => (s && !s.error ? mb(s.peakRssReady) : "–"));
     lines.push(
       row([
         `${r.dataset.label} (${mb(r.dataset.bytes)})`,
-        `${ms(ours.openMs)} / ${ms(pi.openMs)} (${(pi.openMs / ours.openMs).toFixed(1)}×)`,
-        `${ms(ours.readyMs)} (${(pi.readyMs / ours.readyMs).toFixed(1)}×)`,
-        `${mb(ours.peakRssReady)} / ${mb(pi.peakRssReady)}`,
+        [ms(ours.readyMs), ...readyCells].join(" / "),
+        [mb(ours.peakRssReady), ...rssCells].join(" / "),
       ]),
     );
   }
@@ -172,10 +269,11 @@ export function resultsMarkdown(report: BenchReport, checks: TargetCheck[]): str
     "",
     storeTable(report),
     "",
-    "### Tree webview (headless Chromium, 400×800 viewport)",
+    "### Tree webview (component figures: the webview alone in headless Chromium, 400×800 viewport)",
     "",
     webviewTable(report),
     "",
+    ...(report.ui ? ["### Real UI (code-server + Chromium)", "", uiLine(report), "", uiTable(report), ""] : []),
     ...(report.checkpoints ? ["### Workspace checkpoints", "", checkpointTable(report.checkpoints), ""] : []),
     ...(report.search ? [searchSection(report.search, runLine(report)), ""] : []),
   ].join("\n");

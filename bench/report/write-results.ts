@@ -1,6 +1,7 @@
 /**
- * Writes the results: bench/results.md (the tables), docs/bench.md (method, chart, tables) and
- * docs/bench-chart.svg (open time and peak RSS against file size, ours, pi's and the raw floor).
+ * Writes the results: bench/results.md (the tables), docs/bench.md (method, chart, tables),
+ * docs/bench-chart.svg (open → tree → context and peak RSS against file size: ours, both pi releases and the
+ * raw floor) and the README's benchmark section.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,18 +10,22 @@ import type { Impl } from "../child/protocol.js";
 import { BENCH_DIR, CHART_FILE, DOCS_FILE, README_FILE, RESULTS_FILE } from "../paths.js";
 import { chartSvg, type ChartSeries } from "./chart-svg.js";
 import type { BenchReport } from "./summary.js";
-import { resultsMarkdown, runLine, summaryTable, targetsTable } from "./table.js";
+import { resultsMarkdown, runLine, summaryTable, targetsTable, uiLine, uiTable } from "./table.js";
+import { piName } from "./targets.js";
 import { CHECKPOINT_METHOD } from "../checkpoints/checkpoint-report.js";
 import type { TargetCheck } from "./targets.js";
 
 type SeriesSpec = { impl: Impl; name: string; color: string; dashed?: boolean };
-const SERIES: SeriesSpec[] = [
-  { impl: "ours", name: "ours", color: "#1f6feb" },
-  { impl: "pi", name: "pi 0.73.1", color: "#d1242f" },
-  { impl: "floor", name: "raw floor (read + count lines)", color: "#6e7781", dashed: true },
-];
-/** Ours again, open plus the first getEnvelopes() (when a tree view can be drawn). */
-const READY: SeriesSpec = { impl: "ours", name: "ours, open + previews", color: "#54aeff", dashed: true };
+
+/** The chart's lines, pi's named by the versions the report measured. */
+function seriesSpecs(report: BenchReport): SeriesSpec[] {
+  return [
+    { impl: "ours", name: "ours", color: "#1f6feb" },
+    { impl: "piLatest", name: piName(report, "piLatest"), color: "#d1242f" },
+    { impl: "piLegacy", name: piName(report, "piLegacy"), color: "#bf8700" },
+    { impl: "floor", name: "raw floor (read + count lines)", color: "#6e7781", dashed: true },
+  ];
+}
 
 /** Splits text at spaces into lines of at most `width` characters. */
 function wrap(text: string, width: number): string[] {
@@ -40,7 +45,7 @@ function wrap(text: string, width: number): string[] {
 export function reportChart(report: BenchReport): string {
   const series = (
     value: (impl: Impl, r: BenchReport["results"][number]) => number | undefined,
-    specs: SeriesSpec[] = SERIES,
+    specs: SeriesSpec[] = seriesSpecs(report),
   ): ChartSeries[] =>
     specs.map((s) => ({
       name: s.name,
@@ -68,13 +73,13 @@ export function reportChart(report: BenchReport): string {
   return chartSvg(
     [
       {
-        title: "Open time",
+        title: "Open → tree → context (floor: read the file)",
         xLabel: "session file size (MB)",
         yLabel: "ms (log)",
-        series: [...series((i, r) => ok(i, r)?.openMs), ...series((i, r) => ok(i, r)?.readyMs, [READY])],
+        series: series((i, r) => (i === "floor" ? ok(i, r)?.openMs : ok(i, r)?.readyMs)),
       },
       {
-        title: "Peak RSS, envelopes read",
+        title: "Peak RSS, tree and context built",
         xLabel: "session file size (MB)",
         yLabel: "MB (log)",
         series: series((i, r) => {
@@ -98,43 +103,71 @@ that peak RSS belongs to that run alone:
 
 - **ours**: \`SessionManager.open()\` from \`src/core/session\`, bundled with esbuild into \`bench/.data/child.mjs\`
   (children start from plain \`node\`, no TypeScript loader in their memory).
-- **pi 0.73.1**: \`SessionManager.open()\` of \`@mariozechner/pi-coding-agent@0.73.1\`, installed into \`bench/pi/\`
-  (its own \`package.json\` and lock file; \`npm ci --prefix bench/pi\` on first use). Its \`dist/core/session-manager.js\`
-  is imported directly, so pi is not charged for loading its CLI.
-- **raw floor**: read the file in 4 MB chunks and count newlines — the least any store must do.
+- **the newest pi** (npm \`@earendil-works/pi-coding-agent\`, 1.5.x) and **pi 0.73.1** (npm
+  \`@mariozechner/pi-coding-agent\`, the first baseline): their \`dist/core/session-manager.js\`, installed by
+  \`tools/pi/ensure.mjs\` (pinned versions; \`ensurePiReleases()\` in \`tools/pi/index.ts\`) and imported directly, so
+  pi is not charged for loading its CLI. pi 1.5 needs Node 22: its children run under the Node 22 that
+  \`tools/pi\` installs from npm; ours, pi 0.73.1 and the floor run under the project's Node.
+- **raw floor**: read the file in 4 MB chunks and find every newline — the least any store must do.
 
-Each child times \`open\`, reads its peak RSS (\`VmHWM\` from \`/proc/self/status\`) right after, then times the
-first \`getEnvelopes()\` — ours reads the previews of message lines then (pi has everything from its open), so
-**open + previews** is when a tree view can be drawn — and reads peak RSS again (the RSS target and chart use
-this second, larger figure), then times \`getTree()\`, \`buildSessionContext()\`, \`branch(id)\` to 64 entries sampled across the file (navigation without a
-summary; ours also persists the leaf with one appended line) and N \`appendMessage()\` calls (p50/p99). The file is
-truncated back to its size after every run. The parent reads the file once right before each child (this
-machine reclaims idle page cache), so the page cache is warm for everyone. "Open (CPU)" shows the
-wall-clock time and, in brackets, the CPU time (user + system) of open, which a busy machine disturbs less; the
-targets use wall-clock medians of runs interleaved across implementations.
+Each child times \`open\`, then \`getTree()\` (walking every node and reading its preview where the store has
+one: ours reads previews at open; pi's nodes hold whole entries), then \`buildSessionContext()\`. Their sum,
+**open → tree → context**, is what a user waits for before the tree is drawn and the next prompt can go out:
+the targets compare it. The child reads its peak RSS (\`VmHWM\` from \`/proc/self/status\`) after open and after
+the context (the RSS target and chart use the second), then times \`branch(id)\` to 64 entries sampled across the
+file (navigation without a summary; ours also persists the leaf with one appended line) and N
+\`appendMessage()\` calls (p50/p99). The file is truncated back to its size after every run. The parent reads
+the file once right before each child (this machine reclaims idle page cache), so the page cache is warm for
+everyone. "Open (CPU)" shows the wall-clock time and, in brackets, the CPU time (user + system) of open, which a
+busy machine disturbs less; the targets use wall-clock medians of runs interleaved across implementations.
 
-The tree webview is driven through \`test/webview/harness.ts\`: the bundle built from \`webview/main.tsx\` as
+**Component figures.** The tree webview alone is driven through \`test/webview/harness.ts\`: the bundle built from \`webview/main.tsx\` as
 \`esbuild.mjs\` builds it (not minified), served on 127.0.0.1 under the host's CSP, in headless Chromium with a fake
 \`acquireVsCodeApi\`, a fresh page per run. The snapshot is what the host sends (our store's envelopes through
-\`src/host/tree-dto.ts\`; "host snapshot" is that step plus JSON serialisation, timed in the bench process).
+\`src/core/rows/row-columns.ts\`; "host snapshot" is that step plus JSON serialisation, timed in the bench process).
 **First paint** = posting \`tree/snapshot\` until the frame after the rows exist (rAF, then a task).
 **Search** = one keystroke of "branch session" into the search field until the next frame after the re-render;
 **filter** = switching the filter dropdown, likewise. **DOM rows** counts \`treeitem\` elements (the list is
-windowed). Per-operation numbers are judged on their median; the worst is shown too.
+windowed). Per-operation numbers are judged on their median; the worst is shown too. These figures leave out
+VS Code: its extension host, the message channel, the workbench.
 
-Sessions: linear sessions with a branch every 40 turns and a label every 97 (everyday sizes, 1 KB tool outputs);
-a ~300 MB session with 10 KB tool outputs, Anthropic-style thinking with signatures and whole-file writes; a deep
-one where every level is a branch point; a bushy one with one node holding all branches.
+**Real UI.** What a user waits for, in VS Code 1.100 (code-server, as \`test/util/code-server.ts\` starts it
+for the end-to-end tests) with the extension built as \`npm start\` builds it, driven by headless Chromium
+(\`test/util/workbench.ts\`), on the demo workspace holding either the demo session or a copy of the ~300 MB
+session (\`--quick\`: the ~30 MB one). Every run is a fresh code-server, browser profile and copy of the
+session; a round is one run of each, back to back (five rounds; one with \`--quick\`), and how much later the
+big session's tree shows its leaf is the median over rounds of the difference within a round, so drift
+between rounds on a busy machine stays out of it. A run in which the extension had to re-create a view that
+stayed blank (code-server's webview start-up race; the recovery waits 8 s) measures that recovery, not the
+session: its load times are left out, and the table says how many there were. Times come from the pages themselves (\`bench/ui/probes.ts\`):
+each frame notes on its own clock when what is awaited is drawn, so no polling or DevTools round trip is in
+them. **Load → tree with leaf**: from loading the workbench URL (the Agent view opened as soon as the
+activity bar is there) to the tree's first frame with its active leaf marked; **load → chat** likewise for
+the first chat message. **Click → summary choice**: a click on a tree row (an assistant message a few rows
+above the leaf) until the frame showing the "Summarize the branch you're leaving?" quick pick. **Move**:
+Enter on "No summary" until the tree marks the new leaf and the chat ends with it (the later of the two;
+both are shown). Six moves per run, alternating between two rows, half a second apart. **Extension host
+RSS**: VmRSS of the extension host process (a child of the code-server process, found in \`/proc\`) two
+seconds after the views are drawn, and settled: after the moves and 30 s idle (the target is on this one: an
+idle Node process leaves the garbage of a big open — the snapshot's JSON copies — until V8's memory reducer
+collects it, 10–30 s later); the peak is its VmHWM.
+
+Sessions, written as pi writes them: linear sessions with a branch every 40 turns and a label every 97
+(everyday sizes, 1 KB tool outputs); a ~300 MB session with 10 KB tool outputs, Anthropic-style thinking with
+signatures and whole-file writes; both compacted, as pi compacts, whenever the context since the last compaction
+outgrows a 200k-token window less pi's 16k reserve (a compaction keeping the last turn), so every session resumes
+with a context a model could take; a deep one where every level is a branch point; a bushy one with one node
+holding all branches.
 
 ${CHECKPOINT_METHOD}
 
 Run \`npm run bench -- --quick\` for a smoke run (smaller sessions, 2 runs; writes nothing unless \`--write\`),
 \`--cpu-prof\` to write CPU profiles of the store children and the webview page to \`bench/.data/profiles/\`
 (summarise one with \`node --import tsx bench/profile-summary.ts <file>\`), \`--from-last\` to rewrite these
-files from the last run (e.g. after editing \`bench/analysis.md\`), \`--no-checkpoints\` to skip the checkpoint
-timings and \`--checkpoints-only\` to run only them (never written), \`--no-search\` to skip the session search
-(below) and \`--search-only\` to measure only it (with \`--write\` it rewrites only its section), \`--help\` for
-the rest.
+files from the last run (e.g. after editing \`bench/analysis.md\`), \`--no-ui\` to skip the real-UI figures
+(\`--ui-runs N\` sets their rounds), \`--no-checkpoints\` to skip the checkpoint timings and
+\`--checkpoints-only\` to run only them (never written), \`--no-search\` to skip the session search (below) and
+\`--search-only\` to measure only it (with \`--write\` it rewrites only its section), \`--help\` for the rest.
 `;
 
 /** Formats Markdown as the repository's Prettier config does, so `npm run lint` stays clean. */
@@ -151,8 +184,8 @@ export async function writeResults(report: BenchReport, checks: TargetCheck[]): 
   writeFileSync(CHART_FILE, reportChart(report));
   const analysisFile = join(BENCH_DIR, "analysis.md");
   const analysis = existsSync(analysisFile) ? `\n${readFileSync(analysisFile, "utf8").trim()}\n` : "";
-  const chart = "![Open time and peak RSS against file size](bench-chart.svg)";
-  const docs = `# Benchmarks: our session store and tree view against pi, and workspace checkpoints\n\n${METHOD}\n## Results\n\n${chart}\n\n${tables}${analysis}`;
+  const chart = "![Open → tree → context and peak RSS against file size](bench-chart.svg)";
+  const docs = `# Benchmarks: our session store and tree view against pi, the real UI, and workspace checkpoints\n\n${METHOD}\n## Results\n\n${chart}\n\n${tables}${analysis}`;
   writeFileSync(DOCS_FILE, await formatted(DOCS_FILE, docs));
   writeFileSync(README_FILE, await formatted(README_FILE, readmeWithResults(report, checks)));
 }
@@ -170,7 +203,7 @@ function readmeWithResults(report: BenchReport, checks: TargetCheck[]): string {
   const body = [
     README_START,
     "",
-    "![Open time and peak RSS against file size, ours and pi's](docs/bench-chart.svg)",
+    "![Open → tree → context and peak RSS against file size: ours, the newest pi, pi 0.73.1 and the raw floor](docs/bench-chart.svg)",
     "",
     runLine(report),
     "",
@@ -178,6 +211,7 @@ function readmeWithResults(report: BenchReport, checks: TargetCheck[]): string {
     "",
     summaryTable(report),
     "",
+    ...(report.ui ? [uiLine(report), "", uiTable(report), ""] : []),
   ].join("\n");
   return readme.slice(0, start) + body + readme.slice(end);
 }

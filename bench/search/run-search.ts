@@ -82,8 +82,13 @@ function runChild(config: SearchChildConfig): Promise<SearchChildResult> {
       [CHILD_BUNDLE, JSON.stringify(config)],
       { timeout: CHILD_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 },
       (error, out, err) => {
-        if (error) reject(new Error(`search child failed: ${error.message}\n${err.slice(-2000)}`));
-        else resolve(JSON.parse(out.trim().split("\n").pop() ?? "") as SearchChildResult);
+        if (error) return reject(new Error(`search child failed: ${error.message}\n${err.slice(-2000)}`));
+        // A throw in this callback would end the whole benchmark; a child without a result fails this setting only.
+        try {
+          resolve(JSON.parse(out.trim().split("\n").pop() ?? "") as SearchChildResult);
+        } catch {
+          reject(new Error(`search child printed no result: ${out.slice(-500)}\n${err.slice(-2000)}`));
+        }
       },
     );
   });

@@ -1,10 +1,10 @@
 /**
  * The tree snapshot the host would post for a session, made the way the host makes it: our store's
- * envelopes turned into columns by src/host/tree-dto.ts.
+ * envelopes turned into columns by src/core/rows/row-columns.ts.
  */
 import { performance } from "node:perf_hooks";
 import { SessionManager } from "../../src/core/session/session-manager.js";
-import { buildTreeColumns } from "../../src/host/tree-dto.js";
+import { encodeEnvelopes } from "../../src/core/rows/row-columns.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
 
 /** The snapshot message, and what it cost the host to make (ms; envelopes → columns → JSON, in this process). */
@@ -19,13 +19,13 @@ export async function buildSnapshot(file: string): Promise<HostSnapshot> {
   try {
     const start = performance.now();
     const leafId = sm.getLeafId();
-    const tree = buildTreeColumns(sm.getEnvelopes(), (id) => sm.getLabel(id), leafId);
+    const rows = encodeEnvelopes(sm.getEnvelopes(), (id) => sm.getLabel(id));
     const message: HostToWebview & { type: "tree/snapshot" } = {
       type: "tree/snapshot",
       sessionId: sm.getSessionId(),
       sessionFile: file,
       readOnly: true,
-      tree,
+      rows,
       leafId,
     };
     // The host's postMessage serialises the message; count that too.

@@ -50,6 +50,7 @@ export {
 export * from "./checkpoints/index.js";
 export * from "./agent/events.js";
 export * from "./agent/navigate-types.js";
+export * from "./hooks/hook-events.js";
 export { AgentSession, DEFAULT_MAX_TURNS, type AgentSessionOptions } from "./agent/agent-session.js";
 export type { ForkResult } from "./agent/fork.js";
 export { ABORTED_TOOL_RESULT } from "./agent/tool-execution.js";

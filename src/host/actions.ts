@@ -5,6 +5,7 @@
 import * as vscode from "vscode";
 import { CompactionError } from "../core/compaction/run-compaction.js";
 import { claudeTranscriptPathOf } from "../core/import/claude-session.js";
+import { treeRows } from "../core/rows/tree-row.js";
 import { entryFullText } from "./chat-dto.js";
 import { movedMessage, runNavigateFlow, type FilesFollow, type NavigateMode } from "./navigate-flow.js";
 import { nodeRows, type PickRow } from "./pick-items.js";
@@ -97,7 +98,7 @@ export class HostActions {
   async pickNode(title: string): Promise<string | undefined> {
     const sm = this.d.controller.sessionManager;
     if (!sm) return void this.noSession();
-    const rows = nodeRows(sm.getEnvelopes(), sm.getLeafId(), (id) => sm.getLabel(id));
+    const rows = nodeRows(treeRows(sm), sm.getLeafId());
     if (rows.length === 0) return void vscode.window.showInformationMessage("The session has no messages yet.");
     const leafRow = rows.find((r) => r.value === sm.getLeafId());
     const qp = vscode.window.createQuickPick<PickRow<string>>();

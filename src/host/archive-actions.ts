@@ -4,6 +4,7 @@
  * asked where to move first. Failures are reported as messages, never thrown.
  */
 import * as vscode from "vscode";
+import { treeRows } from "../core/rows/tree-row.js";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { HostActions } from "./actions.js";
 import { nodeRows, type PickRow } from "./pick-items.js";
@@ -157,9 +158,7 @@ export class ArchiveActions {
     // The branch's entries in one pass: parents come before their children in the file.
     const inside = new Set([branchId]);
     for (const e of sm.getEnvelopes()) if (e.parentId !== null && inside.has(e.parentId)) inside.add(e.id);
-    const rows = nodeRows(sm.getEnvelopes(), sm.getLeafId(), (x) => sm.getLabel(x)).filter(
-      (r) => !hidden.has(r.value) && !inside.has(r.value),
-    );
+    const rows = nodeRows(treeRows(sm), sm.getLeafId()).filter((r) => !hidden.has(r.value) && !inside.has(r.value));
     if (rows.length === 0) {
       void vscode.window.showInformationMessage("There is no other entry to move to.");
       return Promise.resolve(undefined);
@@ -174,7 +173,7 @@ export class ArchiveActions {
       void vscode.window.showInformationMessage("No branch of this session is archived.");
       return Promise.resolve(undefined);
     }
-    const rows = nodeRows(sm.getEnvelopes(), sm.getLeafId(), (x) => sm.getLabel(x)).filter((r) => roots.has(r.value));
+    const rows = nodeRows(treeRows(sm), sm.getLeafId()).filter((r) => roots.has(r.value));
     return pick(rows, "Unarchive Branch");
   }
 }

@@ -7,7 +7,7 @@ import {
   type AssistantMessage,
   type Usage,
 } from "../core/messages.js";
-import type { SessionEntry } from "../core/session/types.js";
+import type { EntryEnvelope, SessionEntry } from "../core/session/types.js";
 import type { ChatMessageDto } from "../shared/protocol.js";
 
 /** Tool-call arguments shown in the chat are capped; the full call stays in the session. */
@@ -47,7 +47,7 @@ export function messageToDto(id: string, message: AgentMessage): ChatMessageDto 
   const m = repairMessage(message);
   switch (m.role) {
     case "system":
-      // pi 1.5's recorded prompt: not a chat row (pathToChat skips it); shown whole on hover and Copy Text.
+      // pi 1.5's recorded prompt: not a chat row (isChatEntry skips it); shown whole on hover and Copy Text.
       return { id, role: "custom", text: systemPromptText(m), timestamp: m.timestamp };
     case "user":
       return { id, role: "user", text: contentText(m.content), timestamp: m.timestamp };
@@ -90,56 +90,67 @@ export interface ChatUsage {
   contextWindow: number;
 }
 
-/** Adds one usage record to the totals. */
-function addUsage(u: ChatUsage, usage: Usage | undefined): void {
-  if (!usage) return;
-  u.input += usage.input ?? 0;
-  u.output += usage.output ?? 0;
-  u.cost += usage.cost?.total ?? 0;
+/** One usage record on a path, as the usage line counts it. */
+export interface PathUsage {
+  usage: Usage;
+  /** An assistant reply that did not fail: its total is the context size from there on. */
+  setsContext: boolean;
 }
 
 /**
- * Sum token use and cost over a root→leaf path: assistant replies, pi 1.5's `usage` entries (model calls that
- * added no message) and the usage pi 1.5 records on compactions and branch summaries. The context size is the
- * last good assistant reply's total (what the model saw plus what it wrote).
+ * Sum token use and cost over a root→leaf path's usage records (root first): assistant replies, pi 1.5's
+ * `usage` entries (model calls that added no message) and the usage pi 1.5 records on compactions and branch
+ * summaries. The context size is the last good assistant reply's total (what the model saw plus what it
+ * wrote).
  */
-export function usageOf(path: readonly SessionEntry[], contextWindow: number): ChatUsage {
+export function usageOf(records: readonly PathUsage[], contextWindow: number): ChatUsage {
   const u: ChatUsage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow };
-  for (const e of path) {
-    if (e.type === "usage" || e.type === "compaction" || e.type === "branch_summary") addUsage(u, e.usage);
-    if (e.type !== "message" || e.message.role !== "assistant" || !e.message.usage) continue;
-    const m = e.message;
-    addUsage(u, m.usage);
-    if (m.stopReason !== "error" && m.stopReason !== "aborted") {
-      u.contextTokens = m.usage.totalTokens || m.usage.input + m.usage.output + m.usage.cacheRead + m.usage.cacheWrite;
-    }
+  for (const { usage, setsContext } of records) {
+    u.input += usage.input;
+    u.output += usage.output;
+    u.cost += usage.cost.total;
+    if (setsContext)
+      u.contextTokens = usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
   }
   return u;
 }
 
-/** The chat rows of a root→leaf path: messages, visible hook messages, summaries. */
-export function pathToChat(path: readonly SessionEntry[]): ChatMessageDto[] {
-  const out: ChatMessageDto[] = [];
-  for (const e of path) {
-    const ts = Date.parse(e.timestamp) || 0;
-    switch (e.type) {
-      case "message":
-        if (e.message.role !== "system") out.push(messageToDto(e.id, e.message));
-        break;
-      case "custom_message":
-        if (e.display) out.push({ id: e.id, role: "custom", text: contentText(e.content), timestamp: ts });
-        break;
-      case "branch_summary":
-        out.push({ id: e.id, role: "branchSummary", text: e.summary, timestamp: ts });
-        break;
-      case "compaction":
-        out.push({ id: e.id, role: "compactionSummary", text: e.summary, timestamp: ts });
-        break;
-      default:
-        break;
-    }
+/** The fields of an entry's envelope that say whether it is a chat row. */
+export type ChatEnvelope = Pick<EntryEnvelope, "id" | "type" | "role" | "failed" | "hidden">;
+
+/**
+ * True when the entry is a row of the chat: a message (not pi 1.5's recorded system prompt), a visible hook
+ * message, a summary.
+ */
+export function isChatEntry(env: ChatEnvelope): boolean {
+  switch (env.type) {
+    case "message":
+      return env.role !== "system";
+    case "branch_summary":
+    case "compaction":
+      return true;
+    case "custom_message":
+      return env.hidden !== true;
+    default:
+      return false;
   }
-  return out;
+}
+
+/** The chat row of an entry (see isChatEntry), or undefined for entries the chat does not show. */
+export function entryToChat(e: SessionEntry): ChatMessageDto | undefined {
+  const ts = Date.parse(e.timestamp) || 0;
+  switch (e.type) {
+    case "message":
+      return e.message.role === "system" ? undefined : messageToDto(e.id, e.message);
+    case "custom_message":
+      return e.display ? { id: e.id, role: "custom", text: contentText(e.content), timestamp: ts } : undefined;
+    case "branch_summary":
+      return { id: e.id, role: "branchSummary", text: e.summary, timestamp: ts };
+    case "compaction":
+      return { id: e.id, role: "compactionSummary", text: e.summary, timestamp: ts };
+    default:
+      return undefined;
+  }
 }
 
 /** Cap of the text sent for hover and copy; a session line can be megabytes. */

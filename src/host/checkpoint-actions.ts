@@ -9,10 +9,10 @@ import * as vscode from "vscode";
 import { errorMessage } from "../core/checkpoints/errors.js";
 import type { CheckpointSessionView } from "../core/checkpoints/session-link.js";
 import type { WorkspaceCheckpoints } from "../core/checkpoints/workspace-checkpoints.js";
+import type { CommandId } from "./command-ids.js";
 import type { BringFilesDeps, BroughtConflict } from "./compare/bring-files.js";
 import { CheckpointCompareFiles } from "./compare/compare-files.js";
 import type { CompareFilesHost } from "./compare/compare-feed.js";
-import type { COMMAND_IDS } from "./commands.js";
 import { CANNOT_FOLLOW, type CheckpointService } from "./checkpoint-service.js";
 import { restoreFilesTo, undoFileRestore, type RestoreUi } from "./file-restore.js";
 import type { FilesFollow } from "./navigate-flow.js";
@@ -31,7 +31,7 @@ import {
 import { UNDO_CHOICE, vscodeRestoreUi } from "./vscode-restore-ui.js";
 
 /** The command id of Undo File Restore (offered on the message after a restore). */
-const UNDO_FILE_RESTORE_COMMAND: (typeof COMMAND_IDS)[number] = "agentTree.undoFileRestore";
+const UNDO_FILE_RESTORE_COMMAND: CommandId = "agentTree.undoFileRestore";
 
 /** The action on the message after another branch's files came along with conflicts. */
 export const OPEN_CONFLICTS_CHOICE = "Open Conflicts";

@@ -1,51 +1,17 @@
 /** Registers the "Agent: …" commands and the tree's context-menu commands (package.json contributes). */
 import * as vscode from "vscode";
-import type { WebviewCommand } from "../shared/protocol.js";
 import type { HostActions } from "./actions.js";
 import type { ArchiveActions } from "./archive-actions.js";
+import { COMMAND_IDS, type CommandId } from "./command-ids.js";
 import type { CompareActions } from "./compare/compare-actions.js";
 import type { CheckpointActions } from "./checkpoint-actions.js";
+import type { ExportActions } from "./export-actions.js";
 import type { ModelActions } from "./model-actions.js";
 import { parseEntryContextArg } from "./protocol-validation.js";
 import type { SessionController } from "./session-controller.js";
 import type { SessionOpener } from "./session-opener.js";
 import type { SessionSearchUi } from "./session-search-ui.js";
 import type { AgentWebviewView } from "./webview-view.js";
-
-/** Every command id this extension contributes. */
-export const COMMAND_IDS = [
-  "agentTree.summarizeAndSwitchBranch",
-  "agentTree.switchBranch",
-  "agentTree.labelEntry",
-  "agentTree.removeLabel",
-  "agentTree.switchHere",
-  "agentTree.summarizeAndSwitchHere",
-  "agentTree.forkHere",
-  "agentTree.copyText",
-  "agentTree.forkSession",
-  "agentTree.newSession",
-  "agentTree.openSession",
-  "agentTree.searchSessions",
-  "agentTree.continueInNewSession",
-  "agentTree.compact",
-  "agentTree.selectModel",
-  "agentTree.setApiKey",
-  "agentTree.abort",
-  "agentTree.exportHtml",
-  "agentTree.exportBranchHtml",
-  "agentTree.treeKeyHandled",
-  "agentTree.reloadViews",
-  "agentTree.compareWithCurrent",
-  "agentTree.compareBranches",
-  "agentTree.bringConclusionsHere",
-  "agentTree.goToSource",
-  "agentTree.restoreFilesHere",
-  "agentTree.showChangesHere",
-  "agentTree.undoFileRestore",
-  "agentTree.archiveBranch",
-  "agentTree.unarchiveBranch",
-  "agentTree.deleteBranch",
-] as const;
 
 /** What the commands call. */
 export interface CommandDeps {
@@ -56,6 +22,7 @@ export interface CommandDeps {
   /** Archive Branch, Unarchive Branch, Delete Branch Permanently…. */
   archive: ArchiveActions;
   models: ModelActions;
+  exporter: ExportActions;
   compare: CompareActions;
   /** Restore Files to This Point, Show Changes at This Point, Undo File Restore. */
   files: CheckpointActions;
@@ -67,7 +34,7 @@ export interface CommandDeps {
 
 /** Register every command; the returned disposables go into the extension context. */
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
-  const { actions, models, opener, controller, compare, files } = d;
+  const { actions, models, exporter, opener, controller, compare, files } = d;
   // Context-menu commands get the element's data-vscode-context object: untrusted, checked here.
   const withEntry =
     (run: (entryId: string) => unknown) =>
@@ -85,14 +52,10 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     const parsed = parseEntryContextArg(arg, { hasEntry: (id) => controller.hasEntry(id) });
     await run(parsed?.entryId);
   };
-  const handlers: Record<(typeof COMMAND_IDS)[number], (arg?: unknown) => unknown> = {
+  const handlers: Record<CommandId, (arg?: unknown) => unknown> = {
     "agentTree.summarizeAndSwitchBranch": ensured(() => actions.pickAndNavigate("choose")),
     "agentTree.switchBranch": ensured(() => actions.pickAndNavigate("none")),
-    "agentTree.labelEntry": async (arg?: unknown) => {
-      await d.ensureSession();
-      const parsed = parseEntryContextArg(arg, { hasEntry: (id) => controller.hasEntry(id) });
-      await actions.labelEntry(parsed?.entryId);
-    },
+    "agentTree.labelEntry": entryOrPick((id) => actions.labelEntry(id)),
     "agentTree.removeLabel": withEntry((id) => actions.removeLabel(id)),
     "agentTree.switchHere": withEntry((id) => actions.navigate(id, "none")),
     "agentTree.summarizeAndSwitchHere": withEntry((id) => actions.navigate(id, "summarize")),
@@ -114,8 +77,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.selectModel": ensured(() => models.selectModel()),
     "agentTree.setApiKey": () => models.setApiKey(),
     "agentTree.abort": () => actions.abort(),
-    "agentTree.exportHtml": ensured(() => models.exportHtml(false)),
-    "agentTree.exportBranchHtml": ensured(() => models.exportHtml(true)),
+    "agentTree.exportHtml": ensured(() => exporter.exportHtml(false)),
+    "agentTree.exportBranchHtml": ensured(() => exporter.exportHtml(true)),
     // Bound to Ctrl+O / Ctrl+U while the tree has focus: the view toggles its filter itself, and this
     // binding keeps the workbench (Open File…) from acting on the same key press.
     "agentTree.treeKeyHandled": () => undefined,
@@ -135,26 +98,4 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.deleteBranch": entryOrPick((id) => d.archive.deletePermanently(id)),
   };
   return COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, handlers[id]));
-}
-
-/** The command a webview toolbar button stands for. */
-export function webviewCommandId(command: WebviewCommand): string {
-  switch (command) {
-    case "newSession":
-      return "agentTree.newSession";
-    case "openSession":
-      return "agentTree.openSession";
-    case "compact":
-      return "agentTree.compact";
-    case "setApiKey":
-      return "agentTree.setApiKey";
-    case "selectModel":
-      return "agentTree.selectModel";
-    case "exportHtml":
-      return "agentTree.exportHtml";
-    default: {
-      const never: never = command;
-      return never;
-    }
-  }
 }

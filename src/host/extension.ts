@@ -16,10 +16,12 @@ import { ApiKeys } from "./api-keys.js";
 import { ArchiveActions } from "./archive-actions.js";
 import { CheckpointActions } from "./checkpoint-actions.js";
 import { CheckpointService, checkpointFolders } from "./checkpoint-service.js";
-import { registerCommands, webviewCommandId } from "./commands.js";
+import { WEBVIEW_COMMAND_IDS } from "./command-ids.js";
+import { registerCommands } from "./commands.js";
 import { HookRegistry } from "./hook-registry.js";
 import { lockLostMessage } from "./lock-choice.js";
 import { routeWebviewMessage } from "./message-router.js";
+import { ExportActions } from "./export-actions.js";
 import { ModelActions } from "./model-actions.js";
 import { SessionController } from "./session-controller.js";
 import { SessionOpener } from "./session-opener.js";
@@ -68,7 +70,7 @@ function sessionTitle(sm: SessionManager): string {
   return sm.isReadOnly() ? `${title} (read-only)` : title;
 }
 
-/** Activation: cheap (no file I/O beyond secrets); the session opens when a view or command needs it. */
+/** Activation: cheap (no file I/O beyond secrets); the session opens when a view loads or a command needs it. */
 export async function activate(context: vscode.ExtensionContext): Promise<AgentTreeApi> {
   const log = vscode.window.createOutputChannel("Agent Tree", { log: true });
   context.subscriptions.push(log);
@@ -131,6 +133,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     defaultModelKey: defaultModelSetting,
     postTree: (m) => tree.post(m),
     postChat: (m) => chat.post(m),
+    isViewReady: (kind) => (kind === "tree" ? tree : chat).isReady,
     approvalUi: {
       ask: (r, summary) => askApproval(r, summary),
       done: (id) => chat.post({ type: "chat/approvalDone", toolCallId: id }),
@@ -191,7 +194,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     log,
     filesFollow: () => fileActions.filesFollow(),
   });
-  const models = new ModelActions(controller, keys, actions, context.extensionUri);
+  const models = new ModelActions(controller, keys, actions);
+  const exporter = new ExportActions(controller, actions, context.extensionUri);
   const archive = new ArchiveActions({ controller, actions });
   const panels = new ComparePanels(context.extensionUri, {
     log,
@@ -205,13 +209,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const ensureSession = async (): Promise<boolean> => {
     if (controller.sessionManager) return false;
     if (opening) {
+      // The opening ends by pushing the snapshots of every ready view (the caller's too, if it waits for
+      // `ready`): pushing them again would send a big session's tree twice.
       await opening;
-      return false;
+      return controller.sessionManager !== undefined;
     }
     opening = opener.openRecentOrNew().finally(() => (opening = undefined));
     await opening;
     return true;
   };
+  /**
+   * A view is about to load: open the session now, while its webview loads (seconds in a browser), rather
+   * than on its `ready`. A big session's index is then built by the time the view asks for it.
+   */
+  const provider = (view: AgentWebviewView): vscode.WebviewViewProvider => ({
+    resolveWebviewView: (webviewView) => {
+      view.resolveWebviewView(webviewView);
+      void ensureSession();
+    },
+  });
 
   route = (raw, view) =>
     void routeWebviewMessage(raw, view, {
@@ -221,12 +237,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       models,
       log,
       ensureSession,
-      runCommand: async (command) => void (await vscode.commands.executeCommand(webviewCommandId(command))),
+      runCommand: async (command) => void (await vscode.commands.executeCommand(WEBVIEW_COMMAND_IDS[command])),
     });
 
   context.subscriptions.push(
-    vscode.window.registerWebviewViewProvider("agentTree.tree", tree),
-    vscode.window.registerWebviewViewProvider("agentTree.chat", chat),
+    vscode.window.registerWebviewViewProvider("agentTree.tree", provider(tree)),
+    vscode.window.registerWebviewViewProvider("agentTree.chat", provider(chat)),
     fileActions.registerDocuments(),
     ...registerCommands({
       controller,
@@ -235,6 +251,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       actions,
       archive,
       models,
+      exporter,
       compare,
       files: fileActions,
       ensureSession,

@@ -6,7 +6,7 @@
  */
 
 import type { HookAPI, HookCommand, HookHandler, Unsubscribe } from "../core/hooks/types.js";
-import type { HookEventName } from "../core/agent/navigate-types.js";
+import type { HookEventName } from "../core/hooks/hook-events.js";
 
 type AnyHandler = HookHandler<HookEventName>;
 

@@ -45,7 +45,7 @@ async function dispatch(msg: WebviewToHost, view: AgentWebviewView, d: RouterDep
       view.markReady();
       if (await d.ensureSession()) return;
       if (view.kind === "tree") d.controller.pushTree();
-      else d.controller.pushChat();
+      else d.controller.chatViewLoaded();
       return;
     case "tree/navigate":
       return d.actions.navigate(msg.entryId, msg.mode ?? "ask");
@@ -74,6 +74,9 @@ async function dispatch(msg: WebviewToHost, view: AgentWebviewView, d: RouterDep
       }
     case "chat/submit":
       return d.actions.submit(msg.text);
+    case "chat/requestOlder":
+      d.controller.pushOlderChat(msg.requestId, msg.before, msg.beforeId);
+      return;
     case "chat/abort":
       return d.actions.abort();
     case "chat/approve":

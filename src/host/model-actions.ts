@@ -1,7 +1,5 @@
-/** Model picker, API keys, and HTML export: the commands that are not about the tree. */
-import * as path from "node:path";
+/** Model picker and API keys. */
 import * as vscode from "vscode";
-import { writeSessionHtml } from "../core/export/export-session.js";
 import { apiKeyEnvName } from "../core/providers/api-key.js";
 import type { ApiKeys } from "./api-keys.js";
 import type { HostActions } from "./actions.js";
@@ -14,7 +12,6 @@ export class ModelActions {
     private readonly controller: SessionController,
     private readonly keys: ApiKeys,
     private readonly actions: HostActions,
-    private readonly extensionUri: vscode.Uri,
   ) {}
 
   /** Quick pick of the usable models; offers Set API Key when there are none. */
@@ -74,34 +71,6 @@ export class ModelActions {
     await this.keys.set(picked.label, key);
     this.controller.refreshModels();
     this.actions.status(key.trim() ? `API key for ${picked.label} stored.` : `API key for ${picked.label} removed.`);
-  }
-
-  /** Export the whole session (branchOnly false) or one branch to a self-contained HTML file. */
-  async exportHtml(branchOnly: boolean): Promise<void> {
-    const sm = this.controller.sessionManager;
-    if (!sm) return;
-    let leafId: string | undefined;
-    if (branchOnly) {
-      leafId = await this.actions.pickNode("Export Branch: pick the last entry of the branch");
-      if (!leafId) return;
-    }
-    const base = path.basename(sm.getSessionFile() ?? `session-${sm.getSessionId()}.jsonl`, ".jsonl");
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const target = await vscode.window.showSaveDialog({
-      title: branchOnly ? "Export Branch to HTML" : "Export Session to HTML",
-      defaultUri: folder ? vscode.Uri.joinPath(folder, `${base}.html`) : undefined,
-      filters: { HTML: ["html"] },
-    });
-    if (!target) return;
-    try {
-      const assetsDir = vscode.Uri.joinPath(this.extensionUri, "dist").fsPath;
-      const bytes = await writeSessionHtml(sm, target.fsPath, { assetsDir, branchOnly, leafId });
-      this.actions.status(`Exported ${Math.round(bytes / 1024)} KB to ${path.basename(target.fsPath)}.`);
-      const open = await vscode.window.showInformationMessage(`Exported to ${target.fsPath}`, "Open in Browser");
-      if (open) await vscode.env.openExternal(target);
-    } catch (e) {
-      this.actions.error("Export failed", e);
-    }
   }
 
   private allModels() {

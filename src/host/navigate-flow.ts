@@ -3,19 +3,15 @@
  * cancellable progress while summarizing, and the messages afterwards. Pure logic over two small
  * interfaces so it runs under plain Node with a fake UI and a real AgentSession.
  */
-import type { NavigateTreeOptions, NavigateTreeResult } from "../core/agent/navigate-types.js";
+import type { NavigateMode, NavigateTreeOptions, NavigateTreeResult } from "../core/agent/navigate-types.js";
+
+export type { NavigateMode };
 
 /** The answer to "Summarize the branch you're leaving?". */
 export type SummaryChoice = "none" | "summarize" | "custom";
 
 /** The setting `agentTree.branchSummary.ask`. */
 export type AskSetting = "ask" | "always" | "never";
-
-/**
- * How the caller wants the summary question handled: `ask` follows the setting, `choose` always asks
- * (the "Summarize and Switch Branch" command), `summarize`/`none` decide without asking.
- */
-export type NavigateMode = "ask" | "choose" | "summarize" | "none";
 
 /** The editor UI the flow needs. */
 export interface NavigateUi {
@@ -49,14 +45,8 @@ export interface FilesFollow {
   afterMove(moved: boolean): Promise<void>;
 }
 
-/** How a navigation ended. */
-export type NavigateOutcome =
-  | { kind: "noop" }
-  | { kind: "dismissed" }
-  | { kind: "aborted" }
-  | { kind: "cancelled" }
-  | { kind: "error"; message: string }
-  | { kind: "moved"; editorText?: string; summarized: boolean; summaryEntryId?: string };
+/** How a navigation ended: the core's result, or `dismissed` when the user closed a question (nothing changed). */
+export type NavigateOutcome = NavigateTreeResult | { kind: "dismissed" };
 
 /** Shown when the target is already the leaf. */
 export const ALREADY_HERE = "Already at this point.";
@@ -81,10 +71,7 @@ export async function runNavigateFlow(
   ask: AskSetting,
   files?: FilesFollow,
 ): Promise<NavigateOutcome> {
-  if (nav.getLeafId() === targetId) {
-    ui.showInfo(ALREADY_HERE);
-    return { kind: "noop" };
-  }
+  if (nav.getLeafId() === targetId) return report({ kind: "noop" }, ui);
   const choice = await resolveChoice(mode, ask, ui);
   if (choice === undefined) return { kind: "dismissed" };
   let customInstructions: string | undefined;
@@ -104,38 +91,24 @@ export async function runNavigateFlow(
         )
       : await nav.navigateTree(targetId, { summarize: false });
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    ui.showError(`Switching branch failed: ${message}`);
-    await files?.afterMove(false);
-    return { kind: "error", message };
+    result = { kind: "failed", error: e instanceof Error ? e.message : String(e) };
   } finally {
     ui.setBusy(false);
   }
-  const outcome = interpret(result, ui);
-  await files?.afterMove(outcome.kind === "moved");
-  return outcome;
+  await files?.afterMove(result.kind === "moved");
+  return report(result, ui);
 }
 
-function interpret(result: NavigateTreeResult, ui: NavigateUi): NavigateOutcome {
-  if (result.noop) {
-    ui.showInfo(ALREADY_HERE);
-    return { kind: "noop" };
-  }
-  if (result.aborted) return { kind: "aborted" };
-  if (result.error !== undefined) {
-    ui.showError(`Switching branch failed: ${result.error}`);
-    return { kind: "error", message: result.error };
-  }
-  // A hook cancelled the move: silent, as in pi.
-  if (result.cancelled) return { kind: "cancelled" };
-  const outcome: NavigateOutcome = { kind: "moved", summarized: result.summaryEntry !== undefined };
-  if (result.editorText !== undefined) outcome.editorText = result.editorText;
-  if (result.summaryEntry) outcome.summaryEntryId = result.summaryEntry.id;
-  return outcome;
+/** Tells the user how a move ended, where it needs telling (a hook's cancel is silent, as in pi). */
+function report(result: NavigateTreeResult, ui: NavigateUi): NavigateTreeResult {
+  if (result.kind === "noop") ui.showInfo(ALREADY_HERE);
+  if (result.kind === "failed") ui.showError(`Switching branch failed: ${result.error}`);
+  return result;
 }
 
 /** The status line after a successful move. */
 export function movedMessage(outcome: Extract<NavigateOutcome, { kind: "moved" }>): string {
-  const base = outcome.summarized ? "Switched branch; the branch you left was summarized." : "Switched branch.";
+  const base =
+    outcome.summaryEntry !== undefined ? "Switched branch; the branch you left was summarized." : "Switched branch.";
   return outcome.editorText !== undefined ? `${base} The selected message is in the chat input.` : base;
 }

@@ -6,8 +6,8 @@ import * as path from "node:path";
 import type { AnySessionInfo, PiSessionFolder, SessionSource } from "../core/import/session-sources.js";
 import { buildSessionThreads, flattenThreads } from "../core/session/session-threads.js";
 import type { SessionInfo } from "../core/session/types.js";
-import type { TreeNodeKind } from "../shared/protocol.js";
-import { kindOf, singleLine, type EnvelopeLike } from "./tree-dto.js";
+import { isConversationKind } from "../core/session/entry-kinds.js";
+import { describeRow, singleLine, type TreeRow } from "../core/rows/tree-row.js";
 
 /** A quick-pick row carrying its value. */
 export interface PickRow<T> {
@@ -97,66 +97,61 @@ export function piFolderRows(
     .map((f) => ({ label: f.cwdGuess, description: path.basename(f.path), value: f }));
 }
 
-const ROLE_NAMES: Partial<Record<TreeNodeKind, string>> = {
-  user: "user",
-  assistant: "assistant",
-  custom_message: "hook",
-  branch_summary: "branch summary",
-  compaction: "compaction",
-  bashExecution: "bash",
-};
+/** Kinds the node picker lists: the tree's "no tools" filter (tool-call-only turns shown only at the leaf). */
+function listed(r: TreeRow, leafId: string | null): boolean {
+  if (!isConversationKind(r.kind) || r.kind === "toolResult" || r.kind === "unknown" || r.hidden === true) return false;
+  return r.kind !== "assistant" || r.toolCallsOnly !== true || r.id === leafId;
+}
 
-/** Kinds the node picker lists (pi's default filter without tool noise). */
-function listed(e: EnvelopeLike, kind: TreeNodeKind, leafId: string | null): boolean {
-  if (kind === "assistant") return !e.toolCallsOnly || e.id === leafId;
-  if (kind === "custom_message") return !e.hidden;
-  return kind in ROLE_NAMES;
+/** "role: text" of a row, as the tree shows it, for a picker (shortened). */
+export function pickerText(r: TreeRow, max = 100): string {
+  const { role, text } = describeRow(r);
+  return text === "" ? role : `${role} ${singleLine(text, max)}`;
 }
 
 /**
  * Node picker rows in depth-first order (children oldest first). Only branch points indent, as in
  * pi's tree; the active path is marked with ● and the leaf with "← active".
  */
-export function nodeRows(
-  envelopes: readonly EnvelopeLike[],
-  leafId: string | null,
-  getLabel: (id: string) => string | undefined,
-): PickRow<string>[] {
-  const byId = new Map<string, EnvelopeLike>();
-  const children = new Map<string | null, EnvelopeLike[]>();
-  for (const e of envelopes) byId.set(e.id, e);
-  for (const e of envelopes) {
-    const parent = e.parentId !== null && byId.has(e.parentId) ? e.parentId : null;
+export function nodeRows(rows: readonly TreeRow[], leafId: string | null): PickRow<string>[] {
+  const byId = new Map<string, TreeRow>();
+  const children = new Map<string | null, TreeRow[]>();
+  for (const r of rows) byId.set(r.id, r);
+  for (const r of rows) {
+    const parent = r.parentId !== null && byId.has(r.parentId) ? r.parentId : null;
     const list = children.get(parent) ?? [];
-    list.push(e);
+    list.push(r);
     children.set(parent, list);
   }
   const onPath = new Set<string>();
   for (let id = leafId; id !== null && !onPath.has(id); id = byId.get(id)?.parentId ?? null) onPath.add(id);
 
-  const rows: PickRow<string>[] = [];
+  const out: PickRow<string>[] = [];
   // Iterative DFS: sessions can be deep enough to overflow recursion.
-  const stack: { e: EnvelopeLike; depth: number }[] = [];
+  const stack: { r: TreeRow; depth: number }[] = [];
   const roots = children.get(null) ?? [];
-  for (let i = roots.length - 1; i >= 0; i--) stack.push({ e: roots[i], depth: roots.length > 1 ? 1 : 0 });
+  for (let i = roots.length - 1; i >= 0; i--) stack.push({ r: roots[i], depth: roots.length > 1 ? 1 : 0 });
   while (stack.length > 0) {
-    const { e, depth } = stack.pop()!;
-    const kind = kindOf(e.type, e.role);
-    if (listed(e, kind, leafId)) {
-      const label = getLabel(e.id);
-      const mark = onPath.has(e.id) ? "● " : "";
-      rows.push({
-        label: `${"\u2003".repeat(Math.min(depth, 20))}${mark}${ROLE_NAMES[kind] ?? kind}: ${singleLine(e.preview, 100) || "…"}`,
+    const { r, depth } = stack.pop()!;
+    if (listed(r, leafId)) {
+      const mark = onPath.has(r.id) ? "● " : "";
+      out.push({
+        label: `${"\u2003".repeat(Math.min(depth, 20))}${mark}${pickerText(r)}`,
         description:
-          [label ? `[${label}]` : "", e.id === leafId ? "← active" : ""].filter(Boolean).join(" ") || undefined,
-        value: e.id,
+          [r.label ? `[${r.label}]` : "", r.id === leafId ? "← active" : ""].filter(Boolean).join(" ") || undefined,
+        value: r.id,
       });
     }
-    const kids = children.get(e.id) ?? [];
+    const kids = children.get(r.id) ?? [];
     // Label and marker entries hang off the leaf; they must not make a branch point indent.
-    const branching = kids.filter((k) => k.type !== "label" && k.type !== "custom").length > 1;
+    const branching = kids.filter((k) => !isBookkeepingChild(k)).length > 1;
     const childDepth = branching ? depth + 1 : depth;
-    for (let i = kids.length - 1; i >= 0; i--) stack.push({ e: kids[i], depth: childDepth });
+    for (let i = kids.length - 1; i >= 0; i--) stack.push({ r: kids[i], depth: childDepth });
   }
-  return rows;
+  return out;
+}
+
+/** Entries that hang off a node without making it a branch point (labels, leaf markers, extension state). */
+export function isBookkeepingChild(r: TreeRow): boolean {
+  return r.kind === "label" || r.kind === "custom";
 }

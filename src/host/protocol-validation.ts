@@ -2,8 +2,18 @@
  * Boundary check for messages a webview posts. `onDidReceiveMessage` hands the host an untyped value:
  * everything is checked here and a fresh object holding only the known fields is returned, so nothing
  * the webview adds (prototype tricks, huge extras) travels further. Pure: no `vscode` import.
+ *
+ * Each direction is a table with one parser per message type (MessageParsers), typed against
+ * src/shared/protocol.ts: a message type added there does not compile until it has its parser here.
  */
-import { MAX_WEBVIEW_TEXT, type CompareToHost, type WebviewCommand, type WebviewToHost } from "../shared/protocol.js";
+import type { NavigateMode } from "../core/agent/navigate-types.js";
+import {
+  MAX_WEBVIEW_TEXT,
+  TREE_ACTIONS,
+  WEBVIEW_COMMANDS,
+  type CompareToHost,
+  type WebviewToHost,
+} from "../shared/protocol.js";
 
 /** What the validator needs to know about the session. */
 export interface ValidationContext {
@@ -12,18 +22,17 @@ export interface ValidationContext {
 }
 
 /** Either the cleaned message or why it was refused. */
-export type ValidationResult = { ok: true; message: WebviewToHost } | { ok: false; reason: string };
+export type Validated<M> = { ok: true; message: M } | { ok: false; reason: string };
 
-const WEBVIEW_COMMANDS: readonly WebviewCommand[] = [
-  "newSession",
-  "openSession",
-  "compact",
-  "setApiKey",
-  "selectModel",
-  "exportHtml",
-];
-const TREE_ACTIONS = ["label", "fork", "copy", "summarizeSwitch", "archive", "unarchive", "delete"] as const;
-const NAVIGATE_MODES = ["ask", "summarize", "none"] as const;
+/** A webview message checked. */
+export type ValidationResult = Validated<WebviewToHost>;
+
+/** The modes a webview may ask a navigation for ("choose" is the host's own command). */
+const NAVIGATE_MODES: Readonly<Record<Exclude<NavigateMode, "choose">, true>> = {
+  ask: true,
+  summarize: true,
+  none: true,
+};
 /** Entry ids are 8 hex chars in pi, but migrated/foreign files may differ; bound them anyway. */
 const MAX_ID_LENGTH = 256;
 
@@ -70,65 +79,91 @@ function bool(o: Fields, key: string): boolean {
   return v;
 }
 
-function requestId(o: Fields): number {
-  const v = o.requestId;
+function index(o: Fields, key: string): number {
+  const v = o[key];
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0)
-    refuse(`field "requestId" must be a non-negative integer`);
+    refuse(`field "${key}" must be a non-negative integer`);
   return v;
 }
 
-function parse(o: Fields, ctx: ValidationContext): WebviewToHost {
-  const type = o.type;
-  if (typeof type !== "string") refuse(`field "type" must be a string`);
-  switch (type) {
-    case "ready":
-      return { type, view: oneOf(o, "view", ["tree", "chat"] as const) };
-    case "tree/navigate": {
-      const id = entryId(o, ctx);
-      if (o.mode === undefined) return { type, entryId: id };
-      return { type, entryId: id, mode: oneOf(o, "mode", NAVIGATE_MODES) };
-    }
-    case "tree/requestText":
-      return { type, requestId: requestId(o), entryId: entryId(o, ctx) };
-    case "tree/action":
-      return { type, action: oneOf(o, "action", TREE_ACTIONS), entryId: entryId(o, ctx) };
-    case "chat/submit": {
-      const text = str(o, "text");
-      if (text.trim().length === 0) refuse(`field "text" is empty`);
-      return { type, text };
-    }
-    case "chat/abort":
-      return { type };
-    case "chat/approve": {
-      const always = optionalBool(o, "always");
-      const msg: WebviewToHost = {
-        type,
-        toolCallId: str(o, "toolCallId", MAX_ID_LENGTH),
-        approved: bool(o, "approved"),
-      };
-      return always === undefined ? msg : { ...msg, always };
-    }
-    case "chat/selectModel":
-      return { type, key: str(o, "key", MAX_ID_LENGTH * 2) };
-    case "command":
-      return { type, command: oneOf(o, "command", WEBVIEW_COMMANDS) };
-    default:
-      return refuse(`unknown message type "${type.slice(0, 64)}"`);
-  }
+function requestId(o: Fields): number {
+  return index(o, "requestId");
 }
 
-/** Check a message from a webview; never throws. */
-export function validateWebviewMessage(raw: unknown, ctx: ValidationContext): ValidationResult {
+/** One parser per message type of `M`: each returns a fresh message of its type, or refuses. */
+export type MessageParsers<M extends { type: string }> = {
+  readonly [T in M["type"]]: (o: Fields, ctx: ValidationContext) => Extract<M, { type: T }>;
+};
+
+/** Parsers of the messages the tree and chat views post. */
+export const WEBVIEW_PARSERS: MessageParsers<WebviewToHost> = {
+  ready: (o) => ({ type: "ready", view: oneOf(o, "view", ["tree", "chat"] as const) }),
+  "tree/navigate": (o, ctx) => {
+    const id = entryId(o, ctx);
+    if (o.mode === undefined) return { type: "tree/navigate", entryId: id };
+    return { type: "tree/navigate", entryId: id, mode: oneOf(o, "mode", keysOf(NAVIGATE_MODES)) };
+  },
+  "tree/requestText": (o, ctx) => ({ type: "tree/requestText", requestId: requestId(o), entryId: entryId(o, ctx) }),
+  "tree/action": (o, ctx) => ({
+    type: "tree/action",
+    action: oneOf(o, "action", TREE_ACTIONS),
+    entryId: entryId(o, ctx),
+  }),
+  "chat/submit": (o) => {
+    const text = str(o, "text");
+    if (text.trim().length === 0) refuse(`field "text" is empty`);
+    return { type: "chat/submit", text };
+  },
+  "chat/requestOlder": (o, ctx) => ({
+    type: "chat/requestOlder",
+    requestId: requestId(o),
+    before: index(o, "before"),
+    beforeId: entryId(o, ctx, "beforeId"),
+  }),
+  "chat/abort": () => ({ type: "chat/abort" }),
+  "chat/approve": (o) => {
+    const always = optionalBool(o, "always");
+    const toolCallId = str(o, "toolCallId", MAX_ID_LENGTH);
+    const approved = bool(o, "approved");
+    return always === undefined
+      ? { type: "chat/approve", toolCallId, approved }
+      : { type: "chat/approve", toolCallId, approved, always };
+  },
+  "chat/selectModel": (o) => ({ type: "chat/selectModel", key: str(o, "key", MAX_ID_LENGTH * 2) }),
+  command: (o) => ({ type: "command", command: oneOf(o, "command", WEBVIEW_COMMANDS) }),
+};
+
+function keysOf<K extends string>(set: Readonly<Record<K, true>>): K[] {
+  return Object.keys(set) as K[];
+}
+
+/** Check `raw` against a parser table; never throws. */
+function validateWith<M extends { type: string }>(
+  parsers: MessageParsers<M>,
+  raw: unknown,
+  ctx: ValidationContext,
+): Validated<M> {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     return { ok: false, reason: "message is not an object" };
   }
   try {
-    return { ok: true, message: parse(raw as Fields, ctx) };
+    const o = raw as Fields;
+    const type = o.type;
+    if (typeof type !== "string") refuse(`field "type" must be a string`);
+    // Own keys only: "constructor" or "__proto__" name no parser.
+    if (!Object.hasOwn(parsers, type)) refuse(`unknown message type "${type.slice(0, 64)}"`);
+    const parse = parsers[type as M["type"]] as (o: Fields, ctx: ValidationContext) => M;
+    return { ok: true, message: parse(o, ctx) };
   } catch (e) {
     if (e instanceof Refusal) return { ok: false, reason: e.message };
     // hasEntry threw (session closing): refuse rather than crash the host.
     return { ok: false, reason: `validation failed: ${e instanceof Error ? e.message : String(e)}` };
   }
+}
+
+/** Check a message from a webview; never throws. */
+export function validateWebviewMessage(raw: unknown, ctx: ValidationContext): ValidationResult {
+  return validateWith(WEBVIEW_PARSERS, raw, ctx);
 }
 
 function nonNegativeInt(o: Fields, key: string, max = Number.MAX_SAFE_INTEGER): number {
@@ -143,43 +178,28 @@ const MAX_PATH_LENGTH = 4096;
 /** Most turns a compare panel may ask for at once (the host caps pages lower still). */
 const MAX_TURNS_REQUEST = 1000;
 
-function parseCompare(o: Fields, ctx: ValidationContext): CompareToHost {
-  const type = o.type;
-  if (typeof type !== "string") refuse(`field "type" must be a string`);
-  switch (type) {
-    case "compare/ready":
-      return { type };
-    case "compare/requestTurns":
-      return { type, start: nonNegativeInt(o, "start"), count: nonNegativeInt(o, "count", MAX_TURNS_REQUEST) };
-    case "compare/reveal":
-      return { type, entryId: entryId(o, ctx) };
-    case "compare/openFile": {
-      const path = str(o, "path", MAX_PATH_LENGTH);
-      if (path.length === 0) refuse(`field "path" is empty`);
-      return { type, path };
-    }
-    default:
-      return refuse(`unknown message type "${type.slice(0, 64)}"`);
-  }
-}
+/** Parsers of the messages a compare panel posts. */
+export const COMPARE_PARSERS: MessageParsers<CompareToHost> = {
+  "compare/ready": () => ({ type: "compare/ready" }),
+  "compare/requestTurns": (o) => ({
+    type: "compare/requestTurns",
+    start: nonNegativeInt(o, "start"),
+    count: nonNegativeInt(o, "count", MAX_TURNS_REQUEST),
+  }),
+  "compare/reveal": (o, ctx) => ({ type: "compare/reveal", entryId: entryId(o, ctx) }),
+  "compare/openFile": (o) => {
+    const path = str(o, "path", MAX_PATH_LENGTH);
+    if (path.length === 0) refuse(`field "path" is empty`);
+    return { type: "compare/openFile", path };
+  },
+};
 
 /**
  * Check a message from a compare panel; never throws. `ctx.hasEntry` answers for the session the comparison
  * was made in.
  */
-export function validateCompareMessage(
-  raw: unknown,
-  ctx: ValidationContext,
-): { ok: true; message: CompareToHost } | { ok: false; reason: string } {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return { ok: false, reason: "message is not an object" };
-  }
-  try {
-    return { ok: true, message: parseCompare(raw as Fields, ctx) };
-  } catch (e) {
-    if (e instanceof Refusal) return { ok: false, reason: e.message };
-    return { ok: false, reason: `validation failed: ${e instanceof Error ? e.message : String(e)}` };
-  }
+export function validateCompareMessage(raw: unknown, ctx: ValidationContext): Validated<CompareToHost> {
+  return validateWith(COMPARE_PARSERS, raw, ctx);
 }
 
 /** The object a webview context-menu command receives (`data-vscode-context`). */

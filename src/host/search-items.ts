@@ -3,12 +3,12 @@
  * plus the hit they stand for.
  */
 import type { SessionSearchHit } from "../core/search/types.js";
-import type { TreeNodeKind } from "../shared/protocol.js";
+import type { EntryKind } from "../core/session/entry-kinds.js";
 import { sourceLabel, type PickRow } from "./pick-items.js";
-import { singleLine } from "./tree-dto.js";
+import { singleLine } from "../core/rows/tree-row.js";
 
 /** Codicons for the kinds a search lists. */
-const KIND_ICONS: Partial<Record<TreeNodeKind, string>> = {
+const KIND_ICONS: Partial<Record<EntryKind, string>> = {
   user: "account",
   assistant: "hubot",
   toolResult: "tools",

@@ -12,7 +12,8 @@ import type { LockHolderInfo } from "../core/session/errors.js";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { AgentTool } from "../core/tools/types.js";
 import type { HostToWebview } from "../shared/protocol.js";
-import { pathToChat, usageOf } from "./chat-dto.js";
+import { usageOf } from "./chat-dto.js";
+import { ChatPath } from "./chat-path.js";
 import { ChatSync } from "./chat-sync.js";
 import { readOnlyReason, type ReadOnlyCause } from "./continue-plan.js";
 import type { HookRegistry } from "./hook-registry.js";
@@ -26,9 +27,6 @@ import {
 } from "./model-choice.js";
 import { ApprovalBroker, summarizeToolCall, type ApprovalUi, type AutoApprove } from "./tool-approval.js";
 import { TreeSync } from "./tree-sync.js";
-
-/** Shown in the chat of a read-only view whose file another process is writing. */
-export const READ_ONLY_REASON = readOnlyReason("locked");
 
 /** What the controller needs from the editor. */
 export interface ControllerDeps {
@@ -44,6 +42,11 @@ export interface ControllerDeps {
   defaultModelKey(): string;
   postTree(msg: HostToWebview): void;
   postChat(msg: HostToWebview): void;
+  /**
+   * True when the view is loaded and listening. Snapshots are built only for such views (a big session's
+   * tree costs a second to build and post); a view that becomes ready asks for its own.
+   */
+  isViewReady(view: "tree" | "chat"): boolean;
   approvalUi: ApprovalUi;
   onStreaming(streaming: boolean): void;
   /** A different session is now current. */
@@ -63,6 +66,8 @@ interface Current {
   agent: AgentSession;
   tree: TreeSync;
   chat: ChatSync;
+  /** What of the path the chat view holds. */
+  chatPath: ChatPath;
   broker: ApprovalBroker;
   unsubscribe: () => void;
   /** Stops listening for the loss of the session's writer lock. */
@@ -161,7 +166,7 @@ export class SessionController {
     const unsubscribe = agent.subscribe((e) => chat.handle(e));
     const unsubscribeLock = sm.onLockLost((newHolder) => this.lockLost(sm, newHolder));
     d.hookRegistry.attach(agent.hooks);
-    return { sm, agent, tree, chat, broker, unsubscribe, unsubscribeLock, readOnlyCause };
+    return { sm, agent, tree, chat, chatPath: new ChatPath(sm), broker, unsubscribe, unsubscribeLock, readOnlyCause };
   }
 
   /**
@@ -195,38 +200,43 @@ export class SessionController {
 
   /** The tree snapshot to the tree view. */
   pushTree(): void {
-    if (this.current) this.deps.postTree(this.current.tree.snapshot());
+    if (this.current && this.deps.isViewReady("tree")) this.deps.postTree(this.current.tree.snapshot());
   }
 
-  /** The chat snapshot and model list to the chat view. */
+  /** The chat view was (re)loaded: it holds nothing yet, so it gets the newest window of the path. */
+  chatViewLoaded(): void {
+    this.current?.chatPath.reset();
+    this.pushChat();
+  }
+
+  /** Answers the chat view's request for the messages before its first one (nothing when it is stale). */
+  pushOlderChat(requestId: number, before: number, beforeId: string): void {
+    const page = this.current?.chatPath.older(before, beforeId);
+    if (page) this.deps.postChat({ type: "chat/older", requestId, ...page });
+  }
+
+  /** The chat snapshot (what changed on the path since the last one) and model list to the chat view. */
   pushChat(): void {
     const c = this.current;
-    if (!c) return;
+    if (!c || !this.deps.isViewReady("chat")) return;
     c.tree.flush();
-    this.deps.postChat(this.chatSnapshot());
+    this.deps.postChat(this.chatSnapshot(c));
     this.deps.postChat(this.modelsMessage());
     // A reloaded chat view lost its approval prompts: show them again.
     for (const r of c.broker.pendingRequests()) this.deps.approvalUi.ask(r, summarizeToolCall(r.toolName, r.args));
   }
 
-  /** The whole chat of the current path. */
-  chatSnapshot(): Extract<HostToWebview, { type: "chat/snapshot" }> {
-    const c = this.current;
-    if (!c) {
-      return {
-        type: "chat/snapshot",
-        messages: [],
-        streaming: false,
-        usage: { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 0 },
-      };
-    }
-    const path = c.sm.getPath();
+  /** The chat of the current path, as the chat view needs it after what it was sent before (see ChatPath). */
+  private chatSnapshot(c: Current): Extract<HostToWebview, { type: "chat/snapshot" }> {
+    const path = c.chatPath.update();
     const model = c.agent.getModel();
     const msg: Extract<HostToWebview, { type: "chat/snapshot" }> = {
       type: "chat/snapshot",
-      messages: pathToChat(path),
+      start: path.start,
+      keep: path.keep,
+      messages: path.messages,
       streaming: c.agent.isStreaming,
-      usage: usageOf(path, model?.contextWindow ?? 0),
+      usage: usageOf(path.usage, model?.contextWindow ?? 0),
     };
     if (model) msg.model = toModelDto(model);
     if (c.sm.isReadOnly()) msg.noModelReason = this.readOnlyReason();

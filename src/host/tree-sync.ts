@@ -5,12 +5,12 @@
  * snapshot. A checkpoint entry gives the row it hangs off a badge: that
  * row is sent again with its count. Pure: no `vscode` import.
  */
+import { encodeEnvelopes, encodeTreeRows } from "../core/rows/row-columns.js";
+import { treeRowOf, type TreeRow } from "../core/rows/tree-row.js";
 import { ARCHIVE_MARKER_TYPE } from "../core/session/entry-kinds.js";
-import type { SessionEntry } from "../core/session/types.js";
+import type { EntryEnvelope, SessionEntry } from "../core/session/types.js";
 import type { HostToWebview } from "../shared/protocol.js";
 import { badgeOf, changedFileCounts } from "./file-counts.js";
-import { buildTreeColumns, envelopeToDto, labelChangeOf, type EnvelopeLike } from "./tree-dto.js";
-import type { TreeNodeDto } from "../shared/protocol.js";
 
 /** A store change as the tree needs it (structural subset of the core's SessionChange). */
 export type TreeChange =
@@ -20,8 +20,8 @@ export type TreeChange =
 
 /** What the sync reads from a SessionManager. */
 export interface TreeSource {
-  getEnvelopes(): readonly EnvelopeLike[];
-  getEnvelope(id: string): EnvelopeLike | undefined;
+  getEnvelopes(): readonly EntryEnvelope[];
+  getEnvelope(id: string): EntryEnvelope | undefined;
   /** Whole entries: only checkpoint entries are read (for the badges). */
   getEntry(id: string): SessionEntry | undefined;
   /** Cheap: no envelope is read (a session's previews may still be loading). */
@@ -37,9 +37,30 @@ export interface TreeSource {
   subscribe(listener: (change: TreeChange) => void): () => void;
 }
 
+/** A label entry as the tree sees it: which entry's label changed, and to what. */
+export interface LabelChange {
+  id: string;
+  label?: string;
+}
+
+/** The label change an appended entry makes, if it is a label entry. */
+export function labelChangeOf(entry: { type: string; targetId?: unknown; label?: unknown }): LabelChange | undefined {
+  if (entry.type !== "label" || typeof entry.targetId !== "string") return undefined;
+  const label = typeof entry.label === "string" && entry.label !== "" ? entry.label : undefined;
+  return label === undefined ? { id: entry.targetId } : { id: entry.targetId, label };
+}
+
+/** Rows waiting to go out as one `tree/append` (encoded when the queue is flushed). */
+interface PendingRows {
+  type: "rows";
+  rows: TreeRow[];
+  /** Position of each id in `rows`. */
+  at: Map<string, number>;
+}
+
 /** Mirrors one session into the tree view. */
 export class TreeSync {
-  private queue: HostToWebview[] = [];
+  private queue: (HostToWebview | PendingRows)[] = [];
   private scheduled = false;
   private readonly unsubscribe: () => void;
   /** Badge counts by entry id (file-counts.ts), rebuilt by every snapshot. */
@@ -67,7 +88,7 @@ export class TreeSync {
     const msg: Extract<HostToWebview, { type: "tree/snapshot" }> = {
       type: "tree/snapshot",
       sessionId: s.getSessionId(),
-      tree: buildTreeColumns(envelopes, (id) => s.getLabel(id), leafId, this.fileCounts),
+      rows: encodeEnvelopes(envelopes, (id) => s.getLabel(id), this.fileCounts),
       leafId,
     };
     const name = s.getSessionName();
@@ -85,7 +106,7 @@ export class TreeSync {
     this.scheduled = false;
     const q = this.queue;
     this.queue = [];
-    for (const m of q) this.post(m);
+    for (const m of q) this.post(m.type === "rows" ? { type: "tree/append", rows: encodeTreeRows(m.rows) } : m);
   }
 
   dispose(): void {
@@ -102,7 +123,7 @@ export class TreeSync {
       if (last?.type === "tree/leaf") last.leafId = c.leafId;
       else this.queue.push({ type: "tree/leaf", leafId: c.leafId });
     } else {
-      this.enqueueNode(this.dtoOf(c.entry));
+      this.enqueueRow(this.rowOf(c.entry));
       this.enqueueBadge(c.entry.id);
       const change = labelChangeOf(c.entry as { type: string; targetId?: unknown; label?: unknown });
       if (change) this.queue.push({ type: "tree/labels", changes: [change] });
@@ -117,10 +138,16 @@ export class TreeSync {
     }
   }
 
-  private enqueueNode(node: TreeNodeDto): void {
+  /** Consecutive rows go out as one batch; a row sent again within it (a badge) replaces its earlier copy. */
+  private enqueueRow(row: TreeRow): void {
     const last = this.queue[this.queue.length - 1];
-    if (last?.type === "tree/append") last.nodes.push(node);
-    else this.queue.push({ type: "tree/append", nodes: [node] });
+    if (last?.type !== "rows") {
+      this.queue.push({ type: "rows", rows: [row], at: new Map([[row.id, 0]]) });
+      return;
+    }
+    const at = last.at.get(row.id);
+    if (at !== undefined) last.rows[at] = row;
+    else last.at.set(row.id, last.rows.push(row) - 1);
   }
 
   /** An appended checkpoint entry gives its parent row a badge: that row goes again, with the count. */
@@ -130,14 +157,15 @@ export class TreeSync {
     if (!badge) return;
     this.fileCounts.set(badge.rowId, badge.count);
     const row = this.source.getEnvelope(badge.rowId);
-    if (row) this.enqueueNode(envelopeToDto(row, this.source.getLabel(row.id), badge.count));
+    if (row) this.enqueueRow(treeRowOf(row, this.source.getLabel(row.id), badge.count));
   }
 
-  private dtoOf(entry: { id: string; type: string; parentId: string | null; timestamp: string }): TreeNodeDto {
+  private rowOf(entry: { id: string; type: string; parentId: string | null; timestamp: string }): TreeRow {
     const env = this.source.getEnvelope(entry.id);
-    if (env) return envelopeToDto(env, this.source.getLabel(entry.id), this.fileCounts.get(entry.id));
+    if (env) return treeRowOf(env, this.source.getLabel(entry.id), this.fileCounts.get(entry.id));
     // The store should always have the envelope; fall back to the bare entry rather than drop the row.
-    return envelopeToDto({ ...entry, preview: "" });
+    const { id, type, parentId, timestamp } = entry;
+    return treeRowOf({ id, type, parentId, timestamp, preview: "" });
   }
 }
 

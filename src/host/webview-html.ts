@@ -3,9 +3,21 @@
  * bundle and its stylesheets only. Pure: URIs arrive as strings.
  */
 import { randomBytes } from "node:crypto";
+import { escapeHtml } from "../core/escape-html.js";
 
 /** Which app the bundle renders (read from `<body data-view>`); `compare` is the compare panel's own bundle. */
 export type WebviewKind = "tree" | "chat" | "compare";
+
+/**
+ * What the shell loads for the side-bar views (paths relative to the extension root): the shell sets
+ * `<body data-view="tree|chat">`, links `style` (it includes the codicons; their font is emitted next to it in
+ * dist/), loads `script` with the CSP nonce, and carries `<meta property="csp-nonce">` so the UI toolkit can nonce
+ * the one `<style>` element it creates (the CSP would block it otherwise).
+ */
+export const WEBVIEW_ASSETS = { script: "dist/webview.js", style: "dist/webview.css" } as const;
+
+/** The compare panel's bundle (its own, so the side-bar views do not carry the compare view), same shell rules. */
+export const COMPARE_ASSETS = { script: "dist/compare.js", style: "dist/compare.css" } as const;
 
 /** Inputs of the shell. */
 export interface WebviewHtmlOptions {
@@ -34,13 +46,6 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
     `font-src ${cspSource}`,
     `img-src ${cspSource} data:`,
   ].join("; ");
-}
-
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-/** Escape text for an HTML attribute or text node. */
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 
 /** The whole document. */

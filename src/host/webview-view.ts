@@ -6,15 +6,15 @@
 import * as fs from "node:fs";
 import * as vscode from "vscode";
 import type { HostToWebview } from "../shared/protocol.js";
-import type { COMMAND_IDS } from "./commands.js";
-import { buildUnavailableHtml, buildWebviewHtml, makeNonce, type WebviewKind } from "./webview-html.js";
+import type { CommandId } from "./command-ids.js";
+import { buildUnavailableHtml, buildWebviewHtml, makeNonce, WEBVIEW_ASSETS, type WebviewKind } from "./webview-html.js";
 import { ReadyWatchdog, type OneAtATime } from "./webview-ready-watchdog.js";
 
 /** Receives every raw message of a view (validated by the caller). */
 export type RawMessageHandler = (raw: unknown, view: AgentWebviewView) => void;
 
 /** The command behind "Reload View" (the notification and the view's own message); optional argument: the view kind. */
-export const RELOAD_VIEWS_COMMAND = "agentTree.reloadViews" satisfies (typeof COMMAND_IDS)[number];
+export const RELOAD_VIEWS_COMMAND = "agentTree.reloadViews" satisfies CommandId;
 
 /** How long a shown view may take to say `ready` before it is re-created; a healthy view takes 0.5–2.5 s on a busy 2-core machine. */
 export const READY_TIMEOUT_MS = 8_000;
@@ -141,14 +141,14 @@ export class AgentWebviewView implements vscode.WebviewViewProvider {
   }
 
   private appHtml(view: vscode.WebviewView): string {
-    const dist = vscode.Uri.joinPath(this.deps.extensionUri, "dist");
-    const styles = ["webview.css"]
-      .filter((f) => fs.existsSync(vscode.Uri.joinPath(dist, f).fsPath))
-      .map((f) => view.webview.asWebviewUri(vscode.Uri.joinPath(dist, f)).toString());
+    const asset = (path: string): vscode.Uri => vscode.Uri.joinPath(this.deps.extensionUri, path);
+    const styles = [WEBVIEW_ASSETS.style]
+      .filter((f) => fs.existsSync(asset(f).fsPath))
+      .map((f) => view.webview.asWebviewUri(asset(f)).toString());
     return buildWebviewHtml({
       view: this.kind,
       cspSource: view.webview.cspSource,
-      scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(dist, "webview.js")).toString(),
+      scriptUri: view.webview.asWebviewUri(asset(WEBVIEW_ASSETS.script)).toString(),
       styleUris: styles,
       // Fresh per load: a re-created frame gets a new document, never a replayed one.
       nonce: makeNonce(),

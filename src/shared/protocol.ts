@@ -4,58 +4,8 @@
  * (src/host/protocol-validation.ts); the webview trusts the host.
  */
 import type { CompareFileChange, CompareOverview, CompareTurn } from "../core/compare/compare-types.js";
-import type { TreeColumns } from "./tree-columns.js";
-
-/** Which entry kind a tree row shows. */
-export type TreeNodeKind =
-  | "user"
-  | "assistant"
-  | "toolResult"
-  | "bashExecution"
-  | "custom_message"
-  | "branch_summary"
-  | "compaction"
-  | "label"
-  | "custom"
-  | "model_change"
-  | "thinking_level_change"
-  | "session_info"
-  | "unknown"
-  | "usage"
-  | "context_edit"
-  | "system";
-
-/** One session entry as the tree draws it: envelope and a short preview, never the whole body. */
-export interface TreeNodeDto {
-  id: string;
-  parentId: string | null;
-  kind: TreeNodeKind;
-  /** ISO timestamp (children are ordered oldest first). */
-  timestamp: string;
-  /** First ~200 characters of the entry's text, single line. */
-  preview: string;
-  /** Resolved label, if any. */
-  label?: string;
-  /** Assistant: the message has tool calls only, no text. */
-  toolCallsOnly?: boolean;
-  /** Tool name (toolResult) or tool names (assistant tool calls), for display and search. */
-  toolName?: string;
-  /** Compaction: tokensBefore. */
-  tokens?: number;
-  /** Assistant: stopReason "error" or "aborted". */
-  failed?: boolean;
-  /** Parent id names no entry in the file: shown as a root and flagged. */
-  orphan?: boolean;
-  /** custom_message with display:false. */
-  hidden?: boolean;
-  /** Branch summary: the node it summarizes up to (its `fromId`); the row shows where it came from. */
-  fromId?: string;
-  /**
-   * How many files this entry's tool calls changed in the workspace (the checkpoint entries hanging off it,
-   * docs/checkpoints.md); absent when none.
-   */
-  changedFiles?: number;
-}
+import type { NavigateMode } from "../core/agent/navigate-types.js";
+import type { RowColumns } from "../core/rows/row-columns.js";
 
 /** Tree filters (pi's): default, no-tools, user-only, labeled-only, all. */
 export type TreeFilter = "default" | "no-tools" | "user-only" | "labeled-only" | "all";
@@ -90,8 +40,8 @@ export interface ModelDto {
 /** Messages the host posts to a webview. */
 export type HostToWebview =
   /**
-   * Whole tree after `ready` or a session switch, in columnar form (src/shared/tree-columns.ts: a few big
-   * strings and number arrays instead of one object per entry, so 100k entries clone and index quickly).
+   * Every row after `ready` or a session switch, as columns (src/core/rows/row-columns.ts: a few big strings and
+   * number arrays instead of one object per entry, so 100k entries clone and index quickly).
    */
   | {
       type: "tree/snapshot";
@@ -99,13 +49,13 @@ export type HostToWebview =
       sessionName?: string;
       sessionFile?: string;
       readOnly?: boolean;
-      tree: TreeColumns;
+      rows: RowColumns;
       leafId: string | null;
       /** First entries of the archived branches (each hides itself and everything below it by default). */
       archived?: string[];
     }
-  /** New entries appended (in file order). */
-  | { type: "tree/append"; nodes: TreeNodeDto[] }
+  /** Rows appended, or sent again with new fields (a badge), in file order: a small batch of the same columns. */
+  | { type: "tree/append"; rows: RowColumns }
   /** The leaf moved. */
   | { type: "tree/leaf"; leafId: string | null }
   /** Labels changed. */
@@ -118,9 +68,17 @@ export type HostToWebview =
   | { type: "tree/reveal"; entryId: string }
   /** A navigation is running (summarizing) or finished; the tree disables clicks meanwhile. */
   | { type: "tree/busy"; busy: boolean; message?: string }
-  /** The whole chat for the current path. */
+  /**
+   * The chat of the current path. A path may hold thousands of messages, so the chat holds a window of them
+   * ending at the leaf: `messages` are the path's messages from index `start` (0 = the root's) to the leaf.
+   * With `keep`, the chat keeps the messages it holds before `start` (the path still has them: the part a
+   * move did not change) and replaces the rest; without, it replaces everything. Older messages are paged
+   * in with chat/requestOlder.
+   */
   | {
       type: "chat/snapshot";
+      start: number;
+      keep: boolean;
       messages: ChatMessageDto[];
       streaming: boolean;
       model?: ModelDto;
@@ -132,6 +90,11 @@ export type HostToWebview =
    * replaces a streamed one, `replaces` names the temporary id to swap out.
    */
   | { type: "chat/message"; message: ChatMessageDto; replaces?: string }
+  /**
+   * Answer to chat/requestOlder: the path's messages from index `start` up to the chat's first one. Not sent
+   * when the request no longer matches what the chat holds (a snapshot is on its way).
+   */
+  | { type: "chat/older"; requestId: number; start: number; messages: ChatMessageDto[] }
   /** Streaming started/stopped. */
   | { type: "chat/streaming"; streaming: boolean }
   /** Put text into the input box (editorText after navigation). */
@@ -150,17 +113,15 @@ export type WebviewToHost =
   /** The webview is loaded and listening; the host answers with snapshots. */
   | { type: "ready"; view: "tree" | "chat" }
   /** Click/Enter on a tree row: move there (the host asks about a summary unless mode says). */
-  | { type: "tree/navigate"; entryId: string; mode?: "ask" | "summarize" | "none" }
+  | { type: "tree/navigate"; entryId: string; mode?: Exclude<NavigateMode, "choose"> }
   /** Hover wants an entry's whole text. */
   | { type: "tree/requestText"; requestId: number; entryId: string }
   /** Keyboard shortcut for a context-menu action on the selected row. */
-  | {
-      type: "tree/action";
-      action: "label" | "fork" | "copy" | "summarizeSwitch" | "archive" | "unarchive" | "delete";
-      entryId: string;
-    }
+  | { type: "tree/action"; action: TreeAction; entryId: string }
   /** Send a prompt. */
   | { type: "chat/submit"; text: string }
+  /** The chat scrolled near its first message, which is the path's message `before` (id `beforeId`). */
+  | { type: "chat/requestOlder"; requestId: number; before: number; beforeId: string }
   /** Stop the running prompt. */
   | { type: "chat/abort" }
   /** Answer a tool approval. `always` auto-approves this tool for the session. */
@@ -195,19 +156,24 @@ export type CompareToHost =
   /** Open the diff of a file of the files section. */
   | { type: "compare/openFile"; path: string };
 
-/** Commands a webview button may run. */
-export type WebviewCommand = "newSession" | "openSession" | "compact" | "setApiKey" | "selectModel" | "exportHtml";
+/** Context-menu actions the tree's keyboard shortcuts may ask for on the selected row. */
+export const TREE_ACTIONS = ["label", "fork", "copy", "summarizeSwitch", "archive", "unarchive", "delete"] as const;
+
+/** A context-menu action of `tree/action`. */
+export type TreeAction = (typeof TREE_ACTIONS)[number];
+
+/** Commands a webview button may run (each stands for an extension command: src/host/command-ids.ts). */
+export const WEBVIEW_COMMANDS = [
+  "newSession",
+  "openSession",
+  "compact",
+  "setApiKey",
+  "selectModel",
+  "exportHtml",
+] as const;
+
+/** A command of a `command` message. */
+export type WebviewCommand = (typeof WEBVIEW_COMMANDS)[number];
 
 /** Largest text the host accepts from a webview (chat input, ids). */
 export const MAX_WEBVIEW_TEXT = 1_000_000;
-
-/**
- * What the host's HTML shell loads for either view (paths relative to the extension root). The shell must
- * set `<body data-view="tree|chat">`, link `style` (it includes the codicons; their font is emitted next to
- * it in dist/), load `script` with the CSP nonce, and carry `<meta property="csp-nonce" content="NONCE">`
- * so the UI toolkit can nonce the one `<style>` element it creates (otherwise the CSP blocks it).
- */
-export const WEBVIEW_ASSETS = { script: "dist/webview.js", style: "dist/webview.css" } as const;
-
-/** The compare panel's bundle (its own, so the side-bar views do not carry the compare view), same shell rules. */
-export const COMPARE_ASSETS = { script: "dist/compare.js", style: "dist/compare.css" } as const;

@@ -56,8 +56,8 @@ describe("Bring Conclusions Here with the other branch's files", { timeout: 120_
   it("Bring Files: the summary, then the merge — an added file and a conflict — and Undo File Restore reverts the merge", async () => {
     s = await checkpointSession();
     const { ui, outcome } = await bring(s, { choice: "summarize", files: "files" });
-    assert.equal(outcome.kind, "brought");
-    assert.equal(outcome.kind === "brought" && outcome.files, "brought");
+    assert.equal(outcome.kind, "moved");
+    assert.equal(outcome.kind === "moved" && outcome.files, "brought");
     assert.deepEqual(ui.fileQuestions, [
       {
         summary:
@@ -108,7 +108,7 @@ describe("Bring Conclusions Here with the other branch's files", { timeout: 120_
     assert.equal(s.read("b.txt"), undefined);
 
     const only = await bring(s, { choice: "summarize", files: "conversation" });
-    assert.equal(only.outcome.kind === "brought" && only.outcome.files, "none");
+    assert.equal(only.outcome.kind === "moved" && only.outcome.files, "none");
     assert.equal(summaries(s), 1);
     assert.equal(s.read("a.txt"), "B1\n");
     assert.equal(s.read("b.txt"), undefined);
@@ -136,7 +136,7 @@ describe("Bring Conclusions Here with the other branch's files", { timeout: 120_
     });
     fail = true;
     const failed = await bring(s, { choice: "summarize", files: "files" });
-    assert.equal(failed.outcome.kind === "brought" && failed.outcome.files, "failed");
+    assert.equal(failed.outcome.kind === "moved" && failed.outcome.files, "failed");
     assert.match(
       failed.ui.errors[0] ?? "",
       /^Brought the other branch's conclusions, but bringing its file changes failed: .*disk full.*No file was changed\.$/,
@@ -151,7 +151,7 @@ describe("Bring Conclusions Here with the other branch's files", { timeout: 120_
       { choice: "summarize", files: "files" },
       { cancelProgressTitled: "Bringing the other branch's file changes" },
     );
-    assert.equal(cancelled.outcome.kind === "brought" && cancelled.outcome.files, "cancelled");
+    assert.equal(cancelled.outcome.kind === "moved" && cancelled.outcome.files, "cancelled");
     assert.match(cancelled.ui.infos[0] ?? "", /bringing its file changes was cancelled: no file changed/);
     assert.equal(s.read("a.txt"), "B1\n");
     assert.equal(s.read("b.txt"), undefined);
@@ -216,7 +216,7 @@ describe("Bring Conclusions Here with the other branch's files", { timeout: 120_
     const target: ConclusionsTarget = {
       isOnCurrentBranch: (id) => commonAncestor(id) === id,
       commonAncestor,
-      bringConclusions: async () => ({ cancelled: true, error: "not summarized here" }),
+      bringConclusions: async () => ({ kind: "failed", error: "not summarized here" }),
     };
     await runBringFlow(target, ui, other, { view: plain, checkpoints: s.checkpoints, ui: new FakeRestoreUi() });
     assert.ok(!ui.calls.includes("files?"), `no file question: ${ui.calls.join(", ")}`);

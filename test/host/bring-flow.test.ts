@@ -48,8 +48,8 @@ test("Summarize, no model: the extractive summary of the other branch becomes th
   const agent = new AgentSession({ sessionManager: sm, cwd: "/tmp", modelRegistry: new ModelRegistry(), tools: [] });
   const ui = new FakeBringUi({ choice: "summarize" });
   const outcome = await runBringFlow(targetOf(sm, agent), ui, ids.a2);
-  assert.equal(outcome.kind, "brought");
-  const id = outcome.kind === "brought" ? outcome.summaryEntryId : "";
+  assert.equal(outcome.kind, "moved");
+  const id = outcome.kind === "moved" ? outcome.summaryEntry.id : "";
   const entry = sm.getEntry(id);
   assert.equal(entry?.type, "branch_summary");
   assert.equal(entry?.parentId, ids.a3);
@@ -77,7 +77,7 @@ test("Summarize with focus…: the focus reaches the model", async () => {
   const agent = new AgentSession({ sessionManager: sm, cwd: "/tmp", modelRegistry: registry, tools: [], model });
   const ui = new FakeBringUi({ choice: "focus", focus: "  the speed results  " });
   const outcome = await runBringFlow(targetOf(sm, agent), ui, ids.a2);
-  assert.equal(outcome.kind, "brought");
+  assert.equal(outcome.kind, "moved");
   assert.deepEqual(ui.calls.slice(0, 2), ["pick", "input"]);
   assert.match(JSON.stringify(fake.requests.at(-1)?.messages), /Additional focus: the speed results/);
 });
@@ -132,7 +132,7 @@ test("a failing model: the error is shown, the leaf and the session unchanged", 
   const count = sm.getEntryCount();
   const ui = new FakeBringUi({ choice: "summarize" });
   const outcome = await runBringFlow(targetOf(sm, agent), ui, ids.a2);
-  assert.equal(outcome.kind, "error");
+  assert.equal(outcome.kind, "failed");
   assert.match(ui.errors[0] ?? "", /^Bringing conclusions failed: Summarization failed/);
   assert.equal(sm.getEntryCount(), count);
   assert.equal(sm.getLeafId(), ids.a3);

@@ -8,7 +8,10 @@ import {
   type UserMessage,
 } from "../../src/core/messages.js";
 import type { SessionEntry } from "../../src/core/session/types.js";
-import { messageToDto, pathToChat, usageOf } from "../../src/host/chat-dto.js";
+import { SessionManager } from "../../src/core/session/session-manager.js";
+import { envelopeOf } from "../../src/core/session/preview.js";
+import { entryToChat, isChatEntry, messageToDto, usageOf, type ChatUsage } from "../../src/host/chat-dto.js";
+import { ChatPath } from "../../src/host/chat-path.js";
 
 const assistant = (over: Partial<AssistantMessage> = {}): AssistantMessage => ({
   role: "assistant",
@@ -87,8 +90,9 @@ test("a path becomes chat rows with entry ids; hidden hook messages are skipped"
     },
     { type: "message", id: "b", parentId: "c", timestamp: ts, message: assistant() },
   ];
+  // The envelope alone says which entries are rows (no body is read for the others).
   assert.deepEqual(
-    pathToChat(path).map((m) => [m.id, m.role]),
+    chatRows(path).map((m) => [m?.id, m?.role]),
     [
       ["a", "user"],
       ["s", "branchSummary"],
@@ -96,50 +100,51 @@ test("a path becomes chat rows with entry ids; hidden hook messages are skipped"
       ["b", "assistant"],
     ],
   );
+  assert.equal(entryToChat(path[2]), undefined, "a hidden hook message has no row");
 });
 
 const ts = "2026-01-01T00:00:00.000Z";
-const asEntries = (messages: AgentMessage[]): SessionEntry[] =>
-  messages.map((message, i) => ({ type: "message", id: `m${i}`, parentId: null, timestamp: ts, message }));
+
+/** The chat rows of a path, as the chat window picks them (by envelope) and draws them. */
+function chatRows(path: readonly SessionEntry[]): ReturnType<typeof entryToChat>[] {
+  return path.filter((e) => isChatEntry(envelopeOf(e))).map(entryToChat);
+}
+
+/** The usage line of a session's path, from its index (as the chat window reads it). */
+function usageLine(sm: SessionManager, contextWindow: number): ChatUsage {
+  return usageOf(new ChatPath(sm).update().usage, contextWindow);
+}
 
 test("usage sums cost and tokens; context is the last good reply", () => {
-  const u = usageOf(
-    asEntries([
-      assistant(),
-      assistant({ usage: { ...emptyUsage(), input: 300, output: 30, totalTokens: 330 } }),
-      assistant({ stopReason: "aborted", usage: { ...emptyUsage(), input: 1, output: 1, totalTokens: 2 } }),
-    ]),
-    1000,
+  const sm = SessionManager.inMemory("/tmp");
+  sm.appendMessage(assistant());
+  sm.appendMessage(assistant({ usage: { ...emptyUsage(), input: 300, output: 30, totalTokens: 330 } }));
+  // An aborted reply counts for tokens and cost, not for the context size.
+  sm.appendMessage(
+    assistant({ stopReason: "aborted", usage: { ...emptyUsage(), input: 1, output: 1, totalTokens: 2 } }),
   );
-  assert.deepEqual(u, { input: 401, output: 51, cost: 0.5, contextTokens: 330, contextWindow: 1000 });
+  assert.deepEqual(usageLine(sm, 1000), { input: 401, output: 51, cost: 0.5, contextTokens: 330, contextWindow: 1000 });
 });
 
 test("pi 1.5's usage entries and the usage of its summaries count; they do not set the context size", () => {
   const cost = (total: number): Usage["cost"] => ({ ...emptyUsage().cost, total });
-  const path: SessionEntry[] = [
-    ...asEntries([assistant({ usage: { ...emptyUsage(), input: 300, output: 30, totalTokens: 330 } })]),
-    {
-      type: "usage",
-      id: "w",
-      parentId: "m0",
-      timestamp: ts,
-      kind: "cache_warm",
-      provider: "anthropic",
-      model: "claude",
-      usage: { ...emptyUsage(), input: 5000, output: 1, totalTokens: 5001, cost: cost(0.25) },
-    },
-    {
-      type: "compaction",
-      id: "c",
-      parentId: "w",
-      timestamp: ts,
-      summary: "s",
-      firstKeptEntryId: "c",
-      tokensBefore: 330,
-      usage: { ...emptyUsage(), input: 40, output: 4, totalTokens: 44, cost: cost(0.125) },
-    },
-  ];
-  assert.deepEqual(usageOf(path, 1000), {
+  const sm = SessionManager.inMemory("/tmp");
+  const reply = sm.appendMessage(assistant({ usage: { ...emptyUsage(), input: 300, output: 30, totalTokens: 330 } }));
+  sm.appendUsage("cache_warm", "anthropic", "claude", {
+    ...emptyUsage(),
+    input: 5000,
+    output: 1,
+    totalTokens: 5001,
+    cost: cost(0.25),
+  });
+  sm.appendCompaction("s", reply, 330, undefined, undefined, {
+    ...emptyUsage(),
+    input: 40,
+    output: 4,
+    totalTokens: 44,
+    cost: cost(0.125),
+  });
+  assert.deepEqual(usageLine(sm, 1000), {
     input: 5340,
     output: 35,
     cost: 0.375,
@@ -173,7 +178,7 @@ test("a pi 1.5 system message is no chat row; a message without content is an em
     },
   ];
   assert.deepEqual(
-    pathToChat(path).map((m) => [m.id, m.role, m.text]),
+    chatRows(path).map((m) => [m?.id, m?.role, m?.text]),
     [
       ["u", "user", ""],
       ["a", "assistant", ""],

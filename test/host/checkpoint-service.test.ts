@@ -11,7 +11,7 @@ import { CHECKPOINT_ENTRY_TYPE } from "../../src/core/checkpoints/index.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { createWorkspaceTools } from "../../src/core/tools/index.js";
 import { CANNOT_FOLLOW, CheckpointService, checkpointFolders } from "../../src/host/checkpoint-service.js";
-import { decodeTreeColumns } from "../../src/shared/tree-columns.js";
+import { decodeRows } from "../../src/core/rows/row-columns.js";
 import { envWithoutGit, tempWorkspace, writeFiles } from "../core/checkpoints/helpers.js";
 import { startFakeOpenAI, type FakeServer } from "../util/fake-openai-server.js";
 import { createHarness, ofType, tick } from "./controller-harness.js";
@@ -72,14 +72,14 @@ describe("the host's checkpoints", { timeout: 120_000 }, () => {
     assert.ok(result);
 
     // Streamed in: the row went again with its badge once the checkpoint entry hanging off it was appended.
-    const appended = ofType(h.tree, "tree/append").flatMap((m) => m.nodes);
+    const appended = ofType(h.tree, "tree/append").flatMap((m) => decodeRows(m.rows));
     assert.deepEqual(
       appended.filter((n) => n.id === result.id).map((n) => n.changedFiles),
       [undefined, 1],
     );
     // In a snapshot: only that row has a badge.
     h.controller.pushTree();
-    const rows = decodeTreeColumns(ofType(h.tree, "tree/snapshot").at(-1)!.tree);
+    const rows = decodeRows(ofType(h.tree, "tree/snapshot").at(-1)!.rows);
     assert.deepEqual(
       rows.filter((r) => r.changedFiles !== undefined).map((r) => [r.id, r.changedFiles]),
       [[result.id, 1]],

@@ -2,10 +2,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { branchPickRows } from "../../src/host/compare/compare-picks.js";
-import type { EnvelopeLike } from "../../src/host/tree-dto.js";
+import { treeRowOf } from "../../src/core/rows/tree-row.js";
+import type { EntryEnvelope } from "../../src/core/session/types.js";
 
 let clock = 0;
-const env = (id: string, parentId: string | null, type: string, extra: Partial<EnvelopeLike> = {}): EnvelopeLike => ({
+const env = (id: string, parentId: string | null, type: string, extra: Partial<EntryEnvelope> = {}): EntryEnvelope => ({
   id,
   parentId,
   type,
@@ -15,7 +16,7 @@ const env = (id: string, parentId: string | null, type: string, extra: Partial<E
 });
 
 /** u1 → a1 ┬→ u2 → a2 (older tip, labelled) ; a1 → u3 → a3 (leaf) ; a1 → u4 → a4 (newest tip) + a label entry. */
-const envs: EnvelopeLike[] = [
+const envs: EntryEnvelope[] = [
   env("u1", null, "message", { role: "user", preview: "Write a parser" }),
   env("a1", "u1", "message", { role: "assistant" }),
   env("u2", "a1", "message", { role: "user", preview: "Try approach A" }),
@@ -27,9 +28,13 @@ const envs: EnvelopeLike[] = [
   env("l1", "a2", "label", { preview: "plan-a" }),
 ];
 const labels = new Map([["a2", "plan-a"]]);
+const rowsOf = (label: (id: string) => string | undefined) => envs.map((e) => treeRowOf(e, label(e.id)));
 
 test("the tips come first: the current leaf, then the others newest first, then every node", () => {
-  const rows = branchPickRows(envs, "a3", (id) => labels.get(id));
+  const rows = branchPickRows(
+    rowsOf((id) => labels.get(id)),
+    "a3",
+  );
   const tips = rows.slice(1, 4);
   assert.deepEqual(rows[0], { separator: "Branch tips" });
   assert.deepEqual(
@@ -53,14 +58,15 @@ test("the tips come first: the current leaf, then the others newest first, then 
 });
 
 test("the end picked first is left out of the second pick", () => {
-  const rows = branchPickRows(envs, "a3", () => undefined, "a3");
+  const rows = branchPickRows(
+    rowsOf(() => undefined),
+    "a3",
+    "a3",
+  );
   assert.ok(!rows.some((r) => "value" in r && r.value === "a3"));
   assert.equal("value" in rows[1] && rows[1].value, "a4");
 });
 
 test("an empty session has no rows", () => {
-  assert.deepEqual(
-    branchPickRows([], null, () => undefined),
-    [],
-  );
+  assert.deepEqual(branchPickRows([], null), []);
 });

@@ -16,7 +16,7 @@ import { anySessionRows, piFolderRows } from "../../src/host/pick-items.js";
 import { createHarness, ofType } from "./controller-harness.js";
 
 const claudeFixtures = path.join(__dirname, "..", "fixtures", "claude");
-const piFixture = "/work/shared/fixtures/pi/before-compaction.v1.jsonl";
+const piFixture = path.join(__dirname, "../fixtures/pi/before-compaction.v1.jsonl");
 
 function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), "agent-tree-continue-"));

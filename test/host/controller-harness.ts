@@ -27,6 +27,8 @@ export interface Harness {
   chat: HostToWebview[];
   asked: string[];
   changed: SessionManager[];
+  /** Which views are loaded (both, unless a test says otherwise). */
+  ready: { tree: boolean; chat: boolean };
   /** Sessions whose writer lock was taken over, with the new holder's pid. */
   lockLost: { sm: SessionManager; pid: number | undefined }[];
 }
@@ -54,6 +56,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     chat: [],
     asked: [],
     changed: [],
+    ready: { tree: true, chat: true },
     lockLost: [],
   };
   h.controller = new SessionController({
@@ -66,6 +69,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     defaultModelKey: () => "",
     postTree: (m) => h.tree.push(m),
     postChat: (m) => h.chat.push(m),
+    isViewReady: (view) => h.ready[view],
     approvalUi: { ask: (r) => h.asked.push(r.toolCallId), done: () => undefined },
     onStreaming: () => undefined,
     onSessionChanged: (sm) => h.changed.push(sm),

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { DEFAULT_CHECKPOINT_LIMITS } from "../../src/core/checkpoints/types.js";
+import { COMMAND_IDS, CONTRIBUTED_COMMAND_IDS, KEYBINDING_COMMAND_IDS } from "../../src/host/command-ids.js";
 
 const ROOT = join(__dirname, "..", "..");
 
@@ -122,6 +123,15 @@ describe("package.json", () => {
     }
     for (const container of pkg.contributes.viewsContainers.activitybar)
       assert.ok(existsSync(join(ROOT, container.icon)), `${container.id} icon ${container.icon} missing`);
+  });
+
+  it("contributes exactly the commands the host registers (src/host/command-ids.ts) and binds no other", () => {
+    const contributed = pkg.contributes.commands.map((c) => c.command);
+    assert.deepEqual([...contributed].sort(), [...CONTRIBUTED_COMMAND_IDS].sort());
+    const registered = new Set<string>(COMMAND_IDS);
+    for (const k of pkg.contributes.keybindings) assert.ok(registered.has(k.command), `${k.command} is not registered`);
+    const bound = new Set(pkg.contributes.keybindings.map((k) => k.command));
+    for (const id of KEYBINDING_COMMAND_IDS) assert.ok(bound.has(id), `${id} is bound to no key`);
   });
 
   it("lets every menu item name a contributed command, and every view condition a contributed view", () => {

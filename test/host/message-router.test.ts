@@ -17,7 +17,8 @@ function setup(opts: { attachOnReady?: boolean; throwing?: boolean } = {}) {
     controller: {
       hasEntry: (id: string) => id === "e1",
       pushTree: rec("pushTree"),
-      pushChat: rec("pushChat"),
+      chatViewLoaded: rec("chatViewLoaded"),
+      pushOlderChat: rec("pushOlderChat"),
       approvals: { answer: rec("answer") },
     },
     actions: {
@@ -60,6 +61,10 @@ test("ready marks the view and sends its snapshot, unless the session was just o
   const b = setup({ attachOnReady: true });
   await routeWebviewMessage({ type: "ready", view: "tree" }, b.view, b.deps);
   assert.deepEqual(b.calls, ["markReady"]);
+  // A (re)loaded chat holds nothing: the controller starts its window afresh.
+  const c = setup();
+  await routeWebviewMessage({ type: "ready", view: "chat" }, { ...c.view, kind: "chat" } as AgentWebviewView, c.deps);
+  assert.deepEqual(c.calls, ["markReady", "chatViewLoaded()"]);
 });
 
 test("valid messages reach their actions", async () => {
@@ -73,6 +78,7 @@ test("valid messages reach their actions", async () => {
     { type: "tree/action", action: "copy", entryId: "e1" },
     { type: "tree/action", action: "summarizeSwitch", entryId: "e1" },
     { type: "chat/submit", text: "hi" },
+    { type: "chat/requestOlder", requestId: 4, before: 60, beforeId: "e1" },
     { type: "chat/abort" },
     { type: "chat/approve", toolCallId: "c", approved: true, always: true },
     { type: "chat/selectModel", key: "fake/m" },
@@ -88,6 +94,7 @@ test("valid messages reach their actions", async () => {
     'copyText("e1")',
     'navigate("e1","summarize")',
     'submit("hi")',
+    'pushOlderChat(4,60,"e1")',
     "abort()",
     'answer("c",true,true)',
     'select("fake/m")',

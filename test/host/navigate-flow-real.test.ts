@@ -70,7 +70,7 @@ test("no summary: the leaf moves, selecting a user message puts its text in the 
   const ui = new FakeNavigateUi({ choice: "none" });
   const nav = { getLeafId: () => sm.getLeafId(), navigateTree: agent.navigateTree.bind(agent) };
   const r = await runNavigateFlow(nav, ui, ids.u2, "ask", "ask");
-  assert.deepEqual(r, { kind: "moved", summarized: false, editorText: "Try a recursive descent approach" });
+  assert.deepEqual(r, { kind: "moved", editorText: "Try a recursive descent approach" });
   assert.equal(sm.getLeafId(), ids.a1, "a user message moves the leaf to its parent");
   assert.deepEqual(ui.calls, ["pick"]);
   agent.dispose();
@@ -83,8 +83,8 @@ test("summarize without a model: an extractive branch summary is written under t
   const nav = { getLeafId: () => sm.getLeafId(), navigateTree: agent.navigateTree.bind(agent) };
   const r = await runNavigateFlow(nav, ui, ids.a2, "ask", "ask");
   assert.equal(r.kind, "moved");
-  assert.ok(r.kind === "moved" && r.summarized && r.summaryEntryId);
-  const summary = sm.getEntry(r.kind === "moved" ? r.summaryEntryId! : "");
+  assert.ok(r.kind === "moved" && r.summaryEntry);
+  const summary = sm.getEntry(r.summaryEntry.id);
   assert.equal(summary?.type, "branch_summary");
   assert.equal(summary?.parentId, ids.a2);
   assert.ok(summary?.type === "branch_summary" && summary.fromId === ids.a3);
@@ -117,7 +117,7 @@ test("summarize with a custom prompt through the fake OpenAI server; cancelling 
     assert.equal(r.kind, "moved");
     const body = JSON.stringify(fake.requests.at(-1));
     assert.match(body, /parser choice/, "the focus reaches the summarizer prompt");
-    const summary = r.kind === "moved" && r.summaryEntryId ? sm.getEntry(r.summaryEntryId) : undefined;
+    const summary = r.kind === "moved" && r.summaryEntry ? sm.getEntry(r.summaryEntry.id) : undefined;
     assert.ok(summary?.type === "branch_summary");
     assert.match(summary.summary, /A PEG parser was written/);
     agent.dispose();
@@ -139,7 +139,7 @@ test("a failing summarizer shows the error and leaves the leaf where it was", as
     const ui = new FakeNavigateUi({ choice: "summarize" });
     const nav = { getLeafId: () => sm.getLeafId(), navigateTree: agent.navigateTree.bind(agent) };
     const r = await runNavigateFlow(nav, ui, ids.a2, "ask", "ask");
-    assert.equal(r.kind, "error");
+    assert.equal(r.kind, "failed");
     assert.equal(ui.errors.length, 1);
     assert.equal(sm.getLeafId(), ids.a3);
     agent.dispose();

@@ -21,7 +21,7 @@ class ScriptedNavigator implements TreeNavigator {
 }
 
 test("navigating to the leaf says so and asks nothing", async () => {
-  const nav = new ScriptedNavigator("leaf", () => ({ cancelled: false }));
+  const nav = new ScriptedNavigator("leaf", () => ({ kind: "moved" }));
   const ui = new FakeNavigateUi({ choice: "summarize" });
   assert.deepEqual(await runNavigateFlow(nav, ui, "leaf", "ask", "ask"), { kind: "noop" });
   assert.deepEqual(ui.infos, [ALREADY_HERE]);
@@ -30,10 +30,10 @@ test("navigating to the leaf says so and asks nothing", async () => {
 });
 
 test("setting 'never' switches without asking; 'always' summarizes without asking", async () => {
-  const nav = new ScriptedNavigator("old", () => ({ cancelled: false }));
+  const nav = new ScriptedNavigator("old", () => ({ kind: "moved" }));
   const ui = new FakeNavigateUi();
   const r = await runNavigateFlow(nav, ui, "t", "ask", "never");
-  assert.deepEqual(r, { kind: "moved", summarized: false });
+  assert.deepEqual(r, { kind: "moved" });
   assert.deepEqual(ui.calls, []);
   assert.equal(nav.seen[0].options?.summarize, false);
 
@@ -45,29 +45,34 @@ test("setting 'never' switches without asking; 'always' summarizes without askin
 });
 
 test("'choose' mode asks even when the setting says never", async () => {
-  const nav = new ScriptedNavigator("old", () => ({ cancelled: false }));
+  const nav = new ScriptedNavigator("old", () => ({ kind: "moved" }));
   const ui = new FakeNavigateUi({ choice: "none" });
   await runNavigateFlow(nav, ui, "t", "choose", "never");
   assert.deepEqual(ui.calls, ["pick"]);
 });
 
 test("custom prompt passes the focus to the summarizer", async () => {
-  const nav = new ScriptedNavigator("old", () => ({
-    cancelled: false,
-    editorText: "retry this",
-    summaryEntry: { type: "branch_summary", id: "s1", parentId: "t", timestamp: "", fromId: "old", summary: "x" },
-  }));
+  const summaryEntry = {
+    type: "branch_summary" as const,
+    id: "s1",
+    parentId: "t",
+    timestamp: "",
+    fromId: "old",
+    summary: "x",
+  };
+  const nav = new ScriptedNavigator("old", () => ({ kind: "moved", editorText: "retry this", summaryEntry }));
   const ui = new FakeNavigateUi({ choice: "custom", focus: "  the API design  " });
   const r = await runNavigateFlow(nav, ui, "t", "ask", "ask");
   assert.deepEqual(ui.calls, ["pick", "input", "progress"]);
   assert.equal(nav.seen[0].options?.customInstructions, "the API design");
-  assert.deepEqual(r, { kind: "moved", summarized: true, editorText: "retry this", summaryEntryId: "s1" });
-  assert.match(movedMessage(r as Extract<typeof r, { kind: "moved" }>), /summarized.*chat input/);
+  assert.deepEqual(r, { kind: "moved", editorText: "retry this", summaryEntry });
+  assert.ok(r.kind === "moved");
+  assert.match(movedMessage(r), /summarized.*chat input/);
   assert.deepEqual(ui.busy, [true, false]);
 });
 
 test("dismissing the question or the input box changes nothing", async () => {
-  const nav = new ScriptedNavigator("old", () => ({ cancelled: false }));
+  const nav = new ScriptedNavigator("old", () => ({ kind: "moved" }));
   assert.deepEqual(await runNavigateFlow(nav, new FakeNavigateUi({}), "t", "ask", "ask"), { kind: "dismissed" });
   const ui = new FakeNavigateUi({ choice: "custom" });
   assert.deepEqual(await runNavigateFlow(nav, ui, "t", "ask", "ask"), { kind: "dismissed" });
@@ -75,33 +80,35 @@ test("dismissing the question or the input box changes nothing", async () => {
 });
 
 test("cancelling the progress aborts the signal the core sees", async () => {
-  const nav = new ScriptedNavigator("old", (o) => ({ cancelled: true, aborted: o?.signal?.aborted === true }));
+  const nav = new ScriptedNavigator("old", (o) =>
+    o?.signal?.aborted === true ? { kind: "aborted" } : { kind: "moved" },
+  );
   const ui = new FakeNavigateUi({ choice: "summarize", cancelProgress: true });
   assert.deepEqual(await runNavigateFlow(nav, ui, "t", "ask", "ask"), { kind: "aborted" });
   assert.deepEqual(ui.errors, []);
 });
 
 test("failures show an error; a thrown error does not escape", async () => {
-  const failing = new ScriptedNavigator("old", () => ({ cancelled: true, error: "model said 401" }));
+  const failing = new ScriptedNavigator("old", () => ({ kind: "failed", error: "model said 401" }));
   const ui = new FakeNavigateUi({ choice: "summarize" });
-  assert.deepEqual(await runNavigateFlow(failing, ui, "t", "ask", "ask"), { kind: "error", message: "model said 401" });
+  assert.deepEqual(await runNavigateFlow(failing, ui, "t", "ask", "ask"), { kind: "failed", error: "model said 401" });
   assert.match(ui.errors[0], /model said 401/);
 
   const throwing = new ScriptedNavigator("old", () => {
     throw new Error("disk full");
   });
   const ui2 = new FakeNavigateUi();
-  assert.deepEqual(await runNavigateFlow(throwing, ui2, "t", "none", "ask"), { kind: "error", message: "disk full" });
+  assert.deepEqual(await runNavigateFlow(throwing, ui2, "t", "none", "ask"), { kind: "failed", error: "disk full" });
   assert.match(ui2.errors[0], /disk full/);
   assert.deepEqual(ui2.busy, [true, false]);
 });
 
 test("a hook cancel is silent; a core no-op reports 'Already at this point.'", async () => {
-  const cancelled = new ScriptedNavigator("old", () => ({ cancelled: true }));
+  const cancelled = new ScriptedNavigator("old", () => ({ kind: "cancelled" }));
   const ui = new FakeNavigateUi();
   assert.deepEqual(await runNavigateFlow(cancelled, ui, "t", "none", "ask"), { kind: "cancelled" });
   assert.deepEqual([...ui.errors, ...ui.infos], []);
-  const noop = new ScriptedNavigator("old", () => ({ cancelled: true, noop: true }));
+  const noop = new ScriptedNavigator("old", () => ({ kind: "noop" }));
   const ui2 = new FakeNavigateUi();
   assert.deepEqual(await runNavigateFlow(noop, ui2, "t", "none", "ask"), { kind: "noop" });
   assert.deepEqual(ui2.infos, [ALREADY_HERE]);

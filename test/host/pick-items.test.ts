@@ -3,10 +3,11 @@ import assert from "node:assert/strict";
 import { anySessionRows, formatSize, nodeRows, sessionRows } from "../../src/host/pick-items.js";
 import type { AnySessionInfo } from "../../src/core/import/session-sources.js";
 import { modelKey, parseModelKey, pickDefaultModel, usableModels } from "../../src/host/model-choice.js";
-import type { EnvelopeLike } from "../../src/host/tree-dto.js";
+import { treeRowOf } from "../../src/core/rows/tree-row.js";
+import type { EntryEnvelope } from "../../src/core/session/types.js";
 import type { ModelInfo } from "../../src/core/providers/types.js";
 
-const e = (id: string, parentId: string | null, role: string, extra: Partial<EnvelopeLike> = {}): EnvelopeLike => ({
+const e = (id: string, parentId: string | null, role: string, extra: Partial<EntryEnvelope> = {}): EntryEnvelope => ({
   id,
   parentId,
   type: "message",
@@ -17,7 +18,7 @@ const e = (id: string, parentId: string | null, role: string, extra: Partial<Env
 });
 
 test("node rows: depth-first, only branch points indent, active path and labels marked, tool noise hidden", () => {
-  const envs: EnvelopeLike[] = [
+  const envs: EntryEnvelope[] = [
     e("u1", null, "user"),
     e("a1", "u1", "assistant"),
     e("u2", "a1", "user"),
@@ -27,7 +28,10 @@ test("node rows: depth-first, only branch points indent, active path and labels 
     e("a3", "u3", "assistant"),
     { ...e("l1", "a3", "x"), type: "label", role: undefined },
   ];
-  const rows = nodeRows(envs, "a3", (id) => (id === "u3" ? "plan B" : undefined));
+  const rows = nodeRows(
+    envs.map((x) => treeRowOf(x, x.id === "u3" ? "plan B" : undefined)),
+    "a3",
+  );
   assert.deepEqual(
     rows.map((r) => [r.value, r.label, r.description]),
     [
@@ -41,10 +45,13 @@ test("node rows: depth-first, only branch points indent, active path and labels 
 });
 
 test("node rows survive orphans and deep chains", () => {
-  const deep: EnvelopeLike[] = [];
+  const deep: EntryEnvelope[] = [];
   for (let i = 0; i < 20_000; i++) deep.push(e(`n${i}`, i === 0 ? null : `n${i - 1}`, i % 2 ? "assistant" : "user"));
   deep.push(e("orphan", "missing", "user"));
-  const rows = nodeRows(deep, "n19999", () => undefined);
+  const rows = nodeRows(
+    deep.map((x) => treeRowOf(x)),
+    "n19999",
+  );
   assert.equal(rows.length, 20_001);
   assert.equal(rows[rows.length - 1].value, "orphan");
 });

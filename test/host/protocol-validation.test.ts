@@ -1,7 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseEntryContextArg, validateWebviewMessage } from "../../src/host/protocol-validation.js";
-import { MAX_WEBVIEW_TEXT } from "../../src/shared/protocol.js";
+import {
+  parseEntryContextArg,
+  validateWebviewMessage,
+  WEBVIEW_PARSERS,
+  type MessageParsers,
+} from "../../src/host/protocol-validation.js";
+import { MAX_WEBVIEW_TEXT, type WebviewToHost } from "../../src/shared/protocol.js";
 
 const ctx = { hasEntry: (id: string) => id === "a1b2c3d4" || id === "ffff0000" };
 
@@ -41,6 +46,12 @@ test("accepts every valid message type and returns only known fields", () => {
     });
   }
   assert.deepEqual(ok({ type: "chat/submit", text: "hello" }), { type: "chat/submit", text: "hello" });
+  assert.deepEqual(ok({ type: "chat/requestOlder", requestId: 3, before: 120, beforeId: "ffff0000", x: 1 }), {
+    type: "chat/requestOlder",
+    requestId: 3,
+    before: 120,
+    beforeId: "ffff0000",
+  });
   assert.deepEqual(ok({ type: "chat/abort", junk: [1] }), { type: "chat/abort" });
   assert.deepEqual(ok({ type: "chat/approve", toolCallId: "call_1", approved: false }), {
     type: "chat/approve",
@@ -132,4 +143,24 @@ test("entry context arguments of menu commands are checked", () => {
   assert.equal(parseEntryContextArg({ entryId: 3 }, ctx), undefined);
   assert.equal(parseEntryContextArg(undefined, ctx), undefined);
   assert.equal(parseEntryContextArg("a1b2c3d4", ctx), undefined);
+});
+
+test("the parser table is typed against the protocol: a message type without a parser does not compile", () => {
+  const { ready, ...withoutReady } = WEBVIEW_PARSERS;
+  // @ts-expect-error: "ready" has no parser (typecheck fails if this compiles)
+  const missing: MessageParsers<WebviewToHost> = withoutReady;
+  assert.equal(typeof ready, "function");
+  assert.equal("ready" in missing, false);
+  // At run time the table answers the protocol's types and nothing inherited.
+  bad({ type: "constructor" }, /unknown message type/);
+  bad({ type: "toString" }, /unknown message type/);
+});
+
+test("refuses page requests that are not indexes of known entries", () => {
+  const page = { type: "chat/requestOlder", requestId: 1, before: 5, beforeId: "a1b2c3d4" };
+  bad({ ...page, beforeId: "deadbeef" }, /unknown entry id/);
+  bad({ ...page, beforeId: undefined }, /"beforeId" must be a string/);
+  for (const before of [-1, 1.5, "5", Number.MAX_SAFE_INTEGER + 2, null])
+    bad({ ...page, before }, /"before" must be a non-negative integer/);
+  bad({ ...page, requestId: -3 }, /"requestId" must be a non-negative integer/);
 });

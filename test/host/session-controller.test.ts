@@ -5,7 +5,7 @@ import { emptyUsage, type AssistantMessage } from "../../src/core/messages.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import type { AgentTool } from "../../src/core/tools/types.js";
 import { NO_MODEL_REASON } from "../../src/host/model-choice.js";
-import { decodeTreeColumns } from "../../src/shared/tree-columns.js";
+import { decodeRows } from "../../src/core/rows/row-columns.js";
 import { startFakeOpenAI } from "../util/fake-openai-server.js";
 import { createHarness, ofType, tick } from "./controller-harness.js";
 
@@ -32,7 +32,7 @@ test("attaching a session pushes the tree and a chat without a model", async () 
   await h.controller.attach(sm);
   const [snap] = ofType(h.tree, "tree/snapshot");
   assert.deepEqual(
-    decodeTreeColumns(snap.tree).map((n) => [n.kind, n.preview]),
+    decodeRows(snap.rows).map((n) => [n.kind, n.preview]),
     [
       ["user", "first question"],
       ["assistant", "first answer"],
@@ -47,7 +47,7 @@ test("attaching a session pushes the tree and a chat without a model", async () 
   assert.equal(chat.noModelReason, NO_MODEL_REASON);
   assert.deepEqual(chat.usage, { input: 10, output: 5, cost: 0, contextTokens: 15, contextWindow: 0 });
   assert.deepEqual(ofType(h.chat, "chat/models")[0].models, []);
-  assert.equal(h.controller.hasEntry(decodeTreeColumns(snap.tree)[0].id), true);
+  assert.equal(h.controller.hasEntry(decodeRows(snap.rows)[0].id), true);
   assert.equal(h.controller.hasEntry("nope"), false);
   assert.equal(h.changed[0], sm);
   await h.controller.close();
@@ -62,7 +62,7 @@ test("appends and leaf moves become incremental tree updates; labels show at onc
   sm.appendLabelChange(first, "start");
   sm.branch(first);
   await tick();
-  const appends = ofType(h.tree, "tree/append").flatMap((a) => a.nodes);
+  const appends = ofType(h.tree, "tree/append").flatMap((a) => decodeRows(a.rows));
   assert.deepEqual(
     appends.map((n) => n.kind),
     ["label", "custom"],
@@ -106,7 +106,7 @@ test("a prompt streams into the chat and the tree through the real SDK", async (
     const snap = ofType(h.chat, "chat/snapshot").at(-1)!;
     assert.equal(snap.usage.input, 12);
     assert.equal(snap.model?.key, "fake/m");
-    const appended = ofType(h.tree, "tree/append").flatMap((a) => a.nodes.map((n) => n.kind));
+    const appended = ofType(h.tree, "tree/append").flatMap((a) => decodeRows(a.rows).map((n) => n.kind));
     assert.deepEqual(
       appended.filter((k) => k === "user" || k === "assistant"),
       ["user", "assistant"],
@@ -129,7 +129,7 @@ test("hook registrations survive a session switch", async () => {
   assert.equal(h.changed.length, 2);
   const target = sm2.getEntries()[0].id;
   const r = await h.controller.agent!.navigateTree(target);
-  assert.equal(r.cancelled, false);
+  assert.ok(r.kind === "moved", r.kind);
   assert.deepEqual(seen, [String(sm2.getLeafId())]);
   await h.controller.close();
   assert.throws(() => h.hooks.api.appendEntry("x"), /No Agent Tree session is open/);
@@ -184,4 +184,19 @@ test("mutating tools ask (Allow always is remembered), read-only tools do not", 
   } finally {
     await fake.close();
   }
+});
+
+test("views still loading get no snapshot (a big tree is not built for nothing); ready views get theirs", async () => {
+  const h = createHarness();
+  h.ready = { tree: false, chat: false };
+  await h.controller.attach(seeded());
+  assert.deepEqual([h.tree.length, h.chat.length], [0, 0]);
+  h.ready.tree = true;
+  h.controller.pushTree();
+  assert.equal(ofType(h.tree, "tree/snapshot").length, 1);
+  h.ready.chat = true;
+  h.controller.chatViewLoaded();
+  const [chat] = ofType(h.chat, "chat/snapshot");
+  assert.deepEqual([chat.keep, chat.messages.map((m) => m.text)], [false, ["first question", "first answer"]]);
+  await h.controller.close();
 });

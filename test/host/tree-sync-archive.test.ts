@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { SessionManager } from "../../src/core/index.js";
-import { decodeTreeColumns } from "../../src/shared/tree-columns.js";
+import { decodeRows } from "../../src/core/rows/row-columns.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
 import { TreeSync } from "../../src/host/tree-sync.js";
 
@@ -48,7 +48,7 @@ test("a deleted branch sends a new snapshot without it", async () => {
   sync.flush();
   const snap = posted.find((m) => m.type === "tree/snapshot");
   assert.ok(snap && snap.type === "tree/snapshot");
-  const ids = decodeTreeColumns(snap.tree).map((n) => n.id);
+  const ids = decodeRows(snap.rows).map((n) => n.id);
   assert.equal(ids.includes(side), false);
   assert.ok(ids.includes(main));
   assert.equal(snap.leafId, main);

@@ -1,10 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { escapeHtml } from "../../src/core/escape-html.js";
 import {
   buildUnavailableHtml,
   buildWebviewHtml,
   contentSecurityPolicy,
-  escapeHtml,
   makeNonce,
 } from "../../src/host/webview-html.js";
 
@@ -40,7 +40,7 @@ test("the shell has one nonce'd external script, no inline script, and the view 
 test("nonces are fresh and attribute values are escaped", () => {
   assert.notEqual(makeNonce(), makeNonce());
   assert.match(makeNonce(), /^[A-Za-z0-9_-]{22}$/);
-  assert.equal(escapeHtml(`"><script>`), "&quot;&gt;&lt;script&gt;");
+  assert.equal(escapeHtml(`"><script>'&`), "&#34;&#62;&#60;script&#62;&#39;&#38;");
   const html = buildWebviewHtml({
     view: "chat",
     cspSource: csp,
@@ -50,14 +50,14 @@ test("nonces are fresh and attribute values are escaped", () => {
     title: "<Chat>",
   });
   assert.equal([...html.matchAll(/<script/g)].length, 1);
-  assert.match(html, /<title>&lt;Chat&gt;<\/title>/);
+  assert.match(html, /<title>&#60;Chat&#62;<\/title>/);
 });
 
 test("a view that did not load says so and offers Reload View as a command link, without any script", () => {
   const uri = `command:agentTree.reloadViews?${encodeURIComponent(JSON.stringify(["chat"]))}`;
   const html = buildUnavailableHtml({ cspSource: csp, nonce: "n1", title: "Chat <1>", reloadCommandUri: uri });
   assert.doesNotMatch(html, /<script/);
-  assert.match(html, /role="alert">The Chat &lt;1&gt; view did not load\./);
+  assert.match(html, /role="alert">The Chat &#60;1&#62; view did not load\./);
   assert.match(html, /<a class="reload" href="command:agentTree\.reloadViews\?%5B%22chat%22%5D">Reload View<\/a>/);
   assert.ok(html.includes(escapeHtml(contentSecurityPolicy(csp, "n1"))), "the same strict CSP as the views");
 });

@@ -76,9 +76,32 @@ export async function openViewContainer(page: Page, title: string): Promise<void
   await item.waitFor({ state: "visible", timeout: UI_TIMEOUT_MS }).catch(() => {
     throw new Error(`no activity-bar entry "${title}" (is the extension loaded? its viewsContainers contributed?)`);
   });
-  const checked = await item.locator("xpath=..").getAttribute("aria-checked");
-  const selected = (await item.locator("xpath=..").getAttribute("class"))?.includes("checked") ?? false;
-  if (checked !== "true" && !selected) await item.click();
+  // Open means: the entry is checked *and* the side bar is shown. The entry's state is not read once and
+  // acted on: during a window reload the workbench restores the last open container a moment later, and a
+  // click meant to open it would then toggle it closed. So look, click only when it is closed, and look again.
+  const isOpen = async (): Promise<boolean> => {
+    const entry = item.locator("xpath=..");
+    const checked =
+      (await entry.getAttribute("aria-checked")) === "true" ||
+      ((await entry.getAttribute("class"))?.split(/\s+/).includes("checked") ?? false);
+    return checked && (await page.locator(".part.sidebar").isVisible());
+  };
+  for (let attempt = 0; attempt < 4; attempt++) {
+    if (await holdsWithin(isOpen, attempt === 0 ? 1_500 : 5_000)) return;
+    await item.click();
+  }
+  if (await holdsWithin(isOpen, 5_000)) return;
+  throw new Error(`the "${title}" view container did not open after 4 clicks on its activity-bar entry`);
+}
+
+/** Polls `condition` every 200 ms until it holds (true) or `timeoutMs` has passed (false). */
+async function holdsWithin(condition: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await condition().catch(() => false)) return true;
+    if (Date.now() >= deadline) return false;
+    await sleep(200);
+  }
 }
 
 /**
@@ -195,24 +218,26 @@ export async function answerInputBox(page: Page, text: string): Promise<void> {
 }
 
 /**
- * Clicks the context-menu item (rendered in the workbench DOM) whose label is `label`. A menu can ignore a click
- * that comes right after it opened (more often on a busy machine): while it stays open, the click is repeated a
- * bounded number of times.
+ * VS Code's menu items start listening for the mouse 100 ms after they are drawn (a timer set when each item
+ * renders), so that releasing the button that opened the menu does not pick an item; a click before that does
+ * nothing and the menu stays open.
+ */
+const MENU_ITEM_ARMING_MS = 100;
+
+/**
+ * Clicks the context-menu item (rendered in the workbench DOM) whose label is `label`, once it takes clicks, and
+ * waits for the menu to close.
  */
 export async function clickMenuItem(page: Page, label: string): Promise<void> {
   const item = page.locator(".monaco-menu .action-item .action-label", { hasText: label }).first();
   await expectVisible(item, `context-menu item "${label}"`);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    await item.click();
-    const closed = await page
-      .locator(".context-view .monaco-menu")
-      .first()
-      .waitFor({ state: "hidden", timeout: 3000 })
-      .then(() => true)
-      .catch(() => false);
-    if (closed) return;
-  }
-  throw new Error(`the context menu stayed open after clicking "${label}" three times`);
+  // A timer of the same delay set in the page now fires after the items' (set earlier, when they were drawn),
+  // however late a loaded machine runs them: then the item takes the click.
+  await page.evaluate((ms) => new Promise<void>((ok) => setTimeout(ok, ms)), MENU_ITEM_ARMING_MS);
+  await item.click();
+  await item.waitFor({ state: "hidden", timeout: UI_TIMEOUT_MS }).catch(() => {
+    throw new Error(`the context menu stayed open after clicking "${label}"`);
+  });
 }
 
 /** The workbench's modal dialog (a modal message of the extension). */

@@ -50,7 +50,7 @@ function path(n: number): ChatMessageDto[] {
 
 async function open(n: number, streaming: boolean): Promise<ViewPage> {
   const vp = await openView(browser, server, { view: "chat", height: 500 });
-  await vp.send({ type: "chat/snapshot", messages: path(n), streaming, model: MODEL, usage });
+  await vp.send({ type: "chat/snapshot", start: 0, keep: false, messages: path(n), streaming, model: MODEL, usage });
   await settleList(vp);
   return vp;
 }
@@ -228,6 +228,8 @@ test("a sent message and a streamed reply are announced once each, the reply onl
     // The host refreshes the snapshot after a prompt: nothing in it is news.
     await vp.send({
       type: "chat/snapshot",
+      start: 0,
+      keep: false,
       messages: [...path(40), msg("u1", "user", "Please **explain** it"), msg("e1", "assistant", long)],
       streaming: false,
       model: MODEL,

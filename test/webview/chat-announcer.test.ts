@@ -15,6 +15,8 @@ function feed(a: ChatAnnouncer, msgs: HostToWebview[]): string[] {
 
 const snapshot = (messages: ChatMessageDto[], streaming = false): HostToWebview => ({
   type: "chat/snapshot",
+  start: 0,
+  keep: false,
   messages,
   streaming,
   usage,

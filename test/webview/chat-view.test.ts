@@ -22,7 +22,7 @@ function chatSnapshot(
   streaming = false,
   extra: Partial<HostToWebview & { type: "chat/snapshot" }> = {},
 ): HostToWebview {
-  return { type: "chat/snapshot", messages, streaming, model: MODEL, usage, ...extra };
+  return { type: "chat/snapshot", start: 0, keep: false, messages, streaming, model: MODEL, usage, ...extra };
 }
 
 async function openChat(messages: ChatMessageDto[] = [], streaming = false): Promise<ViewPage> {

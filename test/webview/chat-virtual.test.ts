@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
-import type { ChatMessageDto } from "../../src/shared/protocol.js";
-import { openView, settle, type ViewPage, type WebviewServer, openRig, closeRig } from "./harness.js";
-import { msg } from "./chat-fixtures.js";
+import { openView, type ViewPage, type WebviewServer, openRig, closeRig } from "./harness.js";
+import { longPath, msg } from "./chat-fixtures.js";
+import { inView, listState, setScrollTop, stable, topOf } from "./chat-list-probe.js";
 
 let server: WebviewServer;
 let browser: Browser;
@@ -17,108 +17,19 @@ after(() => closeRig(server, browser));
 
 const usage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 0 };
 const MODEL = { key: "openai/gpt", name: "GPT", provider: "openai", contextWindow: 128000 };
-const BIG_OUTPUT = "output line of a tool\n".repeat(450); // ~10 KB
-
-/** A long path: user, assistant with a tool call, its 10 KB result, assistant markdown; ids m0…m{n-1}. */
-function longPath(n: number): ChatMessageDto[] {
-  const out: ChatMessageDto[] = [];
-  for (let i = 0; i < n; i++) {
-    const id = `m${i}`;
-    switch (i % 4) {
-      case 0:
-        out.push(msg(id, "user", `Question ${i}: ${"why ".repeat(i % 7 === 0 ? 60 : 3)}`));
-        break;
-      case 1:
-        out.push(
-          msg(id, "assistant", `Looking at **${i}**`, { toolCalls: [{ id: `c${i}`, name: "bash", args: "{}" }] }),
-        );
-        break;
-      case 2:
-        out.push(msg(id, "toolResult", BIG_OUTPUT, { toolCallId: `c${i - 1}`, toolName: "bash" }));
-        break;
-      default:
-        out.push(
-          msg(id, "assistant", `Answer ${i}\n\n- point *one*\n- point two\n\n\`\`\`ts\nconst x = ${i};\n\`\`\``),
-        );
-    }
-  }
-  return out;
-}
-
 async function openLong(n: number, streaming: boolean): Promise<ViewPage> {
   const vp = await openView(browser, server, { view: "chat", height: 600 });
-  await vp.send({ type: "chat/snapshot", messages: longPath(n), streaming, model: MODEL, usage });
+  await vp.send({
+    type: "chat/snapshot",
+    start: 0,
+    keep: false,
+    messages: longPath(n),
+    streaming,
+    model: MODEL,
+    usage,
+  });
   await stable(vp);
   return vp;
-}
-
-interface ListState {
-  scrollTop: number;
-  fromBottom: number;
-  mounted: number;
-  markdown: number;
-  /** First row (message id) intersecting the viewport and its top relative to the list's top. */
-  firstId: string | null;
-  firstTop: number;
-}
-
-// In-page code as strings: tsx's name-keeping helpers do not exist in the page.
-const STATE_JS = `(() => {
-  const el = document.querySelector('.chat-messages');
-  const box = el.getBoundingClientRect();
-  let firstId = null, firstTop = 0;
-  for (const m of el.querySelectorAll('[data-message-id]')) {
-    const r = m.getBoundingClientRect();
-    if (r.bottom > box.top && r.top < box.bottom) { firstId = m.getAttribute('data-message-id'); firstTop = r.top - box.top; break; }
-  }
-  return {
-    scrollTop: el.scrollTop,
-    fromBottom: el.scrollHeight - el.scrollTop - el.clientHeight,
-    mounted: el.querySelectorAll('[data-message-id]').length,
-    markdown: el.querySelectorAll('.markdown').length,
-    firstId, firstTop,
-  };
-})()`;
-
-async function listState(vp: ViewPage): Promise<ListState> {
-  return (await vp.page.evaluate(STATE_JS)) as ListState;
-}
-
-/** Wait (bounded) until the list stops changing: measuring and re-windowing take a few frames. */
-async function stable(vp: ViewPage): Promise<ListState> {
-  let prev = "";
-  let same = 0;
-  for (let i = 0; i < 60; i++) {
-    await settle(vp.page);
-    const s = await listState(vp);
-    const sig = JSON.stringify(s);
-    same = sig === prev ? same + 1 : 0;
-    if (same >= 2) return s;
-    prev = sig;
-  }
-  throw new Error(`chat list did not settle: ${prev}`);
-}
-
-/** Where a message's top is relative to the list's top, or null when it is not mounted. */
-async function topOf(vp: ViewPage, id: string): Promise<number | null> {
-  return (await vp.page.evaluate(`(() => {
-    const m = document.querySelector('[data-message-id="${id}"]');
-    if (m === null) return null;
-    return m.getBoundingClientRect().top - document.querySelector('.chat-messages').getBoundingClientRect().top;
-  })()`)) as number | null;
-}
-
-async function inView(vp: ViewPage, id: string): Promise<boolean> {
-  return (await vp.page.evaluate(`(() => {
-    const m = document.querySelector('[data-message-id="${id}"]');
-    if (m === null) return false;
-    const r = m.getBoundingClientRect(), b = document.querySelector('.chat-messages').getBoundingClientRect();
-    return r.bottom > b.top && r.top < b.bottom;
-  })()`)) as boolean;
-}
-
-async function setScrollTop(vp: ViewPage, top: number): Promise<void> {
-  await vp.page.evaluate(`document.querySelector('.chat-messages').scrollTop = ${top}`);
 }
 
 const N = 3000;

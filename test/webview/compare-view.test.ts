@@ -73,6 +73,32 @@ async function answerRequests(vp: Page, statuses: CompareStatus[], answered: Set
   }
 }
 
+/**
+ * Lets frames pass until the view is still: three settles in a row with no new post and the same turns drawn at
+ * the same list height and scroll position. A drawn turn (or placeholder) is measured a frame after it is drawn,
+ * and each measurement can widen the window, so the pages a view needs are asked for over a few frames, not all
+ * in the first. With `answer`, page requests are answered as they come, as the host does. Bounded.
+ */
+async function untilStill(vp: Page, answer?: { statuses: CompareStatus[]; answered: Set<number> }): Promise<void> {
+  let last = "";
+  let still = 0;
+  for (let i = 0; i < 200; i++) {
+    if (answer) await answerRequests(vp, answer.statuses, answer.answered);
+    await settle(vp.page);
+    const now = await vp.page.evaluate(
+      () =>
+        `${(window as unknown as { __fake: { posted: unknown[] } }).__fake.posted.length} ` +
+        `${(document.querySelector(".cmp-list") as HTMLElement).style.height} ` +
+        `${(document.querySelector(".cmp-scroll") as HTMLElement).scrollTop} ` +
+        [...document.querySelectorAll("article.cmp-turn")].map((e) => (e as HTMLElement).dataset.index).join(),
+    );
+    still = now === last ? still + 1 : 0;
+    last = now;
+    if (still === 3) return;
+  }
+  throw new Error(`the compare view kept changing: ${last}`);
+}
+
 async function articles(vp: Page): Promise<number[]> {
   return vp.page.$$eval("article.cmp-turn", (els) => els.map((e) => Number((e as HTMLElement).dataset.index)));
 }
@@ -137,9 +163,11 @@ describe("compare panel", () => {
     const statuses: CompareStatus[] = Array.from({ length: 5000 }, (_, i) => (i % 7 === 3 ? "changed" : "same"));
     const vp = await openCompareView(browser, server, { width: 1000, height: 700 });
     await vp.send({ type: "compare/snapshot", overview: overview(statuses) });
+    // Before any page arrives, the window grows as its placeholders are measured: what it asks for then is fixed.
+    await untilStill(vp);
     const answered = new Set<number>();
     await answerRequests(vp, statuses, answered);
-    await settle(vp.page);
+    await untilStill(vp);
     const drawn = await articles(vp);
     assert.ok(drawn.length > 0 && drawn.length < 60, `${drawn.length} turns in the DOM`);
     assert.deepEqual([...answered], [0, 20], "the first pages only");
@@ -148,9 +176,7 @@ describe("compare panel", () => {
       const el = document.querySelector(".cmp-scroll") as HTMLElement;
       el.scrollTop = el.scrollHeight / 2;
     });
-    await settle(vp.page);
-    await answerRequests(vp, statuses, answered);
-    await settle(vp.page);
+    await untilStill(vp, { statuses, answered });
     const middle = await articles(vp);
     assert.ok(Math.min(...middle) > 1000, `drawn ${Math.min(...middle)}…${Math.max(...middle)}`);
     assert.ok(answered.size < 12, `${answered.size} pages asked for`);

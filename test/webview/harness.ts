@@ -13,14 +13,9 @@ import { tmpdir } from "node:os";
 import { dirname, extname, join } from "node:path";
 import * as esbuild from "esbuild";
 import { chromium, type Browser, type Page } from "playwright-core";
-import type {
-  CompareToHost,
-  HostToCompare,
-  HostToWebview,
-  TreeNodeDto,
-  WebviewToHost,
-} from "../../src/shared/protocol.js";
-import { encodeTreeNodes } from "../../src/shared/tree-columns.js";
+import type { CompareToHost, HostToCompare, HostToWebview, WebviewToHost } from "../../src/shared/protocol.js";
+import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
+import type { TreeRow } from "../../src/core/rows/tree-row.js";
 
 /** The repository root: the nearest folder at or above the working directory holding webview/main.tsx. */
 function findRoot(): string {
@@ -358,19 +353,16 @@ export interface SyntheticTreeOptions {
  * A synthetic session: a main chain of user/assistant/toolResult turns with side branches, ids "n0"…,
  * leaf at the end of the main chain. Deterministic, so tests and benchmarks agree.
  */
-export function syntheticTree(
-  count: number,
-  opts: SyntheticTreeOptions = {},
-): { nodes: TreeNodeDto[]; leafId: string } {
+export function syntheticTree(count: number, opts: SyntheticTreeOptions = {}): { nodes: TreeRow[]; leafId: string } {
   const branchEvery = opts.branchEvery ?? 50;
   const branchLength = opts.branchLength ?? 5;
   const prefix = opts.textPrefix ?? "message";
-  const nodes: TreeNodeDto[] = [];
+  const nodes: TreeRow[] = [];
   const base = Date.UTC(2026, 0, 1);
-  const kinds: TreeNodeDto["kind"][] = ["user", "assistant", "toolResult", "assistant"];
+  const kinds: TreeRow["kind"][] = ["user", "assistant", "toolResult", "assistant"];
   let mainTip: string | null = null;
   let k = 0;
-  const add = (parentId: string | null, kind: TreeNodeDto["kind"]): string => {
+  const add = (parentId: string | null, kind: TreeRow["kind"]): string => {
     const id = `n${nodes.length}`;
     nodes.push({
       id,
@@ -407,7 +399,7 @@ export interface TreeBenchmark extends SnapshotTiming {
  * snapshot of `nodes` and time its first paint. Close it when done (browser, server, temp dir).
  */
 export async function openTreeBenchmark(
-  nodes: TreeNodeDto[],
+  nodes: TreeRow[],
   leafId: string | null,
   opts: { width?: number; height?: number } = {},
 ): Promise<TreeBenchmark> {
@@ -415,9 +407,9 @@ export async function openTreeBenchmark(
   const browser = await launchBrowser();
   try {
     const view = await openView(browser, server, { view: "tree", width: opts.width, height: opts.height });
-    // Encoded here, before timing: the host builds these columns from its store (src/host/tree-dto.ts).
-    const tree = encodeTreeNodes(nodes, leafId);
-    const first = await measureSnapshot(view, { type: "tree/snapshot", sessionId: "bench", tree, leafId });
+    // Encoded here, before timing: the host builds these columns from its store (src/host/tree-sync.ts).
+    const rows = encodeTreeRows(nodes);
+    const first = await measureSnapshot(view, { type: "tree/snapshot", sessionId: "bench", rows, leafId });
     return {
       ...first,
       view,

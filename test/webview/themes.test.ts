@@ -10,8 +10,9 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import type { CompareItem, CompareOverview, CompareTurn } from "../../src/core/compare/compare-types.js";
-import type { ChatMessageDto, HostToWebview, TreeNodeDto } from "../../src/shared/protocol.js";
-import { encodeTreeNodes } from "../../src/shared/tree-columns.js";
+import type { ChatMessageDto, HostToWebview } from "../../src/shared/protocol.js";
+import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
+import type { TreeRow } from "../../src/core/rows/tree-row.js";
 import {
   applyTheme,
   launchBrowser,
@@ -323,14 +324,14 @@ after(async () => {
 });
 
 let clock = 0;
-function node(id: string, parentId: string | null, kind: TreeNodeDto["kind"], extra: Partial<TreeNodeDto> = {}) {
+function node(id: string, parentId: string | null, kind: TreeRow["kind"], extra: Partial<TreeRow> = {}) {
   clock++;
   const timestamp = new Date(Date.UTC(2026, 0, 1) + clock * 1000).toISOString();
-  return { id, parentId, kind, timestamp, preview: `${kind} ${id}`, ...extra } satisfies TreeNodeDto;
+  return { id, parentId, kind, timestamp, preview: `${kind} ${id}`, ...extra } satisfies TreeRow;
 }
 
 /** Every row kind the brief names: user, assistant, tool, label (tag and entry), branch summary, compaction. */
-function treeNodes(): TreeNodeDto[] {
+function treeNodes(): TreeRow[] {
   return [
     node("u1", null, "user", { preview: "Refactor the parser" }),
     node("a1", "u1", "assistant", { preview: "Sure, two approaches" }),
@@ -349,7 +350,7 @@ function treeNodes(): TreeNodeDto[] {
 }
 
 function treeSnapshot(): HostToWebview {
-  return { type: "tree/snapshot", sessionId: "s", tree: encodeTreeNodes(treeNodes(), "u3"), leafId: "u3" };
+  return { type: "tree/snapshot", sessionId: "s", rows: encodeTreeRows(treeNodes()), leafId: "u3" };
 }
 
 const msg = (id: string, role: ChatMessageDto["role"], text: string, extra: Partial<ChatMessageDto> = {}) =>
@@ -365,6 +366,8 @@ function chatSnapshot(): HostToWebview {
   ].join("\n\n");
   return {
     type: "chat/snapshot",
+    start: 0,
+    keep: false,
     streaming: true,
     model: { key: "anthropic/claude", name: "Claude", provider: "anthropic", contextWindow: 200_000 },
     usage: { input: 1200, output: 340, cost: 0.0123, contextTokens: 5000, contextWindow: 200_000 },
@@ -579,7 +582,7 @@ function compareTurns(): CompareTurn[] {
  * at its bottom, a label on a deep row: the shape of a long session that branched again and again.
  */
 function deepSnapshot(): HostToWebview {
-  const nodes: TreeNodeDto[] = [node("d0", null, "user", { preview: "Refactor the parser into modules" })];
+  const nodes: TreeRow[] = [node("d0", null, "user", { preview: "Refactor the parser into modules" })];
   for (let i = 1; i <= DEEP_LEVELS; i++) {
     const kind = i % 2 === 0 ? "user" : "assistant";
     const extra = i === DEEP_LEVELS - 3 ? { label: "checkpoint" } : {};
@@ -587,7 +590,7 @@ function deepSnapshot(): HostToWebview {
     nodes.push(node(`s${i}`, `d${i - 1}`, "user", { preview: `side question ${i} about error messages` }));
   }
   const leafId = `d${DEEP_LEVELS}`;
-  return { type: "tree/snapshot", sessionId: "deep", tree: encodeTreeNodes(nodes, leafId), leafId };
+  return { type: "tree/snapshot", sessionId: "deep", rows: encodeTreeRows(nodes), leafId };
 }
 
 const DEEP_LEVELS = 36;

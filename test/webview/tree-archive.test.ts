@@ -6,8 +6,9 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
-import type { HostToWebview, TreeNodeDto } from "../../src/shared/protocol.js";
-import { encodeTreeNodes } from "../../src/shared/tree-columns.js";
+import type { HostToWebview } from "../../src/shared/protocol.js";
+import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
+import type { TreeRow } from "../../src/core/rows/tree-row.js";
 import { closeRig, openRig, openView, settle, type ViewPage, type WebviewServer } from "./harness.js";
 
 let server: WebviewServer;
@@ -16,13 +17,13 @@ before(async () => ({ server, browser } = await openRig()));
 after(() => closeRig(server, browser));
 
 let clock = 0;
-function node(id: string, parentId: string | null, kind: TreeNodeDto["kind"], preview: string): TreeNodeDto {
+function node(id: string, parentId: string | null, kind: TreeRow["kind"], preview: string): TreeRow {
   clock++;
   return { id, parentId, kind, timestamp: new Date(Date.UTC(2026, 0, 1) + clock * 1000).toISOString(), preview };
 }
 
 /** u1 → a1 → u2 → a2 (the active path) and a1 → u3 → a3 (the side branch, archived in the snapshot). */
-const NODES: TreeNodeDto[] = [
+const NODES: TreeRow[] = [
   node("u1", null, "user", "plan the parser"),
   node("a1", "u1", "assistant", "two ways"),
   node("u2", "a1", "user", "the hand-written way"),
@@ -32,7 +33,7 @@ const NODES: TreeNodeDto[] = [
 ];
 
 function snapshot(archived: string[]): HostToWebview {
-  return { type: "tree/snapshot", sessionId: "s1", tree: encodeTreeNodes(NODES, "a2"), leafId: "a2", archived };
+  return { type: "tree/snapshot", sessionId: "s1", rows: encodeTreeRows(NODES), leafId: "a2", archived };
 }
 
 async function rowIds(vp: ViewPage): Promise<string[]> {

@@ -3,8 +3,9 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { TreeFilter, TreeNodeDto } from "../../src/shared/protocol.js";
-import { encodeTreeNodes } from "../../src/shared/tree-columns.js";
+import type { TreeFilter } from "../../src/shared/protocol.js";
+import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
+import type { TreeRow } from "../../src/core/rows/tree-row.js";
 import { CONTEXT, SHOWN, computeVisibility, queryTokens } from "../../webview/tree/tree-filter.js";
 import {
   FIRST_IN_BRANCH,
@@ -17,12 +18,12 @@ import {
 import { TreeIndex } from "../../webview/tree/tree-index.js";
 
 let clock = 0;
-function node(
-  id: string,
-  parentId: string | null,
-  kind: TreeNodeDto["kind"],
-  extra: Partial<TreeNodeDto> = {},
-): TreeNodeDto {
+/** An index of row objects, as the webview builds it from a snapshot of them. */
+function indexOf(rows: readonly TreeRow[], leafId: string | null): TreeIndex {
+  return new TreeIndex(encodeTreeRows(rows), leafId);
+}
+
+function node(id: string, parentId: string | null, kind: TreeRow["kind"], extra: Partial<TreeRow> = {}): TreeRow {
   clock++;
   return {
     id,
@@ -55,7 +56,7 @@ function display(
 }
 
 /** The spec's example tree: a branch after the first assistant reply. */
-function specTree(): TreeNodeDto[] {
+function specTree(): TreeRow[] {
   return [
     node("u1", null, "user"),
     node("a1", "u1", "assistant"),
@@ -69,7 +70,7 @@ function specTree(): TreeNodeDto[] {
 }
 
 test("single-child chains stay flat and only branch points indent, with connectors", () => {
-  const idx = new TreeIndex(specTree(), "u3");
+  const idx = indexOf(specTree(), "u3");
   const { lines } = display(idx);
   assert.deepEqual(lines, ["u1", "a1", "├─ u2", "│  a2", "│  c1", "│  u3", "└─ u4", "   a4"]);
 });
@@ -77,12 +78,12 @@ test("single-child chains stay flat and only branch points indent, with connecto
 test("children are ordered oldest first whatever the file order", () => {
   const late = node("late", "root", "user");
   const early = { ...node("early", "root", "user"), timestamp: "2020-01-01T00:00:00.000Z" };
-  const idx = new TreeIndex([node("root", null, "user"), late, early], null);
+  const idx = indexOf([node("root", null, "user"), late, early], null);
   assert.deepEqual(display(idx).ids, ["root", "early", "late"]);
 });
 
 test("several roots sit under a virtual root with connectors; orphans count as roots", () => {
-  const idx = new TreeIndex(
+  const idx = indexOf(
     [node("r1", null, "user"), node("r2", null, "user"), node("o", "missing", "user", { orphan: true })],
     null,
   );
@@ -99,7 +100,7 @@ test("the default filter hides pi's bookkeeping entries; their children attach t
     node("s", "c", "session_info"),
     node("a1", "s", "assistant"),
   ];
-  const idx = new TreeIndex(nodes, "a1");
+  const idx = indexOf(nodes, "a1");
   assert.deepEqual(display(idx).lines, ["u1", "a1"]);
   assert.deepEqual(display(idx, "all").ids, ["u1", "m", "t", "l", "c", "s", "a1"]);
 });
@@ -112,7 +113,7 @@ test("pi 1.5's entries: usage rows only in 'all' (even labelled); context edits 
     node("e", "w", "context_edit"),
     node("a1", "e", "assistant"),
   ];
-  const idx = new TreeIndex(nodes, "a1");
+  const idx = indexOf(nodes, "a1");
   for (const filter of ["default", "no-tools", "user-only", "labeled-only"] as const)
     assert.equal(display(idx, filter).ids.includes("w"), false, filter);
   assert.deepEqual(display(idx).ids, ["u1", "a1"]);
@@ -127,7 +128,7 @@ test("no-tools hides tool results; tool-call-only assistant turns are hidden unl
     node("a2", "t1", "assistant"),
     node("a3", "a2", "assistant", { toolCallsOnly: true }),
   ];
-  const idx = new TreeIndex(nodes, "a3");
+  const idx = indexOf(nodes, "a3");
   assert.deepEqual(display(idx).ids, ["u1", "t1", "a2", "a3"]);
   assert.deepEqual(display(idx, "no-tools").ids, ["u1", "a2", "a3"]);
   idx.setLeaf("a2");
@@ -141,7 +142,7 @@ test("user-only and labeled-only filters", () => {
     node("a1", "u1", "assistant", { label: "checkpoint" }),
     node("u2", "a1", "user"),
   ];
-  const idx = new TreeIndex(nodes, "u2");
+  const idx = indexOf(nodes, "u2");
   assert.deepEqual(display(idx, "user-only").ids, ["u1", "u2"]);
   assert.deepEqual(display(idx, "labeled-only").ids, ["a1"]);
   idx.setLabels([{ id: "a1" }, { id: "u2", label: "x" }]);
@@ -156,7 +157,7 @@ test("search needs every token (case-insensitive) in role, label, preview or too
     node("u2", "t1", "user", { preview: "now the LEXER please", label: "lexer-work" }),
     node("u3", "a1", "user", { preview: "unrelated" }),
   ];
-  const idx = new TreeIndex(nodes, "u2");
+  const idx = indexOf(nodes, "u2");
   assert.deepEqual(display(idx, "default", "grep parser").ids, ["u1", "a1", "t1"]);
   const vis = computeVisibility(idx, "default", queryTokens("GREP Parser"));
   assert.equal(vis[idx.idToIdx.get("t1") as number], SHOWN);
@@ -168,7 +169,7 @@ test("search needs every token (case-insensitive) in role, label, preview or too
 });
 
 test("folding hides a branch's descendants and marks rows foldable", () => {
-  const idx = new TreeIndex(specTree(), "u3");
+  const idx = indexOf(specTree(), "u3");
   const open = display(idx);
   const a1Row = open.ids.indexOf("a1");
   assert.ok((open.rows.flags[a1Row] & FOLDABLE) !== 0, "branch point is foldable");
@@ -180,12 +181,12 @@ test("folding hides a branch's descendants and marks rows foldable", () => {
 
 test("indentation is capped; deeper rows carry a depth marker", () => {
   // A ladder: every level branches into a short side leaf and the continuing chain.
-  const nodes: TreeNodeDto[] = [node("d0", null, "user")];
+  const nodes: TreeRow[] = [node("d0", null, "user")];
   for (let i = 1; i <= MAX_INDENT + 4; i++) {
     nodes.push(node(`d${i}`, `d${i - 1}`, "user"));
     nodes.push(node(`s${i}`, `d${i - 1}`, "user"));
   }
-  const idx = new TreeIndex(nodes, null);
+  const idx = indexOf(nodes, null);
   const { rows, ids } = display(idx);
   const deepest = ids.indexOf(`d${MAX_INDENT + 4}`);
   const g = guideText(rows, deepest);
@@ -197,8 +198,13 @@ test("indentation is capped; deeper rows carry a depth marker", () => {
 });
 
 test("appends extend the index in place and keep timestamp order", () => {
-  const idx = new TreeIndex(specTree(), "u3");
-  idx.append([node("a3", "u3", "assistant"), { ...node("old", "a1", "user"), timestamp: "2000-01-01T00:00:00.000Z" }]);
+  const idx = indexOf(specTree(), "u3");
+  idx.append(
+    encodeTreeRows([
+      node("a3", "u3", "assistant"),
+      { ...node("old", "a1", "user"), timestamp: "2000-01-01T00:00:00.000Z" },
+    ]),
+  );
   idx.setLeaf("a3");
   const { lines } = display(idx);
   assert.deepEqual(lines, ["u1", "a1", "├─ old", "├─ u2", "│  a2", "│  c1", "│  u3", "│  a3", "└─ u4", "   a4"]);
@@ -208,7 +214,7 @@ test("appends extend the index in place and keep timestamp order", () => {
 
 test("parent cycles and self-parents do not hang and still show every node", () => {
   const nodes = [node("x", "y", "user"), node("y", "x", "user"), node("z", "z", "user")];
-  const idx = new TreeIndex(nodes, "x");
+  const idx = indexOf(nodes, "x");
   assert.equal(display(idx).ids.length, 3);
 });
 
@@ -218,28 +224,22 @@ test("a duplicated id keeps its first occurrence and is shown once", () => {
     node("a1", "u1", "assistant"),
     { ...node("a1", "u1", "assistant"), preview: "dup" },
   ];
-  const idx = new TreeIndex(nodes, "a1");
+  const idx = indexOf(nodes, "a1");
   const { ids } = display(idx, "all");
   assert.deepEqual(ids, ["u1", "a1"]);
   assert.equal(idx.node(idx.idToIdx.get("a1") as number).preview, "assistant a1");
 });
 
-test("an index built from the host's columns matches one built from rows, and sorts children only when told", () => {
-  const rows = specTree();
-  const fromRows = new TreeIndex(rows, "u3");
-  const fromCols = new TreeIndex(encodeTreeNodes(rows, "u3"));
-  assert.deepEqual(display(fromCols), display(fromRows));
-  assert.equal(fromCols.leaf, fromRows.leaf);
-  // File order differs from timestamp order: columns that say so get sorted, like rows do.
+test("children are sorted by timestamp when the columns say file order is not their order", () => {
   const late = { ...node("late", "root", "user"), timestamp: "2026-01-01T00:00:09.000Z" };
   const early = { ...node("early", "root", "user"), timestamp: "2026-01-01T00:00:01.000Z" };
-  const cols = encodeTreeNodes([node("root", null, "user"), late, early], null);
+  const cols = encodeTreeRows([node("root", null, "user"), late, early]);
   assert.equal(cols.childrenSorted, false);
-  assert.deepEqual(display(new TreeIndex(cols), "all").ids, ["root", "early", "late"]);
+  assert.deepEqual(display(new TreeIndex(cols, null), "all").ids, ["root", "early", "late"]);
 });
 
 test("labels, filters and search read the columns; many appends grow the arrays", () => {
-  const idx = new TreeIndex(encodeTreeNodes(specTree(), "u3"));
+  const idx = indexOf(specTree(), "u3");
   idx.setLabels([{ id: "a1", label: "Checkpoint" }]);
   assert.deepEqual(display(idx, "labeled-only").ids, ["a1"]);
   assert.ok(idx.search(idx.idToIdx.get("a1") as number).includes("checkpoint"));
@@ -255,7 +255,7 @@ test("labels, filters and search read the columns; many appends grow the arrays"
     parent = d.id;
     return d;
   });
-  idx.append(added);
+  idx.append(encodeTreeRows(added));
   idx.setLeaf("x99");
   assert.equal(idx.size, specTree().length + 100);
   assert.equal(idx.onPath[idx.idToIdx.get("x50") as number], 1);
@@ -272,8 +272,8 @@ test("column search finds exactly what per-node search text finds", () => {
     return seed % k;
   };
   const words = ["alpha", "Beta", "gamma", "TOOL", "read", "bash", "ünï", "x"];
-  const kinds: TreeNodeDto["kind"][] = ["user", "assistant", "toolResult", "branch_summary", "model_change"];
-  const nodes: TreeNodeDto[] = [];
+  const kinds: TreeRow["kind"][] = ["user", "assistant", "toolResult", "branch_summary", "model_change"];
+  const nodes: TreeRow[] = [];
   for (let i = 0; i < 300; i++) {
     const len = rand(60);
     const text = Array.from({ length: len }, () => words[rand(words.length)]).join(rand(2) ? " " : "");
@@ -285,8 +285,8 @@ test("column search finds exactly what per-node search text finds", () => {
       }),
     );
   }
-  const idx = new TreeIndex(encodeTreeNodes(nodes, "m5"));
-  idx.append([node("late", "m3", "user", { preview: "gamma late" })]);
+  const idx = indexOf(nodes, "m5");
+  idx.append(encodeTreeRows([node("late", "m3", "user", { preview: "gamma late" })]));
   idx.setLabels([{ id: "m7", label: "Special" }]);
   const queries = [
     "alpha",

@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
-import type { TreeNodeDto } from "../../src/shared/protocol.js";
-import { encodeTreeNodes } from "../../src/shared/tree-columns.js";
+import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
+import type { TreeRow } from "../../src/core/rows/tree-row.js";
 import { closeRig, openRig, openView, settle, type ViewPage, type WebviewServer } from "./harness.js";
 
 let server: WebviewServer;
@@ -18,15 +18,15 @@ before(async () => ({ server, browser } = await openRig()));
 after(() => closeRig(server, browser));
 
 let clock = 0;
-function node(id: string, parentId: string | null, kind: TreeNodeDto["kind"], extra: Partial<TreeNodeDto> = {}) {
+function node(id: string, parentId: string | null, kind: TreeRow["kind"], extra: Partial<TreeRow> = {}) {
   clock++;
   const timestamp = new Date(Date.UTC(2026, 0, 1) + clock * 1000).toISOString();
   const preview = `${id} says something long enough to run past the right edge of a narrow or a wide sidebar`;
-  return { id, parentId, kind, timestamp, preview, ...extra } satisfies TreeNodeDto;
+  return { id, parentId, kind, timestamp, preview, ...extra } satisfies TreeRow;
 }
 
 /** Two levels of branches, so the measured rows have connectors; texts overflow every width tested. */
-function nodes(): TreeNodeDto[] {
+function nodes(): TreeRow[] {
   return [
     node("u1", null, "user"),
     node("a1", "u1", "assistant"),
@@ -112,7 +112,7 @@ for (const width of [300, 500]) {
   test(`at ${width} px a row keeps its place when selected, focused, labelled or made active`, async () => {
     const vp = await openView(browser, server, { view: "tree", width, height: 500 });
     try {
-      await vp.send({ type: "tree/snapshot", sessionId: "s", tree: encodeTreeNodes(nodes(), "u4"), leafId: "u4" });
+      await vp.send({ type: "tree/snapshot", sessionId: "s", rows: encodeTreeRows(nodes()), leafId: "u4" });
       const ALL: (keyof RowXs)[] = ["connector", "label", "role", "text"];
 
       // Selected: a click on the row's words (the click target is scrolled into view first, as automation

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
-import type { TreeNodeDto } from "../../src/shared/protocol.js";
-import { encodeTreeNodes } from "../../src/shared/tree-columns.js";
+import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
+import type { TreeRow } from "../../src/core/rows/tree-row.js";
 import { closeRig, openRig, openView, settle, type ViewPage, type WebviewServer } from "./harness.js";
 
 let server: WebviewServer;
@@ -15,9 +15,9 @@ before(async () => ({ server, browser } = await openRig()));
 after(() => closeRig(server, browser));
 
 let clock = 0;
-function node(id: string, parentId: string | null, kind: TreeNodeDto["kind"], extra: Partial<TreeNodeDto> = {}) {
+function node(id: string, parentId: string | null, kind: TreeRow["kind"], extra: Partial<TreeRow> = {}) {
   clock++;
-  const d: TreeNodeDto = {
+  const d: TreeRow = {
     id,
     parentId,
     kind,
@@ -33,7 +33,7 @@ function node(id: string, parentId: string | null, kind: TreeNodeDto["kind"], ex
  *         └→ uB → aB → sBrought (fromId aA: brought here) ← leaf
  * aA → sOwn (fromId a1: on its own path, no marker)
  */
-const nodes = (): TreeNodeDto[] => [
+const nodes = (): TreeRow[] => [
   node("u1", null, "user"),
   node("a1", "u1", "assistant"),
   node("uA", "a1", "user", { preview: "Try approach A" }),
@@ -49,7 +49,7 @@ async function open(): Promise<ViewPage> {
   await vp.send({
     type: "tree/snapshot",
     sessionId: "s",
-    tree: encodeTreeNodes(nodes(), "sBrought"),
+    rows: encodeTreeRows(nodes()),
     leafId: "sBrought",
   });
   return vp;
@@ -110,7 +110,10 @@ test("F12 on a brought summary goes to its source; on anything else it does noth
 test("a summary appended later carries its marker too", async () => {
   const vp = await open();
   try {
-    await vp.send({ type: "tree/append", nodes: [node("s2", "sBrought", "branch_summary", { fromId: "uA" })] });
+    await vp.send({
+      type: "tree/append",
+      rows: encodeTreeRows([node("s2", "sBrought", "branch_summary", { fromId: "uA" })]),
+    });
     await vp.send({ type: "tree/leaf", leafId: "s2" });
     assert.equal(await row(vp, "s2").locator(".source-tag").innerText(), "from: Try approach A");
   } finally {

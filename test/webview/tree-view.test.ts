@@ -5,8 +5,9 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
-import type { HostToWebview, TreeNodeDto } from "../../src/shared/protocol.js";
-import { encodeTreeNodes } from "../../src/shared/tree-columns.js";
+import type { HostToWebview } from "../../src/shared/protocol.js";
+import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
+import type { TreeRow } from "../../src/core/rows/tree-row.js";
 import {
   closeRig,
   measureSearchKeystrokes,
@@ -25,12 +26,7 @@ before(async () => ({ server, browser } = await openRig()));
 after(() => closeRig(server, browser));
 
 let clock = 0;
-function node(
-  id: string,
-  parentId: string | null,
-  kind: TreeNodeDto["kind"],
-  extra: Partial<TreeNodeDto> = {},
-): TreeNodeDto {
+function node(id: string, parentId: string | null, kind: TreeRow["kind"], extra: Partial<TreeRow> = {}): TreeRow {
   clock++;
   return {
     id,
@@ -45,7 +41,7 @@ function node(
 const XSS_IMG = `<img src=x onerror=alert(1)>`;
 const XSS_SCRIPT = `<script>alert(2)</script>`;
 
-function sampleNodes(): TreeNodeDto[] {
+function sampleNodes(): TreeRow[] {
   return [
     node("u1", null, "user", { preview: "Hello, can you help" }),
     node("a1", "u1", "assistant", { preview: "Of course! I can" }),
@@ -61,8 +57,8 @@ function sampleNodes(): TreeNodeDto[] {
   ];
 }
 
-function snapshot(nodes: TreeNodeDto[], leafId: string | null, sessionId = "s1"): HostToWebview {
-  return { type: "tree/snapshot", sessionId, tree: encodeTreeNodes(nodes, leafId), leafId };
+function snapshot(nodes: TreeRow[], leafId: string | null, sessionId = "s1"): HostToWebview {
+  return { type: "tree/snapshot", sessionId, rows: encodeTreeRows(nodes), leafId };
 }
 
 async function openTree(state?: unknown): Promise<ViewPage> {
@@ -338,7 +334,10 @@ test("incremental updates keep selection, folds and scroll; leaf and labels upda
   try {
     await vp.page.click('[data-entry-id="u4"] .twisty');
     await press(vp, "Home");
-    await vp.send({ type: "tree/append", nodes: [node("a3", "u3", "assistant", { preview: "appended" })] });
+    await vp.send({
+      type: "tree/append",
+      rows: encodeTreeRows([node("a3", "u3", "assistant", { preview: "appended" })]),
+    });
     await vp.send({ type: "tree/leaf", leafId: "a3" });
     assert.equal(await selectedId(vp), "u1");
     assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "c1", "t1", "u3", "a3", "u4"]);
@@ -367,9 +366,9 @@ test("a row whose tool calls changed files shows the count, from a snapshot and 
     assert.equal(await vp.page.locator(".files-badge").count(), 1);
     // A turn streams in: its tool result row arrives, then again with its count (the host re-sends the row).
     const result = node("t2", "u3", "toolResult", { toolName: "write", preview: "written" });
-    await vp.send({ type: "tree/append", nodes: [result] });
+    await vp.send({ type: "tree/append", rows: encodeTreeRows([result]) });
     assert.equal(await badge("t2").count(), 0);
-    await vp.send({ type: "tree/append", nodes: [{ ...result, changedFiles: 1 }] });
+    await vp.send({ type: "tree/append", rows: encodeTreeRows([{ ...result, changedFiles: 1 }]) });
     assert.equal(await badge("t2").textContent(), "1");
     assert.equal(await badge("t2").getAttribute("title"), "1 file changed here");
     assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
@@ -430,7 +429,10 @@ test("virtualized: a 100k-node tree keeps a bounded number of DOM rows while scr
     await press(vp, "ArrowDown");
     const sel = await selectedId(vp);
     const scrolled = await vp.page.$eval(".tree-scroll", (e) => (e as HTMLElement).scrollTop);
-    await vp.send({ type: "tree/append", nodes: [node("new1", leafId, "user", { preview: "appended" })] });
+    await vp.send({
+      type: "tree/append",
+      rows: encodeTreeRows([node("new1", leafId, "user", { preview: "appended" })]),
+    });
     assert.equal(await vp.page.$eval(".tree-scroll", (e) => (e as HTMLElement).scrollTop), scrolled);
     assert.equal(await selectedId(vp), sel);
     // Rows inserted above the viewport do not move what is on screen.
@@ -447,13 +449,13 @@ test("virtualized: a 100k-node tree keeps a bounded number of DOM rows while scr
     assert.notEqual(topBefore, "");
     await vp.send({
       type: "tree/append",
-      nodes: [
+      rows: encodeTreeRows([
         { ...node("early1", "n1", "user", { preview: "inserted above" }), timestamp: "2000-01-01T00:00:00.000Z" },
         {
           ...node("early2", "early1", "assistant", { preview: "inserted above" }),
           timestamp: "2000-01-01T00:00:01.000Z",
         },
-      ],
+      ]),
     });
     assert.equal(await topRowId(), topBefore);
     assert.ok(before >= 0);
@@ -476,7 +478,7 @@ test("benchmark hooks: snapshot and keystroke probes return timings and leave th
     const t = await measureSnapshot(vp, {
       type: "tree/snapshot",
       sessionId: "b",
-      tree: encodeTreeNodes(nodes, leafId),
+      rows: encodeTreeRows(nodes),
       leafId,
     });
     assert.ok(t.rowCount > 0 && t.rowCount <= 100);

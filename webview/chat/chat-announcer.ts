@@ -6,7 +6,7 @@
  * Announced: a user message when it first appears, an assistant reply when it is finished (its stored
  * entry replaces the streamed one, or streaming stops), a tool result that is an error, and a tool call
  * waiting for approval. Never: a snapshot's messages (opening, switching sessions, the refresh after a
- * prompt) or another version of a message already seen.
+ * prompt), older messages paged in, or another version of a message already seen.
  */
 import type { ChatMessageDto, HostToWebview } from "../../src/shared/protocol.js";
 
@@ -29,6 +29,9 @@ export class ChatAnnouncer {
     switch (msg.type) {
       case "chat/snapshot":
         this.streaming = msg.streaming;
+        for (const m of msg.messages) this.known.add(m.id);
+        return [];
+      case "chat/older":
         for (const m of msg.messages) this.known.add(m.id);
         return [];
       case "chat/message":

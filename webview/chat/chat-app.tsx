@@ -99,7 +99,13 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
       <ChatList
         messages={model.messages}
         streaming={model.streaming}
-        followSeq={followSeq}
+        // Another conversation (new session, another branch far away) is shown from its end, like a new one.
+        followSeq={followSeq + model.resetSeq}
+        hasOlder={model.start > 0}
+        onNeedOlder={() => {
+          const request = model.requestOlder();
+          if (request) props.post(request);
+        }}
         header={
           model.loaded && model.messages.length === 0 ? (
             <div class="chat-empty">Start the conversation below.</div>

@@ -3,13 +3,17 @@
  * rest are stood in for by spacers sized from measured heights, or estimates for rows never seen.
  * ChatScroller keeps the view at the bottom while following, and still when the user scrolled up.
  *
+ * The messages are themselves a window of the path (the host pages older ones in): when the first one is
+ * mounted, i.e. the user scrolled within a screen or so of it, the list asks for the page before it.
+ *
  * Accessibility: a focusable, labelled region (keyboard scrolling) holding a list whose rows are listitems
- * with their position in the whole path (aria-posinset/setsize), since most of them are not in the DOM.
+ * with their position among the messages held (aria-posinset/setsize; the size is unknown, -1, while older
+ * ones can be paged in), since most of them are not in the DOM.
  * Nothing here is live: rows mounted by scrolling back are old news. New content is announced by
  * ChatLiveRegion instead.
  */
 import type { ComponentChildren, JSX } from "preact";
-import { useLayoutEffect, useMemo, useReducer, useRef } from "preact/hooks";
+import { useEffect, useLayoutEffect, useMemo, useReducer, useRef } from "preact/hooks";
 import type { ChatMessageDto } from "../../src/shared/protocol.js";
 import { MessageItem, OrphanToolResult } from "./chat-message.js";
 import { ChatScroller, type ScrollAnchor } from "./chat-scroller.js";
@@ -19,8 +23,12 @@ import { chatRows, estimateRowHeight, RowOffsets, type ChatRow } from "./chat-wi
 export interface ChatListProps {
   messages: readonly ChatMessageDto[];
   streaming: boolean;
-  /** Changes when the user sends a message: the list follows the bottom again. */
+  /** Changes when the user sends a message, or another conversation replaced the messages: follow the bottom. */
   followSeq: number;
+  /** Older messages of the path can be paged in before the first one. */
+  hasOlder: boolean;
+  /** The first message is mounted while `hasOlder`: ask for the page before it (repeated calls are the caller's to drop). */
+  onNeedOlder(): void;
   /** Shown before the list of rows, inside the scrolled region (the empty-chat hint). */
   header?: ComponentChildren;
   /** Shown after the list of rows, inside the scrolled region (the no-model notice). */
@@ -57,7 +65,7 @@ export function ChatList(p: ChatListProps): JSX.Element {
   const rowsRef = useRef<HTMLDivElement>(null);
   const scroller = useMemo(() => new ChatScroller(() => bump(0)), []);
   const estimates = useRef({ width: -1, byMessage: new WeakMap<ChatMessageDto, number>() });
-  const seen = useRef({ firstKey: undefined as string | undefined, followSeq: p.followSeq });
+  const seenFollow = useRef(p.followSeq);
 
   useLayoutEffect(() => scroller.attach(ref.current as HTMLDivElement, rowsRef.current as HTMLDivElement), [scroller]);
   useLayoutEffect(() => scroller.afterRender());
@@ -65,11 +73,9 @@ export function ChatList(p: ChatListProps): JSX.Element {
   const d = useMemo(() => derive(p.messages), [p.messages]);
   const { rows, indexOf } = d;
 
-  // Another conversation (new session, other file) starts at its end, as when it was first opened.
-  const firstKey = rows[0]?.key;
-  if (firstKey !== seen.current.firstKey || p.followSeq !== seen.current.followSeq) {
-    if (seen.current.firstKey !== undefined || p.followSeq !== seen.current.followSeq) scroller.follow();
-    seen.current = { firstKey, followSeq: p.followSeq };
+  if (p.followSeq !== seenFollow.current) {
+    scroller.follow();
+    seenFollow.current = p.followSeq;
   }
 
   if (estimates.current.width !== scroller.width) {
@@ -116,7 +122,7 @@ export function ChatList(p: ChatListProps): JSX.Element {
         class="chat-row"
         role="listitem"
         aria-posinset={i + 1}
-        aria-setsize={rows.length}
+        aria-setsize={p.hasOlder ? -1 : rows.length}
         data-row-key={r.key}
         data-row-index={i}
       >
@@ -129,6 +135,10 @@ export function ChatList(p: ChatListProps): JSX.Element {
     );
   }
   if (range.end < rows.length) spacer("bottom", offsets.span(range.end, rows.length));
+  const firstMounted = range.start === 0;
+  useEffect(() => {
+    if (firstMounted && p.hasOlder) p.onNeedOlder();
+  });
 
   return (
     <div
@@ -141,6 +151,11 @@ export function ChatList(p: ChatListProps): JSX.Element {
       tabIndex={0}
     >
       {p.header}
+      {p.hasOlder ? (
+        <div class="chat-older" aria-hidden="true">
+          Loading earlier messages…
+        </div>
+      ) : null}
       <div ref={rowsRef} class="chat-rows" role="list" aria-label="Messages">
         {children}
       </div>

@@ -1,8 +1,11 @@
 /**
  * Chat view state outside Preact: the messages of the current path, streaming flag, usage, models and
  * pending approvals. Updates with a known message id replace that message in place.
+ *
+ * The messages are a window of the path ending at the leaf (the host sends the newest ones, and after a move
+ * only what changed); older ones are asked for page by page when the list scrolls near its top.
  */
-import type { ChatMessageDto, HostToWebview, ModelDto } from "../../src/shared/protocol.js";
+import type { ChatMessageDto, HostToWebview, ModelDto, WebviewToHost } from "../../src/shared/protocol.js";
 
 /** Token and cost use of the session. */
 export interface ChatUsage {
@@ -23,6 +26,10 @@ export interface PendingApproval {
 /** The chat view's model. */
 export class ChatModel {
   messages: ChatMessageDto[] = [];
+  /** Index in the path of `messages[0]`: above 0, older messages can be paged in. */
+  start = 0;
+  /** Bumped when another conversation replaced the messages (not extended them): the list shows its end. */
+  resetSeq = 0;
   streaming = false;
   model: ModelDto | undefined;
   usage: ChatUsage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 0 };
@@ -35,6 +42,9 @@ export class ChatModel {
   inputRequest: { text: string; seq: number } = { text: "", seq: 0 };
   private readonly byId = new Map<string, number>();
   private readonly listeners = new Set<() => void>();
+  /** The page asked for and not answered yet. */
+  private olderRequest: number | undefined;
+  private nextRequestId = 1;
 
   /** Subscribe to changes; returns an unsubscribe function. */
   subscribe(fn: () => void): () => void {
@@ -45,8 +55,18 @@ export class ChatModel {
   /** Apply a chat message from the host; returns true when it was one. */
   apply(msg: HostToWebview): boolean {
     switch (msg.type) {
-      case "chat/snapshot":
-        this.messages = [...msg.messages];
+      case "chat/snapshot": {
+        const reach = this.start + this.messages.length;
+        if (msg.keep && this.start <= msg.start && msg.start <= reach) {
+          // A move: what it did not change stays, the rest (and anything streamed after it) is replaced.
+          this.messages = [...this.messages.slice(0, msg.start - this.start), ...msg.messages];
+        } else {
+          this.messages = [...msg.messages];
+          this.start = msg.start;
+          this.resetSeq++;
+        }
+        // An unanswered page request was made against what this replaced: the host ignores it.
+        this.olderRequest = undefined;
         this.reindex();
         this.streaming = msg.streaming;
         this.model = msg.model;
@@ -54,6 +74,16 @@ export class ChatModel {
         this.noModelReason = msg.noModelReason;
         this.loaded = true;
         if (msg.model !== undefined) this.currentModelKey = msg.model.key;
+        break;
+      }
+      case "chat/older":
+        if (msg.requestId !== this.olderRequest) return true;
+        this.olderRequest = undefined;
+        if (msg.start + msg.messages.length === this.start) {
+          this.messages = [...msg.messages, ...this.messages];
+          this.start = msg.start;
+          this.reindex();
+        }
         break;
       case "chat/message": {
         // The stored entry may replace a streamed message that had a temporary id.
@@ -89,6 +119,21 @@ export class ChatModel {
     }
     this.changed();
     return true;
+  }
+
+  /**
+   * The request for the page before the first message held, to post to the host; undefined when there is
+   * none before it or one is on its way.
+   */
+  requestOlder(): Extract<WebviewToHost, { type: "chat/requestOlder" }> | undefined {
+    if (this.start === 0 || this.olderRequest !== undefined || this.messages.length === 0) return undefined;
+    this.olderRequest = this.nextRequestId++;
+    return {
+      type: "chat/requestOlder",
+      requestId: this.olderRequest,
+      before: this.start,
+      beforeId: this.messages[0].id,
+    };
   }
 
   /** Forget an approval once answered here (the host confirms with approvalDone too). */

@@ -4,7 +4,7 @@
  */
 import type { JSX } from "preact";
 import { useLayoutEffect, useRef } from "preact/hooks";
-import { renderMarkdown } from "./markdown.js";
+import { renderMarkdown } from "../ui/markdown.js";
 import { DerivedTextCache } from "./markdown-cache.js";
 
 /** Enough for every row of a few windows' worth of scrolling back and forth. */

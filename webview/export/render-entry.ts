@@ -3,7 +3,7 @@
  * from a session file and may hold anything.
  */
 import { asRecord, collapsible, h, str } from "./dom.js";
-import { renderMarkdown } from "./markdown.js";
+import { renderMarkdown } from "../ui/markdown.js";
 
 const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 const BASE64 = /^[A-Za-z0-9+/=\s]*$/;

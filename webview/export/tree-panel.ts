@@ -2,7 +2,9 @@
  * The export page's tree: the sidebar's filter, search and layout code (webview/tree, pure modules) with a
  * small windowed DOM renderer of its own, so 100k-entry sessions stay responsive.
  */
-import type { TreeFilter, TreeNodeDto } from "../../src/shared/protocol.js";
+import type { TreeFilter } from "../../src/shared/protocol.js";
+import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
+import { describeRow, type TreeRow } from "../../src/core/rows/tree-row.js";
 import { CONTEXT, computeVisibility, queryTokens } from "../tree/tree-filter.js";
 import { EXPANDED, FOLDABLE, flatten, guideText, type FlatRows } from "../tree/tree-flatten.js";
 import { TreeIndex } from "../tree/tree-index.js";
@@ -11,28 +13,6 @@ import { h } from "./dom.js";
 /** Row height in px; must match `.row` in the export stylesheet. */
 export const ROW_HEIGHT = 24;
 const OVERSCAN = 10;
-
-/** Role word a row starts with. */
-export function rowRole(d: TreeNodeDto): string {
-  switch (d.kind) {
-    case "user":
-      return "user:";
-    case "assistant":
-      return d.toolCallsOnly ? "assistant: [tool calls]" : "assistant:";
-    case "toolResult":
-      return d.toolName ? `tool ${d.toolName}:` : "tool:";
-    case "bashExecution":
-      return "bash:";
-    case "custom_message":
-      return "custom:";
-    case "branch_summary":
-      return "[branch summary]";
-    case "compaction":
-      return `[compaction${d.tokens ? `: ${d.tokens.toLocaleString()} tokens` : ""}]`;
-    default:
-      return `[${d.kind.replace(/_/g, " ")}]`;
-  }
-}
 
 /** Sidebar tree with filter, search and selection. */
 export class TreePanel {
@@ -50,12 +30,12 @@ export class TreePanel {
 
   constructor(
     private readonly scroller: HTMLElement,
-    nodes: readonly TreeNodeDto[],
+    nodes: readonly TreeRow[],
     leafId: string | null,
     private readonly onSelect: (id: string) => void,
     private readonly onStatus: (shown: number, total: number) => void,
   ) {
-    this.index = new TreeIndex(nodes, leafId);
+    this.index = new TreeIndex(encodeTreeRows(nodes), leafId);
     this.spacer = h("div");
     this.spacer.id = "tree-spacer";
     scroller.appendChild(this.spacer);
@@ -176,6 +156,7 @@ export class TreePanel {
     if (this.vis[i] === CONTEXT) cls.push("context");
     if (d.failed) cls.push("failed");
     const guide = guideText(this.rows, row);
+    const { role, text } = describeRow(d);
     const flags = this.rows.flags[row];
     const foldable = (flags & FOLDABLE) !== 0;
     const expanded = (flags & EXPANDED) !== 0;
@@ -185,8 +166,8 @@ export class TreePanel {
       guide.text ? h("span", "branch-mark", (guide.deep ? "…" : "") + guide.text) : undefined,
       h("span", foldable ? "twisty" : "twisty none", foldable ? (expanded ? "▾" : "▸") : ""),
       d.label ? h("span", "label", d.label) : undefined,
-      h("span", `kind kind-${d.kind}`, rowRole(d)),
-      h("span", "preview", d.preview),
+      h("span", `kind kind-${d.kind}`, role),
+      h("span", "preview", text),
       isLeaf ? h("span", "leaf-mark", "← leaf") : undefined,
       d.orphan ? h("span", "leaf-mark", "(orphan)") : undefined,
     );

@@ -1,12 +1,12 @@
 /**
  * Which nodes a filter and a search query show. Pure functions over TreeIndex arrays.
  */
-import type { TreeFilter, TreeNodeDto } from "../../src/shared/protocol.js";
-import { DEFAULT_HIDDEN_KINDS as DEFAULT_HIDDEN } from "../../src/shared/search-words.js";
-import { FLAG_HIDDEN, FLAG_TOOL_CALLS_ONLY, kindCode, TREE_NODE_KINDS } from "../../src/shared/tree-columns.js";
+import type { TreeFilter } from "../../src/shared/protocol.js";
+import { ENTRY_KINDS, isConversationKind } from "../../src/core/session/entry-kinds.js";
+import { FLAG_HIDDEN, FLAG_TOOL_CALLS_ONLY, kindCode } from "../../src/core/rows/row-columns.js";
 import type { TreeIndex } from "./tree-index.js";
 
-export { queryTokens } from "../../src/shared/search-words.js";
+export { queryTokens } from "../../src/core/search/search-query.js";
 
 /** Visibility codes: hidden, shown as a search hit (or no search), shown only as a hit's ancestor. */
 export const HIDDEN = 0;
@@ -16,38 +16,19 @@ export const CONTEXT = 2;
 /** Kinds only the "all" filter shows (pi 1.5's usage records: cost, not conversation). */
 const USAGE = kindCode("usage");
 
-/** Whether a node passes the filter alone (pi's rules). */
-export function passesFilter(d: TreeNodeDto, filter: TreeFilter, isLeaf: boolean): boolean {
-  if (filter === "all") return true;
-  if (d.kind === "usage") return false;
-  // display:false hook messages and tool-call-only assistant turns are noise outside "all"; the leaf always shows.
-  if (d.hidden === true && !isLeaf) return false;
-  if (d.kind === "assistant" && d.toolCallsOnly === true && !isLeaf) return false;
-  switch (filter) {
-    case "default":
-      return !DEFAULT_HIDDEN.has(d.kind);
-    case "no-tools":
-      return !DEFAULT_HIDDEN.has(d.kind) && d.kind !== "toolResult";
-    case "user-only":
-      return d.kind === "user";
-    case "labeled-only":
-      return d.label !== undefined && d.label !== "";
-    default: {
-      const never: never = filter;
-      return never;
-    }
-  }
-}
-
 /** Per filter, which kind codes pass (before the hidden / tool-calls-only rules). */
 const KIND_PASSES: Readonly<Record<Exclude<TreeFilter, "all" | "labeled-only">, Uint8Array>> = {
-  default: Uint8Array.from(TREE_NODE_KINDS, (k) => (DEFAULT_HIDDEN.has(k) ? 0 : 1)),
-  "no-tools": Uint8Array.from(TREE_NODE_KINDS, (k) => (DEFAULT_HIDDEN.has(k) || k === "toolResult" ? 0 : 1)),
-  "user-only": Uint8Array.from(TREE_NODE_KINDS, (k) => (k === "user" ? 1 : 0)),
+  default: Uint8Array.from(ENTRY_KINDS, (k) => (isConversationKind(k) ? 1 : 0)),
+  "no-tools": Uint8Array.from(ENTRY_KINDS, (k) => (isConversationKind(k) && k !== "toolResult" ? 1 : 0)),
+  "user-only": Uint8Array.from(ENTRY_KINDS, (k) => (k === "user" ? 1 : 0)),
 };
 const ASSISTANT = kindCode("assistant");
 
-/** `passesFilter` for node `i` of an index, read from its arrays (no row object is decoded). */
+/**
+ * Whether node `i` passes the filter alone (pi's rules), read from the index's arrays (no row object is decoded):
+ * "all" shows everything; the others hide display:false hook messages and tool-call-only assistant turns (the
+ * leaf always shows) and pass kinds as KIND_PASSES says; "labeled-only" shows labelled rows but usage records.
+ */
 export function passesFilterAt(index: TreeIndex, i: number, filter: TreeFilter, isLeaf: boolean): boolean {
   if (filter === "all") return true;
   const f = index.flags[i];

@@ -3,26 +3,22 @@
  * appends. Indices (not ids) link nodes so that filtering and flattening 100k nodes stay tight loops; row
  * objects are decoded only for rows that are drawn, and the id → index map only when an id is looked up.
  */
-import type { TreeNodeDto } from "../../src/shared/protocol.js";
-import { KIND_SEARCH_WORDS } from "../../src/shared/search-words.js";
+import { ENTRY_KINDS, kindSearchWords } from "../../src/core/session/entry-kinds.js";
 import {
   columnString,
-  encodeTreeNodes,
-  FLAG_FAILED,
-  FLAG_HIDDEN,
-  FLAG_ORPHAN,
-  FLAG_TOOL_CALLS_ONLY,
+  decodeRows,
+  indexOfId,
   kindCode,
   rowAt,
-  TREE_NODE_KINDS,
-  type TreeColumns,
-} from "../../src/shared/tree-columns.js";
-
-/** How long a preview may be for search (pi matches the first 200 characters of content). */
-const SEARCH_PREVIEW_CHARS = 200;
+  rowFlags,
+  sparseFields,
+  type RowColumns,
+  type SparseRowFields,
+} from "../../src/core/rows/row-columns.js";
+import { PREVIEW_CHARS, type TreeRow } from "../../src/core/rows/tree-row.js";
 
 /** Kind words by kind code. */
-const KIND_WORDS_BY_CODE: readonly string[] = TREE_NODE_KINDS.map((k) => KIND_SEARCH_WORDS[k]);
+const KIND_WORDS_BY_CODE: readonly string[] = ENTRY_KINDS.map(kindSearchWords);
 
 function grow<T extends Int32Array | Uint8Array>(a: T, size: number, fill: number): T {
   if (a.length >= size) return a;
@@ -55,9 +51,9 @@ function markHits(text: string, ends: readonly number[], t: string, m: Uint8Arra
 export class TreeIndex {
   /** Parent node index, -1 for roots (valid below `size`). */
   parent: Int32Array;
-  /** Kind codes (TREE_NODE_KINDS). */
+  /** Kind codes (ENTRY_KINDS). */
   kinds: Uint8Array;
-  /** FLAG_* bits of src/shared/tree-columns.ts. */
+  /** FLAG_* bits of src/core/rows/row-columns.ts. */
   flags: Uint8Array;
   /** Children as linked lists, oldest first: first child and next sibling, -1 for none. */
   firstChild: Int32Array;
@@ -65,19 +61,17 @@ export class TreeIndex {
   /** Root nodes, oldest first. */
   readonly roots: number[] = [];
   private count: number;
-  private readonly cols: TreeColumns;
+  private readonly cols: RowColumns;
   /** Labels by node index (authoritative for every node). */
   private readonly labels = new Map<number, string>();
-  private readonly tokens = new Map<number, number>();
-  /** Branch summaries' fromId by node index (snapshot rows; appended rows carry their own). */
-  private readonly fromIds = new Map<number, string>();
+  /** The snapshot's other sparse fields by node index (parent ids outside it, tokens, fromId, badges). */
+  private readonly sparse: Map<number, SparseRowFields>;
   /** summarySource() answers, by node index. */
   private readonly sources = new Map<number, number>();
-  private readonly changedFiles = new Map<number, number>();
-  /** Rows that arrived as objects (appends), authoritative over the columns. */
-  private readonly own = new Map<number, TreeNodeDto>();
+  /** Rows that arrived after the snapshot (appends), authoritative over the columns. */
+  private readonly own = new Map<number, TreeRow>();
   /** Decoded snapshot rows, a cache. */
-  private readonly decoded = new Map<number, TreeNodeDto>();
+  private readonly decoded = new Map<number, TreeRow>();
   private readonly searchText: (string | undefined)[];
   private idMap: Map<string, number> | undefined;
   /** Lower-cased columns for search; null when unusable. */
@@ -85,12 +79,8 @@ export class TreeIndex {
   private leafIdx = -1;
   private pathMarks: Uint8Array = new Uint8Array(0);
 
-  /**
-   * Build from a snapshot's columns, or from row objects (the HTML export, tests) in any order; children
-   * are sorted by timestamp unless the columns say they already are.
-   */
-  constructor(source: TreeColumns | readonly TreeNodeDto[], leafId: string | null = null) {
-    const cols = Array.isArray(source) ? encodeTreeNodes(source, leafId) : (source as TreeColumns);
+  /** Build from a snapshot's columns; children are sorted by timestamp unless the columns say they already are. */
+  constructor(cols: RowColumns, leafId: string | null) {
     const n = cols.count;
     this.cols = cols;
     this.count = n;
@@ -99,11 +89,12 @@ export class TreeIndex {
     this.flags = Uint8Array.from(cols.flags);
     this.firstChild = new Int32Array(n).fill(-1);
     this.nextSibling = new Int32Array(n).fill(-1);
-    for (let k = 0; k < cols.labels.at.length; k++) this.labels.set(cols.labels.at[k], cols.labels.text[k]);
-    for (let k = 0; k < cols.tokens.at.length; k++) this.tokens.set(cols.tokens.at[k], cols.tokens.value[k]);
-    for (let k = 0; k < cols.fromIds.at.length; k++) this.fromIds.set(cols.fromIds.at[k], cols.fromIds.id[k]);
-    const files = cols.changedFiles;
-    for (let k = 0; k < files.at.length; k++) this.changedFiles.set(files.at[k], files.value[k]);
+    this.sparse = sparseFields(cols);
+    for (const [i, s] of this.sparse) {
+      if (s.label === undefined) continue;
+      this.labels.set(i, s.label);
+      delete s.label;
+    }
     this.searchText = new Array<string | undefined>(n).fill(undefined);
     // Link in index order, tracking each list's tail so every link is O(1).
     const last = new Int32Array(n).fill(-1);
@@ -122,7 +113,7 @@ export class TreeIndex {
     if (!cols.childrenSorted) this.sortAllChildren();
     this.breakCycles();
     if (this.roots.length > 1) this.sortList(this.roots);
-    this.setLeafIndex(cols.leaf >= 0 && cols.leaf < n ? cols.leaf : -1);
+    this.setLeafIndex(leafId === null ? -1 : indexOfId(cols, leafId));
   }
 
   /** Number of nodes. */
@@ -146,17 +137,12 @@ export class TreeIndex {
   }
 
   /** The node as a row object (decoded on demand and cached). */
-  node(i: number): TreeNodeDto {
+  node(i: number): TreeRow {
     const mine = this.own.get(i);
     if (mine !== undefined) return mine;
     let d = this.decoded.get(i);
     if (d === undefined) {
-      d = rowAt(this.cols, i, {
-        label: this.labels.get(i),
-        tokens: this.tokens.get(i),
-        fromId: this.fromIds.get(i),
-        changedFiles: this.changedFiles.get(i),
-      });
+      d = rowAt(this.cols, i, { ...this.sparse.get(i), label: this.labels.get(i) });
       this.decoded.set(i, d);
     }
     return d;
@@ -191,10 +177,10 @@ export class TreeIndex {
     return this.labels.has(i);
   }
 
-  /** Add entries in file order; an id seen before replaces that node's fields (same parent kept). */
-  append(nodes: readonly TreeNodeDto[]): void {
+  /** Add an append's rows in file order; an id seen before replaces that node's fields (same parent kept). */
+  append(batch: RowColumns): void {
     const ids = this.ids();
-    for (const dto of nodes) {
+    for (const dto of decodeRows(batch)) {
       const existing = ids.get(dto.id);
       const i = existing ?? this.count;
       if (existing === undefined) {
@@ -208,14 +194,11 @@ export class TreeIndex {
       this.sources.delete(i);
       this.searchText[i] = undefined;
       this.kinds[i] = kindCode(dto.kind);
-      this.flags[i] =
-        (dto.toolCallsOnly === true ? FLAG_TOOL_CALLS_ONLY : 0) |
-        (dto.failed === true ? FLAG_FAILED : 0) |
-        (dto.orphan === true ? FLAG_ORPHAN : 0) |
-        (dto.hidden === true ? FLAG_HIDDEN : 0);
-      if (dto.label !== undefined && dto.label !== "") this.labels.set(i, dto.label);
+      this.flags[i] = rowFlags(dto);
+      if (dto.label !== undefined) this.labels.set(i, dto.label);
       else this.labels.delete(i);
-      if (existing === undefined) this.linkNew(i, dto.parentId === null ? -1 : (ids.get(dto.parentId) ?? -1));
+      if (existing === undefined)
+        this.linkNew(i, dto.parentId === null || dto.orphan === true ? -1 : (ids.get(dto.parentId) ?? -1));
     }
     // The path array must cover new indices even when the leaf did not move.
     if (this.pathMarks.length < this.count) this.setLeafIndex(this.leafIdx);
@@ -255,7 +238,7 @@ export class TreeIndex {
       const preview = mine !== undefined ? mine.preview : columnString(this.cols.previews, i);
       const tool = mine !== undefined ? (mine.toolName ?? "") : columnString(this.cols.toolNames, i);
       s =
-        `${KIND_WORDS_BY_CODE[this.kinds[i]] ?? "unknown"} ${this.labels.get(i) ?? ""} ${preview.slice(0, SEARCH_PREVIEW_CHARS)} ${tool}`.toLowerCase();
+        `${KIND_WORDS_BY_CODE[this.kinds[i]] ?? "unknown"} ${this.labels.get(i) ?? ""} ${preview.slice(0, PREVIEW_CHARS)} ${tool}`.toLowerCase();
       this.searchText[i] = s;
     }
     return s;
@@ -278,7 +261,7 @@ export class TreeIndex {
     const m = new Uint8Array(base);
     for (const t of tokens) {
       m.fill(0);
-      markHits(blobs.previews, this.cols.previews.ends, t, m, SEARCH_PREVIEW_CHARS);
+      markHits(blobs.previews, this.cols.previews.ends, t, m, PREVIEW_CHARS);
       markHits(blobs.toolNames, this.cols.toolNames.ends, t, m);
       for (let i = 0; i < base; i++) {
         if (hits[i] === 0 || m[i] === 1) continue;

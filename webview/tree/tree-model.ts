@@ -6,6 +6,7 @@ import type { HostToWebview, TreeFilter } from "../../src/shared/protocol.js";
 import { archivedNodes, computeVisibility, queryTokens } from "./tree-filter.js";
 import { flatten, type FlatRows } from "./tree-flatten.js";
 import { TreeIndex } from "./tree-index.js";
+import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
 
 /** What survives a reload of the view (webview getState/setState). */
 export interface PersistedTreeState {
@@ -28,11 +29,12 @@ export function readPersisted(raw: Record<string, unknown> | undefined): Persist
   return { filter, folded, sessionId, selectedId, showArchived: raw?.showArchived === true };
 }
 
-const EMPTY_ROWS: FlatRows = flatten(new TreeIndex([], null), new Uint8Array(0), new Set(), false);
+const EMPTY_INDEX = (): TreeIndex => new TreeIndex(encodeTreeRows([]), null);
+const EMPTY_ROWS: FlatRows = flatten(EMPTY_INDEX(), new Uint8Array(0), new Set(), false);
 
 /** The tree view's model. */
 export class TreeModel {
-  index: TreeIndex = new TreeIndex([], null);
+  index: TreeIndex = EMPTY_INDEX();
   rows: FlatRows = EMPTY_ROWS;
   /** Per node: HIDDEN, SHOWN or CONTEXT (a search hit's ancestor). */
   visibility: Uint8Array = new Uint8Array(0);
@@ -93,7 +95,7 @@ export class TreeModel {
         performance.mark("tree:snapshot:received");
         const sameSession = msg.sessionId === this.sessionId;
         const keepId = this.selected >= 0 ? this.index.id(this.selected) : this.pendingSelectedId;
-        this.index = new TreeIndex(msg.tree);
+        this.index = new TreeIndex(msg.rows, msg.leafId);
         performance.mark("tree:snapshot:indexed");
         if (!sameSession) this.folded.clear();
         this.sessionId = msg.sessionId;
@@ -110,7 +112,7 @@ export class TreeModel {
         break;
       }
       case "tree/append":
-        this.index.append(msg.nodes);
+        this.index.append(msg.rows);
         this.recomputeAnchored();
         break;
       case "tree/leaf":
@@ -267,11 +269,4 @@ export class TreeModel {
   private changed(): void {
     for (const fn of this.listeners) fn();
   }
-}
-
-/** Short display of a token count: 12345 → "12k". */
-export function formatTokens(n: number): string {
-  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, "")}M`;
-  if (n >= 1000) return `${Math.round(n / 1000)}k`;
-  return String(n);
 }

@@ -2,53 +2,12 @@
  * One tree row. Text goes in as text nodes only (Preact escapes it), never as HTML.
  */
 import type { JSX } from "preact";
-import type { TreeNodeDto } from "../../src/shared/protocol.js";
+import { describeRow, type TreeRow as TreeRowData } from "../../src/core/rows/tree-row.js";
 import { EXPANDED, FOLDABLE, guideText, type FlatRows } from "./tree-flatten.js";
-import { formatTokens } from "./tree-model.js";
 import { CONTEXT } from "./tree-filter.js";
 
-/** Fixed row height in px: windowing depends on it (keep in sync with media/tree.css). */
+/** Fixed row height in px: windowing depends on it (keep in sync with `.tree-row` in media/webview.css). */
 export const ROW_HEIGHT = 22;
-
-/** The role word and text a row shows for an entry. */
-export function describeNode(d: TreeNodeDto): { role: string; text: string } {
-  switch (d.kind) {
-    case "user":
-      return { role: "user:", text: d.preview };
-    case "assistant":
-      if (d.toolCallsOnly === true)
-        return { role: "assistant:", text: `[tool calls${d.toolName ? `: ${d.toolName}` : ""}]` };
-      return { role: "assistant:", text: d.preview };
-    case "toolResult":
-      return { role: d.toolName ? `tool ${d.toolName}:` : "tool:", text: d.preview };
-    case "bashExecution":
-      return { role: "bash:", text: d.preview };
-    case "custom_message":
-      return { role: "custom:", text: d.preview };
-    case "branch_summary":
-      return { role: "[branch summary]", text: d.preview };
-    case "compaction":
-      return { role: `[compaction: ${formatTokens(d.tokens ?? 0)} tokens]`, text: "" };
-    case "label":
-      return { role: "[label]", text: d.preview };
-    case "custom":
-      return { role: "[custom]", text: d.preview };
-    case "model_change":
-      return { role: "[model]", text: d.preview };
-    case "thinking_level_change":
-      return { role: "[thinking]", text: d.preview };
-    case "session_info":
-      return { role: "[session]", text: d.preview };
-    case "usage":
-      return { role: "[usage]", text: d.preview };
-    case "context_edit":
-      return { role: "[context edit]", text: d.preview };
-    case "system":
-      return { role: "[system prompt]", text: d.preview };
-    default:
-      return { role: `[${d.kind}]`, text: d.preview };
-  }
-}
 
 /** The badge's tooltip (and accessible name). */
 export function filesTitle(count: number): string {
@@ -59,7 +18,7 @@ export function filesTitle(count: number): string {
 export interface TreeRowProps {
   rows: FlatRows;
   row: number;
-  node: TreeNodeDto;
+  node: TreeRowData;
   nodeIdx: number;
   selected: boolean;
   onPath: boolean;
@@ -91,7 +50,7 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
   const expanded = (f & EXPANDED) !== 0;
   const level = rows.level[row];
   const g = guideText(rows, row);
-  const desc = describeNode(d);
+  const desc = describeRow(d);
   const dim = d.kind !== "user" && d.kind !== "branch_summary" && d.kind !== "compaction";
   const cls = ["tree-row", `kind-${d.kind}`];
   if (dim) cls.push("dim");

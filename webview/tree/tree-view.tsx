@@ -4,12 +4,13 @@
  */
 import type { JSX } from "preact";
 import { useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
-import type { HostToWebview, TreeFilter, TreeNodeDto, WebviewToHost } from "../../src/shared/protocol.js";
+import type { HostToWebview, TreeFilter, WebviewToHost } from "../../src/shared/protocol.js";
+import { describeRow, type TreeRow as TreeRowData } from "../../src/core/rows/tree-row.js";
 import { Dropdown, TextField } from "../ui/controls.js";
 import { EXPANDED } from "./tree-flatten.js";
 import { handleTreeKey } from "./tree-keys.js";
 import type { TreeModel } from "./tree-model.js";
-import { describeNode, ROW_HEIGHT, TreeRow } from "./tree-row.js";
+import { ROW_HEIGHT, TreeRow } from "./tree-row.js";
 
 /** Rows rendered above and below the viewport so fast scrolling shows no gaps. */
 const OVERSCAN = 10;
@@ -34,8 +35,8 @@ export interface TreeViewProps {
 }
 
 /** How a summary's source node is named on the summary's row. */
-function sourceText(d: TreeNodeDto): string {
-  const { role, text } = describeNode(d);
+function sourceText(d: TreeRowData): string {
+  const { role, text } = describeRow(d);
   return text !== "" ? text : role;
 }
 

@@ -27,10 +27,10 @@ import type { AgentTool, ToolApprovalPolicy } from "../tools/types.js";
 import type { AgentEvent } from "./events.js";
 import { forkSession, type ForkResult } from "./fork.js";
 import { bringConclusions } from "./bring-conclusions.js";
+import type { HookMessage } from "../hooks/hook-events.js";
 import type {
   BringConclusionsOptions,
   BringConclusionsResult,
-  HookMessage,
   NavigateTreeOptions,
   NavigateTreeResult,
 } from "./navigate-types.js";
@@ -129,7 +129,8 @@ export class AgentSession {
     this.stream = options.stream ?? streamCompletion;
     this.complete = options.complete ?? completeText;
     this.contextCache = new ContextCache(this.sessionManager);
-    const context = this.contextCache.get();
+    // Not the whole context: on a big session that reads every body on the path, and nothing needs it yet.
+    const context = this.sessionManager.getLeafSettings();
     this.model =
       options.model ??
       options.selectModel?.(context.model) ??
@@ -458,8 +459,8 @@ export class AgentSession {
   // ---- tree ---------------------------------------------------------------------------------
 
   /**
-   * Moves to `targetId` (tree.md). Rejects while a prompt runs (abort it first) and for an unknown id;
-   * every other failure resolves with `cancelled: true` and leaves the session unchanged.
+   * Moves to `targetId` (docs/tree-navigation.md). Rejects while a prompt runs (abort it first) and for an unknown
+   * id; every other failure resolves with a result other than `moved` and leaves the session unchanged.
    */
   async navigateTree(targetId: string, options: NavigateTreeOptions = {}): Promise<NavigateTreeResult> {
     this.assertIdle("navigate");
@@ -487,7 +488,8 @@ export class AgentSession {
    * Summarizes another branch — from its common ancestor with the leaf to `sourceId` — and appends the summary at
    * the leaf as a `branch_summary` with `fromId: sourceId` (Bring Conclusions Here). The leaf stays on this branch
    * (the summary becomes it). Rejects while a prompt runs, on a read-only session and for an unknown id; every other
-   * failure (nothing to bring, hook cancel, summarizer error, abort) resolves `cancelled: true` with nothing written.
+   * failure (nothing to bring, hook cancel, summarizer error, abort) resolves a result other than `moved`, with nothing
+   * written.
    */
   async bringConclusions(sourceId: string, options: BringConclusionsOptions = {}): Promise<BringConclusionsResult> {
     this.assertIdle("bring conclusions");

@@ -10,7 +10,8 @@
  */
 import type { BranchSummaryEntry } from "../session/types.js";
 import type { NavigateEnv } from "./navigate-tree.js";
-import type { BringConclusionsOptions, BringConclusionsResult, TreePreparation } from "./navigate-types.js";
+import type { TreePreparation } from "../hooks/hook-events.js";
+import type { BringConclusionsOptions, BringConclusionsResult } from "./navigate-types.js";
 import { prepareSummary } from "./summary-step.js";
 
 /** Implementation of AgentSession.bringConclusions (the session checks it is idle and writable first). */
@@ -24,10 +25,10 @@ export async function bringConclusions(
     throw new Error(`Cannot bring conclusions: no entry with id "${sourceId}" in this session`);
   const leafId = sm.getLeafId();
   if (leafId === null)
-    return { cancelled: true, error: "The conversation is empty here: send a message first, then bring conclusions." };
+    return { kind: "failed", error: "The conversation is empty here: send a message first, then bring conclusions." };
   const commonAncestorId = sm.findCommonAncestor(leafId, sourceId);
   if (commonAncestorId === sourceId)
-    return { cancelled: true, error: "That node is on the current branch: its conclusions are already here." };
+    return { kind: "failed", error: "That node is on the current branch: its conclusions are already here." };
   const entriesToSummarize = sm.collectEntriesToSummarize(sourceId, leafId);
   const preparation: TreePreparation = {
     targetId: leafId,
@@ -42,12 +43,10 @@ export async function bringConclusions(
   };
   const signal = options.signal ?? new AbortController().signal;
   const step = await prepareSummary(env, preparation, signal, options.extractive === true);
-  if (step.kind === "hookCancelled") return { cancelled: true };
-  if (step.kind === "aborted") return { cancelled: true, aborted: true };
-  if (step.kind === "failed") return { cancelled: true, error: step.error };
+  if (step.kind !== "ready") return step;
   if (!step.summary)
     return {
-      cancelled: true,
+      kind: "failed",
       error: "That branch has no messages to summarize after its common ancestor with the current branch.",
     };
 
@@ -62,5 +61,5 @@ export async function bringConclusions(
     summaryEntry,
     fromHook,
   });
-  return { cancelled: false, summaryEntry };
+  return { kind: "moved", summaryEntry };
 }

@@ -1,6 +1,6 @@
 /**
- * AgentSession.navigateTree (tree.md, branch-summary.md): move the leaf within the same file,
- * optionally leaving a summary of the abandoned branch. Nothing is written unless the move succeeds.
+ * AgentSession.navigateTree (docs/tree-navigation.md, docs/branch-summaries.md): move the leaf within the same
+ * file, optionally leaving a summary of the abandoned branch. Nothing is written unless the move succeeds.
  */
 import { contentText, repairMessage } from "../messages.js";
 import type { HookRunner } from "../hooks/hook-runner.js";
@@ -8,7 +8,8 @@ import type { ModelInfo } from "../providers/types.js";
 import type { SessionManager } from "../session/session-manager.js";
 import type { BranchSummaryEntry, SessionEntry } from "../session/types.js";
 import type { AgentEvent } from "./events.js";
-import type { NavigateTreeOptions, NavigateTreeResult, TreePreparation } from "./navigate-types.js";
+import type { TreePreparation } from "../hooks/hook-events.js";
+import type { NavigateTreeOptions, NavigateTreeResult } from "./navigate-types.js";
 import { prepareSummary } from "./summary-step.js";
 import type { SummarySource } from "./summary-source.js";
 
@@ -36,10 +37,6 @@ export function selectionTarget(entry: SessionEntry): { newLeafId: string | null
   return { newLeafId: entry.id };
 }
 
-function cancelledByAbort(): NavigateTreeResult {
-  return { cancelled: true, aborted: true };
-}
-
 /** Implementation of AgentSession.navigateTree (the session checks it is idle first). */
 export async function navigateTree(
   env: NavigateEnv,
@@ -50,7 +47,7 @@ export async function navigateTree(
   const target = sm.getEntry(targetId);
   if (!target) throw new Error(`Cannot navigate: no entry with id "${targetId}" in this session`);
   const oldLeafId = sm.getLeafId();
-  if (targetId === oldLeafId) return { cancelled: false, noop: true };
+  if (targetId === oldLeafId) return { kind: "noop" };
 
   const { newLeafId, editorText } = selectionTarget(target);
   const signal = options.signal ?? new AbortController().signal;
@@ -72,9 +69,7 @@ export async function navigateTree(
     label: options.label,
   };
   const step = await prepareSummary(env, preparation, signal, options.extractive === true);
-  if (step.kind === "hookCancelled") return { cancelled: true };
-  if (step.kind === "aborted") return cancelledByAbort();
-  if (step.kind === "failed") return { cancelled: true, error: step.error };
+  if (step.kind !== "ready") return step;
   const { summary, label } = step;
 
   let summaryEntry: BranchSummaryEntry | undefined;
@@ -96,7 +91,7 @@ export async function navigateTree(
     fromHook: summary ? summary.fromHook : undefined,
   });
 
-  const out: NavigateTreeResult = { cancelled: false };
+  const out: NavigateTreeResult = { kind: "moved" };
   if (editorText !== undefined) out.editorText = editorText;
   if (summaryEntry) out.summaryEntry = summaryEntry;
   return out;

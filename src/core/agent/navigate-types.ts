@@ -1,9 +1,17 @@
-/** Options, results and hook payloads of AgentSession.navigateTree / fork / compact. */
-import type { AgentMessage, ImageContent, TextContent } from "../messages.js";
-import type { ModelInfo } from "../providers/types.js";
-import type { BranchSummaryEntry, CompactionEntry, SessionEntry } from "../session/types.js";
+/**
+ * The vocabulary of moving in the tree, from core to UI: how the user asked (NavigateMode), the options of
+ * AgentSession.navigateTree and bringConclusions, and how either ended (TreeMoveResult, one discriminated union
+ * that the host passes on, adding only the user's own "dismissed"). docs/tree-navigation.md describes the moves.
+ */
+import type { BranchSummaryEntry } from "../session/types.js";
 
-/** navigateTree options (tree.md). */
+/**
+ * How the summary question of a move is handled: `ask` follows the user's setting, `choose` always asks (the
+ * "Summarize and Switch Branch" command), `summarize` and `none` decide without asking.
+ */
+export type NavigateMode = "ask" | "choose" | "summarize" | "none";
+
+/** navigateTree options. */
 export interface NavigateTreeOptions {
   /** Summarize the branch being left. */
   summarize?: boolean;
@@ -19,21 +27,24 @@ export interface NavigateTreeOptions {
   extractive?: boolean;
 }
 
+/**
+ * How a move in the tree ended. Anything but `moved` changed nothing.
+ * - `moved`: the leaf moved; `editorText` is the selected user message's text (for re-submission), `summaryEntry`
+ *   the branch summary written, if any.
+ * - `noop`: the target already was the leaf.
+ * - `cancelled`: a hook cancelled (silent, as in pi).
+ * - `aborted`: the caller's signal aborted the summary.
+ * - `failed`: the summary could not be written; `error` says why, for the user.
+ */
+export type TreeMoveResult =
+  | { kind: "moved"; editorText?: string; summaryEntry?: BranchSummaryEntry }
+  | { kind: "noop" }
+  | { kind: "cancelled" }
+  | { kind: "aborted" }
+  | { kind: "failed"; error: string };
+
 /** navigateTree result. */
-export interface NavigateTreeResult {
-  /** Text of the selected user/custom message, for re-submission. */
-  editorText?: string;
-  /** True when nothing changed (hook cancel, failure, abort, or no-op). */
-  cancelled: boolean;
-  /** True when cancelled by the signal. */
-  aborted?: boolean;
-  /** Set when cancelled by a failure: the message to show. */
-  error?: string;
-  /** True when the target was already the leaf. */
-  noop?: boolean;
-  /** The summary entry written, if any. */
-  summaryEntry?: BranchSummaryEntry;
-}
+export type NavigateTreeResult = TreeMoveResult;
 
 /**
  * Options of AgentSession.bringConclusions: the summary's focus, label, abort signal and summarizer choice, as
@@ -41,110 +52,9 @@ export interface NavigateTreeResult {
  */
 export type BringConclusionsOptions = Omit<NavigateTreeOptions, "summarize">;
 
-/** AgentSession.bringConclusions result. */
-export interface BringConclusionsResult {
-  /** True when nothing changed (nothing to bring, hook cancel, failure, abort). */
-  cancelled: boolean;
-  /** True when cancelled by the signal. */
-  aborted?: boolean;
-  /** Set when cancelled by a failure or because there is nothing to bring: the message to show. */
-  error?: string;
-  /** The branch summary written at the leaf (now the leaf). */
-  summaryEntry?: BranchSummaryEntry;
-}
-
 /**
- * What session_before_tree handlers see. A navigation fills it with the move; Bring Conclusions Here fills it
- * with `bringFrom` set, `targetId` and `oldLeafId` both the current leaf (the user stays there and the summary is
- * appended to it) and `entriesToSummarize` the other branch from the common ancestor to `bringFrom`.
+ * AgentSession.bringConclusions result: never a no-op (nothing to bring is `failed`), and a move always writes the
+ * summary (now the leaf).
  */
-export interface TreePreparation {
-  targetId: string;
-  oldLeafId: string | null;
-  commonAncestorId: string | null;
-  entriesToSummarize: SessionEntry[];
-  userWantsSummary: boolean;
-  customInstructions?: string;
-  replaceInstructions?: boolean;
-  label?: string;
-  /** Bring Conclusions Here only: the node of another branch whose conclusions are brought (the summary's fromId). */
-  bringFrom?: string;
-}
-
-/** Read files / modified files tracked by summaries and compactions. */
-export interface FileOperationDetails {
-  readFiles: string[];
-  modifiedFiles: string[];
-  /** True when written by the deterministic extractive summarizer (no model). */
-  extractive?: boolean;
-  [extra: string]: unknown;
-}
-
-/** What session_before_compact handlers see. */
-export interface CompactionPreparation {
-  firstKeptEntryId: string;
-  messagesToSummarize: AgentMessage[];
-  tokensBefore: number;
-  previousSummary?: string;
-  fileOps: FileOperationDetails;
-}
-
-/** Hook events and their payloads. */
-export interface HookEventMap {
-  session_before_tree: {
-    type: "session_before_tree";
-    preparation: TreePreparation;
-    model?: ModelInfo;
-    signal: AbortSignal;
-  };
-  session_tree: {
-    type: "session_tree";
-    newLeafId: string | null;
-    oldLeafId: string | null;
-    summaryEntry?: BranchSummaryEntry;
-    fromHook?: boolean;
-  };
-  context: { type: "context"; messages: AgentMessage[] };
-  session_before_fork: { type: "session_before_fork"; entryId: string };
-  session_fork: { type: "session_fork"; previousSessionFile?: string; newSessionFile?: string };
-  session_before_compact: {
-    type: "session_before_compact";
-    preparation: CompactionPreparation;
-    previousCompactions: CompactionEntry[];
-    customInstructions?: string;
-    model?: ModelInfo;
-    signal: AbortSignal;
-  };
-  session_compact: { type: "session_compact"; compactionEntry: CompactionEntry; fromHook: boolean };
-}
-
-/** What each hook event's handlers may return. */
-export interface HookResultMap {
-  session_before_tree: {
-    cancel?: boolean;
-    summary?: { summary: string; details?: unknown };
-    customInstructions?: string;
-    replaceInstructions?: boolean;
-    label?: string;
-  };
-  session_tree: void;
-  context: { messages?: AgentMessage[] };
-  session_before_fork: { cancel?: boolean; skipConversationRestore?: boolean };
-  session_fork: void;
-  session_before_compact: {
-    cancel?: boolean;
-    compaction?: { summary: string; firstKeptEntryId?: string; details?: unknown };
-  };
-  session_compact: void;
-}
-
-/** A hook event name. */
-export type HookEventName = keyof HookEventMap;
-
-/** A message a hook sends into the conversation (stored as custom_message). */
-export interface HookMessage<T = unknown> {
-  customType: string;
-  content: string | (TextContent | ImageContent)[];
-  display: boolean;
-  details?: T;
-}
+export type BringConclusionsResult =
+  Exclude<TreeMoveResult, { kind: "moved" } | { kind: "noop" }> | { kind: "moved"; summaryEntry: BranchSummaryEntry };

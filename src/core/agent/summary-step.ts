@@ -7,7 +7,8 @@ import { entriesToMessages } from "../compaction/entry-messages.js";
 import { branchFileOps } from "../summary/branch-entries.js";
 import { SummaryAbortedError, summarize } from "../summary/summarize.js";
 import type { NavigateEnv } from "./navigate-tree.js";
-import type { TreePreparation } from "./navigate-types.js";
+import type { TreePreparation } from "../hooks/hook-events.js";
+import type { TreeMoveResult } from "./navigate-types.js";
 
 /** A summary ready to be written. */
 export interface PreparedSummary {
@@ -17,12 +18,13 @@ export interface PreparedSummary {
   fromHook: boolean;
 }
 
-/** How the step ended. `ready` without a summary: none was asked for, or the entries hold no message. */
+/**
+ * How the step ended: `ready` (without a summary when none was asked for or the entries hold no message), or the
+ * move's own result when it ends here (a hook cancelled, the signal aborted, the summarizer failed).
+ */
 export type SummaryStepOutcome =
   | { kind: "ready"; summary?: PreparedSummary; label?: string }
-  | { kind: "hookCancelled" }
-  | { kind: "aborted" }
-  | { kind: "failed"; error: string };
+  | Extract<TreeMoveResult, { kind: "cancelled" | "aborted" | "failed" }>;
 
 /**
  * Runs the hooks on `preparation` (they may cancel, replace the instructions or the label, or supply the
@@ -44,7 +46,7 @@ export async function prepareSummary(
       model: env.model,
       signal,
     });
-    if (result?.cancel) return { kind: "hookCancelled" };
+    if (result?.cancel) return { kind: "cancelled" };
     if (result?.customInstructions !== undefined) customInstructions = result.customInstructions;
     if (result?.replaceInstructions !== undefined) replaceInstructions = result.replaceInstructions;
     if (result?.label !== undefined) label = result.label;

@@ -2,7 +2,7 @@
  * Works out what a compaction would summarize: the context since the previous compaction's first kept
  * entry, minus roughly `keepRecentTokens` of recent turns that stay verbatim.
  */
-import type { CompactionPreparation } from "../agent/navigate-types.js";
+import type { CompactionPreparation } from "../hooks/hook-events.js";
 import type { AgentMessage } from "../messages.js";
 import type { CompactionEntry, SessionEntry } from "../session/types.js";
 import { collectFileOps, fileOpsToDetails, mergeFileOpsDetails } from "../summary/file-ops.js";

@@ -3,7 +3,7 @@
  * append the compaction entry, notify. Nothing is written on cancel, failure or abort.
  */
 import type { AgentEvent } from "../agent/events.js";
-import type { CompactionPreparation } from "../agent/navigate-types.js";
+import type { CompactionPreparation } from "../hooks/hook-events.js";
 import type { SummarySource } from "../agent/summary-source.js";
 import type { HookRunner } from "../hooks/hook-runner.js";
 import type { ModelInfo } from "../providers/types.js";

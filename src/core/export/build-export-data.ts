@@ -1,7 +1,7 @@
 /** Builds the JSON an exported page embeds from a session (whole tree or one root→leaf path). */
-import type { TreeNodeDto, TreeNodeKind } from "../../shared/protocol.js";
+import { treeRowOf, type TreeRow } from "../rows/tree-row.js";
 import { envelopeOf } from "../session/preview.js";
-import type { EntryEnvelope, SessionEntry } from "../session/types.js";
+import type { SessionEntry } from "../session/types.js";
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportData, type ExportEntry } from "./export-data.js";
 import { DEFAULT_TRUNCATE_LIMIT, shrinkEntry } from "./shrink-entry.js";
 
@@ -35,59 +35,6 @@ export interface ExportOptions {
   truncateLimit?: number;
 }
 
-const KNOWN_TYPES: ReadonlySet<string> = new Set([
-  "compaction",
-  "branch_summary",
-  "label",
-  "custom",
-  "custom_message",
-  "model_change",
-  "thinking_level_change",
-  "session_info",
-]);
-
-/** The tree row kind of an envelope. */
-export function kindOf(env: EntryEnvelope): TreeNodeKind {
-  if (env.type === "message") {
-    switch (env.role) {
-      case "user":
-      case "assistant":
-      case "toolResult":
-      case "bashExecution":
-        return env.role;
-      case "custom":
-        return "custom_message";
-      case "branchSummary":
-        return "branch_summary";
-      case "compactionSummary":
-        return "compaction";
-      default:
-        return "unknown";
-    }
-  }
-  return KNOWN_TYPES.has(env.type) ? (env.type as TreeNodeKind) : "unknown";
-}
-
-/** A tree row for an entry. */
-export function nodeOf(entry: SessionEntry, label: string | undefined, orphan: boolean): TreeNodeDto {
-  const env = envelopeOf(entry);
-  const node: TreeNodeDto = {
-    id: env.id,
-    parentId: env.parentId,
-    kind: kindOf(env),
-    timestamp: env.timestamp,
-    preview: env.preview,
-  };
-  if (label !== undefined && label !== "") node.label = label;
-  if (env.toolCallsOnly) node.toolCallsOnly = true;
-  if (env.toolName !== undefined) node.toolName = env.toolName;
-  if (env.tokens !== undefined) node.tokens = env.tokens;
-  if (env.failed) node.failed = true;
-  if (env.hidden) node.hidden = true;
-  if (orphan) node.orphan = true;
-  return node;
-}
-
 function defaultTitle(source: ExportSource, entries: readonly SessionEntry[]): string {
   const name = source.getSessionName();
   if (name && name.trim() !== "") return name.trim();
@@ -118,14 +65,14 @@ export function buildExportData(source: ExportSource, options: ExportOptions = {
     if (archived.size > 0) selected = all.filter((e) => !archived.has(e.id) || onPath.has(e.id));
   }
   const limit = options.truncateLimit ?? DEFAULT_TRUNCATE_LIMIT;
-  const nodes: TreeNodeDto[] = [];
+  const nodes: TreeRow[] = [];
   const entries: ExportEntry[] = [];
   let truncatedCount = 0;
   for (const e of selected) {
     // In a branch export the path's labels show on their nodes; label entries elsewhere would be noise.
     if (branchOnly && e.type === "label") continue;
     const orphan = e.parentId !== null && !ids.has(e.parentId);
-    nodes.push(nodeOf(e, source.getLabel(e.id), orphan));
+    nodes.push(treeRowOf({ ...envelopeOf(e), orphan }, source.getLabel(e.id)));
     const shrunk = shrinkEntry(e, limit);
     truncatedCount += shrunk.truncated;
     entries.push(shrunk.entry);

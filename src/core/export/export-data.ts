@@ -2,7 +2,7 @@
  * The JSON an exported HTML page embeds (`<script type="application/json" id="agent-tree-data">`) and its page
  * script (webview/export/main.tsx) reads. Pure types: imported by both the core and the browser bundle.
  */
-import type { TreeNodeDto } from "../../shared/protocol.js";
+import type { TreeRow } from "../rows/tree-row.js";
 import type { SessionEntry, UnknownEntry } from "../session/types.js";
 
 /** Marks the JSON so the page can refuse anything else. */
@@ -28,7 +28,7 @@ export interface ExportData {
   leafId: string | null;
   /** True when only root→leaf was exported. */
   branchOnly: boolean;
-  nodes: TreeNodeDto[];
+  nodes: TreeRow[];
   entries: ExportEntry[];
   /** How many texts were shortened to keep the file small. */
   truncatedCount: number;

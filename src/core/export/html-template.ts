@@ -1,12 +1,8 @@
 /** Assembles the self-contained export page: CSP, inline stylesheet, embedded JSON, inline page script. */
 import { randomBytes } from "node:crypto";
+import { escapeHtml } from "../escape-html.js";
 import { EXPORT_DATA_ELEMENT_ID, type ExportData } from "./export-data.js";
 import { EXPORT_CSS } from "./export-styles.js";
-
-/** HTML-escape text for element content and double-quoted attributes. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /**
  * JSON for a `<script type="application/json">` element. Every `<` becomes `\u003c`, so no message text can

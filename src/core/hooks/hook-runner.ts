@@ -3,7 +3,7 @@
  * and skipped: one broken extension must not break navigation, compaction or prompting.
  */
 import type { AgentMessage } from "../messages.js";
-import type { HookEventMap, HookEventName, HookResultMap } from "../agent/navigate-types.js";
+import type { HookEventMap, HookEventName, HookResultMap } from "./hook-events.js";
 import type { HookCommand, HookCommandInfo, HookContext, HookHandler, Unsubscribe } from "./types.js";
 
 /** Wraps a function as an {@link Unsubscribe}. Calling it twice is harmless. */

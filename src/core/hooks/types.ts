@@ -1,5 +1,5 @@
 /** The hook API other extensions program against (pi's HookAPI, reduced to what this core supports). */
-import type { HookEventMap, HookEventName, HookMessage, HookResultMap } from "../agent/navigate-types.js";
+import type { HookEventMap, HookEventName, HookMessage, HookResultMap } from "./hook-events.js";
 import type { ModelRegistry } from "../providers/model-registry.js";
 import type { SessionManager } from "../session/session-manager.js";
 

@@ -1,5 +1,4 @@
 /** Streaming through the official `@anthropic-ai/sdk` (Messages API), with tool use and thinking. */
-import Anthropic from "@anthropic-ai/sdk";
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import type { TextContent, ThinkingContent, ToolCall } from "../messages.js";
 import { toAnthropicMessages, toAnthropicTools, withCacheBreakpoints } from "./anthropic-messages.js";
@@ -89,6 +88,8 @@ export async function* streamAnthropicMessages(
         `No API key for ${model.provider}: ${env ? `set ${env} or ` : ""}enter a key in the extension.`,
       );
     }
+    // Loaded on the first call, not with the extension: the SDK costs the extension host ~10 MB it may never need.
+    const { default: Anthropic } = await import("@anthropic-ai/sdk");
     const client = new Anthropic({ apiKey: apiKey ?? "no-key", baseURL: baseUrl, maxRetries: 0, logLevel: "off" });
     const params = buildParams(request);
     const stream = await openWithRetry(request, ctx, () => client.messages.create(params, { signal }));

@@ -2,7 +2,7 @@
  * Provider-neutral clean-up of the conversation before it is mapped to a wire format:
  * both APIs reject a tool call without a result, or a result without its call.
  */
-import type { AssistantMessage, LlmMessage, ToolCall, ToolResultMessage } from "../messages.js";
+import type { AssistantMessage, LlmMessage, ToolCall } from "../messages.js";
 
 /** Text sent in place of a tool result the session never recorded (e.g. the user aborted). */
 export const MISSING_TOOL_RESULT = "No result provided (the tool call was interrupted).";
@@ -58,9 +58,4 @@ function cleanAssistant(m: AssistantMessage): AssistantMessage | undefined {
   content = content.filter((c) => c.type !== "text" || c.text !== "");
   if (content.length === 0) return undefined;
   return content === m.content ? m : { ...m, content };
-}
-
-/** Group consecutive tool results (Anthropic wants them in one user turn). */
-export function isToolResult(m: LlmMessage): m is ToolResultMessage {
-  return m.role === "toolResult";
 }

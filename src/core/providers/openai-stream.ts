@@ -1,5 +1,4 @@
 /** Streaming through the official `openai` SDK (Chat Completions); also OpenAI-compatible servers. */
-import OpenAI from "openai";
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import type { TextContent, ThinkingContent, ToolCall } from "../messages.js";
 import { applyCost, newAssistantMessage, parseToolArguments } from "./assistant-output.js";
@@ -74,6 +73,8 @@ export async function* streamOpenAICompletions(
 
   try {
     if (!apiKey && !model.noApiKey) throw missingKey(request);
+    // Loaded on the first call, not with the extension: the SDK costs the extension host ~10 MB it may never need.
+    const { default: OpenAI } = await import("openai");
     const client = new OpenAI({ apiKey: apiKey ?? NO_KEY, baseURL: baseUrl, maxRetries: 0, logLevel: "off" });
     const params = buildParams(request);
     const stream = await openWithRetry(request, ctx, () => client.chat.completions.create(params, { signal }));

@@ -3,7 +3,7 @@
  * occur (lower-cased, as substrings) in the entry's kind words, label, tool names or text — the tree's rule,
  * over the whole text instead of its first 200 characters.
  */
-import { KIND_SEARCH_WORDS } from "../../shared/search-words.js";
+import { kindSearchWords } from "../session/entry-kinds.js";
 import type { EntrySearchFields } from "./entry-text.js";
 import type { SearchSnippet } from "./types.js";
 
@@ -14,7 +14,7 @@ const SNIPPET_SPAN = 220;
 
 /** The words of `tokens` that occur in none of the entry's own fields (kind words, tool names, text). */
 export function wordsMissingFromEntry(tokens: readonly string[], fields: EntrySearchFields): string[] {
-  const own = `${KIND_SEARCH_WORDS[fields.kind]}\n${fields.toolNames}\n${fields.text}`.toLowerCase();
+  const own = `${kindSearchWords(fields.kind)}\n${fields.toolNames}\n${fields.text}`.toLowerCase();
   return tokens.filter((t) => !own.includes(t));
 }
 

@@ -6,13 +6,11 @@
  */
 import { envelopeOf, textOfContent } from "../session/preview.js";
 import type { SessionEntry, UnknownEntry } from "../session/types.js";
-import { kindOf } from "../../shared/entry-kind.js";
-import { DEFAULT_HIDDEN_KINDS } from "../../shared/search-words.js";
-import type { TreeNodeKind } from "../../shared/protocol.js";
+import { isConversationKind, kindOf, type EntryKind } from "../session/entry-kinds.js";
 
 /** What a word of a query may match in one entry (its label comes from the session). */
 export interface EntrySearchFields {
-  kind: TreeNodeKind;
+  kind: EntryKind;
   /** The entry's text (see the file comment). */
   text: string;
   /** Tool name (tool result) or tool call names (assistant), comma separated; "" for none. */
@@ -76,7 +74,7 @@ function messageText(m: Record<string, unknown>): string {
 export function entrySearchFields(entry: SessionEntry | UnknownEntry): EntrySearchFields | undefined {
   const env = envelopeOf(entry);
   const kind = kindOf(env.type, env.role);
-  if (DEFAULT_HIDDEN_KINDS.has(kind)) return undefined;
+  if (!isConversationKind(kind)) return undefined;
   const e = entry as Record<string, unknown>;
   let text: string;
   if (e.type === "message") text = isRecord(e.message) ? messageText(e.message) : "";

@@ -18,7 +18,7 @@ import { scanLines } from "./line-scan.js";
 import { chunkMatcher } from "./chunk-matcher.js";
 import type { SearchQuery } from "./search-query.js";
 import type { SearchSnippet, SearchStats, SearchTarget, SessionSearchHit } from "./types.js";
-import type { TreeNodeKind } from "../../shared/protocol.js";
+import type { EntryKind } from "../session/entry-kinds.js";
 
 /** What a search of one file reports to. */
 export interface FileSearchContext {
@@ -31,7 +31,7 @@ export interface FileSearchContext {
 /** An entry that holds the anchor: a match once its label supplies the words it lacks. */
 interface Candidate {
   id: string;
-  kind: TreeNodeKind;
+  kind: EntryKind;
   timestamp: string;
   missing: string[];
   snippet: SearchSnippet;

@@ -21,7 +21,18 @@
  * lines to decode. A query with no anchor (every word a kind word, or no ASCII in it) decodes every line:
  * correct, only slower.
  */
-import { KIND_SEARCH_WORDS, queryTokens } from "../../shared/search-words.js";
+import { ENTRY_KINDS, kindSearchWords } from "../session/entry-kinds.js";
+
+/**
+ * Split a query into lower-case words; empty for a blank query. The tree view's search box and the search over
+ * every session split alike, so the same words find the same entries in both.
+ */
+export function queryTokens(query: string): string[] {
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((t) => t.length > 0);
+}
 
 /** A parsed query. */
 export interface SearchQuery {
@@ -33,7 +44,7 @@ export interface SearchQuery {
 
 /** ASCII characters no JSON writer escapes (letters and digits aside). */
 const UNESCAPED_PUNCTUATION = new Set("_-.,:;!?@#$%*+=|~^()[]{}`");
-const ALL_KIND_WORDS: readonly string[] = Object.values(KIND_SEARCH_WORDS);
+const ALL_KIND_WORDS: readonly string[] = ENTRY_KINDS.map(kindSearchWords);
 
 function isPlainAscii(c: string): boolean {
   return /^[a-z0-9]$/.test(c) || UNESCAPED_PUNCTUATION.has(c);

@@ -1,6 +1,6 @@
 /** What a search over every session of a workspace finds, and how it reports on itself. */
 import type { SessionSource } from "../import/session-sources.js";
-import type { TreeNodeKind } from "../../shared/protocol.js";
+import type { EntryKind } from "../session/entry-kinds.js";
 
 /** A line of an entry's text around the match. */
 export interface SearchSnippet {
@@ -37,7 +37,7 @@ export interface SessionSearchHit {
   sessionTitle: string;
   /** Id of the entry in the session as the extension opens it (Claude Code: the converted tree's id). */
   entryId: string;
-  kind: TreeNodeKind;
+  kind: EntryKind;
   /** The entry's timestamp (ISO). */
   timestamp: string;
   /** The entry's own label, if any. */

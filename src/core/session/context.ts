@@ -91,25 +91,30 @@ export function contextEditsOf(entries: readonly SessionEntry[]): Map<string, Co
 /** Types whose entries can contribute messages or edits (the others are never loaded for the context). */
 const LOADED_TYPES = new Set(["message", "custom_message", "branch_summary", "context_edit"]);
 
+/** The thinking level and model in force at the end of a root-first path: the last ones named on it. */
+export function settingsOf(path: readonly PathItem[]): Omit<SessionContext, "messages"> {
+  let thinkingLevel = "off";
+  let model: SessionContext["model"];
+  for (const item of path) {
+    if (item.type === "thinking_level_change") thinkingLevel = item.meta.thinkingLevel ?? thinkingLevel;
+  }
+  // Walk back from the leaf: `meta` may be read on demand (a large line's meta is filled when first asked
+  // for), so ask as few entries as possible.
+  for (let i = path.length - 1; i >= 0 && !model; i--) {
+    const m = path[i].meta.model;
+    if (m) model = { ...m };
+  }
+  return model ? { thinkingLevel, model } : { thinkingLevel };
+}
+
 /** Build the context of a root-first path, loading bodies through `load`. */
 export function buildContext(
   path: readonly PathItem[],
   load: (item: PathItem) => SessionEntry | undefined,
 ): SessionContext {
-  let thinkingLevel = "off";
-  let model: SessionContext["model"];
+  const { thinkingLevel, model } = settingsOf(path);
   let compactionIdx = -1;
-  for (let i = 0; i < path.length; i++) {
-    const { type } = path[i];
-    if (type === "thinking_level_change") thinkingLevel = path[i].meta.thinkingLevel ?? thinkingLevel;
-    if (type === "compaction") compactionIdx = i;
-  }
-  // The model in force is the last one named on the path. Walk back from the leaf: `meta` may be read on
-  // demand (a large line's meta is filled when first asked for), so ask as few entries as possible.
-  for (let i = path.length - 1; i >= 0 && !model; i--) {
-    const m = path[i].meta.model;
-    if (m) model = { ...m };
-  }
+  for (let i = 0; i < path.length; i++) if (path[i].type === "compaction") compactionIdx = i;
 
   // The entries the context is made of, and the compaction it starts from.
   let items: readonly PathItem[] = path;

@@ -1,8 +1,9 @@
 /**
- * The few fields of an entry the session logic needs besides its envelope (the model in force, labels, leaf
- * markers, archive lines, the compaction's kept entry, the session name): read with the envelope, kept for every entry
- * that has them, so no body is read to find them.
+ * The few fields of an entry the session logic needs besides its envelope (the model in force, token use, labels,
+ * leaf markers, archive lines, the compaction's kept entry, the session name): read with the envelope, kept for
+ * every entry that has them, so no body is read to find them.
  */
+import type { Usage } from "../messages.js";
 import { ARCHIVE_MARKER_TYPE, archiveMarkerData } from "./entry-kinds.js";
 import { LEAF_MARKER_TYPE, type SessionEntry } from "./types.js";
 
@@ -10,6 +11,11 @@ import { LEAF_MARKER_TYPE, type SessionEntry } from "./types.js";
 export interface EntryMeta {
   /** model_change, or an assistant message's provider/model. */
   model?: { provider: string; modelId: string };
+  /**
+   * The token use and cost of an assistant message, or of the model calls a compaction, branch summary or
+   * `usage` entry records (the chat's usage line sums them without reading bodies).
+   */
+  usage?: Usage;
   thinkingLevel?: string;
   /** label entries. */
   labelTarget?: string;
@@ -31,6 +37,33 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+function count(v: unknown): number {
+  return typeof v === "number" && Number.isFinite(v) ? v : 0;
+}
+
+/**
+ * A `usage` value as a Usage: missing or non-numeric counts are 0 (files written by other tools may leave some
+ * out). Undefined when it is not an object.
+ */
+export function usageFrom(v: unknown): Usage | undefined {
+  if (!isRecord(v)) return undefined;
+  const c = isRecord(v.cost) ? v.cost : {};
+  return {
+    input: count(v.input),
+    output: count(v.output),
+    cacheRead: count(v.cacheRead),
+    cacheWrite: count(v.cacheWrite),
+    totalTokens: count(v.totalTokens),
+    cost: {
+      input: count(c.input),
+      output: count(c.output),
+      cacheRead: count(c.cacheRead),
+      cacheWrite: count(c.cacheWrite),
+      total: count(c.total),
+    },
+  };
+}
+
 /** The small fields of a whole entry. */
 export function metaOf(entry: SessionEntry): EntryMeta {
   const e = entry as unknown as Record<string, unknown>;
@@ -38,8 +71,11 @@ export function metaOf(entry: SessionEntry): EntryMeta {
   switch (e.type) {
     case "message": {
       const m = e.message;
-      if (isRecord(m) && m.role === "assistant" && typeof m.provider === "string" && typeof m.model === "string")
+      if (!isRecord(m) || m.role !== "assistant") break;
+      if (typeof m.provider === "string" && typeof m.model === "string")
         meta.model = { provider: m.provider, modelId: m.model };
+      const usage = usageFrom(m.usage);
+      if (usage) meta.usage = usage;
       break;
     }
     case "model_change":
@@ -70,6 +106,11 @@ export function metaOf(entry: SessionEntry): EntryMeta {
     case "session_info":
       if (typeof e.name === "string") meta.name = e.name;
       break;
+  }
+  // pi 1.5 records the model calls of a compaction, a branch summary or a call that added no message.
+  if (e.type === "compaction" || e.type === "branch_summary" || e.type === "usage") {
+    const usage = usageFrom(e.usage);
+    if (usage) meta.usage = usage;
   }
   return Object.keys(meta).length === 0 ? NO_META : meta;
 }

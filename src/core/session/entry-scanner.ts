@@ -1,6 +1,6 @@
 /**
  * The entry scanner: reads what the store keeps of a `message` entry — its envelope (id, parent, role, time,
- * preview, tool names, flags) and meta (model) — straight from the bytes of its line, in one pass, without
+ * preview, tool names, flags) and meta (model, token use) — straight from the bytes of its line, in one pass, without
  * building the entry. Message lines are nearly every line of a session and nearly all of its bytes; the few
  * lines of other types (labels, leaf markers, compactions, model changes, …) are small and are parsed with
  * JSON.parse instead (entry-line.ts), as is any line this scanner does not understand.
@@ -37,7 +37,8 @@ import {
   skipValue,
   stringEndFrom,
 } from "./json-bytes.js";
-import { NO_META, type EntryMeta } from "./entry-meta.js";
+import type { Usage } from "../messages.js";
+import { NO_META, usageFrom, type EntryMeta } from "./entry-meta.js";
 import { normalizePreview } from "./preview.js";
 import { PreviewBuilder } from "./preview-bytes.js";
 import type { EntryEnvelope } from "./types.js";
@@ -84,6 +85,7 @@ const M_ERROR = 32;
 const M_PROVIDER = 64;
 const M_MODEL = 128;
 const M_TIME = 256;
+const M_USAGE = 512;
 
 // Keys and types of a content block.
 const B_TYPE = 1;
@@ -203,6 +205,7 @@ const MESSAGE_KEYS = keyBytes([
   "provider",
   "model",
   "timestamp",
+  "usage",
 ]);
 const MESSAGE_KEY_BITS = [
   0,
@@ -215,6 +218,7 @@ const MESSAGE_KEY_BITS = [
   M_PROVIDER,
   M_MODEL,
   M_TIME,
+  M_USAGE,
 ];
 const BLOCK_KEYS = keyBytes(["type", "text", "name"]);
 const BLOCK_KEY_BITS = [0, B_TYPE, B_TEXT, B_NAME];
@@ -242,6 +246,7 @@ class Scan {
   private provider: string | undefined;
   private model: string | undefined;
   private messageTime = NaN;
+  private usage: Usage | undefined;
 
   /** See scanEntry. */
   read(
@@ -266,6 +271,7 @@ class Scan {
     this.provider = undefined;
     this.model = undefined;
     this.messageTime = NaN;
+    this.usage = undefined;
 
     let p = start;
     if (buf[p] <= 32) p = skipSpace(buf, p, end);
@@ -457,6 +463,22 @@ class Scan {
             this.messageTime = numberValue(buf, p, q);
             p = q;
           }
+          break;
+        }
+        case M_USAGE: {
+          const q = skipValue(buf, p, end);
+          if (q < 0) return FAIL;
+          // A few numbers: parsing the slice is simpler than walking it, and as cheap.
+          if (buf[p] === OPEN_OBJECT) {
+            let v: unknown;
+            try {
+              v = JSON.parse(buf.toString("utf8", p, q));
+            } catch {
+              return FAIL;
+            }
+            this.usage = usageFrom(v);
+          }
+          p = q;
           break;
         }
         default:
@@ -655,6 +677,7 @@ class Scan {
       }
       if (this.failed) env.failed = true;
       if (this.provider !== undefined && this.model !== undefined) meta = modelMeta(this.provider, this.model);
+      if (this.usage) meta = meta.model ? { model: meta.model, usage: this.usage } : { usage: this.usage };
     }
     if ((role === "user" || role === "assistant") && (this.messageKeys & M_CONTENT) !== 0) {
       if (!Number.isNaN(this.messageTime)) activity = this.messageTime;

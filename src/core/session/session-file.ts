@@ -17,8 +17,14 @@ import { writeAll } from "./write-all.js";
 
 const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT } = fs.constants;
 
-/** Reads of lines one after another (a path being loaded) share one window of the file this big. */
+/** Reads of lines one after another (a path being loaded) share one window of the file, at most this big. */
 const WINDOW_BYTES = 1024 * 1024;
+/**
+ * The window read by the first sequential read; each further one in a row doubles it. Reads that jump between
+ * two places of the file (the compare tab reads a turn of each branch in turn) thus read a little ahead, not a
+ * whole window per line pair.
+ */
+const FIRST_WINDOW_BYTES = 16 * 1024;
 /** A read this close after the previous one counts as sequential and fills the window. */
 const SEQUENTIAL_GAP = 64 * 1024;
 
@@ -78,6 +84,8 @@ export class SessionFile {
   private windowStart = 0;
   private windowLength = 0;
   private lastReadEnd = -1;
+  /** Sequential reads in a row that filled the window (sets its next size). */
+  private streak = 0;
 
   private constructor(
     /** The file; undefined for a session that never touches the disk. */
@@ -282,11 +290,15 @@ export class SessionFile {
     this.lastReadEnd = offset + length;
     if (offset >= this.windowStart && offset + length <= this.windowStart + this.windowLength && this.window)
       return this.window.toString("utf8", offset - this.windowStart, offset - this.windowStart + length);
-    if (!sequential || length > WINDOW_BYTES / 2) return this.readBytes(offset, length).toString("utf8");
+    if (!sequential || length > WINDOW_BYTES / 2) {
+      this.streak = 0;
+      return this.readBytes(offset, length).toString("utf8");
+    }
     // Lines read one after another (a path): one read fills a window for the next ones.
     this.window ??= Buffer.allocUnsafe(WINDOW_BYTES);
+    const want = Math.max(length, Math.min(WINDOW_BYTES, FIRST_WINDOW_BYTES * 2 ** this.streak++));
     this.windowStart = offset;
-    this.windowLength = this.readInto(this.window, offset, Math.min(WINDOW_BYTES, this.imageStart - offset));
+    this.windowLength = this.readInto(this.window, offset, Math.min(want, this.imageStart - offset));
     if (this.windowLength < length) throw new SessionChangedError(this.path as string, "was cut short while open");
     return this.window.toString("utf8", 0, length);
   }

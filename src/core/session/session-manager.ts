@@ -14,7 +14,7 @@ import {
 } from "../messages.js";
 import { branchEntries, branchPath, writeBranchFile, type PathEntry } from "./branch-file.js";
 import { planBranchRemoval, type RemovalSource } from "./branch-removal.js";
-import { buildContext, type PathItem } from "./context.js";
+import { buildContext, settingsOf, type PathItem } from "./context.js";
 import { entryShapeError, isLineFailure, readEntryLine } from "./entry-line.js";
 import { EntryIndex } from "./entry-index.js";
 import { ARCHIVE_MARKER_TYPE, type ArchiveMarkerData } from "./entry-kinds.js";
@@ -428,11 +428,41 @@ export class SessionManager {
 
   /** What the model sees from the leaf, and the model / thinking level in force there. */
   buildSessionContext(): SessionContext {
-    const items: (PathItem & { position: number })[] = this.pathPositions(this.leafId).map((i) => {
+    const items = this.pathItems(this.leafId);
+    return buildContext(items, (item) => this.loadForContext((item as (typeof items)[number]).position));
+  }
+
+  /**
+   * The model and thinking level in force at the leaf, as buildSessionContext() gives them, without reading a
+   * body (both are kept in the index).
+   */
+  getLeafSettings(): Omit<SessionContext, "messages"> {
+    return settingsOf(this.pathItems(this.leafId));
+  }
+
+  /**
+   * Envelopes from the root to `fromId` (default: the leaf), root first, as getPath() walks it, without
+   * reading bodies.
+   */
+  getPathEnvelopes(fromId?: string | null): EntryEnvelope[] {
+    return this.pathPositions(fromId === undefined ? this.leafId : fromId).map((i) => this.index.env(i));
+  }
+
+  /**
+   * The token use and cost an entry records — an assistant message, or pi 1.5's compaction, branch summary or
+   * `usage` entry — kept in the index since open (no body is read); undefined for others.
+   */
+  getUsage(id: string): Usage | undefined {
+    const i = this.index.positionOf(id);
+    return i === undefined ? undefined : this.index.meta(i).usage;
+  }
+
+  /** The path as context building sees it (envelope and meta of each entry, and its position). */
+  private pathItems(leafId: string | null): (PathItem & { position: number })[] {
+    return this.pathPositions(leafId).map((i) => {
       const env = this.index.env(i);
       return { id: env.id, type: env.type, role: env.role, meta: this.index.meta(i), position: i };
     });
-    return buildContext(items, (item) => this.loadForContext((item as (typeof items)[number]).position));
   }
 
   /**

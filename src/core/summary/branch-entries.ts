@@ -1,6 +1,6 @@
 /** File tracking of a branch summary (the entries come from SessionManager.collectEntriesToSummarize). */
 import type { SessionEntry } from "../session/types.js";
-import type { FileOperationDetails } from "../agent/navigate-types.js";
+import type { FileOperationDetails } from "../hooks/hook-events.js";
 import { entriesToMessages } from "../compaction/entry-messages.js";
 import { collectFileOps, fileOpsToDetails, mergeFileOpsDetails } from "./file-ops.js";
 

@@ -4,7 +4,7 @@
  * `details` and appended to the summary text so the next model knows where to look.
  */
 import type { AgentMessage } from "../messages.js";
-import type { FileOperationDetails } from "../agent/navigate-types.js";
+import type { FileOperationDetails } from "../hooks/hook-events.js";
 
 const READ_TOOLS = new Set(["read"]);
 const MODIFY_TOOLS = new Set(["write", "edit"]);

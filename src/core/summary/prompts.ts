@@ -1,7 +1,7 @@
 /**
- * Prompts of the summarizer model: the structured sections of pi-reference.md (Goal / Constraints &
- * Preferences / Progress / Key Decisions / Next Steps), for branch summaries, first compactions and
- * iterative compaction updates.
+ * Prompts of the summarizer model: pi's structured sections (Goal / Constraints & Preferences / Progress / Key
+ * Decisions / Next Steps), for branch summaries, first compactions and iterative compaction updates
+ * (docs/branch-summaries.md).
  */
 
 /** System prompt of every summary request. */

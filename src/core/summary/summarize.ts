@@ -5,7 +5,7 @@
 import type { AgentMessage, AssistantMessage } from "../messages.js";
 import { contentText } from "../messages.js";
 import type { ModelInfo, StreamRequest } from "../providers/types.js";
-import type { FileOperationDetails } from "../agent/navigate-types.js";
+import type { FileOperationDetails } from "../hooks/hook-events.js";
 import { estimateTextTokens } from "../compaction/tokens.js";
 import { extractiveSummary } from "./extractive.js";
 import { formatFileOps } from "./file-ops.js";

@@ -67,14 +67,16 @@ export type BroughtFiles =
   | "cancelled"
   | "failed";
 
-/** How the flow ended. */
+/**
+ * How the flow ended: the core's result (a `moved` one says what became of the files too), `onPath` when the node
+ * is on the current branch (nothing to bring), or `dismissed` when the user closed a question. Only `moved` changed
+ * anything.
+ */
 export type BringOutcome =
+  | Exclude<BringConclusionsResult, { kind: "moved" }>
+  | (Extract<BringConclusionsResult, { kind: "moved" }> & { files: BroughtFiles })
   | { kind: "onPath" }
-  | { kind: "dismissed" }
-  | { kind: "aborted" }
-  | { kind: "cancelled" }
-  | { kind: "error"; message: string }
-  | { kind: "brought"; summaryEntryId: string; files: BroughtFiles };
+  | { kind: "dismissed" };
 
 /** Shown when the node is on the current branch. */
 export const ALREADY_ON_BRANCH = "That node is on the current branch: its conclusions are already here.";
@@ -116,22 +118,15 @@ export async function runBringFlow(
       target.bringConclusions(entryId, { customInstructions, signal }),
     );
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    ui.showError(`Bringing conclusions failed: ${message}`);
-    return { kind: "error", message };
+    result = { kind: "failed", error: e instanceof Error ? e.message : String(e) };
   } finally {
     ui.setBusy(false);
   }
-  if (result.aborted) return { kind: "aborted" };
-  if (result.error !== undefined) {
-    ui.showError(`Bringing conclusions failed: ${result.error}`);
-    return { kind: "error", message: result.error };
-  }
-  // A hook cancelled: silent, as for a branch switch.
-  if (result.cancelled || !result.summaryEntry) return { kind: "cancelled" };
-  const summaryEntryId = result.summaryEntry.id;
-  if (!bring) return { kind: "brought", summaryEntryId, files: "none" };
-  return { kind: "brought", summaryEntryId, files: await mergeFiles(ui, bring) };
+  // A hook's cancel is silent, as for a branch switch.
+  if (result.kind === "failed") ui.showError(`Bringing conclusions failed: ${result.error}`);
+  if (result.kind !== "moved") return result;
+  if (!bring) return { ...result, files: "none" };
+  return { ...result, files: await mergeFiles(ui, bring) };
 }
 
 /**

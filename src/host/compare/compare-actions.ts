@@ -3,6 +3,7 @@
  * Like HostActions: each checks that a session is open (and writable where it writes), reports failures as
  * messages, and never throws to its caller.
  */
+import { treeRows } from "../../core/rows/tree-row.js";
 import * as vscode from "vscode";
 import type { HostActions } from "../actions.js";
 import type { CheckpointActions } from "../checkpoint-actions.js";
@@ -87,12 +88,12 @@ export class CompareActions {
     };
     const outcome = await runBringFlow(target, ui, entryId, await this.d.files.bringFiles(sm));
     this.d.log.info(
-      `bring conclusions from ${entryId}: ${outcome.kind}${outcome.kind === "brought" ? ` (files: ${outcome.files})` : ""}`,
+      `bring conclusions from ${entryId}: ${outcome.kind}${outcome.kind === "moved" ? ` (files: ${outcome.files})` : ""}`,
     );
     if (outcome.kind === "aborted") actions.status("Bringing conclusions cancelled; nothing changed.");
-    if (outcome.kind !== "brought") return;
+    if (outcome.kind !== "moved") return;
     controller.pushChat();
-    tree.post({ type: "tree/reveal", entryId: outcome.summaryEntryId });
+    tree.post({ type: "tree/reveal", entryId: outcome.summaryEntry.id });
     if (outcome.files === "none") actions.status(BROUGHT_MESSAGE);
   }
 
@@ -126,7 +127,7 @@ export class CompareActions {
   private async pickEnd(title: string, exclude: string | undefined): Promise<string | undefined> {
     const sm = this.d.controller.sessionManager;
     if (!sm) return undefined;
-    const rows = branchPickRows(sm.getEnvelopes(), sm.getLeafId(), (id) => sm.getLabel(id), exclude);
+    const rows = branchPickRows(treeRows(sm), sm.getLeafId(), exclude);
     if (!rows.some((r) => "value" in r))
       return void vscode.window.showInformationMessage("The session has nothing to compare yet.");
     const qp = vscode.window.createQuickPick<BranchItem>();

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
-import type { HookEventMap } from "../../../src/core/agent/navigate-types.js";
+import type { HookEventMap } from "../../../src/core/hooks/hook-events.js";
 import { buildContextFromEntries } from "../../../src/core/session/context.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
@@ -70,8 +70,8 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
     agent.hooks.on("session_tree", (e) => void treeEvents.push(e));
 
     const r = await agent.bringConclusions(ids.a3);
+    assert.ok(r.kind === "moved", r.kind);
 
-    assert.equal(r.cancelled, false);
     assert.deepEqual(
       prepared?.entriesToSummarize.map((e) => e.id),
       [ids.u2, ids.a2, ids.t2, ids.a3],
@@ -109,6 +109,7 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
     const { sm, ids } = await buildTree(tmp.dir);
     const { agent } = newAgent(sm, { model: openAIModel(fake) });
     const r = await agent.bringConclusions(ids.a3, { customInstructions: "the test results" });
+    assert.ok(r.kind === "moved", r.kind);
     assert.match(requestText(fake.requests[0]), /Additional focus: the test results/);
     const line = readJsonl(sm.getSessionFile() as string).at(-1) as Record<string, unknown>;
     assert.deepEqual(Object.keys(line), ["type", "id", "parentId", "timestamp", "fromId", "summary", "details"]);
@@ -133,6 +134,7 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
     const { sm, ids } = await buildTree(tmp.dir);
     const { agent } = newAgent(sm);
     const r = await agent.bringConclusions(ids.a3);
+    assert.ok(r.kind === "moved", r.kind);
     const s = r.summaryEntry;
     assert.ok(s);
     assert.match(s.summary, /^\(Extractive summary/);
@@ -162,6 +164,7 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
     let prepared: HookEventMap["session_before_tree"]["preparation"] | undefined;
     agent.hooks.on("session_before_tree", (e) => void (prepared = e.preparation));
     const r = await agent.bringConclusions(a5);
+    assert.ok(r.kind === "moved", r.kind);
     assert.deepEqual(
       prepared?.entriesToSummarize.map((e) => e.id),
       [u5, a5],
@@ -179,19 +182,16 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
 
     for (let i = 0; i < 4; i++) fake.enqueue({ status: 500, headers: { "retry-after": "0" } });
     const failed = await agent.bringConclusions(ids.a3);
-    assert.equal(failed.cancelled, true);
-    assert.match(failed.error ?? "", /Summarization failed/);
+    assert.ok(failed.kind === "failed", failed.kind);
+    assert.match(failed.error, /Summarization failed/);
     assert.ok(events.some((e) => e.type === "error" && e.source === "summary"));
 
     const controller = new AbortController();
     controller.abort();
-    assert.deepEqual(await agent.bringConclusions(ids.a3, { signal: controller.signal }), {
-      cancelled: true,
-      aborted: true,
-    });
+    assert.deepEqual(await agent.bringConclusions(ids.a3, { signal: controller.signal }), { kind: "aborted" });
 
     const off = agent.hooks.on("session_before_tree", () => ({ cancel: true }));
-    assert.deepEqual(await agent.bringConclusions(ids.a3), { cancelled: true });
+    assert.deepEqual(await agent.bringConclusions(ids.a3), { kind: "cancelled" });
     off();
 
     assert.equal(fileSize(sm), size, "nothing was written");
@@ -206,6 +206,7 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
       e.preparation.bringFrom ? { summary: { summary: "From the hook" }, label: "brought" } : undefined,
     );
     const r = await agent.bringConclusions(ids.a3);
+    assert.ok(r.kind === "moved", r.kind);
     assert.equal(r.summaryEntry?.summary, "From the hook");
     assert.equal(r.summaryEntry?.fromHook, true);
     assert.equal(sm.getLabel(r.summaryEntry?.id as string), "brought");
@@ -220,13 +221,14 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
     const size = fileSize(sm);
     for (const onPath of [ids.a1, ids.a4]) {
       const r = await agent.bringConclusions(onPath);
-      assert.equal(r.cancelled, true);
-      assert.match(r.error ?? "", /on the current branch/);
+      assert.ok(r.kind === "failed", r.kind);
+      assert.match(r.error, /on the current branch/);
     }
     await assert.rejects(agent.bringConclusions("nope1234"), /no entry with id "nope1234"/);
     sm.resetLeaf();
     const empty = await agent.bringConclusions(ids.a3);
-    assert.match(empty.error ?? "", /conversation is empty here/);
+    assert.ok(empty.kind === "failed", empty.kind);
+    assert.match(empty.error, /conversation is empty here/);
     sm.branch(ids.a4);
     assert.ok(fileSize(sm) > size, "the test's own moves are written");
     const moved = fileSize(sm);
@@ -236,7 +238,8 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
     sm.branch(ids.a4);
     const before = fileSize(sm);
     const none = await agent.bringConclusions(bookkeeping);
-    assert.match(none.error ?? "", /no messages to summarize/);
+    assert.ok(none.kind === "failed", none.kind);
+    assert.match(none.error, /no messages to summarize/);
     assert.equal(fileSize(sm), before);
     assert.ok(before > moved);
     await sm.close();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
-import type { HookEventMap } from "../../../src/core/agent/navigate-types.js";
+import type { HookEventMap } from "../../../src/core/hooks/hook-events.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { BranchSummaryEntry } from "../../../src/core/session/types.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
@@ -62,7 +62,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
     const { sm, ids } = await buildTree(tmp.dir);
     const { agent } = newAgent(sm);
     const r = await agent.navigateTree(ids.u1);
-    assert.deepEqual(r, { cancelled: false, editorText: "Start the task" });
+    assert.deepEqual(r, { kind: "moved", editorText: "Start the task" });
     assert.equal(sm.getLeafId(), null);
     assert.deepEqual(sm.buildSessionContext().messages, []);
     const file = sm.getSessionFile()!;
@@ -76,7 +76,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
     const { sm, ids } = await buildTree(tmp.dir);
     const { agent } = newAgent(sm);
     const r = await agent.navigateTree(ids.a4);
-    assert.deepEqual(r, { cancelled: false });
+    assert.deepEqual(r, { kind: "moved" });
     assert.equal(sm.getLeafId(), ids.a4);
     await sm.close();
   });
@@ -85,6 +85,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
     const { sm, ids } = await buildTree(tmp.dir);
     const { agent } = newAgent(sm);
     const r = await agent.navigateTree(ids.u3);
+    assert.ok(r.kind === "moved", r.kind);
     assert.equal(r.editorText, "Try approach B");
     assert.equal(sm.getLeafId(), ids.a1);
     await sm.close();
@@ -94,7 +95,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
     const { sm, ids } = await buildTree(tmp.dir);
     const { agent } = newAgent(sm);
     const size = fileSize(sm);
-    assert.deepEqual(await agent.navigateTree(ids.a3, { summarize: true }), { cancelled: false, noop: true });
+    assert.deepEqual(await agent.navigateTree(ids.a3, { summarize: true }), { kind: "noop" });
     assert.equal(fileSize(sm), size);
     await sm.close();
   });
@@ -129,6 +130,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
     let prepared: HookEventMap["session_before_tree"]["preparation"] | undefined;
     agent.hooks.on("session_before_tree", (e) => void (prepared = e.preparation));
     const r = await agent.navigateTree(u3, { summarize: true, extractive: true });
+    assert.ok(r.kind === "moved", r.kind);
     assert.equal(r.editorText, "three");
     assert.equal(prepared?.commonAncestorId, u3);
     assert.deepEqual(
@@ -141,6 +143,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
 
     // The root user message: everything after it, and the summary becomes a new root.
     const r2 = await agent.navigateTree(u1, { summarize: true, extractive: true });
+    assert.ok(r2.kind === "moved", r2.kind);
     assert.equal(prepared?.commonAncestorId, u1);
     assert.deepEqual(
       prepared?.entriesToSummarize.map((e) => e.id),
@@ -159,7 +162,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
     let prepared: HookEventMap["session_before_tree"]["preparation"] | undefined;
     agent.hooks.on("session_before_tree", (e) => void (prepared = e.preparation));
     const r = await agent.navigateTree(ids.a4, { summarize: true });
-    assert.equal(r.cancelled, false);
+    assert.ok(r.kind === "moved", r.kind);
     assert.deepEqual(
       prepared?.entriesToSummarize.map((e) => e.id),
       [ids.u2, ids.a2, ids.t2, ids.a3],
@@ -213,7 +216,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
     agent.hooks.on("session_before_tree", () => ({ cancel: true }));
     agent.hooks.on("session_tree", () => void (treeFired = true));
     const size = fileSize(sm);
-    assert.deepEqual(await agent.navigateTree(ids.a4, { summarize: true }), { cancelled: true });
+    assert.deepEqual(await agent.navigateTree(ids.a4, { summarize: true }), { kind: "cancelled" });
     assert.equal(fileSize(sm), size);
     assert.equal(sm.getLeafId(), ids.a3);
     assert.equal(treeFired, false);
@@ -230,6 +233,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
     );
     agent.hooks.on("session_tree", (e) => void (fromHook = e.fromHook));
     const r = await agent.navigateTree(ids.a4, { summarize: true });
+    assert.ok(r.kind === "moved", r.kind);
     assert.equal(r.summaryEntry?.summary, "Hook summary");
     assert.deepEqual(r.summaryEntry?.details, { custom: true });
     assert.equal(r.summaryEntry?.fromHook, true);
@@ -251,6 +255,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
       customInstructions: "user focus",
       label: "user-label",
     });
+    assert.ok(r.kind === "moved", r.kind);
     assert.match(userPromptOf(fake), /\\n\\nHook focus\."/);
     assert.doesNotMatch(userPromptOf(fake), /user focus/);
     assert.equal(sm.getLabel(r.summaryEntry!.id), "hook-label");
@@ -261,9 +266,11 @@ describe("navigateTree", { timeout: 60_000 }, () => {
     const { sm, ids } = await buildTree(tmp.dir);
     const { agent } = newAgent(sm);
     const r1 = await agent.navigateTree(ids.a4, { summarize: true, label: "tried A" });
+    assert.ok(r1.kind === "moved", r1.kind);
     assert.equal(sm.getLabel(r1.summaryEntry!.id), "tried A");
     assert.equal(sm.getLabel(ids.a4), undefined);
     const r2 = await agent.navigateTree(ids.u2, { label: "retry here" });
+    assert.ok(r2.kind === "moved", r2.kind);
     assert.equal(r2.summaryEntry, undefined);
     assert.equal(sm.getLabel(ids.u2), "retry here");
     assert.equal(sm.getLeafId(), ids.a1);
@@ -276,8 +283,8 @@ describe("navigateTree", { timeout: 60_000 }, () => {
     for (let i = 0; i < 4; i++) fake.enqueue({ status: 500, headers: { "retry-after": "0" } });
     const size = fileSize(sm);
     const r = await agent.navigateTree(ids.a4, { summarize: true });
-    assert.equal(r.cancelled, true);
-    assert.match(r.error ?? "", /Summarization failed/);
+    assert.ok(r.kind === "failed", r.kind);
+    assert.match(r.error, /Summarization failed/);
     assert.equal(fileSize(sm), size);
     assert.equal(sm.getLeafId(), ids.a3);
     assert.ok(events.some((e: AgentEvent) => e.type === "error" && e.source === "summary"));
@@ -294,7 +301,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
     });
     const size = fileSize(sm);
     const r = await agent.navigateTree(ids.a4, { summarize: true, signal: controller.signal });
-    assert.deepEqual(r, { cancelled: true, aborted: true });
+    assert.deepEqual(r, { kind: "aborted" });
     assert.equal(fileSize(sm), size);
     assert.equal(sm.getLeafId(), ids.a3);
     await sm.close();
@@ -309,6 +316,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
     let prepared: string[] = [];
     agent.hooks.on("session_before_tree", (e) => void (prepared = e.preparation.entriesToSummarize.map((x) => x.id)));
     const r = await agent.navigateTree(ids.a4, { summarize: true });
+    assert.ok(r.kind === "moved", r.kind);
     assert.deepEqual(prepared, [u5, a5]);
     assert.ok(!prepared.includes(comp));
     assert.match(r.summaryEntry!.summary, /After compaction request/);
@@ -336,7 +344,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
       branchSummary: { reserveTokens: reserve },
     });
     const r = await agent.navigateTree(other, { summarize: true });
-    assert.equal(r.cancelled, false);
+    assert.ok(r.kind === "moved", r.kind);
     const sent = JSON.stringify(fake.requests[0].messages);
     assert.ok(sent.length / 4 < window - reserve, `prompt ~${Math.round(sent.length / 4)} tokens`);
     assert.match(sent, /Conclusion: the logs show a timeout/, "the newest messages are in");
@@ -350,6 +358,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
     const { sm, ids } = await buildTree(tmp.dir);
     const { agent } = newAgent(sm);
     const r = await agent.navigateTree(ids.a4, { summarize: true });
+    assert.ok(r.kind === "moved", r.kind);
     const s = r.summaryEntry!;
     assert.equal((s.details as { extractive?: boolean }).extractive, true);
     assert.match(s.summary, /## Goal\nTry approach A and keep the API stable/);
@@ -362,6 +371,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
     const { sm, ids } = await buildTree(tmp.dir);
     const { agent } = newAgent(sm, { model: openAIModel(fake) });
     const r = await agent.navigateTree(ids.a4, { summarize: true, extractive: true });
+    assert.ok(r.kind === "moved", r.kind);
     assert.equal((r.summaryEntry!.details as { extractive?: boolean }).extractive, true);
     assert.equal(fake.requests.length, 0);
     await sm.close();
@@ -374,6 +384,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
       getApiKey: async () => undefined,
     });
     const r = await agent.navigateTree(ids.a4, { summarize: true });
+    assert.ok(r.kind === "moved", r.kind);
     assert.equal((r.summaryEntry!.details as { extractive?: boolean }).extractive, true);
     assert.equal(fake.requests.length, 0);
     await sm.close();
@@ -389,7 +400,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
       throw new Error("after exploded");
     });
     const r = await agent.navigateTree(ids.a4, { summarize: true });
-    assert.equal(r.cancelled, false);
+    assert.ok(r.kind === "moved", r.kind);
     assert.equal(sm.getLeafId(), r.summaryEntry!.id);
     const hookErrors = events.filter((e) => e.type === "error" && e.source === "hook");
     assert.equal(hookErrors.length, 2);
@@ -402,7 +413,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
       const { sm, ids } = await buildTree(tmp.dir);
       const { agent } = newAgent(sm, { model: anthropicModel(anthropic) });
       const r = await agent.navigateTree(ids.a4, { summarize: true });
-      assert.equal(r.cancelled, false);
+      assert.ok(r.kind === "moved", r.kind);
       assert.match(r.summaryEntry!.summary, /## Goal\nTry approach A/);
       assert.equal(anthropic.requests.length, 1);
       assert.match(String(anthropic.requests[0].system ?? JSON.stringify(anthropic.requests[0])), /summarization/);

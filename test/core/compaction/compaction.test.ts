@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
-import type { HookEventMap } from "../../../src/core/agent/navigate-types.js";
+import type { HookEventMap } from "../../../src/core/hooks/hook-events.js";
 import { COMPACTION_SUMMARY_PREFIX } from "../../../src/core/messages.js";
 import type { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { CompactionEntry } from "../../../src/core/session/types.js";

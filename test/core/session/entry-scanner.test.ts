@@ -13,6 +13,7 @@ import * as path from "node:path";
 import { describe, test } from "node:test";
 import fc from "fast-check";
 import { entryShapeError, factsOfEntry, isLineFailure, readEntryLine } from "../../../src/core/session/entry-line.js";
+import { metaOf } from "../../../src/core/session/entry-meta.js";
 import { scanEntry, type EntryFacts } from "../../../src/core/session/entry-scanner.js";
 import { PreviewBuilder } from "../../../src/core/session/preview-bytes.js";
 import { collapseWhitespace } from "../../../src/core/session/preview.js";
@@ -129,6 +130,20 @@ const content = fc.oneof(anyText, fc.array(block, { maxLength: 5 }), fc.constant
 /** Optional fields: undefined leaves the key out. */
 const opt = <T>(a: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(a, { nil: undefined });
 
+/** pi's whole usage, a partial one (other writers), odd values the store must read as 0, or no object at all. */
+const usage = fc.oneof(
+  fc.record({
+    input: fc.nat(),
+    output: fc.nat(),
+    cacheRead: fc.nat(),
+    cacheWrite: fc.nat(),
+    totalTokens: fc.nat(),
+    cost: fc.record({ input: fc.double({ min: 0, max: 1, noNaN: true }), total: fc.double({ noNaN: true }) }),
+  }),
+  fc.record({ input: fc.nat(), output: fc.constantFrom("7", null), cost: fc.constantFrom(null, 3, { total: 1 }) }),
+  fc.constantFrom(null, "none", [1, 2]),
+);
+
 const message = fc.oneof(
   fc.record({
     role: fc.constant("user"),
@@ -141,9 +156,7 @@ const message = fc.oneof(
     api: opt(fc.constant("anthropic-messages")),
     provider: opt(fc.oneof(fc.constantFrom("anthropic", "openai"), text, fc.integer())),
     model: opt(fc.oneof(fc.constantFrom("claude-sonnet-4-5"), text, fc.constant(null))),
-    usage: opt(
-      fc.record({ input: fc.nat(), output: fc.nat(), cost: fc.record({ total: fc.double({ noNaN: true }) }) }),
-    ),
+    usage: opt(usage),
     stopReason: opt(fc.oneof(fc.constantFrom("stop", "toolUse", "error", "aborted"), text)),
     errorMessage: opt(fc.oneof(anyText, fc.constant(7))),
     timestamp: opt(fc.integer()),
@@ -191,7 +204,7 @@ const entryArb: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc.record({
-      type: fc.constantFrom("label", "custom", "compaction", "model_change", "branch_summary", "unknown_type"),
+      type: fc.constantFrom("label", "custom", "compaction", "model_change", "branch_summary", "usage", "unknown_type"),
       id,
       parentId: fc.oneof(fc.constant(null), id),
       timestamp: text,
@@ -205,6 +218,7 @@ const entryArb: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
       provider: opt(text),
       modelId: opt(text),
       fromId: opt(id),
+      usage: opt(usage),
     }),
   },
   // Not entries at all (no id, a wrong parentId): the store skips them, whichever reader sees them.
@@ -500,6 +514,15 @@ describe("sessions scanned in chunks", () => {
       assert.deepEqual(sm.getLoadIssues(), []);
       const envs = sm.getEnvelopes();
       parsed.forEach((e, i) => assert.deepEqual(envs[i], factsOfEntry(e).env, `envelope of line ${i + 2}`));
+      parsed.forEach((e, i) => assert.deepEqual(sm.getUsage(e.id), metaOf(e).usage, `usage of line ${i + 2}`));
+      assert.ok(
+        parsed.some((e) => metaOf(e).usage),
+        "some lines record token use",
+      );
+      assert.deepEqual(sm.getPathEnvelopes(), envs);
+      const settings = sm.getLeafSettings();
+      const context = sm.buildSessionContext();
+      assert.deepEqual([settings.model, settings.thinkingLevel], [context.model, context.thinkingLevel]);
       assert.deepEqual(sm.getEntries(), parsed);
       await sm.close();
     } finally {

@@ -60,7 +60,7 @@ export function toolResult(text: string, toolName = "bash"): ToolResultMessage {
 /** Copy a pi fixture into `dir`; returns the copy's path (fixtures are read-only and shared). */
 export function copyFixture(name: string, dir: string): string {
   const target = path.join(dir, name.replace(/\.v1\.jsonl$/, ".jsonl"));
-  fs.copyFileSync(path.join("/work/shared/fixtures/pi", name), target);
+  fs.copyFileSync(path.join(__dirname, "../../fixtures/pi", name), target);
   fs.chmodSync(target, 0o644);
   return target;
 }

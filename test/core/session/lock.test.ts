@@ -330,9 +330,13 @@ describe("heartbeat, takeover after asking, and the holder that lost its lock", 
     fs.mkdirSync(registry, { recursive: true, mode: 0o700 });
     const token = "0123456789abcdef";
     const stale = path.join(registry, `1-${Date.now()}.lock`);
-    fs.mkdirSync(stale);
+    // Built under a temp name of this (live) process and renamed into place, as the store builds its locks:
+    // a sweep by another process running meanwhile must not find it empty and remove it half-written.
+    const building = `${stale}.tmp-${process.pid}-test`;
+    fs.mkdirSync(building);
     const record = { pid: deadPid(), hostname: os.hostname(), machine: machineKey(), token, file: "/gone" };
-    fs.writeFileSync(path.join(stale, `${token}.json`), JSON.stringify(record));
+    fs.writeFileSync(path.join(building, `${token}.json`), JSON.stringify(record));
+    fs.renameSync(building, stale);
     const { file } = await sessionWith(1);
     const fresh = await child();
     assert.equal((await fresh.send({ op: "open", file })).ok, true);

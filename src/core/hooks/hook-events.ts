@@ -1,0 +1,103 @@
+/**
+ * The hook events of a session and their payloads (pi's hook API, reduced to what this core supports): what
+ * handlers of each event see and may return. src/core/hooks/types.ts builds the handler API on these.
+ */
+import type { AgentMessage, ImageContent, TextContent } from "../messages.js";
+import type { ModelInfo } from "../providers/types.js";
+import type { BranchSummaryEntry, CompactionEntry, SessionEntry } from "../session/types.js";
+
+/**
+ * What session_before_tree handlers see. A navigation fills it with the move; Bring Conclusions Here fills it
+ * with `bringFrom` set, `targetId` and `oldLeafId` both the current leaf (the user stays there and the summary is
+ * appended to it) and `entriesToSummarize` the other branch from the common ancestor to `bringFrom`.
+ */
+export interface TreePreparation {
+  targetId: string;
+  oldLeafId: string | null;
+  commonAncestorId: string | null;
+  entriesToSummarize: SessionEntry[];
+  userWantsSummary: boolean;
+  customInstructions?: string;
+  replaceInstructions?: boolean;
+  label?: string;
+  /** Bring Conclusions Here only: the node of another branch whose conclusions are brought (the summary's fromId). */
+  bringFrom?: string;
+}
+
+/** Read files / modified files tracked by summaries and compactions. */
+export interface FileOperationDetails {
+  readFiles: string[];
+  modifiedFiles: string[];
+  /** True when written by the deterministic extractive summarizer (no model). */
+  extractive?: boolean;
+  [extra: string]: unknown;
+}
+
+/** What session_before_compact handlers see. */
+export interface CompactionPreparation {
+  firstKeptEntryId: string;
+  messagesToSummarize: AgentMessage[];
+  tokensBefore: number;
+  previousSummary?: string;
+  fileOps: FileOperationDetails;
+}
+
+/** Hook events and their payloads. */
+export interface HookEventMap {
+  session_before_tree: {
+    type: "session_before_tree";
+    preparation: TreePreparation;
+    model?: ModelInfo;
+    signal: AbortSignal;
+  };
+  session_tree: {
+    type: "session_tree";
+    newLeafId: string | null;
+    oldLeafId: string | null;
+    summaryEntry?: BranchSummaryEntry;
+    fromHook?: boolean;
+  };
+  context: { type: "context"; messages: AgentMessage[] };
+  session_before_fork: { type: "session_before_fork"; entryId: string };
+  session_fork: { type: "session_fork"; previousSessionFile?: string; newSessionFile?: string };
+  session_before_compact: {
+    type: "session_before_compact";
+    preparation: CompactionPreparation;
+    previousCompactions: CompactionEntry[];
+    customInstructions?: string;
+    model?: ModelInfo;
+    signal: AbortSignal;
+  };
+  session_compact: { type: "session_compact"; compactionEntry: CompactionEntry; fromHook: boolean };
+}
+
+/** What each hook event's handlers may return. */
+export interface HookResultMap {
+  session_before_tree: {
+    cancel?: boolean;
+    summary?: { summary: string; details?: unknown };
+    customInstructions?: string;
+    replaceInstructions?: boolean;
+    label?: string;
+  };
+  session_tree: void;
+  context: { messages?: AgentMessage[] };
+  session_before_fork: { cancel?: boolean; skipConversationRestore?: boolean };
+  session_fork: void;
+  session_before_compact: {
+    cancel?: boolean;
+    compaction?: { summary: string; firstKeptEntryId?: string; details?: unknown };
+  };
+  session_compact: void;
+}
+
+/** A hook event name. */
+export type HookEventName = keyof HookEventMap;
+
+/** A message a hook sends into the conversation (stored as custom_message). */
+export interface HookMessage<T = unknown> {
+  customType: string;
+  content: string | (TextContent | ImageContent)[];
+  display: boolean;
+  details?: T;
+}

@@ -1,0 +1,314 @@
+/**
+ * How tree rows travel from the host to the webview: as columns, for a snapshot (every row) and for an append (a
+ * few rows) alike. A snapshot of 100k rows as 100k objects cost most of the webview's first paint in the
+ * structured clone alone; as a handful of big strings and number arrays it clones in a few copies, and the
+ * webview decodes a row only when it draws it. Everything stays JSON-safe (VS Code's postMessage and the test
+ * harness both serialise through JSON).
+ */
+import { ENTRY_KINDS, kindOf, type EntryKind } from "../session/entry-kinds.js";
+import type { EntryEnvelope } from "../session/types.js";
+import { rowPreview, type TreeRow } from "./tree-row.js";
+
+/** Bits of `RowColumns.flags`. */
+export const FLAG_TOOL_CALLS_ONLY = 1;
+export const FLAG_FAILED = 2;
+export const FLAG_ORPHAN = 4;
+export const FLAG_HIDDEN = 8;
+
+const KIND_CODES: ReadonlyMap<EntryKind, number> = new Map(ENTRY_KINDS.map((k, i) => [k, i]));
+const UNKNOWN_CODE = KIND_CODES.get("unknown") as number;
+
+/** The code of a kind in `RowColumns.kinds` (ENTRY_KINDS order). */
+export function kindCode(kind: EntryKind): number {
+  return KIND_CODES.get(kind) ?? UNKNOWN_CODE;
+}
+
+/** Many strings as one: string `i` is `text.slice(ends[i - 1] ?? 0, ends[i])`. */
+export interface StringColumn {
+  text: string;
+  ends: number[];
+}
+
+/** A field most rows lack: `values[k]` belongs to row `at[k]`. */
+export interface SparseColumn<T> {
+  at: number[];
+  values: T[];
+}
+
+/**
+ * Rows as columns, in file order (the first occurrence of a duplicated id only). Parent links are indexes into
+ * the batch, so a snapshot needs no id → index map to be drawn.
+ */
+export interface RowColumns {
+  count: number;
+  ids: StringColumn;
+  /** Parent index in this batch, or -1: a root, or a parent outside the batch (then in `parentIds`). */
+  parents: number[];
+  /** Parent ids that are not in this batch: an appended row's earlier parent, an orphan's missing one. */
+  parentIds: SparseColumn<string>;
+  /** Codes into ENTRY_KINDS. */
+  kinds: number[];
+  /** FLAG_* bits. */
+  flags: number[];
+  /** ISO timestamps. */
+  timestamps: StringColumn;
+  /** Single-line previews (≤ 200 characters each). */
+  previews: StringColumn;
+  /** Tool names ("" when none). */
+  toolNames: StringColumn;
+  labels: SparseColumn<string>;
+  /** Compaction tokensBefore. */
+  tokens: SparseColumn<number>;
+  /** Branch summaries' fromId. */
+  fromIds: SparseColumn<string>;
+  /** Files changed by a row's tool calls. */
+  changedFiles: SparseColumn<number>;
+  /**
+   * True when every row's children in this batch come in timestamp order (file order usually is), so the
+   * receiver can skip sorting.
+   */
+  childrenSorted: boolean;
+}
+
+/** The fields a row has before its kind, label and badge are known: a TreeRow's, and a store envelope's alike. */
+type RowFields = Pick<
+  TreeRow,
+  | "id"
+  | "parentId"
+  | "timestamp"
+  | "preview"
+  | "toolName"
+  | "toolCallsOnly"
+  | "tokens"
+  | "fromId"
+  | "failed"
+  | "hidden"
+  | "orphan"
+>;
+
+/** The FLAG_* bits of a row. */
+export function rowFlags(r: RowFields): number {
+  return (
+    (r.toolCallsOnly === true ? FLAG_TOOL_CALLS_ONLY : 0) |
+    (r.failed === true ? FLAG_FAILED : 0) |
+    (r.orphan === true ? FLAG_ORPHAN : 0) |
+    (r.hidden === true ? FLAG_HIDDEN : 0)
+  );
+}
+
+/** String `i` of a column. */
+export function columnString(col: StringColumn, i: number): string {
+  return col.text.slice(i === 0 ? 0 : col.ends[i - 1], col.ends[i]);
+}
+
+/** Builds a StringColumn by appending strings in order. */
+class StringColumnBuilder {
+  private readonly parts: string[] = [];
+  private readonly ends: number[] = [];
+  private length = 0;
+
+  push(s: string): void {
+    if (s !== "") this.parts.push(s);
+    this.length += s.length;
+    this.ends.push(this.length);
+  }
+
+  build(): StringColumn {
+    return { text: this.parts.join(""), ends: this.ends };
+  }
+}
+
+/** What the encoder asks of each item besides its RowFields. */
+interface RowExtras<T> {
+  kind(item: T): EntryKind;
+  label?(item: T): string | undefined;
+  changedFiles?(item: T): number | undefined;
+}
+
+/**
+ * Encode rows (or store envelopes, with `extras` giving their kind, label and badge). Later duplicates of an id
+ * are dropped; an orphan, a self-parented row and a row whose parent is not in `items` get parent -1.
+ */
+function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<T>): RowColumns {
+  const total = items.length;
+  // Index of each id's first occurrence; later duplicates are left out (the tree never shows them).
+  const indexOf = new Map<string, number>();
+  let keep: Uint8Array | undefined;
+  for (let e = 0; e < total; e++) {
+    const id = items[e].id;
+    if (indexOf.has(id)) (keep ??= new Uint8Array(total).fill(1))[e] = 0;
+    else indexOf.set(id, indexOf.size);
+  }
+  const n = indexOf.size;
+  const parents = new Array<number>(n);
+  const kinds = new Array<number>(n);
+  const flags = new Array<number>(n);
+  const ids = new StringColumnBuilder();
+  const timestamps = new StringColumnBuilder();
+  const previews = new StringColumnBuilder();
+  const toolNames = new StringColumnBuilder();
+  const sparse = {
+    parentIds: { at: [], values: [] } as SparseColumn<string>,
+    labels: { at: [], values: [] } as SparseColumn<string>,
+    tokens: { at: [], values: [] } as SparseColumn<number>,
+    fromIds: { at: [], values: [] } as SparseColumn<string>,
+    changedFiles: { at: [], values: [] } as SparseColumn<number>,
+  };
+  const put = <V>(col: SparseColumn<V>, i: number, v: V | undefined): void => {
+    if (v === undefined) return;
+    col.at.push(i);
+    col.values.push(v);
+  };
+  // Sibling order checked in the same pass: the last child per parent (slot n: the roots).
+  const lastChild = new Int32Array(n + 1).fill(-1);
+  const stamps = new Array<string>(n);
+  let childrenSorted = true;
+  for (let e = 0, i = 0; e < total; e++) {
+    if (keep !== undefined && keep[e] === 0) continue;
+    const item = items[e];
+    ids.push(item.id);
+    // An orphan is a root even when its parentId names a row: the store broke a parentId cycle there.
+    const inBatch = item.parentId === null || item.orphan === true ? undefined : indexOf.get(item.parentId);
+    const p = inBatch === undefined || inBatch === i ? -1 : inBatch;
+    parents[i] = p;
+    if (p < 0 && item.parentId !== null) put(sparse.parentIds, i, item.parentId);
+    kinds[i] = kindCode(extras.kind(item));
+    flags[i] = rowFlags(item);
+    const ts = item.timestamp;
+    timestamps.push(ts);
+    stamps[i] = ts;
+    const slot = p < 0 ? n : p;
+    if (childrenSorted && lastChild[slot] >= 0 && stamps[lastChild[slot]] > ts) childrenSorted = false;
+    lastChild[slot] = i;
+    previews.push(rowPreview(item.preview));
+    toolNames.push(item.toolName ?? "");
+    const label = extras.label?.(item);
+    put(sparse.labels, i, label === "" ? undefined : label);
+    put(sparse.tokens, i, item.tokens);
+    put(sparse.fromIds, i, item.fromId);
+    put(sparse.changedFiles, i, extras.changedFiles?.(item));
+    i++;
+  }
+  return {
+    count: n,
+    ids: ids.build(),
+    parents,
+    kinds,
+    flags,
+    timestamps: timestamps.build(),
+    previews: previews.build(),
+    toolNames: toolNames.build(),
+    ...sparse,
+    childrenSorted,
+  };
+}
+
+const ROW_EXTRAS: RowExtras<TreeRow> = {
+  kind: (r) => r.kind,
+  label: (r) => r.label,
+  changedFiles: (r) => r.changedFiles,
+};
+
+/**
+ * Encode a session's envelopes (the host's snapshot), labels resolved through `getLabel`, badges from
+ * `changedFiles` (src/host/file-counts.ts). No row object is made.
+ */
+export function encodeEnvelopes(
+  envelopes: readonly EntryEnvelope[],
+  getLabel: (id: string) => string | undefined,
+  changedFiles: ReadonlyMap<string, number> = new Map(),
+): RowColumns {
+  // Runs of one type and role are common: the kind of the previous envelope is reused for them.
+  let lastType = "";
+  let lastRole: string | undefined;
+  let lastKind: EntryKind = "unknown";
+  return encodeRows(envelopes, {
+    kind: (e) => {
+      if (e.type !== lastType || e.role !== lastRole) {
+        lastType = e.type;
+        lastRole = e.role;
+        lastKind = kindOf(e.type, e.role);
+      }
+      return lastKind;
+    },
+    label: (e) => getLabel(e.id),
+    changedFiles: changedFiles.size > 0 ? (e) => changedFiles.get(e.id) : undefined,
+  });
+}
+
+/** Encode row objects (an append batch, the exported page, tests). */
+export function encodeTreeRows(rows: readonly TreeRow[]): RowColumns {
+  return encodeRows(rows, ROW_EXTRAS);
+}
+
+/** The sparse fields of one row (most rows have none of them). */
+export type SparseRowFields = Pick<TreeRow, "label" | "tokens" | "fromId" | "changedFiles"> & { parentId?: string };
+
+/** Row `i` from the columns; its sparse fields are passed in (the receiver keeps them by index). */
+export function rowAt(cols: RowColumns, i: number, sparse: SparseRowFields = {}): TreeRow {
+  const p = cols.parents[i];
+  const f = cols.flags[i];
+  const row: TreeRow = {
+    id: columnString(cols.ids, i),
+    parentId: p >= 0 ? columnString(cols.ids, p) : (sparse.parentId ?? null),
+    kind: ENTRY_KINDS[cols.kinds[i]] ?? "unknown",
+    timestamp: columnString(cols.timestamps, i),
+    preview: columnString(cols.previews, i),
+  };
+  if (sparse.label !== undefined) row.label = sparse.label;
+  if (f & FLAG_TOOL_CALLS_ONLY) row.toolCallsOnly = true;
+  const tool = columnString(cols.toolNames, i);
+  if (tool !== "") row.toolName = tool;
+  if (sparse.tokens !== undefined) row.tokens = sparse.tokens;
+  if (f & FLAG_FAILED) row.failed = true;
+  if (f & FLAG_ORPHAN) row.orphan = true;
+  if (f & FLAG_HIDDEN) row.hidden = true;
+  if (sparse.fromId !== undefined) row.fromId = sparse.fromId;
+  if (sparse.changedFiles !== undefined) row.changedFiles = sparse.changedFiles;
+  return row;
+}
+
+/** The sparse fields of every row that has any, by row index. */
+export function sparseFields(cols: RowColumns): Map<number, SparseRowFields> {
+  const out = new Map<number, SparseRowFields>();
+  const add = <K extends keyof SparseRowFields>(col: SparseColumn<SparseRowFields[K]>, key: K): void => {
+    for (let k = 0; k < col.at.length; k++) {
+      let s = out.get(col.at[k]);
+      if (s === undefined) out.set(col.at[k], (s = {}));
+      s[key] = col.values[k];
+    }
+  };
+  add(cols.parentIds, "parentId");
+  add(cols.labels, "label");
+  add(cols.tokens, "tokens");
+  add(cols.fromIds, "fromId");
+  add(cols.changedFiles, "changedFiles");
+  return out;
+}
+
+/** Every row of a batch as an object (an append batch, tests; the webview decodes a snapshot lazily). */
+export function decodeRows(cols: RowColumns): TreeRow[] {
+  const sparse = sparseFields(cols);
+  const out = new Array<TreeRow>(cols.count);
+  for (let i = 0; i < cols.count; i++) out[i] = rowAt(cols, i, sparse.get(i));
+  return out;
+}
+
+/** Index of the row with this id, or -1, without building an id map (a snapshot's leaf, before first paint). */
+export function indexOfId(cols: RowColumns, id: string): number {
+  const { text, ends } = cols.ids;
+  if (id === "") return -1;
+  for (let at = text.indexOf(id); at >= 0; at = text.indexOf(id, at + 1)) {
+    // The hit must be a whole id: it starts where one id starts and ends where it ends.
+    let lo = 0;
+    let hi = ends.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ends[mid] <= at) lo = mid + 1;
+      else hi = mid;
+    }
+    const start = lo === 0 ? 0 : ends[lo - 1];
+    if (start === at && ends[lo] === at + id.length) return lo;
+  }
+  return -1;
+}

@@ -1,0 +1,113 @@
+/**
+ * The tree's row: one session entry as every view of the tree shows it — the side bar's tree, the pickers, the
+ * exported page — built from the store's envelope, so no body is read. One type from the store to the webview;
+ * between host and webview rows travel as columns (row-columns.ts). docs/tree-navigation.md says what a row shows.
+ */
+import { isConversationKind, kindOf, kindWord, type EntryKind } from "../session/entry-kinds.js";
+import type { EntryEnvelope } from "../session/types.js";
+
+/** One session entry as the tree draws it: envelope and a short preview, never the whole body. */
+export interface TreeRow {
+  id: string;
+  parentId: string | null;
+  kind: EntryKind;
+  /** ISO timestamp (children are ordered oldest first). */
+  timestamp: string;
+  /** First ~200 characters of the entry's text, single line. */
+  preview: string;
+  /** Resolved label, if any. */
+  label?: string;
+  /** Assistant: the message has tool calls only, no text. */
+  toolCallsOnly?: boolean;
+  /** Tool name (toolResult) or tool names (assistant tool calls), for display and search. */
+  toolName?: string;
+  /** Compaction: tokensBefore. */
+  tokens?: number;
+  /** Assistant: stopReason "error" or "aborted". */
+  failed?: boolean;
+  /** Shown as a root although its parentId is set: the parent names no entry, or the store broke a cycle here. */
+  orphan?: boolean;
+  /** custom_message with display:false. */
+  hidden?: boolean;
+  /** Branch summary: the node it summarizes up to (its `fromId`); the row shows where it came from. */
+  fromId?: string;
+  /**
+   * How many files this entry's tool calls changed in the workspace (the checkpoint entries hanging off it,
+   * docs/checkpoints.md); absent when none.
+   */
+  changedFiles?: number;
+}
+
+/** Longest preview a row carries. */
+export const PREVIEW_CHARS = 200;
+
+/** Text as one line of at most `max` characters (whitespace runs become one space, a cut ends in `…`). */
+export function singleLine(text: string, max = PREVIEW_CHARS): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
+}
+
+/** A preview as rows carry it: the store's are single-line and bounded already, so only check (cheap). */
+export function rowPreview(preview: string): string {
+  return preview.length > PREVIEW_CHARS || preview.includes("\n") ? singleLine(preview) : preview;
+}
+
+/** One envelope as a row; `changedFiles` is its badge (src/host/file-counts.ts). */
+export function treeRowOf(env: EntryEnvelope, label?: string, changedFiles?: number): TreeRow {
+  const row: TreeRow = {
+    id: env.id,
+    parentId: env.parentId,
+    kind: kindOf(env.type, env.role),
+    timestamp: env.timestamp,
+    preview: rowPreview(env.preview),
+  };
+  if (label !== undefined && label !== "") row.label = label;
+  if (env.toolCallsOnly) row.toolCallsOnly = true;
+  if (env.toolName !== undefined) row.toolName = env.toolName;
+  if (env.tokens !== undefined) row.tokens = env.tokens;
+  if (env.failed) row.failed = true;
+  if (env.orphan) row.orphan = true;
+  if (env.hidden) row.hidden = true;
+  if (env.fromId !== undefined) row.fromId = env.fromId;
+  if (changedFiles !== undefined) row.changedFiles = changedFiles;
+  return row;
+}
+
+/** "12k", "1.5M": token counts as a row shows them. */
+function formatTokens(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, "")}M`;
+  if (n >= 1000) return `${Math.round(n / 1000)}k`;
+  return String(n);
+}
+
+/**
+ * The role word and the text of a row, as the tree, the pickers and the exported page show it: `user:` and the
+ * preview for conversation, `[model]` and the preview for bookkeeping; a tool result names its tool, an assistant
+ * turn with tool calls only lists them, a compaction shows the tokens it replaced.
+ */
+export function describeRow(row: TreeRow): { role: string; text: string } {
+  switch (row.kind) {
+    case "assistant":
+      if (row.toolCallsOnly === true)
+        return { role: "assistant:", text: `[tool calls${row.toolName ? `: ${row.toolName}` : ""}]` };
+      break;
+    case "toolResult":
+      return { role: row.toolName ? `tool ${row.toolName}:` : "tool:", text: row.preview };
+    case "branch_summary":
+      return { role: "[branch summary]", text: row.preview };
+    case "compaction":
+      return { role: `[compaction: ${formatTokens(row.tokens ?? 0)} tokens]`, text: "" };
+    case "unknown":
+      return { role: "[unknown]", text: row.preview };
+  }
+  const word = kindWord(row.kind);
+  return { role: isConversationKind(row.kind) ? `${word}:` : `[${word}]`, text: row.preview };
+}
+
+/** Every entry of a session as a row, in file order, labels resolved (the pickers; the view gets columns). */
+export function treeRows(session: {
+  getEnvelopes(): readonly EntryEnvelope[];
+  getLabel(id: string): string | undefined;
+}): TreeRow[] {
+  return session.getEnvelopes().map((e) => treeRowOf(e, session.getLabel(e.id)));
+}
