@@ -3,7 +3,8 @@
  * preview, tool names, flags) and meta (model, token use) — straight from the bytes of its line, in one pass, without
  * building the entry. Message lines are nearly every line of a session and nearly all of its bytes; the few
  * lines of other types (labels, leaf markers, compactions, model changes, …) are small and are parsed with
- * JSON.parse instead (entry-line.ts), as is any line this scanner does not understand.
+ * JSON.parse instead (entry-line.ts), as is any line this scanner does not understand and, in a small file,
+ * every short line (the scanner is fast only once the JIT has optimised it: see PARSE_FILE_MAX_BYTES).
  *
  * It walks the JSON structure, so any key order, whitespace, escape and unknown field reads the same as
  * JSON.parse followed by envelopeOf / metaOf (preview.ts, entry-meta.ts). Only the values the envelope needs

@@ -26,6 +26,8 @@ export function isSpace(c: number): boolean {
 }
 
 const WHITESPACE_RUNS = /\s+/g;
+/** What collapsing changes inside a text: whitespace other than a space, or two spaces in a row. */
+const UNEVEN_SPACE = /[^\S ]| {2}/;
 
 /**
  * The first `limit` characters of `text` with whitespace runs collapsed to one space and leading/trailing
@@ -35,10 +37,19 @@ const WHITESPACE_RUNS = /\s+/g;
  */
 export function collapseWhitespace(text: string, limit: number): string {
   // Collapsing a prefix gives a prefix of the collapsed text; it is enough once it holds more than `limit`.
-  const cut = 4 * limit + 64;
-  if (text.length > cut) {
-    const head = text.slice(0, cut).replace(WHITESPACE_RUNS, " ").trimStart();
-    if (head.length > limit) return head.slice(0, limit);
+  // Whitespace runs are short in most texts, so a prefix a little longer than `limit` nearly always is (the
+  // regular expressions then read a fraction of a 1 KB tool output); a text of long runs tries longer ones.
+  let cut = limit + 32;
+  const head = text.length > cut ? text.slice(0, cut) : text;
+  // Often there is nothing to collapse: testing for it allocates nothing, replacing builds a copy.
+  if (!UNEVEN_SPACE.test(head)) {
+    if (head === text) return text.trim().slice(0, limit);
+    const kept = head.trimStart();
+    if (kept.length > limit) return kept.slice(0, limit);
+  }
+  for (; cut < text.length; cut *= 4) {
+    const collapsed = text.slice(0, cut).replace(WHITESPACE_RUNS, " ").trimStart();
+    if (collapsed.length > limit) return collapsed.slice(0, limit);
   }
   return text.replace(WHITESPACE_RUNS, " ").trim().slice(0, limit);
 }

@@ -1,7 +1,7 @@
 /**
  * Reads a session's bytes once, in chunks, and builds its EntryTable: every line goes through readEntryLine
- * (the entry scanner, JSON.parse as the fallback), so when the scan ends every envelope — preview, tool names,
- * flags — and meta is known, and no body is kept.
+ * (the entry scanner, JSON.parse as the fallback and for the short lines of a small file), so when the scan
+ * ends every envelope — preview, tool names, flags — and meta is known, and no body is kept.
  *
  * Damage:
  * - A last line without newline that does not parse is a torn write (reported; repaired before the next
@@ -17,7 +17,14 @@
  *   line), buildSessionContext leaves it out and adds a load issue.
  */
 import * as fs from "node:fs";
-import { readEntryLine, isLineFailure, entryShapeError, factsOfEntry, type LineFailure } from "./entry-line.js";
+import {
+  readEntryLine,
+  isLineFailure,
+  entryShapeError,
+  factsOfEntry,
+  PARSE_FILE_MAX_BYTES,
+  type LineFailure,
+} from "./entry-line.js";
 import type { EntryFacts } from "./entry-scanner.js";
 import { EntryTable } from "./entry-table.js";
 import { openRegular } from "./file-identity.js";
@@ -36,6 +43,11 @@ export interface ScanOptions {
   strict?: boolean;
   /** Bytes read at a time (tests use small chunks to put lines across chunk ends). */
   chunkBytes?: number;
+  /**
+   * Short lines go straight to JSON.parse, not to the entry scanner (see PARSE_FILE_MAX_BYTES); default: for a
+   * file up to that size.
+   */
+  parseShort?: boolean;
 }
 
 /** What scanSession found. */
@@ -126,6 +138,7 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
   let lineNo = 0;
   let previousId: string | undefined;
   const entries = result.entries;
+  const parseShort = opts.parseShort ?? fileSize <= PARSE_FILE_MAX_BYTES;
 
   /** Make buf hold [at, at + length) at least, reading from the file. */
   const fill = (at: number, length: number): void => {
@@ -156,7 +169,7 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     if (length === 0) return;
     // The last line is read to its end: it is where torn and glued writes end up.
     const last = !terminated || offset + length + 1 >= fileSize;
-    const read = readEntryLine(buf, s, s + length, strict || last, previousId);
+    const read = readEntryLine(buf, s, s + length, strict || last, previousId, parseShort);
     if (!isLineFailure(read)) {
       if (!terminated) result.missingFinalNewline = true;
       add(read, offset, length);

@@ -468,14 +468,16 @@ describe("sessions scanned in chunks", () => {
             const lines = items.map(([e, l]) => lineOf(e, l));
             fs.writeFileSync(file, [header, ...lines].join("\n") + "\n");
             const want = lines.map(expected).filter((f) => f !== undefined);
-            for (const strict of [false, true]) {
-              const scan = scanSessionFile(file, { chunkBytes, strict });
-              assert.equal(scan.entries.length, want.length);
-              want.forEach((w, i) => {
-                assert.deepEqual(scan.entries.envs[i], w.env);
-                assert.deepEqual(scan.entries.metas[i], w.meta);
-              });
-            }
+            // Both readers of a line: the entry scanner (big files), JSON.parse for short lines (small ones).
+            for (const parseShort of [false, true])
+              for (const strict of [false, true]) {
+                const scan = scanSessionFile(file, { chunkBytes, strict, parseShort });
+                assert.equal(scan.entries.length, want.length);
+                want.forEach((w, i) => {
+                  assert.deepEqual(scan.entries.envs[i], w.env);
+                  assert.deepEqual(scan.entries.metas[i], w.meta);
+                });
+              }
             fs.rmSync(file);
           },
         ),
