@@ -16,13 +16,16 @@
  * - A body damaged after its envelope is found when it is read: getEntry throws SessionFormatError (file,
  *   line), buildSessionContext leaves it out and adds a load issue.
  */
+import { isAscii } from "node:buffer";
 import * as fs from "node:fs";
 import {
   readEntryLine,
+  readEntryText,
   isLineFailure,
   entryShapeError,
   factsOfEntry,
   PARSE_FILE_MAX_BYTES,
+  SCAN_MIN_BYTES,
   type LineFailure,
 } from "./entry-line.js";
 import type { EntryFacts } from "./entry-scanner.js";
@@ -139,6 +142,21 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
   let previousId: string | undefined;
   const entries = result.entries;
   const parseShort = opts.parseShort ?? fileSize <= PARSE_FILE_MAX_BYTES;
+  // Short lines go to JSON.parse: in an ASCII chunk they are cut from the chunk decoded once (one native call,
+  // not one per line).
+  const decodeChunks = parseShort && !headerOnly;
+  /** buf[0 .. through the chunk's last newline] when it is ASCII, decoded ("" when not decoded). */
+  let text = "";
+
+  const decode = (): void => {
+    text = "";
+    if (!decodeChunks) return;
+    const last = buf.lastIndexOf(10, chunkLen - 1);
+    // Only ASCII is decoded at once (a character per byte, so the text's offsets are buf's): one non-ASCII
+    // character would make the whole chunk a two-byte string, slower to decode and to parse than its lines
+    // decoded one by one (most of them ASCII).
+    if (last >= 0 && isAscii(buf.subarray(0, last + 1))) text = buf.toString("latin1", 0, last + 1);
+  };
 
   /** Make buf hold [at, at + length) at least, reading from the file. */
   const fill = (at: number, length: number): void => {
@@ -154,7 +172,8 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     if (facts.activity !== undefined && facts.activity > (result.activity ?? 0)) result.activity = facts.activity;
   };
 
-  const handleLine = (offset: number, length: number, terminated: boolean): void => {
+  /** `lineText`: the line, decoded, when it is short and its chunk was decoded. */
+  const handleLine = (offset: number, length: number, terminated: boolean, lineText?: string): void => {
     lineNo++;
     const s = offset - chunkStart;
     if (lineNo === 1) {
@@ -169,7 +188,10 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     if (length === 0) return;
     // The last line is read to its end: it is where torn and glued writes end up.
     const last = !terminated || offset + length + 1 >= fileSize;
-    const read = readEntryLine(buf, s, s + length, strict || last, previousId, parseShort);
+    const read =
+      lineText === undefined
+        ? readEntryLine(buf, s, s + length, strict || last, previousId, parseShort)
+        : readEntryText(lineText);
     if (!isLineFailure(read)) {
       if (!terminated) result.missingFinalNewline = true;
       add(read, offset, length);
@@ -226,9 +248,21 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
 
   let pos = 0; // file offset of the next line
   fill(0, 0);
+  decode();
   while (pos < fileSize) {
-    if (pos < chunkStart || pos >= chunkStart + chunkLen) fill(pos, 0);
-    const nl = buf.indexOf(10, pos - chunkStart);
+    if (pos < chunkStart || pos >= chunkStart + chunkLen) {
+      fill(pos, 0);
+      decode();
+    }
+    const s = pos - chunkStart;
+    const at = s < text.length ? text.indexOf("\n", s) : -1;
+    if (at >= 0) {
+      // A line of the decoded text (lines through the chunk's last newline are whole in it).
+      handleLine(pos, at - s, true, at - s < SCAN_MIN_BYTES && lineNo > 0 ? text.slice(s, at) : undefined);
+      pos = chunkStart + at + 1;
+      continue;
+    }
+    const nl = buf.indexOf(10, s);
     if (nl >= 0 && nl < chunkLen) {
       handleLine(pos, chunkStart + nl - pos, true);
       pos = chunkStart + nl + 1;
@@ -242,10 +276,12 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     }
     if (pos > chunkStart) {
       fill(pos, 0); // re-read from the line start so a line shorter than a chunk is whole in it
+      decode();
       continue;
     }
-    // A line longer than a chunk: find its end on disk, then read it whole.
+    // A line longer than a chunk: find its end on disk, then read it whole (not decoded: it is not short).
     const end = lineEnd(source as { fd: number }, chunkStart + chunkLen, fileSize, chunkBytes);
+    text = "";
     fill(pos, (end < 0 ? fileSize : end) - pos);
     handleLine(pos, (end < 0 ? fileSize : end) - pos, end >= 0);
     if (end < 0 || headerOnly) break;
@@ -253,6 +289,7 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     // The large buffer served its line; later lines go back to chunks of the usual size.
     if (buf.length > chunkBytes) buf = Buffer.allocUnsafe(chunkBytes);
     chunkLen = 0;
+    text = "";
   }
   result.lineCount = lineNo;
   return result;
