@@ -71,7 +71,8 @@ export function metaOf(entry: SessionEntry): EntryMeta {
   switch (e.type) {
     case "message": {
       const m = e.message;
-      if (!isRecord(m) || m.role !== "assistant") break;
+      // Most messages have no meta: return the shared one without building and counting an empty object.
+      if (!isRecord(m) || m.role !== "assistant") return NO_META;
       if (typeof m.provider === "string" && typeof m.model === "string")
         meta.model = { provider: m.provider, modelId: m.model };
       const usage = usageFrom(m.usage);

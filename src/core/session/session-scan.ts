@@ -37,6 +37,8 @@ import type { LoadIssue, SessionEntry, SessionHeader } from "./types.js";
 /** Bytes read at a time. */
 export const CHUNK_BYTES = 4 * 1024 * 1024;
 const HEADER_CHUNK_BYTES = 64 * 1024;
+/** A character of a Latin-1-decoded chunk that is not ASCII (a byte of a multi-byte UTF-8 character). */
+const NON_ASCII = /[\u0080-\u00ff]/g;
 
 /** Options of scanSession. */
 export interface ScanOptions {
@@ -142,20 +144,35 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
   let previousId: string | undefined;
   const entries = result.entries;
   const parseShort = opts.parseShort ?? fileSize <= PARSE_FILE_MAX_BYTES;
-  // Short lines go to JSON.parse: in an ASCII chunk they are cut from the chunk decoded once (one native call,
-  // not one per line).
+  // Short lines go to JSON.parse: ASCII lines are cut from the chunk decoded once (one native call, not one
+  // per line).
   const decodeChunks = parseShort && !headerOnly;
-  /** buf[0 .. through the chunk's last newline] when it is ASCII, decoded ("" when not decoded). */
+  /**
+   * buf[0 .. through the chunk's last newline] decoded as Latin-1, a character per byte, so the text's offsets
+   * are buf's ("" when not decoded). Only its ASCII lines are read from it: decoding the chunk as UTF-8 would
+   * make the whole of it a two-byte string when one character is not ASCII, slower to decode and to parse than
+   * its lines decoded one by one; lines with such a character are decoded alone, from buf.
+   */
   let text = "";
+  /** Where text's next non-ASCII character is, at or after the last line asked about (text.length: none). */
+  let nonAsciiAt = -1;
 
   const decode = (): void => {
     text = "";
+    nonAsciiAt = -1;
     if (!decodeChunks) return;
     const last = buf.lastIndexOf(10, chunkLen - 1);
-    // Only ASCII is decoded at once (a character per byte, so the text's offsets are buf's): one non-ASCII
-    // character would make the whole chunk a two-byte string, slower to decode and to parse than its lines
-    // decoded one by one (most of them ASCII).
-    if (last >= 0 && isAscii(buf.subarray(0, last + 1))) text = buf.toString("latin1", 0, last + 1);
+    if (last < 0) return;
+    text = buf.toString("latin1", 0, last + 1);
+    if (isAscii(buf.subarray(0, last + 1))) nonAsciiAt = text.length;
+  };
+  /** True when text[s, end) is ASCII. */
+  const asciiLine = (s: number, end: number): boolean => {
+    if (nonAsciiAt < s) {
+      NON_ASCII.lastIndex = s;
+      nonAsciiAt = NON_ASCII.test(text) ? NON_ASCII.lastIndex - 1 : text.length;
+    }
+    return nonAsciiAt >= end;
   };
 
   /** Make buf hold [at, at + length) at least, reading from the file. */
@@ -258,7 +275,8 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     const at = s < text.length ? text.indexOf("\n", s) : -1;
     if (at >= 0) {
       // A line of the decoded text (lines through the chunk's last newline are whole in it).
-      handleLine(pos, at - s, true, at - s < SCAN_MIN_BYTES && lineNo > 0 ? text.slice(s, at) : undefined);
+      const short = at - s < SCAN_MIN_BYTES && lineNo > 0 && asciiLine(s, at);
+      handleLine(pos, at - s, true, short ? text.slice(s, at) : undefined);
       pos = chunkStart + at + 1;
       continue;
     }
