@@ -21,7 +21,9 @@ export {
   type LockedDetails,
   type NonRegularKind,
   SessionIdError,
+  ActiveBranchError,
 } from "./session/errors.js";
+export { ARCHIVE_MARKER_TYPE, archiveMarkerData, type ArchiveMarkerData } from "./session/entry-kinds.js";
 export { defaultSessionDir, getAgentDir, sessionFileName } from "./session/paths.js";
 export { entryPreview, envelopeOf, normalizePreview, PREVIEW_MAX } from "./session/preview.js";
 export { buildContextFromEntries, messageOfEntry } from "./session/context.js";

@@ -34,6 +34,9 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.restoreFilesHere",
   "agentTree.showChangesHere",
   "agentTree.undoFileRestore",
+  "agentTree.archiveBranch",
+  "agentTree.unarchiveBranch",
+  "agentTree.deleteBranch",
 ] as const;
 
 /**

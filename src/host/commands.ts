@@ -1,6 +1,7 @@
 /** Registers the "Agent: …" commands and the tree's context-menu commands (package.json contributes). */
 import * as vscode from "vscode";
 import type { HostActions } from "./actions.js";
+import type { ArchiveActions } from "./archive-actions.js";
 import { COMMAND_IDS, type CommandId } from "./command-ids.js";
 import type { CompareActions } from "./compare/compare-actions.js";
 import type { CheckpointActions } from "./checkpoint-actions.js";
@@ -18,6 +19,8 @@ export interface CommandDeps {
   opener: SessionOpener;
   search: SessionSearchUi;
   actions: HostActions;
+  /** Archive Branch, Unarchive Branch, Delete Branch Permanently…. */
+  archive: ArchiveActions;
   models: ModelActions;
   exporter: ExportActions;
   compare: CompareActions;
@@ -43,14 +46,16 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     await d.ensureSession();
     await run();
   };
+  // From a row's context menu: that row; from the palette: a picker.
+  const entryOrPick = (run: (entryId?: string) => unknown) => async (arg?: unknown) => {
+    await d.ensureSession();
+    const parsed = parseEntryContextArg(arg, { hasEntry: (id) => controller.hasEntry(id) });
+    await run(parsed?.entryId);
+  };
   const handlers: Record<CommandId, (arg?: unknown) => unknown> = {
     "agentTree.summarizeAndSwitchBranch": ensured(() => actions.pickAndNavigate("choose")),
     "agentTree.switchBranch": ensured(() => actions.pickAndNavigate("none")),
-    "agentTree.labelEntry": async (arg?: unknown) => {
-      await d.ensureSession();
-      const parsed = parseEntryContextArg(arg, { hasEntry: (id) => controller.hasEntry(id) });
-      await actions.labelEntry(parsed?.entryId);
-    },
+    "agentTree.labelEntry": entryOrPick((id) => actions.labelEntry(id)),
     "agentTree.removeLabel": withEntry((id) => actions.removeLabel(id)),
     "agentTree.switchHere": withEntry((id) => actions.navigate(id, "none")),
     "agentTree.summarizeAndSwitchHere": withEntry((id) => actions.navigate(id, "summarize")),
@@ -88,6 +93,9 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.restoreFilesHere": withEntry((id) => files.restoreFilesHere(id)),
     "agentTree.showChangesHere": withEntry((id) => files.showChangesHere(id)),
     "agentTree.undoFileRestore": ensured(() => files.undoFileRestore()),
+    "agentTree.archiveBranch": entryOrPick((id) => d.archive.archive(id)),
+    "agentTree.unarchiveBranch": entryOrPick((id) => d.archive.unarchive(id)),
+    "agentTree.deleteBranch": entryOrPick((id) => d.archive.deletePermanently(id)),
   };
   return COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, handlers[id]));
 }

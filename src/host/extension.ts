@@ -13,6 +13,7 @@ import { HostActions } from "./actions.js";
 import { CompareActions } from "./compare/compare-actions.js";
 import { ComparePanels } from "./compare/compare-panel.js";
 import { ApiKeys } from "./api-keys.js";
+import { ArchiveActions } from "./archive-actions.js";
 import { CheckpointActions } from "./checkpoint-actions.js";
 import { CheckpointService, checkpointFolders } from "./checkpoint-service.js";
 import { WEBVIEW_COMMAND_IDS } from "./command-ids.js";
@@ -195,6 +196,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   });
   const models = new ModelActions(controller, keys, actions);
   const exporter = new ExportActions(controller, actions, context.extensionUri);
+  const archive = new ArchiveActions({ controller, actions });
   const panels = new ComparePanels(context.extensionUri, {
     log,
     reveal: (sessionId, entryId) => void compare.revealInTree(sessionId, entryId),
@@ -231,6 +233,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     void routeWebviewMessage(raw, view, {
       controller,
       actions,
+      archive,
       models,
       log,
       ensureSession,
@@ -246,6 +249,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       opener,
       search,
       actions,
+      archive,
       models,
       exporter,
       compare,

@@ -5,6 +5,7 @@
 import type * as vscode from "vscode";
 import type { WebviewCommand, WebviewToHost } from "../shared/protocol.js";
 import type { HostActions } from "./actions.js";
+import type { ArchiveActions } from "./archive-actions.js";
 import type { ModelActions } from "./model-actions.js";
 import { validateWebviewMessage } from "./protocol-validation.js";
 import type { SessionController } from "./session-controller.js";
@@ -14,6 +15,7 @@ import type { AgentWebviewView } from "./webview-view.js";
 export interface RouterDeps {
   controller: SessionController;
   actions: HostActions;
+  archive: ArchiveActions;
   models: ModelActions;
   log: vscode.LogOutputChannel;
   /** Opens the workspace's session on the first `ready`; true when it did (snapshots already went out). */
@@ -59,6 +61,12 @@ async function dispatch(msg: WebviewToHost, view: AgentWebviewView, d: RouterDep
           return d.actions.copyText(msg.entryId);
         case "summarizeSwitch":
           return d.actions.navigate(msg.entryId, "summarize");
+        case "archive":
+          return d.archive.toggle(msg.entryId);
+        case "unarchive":
+          return d.archive.unarchive(msg.entryId);
+        case "delete":
+          return d.archive.deletePermanently(msg.entryId);
         default: {
           const never: never = msg.action;
           return never;

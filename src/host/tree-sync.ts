@@ -1,11 +1,13 @@
 /**
  * Keeps the tree webview in step with the session store: one snapshot on `ready`, then
- * `tree/append` / `tree/labels` / `tree/leaf` from the store's change events, coalesced per tick
- * so a streamed turn does not flood the webview. A checkpoint entry gives the row it hangs off a badge: that
+ * `tree/append` / `tree/labels` / `tree/leaf` / `tree/archived` from the store's change events, coalesced per
+ * tick so a streamed turn does not flood the webview; a rewrite of the file (a deleted branch) sends a new
+ * snapshot. A checkpoint entry gives the row it hangs off a badge: that
  * row is sent again with its count. Pure: no `vscode` import.
  */
 import { encodeEnvelopes, encodeTreeRows } from "../core/rows/row-columns.js";
 import { treeRowOf, type TreeRow } from "../core/rows/tree-row.js";
+import { ARCHIVE_MARKER_TYPE } from "../core/session/entry-kinds.js";
 import type { EntryEnvelope, SessionEntry } from "../core/session/types.js";
 import type { HostToWebview } from "../shared/protocol.js";
 import { badgeOf, changedFileCounts } from "./file-counts.js";
@@ -13,7 +15,8 @@ import { badgeOf, changedFileCounts } from "./file-counts.js";
 /** A store change as the tree needs it (structural subset of the core's SessionChange). */
 export type TreeChange =
   | { type: "append"; entry: { id: string; type: string; parentId: string | null; timestamp: string } }
-  | { type: "leaf"; leafId: string | null };
+  | { type: "leaf"; leafId: string | null }
+  | { type: "rewrite" };
 
 /** What the sync reads from a SessionManager. */
 export interface TreeSource {
@@ -24,6 +27,8 @@ export interface TreeSource {
   /** Cheap: no envelope is read (a session's previews may still be loading). */
   hasEntry(id: string): boolean;
   getLabel(id: string): string | undefined;
+  /** First entries of the archived branches. */
+  getArchivedBranches(): string[];
   getLeafId(): string | null;
   getSessionId(): string;
   getSessionName(): string | undefined;
@@ -88,6 +93,8 @@ export class TreeSync {
     };
     const name = s.getSessionName();
     if (name !== undefined) msg.sessionName = name;
+    const archived = s.getArchivedBranches();
+    if (archived.length > 0) msg.archived = archived;
     const file = s.getSessionFile();
     if (file !== undefined) msg.sessionFile = file;
     if (s.isReadOnly()) msg.readOnly = true;
@@ -108,7 +115,9 @@ export class TreeSync {
   }
 
   private onChange(c: TreeChange): void {
-    if (c.type === "leaf") {
+    if (c.type === "rewrite") {
+      this.queue = [this.snapshot()];
+    } else if (c.type === "leaf") {
       const last = this.queue[this.queue.length - 1];
       // Only the final leaf of a burst matters.
       if (last?.type === "tree/leaf") last.leafId = c.leafId;
@@ -118,6 +127,8 @@ export class TreeSync {
       this.enqueueBadge(c.entry.id);
       const change = labelChangeOf(c.entry as { type: string; targetId?: unknown; label?: unknown });
       if (change) this.queue.push({ type: "tree/labels", changes: [change] });
+      if (isArchiveLine(c.entry))
+        this.queue.push({ type: "tree/archived", archived: this.source.getArchivedBranches() });
       // Appends advance the store's leaf without a separate "leaf" change; tell the webview.
       if (this.source.getLeafId() === c.entry.id) this.onChange({ type: "leaf", leafId: c.entry.id });
     }
@@ -156,4 +167,9 @@ export class TreeSync {
     const { id, type, parentId, timestamp } = entry;
     return treeRowOf({ id, type, parentId, timestamp, preview: "" });
   }
+}
+
+/** True for an archive or unarchive line (the tree's archived branches changed). */
+function isArchiveLine(entry: { type: string }): boolean {
+  return entry.type === "custom" && (entry as { customType?: unknown }).customType === ARCHIVE_MARKER_TYPE;
 }

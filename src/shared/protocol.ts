@@ -51,6 +51,8 @@ export type HostToWebview =
       readOnly?: boolean;
       rows: RowColumns;
       leafId: string | null;
+      /** First entries of the archived branches (each hides itself and everything below it by default). */
+      archived?: string[];
     }
   /** Rows appended, or sent again with new fields (a badge), in file order: a small batch of the same columns. */
   | { type: "tree/append"; rows: RowColumns }
@@ -58,6 +60,8 @@ export type HostToWebview =
   | { type: "tree/leaf"; leafId: string | null }
   /** Labels changed. */
   | { type: "tree/labels"; changes: { id: string; label?: string }[] }
+  /** A branch was archived or unarchived: the first entries of the archived branches now. */
+  | { type: "tree/archived"; archived: string[] }
   /** Answer to tree/requestText: an entry's whole text (hover). */
   | { type: "tree/entryText"; requestId: number; entryId: string; text: string }
   /** Scroll to and select an entry. */
@@ -153,7 +157,7 @@ export type CompareToHost =
   | { type: "compare/openFile"; path: string };
 
 /** Context-menu actions the tree's keyboard shortcuts may ask for on the selected row. */
-export const TREE_ACTIONS = ["label", "fork", "copy", "summarizeSwitch"] as const;
+export const TREE_ACTIONS = ["label", "fork", "copy", "summarizeSwitch", "archive", "unarchive", "delete"] as const;
 
 /** A context-menu action of `tree/action`. */
 export type TreeAction = (typeof TREE_ACTIONS)[number];

@@ -103,7 +103,7 @@ test("refuses wrong field types", () => {
   bad({ type: "tree/requestText", requestId: 1.5, entryId: "a1b2c3d4" }, /requestId/);
   bad({ type: "tree/requestText", requestId: -1, entryId: "a1b2c3d4" }, /requestId/);
   bad({ type: "tree/requestText", requestId: Number.NaN, entryId: "a1b2c3d4" }, /requestId/);
-  bad({ type: "tree/action", action: "delete", entryId: "a1b2c3d4" }, /"action" must be one of/);
+  bad({ type: "tree/action", action: "shred", entryId: "a1b2c3d4" }, /"action" must be one of/);
   bad({ type: "chat/submit", text: ["hi"] }, /"text" must be a string/);
   bad({ type: "chat/submit", text: "   " }, /empty/);
   bad({ type: "chat/approve", toolCallId: "c", approved: "yes" }, /"approved" must be a boolean/);

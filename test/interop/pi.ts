@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { ensurePiReleases, type PiRelease } from "../../tools/pi/index.js";
 import type { AgentMessage, SessionEntry, SessionManager } from "../../src/core/index.js";
-import { LEAF_MARKER_TYPE } from "../../src/core/index.js";
+import { ARCHIVE_MARKER_TYPE, LEAF_MARKER_TYPE } from "../../src/core/index.js";
 
 export type { PiRelease };
 
@@ -82,7 +82,8 @@ export function ourView(sm: SessionManager): View {
 
 /**
  * pi resumes at the last entry of the file; the content entry that stands for is where this extension resumes:
- * labels hang off the entry the user was at, and this extension's leaf markers name the entry moved to.
+ * labels and archive lines hang off the entry the user was at, and this extension's leaf markers name the entry
+ * moved to.
  */
 export function resolvedLeaf(view: View): string | null {
   const byId = new Map(view.entries.map((e) => [e.id, e]));
@@ -90,7 +91,7 @@ export function resolvedLeaf(view: View): string | null {
   for (let guard = 0; id !== null && guard <= view.entries.length; guard++) {
     const e = byId.get(id);
     if (!e) return id;
-    if (e.type === "label") id = e.parentId;
+    if (e.type === "label" || (e.type === "custom" && e.customType === ARCHIVE_MARKER_TYPE)) id = e.parentId;
     else if (e.type === "custom" && e.customType === LEAF_MARKER_TYPE)
       id = (e.data as { targetId: string | null }).targetId;
     else return id;

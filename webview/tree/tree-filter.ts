@@ -38,27 +38,52 @@ export function passesFilterAt(index: TreeIndex, i: number, filter: TreeFilter, 
   return KIND_PASSES[filter][index.kinds[i]] === 1;
 }
 
+/** Per node, 1 when it is one of `roots` (the first entries of archived branches) or below one. */
+export function archivedNodes(index: TreeIndex, roots: readonly string[]): Uint8Array {
+  const out = new Uint8Array(index.size);
+  const stack: number[] = [];
+  for (const id of roots) {
+    const i = index.idToIdx.get(id);
+    if (i !== undefined) stack.push(i);
+  }
+  while (stack.length > 0) {
+    const i = stack.pop() as number;
+    if (out[i] === 1) continue;
+    out[i] = 1;
+    for (let c = index.firstChild[i]; c >= 0; c = index.nextSibling[c]) stack.push(c);
+  }
+  return out;
+}
+
 /**
  * Visibility of every node. With a query, nodes matching all tokens are SHOWN and their ancestors
- * that pass the filter become CONTEXT, so every hit keeps its path.
+ * that pass the filter become CONTEXT, so every hit keeps its path. `excluded` nodes (hidden archived
+ * branches) are never shown, whatever the filter.
  */
-export function computeVisibility(index: TreeIndex, filter: TreeFilter, tokens: readonly string[]): Uint8Array {
+export function computeVisibility(
+  index: TreeIndex,
+  filter: TreeFilter,
+  tokens: readonly string[],
+  excluded?: Uint8Array,
+): Uint8Array {
   const n = index.size;
   const vis = new Uint8Array(n);
   const leaf = index.leaf;
+  const passes = (i: number): boolean =>
+    (excluded === undefined || excluded[i] === 0) && passesFilterAt(index, i, filter, i === leaf);
   if (tokens.length === 0) {
-    for (let i = 0; i < n; i++) if (passesFilterAt(index, i, filter, i === leaf)) vis[i] = SHOWN;
+    for (let i = 0; i < n; i++) if (passes(i)) vis[i] = SHOWN;
     return vis;
   }
   const parent = index.parent;
   const hits = index.matchAll(tokens);
   for (let i = 0; i < n; i++) {
     if (vis[i] === SHOWN || hits[i] === 0) continue;
-    if (!passesFilterAt(index, i, filter, i === leaf)) continue;
+    if (!passes(i)) continue;
     vis[i] = SHOWN;
     // Walk up until an already-marked ancestor: every node is marked at most once, so O(n) in total.
     for (let a = parent[i]; a >= 0 && vis[a] === HIDDEN; a = parent[a]) {
-      if (!passesFilterAt(index, a, filter, a === leaf)) {
+      if (!passes(a)) {
         vis[a] = HIDDEN_PASSED;
         continue;
       }

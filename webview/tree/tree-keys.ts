@@ -116,6 +116,11 @@ export function handleTreeKey(e: KeyboardEvent, ctx: KeyContext): boolean {
       }
       return true;
     }
+    case "Delete":
+      // Delete archives (or unarchives) the selected branch; Shift+Delete deletes it for good, after asking.
+      if (sel >= 0 && !e.altKey && !mod)
+        ctx.post({ type: "tree/action", action: e.shiftKey ? "delete" : "archive", entryId: model.index.id(sel) });
+      return true;
     case "F2":
       if (sel >= 0) ctx.post({ type: "tree/action", action: "label", entryId: model.index.id(sel) });
       return true;

@@ -3,7 +3,7 @@
  * Components read it and call `changed()` subscribers; nothing here touches the DOM.
  */
 import type { HostToWebview, TreeFilter } from "../../src/shared/protocol.js";
-import { computeVisibility, queryTokens } from "./tree-filter.js";
+import { archivedNodes, computeVisibility, queryTokens } from "./tree-filter.js";
 import { flatten, type FlatRows } from "./tree-flatten.js";
 import { TreeIndex } from "./tree-index.js";
 import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
@@ -14,6 +14,8 @@ export interface PersistedTreeState {
   sessionId?: string;
   folded: string[];
   selectedId?: string;
+  /** Archived branches are shown (dimmed) instead of hidden. */
+  showArchived: boolean;
 }
 
 const FILTERS: readonly TreeFilter[] = ["default", "no-tools", "user-only", "labeled-only", "all"];
@@ -24,7 +26,7 @@ export function readPersisted(raw: Record<string, unknown> | undefined): Persist
   const folded = Array.isArray(raw?.folded) ? raw.folded.filter((x): x is string => typeof x === "string") : [];
   const sessionId = typeof raw?.sessionId === "string" ? raw.sessionId : undefined;
   const selectedId = typeof raw?.selectedId === "string" ? raw.selectedId : undefined;
-  return { filter, folded, sessionId, selectedId };
+  return { filter, folded, sessionId, selectedId, showArchived: raw?.showArchived === true };
 }
 
 const EMPTY_INDEX = (): TreeIndex => new TreeIndex(encodeTreeRows([]), null);
@@ -36,6 +38,12 @@ export class TreeModel {
   rows: FlatRows = EMPTY_ROWS;
   /** Per node: HIDDEN, SHOWN or CONTEXT (a search hit's ancestor). */
   visibility: Uint8Array = new Uint8Array(0);
+  /** Per node: 1 when it is in an archived branch. */
+  archived: Uint8Array = new Uint8Array(0);
+  /** Whether archived branches are shown (dimmed); hidden otherwise. */
+  showArchived: boolean;
+  /** First entries of the archived branches (from the host). */
+  private archivedRoots: readonly string[] = [];
   filter: TreeFilter;
   query = "";
   sessionId: string | undefined;
@@ -56,6 +64,7 @@ export class TreeModel {
 
   constructor(persisted: PersistedTreeState) {
     this.filter = persisted.filter;
+    this.showArchived = persisted.showArchived;
     this.sessionId = persisted.sessionId;
     this.folded = new Set(persisted.folded);
     this.pendingSelectedId = persisted.selectedId;
@@ -74,6 +83,7 @@ export class TreeModel {
       sessionId: this.sessionId,
       folded: [...this.folded],
       selectedId: this.selected >= 0 ? this.index.id(this.selected) : undefined,
+      showArchived: this.showArchived,
     };
   }
 
@@ -91,6 +101,7 @@ export class TreeModel {
         this.sessionId = msg.sessionId;
         this.sessionName = msg.sessionName;
         this.readOnly = msg.readOnly === true;
+        this.archivedRoots = msg.archived ?? [];
         this.loaded = true;
         this.recompute();
         performance.mark("tree:snapshot:flattened");
@@ -111,6 +122,11 @@ export class TreeModel {
       case "tree/labels":
         this.index.setLabels(msg.changes);
         this.recomputeAnchored();
+        break;
+      case "tree/archived":
+        this.archivedRoots = msg.archived;
+        this.recomputeAnchored();
+        this.keepSelectionVisible();
         break;
       case "tree/reveal":
         this.reveal(msg.entryId);
@@ -133,6 +149,20 @@ export class TreeModel {
     this.recompute();
     this.keepSelectionVisible();
     this.changed();
+  }
+
+  /** Show archived branches (dimmed) or hide them. */
+  setShowArchived(show: boolean): void {
+    if (show === this.showArchived) return;
+    this.showArchived = show;
+    this.recompute();
+    this.keepSelectionVisible();
+    this.changed();
+  }
+
+  /** True when the branch this node is in was archived. */
+  isArchived(nodeIdx: number): boolean {
+    return this.archived[nodeIdx] === 1;
   }
 
   /** Change the search query. */
@@ -166,7 +196,10 @@ export class TreeModel {
     this.changed();
   }
 
-  /** Select an entry, unfolding and, if the filter hides it, showing all so it is displayed. */
+  /**
+   * Select an entry, unfolding and, if the filter hides it, showing all (and archived branches) so it is
+   * displayed.
+   */
   reveal(entryId: string): void {
     const i = this.index.idToIdx.get(entryId);
     if (i === undefined) return;
@@ -177,6 +210,10 @@ export class TreeModel {
     if (refolded) this.recompute();
     if (this.rows.rowOf[i] < 0 && this.query !== "") {
       this.query = "";
+      this.recompute();
+    }
+    if (this.rows.rowOf[i] < 0 && this.archived[i] === 1 && !this.showArchived) {
+      this.showArchived = true;
       this.recompute();
     }
     if (this.rows.rowOf[i] < 0) {
@@ -203,7 +240,14 @@ export class TreeModel {
       const i = this.index.idToIdx.get(id);
       if (i !== undefined) folds.add(i);
     }
-    this.visibility = computeVisibility(this.index, this.filter, queryTokens(this.query));
+    this.archived = archivedNodes(this.index, this.archivedRoots);
+    // The active path always shows, even when it runs into an archived branch (pi moved there).
+    let excluded: Uint8Array | undefined;
+    if (!this.showArchived && this.archivedRoots.length > 0) {
+      const onPath = this.index.onPath;
+      excluded = this.archived.map((a, i) => (a === 1 && onPath[i] !== 1 ? 1 : 0));
+    }
+    this.visibility = computeVisibility(this.index, this.filter, queryTokens(this.query), excluded);
     this.rows = flatten(this.index, this.visibility, folds, this.searching);
   }
 

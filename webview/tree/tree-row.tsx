@@ -24,6 +24,10 @@ export interface TreeRowProps {
   onPath: boolean;
   isLeaf: boolean;
   visibility: number;
+  /** In an archived branch (shown dimmed; only when archived branches are shown). */
+  archived: boolean;
+  /** The first entry of an archived branch (marked "archived"). */
+  archivedRoot: boolean;
   /** Whole text once the host sent it; the preview until then. */
   title: string;
   /** A branch summary from elsewhere: what its source node says (the row shows "from: …"). */
@@ -55,10 +59,13 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
   if (p.selected) cls.push("selected");
   if (d.failed === true) cls.push("failed");
   if (p.visibility === CONTEXT) cls.push("search-context");
+  if (p.archived) cls.push("archived");
   const context = JSON.stringify({
     webviewSection: "entry",
     entryId: d.id,
     hasLabel: d.label !== undefined && d.label !== "",
+    // Only set when true: Unarchive Branch shows for archived rows, Archive Branch for the others.
+    ...(p.archived ? { archived: true } : {}),
     // Only set when true: "Go to Source" shows for rows that have one.
     ...(p.sourceText !== undefined ? { hasSource: true } : {}),
     preventDefaultContextMenuItems: true,
@@ -132,6 +139,11 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
         </span>
       ) : null}
       {d.failed === true ? <span class="failed-tag"> (failed)</span> : null}
+      {p.archivedRoot ? (
+        <span class="archived-tag" title="Archived branch: Unarchive Branch brings it back">
+          <span class="codicon codicon-archive" aria-hidden="true" /> archived
+        </span>
+      ) : null}
       {p.isLeaf ? <span class="active-marker"> ← active</span> : null}
     </div>
   );

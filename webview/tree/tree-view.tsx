@@ -126,6 +126,8 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
         onPath={onPath[i] === 1}
         isLeaf={i === index.leaf}
         visibility={vis[i]}
+        archived={model.isArchived(i)}
+        archivedRoot={model.isArchived(i) && (index.parent[i] < 0 || !model.isArchived(index.parent[i]))}
         title={texts.current.get(d.id) ?? (d.label ? `[${d.label}] ${d.preview}` : d.preview)}
         sourceText={source >= 0 ? sourceText(index.node(source)) : undefined}
         onSourceClick={(idx) => {
@@ -207,6 +209,19 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
             title="Read-only session"
           />
         ) : null}
+        <button
+          type="button"
+          class={`archived-toggle codicon codicon-archive${model.showArchived ? " on" : ""}`}
+          aria-pressed={model.showArchived}
+          aria-label="Show archived branches"
+          title={
+            model.showArchived ? "Archived branches are shown (dimmed): click to hide them" : "Show archived branches"
+          }
+          onClick={() => {
+            model.setShowArchived(!model.showArchived);
+            revealSelection();
+          }}
+        />
         <Dropdown
           class="filter"
           value={model.filter}

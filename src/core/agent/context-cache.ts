@@ -2,7 +2,8 @@
  * The current leaf's SessionContext, kept between model calls. Building it from scratch reads every
  * message body on the path (seconds on a 300 MB session), and the agent needs it before every model
  * call. When the leaf has only moved forward by appends since the last build, the new entries are
- * applied to the cached context; any other move (branch, compaction, reset) rebuilds it.
+ * applied to the cached context; any other move (branch, compaction, reset), and a rewrite of the file (a
+ * deleted branch), rebuilds it.
  */
 import type { SessionContext } from "../session/types.js";
 import type { SessionManager } from "../session/session-manager.js";
@@ -17,7 +18,12 @@ export class ContextCache {
   private leafId: string | null = null;
   private context: SessionContext | undefined;
 
-  constructor(private readonly sessionManager: SessionManager) {}
+  constructor(private readonly sessionManager: SessionManager) {
+    // A deleted branch can take entries off the path while the leaf stays (a summary of it brought here).
+    sessionManager.subscribe((change) => {
+      if (change.type === "rewrite") this.invalidate();
+    });
+  }
 
   /** The context at the current leaf. The returned object and its array are the caller's to change. */
   get(): SessionContext {

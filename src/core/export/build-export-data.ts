@@ -19,6 +19,8 @@ export interface ExportSource {
   getPath(fromId?: string): readonly SessionEntry[];
   getLabel(id: string): string | undefined;
   getSessionName(): string | undefined;
+  /** Entries of archived branches (SessionManager.getArchivedIds): a whole-tree export leaves them out. */
+  getArchivedIds?(): ReadonlySet<string>;
 }
 
 /** Options shared by the export functions. */
@@ -56,6 +58,12 @@ export function buildExportData(source: ExportSource, options: ExportOptions = {
   const branchOnly = options.branchOnly === true;
   let selected: readonly SessionEntry[] = all;
   if (branchOnly) selected = leafId === null ? [] : source.getPath(leafId);
+  else {
+    // Archived branches are hidden from the page as they are from the tree (the one the leaf is in excepted).
+    const archived = source.getArchivedIds?.() ?? new Set<string>();
+    const onPath = new Set(leafId === null ? [] : source.getPath(leafId).map((e) => e.id));
+    if (archived.size > 0) selected = all.filter((e) => !archived.has(e.id) || onPath.has(e.id));
+  }
   const limit = options.truncateLimit ?? DEFAULT_TRUNCATE_LIMIT;
   const nodes: TreeRow[] = [];
   const entries: ExportEntry[] = [];

@@ -1,7 +1,7 @@
 /**
  * The in-memory tree of a session over its EntryTable: id → position, parent positions, roots (parentId
  * null or orphaned), children per parent (oldest first, file order breaking timestamp ties; built on first
- * use), resolved labels and the session name.
+ * use), resolved labels, the archived branches and the session name.
  *
  * A damaged file can hold parentId cycles (A → B → A). Each cycle is broken at its entry that comes first in
  * the file: that entry is treated as a root (flagged `orphan`, like an entry whose parent is missing), the
@@ -90,6 +90,8 @@ export class EntryIndex {
   /** Children positions per entry (undefined: none), once built. */
   private kids: (number[] | undefined)[] | undefined;
   readonly labels = new Map<string, string>();
+  /** First entries of the archived branches (the latest archive line of each target wins), oldest line first. */
+  readonly archivedRoots = new Set<string>();
   sessionName: string | undefined;
 
   private constructor(readonly table: EntryTable) {}
@@ -270,6 +272,10 @@ export class EntryIndex {
     if (meta.labelTarget !== undefined) {
       if (meta.label !== undefined) this.labels.set(meta.labelTarget, meta.label);
       else this.labels.delete(meta.labelTarget);
+    }
+    if (meta.archive !== undefined) {
+      if (meta.archive.archived) this.archivedRoots.add(meta.archive.targetId);
+      else this.archivedRoots.delete(meta.archive.targetId);
     }
     if (this.table.envs[i].type === "session_info") this.sessionName = meta.name;
   }

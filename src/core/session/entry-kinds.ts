@@ -155,3 +155,23 @@ export function kindSearchWords(kind: EntryKind): string {
 export function isConversationKind(kind: EntryKind): boolean {
   return KIND_INFO[kind].conversation;
 }
+
+/**
+ * customType of the `custom` entry that archives or unarchives a branch (docs/archive.md). pi keeps custom
+ * entries and leaves them out of the context, so an archive line changes nothing pi sees. The entry hangs off
+ * the leaf without moving it (like a label); the latest line naming a target wins.
+ */
+export const ARCHIVE_MARKER_TYPE = "agent-tree/archive";
+
+/** data of an archive line: the first entry of the branch, and whether it is archived from now on. */
+export interface ArchiveMarkerData {
+  targetId: string;
+  archived: boolean;
+}
+
+/** The data of an archive line, or undefined when `data` is not one (a damaged or foreign entry). */
+export function archiveMarkerData(data: unknown): ArchiveMarkerData | undefined {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return undefined;
+  const { targetId, archived } = data as Record<string, unknown>;
+  return typeof targetId === "string" && typeof archived === "boolean" ? { targetId, archived } : undefined;
+}

@@ -82,7 +82,11 @@ export function readEntryLine(
     const scanned = scanEntry(buf, start, end, strict, previousId);
     if (scanned) return scanned;
   }
-  const text = buf.toString("utf8", start, end);
+  return readEntryText(buf.toString("utf8", start, end));
+}
+
+/** The entry on a line already decoded (`text`), read with JSON.parse. */
+export function readEntryText(text: string): EntryFacts | LineFailure {
   let v: unknown;
   try {
     v = JSON.parse(text);

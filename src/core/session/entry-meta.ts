@@ -1,9 +1,10 @@
 /**
  * The few fields of an entry the session logic needs besides its envelope (the model in force, token use, labels,
- * leaf markers, the compaction's kept entry, the session name): read with the envelope, kept for every entry
- * that has them, so no body is read to find them.
+ * leaf markers, archive lines, the compaction's kept entry, the session name): read with the envelope, kept for
+ * every entry that has them, so no body is read to find them.
  */
 import type { Usage } from "../messages.js";
+import { ARCHIVE_MARKER_TYPE, archiveMarkerData } from "./entry-kinds.js";
 import { LEAF_MARKER_TYPE, type SessionEntry } from "./types.js";
 
 /** Small fields kept for every entry that has them, whatever its size. */
@@ -21,6 +22,8 @@ export interface EntryMeta {
   label?: string;
   /** Leaf markers: the entry moved to (null = reset). */
   markerTarget?: string | null;
+  /** Archive lines: the first entry of the branch, and whether it is archived from then on. */
+  archive?: { targetId: string; archived: boolean };
   /** compaction entries. */
   firstKeptEntryId?: string;
   /** session_info entries. */
@@ -68,7 +71,8 @@ export function metaOf(entry: SessionEntry): EntryMeta {
   switch (e.type) {
     case "message": {
       const m = e.message;
-      if (!isRecord(m) || m.role !== "assistant") break;
+      // Most messages have no meta: return the shared one without building and counting an empty object.
+      if (!isRecord(m) || m.role !== "assistant") return NO_META;
       if (typeof m.provider === "string" && typeof m.model === "string")
         meta.model = { provider: m.provider, modelId: m.model };
       const usage = usageFrom(m.usage);
@@ -92,6 +96,9 @@ export function metaOf(entry: SessionEntry): EntryMeta {
       if (e.customType === LEAF_MARKER_TYPE) {
         const d = e.data;
         meta.markerTarget = isRecord(d) && typeof d.targetId === "string" ? d.targetId : null;
+      } else if (e.customType === ARCHIVE_MARKER_TYPE) {
+        const archive = archiveMarkerData(e.data);
+        if (archive) meta.archive = archive;
       }
       break;
     case "compaction":

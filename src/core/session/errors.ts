@@ -169,3 +169,19 @@ export class SessionIdError extends Error {
     );
   }
 }
+
+/**
+ * Archiving or deleting a branch that holds the current leaf: the session would resume inside what was hidden
+ * or removed. Nothing was written; move the leaf out of the branch first (branch()).
+ */
+export class ActiveBranchError extends Error {
+  override readonly name = "ActiveBranchError";
+  constructor(
+    readonly entryId: string,
+    readonly leafId: string,
+  ) {
+    super(
+      `The branch starting at entry ${entryId} holds the current position (${leafId}); move out of it first. Nothing was changed.`,
+    );
+  }
+}

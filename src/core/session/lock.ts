@@ -323,7 +323,7 @@ function installExitHook(): void {
 /** A held writer lock (see the file comment). */
 export class SessionLock {
   private readonly token = randomBytes(8).toString("hex");
-  private readonly sites: Site[] = [];
+  private sites: Site[] = [];
   private readonly listeners = new Set<(newHolder: LockHolderInfo | undefined) => void>();
   private readonly heartbeatMs: number;
   private timer: NodeJS.Timeout | undefined;
@@ -375,6 +375,23 @@ export class SessionLock {
       identity,
       nameLock: this.sites[0]?.path,
     });
+  }
+
+  /**
+   * The file was replaced by a new one under the same path (an atomic rewrite): lock the new file's identity
+   * and let go of the old one's. The lock beside the file is kept throughout, so no other writer gets in
+   * between. Throws SessionLockedError when the new identity is locked (it cannot be: the file is new).
+   */
+  rebindIdentity(identity: FileIdentity): void {
+    const old = this.sites.filter((s) => s.identity);
+    this.sites = this.sites.filter((s) => !s.identity);
+    try {
+      this.bindIdentity(identity);
+    } catch (e) {
+      this.sites.push(...old);
+      throw e;
+    }
+    for (const site of old) this.dropSite(site);
   }
 
   /**

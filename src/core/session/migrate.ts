@@ -163,15 +163,22 @@ export function migrateText(file: string, text: string): MigrationResult {
 }
 
 const MIGRATING = ".migrating-";
+/** The temp file of an atomic rewrite that deletes a branch (SessionFile.rewrite). */
+const REWRITING = ".rewriting-";
+
+/** Where this process writes the new bytes of `file` before renaming them over it (a branch deletion). */
+export function rewriteTempPath(file: string): string {
+  return `${file}${REWRITING}${process.pid}`;
+}
 
 /**
- * Remove `<file>.migrating-<pid>` files that a migration killed midway left behind (their process is gone,
- * or is this one, which is not migrating `file` now). Call only while holding the file's writer lock: no
- * migration of this file can be running then. Returns the paths removed.
+ * Remove `<file>.migrating-<pid>` and `<file>.rewriting-<pid>` files that a migration or branch deletion killed
+ * midway left behind (their process is gone, or is this one, which is not rewriting `file` now). Call only
+ * while holding the file's writer lock: no rewrite of this file can be running then. Returns the paths removed.
  */
 export function removeStaleMigrationTemps(file: string): string[] {
   const dir = path.dirname(file);
-  const prefix = path.basename(file) + MIGRATING;
+  const prefixes = [MIGRATING, REWRITING].map((infix) => path.basename(file) + infix);
   let names: string[];
   try {
     names = fs.readdirSync(dir);
@@ -180,7 +187,8 @@ export function removeStaleMigrationTemps(file: string): string[] {
   }
   const removed: string[] = [];
   for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
+    const prefix = prefixes.find((p) => name.startsWith(p));
+    if (prefix === undefined) continue;
     const pid = Number(name.slice(prefix.length));
     if (!Number.isInteger(pid) || pid <= 0 || (pid !== process.pid && pidAlive(pid))) continue;
     try {
@@ -213,12 +221,20 @@ export function writeMigrated(file: string, fromVersion: number, lines: string[]
     if (!written) fs.rmSync(tmp, { force: true });
   }
   fs.renameSync(tmp, file);
-  try {
-    const dirFd = fs.openSync(path.dirname(file), "r");
-    fs.fsyncSync(dirFd);
-    fs.closeSync(dirFd);
-  } catch {
-    // fsync of a directory is not supported everywhere; the rename is still atomic
-  }
+  syncFolder(path.dirname(file));
   return backup;
+}
+
+/** Make a rename in `dir` durable (best effort: fsync of a folder is not supported everywhere). */
+export function syncFolder(dir: string): void {
+  try {
+    const dirFd = fs.openSync(dir, "r");
+    try {
+      fs.fsyncSync(dirFd);
+    } finally {
+      fs.closeSync(dirFd);
+    }
+  } catch {
+    // not supported here; the rename is still atomic
+  }
 }

@@ -25,7 +25,12 @@ export function isSpace(c: number): boolean {
   );
 }
 
-const WHITESPACE_RUNS = /\s+/g;
+/**
+ * The whitespace collapsing replaces: runs of two or more, and single whitespace characters other than a space
+ * (replacing those gives what replacing every run of `\s+` gives, but a single space — most of them — is left
+ * alone instead of being copied over by the same space, a third of the time the previews took).
+ */
+const WHITESPACE_RUNS = /\s\s+|[^\S ]/g;
 /** What collapsing changes inside a text: whitespace other than a space, or two spaces in a row. */
 const UNEVEN_SPACE = /[^\S ]| {2}/;
 
@@ -63,11 +68,22 @@ export function normalizePreview(text: string): string {
 export function textOfContent(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  const parts: string[] = [];
+  // Most contents hold one text block: it is returned as it is, without an array to join (this runs for
+  // every entry of a session while it opens, mostly before the engine has optimised it).
+  let first: string | undefined;
+  let parts: string[] | undefined;
   for (const block of content as unknown[]) {
-    if (isRecord(block) && block.type === "text" && typeof block.text === "string") parts.push(block.text);
+    if (!isRecord(block) || block.type !== "text" || typeof block.text !== "string") continue;
+    if (first === undefined) first = block.text;
+    else (parts ??= [first]).push(block.text);
   }
-  return parts.join("\n");
+  return parts ? parts.join("\n") : (first ?? "");
+}
+
+/** True when `text` is empty or whitespace only (`text.trim() === ""` without building the trimmed copy). */
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) return false;
+  return true;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -83,16 +99,18 @@ function toolCallNames(content: unknown): string[] {
   return names;
 }
 
+/** The raw preview text of an assistant message, from its text and the names of the tools it calls. */
+function assistantText(message: Record<string, unknown>, text: string, toolNames: readonly string[]): string {
+  if (!isBlank(text)) return text;
+  if (toolNames.length > 0) return toolNames.join(", ");
+  return typeof message.errorMessage === "string" ? message.errorMessage : "";
+}
+
 /** The raw (not yet normalized) preview text of a message object. */
 function messageText(message: Record<string, unknown>): string {
   switch (message.role) {
-    case "assistant": {
-      const text = textOfContent(message.content);
-      if (text.trim() !== "") return text;
-      const names = toolCallNames(message.content);
-      if (names.length > 0) return names.join(", ");
-      return typeof message.errorMessage === "string" ? message.errorMessage : "";
-    }
+    case "assistant":
+      return assistantText(message, textOfContent(message.content), toolCallNames(message.content));
     case "bashExecution":
       return typeof message.command === "string" ? "$ " + message.command : "";
     case "branchSummary":
@@ -102,7 +120,7 @@ function messageText(message: Record<string, unknown>): string {
       // pi 1.5 keeps most of its prompt in named sections; the content is often empty.
       const sections = isRecord(message.sections) ? Object.values(message.sections) : [];
       return [textOfContent(message.content), ...sections.filter((t): t is string => typeof t === "string")]
-        .filter((t) => t.trim() !== "")
+        .filter((t) => !isBlank(t))
         .join("\n");
     }
     default:
@@ -157,25 +175,29 @@ export function entryPreview(entry: SessionEntry | UnknownEntry): string {
   return normalizePreview(raw);
 }
 
+const NO_NAMES: readonly string[] = [];
+
 /** The envelope of a whole entry (orphan is decided by the session, not here). */
 export function envelopeOf(entry: SessionEntry | UnknownEntry): EntryEnvelope {
   const e = entry as Record<string, unknown>;
+  const m = e.type === "message" && isRecord(e.message) ? e.message : undefined;
+  // An assistant message's text and tool names give both its preview and its tool fields: read them once.
+  const text = m?.role === "assistant" ? textOfContent(m.content) : "";
+  const toolNames: readonly string[] = m?.role === "assistant" ? toolCallNames(m.content) : NO_NAMES;
   const env: EntryEnvelope = {
     id: String(e.id),
     parentId: typeof e.parentId === "string" ? e.parentId : null,
     type: String(e.type),
     timestamp: typeof e.timestamp === "string" ? e.timestamp : "",
-    preview: entryPreview(entry),
+    preview: m?.role === "assistant" ? normalizePreview(assistantText(m, text, toolNames)) : entryPreview(entry),
   };
-  if (e.type === "message" && isRecord(e.message)) {
-    const m = e.message;
+  if (m) {
     if (typeof m.role === "string") env.role = m.role;
     if (m.role === "toolResult" && typeof m.toolName === "string") env.toolName = m.toolName;
     if (m.role === "assistant") {
-      const names = toolCallNames(m.content);
-      if (names.length > 0) {
-        env.toolName = names.join(", ");
-        env.toolCallsOnly = textOfContent(m.content).trim() === "";
+      if (toolNames.length > 0) {
+        env.toolName = toolNames.join(", ");
+        env.toolCallsOnly = isBlank(text);
       }
       if (m.stopReason === "error" || m.stopReason === "aborted") env.failed = true;
     }

@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { SessionChangedError, SessionLockLostError, SessionReadOnlyError, type LockHolderInfo } from "./errors.js";
 import { identityOf, openRegular, realSessionPath } from "./file-identity.js";
 import { SessionLock } from "./lock.js";
+import { rewriteTempPath, syncFolder } from "./migrate.js";
 import type { LockOptions } from "./types.js";
 import { writeAll } from "./write-all.js";
 
@@ -26,6 +27,20 @@ const WINDOW_BYTES = 1024 * 1024;
 const FIRST_WINDOW_BYTES = 16 * 1024;
 /** A read this close after the previous one counts as sequential and fills the window. */
 const SEQUENTIAL_GAP = 64 * 1024;
+
+/** The backup of a file rewritten by a branch deletion, kept until the next writable open (see rewrite()). */
+export function rewriteBackupPath(realFile: string): string {
+  return `${realFile}.before-delete.bak`;
+}
+
+/** Lets a test fail or kill the process between the temp file's fsync and its rename over the session. */
+export const rewriteTestHooks: { beforeRename?: (tempFile: string) => void } = {};
+
+/**
+ * Writes the new bytes of a rewrite: `end` is where the session's whole lines end (a torn tail is left out),
+ * `write` takes the bytes in order.
+ */
+export type RewriteProducer = (end: number, write: (bytes: Buffer) => void) => void;
 
 /** How an existing file was found by the scan (what its first append must know). */
 export interface ExistingFile {
@@ -187,6 +202,86 @@ export class SessionFile {
     return { offset: base + kept, shift: kept > 0 ? shift : 0 };
   }
 
+  /**
+   * Replace the session's bytes with what `produce` writes (a branch deletion). On disk this is atomic: the new
+   * bytes go to `<real file>.rewriting-<pid>`, are fsynced, the file as it was is kept as
+   * `<real file>.before-delete.bak` (a hard link, a copy where links are refused; an older backup is kept
+   * instead), and the temp file is renamed over it. A failure or a crash before the rename leaves the file as it
+   * was (the next writable open removes the temp file). A torn tail is saved beside the file as the next append
+   * would, and left out. The writer lock follows the file to its new identity. Returns the backup's path.
+   * Throws SessionChangedError when the file is not the one opened or has grown since (another program wrote to
+   * it): nothing is changed then.
+   */
+  async rewrite(produce: RewriteProducer): Promise<{ backup?: string }> {
+    this.assertWritable();
+    if (this.path === undefined || this.pendingFile) {
+      // In memory, or a new file not written yet: the image is the whole session.
+      const chunks: Buffer[] = [];
+      produce(this.imageStart + this.imageLength, (b) => chunks.push(Buffer.from(b)));
+      const bytes = withFinalNewline(Buffer.concat(chunks));
+      this.image = bytes;
+      this.imageLength = bytes.length;
+      this.imageStart = 0;
+      return {};
+    }
+    // The background flush must end before its descriptor is closed below.
+    await this.syncing;
+    this.assertWritable();
+    const file = this.path;
+    const real = realSessionPath(file);
+    const st = fs.fstatSync(this.readHandle());
+    this.assertSameFile(st);
+    if (st.size !== this.imageStart)
+      throw new SessionChangedError(
+        file,
+        `changed on disk since it was opened (${this.imageStart} bytes then, ${st.size} now: another program wrote to it), so it was not rewritten`,
+      );
+    const end = this.tornOffset ?? this.imageStart;
+    if (end < this.imageStart) {
+      const torn = this.readBytes(end, this.imageStart - end);
+      fs.writeFileSync(`${file}.torn-${new Date().toISOString().replace(/[:.]/g, "-")}`, torn);
+    }
+    const tmp = rewriteTempPath(real);
+    const fd = fs.openSync(tmp, "w", st.mode & 0o777);
+    let size = 0;
+    let last = 10;
+    let renamed = false;
+    try {
+      try {
+        produce(end, (b) => {
+          if (b.length === 0) return;
+          writeAll(fd, b);
+          size += b.length;
+          last = b[b.length - 1];
+        });
+        if (last !== 10) {
+          writeAll(fd, Buffer.from("\n"));
+          size++;
+        }
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      const backup = rewriteBackupPath(real);
+      if (!fs.existsSync(backup)) keepBackup(real, backup);
+      rewriteTestHooks.beforeRename?.(tmp);
+      fs.renameSync(tmp, real);
+      renamed = true;
+      syncFolder(path.dirname(real));
+      // The handles still name the old file (now the backup).
+      this.closeHandles();
+      this.lock?.rebindIdentity(identityOf(real));
+      this.tornOffset = undefined;
+      this.tornEnd = undefined;
+      this.needsNewline = false;
+      this.imageStart = size;
+      this.lastReadEnd = -1;
+      return { backup };
+    } finally {
+      if (!renamed) fs.rmSync(tmp, { force: true });
+    }
+  }
+
   /** A line's text (offset and length as appended or scanned). */
   readText(offset: number, length: number): string {
     if (offset >= this.imageStart)
@@ -208,6 +303,11 @@ export class SessionFile {
     return this.window.toString("utf8", 0, length);
   }
 
+  /** All of the session's bytes (a copy; for sessions held in memory). */
+  readAll(): Buffer {
+    return this.readBytes(0, this.imageStart + this.imageLength);
+  }
+
   /** A line's bytes (a copy). */
   readBytes(offset: number, length: number): Buffer {
     if (offset >= this.imageStart)
@@ -224,6 +324,16 @@ export class SessionFile {
     this.closed = true;
     // The background flush must finish before its descriptor is closed (a reused number would be flushed).
     await this.syncing;
+    this.closeHandles();
+    this.lock?.release();
+    this.lock = undefined;
+    this.lostListeners.clear();
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  /** Flush and close the write handle, close the read handle, forget the read window. */
+  private closeHandles(): void {
     if (this.writeFd !== undefined) {
       try {
         fs.fsyncSync(this.writeFd);
@@ -237,12 +347,8 @@ export class SessionFile {
       this.readFd = undefined;
     }
     this.window = undefined;
-    this.lock?.release();
-    this.lock = undefined;
-    this.lostListeners.clear();
+    this.windowLength = 0;
   }
-
-  // ---------------------------------------------------------------- internals
 
   private addToImage(line: Buffer): void {
     const need = this.imageLength + line.length + 1;
@@ -375,5 +481,19 @@ export class SessionFile {
     fs.ftruncateSync(fd, tornOffset);
     this.tornOffset = undefined;
     this.tornEnd = undefined;
+  }
+}
+
+/** `bytes`, ending with a newline. */
+function withFinalNewline(bytes: Buffer): Buffer {
+  return bytes.length === 0 || bytes[bytes.length - 1] === 10 ? bytes : Buffer.concat([bytes, Buffer.from("\n")]);
+}
+
+/** Keep `real` as `backup`: a hard link costs nothing; a copy where the file system refuses links. */
+function keepBackup(real: string, backup: string): void {
+  try {
+    fs.linkSync(real, backup);
+  } catch {
+    fs.copyFileSync(real, backup);
   }
 }

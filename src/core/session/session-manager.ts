@@ -13,17 +13,25 @@ import {
   type Usage,
 } from "../messages.js";
 import { branchEntries, branchPath, writeBranchFile, type PathEntry } from "./branch-file.js";
+import { planBranchRemoval, type RemovalSource } from "./branch-removal.js";
 import { buildContext, settingsOf, type PathItem } from "./context.js";
 import { entryShapeError, isLineFailure, readEntryLine } from "./entry-line.js";
 import { EntryIndex } from "./entry-index.js";
+import { ARCHIVE_MARKER_TYPE, type ArchiveMarkerData } from "./entry-kinds.js";
 import { EntryTable } from "./entry-table.js";
-import { EntryNotFoundError, SessionFileTypeError, SessionFormatError, type LockHolderInfo } from "./errors.js";
+import {
+  ActiveBranchError,
+  EntryNotFoundError,
+  SessionFileTypeError,
+  SessionFormatError,
+  type LockHolderInfo,
+} from "./errors.js";
 import { identityOf, nonRegularKind, openRegular, realSessionPath } from "./file-identity.js";
 import { assertSessionId, newEntryId, newSessionId } from "./ids.js";
 import { SessionLock } from "./lock.js";
 import { migrateText, removeStaleMigrationTemps, writeMigrated } from "./migrate.js";
 import { defaultSessionDir, sessionFileName } from "./paths.js";
-import { SessionFile } from "./session-file.js";
+import { rewriteBackupPath, SessionFile } from "./session-file.js";
 import { listSessions, mostRecentSessionFile } from "./session-list.js";
 import { scanSessionBytes, scanSessionFile, type ScanResult } from "./session-scan.js";
 import { LazyTreeNode } from "./tree-node.js";
@@ -34,6 +42,7 @@ import {
   type LoadIssue,
   type NewSessionOptions,
   type OpenSessionOptions,
+  type BranchDeletion,
   type SessionChange,
   type SessionContext,
   type SessionEntry,
@@ -70,7 +79,7 @@ export class SessionManager {
   private readonly sessionDir: string | undefined;
   /** Replaced only by createBranchedSession on an in-memory session. */
   private index: EntryIndex;
-  private readonly issues: LoadIssue[];
+  private issues: LoadIssue[];
   private lineCount: number;
   private leafId: string | null;
   /**
@@ -156,7 +165,10 @@ export class SessionManager {
     try {
       // Under the lock no migration of this file runs: a temp file of one is what a killed one left.
       if (lock) removeStaleMigrationTemps(real);
-      return SessionManager.load(abs, real, o, lock);
+      const sm = SessionManager.load(abs, real, o, lock);
+      // The file opened fine after a branch deletion: the copy kept from before it is no longer needed.
+      if (lock) fs.rmSync(rewriteBackupPath(real), { force: true });
+      return sm;
     } catch (e) {
       lock?.release();
       throw e;
@@ -544,6 +556,8 @@ export class SessionManager {
   appendCustomEntry<T = unknown>(customType: string, data?: T): string {
     if (customType === LEAF_MARKER_TYPE)
       throw new Error(`customType "${LEAF_MARKER_TYPE}" is reserved for leaf moves; use branch()`);
+    if (customType === ARCHIVE_MARKER_TYPE)
+      throw new Error(`customType "${ARCHIVE_MARKER_TYPE}" is reserved; use archiveBranch() / unarchiveBranch()`);
     return this.append({ type: "custom", customType, data });
   }
   /** Append an extension message that reaches the model as a user message. */
@@ -673,9 +687,134 @@ export class SessionManager {
     });
   }
 
+  // ---------------------------------------------------------------- archive and delete
+
+  /** First entries of the archived branches of this session, in the order they were archived. */
+  getArchivedBranches(): string[] {
+    return [...this.index.archivedRoots].filter((id) => this.index.has(id));
+  }
+
+  /** True when the entry is in an archived branch (it, or an entry above it, was archived). */
+  isArchived(id: string): boolean {
+    const roots = this.index.archivedRoots;
+    if (roots.size === 0) return false;
+    return this.pathPositions(id).some((i) => roots.has(this.index.env(i).id));
+  }
+
+  /** Ids of every entry in an archived branch: what the tree, the chat and the export leave out by default. */
+  getArchivedIds(): Set<string> {
+    const out = new Set<string>();
+    for (const id of this.getArchivedBranches()) {
+      const stack = [this.index.positionOf(id) as number];
+      while (stack.length > 0) {
+        const i = stack.pop() as number;
+        const entryId = this.index.env(i).id;
+        if (out.has(entryId)) continue;
+        out.add(entryId);
+        stack.push(...this.index.kidsAt(i));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Archive the branch starting at `id` (it and everything below it): one `custom` line that pi keeps and leaves
+   * out of the context, hung off the leaf without moving it. Returns the line's id, or undefined when the branch is
+   * archived already (nothing is written). ActiveBranchError when the leaf is in the branch: move out of it first.
+   */
+  archiveBranch(id: string): string | undefined {
+    const at = this.index.positionOf(id);
+    if (at === undefined) throw new EntryNotFoundError(id);
+    if (this.isArchived(id)) return undefined;
+    this.assertLeafOutside(at);
+    return this.appendArchiveLine({ targetId: id, archived: true });
+  }
+
+  /**
+   * Bring the branch holding `id` back: every archived branch `id` is in (the one starting at it and those above
+   * it) gets an unarchive line. Returns the lines' ids (none when `id` was not archived).
+   */
+  unarchiveBranch(id: string): string[] {
+    const roots = this.index.archivedRoots;
+    const archived = this.pathPositions(id)
+      .map((i) => this.index.env(i).id)
+      .filter((entryId) => roots.has(entryId));
+    return archived.map((targetId) => this.appendArchiveLine({ targetId, archived: false }));
+  }
+
+  /**
+   * What deleting the branch starting at `id` would remove (for a confirmation), without changing anything:
+   * `removed` entries in all, `branch` of them in the branch itself.
+   */
+  planBranchDeletion(id: string): { removed: number; branch: number } {
+    const at = this.index.positionOf(id);
+    if (at === undefined) throw new EntryNotFoundError(id);
+    const plan = planBranchRemoval(this.removalSource(), at);
+    return { removed: plan.removedCount, branch: plan.branchCount };
+  }
+
+  /**
+   * Delete the branch starting at `id` for good (docs/archive.md): the file is rewritten without it atomically
+   * (temp file + rename; the file as it was is kept as `<file>.before-delete.bak` until the next writable open),
+   * labels, archive lines and branch summaries pointing into it are dropped, and entries left without a parent
+   * are re-attached to their nearest ancestor that stays. ActiveBranchError when the leaf is in the branch; a
+   * failure leaves the file and this session as they were. Listeners get a `rewrite` change.
+   */
+  async deleteBranch(id: string): Promise<BranchDeletion> {
+    const at = this.index.positionOf(id);
+    if (at === undefined) throw new EntryNotFoundError(id);
+    this.file.assertWritable();
+    this.assertLeafOutside(at);
+    const plan = planBranchRemoval(this.removalSource(), at);
+    // The leaf itself may go (a summary brought here from the branch): its nearest ancestor that stays.
+    let leaf = this.leafId === null ? -1 : (this.index.positionOf(this.leafId) ?? -1);
+    while (leaf >= 0 && plan.removed[leaf] === 1) leaf = this.parentAt(leaf);
+    const leafAfter = leaf >= 0 ? this.index.env(leaf).id : null;
+    const { table } = this.index;
+    const file = this.file;
+    const { backup } = await file.rewrite((end, write) => {
+      const copy = (from: number, to: number): void => {
+        for (let o = from; o < to; o += COPY_CHUNK_BYTES) write(file.readBytes(o, Math.min(COPY_CHUNK_BYTES, to - o)));
+      };
+      let cursor = 0;
+      for (let i = 0; i < this.index.count; i++) {
+        const mended = plan.parents.has(i) || plan.firstKept.has(i);
+        if (plan.removed[i] === 0 && !mended) continue;
+        const offset = table.offsets[i];
+        copy(cursor, offset);
+        const startsLine = offset === 0 || file.readBytes(offset - 1, 1)[0] === NEWLINE;
+        if (plan.removed[i] === 1) {
+          cursor = offset + table.sizes[i];
+          // An entry alone on its line takes its newline with it; one of several on a line leaves the rest.
+          if (startsLine && cursor < end && file.readBytes(cursor, 1)[0] === NEWLINE) cursor++;
+          continue;
+        }
+        const entry = { ...this.load(i) } as SessionEntry & Record<string, unknown>;
+        if (plan.parents.has(i)) entry.parentId = plan.parents.get(i) ?? null;
+        const kept = plan.firstKept.get(i);
+        if (kept !== undefined) entry.firstKeptEntryId = kept;
+        write(Buffer.from(JSON.stringify(entry)));
+        cursor = offset + table.sizes[i];
+      }
+      copy(cursor, end);
+    });
+    this.reload();
+    if (this.leafId !== leafAfter) this.moveLeaf(leafAfter);
+    this.emit({ type: "rewrite" });
+    return {
+      removed: plan.removedCount,
+      branch: plan.branchCount,
+      reattached: plan.parents.size,
+      ...(backup !== undefined ? { backup } : {}),
+    };
+  }
+
   // ---------------------------------------------------------------- changes and lifetime
 
-  /** Listen to appends and leaf moves. An "append" of anything but a label also moves the leaf onto it. */
+  /**
+   * Listen to appends, leaf moves and rewrites. An "append" of anything but a label, leaf marker or archive line
+   * also moves the leaf onto it; a "rewrite" (deleteBranch) means every entry must be read again.
+   */
   subscribe(listener: (change: SessionChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -690,6 +829,58 @@ export class SessionManager {
   }
 
   // ---------------------------------------------------------------- internals
+
+  private appendArchiveLine(data: ArchiveMarkerData): string {
+    return this.append({ type: "custom", customType: ARCHIVE_MARKER_TYPE, data });
+  }
+
+  /** ActiveBranchError when the leaf is the entry at `at` or below it. */
+  private assertLeafOutside(at: number): void {
+    if (this.leafId !== null && this.pathPositions(this.leafId).includes(at))
+      throw new ActiveBranchError(this.index.env(at).id, this.leafId);
+  }
+
+  private parentAt(i: number): number {
+    const p = this.index.env(i).parentId;
+    if (p === null || this.index.env(i).orphan === true) return -1;
+    return this.index.positionOf(p) ?? -1;
+  }
+
+  private removalSource(): RemovalSource {
+    const { index } = this;
+    return {
+      count: index.count,
+      env: (i) => index.env(i),
+      meta: (i) => index.meta(i),
+      positionOf: (id) => index.positionOf(id),
+      parentAt: (i) => this.parentAt(i),
+      kidsAt: (i) => index.kidsAt(i),
+      pathTo: (id) => index.pathTo(id),
+    };
+  }
+
+  /** Read the session's bytes again after a rewrite: index, load issues, line count and leaf. */
+  private reload(): void {
+    const bytes = this.file.path === undefined || this.file.pending ? this.file.readAll() : undefined;
+    let scan = bytes ? scanSessionBytes(bytes) : scanSessionFile(this.file.path as string);
+    this.issues = [...scan.issues];
+    let index = this.buildIndex(scan.entries);
+    if (index.hasOrphans()) {
+      // As open() does: an entry glued onto a line read only partly leaves orphans behind.
+      scan = bytes
+        ? scanSessionBytes(bytes, { strict: true })
+        : scanSessionFile(this.file.path as string, { strict: true });
+      this.issues = [...scan.issues];
+      index = this.buildIndex(scan.entries);
+    }
+    this.index = index;
+    if (bytes) {
+      // Nothing of it is on disk yet: every entry is written with the first append that is not deferred.
+      this.lineCount = 0;
+      this.unwritten = this.file.path === undefined ? [] : Array.from({ length: index.count }, (_, i) => i);
+    } else this.lineCount = scan.lineCount;
+    this.leafId = this.persistedLeaf();
+  }
 
   private emit(change: SessionChange): void {
     for (const l of [...this.listeners]) {
@@ -717,20 +908,23 @@ export class SessionManager {
     return i === undefined ? [] : this.index.kidsAt(i);
   }
 
-  /** The leaf a reload would pick: the last entry, walking up from labels and leaf markers. */
+  /** The leaf a reload would pick: the last entry, walking up from labels, archive lines and leaf markers. */
   private persistedLeaf(): string | null {
     const n = this.index.count;
     return n === 0 ? null : this.resolveLeaf(n - 1);
   }
 
-  /** The content entry the entry at `start` stands for: labels resolve to their parent, markers to their target. */
+  /**
+   * The content entry the entry at `start` stands for: labels and archive lines resolve to their parent, leaf
+   * markers to their target.
+   */
   private resolveLeaf(start: number): string | null {
     const { index } = this;
     let i: number | undefined = start;
     for (let guard = 0; i !== undefined && guard <= index.count; guard++) {
       const env = index.env(i);
       const marker = index.meta(i).markerTarget;
-      if (env.type === "label") {
+      if (env.type === "label" || index.meta(i).archive !== undefined) {
         if (env.parentId === null) return null;
         i = index.positionOf(env.parentId);
       } else if (marker !== undefined) {
@@ -753,7 +947,7 @@ export class SessionManager {
   }
 
   /**
-   * Write one entry as one line; the leaf moves onto it unless it is a label or a leaf marker. `preset`: an id and
+   * Write one entry as one line; the leaf moves onto it unless it is a label, a leaf marker or an archive line. `preset`: an id and
    * timestamp chosen by the caller (a compaction that names itself).
    */
   private append(
@@ -791,7 +985,7 @@ export class SessionManager {
     }
     const position = this.index.add(facts.env, facts.meta, offset, line.length, lineNo);
     if (defer) this.unwritten.push(position);
-    if (type !== "label" && facts.meta.markerTarget === undefined) this.leafId = id;
+    if (type !== "label" && facts.meta.markerTarget === undefined && facts.meta.archive === undefined) this.leafId = id;
     this.emit({ type: "append", entry });
     return id;
   }
@@ -822,6 +1016,10 @@ export class SessionManager {
     return v as SessionEntry;
   }
 }
+
+/** A rewrite copies the bytes that stay in pieces this big. */
+const COPY_CHUNK_BYTES = 4 * 1024 * 1024;
+const NEWLINE = 10;
 
 /** A file's text, read through a handle that is checked to be a regular file. */
 function readText(file: string): string {

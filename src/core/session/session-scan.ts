@@ -16,13 +16,16 @@
  * - A body damaged after its envelope is found when it is read: getEntry throws SessionFormatError (file,
  *   line), buildSessionContext leaves it out and adds a load issue.
  */
+import { isAscii } from "node:buffer";
 import * as fs from "node:fs";
 import {
   readEntryLine,
+  readEntryText,
   isLineFailure,
   entryShapeError,
   factsOfEntry,
   PARSE_FILE_MAX_BYTES,
+  SCAN_MIN_BYTES,
   type LineFailure,
 } from "./entry-line.js";
 import type { EntryFacts } from "./entry-scanner.js";
@@ -34,6 +37,8 @@ import type { LoadIssue, SessionEntry, SessionHeader } from "./types.js";
 /** Bytes read at a time. */
 export const CHUNK_BYTES = 4 * 1024 * 1024;
 const HEADER_CHUNK_BYTES = 64 * 1024;
+/** A character of a Latin-1-decoded chunk that is not ASCII (a byte of a multi-byte UTF-8 character). */
+const NON_ASCII = /[\u0080-\u00ff]/g;
 
 /** Options of scanSession. */
 export interface ScanOptions {
@@ -139,6 +144,36 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
   let previousId: string | undefined;
   const entries = result.entries;
   const parseShort = opts.parseShort ?? fileSize <= PARSE_FILE_MAX_BYTES;
+  // Short lines go to JSON.parse: ASCII lines are cut from the chunk decoded once (one native call, not one
+  // per line).
+  const decodeChunks = parseShort && !headerOnly;
+  /**
+   * buf[0 .. through the chunk's last newline] decoded as Latin-1, a character per byte, so the text's offsets
+   * are buf's ("" when not decoded). Only its ASCII lines are read from it: decoding the chunk as UTF-8 would
+   * make the whole of it a two-byte string when one character is not ASCII, slower to decode and to parse than
+   * its lines decoded one by one; lines with such a character are decoded alone, from buf.
+   */
+  let text = "";
+  /** Where text's next non-ASCII character is, at or after the last line asked about (text.length: none). */
+  let nonAsciiAt = -1;
+
+  const decode = (): void => {
+    text = "";
+    nonAsciiAt = -1;
+    if (!decodeChunks) return;
+    const last = buf.lastIndexOf(10, chunkLen - 1);
+    if (last < 0) return;
+    text = buf.toString("latin1", 0, last + 1);
+    if (isAscii(buf.subarray(0, last + 1))) nonAsciiAt = text.length;
+  };
+  /** True when text[s, end) is ASCII. */
+  const asciiLine = (s: number, end: number): boolean => {
+    if (nonAsciiAt < s) {
+      NON_ASCII.lastIndex = s;
+      nonAsciiAt = NON_ASCII.test(text) ? NON_ASCII.lastIndex - 1 : text.length;
+    }
+    return nonAsciiAt >= end;
+  };
 
   /** Make buf hold [at, at + length) at least, reading from the file. */
   const fill = (at: number, length: number): void => {
@@ -154,7 +189,8 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     if (facts.activity !== undefined && facts.activity > (result.activity ?? 0)) result.activity = facts.activity;
   };
 
-  const handleLine = (offset: number, length: number, terminated: boolean): void => {
+  /** `lineText`: the line, decoded, when it is short and its chunk was decoded. */
+  const handleLine = (offset: number, length: number, terminated: boolean, lineText?: string): void => {
     lineNo++;
     const s = offset - chunkStart;
     if (lineNo === 1) {
@@ -169,7 +205,10 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     if (length === 0) return;
     // The last line is read to its end: it is where torn and glued writes end up.
     const last = !terminated || offset + length + 1 >= fileSize;
-    const read = readEntryLine(buf, s, s + length, strict || last, previousId, parseShort);
+    const read =
+      lineText === undefined
+        ? readEntryLine(buf, s, s + length, strict || last, previousId, parseShort)
+        : readEntryText(lineText);
     if (!isLineFailure(read)) {
       if (!terminated) result.missingFinalNewline = true;
       add(read, offset, length);
@@ -226,9 +265,22 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
 
   let pos = 0; // file offset of the next line
   fill(0, 0);
+  decode();
   while (pos < fileSize) {
-    if (pos < chunkStart || pos >= chunkStart + chunkLen) fill(pos, 0);
-    const nl = buf.indexOf(10, pos - chunkStart);
+    if (pos < chunkStart || pos >= chunkStart + chunkLen) {
+      fill(pos, 0);
+      decode();
+    }
+    const s = pos - chunkStart;
+    const at = s < text.length ? text.indexOf("\n", s) : -1;
+    if (at >= 0) {
+      // A line of the decoded text (lines through the chunk's last newline are whole in it).
+      const short = at - s < SCAN_MIN_BYTES && lineNo > 0 && asciiLine(s, at);
+      handleLine(pos, at - s, true, short ? text.slice(s, at) : undefined);
+      pos = chunkStart + at + 1;
+      continue;
+    }
+    const nl = buf.indexOf(10, s);
     if (nl >= 0 && nl < chunkLen) {
       handleLine(pos, chunkStart + nl - pos, true);
       pos = chunkStart + nl + 1;
@@ -242,10 +294,12 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     }
     if (pos > chunkStart) {
       fill(pos, 0); // re-read from the line start so a line shorter than a chunk is whole in it
+      decode();
       continue;
     }
-    // A line longer than a chunk: find its end on disk, then read it whole.
+    // A line longer than a chunk: find its end on disk, then read it whole (not decoded: it is not short).
     const end = lineEnd(source as { fd: number }, chunkStart + chunkLen, fileSize, chunkBytes);
+    text = "";
     fill(pos, (end < 0 ? fileSize : end) - pos);
     handleLine(pos, (end < 0 ? fileSize : end) - pos, end >= 0);
     if (end < 0 || headerOnly) break;
@@ -253,6 +307,7 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     // The large buffer served its line; later lines go back to chunks of the usual size.
     if (buf.length > chunkBytes) buf = Buffer.allocUnsafe(chunkBytes);
     chunkLen = 0;
+    text = "";
   }
   result.lineCount = lineNo;
   return result;

@@ -240,8 +240,24 @@ export interface LockOptions {
   takeOver?: string;
 }
 
-/** What SessionManager.subscribe() listeners receive. */
-export type SessionChange = { type: "append"; entry: SessionEntry } | { type: "leaf"; leafId: string | null };
+/**
+ * What SessionManager.subscribe() listeners receive. `rewrite`: the file was rewritten (deleteBranch): entries
+ * are gone, parents and positions changed; read the session again.
+ */
+export type SessionChange =
+  { type: "append"; entry: SessionEntry } | { type: "leaf"; leafId: string | null } | { type: "rewrite" };
+
+/** What SessionManager.deleteBranch() did. */
+export interface BranchDeletion {
+  /** Entries removed in all. */
+  removed: number;
+  /** Of them, the branch itself (the rest pointed into it: labels, archive lines, branch summaries). */
+  branch: number;
+  /** Entries that stayed but lost their parent, re-attached to their nearest ancestor that stays. */
+  reattached: number;
+  /** The file as it was, kept until the session is next opened for writing (none in memory). */
+  backup?: string;
+}
 
 /** Options of SessionManager.create() and inMemory(). */
 export interface NewSessionOptions {

@@ -99,3 +99,31 @@ test("get() hands out copies: changing one does not change the next", () => {
   cache.get().messages.pop();
   assert.equal(cache.get().messages.length, 1);
 });
+
+test("a deleted branch that took an entry off the path rebuilds the cached context", async () => {
+  const sm = SessionManager.inMemory("/p");
+  const reply = (text: string) => ({
+    role: "assistant" as const,
+    content: [{ type: "text" as const, text }],
+    provider: "openai",
+    model: "m",
+    usage: emptyUsage(),
+    stopReason: "stop" as const,
+    timestamp: 2,
+  });
+  const a = sm.appendMessage({ role: "user", content: "q", timestamp: 1 });
+  const side = sm.appendMessage(reply("side"));
+  sm.branch(a);
+  sm.appendMessage(reply("main"));
+  // A summary of the side branch brought to the main line, then a message below it: the leaf.
+  sm.appendBranchSummary(side, "what the side branch said");
+  sm.appendMessage({ role: "user", content: "go on", timestamp: 3 });
+  const cache = new ContextCache(sm);
+  assert.ok(cache.get().messages.some((m) => m.role === "branchSummary"));
+  await sm.deleteBranch(side);
+  assert.deepEqual(cache.get(), sm.buildSessionContext());
+  assert.equal(
+    cache.get().messages.some((m) => m.role === "branchSummary"),
+    false,
+  );
+});

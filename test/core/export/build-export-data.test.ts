@@ -64,6 +64,21 @@ test("export data holds every entry, labels, the leaf; giant tool output is cut 
   assert.match(JSON.stringify(sm.getEntry(ids.r1)), /x{50000}/);
 });
 
+test("an archived branch is left out of the whole-session export", () => {
+  const { sm, ids } = tinySession();
+  sm.archiveBranch(ids.a1);
+  const data = buildExportData(sm);
+  const exported = new Set(data.nodes.map((n) => n.id));
+  assert.equal(exported.has(ids.a1), false);
+  assert.equal(exported.has(ids.r1), false, "everything below the archived entry goes too");
+  assert.equal(exported.has(ids.a2), true);
+  assert.equal(
+    JSON.stringify(data.entries).includes("x".repeat(100)),
+    false,
+    "no text of the archived branch is in the page",
+  );
+});
+
 test("branch export keeps only root→leaf", () => {
   const { sm, ids } = tinySession();
   const data = buildExportData(sm, { leafId: ids.r1, branchOnly: true, title: "Mine" });

@@ -488,6 +488,34 @@ describe("sessions scanned in chunks", () => {
     }
   });
 
+  test("a damaged line with non-ASCII characters is reported as JSON.parse reports its UTF-8 text", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "scanner-"));
+    try {
+      const file = path.join(dir, "s.jsonl");
+      const header = JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "t", cwd: "/" });
+      const good = (id: string, parentId: string | null): string =>
+        JSON.stringify({ type: "message", id, parentId, timestamp: "t", message: { role: "user", content: "é" } });
+      // Cut inside a string of two-byte characters: read as Latin-1 they would be twice as many characters,
+      // and JSON.parse would report another position.
+      const damaged = '{"type":"message","id":"b","parentId":"a","message":{"role":"user","content":"ééé';
+      fs.writeFileSync(file, [header, good("a", null), damaged, good("c", "a")].join("\n") + "\n");
+      let reason = "";
+      try {
+        JSON.parse(damaged);
+      } catch (e) {
+        reason = (e as Error).message;
+      }
+      const scan = scanSessionFile(file, { parseShort: true });
+      assert.deepEqual(
+        scan.entries.envs.map((e) => e.id),
+        ["a", "c"],
+      );
+      assert.deepEqual(scan.issues, [{ line: 3, reason: `not valid JSON: ${reason}` }]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("a session of random pi lines opens with envelopes and context equal to a full parse", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "scanner-open-"));
     try {

@@ -280,7 +280,9 @@ describe("SessionManager basics", () => {
   test("subscribe() sees appends and leaf moves; unsubscribe stops it", () => {
     const sm = SessionManager.inMemory();
     const seen: string[] = [];
-    const off = sm.subscribe((c) => seen.push(c.type === "append" ? `append:${c.entry.type}` : `leaf:${c.leafId}`));
+    const off = sm.subscribe((c) =>
+      seen.push(c.type === "append" ? `append:${c.entry.type}` : c.type === "leaf" ? `leaf:${c.leafId}` : c.type),
+    );
     const a = sm.appendMessage(user("a"));
     sm.appendMessage(user("b"));
     sm.branch(a);

@@ -1,0 +1,167 @@
+/**
+ * End to end, in a real VS Code (code-server + Chromium), with the demo workspace: Archive Branch from a row's
+ * context menu hides that branch's rows and appends exactly one line to the session file; the toolbar toggle shows
+ * them dimmed, and Unarchive Branch brings them back (one more line); Delete Branch Permanently… asks with the
+ * number of entries that go, then the rows are gone and the file is rewritten without them (a backup beside it).
+ */
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { FrameLocator } from "playwright-core";
+import { DEMO_IDS, generateDemo, type DemoWorkspace } from "../../demo/generate-demo.js";
+import { SessionManager } from "../../src/core/index.js";
+import {
+  readSession,
+  row,
+  rowIds,
+  startAgentWorkbench,
+  treeView,
+  uiStep,
+  waitForLeaf,
+  type AgentWorkbench,
+} from "../util/agent-ui.js";
+import {
+  clickDialogButton,
+  clickMenuItem,
+  dialog,
+  expectVisible,
+  openViewContainer,
+  screenshot,
+  setSidebarWidth,
+} from "../util/workbench.js";
+
+let tmp: string;
+let demo: DemoWorkspace;
+let ui: AgentWorkbench | undefined;
+
+function step(name: string, fn: () => Promise<void>): () => Promise<void> {
+  return uiStep(() => ui, `archive-${name}`, fn);
+}
+
+function wb(): AgentWorkbench {
+  if (!ui) throw new Error("the workbench did not start");
+  return ui;
+}
+
+function lineCount(file: string): number {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l !== "").length;
+}
+
+/** Right-click the row of `entryId` and pick `item` from its context menu (clickMenuItem waits until it takes clicks). */
+async function fromMenu(t: FrameLocator, entryId: string, item: string): Promise<void> {
+  await row(t, entryId).click({ button: "right" });
+  await clickMenuItem(wb().page, item);
+}
+
+const BRANCH_C = [DEMO_IDS.branchCUser, DEMO_IDS.branchCLeaf];
+
+describe("Archive and delete branches in VS Code (code-server)", { timeout: 6 * 60_000 }, () => {
+  before(async () => {
+    tmp = mkdtempSync(join(tmpdir(), "agent-tree-e2e-archive-"));
+    demo = generateDemo(join(tmp, "demo"), {
+      baseUrl: "http://127.0.0.1:9/v1",
+      settings: { "agentTree.models.custom": [], "agentTree.model": "" },
+    });
+    ui = await startAgentWorkbench({
+      workspace: demo.workspace,
+      profileDir: join(tmp, "profile"),
+      env: { OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "" },
+    });
+  });
+
+  after(async () => {
+    await ui?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+  });
+
+  it(
+    "Archive Branch hides the branch's rows and appends one line",
+    step("archive", async () => {
+      const { page } = wb();
+      await openViewContainer(page, "Agent");
+      await setSidebarWidth(page, 520);
+      const t = await treeView(page);
+      await waitForLeaf(t, DEMO_IDS.leaf, "the demo session's leaf");
+      for (const id of BRANCH_C) assert.ok((await rowIds(t)).includes(id), `${id} shows before`);
+      const before = lineCount(demo.sessionFile);
+
+      await fromMenu(t, DEMO_IDS.branchCUser, "Archive Branch");
+      await row(t, DEMO_IDS.branchCUser).waitFor({ state: "detached" });
+      await row(t, DEMO_IDS.branchCLeaf).waitFor({ state: "detached" });
+      const lines = readSession(demo.sessionFile);
+      assert.equal(lines.length, before + 1, "the file gained exactly one line");
+      const last = lines.at(-1);
+      assert.equal(last?.type, "custom");
+      assert.equal(last?.customType, "agent-tree/archive");
+      assert.deepEqual(last?.data, { targetId: DEMO_IDS.branchCUser, archived: true });
+      assert.equal(last?.parentId, DEMO_IDS.leaf, "it hangs off the current leaf");
+      assert.ok((await rowIds(t)).includes(DEMO_IDS.leaf), "the rest of the tree is still there");
+      await screenshot(page, "archive-01-archived");
+    }),
+  );
+
+  it(
+    "the toggle shows archived rows dimmed; Unarchive Branch brings them back with one more line",
+    step("unarchive", async () => {
+      const { page } = wb();
+      const t = await treeView(page);
+      const before = lineCount(demo.sessionFile);
+      await t.locator('button.archived-toggle[aria-pressed="false"]').click();
+      await expectVisible(
+        t.locator(`[role="treeitem"].archived[data-entry-id="${DEMO_IDS.branchCUser}"]`),
+        "the archived branch, dimmed",
+      );
+      await screenshot(page, "archive-02-shown-dimmed");
+      await fromMenu(t, DEMO_IDS.branchCLeaf, "Unarchive Branch");
+      await t
+        .locator(`[role="treeitem"].archived[data-entry-id="${DEMO_IDS.branchCUser}"]`)
+        .waitFor({ state: "detached" });
+      await t.locator('button.archived-toggle[aria-pressed="true"]').click();
+      for (const id of BRANCH_C) await expectVisible(row(t, id), `${id} back in the default view`);
+      assert.equal(lineCount(demo.sessionFile), before + 1, "one more line");
+      const last = readSession(demo.sessionFile).at(-1);
+      assert.deepEqual(last?.data, { targetId: DEMO_IDS.branchCUser, archived: false });
+    }),
+  );
+
+  it(
+    "Delete Branch Permanently… confirms with the count, then the rows are gone and the file is rewritten",
+    step("delete", async () => {
+      const { page } = wb();
+      const t = await treeView(page);
+      const view = await SessionManager.open(demo.sessionFile, { readOnly: true });
+      const plan = view.planBranchDeletion(DEMO_IDS.branchAUser);
+      await view.close();
+      const branchA = [
+        DEMO_IDS.branchAUser,
+        DEMO_IDS.branchAEditCall,
+        DEMO_IDS.branchAEditResult,
+        DEMO_IDS.branchALeaf,
+      ];
+
+      await fromMenu(t, DEMO_IDS.branchAUser, "Delete Branch Permanently…");
+      await expectVisible(dialog(page).getByText("Delete this branch permanently?"), "the confirmation");
+      const text = (await dialog(page).innerText()).replace(/\s+/g, " ");
+      assert.match(text, new RegExp(`${plan.removed} entries will be removed`), "it says how many entries go");
+      await screenshot(page, "archive-03-confirm");
+      await clickDialogButton(page, "Delete Permanently");
+
+      await row(t, DEMO_IDS.branchAUser).waitFor({ state: "detached" });
+      const ids = await rowIds(t);
+      for (const id of branchA) assert.ok(!ids.includes(id), `${id} is gone from the tree`);
+      assert.ok(ids.includes(DEMO_IDS.leaf), "the leaf is still there");
+      const lines = readSession(demo.sessionFile);
+      for (const id of branchA) assert.ok(!lines.some((l) => l.id === id), `${id} is gone from the file`);
+      assert.ok(
+        !lines.some((l) => l.type === "label" && l.targetId === DEMO_IDS.branchALeaf),
+        "its label went with it",
+      );
+      assert.ok(existsSync(`${demo.sessionFile}.before-delete.bak`), "a backup is kept beside the file");
+      await screenshot(page, "archive-04-deleted");
+    }),
+  );
+});

@@ -1,0 +1,56 @@
+/**
+ * The tree's side of archive and delete: the snapshot names the archived branches, an archive or unarchive line
+ * sends `tree/archived`, and a deleted branch (a rewrite of the file) sends a whole new snapshot.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { SessionManager } from "../../src/core/index.js";
+import { decodeRows } from "../../src/core/rows/row-columns.js";
+import type { HostToWebview } from "../../src/shared/protocol.js";
+import { TreeSync } from "../../src/host/tree-sync.js";
+
+function session(): { sm: SessionManager; a: string; side: string; main: string } {
+  const sm = SessionManager.inMemory("/p");
+  const a = sm.appendMessage({ role: "user", content: "q", timestamp: 1 });
+  const side = sm.appendMessage({ role: "user", content: "side", timestamp: 2 });
+  sm.branch(a);
+  const main = sm.appendMessage({ role: "user", content: "main", timestamp: 3 });
+  return { sm, a, side, main };
+}
+
+test("archive and unarchive lines send tree/archived; the snapshot names the archived branches", () => {
+  const { sm, side } = session();
+  const posted: HostToWebview[] = [];
+  const sync = new TreeSync(sm, (m) => posted.push(m));
+  assert.equal(sync.snapshot().archived, undefined);
+  sm.archiveBranch(side);
+  sync.flush();
+  assert.deepEqual(
+    posted.filter((m) => m.type === "tree/archived"),
+    [{ type: "tree/archived", archived: [side] }],
+  );
+  assert.deepEqual(sync.snapshot().archived, [side]);
+  posted.length = 0;
+  sm.unarchiveBranch(side);
+  sync.flush();
+  assert.deepEqual(
+    posted.filter((m) => m.type === "tree/archived"),
+    [{ type: "tree/archived", archived: [] }],
+  );
+  sync.dispose();
+});
+
+test("a deleted branch sends a new snapshot without it", async () => {
+  const { sm, side, main } = session();
+  const posted: HostToWebview[] = [];
+  const sync = new TreeSync(sm, (m) => posted.push(m));
+  await sm.deleteBranch(side);
+  sync.flush();
+  const snap = posted.find((m) => m.type === "tree/snapshot");
+  assert.ok(snap && snap.type === "tree/snapshot");
+  const ids = decodeRows(snap.rows).map((n) => n.id);
+  assert.equal(ids.includes(side), false);
+  assert.ok(ids.includes(main));
+  assert.equal(snap.leafId, main);
+  sync.dispose();
+});

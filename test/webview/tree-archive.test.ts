@@ -1,0 +1,118 @@
+/**
+ * Archived branches in the tree view (real Chromium, fake host): hidden from the default view and from search,
+ * shown dimmed with the toolbar toggle (remembered in view state), marked for the context menu, brought back by
+ * `tree/archived`; Delete and Shift+Delete post the archive and delete actions.
+ */
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser } from "playwright-core";
+import type { HostToWebview } from "../../src/shared/protocol.js";
+import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
+import type { TreeRow } from "../../src/core/rows/tree-row.js";
+import { closeRig, openRig, openView, settle, type ViewPage, type WebviewServer } from "./harness.js";
+
+let server: WebviewServer;
+let browser: Browser;
+before(async () => ({ server, browser } = await openRig()));
+after(() => closeRig(server, browser));
+
+let clock = 0;
+function node(id: string, parentId: string | null, kind: TreeRow["kind"], preview: string): TreeRow {
+  clock++;
+  return { id, parentId, kind, timestamp: new Date(Date.UTC(2026, 0, 1) + clock * 1000).toISOString(), preview };
+}
+
+/** u1 → a1 → u2 → a2 (the active path) and a1 → u3 → a3 (the side branch, archived in the snapshot). */
+const NODES: TreeRow[] = [
+  node("u1", null, "user", "plan the parser"),
+  node("a1", "u1", "assistant", "two ways"),
+  node("u2", "a1", "user", "the hand-written way"),
+  node("a2", "u2", "assistant", "cleaner"),
+  node("u3", "a1", "user", "the regex way"),
+  node("a3", "u3", "assistant", "regexes get messy"),
+];
+
+function snapshot(archived: string[]): HostToWebview {
+  return { type: "tree/snapshot", sessionId: "s1", rows: encodeTreeRows(NODES), leafId: "a2", archived };
+}
+
+async function rowIds(vp: ViewPage): Promise<string[]> {
+  return vp.page.$$eval('[role="treeitem"]', (els) =>
+    els
+      .map((e) => ({ id: e.getAttribute("data-entry-id") ?? "", top: parseFloat((e as HTMLElement).style.top) }))
+      .sort((a, b) => a.top - b.top)
+      .map((x) => x.id),
+  );
+}
+
+async function press(vp: ViewPage, key: string): Promise<void> {
+  await vp.page.focus('[role="tree"]');
+  await vp.page.keyboard.press(key);
+  await settle(vp.page);
+}
+
+test("archived rows leave the default view and search; the toggle shows them dimmed; tree/archived brings them back", async () => {
+  const vp = await openView(browser, server, { view: "tree" });
+  try {
+    await vp.send(snapshot(["u3"]));
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2"], "the archived branch is hidden");
+    await press(vp, "Control+f");
+    await vp.page.keyboard.type("regex");
+    await settle(vp.page);
+    assert.deepEqual(await rowIds(vp), [], "search finds nothing in a hidden archived branch");
+    await vp.page.keyboard.press("Escape");
+    await settle(vp.page);
+
+    const toggle = 'button.archived-toggle[aria-label="Show archived branches"]';
+    assert.equal(await vp.page.getAttribute(toggle, "aria-pressed"), "false");
+    await vp.page.click(toggle);
+    await settle(vp.page);
+    assert.equal(await vp.page.getAttribute(toggle, "aria-pressed"), "true");
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "u3", "a3"]);
+    const archivedRows = await vp.page.$$eval(".tree-row.archived", (els) =>
+      els.map((e) => e.getAttribute("data-entry-id")),
+    );
+    assert.deepEqual(archivedRows.sort(), ["a3", "u3"], "the archived branch is dimmed");
+    assert.equal(await vp.page.$$eval(".archived-tag", (els) => els.length), 1, "its first row is marked");
+    const context = (id: string): Promise<Record<string, unknown>> =>
+      vp.page
+        .getAttribute(`[data-entry-id="${id}"]`, "data-vscode-context")
+        .then((c) => JSON.parse(c ?? "{}") as Record<string, unknown>);
+    assert.equal((await context("a3")).archived, true, "Unarchive Branch shows in its context menu");
+    assert.equal((await context("a2")).archived, undefined, "Archive Branch shows for the others");
+    await vp.page.waitForFunction(() => {
+      const s = (window as unknown as { __fake: { getState(): { showArchived?: boolean } } }).__fake.getState();
+      return s?.showArchived === true;
+    });
+
+    await vp.send({ type: "tree/archived", archived: [] });
+    assert.equal(await vp.page.$$eval(".tree-row.archived", (els) => els.length), 0, "unarchived: no longer dimmed");
+    await vp.page.click(toggle);
+    await settle(vp.page);
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "u3", "a3"], "unarchived rows show by default");
+
+    await vp.send({ type: "tree/archived", archived: ["u3"] });
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2"], "archived again: gone from the default view");
+  } finally {
+    await vp.close();
+  }
+});
+
+test("Delete posts the archive action for the selected row, Shift+Delete the delete action", async () => {
+  const vp = await openView(browser, server, { view: "tree" });
+  try {
+    await vp.send(snapshot([]));
+    await vp.clearPosted();
+    await press(vp, "Home");
+    await press(vp, "ArrowDown");
+    await press(vp, "Delete");
+    await press(vp, "Shift+Delete");
+    const posted = (await vp.posted()).filter((m) => m.type !== "tree/requestText");
+    assert.deepEqual(posted, [
+      { type: "tree/action", action: "archive", entryId: "a1" },
+      { type: "tree/action", action: "delete", entryId: "a1" },
+    ]);
+  } finally {
+    await vp.close();
+  }
+});
