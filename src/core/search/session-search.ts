@@ -235,6 +235,10 @@ export class SessionSearch {
     const slot: Slot = { worker, online: false, job: undefined };
     worker.unref();
     worker.on("message", (msg: FromSearchWorker) => {
+      // A terminated worker's last messages (a `done` that crossed the cancel and the terminate) count for no
+      // run, and must not unreference it: terminate() references the worker until it has exited, else a
+      // caller awaiting dispose() with nothing else keeping the event loop alive is left hanging.
+      if (!this.slots.includes(slot)) return;
       const run = this.run;
       if (msg.type === "ready") {
         slot.online = true;

@@ -1,4 +1,4 @@
-/** Messages between a search and its worker threads (search-pool.ts ↔ search-worker.ts). */
+/** Messages between a search and its worker threads (session-search.ts ↔ search-worker.ts). */
 import type { SearchStats, SearchTarget, SessionSearchHit } from "./types.js";
 
 /** To a worker: search one target for a search, or stop that search. */

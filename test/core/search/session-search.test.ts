@@ -15,6 +15,7 @@ import { CWD as SUBAGENT_CWD, writeSession as writeSubagentSession } from "../im
 import { assistant, header, label, toolResult, user, writeLines } from "./search-fixtures.js";
 
 const WORKER_TSX = join(__dirname, "..", "..", "util", "search-worker-tsx.mjs");
+const SLOW_STOP_WORKER = join(__dirname, "..", "..", "util", "slow-stop-search-worker.mjs");
 const FIXTURES = join(__dirname, "..", "..", "fixtures", "claude");
 
 let tmp: string;
@@ -385,6 +386,27 @@ describe("streaming, limits and cancelling", () => {
       assert.equal(hits.length, 1);
       assert.equal(outcome.cancelled, true);
       assert.ok(outcome.stats.bytes < total / 2, `read ${outcome.stats.bytes} of ${total} bytes`);
+    });
+  }
+
+  // The worker's `done` crosses the cancel and, when it is taken after dispose() has terminated the worker (most
+  // runs: the worker posts it right after the hit), the worker still takes a while to stop. Nothing else keeps
+  // this process's event loop alive meanwhile: were the worker unreferenced, node's test runner would cancel the
+  // test ("Promise resolution is still pending but the event loop has already resolved").
+  for (const how of ["cancelled from its hit", "stopped at maxHits"] as const) {
+    test(`dispose() settles while a worker stops after a search ${how}`, async () => {
+      const [target] = manyFiles(`slow-stop-${how.replace(/ /g, "-")}`, 1);
+      const s = new SessionSearch({ workerScript: SLOW_STOP_WORKER, workers: 1 });
+      const stop = new AbortController();
+      const outcome = await s.search("zanzibar", [target], () => stop.abort(), {
+        signal: how === "cancelled from its hit" ? stop.signal : undefined,
+        maxHits: how === "stopped at maxHits" ? 1 : undefined,
+      });
+      await s.dispose();
+      assert.equal(outcome.workers, 1);
+      assert.equal(outcome.stats.hits, 1);
+      assert.equal(outcome.cancelled, how === "cancelled from its hit");
+      assert.equal(outcome.truncated, how === "stopped at maxHits");
     });
   }
 
