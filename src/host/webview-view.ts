@@ -35,6 +35,11 @@ export interface AgentWebviewViewDeps {
 export class AgentWebviewView implements vscode.WebviewViewProvider {
   private view: vscode.WebviewView | undefined;
   private ready = false;
+  /**
+   * Text for the chat input posted while the view was not ready (a fork's user message while the view was being
+   * re-created): unlike the rest, no snapshot on `ready` carries it, so it is kept and delivered then.
+   */
+  private pendingInput: Extract<HostToWebview, { type: "chat/setInput" }> | undefined;
   private description: string | undefined;
   private readonly title: string;
   private readonly watchdog: ReadyWatchdog;
@@ -98,6 +103,9 @@ export class AgentWebviewView implements vscode.WebviewViewProvider {
   markReady(): void {
     this.ready = true;
     this.watchdog.ready();
+    const input = this.pendingInput;
+    this.pendingInput = undefined;
+    if (input && this.view) void this.view.webview.postMessage(input);
     this.deps.log.debug(`${this.title} view ready ${Date.now() - this.shownAt} ms after it was shown`);
   }
 
@@ -111,9 +119,12 @@ export class AgentWebviewView implements vscode.WebviewViewProvider {
     return this.view?.visible === true;
   }
 
-  /** Post a message; dropped before `ready` (the snapshot on `ready` covers it). */
+  /** Post a message; dropped before `ready` (the snapshot on `ready` covers it), except text for the input. */
   post(msg: HostToWebview): void {
-    if (!this.view || !this.ready) return;
+    if (!this.view || !this.ready) {
+      if (msg.type === "chat/setInput") this.pendingInput = msg;
+      return;
+    }
     void this.view.webview.postMessage(msg);
   }
 
