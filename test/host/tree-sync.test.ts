@@ -1,7 +1,10 @@
-/** What the tree sync reads from appended entries. */
+/** What the tree sync reads from appended entries, and what it posts for one user action. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { labelChangeOf } from "../../src/host/tree-sync.js";
+import { SessionManager } from "../../src/core/index.js";
+import { decodeRows } from "../../src/core/rows/row-columns.js";
+import type { HostToWebview } from "../../src/shared/protocol.js";
+import { labelChangeOf, TreeSync } from "../../src/host/tree-sync.js";
 
 test("label entries yield label changes; clearing has no label", () => {
   assert.deepEqual(labelChangeOf({ type: "label", targetId: "a", label: "x" }), { id: "a", label: "x" });
@@ -9,4 +12,84 @@ test("label entries yield label changes; clearing has no label", () => {
   assert.deepEqual(labelChangeOf({ type: "label", targetId: "a", label: "" }), { id: "a" });
   assert.equal(labelChangeOf({ type: "message" }), undefined);
   assert.equal(labelChangeOf({ type: "label", targetId: 4 }), undefined);
+});
+
+/** A session with a side branch off its first entry; the leaf on the main branch. */
+function session(): { sm: SessionManager; a: string; side: string; main: string } {
+  const sm = SessionManager.inMemory("/p");
+  const a = sm.appendMessage({ role: "user", content: "q", timestamp: 1 });
+  const side = sm.appendMessage({ role: "user", content: "side", timestamp: 2 });
+  sm.branch(a);
+  const main = sm.appendMessage({ role: "user", content: "main", timestamp: 3 });
+  return { sm, a, side, main };
+}
+
+/** Runs `action`, then returns what the sync posted for it (flushed as at the end of the tick). */
+function postedFor(sm: SessionManager, action: () => void): HostToWebview[] {
+  const posted: HostToWebview[] = [];
+  const sync = new TreeSync(sm, (m) => posted.push(m));
+  sync.snapshot();
+  action();
+  sync.flush();
+  sync.dispose();
+  return posted;
+}
+
+// Each action is a row and a change; as one message the view flattens and draws its (possibly huge) tree once.
+test("a move posts one tree update: the leaf marker's row and the new leaf", () => {
+  const { sm, side } = session();
+  const posted = postedFor(sm, () => sm.branch(side));
+  assert.equal(posted.length, 1);
+  const [update] = posted;
+  assert.ok(update.type === "tree/update" && update.rows);
+  assert.deepEqual(
+    decodeRows(update.rows).map((r) => r.kind),
+    ["custom"],
+  );
+  assert.equal(update.leafId, side);
+  assert.equal(update.labels, undefined);
+  assert.equal(update.archived, undefined);
+});
+
+test("a label posts one tree update: the label entry's row and the label", () => {
+  const { sm, a } = session();
+  const posted = postedFor(sm, () => sm.appendLabelChange(a, "start"));
+  assert.equal(posted.length, 1);
+  const [update] = posted;
+  assert.ok(update.type === "tree/update" && update.rows);
+  assert.deepEqual(
+    decodeRows(update.rows).map((r) => r.kind),
+    ["label"],
+  );
+  assert.deepEqual(update.labels, [{ id: a, label: "start" }]);
+  assert.equal(update.leafId, undefined, "a label does not move the leaf");
+});
+
+test("an archive posts one tree update: the archive line's row and the archived branches", () => {
+  const { sm, side } = session();
+  const posted = postedFor(sm, () => sm.archiveBranch(side));
+  assert.equal(posted.length, 1);
+  const [update] = posted;
+  assert.ok(update.type === "tree/update" && update.rows);
+  assert.equal(decodeRows(update.rows).length, 1);
+  assert.deepEqual(update.archived, [side]);
+});
+
+test("a burst keeps the last label of an entry and the final leaf, rows in file order", () => {
+  const { sm, a, side, main } = session();
+  const posted = postedFor(sm, () => {
+    sm.appendLabelChange(a, "one");
+    sm.branch(side);
+    sm.appendLabelChange(a, "two");
+    sm.branch(main);
+  });
+  assert.equal(posted.length, 1);
+  const [update] = posted;
+  assert.ok(update.type === "tree/update" && update.rows);
+  assert.deepEqual(
+    decodeRows(update.rows).map((r) => r.kind),
+    ["label", "custom", "label", "custom"],
+  );
+  assert.deepEqual(update.labels, [{ id: a, label: "two" }]);
+  assert.equal(update.leafId, main);
 });

@@ -85,13 +85,13 @@ test("archived rows leave the default view and search; the toggle shows them dim
       return s?.showArchived === true;
     });
 
-    await vp.send({ type: "tree/archived", archived: [] });
+    await vp.send({ type: "tree/update", archived: [] });
     assert.equal(await vp.page.$$eval(".tree-row.archived", (els) => els.length), 0, "unarchived: no longer dimmed");
     await vp.page.click(toggle);
     await settle(vp.page);
     assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "u3", "a3"], "unarchived rows show by default");
 
-    await vp.send({ type: "tree/archived", archived: ["u3"] });
+    await vp.send({ type: "tree/update", archived: ["u3"] });
     assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2"], "archived again: gone from the default view");
   } finally {
     await vp.close();
