@@ -188,7 +188,9 @@ function sharedString(buf: Buffer, p: number, q: number): string | undefined {
       recentBytes.shift();
       recentStrings.shift();
     }
-    recentBytes.push(buf.subarray(p + 1, q).slice());
+    // A copy: `buf` is the scan's chunk, which the next chunk is read over. Buffer#slice would share its memory,
+    // and these bytes would then spell another string than the one they stand for.
+    recentBytes.push(new Uint8Array(buf.subarray(p + 1, q)));
     recentStrings.push(intern(value));
   }
   return intern(value);
