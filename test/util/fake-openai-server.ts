@@ -9,24 +9,16 @@
  */
 import type http from "node:http";
 import {
-  cutConnection,
   cutToolArgPieces,
   estimateTokens,
-  isCutReply,
-  isMalformedReply,
-  isStallReply,
-  isStreamErrorReply,
   pause,
   splitChunks,
   sse,
   startFakeServer,
-  startSse,
   textOf,
-  waitForClose,
   type ConversationView,
   type FakeMessageReply,
   type FakeProtocol,
-  type FakeReply,
   type FakeRequestBody,
   type FakeServer,
   type FakeServerOptions,
@@ -127,7 +119,6 @@ async function writeMessage(
     }),
   );
   sse(res, "[DONE]");
-  res.end();
 }
 
 /** Deterministic ids: count of messages in the request. */
@@ -148,10 +139,9 @@ const protocol: FakeProtocol = {
       }),
     );
   },
-  async writeStream(res, reply: Exclude<FakeReply, { status: number } | { rawEvents: unknown }>, body, delay) {
-    startSse(res);
-    const model = String(body.model);
-    if (isCutReply(reply)) {
+  stream: {
+    message: writeMessage,
+    async cut(res, reply, model, delay) {
       const pieces = splitChunks(reply.text ?? "This reply will be cut off before it ends", 8);
       sse(res, chunk(model, { role: "assistant", content: "" }));
       for (const piece of pieces.slice(0, reply.cutAfterChunks)) {
@@ -166,31 +156,21 @@ const protocol: FakeProtocol = {
           sse(res, chunk(model, { tool_calls: [{ index: 0, function: { arguments: piece } }] }));
         }
       }
-      await cutConnection(res, reply);
-      return;
-    }
-    if (isStallReply(reply)) {
+    },
+    stall(res, reply, model) {
       sse(res, chunk(model, { role: "assistant", content: reply.text ?? "Thinking about it" }));
-      await waitForClose(res);
-      return;
-    }
-    if (isStreamErrorReply(reply)) {
+    },
+    streamError(res, reply, model) {
       sse(res, chunk(model, { role: "assistant", content: reply.text ?? "" }));
       sse(
         res,
         JSON.stringify({ error: { message: reply.streamError, type: reply.errorType ?? "server_error", code: null } }),
       );
-      res.end();
-      return;
-    }
-    if (isMalformedReply(reply)) {
+    },
+    malformed(res, reply, model) {
       sse(res, chunk(model, { role: "assistant", content: reply.text ?? "Partial" }));
       res.write('data: {"id":"chatcmpl-fake","choices":[{"index":0,"delta":{"content":"x"\n\n');
-      await pause(20);
-      res.end();
-      return;
-    }
-    await writeMessage(res, reply, body, reply.chunkDelayMs ?? delay);
+    },
   },
   view,
   listModels: (models) => ({

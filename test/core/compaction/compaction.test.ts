@@ -1,18 +1,18 @@
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
 import type { HookEventMap } from "../../../src/core/hooks/hook-events.js";
 import { COMPACTION_SUMMARY_PREFIX } from "../../../src/core/messages.js";
 import type { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { CompactionEntry } from "../../../src/core/session/types.js";
-import { startFakeOpenAI, type FakeServer } from "../../util/fake-openai-server.js";
+import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import {
   assistantMsg,
   fileSession,
   fileSize,
   newAgent,
   openAIModel,
-  tempDir,
+  tempDirPerTest,
   toolResultMsg,
   userMsg,
 } from "../agent/helpers.js";
@@ -32,20 +32,8 @@ function fill(sm: SessionManager, turns: number, offset = 0): string[] {
 const settings = { enabled: true, reserveTokens: 2000, keepRecentTokens: 1500 };
 
 describe("compaction", { timeout: 60_000 }, () => {
-  let fake: FakeServer;
-  let tmp: ReturnType<typeof tempDir>;
-  before(async () => {
-    fake = await startFakeOpenAI();
-  });
-  after(async () => {
-    await fake.close();
-    tmp?.cleanup();
-  });
-  beforeEach(async () => {
-    tmp?.cleanup();
-    tmp = tempDir();
-    await fetch(`${new URL(fake.baseURL).origin}/__fake/reset`, { method: "POST" });
-  });
+  const fake = fakeServerForSuite();
+  const tmp = tempDirPerTest();
 
   it("compact() cuts at a turn boundary and records file lists and tokensBefore", async () => {
     const sm = await fileSession(tmp.dir);

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import type { AssistantMessage, LlmMessage } from "../../../src/core/messages.js";
 import { emptyUsage } from "../../../src/core/messages.js";
 import { completeText, streamCompletion } from "../../../src/core/providers/stream-completion.js";
 import type { ModelInfo, RetryInfo, StreamEvent, StreamRequest } from "../../../src/core/providers/types.js";
-import { startFakeAnthropic, type FakeServer } from "../../util/fake-anthropic-server.js";
+import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
+import { fakeServerForSuite } from "../../util/fake-server-suite.js";
+import { collect, user } from "./stream-helpers.js";
 
 const KEY = "sk-ant-test-secret-0123456789";
 
@@ -22,28 +24,8 @@ function model(baseUrl: string): ModelInfo {
   };
 }
 
-const user = (text: string): LlmMessage => ({ role: "user", content: text, timestamp: 1 });
-
-async function collect(req: StreamRequest): Promise<{ events: StreamEvent[]; final: AssistantMessage }> {
-  const events: StreamEvent[] = [];
-  for await (const e of streamCompletion(req)) events.push(e);
-  const last = events[events.length - 1];
-  assert.ok(last.type === "done" || last.type === "error");
-  assert.equal(events.filter((e) => e.type === "done" || e.type === "error").length, 1);
-  return { events, final: last.message };
-}
-
 describe("anthropic provider against a fake server", () => {
-  let fake: FakeServer;
-  before(async () => {
-    fake = await startFakeAnthropic();
-  });
-  after(async () => {
-    await fake.close();
-  });
-  beforeEach(() => {
-    fake.requests.length = 0;
-  });
+  const fake = fakeServerForSuite(startFakeAnthropic);
   const req = (extra: Partial<StreamRequest> = {}): StreamRequest => ({
     model: model(fake.baseURL),
     apiKey: KEY,
