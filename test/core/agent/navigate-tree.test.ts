@@ -5,7 +5,7 @@ import type { HookEventMap } from "../../../src/core/hooks/hook-events.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { BranchSummaryEntry } from "../../../src/core/session/types.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
-import { type FakeServer } from "../../util/fake-openai-server.js";
+import type { FakeServer } from "../../util/fake-provider-common.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import {
   anthropicModel,

@@ -3,10 +3,10 @@ import { describe, it } from "node:test";
 import type { AssistantMessage, LlmMessage } from "../../../src/core/messages.js";
 import { emptyUsage } from "../../../src/core/messages.js";
 import { completeText, streamCompletion } from "../../../src/core/providers/stream-completion.js";
-import type { ModelInfo, RetryInfo, StreamEvent, StreamRequest } from "../../../src/core/providers/types.js";
+import type { ModelInfo, RetryInfo, StreamEvent } from "../../../src/core/providers/types.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { collect, user } from "./stream-helpers.js";
+import { collect, requestsTo, user } from "./stream-helpers.js";
 
 const KEY = "sk-ant-test-secret-0123456789";
 
@@ -26,13 +26,7 @@ function model(baseUrl: string): ModelInfo {
 
 describe("anthropic provider against a fake server", () => {
   const fake = fakeServerForSuite(startFakeAnthropic);
-  const req = (extra: Partial<StreamRequest> = {}): StreamRequest => ({
-    model: model(fake.baseURL),
-    apiKey: KEY,
-    messages: [user("hello")],
-    retryBaseDelayMs: 5,
-    ...extra,
-  });
+  const req = requestsTo(() => model(fake.baseURL), KEY, "hello");
 
   it("streams thinking with its signature, text and tool use; fills usage and cost", async () => {
     fake.enqueue({

@@ -3,10 +3,10 @@ import { describe, it } from "node:test";
 import type { AssistantMessage, LlmMessage } from "../../../src/core/messages.js";
 import { completeText, streamCompletion } from "../../../src/core/providers/stream-completion.js";
 import { ProviderError } from "../../../src/core/providers/provider-error.js";
-import type { ModelInfo, RetryInfo, StreamEvent, StreamRequest } from "../../../src/core/providers/types.js";
+import type { ModelInfo, RetryInfo, StreamEvent } from "../../../src/core/providers/types.js";
 import { startFakeOpenAI } from "../../util/fake-openai-server.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { collect, user } from "./stream-helpers.js";
+import { collect, requestsTo, user } from "./stream-helpers.js";
 
 const KEY = "sk-test-secret-key-1234567890";
 
@@ -25,13 +25,7 @@ function model(baseUrl: string): ModelInfo {
 
 describe("openai provider against a fake server", () => {
   const fake = fakeServerForSuite();
-  const req = (extra: Partial<StreamRequest> = {}): StreamRequest => ({
-    model: model(fake.baseURL),
-    apiKey: KEY,
-    messages: [user("hello there")],
-    retryBaseDelayMs: 5,
-    ...extra,
-  });
+  const req = requestsTo(() => model(fake.baseURL), KEY, "hello there");
 
   it("streams text deltas and fills usage and cost", async () => {
     fake.enqueue({ text: "Hello from the fake model", chunks: 4, usage: { input: 100, output: 50, cacheRead: 20 } });

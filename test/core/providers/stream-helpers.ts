@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import type { AssistantMessage, LlmMessage } from "../../../src/core/messages.js";
 import { streamCompletion } from "../../../src/core/providers/stream-completion.js";
-import type { StreamEvent, StreamRequest } from "../../../src/core/providers/types.js";
+import type { ModelInfo, StreamEvent, StreamRequest } from "../../../src/core/providers/types.js";
 
 /** A user message with a fixed timestamp. */
 export const user = (text: string): LlmMessage => ({ role: "user", content: text, timestamp: 1 });
@@ -15,4 +15,16 @@ export async function collect(req: StreamRequest): Promise<{ events: StreamEvent
   assert.ok(last.type === "done" || last.type === "error", "stream must end with done or error");
   assert.equal(events.filter((e) => e.type === "done" || e.type === "error").length, 1);
   return { events, final: last.message };
+}
+
+/**
+ * The requests of a suite: one user prompt to `model()` with `apiKey` and short retry pauses, plus `extra`.
+ * `model` is read per request, as the suite's server only has its address once its tests run.
+ */
+export function requestsTo(
+  model: () => ModelInfo,
+  apiKey: string,
+  prompt: string,
+): (extra?: Partial<StreamRequest>) => StreamRequest {
+  return (extra = {}) => ({ model: model(), apiKey, messages: [user(prompt)], retryBaseDelayMs: 5, ...extra });
 }
