@@ -13,25 +13,13 @@
  * test-results/e2e/checkpoints-*.png.
  */
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
-import { generateDemo, type DemoWorkspace } from "../../demo/generate-demo.js";
-import {
-  activeLeafId,
-  chatView,
-  type AgentWorkbench,
-  row,
-  sendPrompt,
-  startAgentWorkbench,
-  treeView,
-  uiStep,
-  waitForLeaf,
-} from "../util/agent-ui.js";
+import { activeLeafId, chatView, row, sendPrompt, treeView, waitForLeaf } from "../util/agent-ui.js";
+import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import { REPO_ROOT } from "../util/code-server.js";
-import { startFakeOpenAI, type FakeServer } from "../util/fake-openai-server.js";
 import {
   clickDialogButton,
   clickMenuItem,
@@ -52,21 +40,29 @@ const ORIGINAL = "The original notes, written by hand.\n";
 const WRITTEN = "Rewritten by the agent on the first branch.\n";
 const BY_HAND = "Changed by hand on the other branch.\n";
 
-let tmp: string;
-let fake: FakeServer;
-let demo: DemoWorkspace;
-let ui: AgentWorkbench | undefined;
+const { demo, step, wb } = demoWorkbenchSuite({
+  name: "checkpoints",
+  model: { chunkDelayMs: 5 },
+  settings: {
+    "agentTree.tools.autoApprove": ["write"],
+    // Only the files question on a click: the summary question has its own tests.
+    "agentTree.branchSummary.ask": "never",
+  },
+  prepare(setup) {
+    // A new session: the window opens on an empty tree.
+    rmSync(setup.demo.sessionFile);
+    writeFileSync(join(setup.demo.workspace, "notes.txt"), ORIGINAL);
+  },
+});
+/** The workbench's page: every step drives it. */
 let page: Page;
+
 /** The first reply (before any file changed) and the leaf of the branch that wrote notes.txt. */
 let firstReply: string;
 let writtenLeaf: string;
 
-function step(name: string, fn: () => Promise<void>): () => Promise<void> {
-  return uiStep(() => ui, `checkpoints-${name}`, fn);
-}
-
 function notes(): string {
-  return readFileSync(join(demo.workspace, "notes.txt"), "utf8");
+  return readFileSync(join(demo().workspace, "notes.txt"), "utf8");
 }
 
 async function waitForNotes(text: string, what: string): Promise<void> {
@@ -126,28 +122,8 @@ async function bringConclusionsAsked(t: FrameLocator, entryId: string): Promise<
 }
 
 describe("files follow the session tree (code-server)", { timeout: 10 * 60_000 }, () => {
-  before(async () => {
-    tmp = mkdtempSync(join(tmpdir(), "agent-tree-e2e-checkpoints-"));
-    fake = await startFakeOpenAI({ chunkDelayMs: 5 });
-    demo = generateDemo(join(tmp, "demo"), {
-      baseUrl: fake.baseURL,
-      settings: {
-        "agentTree.tools.autoApprove": ["write"],
-        // Only the files question on a click: the summary question has its own tests.
-        "agentTree.branchSummary.ask": "never",
-      },
-    });
-    // A new session: the window opens on an empty tree.
-    rmSync(demo.sessionFile);
-    writeFileSync(join(demo.workspace, "notes.txt"), ORIGINAL);
-    ui = await startAgentWorkbench({ workspace: demo.workspace, profileDir: join(tmp, "profile") });
-    page = ui.page;
-  });
-
-  after(async () => {
-    await ui?.close();
-    await fake?.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+  before(() => {
+    page = wb().page;
   });
 
   it(
@@ -290,7 +266,7 @@ describe("files follow the session tree (code-server)", { timeout: 10 * 60_000 }
       await runCommand(page, "Agent: Undo File Restore");
       await waitForNotes(ORIGINAL, "Undo File Restore reverting the merge");
       await runCommand(page, "Notifications: Clear All Notifications");
-      writeFileSync(join(demo.workspace, "notes.txt"), BY_HAND);
+      writeFileSync(join(demo().workspace, "notes.txt"), BY_HAND);
 
       const question = await bringConclusionsAsked(t, writtenLeaf);
       assert.match(question, /notes\.txt \(conflict: both changed it\)/);
