@@ -17,6 +17,7 @@ import {
   startFakeServer,
   textOf,
   type ConversationView,
+  type FakeErrorReply,
   type FakeMessageReply,
   type FakeProtocol,
   type FakeRequestBody,
@@ -177,6 +178,18 @@ const protocol: FakeProtocol = {
     object: "list",
     data: models.map((id) => ({ id, object: "model", created: 1_700_000_000, owned_by: "fake" })),
   }),
+};
+
+/** What an OpenAI server answers when the request is longer than the model's context window. */
+export const CONTEXT_OVERFLOW_REPLY: FakeErrorReply = {
+  status: 400,
+  body: {
+    error: {
+      message: "This model's maximum context length is 8192 tokens.",
+      type: "invalid_request_error",
+      code: "context_length_exceeded",
+    },
+  },
 };
 
 /** Start a fake OpenAI server; `baseURL` is `http://127.0.0.1:PORT/v1`. */

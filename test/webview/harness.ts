@@ -13,10 +13,11 @@ import { tmpdir } from "node:os";
 import { after, before } from "node:test";
 import { dirname, extname, join } from "node:path";
 import * as esbuild from "esbuild";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, type Page } from "playwright-core";
 import type { CompareToHost, HostToCompare, HostToWebview, WebviewToHost } from "../../src/shared/protocol.js";
 import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
 import type { TreeRow } from "../../src/core/rows/tree-row.js";
+import { launchHeadless } from "../util/chromium.js";
 
 /** The repository root: the nearest folder at or above the working directory holding webview/main.tsx. */
 function findRoot(): string {
@@ -31,17 +32,6 @@ function findRoot(): string {
 }
 
 const ROOT = findRoot();
-
-/** Chromium flags for a quiet, offline, headless run. */
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 /** A built bundle served on loopback. */
 export interface WebviewServer {
@@ -152,7 +142,7 @@ function pageHtml(view: string, theme: string, stateJson: string, nonce: string,
 
 /** Launch headless Debian Chromium. */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
+  return launchHeadless();
 }
 
 /** The views a test file opens on its rig (see webviewRig). */

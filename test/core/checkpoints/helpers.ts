@@ -4,6 +4,8 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { afterEach, beforeEach } from "node:test";
+import { FolderCheckpoints, type FolderCheckpointsOptions } from "../../../src/core/checkpoints/index.js";
 
 /** A temp root holding `ws/` (the workspace folder) and `store/` (the checkpoint storage); `cleanup()` removes it. */
 export function tempWorkspace(): { root: string; ws: string; store: string; cleanup: () => void } {
@@ -12,6 +14,43 @@ export function tempWorkspace(): { root: string; ws: string; store: string; clea
   const store = path.join(root, "store");
   fs.mkdirSync(ws);
   return { root, ws, store, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
+}
+
+/** The current test's temp workspace (see {@link tempWorkspacePerTest}). */
+export interface WorkspacePerTest {
+  readonly root: string;
+  readonly ws: string;
+  readonly store: string;
+  /** FolderCheckpoints over `ws`, stored in `store`, with `options` on top. */
+  open(options?: Partial<FolderCheckpointsOptions>): Promise<FolderCheckpoints>;
+}
+
+/**
+ * A fresh temp workspace for each test of the enclosing suite (node:test `describe` or file), removed after the
+ * test; the returned object always speaks of the current test's one.
+ */
+export function tempWorkspacePerTest(): WorkspacePerTest {
+  let t: ReturnType<typeof tempWorkspace> | undefined;
+  beforeEach(() => {
+    t = tempWorkspace();
+  });
+  afterEach(() => t?.cleanup());
+  const current = (): ReturnType<typeof tempWorkspace> => {
+    if (!t) throw new Error("the per-test workspace is only there inside a test");
+    return t;
+  };
+  return {
+    get root() {
+      return current().root;
+    },
+    get ws() {
+      return current().ws;
+    },
+    get store() {
+      return current().store;
+    },
+    open: (options = {}) => FolderCheckpoints.open({ folder: current().ws, storageDir: current().store, ...options }),
+  };
 }
 
 /** Writes files (relative path → content) under `dir`, creating folders. */

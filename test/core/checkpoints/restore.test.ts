@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import {
   CheckpointAbortedError,
   DirtyFilesError,
@@ -15,14 +15,12 @@ import {
   nodeRestoreFileSystem,
   type RestoreFileSystem,
 } from "../../../src/core/checkpoints/index.js";
-import { exactPicture, folderPicture, read, tempWorkspace, userGit, writeFiles } from "./helpers.js";
+import { exactPicture, folderPicture, read, tempWorkspacePerTest, userGit, writeFiles } from "./helpers.js";
 
-let t: ReturnType<typeof tempWorkspace>;
-beforeEach(() => (t = tempWorkspace()));
-afterEach(() => t.cleanup());
+const t = tempWorkspacePerTest();
 
 async function open(restoreFs?: RestoreFileSystem): Promise<FolderCheckpoints> {
-  return FolderCheckpoints.open({ folder: t.ws, storageDir: t.store, restoreFs });
+  return t.open({ restoreFs });
 }
 
 /** A first state with one of everything, and a second one where each of them changed. */
@@ -144,7 +142,7 @@ describe("restoring a checkpoint", { timeout: 60_000 }, () => {
   });
 
   it("never replaces a file whose content no checkpoint holds (ignored now, or too large)", async () => {
-    const cp = await FolderCheckpoints.open({ folder: t.ws, storageDir: t.store, limits: { maxFileBytes: 64 } });
+    const cp = await t.open({ limits: { maxFileBytes: 64 } });
     writeFiles(t.ws, { "config.json": "recorded v1", "data.bin": "small v1" });
     const first = (await cp.checkpoint()).id;
     writeFiles(t.ws, { ".gitignore": "config.json\n", "config.json": "local secrets", "data.bin": "x".repeat(100) });

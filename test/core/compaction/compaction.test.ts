@@ -5,6 +5,7 @@ import type { HookEventMap } from "../../../src/core/hooks/hook-events.js";
 import { COMPACTION_SUMMARY_PREFIX } from "../../../src/core/messages.js";
 import type { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { CompactionEntry } from "../../../src/core/session/types.js";
+import { CONTEXT_OVERFLOW_REPLY } from "../../util/fake-openai-server.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import {
   assistantMsg,
@@ -164,16 +165,7 @@ describe("compaction", { timeout: 60_000 }, () => {
     const sm = await fileSession(tmp.dir);
     fill(sm, 6);
     const { agent, events } = newAgent(sm, { model: openAIModel(fake), compaction: settings });
-    fake.enqueue({
-      status: 400,
-      body: {
-        error: {
-          message: "This model's maximum context length is 8192 tokens.",
-          type: "invalid_request_error",
-          code: "context_length_exceeded",
-        },
-      },
-    });
+    fake.enqueue(CONTEXT_OVERFLOW_REPLY);
     await agent.prompt("go on");
     const reasons = events
       .filter((e): e is Extract<AgentEvent, { type: "compaction_start" }> => e.type === "compaction_start")

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AssistantMessage, LlmMessage } from "../../../src/core/messages.js";
 import { emptyUsage } from "../../../src/core/messages.js";
-import { completeText, streamCompletion } from "../../../src/core/providers/stream-completion.js";
-import type { ModelInfo, RetryInfo, StreamEvent } from "../../../src/core/providers/types.js";
+import { completeText } from "../../../src/core/providers/stream-completion.js";
+import type { ModelInfo, RetryInfo } from "../../../src/core/providers/types.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { collect, requestsTo, user } from "./stream-helpers.js";
+import { abortAtFirstDelta, collect, requestsTo, user } from "./stream-helpers.js";
 
 const KEY = "sk-ant-test-secret-0123456789";
 
@@ -192,12 +192,7 @@ describe("anthropic provider against a fake server", () => {
 
   it("abort of a stalled stream ends with stopReason aborted and the partial text", async () => {
     fake.enqueue({ stall: true, text: "So far" });
-    const ac = new AbortController();
-    const events: StreamEvent[] = [];
-    for await (const e of streamCompletion(req({ signal: ac.signal }))) {
-      events.push(e);
-      if (e.type === "text_delta") ac.abort();
-    }
+    const events = await abortAtFirstDelta(req);
     const last = events[events.length - 1];
     assert.equal(last.type === "error" && last.message.stopReason, "aborted");
     assert.deepEqual(last.type === "error" && last.message.content, [{ type: "text", text: "So far" }]);

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AssistantMessage, LlmMessage } from "../../../src/core/messages.js";
-import { completeText, streamCompletion } from "../../../src/core/providers/stream-completion.js";
+import { completeText } from "../../../src/core/providers/stream-completion.js";
 import { ProviderError } from "../../../src/core/providers/provider-error.js";
-import type { ModelInfo, RetryInfo, StreamEvent } from "../../../src/core/providers/types.js";
-import { startFakeOpenAI } from "../../util/fake-openai-server.js";
+import type { ModelInfo, RetryInfo } from "../../../src/core/providers/types.js";
+import { CONTEXT_OVERFLOW_REPLY, startFakeOpenAI } from "../../util/fake-openai-server.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { collect, requestsTo, user } from "./stream-helpers.js";
+import { abortAtFirstDelta, collect, requestsTo, user } from "./stream-helpers.js";
 
 const KEY = "sk-test-secret-key-1234567890";
 
@@ -176,12 +176,7 @@ describe("openai provider against a fake server", () => {
 
   it("aborts a stalled stream through the signal, keeping the partial content", async () => {
     fake.enqueue({ stall: true, text: "Partial answer" });
-    const ac = new AbortController();
-    const events: StreamEvent[] = [];
-    for await (const e of streamCompletion(req({ signal: ac.signal }))) {
-      events.push(e);
-      if (e.type === "text_delta") ac.abort();
-    }
+    const events = await abortAtFirstDelta(req);
     const last = events[events.length - 1];
     assert.equal(last.type, "error");
     assert.equal(last.type === "error" && last.message.stopReason, "aborted");
@@ -276,16 +271,7 @@ describe("openai provider against a fake server", () => {
   });
 
   it("a 400 keeps the server's words (so context overflow can be recognised) and is not retried", async () => {
-    fake.enqueue({
-      status: 400,
-      body: {
-        error: {
-          message: "This model's maximum context length is 8192 tokens.",
-          type: "invalid_request_error",
-          code: "context_length_exceeded",
-        },
-      },
-    });
+    fake.enqueue(CONTEXT_OVERFLOW_REPLY);
     const { final, events } = await collect(req());
     assert.match(
       final.errorMessage ?? "",

@@ -28,3 +28,14 @@ export function requestsTo(
 ): (extra?: Partial<StreamRequest>) => StreamRequest {
   return (extra = {}) => ({ model: model(), apiKey, messages: [user(prompt)], retryBaseDelayMs: 5, ...extra });
 }
+
+/** Stream `req` and abort it through its own signal at the first text delta; returns every event seen. */
+export async function abortAtFirstDelta(req: (extra: Partial<StreamRequest>) => StreamRequest): Promise<StreamEvent[]> {
+  const ac = new AbortController();
+  const events: StreamEvent[] = [];
+  for await (const e of streamCompletion(req({ signal: ac.signal }))) {
+    events.push(e);
+    if (e.type === "text_delta") ac.abort();
+  }
+  return events;
+}
