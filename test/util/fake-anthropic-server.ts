@@ -12,11 +12,11 @@ import {
   startFakeServer,
   textOf,
   type ConversationView,
-  type FakeMessageReply,
   type FakeProtocol,
   type FakeRequestBody,
   type FakeServer,
   type FakeServerOptions,
+  type FakeStreamWriters,
 } from "./fake-provider-common.js";
 
 export * from "./fake-provider-common.js";
@@ -87,12 +87,7 @@ function view(body: FakeRequestBody): ConversationView {
   };
 }
 
-async function writeMessage(
-  res: http.ServerResponse,
-  reply: FakeMessageReply,
-  body: FakeRequestBody,
-  delay: number,
-): Promise<void> {
+const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, delay) => {
   const model = String(body.model);
   const input = reply.usage?.input ?? estimateTokens(JSON.stringify(body.messages ?? "") + systemText(body.system));
   messageStart(res, model, input, reply.usage?.cacheRead ?? 0, reply.usage?.cacheWrite ?? 0);
@@ -139,7 +134,7 @@ async function writeMessage(
     reply.usage?.output ?? estimateTokens((reply.text ?? "") + (reply.thinking ?? "") + JSON.stringify(calls));
   event(res, "message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: output } });
   event(res, "message_stop", {});
-}
+};
 
 const protocol: FakeProtocol = {
   basePath: "",

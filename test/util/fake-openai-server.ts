@@ -7,7 +7,6 @@
  *   // model: { provider: "openai", api: "openai-completions", baseUrl: fake.baseURL, ... }
  *   await fake.close();
  */
-import type http from "node:http";
 import {
   cutToolArgPieces,
   estimateTokens,
@@ -18,11 +17,11 @@ import {
   textOf,
   type ConversationView,
   type FakeErrorReply,
-  type FakeMessageReply,
   type FakeProtocol,
   type FakeRequestBody,
   type FakeServer,
   type FakeServerOptions,
+  type FakeStreamWriters,
 } from "./fake-provider-common.js";
 
 export * from "./fake-provider-common.js";
@@ -65,12 +64,7 @@ function view(body: FakeRequestBody): ConversationView {
   };
 }
 
-async function writeMessage(
-  res: http.ServerResponse,
-  reply: FakeMessageReply,
-  body: FakeRequestBody,
-  delay: number,
-): Promise<void> {
+const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, delay) => {
   const model = String(body.model);
   sse(res, chunk(model, { role: "assistant", content: "" }));
   if (reply.thinking) {
@@ -120,7 +114,7 @@ async function writeMessage(
     }),
   );
   sse(res, "[DONE]");
-}
+};
 
 /** Deterministic ids: count of messages in the request. */
 function requestsSeen(body: FakeRequestBody): number {

@@ -1,11 +1,18 @@
 /** Shared set-up of the checkpoint tests: temp workspaces and stores, and exact pictures of a folder's state. */
+import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach } from "node:test";
-import { FolderCheckpoints, type FolderCheckpointsOptions } from "../../../src/core/checkpoints/index.js";
+import {
+  FolderCheckpoints,
+  RestoreFailedError,
+  nodeRestoreFileSystem,
+  type FolderCheckpointsOptions,
+  type RestoreFileSystem,
+} from "../../../src/core/checkpoints/index.js";
 
 /** A temp root holding `ws/` (the workspace folder) and `store/` (the checkpoint storage); `cleanup()` removes it. */
 export function tempWorkspace(): { root: string; ws: string; store: string; cleanup: () => void } {
@@ -126,4 +133,48 @@ export function envWithoutGit(root: string): NodeJS.ProcessEnv {
   const empty = path.join(root, "empty-bin");
   fs.mkdirSync(empty, { recursive: true });
   return { ...process.env, PATH: empty };
+}
+
+/** A restore file system whose `at`-th rename (counted from `failAt(at)`) fails as a full disk would. */
+export class FailingRenames {
+  /** Renames since the last `failAt`. */
+  renames = 0;
+  private failingAt = Infinity;
+  readonly fs: RestoreFileSystem = {
+    ...nodeRestoreFileSystem,
+    rename: async (from, to) => {
+      if (++this.renames === this.failingAt) throw new Error("disk full (injected)");
+      return nodeRestoreFileSystem.rename(from, to);
+    },
+  };
+
+  /** From now on, the `at`-th rename fails (Infinity: none does). */
+  failAt(at: number): void {
+    this.renames = 0;
+    this.failingAt = at;
+  }
+}
+
+/**
+ * All or nothing: for each `at`, the `at`-th rename fails, and `run` must reject with a rolled-back
+ * RestoreFailedError after exactly `at` renames and leave `ws` as `before`. Renames work again afterwards.
+ */
+export async function assertRollsBackAtEach(
+  failing: FailingRenames,
+  ats: readonly number[],
+  run: () => Promise<unknown>,
+  ws: string,
+  before: Record<string, string>,
+): Promise<void> {
+  for (const at of ats) {
+    failing.failAt(at);
+    await assert.rejects(run(), (e: unknown) => {
+      assert.ok(e instanceof RestoreFailedError, String(e));
+      assert.equal(e.rolledBack, true);
+      return true;
+    });
+    assert.equal(failing.renames, at, "the failure happened midway");
+    assert.deepEqual(folderPicture(ws), before, `failure at rename ${at}: every file as it was`);
+  }
+  failing.failAt(Infinity);
 }

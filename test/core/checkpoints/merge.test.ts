@@ -18,7 +18,14 @@ import {
   type MergedFile,
   type RestoreFileSystem,
 } from "../../../src/core/checkpoints/index.js";
-import { folderPicture, read, tempWorkspacePerTest, writeFiles } from "./helpers.js";
+import {
+  assertRollsBackAtEach,
+  FailingRenames,
+  folderPicture,
+  read,
+  tempWorkspacePerTest,
+  writeFiles,
+} from "./helpers.js";
 
 const t = tempWorkspacePerTest();
 
@@ -223,16 +230,8 @@ describe("merging another branch's files", { timeout: 60_000 }, () => {
   });
 
   it("leaves every file as it was when a write fails midway, and when the unsaved files would be overwritten", async () => {
-    let renames = 0;
-    let failAt = Infinity;
-    const failing: RestoreFileSystem = {
-      ...nodeRestoreFileSystem,
-      rename: async (from, to) => {
-        if (++renames === failAt) throw new Error("disk full (injected)");
-        return nodeRestoreFileSystem.rename(from, to);
-      },
-    };
-    const cp = await t.open({ restoreFs: failing });
+    const failing = new FailingRenames();
+    const cp = await t.open({ restoreFs: failing.fs });
     const { baseId, theirsId } = await threeStates(
       cp,
       { "a.txt": "a\n", "b.txt": "b\n", "c.txt": LINES },
@@ -246,18 +245,7 @@ describe("merging another branch's files", { timeout: 60_000 }, () => {
       return true;
     });
     assert.deepEqual(folderPicture(t.ws), before, "refused before writing");
-    for (const at of [1, 3, 5]) {
-      renames = 0;
-      failAt = at;
-      await assert.rejects(cp.merge(baseId, theirsId), (e: unknown) => {
-        assert.ok(e instanceof RestoreFailedError, String(e));
-        assert.equal(e.rolledBack, true);
-        return true;
-      });
-      assert.equal(renames, at, "the failure happened midway");
-      assert.deepEqual(folderPicture(t.ws), before, `failure at rename ${at}: every file as it was`);
-    }
-    failAt = Infinity;
+    await assertRollsBackAtEach(failing, [1, 3, 5], () => cp.merge(baseId, theirsId), t.ws, before);
     await cp.merge(baseId, theirsId);
     assert.equal(read(t.ws, "c.txt"), LINES.replace("one", "1").replace("seven", "7"));
   });

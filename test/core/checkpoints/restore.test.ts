@@ -11,11 +11,19 @@ import {
   DirtyFilesError,
   FolderCheckpoints,
   NothingToUndoError,
-  RestoreFailedError,
   nodeRestoreFileSystem,
   type RestoreFileSystem,
 } from "../../../src/core/checkpoints/index.js";
-import { exactPicture, folderPicture, read, tempWorkspacePerTest, userGit, writeFiles } from "./helpers.js";
+import {
+  assertRollsBackAtEach,
+  exactPicture,
+  FailingRenames,
+  folderPicture,
+  read,
+  tempWorkspacePerTest,
+  userGit,
+  writeFiles,
+} from "./helpers.js";
 
 const t = tempWorkspacePerTest();
 
@@ -175,31 +183,12 @@ describe("restoring a checkpoint", { timeout: 60_000 }, () => {
   });
 
   it("leaves every file as it was when a write fails midway", async () => {
-    let renames = 0;
-    let failAt = Infinity;
-    const failing: RestoreFileSystem = {
-      ...nodeRestoreFileSystem,
-      rename: async (from, to) => {
-        if (++renames === failAt) throw new Error("disk full (injected)");
-        return nodeRestoreFileSystem.rename(from, to);
-      },
-    };
-    const cp = await open(failing);
+    const failing = new FailingRenames();
+    const cp = await open(failing.fs);
     const { first } = await twoStates(cp);
     writeFiles(t.ws, { "edit.txt": "unsaved by any checkpoint yet\n" });
     const before = folderPicture(t.ws);
-    for (const at of [1, 4, 9]) {
-      renames = 0;
-      failAt = at;
-      await assert.rejects(cp.restore(first), (e: unknown) => {
-        assert.ok(e instanceof RestoreFailedError, String(e));
-        assert.equal(e.rolledBack, true);
-        return true;
-      });
-      assert.equal(renames, at, "the failure happened midway");
-      assert.deepEqual(folderPicture(t.ws), before, `failure at rename ${at}: every file as it was`);
-    }
-    failAt = Infinity;
+    await assertRollsBackAtEach(failing, [1, 4, 9], () => cp.restore(first), t.ws, before);
     await cp.restore(first);
     assert.equal(read(t.ws, "edit.txt"), "original\n");
   });
