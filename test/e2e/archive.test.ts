@@ -7,23 +7,16 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import type { FrameLocator } from "playwright-core";
 import { DEMO_IDS } from "../../demo/generate-demo.js";
 import { SessionManager } from "../../src/core/index.js";
-import { readSession, row, rowIds, treeView } from "../util/agent-ui.js";
+import { pickFromRowMenu, readSession, row, rowIds, treeView } from "../util/agent-ui.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
-import { clickDialogButton, clickMenuItem, dialog, expectVisible, screenshot } from "../util/workbench.js";
+import { clickDialogButton, dialog, expectVisible, screenshot } from "../util/workbench.js";
 
 function lineCount(file: string): number {
   return readFileSync(file, "utf8")
     .split("\n")
     .filter((l) => l !== "").length;
-}
-
-/** Right-click the row of `entryId` and pick `item` from its context menu (clickMenuItem waits until it takes clicks). */
-async function fromMenu(t: FrameLocator, entryId: string, item: string): Promise<void> {
-  await row(t, entryId).click({ button: "right" });
-  await clickMenuItem(wb().page, item);
 }
 
 const BRANCH_C = [DEMO_IDS.branchCUser, DEMO_IDS.branchCLeaf];
@@ -39,7 +32,7 @@ describe("Archive and delete branches in VS Code (code-server)", { timeout: 6 * 
       for (const id of BRANCH_C) assert.ok((await rowIds(t)).includes(id), `${id} shows before`);
       const before = lineCount(demo().sessionFile);
 
-      await fromMenu(t, DEMO_IDS.branchCUser, "Archive Branch");
+      await pickFromRowMenu(wb().page, t, DEMO_IDS.branchCUser, "Archive Branch");
       await row(t, DEMO_IDS.branchCUser).waitFor({ state: "detached" });
       await row(t, DEMO_IDS.branchCLeaf).waitFor({ state: "detached" });
       const lines = readSession(demo().sessionFile);
@@ -66,7 +59,7 @@ describe("Archive and delete branches in VS Code (code-server)", { timeout: 6 * 
         "the archived branch, dimmed",
       );
       await screenshot(page, "archive-02-shown-dimmed");
-      await fromMenu(t, DEMO_IDS.branchCLeaf, "Unarchive Branch");
+      await pickFromRowMenu(wb().page, t, DEMO_IDS.branchCLeaf, "Unarchive Branch");
       await t
         .locator(`[role="treeitem"].archived[data-entry-id="${DEMO_IDS.branchCUser}"]`)
         .waitFor({ state: "detached" });
@@ -93,7 +86,7 @@ describe("Archive and delete branches in VS Code (code-server)", { timeout: 6 * 
         DEMO_IDS.branchALeaf,
       ];
 
-      await fromMenu(t, DEMO_IDS.branchAUser, "Delete Branch Permanently…");
+      await pickFromRowMenu(wb().page, t, DEMO_IDS.branchAUser, "Delete Branch Permanently…");
       await expectVisible(dialog(page).getByText("Delete this branch permanently?"), "the confirmation");
       const text = (await dialog(page).innerText()).replace(/\s+/g, " ");
       assert.match(text, new RegExp(`${plan.removed} entries will be removed`), "it says how many entries go");
