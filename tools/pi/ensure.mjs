@@ -33,9 +33,10 @@ const AI = "@earendil-works/pi-ai";
 const say = (line) => process.stderr.write(`[ensure-pi] ${line}\n`);
 
 function npm(args, cwd) {
+  // npm's own output ("added 188 packages") goes to stderr: with --json, stdout carries only the releases.
   execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], {
     cwd,
-    stdio: ["ignore", "inherit", "inherit"],
+    stdio: ["ignore", process.stderr, "inherit"],
   });
 }
 

@@ -25,6 +25,16 @@ export async function streamAssistant(
   };
   let final: AssistantMessage | undefined;
   let last: AssistantMessage | undefined;
+  /** The reply as far as it came before a failure: the last partial, or an empty reply from the model. */
+  const soFar = (): Omit<AssistantMessage, "stopReason"> =>
+    last ?? {
+      role: "assistant",
+      content: [],
+      provider: request.model.provider,
+      model: request.model.id,
+      usage: emptyUsage(),
+      timestamp: Date.now(),
+    };
   try {
     for await (const event of stream(request)) {
       if (event.type === "done" || event.type === "error") {
@@ -38,14 +48,7 @@ export async function streamAssistant(
     }
   } catch (err) {
     final = {
-      ...(last ?? {
-        role: "assistant",
-        content: [],
-        provider: request.model.provider,
-        model: request.model.id,
-        usage: emptyUsage(),
-        timestamp: Date.now(),
-      }),
+      ...soFar(),
       api: request.model.api,
       stopReason: "error",
       errorMessage: err instanceof Error ? err.message : String(err),
@@ -53,14 +56,7 @@ export async function streamAssistant(
   }
   if (!final) {
     final = {
-      ...(last ?? {
-        role: "assistant",
-        content: [],
-        provider: request.model.provider,
-        model: request.model.id,
-        usage: emptyUsage(),
-        timestamp: Date.now(),
-      }),
+      ...soFar(),
       stopReason: "error",
       errorMessage: "The model stream ended without a result",
     };

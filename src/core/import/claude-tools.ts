@@ -9,66 +9,42 @@ export interface MappedToolCall {
   arguments: Record<string, unknown>;
 }
 
-const NAME_MAP: Readonly<Record<string, string>> = {
-  Read: "read",
-  Write: "write",
-  Edit: "edit",
-  Bash: "bash",
-  Grep: "grep",
-  Glob: "find",
-  LS: "ls",
+/** A Claude Code tool's pi name, and the arguments pi's tool takes from its input (Claude Code's name → pi's). */
+interface ToolMapping {
+  name: string;
+  args: Readonly<Record<string, string>>;
+}
+
+const TOOLS: Readonly<Record<string, ToolMapping>> = {
+  Read: { name: "read", args: { file_path: "path", offset: "offset", limit: "limit" } },
+  Write: { name: "write", args: { file_path: "path", content: "content" } },
+  Edit: { name: "edit", args: { file_path: "path", old_string: "oldText", new_string: "newText" } },
+  // Its timeout is converted too (mapClaudeToolCall).
+  Bash: { name: "bash", args: { command: "command" } },
+  Grep: {
+    name: "grep",
+    args: { pattern: "pattern", path: "path", glob: "glob", "-i": "ignoreCase", "-C": "context", head_limit: "limit" },
+  },
+  Glob: { name: "find", args: { pattern: "pattern", path: "path" } },
+  LS: { name: "ls", args: { path: "path" } },
 };
+
+function toolMapping(name: string): ToolMapping | undefined {
+  return Object.prototype.hasOwnProperty.call(TOOLS, name) ? TOOLS[name] : undefined;
+}
 
 /** pi's name for a Claude Code tool (unchanged when pi has no equivalent). */
 export function mapClaudeToolName(name: string): string {
-  return Object.prototype.hasOwnProperty.call(NAME_MAP, name) ? NAME_MAP[name] : name;
-}
-
-/** Copy `from[src]` to `to[dst]` when present. */
-function move(from: Record<string, unknown>, to: Record<string, unknown>, src: string, dst: string): void {
-  if (from[src] !== undefined) to[dst] = from[src];
+  return toolMapping(name)?.name ?? name;
 }
 
 /** Map a Claude Code tool call (name and input) to pi's shape. */
 export function mapClaudeToolCall(name: string, input: Record<string, unknown>): MappedToolCall {
+  const tool = toolMapping(name);
+  if (!tool) return { name, arguments: input };
   const out: Record<string, unknown> = {};
-  switch (name) {
-    case "Read":
-      move(input, out, "file_path", "path");
-      move(input, out, "offset", "offset");
-      move(input, out, "limit", "limit");
-      break;
-    case "Write":
-      move(input, out, "file_path", "path");
-      move(input, out, "content", "content");
-      break;
-    case "Edit":
-      move(input, out, "file_path", "path");
-      move(input, out, "old_string", "oldText");
-      move(input, out, "new_string", "newText");
-      break;
-    case "Bash":
-      move(input, out, "command", "command");
-      // Claude Code counts milliseconds, pi seconds.
-      if (typeof input.timeout === "number") out.timeout = Math.max(1, Math.round(input.timeout / 1000));
-      break;
-    case "Grep":
-      move(input, out, "pattern", "pattern");
-      move(input, out, "path", "path");
-      move(input, out, "glob", "glob");
-      move(input, out, "-i", "ignoreCase");
-      move(input, out, "-C", "context");
-      move(input, out, "head_limit", "limit");
-      break;
-    case "Glob":
-      move(input, out, "pattern", "pattern");
-      move(input, out, "path", "path");
-      break;
-    case "LS":
-      move(input, out, "path", "path");
-      break;
-    default:
-      return { name, arguments: input };
-  }
-  return { name: mapClaudeToolName(name), arguments: out };
+  for (const [from, to] of Object.entries(tool.args)) if (input[from] !== undefined) out[to] = input[from];
+  // Claude Code counts milliseconds, pi seconds.
+  if (name === "Bash" && typeof input.timeout === "number") out.timeout = Math.max(1, Math.round(input.timeout / 1000));
+  return { name: tool.name, arguments: out };
 }

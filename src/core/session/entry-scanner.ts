@@ -166,6 +166,16 @@ function keyAt(buf: Buffer, p: number, end: number, names: readonly Uint8Array[]
   return 0;
 }
 
+/** The position of a member's value, whose key's closing quote is at `kq` (past the colon); FAIL for none. */
+function valueAt(buf: Buffer, kq: number, end: number): number {
+  let p = kq + 1;
+  if (buf[p] <= 32) p = skipSpace(buf, p, end);
+  if (p >= end || buf[p] !== COLON) return FAIL;
+  p = p + 1;
+  if (buf[p] <= 32) p = skipSpace(buf, p, end);
+  return p < end ? p : FAIL;
+}
+
 /** Recently read short strings (tool names, providers, models): found again by their bytes, not decoded. */
 const recentStrings: string[] = [];
 const recentBytes: Uint8Array[] = [];
@@ -188,7 +198,9 @@ function sharedString(buf: Buffer, p: number, q: number): string | undefined {
       recentBytes.shift();
       recentStrings.shift();
     }
-    recentBytes.push(buf.subarray(p + 1, q).slice());
+    // A copy: `buf` is the scan's chunk, which the next chunk is read over. Buffer#slice would share its memory,
+    // and these bytes would then spell another string than the one they stand for.
+    recentBytes.push(new Uint8Array(buf.subarray(p + 1, q)));
     recentStrings.push(intern(value));
   }
   return intern(value);
@@ -284,18 +296,13 @@ class Scan {
       if (p >= end || buf[p] !== QUOTE) return undefined;
       const k = keyAt(buf, p, end, ENTRY_KEYS);
       if (k < 0) return undefined;
-      const kq = keyEnd;
       const bit = ENTRY_KEY_BITS[k];
       if (bit !== 0) {
         if ((seen & bit) !== 0) return undefined;
         seen |= bit;
       }
-      p = kq + 1;
-      if (buf[p] <= 32) p = skipSpace(buf, p, end);
-      if (p >= end || buf[p] !== COLON) return undefined;
-      p = p + 1;
-      if (buf[p] <= 32) p = skipSpace(buf, p, end);
-      if (p >= end) return undefined;
+      p = valueAt(buf, keyEnd, end);
+      if (p < 0) return undefined;
       switch (bit) {
         case K_TYPE: {
           const q = checkedStringEnd(buf, p, end);
@@ -380,18 +387,13 @@ class Scan {
       if (buf[p] !== QUOTE) return FAIL;
       const k = keyAt(buf, p, end, MESSAGE_KEYS);
       if (k < 0) return FAIL;
-      const kq = keyEnd;
       const bit = MESSAGE_KEY_BITS[k];
       if (bit !== 0) {
         if ((this.messageKeys & bit) !== 0) return FAIL;
         this.messageKeys |= bit;
       }
-      p = kq + 1;
-      if (buf[p] <= 32) p = skipSpace(buf, p, end);
-      if (p >= end || buf[p] !== COLON) return FAIL;
-      p = p + 1;
-      if (buf[p] <= 32) p = skipSpace(buf, p, end);
-      if (p >= end) return FAIL;
+      p = valueAt(buf, keyEnd, end);
+      if (p < 0) return FAIL;
       const isString = buf[p] === QUOTE;
       switch (bit) {
         case M_ROLE: {
@@ -540,18 +542,13 @@ class Scan {
       if (buf[p] !== QUOTE) return FAIL;
       const k = keyAt(buf, p, end, BLOCK_KEYS);
       if (k < 0) return FAIL;
-      const kq = keyEnd;
       const bit = BLOCK_KEY_BITS[k];
       if (bit !== 0) {
         if ((keys & bit) !== 0) return FAIL;
         keys |= bit;
       }
-      p = kq + 1;
-      if (buf[p] <= 32) p = skipSpace(buf, p, end);
-      if (p >= end || buf[p] !== COLON) return FAIL;
-      p = p + 1;
-      if (buf[p] <= 32) p = skipSpace(buf, p, end);
-      if (p >= end) return FAIL;
+      p = valueAt(buf, keyEnd, end);
+      if (p < 0) return FAIL;
       const isString = buf[p] === QUOTE;
       if (bit === B_TYPE) {
         if (isString) {

@@ -454,6 +454,12 @@ describe("previews from bytes", () => {
 });
 
 describe("sessions scanned in chunks", () => {
+  /** Writes a session file: a header, then `lines`. */
+  const writeSession = (file: string, lines: string[]): void => {
+    const header = JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "t", cwd: "/" });
+    fs.writeFileSync(file, [header, ...lines].join("\n") + "\n");
+  };
+
   test("every chunk size, every line across a chunk end: the same entries as a full parse", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "scanner-"));
     try {
@@ -464,9 +470,8 @@ describe("sessions scanned in chunks", () => {
           fc.integer({ min: 16, max: 9000 }),
           async (items, chunkBytes) => {
             const file = path.join(dir, `s${run++}.jsonl`);
-            const header = JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "t", cwd: "/" });
             const lines = items.map(([e, l]) => lineOf(e, l));
-            fs.writeFileSync(file, [header, ...lines].join("\n") + "\n");
+            writeSession(file, lines);
             const want = lines.map(expected).filter((f) => f !== undefined);
             // Both readers of a line: the entry scanner (big files), JSON.parse for short lines (small ones).
             for (const parseShort of [false, true])
@@ -488,17 +493,49 @@ describe("sessions scanned in chunks", () => {
     }
   });
 
+  test("a chunk read over the one before does not change the names read from it", () => {
+    // Two lines of one length, each read alone into the same chunk buffer: their model and tool names sit at
+    // the same offsets of the buffer. Names the scanner remembers by their bytes must keep the bytes they had,
+    // not show the next chunk's (the second line would then get the first line's names, and so would any later
+    // line naming what the buffer last held at that place, in any file).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "scanner-"));
+    try {
+      const file = path.join(dir, "s.jsonl");
+      const line = (id: string, parentId: string, name: string): string =>
+        JSON.stringify({
+          type: "message",
+          id,
+          parentId,
+          timestamp: "2026-01-05T09:00:04.000Z",
+          message: {
+            role: "assistant",
+            content: [{ type: "toolCall", id: "t1", name: `tool-${name}`, arguments: {} }],
+            provider: "chunk-test",
+            model: `model-${name}`,
+          },
+        });
+      const lines = [line("a", "z", "aaaa"), line("b", "a", "bbbb")];
+      assert.equal(lines[0].length, lines[1].length);
+      writeSession(file, lines);
+      const scan = scanSessionFile(file, { chunkBytes: lines[0].length + 1, parseShort: false });
+      const want = lines.map((l) => expected(l));
+      assert.deepEqual(scan.entries.envs, [want[0]?.env, want[1]?.env]);
+      assert.deepEqual(scan.entries.metas, [want[0]?.meta, want[1]?.meta]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("a damaged line with non-ASCII characters is reported as JSON.parse reports its UTF-8 text", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "scanner-"));
     try {
       const file = path.join(dir, "s.jsonl");
-      const header = JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "t", cwd: "/" });
       const good = (id: string, parentId: string | null): string =>
         JSON.stringify({ type: "message", id, parentId, timestamp: "t", message: { role: "user", content: "é" } });
       // Cut inside a string of two-byte characters: read as Latin-1 they would be twice as many characters,
       // and JSON.parse would report another position.
       const damaged = '{"type":"message","id":"b","parentId":"a","message":{"role":"user","content":"ééé';
-      fs.writeFileSync(file, [header, good("a", null), damaged, good("c", "a")].join("\n") + "\n");
+      writeSession(file, [good("a", null), damaged, good("c", "a")]);
       let reason = "";
       try {
         JSON.parse(damaged);

@@ -147,37 +147,41 @@ describe("stale-lock takeover is atomic", () => {
 });
 
 describe("one file under two paths has one writer", () => {
-  test("a symlink to the file, from another process", async () => {
+  /**
+   * Opens a one-entry session for writing here and checks that another process cannot open it for writing under
+   * `name`, a second path `link` makes for it; then appends five entries here and closes. The file, the alias,
+   * the other process and the ids the file now holds.
+   */
+  async function refusedUnderAlias(
+    name: string,
+    link: (target: string, alias: string) => void,
+  ): Promise<{ file: string; alias: string; other: LockChild; ids: string[] }> {
     const { file, ids } = await sessionWith(1);
-    const alias = path.join(dir, "alias.jsonl");
-    fs.symlinkSync(file, alias);
+    const alias = path.join(dir, name);
+    link(file, alias);
     const a = await SessionManager.open(file);
     const other = await child();
     const b = await other.send({ op: "open", file: alias });
-    assert.equal(b.ok, false, "the alias opened for writing");
+    assert.equal(b.ok, false, `${name} opened for writing`);
     assert.equal(b.name, "SessionLockedError");
     const five = [1, 2, 3, 4, 5].map((i) => a.appendMessage(user(`a ${i}`)));
     await a.close();
-    assert.deepEqual(await idsOnDisk(alias), [...ids, ...five]);
+    return { file, alias, other, ids: [...ids, ...five] };
+  }
+
+  test("a symlink to the file, from another process", async () => {
+    const { alias, ids } = await refusedUnderAlias("alias.jsonl", fs.symlinkSync);
+    assert.deepEqual(await idsOnDisk(alias), ids);
   });
 
   test("a hard link to the file, from another process", async () => {
-    const { file, ids } = await sessionWith(1);
-    const alias = path.join(dir, "hard-link.jsonl");
-    fs.linkSync(file, alias);
-    const a = await SessionManager.open(file);
-    const other = await child();
-    const b = await other.send({ op: "open", file: alias });
-    assert.equal(b.ok, false, "the hard link opened for writing");
-    assert.equal(b.name, "SessionLockedError");
-    const five = [1, 2, 3, 4, 5].map((i) => a.appendMessage(user(`a ${i}`)));
-    await a.close();
+    const { file, alias, other, ids } = await refusedUnderAlias("hard-link.jsonl", fs.linkSync);
     // Released: the link opens for writing now.
     const ok = await other.send({ op: "open", file: alias });
     assert.equal(ok.ok, true, JSON.stringify(ok));
     const one = await other.send({ op: "append", count: 1 });
     await other.send({ op: "close" });
-    assert.deepEqual(await idsOnDisk(file), [...ids, ...five, ...(one.ids ?? [])]);
+    assert.deepEqual(await idsOnDisk(file), [...ids, ...(one.ids ?? [])]);
   });
 
   test("a symlinked folder, in one process (the lock names this process, and is still not stale)", async () => {
