@@ -10,7 +10,7 @@
 import { resolve } from "node:path";
 import { chromium } from "playwright-core";
 import { REPO_ROOT } from "../test/util/code-server.js";
-import { CHROMIUM_PATH } from "../test/util/workbench.js";
+import { CHROMIUM_PATH } from "../test/util/chromium.js";
 
 const SIZE = 128;
 

@@ -5,6 +5,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type { AgentMessage } from "../../src/core/messages.js";
+import { textReply } from "../generate/text-reply.js";
 import { readFloor } from "./floor.js";
 import { peakRssBytes } from "./proc-stats.js";
 import type { ChildConfig, ChildResult } from "./protocol.js";
@@ -27,22 +28,7 @@ function appendMessageAt(i: number): AgentMessage {
   const timestamp = Date.now();
   if (i % 2 === 0)
     return { role: "user", content: `benchmark prompt ${i}: please continue with the next step`, timestamp };
-  return {
-    role: "assistant",
-    content: [{ type: "text", text: `Reply ${i}. `.padEnd(1000, "lorem ipsum dolor sit amet ") }],
-    provider: "anthropic",
-    model: "claude-sonnet-4-5",
-    usage: {
-      input: 100,
-      output: 200,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 300,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
-    stopReason: "stop",
-    timestamp,
-  };
+  return textReply(`Reply ${i}. `.padEnd(1000, "lorem ipsum dolor sit amet "), timestamp);
 }
 
 async function measureStore(config: ChildConfig): Promise<ChildResult> {

@@ -9,8 +9,8 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { BranchComparison } from "../../src/core/compare/compare-branches.js";
-import type { AssistantMessage } from "../../src/core/messages.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
+import { textReply } from "../generate/text-reply.js";
 
 /** One measured case. */
 export interface CompareMeasurement {
@@ -21,25 +21,6 @@ export interface CompareMeasurement {
   pageMs: number;
   contextMs: number;
   changedTurns: number;
-}
-
-function reply(text: string): AssistantMessage {
-  return {
-    role: "assistant",
-    content: [{ type: "text", text }],
-    provider: "anthropic",
-    model: "claude-sonnet-4-5",
-    usage: {
-      input: 100,
-      output: 200,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 300,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
-    stopReason: "stop",
-    timestamp: 1,
-  };
 }
 
 /** Writes the two-branch session; returns the file and both tips. */
@@ -58,7 +39,7 @@ async function writeCase(
       sm.appendMessage({ role: "user", content: prompt, timestamp: 1 });
       // Same prompts: nine replies in ten are the same on both sides, the tenth differs after its first 200 characters.
       const tail = sameText && i % 10 !== 0 ? "" : ` (${side})`;
-      sm.appendMessage(reply(`Done with step ${i}.${filler}${tail}`));
+      sm.appendMessage(textReply(`Done with step ${i}.${filler}${tail}`, 1));
     }
     return sm.getLeafId() as string;
   };

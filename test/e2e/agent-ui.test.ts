@@ -8,12 +8,11 @@
  * session file the UI wrote.
  */
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
-import { DEMO_IDS, DEMO_LABEL, generateDemo, type DemoWorkspace } from "../../demo/generate-demo.js";
+import { DEMO_IDS, DEMO_LABEL } from "../../demo/generate-demo.js";
 import {
   activeLeafId,
   chatView,
@@ -23,20 +22,12 @@ import {
   rowIds,
   sendPrompt,
   sessionFiles,
-  startAgentWorkbench,
   treeView,
-  uiStep,
   waitForLeaf,
-  type AgentWorkbench,
 } from "../util/agent-ui.js";
+import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import { REPO_ROOT } from "../util/code-server.js";
-import {
-  defaultFakeReply,
-  openAIConversationView,
-  startFakeOpenAI,
-  type FakeRequestBody,
-  type FakeServer,
-} from "../util/fake-openai-server.js";
+import { defaultFakeReply, openAIConversationView, type FakeRequestBody } from "../util/fake-openai-server.js";
 import {
   answerInputBox,
   clearNotifications,
@@ -57,11 +48,13 @@ import {
 /** Retries with backoff make a failing summary take a while; this bounds every model-driven wait. */
 const MODEL_TIMEOUT_MS = 60_000;
 
-let tmp: string;
-let fake: FakeServer;
-let demo: DemoWorkspace;
-let ui: AgentWorkbench;
-/** `ui.page`: every step drives it. */
+const { demo, fake, step, wb } = demoWorkbenchSuite({
+  name: "agent-ui",
+  model: { chunkDelayMs: 5 },
+  // `ls` runs without the approval prompt so the chat step can show a tool call end to end.
+  settings: { "agentTree.tools.autoApprove": ["ls"] },
+});
+/** The workbench's page: every step drives it. */
 let page: Page;
 /** The leaf the custom-prompt step leaves behind (the reload step expects it back). */
 let customSummaryId: string | undefined;
@@ -75,11 +68,6 @@ function requestText(body: FakeRequestBody): string {
 function lastLine(file: string): Record<string, unknown> {
   const lines = readSession(file);
   return lines[lines.length - 1];
-}
-
-/** A test step that reports what the UI showed when it fails (see {@link uiStep}). */
-function step(name: string, fn: () => Promise<void>): () => Promise<void> {
-  return uiStep(() => ui, name, fn);
 }
 
 async function tree(): Promise<FrameLocator> {
@@ -117,22 +105,8 @@ async function rowXs(t: FrameLocator, ids: string[]): Promise<{ connector: numbe
 }
 
 describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => {
-  before(async () => {
-    tmp = mkdtempSync(join(tmpdir(), "agent-tree-e2e-"));
-    fake = await startFakeOpenAI({ chunkDelayMs: 5 });
-    demo = generateDemo(join(tmp, "demo"), {
-      baseUrl: fake.baseURL,
-      // `ls` runs without the approval prompt so the chat step can show a tool call end to end.
-      settings: { "agentTree.tools.autoApprove": ["ls"] },
-    });
-    ui = await startAgentWorkbench({ workspace: demo.workspace, profileDir: join(tmp, "profile") });
-    page = ui.page;
-  });
-
-  after(async () => {
-    await ui?.close();
-    await fake?.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+  before(() => {
+    page = wb().page;
   });
 
   it(
@@ -162,7 +136,7 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
     step("chat", async () => {
       const t = await tree();
       const before = new Set(await rowIds(t));
-      const requestsBefore = fake.requests.length;
+      const requestsBefore = fake().requests.length;
       const chat = await chatView(page);
 
       await sendPrompt(chat, "Please say hello.");
@@ -172,12 +146,12 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
         MODEL_TIMEOUT_MS,
       );
       const replyLeaf = await waitForLeaf(t, (id) => !before.has(id), "the reply to become the new leaf");
-      assert.ok(fake.requests.length > requestsBefore, "the model server got no request");
-      const sent = requestText(fake.requests[fake.requests.length - 1]);
+      assert.ok(fake().requests.length > requestsBefore, "the model server got no request");
+      const sent = requestText(fake().requests[fake().requests.length - 1]);
       assert.match(sent, /Please say hello\./, "the prompt was not sent to the model");
       // The context starts from the compaction summary (the path's latest compaction).
       assert.match(sent, /compacted into the following summary/, "the compaction summary did not reach the model");
-      const replyEntry = entryById(demo.sessionFile, replyLeaf);
+      const replyEntry = entryById(demo().sessionFile, replyLeaf);
       assert.equal(replyEntry?.type, "message", "the reply is not in the session file");
       await screenshot(page, "02-chat-reply");
 
@@ -192,7 +166,7 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
         grown.length >= before.size + 4,
         `the tree did not grow enough (${before.size} → ${grown.length} rows)`,
       );
-      assert.equal(readSession(demo.sessionFile).at(-1)?.id, toolLeaf, "the last line is not the new leaf");
+      assert.equal(readSession(demo().sessionFile).at(-1)?.id, toolLeaf, "the last line is not the new leaf");
       await screenshot(page, "03-tool-call");
       const readme = await screenshot(page, "readme-screenshot");
       // docs/screenshot.png (README) is refreshed on request, or created if missing.
@@ -207,7 +181,7 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
       const t = await tree();
       const oldLeaf = await activeLeafId(t);
       assert.ok(oldLeaf, "no active leaf before the move");
-      const requestsBefore = fake.requests.length;
+      const requestsBefore = fake().requests.length;
 
       await row(t, DEMO_IDS.branchALeaf).click();
       await screenshot(page, "04-summary-question");
@@ -222,13 +196,13 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
         t.locator(`[role="treeitem"].kind-branch_summary[data-entry-id="${summaryId}"]`),
         "the new summary row",
       );
-      assert.ok(fake.requests.length > requestsBefore, "no summary request reached the model");
+      assert.ok(fake().requests.length > requestsBefore, "no summary request reached the model");
       assert.match(
-        requestText(fake.requests.at(-1) ?? {}),
+        requestText(fake().requests.at(-1) ?? {}),
         /Please say hello\./,
         "the summary prompt lacks the branch left",
       );
-      const entry = entryById(demo.sessionFile, summaryId);
+      const entry = entryById(demo().sessionFile, summaryId);
       assert.equal(entry?.type, "branch_summary");
       assert.equal(entry?.parentId, DEMO_IDS.branchALeaf, "the summary does not hang off the clicked node");
       assert.equal(entry?.fromId, oldLeaf, "fromId is not the abandoned leaf");
@@ -249,7 +223,7 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
         row(t, DEMO_IDS.branchCUser).locator(".label-tag", { hasText: "env var idea" }),
         "the new label",
       );
-      const label = readSession(demo.sessionFile).find(
+      const label = readSession(demo().sessionFile).find(
         (l) => l.type === "label" && l.targetId === DEMO_IDS.branchCUser,
       );
       assert.equal(label?.label, "env var idea", "no label entry in the session file");
@@ -301,7 +275,7 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
       await pickQuickItem(page, "No summary");
       await waitForLeaf(t, DEMO_IDS.branchCLeaf, "branch C's last message to become the leaf");
       // The move is persisted: a leaf marker pointing at the target is the last line.
-      const last = lastLine(demo.sessionFile);
+      const last = lastLine(demo().sessionFile);
       assert.equal(last.type, "custom", "the move was not persisted");
       assert.deepEqual((last as { data?: unknown }).data, { targetId: DEMO_IDS.branchCLeaf });
       await screenshot(page, "08-switched-from-palette");
@@ -313,9 +287,9 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
     step("model-error", async () => {
       const t = await tree();
       await clearNotifications(page);
-      const sizeBefore = statSync(demo.sessionFile).size;
-      const requestsBefore = fake.requests.length;
-      fake.setDefault(() => ({ status: 500, body: { error: { message: "fake outage", type: "server_error" } } }));
+      const sizeBefore = statSync(demo().sessionFile).size;
+      const requestsBefore = fake().requests.length;
+      fake().setDefault(() => ({ status: 500, body: { error: { message: "fake outage", type: "server_error" } } }));
       try {
         await row(t, DEMO_IDS.branchBReply).click();
         await pickQuickItem(page, "Summarize");
@@ -325,11 +299,15 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
         await expectVisible(error, "an error notification about the failed summary", MODEL_TIMEOUT_MS);
         await screenshot(page, "09-summary-error");
       } finally {
-        fake.setDefault((body) => defaultFakeReply(openAIConversationView(body)));
+        fake().setDefault((body) => defaultFakeReply(openAIConversationView(body)));
       }
-      assert.ok(fake.requests.length > requestsBefore, "the summary never reached the model");
+      assert.ok(fake().requests.length > requestsBefore, "the summary never reached the model");
       assert.equal(await activeLeafId(t), DEMO_IDS.branchCLeaf, "the leaf moved although the summary failed");
-      assert.equal(statSync(demo.sessionFile).size, sizeBefore, "the session file changed although the summary failed");
+      assert.equal(
+        statSync(demo().sessionFile).size,
+        sizeBefore,
+        "the session file changed although the summary failed",
+      );
     }),
   );
 
@@ -348,11 +326,11 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
         MODEL_TIMEOUT_MS,
       );
       assert.match(
-        requestText(fake.requests.at(-1) ?? {}),
+        requestText(fake().requests.at(-1) ?? {}),
         /the parseArgs decision/,
         "the focus did not reach the model",
       );
-      const entry = entryById(demo.sessionFile, customSummaryId);
+      const entry = entryById(demo().sessionFile, customSummaryId);
       assert.equal(entry?.type, "branch_summary");
       assert.equal(entry?.parentId, DEMO_IDS.branchBReply);
       assert.equal(entry?.fromId, oldLeaf);
@@ -363,7 +341,7 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
   it(
     "reloading the window finds the same leaf",
     step("reload", async () => {
-      await reloadWorkbench(page, ui.url);
+      await reloadWorkbench(page, wb().url);
       await openViewContainer(page, "Agent");
       const t = await tree();
       await waitForLeaf(t, customSummaryId ?? DEMO_IDS.branchCLeaf, "the leaf after the reload", MODEL_TIMEOUT_MS);
@@ -376,16 +354,16 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
     '"Agent: Fork Session" copies the path into a new session',
     step("fork", async () => {
       const t = await tree();
-      const filesBefore = new Set(sessionFiles(demo.sessionDir));
+      const filesBefore = new Set(sessionFiles(demo().sessionDir));
       await runCommand(page, "Agent: Fork Session");
       await pickQuickItemContaining(page, "skip the flag", "user: Option C: skip the flag");
       const forked = await waitUntil(
-        async () => sessionFiles(demo.sessionDir).find((f) => !filesBefore.has(f)),
+        async () => sessionFiles(demo().sessionDir).find((f) => !filesBefore.has(f)),
         "a new session file from the fork",
       );
       const header = readSession(forked)[0];
       assert.equal(header.type, "session");
-      assert.equal(header.parentSession, demo.sessionFile, "the fork does not name its parent session");
+      assert.equal(header.parentSession, demo().sessionFile, "the fork does not name its parent session");
       // The new session holds only the path: the other branches are gone from the tree.
       await waitUntil(
         async () => ((await rowIds(t)).includes(DEMO_IDS.branchAUser) ? undefined : true),
@@ -407,7 +385,7 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
       await runCommand(page, "Agent: New Session");
       const t = await tree();
       await waitUntil(async () => ((await rowIds(t)).length === 0 ? true : undefined), "an empty tree");
-      const filesBefore = new Set(sessionFiles(demo.sessionDir));
+      const filesBefore = new Set(sessionFiles(demo().sessionDir));
       const chat = await chatView(page);
       await sendPrompt(chat, "Start fresh please.");
       await expectVisible(
@@ -416,7 +394,7 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
         MODEL_TIMEOUT_MS,
       );
       await waitUntil(async () => ((await rowIds(t)).length >= 2 ? true : undefined), "user and reply rows");
-      const created = sessionFiles(demo.sessionDir).find((f) => !filesBefore.has(f));
+      const created = sessionFiles(demo().sessionDir).find((f) => !filesBefore.has(f));
       assert.ok(created, "the new session wrote no file");
       const lines = readSession(created);
       assert.equal(lines[0].type, "session");

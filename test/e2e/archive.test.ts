@@ -5,45 +5,13 @@
  * number of entries that go, then the rows are gone and the file is rewritten without them (a backup beside it).
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import type { FrameLocator } from "playwright-core";
-import { DEMO_IDS, generateDemo, type DemoWorkspace } from "../../demo/generate-demo.js";
+import { existsSync, readFileSync } from "node:fs";
+import { describe, it } from "node:test";
+import { DEMO_IDS } from "../../demo/generate-demo.js";
 import { SessionManager } from "../../src/core/index.js";
-import {
-  readSession,
-  row,
-  rowIds,
-  startAgentWorkbench,
-  treeView,
-  uiStep,
-  waitForLeaf,
-  type AgentWorkbench,
-} from "../util/agent-ui.js";
-import {
-  clickDialogButton,
-  clickMenuItem,
-  dialog,
-  expectVisible,
-  openViewContainer,
-  screenshot,
-  setSidebarWidth,
-} from "../util/workbench.js";
-
-let tmp: string;
-let demo: DemoWorkspace;
-let ui: AgentWorkbench | undefined;
-
-function step(name: string, fn: () => Promise<void>): () => Promise<void> {
-  return uiStep(() => ui, `archive-${name}`, fn);
-}
-
-function wb(): AgentWorkbench {
-  if (!ui) throw new Error("the workbench did not start");
-  return ui;
-}
+import { pickFromRowMenu, readSession, row, rowIds, treeView } from "../util/agent-ui.js";
+import { demoWorkbenchSuite } from "../util/demo-workbench.js";
+import { clickDialogButton, dialog, expectVisible, screenshot } from "../util/workbench.js";
 
 function lineCount(file: string): number {
   return readFileSync(file, "utf8")
@@ -51,48 +19,23 @@ function lineCount(file: string): number {
     .filter((l) => l !== "").length;
 }
 
-/** Right-click the row of `entryId` and pick `item` from its context menu (clickMenuItem waits until it takes clicks). */
-async function fromMenu(t: FrameLocator, entryId: string, item: string): Promise<void> {
-  await row(t, entryId).click({ button: "right" });
-  await clickMenuItem(wb().page, item);
-}
-
 const BRANCH_C = [DEMO_IDS.branchCUser, DEMO_IDS.branchCLeaf];
 
+const { demo, step, wb, openAgentTree } = demoWorkbenchSuite({ name: "archive", model: "none" });
+
 describe("Archive and delete branches in VS Code (code-server)", { timeout: 6 * 60_000 }, () => {
-  before(async () => {
-    tmp = mkdtempSync(join(tmpdir(), "agent-tree-e2e-archive-"));
-    demo = generateDemo(join(tmp, "demo"), {
-      baseUrl: "http://127.0.0.1:9/v1",
-      settings: { "agentTree.models.custom": [], "agentTree.model": "" },
-    });
-    ui = await startAgentWorkbench({
-      workspace: demo.workspace,
-      profileDir: join(tmp, "profile"),
-      env: { OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "" },
-    });
-  });
-
-  after(async () => {
-    await ui?.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
-  });
-
   it(
     "Archive Branch hides the branch's rows and appends one line",
     step("archive", async () => {
       const { page } = wb();
-      await openViewContainer(page, "Agent");
-      await setSidebarWidth(page, 520);
-      const t = await treeView(page);
-      await waitForLeaf(t, DEMO_IDS.leaf, "the demo session's leaf");
+      const t = await openAgentTree(520);
       for (const id of BRANCH_C) assert.ok((await rowIds(t)).includes(id), `${id} shows before`);
-      const before = lineCount(demo.sessionFile);
+      const before = lineCount(demo().sessionFile);
 
-      await fromMenu(t, DEMO_IDS.branchCUser, "Archive Branch");
+      await pickFromRowMenu(wb().page, t, DEMO_IDS.branchCUser, "Archive Branch");
       await row(t, DEMO_IDS.branchCUser).waitFor({ state: "detached" });
       await row(t, DEMO_IDS.branchCLeaf).waitFor({ state: "detached" });
-      const lines = readSession(demo.sessionFile);
+      const lines = readSession(demo().sessionFile);
       assert.equal(lines.length, before + 1, "the file gained exactly one line");
       const last = lines.at(-1);
       assert.equal(last?.type, "custom");
@@ -109,21 +52,21 @@ describe("Archive and delete branches in VS Code (code-server)", { timeout: 6 * 
     step("unarchive", async () => {
       const { page } = wb();
       const t = await treeView(page);
-      const before = lineCount(demo.sessionFile);
+      const before = lineCount(demo().sessionFile);
       await t.locator('button.archived-toggle[aria-pressed="false"]').click();
       await expectVisible(
         t.locator(`[role="treeitem"].archived[data-entry-id="${DEMO_IDS.branchCUser}"]`),
         "the archived branch, dimmed",
       );
       await screenshot(page, "archive-02-shown-dimmed");
-      await fromMenu(t, DEMO_IDS.branchCLeaf, "Unarchive Branch");
+      await pickFromRowMenu(wb().page, t, DEMO_IDS.branchCLeaf, "Unarchive Branch");
       await t
         .locator(`[role="treeitem"].archived[data-entry-id="${DEMO_IDS.branchCUser}"]`)
         .waitFor({ state: "detached" });
       await t.locator('button.archived-toggle[aria-pressed="true"]').click();
       for (const id of BRANCH_C) await expectVisible(row(t, id), `${id} back in the default view`);
-      assert.equal(lineCount(demo.sessionFile), before + 1, "one more line");
-      const last = readSession(demo.sessionFile).at(-1);
+      assert.equal(lineCount(demo().sessionFile), before + 1, "one more line");
+      const last = readSession(demo().sessionFile).at(-1);
       assert.deepEqual(last?.data, { targetId: DEMO_IDS.branchCUser, archived: false });
     }),
   );
@@ -133,7 +76,7 @@ describe("Archive and delete branches in VS Code (code-server)", { timeout: 6 * 
     step("delete", async () => {
       const { page } = wb();
       const t = await treeView(page);
-      const view = await SessionManager.open(demo.sessionFile, { readOnly: true });
+      const view = await SessionManager.open(demo().sessionFile, { readOnly: true });
       const plan = view.planBranchDeletion(DEMO_IDS.branchAUser);
       await view.close();
       const branchA = [
@@ -143,7 +86,7 @@ describe("Archive and delete branches in VS Code (code-server)", { timeout: 6 * 
         DEMO_IDS.branchALeaf,
       ];
 
-      await fromMenu(t, DEMO_IDS.branchAUser, "Delete Branch Permanently…");
+      await pickFromRowMenu(wb().page, t, DEMO_IDS.branchAUser, "Delete Branch Permanently…");
       await expectVisible(dialog(page).getByText("Delete this branch permanently?"), "the confirmation");
       const text = (await dialog(page).innerText()).replace(/\s+/g, " ");
       assert.match(text, new RegExp(`${plan.removed} entries will be removed`), "it says how many entries go");
@@ -154,13 +97,13 @@ describe("Archive and delete branches in VS Code (code-server)", { timeout: 6 * 
       const ids = await rowIds(t);
       for (const id of branchA) assert.ok(!ids.includes(id), `${id} is gone from the tree`);
       assert.ok(ids.includes(DEMO_IDS.leaf), "the leaf is still there");
-      const lines = readSession(demo.sessionFile);
+      const lines = readSession(demo().sessionFile);
       for (const id of branchA) assert.ok(!lines.some((l) => l.id === id), `${id} is gone from the file`);
       assert.ok(
         !lines.some((l) => l.type === "label" && l.targetId === DEMO_IDS.branchALeaf),
         "its label went with it",
       );
-      assert.ok(existsSync(`${demo.sessionFile}.before-delete.bak`), "a backup is kept beside the file");
+      assert.ok(existsSync(`${demo().sessionFile}.before-delete.bak`), "a backup is kept beside the file");
       await screenshot(page, "archive-04-deleted");
     }),
   );

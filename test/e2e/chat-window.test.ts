@@ -5,22 +5,11 @@
  * test-results/e2e/chat-window.png.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, unlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { unlinkSync } from "node:fs";
+import { describe, it } from "node:test";
 import type { FrameLocator } from "playwright-core";
-import { generateDemo } from "../../demo/generate-demo.js";
-import {
-  chatView,
-  startAgentWorkbench,
-  treeView,
-  uiStep,
-  waitForLeaf,
-  writePiSession,
-  type AgentWorkbench,
-  type SeedMessage,
-} from "../util/agent-ui.js";
+import { chatView, treeView, waitForLeaf, writePiSession, type SeedMessage } from "../util/agent-ui.js";
+import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import { openViewContainer, screenshot, waitUntil } from "../util/workbench.js";
 
 /** Enough messages for many windows, few enough to write and open in a moment. */
@@ -32,12 +21,20 @@ const MESSAGES: SeedMessage[] = Array.from({ length: COUNT }, (_, i) => ({
   text: i % 2 === 0 ? `Question number ${i}: what comes next?` : `Answer number ${i}.\n\n${"Some detail. ".repeat(8)}`,
 }));
 
-let tmp: string;
-let ui: AgentWorkbench | undefined;
-
-function step(name: string, fn: () => Promise<void>): () => Promise<void> {
-  return uiStep(() => ui, `chat-window-${name}`, fn);
-}
+// No step chats, so the model URL is never called.
+const { step, wb } = demoWorkbenchSuite({
+  name: "chat-window",
+  prepare({ demo }) {
+    unlinkSync(demo.sessionFile);
+    writePiSession(demo.sessionDir, {
+      id: "9a8b7c6d-0000-4000-8000-000000002000",
+      cwd: demo.workspace,
+      name: "A long session",
+      messages: MESSAGES,
+      modified: new Date(),
+    });
+  },
+});
 
 /** Ids of the chat messages in the DOM, top to bottom. */
 function mountedIds(chat: FrameLocator): Promise<string[]> {
@@ -53,29 +50,10 @@ async function oldestMounted(chat: FrameLocator): Promise<number> {
 }
 
 describe("a long session's chat in VS Code (code-server)", { timeout: 5 * 60_000 }, () => {
-  before(async () => {
-    tmp = mkdtempSync(join(tmpdir(), "agent-tree-e2e-chat-window-"));
-    const demo = generateDemo(join(tmp, "demo"), { baseUrl: "http://127.0.0.1:9/v1" });
-    unlinkSync(demo.sessionFile);
-    writePiSession(demo.sessionDir, {
-      id: "9a8b7c6d-0000-4000-8000-000000002000",
-      cwd: demo.workspace,
-      name: "A long session",
-      messages: MESSAGES,
-      modified: new Date(),
-    });
-    ui = await startAgentWorkbench({ workspace: demo.workspace, profileDir: join(tmp, "profile") });
-  });
-
-  after(async () => {
-    await ui?.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
-  });
-
   it(
     "opens with the newest messages only and pages older ones in when scrolled up",
     step("paging", async () => {
-      const page = ui!.page;
+      const { page } = wb();
       await openViewContainer(page, "Agent");
       await waitForLeaf(await treeView(page), id(COUNT - 1), "the long session's leaf to be marked active");
       const chat = await chatView(page);

@@ -13,25 +13,13 @@
  * test-results/e2e/checkpoints-*.png.
  */
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
-import { generateDemo, type DemoWorkspace } from "../../demo/generate-demo.js";
-import {
-  activeLeafId,
-  chatView,
-  type AgentWorkbench,
-  row,
-  sendPrompt,
-  startAgentWorkbench,
-  treeView,
-  uiStep,
-  waitForLeaf,
-} from "../util/agent-ui.js";
+import { activeLeafId, chatView, pickFromRowMenu, row, sendPrompt, treeView, waitForLeaf } from "../util/agent-ui.js";
+import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import { REPO_ROOT } from "../util/code-server.js";
-import { startFakeOpenAI, type FakeServer } from "../util/fake-openai-server.js";
 import {
   clickDialogButton,
   clickMenuItem,
@@ -52,21 +40,29 @@ const ORIGINAL = "The original notes, written by hand.\n";
 const WRITTEN = "Rewritten by the agent on the first branch.\n";
 const BY_HAND = "Changed by hand on the other branch.\n";
 
-let tmp: string;
-let fake: FakeServer;
-let demo: DemoWorkspace;
-let ui: AgentWorkbench | undefined;
+const { demo, step, wb } = demoWorkbenchSuite({
+  name: "checkpoints",
+  model: { chunkDelayMs: 5 },
+  settings: {
+    "agentTree.tools.autoApprove": ["write"],
+    // Only the files question on a click: the summary question has its own tests.
+    "agentTree.branchSummary.ask": "never",
+  },
+  prepare(setup) {
+    // A new session: the window opens on an empty tree.
+    rmSync(setup.demo.sessionFile);
+    writeFileSync(join(setup.demo.workspace, "notes.txt"), ORIGINAL);
+  },
+});
+/** The workbench's page: every step drives it. */
 let page: Page;
+
 /** The first reply (before any file changed) and the leaf of the branch that wrote notes.txt. */
 let firstReply: string;
 let writtenLeaf: string;
 
-function step(name: string, fn: () => Promise<void>): () => Promise<void> {
-  return uiStep(() => ui, `checkpoints-${name}`, fn);
-}
-
 function notes(): string {
-  return readFileSync(join(demo.workspace, "notes.txt"), "utf8");
+  return readFileSync(join(demo().workspace, "notes.txt"), "utf8");
 }
 
 async function waitForNotes(text: string, what: string): Promise<void> {
@@ -110,44 +106,25 @@ function docsShot(): string {
   return join(REPO_ROOT, "docs", "checkpoints-restore.png");
 }
 
-/** Right-click on a row, then a menu item (see clickMenuItem for a menu that ignores the first click). */
-async function rowMenu(t: FrameLocator, entryId: string, item: string): Promise<void> {
-  await row(t, entryId).click({ button: "right" });
-  await expectVisible(page.locator(".monaco-menu .action-label", { hasText: item }), `the row menu's ${item}`);
-  await clickMenuItem(page, item);
+/** Waits for the diff editor tab `tab`: notes.txt as written by hand on one side, as the agent wrote it on the other. */
+async function expectNotesDiff(tab: string, originalSide: string, writtenSide: string): Promise<void> {
+  await expectVisible(page.locator(".part.editor .tab", { hasText: tab }), "the diff editor's tab");
+  const diff = page.locator(".part.editor .monaco-diff-editor").first();
+  await expectVisible(diff.getByText("The original notes, written by hand."), originalSide);
+  await expectVisible(diff.getByText("Rewritten by the agent on the first branch."), writtenSide);
 }
 
 /** Bring Conclusions Here → Summarize from `entryId`; returns the text of "Also bring its file changes?". */
 async function bringConclusionsAsked(t: FrameLocator, entryId: string): Promise<string> {
-  await rowMenu(t, entryId, "Bring Conclusions Here");
+  await pickFromRowMenu(page, t, entryId, "Bring Conclusions Here");
   await pickQuickItem(page, "Summarize");
   await expectVisible(dialog(page).getByText("Also bring its file changes?"), "the files question");
   return (await dialog(page).innerText()).replace(/\s+/g, " ");
 }
 
 describe("files follow the session tree (code-server)", { timeout: 10 * 60_000 }, () => {
-  before(async () => {
-    tmp = mkdtempSync(join(tmpdir(), "agent-tree-e2e-checkpoints-"));
-    fake = await startFakeOpenAI({ chunkDelayMs: 5 });
-    demo = generateDemo(join(tmp, "demo"), {
-      baseUrl: fake.baseURL,
-      settings: {
-        "agentTree.tools.autoApprove": ["write"],
-        // Only the files question on a click: the summary question has its own tests.
-        "agentTree.branchSummary.ask": "never",
-      },
-    });
-    // A new session: the window opens on an empty tree.
-    rmSync(demo.sessionFile);
-    writeFileSync(join(demo.workspace, "notes.txt"), ORIGINAL);
-    ui = await startAgentWorkbench({ workspace: demo.workspace, profileDir: join(tmp, "profile") });
-    page = ui.page;
-  });
-
-  after(async () => {
-    await ui?.close();
-    await fake?.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+  before(() => {
+    page = wb().page;
   });
 
   it(
@@ -212,13 +189,7 @@ describe("files follow the session tree (code-server)", { timeout: 10 * 60_000 }
       const t = await treeView(page);
       await t.locator('[role="treeitem"].kind-toolResult').first().click({ button: "right" });
       await clickMenuItem(page, "Show Changes at This Point");
-      await expectVisible(
-        page.locator(".part.editor .tab", { hasText: "notes.txt (changes of this turn)" }),
-        "the diff editor's tab",
-      );
-      const diff = page.locator(".part.editor .monaco-diff-editor").first();
-      await expectVisible(diff.getByText("The original notes, written by hand."), "the file before the turn");
-      await expectVisible(diff.getByText("Rewritten by the agent on the first branch."), "the file after the turn");
+      await expectNotesDiff("notes.txt (changes of this turn)", "the file before the turn", "the file after the turn");
       await screenshot(page, "checkpoints-06-show-changes");
     }),
   );
@@ -237,20 +208,14 @@ describe("files follow the session tree (code-server)", { timeout: 10 * 60_000 }
       await expectVisible(chat.getByText("Echo: Another idea"), "the reply on the new branch", MODEL_TIMEOUT_MS);
       await leafShowing(t, "Echo: Another idea");
 
-      await rowMenu(t, writtenLeaf, "Compare with Current Branch");
+      await pickFromRowMenu(page, t, writtenLeaf, "Compare with Current Branch");
       const view = await findWebview(page, ".cmp-files");
       const file = view.locator(".cmp-files .cmp-file", { hasText: "notes.txt" });
       await expectVisible(file, "notes.txt under Files that differ");
       assert.match(await view.locator(".cmp-files").innerText(), /Files that differ\s+modified notes\.txt$/);
       await screenshot(page, "checkpoints-07-compare-files");
       await file.click();
-      await expectVisible(
-        page.locator(".part.editor .tab", { hasText: "notes.txt (compared branches)" }),
-        "the diff editor's tab",
-      );
-      const diff = page.locator(".part.editor .monaco-diff-editor").first();
-      await expectVisible(diff.getByText("The original notes, written by hand."), "this branch's notes.txt");
-      await expectVisible(diff.getByText("Rewritten by the agent on the first branch."), "the other branch's");
+      await expectNotesDiff("notes.txt (compared branches)", "this branch's notes.txt", "the other branch's");
       await screenshot(page, "checkpoints-08-compare-diff");
     }),
   );
@@ -290,7 +255,7 @@ describe("files follow the session tree (code-server)", { timeout: 10 * 60_000 }
       await runCommand(page, "Agent: Undo File Restore");
       await waitForNotes(ORIGINAL, "Undo File Restore reverting the merge");
       await runCommand(page, "Notifications: Clear All Notifications");
-      writeFileSync(join(demo.workspace, "notes.txt"), BY_HAND);
+      writeFileSync(join(demo().workspace, "notes.txt"), BY_HAND);
 
       const question = await bringConclusionsAsked(t, writtenLeaf);
       assert.match(question, /notes\.txt \(conflict: both changed it\)/);

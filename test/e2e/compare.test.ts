@@ -8,53 +8,28 @@
  * (AGENT_TREE_UPDATE_SCREENSHOT=1 refreshes it).
  */
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import type { FrameLocator } from "playwright-core";
-import { DEMO_IDS, generateDemo, type DemoWorkspace } from "../../demo/generate-demo.js";
-import {
-  activeLeafId,
-  readSession,
-  row,
-  rowIds,
-  startAgentWorkbench,
-  treeView,
-  uiStep,
-  waitForLeaf,
-  type AgentWorkbench,
-  type SessionLine,
-} from "../util/agent-ui.js";
+import { DEMO_IDS } from "../../demo/generate-demo.js";
+import { activeLeafId, readSession, row, rowIds, treeView, waitForLeaf, type SessionLine } from "../util/agent-ui.js";
 import { REPO_ROOT } from "../util/code-server.js";
+import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import {
   clickMenuItem,
   expectVisible,
   findWebview,
-  openViewContainer,
   pickQuickItem,
   pickQuickItemContaining,
   quickPickRows,
   runCommand,
   screenshot,
-  setSidebarWidth,
   waitUntil,
 } from "../util/workbench.js";
 
-let tmp: string;
-let demo: DemoWorkspace;
-let ui: AgentWorkbench | undefined;
 /** The summary the bring step wrote. */
 let broughtId: string | undefined;
-
-function step(name: string, fn: () => Promise<void>): () => Promise<void> {
-  return uiStep(() => ui, `compare-${name}`, fn);
-}
-
-function wb(): AgentWorkbench {
-  if (!ui) throw new Error("the workbench did not start");
-  return ui;
-}
 
 /** The parent chain of `id` in the session file, leaf first. */
 function pathOf(lines: readonly SessionLine[], id: string): string[] {
@@ -65,34 +40,15 @@ function pathOf(lines: readonly SessionLine[], id: string): string[] {
   return out;
 }
 
+// No model: no custom model, no default, no key in the environment, so summaries are extractive.
+const { demo, step, wb, openAgentTree } = demoWorkbenchSuite({ name: "compare", model: "none" });
+
 describe("Compare and Bring Conclusions Here in VS Code (code-server)", { timeout: 6 * 60_000 }, () => {
-  before(async () => {
-    tmp = mkdtempSync(join(tmpdir(), "agent-tree-e2e-compare-"));
-    // No model: no custom model, no default, no key in the environment, so summaries are extractive.
-    demo = generateDemo(join(tmp, "demo"), {
-      baseUrl: "http://127.0.0.1:9/v1",
-      settings: { "agentTree.models.custom": [], "agentTree.model": "" },
-    });
-    ui = await startAgentWorkbench({
-      workspace: demo.workspace,
-      profileDir: join(tmp, "profile"),
-      env: { OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "" },
-    });
-  });
-
-  after(async () => {
-    await ui?.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
-  });
-
   it(
     "Bring Conclusions Here on branch A's leaf appends its extractive summary at the current leaf",
     step("bring", async () => {
       const { page } = wb();
-      await openViewContainer(page, "Agent");
-      await setSidebarWidth(page, 520);
-      const t = await treeView(page);
-      await waitForLeaf(t, DEMO_IDS.leaf, "the demo session's leaf");
+      const t = await openAgentTree(520);
       const before = new Set(await rowIds(t));
 
       await row(t, DEMO_IDS.branchALeaf).click({ button: "right" });
@@ -110,7 +66,7 @@ describe("Compare and Bring Conclusions Here in VS Code (code-server)", { timeou
         "the brought summary's row",
       );
 
-      const lines = readSession(demo.sessionFile);
+      const lines = readSession(demo().sessionFile);
       const entry = lines.find((l) => l.id === broughtId);
       assert.equal(entry?.type, "branch_summary", "the new leaf is a branch_summary line");
       assert.equal(entry?.fromId, DEMO_IDS.branchALeaf, "fromId names the row the command ran on");

@@ -9,20 +9,13 @@
  * Every step leaves a screenshot in test-results/e2e/lock-*.png.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import type { CDPSession, Page } from "playwright-core";
-import { DEMO_IDS, generateDemo, type DemoWorkspace } from "../../demo/generate-demo.js";
-import {
-  readSession,
-  startAgentWorkbench,
-  treeView,
-  uiStep,
-  waitForLeaf,
-  type AgentWorkbench,
-} from "../util/agent-ui.js";
+import { DEMO_IDS } from "../../demo/generate-demo.js";
+import { readSession, treeView, waitForLeaf } from "../util/agent-ui.js";
+import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import {
   answerInputBox,
   expectVisible,
@@ -44,9 +37,11 @@ const STALE_MS = 4000;
 const SLOW_MS = 90_000;
 const DEMO_NAME = "Demo: a --verbose flag for the greeting CLI";
 
-let tmp: string;
-let demo: DemoWorkspace;
-let ui: AgentWorkbench | undefined;
+const suite = demoWorkbenchSuite({
+  name: "lock",
+  prepare: () => ({ AGENT_TREE_LOCK_HEARTBEAT_MS: String(HEARTBEAT_MS), AGENT_TREE_LOCK_STALE_MS: String(STALE_MS) }),
+});
+const { demo, wb } = suite;
 let pageB: Page | undefined;
 let pausedA: CDPSession | undefined;
 let holderA = 0;
@@ -54,30 +49,25 @@ let holderB = 0;
 
 /** A test step: on failure, window B's page is saved too (window A's may be paused and give no picture). */
 function step(name: string, fn: () => Promise<void>): () => Promise<void> {
-  return uiStep(
-    () => ui,
-    `lock-${name}`,
-    async () => {
-      try {
-        await fn();
-      } catch (err) {
-        if (pageB) await screenshot(pageB, `FAILED-lock-${name}-window-b`).catch(() => undefined);
-        // Window A's picture (taken next) needs its page running.
-        await pausedA?.send("Debugger.resume").catch(() => undefined);
-        throw err;
-      }
-    },
-  );
+  return suite.step(name, async () => {
+    try {
+      await fn();
+    } catch (err) {
+      if (pageB) await screenshot(pageB, `FAILED-lock-${name}-window-b`).catch(() => undefined);
+      // Window A's picture (taken next) needs its page running.
+      await pausedA?.send("Debugger.resume").catch(() => undefined);
+      throw err;
+    }
+  });
 }
 
 function pageA(): Page {
-  if (!ui) throw new Error("the workbench did not start");
-  return ui.page;
+  return wb().page;
 }
 
 /** The session's lock as the store wrote it: the holder's pid and when it was last refreshed. */
 function lockState(): { pid: number; refreshed: number } | undefined {
-  const dir = `${realpathSync(demo.sessionFile)}.lock`;
+  const dir = `${realpathSync(demo().sessionFile)}.lock`;
   try {
     const [entry] = readdirSync(dir);
     if (!entry) return undefined;
@@ -116,7 +106,7 @@ async function openAgent(page: Page): Promise<void> {
 
 /** Labels in the session file (label entries), by their text. */
 function labels(): string[] {
-  return readSession(demo.sessionFile)
+  return readSession(demo().sessionFile)
     .filter((l) => l.type === "label")
     .map((l) => String(l.label));
 }
@@ -155,20 +145,8 @@ describe(
   "Two windows on one session: takeover after asking, the old holder turns read-only",
   { timeout: 10 * 60_000 },
   () => {
-    before(async () => {
-      tmp = mkdtempSync(join(tmpdir(), "agent-tree-e2e-lock-"));
-      demo = generateDemo(join(tmp, "demo"), { baseUrl: "http://127.0.0.1:9/v1" });
-      ui = await startAgentWorkbench({
-        workspace: demo.workspace,
-        profileDir: join(tmp, "profile"),
-        env: { AGENT_TREE_LOCK_HEARTBEAT_MS: String(HEARTBEAT_MS), AGENT_TREE_LOCK_STALE_MS: String(STALE_MS) },
-      });
-    });
-
     after(async () => {
       await pausedA?.send("Debugger.resume").catch(() => undefined);
-      await ui?.close();
-      if (tmp) rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
     });
 
     it(
@@ -190,7 +168,7 @@ describe(
       "window A's page stops answering: its lock is no longer refreshed, and window B takes it over after asking",
       step("b-takes-over", async () => {
         // The renderer stops running script: A's extension host lives on, but its round trips get no answer.
-        pausedA = await (ui as AgentWorkbench).context.newCDPSession(pageA());
+        pausedA = await wb().context.newCDPSession(pageA());
         await pausedA.send("Debugger.enable");
         await pausedA.send("Debugger.pause");
         await waitUntil(
@@ -201,8 +179,8 @@ describe(
           "window A's lock to go unrefreshed",
           60_000,
         );
-        pageB = await (ui as AgentWorkbench).context.newPage();
-        await openWorkbench(pageB, (ui as AgentWorkbench).url);
+        pageB = await wb().context.newPage();
+        await openWorkbench(pageB, wb().url);
         await openAgent(pageB);
         await notification(pageB, /has not refreshed its lock/, 'window B\'s "Take Over" question');
         await screenshot(pageB, "lock-02-b-asks");
@@ -251,11 +229,11 @@ describe(
         assert.match(chatNotice, /read-only/);
         await screenshot(pageA(), "lock-04-a-read-only");
         // A write in window A is refused with a read-only notice (no label is asked for); the file keeps what B wrote.
-        const before = readFileSync(demo.sessionFile, "utf8");
+        const before = readFileSync(demo().sessionFile, "utf8");
         await labelFromPalette(pageA(), "Option B");
         await notification(pageA(), /stopped writing to it: it is read-only/, "window A's read-only notice", 30_000);
-        assert.equal(readFileSync(demo.sessionFile, "utf8"), before, "window A wrote after losing its lock");
-        for (const line of readSession(demo.sessionFile)) assert.ok(line.type, "a broken line");
+        assert.equal(readFileSync(demo().sessionFile, "utf8"), before, "window A wrote after losing its lock");
+        for (const line of readSession(demo().sessionFile)) assert.ok(line.type, "a broken line");
         assert.equal(lockState()?.pid, holderB, "window A's lock came back");
       }),
     );

@@ -7,28 +7,22 @@
  * Session icons. Every step leaves a screenshot in test-results/e2e/open-session-*.png.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import { DEMO_IDS, generateDemo, type DemoWorkspace } from "../../demo/generate-demo.js";
+import { describe, it } from "node:test";
 import { defaultSessionDir } from "../../src/core/session/paths.js";
 import {
   readSession,
   rowIds,
   sessionFiles,
-  startAgentWorkbench,
   treeView,
-  uiStep,
   waitForLeaf,
   writePiSession,
   type AgentWorkbench,
   type SeedMessage,
 } from "../util/agent-ui.js";
+import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import {
   clickMenuItem,
   clickViewTitleAction,
-  openViewContainer,
   openViewTitleMenu,
   pickQuickItemContaining,
   quickPickRows,
@@ -54,19 +48,34 @@ const PI: SeedMessage[] = [
   { id: "f0000002", role: "assistant", text: "Added CHANGELOG.md with a 1.0.0 entry." },
 ];
 
-let tmp: string;
-let demo: DemoWorkspace;
 let otherFile: string;
 let piFile: string;
-let ui: AgentWorkbench | undefined;
 
-function step(name: string, fn: () => Promise<void>): () => Promise<void> {
-  return uiStep(() => ui, `open-session-${name}`, fn);
-}
+// No step chats, so the model URL is never called.
+const { demo, step, wb, openAgentTree } = demoWorkbenchSuite({
+  name: "open-session",
+  isolateOtherTools: true,
+  prepare(setup) {
+    const now = Date.now();
+    // Older than the demo session, so the demo one opens first (the most recent of the workspace).
+    otherFile = writePiSession(setup.demo.sessionDir, {
+      id: "0b7e52c4-1111-4a5b-9c0d-000000000001",
+      cwd: setup.demo.workspace,
+      messages: OTHER,
+      modified: new Date(now - 3_600_000),
+    });
+    piFile = writePiSession(defaultSessionDir(setup.demo.workspace, setup.piAgentDir), {
+      id: "0b7e52c4-2222-4a5b-9c0d-000000000002",
+      cwd: setup.demo.workspace,
+      name: "Changelog (pi)",
+      messages: PI,
+      modified: new Date(now - 7_200_000),
+    });
+  },
+});
 
 function page(): AgentWorkbench["page"] {
-  if (!ui) throw new Error("the workbench did not start");
-  return ui.page;
+  return wb().page;
 }
 
 /** Waits until the tree shows exactly `ids` (in any order). */
@@ -83,45 +92,10 @@ async function waitForRows(ids: readonly string[], what: string): Promise<void> 
 }
 
 describe("Opening sessions in VS Code (code-server)", { timeout: 5 * 60_000 }, () => {
-  before(async () => {
-    tmp = mkdtempSync(join(tmpdir(), "agent-tree-e2e-open-"));
-    // No step chats, so the model URL is never called.
-    demo = generateDemo(join(tmp, "demo"), { baseUrl: "http://127.0.0.1:9/v1" });
-    const now = Date.now();
-    // Older than the demo session, so the demo one opens first (the most recent of the workspace).
-    otherFile = writePiSession(demo.sessionDir, {
-      id: "0b7e52c4-1111-4a5b-9c0d-000000000001",
-      cwd: demo.workspace,
-      messages: OTHER,
-      modified: new Date(now - 3_600_000),
-    });
-    const piAgentDir = join(tmp, "pi-agent");
-    piFile = writePiSession(defaultSessionDir(demo.workspace, piAgentDir), {
-      id: "0b7e52c4-2222-4a5b-9c0d-000000000002",
-      cwd: demo.workspace,
-      name: "Changelog (pi)",
-      messages: PI,
-      modified: new Date(now - 7_200_000),
-    });
-    const claudeDir = join(tmp, "claude");
-    mkdirSync(claudeDir);
-    ui = await startAgentWorkbench({
-      workspace: demo.workspace,
-      profileDir: join(tmp, "profile"),
-      env: { PI_CODING_AGENT_DIR: piAgentDir, CLAUDE_CONFIG_DIR: claudeDir },
-    });
-  });
-
-  after(async () => {
-    await ui?.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
-  });
-
   it(
     "opens on the workspace's most recent session",
     step("sidebar", async () => {
-      await openViewContainer(page(), "Agent");
-      await waitForLeaf(await treeView(page()), DEMO_IDS.leaf, "the demo session's leaf");
+      await openAgentTree();
       await screenshot(page(), "open-session-01-sidebar");
     }),
   );
@@ -163,11 +137,11 @@ describe("Opening sessions in VS Code (code-server)", { timeout: 5 * 60_000 }, (
       await screenshot(page(), "open-session-04-title-menu");
       for (const item of ["Fork Session", "Export Session to HTML", "Export Branch…"])
         assert.ok(items.includes(item), `"${item}" is not in the "…" menu: ${items.join(", ")}`);
-      const filesBefore = new Set(sessionFiles(demo.sessionDir));
+      const filesBefore = new Set(sessionFiles(demo().sessionDir));
       await clickMenuItem(page(), "Fork Session");
       await pickQuickItemContaining(page(), "prints Hi", OTHER[1].text);
       const forked = await waitUntil(
-        async () => sessionFiles(demo.sessionDir).find((f) => !filesBefore.has(f)),
+        async () => sessionFiles(demo().sessionDir).find((f) => !filesBefore.has(f)),
         "a new session file from the fork",
       );
       assert.equal(readSession(forked)[0].parentSession, otherFile, "the fork does not name its parent session");

@@ -7,47 +7,32 @@
  * folder, so nothing outside the test's temp folder is read. Screenshots: test-results/e2e/search-*.png.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import { DEMO_IDS, generateDemo, type DemoWorkspace } from "../../demo/generate-demo.js";
+import { describe, it } from "node:test";
 import { defaultSessionDir } from "../../src/core/session/paths.js";
-import {
-  row,
-  rowIds,
-  startAgentWorkbench,
-  treeView,
-  uiStep,
-  waitForLeaf,
-  type AgentWorkbench,
-} from "../util/agent-ui.js";
-import {
-  expectVisible,
-  openViewContainer,
-  quickInput,
-  runCommand,
-  screenshot,
-  viewTitleActions,
-  waitUntil,
-} from "../util/workbench.js";
+import { row, rowIds, treeView, waitForLeaf, type AgentWorkbench } from "../util/agent-ui.js";
+import { demoWorkbenchSuite } from "../util/demo-workbench.js";
+import { expectVisible, quickInput, runCommand, screenshot, viewTitleActions, waitUntil } from "../util/workbench.js";
 
 const NEEDLE = "zanzibar";
 const TREE = "Session Tree";
 
-let tmp: string;
-let demo: DemoWorkspace;
 let piFile: string;
 let piText: string;
-let ui: AgentWorkbench | undefined;
 
-function step(name: string, fn: () => Promise<void>): () => Promise<void> {
-  return uiStep(() => ui, `search-${name}`, fn);
-}
+// No step chats, so the model URL is never called.
+const { step, wb, openAgentTree } = demoWorkbenchSuite({
+  name: "search",
+  isolateOtherTools: true,
+  prepare({ demo, piAgentDir }) {
+    piFile = writeBranchedPiSession(defaultSessionDir(demo.workspace, piAgentDir), demo.workspace);
+    piText = readFileSync(piFile, "utf8");
+  },
+});
 
 function page(): AgentWorkbench["page"] {
-  if (!ui) throw new Error("the workbench did not start");
-  return ui.page;
+  return wb().page;
 }
 
 /**
@@ -94,32 +79,10 @@ function writeBranchedPiSession(dir: string, cwd: string): string {
 }
 
 describe("Searching every session in VS Code (code-server)", { timeout: 5 * 60_000 }, () => {
-  before(async () => {
-    tmp = mkdtempSync(join(tmpdir(), "agent-tree-e2e-search-"));
-    // No step chats, so the model URL is never called.
-    demo = generateDemo(join(tmp, "demo"), { baseUrl: "http://127.0.0.1:9/v1" });
-    const piAgentDir = join(tmp, "pi-agent");
-    piFile = writeBranchedPiSession(defaultSessionDir(demo.workspace, piAgentDir), demo.workspace);
-    piText = readFileSync(piFile, "utf8");
-    const claudeDir = join(tmp, "claude");
-    mkdirSync(claudeDir);
-    ui = await startAgentWorkbench({
-      workspace: demo.workspace,
-      profileDir: join(tmp, "profile"),
-      env: { PI_CODING_AGENT_DIR: piAgentDir, CLAUDE_CONFIG_DIR: claudeDir },
-    });
-  });
-
-  after(async () => {
-    await ui?.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
-  });
-
   it(
     "opens on the workspace's own session",
     step("sidebar", async () => {
-      await openViewContainer(page(), "Agent");
-      await waitForLeaf(await treeView(page()), DEMO_IDS.leaf, "the demo session's leaf");
+      await openAgentTree();
     }),
   );
 

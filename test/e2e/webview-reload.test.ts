@@ -8,13 +8,12 @@
  * Screenshots in test-results/e2e/webview-reload-*.png.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import type { Route } from "playwright-core";
-import { generateDemo, type DemoWorkspace } from "../../demo/generate-demo.js";
-import { chatView, startAgentWorkbench, treeView, uiStep, waitForLeaf, type AgentWorkbench } from "../util/agent-ui.js";
+import { chatView, treeView, waitForLeaf } from "../util/agent-ui.js";
+import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import {
   EXTENSION_ID,
   WEBVIEW_TIMEOUT_MS,
@@ -28,18 +27,8 @@ const RELOADS = 20;
 /** Up to 3 re-creations of each view, one view at a time, 8 s each, then the message. */
 const GIVE_UP_TIMEOUT_MS = 150_000;
 
-let tmp: string;
-let demo: DemoWorkspace;
-let ui: AgentWorkbench | undefined;
-
-function step(name: string, fn: () => Promise<void>): () => Promise<void> {
-  return uiStep(() => ui, `webview-reload-${name}`, fn);
-}
-
-function workbench(): AgentWorkbench {
-  if (!ui) throw new Error("the workbench did not start");
-  return ui;
-}
+// No model is called here; the demo settings only need some address.
+const { demo, step, wb: workbench } = demoWorkbenchSuite({ name: "webview-reload" });
 
 /** Everything the extension wrote to its "Agent Tree" output channel, in every window so far. */
 function extensionLog(): string {
@@ -54,24 +43,12 @@ function extensionLog(): string {
 async function bothViewsDrawn(what: string): Promise<void> {
   const page = workbench().page;
   const tree = await treeView(page);
-  await waitForLeaf(tree, demo.leafId, `the tree at the demo leaf ${what}`, WEBVIEW_TIMEOUT_MS);
+  await waitForLeaf(tree, demo().leafId, `the tree at the demo leaf ${what}`, WEBVIEW_TIMEOUT_MS);
   const chat = await chatView(page);
   await expectVisible(chat.locator('textarea[aria-label="Message"]'), `the chat input ${what}`, WEBVIEW_TIMEOUT_MS);
 }
 
 describe("Agent views on code-server as published", { timeout: 40 * 60_000 }, () => {
-  before(async () => {
-    tmp = mkdtempSync(join(tmpdir(), "agent-tree-reload-"));
-    // No model is called here; the demo settings only need some address.
-    demo = generateDemo(join(tmp, "demo"), { baseUrl: "http://127.0.0.1:9/v1" });
-    ui = await startAgentWorkbench({ workspace: demo.workspace, profileDir: join(tmp, "profile") });
-  });
-
-  after(async () => {
-    await ui?.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
-  });
-
   it(
     `draws both views after each of ${RELOADS} window reloads in a row`,
     step("reloads", async () => {

@@ -19,31 +19,19 @@ import { user } from "../core/session/helpers.js";
 import { checkpointSession, type CheckpointSession } from "./checkpoint-session.js";
 import { FakeBringUi, type FakeBringScript } from "./fake-bring-ui.js";
 import { FakeRestoreUi, type FakeRestoreScript } from "./fake-restore-ui.js";
+import { conclusionsTargetOf } from "./flow-session.js";
 
 let s: CheckpointSession | undefined;
 afterEach(() => s?.cleanup());
 
 const CONFLICTED = "<<<<<<< current\nB1\n=======\nA1\n>>>>>>> other branch\n";
 
-function targetOf(session: CheckpointSession): ConclusionsTarget {
-  const { sm, agent } = session;
-  const commonAncestor = (id: string): string | null => {
-    const leaf = sm.getLeafId();
-    return leaf === null ? null : sm.findCommonAncestor(leaf, id);
-  };
-  return {
-    isOnCurrentBranch: (id) => commonAncestor(id) === id,
-    commonAncestor,
-    bringConclusions: agent.bringConclusions.bind(agent),
-  };
-}
-
 /** Runs Bring Conclusions Here from branch A's last reply with the files part. */
 async function bring(session: CheckpointSession, script: FakeBringScript, restore: FakeRestoreScript = {}) {
   const ui = new FakeBringUi(script);
   const files = new FakeRestoreUi(restore);
   const deps = { view: session.sm, checkpoints: session.checkpoints, ui: files };
-  const outcome = await runBringFlow(targetOf(session), ui, session.ids.f1, deps);
+  const outcome = await runBringFlow(conclusionsTargetOf(session.sm, session.agent), ui, session.ids.f1, deps);
   return { ui, files, outcome };
 }
 
@@ -168,7 +156,7 @@ describe("Bring Conclusions Here with the other branch's files", { timeout: 120_
     const stopping = new FakeRestoreUi({});
     stopping.editors.set(aTxt, "unsaved\n");
     const stopped = await runBringFlow(
-      targetOf(s),
+      conclusionsTargetOf(s.sm, s.agent),
       new FakeBringUi({ choice: "summarize", files: "files" }),
       s.ids.f1,
       { view: s.sm, checkpoints: s.checkpoints, ui: stopping },
@@ -180,7 +168,11 @@ describe("Bring Conclusions Here with the other branch's files", { timeout: 120_
     const saving = new FakeRestoreUi({ dirty: "save" });
     saving.editors.set(aTxt, "saved\n");
     const ui = new FakeBringUi({ choice: "summarize", files: "files" });
-    await runBringFlow(targetOf(s), ui, s.ids.f1, { view: s.sm, checkpoints: s.checkpoints, ui: saving });
+    await runBringFlow(conclusionsTargetOf(s.sm, s.agent), ui, s.ids.f1, {
+      view: s.sm,
+      checkpoints: s.checkpoints,
+      ui: saving,
+    });
     assert.match(ui.fileQuestions[0].summary, /1 of them has unsaved changes in an editor\./);
     assert.deepEqual(
       saving.calls.filter((c) => c === "dirty" || c === "save"),

@@ -12,20 +12,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { AgentSession } from "../../src/core/agent/agent-session.js";
 import { TurnCheckpoints, WorkspaceCheckpoints, type RestoreFileSystem } from "../../src/core/checkpoints/index.js";
-import { emptyUsage, type AssistantMessage } from "../../src/core/messages.js";
 import { ModelRegistry } from "../../src/core/providers/model-registry.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { tempWorkspace, writeFiles } from "../core/checkpoints/helpers.js";
-
-const reply = (text: string): AssistantMessage => ({
-  role: "assistant",
-  content: [{ type: "text", text }],
-  provider: "fake",
-  model: "m",
-  usage: emptyUsage(),
-  stopReason: "stop",
-  timestamp: Date.now(),
-});
+import { assistant } from "../core/session/helpers.js";
 
 /** The built session and everything around it; `cleanup()` removes the temp folders. */
 export interface CheckpointSession {
@@ -53,7 +43,7 @@ async function writeTurn(
   await turns.record("prompt-start", sm);
   const user = sm.appendMessage({ role: "user", content: prompt, timestamp: Date.now() });
   sm.appendMessage(
-    reply(
+    assistant(
       `Writing ${Object.keys(files)
         .map((f) => path.basename(f))
         .join(", ")}.`,
@@ -69,7 +59,7 @@ async function writeTurn(
     timestamp: Date.now(),
   });
   await turns.record("after-tools", sm);
-  const final = sm.appendMessage(reply(`done: ${prompt}`));
+  const final = sm.appendMessage(assistant(`done: ${prompt}`));
   return { user, result, final };
 }
 

@@ -1,6 +1,7 @@
 /** A scripted BringUi for host tests: answers from a script and records what was shown. */
 import type { BroughtConflict, BringFilesQuestion } from "../../src/host/compare/bring-files.js";
 import type { BringChoice, BringFilesAnswer, BringUi } from "../../src/host/compare/bring-flow.js";
+import { FakeUiRecord } from "./fake-ui-record.js";
 
 /** Script for one run. */
 export interface FakeBringScript {
@@ -13,15 +14,14 @@ export interface FakeBringScript {
 }
 
 /** See the file comment. */
-export class FakeBringUi implements BringUi {
-  readonly calls: string[] = [];
-  readonly errors: string[] = [];
-  readonly infos: string[] = [];
+export class FakeBringUi extends FakeUiRecord implements BringUi {
   readonly busy: boolean[] = [];
   readonly fileQuestions: BringFilesQuestion[] = [];
   readonly brought: { message: string; conflicts: readonly BroughtConflict[] }[] = [];
 
-  constructor(private readonly script: FakeBringScript = {}) {}
+  constructor(private readonly script: FakeBringScript = {}) {
+    super();
+  }
 
   async pickChoice(): Promise<BringChoice | undefined> {
     this.calls.push("pick");
@@ -46,17 +46,7 @@ export class FakeBringUi implements BringUi {
 
   async withProgress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
     this.calls.push(`progress: ${title}`);
-    const controller = new AbortController();
-    if (this.script.cancelProgress) controller.abort();
-    return task(controller.signal);
-  }
-
-  showError(message: string): void {
-    this.errors.push(message);
-  }
-
-  showInfo(message: string): void {
-    this.infos.push(message);
+    return this.runProgress(this.script.cancelProgress === true, task);
   }
 
   setBusy(busy: boolean): void {

@@ -1,5 +1,6 @@
 /** A scripted NavigateUi for host tests: records what was shown and answers from a script. */
 import type { NavigateUi, SummaryChoice } from "../../src/host/navigate-flow.js";
+import { FakeUiRecord } from "./fake-ui-record.js";
 
 /** Script for one run. */
 export interface FakeUiScript {
@@ -10,14 +11,13 @@ export interface FakeUiScript {
 }
 
 /** Records every UI call. */
-export class FakeNavigateUi implements NavigateUi {
-  readonly calls: string[] = [];
-  readonly errors: string[] = [];
-  readonly infos: string[] = [];
+export class FakeNavigateUi extends FakeUiRecord implements NavigateUi {
   readonly busy: boolean[] = [];
   progressTitles: string[] = [];
 
-  constructor(private readonly script: FakeUiScript = {}) {}
+  constructor(private readonly script: FakeUiScript = {}) {
+    super();
+  }
 
   async pickSummaryChoice(): Promise<SummaryChoice | undefined> {
     this.calls.push("pick");
@@ -32,17 +32,7 @@ export class FakeNavigateUi implements NavigateUi {
   async withProgress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
     this.calls.push("progress");
     this.progressTitles.push(title);
-    const controller = new AbortController();
-    if (this.script.cancelProgress) controller.abort();
-    return task(controller.signal);
-  }
-
-  showError(message: string): void {
-    this.errors.push(message);
-  }
-
-  showInfo(message: string): void {
-    this.infos.push(message);
+    return this.runProgress(this.script.cancelProgress === true, task);
   }
 
   setBusy(busy: boolean): void {

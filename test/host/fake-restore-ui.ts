@@ -1,6 +1,7 @@
 /** A scripted RestoreUi for host tests: answers from a script, keeps "editors" in memory, records what was shown. */
 import fs from "node:fs";
 import type { DirtyAnswer, RestoreAnswer, RestoreQuestion, RestoreUi } from "../../src/host/file-restore.js";
+import { FakeUiRecord } from "./fake-ui-record.js";
 
 /** Script for one run. */
 export interface FakeRestoreScript {
@@ -15,18 +16,17 @@ export interface FakeRestoreScript {
 }
 
 /** See the file comment. `editors` maps an absolute path to the unsaved text of its open, dirty document. */
-export class FakeRestoreUi implements RestoreUi {
-  readonly calls: string[] = [];
+export class FakeRestoreUi extends FakeUiRecord implements RestoreUi {
   readonly questions: RestoreQuestion[] = [];
   readonly dirtyAsked: string[][] = [];
   readonly reverted: string[] = [];
   readonly restoredMessages: string[] = [];
-  readonly infos: string[] = [];
-  readonly errors: string[] = [];
   readonly progressTitles: string[] = [];
   readonly editors = new Map<string, string>();
 
-  constructor(public script: FakeRestoreScript = {}) {}
+  constructor(public script: FakeRestoreScript = {}) {
+    super();
+  }
 
   dirtyPaths(): string[] {
     return [...this.editors.keys()];
@@ -67,22 +67,12 @@ export class FakeRestoreUi implements RestoreUi {
   async withProgress<T>(title: string, cancellable: boolean, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
     this.calls.push("progress");
     this.progressTitles.push(title);
-    const controller = new AbortController();
     const titled = this.script.cancelProgressTitled;
-    if (cancellable && (this.script.cancelProgress || (titled !== undefined && title.startsWith(titled))))
-      controller.abort();
-    return task(controller.signal);
+    const cancel = this.script.cancelProgress === true || (titled !== undefined && title.startsWith(titled));
+    return this.runProgress(cancellable && cancel, task);
   }
 
   restored(message: string): void {
     this.restoredMessages.push(message);
-  }
-
-  showInfo(message: string): void {
-    this.infos.push(message);
-  }
-
-  showError(message: string): void {
-    this.errors.push(message);
   }
 }

@@ -1,10 +1,11 @@
 /** What the tree sync reads from appended entries, and what it posts for one user action. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { SessionManager } from "../../src/core/index.js";
+import type { SessionManager } from "../../src/core/index.js";
 import { decodeRows } from "../../src/core/rows/row-columns.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
 import { labelChangeOf, TreeSync } from "../../src/host/tree-sync.js";
+import { parserSession } from "./flow-session.js";
 
 test("label entries yield label changes; clearing has no label", () => {
   assert.deepEqual(labelChangeOf({ type: "label", targetId: "a", label: "x" }), { id: "a", label: "x" });
@@ -13,16 +14,6 @@ test("label entries yield label changes; clearing has no label", () => {
   assert.equal(labelChangeOf({ type: "message" }), undefined);
   assert.equal(labelChangeOf({ type: "label", targetId: 4 }), undefined);
 });
-
-/** A session with a side branch off its first entry; the leaf on the main branch. */
-function session(): { sm: SessionManager; a: string; side: string; main: string } {
-  const sm = SessionManager.inMemory("/p");
-  const a = sm.appendMessage({ role: "user", content: "q", timestamp: 1 });
-  const side = sm.appendMessage({ role: "user", content: "side", timestamp: 2 });
-  sm.branch(a);
-  const main = sm.appendMessage({ role: "user", content: "main", timestamp: 3 });
-  return { sm, a, side, main };
-}
 
 /** Runs `action`, then returns what the sync posted for it (flushed as at the end of the tick). */
 function postedFor(sm: SessionManager, action: () => void): HostToWebview[] {
@@ -37,8 +28,8 @@ function postedFor(sm: SessionManager, action: () => void): HostToWebview[] {
 
 // Each action is a row and a change; as one message the view flattens and draws its (possibly huge) tree once.
 test("a move posts one tree update: the leaf marker's row and the new leaf", () => {
-  const { sm, side } = session();
-  const posted = postedFor(sm, () => sm.branch(side));
+  const { sm, ids } = parserSession();
+  const posted = postedFor(sm, () => sm.branch(ids.a2));
   assert.equal(posted.length, 1);
   const [update] = posted;
   assert.ok(update.type === "tree/update" && update.rows);
@@ -46,14 +37,14 @@ test("a move posts one tree update: the leaf marker's row and the new leaf", () 
     decodeRows(update.rows).map((r) => r.kind),
     ["custom"],
   );
-  assert.equal(update.leafId, side);
+  assert.equal(update.leafId, ids.a2);
   assert.equal(update.labels, undefined);
   assert.equal(update.archived, undefined);
 });
 
 test("a label posts one tree update: the label entry's row and the label", () => {
-  const { sm, a } = session();
-  const posted = postedFor(sm, () => sm.appendLabelChange(a, "start"));
+  const { sm, ids } = parserSession();
+  const posted = postedFor(sm, () => sm.appendLabelChange(ids.u1, "start"));
   assert.equal(posted.length, 1);
   const [update] = posted;
   assert.ok(update.type === "tree/update" && update.rows);
@@ -61,27 +52,27 @@ test("a label posts one tree update: the label entry's row and the label", () =>
     decodeRows(update.rows).map((r) => r.kind),
     ["label"],
   );
-  assert.deepEqual(update.labels, [{ id: a, label: "start" }]);
+  assert.deepEqual(update.labels, [{ id: ids.u1, label: "start" }]);
   assert.equal(update.leafId, undefined, "a label does not move the leaf");
 });
 
 test("an archive posts one tree update: the archive line's row and the archived branches", () => {
-  const { sm, side } = session();
-  const posted = postedFor(sm, () => sm.archiveBranch(side));
+  const { sm, ids } = parserSession();
+  const posted = postedFor(sm, () => sm.archiveBranch(ids.u2));
   assert.equal(posted.length, 1);
   const [update] = posted;
   assert.ok(update.type === "tree/update" && update.rows);
   assert.equal(decodeRows(update.rows).length, 1);
-  assert.deepEqual(update.archived, [side]);
+  assert.deepEqual(update.archived, [ids.u2]);
 });
 
 test("a burst keeps the last label of an entry and the final leaf, rows in file order", () => {
-  const { sm, a, side, main } = session();
+  const { sm, ids } = parserSession();
   const posted = postedFor(sm, () => {
-    sm.appendLabelChange(a, "one");
-    sm.branch(side);
-    sm.appendLabelChange(a, "two");
-    sm.branch(main);
+    sm.appendLabelChange(ids.u1, "one");
+    sm.branch(ids.a2);
+    sm.appendLabelChange(ids.u1, "two");
+    sm.branch(ids.a3);
   });
   assert.equal(posted.length, 1);
   const [update] = posted;
@@ -90,6 +81,6 @@ test("a burst keeps the last label of an entry and the final leaf, rows in file 
     decodeRows(update.rows).map((r) => r.kind),
     ["label", "custom", "label", "custom"],
   );
-  assert.deepEqual(update.labels, [{ id: a, label: "two" }]);
-  assert.equal(update.leafId, main);
+  assert.deepEqual(update.labels, [{ id: ids.u1, label: "two" }]);
+  assert.equal(update.leafId, ids.a3);
 });

@@ -7,24 +7,14 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { emptyUsage, SessionManager, type AgentMessage } from "../../src/core/index.js";
-import { assertSameView, ourView, piOpen, releases, runPi, tempDir } from "./pi.js";
+import { SessionManager } from "../../src/core/index.js";
+import { assertSameView, ourView, piOpen, releases, runPi, tempDir, timedMessages } from "./pi.js";
 
 let tmp: ReturnType<typeof tempDir>;
 before(() => (tmp = tempDir()));
 after(() => tmp.cleanup());
 
-const T = 1_750_000_000_000;
-const userMsg = (text: string, k: number): AgentMessage => ({ role: "user", content: text, timestamp: T + k });
-const reply = (text: string, k: number): AgentMessage => ({
-  role: "assistant",
-  content: [{ type: "text", text }],
-  provider: "openai",
-  model: "gpt-4.1",
-  usage: emptyUsage(),
-  stopReason: "stop",
-  timestamp: T + k,
-});
+const { user: userMsg, assistant: reply } = timedMessages(1_750_000_000_000, { provider: "openai", model: "gpt-4.1" });
 
 /** Main line a → b → c, side branch b → d → e with a label and a summary of it brought to the main line. */
 async function session(name: string): Promise<{ file: string; d: string; c: string; summary: string }> {

@@ -6,19 +6,13 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { AgentSession, ModelRegistry, SessionManager, emptyUsage, type AgentMessage } from "../../src/core/index.js";
-import { assertSameView, ourView, piOpen, releases, runPi, tempDir, type PiSnapshot } from "./pi.js";
+import { AgentSession, ModelRegistry, SessionManager } from "../../src/core/index.js";
+import { assertSameView, ourView, piOpen, releases, runPi, tempDir, type PiSnapshot, timedMessages } from "./pi.js";
 
-const T0 = Date.parse("2026-03-01T10:00:00.000Z");
-const user = (text: string, n: number): AgentMessage => ({ role: "user", content: text, timestamp: T0 + n });
-const assistant = (text: string, n: number): AgentMessage => ({
-  role: "assistant",
-  content: [{ type: "text", text }],
+const { user, assistant } = timedMessages(Date.parse("2026-03-01T10:00:00.000Z"), {
   provider: "openai",
   model: "gpt-4.1",
-  usage: { ...emptyUsage(), input: 10, output: 5, totalTokens: 15 },
-  stopReason: "stop",
-  timestamp: T0 + n,
+  usage: { input: 10, output: 5, totalTokens: 15 },
 });
 
 /** u1 → a1 ┬→ u2 → a2 (the other branch) ; a1 → u3 → a3 (leaf), then a3's conclusions brought from a2. */

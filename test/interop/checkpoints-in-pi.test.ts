@@ -17,6 +17,7 @@ import {
 } from "../../src/core/checkpoints/index.js";
 import { emptyUsage, SessionManager, type AgentMessage } from "../../src/core/index.js";
 import { ModelRegistry } from "../../src/core/providers/model-registry.js";
+import { openAIModel } from "../core/agent/helpers.js";
 import { startFakeOpenAI, type FakeServer } from "../util/fake-openai-server.js";
 import { assertSameView, ourView, piOpen, releases, runPi, tempDir } from "./pi.js";
 
@@ -43,15 +44,7 @@ async function writeSessionWithCheckpoints(): Promise<{ file: string; ws: string
     cwd: ws,
     modelRegistry: new ModelRegistry(),
     getApiKey: async () => "test-key",
-    model: {
-      id: "fake-model",
-      name: "Fake",
-      provider: "fake-openai",
-      api: "openai-completions",
-      baseUrl: fake.baseURL,
-      contextWindow: 128_000,
-      maxTokens: 4096,
-    },
+    model: openAIModel(fake),
     checkpoints: new TurnCheckpoints(cps),
   });
   fake.enqueue({ toolCalls: [{ name: "write", args: { path: "b.txt", content: "B\n" } }] }, { text: "wrote b" });

@@ -6,20 +6,24 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { emptyUsage, SessionManager, type AgentMessage } from "../../src/core/index.js";
-import { assertSameView, ourView, piOpen, releases, runPi, tempDir, type PiSnapshot, type PiStep } from "./pi.js";
+import { SessionManager } from "../../src/core/index.js";
+import {
+  assertSameView,
+  ourView,
+  piOpen,
+  releases,
+  runPi,
+  tempDir,
+  type PiSnapshot,
+  type PiStep,
+  timedMessages,
+} from "./pi.js";
 
-const T0 = Date.parse("2026-04-01T08:00:00.000Z");
-const user = (text: string, n: number): AgentMessage => ({ role: "user", content: text, timestamp: T0 + n });
-const assistant = (text: string, n: number): AgentMessage => ({
-  role: "assistant",
-  content: [{ type: "text", text }],
+const { user, assistant } = timedMessages(Date.parse("2026-04-01T08:00:00.000Z"), {
   api: "anthropic-messages",
   provider: "anthropic",
   model: "claude-sonnet-4-5",
-  usage: { ...emptyUsage(), input: 100, output: 20, totalTokens: 120 },
-  stopReason: "stop",
-  timestamp: T0 + n,
+  usage: { input: 100, output: 20, totalTokens: 120 },
 });
 
 /** A branched session built with pi's API; the ids come back from the steps' results. */

@@ -8,8 +8,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ensurePiReleases, type PiRelease } from "../../tools/pi/index.js";
-import type { AgentMessage, SessionEntry, SessionManager } from "../../src/core/index.js";
-import { ARCHIVE_MARKER_TYPE, LEAF_MARKER_TYPE } from "../../src/core/index.js";
+import type { AgentMessage, SessionEntry, SessionManager, Usage } from "../../src/core/index.js";
+import { ARCHIVE_MARKER_TYPE, LEAF_MARKER_TYPE, emptyUsage } from "../../src/core/index.js";
 
 export type { PiRelease };
 
@@ -115,6 +115,38 @@ export function assertSameContext(pi: View, ours: View, what: string): void {
 /** JSON's view (pi's context went through JSON; undefined fields vanish there). */
 function normalized(v: unknown): unknown {
   return JSON.parse(JSON.stringify(v)) as unknown;
+}
+
+/** The model that answers in a test session, as its assistant messages record it. */
+export interface RecordedModel {
+  api?: string;
+  provider: string;
+  model: string;
+  /** Token counts on every reply (the rest zero). */
+  usage?: Partial<Usage>;
+}
+
+/**
+ * Builders of the user and (plain text) assistant messages of a test session; message `n` is stamped `t0 + n` ms,
+ * so the order of a session is the order of its numbers.
+ */
+export function timedMessages(
+  t0: number,
+  from: RecordedModel,
+): { user(text: string, n: number): AgentMessage; assistant(text: string, n: number): AgentMessage } {
+  return {
+    user: (text, n) => ({ role: "user", content: text, timestamp: t0 + n }),
+    assistant: (text, n) => ({
+      role: "assistant",
+      content: [{ type: "text", text }],
+      ...(from.api ? { api: from.api } : {}),
+      provider: from.provider,
+      model: from.model,
+      usage: { ...emptyUsage(), ...from.usage },
+      stopReason: "stop",
+      timestamp: t0 + n,
+    }),
+  };
 }
 
 /** A temp folder removed by `cleanup()`. */

@@ -7,13 +7,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
-import {
-  emptyUsage,
-  SessionIdError,
-  SessionManager,
-  type AgentMessage,
-  type SystemMessage,
-} from "../../src/core/index.js";
+import { emptyUsage, SessionIdError, SessionManager, type SystemMessage } from "../../src/core/index.js";
 import {
   assertSameContext,
   assertSameView,
@@ -23,19 +17,15 @@ import {
   runPi,
   tempDir,
   type PiSnapshot,
+  timedMessages,
 } from "./pi.js";
 
 const T0 = Date.parse("2026-05-01T09:00:00.000Z");
-const user = (text: string, n: number): AgentMessage => ({ role: "user", content: text, timestamp: T0 + n });
-const assistant = (text: string, n: number): AgentMessage => ({
-  role: "assistant",
-  content: [{ type: "text", text }],
+const { user, assistant } = timedMessages(T0, {
   api: "openai-completions",
   provider: "openai",
   model: "gpt-5",
-  usage: { ...emptyUsage(), input: 50, output: 10, totalTokens: 60 },
-  stopReason: "stop",
-  timestamp: T0 + n,
+  usage: { input: 50, output: 10, totalTokens: 60 },
 });
 const system = (n: number, sections: Record<string, string | null>, content = ""): SystemMessage => ({
   role: "system",

@@ -8,7 +8,15 @@ import { mkdirSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 
 import { join } from "node:path";
 import type { BrowserContext, FrameLocator, Locator, Page } from "playwright-core";
 import { REPO_ROOT, startCodeServer, workbenchUrl, type CodeServer } from "./code-server.js";
-import { findWebview, launchBrowser, openWorkbench, screenshot, waitUntil } from "./workbench.js";
+import {
+  clickMenuItem,
+  expectVisible,
+  findWebview,
+  launchBrowser,
+  openWorkbench,
+  screenshot,
+  waitUntil,
+} from "./workbench.js";
 
 /** The tree webview's inner frame (waits up to `timeoutMs`, default the UI bound). */
 export function treeView(page: Page, timeoutMs?: number): Promise<FrameLocator> {
@@ -23,6 +31,13 @@ export function chatView(page: Page): Promise<FrameLocator> {
 /** The tree row of an entry. */
 export function row(tree: FrameLocator, entryId: string): Locator {
   return tree.locator(`[role="treeitem"][data-entry-id="${entryId}"]`);
+}
+
+/** Right-click an entry's row and pick `item` from its context menu (clickMenuItem copes with a menu that ignores its first click). */
+export async function pickFromRowMenu(page: Page, tree: FrameLocator, entryId: string, item: string): Promise<void> {
+  await row(tree, entryId).click({ button: "right" });
+  await expectVisible(page.locator(".monaco-menu .action-label", { hasText: item }), `the row menu's ${item}`);
+  await clickMenuItem(page, item);
 }
 
 /** Id of the row marked as the active leaf, or undefined when none is. */

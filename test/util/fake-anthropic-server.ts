@@ -4,27 +4,19 @@
  */
 import type http from "node:http";
 import {
-  cutConnection,
   cutToolArgPieces,
   estimateTokens,
-  isCutReply,
-  isMalformedReply,
-  isStallReply,
-  isStreamErrorReply,
   pause,
   splitChunks,
   sse,
   startFakeServer,
-  startSse,
   textOf,
-  waitForClose,
   type ConversationView,
-  type FakeMessageReply,
   type FakeProtocol,
-  type FakeReply,
   type FakeRequestBody,
   type FakeServer,
   type FakeServerOptions,
+  type FakeStreamWriters,
 } from "./fake-provider-common.js";
 
 export * from "./fake-provider-common.js";
@@ -51,6 +43,15 @@ function messageStart(res: http.ServerResponse, model: string, input: number, ca
       },
     },
   });
+}
+
+/** Open the first content block as text (the short replies: cut, stall, error, malformed). */
+function textStart(res: http.ServerResponse): void {
+  event(res, "content_block_start", { index: 0, content_block: { type: "text", text: "" } });
+}
+
+function textDelta(res: http.ServerResponse, text: string): void {
+  event(res, "content_block_delta", { index: 0, delta: { type: "text_delta", text } });
 }
 
 function systemText(system: unknown): string {
@@ -86,12 +87,7 @@ function view(body: FakeRequestBody): ConversationView {
   };
 }
 
-async function writeMessage(
-  res: http.ServerResponse,
-  reply: FakeMessageReply,
-  body: FakeRequestBody,
-  delay: number,
-): Promise<void> {
+const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, delay) => {
   const model = String(body.model);
   const input = reply.usage?.input ?? estimateTokens(JSON.stringify(body.messages ?? "") + systemText(body.system));
   messageStart(res, model, input, reply.usage?.cacheRead ?? 0, reply.usage?.cacheWrite ?? 0);
@@ -138,8 +134,7 @@ async function writeMessage(
     reply.usage?.output ?? estimateTokens((reply.text ?? "") + (reply.thinking ?? "") + JSON.stringify(calls));
   event(res, "message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: output } });
   event(res, "message_stop", {});
-  res.end();
-}
+};
 
 const protocol: FakeProtocol = {
   basePath: "",
@@ -157,22 +152,17 @@ const protocol: FakeProtocol = {
     const t = status === 500 ? "api_error" : status === 529 ? "overloaded_error" : type;
     res.end(JSON.stringify({ type: "error", error: { type: t, message } }));
   },
-  async writeStream(res, reply: Exclude<FakeReply, { status: number } | { rawEvents: unknown }>, body, delay) {
-    startSse(res);
-    const model = String(body.model);
-    const textStart = (): void =>
-      event(res, "content_block_start", { index: 0, content_block: { type: "text", text: "" } });
-    const textDelta = (t: string): void =>
-      event(res, "content_block_delta", { index: 0, delta: { type: "text_delta", text: t } });
-    if (isCutReply(reply)) {
+  stream: {
+    message: writeMessage,
+    async cut(res, reply, model, delay) {
       messageStart(res, model, 10);
-      textStart();
+      textStart(res);
       for (const piece of splitChunks(reply.text ?? "This reply will be cut off before it ends", 8).slice(
         0,
         reply.cutAfterChunks,
       )) {
         await pause(delay);
-        textDelta(piece);
+        textDelta(res, piece);
       }
       if (reply.toolCall) {
         const { name, id = "toolu_cut_0" } = reply.toolCall;
@@ -183,36 +173,26 @@ const protocol: FakeProtocol = {
           event(res, "content_block_delta", { index: 1, delta: { type: "input_json_delta", partial_json: piece } });
         }
       }
-      await cutConnection(res, reply);
-      return;
-    }
-    if (isStallReply(reply)) {
+    },
+    stall(res, reply, model) {
       messageStart(res, model, 10);
-      textStart();
-      textDelta(reply.text ?? "Thinking about it");
-      await waitForClose(res);
-      return;
-    }
-    if (isStreamErrorReply(reply)) {
+      textStart(res);
+      textDelta(res, reply.text ?? "Thinking about it");
+    },
+    streamError(res, reply, model) {
       messageStart(res, model, 10);
-      textStart();
-      if (reply.text) textDelta(reply.text);
+      textStart(res);
+      if (reply.text) textDelta(res, reply.text);
       event(res, "error", { error: { type: reply.errorType ?? "overloaded_error", message: reply.streamError } });
-      res.end();
-      return;
-    }
-    if (isMalformedReply(reply)) {
+    },
+    malformed(res, reply, model) {
       messageStart(res, model, 10);
-      textStart();
-      textDelta(reply.text ?? "Partial");
+      textStart(res);
+      textDelta(res, reply.text ?? "Partial");
       res.write(
         'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_del\n\n',
       );
-      await pause(20);
-      res.end();
-      return;
-    }
-    await writeMessage(res, reply, body, reply.chunkDelayMs ?? delay);
+    },
   },
   view,
   listModels: (models) => ({

@@ -7,29 +7,21 @@
  *   // model: { provider: "openai", api: "openai-completions", baseUrl: fake.baseURL, ... }
  *   await fake.close();
  */
-import type http from "node:http";
 import {
-  cutConnection,
   cutToolArgPieces,
   estimateTokens,
-  isCutReply,
-  isMalformedReply,
-  isStallReply,
-  isStreamErrorReply,
   pause,
   splitChunks,
   sse,
   startFakeServer,
-  startSse,
   textOf,
-  waitForClose,
   type ConversationView,
-  type FakeMessageReply,
+  type FakeErrorReply,
   type FakeProtocol,
-  type FakeReply,
   type FakeRequestBody,
   type FakeServer,
   type FakeServerOptions,
+  type FakeStreamWriters,
 } from "./fake-provider-common.js";
 
 export * from "./fake-provider-common.js";
@@ -72,12 +64,7 @@ function view(body: FakeRequestBody): ConversationView {
   };
 }
 
-async function writeMessage(
-  res: http.ServerResponse,
-  reply: FakeMessageReply,
-  body: FakeRequestBody,
-  delay: number,
-): Promise<void> {
+const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, delay) => {
   const model = String(body.model);
   sse(res, chunk(model, { role: "assistant", content: "" }));
   if (reply.thinking) {
@@ -127,8 +114,7 @@ async function writeMessage(
     }),
   );
   sse(res, "[DONE]");
-  res.end();
-}
+};
 
 /** Deterministic ids: count of messages in the request. */
 function requestsSeen(body: FakeRequestBody): number {
@@ -148,10 +134,9 @@ const protocol: FakeProtocol = {
       }),
     );
   },
-  async writeStream(res, reply: Exclude<FakeReply, { status: number } | { rawEvents: unknown }>, body, delay) {
-    startSse(res);
-    const model = String(body.model);
-    if (isCutReply(reply)) {
+  stream: {
+    message: writeMessage,
+    async cut(res, reply, model, delay) {
       const pieces = splitChunks(reply.text ?? "This reply will be cut off before it ends", 8);
       sse(res, chunk(model, { role: "assistant", content: "" }));
       for (const piece of pieces.slice(0, reply.cutAfterChunks)) {
@@ -166,37 +151,39 @@ const protocol: FakeProtocol = {
           sse(res, chunk(model, { tool_calls: [{ index: 0, function: { arguments: piece } }] }));
         }
       }
-      await cutConnection(res, reply);
-      return;
-    }
-    if (isStallReply(reply)) {
+    },
+    stall(res, reply, model) {
       sse(res, chunk(model, { role: "assistant", content: reply.text ?? "Thinking about it" }));
-      await waitForClose(res);
-      return;
-    }
-    if (isStreamErrorReply(reply)) {
+    },
+    streamError(res, reply, model) {
       sse(res, chunk(model, { role: "assistant", content: reply.text ?? "" }));
       sse(
         res,
         JSON.stringify({ error: { message: reply.streamError, type: reply.errorType ?? "server_error", code: null } }),
       );
-      res.end();
-      return;
-    }
-    if (isMalformedReply(reply)) {
+    },
+    malformed(res, reply, model) {
       sse(res, chunk(model, { role: "assistant", content: reply.text ?? "Partial" }));
       res.write('data: {"id":"chatcmpl-fake","choices":[{"index":0,"delta":{"content":"x"\n\n');
-      await pause(20);
-      res.end();
-      return;
-    }
-    await writeMessage(res, reply, body, reply.chunkDelayMs ?? delay);
+    },
   },
   view,
   listModels: (models) => ({
     object: "list",
     data: models.map((id) => ({ id, object: "model", created: 1_700_000_000, owned_by: "fake" })),
   }),
+};
+
+/** What an OpenAI server answers when the request is longer than the model's context window. */
+export const CONTEXT_OVERFLOW_REPLY: FakeErrorReply = {
+  status: 400,
+  body: {
+    error: {
+      message: "This model's maximum context length is 8192 tokens.",
+      type: "invalid_request_error",
+      code: "context_length_exceeded",
+    },
+  },
 };
 
 /** Start a fake OpenAI server; `baseURL` is `http://127.0.0.1:PORT/v1`. */

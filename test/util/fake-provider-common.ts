@@ -70,7 +70,7 @@ export function cutToolArgPieces(reply: FakeCutReply): string[] {
 }
 
 /** Close a cut reply's connection the way it asks. */
-export async function cutConnection(res: http.ServerResponse, reply: FakeCutReply): Promise<void> {
+async function cutConnection(res: http.ServerResponse, reply: FakeCutReply): Promise<void> {
   await pause(20);
   if (reply.cutBy === "end") res.end();
   else res.socket?.destroy();
@@ -176,19 +176,36 @@ export interface FakeProtocol {
     type: string,
     headers?: Record<string, string>,
   ): void;
-  /** Stream a reply (message, cut, stall or malformed). */
-  writeStream(
-    res: http.ServerResponse,
-    reply: Exclude<FakeReply, FakeErrorReply>,
-    body: FakeRequestBody,
-    chunkDelayMs: number,
-  ): Promise<void>;
+  /** How this provider streams each kind of scripted reply. */
+  stream: FakeStreamWriters;
   /** Extract what the default reply needs from a request. */
   view(body: FakeRequestBody): ConversationView;
   /** Path of the model list (default `<basePath>/models`). */
   modelsPath?: string;
   /** Model ids for GET <modelsPath>. */
   listModels?: (models: string[]) => unknown;
+}
+
+/**
+ * One provider's SSE frames for each kind of streamed reply. The shared server sends the SSE headers
+ * before calling one, and afterwards closes the stream the way the reply asks (cut, hang, end).
+ */
+export interface FakeStreamWriters {
+  /** A whole message: thinking, text, tool calls, stop reason and usage. */
+  message(
+    res: http.ServerResponse,
+    reply: FakeMessageReply,
+    body: FakeRequestBody,
+    chunkDelayMs: number,
+  ): Promise<void>;
+  /** What a cut reply sends before its connection is cut. */
+  cut(res: http.ServerResponse, reply: FakeCutReply, model: string, chunkDelayMs: number): Promise<void>;
+  /** What a stalled reply sends before it hangs. */
+  stall(res: http.ServerResponse, reply: FakeStallReply, model: string): void;
+  /** The text and the in-stream error event. */
+  streamError(res: http.ServerResponse, reply: FakeStreamErrorReply, model: string): void;
+  /** One valid text chunk, then a frame whose JSON is broken. */
+  malformed(res: http.ServerResponse, reply: FakeMalformedReply, model: string): void;
 }
 
 /** A provider-neutral view of a request for the default reply. */
@@ -238,13 +255,13 @@ export function sse(res: http.ServerResponse, data: string, event?: string): voi
 }
 
 /** Start SSE headers. */
-export function startSse(res: http.ServerResponse): void {
+function startSse(res: http.ServerResponse): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   res.flushHeaders();
 }
 
 /** Hang until the client goes away. */
-export function waitForClose(res: http.ServerResponse): Promise<void> {
+function waitForClose(res: http.ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     if (res.destroyed || res.socket?.destroyed) return resolve();
     res.on("close", () => resolve());
@@ -318,6 +335,35 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 function json(res: http.ServerResponse, status: number, value: unknown): void {
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify(value));
+}
+
+/** Stream one scripted reply with the provider's writers and close the stream the way the reply asks. */
+async function writeStream(
+  writers: FakeStreamWriters,
+  res: http.ServerResponse,
+  reply: Exclude<FakeReply, FakeErrorReply | FakeRawReply>,
+  body: FakeRequestBody,
+  chunkDelayMs: number,
+): Promise<void> {
+  startSse(res);
+  const model = String(body.model);
+  if (isCutReply(reply)) {
+    await writers.cut(res, reply, model, chunkDelayMs);
+    await cutConnection(res, reply);
+  } else if (isStallReply(reply)) {
+    writers.stall(res, reply, model);
+    await waitForClose(res);
+  } else if (isStreamErrorReply(reply)) {
+    writers.streamError(res, reply, model);
+    res.end();
+  } else if (isMalformedReply(reply)) {
+    writers.malformed(res, reply, model);
+    await pause(20);
+    res.end();
+  } else {
+    await writers.message(res, reply, body, reply.chunkDelayMs ?? chunkDelayMs);
+    res.end();
+  }
 }
 
 /**
@@ -395,7 +441,7 @@ export async function startFakeServer(protocol: FakeProtocol, opts: FakeServerOp
       res.end();
       return;
     }
-    await protocol.writeStream(res, reply, body, opts.chunkDelayMs ?? 0);
+    await writeStream(protocol.stream, res, reply, body, opts.chunkDelayMs ?? 0);
   };
 
   const server = http.createServer((req, res) => {

@@ -6,6 +6,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from "playwright-core";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium.js";
 import { REPO_ROOT, sleep } from "./code-server.js";
 
 /** The extension's id as VS Code puts it into webview iframe URLs. */
@@ -13,9 +14,6 @@ export const EXTENSION_ID = "agent-tree.agent-tree";
 
 /** Where step screenshots go (git-ignored). */
 export const ARTIFACT_DIR = join(REPO_ROOT, "test-results", "e2e");
-
-/** Debian's Chromium unless CHROMIUM_PATH says otherwise. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** Default bound for UI waits. The machine is shared and slow; failures still come in well under a minute. */
 export const UI_TIMEOUT_MS = 30_000;
@@ -33,17 +31,7 @@ export async function launchBrowser(profileDir: string): Promise<BrowserContext>
     executablePath: CHROMIUM_PATH,
     headless: true,
     viewport: { width: 1400, height: 1000 },
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-dev-shm-usage",
-      '--host-resolver-rules="MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"',
-    ],
+    args: [...CHROMIUM_ARGS, "--disable-dev-shm-usage", '--host-resolver-rules="MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"'],
   });
   return context;
 }

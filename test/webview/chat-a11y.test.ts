@@ -5,16 +5,12 @@
  * reply, a tool error, an approval request.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
+import { test } from "node:test";
 import type { ChatMessageDto } from "../../src/shared/protocol.js";
-import { openView, settle, type ViewPage, type WebviewServer, openRig, closeRig } from "./harness.js";
+import { settle, webviewRig, type ViewPage } from "./harness.js";
 import { msg } from "./chat-fixtures.js";
 
-let server: WebviewServer;
-let browser: Browser;
-before(async () => ({ server, browser } = await openRig()));
-after(() => closeRig(server, browser));
+const rig = webviewRig();
 
 const usage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 0 };
 const MODEL = { key: "openai/gpt", name: "GPT", provider: "openai", contextWindow: 128000 };
@@ -49,7 +45,7 @@ function path(n: number): ChatMessageDto[] {
 }
 
 async function open(n: number, streaming: boolean): Promise<ViewPage> {
-  const vp = await openView(browser, server, { view: "chat", height: 500 });
+  const vp = await rig.openView({ view: "chat", height: 500 });
   await vp.send({ type: "chat/snapshot", start: 0, keep: false, messages: path(n), streaming, model: MODEL, usage });
   await settleList(vp);
   return vp;

@@ -5,17 +5,13 @@
  * answers an older state is ignored.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
+import { test } from "node:test";
 import type { ChatMessageDto, HostToWebview, WebviewToHost } from "../../src/shared/protocol.js";
 import { longPath, msg } from "./chat-fixtures.js";
 import { listState, setScrollTop, stable, topOf } from "./chat-list-probe.js";
-import { closeRig, openRig, openView, type ViewPage, type WebviewServer } from "./harness.js";
+import { webviewRig, type ViewPage } from "./harness.js";
 
-let server: WebviewServer;
-let browser: Browser;
-before(async () => ({ server, browser } = await openRig()));
-after(() => closeRig(server, browser));
+const rig = webviewRig();
 
 const usage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 0 };
 const PATH = longPath(400);
@@ -29,7 +25,7 @@ function snapshot(start: number, messages: ChatMessageDto[], keep = false): Host
 }
 
 async function openWindow(): Promise<ViewPage> {
-  const vp = await openView(browser, server, { view: "chat", height: 600 });
+  const vp = await rig.openView({ view: "chat", height: 600 });
   await vp.send(snapshot(WINDOW_START, PATH.slice(WINDOW_START)));
   await stable(vp);
   return vp;

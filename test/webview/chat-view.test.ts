@@ -3,16 +3,12 @@
  * input, commands and XSS inertness of the markdown path.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
+import { test } from "node:test";
 import type { ChatMessageDto, HostToWebview } from "../../src/shared/protocol.js";
-import { openView, settle, type ViewPage, type WebviewServer, openRig, closeRig } from "./harness.js";
+import { settle, webviewRig, type ViewPage } from "./harness.js";
 import { msg } from "./chat-fixtures.js";
 
-let server: WebviewServer;
-let browser: Browser;
-before(async () => ({ server, browser } = await openRig()));
-after(() => closeRig(server, browser));
+const rig = webviewRig();
 
 const usage = { input: 1200, output: 340, cost: 0.0123, contextTokens: 5000, contextWindow: 200000 };
 const MODEL = { key: "anthropic/claude", name: "Claude", provider: "anthropic", contextWindow: 200000 };
@@ -26,7 +22,7 @@ function chatSnapshot(
 }
 
 async function openChat(messages: ChatMessageDto[] = [], streaming = false): Promise<ViewPage> {
-  const vp = await openView(browser, server, { view: "chat" });
+  const vp = await rig.openView({ view: "chat" });
   await vp.send(chatSnapshot(messages, streaming));
   return vp;
 }

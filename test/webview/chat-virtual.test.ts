@@ -4,21 +4,17 @@
  * the user reads in place when they scrolled up and content above, at or below them changes.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { openView, type ViewPage, type WebviewServer, openRig, closeRig } from "./harness.js";
+import { test } from "node:test";
+import { webviewRig, type ViewPage } from "./harness.js";
 import { longPath, msg } from "./chat-fixtures.js";
 import { inView, listState, setScrollTop, stable, topOf } from "./chat-list-probe.js";
 
-let server: WebviewServer;
-let browser: Browser;
-before(async () => ({ server, browser } = await openRig()));
-after(() => closeRig(server, browser));
+const rig = webviewRig();
 
 const usage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 0 };
 const MODEL = { key: "openai/gpt", name: "GPT", provider: "openai", contextWindow: 128000 };
 async function openLong(n: number, streaming: boolean): Promise<ViewPage> {
-  const vp = await openView(browser, server, { view: "chat", height: 600 });
+  const vp = await rig.openView({ view: "chat", height: 600 });
   await vp.send({
     type: "chat/snapshot",
     start: 0,

@@ -4,17 +4,13 @@
  * differences and turns, "show in tree", the files section, and the position restored after a reload.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser } from "playwright-core";
+import { describe, test } from "node:test";
 import type { CompareOverview, CompareStatus, CompareTurn } from "../../src/core/compare/compare-types.js";
 import { STATUS_CODES } from "../../src/core/compare/compare-types.js";
 import type { CompareToHost, HostToCompare } from "../../src/shared/protocol.js";
-import { closeRig, openCompareView, openRig, settle, type ViewPage, type WebviewServer } from "./harness.js";
+import { settle, webviewRig, type ViewPage } from "./harness.js";
 
-let server: WebviewServer;
-let browser: Browser;
-before(async () => ({ server, browser } = await openRig()));
-after(() => closeRig(server, browser));
+const rig = webviewRig();
 
 type Page = ViewPage<HostToCompare, CompareToHost>;
 
@@ -106,7 +102,7 @@ async function articles(vp: Page): Promise<number[]> {
 describe("compare panel", () => {
   test("shows the ends, the ancestor, both sides of each turn with changed words marked", async () => {
     const statuses: CompareStatus[] = ["changed", "same", "left", "right"];
-    const vp = await openCompareView(browser, server, { width: 1000, height: 700 });
+    const vp = await rig.openCompareView({ width: 1000, height: 700 });
     await vp.send({ type: "compare/snapshot", overview: overview(statuses), sessionName: "Demo" });
     const asked = (await vp.posted()).filter((m) => m.type === "compare/requestTurns");
     assert.deepEqual(asked, [{ type: "compare/requestTurns", start: 0, count: 4 }]);
@@ -133,7 +129,7 @@ describe("compare panel", () => {
   });
 
   test("HTML in message text stays text (markdown and changed runs alike)", async () => {
-    const vp = await openCompareView(browser, server);
+    const vp = await rig.openCompareView();
     await vp.send({ type: "compare/snapshot", overview: overview(["changed"]) });
     const evil: CompareTurn = {
       index: 0,
@@ -161,7 +157,7 @@ describe("compare panel", () => {
 
   test("a long comparison is windowed: only nearby turns are drawn and asked for", async () => {
     const statuses: CompareStatus[] = Array.from({ length: 5000 }, (_, i) => (i % 7 === 3 ? "changed" : "same"));
-    const vp = await openCompareView(browser, server, { width: 1000, height: 700 });
+    const vp = await rig.openCompareView({ width: 1000, height: 700 });
     await vp.send({ type: "compare/snapshot", overview: overview(statuses) });
     // Before any page arrives, the window grows as its placeholders are measured: what it asks for then is fixed.
     await untilStill(vp);
@@ -189,7 +185,7 @@ describe("compare panel", () => {
     const statuses: CompareStatus[] = Array.from({ length: 200 }, (_, i) =>
       i === 30 || i === 120 ? "changed" : i === 150 ? "right" : "same",
     );
-    const vp = await openCompareView(browser, server, { width: 1000, height: 600 });
+    const vp = await rig.openCompareView({ width: 1000, height: 600 });
     await vp.send({ type: "compare/snapshot", overview: overview(statuses) });
     const answered = new Set<number>();
     const focusedIndex = async (): Promise<number> => {
@@ -232,7 +228,7 @@ describe("compare panel", () => {
   });
 
   test("the files section lists the files (renames with both names) and opens one", async () => {
-    const vp = await openCompareView(browser, server);
+    const vp = await rig.openCompareView();
     await vp.send({ type: "compare/snapshot", overview: overview(["changed"]) });
     await vp.send({
       type: "compare/files",
@@ -255,7 +251,7 @@ describe("compare panel", () => {
 
   test("after a reload the view comes back to the turn it showed", async () => {
     const statuses: CompareStatus[] = Array.from({ length: 300 }, () => "changed");
-    const vp = await openCompareView(browser, server, { state: { left: "L", right: "R", turn: 140 } });
+    const vp = await rig.openCompareView({ state: { left: "L", right: "R", turn: 140 } });
     await vp.send({ type: "compare/snapshot", overview: overview(statuses) });
     const answered = new Set<number>();
     for (let i = 0; i < 6; i++) {
@@ -268,7 +264,7 @@ describe("compare panel", () => {
   });
 
   test("same node on both sides: says there is nothing after the ancestor", async () => {
-    const vp = await openCompareView(browser, server);
+    const vp = await rig.openCompareView();
     await vp.send({ type: "compare/snapshot", overview: overview([]) });
     assert.match(await vp.page.innerText("body"), /No turns after the common ancestor/);
     assert.deepEqual(

@@ -10,12 +10,14 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
+import { after, before } from "node:test";
 import { dirname, extname, join } from "node:path";
 import * as esbuild from "esbuild";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, type Page } from "playwright-core";
 import type { CompareToHost, HostToCompare, HostToWebview, WebviewToHost } from "../../src/shared/protocol.js";
 import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
 import type { TreeRow } from "../../src/core/rows/tree-row.js";
+import { launchHeadless } from "../util/chromium.js";
 
 /** The repository root: the nearest folder at or above the working directory holding webview/main.tsx. */
 function findRoot(): string {
@@ -30,17 +32,6 @@ function findRoot(): string {
 }
 
 const ROOT = findRoot();
-
-/** Chromium flags for a quiet, offline, headless run. */
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 /** A built bundle served on loopback. */
 export interface WebviewServer {
@@ -151,19 +142,40 @@ function pageHtml(view: string, theme: string, stateJson: string, nonce: string,
 
 /** Launch headless Debian Chromium. */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
+  return launchHeadless();
 }
 
-/** The served bundle and a browser, for a test file's before() hook. */
-export async function openRig(): Promise<{ server: WebviewServer; browser: Browser }> {
-  const server = await startWebviewServer();
-  return { server, browser: await launchBrowser() };
+/** The views a test file opens on its rig (see webviewRig). */
+export interface WebviewRig {
+  /** Open a view ("tree" or "chat") and wait for its `ready` message. */
+  openView(opts: ViewOptions & { view: "tree" | "chat" }): Promise<ViewPage>;
+  /** Open the compare panel and wait for its `compare/ready` message. */
+  openCompareView(opts?: ViewOptions): Promise<ViewPage<HostToCompare, CompareToHost>>;
 }
 
-/** Closes what openRig() opened (either may be missing when before() failed). */
-export async function closeRig(server: WebviewServer | undefined, browser: Browser | undefined): Promise<void> {
-  await browser?.close();
-  await server?.close();
+/**
+ * The served bundle and a Chromium shared by the tests of the calling file (or `describe` block): started
+ * before its tests and closed after them (either may be missing when starting failed).
+ */
+export function webviewRig(): WebviewRig {
+  let server: WebviewServer | undefined;
+  let browser: Browser | undefined;
+  before(async () => {
+    server = await startWebviewServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  const started = (): { server: WebviewServer; browser: Browser } => {
+    if (!server || !browser) throw new Error("the webview rig is only there inside its tests (it starts in before())");
+    return { server, browser };
+  };
+  return {
+    openView: (opts) => openView(started().browser, started().server, opts),
+    openCompareView: (opts) => openCompareView(started().browser, started().server, opts),
+  };
 }
 
 /** A view page with its fake host; `In` is what the host posts to it, `Out` what it posts. */

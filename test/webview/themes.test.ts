@@ -8,20 +8,12 @@ import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type { CompareItem, CompareOverview, CompareTurn } from "../../src/core/compare/compare-types.js";
 import type { ChatMessageDto, HostToWebview } from "../../src/shared/protocol.js";
 import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
 import type { TreeRow } from "../../src/core/rows/tree-row.js";
-import {
-  applyTheme,
-  launchBrowser,
-  openCompareView,
-  openView,
-  settle,
-  startWebviewServer,
-  type WebviewServer,
-} from "./harness.js";
+import { applyTheme, settle, webviewRig } from "./harness.js";
 
 /** A workbench theme: its body class and the values of every --vscode-* variable media/webview.css reads. */
 interface Theme {
@@ -298,18 +290,13 @@ function check(theme: Theme, what: string, runs: TextContrast[]): void {
   );
 }
 
-let server: WebviewServer;
-let browser: Browser;
+const rig = webviewRig();
 
 before(async () => {
-  server = await startWebviewServer();
-  browser = await launchBrowser();
   await mkdir(OUT, { recursive: true });
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.close();
   await writeFile(join(OUT, "contrast.json"), JSON.stringify(minima, null, 2));
   for (const [id, checks] of Object.entries(minima))
     console.log(
@@ -413,7 +400,7 @@ async function focusOutline(page: Page): Promise<{ style: string; width: number;
 
 for (const theme of THEMES) {
   test(`tree view under ${theme.id}: readable rows and a visible focus outline`, async () => {
-    const vp = await openView(browser, server, { view: "tree", theme: theme.bodyClass, width: 420, height: 380 });
+    const vp = await rig.openView({ view: "tree", theme: theme.bodyClass, width: 420, height: 380 });
     try {
       await applyTheme(vp.page, theme.bodyClass, theme.vars);
       await vp.send(treeSnapshot());
@@ -469,7 +456,7 @@ for (const theme of THEMES) {
   });
 
   test(`compare tab under ${theme.id}: readable ends, ancestor, turns and marked words`, async () => {
-    const vp = await openCompareView(browser, server, { theme: theme.bodyClass, width: 1000, height: 900 });
+    const vp = await rig.openCompareView({ theme: theme.bodyClass, width: 1000, height: 900 });
     try {
       await applyTheme(vp.page, theme.bodyClass, theme.vars);
       await vp.send({ type: "compare/snapshot", overview: compareOverview(), sessionName: "Parser" });
@@ -487,7 +474,7 @@ for (const theme of THEMES) {
   });
 
   test(`chat view under ${theme.id}: readable messages, tool calls, error and approval`, async () => {
-    const vp = await openView(browser, server, { view: "chat", theme: theme.bodyClass, width: 480, height: 1100 });
+    const vp = await rig.openView({ view: "chat", theme: theme.bodyClass, width: 480, height: 1100 });
     try {
       await applyTheme(vp.page, theme.bodyClass, theme.vars);
       await vp.send(chatSnapshot());
@@ -664,7 +651,7 @@ const DEEP_ROWS = `() => {
 
 for (const theme of THEMES) {
   test(`deep tree under ${theme.id} at 300 px: every row readable, depth shown, ← active in view`, async () => {
-    const vp = await openView(browser, server, { view: "tree", theme: theme.bodyClass, width: 300, height: 700 });
+    const vp = await rig.openView({ view: "tree", theme: theme.bodyClass, width: 300, height: 700 });
     try {
       await applyTheme(vp.page, theme.bodyClass, theme.vars);
       await vp.send(deepSnapshot());

@@ -1,58 +1,34 @@
 /**
  * Archived branches in the tree view (real Chromium, fake host): hidden from the default view and from search,
  * shown dimmed with the toolbar toggle (remembered in view state), marked for the context menu, brought back by
- * `tree/archived`; Delete and Shift+Delete post the archive and delete actions.
+ * the archived branches of `tree/update`; Delete and Shift+Delete post the archive and delete actions.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
+import { test } from "node:test";
 import type { HostToWebview } from "../../src/shared/protocol.js";
-import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
 import type { TreeRow } from "../../src/core/rows/tree-row.js";
-import { closeRig, openRig, openView, settle, type ViewPage, type WebviewServer } from "./harness.js";
+import { settle, webviewRig } from "./harness.js";
+import { treeRow, treeSnapshot } from "./tree-fixtures.js";
+import { press, rowIds } from "./tree-page.js";
 
-let server: WebviewServer;
-let browser: Browser;
-before(async () => ({ server, browser } = await openRig()));
-after(() => closeRig(server, browser));
-
-let clock = 0;
-function node(id: string, parentId: string | null, kind: TreeRow["kind"], preview: string): TreeRow {
-  clock++;
-  return { id, parentId, kind, timestamp: new Date(Date.UTC(2026, 0, 1) + clock * 1000).toISOString(), preview };
-}
+const rig = webviewRig();
 
 /** u1 → a1 → u2 → a2 (the active path) and a1 → u3 → a3 (the side branch, archived in the snapshot). */
 const NODES: TreeRow[] = [
-  node("u1", null, "user", "plan the parser"),
-  node("a1", "u1", "assistant", "two ways"),
-  node("u2", "a1", "user", "the hand-written way"),
-  node("a2", "u2", "assistant", "cleaner"),
-  node("u3", "a1", "user", "the regex way"),
-  node("a3", "u3", "assistant", "regexes get messy"),
+  treeRow("u1", null, "user", { preview: "plan the parser" }),
+  treeRow("a1", "u1", "assistant", { preview: "two ways" }),
+  treeRow("u2", "a1", "user", { preview: "the hand-written way" }),
+  treeRow("a2", "u2", "assistant", { preview: "cleaner" }),
+  treeRow("u3", "a1", "user", { preview: "the regex way" }),
+  treeRow("a3", "u3", "assistant", { preview: "regexes get messy" }),
 ];
 
 function snapshot(archived: string[]): HostToWebview {
-  return { type: "tree/snapshot", sessionId: "s1", rows: encodeTreeRows(NODES), leafId: "a2", archived };
+  return { ...treeSnapshot(NODES, "a2"), archived };
 }
 
-async function rowIds(vp: ViewPage): Promise<string[]> {
-  return vp.page.$$eval('[role="treeitem"]', (els) =>
-    els
-      .map((e) => ({ id: e.getAttribute("data-entry-id") ?? "", top: parseFloat((e as HTMLElement).style.top) }))
-      .sort((a, b) => a.top - b.top)
-      .map((x) => x.id),
-  );
-}
-
-async function press(vp: ViewPage, key: string): Promise<void> {
-  await vp.page.focus('[role="tree"]');
-  await vp.page.keyboard.press(key);
-  await settle(vp.page);
-}
-
-test("archived rows leave the default view and search; the toggle shows them dimmed; tree/archived brings them back", async () => {
-  const vp = await openView(browser, server, { view: "tree" });
+test("archived rows leave the default view and search; the toggle shows them dimmed; an update of the archived branches brings them back", async () => {
+  const vp = await rig.openView({ view: "tree" });
   try {
     await vp.send(snapshot(["u3"]));
     assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2"], "the archived branch is hidden");
@@ -99,7 +75,7 @@ test("archived rows leave the default view and search; the toggle shows them dim
 });
 
 test("Delete posts the archive action for the selected row, Shift+Delete the delete action", async () => {
-  const vp = await openView(browser, server, { view: "tree" });
+  const vp = await rig.openView({ view: "tree" });
   try {
     await vp.send(snapshot([]));
     await vp.clearPosted();

@@ -16,23 +16,11 @@ import {
   type FlatRows,
 } from "../../webview/tree/tree-flatten.js";
 import { TreeIndex } from "../../webview/tree/tree-index.js";
+import { treeRow } from "./tree-fixtures.js";
 
-let clock = 0;
 /** An index of row objects, as the webview builds it from a snapshot of them. */
 function indexOf(rows: readonly TreeRow[], leafId: string | null): TreeIndex {
   return new TreeIndex(encodeTreeRows(rows), leafId);
-}
-
-function node(id: string, parentId: string | null, kind: TreeRow["kind"], extra: Partial<TreeRow> = {}): TreeRow {
-  clock++;
-  return {
-    id,
-    parentId,
-    kind,
-    timestamp: new Date(Date.UTC(2026, 0, 1) + clock * 1000).toISOString(),
-    preview: `${kind} ${id}`,
-    ...extra,
-  };
 }
 
 function display(
@@ -58,14 +46,14 @@ function display(
 /** The spec's example tree: a branch after the first assistant reply. */
 function specTree(): TreeRow[] {
   return [
-    node("u1", null, "user"),
-    node("a1", "u1", "assistant"),
-    node("u2", "a1", "user"),
-    node("a2", "u2", "assistant"),
-    node("c1", "a2", "compaction", { tokens: 12000 }),
-    node("u3", "c1", "user"),
-    node("u4", "a1", "user"),
-    node("a4", "u4", "assistant"),
+    treeRow("u1", null, "user"),
+    treeRow("a1", "u1", "assistant"),
+    treeRow("u2", "a1", "user"),
+    treeRow("a2", "u2", "assistant"),
+    treeRow("c1", "a2", "compaction", { tokens: 12000 }),
+    treeRow("u3", "c1", "user"),
+    treeRow("u4", "a1", "user"),
+    treeRow("a4", "u4", "assistant"),
   ];
 }
 
@@ -76,15 +64,15 @@ test("single-child chains stay flat and only branch points indent, with connecto
 });
 
 test("children are ordered oldest first whatever the file order", () => {
-  const late = node("late", "root", "user");
-  const early = { ...node("early", "root", "user"), timestamp: "2020-01-01T00:00:00.000Z" };
-  const idx = indexOf([node("root", null, "user"), late, early], null);
+  const late = treeRow("late", "root", "user");
+  const early = { ...treeRow("early", "root", "user"), timestamp: "2020-01-01T00:00:00.000Z" };
+  const idx = indexOf([treeRow("root", null, "user"), late, early], null);
   assert.deepEqual(display(idx).ids, ["root", "early", "late"]);
 });
 
 test("several roots sit under a virtual root with connectors; orphans count as roots", () => {
   const idx = indexOf(
-    [node("r1", null, "user"), node("r2", null, "user"), node("o", "missing", "user", { orphan: true })],
+    [treeRow("r1", null, "user"), treeRow("r2", null, "user"), treeRow("o", "missing", "user", { orphan: true })],
     null,
   );
   assert.deepEqual(display(idx).lines, ["├─ r1", "├─ r2", "└─ o"]);
@@ -92,13 +80,13 @@ test("several roots sit under a virtual root with connectors; orphans count as r
 
 test("the default filter hides pi's bookkeeping entries; their children attach to the nearest visible ancestor", () => {
   const nodes = [
-    node("u1", null, "user"),
-    node("m", "u1", "model_change"),
-    node("t", "m", "thinking_level_change"),
-    node("l", "t", "label"),
-    node("c", "l", "custom"),
-    node("s", "c", "session_info"),
-    node("a1", "s", "assistant"),
+    treeRow("u1", null, "user"),
+    treeRow("m", "u1", "model_change"),
+    treeRow("t", "m", "thinking_level_change"),
+    treeRow("l", "t", "label"),
+    treeRow("c", "l", "custom"),
+    treeRow("s", "c", "session_info"),
+    treeRow("a1", "s", "assistant"),
   ];
   const idx = indexOf(nodes, "a1");
   assert.deepEqual(display(idx).lines, ["u1", "a1"]);
@@ -107,11 +95,11 @@ test("the default filter hides pi's bookkeeping entries; their children attach t
 
 test("pi 1.5's entries: usage rows only in 'all' (even labelled); context edits and system prompts as bookkeeping", () => {
   const nodes = [
-    node("s", null, "system"),
-    node("u1", "s", "user"),
-    node("w", "u1", "usage", { label: "warm-up" }),
-    node("e", "w", "context_edit"),
-    node("a1", "e", "assistant"),
+    treeRow("s", null, "system"),
+    treeRow("u1", "s", "user"),
+    treeRow("w", "u1", "usage", { label: "warm-up" }),
+    treeRow("e", "w", "context_edit"),
+    treeRow("a1", "e", "assistant"),
   ];
   const idx = indexOf(nodes, "a1");
   for (const filter of ["default", "no-tools", "user-only", "labeled-only"] as const)
@@ -122,11 +110,11 @@ test("pi 1.5's entries: usage rows only in 'all' (even labelled); context edits 
 
 test("no-tools hides tool results; tool-call-only assistant turns are hidden unless they are the leaf", () => {
   const nodes = [
-    node("u1", null, "user"),
-    node("a1", "u1", "assistant", { toolCallsOnly: true, toolName: "read" }),
-    node("t1", "a1", "toolResult", { toolName: "read" }),
-    node("a2", "t1", "assistant"),
-    node("a3", "a2", "assistant", { toolCallsOnly: true }),
+    treeRow("u1", null, "user"),
+    treeRow("a1", "u1", "assistant", { toolCallsOnly: true, toolName: "read" }),
+    treeRow("t1", "a1", "toolResult", { toolName: "read" }),
+    treeRow("a2", "t1", "assistant"),
+    treeRow("a3", "a2", "assistant", { toolCallsOnly: true }),
   ];
   const idx = indexOf(nodes, "a3");
   assert.deepEqual(display(idx).ids, ["u1", "t1", "a2", "a3"]);
@@ -138,9 +126,9 @@ test("no-tools hides tool results; tool-call-only assistant turns are hidden unl
 
 test("user-only and labeled-only filters", () => {
   const nodes = [
-    node("u1", null, "user"),
-    node("a1", "u1", "assistant", { label: "checkpoint" }),
-    node("u2", "a1", "user"),
+    treeRow("u1", null, "user"),
+    treeRow("a1", "u1", "assistant", { label: "checkpoint" }),
+    treeRow("u2", "a1", "user"),
   ];
   const idx = indexOf(nodes, "u2");
   assert.deepEqual(display(idx, "user-only").ids, ["u1", "u2"]);
@@ -151,11 +139,11 @@ test("user-only and labeled-only filters", () => {
 
 test("search needs every token (case-insensitive) in role, label, preview or tool name; hits keep their path", () => {
   const nodes = [
-    node("u1", null, "user", { preview: "Refactor the parser" }),
-    node("a1", "u1", "assistant", { preview: "Sure, reading files" }),
-    node("t1", "a1", "toolResult", { toolName: "grep", preview: "parser.ts:12" }),
-    node("u2", "t1", "user", { preview: "now the LEXER please", label: "lexer-work" }),
-    node("u3", "a1", "user", { preview: "unrelated" }),
+    treeRow("u1", null, "user", { preview: "Refactor the parser" }),
+    treeRow("a1", "u1", "assistant", { preview: "Sure, reading files" }),
+    treeRow("t1", "a1", "toolResult", { toolName: "grep", preview: "parser.ts:12" }),
+    treeRow("u2", "t1", "user", { preview: "now the LEXER please", label: "lexer-work" }),
+    treeRow("u3", "a1", "user", { preview: "unrelated" }),
   ];
   const idx = indexOf(nodes, "u2");
   assert.deepEqual(display(idx, "default", "grep parser").ids, ["u1", "a1", "t1"]);
@@ -181,10 +169,10 @@ test("folding hides a branch's descendants and marks rows foldable", () => {
 
 test("indentation is capped; deeper rows carry a depth marker", () => {
   // A ladder: every level branches into a short side leaf and the continuing chain.
-  const nodes: TreeRow[] = [node("d0", null, "user")];
+  const nodes: TreeRow[] = [treeRow("d0", null, "user")];
   for (let i = 1; i <= MAX_INDENT + 4; i++) {
-    nodes.push(node(`d${i}`, `d${i - 1}`, "user"));
-    nodes.push(node(`s${i}`, `d${i - 1}`, "user"));
+    nodes.push(treeRow(`d${i}`, `d${i - 1}`, "user"));
+    nodes.push(treeRow(`s${i}`, `d${i - 1}`, "user"));
   }
   const idx = indexOf(nodes, null);
   const { rows, ids } = display(idx);
@@ -201,8 +189,8 @@ test("appends extend the index in place and keep timestamp order", () => {
   const idx = indexOf(specTree(), "u3");
   idx.append(
     encodeTreeRows([
-      node("a3", "u3", "assistant"),
-      { ...node("old", "a1", "user"), timestamp: "2000-01-01T00:00:00.000Z" },
+      treeRow("a3", "u3", "assistant"),
+      { ...treeRow("old", "a1", "user"), timestamp: "2000-01-01T00:00:00.000Z" },
     ]),
   );
   idx.setLeaf("a3");
@@ -213,16 +201,16 @@ test("appends extend the index in place and keep timestamp order", () => {
 });
 
 test("parent cycles and self-parents do not hang and still show every node", () => {
-  const nodes = [node("x", "y", "user"), node("y", "x", "user"), node("z", "z", "user")];
+  const nodes = [treeRow("x", "y", "user"), treeRow("y", "x", "user"), treeRow("z", "z", "user")];
   const idx = indexOf(nodes, "x");
   assert.equal(display(idx).ids.length, 3);
 });
 
 test("a duplicated id keeps its first occurrence and is shown once", () => {
   const nodes = [
-    node("u1", null, "user"),
-    node("a1", "u1", "assistant"),
-    { ...node("a1", "u1", "assistant"), preview: "dup" },
+    treeRow("u1", null, "user"),
+    treeRow("a1", "u1", "assistant"),
+    { ...treeRow("a1", "u1", "assistant"), preview: "dup" },
   ];
   const idx = indexOf(nodes, "a1");
   const { ids } = display(idx, "all");
@@ -231,9 +219,9 @@ test("a duplicated id keeps its first occurrence and is shown once", () => {
 });
 
 test("children are sorted by timestamp when the columns say file order is not their order", () => {
-  const late = { ...node("late", "root", "user"), timestamp: "2026-01-01T00:00:09.000Z" };
-  const early = { ...node("early", "root", "user"), timestamp: "2026-01-01T00:00:01.000Z" };
-  const cols = encodeTreeRows([node("root", null, "user"), late, early]);
+  const late = { ...treeRow("late", "root", "user"), timestamp: "2026-01-01T00:00:09.000Z" };
+  const early = { ...treeRow("early", "root", "user"), timestamp: "2026-01-01T00:00:01.000Z" };
+  const cols = encodeTreeRows([treeRow("root", null, "user"), late, early]);
   assert.equal(cols.childrenSorted, false);
   assert.deepEqual(display(new TreeIndex(cols, null), "all").ids, ["root", "early", "late"]);
 });
@@ -249,7 +237,7 @@ test("labels, filters and search read the columns; many appends grow the arrays"
   let parent = "u3";
   const added = Array.from({ length: 100 }, (_, k) => {
     const d = {
-      ...node(`x${k}`, parent, "user"),
+      ...treeRow(`x${k}`, parent, "user"),
       timestamp: `2026-01-02T00:00:${String(k % 60).padStart(2, "0")}.${String(k).padStart(3, "0")}Z`,
     };
     parent = d.id;
@@ -278,7 +266,7 @@ test("column search finds exactly what per-node search text finds", () => {
     const len = rand(60);
     const text = Array.from({ length: len }, () => words[rand(words.length)]).join(rand(2) ? " " : "");
     nodes.push(
-      node(`m${i}`, i === 0 ? null : `m${rand(i)}`, kinds[rand(kinds.length)], {
+      treeRow(`m${i}`, i === 0 ? null : `m${rand(i)}`, kinds[rand(kinds.length)], {
         preview: text,
         ...(rand(3) === 0 ? { toolName: words[rand(words.length)] } : {}),
         ...(rand(10) === 0 ? { label: words[rand(words.length)] } : {}),
@@ -286,7 +274,7 @@ test("column search finds exactly what per-node search text finds", () => {
     );
   }
   const idx = indexOf(nodes, "m5");
-  idx.append(encodeTreeRows([node("late", "m3", "user", { preview: "gamma late" })]));
+  idx.append(encodeTreeRows([treeRow("late", "m3", "user", { preview: "gamma late" })]));
   idx.setLabels([{ id: "m7", label: "Special" }]);
   const queries = [
     "alpha",

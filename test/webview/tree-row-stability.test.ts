@@ -6,23 +6,17 @@
  * a scroll shifted the row's own content sideways for good.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
+import { test } from "node:test";
 import type { TreeRow } from "../../src/core/rows/tree-row.js";
-import { closeRig, openRig, openView, settle, type ViewPage, type WebviewServer } from "./harness.js";
+import { settle, webviewRig, type ViewPage } from "./harness.js";
+import { treeRow, treeSnapshot } from "./tree-fixtures.js";
 
-let server: WebviewServer;
-let browser: Browser;
-before(async () => ({ server, browser } = await openRig()));
-after(() => closeRig(server, browser));
+const rig = webviewRig();
 
-let clock = 0;
-function node(id: string, parentId: string | null, kind: TreeRow["kind"], extra: Partial<TreeRow> = {}) {
-  clock++;
-  const timestamp = new Date(Date.UTC(2026, 0, 1) + clock * 1000).toISOString();
+/** A row whose text overflows every sidebar width tested. */
+function node(id: string, parentId: string | null, kind: TreeRow["kind"], extra: Partial<TreeRow> = {}): TreeRow {
   const preview = `${id} says something long enough to run past the right edge of a narrow or a wide sidebar`;
-  return { id, parentId, kind, timestamp, preview, ...extra } satisfies TreeRow;
+  return treeRow(id, parentId, kind, { preview, ...extra });
 }
 
 /** Two levels of branches, so the measured rows have connectors; texts overflow every width tested. */
@@ -110,9 +104,9 @@ async function contentLeft(vp: ViewPage, id: string): Promise<number> {
 
 for (const width of [300, 500]) {
   test(`at ${width} px a row keeps its place when selected, focused, labelled or made active`, async () => {
-    const vp = await openView(browser, server, { view: "tree", width, height: 500 });
+    const vp = await rig.openView({ view: "tree", width, height: 500 });
     try {
-      await vp.send({ type: "tree/snapshot", sessionId: "s", rows: encodeTreeRows(nodes()), leafId: "u4" });
+      await vp.send(treeSnapshot(nodes(), "u4", "s"));
       const ALL: (keyof RowXs)[] = ["connector", "label", "role", "text"];
 
       // Selected: a click on the row's words (the click target is scrolled into view first, as automation

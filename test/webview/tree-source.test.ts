@@ -3,30 +3,13 @@
  * source is off their own path, click and F12 select the source (without navigating), the context menu knows.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
+import { test } from "node:test";
 import type { TreeRow } from "../../src/core/rows/tree-row.js";
-import { closeRig, openRig, openView, settle, type ViewPage, type WebviewServer } from "./harness.js";
+import { settle, webviewRig, type ViewPage } from "./harness.js";
+import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
+import { treeRow, treeSnapshot } from "./tree-fixtures.js";
 
-let server: WebviewServer;
-let browser: Browser;
-before(async () => ({ server, browser } = await openRig()));
-after(() => closeRig(server, browser));
-
-let clock = 0;
-function node(id: string, parentId: string | null, kind: TreeRow["kind"], extra: Partial<TreeRow> = {}) {
-  clock++;
-  const d: TreeRow = {
-    id,
-    parentId,
-    kind,
-    timestamp: new Date(Date.UTC(2026, 0, 1) + clock * 1000).toISOString(),
-    preview: `${kind} ${id}`,
-    ...extra,
-  };
-  return d;
-}
+const rig = webviewRig();
 
 /**
  * u1 → a1 ┬→ uA → aA "Approach A works"                 (other branch)
@@ -34,24 +17,19 @@ function node(id: string, parentId: string | null, kind: TreeRow["kind"], extra:
  * aA → sOwn (fromId a1: on its own path, no marker)
  */
 const nodes = (): TreeRow[] => [
-  node("u1", null, "user"),
-  node("a1", "u1", "assistant"),
-  node("uA", "a1", "user", { preview: "Try approach A" }),
-  node("aA", "uA", "assistant", { preview: "Approach A works" }),
-  node("sOwn", "aA", "branch_summary", { preview: "odd summary", fromId: "a1" }),
-  node("uB", "a1", "user", { preview: "Try approach B" }),
-  node("aB", "uB", "assistant", { preview: "B is slow" }),
-  node("sBrought", "aB", "branch_summary", { preview: "A worked: keep the API", fromId: "aA" }),
+  treeRow("u1", null, "user"),
+  treeRow("a1", "u1", "assistant"),
+  treeRow("uA", "a1", "user", { preview: "Try approach A" }),
+  treeRow("aA", "uA", "assistant", { preview: "Approach A works" }),
+  treeRow("sOwn", "aA", "branch_summary", { preview: "odd summary", fromId: "a1" }),
+  treeRow("uB", "a1", "user", { preview: "Try approach B" }),
+  treeRow("aB", "uB", "assistant", { preview: "B is slow" }),
+  treeRow("sBrought", "aB", "branch_summary", { preview: "A worked: keep the API", fromId: "aA" }),
 ];
 
 async function open(): Promise<ViewPage> {
-  const vp = await openView(browser, server, { view: "tree", width: 700 });
-  await vp.send({
-    type: "tree/snapshot",
-    sessionId: "s",
-    rows: encodeTreeRows(nodes()),
-    leafId: "sBrought",
-  });
+  const vp = await rig.openView({ view: "tree", width: 700 });
+  await vp.send(treeSnapshot(nodes(), "sBrought", "s"));
   return vp;
 }
 
@@ -112,7 +90,7 @@ test("a summary appended later carries its marker too", async () => {
   try {
     await vp.send({
       type: "tree/update",
-      rows: encodeTreeRows([node("s2", "sBrought", "branch_summary", { fromId: "uA" })]),
+      rows: encodeTreeRows([treeRow("s2", "sBrought", "branch_summary", { fromId: "uA" })]),
       leafId: "s2",
     });
     assert.equal(await row(vp, "s2").locator(".source-tag").innerText(), "from: Try approach A");

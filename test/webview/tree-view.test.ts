@@ -3,77 +3,45 @@
  * virtualization, incremental updates, navigation, busy state and XSS inertness.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import type { HostToWebview } from "../../src/shared/protocol.js";
+import { test } from "node:test";
 import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
 import type { TreeRow } from "../../src/core/rows/tree-row.js";
 import {
-  closeRig,
   measureSearchKeystrokes,
   measureSnapshot,
-  openRig,
-  openView,
   settle,
   syntheticTree,
   type ViewPage,
-  type WebviewServer,
+  webviewRig,
 } from "./harness.js";
+import { treeRow, treeSnapshot } from "./tree-fixtures.js";
+import { press, rowIds } from "./tree-page.js";
 
-let server: WebviewServer;
-let browser: Browser;
-before(async () => ({ server, browser } = await openRig()));
-after(() => closeRig(server, browser));
-
-let clock = 0;
-function node(id: string, parentId: string | null, kind: TreeRow["kind"], extra: Partial<TreeRow> = {}): TreeRow {
-  clock++;
-  return {
-    id,
-    parentId,
-    kind,
-    timestamp: new Date(Date.UTC(2026, 0, 1) + clock * 1000).toISOString(),
-    preview: `${kind} ${id}`,
-    ...extra,
-  };
-}
+const rig = webviewRig();
 
 const XSS_IMG = `<img src=x onerror=alert(1)>`;
 const XSS_SCRIPT = `<script>alert(2)</script>`;
 
 function sampleNodes(): TreeRow[] {
   return [
-    node("u1", null, "user", { preview: "Hello, can you help" }),
-    node("a1", "u1", "assistant", { preview: "Of course! I can" }),
-    node("u2", "a1", "user", { preview: "Let's try approach A" }),
-    node("a2", "u2", "assistant", { preview: "For approach A", label: "plan-a" }),
-    node("c1", "a2", "compaction", { tokens: 12345, preview: "summary" }),
-    node("t1", "c1", "toolResult", { toolName: "read", preview: "file contents" }),
-    node("u3", "t1", "user", { preview: `That worked ${XSS_IMG} ${XSS_SCRIPT}` }),
-    node("u4", "a1", "user", { preview: "Actually, approach B" }),
-    node("b1", "u4", "branch_summary", { preview: "Tried approach A" }),
-    node("a4", "b1", "assistant", { preview: "For approach B" }),
-    node("m1", "a4", "model_change", { preview: "openai/gpt" }),
+    treeRow("u1", null, "user", { preview: "Hello, can you help" }),
+    treeRow("a1", "u1", "assistant", { preview: "Of course! I can" }),
+    treeRow("u2", "a1", "user", { preview: "Let's try approach A" }),
+    treeRow("a2", "u2", "assistant", { preview: "For approach A", label: "plan-a" }),
+    treeRow("c1", "a2", "compaction", { tokens: 12345, preview: "summary" }),
+    treeRow("t1", "c1", "toolResult", { toolName: "read", preview: "file contents" }),
+    treeRow("u3", "t1", "user", { preview: `That worked ${XSS_IMG} ${XSS_SCRIPT}` }),
+    treeRow("u4", "a1", "user", { preview: "Actually, approach B" }),
+    treeRow("b1", "u4", "branch_summary", { preview: "Tried approach A" }),
+    treeRow("a4", "b1", "assistant", { preview: "For approach B" }),
+    treeRow("m1", "a4", "model_change", { preview: "openai/gpt" }),
   ];
 }
 
-function snapshot(nodes: TreeRow[], leafId: string | null, sessionId = "s1"): HostToWebview {
-  return { type: "tree/snapshot", sessionId, rows: encodeTreeRows(nodes), leafId };
-}
-
 async function openTree(state?: unknown): Promise<ViewPage> {
-  const vp = await openView(browser, server, { view: "tree", state });
-  await vp.send(snapshot(sampleNodes(), "u3"));
+  const vp = await rig.openView({ view: "tree", state });
+  await vp.send(treeSnapshot(sampleNodes(), "u3"));
   return vp;
-}
-
-async function rowIds(vp: ViewPage): Promise<string[]> {
-  return vp.page.$$eval('[role="treeitem"]', (els) =>
-    els
-      .map((e) => ({ id: e.getAttribute("data-entry-id") ?? "", top: parseFloat((e as HTMLElement).style.top) }))
-      .sort((a, b) => a.top - b.top)
-      .map((x) => x.id),
-  );
 }
 
 async function selectedId(vp: ViewPage): Promise<string | null> {
@@ -81,12 +49,6 @@ async function selectedId(vp: ViewPage): Promise<string | null> {
     const id = tree.getAttribute("aria-activedescendant");
     return id === null ? null : (document.getElementById(id)?.getAttribute("data-entry-id") ?? null);
   });
-}
-
-async function press(vp: ViewPage, key: string): Promise<void> {
-  await vp.page.focus('[role="tree"]');
-  await vp.page.keyboard.press(key);
-  await settle(vp.page);
 }
 
 test("each node kind renders as specified, with the active path, leaf marker and context-menu data", async () => {
@@ -126,22 +88,22 @@ test("each node kind renders as specified, with the active path, leaf marker and
 });
 
 test("the other entry kinds render with their markers in the all filter", async () => {
-  const vp = await openView(browser, server, { view: "tree" });
+  const vp = await rig.openView({ view: "tree" });
   try {
     await vp.send(
-      snapshot(
+      treeSnapshot(
         [
-          node("r", null, "user", { preview: "root" }),
-          node("bx", "r", "bashExecution", { preview: "ls -la" }),
-          node("cm", "bx", "custom_message", { preview: "hook says hi" }),
-          node("lb", "cm", "label", { preview: "label entry" }),
-          node("cu", "lb", "custom", { preview: "agent-tree/leaf" }),
-          node("th", "cu", "thinking_level_change", { preview: "high" }),
-          node("si", "th", "session_info", { preview: "My session" }),
-          node("un", "si", "unknown", { preview: "future" }),
-          node("fa", "un", "assistant", { preview: "boom", failed: true }),
-          node("tc", "fa", "assistant", { preview: "", toolCallsOnly: true, toolName: "read, bash" }),
-          node("or", "gone", "user", { preview: "orphaned", orphan: true }),
+          treeRow("r", null, "user", { preview: "root" }),
+          treeRow("bx", "r", "bashExecution", { preview: "ls -la" }),
+          treeRow("cm", "bx", "custom_message", { preview: "hook says hi" }),
+          treeRow("lb", "cm", "label", { preview: "label entry" }),
+          treeRow("cu", "lb", "custom", { preview: "agent-tree/leaf" }),
+          treeRow("th", "cu", "thinking_level_change", { preview: "high" }),
+          treeRow("si", "th", "session_info", { preview: "My session" }),
+          treeRow("un", "si", "unknown", { preview: "future" }),
+          treeRow("fa", "un", "assistant", { preview: "boom", failed: true }),
+          treeRow("tc", "fa", "assistant", { preview: "", toolCallsOnly: true, toolName: "read, bash" }),
+          treeRow("or", "gone", "user", { preview: "orphaned", orphan: true }),
         ],
         "tc",
       ),
@@ -336,7 +298,7 @@ test("incremental updates keep selection, folds and scroll; leaf and labels upda
     await press(vp, "Home");
     await vp.send({
       type: "tree/update",
-      rows: encodeTreeRows([node("a3", "u3", "assistant", { preview: "appended" })]),
+      rows: encodeTreeRows([treeRow("a3", "u3", "assistant", { preview: "appended" })]),
       leafId: "a3",
     });
     assert.equal(await selectedId(vp), "u1");
@@ -345,7 +307,7 @@ test("incremental updates keep selection, folds and scroll; leaf and labels upda
     await vp.send({ type: "tree/update", labels: [{ id: "u1", label: "start" }] });
     assert.match((await vp.page.textContent('[data-entry-id="u1"]')) ?? "", /\[start\]/);
     // A new snapshot of the same session keeps folds and selection.
-    await vp.send(snapshot([...sampleNodes()], "u3"));
+    await vp.send(treeSnapshot([...sampleNodes()], "u3"));
     assert.equal(await selectedId(vp), "u1");
     assert.equal(await vp.page.getAttribute('[data-entry-id="u4"]', "aria-expanded"), "false");
     await vp.send({ type: "tree/reveal", entryId: "a4" });
@@ -356,16 +318,16 @@ test("incremental updates keep selection, folds and scroll; leaf and labels upda
 });
 
 test("a row whose tool calls changed files shows the count, from a snapshot and when the row is sent again", async () => {
-  const vp = await openView(browser, server, { view: "tree" });
+  const vp = await rig.openView({ view: "tree" });
   try {
     const nodes = sampleNodes().map((n) => (n.id === "t1" ? { ...n, changedFiles: 3 } : n));
-    await vp.send(snapshot(nodes, "u3"));
+    await vp.send(treeSnapshot(nodes, "u3"));
     const badge = (id: string) => vp.page.locator(`[data-entry-id="${id}"] .files-badge`);
     assert.equal(await badge("t1").textContent(), "3");
     assert.equal(await badge("t1").getAttribute("title"), "3 files changed here");
     assert.equal(await vp.page.locator(".files-badge").count(), 1);
     // A turn streams in: its tool result row arrives, then again with its count (the host re-sends the row).
-    const result = node("t2", "u3", "toolResult", { toolName: "write", preview: "written" });
+    const result = treeRow("t2", "u3", "toolResult", { toolName: "write", preview: "written" });
     await vp.send({ type: "tree/update", rows: encodeTreeRows([result]) });
     assert.equal(await badge("t2").count(), 0);
     await vp.send({ type: "tree/update", rows: encodeTreeRows([{ ...result, changedFiles: 1 }]) });
@@ -404,10 +366,10 @@ test("busy: a progress bar shows and clicks do not navigate", async () => {
 });
 
 test("virtualized: a 100k-node tree keeps a bounded number of DOM rows while scrolling", async () => {
-  const vp = await openView(browser, server, { view: "tree" });
+  const vp = await rig.openView({ view: "tree" });
   try {
     const { nodes, leafId } = syntheticTree(100_000);
-    await vp.send(snapshot(nodes, leafId, "big"));
+    await vp.send(treeSnapshot(nodes, leafId, "big"));
     const count = () => vp.page.locator('[role="treeitem"]').count();
     assert.ok((await count()) > 10);
     assert.ok((await count()) <= 100, `rows in DOM: ${await count()}`);
@@ -431,7 +393,7 @@ test("virtualized: a 100k-node tree keeps a bounded number of DOM rows while scr
     const scrolled = await vp.page.$eval(".tree-scroll", (e) => (e as HTMLElement).scrollTop);
     await vp.send({
       type: "tree/update",
-      rows: encodeTreeRows([node("new1", leafId, "user", { preview: "appended" })]),
+      rows: encodeTreeRows([treeRow("new1", leafId, "user", { preview: "appended" })]),
     });
     assert.equal(await vp.page.$eval(".tree-scroll", (e) => (e as HTMLElement).scrollTop), scrolled);
     assert.equal(await selectedId(vp), sel);
@@ -450,9 +412,9 @@ test("virtualized: a 100k-node tree keeps a bounded number of DOM rows while scr
     await vp.send({
       type: "tree/update",
       rows: encodeTreeRows([
-        { ...node("early1", "n1", "user", { preview: "inserted above" }), timestamp: "2000-01-01T00:00:00.000Z" },
+        { ...treeRow("early1", "n1", "user", { preview: "inserted above" }), timestamp: "2000-01-01T00:00:00.000Z" },
         {
-          ...node("early2", "early1", "assistant", { preview: "inserted above" }),
+          ...treeRow("early2", "early1", "assistant", { preview: "inserted above" }),
           timestamp: "2000-01-01T00:00:01.000Z",
         },
       ]),
@@ -472,7 +434,7 @@ test("virtualized: a 100k-node tree keeps a bounded number of DOM rows while scr
 });
 
 test("benchmark hooks: snapshot and keystroke probes return timings and leave the view working", async () => {
-  const vp = await openView(browser, server, { view: "tree" });
+  const vp = await rig.openView({ view: "tree" });
   try {
     const { nodes, leafId } = syntheticTree(5_000);
     const t = await measureSnapshot(vp, {

@@ -1,12 +1,22 @@
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
 import type { AssistantMessage, ToolResultMessage } from "../../../src/core/messages.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
 import type { AgentTool } from "../../../src/core/tools/types.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
-import { startFakeOpenAI, type FakeServer } from "../../util/fake-openai-server.js";
-import { anthropicModel, fakeReadTool, fakeWriteTool, fileSession, newAgent, openAIModel, tempDir } from "./helpers.js";
+import { startFakeOpenAI } from "../../util/fake-openai-server.js";
+import { fakeServerForSuite } from "../../util/fake-server-suite.js";
+import {
+  anthropicModel,
+  fakeReadTool,
+  fakeWriteTool,
+  fileSession,
+  newAgent,
+  openAIModel,
+  tempDir,
+  tempDirPerTest,
+} from "./helpers.js";
 
 function messages(entries: SessionEntry[]): { role: string; entry: SessionEntry }[] {
   return entries.flatMap((e) => (e.type === "message" ? [{ role: e.message.role, entry: e }] : []));
@@ -24,21 +34,8 @@ function compactTypes(events: AgentEvent[]): string[] {
 }
 
 describe("AgentSession prompt loop (OpenAI wire)", { timeout: 60_000 }, () => {
-  let fake: FakeServer;
-  let tmp: ReturnType<typeof tempDir>;
-  before(async () => {
-    fake = await startFakeOpenAI();
-  });
-  after(async () => {
-    await fake.close();
-  });
-  beforeEach(async () => {
-    tmp?.cleanup();
-    tmp = tempDir();
-    // Drop replies a failed test may have left queued, and the request log.
-    await fetch(`${new URL(fake.baseURL).origin}/__fake/reset`, { method: "POST" });
-  });
-  after(() => tmp?.cleanup());
+  const fake = fakeServerForSuite();
+  const tmp = tempDirPerTest();
 
   it("streams a reply with events in order and appends both messages", async () => {
     const sm = await fileSession(tmp.dir);

@@ -6,12 +6,12 @@
  * unchanged. Model calls go through the real SDK to the fake server.
  */
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import type { HookEventMap } from "../../../src/core/hooks/hook-events.js";
 import { buildContextFromEntries } from "../../../src/core/session/context.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
-import { startFakeOpenAI, type FakeServer } from "../../util/fake-openai-server.js";
+import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { piLeafPath, readJsonl } from "../session/helpers.js";
 import {
   assistantMsg,
@@ -20,7 +20,7 @@ import {
   newAgent,
   openAIModel,
   requestText,
-  tempDir,
+  tempDirPerTest,
   toolResultMsg,
   userMsg,
 } from "./helpers.js";
@@ -46,20 +46,8 @@ async function buildTree(dir: string) {
 }
 
 describe("bringConclusions", { timeout: 60_000 }, () => {
-  let fake: FakeServer;
-  let tmp: ReturnType<typeof tempDir>;
-  before(async () => {
-    fake = await startFakeOpenAI();
-  });
-  after(async () => {
-    await fake.close();
-    tmp?.cleanup();
-  });
-  beforeEach(async () => {
-    tmp?.cleanup();
-    tmp = tempDir();
-    await fetch(`${new URL(fake.baseURL).origin}/__fake/reset`, { method: "POST" });
-  });
+  const fake = fakeServerForSuite();
+  const tmp = tempDirPerTest();
 
   it("summarizes the other branch from the common ancestor to the node and appends it at the leaf", async () => {
     const { sm, ids } = await buildTree(tmp.dir);

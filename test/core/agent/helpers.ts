@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { after, beforeEach } from "node:test";
 import { AgentSession, type AgentSessionOptions } from "../../../src/core/agent/agent-session.js";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
 import { emptyUsage, type AgentMessage, type AssistantMessage } from "../../../src/core/messages.js";
@@ -15,6 +16,25 @@ import type { FakeServer } from "../../util/fake-provider-common.js";
 export function tempDir(): { dir: string; cleanup: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tree-agent-"));
   return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A fresh temp folder for each test of the enclosing suite (node:test `describe` or file): `dir` is the
+ * current test's; each is removed when the next test starts, the last after the suite.
+ */
+export function tempDirPerTest(): { readonly dir: string } {
+  let tmp: ReturnType<typeof tempDir> | undefined;
+  beforeEach(() => {
+    tmp?.cleanup();
+    tmp = tempDir();
+  });
+  after(() => tmp?.cleanup());
+  return {
+    get dir() {
+      if (!tmp) throw new Error("the per-test temp folder is only there inside a test");
+      return tmp.dir;
+    },
+  };
 }
 
 /** A file-backed session in `dir`. */
@@ -135,13 +155,13 @@ export function userMsg(text: string): AgentMessage {
 }
 
 /** A tool result. */
-export function toolResultMsg(callId: string, toolName: string, text: string): AgentMessage {
+export function toolResultMsg(callId: string, toolName: string, text: string, isError = false): AgentMessage {
   return {
     role: "toolResult",
     toolCallId: callId,
     toolName,
     content: [{ type: "text", text }],
-    isError: false,
+    isError,
     timestamp: Date.now(),
   };
 }

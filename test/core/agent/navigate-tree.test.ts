@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
 import type { HookEventMap } from "../../../src/core/hooks/hook-events.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { BranchSummaryEntry } from "../../../src/core/session/types.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
-import { startFakeOpenAI, type FakeServer } from "../../util/fake-openai-server.js";
+import type { FakeServer } from "../../util/fake-provider-common.js";
+import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import {
   anthropicModel,
   assistantMsg,
@@ -13,7 +14,7 @@ import {
   fileSize,
   newAgent,
   openAIModel,
-  tempDir,
+  tempDirPerTest,
   toolResultMsg,
   userMsg,
 } from "./helpers.js";
@@ -42,21 +43,8 @@ function userPromptOf(fake: FakeServer, i = fake.requests.length - 1): string {
 }
 
 describe("navigateTree", { timeout: 60_000 }, () => {
-  let fake: FakeServer;
-  let tmp: ReturnType<typeof tempDir>;
-  before(async () => {
-    fake = await startFakeOpenAI();
-  });
-  after(async () => {
-    await fake.close();
-    tmp?.cleanup();
-  });
-  beforeEach(async () => {
-    tmp?.cleanup();
-    tmp = tempDir();
-    // Drop replies a failed test may have left queued, and the request log.
-    await fetch(`${new URL(fake.baseURL).origin}/__fake/reset`, { method: "POST" });
-  });
+  const fake = fakeServerForSuite();
+  const tmp = tempDirPerTest();
 
   it("root user message: leaf reset to null, text returned, and the move survives a reopen", async () => {
     const { sm, ids } = await buildTree(tmp.dir);

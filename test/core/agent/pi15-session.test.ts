@@ -6,22 +6,14 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
-import { startFakeOpenAI, type FakeServer } from "../../util/fake-openai-server.js";
-import { assistantMsg, newAgent, openAIModel, tempDir } from "./helpers.js";
+import { fakeServerForSuite } from "../../util/fake-server-suite.js";
+import { assistantMsg, newAgent, openAIModel, tempDirPerTest } from "./helpers.js";
 
 describe("continuing a pi 1.5 session", { timeout: 60_000 }, () => {
-  let fake: FakeServer;
-  let tmp: ReturnType<typeof tempDir>;
-  before(async () => {
-    fake = await startFakeOpenAI();
-    tmp = tempDir();
-  });
-  after(async () => {
-    await fake.close();
-    tmp.cleanup();
-  });
+  const fake = fakeServerForSuite();
+  const tmp = tempDirPerTest();
 
   it("messages without content and system messages: the next prompt reaches the model", async () => {
     const file = path.join(tmp.dir, "pi15.jsonl");

@@ -1,21 +1,13 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { ModelRegistry } from "../../../src/core/providers/model-registry.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
-import { startFakeOpenAI, type FakeServer } from "../../util/fake-openai-server.js";
-import { fileSession, newAgent, openAIModel, tempDir } from "./helpers.js";
+import { fakeServerForSuite } from "../../util/fake-server-suite.js";
+import { fileSession, newAgent, openAIModel, tempDir, tempDirPerTest } from "./helpers.js";
 
 describe("AgentSession state", { timeout: 60_000 }, () => {
-  let fake: FakeServer;
-  let tmp: ReturnType<typeof tempDir>;
-  before(async () => {
-    fake = await startFakeOpenAI();
-    tmp = tempDir();
-  });
-  after(async () => {
-    await fake.close();
-    tmp.cleanup();
-  });
+  const fake = fakeServerForSuite();
+  const tmp = tempDirPerTest();
 
   it("setModel / setThinkingLevel are recorded and picked up by the next AgentSession", async () => {
     const sm = await fileSession(tmp.dir);

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { after, afterEach, before, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import {
   CHECKPOINT_ENTRY_TYPE,
   TurnCheckpoints,
@@ -20,24 +20,13 @@ import {
 import { buildContextFromEntries } from "../../../src/core/session/context.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
-import { startFakeOpenAI, type FakeServer } from "../../util/fake-openai-server.js";
+import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { newAgent, openAIModel } from "../agent/helpers.js";
 import { piLeafPath } from "../session/helpers.js";
-import { folderPicture, read, tempWorkspace, writeFiles } from "./helpers.js";
+import { folderPicture, read, tempWorkspacePerTest, writeFiles } from "./helpers.js";
 
-let fake: FakeServer;
-let t: ReturnType<typeof tempWorkspace>;
-before(async () => {
-  fake = await startFakeOpenAI();
-});
-after(async () => {
-  await fake.close();
-});
-beforeEach(async () => {
-  t = tempWorkspace();
-  await fetch(`${new URL(fake.baseURL).origin}/__fake/reset`, { method: "POST" });
-});
-afterEach(() => t.cleanup());
+const fake = fakeServerForSuite();
+const t = tempWorkspacePerTest();
 
 async function setUp(maxTurns?: number): Promise<{
   sm: SessionManager;

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import {
   CheckpointUnavailableError,
   FolderCheckpoints,
@@ -10,11 +10,9 @@ import {
   WorkspaceCheckpoints,
   nodeRestoreFileSystem,
 } from "../../../src/core/checkpoints/index.js";
-import { envWithoutGit, folderPicture, read, tempWorkspace, writeFiles } from "./helpers.js";
+import { envWithoutGit, folderPicture, read, tempWorkspacePerTest, writeFiles } from "./helpers.js";
 
-let t: ReturnType<typeof tempWorkspace>;
-beforeEach(() => (t = tempWorkspace()));
-afterEach(() => t.cleanup());
+const t = tempWorkspacePerTest();
 
 function unavailable(reason: string): (e: unknown) => boolean {
   return (e: unknown) => {
@@ -28,7 +26,7 @@ function unavailable(reason: string): (e: unknown) => boolean {
 describe("when checkpoints cannot work", { timeout: 60_000 }, () => {
   it("no git on PATH: a typed error that says so", async () => {
     await assert.rejects(
-      FolderCheckpoints.open({ folder: t.ws, storageDir: t.store, env: envWithoutGit(t.root) }),
+      t.open({ env: envWithoutGit(t.root) }),
       (e: unknown) => unavailable("no-git")(e) && /`git` was not found/.test((e as Error).message),
     );
   });
@@ -53,7 +51,7 @@ describe("when checkpoints cannot work", { timeout: 60_000 }, () => {
 
   it("too many files: nothing recorded, and it works again once the folder fits", async () => {
     writeFiles(t.ws, { "a.txt": "a", "b.txt": "b", "c.txt": "c" });
-    const cp = await FolderCheckpoints.open({ folder: t.ws, storageDir: t.store, limits: { maxFiles: 2 } });
+    const cp = await t.open({ limits: { maxFiles: 2 } });
     await assert.rejects(cp.checkpoint(), unavailable("too-large"));
     assert.equal(await cp.latest(), undefined);
     writeFiles(t.ws, { ".gitignore": "c.txt\n" });
@@ -65,7 +63,7 @@ describe("when checkpoints cannot work", { timeout: 60_000 }, () => {
 
   it("too many bytes in all", async () => {
     writeFiles(t.ws, { "a.bin": Buffer.alloc(600), "b.bin": Buffer.alloc(600) });
-    const cp = await FolderCheckpoints.open({ folder: t.ws, storageDir: t.store, limits: { maxTotalBytes: 1000 } });
+    const cp = await t.open({ limits: { maxTotalBytes: 1000 } });
     await assert.rejects(cp.checkpoint(), unavailable("too-large"));
   });
 });

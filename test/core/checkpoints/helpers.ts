@@ -1,9 +1,18 @@
 /** Shared set-up of the checkpoint tests: temp workspaces and stores, and exact pictures of a folder's state. */
+import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { afterEach, beforeEach } from "node:test";
+import {
+  FolderCheckpoints,
+  RestoreFailedError,
+  nodeRestoreFileSystem,
+  type FolderCheckpointsOptions,
+  type RestoreFileSystem,
+} from "../../../src/core/checkpoints/index.js";
 
 /** A temp root holding `ws/` (the workspace folder) and `store/` (the checkpoint storage); `cleanup()` removes it. */
 export function tempWorkspace(): { root: string; ws: string; store: string; cleanup: () => void } {
@@ -12,6 +21,43 @@ export function tempWorkspace(): { root: string; ws: string; store: string; clea
   const store = path.join(root, "store");
   fs.mkdirSync(ws);
   return { root, ws, store, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
+}
+
+/** The current test's temp workspace (see {@link tempWorkspacePerTest}). */
+export interface WorkspacePerTest {
+  readonly root: string;
+  readonly ws: string;
+  readonly store: string;
+  /** FolderCheckpoints over `ws`, stored in `store`, with `options` on top. */
+  open(options?: Partial<FolderCheckpointsOptions>): Promise<FolderCheckpoints>;
+}
+
+/**
+ * A fresh temp workspace for each test of the enclosing suite (node:test `describe` or file), removed after the
+ * test; the returned object always speaks of the current test's one.
+ */
+export function tempWorkspacePerTest(): WorkspacePerTest {
+  let t: ReturnType<typeof tempWorkspace> | undefined;
+  beforeEach(() => {
+    t = tempWorkspace();
+  });
+  afterEach(() => t?.cleanup());
+  const current = (): ReturnType<typeof tempWorkspace> => {
+    if (!t) throw new Error("the per-test workspace is only there inside a test");
+    return t;
+  };
+  return {
+    get root() {
+      return current().root;
+    },
+    get ws() {
+      return current().ws;
+    },
+    get store() {
+      return current().store;
+    },
+    open: (options = {}) => FolderCheckpoints.open({ folder: current().ws, storageDir: current().store, ...options }),
+  };
 }
 
 /** Writes files (relative path → content) under `dir`, creating folders. */
@@ -87,4 +133,48 @@ export function envWithoutGit(root: string): NodeJS.ProcessEnv {
   const empty = path.join(root, "empty-bin");
   fs.mkdirSync(empty, { recursive: true });
   return { ...process.env, PATH: empty };
+}
+
+/** A restore file system whose `at`-th rename (counted from `failAt(at)`) fails as a full disk would. */
+export class FailingRenames {
+  /** Renames since the last `failAt`. */
+  renames = 0;
+  private failingAt = Infinity;
+  readonly fs: RestoreFileSystem = {
+    ...nodeRestoreFileSystem,
+    rename: async (from, to) => {
+      if (++this.renames === this.failingAt) throw new Error("disk full (injected)");
+      return nodeRestoreFileSystem.rename(from, to);
+    },
+  };
+
+  /** From now on, the `at`-th rename fails (Infinity: none does). */
+  failAt(at: number): void {
+    this.renames = 0;
+    this.failingAt = at;
+  }
+}
+
+/**
+ * All or nothing: for each `at`, the `at`-th rename fails, and `run` must reject with a rolled-back
+ * RestoreFailedError after exactly `at` renames and leave `ws` as `before`. Renames work again afterwards.
+ */
+export async function assertRollsBackAtEach(
+  failing: FailingRenames,
+  ats: readonly number[],
+  run: () => Promise<unknown>,
+  ws: string,
+  before: Record<string, string>,
+): Promise<void> {
+  for (const at of ats) {
+    failing.failAt(at);
+    await assert.rejects(run(), (e: unknown) => {
+      assert.ok(e instanceof RestoreFailedError, String(e));
+      assert.equal(e.rolledBack, true);
+      return true;
+    });
+    assert.equal(failing.renames, at, "the failure happened midway");
+    assert.deepEqual(folderPicture(ws), before, `failure at rename ${at}: every file as it was`);
+  }
+  failing.failAt(Infinity);
 }

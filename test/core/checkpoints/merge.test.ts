@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import {
   DirtyFilesError,
   FolderCheckpoints,
@@ -18,11 +18,16 @@ import {
   type MergedFile,
   type RestoreFileSystem,
 } from "../../../src/core/checkpoints/index.js";
-import { folderPicture, read, tempWorkspace, writeFiles } from "./helpers.js";
+import {
+  assertRollsBackAtEach,
+  FailingRenames,
+  folderPicture,
+  read,
+  tempWorkspacePerTest,
+  writeFiles,
+} from "./helpers.js";
 
-let t: ReturnType<typeof tempWorkspace>;
-beforeEach(() => (t = tempWorkspace()));
-afterEach(() => t.cleanup());
+const t = tempWorkspacePerTest();
 
 /** File edits: text or bytes to write, null to delete. */
 type Edits = Record<string, string | Buffer | null>;
@@ -57,15 +62,11 @@ function outcomes(files: readonly MergedFile[]): Record<string, string> {
   return Object.fromEntries(files.map((f) => [f.path, `${f.outcome} (${f.change})`]));
 }
 
-async function open(options: { restoreFs?: RestoreFileSystem; env?: NodeJS.ProcessEnv } = {}) {
-  return FolderCheckpoints.open({ folder: t.ws, storageDir: t.store, ...options });
-}
-
 const LINES = "one\ntwo\nthree\nfour\nfive\nsix\nseven\n";
 
 describe("merging another branch's files", { timeout: 60_000 }, () => {
   it("applies what only the other branch changed — edits, new files in new folders, deletions — and keeps ours", async () => {
-    const cp = await open();
+    const cp = await t.open();
     const { baseId, theirsId } = await threeStates(
       cp,
       { "a.txt": "a0\n", "gone.txt": "bye\n", "mine.txt": "m0\n" },
@@ -91,7 +92,7 @@ describe("merging another branch's files", { timeout: 60_000 }, () => {
   });
 
   it("merges text both sides changed in different places, without markers", async () => {
-    const cp = await open();
+    const cp = await t.open();
     const { baseId, theirsId } = await threeStates(
       cp,
       { "f.txt": LINES },
@@ -108,7 +109,7 @@ describe("merging another branch's files", { timeout: 60_000 }, () => {
     const home = path.join(t.root, "home");
     fs.mkdirSync(home);
     fs.writeFileSync(path.join(home, ".gitconfig"), "[merge]\n\tconflictStyle = diff3\n");
-    const cp = await open({ env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") } });
+    const cp = await t.open({ env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") } });
     const { baseId, theirsId } = await threeStates(
       cp,
       { "f.txt": LINES },
@@ -127,7 +128,7 @@ describe("merging another branch's files", { timeout: 60_000 }, () => {
   });
 
   it("keeps ours for a binary file both changed, and a file both created differently gets markers", async () => {
-    const cp = await open();
+    const cp = await t.open();
     const { baseId, theirsId } = await threeStates(
       cp,
       { "img.bin": Buffer.from([0, 1, 2, 3]) },
@@ -141,7 +142,7 @@ describe("merging another branch's files", { timeout: 60_000 }, () => {
   });
 
   it("keeps the modified file when one side deleted it and the other changed it, either way round", async () => {
-    const cp = await open();
+    const cp = await t.open();
     const { baseId, theirsId } = await threeStates(
       cp,
       { "they-deleted.txt": "x\n", "we-deleted.txt": "y\n" },
@@ -158,7 +159,7 @@ describe("merging another branch's files", { timeout: 60_000 }, () => {
   });
 
   it("takes their mode change with our content, and skips a change both sides made alike", async () => {
-    const cp = await open();
+    const cp = await t.open();
     writeFiles(t.ws, { "tool.sh": "#!/bin/sh\necho 1\n", "same.txt": "s\n" });
     const baseId = (await cp.checkpoint()).id;
     fs.chmodSync(path.join(t.ws, "tool.sh"), 0o755);
@@ -173,7 +174,7 @@ describe("merging another branch's files", { timeout: 60_000 }, () => {
   });
 
   it("leaves ours where their file would need one of our files or folders out of the way", async () => {
-    const cp = await open();
+    const cp = await t.open();
     const { baseId, theirsId } = await threeStates(
       cp,
       { "keep.txt": "k\n" },
@@ -188,7 +189,7 @@ describe("merging another branch's files", { timeout: 60_000 }, () => {
   });
 
   it("takes their file that became a folder, and their folder that became a file, when ours left them alone", async () => {
-    const cp = await open();
+    const cp = await t.open();
     const { baseId, theirsId } = await threeStates(
       cp,
       { "was-file": "f\n", "was-dir/inner.txt": "i\n" },
@@ -212,7 +213,7 @@ describe("merging another branch's files", { timeout: 60_000 }, () => {
   });
 
   it("undo puts back exactly the files of before the merge", async () => {
-    const cp = await open();
+    const cp = await t.open();
     const { baseId, theirsId } = await threeStates(
       cp,
       { "f.txt": LINES, "del.txt": "d\n", "bin.bin": Buffer.from([0, 1]) },
@@ -229,16 +230,8 @@ describe("merging another branch's files", { timeout: 60_000 }, () => {
   });
 
   it("leaves every file as it was when a write fails midway, and when the unsaved files would be overwritten", async () => {
-    let renames = 0;
-    let failAt = Infinity;
-    const failing: RestoreFileSystem = {
-      ...nodeRestoreFileSystem,
-      rename: async (from, to) => {
-        if (++renames === failAt) throw new Error("disk full (injected)");
-        return nodeRestoreFileSystem.rename(from, to);
-      },
-    };
-    const cp = await open({ restoreFs: failing });
+    const failing = new FailingRenames();
+    const cp = await t.open({ restoreFs: failing.fs });
     const { baseId, theirsId } = await threeStates(
       cp,
       { "a.txt": "a\n", "b.txt": "b\n", "c.txt": LINES },
@@ -252,18 +245,7 @@ describe("merging another branch's files", { timeout: 60_000 }, () => {
       return true;
     });
     assert.deepEqual(folderPicture(t.ws), before, "refused before writing");
-    for (const at of [1, 3, 5]) {
-      renames = 0;
-      failAt = at;
-      await assert.rejects(cp.merge(baseId, theirsId), (e: unknown) => {
-        assert.ok(e instanceof RestoreFailedError, String(e));
-        assert.equal(e.rolledBack, true);
-        return true;
-      });
-      assert.equal(renames, at, "the failure happened midway");
-      assert.deepEqual(folderPicture(t.ws), before, `failure at rename ${at}: every file as it was`);
-    }
-    failAt = Infinity;
+    await assertRollsBackAtEach(failing, [1, 3, 5], () => cp.merge(baseId, theirsId), t.ws, before);
     await cp.merge(baseId, theirsId);
     assert.equal(read(t.ws, "c.txt"), LINES.replace("one", "1").replace("seven", "7"));
   });

@@ -2,16 +2,14 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { FolderCheckpoints } from "../../../src/core/checkpoints/index.js";
-import { tempWorkspace, userGit, writeFiles } from "./helpers.js";
+import { tempWorkspacePerTest, userGit, writeFiles } from "./helpers.js";
 
-let t: ReturnType<typeof tempWorkspace>;
-beforeEach(() => (t = tempWorkspace()));
-afterEach(() => t.cleanup());
+const t = tempWorkspacePerTest();
 
 async function open(limits = {}): Promise<FolderCheckpoints> {
-  return FolderCheckpoints.open({ folder: t.ws, storageDir: t.store, limits });
+  return t.open({ limits });
 }
 
 describe("recording a folder", { timeout: 60_000 }, () => {
@@ -128,7 +126,7 @@ describe("recording a folder", { timeout: 60_000 }, () => {
       "old.bak": "ignored by the global excludes file",
     });
     const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") };
-    const cp = await FolderCheckpoints.open({ folder: t.ws, storageDir: t.store, env });
+    const cp = await t.open({ env });
     const first = await cp.checkpoint();
     assert.deepEqual(await cp.listFiles(first.id), [".gitattributes", "a.txt", "doc.md"]);
     assert.equal((await cp.readFileAt(first.id, "a.txt"))?.toString(), "lower case\n", "no clean filter ran");

@@ -5,24 +5,30 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import {
   CheckpointAbortedError,
   DirtyFilesError,
   FolderCheckpoints,
   NothingToUndoError,
-  RestoreFailedError,
   nodeRestoreFileSystem,
   type RestoreFileSystem,
 } from "../../../src/core/checkpoints/index.js";
-import { exactPicture, folderPicture, read, tempWorkspace, userGit, writeFiles } from "./helpers.js";
+import {
+  assertRollsBackAtEach,
+  exactPicture,
+  FailingRenames,
+  folderPicture,
+  read,
+  tempWorkspacePerTest,
+  userGit,
+  writeFiles,
+} from "./helpers.js";
 
-let t: ReturnType<typeof tempWorkspace>;
-beforeEach(() => (t = tempWorkspace()));
-afterEach(() => t.cleanup());
+const t = tempWorkspacePerTest();
 
 async function open(restoreFs?: RestoreFileSystem): Promise<FolderCheckpoints> {
-  return FolderCheckpoints.open({ folder: t.ws, storageDir: t.store, restoreFs });
+  return t.open({ restoreFs });
 }
 
 /** A first state with one of everything, and a second one where each of them changed. */
@@ -144,7 +150,7 @@ describe("restoring a checkpoint", { timeout: 60_000 }, () => {
   });
 
   it("never replaces a file whose content no checkpoint holds (ignored now, or too large)", async () => {
-    const cp = await FolderCheckpoints.open({ folder: t.ws, storageDir: t.store, limits: { maxFileBytes: 64 } });
+    const cp = await t.open({ limits: { maxFileBytes: 64 } });
     writeFiles(t.ws, { "config.json": "recorded v1", "data.bin": "small v1" });
     const first = (await cp.checkpoint()).id;
     writeFiles(t.ws, { ".gitignore": "config.json\n", "config.json": "local secrets", "data.bin": "x".repeat(100) });
@@ -177,31 +183,12 @@ describe("restoring a checkpoint", { timeout: 60_000 }, () => {
   });
 
   it("leaves every file as it was when a write fails midway", async () => {
-    let renames = 0;
-    let failAt = Infinity;
-    const failing: RestoreFileSystem = {
-      ...nodeRestoreFileSystem,
-      rename: async (from, to) => {
-        if (++renames === failAt) throw new Error("disk full (injected)");
-        return nodeRestoreFileSystem.rename(from, to);
-      },
-    };
-    const cp = await open(failing);
+    const failing = new FailingRenames();
+    const cp = await open(failing.fs);
     const { first } = await twoStates(cp);
     writeFiles(t.ws, { "edit.txt": "unsaved by any checkpoint yet\n" });
     const before = folderPicture(t.ws);
-    for (const at of [1, 4, 9]) {
-      renames = 0;
-      failAt = at;
-      await assert.rejects(cp.restore(first), (e: unknown) => {
-        assert.ok(e instanceof RestoreFailedError, String(e));
-        assert.equal(e.rolledBack, true);
-        return true;
-      });
-      assert.equal(renames, at, "the failure happened midway");
-      assert.deepEqual(folderPicture(t.ws), before, `failure at rename ${at}: every file as it was`);
-    }
-    failAt = Infinity;
+    await assertRollsBackAtEach(failing, [1, 4, 9], () => cp.restore(first), t.ws, before);
     await cp.restore(first);
     assert.equal(read(t.ws, "edit.txt"), "original\n");
   });

@@ -1,18 +1,19 @@
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
 import type { HookEventMap } from "../../../src/core/hooks/hook-events.js";
 import { COMPACTION_SUMMARY_PREFIX } from "../../../src/core/messages.js";
 import type { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { CompactionEntry } from "../../../src/core/session/types.js";
-import { startFakeOpenAI, type FakeServer } from "../../util/fake-openai-server.js";
+import { CONTEXT_OVERFLOW_REPLY } from "../../util/fake-openai-server.js";
+import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import {
   assistantMsg,
   fileSession,
   fileSize,
   newAgent,
   openAIModel,
-  tempDir,
+  tempDirPerTest,
   toolResultMsg,
   userMsg,
 } from "../agent/helpers.js";
@@ -32,20 +33,8 @@ function fill(sm: SessionManager, turns: number, offset = 0): string[] {
 const settings = { enabled: true, reserveTokens: 2000, keepRecentTokens: 1500 };
 
 describe("compaction", { timeout: 60_000 }, () => {
-  let fake: FakeServer;
-  let tmp: ReturnType<typeof tempDir>;
-  before(async () => {
-    fake = await startFakeOpenAI();
-  });
-  after(async () => {
-    await fake.close();
-    tmp?.cleanup();
-  });
-  beforeEach(async () => {
-    tmp?.cleanup();
-    tmp = tempDir();
-    await fetch(`${new URL(fake.baseURL).origin}/__fake/reset`, { method: "POST" });
-  });
+  const fake = fakeServerForSuite();
+  const tmp = tempDirPerTest();
 
   it("compact() cuts at a turn boundary and records file lists and tokensBefore", async () => {
     const sm = await fileSession(tmp.dir);
@@ -176,16 +165,7 @@ describe("compaction", { timeout: 60_000 }, () => {
     const sm = await fileSession(tmp.dir);
     fill(sm, 6);
     const { agent, events } = newAgent(sm, { model: openAIModel(fake), compaction: settings });
-    fake.enqueue({
-      status: 400,
-      body: {
-        error: {
-          message: "This model's maximum context length is 8192 tokens.",
-          type: "invalid_request_error",
-          code: "context_length_exceeded",
-        },
-      },
-    });
+    fake.enqueue(CONTEXT_OVERFLOW_REPLY);
     await agent.prompt("go on");
     const reasons = events
       .filter((e): e is Extract<AgentEvent, { type: "compaction_start" }> => e.type === "compaction_start")

@@ -9,23 +9,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { pathToFileURL } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, type Page } from "playwright-core";
 import { emptyUsage, type AssistantMessage } from "../../../src/core/messages.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { writeSessionHtml } from "../../../src/core/export/export-session.js";
 import { openClaudeTranscript } from "../../../src/core/import/claude-session.js";
+import { CHROMIUM_PATH, launchHeadless } from "../../util/chromium.js";
 import { buildPageScript } from "./page-script.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const XSS_TEXT =
   'Branch two <img src=x onerror="window.__xss=1"> </script><script>window.__xss=2</script> ' +
   '[link](javascript:window.__xss=3) <a href="javascript:window.__xss=4">a</a>';
@@ -124,13 +115,13 @@ async function finish(w: Watched): Promise<void> {
   assert.deepEqual(w.dialogs, [], "no dialogs");
 }
 
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed`;
+const skip = existsSync(CHROMIUM_PATH) ? false : `${CHROMIUM_PATH} is not installed`;
 
 before(async () => {
   if (skip) return;
   dir = await mkdtemp(join(tmpdir(), "agent-tree-export-page-"));
   pageScript = await buildPageScript();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  browser = await launchHeadless();
 });
 after(async () => {
   await browser?.close();

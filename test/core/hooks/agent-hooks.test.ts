@@ -1,24 +1,12 @@
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
-import { startFakeOpenAI, type FakeServer } from "../../util/fake-openai-server.js";
-import { fakeReadTool, fileSession, newAgent, openAIModel, tempDir } from "../agent/helpers.js";
+import { fakeServerForSuite } from "../../util/fake-server-suite.js";
+import { fakeReadTool, fileSession, newAgent, openAIModel, tempDirPerTest } from "../agent/helpers.js";
 
 describe("hooks through AgentSession", { timeout: 60_000 }, () => {
-  let fake: FakeServer;
-  let tmp: ReturnType<typeof tempDir>;
-  before(async () => {
-    fake = await startFakeOpenAI();
-  });
-  after(async () => {
-    await fake.close();
-    tmp?.cleanup();
-  });
-  beforeEach(async () => {
-    tmp?.cleanup();
-    tmp = tempDir();
-    await fetch(`${new URL(fake.baseURL).origin}/__fake/reset`, { method: "POST" });
-  });
+  const fake = fakeServerForSuite();
+  const tmp = tempDirPerTest();
 
   it('prompt("/name args") runs a registered command instead of asking the model', async () => {
     const sm = await fileSession(tmp.dir);

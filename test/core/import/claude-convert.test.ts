@@ -6,8 +6,7 @@ import type { SessionEntry, SessionMessageEntry } from "../../../src/core/sessio
 import { convertClaudeRecords } from "../../../src/core/import/claude-convert.js";
 import { parseClaudeFile, parseClaudeText } from "../../../src/core/import/claude-parse.js";
 import { mapClaudeToolCall } from "../../../src/core/import/claude-tools.js";
-
-const FIXTURES = join(__dirname, "../../fixtures/claude");
+import { BRANCHING_TOOLS_LEAF_ROLES, FIXTURES } from "./claude-fixtures.js";
 
 async function load(name: string, mapTools = false) {
   const parsed = await parseClaudeFile(join(FIXTURES, name));
@@ -88,17 +87,7 @@ test("branching via parentUuid gives two children; leaf, title and corrupt line 
   assert.equal(root?.type, "custom_message");
   const path = pathTo(t.entries, t.leafId ?? "");
   const texts = path.filter((e) => e.type === "message").map((e) => msg(e).role);
-  assert.deepEqual(texts, [
-    "user",
-    "assistant",
-    "toolResult",
-    "assistant",
-    "toolResult",
-    "user",
-    "assistant",
-    "toolResult",
-    "assistant",
-  ]);
+  assert.deepEqual(texts, BRANCHING_TOOLS_LEAF_ROLES);
   // Every parent precedes its child, so the entries can be appended in order.
   const seen = new Set<string>();
   for (const e of t.entries) {

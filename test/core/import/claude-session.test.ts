@@ -13,8 +13,8 @@ import {
   openClaudeTranscript,
 } from "../../../src/core/import/claude-session.js";
 import { listAllSessions, listPiSessionFolders } from "../../../src/core/import/session-sources.js";
+import { BRANCHING_TOOLS_LEAF_ROLES, FIXTURES } from "./claude-fixtures.js";
 
-const FIXTURES = join(__dirname, "../../fixtures/claude");
 let tmp: string;
 
 before(async () => {
@@ -72,18 +72,7 @@ test("convertClaudePathToSession writes the chosen path as a v3 session with pi'
   try {
     const ctx = sm.buildSessionContext();
     const roles = ctx.messages.map((m) => m.role);
-    assert.deepEqual(roles, [
-      "custom",
-      "user",
-      "assistant",
-      "toolResult",
-      "assistant",
-      "toolResult",
-      "user",
-      "assistant",
-      "toolResult",
-      "assistant",
-    ]);
+    assert.deepEqual(roles, ["custom", ...BRANCHING_TOOLS_LEAF_ROLES]);
     const firstCall = (ctx.messages[2] as AssistantMessage).content.find((c) => c.type === "toolCall");
     assert.ok(firstCall && firstCall.type === "toolCall");
     assert.equal(firstCall.name, "read");

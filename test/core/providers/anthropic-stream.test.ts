@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import type { AssistantMessage, LlmMessage } from "../../../src/core/messages.js";
 import { emptyUsage } from "../../../src/core/messages.js";
-import { completeText, streamCompletion } from "../../../src/core/providers/stream-completion.js";
-import type { ModelInfo, RetryInfo, StreamEvent, StreamRequest } from "../../../src/core/providers/types.js";
-import { startFakeAnthropic, type FakeServer } from "../../util/fake-anthropic-server.js";
+import { completeText } from "../../../src/core/providers/stream-completion.js";
+import type { ModelInfo, RetryInfo } from "../../../src/core/providers/types.js";
+import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
+import { fakeServerForSuite } from "../../util/fake-server-suite.js";
+import { abortAtFirstDelta, collect, requestsTo, user } from "./stream-helpers.js";
 
 const KEY = "sk-ant-test-secret-0123456789";
 
@@ -22,35 +24,9 @@ function model(baseUrl: string): ModelInfo {
   };
 }
 
-const user = (text: string): LlmMessage => ({ role: "user", content: text, timestamp: 1 });
-
-async function collect(req: StreamRequest): Promise<{ events: StreamEvent[]; final: AssistantMessage }> {
-  const events: StreamEvent[] = [];
-  for await (const e of streamCompletion(req)) events.push(e);
-  const last = events[events.length - 1];
-  assert.ok(last.type === "done" || last.type === "error");
-  assert.equal(events.filter((e) => e.type === "done" || e.type === "error").length, 1);
-  return { events, final: last.message };
-}
-
 describe("anthropic provider against a fake server", () => {
-  let fake: FakeServer;
-  before(async () => {
-    fake = await startFakeAnthropic();
-  });
-  after(async () => {
-    await fake.close();
-  });
-  beforeEach(() => {
-    fake.requests.length = 0;
-  });
-  const req = (extra: Partial<StreamRequest> = {}): StreamRequest => ({
-    model: model(fake.baseURL),
-    apiKey: KEY,
-    messages: [user("hello")],
-    retryBaseDelayMs: 5,
-    ...extra,
-  });
+  const fake = fakeServerForSuite(startFakeAnthropic);
+  const req = requestsTo(() => model(fake.baseURL), KEY, "hello");
 
   it("streams thinking with its signature, text and tool use; fills usage and cost", async () => {
     fake.enqueue({
@@ -216,12 +192,7 @@ describe("anthropic provider against a fake server", () => {
 
   it("abort of a stalled stream ends with stopReason aborted and the partial text", async () => {
     fake.enqueue({ stall: true, text: "So far" });
-    const ac = new AbortController();
-    const events: StreamEvent[] = [];
-    for await (const e of streamCompletion(req({ signal: ac.signal }))) {
-      events.push(e);
-      if (e.type === "text_delta") ac.abort();
-    }
+    const events = await abortAtFirstDelta(req);
     const last = events[events.length - 1];
     assert.equal(last.type === "error" && last.message.stopReason, "aborted");
     assert.deepEqual(last.type === "error" && last.message.content, [{ type: "text", text: "So far" }]);

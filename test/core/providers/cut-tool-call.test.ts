@@ -5,7 +5,7 @@
  * agent loop, which must not run it.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { runAgentLoop } from "../../../src/core/agent/agent-loop.js";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
 import type { AgentMessage, AssistantMessage, ToolCall } from "../../../src/core/messages.js";
@@ -16,6 +16,8 @@ import type { AgentTool } from "../../../src/core/tools/types.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 import { startFakeOpenAI } from "../../util/fake-openai-server.js";
 import type { FakeCutReply, FakeServer } from "../../util/fake-provider-common.js";
+import { fakeServerForSuite } from "../../util/fake-server-suite.js";
+import { anthropicModel, openAIModel } from "../agent/helpers.js";
 
 /** A write whose truncated arguments would still look plausible to a lenient parser. */
 const ARGS = { path: "src/app.ts", content: "line one\nline two\nline three" };
@@ -23,33 +25,9 @@ const ARGS_JSON = JSON.stringify(ARGS);
 /** Cut inside the "content" string: `{"path":"src/app.ts","content":"line one`. */
 const SENT = ARGS_JSON.indexOf("\\nline two");
 
-const PROVIDERS: { name: string; start: () => Promise<FakeServer>; model: (baseUrl: string) => ModelInfo }[] = [
-  {
-    name: "openai",
-    start: () => startFakeOpenAI(),
-    model: (baseUrl) => ({
-      id: "fake-model",
-      name: "Fake",
-      provider: "fakeai",
-      api: "openai-completions",
-      baseUrl,
-      contextWindow: 32_000,
-      maxTokens: 1000,
-    }),
-  },
-  {
-    name: "anthropic",
-    start: () => startFakeAnthropic(),
-    model: (baseUrl) => ({
-      id: "claude-fake",
-      name: "Claude Fake",
-      provider: "fake-anthropic",
-      api: "anthropic-messages",
-      baseUrl,
-      contextWindow: 200_000,
-      maxTokens: 4096,
-    }),
-  },
+const PROVIDERS: { name: string; start: () => Promise<FakeServer>; model: (fake: FakeServer) => ModelInfo }[] = [
+  { name: "openai", start: () => startFakeOpenAI(), model: (fake) => openAIModel(fake) },
+  { name: "anthropic", start: () => startFakeAnthropic(), model: (fake) => anthropicModel(fake) },
 ];
 
 const CUTS: { cutBy: NonNullable<FakeCutReply["cutBy"]>; errorKind: string; message: RegExp }[] = [
@@ -85,15 +63,9 @@ function recordingWrite(ran: Record<string, unknown>[]): AgentTool {
 
 for (const provider of PROVIDERS) {
   describe(`${provider.name}: a stream cut in the middle of a tool call`, () => {
-    let fake: FakeServer;
-    before(async () => {
-      fake = await provider.start();
-    });
-    after(async () => {
-      await fake.close();
-    });
+    const fake = fakeServerForSuite(provider.start);
     const req = (): StreamRequest => ({
-      model: provider.model(fake.baseURL),
+      model: provider.model(fake),
       apiKey: "sk-test",
       messages: [{ role: "user", content: "write the file", timestamp: 1 }],
       maxRetries: 0,

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import type { AssistantMessage, LlmMessage } from "../../../src/core/messages.js";
-import { completeText, streamCompletion } from "../../../src/core/providers/stream-completion.js";
+import { completeText } from "../../../src/core/providers/stream-completion.js";
 import { ProviderError } from "../../../src/core/providers/provider-error.js";
-import type { ModelInfo, RetryInfo, StreamEvent, StreamRequest } from "../../../src/core/providers/types.js";
-import { startFakeOpenAI, type FakeServer } from "../../util/fake-openai-server.js";
+import type { ModelInfo, RetryInfo } from "../../../src/core/providers/types.js";
+import { CONTEXT_OVERFLOW_REPLY, startFakeOpenAI } from "../../util/fake-openai-server.js";
+import { fakeServerForSuite } from "../../util/fake-server-suite.js";
+import { abortAtFirstDelta, collect, requestsTo, user } from "./stream-helpers.js";
 
 const KEY = "sk-test-secret-key-1234567890";
 
@@ -21,35 +23,9 @@ function model(baseUrl: string): ModelInfo {
   };
 }
 
-const user = (text: string): LlmMessage => ({ role: "user", content: text, timestamp: 1 });
-
-async function collect(req: StreamRequest): Promise<{ events: StreamEvent[]; final: AssistantMessage }> {
-  const events: StreamEvent[] = [];
-  for await (const e of streamCompletion(req)) events.push(e);
-  const last = events[events.length - 1];
-  assert.ok(last.type === "done" || last.type === "error", "stream must end with done or error");
-  assert.equal(events.filter((e) => e.type === "done" || e.type === "error").length, 1);
-  return { events, final: last.message };
-}
-
 describe("openai provider against a fake server", () => {
-  let fake: FakeServer;
-  before(async () => {
-    fake = await startFakeOpenAI();
-  });
-  after(async () => {
-    await fake.close();
-  });
-  beforeEach(() => {
-    fake.requests.length = 0;
-  });
-  const req = (extra: Partial<StreamRequest> = {}): StreamRequest => ({
-    model: model(fake.baseURL),
-    apiKey: KEY,
-    messages: [user("hello there")],
-    retryBaseDelayMs: 5,
-    ...extra,
-  });
+  const fake = fakeServerForSuite();
+  const req = requestsTo(() => model(fake.baseURL), KEY, "hello there");
 
   it("streams text deltas and fills usage and cost", async () => {
     fake.enqueue({ text: "Hello from the fake model", chunks: 4, usage: { input: 100, output: 50, cacheRead: 20 } });
@@ -200,12 +176,7 @@ describe("openai provider against a fake server", () => {
 
   it("aborts a stalled stream through the signal, keeping the partial content", async () => {
     fake.enqueue({ stall: true, text: "Partial answer" });
-    const ac = new AbortController();
-    const events: StreamEvent[] = [];
-    for await (const e of streamCompletion(req({ signal: ac.signal }))) {
-      events.push(e);
-      if (e.type === "text_delta") ac.abort();
-    }
+    const events = await abortAtFirstDelta(req);
     const last = events[events.length - 1];
     assert.equal(last.type, "error");
     assert.equal(last.type === "error" && last.message.stopReason, "aborted");
@@ -300,16 +271,7 @@ describe("openai provider against a fake server", () => {
   });
 
   it("a 400 keeps the server's words (so context overflow can be recognised) and is not retried", async () => {
-    fake.enqueue({
-      status: 400,
-      body: {
-        error: {
-          message: "This model's maximum context length is 8192 tokens.",
-          type: "invalid_request_error",
-          code: "context_length_exceeded",
-        },
-      },
-    });
+    fake.enqueue(CONTEXT_OVERFLOW_REPLY);
     const { final, events } = await collect(req());
     assert.match(
       final.errorMessage ?? "",

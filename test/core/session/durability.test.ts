@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as os from "node:os";
@@ -8,6 +8,15 @@ import { afterEach, beforeEach, describe, test } from "node:test";
 import { SessionFormatError, SessionLockedError, SessionManager } from "../../../src/core/index.js";
 import { assistant, readJsonl, tempDir, toolResult, user } from "./helpers.js";
 import { deadPid, lockHolder } from "./lock-helpers.js";
+
+/** Runs `script` in another Node process (bounded), with `SessionManager` from the core in scope. */
+function inOtherProcess(script: string): SpawnSyncReturns<string> {
+  const core = `const { SessionManager } = require(${JSON.stringify(path.resolve("src/core/index.ts"))});`;
+  return spawnSync(process.execPath, ["--import", "tsx", "-e", `${core}\n${script}`], {
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+}
 
 let dir: string;
 let cleanup: () => void;
@@ -160,16 +169,8 @@ describe("durability and bad input", () => {
     const ro = await SessionManager.open(file, { readOnly: true });
     assert.equal(ro.getEntryCount(), 1);
     // Another process: also locked out.
-    const child = spawnSync(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "-e",
-        `const { SessionManager } = require(${JSON.stringify(path.resolve("src/core/index.ts"))});
-         SessionManager.open(${JSON.stringify(file)}).then(() => console.log("opened"), (e) => console.log(e.name));`,
-      ],
-      { encoding: "utf8", timeout: 60_000 },
+    const child = inOtherProcess(
+      `SessionManager.open(${JSON.stringify(file)}).then(() => console.log("opened"), (e) => console.log(e.name));`,
     );
     assert.equal(child.stdout.trim(), "SessionLockedError");
     await a.close();
@@ -252,17 +253,9 @@ describe("lock lifetime", () => {
     try {
       const file = path.join(d, "s.jsonl");
       fs.writeFileSync(file, JSON.stringify({ type: "session", version: 3, id: "x", timestamp: "t", cwd: "/" }) + "\n");
-      const child = spawnSync(
-        process.execPath,
-        [
-          "--import",
-          "tsx",
-          "-e",
-          `const { SessionManager } = require(${JSON.stringify(path.resolve("src/core/index.ts"))});
-           const fs = require("node:fs");
-           SessionManager.open(${JSON.stringify(file)}).then(() => console.log(fs.existsSync(${JSON.stringify(file + ".lock")})));`,
-        ],
-        { encoding: "utf8", timeout: 60_000 },
+      const child = inOtherProcess(
+        `const fs = require("node:fs");
+         SessionManager.open(${JSON.stringify(file)}).then(() => console.log(fs.existsSync(${JSON.stringify(file + ".lock")})));`,
       );
       assert.equal(child.stdout.trim(), "true", "the lock existed while the process ran");
       assert.equal(fs.existsSync(`${file}.lock`), false);

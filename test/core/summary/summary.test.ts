@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { emptyUsage, type AgentMessage, type AssistantMessage } from "../../../src/core/messages.js";
+import type { AgentMessage } from "../../../src/core/messages.js";
 import { extractiveSummary, EXTRACTIVE_HEADER } from "../../../src/core/summary/extractive.js";
 import {
   collectFileOps,
@@ -12,55 +12,38 @@ import { buildInstructions, BRANCH_SUMMARY_INSTRUCTIONS } from "../../../src/cor
 import { serializeConversation, serializeWithinBudget } from "../../../src/core/summary/serialize.js";
 import { buildSummaryRequest, summarize } from "../../../src/core/summary/summarize.js";
 import type { ModelInfo } from "../../../src/core/providers/types.js";
+import { assistantMsg, toolResultMsg, userMsg } from "../agent/helpers.js";
 
-const t = 1_700_000_000_000;
-const user = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: t });
-function assistant(
-  text: string,
-  calls: { id: string; name: string; args: Record<string, unknown> }[] = [],
-): AssistantMessage {
-  return {
-    role: "assistant",
-    content: [
-      ...(text ? [{ type: "text" as const, text }] : []),
-      ...calls.map((c) => ({ type: "toolCall" as const, id: c.id, name: c.name, arguments: c.args })),
-    ],
-    provider: "p",
-    model: "m",
-    usage: emptyUsage(),
-    stopReason: calls.length ? "toolUse" : "stop",
-    timestamp: t,
-  };
-}
-const result = (id: string, name: string, text: string, isError = false): AgentMessage => ({
-  role: "toolResult",
-  toolCallId: id,
-  toolName: name,
-  content: [{ type: "text", text }],
-  isError,
-  timestamp: t,
-});
+/** A model the request builder sizes against (no server: these requests are not sent). */
+const model: ModelInfo = {
+  id: "m",
+  name: "m",
+  provider: "p",
+  api: "openai-completions",
+  contextWindow: 100_000,
+  maxTokens: 8000,
+};
 
 const conversation: AgentMessage[] = [
-  user("Add a --verbose flag to the CLI. You must not change the public API."),
-  assistant("Let me look.", [{ id: "c1", name: "read", args: { path: "src/cli.ts" } }]),
-  result("c1", "read", "export function main() {}"),
-  assistant("", [
+  userMsg("Add a --verbose flag to the CLI. You must not change the public API."),
+  assistantMsg("Let me look.", [{ id: "c1", name: "read", args: { path: "src/cli.ts" } }]),
+  toolResultMsg("c1", "read", "export function main() {}"),
+  assistantMsg("", [
     { id: "c2", name: "edit", args: { path: "src/cli.ts", oldText: "a", newText: "b" } },
     { id: "c3", name: "read", args: { path: "README.md" } },
     { id: "c4", name: "bash", args: { command: "npm test" } },
   ]),
-  result("c2", "edit", "ok"),
-  result("c3", "read", "# readme"),
-  result("c4", "bash", "1 failing", true),
-  assistant("The flag is added; one test still fails in cli.test.ts."),
+  toolResultMsg("c2", "edit", "ok"),
+  toolResultMsg("c3", "read", "# readme"),
+  toolResultMsg("c4", "bash", "1 failing", true),
+  assistantMsg("The flag is added; one test still fails in cli.test.ts."),
 ];
 
 describe("file operations", () => {
   it("collects read and modified paths; a modified file is not also listed as read", () => {
     const ops = collectFileOps([
       ...conversation,
-      assistant("", [{ id: "c5", name: "write", args: { path: "src/new.ts" } }]),
+      assistantMsg("", [{ id: "c5", name: "write", args: { path: "src/new.ts" } }]),
     ]);
     const d = fileOpsToDetails(ops);
     assert.deepEqual(d.readFiles, ["README.md"]);
@@ -89,11 +72,11 @@ describe("serialization", () => {
   it("keeps the newest messages within the budget, shortens big tool results and says what was left out", () => {
     const big = "x".repeat(200_000);
     const msgs: AgentMessage[] = [
-      user("first request"),
-      assistant("", [{ id: "a", name: "read", args: { path: "big.txt" } }]),
+      userMsg("first request"),
+      assistantMsg("", [{ id: "a", name: "read", args: { path: "big.txt" } }]),
     ];
-    msgs.push(result("a", "read", big));
-    for (let i = 0; i < 40; i++) msgs.push(user(`question ${i} ${"y".repeat(400)}`), assistant(`answer ${i}`));
+    msgs.push(toolResultMsg("a", "read", big));
+    for (let i = 0; i < 40; i++) msgs.push(userMsg(`question ${i} ${"y".repeat(400)}`), assistantMsg(`answer ${i}`));
     const out = serializeWithinBudget(msgs, 2000);
     assert.ok(out.text.length <= 2000 * 4 + 200, `transcript is ${out.text.length} chars`);
     assert.match(out.text, /answer 39/);
@@ -116,14 +99,6 @@ describe("instructions", () => {
     assert.equal(buildInstructions(BRANCH_SUMMARY_INSTRUCTIONS, "Only list files.", true), "Only list files.");
   });
   it("builds a request with the sections, the transcript and an output limit", () => {
-    const model: ModelInfo = {
-      id: "m",
-      name: "m",
-      provider: "p",
-      api: "openai-completions",
-      contextWindow: 100_000,
-      maxTokens: 8000,
-    };
     const req = buildSummaryRequest({
       kind: "branch",
       messages: conversation,
@@ -172,14 +147,6 @@ describe("extractive summarizer", () => {
     assert.match(r.summary, /<modified-files>\nsrc\/cli\.ts\n<\/modified-files>$/);
   });
   it("a model failure is an error, never a silent extractive fallback", async () => {
-    const model: ModelInfo = {
-      id: "m",
-      name: "m",
-      provider: "p",
-      api: "openai-completions",
-      contextWindow: 100_000,
-      maxTokens: 8000,
-    };
     await assert.rejects(
       summarize({
         kind: "branch",

@@ -4,40 +4,34 @@ import fc from "fast-check";
 import { globMatch, globToRegExp } from "../../../src/core/tools/glob.js";
 import { truncateHead, truncateTail } from "../../../src/core/tools/truncate.js";
 
+/**
+ * Property: for any text and limits, `truncate` keeps whole lines within both limits, the kept text is the
+ * part `keeps` says (a prefix or a suffix of the input), and `truncated` says whether anything was lost.
+ */
+function assertTruncation(truncate: typeof truncateHead, keeps: (input: string, kept: string) => boolean): void {
+  fc.assert(
+    fc.property(
+      fc.array(fc.string({ maxLength: 40 }), { maxLength: 60 }),
+      fc.integer({ min: 1, max: 30 }),
+      fc.integer({ min: 10, max: 400 }),
+      (lines, maxLines, maxBytes) => {
+        const input = lines.join("\n");
+        const t = truncate(input, maxLines, maxBytes);
+        assert.ok(keeps(input, t.text));
+        assert.ok(t.keptLines <= maxLines);
+        assert.ok(Buffer.byteLength(t.text) <= maxBytes);
+        assert.equal(t.truncated, t.text !== input);
+      },
+    ),
+  );
+}
+
 describe("truncation", () => {
   it("head keeps a prefix of whole lines within both limits", () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.string({ maxLength: 40 }), { maxLength: 60 }),
-        fc.integer({ min: 1, max: 30 }),
-        fc.integer({ min: 10, max: 400 }),
-        (lines, maxLines, maxBytes) => {
-          const input = lines.join("\n");
-          const t = truncateHead(input, maxLines, maxBytes);
-          assert.ok(input.startsWith(t.text));
-          assert.ok(t.keptLines <= maxLines);
-          assert.ok(Buffer.byteLength(t.text) <= maxBytes);
-          assert.equal(t.truncated, t.text !== input);
-        },
-      ),
-    );
+    assertTruncation(truncateHead, (input, kept) => input.startsWith(kept));
   });
   it("tail keeps a suffix within the limits and flags any loss", () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.string({ maxLength: 40 }), { maxLength: 60 }),
-        fc.integer({ min: 1, max: 30 }),
-        fc.integer({ min: 10, max: 400 }),
-        (lines, maxLines, maxBytes) => {
-          const input = lines.join("\n");
-          const t = truncateTail(input, maxLines, maxBytes);
-          assert.ok(input.endsWith(t.text));
-          assert.ok(t.keptLines <= maxLines);
-          assert.ok(Buffer.byteLength(t.text) <= maxBytes);
-          assert.equal(t.truncated, t.text !== input);
-        },
-      ),
-    );
+    assertTruncation(truncateTail, (input, kept) => input.endsWith(kept));
   });
 });
 

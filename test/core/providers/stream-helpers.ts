@@ -1,0 +1,41 @@
+/** Shared set-up of the provider stream tests (each against its fake server through the real SDK). */
+import assert from "node:assert/strict";
+import type { AssistantMessage, LlmMessage } from "../../../src/core/messages.js";
+import { streamCompletion } from "../../../src/core/providers/stream-completion.js";
+import type { ModelInfo, StreamEvent, StreamRequest } from "../../../src/core/providers/types.js";
+
+/** A user message with a fixed timestamp. */
+export const user = (text: string): LlmMessage => ({ role: "user", content: text, timestamp: 1 });
+
+/** Run one streamed completion to its end; it must end with exactly one `done` or `error` event. */
+export async function collect(req: StreamRequest): Promise<{ events: StreamEvent[]; final: AssistantMessage }> {
+  const events: StreamEvent[] = [];
+  for await (const e of streamCompletion(req)) events.push(e);
+  const last = events[events.length - 1];
+  assert.ok(last.type === "done" || last.type === "error", "stream must end with done or error");
+  assert.equal(events.filter((e) => e.type === "done" || e.type === "error").length, 1);
+  return { events, final: last.message };
+}
+
+/**
+ * The requests of a suite: one user prompt to `model()` with `apiKey` and short retry pauses, plus `extra`.
+ * `model` is read per request, as the suite's server only has its address once its tests run.
+ */
+export function requestsTo(
+  model: () => ModelInfo,
+  apiKey: string,
+  prompt: string,
+): (extra?: Partial<StreamRequest>) => StreamRequest {
+  return (extra = {}) => ({ model: model(), apiKey, messages: [user(prompt)], retryBaseDelayMs: 5, ...extra });
+}
+
+/** Stream `req` and abort it through its own signal at the first text delta; returns every event seen. */
+export async function abortAtFirstDelta(req: (extra: Partial<StreamRequest>) => StreamRequest): Promise<StreamEvent[]> {
+  const ac = new AbortController();
+  const events: StreamEvent[] = [];
+  for await (const e of streamCompletion(req({ signal: ac.signal }))) {
+    events.push(e);
+    if (e.type === "text_delta") ac.abort();
+  }
+  return events;
+}
