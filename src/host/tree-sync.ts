@@ -1,8 +1,8 @@
 /**
- * Keeps the tree webview in step with the session store: one snapshot on `ready`, then
- * `tree/append` / `tree/labels` / `tree/leaf` / `tree/archived` from the store's change events, coalesced per
- * tick so a streamed turn does not flood the webview; a rewrite of the file (a deleted branch) sends a new
- * snapshot. A checkpoint entry gives the row it hangs off a badge: that
+ * Keeps the tree webview in step with the session store: one snapshot on `ready`, then the store's change
+ * events, gathered per tick into one `tree/update` (new rows, labels, archived branches, leaf), so a streamed
+ * turn does not flood the webview and a move (its leaf marker and the leaf) redraws the tree once; a rewrite of
+ * the file (a deleted branch) sends a new snapshot. A checkpoint entry gives the row it hangs off a badge: that
  * row is sent again with its count. Pure: no `vscode` import.
  */
 import { encodeEnvelopes, encodeTreeRows } from "../core/rows/row-columns.js";
@@ -50,17 +50,23 @@ export function labelChangeOf(entry: { type: string; targetId?: unknown; label?:
   return label === undefined ? { id: entry.targetId } : { id: entry.targetId, label };
 }
 
-/** Rows waiting to go out as one `tree/append` (encoded when the queue is flushed). */
-interface PendingRows {
-  type: "rows";
+/** Changes waiting to go out as one `tree/update` (rows are encoded when it is flushed). */
+interface PendingUpdate {
   rows: TreeRow[];
   /** Position of each id in `rows`. */
   at: Map<string, number>;
+  /** The last label change per entry. */
+  labels: Map<string, LabelChange>;
+  archived?: string[];
+  /** Only the final leaf of a burst matters. */
+  leafId?: string | null;
 }
 
 /** Mirrors one session into the tree view. */
 export class TreeSync {
-  private queue: (HostToWebview | PendingRows)[] = [];
+  /** A snapshot after a rewrite of the file, then what changed after it; both go out on the next flush. */
+  private pendingSnapshot: Extract<HostToWebview, { type: "tree/snapshot" }> | undefined;
+  private pending: PendingUpdate | undefined;
   private scheduled = false;
   private readonly unsubscribe: () => void;
   /** Badge counts by entry id (file-counts.ts), rebuilt by every snapshot. */
@@ -80,7 +86,8 @@ export class TreeSync {
 
   /** The whole tree; pending incremental updates are dropped since the snapshot includes them. */
   snapshot(): Extract<HostToWebview, { type: "tree/snapshot" }> {
-    this.queue = [];
+    this.pendingSnapshot = undefined;
+    this.pending = undefined;
     const s = this.source;
     const leafId = s.getLeafId();
     const envelopes = s.getEnvelopes();
@@ -104,33 +111,40 @@ export class TreeSync {
   /** Post everything queued now (tests; before a snapshot of the chat that must follow it). */
   flush(): void {
     this.scheduled = false;
-    const q = this.queue;
-    this.queue = [];
-    for (const m of q) this.post(m.type === "rows" ? { type: "tree/append", rows: encodeTreeRows(m.rows) } : m);
+    const snapshot = this.pendingSnapshot;
+    const p = this.pending;
+    this.pendingSnapshot = undefined;
+    this.pending = undefined;
+    if (snapshot) this.post(snapshot);
+    if (!p) return;
+    const msg: Extract<HostToWebview, { type: "tree/update" }> = { type: "tree/update" };
+    if (p.rows.length > 0) msg.rows = encodeTreeRows(p.rows);
+    if (p.labels.size > 0) msg.labels = [...p.labels.values()];
+    if (p.archived !== undefined) msg.archived = p.archived;
+    if (p.leafId !== undefined) msg.leafId = p.leafId;
+    this.post(msg);
   }
 
   dispose(): void {
     this.unsubscribe();
-    this.queue = [];
+    this.pendingSnapshot = undefined;
+    this.pending = undefined;
   }
 
   private onChange(c: TreeChange): void {
     if (c.type === "rewrite") {
-      this.queue = [this.snapshot()];
+      this.pendingSnapshot = this.snapshot();
     } else if (c.type === "leaf") {
-      const last = this.queue[this.queue.length - 1];
-      // Only the final leaf of a burst matters.
-      if (last?.type === "tree/leaf") last.leafId = c.leafId;
-      else this.queue.push({ type: "tree/leaf", leafId: c.leafId });
+      this.update().leafId = c.leafId;
     } else {
-      this.enqueueRow(this.rowOf(c.entry));
-      this.enqueueBadge(c.entry.id);
+      const p = this.update();
+      this.enqueueRow(p, this.rowOf(c.entry));
+      this.enqueueBadge(p, c.entry.id);
       const change = labelChangeOf(c.entry as { type: string; targetId?: unknown; label?: unknown });
-      if (change) this.queue.push({ type: "tree/labels", changes: [change] });
-      if (isArchiveLine(c.entry))
-        this.queue.push({ type: "tree/archived", archived: this.source.getArchivedBranches() });
+      if (change) p.labels.set(change.id, change);
+      if (isArchiveLine(c.entry)) p.archived = this.source.getArchivedBranches();
       // Appends advance the store's leaf without a separate "leaf" change; tell the webview.
-      if (this.source.getLeafId() === c.entry.id) this.onChange({ type: "leaf", leafId: c.entry.id });
+      if (this.source.getLeafId() === c.entry.id) p.leafId = c.entry.id;
     }
     if (!this.scheduled) {
       this.scheduled = true;
@@ -138,26 +152,27 @@ export class TreeSync {
     }
   }
 
-  /** Consecutive rows go out as one batch; a row sent again within it (a badge) replaces its earlier copy. */
-  private enqueueRow(row: TreeRow): void {
-    const last = this.queue[this.queue.length - 1];
-    if (last?.type !== "rows") {
-      this.queue.push({ type: "rows", rows: [row], at: new Map([[row.id, 0]]) });
-      return;
-    }
-    const at = last.at.get(row.id);
-    if (at !== undefined) last.rows[at] = row;
-    else last.at.set(row.id, last.rows.push(row) - 1);
+  /** The update being gathered for the next flush. */
+  private update(): PendingUpdate {
+    this.pending ??= { rows: [], at: new Map(), labels: new Map() };
+    return this.pending;
+  }
+
+  /** The tick's rows go out as one batch; a row sent again within it (a badge) replaces its earlier copy. */
+  private enqueueRow(p: PendingUpdate, row: TreeRow): void {
+    const at = p.at.get(row.id);
+    if (at !== undefined) p.rows[at] = row;
+    else p.at.set(row.id, p.rows.push(row) - 1);
   }
 
   /** An appended checkpoint entry gives its parent row a badge: that row goes again, with the count. */
-  private enqueueBadge(id: string): void {
+  private enqueueBadge(p: PendingUpdate, id: string): void {
     const env = this.source.getEnvelope(id);
     const badge = env && badgeOf(env, (entryId) => this.source.getEntry(entryId));
     if (!badge) return;
     this.fileCounts.set(badge.rowId, badge.count);
     const row = this.source.getEnvelope(badge.rowId);
-    if (row) this.enqueueRow(treeRowOf(row, this.source.getLabel(row.id), badge.count));
+    if (row) this.enqueueRow(p, treeRowOf(row, this.source.getLabel(row.id), badge.count));
   }
 
   private rowOf(entry: { id: string; type: string; parentId: string | null; timestamp: string }): TreeRow {

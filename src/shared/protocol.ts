@@ -54,14 +54,22 @@ export type HostToWebview =
       /** First entries of the archived branches (each hides itself and everything below it by default). */
       archived?: string[];
     }
-  /** Rows appended, or sent again with new fields (a badge), in file order: a small batch of the same columns. */
-  | { type: "tree/append"; rows: RowColumns }
-  /** The leaf moved. */
-  | { type: "tree/leaf"; leafId: string | null }
-  /** Labels changed. */
-  | { type: "tree/labels"; changes: { id: string; label?: string }[] }
-  /** A branch was archived or unarchived: the first entries of the archived branches now. */
-  | { type: "tree/archived"; archived: string[] }
+  /**
+   * What changed since the last tree message, in one message so the view redraws the tree once: a move appends
+   * its leaf marker and moves the leaf, a label or archive line is a row and a change. The view applies the
+   * parts present, in this order.
+   */
+  | {
+      type: "tree/update";
+      /** Rows appended, or sent again with new fields (a badge), in file order: a small batch of the same columns. */
+      rows?: RowColumns;
+      /** Labels changed (no `label`: removed). */
+      labels?: { id: string; label?: string }[];
+      /** A branch was archived or unarchived: the first entries of the archived branches now. */
+      archived?: string[];
+      /** The leaf moved. */
+      leafId?: string | null;
+    }
   /** Answer to tree/requestText: an entry's whole text (hover). */
   | { type: "tree/entryText"; requestId: number; entryId: string; text: string }
   /** Scroll to and select an entry. */

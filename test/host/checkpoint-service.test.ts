@@ -72,7 +72,7 @@ describe("the host's checkpoints", { timeout: 120_000 }, () => {
     assert.ok(result);
 
     // Streamed in: the row went again with its badge once the checkpoint entry hanging off it was appended.
-    const appended = ofType(h.tree, "tree/append").flatMap((m) => decodeRows(m.rows));
+    const appended = ofType(h.tree, "tree/update").flatMap((u) => (u.rows ? decodeRows(u.rows) : []));
     assert.deepEqual(
       appended.filter((n) => n.id === result.id).map((n) => n.changedFiles),
       [undefined, 1],

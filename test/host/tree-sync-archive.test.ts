@@ -1,6 +1,6 @@
 /**
  * The tree's side of archive and delete: the snapshot names the archived branches, an archive or unarchive line
- * sends `tree/archived`, and a deleted branch (a rewrite of the file) sends a whole new snapshot.
+ * sends the archived branches in `tree/update`, and a deleted branch (a rewrite of the file) sends a whole new snapshot.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -18,7 +18,7 @@ function session(): { sm: SessionManager; a: string; side: string; main: string 
   return { sm, a, side, main };
 }
 
-test("archive and unarchive lines send tree/archived; the snapshot names the archived branches", () => {
+test("archive and unarchive lines send the archived branches; the snapshot names them", () => {
   const { sm, side } = session();
   const posted: HostToWebview[] = [];
   const sync = new TreeSync(sm, (m) => posted.push(m));
@@ -26,16 +26,16 @@ test("archive and unarchive lines send tree/archived; the snapshot names the arc
   sm.archiveBranch(side);
   sync.flush();
   assert.deepEqual(
-    posted.filter((m) => m.type === "tree/archived"),
-    [{ type: "tree/archived", archived: [side] }],
+    posted.map((m) => (m.type === "tree/update" ? m.archived : m.type)),
+    [[side]],
   );
   assert.deepEqual(sync.snapshot().archived, [side]);
   posted.length = 0;
   sm.unarchiveBranch(side);
   sync.flush();
   assert.deepEqual(
-    posted.filter((m) => m.type === "tree/archived"),
-    [{ type: "tree/archived", archived: [] }],
+    posted.map((m) => (m.type === "tree/update" ? m.archived : m.type)),
+    [[]],
   );
   sync.dispose();
 });

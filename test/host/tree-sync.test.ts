@@ -1,7 +1,11 @@
-/** What the tree sync reads from appended entries. */
+/** What the tree sync reads from appended entries, and what it posts for one user action. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { labelChangeOf } from "../../src/host/tree-sync.js";
+import type { SessionManager } from "../../src/core/index.js";
+import { decodeRows } from "../../src/core/rows/row-columns.js";
+import type { HostToWebview } from "../../src/shared/protocol.js";
+import { labelChangeOf, TreeSync } from "../../src/host/tree-sync.js";
+import { parserSession } from "./flow-session.js";
 
 test("label entries yield label changes; clearing has no label", () => {
   assert.deepEqual(labelChangeOf({ type: "label", targetId: "a", label: "x" }), { id: "a", label: "x" });
@@ -9,4 +13,74 @@ test("label entries yield label changes; clearing has no label", () => {
   assert.deepEqual(labelChangeOf({ type: "label", targetId: "a", label: "" }), { id: "a" });
   assert.equal(labelChangeOf({ type: "message" }), undefined);
   assert.equal(labelChangeOf({ type: "label", targetId: 4 }), undefined);
+});
+
+/** Runs `action`, then returns what the sync posted for it (flushed as at the end of the tick). */
+function postedFor(sm: SessionManager, action: () => void): HostToWebview[] {
+  const posted: HostToWebview[] = [];
+  const sync = new TreeSync(sm, (m) => posted.push(m));
+  sync.snapshot();
+  action();
+  sync.flush();
+  sync.dispose();
+  return posted;
+}
+
+// Each action is a row and a change; as one message the view flattens and draws its (possibly huge) tree once.
+test("a move posts one tree update: the leaf marker's row and the new leaf", () => {
+  const { sm, ids } = parserSession();
+  const posted = postedFor(sm, () => sm.branch(ids.a2));
+  assert.equal(posted.length, 1);
+  const [update] = posted;
+  assert.ok(update.type === "tree/update" && update.rows);
+  assert.deepEqual(
+    decodeRows(update.rows).map((r) => r.kind),
+    ["custom"],
+  );
+  assert.equal(update.leafId, ids.a2);
+  assert.equal(update.labels, undefined);
+  assert.equal(update.archived, undefined);
+});
+
+test("a label posts one tree update: the label entry's row and the label", () => {
+  const { sm, ids } = parserSession();
+  const posted = postedFor(sm, () => sm.appendLabelChange(ids.u1, "start"));
+  assert.equal(posted.length, 1);
+  const [update] = posted;
+  assert.ok(update.type === "tree/update" && update.rows);
+  assert.deepEqual(
+    decodeRows(update.rows).map((r) => r.kind),
+    ["label"],
+  );
+  assert.deepEqual(update.labels, [{ id: ids.u1, label: "start" }]);
+  assert.equal(update.leafId, undefined, "a label does not move the leaf");
+});
+
+test("an archive posts one tree update: the archive line's row and the archived branches", () => {
+  const { sm, ids } = parserSession();
+  const posted = postedFor(sm, () => sm.archiveBranch(ids.u2));
+  assert.equal(posted.length, 1);
+  const [update] = posted;
+  assert.ok(update.type === "tree/update" && update.rows);
+  assert.equal(decodeRows(update.rows).length, 1);
+  assert.deepEqual(update.archived, [ids.u2]);
+});
+
+test("a burst keeps the last label of an entry and the final leaf, rows in file order", () => {
+  const { sm, ids } = parserSession();
+  const posted = postedFor(sm, () => {
+    sm.appendLabelChange(ids.u1, "one");
+    sm.branch(ids.a2);
+    sm.appendLabelChange(ids.u1, "two");
+    sm.branch(ids.a3);
+  });
+  assert.equal(posted.length, 1);
+  const [update] = posted;
+  assert.ok(update.type === "tree/update" && update.rows);
+  assert.deepEqual(
+    decodeRows(update.rows).map((r) => r.kind),
+    ["label", "custom", "label", "custom"],
+  );
+  assert.deepEqual(update.labels, [{ id: ids.u1, label: "two" }]);
+  assert.equal(update.leafId, ids.a3);
 });

@@ -1,7 +1,7 @@
 /**
  * Archived branches in the tree view (real Chromium, fake host): hidden from the default view and from search,
  * shown dimmed with the toolbar toggle (remembered in view state), marked for the context menu, brought back by
- * `tree/archived`; Delete and Shift+Delete post the archive and delete actions.
+ * the archived branches of `tree/update`; Delete and Shift+Delete post the archive and delete actions.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -27,7 +27,7 @@ function snapshot(archived: string[]): HostToWebview {
   return { ...treeSnapshot(NODES, "a2"), archived };
 }
 
-test("archived rows leave the default view and search; the toggle shows them dimmed; tree/archived brings them back", async () => {
+test("archived rows leave the default view and search; the toggle shows them dimmed; an update of the archived branches brings them back", async () => {
   const vp = await rig.openView({ view: "tree" });
   try {
     await vp.send(snapshot(["u3"]));
@@ -61,13 +61,13 @@ test("archived rows leave the default view and search; the toggle shows them dim
       return s?.showArchived === true;
     });
 
-    await vp.send({ type: "tree/archived", archived: [] });
+    await vp.send({ type: "tree/update", archived: [] });
     assert.equal(await vp.page.$$eval(".tree-row.archived", (els) => els.length), 0, "unarchived: no longer dimmed");
     await vp.page.click(toggle);
     await settle(vp.page);
     assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "u3", "a3"], "unarchived rows show by default");
 
-    await vp.send({ type: "tree/archived", archived: ["u3"] });
+    await vp.send({ type: "tree/update", archived: ["u3"] });
     assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2"], "archived again: gone from the default view");
   } finally {
     await vp.close();

@@ -131,7 +131,7 @@ for (const width of [300, 500]) {
       // The label takes the place where the text started; nothing is cut on the left.
       before = await rowXs(vp, "a2");
       await vp.page.locator('[data-entry-id="a2"] .text').click({ button: "right" });
-      await vp.send({ type: "tree/labels", changes: [{ id: "a2", label: "acc-label" }] });
+      await vp.send({ type: "tree/update", labels: [{ id: "a2", label: "acc-label" }] });
       const labelled = await rowXs(vp, "a2");
       assertSame("labelled row a2", before, labelled, ["start"]);
       assert.ok(labelled.role > labelled.label, "the role word follows the label");
@@ -147,7 +147,7 @@ for (const width of [300, 500]) {
       // find or a screen reader does). The marker is visible without any scrolling.
       before = await rowXs(vp, "u3");
       await vp.page.click('[data-entry-id="u3"] .text');
-      await vp.send({ type: "tree/leaf", leafId: "u3" });
+      await vp.send({ type: "tree/update", leafId: "u3" });
       assert.equal(await vp.page.getAttribute(".active-leaf", "data-entry-id"), "u3");
       const marker = vp.page.locator('[data-entry-id="u3"] .active-marker');
       const rowBox = await vp.page.locator('[data-entry-id="u3"]').boundingBox();

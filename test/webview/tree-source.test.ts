@@ -89,10 +89,10 @@ test("a summary appended later carries its marker too", async () => {
   const vp = await open();
   try {
     await vp.send({
-      type: "tree/append",
+      type: "tree/update",
       rows: encodeTreeRows([treeRow("s2", "sBrought", "branch_summary", { fromId: "uA" })]),
+      leafId: "s2",
     });
-    await vp.send({ type: "tree/leaf", leafId: "s2" });
     assert.equal(await row(vp, "s2").locator(".source-tag").innerText(), "from: Try approach A");
   } finally {
     await vp.close();

@@ -148,7 +148,7 @@ test("message text is inert in rows and hover text: no elements created, no dial
       text: `full ${XSS_IMG}\n${XSS_SCRIPT}`,
     });
     assert.equal(await row.getAttribute("title"), `full ${XSS_IMG}\n${XSS_SCRIPT}`);
-    await vp.send({ type: "tree/labels", changes: [{ id: "u1", label: XSS_IMG }] });
+    await vp.send({ type: "tree/update", labels: [{ id: "u1", label: XSS_IMG }] });
     await vp.send({ type: "status", text: XSS_SCRIPT, kind: "error" });
     assert.equal(await vp.page.locator("#root img, #root script").count(), 0);
     assert.equal(await vp.page.locator(".status-line").textContent(), XSS_SCRIPT);
@@ -297,14 +297,14 @@ test("incremental updates keep selection, folds and scroll; leaf and labels upda
     await vp.page.click('[data-entry-id="u4"] .twisty');
     await press(vp, "Home");
     await vp.send({
-      type: "tree/append",
+      type: "tree/update",
       rows: encodeTreeRows([treeRow("a3", "u3", "assistant", { preview: "appended" })]),
+      leafId: "a3",
     });
-    await vp.send({ type: "tree/leaf", leafId: "a3" });
     assert.equal(await selectedId(vp), "u1");
     assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "c1", "t1", "u3", "a3", "u4"]);
     assert.equal(await vp.page.getAttribute(".active-leaf", "data-entry-id"), "a3");
-    await vp.send({ type: "tree/labels", changes: [{ id: "u1", label: "start" }] });
+    await vp.send({ type: "tree/update", labels: [{ id: "u1", label: "start" }] });
     assert.match((await vp.page.textContent('[data-entry-id="u1"]')) ?? "", /\[start\]/);
     // A new snapshot of the same session keeps folds and selection.
     await vp.send(treeSnapshot([...sampleNodes()], "u3"));
@@ -328,9 +328,9 @@ test("a row whose tool calls changed files shows the count, from a snapshot and 
     assert.equal(await vp.page.locator(".files-badge").count(), 1);
     // A turn streams in: its tool result row arrives, then again with its count (the host re-sends the row).
     const result = treeRow("t2", "u3", "toolResult", { toolName: "write", preview: "written" });
-    await vp.send({ type: "tree/append", rows: encodeTreeRows([result]) });
+    await vp.send({ type: "tree/update", rows: encodeTreeRows([result]) });
     assert.equal(await badge("t2").count(), 0);
-    await vp.send({ type: "tree/append", rows: encodeTreeRows([{ ...result, changedFiles: 1 }]) });
+    await vp.send({ type: "tree/update", rows: encodeTreeRows([{ ...result, changedFiles: 1 }]) });
     assert.equal(await badge("t2").textContent(), "1");
     assert.equal(await badge("t2").getAttribute("title"), "1 file changed here");
     assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
@@ -392,7 +392,7 @@ test("virtualized: a 100k-node tree keeps a bounded number of DOM rows while scr
     const sel = await selectedId(vp);
     const scrolled = await vp.page.$eval(".tree-scroll", (e) => (e as HTMLElement).scrollTop);
     await vp.send({
-      type: "tree/append",
+      type: "tree/update",
       rows: encodeTreeRows([treeRow("new1", leafId, "user", { preview: "appended" })]),
     });
     assert.equal(await vp.page.$eval(".tree-scroll", (e) => (e as HTMLElement).scrollTop), scrolled);
@@ -410,7 +410,7 @@ test("virtualized: a 100k-node tree keeps a bounded number of DOM rows while scr
     const topBefore = await topRowId();
     assert.notEqual(topBefore, "");
     await vp.send({
-      type: "tree/append",
+      type: "tree/update",
       rows: encodeTreeRows([
         { ...treeRow("early1", "n1", "user", { preview: "inserted above" }), timestamp: "2000-01-01T00:00:00.000Z" },
         {

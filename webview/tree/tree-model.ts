@@ -111,22 +111,14 @@ export class TreeModel {
         this.index.warmSearch();
         break;
       }
-      case "tree/append":
-        this.index.append(msg.rows);
+      case "tree/update":
+        // All parts first, then one flatten: a flatten walks every node (tens of thousands in a big session).
+        if (msg.rows !== undefined) this.index.append(msg.rows);
+        if (msg.labels !== undefined) this.index.setLabels(msg.labels);
+        if (msg.archived !== undefined) this.archivedRoots = msg.archived;
+        if (msg.leafId !== undefined) this.index.setLeaf(msg.leafId);
         this.recomputeAnchored();
-        break;
-      case "tree/leaf":
-        this.index.setLeaf(msg.leafId);
-        this.recomputeAnchored();
-        break;
-      case "tree/labels":
-        this.index.setLabels(msg.changes);
-        this.recomputeAnchored();
-        break;
-      case "tree/archived":
-        this.archivedRoots = msg.archived;
-        this.recomputeAnchored();
-        this.keepSelectionVisible();
+        if (msg.archived !== undefined) this.keepSelectionVisible();
         break;
       case "tree/reveal":
         this.reveal(msg.entryId);
