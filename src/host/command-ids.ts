@@ -37,6 +37,7 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.archiveBranch",
   "agentTree.unarchiveBranch",
   "agentTree.deleteBranch",
+  "agentTree.toggleArchivedBranches",
 ] as const;
 
 /**

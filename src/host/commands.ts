@@ -96,6 +96,13 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.archiveBranch": entryOrPick((id) => d.archive.archive(id)),
     "agentTree.unarchiveBranch": entryOrPick((id) => d.archive.unarchive(id)),
     "agentTree.deleteBranch": entryOrPick((id) => d.archive.deletePermanently(id)),
+    // The tree's toolbar toggle, from the palette or a keybinding: the view keeps the choice (webview state).
+    "agentTree.toggleArchivedBranches": async () => {
+      const tree = d.views.find((view) => view.kind === "tree");
+      if (!tree) return;
+      await tree.reveal();
+      tree.post({ type: "tree/toggleArchived" });
+    },
   };
   return COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, handlers[id]));
 }

@@ -22,6 +22,11 @@ export const READY_TIMEOUT_MS = 8_000;
 /** Re-creations of a view before it shows "Reload View". */
 export const READY_MAX_ATTEMPTS = 3;
 
+/** The messages a view keeps while it is not ready (see AgentWebviewView.kept). */
+type KeptMessage = Extract<HostToWebview, { type: "chat/setInput" } | { type: "tree/toggleArchived" }>;
+/** At most this many kept toggles: a key held down while the view loads need not queue without bound. */
+const KEPT_MAX = 16;
+
 /** Where a view logs and with whom it takes turns re-creating frames. */
 export interface AgentWebviewViewDeps {
   extensionUri: vscode.Uri;
@@ -36,10 +41,11 @@ export class AgentWebviewView implements vscode.WebviewViewProvider {
   private view: vscode.WebviewView | undefined;
   private ready = false;
   /**
-   * Text for the chat input posted while the view was not ready (a fork's user message while the view was being
-   * re-created): unlike the rest, no snapshot on `ready` carries it, so it is kept and delivered then.
+   * Messages posted while the view was not ready that no snapshot on `ready` carries, kept and delivered then:
+   * text for the chat input (a fork's user message while the view was being re-created; the last one wins) and
+   * the palette's archived-branches toggle (each one, in order: two toggles give the view back as it was).
    */
-  private pendingInput: Extract<HostToWebview, { type: "chat/setInput" }> | undefined;
+  private kept: KeptMessage[] = [];
   private description: string | undefined;
   private readonly title: string;
   private readonly watchdog: ReadyWatchdog;
@@ -103,9 +109,9 @@ export class AgentWebviewView implements vscode.WebviewViewProvider {
   markReady(): void {
     this.ready = true;
     this.watchdog.ready();
-    const input = this.pendingInput;
-    this.pendingInput = undefined;
-    if (input && this.view) void this.view.webview.postMessage(input);
+    const kept = this.kept;
+    this.kept = [];
+    for (const msg of kept) if (this.view) void this.view.webview.postMessage(msg);
     this.deps.log.debug(`${this.title} view ready ${Date.now() - this.shownAt} ms after it was shown`);
   }
 
@@ -119,10 +125,11 @@ export class AgentWebviewView implements vscode.WebviewViewProvider {
     return this.view?.visible === true;
   }
 
-  /** Post a message; dropped before `ready` (the snapshot on `ready` covers it), except text for the input. */
+  /** Post a message; dropped before `ready` (the snapshot on `ready` covers it), except the kept ones. */
   post(msg: HostToWebview): void {
     if (!this.view || !this.ready) {
-      if (msg.type === "chat/setInput") this.pendingInput = msg;
+      if (msg.type === "chat/setInput") this.kept = [...this.kept.filter((m) => m.type !== msg.type), msg];
+      else if (msg.type === "tree/toggleArchived" && this.kept.length < KEPT_MAX) this.kept.push(msg);
       return;
     }
     void this.view.webview.postMessage(msg);

@@ -74,6 +74,8 @@ export type HostToWebview =
   | { type: "tree/entryText"; requestId: number; entryId: string; text: string }
   /** Scroll to and select an entry. */
   | { type: "tree/reveal"; entryId: string }
+  /** Show archived branches if they are hidden, hide them if shown (the palette's Show or Hide Archived Branches). */
+  | { type: "tree/toggleArchived" }
   /** A navigation is running (summarizing) or finished; the tree disables clicks meanwhile. */
   | { type: "tree/busy"; busy: boolean; message?: string }
   /**

@@ -11,7 +11,7 @@ import { DEMO_IDS } from "../../demo/generate-demo.js";
 import { SessionManager } from "../../src/core/index.js";
 import { pickFromRowMenu, readSession, row, rowIds, treeView } from "../util/agent-ui.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
-import { clickDialogButton, dialog, expectVisible, screenshot } from "../util/workbench.js";
+import { clickDialogButton, dialog, expectVisible, runCommand, screenshot } from "../util/workbench.js";
 
 function lineCount(file: string): number {
   return readFileSync(file, "utf8")
@@ -48,12 +48,14 @@ describe("Archive and delete branches in VS Code (code-server)", { timeout: 6 * 
   );
 
   it(
-    "the toggle shows archived rows dimmed; Unarchive Branch brings them back with one more line",
+    "the palette's toggle shows archived rows dimmed; Unarchive Branch brings them back with one more line",
     step("unarchive", async () => {
       const { page } = wb();
       const t = await treeView(page);
       const before = lineCount(demo().sessionFile);
-      await t.locator('button.archived-toggle[aria-pressed="false"]').click();
+      // The palette's command does what the toolbar button does (the button is pressed after it, below).
+      await t.locator('button.archived-toggle[aria-pressed="false"]').waitFor();
+      await runCommand(page, "Agent: Show or Hide Archived Branches");
       await expectVisible(
         t.locator(`[role="treeitem"].archived[data-entry-id="${DEMO_IDS.branchCUser}"]`),
         "the archived branch, dimmed",

@@ -1,7 +1,8 @@
 /**
  * Archived branches in the tree view (real Chromium, fake host): hidden from the default view and from search,
- * shown dimmed with the toolbar toggle (remembered in view state), marked for the context menu, brought back by
- * the archived branches of `tree/update`; Delete and Shift+Delete post the archive and delete actions.
+ * shown dimmed with the toolbar toggle (remembered in view state) or the palette's toggle (`tree/toggleArchived`),
+ * marked for the context menu, brought back by the archived branches of `tree/update`; Delete and Shift+Delete post
+ * the archive and delete actions.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -88,6 +89,24 @@ test("Delete posts the archive action for the selected row, Shift+Delete the del
       { type: "tree/action", action: "archive", entryId: "a1" },
       { type: "tree/action", action: "delete", entryId: "a1" },
     ]);
+  } finally {
+    await vp.close();
+  }
+});
+
+test("the palette's Show or Hide Archived Branches (tree/toggleArchived) flips the toolbar toggle and the rows", async () => {
+  const vp = await rig.openView({ view: "tree" });
+  try {
+    await vp.send(snapshot(["u3"]));
+    const toggle = 'button.archived-toggle[aria-label="Show archived branches"]';
+    await vp.send({ type: "tree/toggleArchived" });
+    await settle(vp.page);
+    assert.equal(await vp.page.getAttribute(toggle, "aria-pressed"), "true");
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "u3", "a3"], "shown, as by the toolbar button");
+    await vp.send({ type: "tree/toggleArchived" });
+    await settle(vp.page);
+    assert.equal(await vp.page.getAttribute(toggle, "aria-pressed"), "false");
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2"], "hidden again");
   } finally {
     await vp.close();
   }

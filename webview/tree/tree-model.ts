@@ -123,6 +123,10 @@ export class TreeModel {
       case "tree/reveal":
         this.reveal(msg.entryId);
         break;
+      case "tree/toggleArchived":
+        // setShowArchived recomputes and notifies itself.
+        this.setShowArchived(!this.showArchived);
+        return true;
       case "tree/busy":
         this.busy = msg.busy;
         this.busyMessage = msg.busy ? msg.message : undefined;
