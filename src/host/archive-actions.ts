@@ -155,9 +155,7 @@ export class ArchiveActions {
   /** Quick pick of the entries outside the branch that are not archived. */
   private pickOutside(sm: SessionManager, branchId: string): Promise<string | undefined> {
     const hidden = sm.getArchivedIds();
-    // The branch's entries in one pass: parents come before their children in the file.
-    const inside = new Set([branchId]);
-    for (const e of sm.getEnvelopes()) if (e.parentId !== null && inside.has(e.parentId)) inside.add(e.id);
+    const inside = sm.getSubtreeIds(branchId);
     const rows = nodeRows(treeRows(sm), sm.getLeafId()).filter((r) => !hidden.has(r.value) && !inside.has(r.value));
     if (rows.length === 0) {
       void vscode.window.showInformationMessage("There is no other entry to move to.");

@@ -6,8 +6,10 @@ import * as path from "node:path";
 import type { AnySessionInfo, PiSessionFolder, SessionSource } from "../core/import/session-sources.js";
 import { buildSessionThreads, flattenThreads } from "../core/session/session-threads.js";
 import type { SessionInfo } from "../core/session/types.js";
-import { isConversationKind } from "../core/session/entry-kinds.js";
+import { kindCode, rowFlags } from "../core/rows/row-columns.js";
+import { passesFilter } from "../core/rows/row-filter.js";
 import { describeRow, singleLine, type TreeRow } from "../core/rows/tree-row.js";
+import { shapeTree } from "../core/session/tree-shape.js";
 
 /** A quick-pick row carrying its value. */
 export interface PickRow<T> {
@@ -97,10 +99,9 @@ export function piFolderRows(
     .map((f) => ({ label: f.cwdGuess, description: path.basename(f.path), value: f }));
 }
 
-/** Kinds the node picker lists: the tree's "no tools" filter (tool-call-only turns shown only at the leaf). */
+/** Rows the node picker lists: the tree's "no tools" filter (tool-call-only turns shown only at the leaf). */
 function listed(r: TreeRow, leafId: string | null): boolean {
-  if (!isConversationKind(r.kind) || r.kind === "toolResult" || r.kind === "unknown" || r.hidden === true) return false;
-  return r.kind !== "assistant" || r.toolCallsOnly !== true || r.id === leafId;
+  return passesFilter("no-tools", kindCode(r.kind), rowFlags(r), r.label !== undefined, r.id === leafId);
 }
 
 /** "role: text" of a row, as the tree shows it, for a picker (shortened). */
@@ -110,31 +111,25 @@ export function pickerText(r: TreeRow, max = 100): string {
 }
 
 /**
- * Node picker rows in depth-first order (children oldest first). Only branch points indent, as in
- * pi's tree; the active path is marked with ● and the leaf with "← active".
+ * Node picker rows in depth-first order, the tree's shape as the core decides it (src/core/session/tree-shape.ts:
+ * siblings in pi's order, cycles broken). Only branch points indent, as in pi's tree; the active path is marked
+ * with ● and the leaf with "← active".
  */
 export function nodeRows(rows: readonly TreeRow[], leafId: string | null): PickRow<string>[] {
-  const byId = new Map<string, TreeRow>();
-  const children = new Map<string | null, TreeRow[]>();
-  for (const r of rows) byId.set(r.id, r);
-  for (const r of rows) {
-    const parent = r.parentId !== null && byId.has(r.parentId) ? r.parentId : null;
-    const list = children.get(parent) ?? [];
-    list.push(r);
-    children.set(parent, list);
-  }
-  const onPath = new Set<string>();
-  for (let id = leafId; id !== null && !onPath.has(id); id = byId.get(id)?.parentId ?? null) onPath.add(id);
+  const { parents, roots, children } = shapeTree(rows);
+  const onPath = new Uint8Array(rows.length);
+  const leaf = leafId === null ? -1 : rows.findIndex((r) => r.id === leafId);
+  for (let i = leaf; i >= 0; i = parents[i]) onPath[i] = 1;
 
   const out: PickRow<string>[] = [];
   // Iterative DFS: sessions can be deep enough to overflow recursion.
-  const stack: { r: TreeRow; depth: number }[] = [];
-  const roots = children.get(null) ?? [];
-  for (let i = roots.length - 1; i >= 0; i--) stack.push({ r: roots[i], depth: roots.length > 1 ? 1 : 0 });
+  const stack: { i: number; depth: number }[] = [];
+  for (let k = roots.length - 1; k >= 0; k--) stack.push({ i: roots[k], depth: roots.length > 1 ? 1 : 0 });
   while (stack.length > 0) {
-    const { r, depth } = stack.pop()!;
+    const { i, depth } = stack.pop()!;
+    const r = rows[i];
     if (listed(r, leafId)) {
-      const mark = onPath.has(r.id) ? "● " : "";
+      const mark = onPath[i] === 1 ? "● " : "";
       out.push({
         label: `${"\u2003".repeat(Math.min(depth, 20))}${mark}${pickerText(r)}`,
         description:
@@ -142,11 +137,11 @@ export function nodeRows(rows: readonly TreeRow[], leafId: string | null): PickR
         value: r.id,
       });
     }
-    const kids = children.get(r.id) ?? [];
+    const kids = children[i] ?? [];
     // Label and marker entries hang off the leaf; they must not make a branch point indent.
-    const branching = kids.filter((k) => !isBookkeepingChild(k)).length > 1;
+    const branching = kids.filter((k) => !isBookkeepingChild(rows[k])).length > 1;
     const childDepth = branching ? depth + 1 : depth;
-    for (let i = kids.length - 1; i >= 0; i--) stack.push({ r: kids[i], depth: childDepth });
+    for (let k = kids.length - 1; k >= 0; k--) stack.push({ i: kids[k], depth: childDepth });
   }
   return out;
 }

@@ -7,8 +7,8 @@ import type { CompareFileChange, CompareOverview, CompareTurn } from "../core/co
 import type { NavigateMode } from "../core/agent/navigate-types.js";
 import type { RowColumns } from "../core/rows/row-columns.js";
 
-/** Tree filters (pi's): default, no-tools, user-only, labeled-only, all. */
-export type TreeFilter = "default" | "no-tools" | "user-only" | "labeled-only" | "all";
+/** Tree filters (pi's): declared once in src/core/rows/row-filter.ts. */
+export type { TreeFilter } from "../core/rows/row-filter.js";
 
 /** A chat message as the chat view renders it (already flattened from AgentMessage). */
 export interface ChatMessageDto {

@@ -3,19 +3,17 @@
  * Sidebar: the whole tree with the sidebar's filters and search. Main: the path root→selected node.
  */
 import type { TreeFilter } from "../../src/shared/protocol.js";
+import { TREE_FILTER_LABELS, TREE_FILTERS } from "../../src/core/rows/row-filter.js";
 import type { ExportData, ExportEntry } from "../../src/core/export/export-data.js";
 import { h } from "./dom.js";
 import { readExportData } from "./read-data.js";
 import { renderEntry } from "./render-entry.js";
 import { TreePanel } from "./tree-panel.js";
 
-const FILTERS: readonly { value: TreeFilter; text: string }[] = [
-  { value: "default", text: "Default" },
-  { value: "no-tools", text: "No tools" },
-  { value: "user-only", text: "User only" },
-  { value: "labeled-only", text: "Labeled only" },
-  { value: "all", text: "All" },
-];
+const FILTERS: readonly { value: TreeFilter; text: string }[] = TREE_FILTERS.map((value) => ({
+  value,
+  text: TREE_FILTER_LABELS[value],
+}));
 const NARROW = "(max-width: 800px)";
 /** Path entries rendered at once. */
 const PATH_CHUNK = 200;

@@ -2,8 +2,8 @@
  * Which nodes a filter and a search query show. Pure functions over TreeIndex arrays.
  */
 import type { TreeFilter } from "../../src/shared/protocol.js";
-import { ENTRY_KINDS, isConversationKind } from "../../src/core/session/entry-kinds.js";
-import { FLAG_HIDDEN, FLAG_TOOL_CALLS_ONLY, kindCode } from "../../src/core/rows/row-columns.js";
+import { passesFilter } from "../../src/core/rows/row-filter.js";
+import { subtreeMask } from "../../src/core/session/tree-shape.js";
 import type { TreeIndex } from "./tree-index.js";
 
 export { queryTokens } from "../../src/core/search/search-query.js";
@@ -13,46 +13,21 @@ export const HIDDEN = 0;
 export const SHOWN = 1;
 export const CONTEXT = 2;
 
-/** Kinds only the "all" filter shows (pi 1.5's usage records: cost, not conversation). */
-const USAGE = kindCode("usage");
-
-/** Per filter, which kind codes pass (before the hidden / tool-calls-only rules). */
-const KIND_PASSES: Readonly<Record<Exclude<TreeFilter, "all" | "labeled-only">, Uint8Array>> = {
-  default: Uint8Array.from(ENTRY_KINDS, (k) => (isConversationKind(k) ? 1 : 0)),
-  "no-tools": Uint8Array.from(ENTRY_KINDS, (k) => (isConversationKind(k) && k !== "toolResult" ? 1 : 0)),
-  "user-only": Uint8Array.from(ENTRY_KINDS, (k) => (k === "user" ? 1 : 0)),
-};
-const ASSISTANT = kindCode("assistant");
-
-/**
- * Whether node `i` passes the filter alone (pi's rules), read from the index's arrays (no row object is decoded):
- * "all" shows everything; the others hide display:false hook messages and tool-call-only assistant turns (the
- * leaf always shows) and pass kinds as KIND_PASSES says; "labeled-only" shows labelled rows but usage records.
- */
+/** Whether node `i` passes the filter alone (src/core/rows/row-filter.ts), read from the index's arrays. */
 export function passesFilterAt(index: TreeIndex, i: number, filter: TreeFilter, isLeaf: boolean): boolean {
-  if (filter === "all") return true;
-  const f = index.flags[i];
-  if (!isLeaf && ((f & FLAG_HIDDEN) !== 0 || ((f & FLAG_TOOL_CALLS_ONLY) !== 0 && index.kinds[i] === ASSISTANT)))
-    return false;
-  if (filter === "labeled-only") return index.hasLabel(i) && index.kinds[i] !== USAGE;
-  return KIND_PASSES[filter][index.kinds[i]] === 1;
+  return passesFilter(filter, index.kinds[i], index.flags[i], index.hasLabel(i), isLeaf);
 }
 
 /** Per node, 1 when it is one of `roots` (the first entries of archived branches) or below one. */
 export function archivedNodes(index: TreeIndex, roots: readonly string[]): Uint8Array {
-  const out = new Uint8Array(index.size);
-  const stack: number[] = [];
+  const starts: number[] = [];
   for (const id of roots) {
     const i = index.idToIdx.get(id);
-    if (i !== undefined) stack.push(i);
+    if (i !== undefined) starts.push(i);
   }
-  while (stack.length > 0) {
-    const i = stack.pop() as number;
-    if (out[i] === 1) continue;
-    out[i] = 1;
-    for (let c = index.firstChild[i]; c >= 0; c = index.nextSibling[c]) stack.push(c);
-  }
-  return out;
+  return subtreeMask(index.size, starts, (i, visit) => {
+    for (let c = index.firstChild[i]; c >= 0; c = index.nextSibling[c]) visit(c);
+  });
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   type SparseRowFields,
 } from "../../src/core/rows/row-columns.js";
 import { PREVIEW_CHARS, type TreeRow } from "../../src/core/rows/tree-row.js";
+import { compareSiblings, timeOf } from "../../src/core/session/tree-shape.js";
 
 /** Kind words by kind code. */
 const KIND_WORDS_BY_CODE: readonly string[] = ENTRY_KINDS.map(kindSearchWords);
@@ -79,7 +80,10 @@ export class TreeIndex {
   private leafIdx = -1;
   private pathMarks: Uint8Array = new Uint8Array(0);
 
-  /** Build from a snapshot's columns; children are sorted by timestamp unless the columns say they already are. */
+  /**
+   * Build from a snapshot's columns. Their shape is the core's (src/core/session/tree-shape.ts): no cycles, and
+   * `cols.order`, when present, the order to link rows in so that children come in sibling order.
+   */
   constructor(cols: RowColumns, leafId: string | null) {
     const n = cols.count;
     this.cols = cols;
@@ -96,10 +100,12 @@ export class TreeIndex {
       delete s.label;
     }
     this.searchText = new Array<string | undefined>(n).fill(undefined);
-    // Link in index order, tracking each list's tail so every link is O(1).
+    // Link in sibling order, tracking each list's tail so every link is O(1).
     const last = new Int32Array(n).fill(-1);
     const parent = this.parent;
-    for (let i = 0; i < n; i++) {
+    const order = cols.order;
+    for (let k = 0; k < n; k++) {
+      const i = order === undefined ? k : order[k];
       const p = parent[i];
       if (p < 0 || p >= n) {
         parent[i] = -1;
@@ -110,9 +116,6 @@ export class TreeIndex {
         last[p] = i;
       }
     }
-    if (!cols.childrenSorted) this.sortAllChildren();
-    this.breakCycles();
-    if (this.roots.length > 1) this.sortList(this.roots);
     this.setLeafIndex(leafId === null ? -1 : indexOfId(cols, leafId));
   }
 
@@ -342,93 +345,31 @@ export class TreeIndex {
     return this.own.get(i)?.timestamp ?? columnString(this.cols.timestamps, i);
   }
 
-  /** Link an appended node; appends are nearly always the newest child, so it usually goes last. */
+  /**
+   * Link an appended node in sibling order (the core's rule; node indexes follow the file's order). Appends are
+   * nearly always the newest child, so it usually goes last.
+   */
   private linkNew(i: number, p: number): void {
     const safe = p === i ? -1 : p;
     this.parent[i] = safe;
     this.firstChild[i] = -1;
     this.nextSibling[i] = -1;
-    const ts = this.timestamp(i);
+    const t = timeOf(this.timestamp(i));
+    const after = (c: number): boolean => compareSiblings(timeOf(this.timestamp(c)), c, t, i) < 0;
     if (safe < 0) {
       let at = this.roots.length;
-      while (at > 0 && this.timestamp(this.roots[at - 1]) > ts) at--;
+      while (at > 0 && !after(this.roots[at - 1])) at--;
       this.roots.splice(at, 0, i);
       return;
     }
     let prev = -1;
     let c = this.firstChild[safe];
-    while (c >= 0 && this.timestamp(c) <= ts) {
+    while (c >= 0 && after(c)) {
       prev = c;
       c = this.nextSibling[c];
     }
     this.nextSibling[i] = c;
     if (prev < 0) this.firstChild[safe] = i;
     else this.nextSibling[prev] = i;
-  }
-
-  /** Children out of timestamp order (rare: clock changes, merged files) are sorted, stably. */
-  private sortAllChildren(): void {
-    const list: number[] = [];
-    for (let p = 0; p < this.count; p++) {
-      let c = this.firstChild[p];
-      if (c < 0 || this.nextSibling[c] < 0) continue;
-      list.length = 0;
-      for (; c >= 0; c = this.nextSibling[c]) list.push(c);
-      if (!this.sortList(list)) continue;
-      this.firstChild[p] = list[0];
-      for (let k = 0; k < list.length; k++) this.nextSibling[list[k]] = k + 1 < list.length ? list[k + 1] : -1;
-    }
-  }
-
-  /** Sort node indexes by timestamp (stable: equal timestamps keep index order). True when it reordered. */
-  private sortList(list: number[]): boolean {
-    for (let k = 1; k < list.length; k++) {
-      if (this.timestamp(list[k - 1]) > this.timestamp(list[k])) {
-        const ts = new Map(list.map((i) => [i, this.timestamp(i)]));
-        list.sort((a, b) => {
-          const ta = ts.get(a) as string;
-          const tb = ts.get(b) as string;
-          return ta < tb ? -1 : ta > tb ? 1 : a - b;
-        });
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Nodes in a parent cycle are unreachable from any root: detach them and show them as roots. */
-  private breakCycles(): void {
-    const n = this.count;
-    const seen = new Uint8Array(n);
-    const stack = [...this.roots];
-    let reached = 0;
-    const visit = (): void => {
-      while (stack.length > 0) {
-        const i = stack.pop() as number;
-        if (seen[i]) continue;
-        seen[i] = 1;
-        reached++;
-        for (let c = this.firstChild[i]; c >= 0; c = this.nextSibling[c]) stack.push(c);
-      }
-    };
-    visit();
-    if (reached === n) return;
-    for (let i = 0; i < n; i++) {
-      if (seen[i]) continue;
-      const p = this.parent[i];
-      if (p >= 0) {
-        if (this.firstChild[p] === i) this.firstChild[p] = this.nextSibling[i];
-        else {
-          let c = this.firstChild[p];
-          while (c >= 0 && this.nextSibling[c] !== i) c = this.nextSibling[c];
-          if (c >= 0) this.nextSibling[c] = this.nextSibling[i];
-        }
-        this.nextSibling[i] = -1;
-      }
-      this.parent[i] = -1;
-      this.roots.push(i);
-      stack.push(i);
-      visit();
-    }
   }
 }

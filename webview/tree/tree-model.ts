@@ -7,6 +7,7 @@ import { archivedNodes, computeVisibility, queryTokens } from "./tree-filter.js"
 import { flatten, type FlatRows } from "./tree-flatten.js";
 import { TreeIndex } from "./tree-index.js";
 import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
+import { isTreeFilter } from "../../src/core/rows/row-filter.js";
 
 /** What survives a reload of the view (webview getState/setState). */
 export interface PersistedTreeState {
@@ -18,11 +19,9 @@ export interface PersistedTreeState {
   showArchived: boolean;
 }
 
-const FILTERS: readonly TreeFilter[] = ["default", "no-tools", "user-only", "labeled-only", "all"];
-
 /** Read persisted state defensively: it may come from an older version of the view. */
 export function readPersisted(raw: Record<string, unknown> | undefined): PersistedTreeState {
-  const filter = FILTERS.find((f) => f === raw?.filter) ?? "default";
+  const filter = isTreeFilter(raw?.filter) ? raw.filter : "default";
   const folded = Array.isArray(raw?.folded) ? raw.folded.filter((x): x is string => typeof x === "string") : [];
   const sessionId = typeof raw?.sessionId === "string" ? raw.sessionId : undefined;
   const selectedId = typeof raw?.selectedId === "string" ? raw.selectedId : undefined;

@@ -6,6 +6,7 @@ import type { JSX } from "preact";
 import { useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
 import type { HostToWebview, TreeFilter, WebviewToHost } from "../../src/shared/protocol.js";
 import { describeRow, type TreeRow as TreeRowData } from "../../src/core/rows/tree-row.js";
+import { TREE_FILTER_LABELS, TREE_FILTERS } from "../../src/core/rows/row-filter.js";
 import { Dropdown, TextField } from "../ui/controls.js";
 import { EXPANDED } from "./tree-flatten.js";
 import { handleTreeKey } from "./tree-keys.js";
@@ -19,13 +20,10 @@ const HOVER_DELAY_MS = 250;
 /** Whole texts kept for hover titles. */
 const TEXT_CACHE_LIMIT = 200;
 
-const FILTER_OPTIONS: readonly { value: TreeFilter; label: string }[] = [
-  { value: "default", label: "Default" },
-  { value: "no-tools", label: "No tools" },
-  { value: "user-only", label: "User only" },
-  { value: "labeled-only", label: "Labeled only" },
-  { value: "all", label: "All" },
-];
+const FILTER_OPTIONS: readonly { value: TreeFilter; label: string }[] = TREE_FILTERS.map((value) => ({
+  value,
+  label: TREE_FILTER_LABELS[value],
+}));
 
 /** Props: the model plus the channel to the host. */
 export interface TreeViewProps {

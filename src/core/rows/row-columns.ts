@@ -6,6 +6,7 @@
  * harness both serialise through JSON).
  */
 import { ENTRY_KINDS, kindOf, type EntryKind } from "../session/entry-kinds.js";
+import { breakCycles, siblingOrder } from "../session/tree-shape.js";
 import type { EntryEnvelope } from "../session/types.js";
 import { rowPreview, type TreeRow } from "./tree-row.js";
 
@@ -64,10 +65,11 @@ export interface RowColumns {
   /** Files changed by a row's tool calls. */
   changedFiles: SparseColumn<number>;
   /**
-   * True when every row's children in this batch come in timestamp order (file order usually is), so the
-   * receiver can skip sorting.
+   * The rows in sibling order (src/core/session/tree-shape.ts): linking each row to its parent in this order gives
+   * every parent, and the roots, their children in pi's order. Absent when index order is that order (nearly
+   * always), so the receiver links in index order and sorts nothing.
    */
-  childrenSorted: boolean;
+  order?: number[];
 }
 
 /** The fields a row has before its kind, label and badge are known: a TreeRow's, and a store envelope's alike. */
@@ -159,10 +161,9 @@ function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<
     col.at.push(i);
     col.values.push(v);
   };
-  // Sibling order checked in the same pass: the last child per parent (slot n: the roots).
-  const lastChild = new Int32Array(n + 1).fill(-1);
   const stamps = new Array<string>(n);
-  let childrenSorted = true;
+  // Rows whose parent comes later in the batch: rare, and every parentId cycle holds one.
+  let forward: number[] | undefined;
   for (let e = 0, i = 0; e < total; e++) {
     if (keep !== undefined && keep[e] === 0) continue;
     const item = items[e];
@@ -171,15 +172,13 @@ function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<
     const inBatch = item.parentId === null || item.orphan === true ? undefined : indexOf.get(item.parentId);
     const p = inBatch === undefined || inBatch === i ? -1 : inBatch;
     parents[i] = p;
+    if (p > i) (forward ??= []).push(i);
     if (p < 0 && item.parentId !== null) put(sparse.parentIds, i, item.parentId);
     kinds[i] = kindCode(extras.kind(item));
     flags[i] = rowFlags(item);
     const ts = item.timestamp;
     timestamps.push(ts);
     stamps[i] = ts;
-    const slot = p < 0 ? n : p;
-    if (childrenSorted && lastChild[slot] >= 0 && stamps[lastChild[slot]] > ts) childrenSorted = false;
-    lastChild[slot] = i;
     previews.push(rowPreview(item.preview));
     toolNames.push(item.toolName ?? "");
     const label = extras.label?.(item);
@@ -189,7 +188,14 @@ function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<
     put(sparse.changedFiles, i, extras.changedFiles?.(item));
     i++;
   }
-  return {
+  // A cycle the store did not break already (rows not from the store): broken where the store would break it.
+  for (const { positions } of forward ? breakCycles(parents, forward) : []) {
+    const at = positions[0];
+    flags[at] |= FLAG_ORPHAN;
+    put(sparse.parentIds, at, items[keptIndex(keep, at)].parentId as string);
+  }
+  const order = siblingOrder(parents, (k) => stamps[k]);
+  const cols: RowColumns = {
     count: n,
     ids: ids.build(),
     parents,
@@ -199,8 +205,16 @@ function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<
     previews: previews.build(),
     toolNames: toolNames.build(),
     ...sparse,
-    childrenSorted,
   };
+  if (order !== undefined) cols.order = order;
+  return cols;
+}
+
+/** The item index of batch row `row` when `keep` marks the items left out (later duplicates). */
+function keptIndex(keep: Uint8Array | undefined, row: number): number {
+  if (keep === undefined) return row;
+  for (let e = 0, i = -1; e < keep.length; e++) if (keep[e] === 1 && ++i === row) return e;
+  return row;
 }
 
 const ROW_EXTRAS: RowExtras<TreeRow> = {

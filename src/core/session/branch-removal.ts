@@ -12,6 +12,7 @@
  *
  * Pure: works on positions of the session's index.
  */
+import { subtreeMask } from "./tree-shape.js";
 import type { EntryMeta } from "./entry-meta.js";
 import type { EntryEnvelope } from "./types.js";
 
@@ -55,14 +56,7 @@ function actsElsewhere(env: EntryEnvelope, meta: EntryMeta): boolean {
 /** Plan the deletion of the branch starting at position `root`. */
 export function planBranchRemoval(src: RemovalSource, root: number): BranchRemoval {
   const n = src.count;
-  const inBranch = new Uint8Array(n);
-  const stack = [root];
-  for (let guard = 0; stack.length > 0 && guard <= n; guard++) {
-    const i = stack.pop() as number;
-    if (inBranch[i] === 1) continue;
-    inBranch[i] = 1;
-    for (const k of src.kidsAt(i)) stack.push(k);
-  }
+  const inBranch = subtreeMask(n, [root], (i, visit) => src.kidsAt(i).forEach(visit));
   const removed = new Uint8Array(n);
   let branchCount = 0;
   for (let i = 0; i < n; i++) {

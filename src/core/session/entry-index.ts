@@ -9,6 +9,7 @@
  */
 import { NO_META, type EntryMeta } from "./entry-meta.js";
 import type { EntryTable } from "./entry-table.js";
+import { breakCycles, compareSiblings, siblingInsertAt, timeOf } from "./tree-shape.js";
 import type { EntryEnvelope } from "./types.js";
 
 const NO_KIDS: readonly number[] = Object.freeze([]);
@@ -25,57 +26,6 @@ export interface ParentCycle {
   ids: string[];
   /** Line of the entry made a root. */
   line: number;
-}
-
-/** Two decimal digits of `s` at `i`, or -1. */
-function digits2(s: string, i: number): number {
-  const a = s.charCodeAt(i) - 48;
-  const b = s.charCodeAt(i + 1) - 48;
-  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
-}
-
-/**
- * Parses a timestamp for ordering; unparsable ones sort first (file order breaks ties). The form every writer
- * uses (toISOString: 2026-01-05T09:00:03.000Z) is read by hand — Date.parse was a tenth of open() — and
- * anything else, or any value near a range edge, goes to Date.parse, so the result is always Date.parse's.
- */
-export function timeOf(timestamp: string): number {
-  const s = timestamp;
-  if (s.length === 24 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45 && s.charCodeAt(10) === 84) {
-    const century = digits2(s, 0);
-    const year = digits2(s, 2);
-    const month = digits2(s, 5);
-    const day = digits2(s, 8);
-    const hour = digits2(s, 11);
-    const minute = digits2(s, 14);
-    const second = digits2(s, 17);
-    const milli = digits2(s, 20);
-    const milliLast = s.charCodeAt(22) - 48;
-    if (
-      century >= 19 &&
-      year >= 0 &&
-      month >= 1 &&
-      month <= 12 &&
-      day >= 1 &&
-      day <= 28 &&
-      hour >= 0 &&
-      hour <= 23 &&
-      minute >= 0 &&
-      minute <= 59 &&
-      second >= 0 &&
-      second <= 59 &&
-      milli >= 0 &&
-      milliLast >= 0 &&
-      milliLast <= 9 &&
-      s.charCodeAt(13) === 58 &&
-      s.charCodeAt(16) === 58 &&
-      s.charCodeAt(19) === 46 &&
-      s.charCodeAt(23) === 90
-    )
-      return Date.UTC(century * 100 + year, month - 1, day, hour, minute, second, milli * 10 + milliLast);
-  }
-  const t = Date.parse(s);
-  return Number.isNaN(t) ? 0 : t;
 }
 
 /** Mutable index of a session's entries. */
@@ -165,37 +115,14 @@ export class EntryIndex {
     return cycles;
   }
 
-  /**
-   * Find the parentId cycles through the entries in `starts` (every cycle has one) and break each at its
-   * entry that comes first in the file. Each entry is walked once.
-   */
+  /** Break the parentId cycles through the entries in `starts` (tree-shape.ts): each broken entry becomes a root. */
   private breakCycles(starts: readonly number[]): ParentCycle[] {
-    const { parents } = this;
-    // 0: not seen; 1: on the walk in progress; 2: done.
-    const state = new Uint8Array(parents.length);
-    const cycles: ParentCycle[] = [];
-    for (const start of starts) {
-      const walk: number[] = [];
-      let i = start;
-      while (i >= 0 && state[i] === 0) {
-        state[i] = 1;
-        walk.push(i);
-        i = parents[i];
-      }
-      if (i >= 0 && state[i] === 1) {
-        const loop = walk.slice(walk.indexOf(i));
-        let first = loop[0];
-        for (const k of loop) if (k < first) first = k;
-        const at = loop.indexOf(first);
-        const ids = [...loop.slice(at), ...loop.slice(0, at)].map((k) => this.table.envs[k].id);
-        parents[first] = -1;
-        this.rootList.push(first);
-        this.table.envs[first].orphan = true;
-        cycles.push({ ids, line: this.table.lines[first] });
-      }
-      for (const k of walk) state[k] = 2;
-    }
-    return cycles;
+    return breakCycles(this.parents, starts).map(({ positions }) => {
+      const first = positions[0];
+      this.rootList.push(first);
+      this.table.envs[first].orphan = true;
+      return { ids: positions.map((k) => this.table.envs[k].id), line: this.table.lines[first] };
+    });
   }
 
   /** Number of entries. */
@@ -290,16 +217,18 @@ export class EntryIndex {
     return t;
   }
 
-  /** Oldest first; file order breaks ties. */
+  /** Sibling order (tree-shape.ts). */
   private compare(a: number, b: number): number {
-    return this.timeAt(a) - this.timeAt(b) || a - b;
+    return compareSiblings(this.timeAt(a), a, this.timeAt(b), b);
   }
 
-  /** Insert keeping (time, position) order; new entries usually go last. */
+  /** Insert in sibling order; new entries usually go last. */
   private insertSorted(list: number[], i: number): void {
-    let at = list.length;
-    while (at > 0 && this.compare(list[at - 1], i) > 0) at--;
-    list.splice(at, 0, i);
+    list.splice(
+      siblingInsertAt(list, (k) => this.timeAt(k), i),
+      0,
+      i,
+    );
   }
 
   /** Children lists, built on first use (open() needs only parent positions). */

@@ -35,6 +35,7 @@ import { rewriteBackupPath, SessionFile } from "./session-file.js";
 import { listSessions, mostRecentSessionFile } from "./session-list.js";
 import { scanSessionBytes, scanSessionFile, type ScanResult } from "./session-scan.js";
 import { LazyTreeNode } from "./tree-node.js";
+import { subtreeMask } from "./tree-shape.js";
 import {
   CURRENT_SESSION_VERSION,
   LEAF_MARKER_TYPE,
@@ -703,17 +704,26 @@ export class SessionManager {
 
   /** Ids of every entry in an archived branch: what the tree, the chat and the export leave out by default. */
   getArchivedIds(): Set<string> {
-    const out = new Set<string>();
-    for (const id of this.getArchivedBranches()) {
-      const stack = [this.index.positionOf(id) as number];
-      while (stack.length > 0) {
-        const i = stack.pop() as number;
-        const entryId = this.index.env(i).id;
-        if (out.has(entryId)) continue;
-        out.add(entryId);
-        stack.push(...this.index.kidsAt(i));
-      }
+    return this.subtreeIds(this.getArchivedBranches());
+  }
+
+  /** Ids of `id` and every entry below it (empty for an unknown id): what a branch starting there holds. */
+  getSubtreeIds(id: string): Set<string> {
+    return this.subtreeIds([id]);
+  }
+
+  /** Ids in the subtrees below the entries `ids` (tree-shape.ts decides membership). */
+  private subtreeIds(ids: readonly string[]): Set<string> {
+    const { index } = this;
+    const starts: number[] = [];
+    for (const id of ids) {
+      const at = index.positionOf(id);
+      if (at !== undefined) starts.push(at);
     }
+    const out = new Set<string>();
+    if (starts.length === 0) return out;
+    const mask = subtreeMask(index.count, starts, (i, visit) => index.kidsAt(i).forEach(visit));
+    for (let i = 0; i < mask.length; i++) if (mask[i] === 1) out.add(index.env(i).id);
     return out;
   }
 

@@ -4,6 +4,7 @@
  * Switch Branch picker lists them. Pure: plain objects the VS Code side turns into QuickPickItems.
  */
 import { singleLine, type TreeRow } from "../../core/rows/tree-row.js";
+import { timeOf } from "../../core/session/tree-shape.js";
 import { isBookkeepingChild, nodeRows, pickerText, type PickRow } from "../pick-items.js";
 
 /** A row of the branch picker, or a separator line above a group. */
@@ -23,9 +24,8 @@ export function branchPickRows(rows: readonly TreeRow[], leafId: string | null, 
   const tips = rows.filter((e) => !isBookkeepingChild(e) && !hasContentChild.has(e.id) && e.id !== exclude);
   // The current leaf first (it may be an inner node after a move), then the other tips, newest first.
   const leaf = leafId !== null && leafId !== exclude ? byId.get(leafId) : undefined;
-  const others = tips
-    .filter((e) => e.id !== leafId)
-    .sort((a, b) => String(b.timestamp).localeCompare(String(a.timestamp)));
+  // Newest first by parsed time (a string comparison misorders stamps with other UTC offsets).
+  const others = tips.filter((e) => e.id !== leafId).sort((a, b) => timeOf(b.timestamp) - timeOf(a.timestamp));
   const ordered = leaf ? [leaf, ...others] : others;
 
   const out: BranchPickRow[] = [];

@@ -117,7 +117,11 @@ test("columns encode parents as indexes, drop later duplicates and decode back t
   assert.deepEqual(cols.labels, { at: [2], values: ["kept"] });
   assert.deepEqual(cols.tokens, { at: [2], values: [1234] });
   assert.deepEqual(cols.parentIds, { at: [3, 4], values: ["missing", "self"] });
-  assert.equal(cols.childrenSorted, false, "roots o and self are older than root r");
+  assert.deepEqual(
+    cols.order?.filter((i) => cols.parents[i] < 0),
+    [3, 4, 0],
+    "roots o and self are older than root r",
+  );
   const rows = decodeRows(cols);
   const expected = [envs[0], envs[1], envs[2], envs[4], envs[5]].map((e) => treeRowOf(e, label(e.id)));
   // The self-parented row is a root in the columns; its parentId survives as a sparse field.
@@ -132,18 +136,18 @@ test("columns: an entry the store made a root to break a parentId cycle is a roo
   assert.deepEqual(encodeEnvelopes(envs, () => undefined).parents, [-1, 0]);
 });
 
-test("columns report whether children already come in timestamp order", () => {
+test("columns carry the sibling order only when file order is not that order", () => {
   const at = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
   const inOrder = [
     env("r", null, "message", { role: "user", timestamp: at(0) }),
     env("a", "r", "message", { role: "assistant", timestamp: at(1) }),
     env("b", "r", "message", { role: "assistant", timestamp: at(2) }),
   ];
-  assert.equal(encodeEnvelopes(inOrder, () => undefined).childrenSorted, true);
+  assert.equal(encodeEnvelopes(inOrder, () => undefined).order, undefined);
   const chain = [inOrder[0], inOrder[1], { ...inOrder[2], parentId: "a", timestamp: at(0) }];
-  assert.equal(encodeEnvelopes(chain, () => undefined).childrenSorted, true, "only siblings are compared");
+  assert.equal(encodeEnvelopes(chain, () => undefined).order, undefined, "only siblings are compared");
   const outOfOrder = [inOrder[0], { ...inOrder[1], timestamp: at(5) }, inOrder[2]];
-  assert.equal(encodeEnvelopes(outOfOrder, () => undefined).childrenSorted, false);
+  assert.deepEqual(encodeEnvelopes(outOfOrder, () => undefined).order, [0, 2, 1]);
 });
 
 test("columns make multi-line previews single-line", () => {

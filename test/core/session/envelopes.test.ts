@@ -11,7 +11,7 @@ import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
 import { randomUUID } from "node:crypto";
 import { buildContextFromEntries, envelopeOf, SessionManager, type SessionEntry } from "../../../src/core/index.js";
-import { timeOf } from "../../../src/core/session/entry-index.js";
+import { timeOf } from "../../../src/core/session/tree-shape.js";
 import { writeSyntheticSession } from "./generate.js";
 import { assistant, readJsonl, tempDir, toolResult, user } from "./helpers.js";
 
