@@ -1,6 +1,7 @@
 /**
- * What the commands, context-menu items and webview messages do. Each action checks that a session is
- * open and writable where it must be, reports failures as messages, and never throws to its caller.
+ * What the commands, context-menu items and webview messages do. They run through the operations table
+ * (src/host/operations), whose guards checked what each needs (a session, writable, the agent idle, the files
+ * free) before; each reports its outcome through the Notifier and never throws to its caller.
  */
 import * as vscode from "vscode";
 import { CompactionError } from "../core/compaction/run-compaction.js";
@@ -11,10 +12,10 @@ import { movedMessage, runNavigateFlow, type FilesFollow, type NavigateMode } fr
 import { nodeRows, type PickRow } from "./pick-items.js";
 import type { SessionController } from "./session-controller.js";
 import type { SessionOpener } from "./session-opener.js";
-import { errorText } from "./session-opener.js";
 import { askSetting } from "./settings.js";
 import { vscodeNavigateUi } from "./vscode-navigate-ui.js";
 import type { AgentWebviewView } from "./webview-view.js";
+import { NO_SESSION_TEXT, type Notify } from "./operations/operation-guards.js";
 
 /** What the actions need. */
 export interface ActionDeps {
@@ -23,6 +24,7 @@ export interface ActionDeps {
   tree: AgentWebviewView;
   chat: AgentWebviewView;
   log: vscode.LogOutputChannel;
+  notify: Notify;
   /** The files step of a branch switch (checkpoint-actions.ts); undefined: files stay as they are. */
   filesFollow?(): Promise<FilesFollow | undefined>;
 }
@@ -34,26 +36,8 @@ export class HostActions {
 
   constructor(private readonly d: ActionDeps) {}
 
-  /** A status line in both views, the status bar, and the log. */
-  status(text: string, kind: "info" | "error" = "info"): void {
-    this.d.tree.post({ type: "status", text, kind });
-    this.d.chat.post({ type: "status", text, kind });
-    vscode.window.setStatusBarMessage(`$(git-branch) ${text}`, 5000);
-    if (kind === "error") this.d.log.error(text);
-    else this.d.log.info(text);
-  }
-
   /** Move to an entry (click, Enter, menus, commands). */
   async navigate(entryId: string, mode: NavigateMode): Promise<void> {
-    const { controller } = this.d;
-    const agent = controller.agent;
-    const sm = controller.sessionManager;
-    if (!agent || !sm) return this.noSession();
-    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(this.d.controller.readOnlyReason());
-    if (agent.isStreaming) {
-      void vscode.window.showWarningMessage("A reply is streaming: abort it (Agent: Abort) before switching branches.");
-      return;
-    }
     if (this.navigating) {
       void vscode.window.showInformationMessage("A branch switch is already in progress.");
       return;
@@ -74,18 +58,18 @@ export class HostActions {
     const ui = vscodeNavigateUi(
       (busy, message) =>
         tree.post(busy && message ? { type: "tree/busy", busy, message } : { type: "tree/busy", busy }),
-      (text, kind) => this.status(text, kind),
+      (text, kind) => this.d.notify.status(text, kind),
     );
     const navigator = { getLeafId: () => sm.getLeafId(), navigateTree: agent.navigateTree.bind(agent) };
     const files = await this.d.filesFollow?.();
     const outcome = await runNavigateFlow(navigator, ui, entryId, mode, askSetting(), files);
     this.d.log.info(`navigate ${entryId} (${mode}): ${outcome.kind}`);
-    if (outcome.kind === "aborted") this.status("Branch switch cancelled; nothing changed.");
+    if (outcome.kind === "aborted") this.d.notify.status("Branch switch cancelled; nothing changed.");
     if (outcome.kind !== "moved") return;
     controller.pushChat();
     if (outcome.editorText !== undefined) chat.post({ type: "chat/setInput", text: outcome.editorText });
     tree.post({ type: "tree/reveal", entryId: sm.getLeafId() ?? entryId });
-    this.status(movedMessage(outcome));
+    this.d.notify.status(movedMessage(outcome));
   }
 
   /** Pick a node, then move there (Summarize and Switch Branch / Switch Branch commands). */
@@ -127,7 +111,6 @@ export class HostActions {
     if (!sm) return this.noSession();
     const id = entryId ?? (await this.pickNode("Label Entry"));
     if (!id) return;
-    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(this.d.controller.readOnlyReason());
     const current = sm.getLabel(id);
     const label = await vscode.window.showInputBox({
       title: "Label Entry",
@@ -143,7 +126,6 @@ export class HostActions {
   removeLabel(entryId: string): void {
     const sm = this.d.controller.sessionManager;
     if (!sm) return this.noSession();
-    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(this.d.controller.readOnlyReason());
     if (sm.getLabel(entryId) !== undefined) this.writeLabel(entryId, undefined);
   }
 
@@ -152,7 +134,7 @@ export class HostActions {
     const entry = this.d.controller.sessionManager?.getEntry(entryId);
     if (!entry) return;
     await vscode.env.clipboard.writeText(entryFullText(entry));
-    this.status("Copied to the clipboard.");
+    this.d.notify.status("Copied to the clipboard.");
   }
 
   /** The whole text of an entry for the tree's hover. */
@@ -168,7 +150,6 @@ export class HostActions {
     if (!agent) return this.noSession();
     const id = entryId ?? (await this.pickNode("Fork Session"));
     if (!id) return;
-    if (agent.isStreaming) return void vscode.window.showWarningMessage("Abort the running reply before forking.");
     // A Claude Code view is converted (pi tool names, workspace folder), not copied as it is.
     const sm = controller.sessionManager;
     if (sm && claudeTranscriptPathOf(sm)) return void (await opener.continueInNewSession(id));
@@ -177,9 +158,9 @@ export class HostActions {
       if (r.cancelled || !r.newSessionFile) return;
       if (!(await opener.openPath(r.newSessionFile))) return;
       if (r.editorText !== undefined) chat.post({ type: "chat/setInput", text: r.editorText });
-      this.status("Forked into a new session.");
+      this.d.notify.status("Forked into a new session.");
     } catch (e) {
-      this.error("Fork failed", e);
+      this.d.notify.error("Fork failed", e);
     }
   }
 
@@ -187,8 +168,6 @@ export class HostActions {
   async compact(): Promise<void> {
     const agent = this.d.controller.agent;
     if (!agent) return this.noSession();
-    if (this.d.controller.sessionManager?.isReadOnly())
-      return void vscode.window.showWarningMessage(this.d.controller.readOnlyReason());
     try {
       const entry = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: "Compacting the conversation…", cancellable: true },
@@ -199,9 +178,9 @@ export class HostActions {
         },
       );
       this.d.controller.pushChat();
-      this.status(entry ? "Conversation compacted." : "Nothing to compact yet.");
+      this.d.notify.status(entry ? "Conversation compacted." : "Nothing to compact yet.");
     } catch (e) {
-      this.error(e instanceof CompactionError ? "Compaction failed" : "Cannot compact", e);
+      this.d.notify.error(e instanceof CompactionError ? "Compaction failed" : "Cannot compact", e);
     }
   }
 
@@ -210,12 +189,12 @@ export class HostActions {
     const { controller, chat } = this.d;
     const agent = controller.agent;
     if (!agent) return this.noSession();
-    if (controller.sessionManager?.isReadOnly()) return this.status(controller.readOnlyReason(), "error");
+    if (controller.sessionManager?.isReadOnly()) return this.d.notify.status(controller.readOnlyReason(), "error");
     try {
       await agent.prompt(text);
     } catch (e) {
       chat.post({ type: "chat/setInput", text });
-      this.error("Cannot send", e);
+      this.d.notify.error("Cannot send", e);
     }
   }
 
@@ -224,22 +203,15 @@ export class HostActions {
     this.d.controller.agent?.abort();
   }
 
-  /** Report an error everywhere it belongs. */
-  error(what: string, e: unknown): void {
-    const text = `${what}: ${errorText(e)}`;
-    void vscode.window.showErrorMessage(text);
-    this.status(text, "error");
-  }
-
   private writeLabel(id: string, label: string | undefined): void {
     try {
       this.d.controller.sessionManager?.appendLabelChange(id, label);
     } catch (e) {
-      this.error("Cannot label", e);
+      this.d.notify.error("Cannot label", e);
     }
   }
 
   private noSession(): void {
-    void vscode.window.showInformationMessage("No Agent session is open: open the Agent view first.");
+    this.d.notify.info(NO_SESSION_TEXT);
   }
 }

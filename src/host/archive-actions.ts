@@ -1,7 +1,8 @@
 /**
  * Archive Branch, Unarchive Branch and Delete Branch Permanently… (docs/archive.md): the context-menu items, the
  * commands and the tree's Delete / Shift+Delete keys. When the branch holds the current position, the user is
- * asked where to move first. Failures are reported as messages, never thrown.
+ * asked where to move first. The operations table checked the session is open, writable and idle; failures are
+ * reported as messages, never thrown.
  */
 import * as vscode from "vscode";
 import { treeRows } from "../core/rows/tree-row.js";
@@ -9,12 +10,14 @@ import type { SessionManager } from "../core/session/session-manager.js";
 import type { HostActions } from "./actions.js";
 import { nodeRows, type PickRow } from "./pick-items.js";
 import type { SessionController } from "./session-controller.js";
+import type { Notify } from "./operations/operation-guards.js";
 
 /** What the archive actions need. */
 export interface ArchiveDeps {
   controller: SessionController;
-  /** Status lines, errors, the node picker and the branch switch. */
-  actions: HostActions;
+  /** The node picker and the branch switch. */
+  actions: Pick<HostActions, "pickNode" | "navigate">;
+  notify: Notify;
 }
 
 /** True when `entryId` is `branchId` or below it. */
@@ -51,13 +54,13 @@ export class ArchiveActions {
     if (!sm) return;
     const id = entryId ?? (await this.d.actions.pickNode("Archive Branch: pick the first entry of the branch"));
     if (!id) return;
-    if (sm.isArchived(id)) return void vscode.window.showInformationMessage("This branch is archived already.");
+    if (sm.isArchived(id)) return this.d.notify.info("This branch is archived already.");
     if (!(await this.moveOutOf(sm, id, "archiving"))) return;
     try {
       sm.archiveBranch(id);
-      this.d.actions.status("Branch archived: it is hidden until you show archived branches in the tree.");
+      this.d.notify.status("Branch archived: it is hidden until you show archived branches in the tree.");
     } catch (e) {
-      this.d.actions.error("Cannot archive the branch", e);
+      this.d.notify.error("Cannot archive the branch", e);
     }
   }
 
@@ -69,18 +72,11 @@ export class ArchiveActions {
     if (!id) return;
     try {
       const lines = sm.unarchiveBranch(id);
-      if (lines.length === 0) return void vscode.window.showInformationMessage("This branch is not archived.");
-      this.d.actions.status("Branch unarchived.");
+      if (lines.length === 0) return this.d.notify.info("This branch is not archived.");
+      this.d.notify.status("Branch unarchived.");
     } catch (e) {
-      this.d.actions.error("Cannot unarchive the branch", e);
+      this.d.notify.error("Cannot unarchive the branch", e);
     }
-  }
-
-  /** Archive or unarchive, whichever applies (the tree's Delete key). */
-  async toggle(entryId: string): Promise<void> {
-    const sm = this.d.controller.sessionManager;
-    if (sm?.hasEntry(entryId) && sm.isArchived(entryId)) return this.unarchive(entryId);
-    return this.archive(entryId);
   }
 
   /** Delete Branch Permanently…: confirm with the count, move out of the branch if needed, rewrite the file. */
@@ -93,7 +89,7 @@ export class ArchiveActions {
     try {
       question = deletionQuestion(sm.planBranchDeletion(id));
     } catch (e) {
-      return this.d.actions.error("Cannot delete the branch", e);
+      return this.d.notify.error("Cannot delete the branch", e);
     }
     const go = await vscode.window.showWarningMessage(question, { modal: true }, "Delete Permanently");
     if (go !== "Delete Permanently") return;
@@ -104,29 +100,15 @@ export class ArchiveActions {
         () => sm.deleteBranch(id),
       );
       this.d.controller.pushChat();
-      this.d.actions.status(`Branch deleted: ${r.removed === 1 ? "1 entry" : `${r.removed} entries`} removed.`);
+      this.d.notify.status(`Branch deleted: ${r.removed === 1 ? "1 entry" : `${r.removed} entries`} removed.`);
     } catch (e) {
-      this.d.actions.error("Cannot delete the branch; the file was left as it was", e);
+      this.d.notify.error("Cannot delete the branch; the file was left as it was", e);
     }
   }
 
-  /** The open, writable session; warns and returns undefined otherwise. */
+  /** The open session (the operations table checked it is there, writable and idle). */
   private writable(): SessionManager | undefined {
-    const { controller } = this.d;
-    const sm = controller.sessionManager;
-    if (!sm) {
-      void vscode.window.showInformationMessage("No Agent session is open: open the Agent view first.");
-      return undefined;
-    }
-    if (sm.isReadOnly()) {
-      void vscode.window.showWarningMessage(controller.readOnlyReason());
-      return undefined;
-    }
-    if (controller.agent?.isStreaming) {
-      void vscode.window.showWarningMessage("A reply is streaming: abort it (Agent: Abort) first.");
-      return undefined;
-    }
-    return sm;
+    return this.d.controller.sessionManager;
   }
 
   /**

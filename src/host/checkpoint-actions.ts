@@ -1,8 +1,9 @@
 /**
  * The editor side of "files follow the tree": the files step of a branch switch, the row items Restore Files to
  * This Point and Show Changes at This Point, the palette's Undo File Restore, and the read-only checkpoint
- * documents the diff editor shows. File operations run one at a time; none runs while the agent is replying
- * (its tools write files too).
+ * documents the diff editor shows. Every file operation takes the window's one files lock (operations/files-lock.ts),
+ * so they run one at a time, a branch switch's file restore included; none runs while the agent is replying (its
+ * tools write files too).
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -17,6 +18,8 @@ import { CANNOT_FOLLOW, type CheckpointService } from "./checkpoint-service.js";
 import { restoreFilesTo, undoFileRestore, type RestoreUi } from "./file-restore.js";
 import type { FilesFollow } from "./navigate-flow.js";
 import { RestoreOnSwitch } from "./restore-on-switch.js";
+import type { FilesLock } from "./operations/files-lock.js";
+import type { Notify } from "./operations/operation-guards.js";
 import type { SessionController } from "./session-controller.js";
 import { restoreOnSwitchSetting } from "./settings.js";
 import {
@@ -46,8 +49,9 @@ const MERGE_EDITOR_COMMAND = "_open.mergeEditor";
 export interface CheckpointActionDeps {
   controller: SessionController;
   service: CheckpointService;
-  /** A status line in both views (HostActions.status). */
-  status(text: string, kind: "info" | "error"): void;
+  notify: Notify;
+  /** The window's one lock on the workspace's files. */
+  lock: FilesLock;
 }
 
 function uriOf(file: CheckpointFileRef): vscode.Uri {
@@ -63,8 +67,6 @@ function ref(c: TurnFileChange, side: "before" | "after"): CheckpointFileRef {
 
 /** See the file comment. */
 export class CheckpointActions {
-  private busy = false;
-
   constructor(private readonly d: CheckpointActionDeps) {}
 
   /** Serves the read-only checkpoint documents (`agent-tree-checkpoint:` URIs). */
@@ -93,12 +95,12 @@ export class CheckpointActions {
   async bringFiles(view: CheckpointSessionView): Promise<BringFilesDeps | undefined> {
     const checkpoints = await this.d.service.workspace();
     if (!checkpoints || checkpoints.folders().length === 0) return undefined;
-    return { view, checkpoints, ui: this.ui() };
+    return { view, checkpoints, ui: this.ui(), lock: this.d.lock };
   }
 
   /** The message after another branch's files came along: Undo File Restore, and Open Conflicts when some are. */
   filesBrought(message: string, conflicts: readonly BroughtConflict[]): void {
-    this.d.status(message, "info");
+    this.d.notify.status(message, "info");
     const choices = conflicts.length > 0 ? [OPEN_CONFLICTS_CHOICE, UNDO_CHOICE] : [UNDO_CHOICE];
     void vscode.window.showInformationMessage(message, ...choices).then((pick) => {
       if (pick === UNDO_CHOICE) void vscode.commands.executeCommand(UNDO_FILE_RESTORE_COMMAND);
@@ -129,20 +131,20 @@ export class CheckpointActions {
     if (!sm || setting === "never") return undefined;
     const checkpoints = await this.d.service.workspace();
     if (!checkpoints) return undefined;
-    return new RestoreOnSwitch({ view: sm, checkpoints, setting, ui: this.ui() });
+    return new RestoreOnSwitch({ view: sm, checkpoints, setting, ui: this.ui(), lock: this.d.lock });
   }
 
   /** Restore Files to This Point: the row's files, without moving the conversation. */
   async restoreFilesHere(entryId: string): Promise<void> {
     await this.exclusive(async (checkpoints) => {
       const sm = this.d.controller.sessionManager;
-      if (sm) await restoreFilesTo({ view: sm, checkpoints, ui: this.ui() }, entryId);
+      if (sm) await restoreFilesTo({ view: sm, checkpoints, ui: this.ui(), lock: this.d.lock }, entryId);
     });
   }
 
   /** Undo File Restore: the files the last restore replaced come back. */
   async undoFileRestore(): Promise<void> {
-    await this.exclusive((checkpoints) => undoFileRestore(this.ui(), checkpoints));
+    await this.exclusive((checkpoints) => undoFileRestore(this.ui(), checkpoints, this.d.lock));
   }
 
   /**
@@ -181,7 +183,7 @@ export class CheckpointActions {
   }
 
   private ui(): RestoreUi {
-    return vscodeRestoreUi(UNDO_FILE_RESTORE_COMMAND, (text, kind) => this.d.status(text, kind));
+    return vscodeRestoreUi(UNDO_FILE_RESTORE_COMMAND, (text, kind) => this.d.notify.status(text, kind));
   }
 
   /** The workspace's checkpoints, or undefined after saying why files cannot follow the tree here. */
@@ -195,23 +197,10 @@ export class CheckpointActions {
     return checkpoints;
   }
 
+  /** Runs a file operation on the workspace's checkpoints (the operations table checked the agent is idle). */
   private async exclusive(run: (checkpoints: WorkspaceCheckpoints) => Promise<unknown>): Promise<void> {
-    const agent = this.d.controller.agent;
-    if (!agent)
-      return void vscode.window.showInformationMessage("No Agent session is open: open the Agent view first.");
-    if (agent.isStreaming)
-      return void vscode.window.showWarningMessage(
-        "A reply is streaming: abort it (Agent: Abort) before restoring files.",
-      );
-    if (this.busy) return void vscode.window.showInformationMessage("A file restore is already in progress.");
     const checkpoints = await this.available();
-    if (!checkpoints) return;
-    this.busy = true;
-    try {
-      await run(checkpoints);
-    } finally {
-      this.busy = false;
-    }
+    if (checkpoints) await run(checkpoints);
   }
 }
 

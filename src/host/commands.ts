@@ -1,13 +1,9 @@
 /** Registers the "Agent: …" commands and the tree's context-menu commands (package.json contributes). */
 import * as vscode from "vscode";
 import type { HostActions } from "./actions.js";
-import type { ArchiveActions } from "./archive-actions.js";
 import { COMMAND_IDS, type CommandId } from "./command-ids.js";
-import type { CompareActions } from "./compare/compare-actions.js";
-import type { CheckpointActions } from "./checkpoint-actions.js";
-import type { ExportActions } from "./export-actions.js";
 import type { ModelActions } from "./model-actions.js";
-import { parseEntryContextArg } from "./protocol-validation.js";
+import type { Operations } from "./operations/operations.js";
 import type { SessionController } from "./session-controller.js";
 import type { SessionOpener } from "./session-opener.js";
 import type { SessionSearchUi } from "./session-search-ui.js";
@@ -19,49 +15,26 @@ export interface CommandDeps {
   opener: SessionOpener;
   search: SessionSearchUi;
   actions: HostActions;
-  /** Archive Branch, Unarchive Branch, Delete Branch Permanently…. */
-  archive: ArchiveActions;
   models: ModelActions;
-  exporter: ExportActions;
-  compare: CompareActions;
-  /** Restore Files to This Point, Show Changes at This Point, Undo File Restore. */
-  files: CheckpointActions;
+  /** The operations table (src/host/operations): every command that acts on the session. */
+  operations: Operations;
   /** Opens the workspace's session if none is open yet. */
   ensureSession(): Promise<boolean>;
   /** The tree and chat views ("Reload Views"). */
   views: readonly AgentWebviewView[];
 }
 
-/** Register every command; the returned disposables go into the extension context. */
+/**
+ * Register every command; the returned disposables go into the extension context. A command of the operations
+ * table runs through it (its guards, its entry); the others — opening sessions, models, views — are here.
+ */
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
-  const { actions, models, exporter, opener, controller, compare, files } = d;
-  // Context-menu commands get the element's data-vscode-context object: untrusted, checked here.
-  const withEntry =
-    (run: (entryId: string) => unknown) =>
-    async (arg: unknown): Promise<void> => {
-      const parsed = parseEntryContextArg(arg, { hasEntry: (id) => controller.hasEntry(id) });
-      if (parsed) await run(parsed.entryId);
-    };
+  const { actions, models, opener, operations } = d;
   const ensured = (run: () => unknown) => async (): Promise<void> => {
     await d.ensureSession();
     await run();
   };
-  // From a row's context menu: that row; from the palette: a picker.
-  const entryOrPick = (run: (entryId?: string) => unknown) => async (arg?: unknown) => {
-    await d.ensureSession();
-    const parsed = parseEntryContextArg(arg, { hasEntry: (id) => controller.hasEntry(id) });
-    await run(parsed?.entryId);
-  };
-  const handlers: Record<CommandId, (arg?: unknown) => unknown> = {
-    "agentTree.summarizeAndSwitchBranch": ensured(() => actions.pickAndNavigate("choose")),
-    "agentTree.switchBranch": ensured(() => actions.pickAndNavigate("none")),
-    "agentTree.labelEntry": entryOrPick((id) => actions.labelEntry(id)),
-    "agentTree.removeLabel": withEntry((id) => actions.removeLabel(id)),
-    "agentTree.switchHere": withEntry((id) => actions.navigate(id, "none")),
-    "agentTree.summarizeAndSwitchHere": withEntry((id) => actions.navigate(id, "summarize")),
-    "agentTree.forkHere": withEntry((id) => actions.forkAt(id)),
-    "agentTree.copyText": withEntry((id) => actions.copyText(id)),
-    "agentTree.forkSession": ensured(() => actions.forkAt()),
+  const others: Partial<Record<CommandId, (arg?: unknown) => unknown>> = {
     "agentTree.newSession": () => opener.newSession(),
     // With a file (Explorer context menu, other extensions, tests) it opens that file directly; a Claude
     // Code transcript is recognised by its content and opens read-only.
@@ -73,12 +46,9 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     },
     "agentTree.searchSessions": () => d.search.show(),
     "agentTree.continueInNewSession": () => opener.continueInNewSession(),
-    "agentTree.compact": ensured(() => actions.compact()),
     "agentTree.selectModel": ensured(() => models.selectModel()),
     "agentTree.setApiKey": () => models.setApiKey(),
     "agentTree.abort": () => actions.abort(),
-    "agentTree.exportHtml": ensured(() => exporter.exportHtml(false)),
-    "agentTree.exportBranchHtml": ensured(() => exporter.exportHtml(true)),
     // Bound to Ctrl+O / Ctrl+U while the tree has focus: the view toggles its filter itself, and this
     // binding keeps the workbench (Open File…) from acting on the same key press.
     "agentTree.treeKeyHandled": () => undefined,
@@ -86,16 +56,6 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.reloadViews": async (arg?: unknown) => {
       for (const view of d.views) if (arg === undefined || arg === view.kind) await view.reload();
     },
-    "agentTree.compareWithCurrent": withEntry((id) => compare.compareWithCurrent(id)),
-    "agentTree.compareBranches": ensured(() => compare.compareBranches()),
-    "agentTree.bringConclusionsHere": withEntry((id) => compare.bringConclusions(id)),
-    "agentTree.goToSource": withEntry((id) => compare.goToSource(id)),
-    "agentTree.restoreFilesHere": withEntry((id) => files.restoreFilesHere(id)),
-    "agentTree.showChangesHere": withEntry((id) => files.showChangesHere(id)),
-    "agentTree.undoFileRestore": ensured(() => files.undoFileRestore()),
-    "agentTree.archiveBranch": entryOrPick((id) => d.archive.archive(id)),
-    "agentTree.unarchiveBranch": entryOrPick((id) => d.archive.unarchive(id)),
-    "agentTree.deleteBranch": entryOrPick((id) => d.archive.deletePermanently(id)),
     // The tree's toolbar toggle, from the palette or a keybinding: the view keeps the choice (webview state).
     "agentTree.toggleArchivedBranches": async () => {
       const tree = d.views.find((view) => view.kind === "tree");
@@ -104,5 +64,9 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       tree.post({ type: "tree/toggleArchived" });
     },
   };
-  return COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, handlers[id]));
+  return COMMAND_IDS.map((id) => {
+    const handler = operations.spec(id) ? operations.handler(id) : others[id];
+    if (!handler) throw new Error(`no handler for command ${id}`);
+    return vscode.commands.registerCommand(id, handler);
+  });
 }

@@ -3,13 +3,15 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { writeSessionHtml } from "../core/export/export-session.js";
 import type { HostActions } from "./actions.js";
+import type { Notify } from "./operations/operation-guards.js";
 import type { SessionController } from "./session-controller.js";
 
 /** See the file comment. */
 export class ExportActions {
   constructor(
     private readonly controller: SessionController,
-    private readonly actions: HostActions,
+    private readonly actions: Pick<HostActions, "pickNode">,
+    private readonly notify: Pick<Notify, "status" | "error">,
     private readonly extensionUri: vscode.Uri,
   ) {}
 
@@ -33,11 +35,11 @@ export class ExportActions {
     try {
       const assetsDir = vscode.Uri.joinPath(this.extensionUri, "dist").fsPath;
       const bytes = await writeSessionHtml(sm, target.fsPath, { assetsDir, branchOnly, leafId });
-      this.actions.status(`Exported ${Math.round(bytes / 1024)} KB to ${path.basename(target.fsPath)}.`);
+      this.notify.status(`Exported ${Math.round(bytes / 1024)} KB to ${path.basename(target.fsPath)}.`);
       const open = await vscode.window.showInformationMessage(`Exported to ${target.fsPath}`, "Open in Browser");
       if (open) await vscode.env.openExternal(target);
     } catch (e) {
-      this.actions.error("Export failed", e);
+      this.notify.error("Export failed", e);
     }
   }
 }

@@ -37,6 +37,11 @@ import {
 import { OneAtATime } from "./webview-ready-watchdog.js";
 import { AgentWebviewView } from "./webview-view.js";
 import { loadWorkspaceHooks } from "./workspace-hooks.js";
+import { FilesLock } from "./operations/files-lock.js";
+import { hostOperations } from "./operations/host-operations.js";
+import { Notifier } from "./operations/notifier.js";
+import { Operations } from "./operations/operations.js";
+import { sessionGuardState } from "./operations/session-guard-state.js";
 
 /** Payload of `onDidChangeSession`. */
 export interface SessionChangeEvent {
@@ -181,28 +186,28 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const workerScript = vscode.Uri.joinPath(context.extensionUri, "dist", "search-worker.js").fsPath;
   const search = new SessionSearchUi({ cwd, controller, opener, tree, log, workerScript });
   context.subscriptions.push(search);
-  const fileActions = new CheckpointActions({
-    controller,
-    service: checkpoints,
-    status: (text, kind) => actions.status(text, kind),
-  });
+  // One notifier and one lock on the workspace's files for every operation (src/host/operations).
+  const notify = new Notifier([tree, chat], log);
+  const filesLock = new FilesLock();
+  const fileActions = new CheckpointActions({ controller, service: checkpoints, notify, lock: filesLock });
   const actions = new HostActions({
     controller,
     opener,
     tree,
     chat,
     log,
+    notify,
     filesFollow: () => fileActions.filesFollow(),
   });
-  const models = new ModelActions(controller, keys, actions);
-  const exporter = new ExportActions(controller, actions, context.extensionUri);
-  const archive = new ArchiveActions({ controller, actions });
+  const models = new ModelActions(controller, keys, notify);
+  const exporter = new ExportActions(controller, actions, notify, context.extensionUri);
+  const archive = new ArchiveActions({ controller, actions, notify });
   const panels = new ComparePanels(context.extensionUri, {
     log,
     reveal: (sessionId, entryId) => void compare.revealInTree(sessionId, entryId),
     files: (session) => fileActions.compareFiles(session),
   });
-  const compare: CompareActions = new CompareActions({ controller, actions, tree, panels, files: fileActions, log });
+  const compare: CompareActions = new CompareActions({ controller, notify, tree, panels, files: fileActions, log });
   context.subscriptions.push(panels);
 
   let opening: Promise<void> | undefined;
@@ -229,11 +234,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     },
   });
 
+  const operations = new Operations(hostOperations({ actions, archive, compare, files: fileActions, exporter }), {
+    state: sessionGuardState(controller, filesLock),
+    notify,
+    ensureSession,
+    hasEntry: (id) => controller.hasEntry(id),
+  });
   route = (raw, view) =>
     void routeWebviewMessage(raw, view, {
       controller,
       actions,
-      archive,
+      operations,
       models,
       log,
       ensureSession,
@@ -249,11 +260,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       opener,
       search,
       actions,
-      archive,
       models,
-      exporter,
-      compare,
-      files: fileActions,
+      operations,
       ensureSession,
       views: [tree, chat],
     }),

@@ -15,6 +15,7 @@ import {
 import { restoreTargetsFor, type CheckpointSessionView } from "../core/checkpoints/session-link.js";
 import type { RestoreChange, RestoreOptions, RestorePlan, RestoreResult } from "../core/checkpoints/types.js";
 import type { FolderTarget, WorkspaceCheckpoints } from "../core/checkpoints/workspace-checkpoints.js";
+import { filesBusyText, type FilesLock } from "./operations/files-lock.js";
 
 /** Title of the question before a restore (and its button). */
 export const RESTORE_TITLE = "Restore files to this point?";
@@ -175,11 +176,29 @@ export async function runRestore<R extends RestoreResult = RestoreResult>(
   return { kind: "failed", message: "files kept getting unsaved changes", unchanged: true };
 }
 
-/** What the row and palette actions need. */
+/** What the row and palette actions need (and the files part of Bring Conclusions Here). */
 export interface FileRestoreDeps {
   view: CheckpointSessionView;
   checkpoints: WorkspaceCheckpoints;
   ui: RestoreUi;
+  /** The window's one lock on the workspace's files: taken for the whole restore. */
+  lock: FilesLock;
+}
+
+/**
+ * Runs a file-changing `task` holding the files lock; when another operation holds it, says so and returns
+ * "busy" (nothing ran).
+ */
+export async function withFilesLock<T>(
+  lock: FilesLock,
+  ui: Pick<RestoreUi, "showInfo">,
+  what: string,
+  task: () => Promise<T>,
+): Promise<T | "busy"> {
+  const r = await lock.run(what, task);
+  if (r.ran) return r.value;
+  ui.showInfo(filesBusyText(r.heldBy));
+  return "busy";
 }
 
 /** The message after restoring `n` files. */
@@ -191,7 +210,11 @@ export function restoredMessage(n: number, what = "Restored"): string {
  * "Restore Files to This Point": the files of entry `entryId`, asked with the list of changes, without moving
  * the conversation. Returns the run's kind ("nothing" when there is nothing to restore).
  */
-export async function restoreFilesTo(d: FileRestoreDeps, entryId: string): Promise<RestoreRun["kind"] | "nothing"> {
+export function restoreFilesTo(d: FileRestoreDeps, entryId: string): Promise<RestoreRun["kind"] | "nothing" | "busy"> {
+  return withFilesLock(d.lock, d.ui, "file restore", () => restoreLocked(d, entryId));
+}
+
+async function restoreLocked(d: FileRestoreDeps, entryId: string): Promise<RestoreRun["kind"] | "nothing"> {
   const { ui, checkpoints } = d;
   const targets = restoreTargetsFor(d.view, entryId, checkpoints.folders());
   if (targets.length === 0) {
@@ -212,10 +235,15 @@ export async function restoreFilesTo(d: FileRestoreDeps, entryId: string): Promi
 }
 
 /** "Undo File Restore": puts back the files the last restore replaced (undoing again goes forward again). */
-export async function undoFileRestore(
+export function undoFileRestore(
   ui: RestoreUi,
   checkpoints: WorkspaceCheckpoints,
-): Promise<RestoreRun["kind"] | "nothing"> {
+  lock: FilesLock,
+): Promise<RestoreRun["kind"] | "nothing" | "busy"> {
+  return withFilesLock(lock, ui, "file restore", () => undoLocked(ui, checkpoints));
+}
+
+async function undoLocked(ui: RestoreUi, checkpoints: WorkspaceCheckpoints): Promise<RestoreRun["kind"] | "nothing"> {
   const run = await runRestore(ui, "Undoing the file restore…", (o) => checkpoints.undoRestore(o));
   if (run.kind === "failed" && run.error instanceof NothingToUndoError) {
     ui.showInfo("There is no file restore to undo.");

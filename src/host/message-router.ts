@@ -5,8 +5,9 @@
 import type * as vscode from "vscode";
 import type { WebviewCommand, WebviewToHost } from "../shared/protocol.js";
 import type { HostActions } from "./actions.js";
-import type { ArchiveActions } from "./archive-actions.js";
 import type { ModelActions } from "./model-actions.js";
+import { MOVE } from "./operations/host-operations.js";
+import type { Operations } from "./operations/operations.js";
 import { validateWebviewMessage } from "./protocol-validation.js";
 import type { SessionController } from "./session-controller.js";
 import type { AgentWebviewView } from "./webview-view.js";
@@ -14,8 +15,9 @@ import type { AgentWebviewView } from "./webview-view.js";
 /** What the router dispatches to. */
 export interface RouterDeps {
   controller: SessionController;
-  actions: HostActions;
-  archive: ArchiveActions;
+  actions: Pick<HostActions, "navigate" | "entryText" | "submit" | "abort">;
+  /** The operations table: a row key runs its command's operation. */
+  operations: Pick<Operations, "run" | "guarded">;
   models: ModelActions;
   log: vscode.LogOutputChannel;
   /** Opens the workspace's session on the first `ready`; true when it did (snapshots already went out). */
@@ -48,30 +50,11 @@ async function dispatch(msg: WebviewToHost, view: AgentWebviewView, d: RouterDep
       else d.controller.chatViewLoaded();
       return;
     case "tree/navigate":
-      return d.actions.navigate(msg.entryId, msg.mode ?? "ask");
+      return d.operations.guarded(MOVE, msg.entryId, () => d.actions.navigate(msg.entryId, msg.mode ?? "ask"));
     case "tree/requestText":
       return d.actions.entryText(msg.requestId, msg.entryId);
     case "tree/action":
-      switch (msg.action) {
-        case "label":
-          return d.actions.labelEntry(msg.entryId);
-        case "fork":
-          return d.actions.forkAt(msg.entryId);
-        case "copy":
-          return d.actions.copyText(msg.entryId);
-        case "summarizeSwitch":
-          return d.actions.navigate(msg.entryId, "summarize");
-        case "archive":
-          return d.archive.toggle(msg.entryId);
-        case "unarchive":
-          return d.archive.unarchive(msg.entryId);
-        case "delete":
-          return d.archive.deletePermanently(msg.entryId);
-        default: {
-          const never: never = msg.action;
-          return never;
-        }
-      }
+      return d.operations.run(msg.command, msg.entryId);
     case "chat/submit":
       return d.actions.submit(msg.text);
     case "chat/requestOlder":

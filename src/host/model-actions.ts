@@ -2,7 +2,7 @@
 import * as vscode from "vscode";
 import { apiKeyEnvName } from "../core/providers/api-key.js";
 import type { ApiKeys } from "./api-keys.js";
-import type { HostActions } from "./actions.js";
+import type { Notify } from "./operations/operation-guards.js";
 import { modelKey } from "./model-choice.js";
 import type { SessionController } from "./session-controller.js";
 
@@ -11,7 +11,7 @@ export class ModelActions {
   constructor(
     private readonly controller: SessionController,
     private readonly keys: ApiKeys,
-    private readonly actions: HostActions,
+    private readonly notify: Pick<Notify, "status" | "error">,
   ) {}
 
   /** Quick pick of the usable models; offers Set API Key when there are none. */
@@ -43,7 +43,7 @@ export class ModelActions {
   select(key: string): void {
     const error = this.controller.selectModel(key);
     if (error) void vscode.window.showErrorMessage(error);
-    else this.actions.status(`Model: ${key}`);
+    else this.notify.status(`Model: ${key}`);
   }
 
   /** Store a provider's key in SecretStorage (never in settings or logs). */
@@ -70,7 +70,7 @@ export class ModelActions {
     if (key === undefined) return;
     await this.keys.set(picked.label, key);
     this.controller.refreshModels();
-    this.actions.status(key.trim() ? `API key for ${picked.label} stored.` : `API key for ${picked.label} removed.`);
+    this.notify.status(key.trim() ? `API key for ${picked.label} stored.` : `API key for ${picked.label} removed.`);
   }
 
   private allModels() {

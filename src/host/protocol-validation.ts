@@ -9,7 +9,7 @@
 import type { NavigateMode } from "../core/agent/navigate-types.js";
 import {
   MAX_WEBVIEW_TEXT,
-  TREE_ACTIONS,
+  TREE_KEY_COMMANDS,
   WEBVIEW_COMMANDS,
   type CompareToHost,
   type WebviewToHost,
@@ -106,7 +106,7 @@ export const WEBVIEW_PARSERS: MessageParsers<WebviewToHost> = {
   "tree/requestText": (o, ctx) => ({ type: "tree/requestText", requestId: requestId(o), entryId: entryId(o, ctx) }),
   "tree/action": (o, ctx) => ({
     type: "tree/action",
-    action: oneOf(o, "action", TREE_ACTIONS),
+    command: oneOf(o, "command", TREE_KEY_COMMANDS),
     entryId: entryId(o, ctx),
   }),
   "chat/submit": (o) => {

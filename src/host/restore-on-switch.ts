@@ -21,6 +21,7 @@ import {
   type RestoreUi,
 } from "./file-restore.js";
 import type { FilesFollow } from "./navigate-flow.js";
+import { filesBusyText, type FilesLock } from "./operations/files-lock.js";
 
 /** The setting `agentTree.checkpoints.restoreOnSwitch`. */
 export type RestoreOnSwitchSetting = "ask" | "always" | "never";
@@ -32,11 +33,14 @@ export interface RestoreOnSwitchDeps {
   checkpoints: WorkspaceCheckpoints | undefined;
   setting: RestoreOnSwitchSetting;
   ui: RestoreUi;
+  /** The window's one lock on the workspace's files: held from the restore until the move ended. */
+  lock: FilesLock;
 }
 
 /** One branch switch's files (create one per switch). See the file comment. */
 export class RestoreOnSwitch implements FilesFollow {
   private done: Extract<RestoreRun, { kind: "restored" }> | undefined;
+  private release: (() => void) | undefined;
 
   constructor(private readonly d: RestoreOnSwitchDeps) {}
 
@@ -46,6 +50,25 @@ export class RestoreOnSwitch implements FilesFollow {
     const targets = restoreTargetsFor(this.d.view, targetId, checkpoints.folders());
     // Nothing recorded on that path (an old session, another machine's store): the files stay.
     if (targets.length === 0) return true;
+    const release = this.d.lock.acquire("branch switch");
+    if (!release) {
+      ui.showInfo(filesBusyText(this.d.lock.heldBy ?? "file restore"));
+      return false;
+    }
+    this.release = release;
+    try {
+      const go = await this.restore(targets);
+      if (!go) this.unlock();
+      return go;
+    } catch (e) {
+      this.unlock();
+      throw e;
+    }
+  }
+
+  private async restore(targets: ReturnType<typeof restoreTargetsFor>): Promise<boolean> {
+    const { checkpoints, ui, setting } = this.d;
+    if (!checkpoints) return true;
     let knownDirty: string[] = [];
     if (setting === "ask") {
       const plans = await planWithProgress(ui, checkpoints, targets);
@@ -67,6 +90,19 @@ export class RestoreOnSwitch implements FilesFollow {
   }
 
   async afterMove(moved: boolean): Promise<void> {
+    try {
+      await this.settle(moved);
+    } finally {
+      this.unlock();
+    }
+  }
+
+  private unlock(): void {
+    this.release?.();
+    this.release = undefined;
+  }
+
+  private async settle(moved: boolean): Promise<void> {
     const done = this.done;
     this.done = undefined;
     if (!done || !this.d.checkpoints) return;

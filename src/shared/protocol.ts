@@ -126,8 +126,8 @@ export type WebviewToHost =
   | { type: "tree/navigate"; entryId: string; mode?: Exclude<NavigateMode, "choose"> }
   /** Hover wants an entry's whole text. */
   | { type: "tree/requestText"; requestId: number; entryId: string }
-  /** Keyboard shortcut for a context-menu action on the selected row. */
-  | { type: "tree/action"; action: TreeAction; entryId: string }
+  /** A key for a row command on the selected row: the command's operation runs on it (src/host/operations). */
+  | { type: "tree/action"; command: TreeKeyCommand; entryId: string }
   /** Send a prompt. */
   | { type: "chat/submit"; text: string }
   /** The chat scrolled near its first message, which is the path's message `before` (id `beforeId`). */
@@ -166,11 +166,21 @@ export type CompareToHost =
   /** Open the diff of a file of the files section. */
   | { type: "compare/openFile"; path: string };
 
-/** Context-menu actions the tree's keyboard shortcuts may ask for on the selected row. */
-export const TREE_ACTIONS = ["label", "fork", "copy", "summarizeSwitch", "archive", "unarchive", "delete"] as const;
+/**
+ * The row commands the tree's keys may run on the selected row (`tree/action`): command ids of the host's
+ * operations table, so a key, the row's context menu and the palette run one operation.
+ */
+export const TREE_KEY_COMMANDS = [
+  "agentTree.labelEntry",
+  "agentTree.copyText",
+  "agentTree.summarizeAndSwitchHere",
+  "agentTree.archiveBranch",
+  "agentTree.unarchiveBranch",
+  "agentTree.deleteBranch",
+] as const;
 
-/** A context-menu action of `tree/action`. */
-export type TreeAction = (typeof TREE_ACTIONS)[number];
+/** A command of `tree/action`. */
+export type TreeKeyCommand = (typeof TREE_KEY_COMMANDS)[number];
 
 /** Commands a webview button may run (each stands for an extension command: src/host/command-ids.ts). */
 export const WEBVIEW_COMMANDS = [

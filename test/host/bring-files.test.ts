@@ -11,6 +11,7 @@ import path from "node:path";
 import { afterEach, describe, it } from "node:test";
 import { nodeRestoreFileSystem } from "../../src/core/checkpoints/index.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
+import { FilesLock } from "../../src/host/operations/files-lock.js";
 import { runBringFlow, type ConclusionsTarget } from "../../src/host/compare/bring-flow.js";
 import { CheckpointCompareFiles } from "../../src/host/compare/compare-files.js";
 import { undoFileRestore } from "../../src/host/file-restore.js";
@@ -30,7 +31,7 @@ const CONFLICTED = "<<<<<<< current\nB1\n=======\nA1\n>>>>>>> other branch\n";
 async function bring(session: CheckpointSession, script: FakeBringScript, restore: FakeRestoreScript = {}) {
   const ui = new FakeBringUi(script);
   const files = new FakeRestoreUi(restore);
-  const deps = { view: session.sm, checkpoints: session.checkpoints, ui: files };
+  const deps = { view: session.sm, checkpoints: session.checkpoints, ui: files, lock: new FilesLock() };
   const outcome = await runBringFlow(conclusionsTargetOf(session.sm, session.agent), ui, session.ids.f1, deps);
   return { ui, files, outcome };
 }
@@ -82,7 +83,7 @@ describe("Bring Conclusions Here with the other branch's files", { timeout: 120_
     const summary = s.sm.getLeafId() ?? "";
     assert.equal(s.sm.getEntry(summary)?.type, "branch_summary", "the summary is the leaf");
 
-    assert.equal(await undoFileRestore(new FakeRestoreUi(), s.checkpoints), "restored");
+    assert.equal(await undoFileRestore(new FakeRestoreUi(), s.checkpoints, new FilesLock()), "restored");
     assert.equal(s.read("a.txt"), "B1\n");
     assert.equal(s.read("b.txt"), undefined);
     assert.equal(s.sm.getLeafId(), summary, "undo is about files: the summary stays");
@@ -151,7 +152,7 @@ describe("Bring Conclusions Here with the other branch's files", { timeout: 120_
     const noEditor = await bring(s, { choice: "summarize", files: "files" });
     // No editor open: nothing asked. Undo, then try again with an unsaved editor on a.txt.
     assert.deepEqual(noEditor.files.dirtyAsked, []);
-    await undoFileRestore(new FakeRestoreUi(), s.checkpoints);
+    await undoFileRestore(new FakeRestoreUi(), s.checkpoints, new FilesLock());
 
     const stopping = new FakeRestoreUi({});
     stopping.editors.set(aTxt, "unsaved\n");
@@ -159,7 +160,7 @@ describe("Bring Conclusions Here with the other branch's files", { timeout: 120_
       conclusionsTargetOf(s.sm, s.agent),
       new FakeBringUi({ choice: "summarize", files: "files" }),
       s.ids.f1,
-      { view: s.sm, checkpoints: s.checkpoints, ui: stopping },
+      { view: s.sm, checkpoints: s.checkpoints, ui: stopping, lock: new FilesLock() },
     );
     assert.deepEqual(stopped, { kind: "dismissed" });
     assert.deepEqual(stopping.dirtyAsked, [[aTxt]]);
@@ -172,6 +173,7 @@ describe("Bring Conclusions Here with the other branch's files", { timeout: 120_
       view: s.sm,
       checkpoints: s.checkpoints,
       ui: saving,
+      lock: new FilesLock(),
     });
     assert.match(ui.fileQuestions[0].summary, /1 of them has unsaved changes in an editor\./);
     assert.deepEqual(
@@ -179,7 +181,7 @@ describe("Bring Conclusions Here with the other branch's files", { timeout: 120_
       ["dirty", "save"],
     );
     assert.equal(s.read("a.txt"), "<<<<<<< current\nsaved\n=======\nA1\n>>>>>>> other branch\n");
-    await undoFileRestore(new FakeRestoreUi(), s.checkpoints);
+    await undoFileRestore(new FakeRestoreUi(), s.checkpoints, new FilesLock());
     assert.equal(s.read("a.txt"), "saved\n", "the saved text is what undo brings back");
   });
 
@@ -210,7 +212,12 @@ describe("Bring Conclusions Here with the other branch's files", { timeout: 120_
       commonAncestor,
       bringConclusions: async () => ({ kind: "failed", error: "not summarized here" }),
     };
-    await runBringFlow(target, ui, other, { view: plain, checkpoints: s.checkpoints, ui: new FakeRestoreUi() });
+    await runBringFlow(target, ui, other, {
+      view: plain,
+      checkpoints: s.checkpoints,
+      ui: new FakeRestoreUi(),
+      lock: new FilesLock(),
+    });
     assert.ok(!ui.calls.includes("files?"), `no file question: ${ui.calls.join(", ")}`);
   });
 });

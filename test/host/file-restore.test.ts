@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { afterEach, describe, it } from "node:test";
 import type { RestorePlan } from "../../src/core/checkpoints/index.js";
+import { FilesLock } from "../../src/host/operations/files-lock.js";
 import { MAX_LISTED_LINES, restoreFilesTo, restoreQuestion, undoFileRestore } from "../../src/host/file-restore.js";
 import {
   CHECKPOINT_SCHEME,
@@ -24,7 +25,10 @@ describe("Restore Files to This Point and Undo File Restore", { timeout: 120_000
   it("restores the row's files without moving the conversation, and undo puts them back", async () => {
     s = await checkpointSession();
     const ui = new FakeRestoreUi({ answer: "restore" });
-    assert.equal(await restoreFilesTo({ view: s.sm, checkpoints: s.checkpoints, ui }, s.ids.f1), "restored");
+    assert.equal(
+      await restoreFilesTo({ view: s.sm, checkpoints: s.checkpoints, ui, lock: new FilesLock() }, s.ids.f1),
+      "restored",
+    );
     assert.equal(s.sm.getLeafId(), s.ids.f2, "the conversation stays");
     assert.equal(s.read("a.txt"), "A1\n");
     assert.equal(s.read("b.txt"), "B\n");
@@ -32,38 +36,41 @@ describe("Restore Files to This Point and Undo File Restore", { timeout: 120_000
     assert.deepEqual(ui.restoredMessages, ["Restored 2 files to this point."]);
 
     const undo = new FakeRestoreUi();
-    assert.equal(await undoFileRestore(undo, s.checkpoints), "restored");
+    assert.equal(await undoFileRestore(undo, s.checkpoints, new FilesLock()), "restored");
     assert.equal(s.read("a.txt"), "B1\n");
     assert.equal(s.read("b.txt"), undefined);
     assert.deepEqual(undo.restoredMessages, ["Undid the file restore: 2 files put back."]);
     // Undoing again goes forward again.
-    assert.equal(await undoFileRestore(new FakeRestoreUi(), s.checkpoints), "restored");
+    assert.equal(await undoFileRestore(new FakeRestoreUi(), s.checkpoints, new FilesLock()), "restored");
     assert.equal(s.read("a.txt"), "A1\n");
   });
 
   it("cancelling the question or the progress changes nothing; nothing to restore or undo is said", async () => {
     s = await checkpointSession();
     const none = new FakeRestoreUi();
-    assert.equal(await undoFileRestore(none, s.checkpoints), "nothing");
+    assert.equal(await undoFileRestore(none, s.checkpoints, new FilesLock()), "nothing");
     assert.deepEqual(none.infos, ["There is no file restore to undo."]);
 
     const dismissed = new FakeRestoreUi({});
     assert.equal(
-      await restoreFilesTo({ view: s.sm, checkpoints: s.checkpoints, ui: dismissed }, s.ids.f1),
+      await restoreFilesTo({ view: s.sm, checkpoints: s.checkpoints, ui: dismissed, lock: new FilesLock() }, s.ids.f1),
       "cancelled",
     );
     assert.equal(s.read("a.txt"), "B1\n");
 
     const cancelled = new FakeRestoreUi({ answer: "restore", cancelProgress: true });
     assert.equal(
-      await restoreFilesTo({ view: s.sm, checkpoints: s.checkpoints, ui: cancelled }, s.ids.f1),
+      await restoreFilesTo({ view: s.sm, checkpoints: s.checkpoints, ui: cancelled, lock: new FilesLock() }, s.ids.f1),
       "cancelled",
     );
     assert.equal(s.read("a.txt"), "B1\n");
     assert.deepEqual(cancelled.errors, []);
 
     const same = new FakeRestoreUi({ answer: "restore" });
-    assert.equal(await restoreFilesTo({ view: s.sm, checkpoints: s.checkpoints, ui: same }, s.ids.f2), "nothing");
+    assert.equal(
+      await restoreFilesTo({ view: s.sm, checkpoints: s.checkpoints, ui: same, lock: new FilesLock() }, s.ids.f2),
+      "nothing",
+    );
     assert.deepEqual(same.infos, ["The files already match this point."]);
     assert.deepEqual(same.questions, []);
   });
@@ -72,7 +79,7 @@ describe("Restore Files to This Point and Undo File Restore", { timeout: 120_000
     s = await checkpointSession();
     assert.equal(
       await restoreFilesTo(
-        { view: s.sm, checkpoints: s.checkpoints, ui: new FakeRestoreUi({ answer: "restore" }) },
+        { view: s.sm, checkpoints: s.checkpoints, ui: new FakeRestoreUi({ answer: "restore" }), lock: new FilesLock() },
         s.ids.f1,
       ),
       "restored",
@@ -80,7 +87,7 @@ describe("Restore Files to This Point and Undo File Restore", { timeout: 120_000
     const ui = new FakeRestoreUi({ dirty: "discard" });
     const a = path.join(s.ws, "a.txt");
     ui.editors.set(a, "typing…");
-    assert.equal(await undoFileRestore(ui, s.checkpoints), "restored");
+    assert.equal(await undoFileRestore(ui, s.checkpoints, new FilesLock()), "restored");
     assert.deepEqual(ui.dirtyAsked, [[a]]);
     assert.deepEqual(ui.reverted, [a]);
     assert.equal(s.read("a.txt"), "B1\n");

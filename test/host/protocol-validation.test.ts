@@ -6,7 +6,7 @@ import {
   WEBVIEW_PARSERS,
   type MessageParsers,
 } from "../../src/host/protocol-validation.js";
-import { MAX_WEBVIEW_TEXT, type WebviewToHost } from "../../src/shared/protocol.js";
+import { MAX_WEBVIEW_TEXT, TREE_KEY_COMMANDS, type WebviewToHost } from "../../src/shared/protocol.js";
 
 const ctx = { hasEntry: (id: string) => id === "a1b2c3d4" || id === "ffff0000" };
 
@@ -38,10 +38,10 @@ test("accepts every valid message type and returns only known fields", () => {
     requestId: 7,
     entryId: "ffff0000",
   });
-  for (const action of ["label", "fork", "copy", "summarizeSwitch"]) {
-    assert.deepEqual(ok({ type: "tree/action", action, entryId: "a1b2c3d4" }), {
+  for (const command of TREE_KEY_COMMANDS) {
+    assert.deepEqual(ok({ type: "tree/action", command, entryId: "a1b2c3d4" }), {
       type: "tree/action",
-      action,
+      command,
       entryId: "a1b2c3d4",
     });
   }
@@ -88,7 +88,7 @@ test("refuses unknown or missing types", () => {
 test("refuses unknown entry ids", () => {
   bad({ type: "tree/navigate", entryId: "deadbeef" }, /unknown entry id "deadbeef"/);
   bad({ type: "tree/requestText", requestId: 1, entryId: "nope" }, /unknown entry id/);
-  bad({ type: "tree/action", action: "copy", entryId: "zzz" }, /unknown entry id/);
+  bad({ type: "tree/action", command: "agentTree.copyText", entryId: "zzz" }, /unknown entry id/);
   bad({ type: "tree/navigate", entryId: "" }, /empty/);
   bad({ type: "tree/navigate", entryId: "a".repeat(300) }, /too long/);
 });
@@ -103,7 +103,7 @@ test("refuses wrong field types", () => {
   bad({ type: "tree/requestText", requestId: 1.5, entryId: "a1b2c3d4" }, /requestId/);
   bad({ type: "tree/requestText", requestId: -1, entryId: "a1b2c3d4" }, /requestId/);
   bad({ type: "tree/requestText", requestId: Number.NaN, entryId: "a1b2c3d4" }, /requestId/);
-  bad({ type: "tree/action", action: "shred", entryId: "a1b2c3d4" }, /"action" must be one of/);
+  bad({ type: "tree/action", command: "shred", entryId: "a1b2c3d4" }, /"command" must be one of/);
   bad({ type: "chat/submit", text: ["hi"] }, /"text" must be a string/);
   bad({ type: "chat/submit", text: "   " }, /empty/);
   bad({ type: "chat/approve", toolCallId: "c", approved: "yes" }, /"approved" must be a boolean/);

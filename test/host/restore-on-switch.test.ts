@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, it } from "node:test";
 import { nodeRestoreFileSystem, type RestoreFileSystem } from "../../src/core/checkpoints/index.js";
+import { FilesLock } from "../../src/host/operations/files-lock.js";
 import { runNavigateFlow, type NavigateMode } from "../../src/host/navigate-flow.js";
 import { RestoreOnSwitch, type RestoreOnSwitchSetting } from "../../src/host/restore-on-switch.js";
 import { checkpointSession, type CheckpointSession } from "./checkpoint-session.js";
@@ -27,7 +28,13 @@ async function switchTo(
 ): Promise<{ kind: string; ui: FakeRestoreUi; navUi: FakeNavigateUi }> {
   const ui = new FakeRestoreUi(script);
   const navUi = new FakeNavigateUi(nav);
-  const files = new RestoreOnSwitch({ view: session.sm, checkpoints: session.checkpoints, setting, ui });
+  const files = new RestoreOnSwitch({
+    view: session.sm,
+    checkpoints: session.checkpoints,
+    setting,
+    ui,
+    lock: new FilesLock(),
+  });
   const navigator = {
     getLeafId: () => session.sm.getLeafId(),
     navigateTree: session.agent.navigateTree.bind(session.agent),
@@ -154,7 +161,13 @@ describe("files follow a branch switch", { timeout: 120_000 }, () => {
     const a = path.join(s.ws, "a.txt");
     const session = s;
     const run = async (ui: FakeRestoreUi, setting: RestoreOnSwitchSetting, target: string): Promise<string> => {
-      const files = new RestoreOnSwitch({ view: session.sm, checkpoints: session.checkpoints, setting, ui });
+      const files = new RestoreOnSwitch({
+        view: session.sm,
+        checkpoints: session.checkpoints,
+        setting,
+        ui,
+        lock: new FilesLock(),
+      });
       const nav = {
         getLeafId: () => session.sm.getLeafId(),
         navigateTree: session.agent.navigateTree.bind(session.agent),

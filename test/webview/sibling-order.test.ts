@@ -86,7 +86,7 @@ test("the core orders the three siblings as pi does", async () => {
     assert.deepEqual(sm.getChildIds("reply001"), PI_ORDER);
     const reply = sm.getTree()[0].children[0];
     assert.deepEqual(
-      reply.children.map((c) => c.envelope.id),
+      reply.children.map((c) => c.envelope?.id),
       PI_ORDER,
     );
   } finally {
@@ -147,7 +147,7 @@ test("a parentId cycle is broken at the same entry in the core, the snapshot and
   const sm = await SessionManager.open(cyclic, { readOnly: true });
   try {
     assert.deepEqual(
-      sm.getTree().map((n) => n.envelope.id),
+      sm.getTree().map((n) => n.envelope?.id),
       ["root0001", "loopA001"],
       "the store breaks the cycle at its first entry in the file",
     );

@@ -86,8 +86,8 @@ test("Delete posts the archive action for the selected row, Shift+Delete the del
     await press(vp, "Shift+Delete");
     const posted = (await vp.posted()).filter((m) => m.type !== "tree/requestText");
     assert.deepEqual(posted, [
-      { type: "tree/action", action: "archive", entryId: "a1" },
-      { type: "tree/action", action: "delete", entryId: "a1" },
+      { type: "tree/action", command: "agentTree.archiveBranch", entryId: "a1" },
+      { type: "tree/action", command: "agentTree.deleteBranch", entryId: "a1" },
     ]);
   } finally {
     await vp.close();

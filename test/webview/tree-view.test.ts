@@ -177,10 +177,10 @@ test("click and Enter post tree/navigate; Shift+Enter, F2, Shift+L and Ctrl+C po
     const posted = (await vp.posted()).filter((m) => m.type !== "tree/requestText");
     assert.deepEqual(posted, [
       { type: "tree/navigate", entryId: "u3", mode: "ask" },
-      { type: "tree/action", action: "summarizeSwitch", entryId: "u3" },
-      { type: "tree/action", action: "label", entryId: "u3" },
-      { type: "tree/action", action: "label", entryId: "u3" },
-      { type: "tree/action", action: "copy", entryId: "u3" },
+      { type: "tree/action", command: "agentTree.summarizeAndSwitchHere", entryId: "u3" },
+      { type: "tree/action", command: "agentTree.labelEntry", entryId: "u3" },
+      { type: "tree/action", command: "agentTree.labelEntry", entryId: "u3" },
+      { type: "tree/action", command: "agentTree.copyText", entryId: "u3" },
     ]);
   } finally {
     await vp.close();

@@ -43,7 +43,7 @@ export function handleTreeKey(e: KeyboardEvent, ctx: KeyContext): boolean {
       return true;
     }
     if (k === "c" && sel >= 0 && !hasTextSelection()) {
-      ctx.post({ type: "tree/action", action: "copy", entryId: model.index.id(sel) });
+      ctx.post({ type: "tree/action", command: "agentTree.copyText", entryId: model.index.id(sel) });
       return true;
     }
     if (k === "f") {
@@ -103,7 +103,7 @@ export function handleTreeKey(e: KeyboardEvent, ctx: KeyContext): boolean {
       if (sel < 0 || model.busy) return true;
       ctx.post(
         e.shiftKey
-          ? { type: "tree/action", action: "summarizeSwitch", entryId: model.index.id(sel) }
+          ? { type: "tree/action", command: "agentTree.summarizeAndSwitchHere", entryId: model.index.id(sel) }
           : { type: "tree/navigate", entryId: model.index.id(sel), mode: "ask" },
       );
       return true;
@@ -119,14 +119,22 @@ export function handleTreeKey(e: KeyboardEvent, ctx: KeyContext): boolean {
     case "Delete":
       // Delete archives (or unarchives) the selected branch; Shift+Delete deletes it for good, after asking.
       if (sel >= 0 && !e.altKey && !mod)
-        ctx.post({ type: "tree/action", action: e.shiftKey ? "delete" : "archive", entryId: model.index.id(sel) });
+        ctx.post({
+          type: "tree/action",
+          command: e.shiftKey
+            ? "agentTree.deleteBranch"
+            : model.isArchived(sel)
+              ? "agentTree.unarchiveBranch"
+              : "agentTree.archiveBranch",
+          entryId: model.index.id(sel),
+        });
       return true;
     case "F2":
-      if (sel >= 0) ctx.post({ type: "tree/action", action: "label", entryId: model.index.id(sel) });
+      if (sel >= 0) ctx.post({ type: "tree/action", command: "agentTree.labelEntry", entryId: model.index.id(sel) });
       return true;
     case "L":
       if (e.shiftKey && !e.altKey && sel >= 0) {
-        ctx.post({ type: "tree/action", action: "label", entryId: model.index.id(sel) });
+        ctx.post({ type: "tree/action", command: "agentTree.labelEntry", entryId: model.index.id(sel) });
         return true;
       }
       break;

@@ -8,17 +8,13 @@
  */
 import path from "node:path";
 import { CheckpointAbortedError, errorMessage } from "../../core/checkpoints/errors.js";
-import { mergeTargetsFor, type CheckpointSessionView } from "../../core/checkpoints/session-link.js";
+import { mergeTargetsFor } from "../../core/checkpoints/session-link.js";
 import { CONFLICT_OUTCOMES, type MergedFile, type MergePlan, type MergeResult } from "../../core/checkpoints/types.js";
-import type { FolderMergeTarget, WorkspaceCheckpoints } from "../../core/checkpoints/workspace-checkpoints.js";
-import { MAX_LISTED_LINES, runRestore, type RestoreRun, type RestoreUi } from "../file-restore.js";
+import type { FolderMergeTarget } from "../../core/checkpoints/workspace-checkpoints.js";
+import { MAX_LISTED_LINES, runRestore, type FileRestoreDeps, type RestoreRun } from "../file-restore.js";
 
-/** What the files part needs. */
-export interface BringFilesDeps {
-  view: CheckpointSessionView;
-  checkpoints: WorkspaceCheckpoints;
-  ui: RestoreUi;
-}
+/** What the files part needs: what a file restore needs (the files lock included). */
+export type BringFilesDeps = FileRestoreDeps;
 
 /** A planned merge: where from, and what it would do in each folder. */
 export interface PlannedBring {

@@ -11,7 +11,7 @@
  */
 import type { BringConclusionsOptions, BringConclusionsResult } from "../../core/agent/navigate-types.js";
 import type { MergeResult } from "../../core/checkpoints/types.js";
-import { failedMessage, type RestoreRun } from "../file-restore.js";
+import { failedMessage, withFilesLock, type RestoreRun } from "../file-restore.js";
 import {
   bringFilesQuestion,
   broughtFilesMessage,
@@ -163,12 +163,13 @@ async function mergeFiles(
 ): Promise<BroughtFiles> {
   const { deps, planned, discarded } = bring;
   ui.setBusy(true, "Bringing the other branch's file changes…");
-  let run: RestoreRun<MergeResult>;
+  let locked: RestoreRun<MergeResult> | "busy";
   try {
-    run = await runBringFiles(deps, planned, discarded);
+    locked = await withFilesLock(deps.lock, ui, "file restore", () => runBringFiles(deps, planned, discarded));
   } finally {
     ui.setBusy(false);
   }
+  const run = locked === "busy" ? ({ kind: "cancelled" } as const) : locked;
   if (run.kind === "cancelled") {
     ui.showInfo("Brought the other branch's conclusions; bringing its file changes was cancelled: no file changed.");
     return "cancelled";

@@ -1,11 +1,11 @@
 /**
  * What "Compare with Current Branch", "Agent: Compare Branches…", "Bring Conclusions Here" and "Go to Source" do.
- * Like HostActions: each checks that a session is open (and writable where it writes), reports failures as
- * messages, and never throws to its caller.
+ * Like HostActions: they run through the operations table, whose guards checked what each needs; each reports
+ * failures as messages and never throws to its caller.
  */
 import { treeRows } from "../../core/rows/tree-row.js";
 import * as vscode from "vscode";
-import type { HostActions } from "../actions.js";
+import { NO_SESSION_TEXT, type Notify } from "../operations/operation-guards.js";
 import type { CheckpointActions } from "../checkpoint-actions.js";
 import type { SessionController } from "../session-controller.js";
 import type { AgentWebviewView } from "../webview-view.js";
@@ -17,7 +17,7 @@ import { vscodeBringUi } from "./vscode-bring-ui.js";
 /** What the compare actions need. */
 export interface CompareActionDeps {
   controller: SessionController;
-  actions: Pick<HostActions, "status" | "error">;
+  notify: Notify;
   tree: AgentWebviewView;
   panels: ComparePanels;
   /** The files part of Bring Conclusions Here. */
@@ -62,19 +62,14 @@ export class CompareActions {
 
   /** Summarize the branch of `entryId` and add the summary at the current leaf. */
   async bringConclusions(entryId: string): Promise<void> {
-    const { controller, tree, actions } = this.d;
+    const { controller, tree, notify } = this.d;
     const agent = controller.agent;
     const sm = controller.sessionManager;
     if (!agent || !sm) return this.noSession();
-    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(controller.readOnlyReason());
-    if (agent.isStreaming)
-      return void vscode.window.showWarningMessage(
-        "A reply is streaming: abort it (Agent: Abort) before bringing conclusions.",
-      );
     const ui = vscodeBringUi(
       (busy, message) =>
         tree.post(busy && message ? { type: "tree/busy", busy, message } : { type: "tree/busy", busy }),
-      (text, kind) => actions.status(text, kind),
+      (text, kind) => notify.status(text, kind),
       (message, conflicts) => this.d.files.filesBrought(message, conflicts),
     );
     const commonAncestor = (id: string): string | null => {
@@ -90,11 +85,11 @@ export class CompareActions {
     this.d.log.info(
       `bring conclusions from ${entryId}: ${outcome.kind}${outcome.kind === "moved" ? ` (files: ${outcome.files})` : ""}`,
     );
-    if (outcome.kind === "aborted") actions.status("Bringing conclusions cancelled; nothing changed.");
+    if (outcome.kind === "aborted") notify.status("Bringing conclusions cancelled; nothing changed.");
     if (outcome.kind !== "moved") return;
     controller.pushChat();
     tree.post({ type: "tree/reveal", entryId: outcome.summaryEntry.id });
-    if (outcome.files === "none") actions.status(BROUGHT_MESSAGE);
+    if (outcome.files === "none") notify.status(BROUGHT_MESSAGE);
   }
 
   /** Select, in the tree, the node a branch summary came from. */
@@ -119,7 +114,7 @@ export class CompareActions {
     try {
       this.d.panels.show(sm, leftId, rightId);
     } catch (e) {
-      this.d.actions.error("Cannot compare", e);
+      this.d.notify.error("Cannot compare", e);
     }
   }
 
@@ -150,7 +145,7 @@ export class CompareActions {
   }
 
   private noSession(): void {
-    void vscode.window.showInformationMessage("No Agent session is open: open the Agent view first.");
+    this.d.notify.info(NO_SESSION_TEXT);
   }
 }
 

@@ -1,0 +1,201 @@
+/**
+ * The operations table: every row action of the context menu, every tree key and every palette command that
+ * acts on the session reaches its one table entry, with the row's entry (or a picker from the palette); the
+ * guards refuse with one wording and run nothing.
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { CONTRIBUTED_COMMAND_IDS, type CommandId } from "../../src/host/command-ids.js";
+import { routeWebviewMessage, type RouterDeps } from "../../src/host/message-router.js";
+import { FilesLock } from "../../src/host/operations/files-lock.js";
+import { hostOperations, type OperationActions } from "../../src/host/operations/host-operations.js";
+import { NO_SESSION_TEXT, STREAMING_TEXT, type GuardState } from "../../src/host/operations/operation-guards.js";
+import { Operations } from "../../src/host/operations/operations.js";
+import type { AgentWebviewView } from "../../src/host/webview-view.js";
+import { TREE_KEY_COMMANDS } from "../../src/shared/protocol.js";
+
+interface Manifest {
+  contributes: {
+    menus: Record<string, { command: string; when?: string }[]>;
+  };
+}
+const manifest = JSON.parse(readFileSync(join(__dirname, "../../package.json"), "utf8")) as Manifest;
+
+/** The row menu's commands (the tree's data-vscode-context items). */
+const ROW_MENU = manifest.contributes.menus["webview/context"]
+  .filter((m) => m.when?.includes("webviewSection == 'entry'") === true)
+  .map((m) => m.command as CommandId);
+/** Commands the palette hides (`when: false`). */
+const HIDDEN_IN_PALETTE = new Set(
+  (manifest.contributes.menus.commandPalette ?? []).filter((m) => m.when === "false").map((m) => m.command),
+);
+
+/** Records every call of every action as `name(args)`. */
+function recordingActions(calls: string[]): OperationActions {
+  const rec =
+    (name: string) =>
+    (...args: unknown[]): void =>
+      void calls.push(`${name}(${args.map((a) => JSON.stringify(a) ?? "undefined").join(",")})`);
+  return {
+    actions: {
+      pickAndNavigate: rec("pickAndNavigate"),
+      labelEntry: rec("labelEntry"),
+      removeLabel: rec("removeLabel"),
+      navigate: rec("navigate"),
+      forkAt: rec("forkAt"),
+      copyText: rec("copyText"),
+      compact: rec("compact"),
+    },
+    archive: { archive: rec("archive"), unarchive: rec("unarchive"), deletePermanently: rec("deletePermanently") },
+    compare: {
+      compareWithCurrent: rec("compareWithCurrent"),
+      compareBranches: rec("compareBranches"),
+      bringConclusions: rec("bringConclusions"),
+      goToSource: rec("goToSource"),
+    },
+    files: {
+      restoreFilesHere: rec("restoreFilesHere"),
+      showChangesHere: rec("showChangesHere"),
+      undoFileRestore: rec("undoFileRestore"),
+    },
+    exporter: { exportHtml: rec("exportHtml") },
+  } as unknown as OperationActions;
+}
+
+/** A writable session with an idle agent, unless `state` says otherwise. */
+function setup(state: Partial<GuardState> = {}) {
+  const calls: string[] = [];
+  const said: string[] = [];
+  const ran: string[] = [];
+  const specs = hostOperations(recordingActions(calls)).map((spec) => ({
+    ...spec,
+    // Which table entry ran, and on what: the one place every way in must reach.
+    run: (entryId: string | undefined) => {
+      ran.push(`${spec.id}:${entryId ?? "-"}`);
+      return spec.run(entryId);
+    },
+  }));
+  const files = state.files ?? new FilesLock();
+  const operations = new Operations(specs, {
+    state: {
+      hasSession: () => true,
+      readOnlyReason: () => undefined,
+      agentBusy: () => false,
+      ...state,
+      files,
+    },
+    notify: {
+      status: (t) => void said.push(`status:${t}`),
+      error: (w) => void said.push(`error:${w}`),
+      info: (t) => void said.push(`info:${t}`),
+      warn: (t) => void said.push(`warn:${t}`),
+    },
+    ensureSession: async () => undefined,
+    hasEntry: (id) => id === "e1",
+  });
+  const routerDeps = {
+    controller: { hasEntry: (id: string) => id === "e1" },
+    actions: {},
+    operations,
+    models: {},
+    log: { warn: (m: string) => said.push(`log:${m}`), error: (m: string) => said.push(`log:${m}`) },
+    ensureSession: async () => false,
+    runCommand: async () => undefined,
+  } as unknown as RouterDeps;
+  const view = { kind: "tree", markReady: () => undefined } as unknown as AgentWebviewView;
+  return { operations, routerDeps, view, calls, said, ran };
+}
+
+/** The row menu's argument: the row's data-vscode-context object. */
+const menuArg = { webviewSection: "entry", entryId: "e1", preventDefaultContextMenuItems: true };
+
+test("every row menu item, tree key and palette command is one table entry of a contributed command", () => {
+  const { operations } = setup();
+  const ids = new Set(operations.ids());
+  for (const id of [...ROW_MENU, ...TREE_KEY_COMMANDS]) assert.ok(ids.has(id), `${id} is in the operations table`);
+  for (const id of ids) assert.ok((CONTRIBUTED_COMMAND_IDS as readonly string[]).includes(id), `${id} is contributed`);
+  assert.ok(ROW_MENU.length >= 10, "the row menu was read from package.json");
+});
+
+test("each row action runs its one table entry from the menu, the keyboard and the palette", async () => {
+  for (const id of ROW_MENU) {
+    const spec = setup().operations.spec(id);
+    assert.ok(spec);
+    // The menu: the row's entry.
+    const menu = setup();
+    await menu.operations.handler(id)(menuArg);
+    assert.deepEqual(menu.ran, [`${id}:e1`], `${id} from the row menu`);
+    assert.equal(menu.calls.length, 1, `${id} ran one action`);
+    // The keyboard: `tree/action` through the router, for the rows' keys.
+    if ((TREE_KEY_COMMANDS as readonly string[]).includes(id)) {
+      const key = setup();
+      await routeWebviewMessage({ type: "tree/action", command: id, entryId: "e1" }, key.view, key.routerDeps);
+      assert.deepEqual(key.ran, [`${id}:e1`], `${id} from its key`);
+      assert.deepEqual(key.calls, menu.calls, `${id}: the key and the menu run the same action`);
+    }
+    // The palette: no argument; an operation that can pick asks for the entry, a row-only one does nothing.
+    const palette = setup();
+    await palette.operations.handler(id)();
+    if (spec.target === "entryOrPick") assert.deepEqual(palette.ran, [`${id}:-`], `${id} from the palette picks`);
+    else {
+      assert.deepEqual(palette.ran, [], `${id} needs a row`);
+      assert.ok(HIDDEN_IN_PALETTE.has(id), `${id} needs a row, so the palette hides it`);
+    }
+  }
+});
+
+test("the keys that are no row menu item reach their table entries too", async () => {
+  for (const id of TREE_KEY_COMMANDS) {
+    const key = setup();
+    await routeWebviewMessage({ type: "tree/action", command: id, entryId: "e1" }, key.view, key.routerDeps);
+    assert.deepEqual(key.ran, [`${id}:e1`]);
+  }
+});
+
+test("a menu argument naming no entry of the session runs nothing", async () => {
+  const { operations, ran } = setup();
+  await operations.handler("agentTree.switchHere")({ webviewSection: "entry", entryId: "other" });
+  await operations.handler("agentTree.switchHere")(undefined);
+  assert.deepEqual(ran, []);
+});
+
+test("the guards refuse once, with one wording, and nothing runs", async () => {
+  const readOnly = setup({ readOnlyReason: () => "This session is open read-only." });
+  await readOnly.operations.handler("agentTree.archiveBranch")(menuArg);
+  await readOnly.operations.run("agentTree.copyText", "e1");
+  assert.deepEqual(readOnly.said, ["warn:This session is open read-only."]);
+  assert.deepEqual(readOnly.ran, ["agentTree.copyText:e1"], "reading needs no writable session");
+
+  const streaming = setup({ agentBusy: () => true });
+  for (const id of ["agentTree.switchHere", "agentTree.deleteBranch", "agentTree.restoreFilesHere"] as const)
+    await streaming.operations.run(id, "e1");
+  await streaming.operations.run("agentTree.labelEntry", "e1");
+  assert.deepEqual(streaming.said, [`warn:${STREAMING_TEXT}`, `warn:${STREAMING_TEXT}`, `warn:${STREAMING_TEXT}`]);
+  assert.deepEqual(streaming.ran, ["agentTree.labelEntry:e1"], "a label is written while a reply streams");
+
+  const none = setup({ hasSession: () => false });
+  await none.operations.run("agentTree.compareBranches");
+  assert.deepEqual(none.said, [`info:${NO_SESSION_TEXT}`]);
+
+  const lock = new FilesLock();
+  const release = lock.acquire("file restore");
+  const busy = setup({ files: lock });
+  await busy.operations.run("agentTree.restoreFilesHere", "e1");
+  await busy.operations.run("agentTree.switchHere", "e1");
+  await busy.operations.run("agentTree.bringConclusionsHere", "e1");
+  await busy.operations.run("agentTree.copyText", "e1");
+  assert.deepEqual(busy.said, Array(3).fill("info:A file restore is already in progress."));
+  assert.deepEqual(busy.ran, ["agentTree.copyText:e1"]);
+  release?.();
+});
+
+test("a click on a row moves through the same guards", async () => {
+  const streaming = setup({ agentBusy: () => true });
+  await routeWebviewMessage({ type: "tree/navigate", entryId: "e1" }, streaming.view, {
+    ...streaming.routerDeps,
+    actions: { navigate: () => assert.fail("moved while a reply streams") },
+  } as unknown as RouterDeps);
+  assert.deepEqual(streaming.said, [`warn:${STREAMING_TEXT}`]);
+});
