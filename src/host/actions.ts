@@ -9,7 +9,8 @@ import { claudeTranscriptPathOf } from "../core/import/claude-session.js";
 import { treeRows } from "../core/rows/tree-row.js";
 import { entryFullText } from "./chat-dto.js";
 import { movedMessage, runNavigateFlow, type FilesFollow, type NavigateMode } from "./navigate-flow.js";
-import { nodeRows, type PickRow } from "./pick-items.js";
+import { nodeRows } from "./pick-items.js";
+import { pickValue } from "./pick-value.js";
 import type { SessionController } from "./session-controller.js";
 import type { SessionOpener } from "./session-opener.js";
 import { askSetting } from "./settings.js";
@@ -85,23 +86,11 @@ export class HostActions {
     const rows = nodeRows(treeRows(sm), sm.getLeafId());
     if (rows.length === 0) return void vscode.window.showInformationMessage("The session has no messages yet.");
     const leafRow = rows.find((r) => r.value === sm.getLeafId());
-    const qp = vscode.window.createQuickPick<PickRow<string>>();
-    qp.items = rows;
-    qp.title = title;
-    qp.placeholder = "● marks the active path; type to filter by role, label or text";
-    qp.matchOnDescription = true;
-    // Start at the leaf, like pi's tree selector.
-    if (leafRow) qp.activeItems = [leafRow];
-    return new Promise((resolve) => {
-      qp.onDidAccept(() => {
-        resolve(qp.selectedItems[0]?.value ?? qp.activeItems[0]?.value);
-        qp.hide();
-      });
-      qp.onDidHide(() => {
-        resolve(undefined);
-        qp.dispose();
-      });
-      qp.show();
+    return pickValue(rows, {
+      title,
+      placeholder: "● marks the active path; type to filter by role, label or text",
+      // Start at the leaf, like pi's tree selector.
+      active: leafRow,
     });
   }
 

@@ -8,7 +8,8 @@ import * as vscode from "vscode";
 import { treeRows } from "../core/rows/tree-row.js";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { HostActions } from "./actions.js";
-import { nodeRows, type PickRow } from "./pick-items.js";
+import { nodeRows } from "./pick-items.js";
+import { pickValue } from "./pick-value.js";
 import type { SessionController } from "./session-controller.js";
 import type { Notify } from "./operations/operation-guards.js";
 
@@ -143,7 +144,7 @@ export class ArchiveActions {
       void vscode.window.showInformationMessage("There is no other entry to move to.");
       return Promise.resolve(undefined);
     }
-    return pick(rows, "Move to…");
+    return pickValue(rows, { title: "Move to…" });
   }
 
   /** Quick pick of the first entries of the archived branches. */
@@ -154,24 +155,6 @@ export class ArchiveActions {
       return Promise.resolve(undefined);
     }
     const rows = nodeRows(treeRows(sm), sm.getLeafId()).filter((r) => roots.has(r.value));
-    return pick(rows, "Unarchive Branch");
+    return pickValue(rows, { title: "Unarchive Branch" });
   }
-}
-
-function pick(rows: PickRow<string>[], title: string): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const qp = vscode.window.createQuickPick<PickRow<string>>();
-    qp.items = rows;
-    qp.title = title;
-    qp.matchOnDescription = true;
-    qp.onDidAccept(() => {
-      resolve(qp.selectedItems[0]?.value ?? qp.activeItems[0]?.value);
-      qp.hide();
-    });
-    qp.onDidHide(() => {
-      resolve(undefined);
-      qp.dispose();
-    });
-    qp.show();
-  });
 }

@@ -8,7 +8,7 @@ import {
   type Usage,
 } from "../core/messages.js";
 import type { EntryEnvelope, SessionEntry } from "../core/session/types.js";
-import type { ChatMessageDto } from "../shared/protocol.js";
+import type { ChatMessageDto, ChatUsage } from "../shared/protocol.js";
 
 /** Tool-call arguments shown in the chat are capped; the full call stays in the session. */
 const MAX_ARGS_CHARS = 4000;
@@ -79,15 +79,6 @@ export function messageToDto(id: string, message: AgentMessage): ChatMessageDto 
       return never;
     }
   }
-}
-
-/** The usage line of chat/snapshot. */
-export interface ChatUsage {
-  input: number;
-  output: number;
-  cost: number;
-  contextTokens: number;
-  contextWindow: number;
 }
 
 /** One usage record on a path, as the usage line counts it. */

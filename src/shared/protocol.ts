@@ -10,6 +10,15 @@ import type { RowColumns } from "../core/rows/row-columns.js";
 /** Tree filters (pi's): declared once in src/core/rows/row-filter.ts. */
 export type { TreeFilter } from "../core/rows/row-filter.js";
 
+/** The chat's usage line: tokens and cost of the path, and how full the context is (declared once, here). */
+export interface ChatUsage {
+  input: number;
+  output: number;
+  cost: number;
+  contextTokens: number;
+  contextWindow: number;
+}
+
 /** A chat message as the chat view renders it (already flattened from AgentMessage). */
 export interface ChatMessageDto {
   /** Entry id once stored; a temporary id while streaming. */
@@ -92,7 +101,7 @@ export type HostToWebview =
       messages: ChatMessageDto[];
       streaming: boolean;
       model?: ModelDto;
-      usage: { input: number; output: number; cost: number; contextTokens: number; contextWindow: number };
+      usage: ChatUsage;
       noModelReason?: string;
     }
   /**

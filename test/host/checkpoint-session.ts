@@ -16,6 +16,13 @@ import { ModelRegistry } from "../../src/core/providers/model-registry.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { tempWorkspace, writeFiles } from "../core/checkpoints/helpers.js";
 import { assistant } from "../core/session/helpers.js";
+import {
+  runNavigateFlow,
+  type FilesFollow,
+  type NavigateMode,
+  type NavigateOutcome,
+} from "../../src/host/navigate-flow.js";
+import { FakeNavigateUi } from "./fake-navigate-ui.js";
 
 /** The built session and everything around it; `cleanup()` removes the temp folders. */
 export interface CheckpointSession {
@@ -110,4 +117,22 @@ export async function checkpointSession(
       t.cleanup();
     },
   };
+}
+
+/**
+ * A branch switch of `session` to `targetId` through the real navigate flow and the session's AgentSession, with
+ * `files` following it (a RestoreOnSwitch): how it ended.
+ */
+export async function switchBranch(
+  session: CheckpointSession,
+  targetId: string,
+  files: FilesFollow,
+  navUi: FakeNavigateUi = new FakeNavigateUi({ choice: "none" }),
+  mode: NavigateMode = "ask",
+): Promise<NavigateOutcome> {
+  const navigator = {
+    getLeafId: () => session.sm.getLeafId(),
+    navigateTree: session.agent.navigateTree.bind(session.agent),
+  };
+  return runNavigateFlow(navigator, navUi, targetId, mode, "ask", files);
 }

@@ -6,11 +6,9 @@ import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import type { RestoreAnswer, RestoreQuestion } from "../../src/host/file-restore.js";
 import { restoreFilesTo, undoFileRestore } from "../../src/host/file-restore.js";
-import { runNavigateFlow } from "../../src/host/navigate-flow.js";
 import { FilesLock } from "../../src/host/operations/files-lock.js";
 import { RestoreOnSwitch } from "../../src/host/restore-on-switch.js";
-import { checkpointSession, type CheckpointSession } from "./checkpoint-session.js";
-import { FakeNavigateUi } from "./fake-navigate-ui.js";
+import { checkpointSession, switchBranch, type CheckpointSession } from "./checkpoint-session.js";
 import { FakeRestoreUi } from "./fake-restore-ui.js";
 
 let s: CheckpointSession | undefined;
@@ -44,8 +42,7 @@ describe("one lock on the workspace's files", { timeout: 120_000 }, () => {
     const lock = new FilesLock();
     const switchUi = new HeldRestoreUi();
     const files = new RestoreOnSwitch({ view: s.sm, checkpoints: s.checkpoints, setting: "ask", ui: switchUi, lock });
-    const navigator = { getLeafId: () => s!.sm.getLeafId(), navigateTree: s.agent.navigateTree.bind(s.agent) };
-    const switching = runNavigateFlow(navigator, new FakeNavigateUi({ choice: "none" }), s.ids.f1, "ask", "ask", files);
+    const switching = switchBranch(s, s.ids.f1, files);
     await switchUi.asked;
 
     const rowUi = new FakeRestoreUi({ answer: "restore" });
@@ -75,16 +72,8 @@ describe("one lock on the workspace's files", { timeout: 120_000 }, () => {
 
     const switchUi = new FakeRestoreUi({ answer: "restore" });
     const files = new RestoreOnSwitch({ view: s.sm, checkpoints: s.checkpoints, setting: "ask", ui: switchUi, lock });
-    const navigator = { getLeafId: () => s!.sm.getLeafId(), navigateTree: s.agent.navigateTree.bind(s.agent) };
     const leaf = s.sm.getLeafId();
-    const outcome = await runNavigateFlow(
-      navigator,
-      new FakeNavigateUi({ choice: "none" }),
-      s.ids.f1,
-      "ask",
-      "ask",
-      files,
-    );
+    const outcome = await switchBranch(s, s.ids.f1, files);
     assert.equal(outcome.kind, "dismissed");
     assert.equal(s.sm.getLeafId(), leaf, "neither the files nor the leaf moved");
     assert.deepEqual(switchUi.infos, ["A file restore is already in progress."]);

@@ -9,9 +9,9 @@ import path from "node:path";
 import { afterEach, describe, it } from "node:test";
 import { nodeRestoreFileSystem, type RestoreFileSystem } from "../../src/core/checkpoints/index.js";
 import { FilesLock } from "../../src/host/operations/files-lock.js";
-import { runNavigateFlow, type NavigateMode } from "../../src/host/navigate-flow.js";
+import type { NavigateMode } from "../../src/host/navigate-flow.js";
 import { RestoreOnSwitch, type RestoreOnSwitchSetting } from "../../src/host/restore-on-switch.js";
-import { checkpointSession, type CheckpointSession } from "./checkpoint-session.js";
+import { checkpointSession, switchBranch, type CheckpointSession } from "./checkpoint-session.js";
 import { FakeNavigateUi, type FakeUiScript } from "./fake-navigate-ui.js";
 import { FakeRestoreUi, type FakeRestoreScript } from "./fake-restore-ui.js";
 
@@ -35,11 +35,7 @@ async function switchTo(
     ui,
     lock: new FilesLock(),
   });
-  const navigator = {
-    getLeafId: () => session.sm.getLeafId(),
-    navigateTree: session.agent.navigateTree.bind(session.agent),
-  };
-  const outcome = await runNavigateFlow(navigator, navUi, targetId, mode, "ask", files);
+  const outcome = await switchBranch(session, targetId, files, navUi, mode);
   return { kind: outcome.kind, ui, navUi };
 }
 
@@ -168,11 +164,7 @@ describe("files follow a branch switch", { timeout: 120_000 }, () => {
         ui,
         lock: new FilesLock(),
       });
-      const nav = {
-        getLeafId: () => session.sm.getLeafId(),
-        navigateTree: session.agent.navigateTree.bind(session.agent),
-      };
-      return (await runNavigateFlow(nav, new FakeNavigateUi({ choice: "none" }), target, "ask", "ask", files)).kind;
+      return (await switchBranch(session, target, files)).kind;
     };
 
     const cancel = new FakeRestoreUi({ answer: "restore" });

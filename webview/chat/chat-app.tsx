@@ -10,7 +10,8 @@ import { Button, Dropdown } from "../ui/controls.js";
 import { ChatInput } from "./chat-input.js";
 import { ChatList } from "./chat-list.js";
 import { ChatLiveRegion } from "./chat-live-region.js";
-import { ChatModel, type ChatUsage } from "./chat-model.js";
+import type { ChatUsage } from "../../src/shared/protocol.js";
+import { ChatModel } from "./chat-model.js";
 
 /** Props: persisted state and the host channel. */
 export interface ChatAppProps {

@@ -5,16 +5,7 @@
  * The messages are a window of the path ending at the leaf (the host sends the newest ones, and after a move
  * only what changed); older ones are asked for page by page when the list scrolls near its top.
  */
-import type { ChatMessageDto, HostToWebview, ModelDto, WebviewToHost } from "../../src/shared/protocol.js";
-
-/** Token and cost use of the session. */
-export interface ChatUsage {
-  input: number;
-  output: number;
-  cost: number;
-  contextTokens: number;
-  contextWindow: number;
-}
+import type { ChatMessageDto, ChatUsage, HostToWebview, ModelDto, WebviewToHost } from "../../src/shared/protocol.js";
 
 /** A tool call waiting for the user's answer. */
 export interface PendingApproval {

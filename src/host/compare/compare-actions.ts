@@ -13,6 +13,7 @@ import { BROUGHT_MESSAGE, runBringFlow } from "./bring-flow.js";
 import { branchPickRows, type BranchPickRow } from "./compare-picks.js";
 import type { ComparePanels } from "./compare-panel.js";
 import { vscodeBringUi } from "./vscode-bring-ui.js";
+import { pickValue, type ValueItem } from "../pick-value.js";
 
 /** What the compare actions need. */
 export interface CompareActionDeps {
@@ -23,10 +24,6 @@ export interface CompareActionDeps {
   /** The files part of Bring Conclusions Here. */
   files: Pick<CheckpointActions, "bringFiles" | "filesBrought">;
   log: vscode.LogOutputChannel;
-}
-
-interface BranchItem extends vscode.QuickPickItem {
-  value?: string;
 }
 
 /** See the file comment. */
@@ -125,22 +122,10 @@ export class CompareActions {
     const rows = branchPickRows(treeRows(sm), sm.getLeafId(), exclude);
     if (!rows.some((r) => "value" in r))
       return void vscode.window.showInformationMessage("The session has nothing to compare yet.");
-    const qp = vscode.window.createQuickPick<BranchItem>();
-    qp.items = rows.map(toItem);
-    qp.title = title;
-    qp.placeholder = "Branch tips first; type to filter by text or label";
-    qp.matchOnDescription = true;
-    qp.matchOnDetail = true;
-    return new Promise((resolve) => {
-      qp.onDidAccept(() => {
-        resolve((qp.selectedItems[0] ?? qp.activeItems[0])?.value);
-        qp.hide();
-      });
-      qp.onDidHide(() => {
-        resolve(undefined);
-        qp.dispose();
-      });
-      qp.show();
+    return pickValue(rows.map(toItem), {
+      title,
+      placeholder: "Branch tips first; type to filter by text or label",
+      matchOnDetail: true,
     });
   }
 
@@ -149,7 +134,7 @@ export class CompareActions {
   }
 }
 
-function toItem(row: BranchPickRow): BranchItem {
+function toItem(row: BranchPickRow): ValueItem<string> {
   if ("separator" in row) return { label: row.separator, kind: vscode.QuickPickItemKind.Separator };
   return { label: row.label, description: row.description, detail: row.detail, value: row.value };
 }
