@@ -13,6 +13,7 @@ import type { Usage } from "../core/messages.js";
 import type { SessionEntry } from "../core/session/types.js";
 import type { ChatMessageDto } from "../shared/protocol.js";
 import { entryToChat, isChatEntry, MAX_ENTRY_TEXT, type ChatEnvelope, type PathUsage } from "./chat-dto.js";
+import { errorText } from "../core/error-text.js";
 
 /** What the chat path reads from a SessionManager. */
 export interface ChatPathSource {
@@ -179,7 +180,7 @@ class Collector {
       const dto = entry && entryToChat(entry);
       if (dto) return dto;
     } catch (e) {
-      why = e instanceof Error ? e.message : String(e);
+      why = errorText(e);
     }
     // The row keeps its place, so indexes stay those of the path; the file is left as it is.
     return { id, role: "custom", text: `(This entry could not be read: ${why})`, timestamp: 0 };

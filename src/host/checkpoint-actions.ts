@@ -7,7 +7,7 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { errorMessage } from "../core/checkpoints/errors.js";
+
 import type { CheckpointSessionView } from "../core/checkpoints/session-link.js";
 import type { WorkspaceCheckpoints } from "../core/checkpoints/workspace-checkpoints.js";
 import type { CommandId } from "./command-ids.js";
@@ -32,6 +32,7 @@ import {
   type TurnFileChange,
 } from "./turn-changes.js";
 import { UNDO_CHOICE, vscodeRestoreUi } from "./vscode-restore-ui.js";
+import { errorText } from "../core/error-text.js";
 
 /** The command id of Undo File Restore (offered on the message after a restore). */
 const UNDO_FILE_RESTORE_COMMAND: CommandId = "agentTree.undoFileRestore";
@@ -160,7 +161,7 @@ export class CheckpointActions {
     try {
       changes = await turnChanges(sm, entryId, checkpoints);
     } catch (e) {
-      return void vscode.window.showErrorMessage(`Cannot list the changes: ${errorMessage(e)}`);
+      return void vscode.window.showErrorMessage(`Cannot list the changes: ${errorText(e)}`);
     }
     if (changes.length === 0) return void vscode.window.showInformationMessage("This turn changed no files here.");
     if (changes.length === 1) {

@@ -5,10 +5,11 @@
  * reason when files cannot follow the tree. Pure: no `vscode` import (the editor's parts come in as options).
  */
 import type { SessionManager } from "../core/session/session-manager.js";
-import { errorMessage } from "../core/checkpoints/errors.js";
+
 import type { CheckpointMoment } from "../core/checkpoints/session-link.js";
 import { TurnCheckpoints, type AgentCheckpointHook } from "../core/checkpoints/turn-checkpoints.js";
 import { WorkspaceCheckpoints } from "../core/checkpoints/workspace-checkpoints.js";
+import { errorText } from "../core/error-text.js";
 
 /** A workspace folder as the editor names it. */
 export interface EditorFolder {
@@ -94,7 +95,7 @@ export class CheckpointService implements AgentCheckpointHook {
       const started = Date.now();
       const captures = await opened.checkpoints.capture("warm-up");
       for (const c of captures)
-        if ("error" in c) this.options.log(`Checkpoint warm-up of ${c.folder}: ${errorMessage(c.error)}`);
+        if ("error" in c) this.options.log(`Checkpoint warm-up of ${c.folder}: ${errorText(c.error)}`);
       this.options.log(`Checkpoint warm-up of ${captures.length} folder(s) took ${Date.now() - started} ms`);
       this.sayStatus(opened.checkpoints);
     })();
@@ -139,7 +140,7 @@ export class CheckpointService implements AgentCheckpointHook {
       return { checkpoints, turns: this.turns };
     } catch (e) {
       // open() reports folders through status(); only something unexpected gets here.
-      this.sayOnce("open", `${CANNOT_FOLLOW}: ${errorMessage(e)}`);
+      this.sayOnce("open", `${CANNOT_FOLLOW}: ${errorText(e)}`);
       return undefined;
     }
   }

@@ -75,7 +75,10 @@ function sessionTitle(sm: SessionManager): string {
   return sm.isReadOnly() ? `${title} (read-only)` : title;
 }
 
-/** Activation: cheap (no file I/O beyond secrets); the session opens when a view loads or a command needs it. */
+/**
+ * Activation: cheap — the secrets are read and, in the background, the workspace's hooks loaded (when the setting
+ * and the workspace's trust allow); the session opens when a view loads or a command needs it.
+ */
 export async function activate(context: vscode.ExtensionContext): Promise<AgentTreeApi> {
   const log = vscode.window.createOutputChannel("Agent Tree", { log: true });
   context.subscriptions.push(log);

@@ -10,12 +10,12 @@ import {
   DirtyFilesError,
   NothingToUndoError,
   RestoreFailedError,
-  errorMessage,
 } from "../core/checkpoints/errors.js";
 import { restoreTargetsFor, type CheckpointSessionView } from "../core/checkpoints/session-link.js";
 import type { RestoreChange, RestoreOptions, RestorePlan, RestoreResult } from "../core/checkpoints/types.js";
 import type { FolderTarget, WorkspaceCheckpoints } from "../core/checkpoints/workspace-checkpoints.js";
 import { filesBusyText, type FilesLock } from "./operations/files-lock.js";
+import { errorText } from "../core/error-text.js";
 
 /** Title of the question before a restore (and its button). */
 export const RESTORE_TITLE = "Restore files to this point?";
@@ -123,7 +123,7 @@ export async function planWithProgress(
     );
   } catch (e) {
     if (!(e instanceof CheckpointAbortedError))
-      ui.showError(`Cannot compare the files with this point: ${errorMessage(e)}`);
+      ui.showError(`Cannot compare the files with this point: ${errorText(e)}`);
     return undefined;
   }
 }
@@ -169,7 +169,7 @@ export async function runRestore<R extends RestoreResult = RestoreResult>(
       else if (e instanceof CheckpointAbortedError) return { kind: "cancelled" };
       else {
         const unchanged = !(e instanceof RestoreFailedError) || e.rolledBack;
-        return { kind: "failed", message: errorMessage(e), error: e, unchanged };
+        return { kind: "failed", message: errorText(e), error: e, unchanged };
       }
     }
   }

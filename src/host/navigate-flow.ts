@@ -3,7 +3,8 @@
  * cancellable progress while summarizing, and the messages afterwards. Pure logic over two small
  * interfaces so it runs under plain Node with a fake UI and a real AgentSession.
  */
-import type { NavigateMode, NavigateTreeOptions, NavigateTreeResult } from "../core/agent/navigate-types.js";
+import type { NavigateMode, NavigateTreeOptions, TreeMoveResult } from "../core/agent/navigate-types.js";
+import { errorText } from "../core/error-text.js";
 
 export type { NavigateMode };
 
@@ -30,7 +31,7 @@ export interface NavigateUi {
 /** The part of AgentSession the flow uses. */
 export interface TreeNavigator {
   getLeafId(): string | null;
-  navigateTree(targetId: string, options?: NavigateTreeOptions): Promise<NavigateTreeResult>;
+  navigateTree(targetId: string, options?: NavigateTreeOptions): Promise<TreeMoveResult>;
 }
 
 /**
@@ -46,7 +47,7 @@ export interface FilesFollow {
 }
 
 /** How a navigation ended: the core's result, or `dismissed` when the user closed a question (nothing changed). */
-export type NavigateOutcome = NavigateTreeResult | { kind: "dismissed" };
+export type NavigateOutcome = TreeMoveResult | { kind: "dismissed" };
 
 /** Shown when the target is already the leaf. */
 export const ALREADY_HERE = "Already at this point.";
@@ -83,7 +84,7 @@ export async function runNavigateFlow(
   if (files && !(await files.beforeMove(targetId))) return { kind: "dismissed" };
   const summarize = choice !== "none";
   ui.setBusy(true, summarize ? "Summarizing branch…" : "Switching branch…");
-  let result: NavigateTreeResult;
+  let result: TreeMoveResult;
   try {
     result = summarize
       ? await ui.withProgress("Summarizing the branch you're leaving…", (signal) =>
@@ -91,7 +92,7 @@ export async function runNavigateFlow(
         )
       : await nav.navigateTree(targetId, { summarize: false });
   } catch (e) {
-    result = { kind: "failed", error: e instanceof Error ? e.message : String(e) };
+    result = { kind: "failed", error: errorText(e) };
   } finally {
     ui.setBusy(false);
   }
@@ -100,7 +101,7 @@ export async function runNavigateFlow(
 }
 
 /** Tells the user how a move ended, where it needs telling (a hook's cancel is silent, as in pi). */
-function report(result: NavigateTreeResult, ui: NavigateUi): NavigateTreeResult {
+function report(result: TreeMoveResult, ui: NavigateUi): TreeMoveResult {
   if (result.kind === "noop") ui.showInfo(ALREADY_HERE);
   if (result.kind === "failed") ui.showError(`Switching branch failed: ${result.error}`);
   return result;

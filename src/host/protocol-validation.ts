@@ -14,6 +14,7 @@ import {
   type CompareToHost,
   type WebviewToHost,
 } from "../shared/protocol.js";
+import { errorText } from "../core/error-text.js";
 
 /** What the validator needs to know about the session. */
 export interface ValidationContext {
@@ -157,7 +158,7 @@ function validateWith<M extends { type: string }>(
   } catch (e) {
     if (e instanceof Refusal) return { ok: false, reason: e.message };
     // hasEntry threw (session closing): refuse rather than crash the host.
-    return { ok: false, reason: `validation failed: ${e instanceof Error ? e.message : String(e)}` };
+    return { ok: false, reason: `validation failed: ${errorText(e)}` };
   }
 }
 

@@ -8,7 +8,7 @@
  */
 import { restoreTargetsFor, type CheckpointSessionView } from "../core/checkpoints/session-link.js";
 import type { WorkspaceCheckpoints } from "../core/checkpoints/workspace-checkpoints.js";
-import { errorMessage } from "../core/checkpoints/errors.js";
+
 import {
   changedCount,
   dirtyOf,
@@ -22,6 +22,7 @@ import {
 } from "./file-restore.js";
 import type { FilesFollow } from "./navigate-flow.js";
 import { filesBusyText, type FilesLock } from "./operations/files-lock.js";
+import { errorText } from "../core/error-text.js";
 
 /** The setting `agentTree.checkpoints.restoreOnSwitch`. */
 export type RestoreOnSwitchSetting = "ask" | "always" | "never";
@@ -118,7 +119,7 @@ export class RestoreOnSwitch implements FilesFollow {
       await ui.withProgress("Putting the files back…", false, () => checkpoints.restore(back, { discardDirty: true }));
     } catch (e) {
       ui.showError(
-        `The branch was not switched, and putting the files back failed: ${errorMessage(e)}. ` +
+        `The branch was not switched, and putting the files back failed: ${errorText(e)}. ` +
           "Run “Agent: Undo File Restore” to bring them back.",
       );
     }

@@ -27,6 +27,7 @@ import {
 } from "./model-choice.js";
 import { ApprovalBroker, summarizeToolCall, type ApprovalUi, type AutoApprove } from "./tool-approval.js";
 import { TreeSync } from "./tree-sync.js";
+import { errorText } from "../core/error-text.js";
 
 /** What the controller needs from the editor. */
 export interface ControllerDeps {
@@ -116,7 +117,7 @@ export class SessionController {
       await this.close();
     } catch (e) {
       // The old session is detached either way; say what went wrong closing it, then go on.
-      this.deps.onError?.(`Closing the previous session failed: ${e instanceof Error ? e.message : String(e)}`);
+      this.deps.onError?.(`Closing the previous session failed: ${errorText(e)}`);
     }
     this.current = this.build(sm, readOnlyCause);
     this.deps.onSessionChanged(sm);
@@ -285,7 +286,7 @@ export class SessionController {
     try {
       c.agent.setModel(model);
     } catch (e) {
-      return e instanceof Error ? e.message : String(e);
+      return errorText(e);
     }
     this.pushChat();
     return undefined;

@@ -23,6 +23,7 @@ import { looksLikeClaudeTranscript, planContinue } from "./continue-plan.js";
 import { anySessionRows, piFolderRows, type PickRow } from "./pick-items.js";
 import type { SessionController } from "./session-controller.js";
 import { sessionDirectorySetting } from "./settings.js";
+import { errorText } from "../core/error-text.js";
 
 /** How many times a takeover is offered again when the lock changed in between. */
 const TAKEOVER_ROUNDS = 3;
@@ -297,9 +298,4 @@ async function isClaudeTranscript(file: string): Promise<boolean> {
     return false;
   }
   return looksLikeClaudeTranscript(head);
-}
-
-/** The message of an error value. */
-export function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

@@ -14,6 +14,7 @@ import { searchHitRow, searchTitle } from "./search-items.js";
 import type { SessionController } from "./session-controller.js";
 import type { SessionOpener } from "./session-opener.js";
 import type { AgentWebviewView } from "./webview-view.js";
+import { errorText } from "../core/error-text.js";
 
 /** Typing pauses this long before a search starts (each keystroke cancels the search before). */
 const TYPING_PAUSE_MS = 150;
@@ -49,7 +50,7 @@ export class SessionSearchUi implements vscode.Disposable {
     try {
       targets = await findSearchTargets(this.d.cwd, { sessionDir: this.d.opener.sessionDir() });
     } catch (e) {
-      void vscode.window.showErrorMessage(`Cannot list sessions: ${e instanceof Error ? e.message : String(e)}`);
+      void vscode.window.showErrorMessage(`Cannot list sessions: ${errorText(e)}`);
       return;
     }
     const picked = await this.pick(targets);

@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import type { HookAPI } from "../core/hooks/types.js";
+import { errorText } from "../core/error-text.js";
 
 /** Where hook files live, relative to a workspace folder. */
 export const HOOKS_DIR = path.join(".agent-tree", "hooks");
@@ -57,7 +58,7 @@ export async function loadWorkspaceHooks(folder: string, api: HookAPI, trusted: 
       await fn(api);
       report.loaded.push(file);
     } catch (e) {
-      report.failed.push({ file, error: e instanceof Error ? e.message : String(e) });
+      report.failed.push({ file, error: errorText(e) });
     }
   }
   return report;

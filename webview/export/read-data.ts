@@ -6,6 +6,7 @@ import {
   type ExportData,
 } from "../../src/core/export/export-data.js";
 import { asRecord } from "./dom.js";
+import { errorText } from "../../src/core/error-text.js";
 
 /** The page data, or an error message saying what is wrong. */
 export function readExportData(doc: Document): ExportData | string {
@@ -15,7 +16,7 @@ export function readExportData(doc: Document): ExportData | string {
   try {
     value = JSON.parse(el.textContent ?? "");
   } catch (err) {
-    return `The session data is not valid JSON: ${err instanceof Error ? err.message : String(err)}`;
+    return `The session data is not valid JSON: ${errorText(err)}`;
   }
   const d = asRecord(value);
   if (!d || d.format !== EXPORT_FORMAT) return "The embedded data is not an Agent Tree export.";

@@ -32,7 +32,7 @@ import type {
   BringConclusionsOptions,
   BringConclusionsResult,
   NavigateTreeOptions,
-  NavigateTreeResult,
+  TreeMoveResult,
 } from "./navigate-types.js";
 import { navigateTree, type NavigateEnv } from "./navigate-tree.js";
 import type { StreamFn } from "./stream-turn.js";
@@ -41,6 +41,7 @@ import type { CheckpointMoment } from "../checkpoints/session-link.js";
 import type { AgentCheckpointHook } from "../checkpoints/turn-checkpoints.js";
 import { chooseSummarySource, type SummarySource } from "./summary-source.js";
 import { KeyRedactor } from "./key-redactor.js";
+import { errorText } from "../error-text.js";
 
 /** Default bound on model calls per prompt, so a model that keeps calling tools cannot loop forever. */
 export const DEFAULT_MAX_TURNS = 50;
@@ -207,8 +208,7 @@ export class AgentSession {
 
   private assertIdle(action: string, writes = true): void {
     if (this.disposed) throw new Error(`Cannot ${action}: the session was disposed`);
-    if (writes && this.sessionManager.isReadOnly())
-      throw new Error(`Cannot ${action}: the session is open read-only (another window holds it)`);
+    if (writes && this.sessionManager.isReadOnly()) throw new Error(`Cannot ${action}: the session is open read-only`);
     if (this.running) throw new Error(`Cannot ${action} while a prompt is running; abort it first`);
     if (this.busyWith) throw new Error(`Cannot ${action} while ${this.busyWith} is in progress`);
   }
@@ -250,7 +250,7 @@ export class AgentSession {
     this.busyWith = undefined;
     if (this.queued.length === 0) return;
     this.drainTriggeredTurns().catch((err: unknown) =>
-      this.emit({ type: "error", error: err instanceof Error ? err.message : String(err), source: "hook" }),
+      this.emit({ type: "error", error: errorText(err), source: "hook" }),
     );
   }
 
@@ -331,7 +331,7 @@ export class AgentSession {
       });
     } catch (err) {
       // Only a bug or a failing session store gets here: report it rather than leaving the UI hanging.
-      this.emit({ type: "error", error: err instanceof Error ? err.message : String(err), source: "model" });
+      this.emit({ type: "error", error: errorText(err), source: "model" });
     } finally {
       external?.removeEventListener("abort", onExternalAbort);
       // Messages a hook sent too late for this prompt are kept, not lost.
@@ -351,8 +351,7 @@ export class AgentSession {
     try {
       await hook.record(moment, this.sessionManager, signal);
     } catch (err) {
-      if (!signal?.aborted)
-        this.emit({ type: "error", error: err instanceof Error ? err.message : String(err), source: "checkpoint" });
+      if (!signal?.aborted) this.emit({ type: "error", error: errorText(err), source: "checkpoint" });
     }
   }
 
@@ -364,7 +363,7 @@ export class AgentSession {
     try {
       hook.settle(this.sessionManager);
     } catch (err) {
-      this.emit({ type: "error", error: err instanceof Error ? err.message : String(err), source: "checkpoint" });
+      this.emit({ type: "error", error: errorText(err), source: "checkpoint" });
     }
   }
 
@@ -462,7 +461,7 @@ export class AgentSession {
    * Moves to `targetId` (docs/tree-navigation.md). Rejects while a prompt runs (abort it first) and for an unknown
    * id; every other failure resolves with a result other than `moved` and leaves the session unchanged.
    */
-  async navigateTree(targetId: string, options: NavigateTreeOptions = {}): Promise<NavigateTreeResult> {
+  async navigateTree(targetId: string, options: NavigateTreeOptions = {}): Promise<TreeMoveResult> {
     this.assertIdle("navigate");
     this.busyWith = "a navigation";
     try {
@@ -538,7 +537,7 @@ export class AgentSession {
         if (this.running || this.busyWith) return;
         if (triggerTurn && this.model) {
           this.run([], undefined).catch((err: unknown) =>
-            this.emit({ type: "error", error: err instanceof Error ? err.message : String(err), source: "hook" }),
+            this.emit({ type: "error", error: errorText(err), source: "hook" }),
           );
         } else {
           this.flushQueued([]);

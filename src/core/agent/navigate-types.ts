@@ -43,9 +43,6 @@ export type TreeMoveResult =
   | { kind: "aborted" }
   | { kind: "failed"; error: string };
 
-/** navigateTree result. */
-export type NavigateTreeResult = TreeMoveResult;
-
 /**
  * Options of AgentSession.bringConclusions: the summary's focus, label, abort signal and summarizer choice, as
  * for navigateTree (there is no "no summary" here: the summary is the point).

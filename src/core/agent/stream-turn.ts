@@ -2,6 +2,7 @@
 import { emptyUsage, type AssistantMessage } from "../messages.js";
 import type { StreamEvent, StreamRequest } from "../providers/types.js";
 import type { AgentEvent } from "./events.js";
+import { errorText } from "../error-text.js";
 
 /** Streams a reply (the providers' streamCompletion in production). */
 export type StreamFn = (request: StreamRequest) => AsyncIterable<StreamEvent>;
@@ -51,7 +52,7 @@ export async function streamAssistant(
       ...soFar(),
       api: request.model.api,
       stopReason: "error",
-      errorMessage: err instanceof Error ? err.message : String(err),
+      errorMessage: errorText(err),
     };
   }
   if (!final) {

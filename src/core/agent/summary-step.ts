@@ -9,6 +9,7 @@ import { SummaryAbortedError, summarize } from "../summary/summarize.js";
 import type { NavigateEnv } from "./navigate-tree.js";
 import type { TreePreparation } from "../hooks/hook-events.js";
 import type { TreeMoveResult } from "./navigate-types.js";
+import { errorText } from "../error-text.js";
 
 /** A summary ready to be written. */
 export interface PreparedSummary {
@@ -76,7 +77,7 @@ export async function prepareSummary(
     return { kind: "ready", summary: { summary: result.summary, details: result.details, fromHook: false }, label };
   } catch (err) {
     if (err instanceof SummaryAbortedError || signal.aborted) return { kind: "aborted" };
-    const error = err instanceof Error ? err.message : String(err);
+    const error = errorText(err);
     env.emit({ type: "error", error, source: "summary" });
     return { kind: "failed", error };
   }

@@ -6,6 +6,7 @@
 import type { ToolCall, ToolResultMessage } from "../messages.js";
 import type { AgentTool, ToolApprovalDecision, ToolApprovalPolicy, ToolResult } from "../tools/types.js";
 import type { AgentEvent } from "./events.js";
+import { errorText } from "../error-text.js";
 
 /** Text of the result of a call that was not run because the prompt was aborted. */
 export const ABORTED_TOOL_RESULT = "Aborted";
@@ -21,10 +22,6 @@ export interface ToolCallEnv {
   emit: (event: AgentEvent) => void;
   /** Applied to every result and partial result before it is emitted or kept (removes known keys). */
   redact: (result: ToolResult) => ToolResult;
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /**

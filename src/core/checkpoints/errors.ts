@@ -93,8 +93,3 @@ export class NothingToUndoError extends CheckpointError {
     this.name = "NothingToUndoError";
   }
 }
-
-/** The message of any thrown value. */
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

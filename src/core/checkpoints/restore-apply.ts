@@ -7,7 +7,8 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { CheckpointAbortedError, RestoreFailedError, errorMessage } from "./errors.js";
+import { CheckpointAbortedError, RestoreFailedError } from "./errors.js";
+import { errorText } from "../error-text.js";
 import { absoluteIn, ancestorsOf } from "./folder-paths.js";
 import type { GitRunner } from "./git-runner.js";
 import type { DetailedPlan } from "./restore-plan.js";
@@ -147,7 +148,7 @@ class Transaction {
         else await fs.mkdir(step.dir);
       } catch (error) {
         const where = step.kind === "moved" ? `${step.from} (original kept at ${step.to})` : stepPath(step);
-        failed.push(`${where}: ${errorMessage(error)}`);
+        failed.push(`${where}: ${errorText(error)}`);
       }
     }
     return failed;
@@ -193,7 +194,7 @@ export async function applyRestorePlan(ctx: ApplyContext, targetEmptyDirs: reado
     const failed = await tx.rollback();
     if (failed.length > 0) {
       throw new RestoreFailedError(
-        `The restore failed (${errorMessage(error)}) and ${failed.length} change(s) could not be undone; ` +
+        `The restore failed (${errorText(error)}) and ${failed.length} change(s) could not be undone; ` +
           `originals are kept in ${staging}: ${failed.join("; ")}`,
         false,
         failed,
@@ -204,7 +205,7 @@ export async function applyRestorePlan(ctx: ApplyContext, targetEmptyDirs: reado
     await fs.rm(ctx.scratchIndex, { force: true });
     if (error instanceof CheckpointAbortedError) throw error;
     throw new RestoreFailedError(
-      `The restore failed and every file was put back as it was: ${errorMessage(error)}`,
+      `The restore failed and every file was put back as it was: ${errorText(error)}`,
       true,
       [],
       { cause: error },

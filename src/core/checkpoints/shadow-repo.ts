@@ -7,7 +7,8 @@ import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { CheckpointUnavailableError, errorMessage } from "./errors.js";
+import { CheckpointUnavailableError } from "./errors.js";
+import { errorText } from "../error-text.js";
 import type { GitLocation, GitRunner } from "./git-runner.js";
 import { STAGING_PREFIX } from "./restore-apply.js";
 
@@ -99,7 +100,7 @@ export async function ensureShadowRepo(git: GitRunner, location: GitLocation & {
   } catch (error) {
     throw new CheckpointUnavailableError(
       "storage-unusable",
-      `Cannot create the checkpoint storage ${location.storeDir}: ${errorMessage(error)}`,
+      `Cannot create the checkpoint storage ${location.storeDir}: ${errorText(error)}`,
       folder,
       { cause: error },
     );

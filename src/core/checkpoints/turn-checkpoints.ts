@@ -9,8 +9,8 @@ import {
   CheckpointError,
   CheckpointNotFoundError,
   CheckpointUnavailableError,
-  errorMessage,
 } from "./errors.js";
+import { errorText } from "../error-text.js";
 import {
   CHECKPOINT_ENTRY_TYPE,
   findPathCheckpoint,
@@ -58,7 +58,7 @@ export class TurnCheckpoints implements AgentCheckpointHook {
       if ("error" in capture) {
         const quiet =
           capture.error instanceof CheckpointUnavailableError || capture.error instanceof CheckpointAbortedError;
-        if (!quiet) failures.push(`${capture.folder}: ${errorMessage(capture.error)}`);
+        if (!quiet) failures.push(`${capture.folder}: ${errorText(capture.error)}`);
         continue;
       }
       const { folder, result } = capture;

@@ -11,9 +11,9 @@ import {
   CheckpointUnavailableError,
   DirtyFilesError,
   NothingToUndoError,
-  errorMessage,
   type UnavailableReason,
 } from "./errors.js";
+import { errorText } from "../error-text.js";
 import { FolderCheckpoints, type FolderCheckpointsOptions } from "./folder-checkpoints.js";
 import type { CheckpointResult, MergePlan, MergeResult, RestoreOptions, RestorePlan, RestoreResult } from "./types.js";
 
@@ -58,7 +58,7 @@ function unavailable(folder: string, error: unknown): FolderStatus {
     folder,
     state: "unavailable",
     reason: "storage-unusable",
-    message: `Files cannot follow the session tree in ${folder}: ${errorMessage(error)}`,
+    message: `Files cannot follow the session tree in ${folder}: ${errorText(error)}`,
   };
 }
 

@@ -12,6 +12,7 @@ import type { CompactionEntry, SessionEntry } from "../session/types.js";
 import { SummaryAbortedError, summarize } from "../summary/summarize.js";
 import { prepareCompaction, type PreparedCompaction } from "./prepare.js";
 import type { CompactionSettings } from "./settings.js";
+import { errorText } from "../error-text.js";
 
 /** What a compaction needs from the session. */
 export interface CompactionEnv {
@@ -51,7 +52,7 @@ export async function runCompaction(
     path = sm.getPath();
     prepared = prepareCompaction(path, sm.buildSessionContext().messages, env.settings.keepRecentTokens);
   } catch (err) {
-    const error = err instanceof Error ? err.message : String(err);
+    const error = errorText(err);
     env.emit({ type: "error", error: `Compaction failed: ${error}`, source: "compaction" });
     return { status: "failed", error };
   }
@@ -130,7 +131,7 @@ export async function runCompaction(
       env.emit({ type: "compaction_end", aborted: true });
       return { status: "aborted" };
     }
-    const error = err instanceof Error ? err.message : String(err);
+    const error = errorText(err);
     env.emit({ type: "compaction_end", error });
     env.emit({ type: "error", error: `Compaction failed: ${error}`, source: "compaction" });
     return { status: "failed", error };

@@ -7,6 +7,7 @@ import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildExportData, type ExportOptions, type ExportSource } from "./build-export-data.js";
 import { renderExportHtml } from "./html-template.js";
+import { errorText } from "../error-text.js";
 
 /** Name of the page bundle inside `assetsDir`. */
 export const EXPORT_SCRIPT_FILE = "export.js";
@@ -25,7 +26,7 @@ export async function loadExportPageScript(assetsDir: string): Promise<string> {
   try {
     return await readFile(path, "utf8");
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = errorText(err);
     throw new Error(`Cannot export: the page script ${path} is missing (run "npm run build"). ${reason}`);
   }
 }

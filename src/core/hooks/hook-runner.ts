@@ -5,6 +5,7 @@
 import type { AgentMessage } from "../messages.js";
 import type { HookEventMap, HookEventName, HookResultMap } from "./hook-events.js";
 import type { HookCommand, HookCommandInfo, HookContext, HookHandler, Unsubscribe } from "./types.js";
+import { errorText } from "../error-text.js";
 
 /** Wraps a function as an {@link Unsubscribe}. Calling it twice is harmless. */
 export function toUnsubscribe(fn: () => void): Unsubscribe {
@@ -67,7 +68,7 @@ export class HookRunner {
       const result = await (handler as unknown as HookHandler<E>)(payload, this.getContext());
       return result === undefined || result === null ? undefined : (result as HookResultMap[E]);
     } catch (err) {
-      this.onError(`Hook "${event}" failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.onError(`Hook "${event}" failed: ${errorText(err)}`);
       return undefined;
     }
   }
@@ -145,7 +146,7 @@ export class HookRunner {
     try {
       await command.handler((match[2] ?? "").trim(), this.getContext());
     } catch (err) {
-      this.onError(`Command "/${match[1]}" failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.onError(`Command "/${match[1]}" failed: ${errorText(err)}`);
     }
     return true;
   }

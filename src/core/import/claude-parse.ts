@@ -2,6 +2,7 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import type { ClaudeLine, ClaudeParseIssue, ClaudeRecord } from "./claude-types.js";
+import { errorText } from "../error-text.js";
 
 /** Lines of a transcript that parsed, and the ones that did not. */
 export interface ClaudeParseResult {
@@ -15,7 +16,7 @@ export function parseClaudeLine(text: string): ClaudeLine | string {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return `invalid JSON: ${err instanceof Error ? err.message : String(err)}`;
+    return `invalid JSON: ${errorText(err)}`;
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "not a JSON object";
   const type = (value as { type?: unknown }).type;

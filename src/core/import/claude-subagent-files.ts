@@ -15,6 +15,7 @@ import { basename, dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { parseClaudeFile, parseClaudeLine } from "./claude-parse.js";
 import type { ClaudeParseIssue, ClaudeRecord } from "./claude-types.js";
+import { errorText } from "../error-text.js";
 
 /** A subagent's own transcript, parsed; records carry `agent`, issues carry `file`. */
 export interface ClaudeSubagentTranscript {
@@ -124,7 +125,7 @@ async function readSubagentFile(f: FoundFile): Promise<ClaudeSubagentTranscript>
       issues: parsed.issues.map((i) => ({ ...i, file: f.file })),
     };
   } catch (err) {
-    const reason = `subagent file not readable: ${err instanceof Error ? err.message : String(err)}`;
+    const reason = `subagent file not readable: ${errorText(err)}`;
     return { agentId: f.agentId, file: f.file, records: [], issues: [{ line: 0, reason, file: f.file }] };
   }
 }

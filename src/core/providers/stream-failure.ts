@@ -2,12 +2,13 @@
 import type { AssistantMessage, ToolCall } from "../messages.js";
 import { ProviderError, redactSecrets, toProviderError, type ErrorContext } from "./provider-error.js";
 import type { StreamEvent } from "./types.js";
+import { errorText } from "../error-text.js";
 
 /** An error thrown while reading the body: the connection was cut, the JSON was bad, or the user aborted. */
 export function streamCutError(e: unknown, ctx: ErrorContext, signal?: AbortSignal): ProviderError {
   const err = toProviderError(e, ctx, signal);
   if (err.kind === "unreachable") {
-    const reason = redactSecrets(e instanceof Error ? e.message : String(e), ctx.apiKey);
+    const reason = redactSecrets(errorText(e), ctx.apiKey);
     return new ProviderError(
       "unreachable",
       `Connection to ${ctx.baseUrl} was lost mid-reply (${reason}); the partial reply was kept.`,

@@ -87,11 +87,6 @@ const TYPE_KINDS: Readonly<Record<Exclude<EntryType, "message">, EntryKind>> = {
   usage: "usage",
 };
 
-/** True for a known entry type. */
-export function isEntryType(type: string): type is EntryType {
-  return (ENTRY_TYPES as readonly string[]).includes(type);
-}
-
 /** True for a known message role. */
 export function isMessageRole(role: string): role is MessageRole {
   return Object.hasOwn(ROLE_KINDS, role);

@@ -25,11 +25,6 @@ export function identityOf(target: number | string): FileIdentity {
   return { dev: st.dev, ino: st.ino };
 }
 
-/** True when both name the same file. */
-export function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
-  return a.dev === b.dev && a.ino === b.ino;
-}
-
 /**
  * The path with every symlink resolved. A file that does not exist yet resolves through its folder (the
  * folder must exist); so both the path of a new session and its aliases lead to one lock.
@@ -58,13 +53,6 @@ export function nonRegularKind(st: fs.Stats | fs.BigIntStats): NonRegularKind | 
   if (st.isSocket()) return "socket";
   if (st.isCharacterDevice() || st.isBlockDevice()) return "device";
   return "other";
-}
-
-/** Throws SessionFileTypeError unless `file` (links followed) is a regular file. Missing files pass. */
-export function assertRegularPath(file: string): void {
-  const st = fs.statSync(file, { throwIfNoEntry: false });
-  const kind = st && nonRegularKind(st);
-  if (kind) throw new SessionFileTypeError(file, kind);
 }
 
 // O_NONBLOCK makes opening a FIFO return at once instead of waiting for its other end (not on Windows,

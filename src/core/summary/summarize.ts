@@ -18,6 +18,7 @@ import {
   buildSummaryUserPrompt,
 } from "./prompts.js";
 import { serializeWithinBudget } from "./serialize.js";
+import { errorText } from "../error-text.js";
 
 /** Runs one non-streaming model request (AgentSession passes the providers' completeText). */
 export type CompleteFn = (request: StreamRequest) => Promise<AssistantMessage>;
@@ -116,7 +117,7 @@ export async function summarize(req: SummaryRequest): Promise<SummaryResult> {
       reply = await req.complete(buildSummaryRequest({ ...req, model: req.model }));
     } catch (err) {
       if (req.signal?.aborted || (err as { kind?: unknown }).kind === "aborted") throw new SummaryAbortedError();
-      throw new Error(`Summarization failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new Error(`Summarization failed: ${errorText(err)}`, { cause: err });
     }
     if (req.signal?.aborted || reply.stopReason === "aborted") throw new SummaryAbortedError();
     if (reply.stopReason === "error") throw new Error(`Summarization failed: ${reply.errorMessage ?? "unknown error"}`);

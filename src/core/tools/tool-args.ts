@@ -1,5 +1,6 @@
 /** Runtime checks of tool arguments (they come from a model, so anything is possible). */
 import type { ToolContext, ToolResult } from "./types.js";
+import { errorText } from "../error-text.js";
 
 /** A bad argument; reported to the model as an error result. */
 export class ToolArgError extends Error {}
@@ -65,7 +66,7 @@ export function guarded(
     try {
       return await body(args, ctx);
     } catch (e) {
-      const msg = e instanceof Error ? e.message : String(e);
+      const msg = errorText(e);
       return textResult(`${name}: ${msg}`, true);
     }
   };

@@ -7,11 +7,12 @@
  * open. Pure: the editor comes in as a RestoreUi.
  */
 import path from "node:path";
-import { CheckpointAbortedError, errorMessage } from "../../core/checkpoints/errors.js";
+import { CheckpointAbortedError } from "../../core/checkpoints/errors.js";
 import { mergeTargetsFor } from "../../core/checkpoints/session-link.js";
 import { CONFLICT_OUTCOMES, type MergedFile, type MergePlan, type MergeResult } from "../../core/checkpoints/types.js";
 import type { FolderMergeTarget } from "../../core/checkpoints/workspace-checkpoints.js";
 import { MAX_LISTED_LINES, runRestore, type FileRestoreDeps, type RestoreRun } from "../file-restore.js";
+import { errorText } from "../../core/error-text.js";
 
 /** What the files part needs: what a file restore needs (the files lock included). */
 export type BringFilesDeps = FileRestoreDeps;
@@ -104,7 +105,7 @@ export async function planBringFiles(
     return plans.some((p) => p.files.length > 0) ? { targets, plans } : undefined;
   } catch (e) {
     if (!(e instanceof CheckpointAbortedError))
-      d.ui.showError(`Cannot compare the other branch's files with yours: ${errorMessage(e)}`);
+      d.ui.showError(`Cannot compare the other branch's files with yours: ${errorText(e)}`);
     return "stopped";
   }
 }

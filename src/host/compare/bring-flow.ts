@@ -24,6 +24,7 @@ import {
   type BroughtConflict,
   type PlannedBring,
 } from "./bring-files.js";
+import { errorText } from "../../core/error-text.js";
 
 /** The answer to the first question. */
 export type BringChoice = "summarize" | "focus";
@@ -118,7 +119,7 @@ export async function runBringFlow(
       target.bringConclusions(entryId, { customInstructions, signal }),
     );
   } catch (e) {
-    result = { kind: "failed", error: e instanceof Error ? e.message : String(e) };
+    result = { kind: "failed", error: errorText(e) };
   } finally {
     ui.setBusy(false);
   }

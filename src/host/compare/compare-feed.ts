@@ -6,6 +6,7 @@
 import type { BranchComparison } from "../../core/compare/compare-branches.js";
 import type { CompareFileChange, CompareFilesProvider } from "../../core/compare/compare-types.js";
 import type { CompareToHost, HostToCompare } from "../../shared/protocol.js";
+import { errorText } from "../../core/error-text.js";
 
 /** The files section's host side: the changed files (core interface) and opening one in a diff editor. */
 export interface CompareFilesHost extends CompareFilesProvider {
@@ -65,7 +66,7 @@ export class CompareFeed {
         }
       }
     } catch (e) {
-      const text = `Compare: ${msg.type} failed: ${e instanceof Error ? e.message : String(e)}`;
+      const text = `Compare: ${msg.type} failed: ${errorText(e)}`;
       this.d.warn(text);
       post({ type: "status", text, kind: "error" });
     }
