@@ -1,7 +1,8 @@
 /**
  * The extension's commands, listed once: package.json contributes and binds exactly these (a unit test compares), the
- * host registers a handler for each (src/host/commands.ts: a Record over them, so a missing handler does not
- * compile), and a webview button names one through WEBVIEW_COMMAND_IDS. Pure: no `vscode` import.
+ * host registers a handler for each (an entry of the operations table, src/host/operations/host-operations.ts, or
+ * a handler in src/host/commands.ts; activation fails loudly when one has neither), and a webview button names
+ * one through WEBVIEW_COMMAND_IDS. Pure: no `vscode` import.
  */
 import type { WebviewCommand } from "../shared/protocol.js";
 
