@@ -2,7 +2,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import {
   claudeTranscriptPathOf,
@@ -14,13 +13,12 @@ import { SessionManager } from "../../src/core/session/session-manager.js";
 import { looksLikeClaudeTranscript, planContinue, readOnlyReason } from "../../src/host/continue-plan.js";
 import { anySessionRows, piFolderRows } from "../../src/host/pick-items.js";
 import { createHarness, ofType } from "./controller-harness.js";
+import { tempDir } from "../util/temp-dir.js";
 
 const claudeFixtures = path.join(__dirname, "..", "fixtures", "claude");
 const piFixture = path.join(__dirname, "../fixtures/pi/before-compaction.v1.jsonl");
 
-function tempDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), "agent-tree-continue-"));
-}
+const freshDir = (): string => tempDir("agent-tree-continue-").dir;
 
 /** A pi session file in `dir` with two messages; returns its path. */
 async function writePiSession(dir: string): Promise<string> {
@@ -47,7 +45,7 @@ test("Claude transcripts are told apart from pi sessions by their first lines", 
 });
 
 test("continue plan: nothing open, writable, Claude view, other read-only session", async () => {
-  const dir = tempDir();
+  const dir = freshDir();
   try {
     assert.deepEqual(planContinue(undefined), { kind: "none", message: "No session is open." });
     const writable = SessionManager.inMemory("/proj");
@@ -78,8 +76,8 @@ test("continue plan: nothing open, writable, Claude view, other read-only sessio
 });
 
 test("continuing lands in the workspace's folder and opens writable (both kinds)", async () => {
-  const piDir = tempDir();
-  const workspaceDir = tempDir();
+  const piDir = freshDir();
+  const workspaceDir = freshDir();
   try {
     // A read-only pi session opened with the workspace's folder branches into that folder, not pi's.
     const file = await writePiSession(piDir);

@@ -1,14 +1,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { HookRegistry } from "../../src/host/hook-registry.js";
 import { HOOKS_DIR, loadWorkspaceHooks } from "../../src/host/workspace-hooks.js";
 import { loadIssuesMessage } from "../../src/host/load-issues.js";
+import { tempDir } from "../util/temp-dir.js";
 
 function workspace(files: Record<string, string>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tree-hooks-"));
+  const { dir } = tempDir("agent-tree-hooks-");
   fs.mkdirSync(path.join(dir, HOOKS_DIR), { recursive: true });
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, HOOKS_DIR, name), text);
   return dir;
@@ -48,11 +48,11 @@ test("hook files load in trusted workspaces only, and register through the host 
 });
 
 test("a folder without hooks loads nothing", async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tree-nohooks-"));
+  const { dir, cleanup } = tempDir("agent-tree-nohooks-");
   try {
     assert.deepEqual(await loadWorkspaceHooks(dir, new HookRegistry().api, true), { loaded: [], failed: [] });
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    cleanup();
   }
 });
 

@@ -4,12 +4,11 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { ensurePiReleases, type PiRelease } from "../../tools/pi/index.js";
 import type { AgentMessage, SessionEntry, SessionManager, Usage } from "../../src/core/index.js";
 import { ARCHIVE_MARKER_TYPE, LEAF_MARKER_TYPE, emptyUsage } from "../../src/core/index.js";
+import { tempDir as sharedTempDir } from "../util/temp-dir.js";
 
 export type { PiRelease };
 
@@ -149,8 +148,5 @@ export function timedMessages(
   };
 }
 
-/** A temp folder removed by `cleanup()`. */
-export function tempDir(): { dir: string; cleanup: () => void } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tree-interop-"));
-  return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
-}
+/** A temp folder removed by `cleanup()` (the tests' one helper). */
+export const tempDir = (): { dir: string; cleanup: () => void } => sharedTempDir("agent-tree-interop-");

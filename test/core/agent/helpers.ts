@@ -1,7 +1,5 @@
 /** Shared set-up of the AgentSession tests: temp sessions, fake-server models, simple tools. */
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { after, beforeEach } from "node:test";
 import { AgentSession, type AgentSessionOptions } from "../../../src/core/agent/agent-session.js";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
@@ -11,12 +9,10 @@ import type { ModelInfo } from "../../../src/core/providers/types.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { AgentTool } from "../../../src/core/tools/types.js";
 import type { FakeServer } from "../../util/fake-provider-common.js";
+import { tempDir as sharedTempDir } from "../../util/temp-dir.js";
 
-/** A temp folder removed by `cleanup()`. */
-export function tempDir(): { dir: string; cleanup: () => void } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tree-agent-"));
-  return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
-}
+/** A temp folder removed by `cleanup()` (the tests' one helper). */
+export const tempDir = (): { dir: string; cleanup: () => void } => sharedTempDir("agent-tree-agent-");
 
 /**
  * A fresh temp folder for each test of the enclosing suite (node:test `describe` or file): `dir` is the

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { claudeProjectDirs } from "../../../src/core/import/claude-paths.js";
@@ -13,6 +12,7 @@ import { defaultSessionDir } from "../../../src/core/session/paths.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { CWD as SUBAGENT_CWD, writeSession as writeSubagentSession } from "../import/claude-subagent-fixtures.js";
 import { assistant, header, label, toolResult, user, writeLines } from "./search-fixtures.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 const WORKER_TSX = join(__dirname, "..", "..", "util", "search-worker-tsx.mjs");
 const SLOW_STOP_WORKER = join(__dirname, "..", "..", "util", "slow-stop-search-worker.mjs");
@@ -20,7 +20,7 @@ const FIXTURES = join(__dirname, "..", "..", "fixtures", "claude");
 
 let tmp: string;
 before(() => {
-  tmp = mkdtempSync(join(tmpdir(), "agent-tree-search-"));
+  tmp = tempDir("agent-tree-search-").dir;
 });
 after(() => rmSync(tmp, { recursive: true, force: true }));
 

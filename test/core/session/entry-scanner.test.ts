@@ -8,7 +8,6 @@
  */
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { describe, test } from "node:test";
 import fc from "fast-check";
@@ -19,6 +18,7 @@ import { PreviewBuilder } from "../../../src/core/session/preview-bytes.js";
 import { collapseWhitespace } from "../../../src/core/session/preview.js";
 import { scanSessionFile } from "../../../src/core/session/session-scan.js";
 import { SessionManager, type SessionEntry } from "../../../src/core/index.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 // ---------------------------------------------------------------- a JSON writer with every freedom JSON allows
 
@@ -461,7 +461,7 @@ describe("sessions scanned in chunks", () => {
   };
 
   test("every chunk size, every line across a chunk end: the same entries as a full parse", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "scanner-"));
+    const { dir, cleanup } = tempDir("scanner-");
     try {
       let run = 0;
       await fc.assert(
@@ -489,7 +489,7 @@ describe("sessions scanned in chunks", () => {
         { numRuns: 150 },
       );
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+      cleanup();
     }
   });
 
@@ -498,7 +498,7 @@ describe("sessions scanned in chunks", () => {
     // the same offsets of the buffer. Names the scanner remembers by their bytes must keep the bytes they had,
     // not show the next chunk's (the second line would then get the first line's names, and so would any later
     // line naming what the buffer last held at that place, in any file).
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "scanner-"));
+    const { dir, cleanup } = tempDir("scanner-");
     try {
       const file = path.join(dir, "s.jsonl");
       const line = (id: string, parentId: string, name: string): string =>
@@ -522,12 +522,12 @@ describe("sessions scanned in chunks", () => {
       assert.deepEqual(scan.entries.envs, [want[0]?.env, want[1]?.env]);
       assert.deepEqual(scan.entries.metas, [want[0]?.meta, want[1]?.meta]);
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+      cleanup();
     }
   });
 
   test("a damaged line with non-ASCII characters is reported as JSON.parse reports its UTF-8 text", () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "scanner-"));
+    const { dir, cleanup } = tempDir("scanner-");
     try {
       const file = path.join(dir, "s.jsonl");
       const good = (id: string, parentId: string | null): string =>
@@ -549,12 +549,12 @@ describe("sessions scanned in chunks", () => {
       );
       assert.deepEqual(scan.issues, [{ line: 3, reason: `not valid JSON: ${reason}` }]);
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+      cleanup();
     }
   });
 
   test("a session of random pi lines opens with envelopes and context equal to a full parse", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "scanner-open-"));
+    const { dir, cleanup } = tempDir("scanner-open-");
     try {
       const file = path.join(dir, "s.jsonl");
       const entries = fc
@@ -593,7 +593,7 @@ describe("sessions scanned in chunks", () => {
       assert.deepEqual(sm.getEntries(), parsed);
       await sm.close();
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+      cleanup();
     }
   });
 });

@@ -1,6 +1,5 @@
 /** Shared helpers for the session store tests. */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import {
   emptyUsage,
@@ -8,11 +7,11 @@ import {
   type ToolResultMessage,
   type UserMessage,
 } from "../../../src/core/messages.js";
+import { tempDir as sharedTempDir } from "../../util/temp-dir.js";
 
-/** A fresh temp folder, removed by the returned cleanup. */
+/** A fresh temp folder, removed by the returned cleanup (the tests' one helper). */
 export function tempDir(prefix = "session-test-"): { dir: string; cleanup: () => void } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  return sharedTempDir(prefix);
 }
 
 /** A user message. */
