@@ -178,7 +178,8 @@ export class HostActions {
     const { controller, chat } = this.d;
     const agent = controller.agent;
     if (!agent) return this.noSession();
-    if (controller.sessionManager?.isReadOnly()) return this.d.notify.status(controller.readOnlyReason(), "error");
+    const readOnly = controller.readOnlyReason();
+    if (readOnly !== undefined) return this.d.notify.status(readOnly, "error");
     try {
       await agent.prompt(text);
     } catch (e) {

@@ -133,9 +133,13 @@ export class SessionController {
     await c.sm.close();
   }
 
-  /** The notice for the current read-only session (why it cannot be changed, how to continue). */
-  readOnlyReason(): string {
-    return readOnlyReason(this.current?.readOnlyCause ?? "locked");
+  /**
+   * Why the open session cannot be changed, and how to continue — or undefined when it can (or none is open): the
+   * read-only flag and its reason, answered together.
+   */
+  readOnlyReason(): string | undefined {
+    const c = this.current;
+    return c?.sm.isReadOnly() === true ? readOnlyReason(c.readOnlyCause) : undefined;
   }
 
   private build(sm: SessionManager, readOnlyCause: ReadOnlyCause): Current {
@@ -240,7 +244,8 @@ export class SessionController {
       usage: usageOf(path.usage, model?.contextWindow ?? 0),
     };
     if (model) msg.model = toModelDto(model);
-    if (c.sm.isReadOnly()) msg.noModelReason = this.readOnlyReason();
+    const readOnly = this.readOnlyReason();
+    if (readOnly !== undefined) msg.noModelReason = readOnly;
     else if (!model || !this.isUsable(model)) {
       // The session may name a model whose key is missing: say which, when others would work.
       msg.noModelReason =
@@ -282,7 +287,8 @@ export class SessionController {
     const parsed = parseModelKey(key);
     const model = parsed ? this.deps.modelRegistry.find(parsed.provider, parsed.id) : undefined;
     if (!model) return `Unknown model "${key}".`;
-    if (c.sm.isReadOnly()) return this.readOnlyReason();
+    const readOnly = this.readOnlyReason();
+    if (readOnly !== undefined) return readOnly;
     try {
       c.agent.setModel(model);
     } catch (e) {

@@ -10,7 +10,7 @@ export function sessionGuardState(
 ): GuardState {
   return {
     hasSession: () => controller.agent !== undefined && controller.sessionManager !== undefined,
-    readOnlyReason: () => (controller.sessionManager?.isReadOnly() === true ? controller.readOnlyReason() : undefined),
+    readOnlyReason: () => controller.readOnlyReason(),
     // One agent per session: a reply makes every branch busy (the entry matters once agents run per branch).
     agentBusy: () => controller.agent?.isStreaming === true,
     files,
