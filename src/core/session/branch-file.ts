@@ -20,8 +20,14 @@ export interface BranchSource {
   readBytes(rec: PathEntry): Buffer;
   /** The whole entry. */
   load(rec: PathEntry): SessionEntry;
-  /** The resolved label of an entry. */
-  labelOf(id: string): string | undefined;
+  /** The resolved label of an entry, and when it was set. */
+  labelOf(id: string): BranchLabel | undefined;
+}
+
+/** A label the branch re-creates: its text, and the time it was set (kept, as pi keeps it). */
+export interface BranchLabel {
+  text: string;
+  timestamp?: string;
 }
 
 /** The entries a branch keeps, and where a compaction's firstKeptEntryId must point instead of a dropped one. */
@@ -60,7 +66,7 @@ function relinked(entry: SessionEntry, parentId: string | null, moved: Map<strin
 /** Label entries re-creating the labels of `recs`, hanging off the last one (the leaf stays there, for pi too). */
 function labelEntries(
   recs: readonly PathEntry[],
-  labelOf: (id: string) => string | undefined,
+  labelOf: (id: string) => BranchLabel | undefined,
   ids: Set<string>,
 ): LabelEntry[] {
   const last = recs.length > 0 ? recs[recs.length - 1].env.id : null;
@@ -70,7 +76,9 @@ function labelEntries(
     if (label === undefined) continue;
     const id = newEntryId((c) => ids.has(c));
     ids.add(id);
-    out.push({ type: "label", id, parentId: last, timestamp: new Date().toISOString(), targetId: rec.env.id, label });
+    // The label keeps the time it was set: pi shows it in its tree (labelTimestamp).
+    const timestamp = label.timestamp ?? new Date().toISOString();
+    out.push({ type: "label", id, parentId: last, timestamp, targetId: rec.env.id, label: label.text });
   }
   return out;
 }
@@ -79,7 +87,7 @@ function labelEntries(
 export function branchEntries(
   plan: BranchPlan,
   load: (rec: PathEntry) => SessionEntry,
-  labelOf: (id: string) => string | undefined,
+  labelOf: (id: string) => BranchLabel | undefined,
 ): SessionEntry[] {
   const out: SessionEntry[] = [];
   let prev: string | null = null;

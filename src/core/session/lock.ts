@@ -47,6 +47,8 @@ export const DEFAULT_HEARTBEAT_MS = 10_000;
 export const DEFAULT_STALE_AFTER_MS = 30_000;
 /** A holder's promised heartbeat above this is not believed (a lock must become takeable some day). */
 const MAX_PROMISED_HEARTBEAT_MS = 10 * 60_000;
+/** How rename() says a lock is at the path it was to install one at. */
+const LOCK_IN_THE_WAY = new Set(["EEXIST", "ENOTEMPTY", "ENOTDIR"]);
 /** Rounds of look-and-act before giving up with `busy` (each round acquires, throws, or removes a lock). */
 const MAX_ATTEMPTS = 8;
 
@@ -54,7 +56,11 @@ const MAX_ATTEMPTS = 8;
  * Test seam (tests only; product code never sets it): called synchronously after a lock was judged
  * removable and right before it is removed, so a test can stall this process there and let another one act.
  */
-export const lockTestHooks: { beforeRemove?: (lockPath: string) => void } = {};
+export const lockTestHooks: {
+  beforeRemove?: (lockPath: string) => void;
+  /** Called when the rename that installs a lock failed, before what is in the way is looked at. */
+  afterInstallFailed?: (lockPath: string, error: unknown) => void;
+} = {};
 
 /** What a lock file holds. */
 interface LockRecord {
@@ -490,8 +496,11 @@ export class SessionLock {
         installed = true;
         return true;
       } catch (e) {
-        // A lock folder with a token in it (or a file, or, on Windows, any folder) is in the way.
-        if (fs.lstatSync(site.path, { throwIfNoEntry: false })) return false;
+        // A lock folder with a token in it (EEXIST, ENOTEMPTY), a lock file of an earlier version (ENOTDIR, also
+        // when another opener removed it right after the rename failed), or on Windows any folder, is in the way.
+        // The caller looks again at what is there now.
+        lockTestHooks.afterInstallFailed?.(site.path, e);
+        if (LOCK_IN_THE_WAY.has(code(e) ?? "") || fs.lstatSync(site.path, { throwIfNoEntry: false })) return false;
         throw e;
       }
     } finally {

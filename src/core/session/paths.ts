@@ -18,3 +18,26 @@ export function defaultSessionDir(cwd: string, agentDir: string = getAgentDir())
 export function sessionFileName(timestamp: string, sessionId: string): string {
   return `${timestamp.replace(/[:.]/g, "-")}_${sessionId}.jsonl`;
 }
+
+/** True when two folder paths name the same place (resolved; case-folded on Windows, as pi compares them). */
+export function samePath(a: string, b: string): boolean {
+  const key = (p: string): string => (process.platform === "win32" ? path.resolve(p).toLowerCase() : path.resolve(p));
+  return key(a) === key(b);
+}
+
+/**
+ * The cwd the sessions of `sessionDir` must have to be `cwd`'s, as pi scopes its current-folder listings (since
+ * 0.77): a folder of the caller's (`agentTree.sessionDirectory`, pi's `--session-dir`) may hold the sessions of
+ * several projects, so only those whose header names `cwd` are `cwd`'s; pi's own folder for `cwd` is `cwd`'s
+ * already, whatever its headers say (undefined: no filter).
+ */
+export function cwdFilterOf(cwd: string, sessionDir: string | undefined): string | undefined {
+  if (sessionDir === undefined || samePath(sessionDir, defaultSessionDir(cwd))) return undefined;
+  return path.resolve(cwd);
+}
+
+/** True when a header's cwd is `cwd` (no filter: always). */
+export function cwdMatches(headerCwd: unknown, cwd: string | undefined): boolean {
+  if (cwd === undefined) return true;
+  return typeof headerCwd === "string" && headerCwd !== "" && samePath(headerCwd, cwd);
+}

@@ -189,7 +189,12 @@ export class SessionFile {
     this.image.copy(data, prefix, 0, kept);
     line.copy(data, prefix + kept);
     data[data.length - 1] = 10;
-    writeAll(fd, data);
+    try {
+      writeAll(fd, data);
+    } catch (e) {
+      this.dropPartialWrite(fd, st.size);
+      throw e;
+    }
     this.scheduleSync();
     // The window may hold bytes this append replaced (a torn tail that was cut off).
     this.windowLength = 0;
@@ -461,6 +466,23 @@ export class SessionFile {
     }
     this.writeFd = fd;
     return fd;
+  }
+
+  /**
+   * A write that failed partway (a full disk, an I/O error) may have left part of a line at the end of the file:
+   * cut the file back to where the write began, so the next line does not start glued to those bytes (pi drops a
+   * line it cannot parse whole, with everything hanging off it). When the cut fails too, the next append starts
+   * with a newline, which leaves the bytes a damaged line of their own. Nothing of the failed line is in the
+   * session's memory (the caller adds an entry only after its write).
+   */
+  private dropPartialWrite(fd: number, size: number): void {
+    this.windowLength = 0;
+    try {
+      if (fs.fstatSync(fd).size === size) return;
+      fs.ftruncateSync(fd, size);
+    } catch {
+      this.needsNewline = true;
+    }
   }
 
   /**

@@ -30,7 +30,7 @@ import { identityOf, nonRegularKind, openRegular, realSessionPath } from "./file
 import { assertSessionId, newEntryId, newSessionId } from "./ids.js";
 import { SessionLock } from "./lock.js";
 import { migrateText, removeStaleMigrationTemps, writeMigrated } from "./migrate.js";
-import { defaultSessionDir, sessionFileName } from "./paths.js";
+import { cwdFilterOf, defaultSessionDir, getAgentDir, sessionFileName } from "./paths.js";
 import { rewriteBackupPath, SessionFile } from "./session-file.js";
 import { listSessions, mostRecentSessionFile } from "./session-list.js";
 import { scanSessionBytes, scanSessionFile, type ScanResult } from "./session-scan.js";
@@ -67,7 +67,7 @@ const { O_RDONLY } = fs.constants;
 
 /** pi 1.5 creates a session's file with its first user or assistant message. */
 function startsConversation(entry: SessionEntry): boolean {
-  return entry.type === "message" && (entry.message.role === "user" || entry.message.role === "assistant");
+  return entry.type === "message" && (entry.message?.role === "user" || entry.message?.role === "assistant");
 }
 
 /** A session tree: append-only entries, a leaf pointer, bodies read from the session's bytes when asked for. */
@@ -278,22 +278,47 @@ export class SessionManager {
   }
 
   /**
-   * Sessions in `sessionDir` (default pi's folder for `cwd`), newest first by `modified`, which is pi's: the
-   * time of the newest user or assistant message, else the header's timestamp, else the file's.
+   * The sessions of `cwd` in `sessionDir` (default pi's folder for `cwd`), newest first by `modified`, which is
+   * pi's: the time of the newest user or assistant message, else the header's timestamp, else the file's. A
+   * folder of the caller's may be shared by several projects: there, only sessions whose header names `cwd` are
+   * listed, as pi does (listAll() lists them all).
    */
   static async list(cwd: string, sessionDir?: string): Promise<SessionInfo[]> {
-    return listSessions(sessionDir ?? defaultSessionDir(cwd));
+    return listSessions(sessionDir ?? defaultSessionDir(cwd), cwdFilterOf(cwd, sessionDir));
   }
 
-  /** The session file of `sessionDir` (default pi's folder for `cwd`) written last (file time, as pi's `-c`). */
+  /**
+   * Every session: of one folder (`sessionDir`, whatever their cwd), or of every project folder under pi's
+   * sessions folder (`<agent dir>/sessions/*`). Newest first by `modified`, as list().
+   */
+  static async listAll(sessionDir?: string): Promise<SessionInfo[]> {
+    if (sessionDir !== undefined) return listSessions(sessionDir);
+    const root = path.join(getAgentDir(), "sessions");
+    let dirs: fs.Dirent[];
+    try {
+      dirs = await fs.promises.readdir(root, { withFileTypes: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw e;
+    }
+    const all: SessionInfo[] = [];
+    for (const d of dirs)
+      if (d.isDirectory() || d.isSymbolicLink()) all.push(...(await listSessions(path.join(root, d.name))));
+    return all.sort((a, b) => b.modified.getTime() - a.modified.getTime());
+  }
+
+  /**
+   * The session file of `cwd` in `sessionDir` (default pi's folder for `cwd`) written last (file time, as pi's
+   * `-c`); in a folder of the caller's, only sessions whose header names `cwd` count (see list()).
+   */
   static async findMostRecent(cwd: string, sessionDir?: string): Promise<string | undefined> {
-    return mostRecentSessionFile(sessionDir ?? defaultSessionDir(cwd));
+    return mostRecentSessionFile(sessionDir ?? defaultSessionDir(cwd), cwdFilterOf(cwd, sessionDir));
   }
 
   /** Open the session of `cwd` written last (findMostRecent), or create one when there is none. */
   static async continueRecent(cwd: string, sessionDir?: string): Promise<SessionManager> {
     const dir = sessionDir ?? defaultSessionDir(cwd);
-    const latest = await mostRecentSessionFile(dir);
+    const latest = await mostRecentSessionFile(dir, cwdFilterOf(cwd, sessionDir));
     return latest ? SessionManager.open(latest, { sessionDir: dir }) : SessionManager.create(cwd, dir);
   }
 
@@ -420,7 +445,13 @@ export class SessionManager {
     const nodes = new Array<LazyTreeNode>(n);
     for (let i = 0; i < n; i++) {
       const env = index.env(i);
-      nodes[i] = new LazyTreeNode(env, i, load, index.labels.get(env.id));
+      const label = index.labels.get(env.id);
+      nodes[i] = new LazyTreeNode(
+        env,
+        i,
+        load,
+        label === undefined ? undefined : { text: label, timestamp: index.labelTimestamps.get(env.id) },
+      );
     }
     for (let i = 0; i < n; i++) for (const child of index.kidsAt(i)) nodes[i].children.push(nodes[child]);
     return index.rootPositions().map((i) => nodes[i]);
@@ -660,7 +691,10 @@ export class SessionManager {
    */
   async createBranchedSession(leafId: string | null): Promise<string | undefined> {
     const plan = branchPath(this.pathEntries(leafId));
-    const labelOf = (id: string): string | undefined => this.index.labels.get(id);
+    const labelOf = (id: string): { text: string; timestamp?: string } | undefined => {
+      const text = this.index.labels.get(id);
+      return text === undefined ? undefined : { text, timestamp: this.index.labelTimestamps.get(id) };
+    };
     const load = (rec: PathEntry): SessionEntry => this.load(rec.position);
     const sessionFile = this.file.path;
     if (sessionFile === undefined) {

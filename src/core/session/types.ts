@@ -154,6 +154,8 @@ export interface SessionTreeNode {
   children: SessionTreeNode[];
   /** Resolved label of this entry, if any. */
   label?: string;
+  /** When that label was set (the timestamp of the label entry that set it), as pi 1.6 gives it. */
+  labelTimestamp?: string;
   /** True when the entry is surfaced as a root although its parentId is not null (see EntryEnvelope.orphan). */
   orphan?: boolean;
   /** The entry's envelope (cheap; `entry` itself loads the body on first access). */
