@@ -28,11 +28,12 @@ import type { AgentEvent } from "./events.js";
 import { forkSession, type ForkResult } from "./fork.js";
 import { bringConclusions } from "./bring-conclusions.js";
 import type { HookMessage } from "../hooks/hook-events.js";
-import type {
-  BringConclusionsOptions,
-  BringConclusionsResult,
-  NavigateTreeOptions,
-  NavigateTreeResult,
+import {
+  withPiFields,
+  type BringConclusionsOptions,
+  type BringConclusionsResult,
+  type NavigateTreeOptions,
+  type NavigateTreeResult,
 } from "./navigate-types.js";
 import { navigateTree, type NavigateEnv } from "./navigate-tree.js";
 import type { StreamFn } from "./stream-turn.js";
@@ -466,7 +467,7 @@ export class AgentSession {
     this.assertIdle("navigate");
     this.busyWith = "a navigation";
     try {
-      return await navigateTree(this.navigateEnv(), targetId, options);
+      return withPiFields(await navigateTree(this.navigateEnv(), targetId, options));
     } finally {
       this.endBusy();
     }

@@ -658,9 +658,15 @@ export class SessionManager {
 
   /**
    * Move the leaf to `id` (null = root) and record a summary of the branch left there; the summary becomes
-   * the leaf. Returns the summary's id.
+   * the leaf. `usage`: the summarizer's tokens and cost (pi 1.6's fifth argument). Returns the summary's id.
    */
-  branchWithSummary<T = unknown>(id: string | null, summary: string, details?: T, fromHook?: boolean): string {
+  branchWithSummary<T = unknown>(
+    id: string | null,
+    summary: string,
+    details?: T,
+    fromHook?: boolean,
+    usage?: Usage,
+  ): string {
     let target: string | null = null;
     if (id !== null) {
       const i = this.index.positionOf(id);
@@ -668,7 +674,7 @@ export class SessionManager {
       target = this.resolveLeaf(i);
     }
     const fromId = this.leafId ?? "root";
-    const newId = this.append({ type: "branch_summary", fromId, summary, details, fromHook }, target);
+    const newId = this.append({ type: "branch_summary", fromId, summary, details, usage, fromHook }, target);
     this.emit({ type: "leaf", leafId: newId });
     return newId;
   }
@@ -678,9 +684,15 @@ export class SessionManager {
    * here (AgentSession.bringConclusions). `fromId` names the node it summarizes up to; the summary becomes the
    * leaf. Returns its id.
    */
-  appendBranchSummary<T = unknown>(fromId: string, summary: string, details?: T, fromHook?: boolean): string {
+  appendBranchSummary<T = unknown>(
+    fromId: string,
+    summary: string,
+    details?: T,
+    fromHook?: boolean,
+    usage?: Usage,
+  ): string {
     if (!this.index.has(fromId)) throw new EntryNotFoundError(fromId);
-    return this.append({ type: "branch_summary", fromId, summary, details, fromHook });
+    return this.append({ type: "branch_summary", fromId, summary, details, usage, fromHook });
   }
 
   /**
