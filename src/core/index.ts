@@ -18,6 +18,7 @@ export {
   EntryNotFoundError,
   type LockCondition,
   type LockHolderInfo,
+  type LockLossReason,
   type LockedDetails,
   type NonRegularKind,
   SessionIdError,

@@ -20,6 +20,7 @@ import { WEBVIEW_COMMAND_IDS } from "./command-ids.js";
 import { registerCommands } from "./commands.js";
 import { HookRegistry } from "./hook-registry.js";
 import { lockLostMessage } from "./lock-choice.js";
+import { offerSaveAgain } from "./save-again.js";
 import { routeWebviewMessage } from "./message-router.js";
 import { ExportActions } from "./export-actions.js";
 import { ModelActions } from "./model-actions.js";
@@ -143,12 +144,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       log.error(message);
       void vscode.window.showErrorMessage(message);
     },
-    onLockLost: (sm, newHolder) => {
-      const message = lockLostMessage(path.basename(sm.getSessionFile() ?? ""), newHolder);
+    onLockLost: (sm, newHolder, reason) => {
+      const message = lockLostMessage(path.basename(sm.getSessionFile() ?? ""), newHolder, reason);
       log.warn(message);
       tree.setDescription(sessionTitle(sm));
       void vscode.commands.executeCommand("setContext", "agentTree.readOnly", true);
-      void vscode.window.showWarningMessage(message);
+      if (reason === "file-gone") void offerSaveAgain(sm, message, controller, log);
+      else void vscode.window.showWarningMessage(message);
     },
     onSessionChanged: (sm) => {
       tree.setDescription(sessionTitle(sm));

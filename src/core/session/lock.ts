@@ -36,7 +36,7 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { SessionLockedError, type LockCondition, type LockHolderInfo } from "./errors.js";
+import { SessionLockedError, type LockCondition, type LockHolderInfo, type LockLossReason } from "./errors.js";
 import { identityKey, type FileIdentity } from "./file-identity.js";
 import { pidAlive, processStart } from "./processes.js";
 import type { LockOptions } from "./types.js";
@@ -330,7 +330,7 @@ function installExitHook(): void {
 export class SessionLock {
   private readonly token = randomBytes(8).toString("hex");
   private sites: Site[] = [];
-  private readonly listeners = new Set<(newHolder: LockHolderInfo | undefined) => void>();
+  private readonly listeners = new Set<(newHolder: LockHolderInfo | undefined, reason: LockLossReason) => void>();
   private readonly heartbeatMs: number;
   private timer: NodeJS.Timeout | undefined;
   private beating = false;
@@ -415,8 +415,11 @@ export class SessionLock {
     return true;
   }
 
-  /** Called once when this process finds its lock taken over (on a write or a heartbeat). */
-  onLost(listener: (newHolder: LockHolderInfo | undefined) => void): () => void {
+  /**
+   * Called once when this process finds its lock gone (on a write or a heartbeat): taken over, or deleted with
+   * the file or its folder.
+   */
+  onLost(listener: (newHolder: LockHolderInfo | undefined, reason: LockLossReason) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -551,11 +554,13 @@ export class SessionLock {
     this.lost = true;
     this.stop();
     const newHolder = holderOf(inspect(site.path));
+    // A session file that is no longer there took its lock with it (its folder was deleted, say): nobody took over.
+    const reason: LockLossReason = fs.existsSync(this.realFile) ? "taken-over" : "file-gone";
     // Our other token (if any) would only block the new holder.
     for (const s of this.sites) if (s !== site) this.dropSite(s);
     for (const l of [...this.listeners]) {
       try {
-        l(newHolder);
+        l(newHolder, reason);
       } catch {
         // a failing listener must not break the store
       }

@@ -25,6 +25,7 @@ import {
   SessionFileTypeError,
   SessionFormatError,
   type LockHolderInfo,
+  type LockLossReason,
 } from "./errors.js";
 import { identityOf, nonRegularKind, openRegular, realSessionPath } from "./file-identity.js";
 import { assertSessionId, newEntryId, newSessionId } from "./ids.js";
@@ -355,17 +356,32 @@ export class SessionManager {
   isReadOnly(): boolean {
     return this.file.readOnly;
   }
-  /** True once another process took this session's writer lock over: the session is read-only since. */
+  /**
+   * True once this session lost its writer lock — another process took it over, or the file or its folder was
+   * deleted (getLockLossReason()) — : the session is read-only since.
+   */
   hasLostLock(): boolean {
     return this.file.lockLost;
   }
+  /** Why the writer lock was lost: `taken-over` or `file-gone`; undefined while it is held. */
+  getLockLossReason(): LockLossReason | undefined {
+    return this.file.lockLossReason;
+  }
   /**
-   * Called once when another process takes this session's writer lock over (found by the heartbeat or by a
-   * write, which then throws SessionLockLostError): the session has turned read-only. `newHolder` is the
-   * new lock's holder when it could be read.
+   * Called once when this session loses its writer lock (found by the heartbeat or by a write, which then throws
+   * SessionLockLostError): the session has turned read-only. `reason`: `taken-over` (`newHolder` is the new
+   * lock's holder when it could be read) or `file-gone` (the file or its folder was deleted: saveAgain()).
    */
-  onLockLost(listener: (newHolder: LockHolderInfo | undefined) => void): () => void {
+  onLockLost(listener: (newHolder: LockHolderInfo | undefined, reason: LockLossReason) => void): () => void {
     return this.file.onLockLost(listener);
+  }
+  /**
+   * After the file or its folder was deleted while open (`file-gone`): write the session back to its path, whole
+   * and unchanged, under a new writer lock, and make it writable again. Nothing at the path is overwritten
+   * (SessionChangedError when a file is there by now).
+   */
+  async saveAgain(): Promise<void> {
+    await this.file.saveAgain();
   }
   /** Lines skipped while loading (corrupt, torn, duplicate), and bodies found damaged since, with 1-based line numbers. */
   getLoadIssues(): LoadIssue[] {
