@@ -99,6 +99,46 @@ export function branchEntries(
 }
 
 /**
+ * Write `header` and `count` entry lines (`line(i)`, as stored) to a new file in `dir` named after the header (pi
+ * 1.6's forkFrom): written to a temp file, fsynced, renamed. Returns the new file's path.
+ */
+export async function writeSessionCopy(
+  dir: string,
+  header: SessionHeader,
+  count: number,
+  line: (i: number) => Buffer,
+): Promise<string> {
+  return writeNewFile(dir, header, (write) => {
+    for (let i = 0; i < count; i++) write(Buffer.concat([line(i), Buffer.from("\n")]));
+  });
+}
+
+/** The new file of `header` in `dir`, its lines after the header written by `body`; temp file, fsync, rename. */
+async function writeNewFile(
+  dir: string,
+  header: SessionHeader,
+  body: (write: (bytes: Buffer) => void) => void,
+): Promise<string> {
+  await fs.promises.mkdir(dir, { recursive: true });
+  const target = path.join(dir, sessionFileName(header.timestamp, header.id));
+  const tmp = `${target}.tmp-${process.pid}`;
+  const fd = fs.openSync(tmp, "w");
+  let written = false;
+  try {
+    writeAll(fd, Buffer.from(JSON.stringify(header) + "\n"));
+    body((bytes) => writeAll(fd, bytes));
+    fs.fsyncSync(fd);
+    written = true;
+  } finally {
+    fs.closeSync(fd);
+    // A half-written file is of no use: do not leave it behind.
+    if (!written) fs.rmSync(tmp, { force: true });
+  }
+  fs.renameSync(tmp, target);
+  return target;
+}
+
+/**
  * Write `header` and the branch to a new file in `dir`: the path with the same ids, then the re-created labels.
  * Lines whose parent and fields are unchanged are copied byte for byte; the rest are written anew. Written to a
  * temp file, fsynced, renamed. Returns the new file's path.
@@ -109,34 +149,20 @@ export async function writeBranchFile(
   plan: BranchPlan,
   src: BranchSource,
 ): Promise<string> {
-  await fs.promises.mkdir(dir, { recursive: true });
-  const target = path.join(dir, sessionFileName(header.timestamp, header.id));
-  const tmp = `${target}.tmp-${process.pid}`;
-  const fd = fs.openSync(tmp, "w");
-  let written = false;
-  try {
-    writeAll(fd, Buffer.from(JSON.stringify(header) + "\n"));
+  return writeNewFile(dir, header, (write) => {
     let prev: string | null = null;
     for (const rec of plan.recs) {
       const keptFrom = rec.env.type === "compaction" ? rec.meta.firstKeptEntryId : undefined;
       const moves = keptFrom !== undefined && plan.moved.has(keptFrom);
       if (rec.env.parentId === prev && !moves) {
         // Same parent: copy the line's bytes as they are (no parse of big bodies).
-        writeAll(fd, Buffer.concat([src.readBytes(rec), Buffer.from("\n")]));
+        write(Buffer.concat([src.readBytes(rec), Buffer.from("\n")]));
       } else {
-        writeAll(fd, Buffer.from(JSON.stringify(relinked(src.load(rec), prev, plan.moved)) + "\n"));
+        write(Buffer.from(JSON.stringify(relinked(src.load(rec), prev, plan.moved)) + "\n"));
       }
       prev = rec.env.id;
     }
     for (const entry of labelEntries(plan.recs, src.labelOf, new Set(plan.recs.map((r) => r.env.id))))
-      writeAll(fd, Buffer.from(JSON.stringify(entry) + "\n"));
-    fs.fsyncSync(fd);
-    written = true;
-  } finally {
-    fs.closeSync(fd);
-    // A half-written fork is of no use: do not leave it behind.
-    if (!written) fs.rmSync(tmp, { force: true });
-  }
-  fs.renameSync(tmp, target);
-  return target;
+      write(Buffer.from(JSON.stringify(entry) + "\n"));
+  });
 }

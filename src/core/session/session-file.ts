@@ -100,7 +100,8 @@ export class SessionFile {
     imageStart: number,
     pendingFile: boolean,
     readOnly: boolean,
-    private readonly lockOptions: LockOptions | undefined,
+    /** The writer lock's options (a new session in the same folder takes its lock with them). */
+    readonly lockOptions: LockOptions | undefined,
   ) {
     this.image = image;
     this.imageLength = image.length;
@@ -386,6 +387,11 @@ export class SessionFile {
     if (this.readInto(buf, offset, length) < length)
       throw new SessionChangedError(this.path as string, "was cut short while open");
     return buf;
+  }
+
+  /** Wait for the background fdatasync of every append so far (and any it coalesced). */
+  async flush(): Promise<void> {
+    for (let i = 0; this.syncing && i < 1000; i++) await this.syncing;
   }
 
   /** Flush, release the writer lock and close the file. Reads still work afterwards. Idempotent. */
