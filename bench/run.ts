@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --quick]`: generates sessions, measures our session store against the SessionManager of
- * the newest pi (1.5.x, under the Node it needs) and of pi 0.73.1 (fresh process per measurement), our tree
+ * the newest pi (1.6.0, under the Node it needs) and of pi 0.73.1 (fresh process per measurement), our tree
  * webview in headless Chromium and the real UI (code-server + Chromium, the demo session against the big one),
  * prints the tables with PASS/MISS per target and writes bench/results.md, docs/bench.md, docs/bench-chart.svg
  * and the README's benchmark section.

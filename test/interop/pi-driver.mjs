@@ -66,7 +66,9 @@ for (const step of steps) {
         results.push(sm.appendLabelChange(s.targetId, s.label));
         break;
       case "compaction":
-        results.push(sm.appendCompaction(s.summary, s.firstKeptEntryId, s.tokensBefore, s.details, s.fromHook));
+        results.push(
+          sm.appendCompaction(s.summary, s.firstKeptEntryId, s.tokensBefore, s.details, s.fromHook, s.usage),
+        );
         break;
       case "custom":
         results.push(sm.appendCustomEntry(s.customType, s.data));
@@ -95,8 +97,21 @@ for (const step of steps) {
         results.push(null);
         break;
       case "branchWithSummary":
-        results.push(sm.branchWithSummary(s.id, s.summary, s.details));
+        results.push(sm.branchWithSummary(s.id, s.summary, s.details, s.fromHook, s.usage));
         break;
+      case "labelTimes": {
+        // Each labelled node's labelTimestamp (pi 1.6's tree nodes carry it).
+        const out = {};
+        const walk = (nodes) => {
+          for (const n of nodes) {
+            if (n.label !== undefined) out[n.entry.id] = n.labelTimestamp ?? null;
+            walk(n.children);
+          }
+        };
+        walk(sm.getTree());
+        results.push(out);
+        break;
+      }
       case "fork":
         results.push(sm.createBranchedSession(s.leafId) ?? null);
         break;
