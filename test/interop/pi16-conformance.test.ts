@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { SessionManager } from "../../src/core/index.js";
+import { emptyUsage, SessionManager, type Usage } from "../../src/core/index.js";
 import { writeTestHooks } from "../../src/core/session/write-all.js";
 import {
   assertSameView,
@@ -23,7 +23,13 @@ import {
 } from "./pi.js";
 
 const T0 = Date.parse("2026-11-21T09:00:00.000Z");
-const usage = { input: 900, output: 80, cacheRead: 0, cacheWrite: 0, totalTokens: 980 };
+const usage: Usage = {
+  ...emptyUsage(),
+  input: 900,
+  output: 80,
+  totalTokens: 980,
+  cost: { input: 0.0018, output: 0.0008, cacheRead: 0, cacheWrite: 0, total: 0.0026 },
+};
 const { user, assistant } = timedMessages(T0, { provider: "openai", model: "gpt-6.2-sol", usage });
 
 let tmp: ReturnType<typeof tempDir>;
