@@ -221,7 +221,8 @@ export class SessionOpener {
         matchOnDescription: true,
       });
       if (!folder) return;
-      const sessions = (await SessionManager.list(this.cwd, folder.value.path)).map((s): AnySessionInfo => ({
+      // Every session of that folder: it is another workspace's, so list() (scoped to this cwd) would show none.
+      const sessions = (await SessionManager.listAll(folder.value.path)).map((s): AnySessionInfo => ({
         ...s,
         source: "pi",
       }));
