@@ -1,4 +1,5 @@
 /** Where pi keeps sessions, and how it names them. */
+import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 
@@ -36,8 +37,20 @@ export function cwdFilterOf(cwd: string, sessionDir: string | undefined): string
   return path.resolve(cwd);
 }
 
-/** True when a header's cwd is `cwd` (no filter: always). */
+/**
+ * True when a header's cwd is `cwd` (no filter: always). Also when both resolve to one folder through symlinks
+ * (a workspace opened as /tmp/w whose sessions say /private/tmp/w).
+ */
 export function cwdMatches(headerCwd: unknown, cwd: string | undefined): boolean {
   if (cwd === undefined) return true;
-  return typeof headerCwd === "string" && headerCwd !== "" && samePath(headerCwd, cwd);
+  if (typeof headerCwd !== "string" || headerCwd === "") return false;
+  return samePath(headerCwd, cwd) || samePath(realFolder(headerCwd), realFolder(cwd));
+}
+
+function realFolder(p: string): string {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return p;
+  }
 }
