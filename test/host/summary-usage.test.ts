@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { emptyUsage } from "../../src/core/messages.js";
 import type { BranchSummaryEntry, CompactionEntry } from "../../src/core/session/types.js";
 import { usageOf } from "../../src/host/chat-dto.js";
 import { ChatPath } from "../../src/host/chat-path.js";
@@ -37,6 +38,22 @@ describe("summary and compaction usage", () => {
     const firstReply = sm.getUsage(a1);
     assert.ok(firstReply);
     assert.equal(after.input, firstReply.input + 1234);
+    await sm.close();
+  });
+
+  test("a hook's own summary records the usage the hook gives (pi's extension summary usage)", async () => {
+    const sm = await SessionManager.create("/p", tmp.dir);
+    sm.appendMessage(user("q"));
+    const a1 = sm.appendMessage(assistant("a"));
+    sm.appendMessage(user("a branch to leave"));
+    sm.appendMessage(assistant("b"));
+    const { agent } = newAgent(sm);
+    const hookUsage = { ...emptyUsage(), input: 77, output: 7 };
+    agent.hooks.on("session_before_tree", () => ({ summary: { summary: "From the hook.", usage: hookUsage } }));
+    const r = await agent.navigateTree(a1, { summarize: true });
+    assert.ok(r.kind === "moved" && r.summaryEntry, r.kind);
+    assert.deepEqual(r.summaryEntry.usage, hookUsage);
+    assert.equal(sm.getUsage(r.summaryEntry.id)?.input, 77);
     await sm.close();
   });
 

@@ -41,7 +41,7 @@ export async function prepareSummary(
   extractive: boolean,
 ): Promise<SummaryStepOutcome> {
   let { customInstructions, replaceInstructions, label } = preparation;
-  let hookSummary: { summary: string; details?: unknown } | undefined;
+  let hookSummary: { summary: string; details?: unknown; usage?: Usage } | undefined;
   if (env.hooks.has("session_before_tree")) {
     const result = await env.hooks.emitBefore("session_before_tree", {
       type: "session_before_tree",

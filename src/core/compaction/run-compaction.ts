@@ -98,6 +98,7 @@ export async function runCompaction(
     if (hook?.compaction && typeof hook.compaction.summary === "string") {
       summary = hook.compaction.summary;
       details = hook.compaction.details;
+      usage = hook.compaction.usage;
       fromHook = true;
       const kept = hook.compaction.firstKeptEntryId;
       if (kept !== undefined) {

@@ -2,7 +2,7 @@
  * The hook events of a session and their payloads (pi's hook API, reduced to what this core supports): what
  * handlers of each event see and may return. src/core/hooks/types.ts builds the handler API on these.
  */
-import type { AgentMessage, ImageContent, TextContent } from "../messages.js";
+import type { AgentMessage, ImageContent, TextContent, Usage } from "../messages.js";
 import type { ModelInfo } from "../providers/types.js";
 import type { BranchSummaryEntry, CompactionEntry, SessionEntry } from "../session/types.js";
 
@@ -75,7 +75,8 @@ export interface HookEventMap {
 export interface HookResultMap {
   session_before_tree: {
     cancel?: boolean;
-    summary?: { summary: string; details?: unknown };
+    /** A summary of the hook's own; `usage`: its model call's tokens and cost, recorded on the entry (as pi). */
+    summary?: { summary: string; details?: unknown; usage?: Usage };
     customInstructions?: string;
     replaceInstructions?: boolean;
     label?: string;
@@ -86,7 +87,8 @@ export interface HookResultMap {
   session_fork: void;
   session_before_compact: {
     cancel?: boolean;
-    compaction?: { summary: string; firstKeptEntryId?: string; details?: unknown };
+    /** A compaction of the hook's own; `usage` as for session_before_tree's summary. */
+    compaction?: { summary: string; firstKeptEntryId?: string; details?: unknown; usage?: Usage };
   };
   session_compact: void;
 }
