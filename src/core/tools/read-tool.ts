@@ -33,6 +33,8 @@ export function createReadTool(cwd: string): AgentTool {
       required: ["path"],
     },
     mutates: false,
+    promptSnippet: "Read file contents",
+    promptGuidelines: ["Use read to examine files instead of cat or sed."],
     execute: guarded("read", async (args) => {
       const p = reqString(args, "path");
       const offset = optInt(args, "offset", 1) ?? 1;

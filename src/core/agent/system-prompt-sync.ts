@@ -1,0 +1,142 @@
+/**
+ * Keeps the session's recorded system prompt in step with the one the agent runs under, as pi 1.6 does: before a
+ * model call the prompt's sections are built, compared with the prompt replayed from the context (the `system`
+ * messages on the path, or a compaction's recorded one), and the sections that changed are appended as a `system`
+ * message. The text sent is the replayed prompt, so what the model gets, what pi replays from the file and what
+ * Agent: Show System Prompt shows are one and the same.
+ */
+import { currentSystemMessage, systemPromptText, type AgentMessage, type SystemMessage } from "../messages.js";
+import type { HookMessage } from "../hooks/hook-events.js";
+import type { HookRunner } from "../hooks/hook-runner.js";
+import type { PromptTool, SystemPromptOptions } from "../prompt/prompt-options.js";
+import {
+  applySectionPatch,
+  buildPromptSections,
+  diffPromptSections,
+  type PromptSections,
+} from "../prompt/prompt-sections.js";
+import type { SystemPromptProvider } from "../prompt/workspace-prompt.js";
+import type { AgentTool } from "../tools/types.js";
+
+/** What the sync needs from the session. */
+export interface PromptSyncEnv {
+  /** A fixed prompt text, or the provider of the options it is built from. */
+  source: string | SystemPromptProvider;
+  tools: readonly AgentTool[];
+  hooks: HookRunner;
+  /** The context at the leaf (its system messages are the prompt in force). */
+  contextMessages: () => AgentMessage[];
+  /** Appends a system message to the session. */
+  append: (message: SystemMessage) => void;
+  /** A failure to build the prompt; the request goes on with the prompt recorded last. */
+  onError: (message: string) => void;
+}
+
+/** The prompt's tool view of an agent tool. */
+export function promptToolOf(tool: AgentTool): PromptTool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    ...(tool.promptSnippet !== undefined ? { snippet: tool.promptSnippet } : {}),
+    ...(tool.promptGuidelines !== undefined ? { guidelines: [...tool.promptGuidelines] } : {}),
+  };
+}
+
+/** The prompt in force after `messages` (their system messages replayed), as one text; "" when there is none. */
+export function promptTextOf(messages: readonly AgentMessage[]): string {
+  const m = currentSystemMessage(messages);
+  return m ? systemPromptText(m) : "";
+}
+
+/** See the file comment. One per AgentSession; a run is one prompt() (or hook-triggered turn). */
+export class SystemPromptSync {
+  /** What the run's before_agent_start handlers changed, re-applied to every later build in the run. */
+  private hookPatch: Record<string, string | null> | undefined;
+  /** A whole prompt text a handler returned: sent instead of the sections for the rest of the run. */
+  private forced: string | undefined;
+
+  constructor(private readonly env: PromptSyncEnv) {}
+
+  private async options(): Promise<SystemPromptOptions | undefined> {
+    const { source, tools } = this.env;
+    return typeof source === "string" ? undefined : source(tools.map(promptToolOf));
+  }
+
+  private sectionsOf(options: SystemPromptOptions | undefined): PromptSections {
+    const { source } = this.env;
+    return options ? buildPromptSections(options) : { preamble: typeof source === "string" ? source : "" };
+  }
+
+  /**
+   * Starts a run: builds the prompt, lets before_agent_start handlers change it, records what changed. Returns
+   * the messages the handlers asked to add.
+   */
+  async startRun(prompt: string | undefined): Promise<HookMessage[]> {
+    this.hookPatch = undefined;
+    this.forced = undefined;
+    let options: SystemPromptOptions | undefined;
+    let sections: PromptSections;
+    try {
+      options = await this.options();
+      sections = this.sectionsOf(options);
+    } catch (err) {
+      this.env.onError(`Could not build the system prompt: ${err instanceof Error ? err.message : String(err)}`);
+      return [];
+    }
+    let messages: HookMessage[] = [];
+    if (this.env.hooks.has("before_agent_start")) {
+      const before = sections;
+      const result = await this.env.hooks.emitBeforeAgentStart(
+        {
+          type: "before_agent_start",
+          ...(prompt !== undefined ? { prompt } : {}),
+          systemPrompt: "",
+          ...(options ? { systemPromptOptions: options } : {}),
+        },
+        () => systemPromptText({ role: "system", content: "", sections: this.sectionsOf(options), timestamp: 0 }),
+      );
+      messages = result.messages;
+      this.forced = result.systemPrompt;
+      try {
+        sections = this.sectionsOf(options);
+        this.hookPatch = diffPromptSections(before, sections);
+      } catch (err) {
+        this.env.onError(`Hook "before_agent_start" failed: ${err instanceof Error ? err.message : String(err)}`);
+        sections = before;
+      }
+    }
+    this.record(sections);
+    return messages;
+  }
+
+  /**
+   * Before a model call: rebuilds the prompt (instruction files may have changed; the loader's cache makes this
+   * cheap), records the sections that changed and returns the text to send (undefined: none).
+   */
+  async beforeRequest(): Promise<string | undefined> {
+    try {
+      const built = this.sectionsOf(await this.options());
+      this.record(this.hookPatch ? applySectionPatch(built, this.hookPatch) : built);
+    } catch (err) {
+      this.env.onError(`Could not build the system prompt: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (this.forced !== undefined) return this.forced;
+    const text = promptTextOf(this.env.contextMessages());
+    return text === "" ? undefined : text;
+  }
+
+  /** Ends the run: the handlers' changes and a forced text apply to one run only. */
+  endRun(): void {
+    this.hookPatch = undefined;
+    this.forced = undefined;
+  }
+
+  /** Appends a system message with the sections that differ from the replayed prompt, if any do. */
+  private record(sections: PromptSections): void {
+    const replayed = currentSystemMessage(this.env.contextMessages());
+    const previous: Record<string, string> = {};
+    for (const [name, text] of Object.entries(replayed?.sections ?? {})) if (text !== null) previous[name] = text;
+    const patch = diffPromptSections(previous, sections);
+    if (patch) this.env.append({ role: "system", content: "", sections: patch, timestamp: Date.now() });
+  }
+}
