@@ -169,6 +169,14 @@ export class AgentSession {
           });
   }
 
+  /**
+   * The prompt the next request would start from, built from today's instructions without recording anything
+   * ("" when the session has no system prompt). before_agent_start hooks are not run for it.
+   */
+  previewSystemPrompt(): Promise<string> {
+    return this.promptSync?.preview() ?? Promise.resolve("");
+  }
+
   /** The system prompt in force at the leaf, as recorded in the session ("" when none is recorded). */
   getSystemPrompt(): string {
     return promptTextOf(this.contextCache.get().messages);

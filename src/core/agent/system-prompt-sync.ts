@@ -125,6 +125,16 @@ export class SystemPromptSync {
     return text === "" ? undefined : text;
   }
 
+  /** The prompt the next request would be built from (nothing recorded; hooks not run). */
+  async preview(): Promise<string> {
+    return systemPromptText({
+      role: "system",
+      content: "",
+      sections: this.sectionsOf(await this.options()),
+      timestamp: 0,
+    });
+  }
+
   /** Ends the run: the handlers' changes and a forced text apply to one run only. */
   endRun(): void {
     this.hookPatch = undefined;

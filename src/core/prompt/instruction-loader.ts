@@ -42,8 +42,10 @@ export interface LoadedInstructions {
   issues: InstructionIssue[];
   /** True when workspace files were left out because the workspace is not trusted. */
   restrictedByTrust: boolean;
-  /** Every file and folder whose change can change this result (what the host watches). */
-  watchPaths: string[];
+  /** Every file whose change can change this result, present or not (what the host watches). */
+  watchFiles: string[];
+  /** The skills folders looked into, present or not (the host watches the SKILL.md files below them). */
+  skillFolders: string[];
 }
 
 /** See the file comment. */
@@ -91,7 +93,7 @@ export class InstructionLoader {
 export async function loadInstructions(sources: InstructionSources): Promise<LoadedInstructions> {
   const maxBytes = sources.maxFileBytes ?? DEFAULT_MAX_INSTRUCTION_BYTES;
   const issues: InstructionIssue[] = [];
-  const watchPaths: string[] = [];
+  const watchFiles: string[] = [];
   const folders = sources.workspaceFolders.map((f) => path.resolve(f));
   const cwd = folders[0];
 
@@ -99,7 +101,7 @@ export async function loadInstructions(sources: InstructionSources): Promise<Loa
   for (const dir of contextFolders(sources.agentDir, folders)) {
     for (const name of CONTEXT_FILE_NAMES) {
       const file = path.join(dir, name);
-      watchPaths.push(file);
+      watchFiles.push(file);
       const read = await readInstructionFile(file, maxBytes);
       if (read.kind === "absent") continue;
       if (read.kind === "issue") issues.push(read.issue);
@@ -110,7 +112,7 @@ export async function loadInstructions(sources: InstructionSources): Promise<Loa
   }
   for (const dir of folders) {
     const file = path.join(dir, COPILOT_INSTRUCTIONS);
-    watchPaths.push(file);
+    watchFiles.push(file);
     const read = await readInstructionFile(file, maxBytes);
     if (read.kind === "issue") issues.push(read.issue);
     else if (read.kind === "text") contextFiles.push({ path: file, content: read.text });
@@ -123,7 +125,7 @@ export async function loadInstructions(sources: InstructionSources): Promise<Loa
       path.join(sources.agentDir, name),
     ];
     for (const file of candidates) {
-      watchPaths.push(file);
+      watchFiles.push(file);
       const read = await readInstructionFile(file, maxBytes);
       if (read.kind === "issue") issues.push(read.issue);
       if (read.kind === "text") return read.text.trim();
@@ -145,7 +147,6 @@ export async function loadInstructions(sources: InstructionSources): Promise<Loa
   const skills: SkillInfo[] = [];
   const byName = new Map<string, SkillInfo>();
   for (const dir of skillDirs) {
-    watchPaths.push(dir);
     const scan = await scanSkillsDir(dir, maxBytes);
     issues.push(...scan.issues);
     for (const skill of scan.skills) {
@@ -170,6 +171,7 @@ export async function loadInstructions(sources: InstructionSources): Promise<Loa
     skills,
     issues,
     restrictedByTrust,
-    watchPaths,
+    watchFiles,
+    skillFolders: skillDirs,
   };
 }

@@ -134,7 +134,7 @@ describe("project instructions", () => {
     const loader = new InstructionLoader(sources);
     const first = await loader.load();
     assert.equal(first.contextFiles.at(-1)?.content, "first version");
-    assert.ok(first.watchPaths.includes(file), "the file is among the watched paths");
+    assert.ok(first.watchFiles.includes(file), "the file is among the watched paths");
     write(file, "second version");
     assert.equal(await loader.load(), first, "cached: nothing is read again");
     loader.invalidate();
