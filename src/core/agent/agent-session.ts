@@ -3,6 +3,7 @@
  * calls through the host's approval policy, appends every message as it completes, compacts, moves
  * around the tree, forks, and runs hooks. See docs/core-api.md.
  */
+import * as path from "node:path";
 import { ContextCache } from "./context-cache.js";
 import { contentText, convertToLlm, type AgentMessage, type CustomMessage, type UserMessage } from "../messages.js";
 import { CompactionError, runCompaction, type CompactionEnv } from "../compaction/run-compaction.js";
@@ -123,6 +124,8 @@ export class AgentSession {
   private readonly promptSync: SystemPromptSync | undefined;
   /** Where the running prompt appends what it produces (the system prompt's patches go there too). */
   private produced: AgentMessage[] = [];
+  /** Folders of the skills the system prompt lists: `read` may open their files outside the workspace. */
+  private skillFolders: readonly string[] = [];
   /** A mutating tool started since the last checkpoint. */
   private filesMayHaveChanged = false;
 
@@ -133,7 +136,10 @@ export class AgentSession {
     this.modelRegistry = options.modelRegistry;
     this.tools =
       options.tools ??
-      createWorkspaceTools(options.cwd, { commandEnv: () => withoutKeys(process.env, this.modelRegistry.all()) });
+      createWorkspaceTools(options.cwd, {
+        commandEnv: () => withoutKeys(process.env, this.modelRegistry.all()),
+        readRoots: () => this.skillFolders,
+      });
     this.redactor = new KeyRedactor(() => keyEnvValues(process.env, this.modelRegistry.all()));
     this.stream = options.stream ?? streamCompletion;
     this.complete = options.complete ?? completeText;
@@ -164,6 +170,9 @@ export class AgentSession {
             append: (m) => {
               this.emit({ type: "message_start", message: m });
               this.appendMessage(m, this.produced);
+            },
+            onSkills: (skills) => {
+              this.skillFolders = skills.map((s) => path.dirname(s.filePath));
             },
             onError: (error) => this.emit({ type: "error", error, source: "hook" }),
           });

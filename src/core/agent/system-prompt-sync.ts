@@ -8,7 +8,7 @@
 import { currentSystemMessage, systemPromptText, type AgentMessage, type SystemMessage } from "../messages.js";
 import type { HookMessage } from "../hooks/hook-events.js";
 import type { HookRunner } from "../hooks/hook-runner.js";
-import type { PromptTool, SystemPromptOptions } from "../prompt/prompt-options.js";
+import type { PromptTool, SkillInfo, SystemPromptOptions } from "../prompt/prompt-options.js";
 import {
   applySectionPatch,
   buildPromptSections,
@@ -28,6 +28,8 @@ export interface PromptSyncEnv {
   contextMessages: () => AgentMessage[];
   /** Appends a system message to the session. */
   append: (message: SystemMessage) => void;
+  /** The skills the prompt lists, each time it is built (their folders become readable by `read`). */
+  onSkills?: (skills: readonly SkillInfo[]) => void;
   /** A failure to build the prompt; the request goes on with the prompt recorded last. */
   onError: (message: string) => void;
 }
@@ -59,7 +61,10 @@ export class SystemPromptSync {
 
   private async options(): Promise<SystemPromptOptions | undefined> {
     const { source, tools } = this.env;
-    return typeof source === "string" ? undefined : source(tools.map(promptToolOf));
+    if (typeof source === "string") return undefined;
+    const options = await source(tools.map(promptToolOf));
+    this.env.onSkills?.(options.skills);
+    return options;
   }
 
   private sectionsOf(options: SystemPromptOptions | undefined): PromptSections {

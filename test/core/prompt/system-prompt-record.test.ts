@@ -16,7 +16,6 @@ import {
   type SessionEntry,
   type SystemMessage,
 } from "../../../src/core/index.js";
-import { createWorkspaceTools } from "../../../src/core/tools/index.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { newAgent, openAIModel, tempDirPerTest } from "../agent/helpers.js";
 
@@ -60,7 +59,7 @@ describe("the recorded system prompt", { timeout: 60_000 }, () => {
     const { agent } = newAgent(sm, {
       model: openAIModel(fake),
       systemPrompt: provider,
-      tools: createWorkspaceTools(ws),
+      tools: undefined, // the session's own: createWorkspaceTools, `read` reaching the listed skills' folders
       extractiveSummaries: true,
       compaction: { enabled: true, reserveTokens: 500, keepRecentTokens: 50 },
     });
@@ -140,6 +139,26 @@ describe("the recorded system prompt", { timeout: 60_000 }, () => {
     await agent.prompt("after the compaction");
     assert.equal(systemEntries(sm).length, count);
     assert.equal(sentPrompt(fake.requests.at(-1) ?? {}), before);
+    await sm.close();
+  });
+
+  it("a skill in pi's agent folder is listed and read with `read`; the rest of that folder stays out of reach", async () => {
+    const { sm, agent } = await setup();
+    const agentDir = path.join(tmp.dir, "agent");
+    const skillFile = path.join(agentDir, "skills", "review", "SKILL.md");
+    fs.mkdirSync(path.dirname(skillFile), { recursive: true });
+    fs.writeFileSync(skillFile, "---\nname: review\ndescription: Reviews code.\n---\nREVIEW-STEPS-OWL");
+    fs.writeFileSync(path.join(agentDir, "auth.json"), "SECRET-NOT-FOR-THE-MODEL");
+    const results: string[] = [];
+    agent.subscribe((e) => {
+      if (e.type === "message_end" && e.message.role === "toolResult") results.push(JSON.stringify(e.message.content));
+    });
+    await agent.prompt(`/tool read {"path": ${JSON.stringify(skillFile)}}`);
+    assert.ok(sentPrompt(fake.requests[0]).includes(`<location>${skillFile}</location>`));
+    assert.match(results[0] ?? "", /REVIEW-STEPS-OWL/, "the skill's file is read");
+    await agent.prompt(`/tool read {"path": ${JSON.stringify(path.join(agentDir, "auth.json"))}}`);
+    assert.doesNotMatch(results[1] ?? "", /SECRET/);
+    assert.match(results[1] ?? "", /outside/i, "any other file there is refused");
     await sm.close();
   });
 
