@@ -14,6 +14,7 @@ import type { FakeRequestBody } from "../util/fake-openai-server.js";
 import { expectVisible, runCommand, screenshot, waitUntil } from "../util/workbench.js";
 
 const WORD = "QUOKKA-4821";
+const NEW_WORD = "WOMBAT-1930";
 
 const { demo, fake, step, wb, openAgentTree } = demoWorkbenchSuite({
   name: "system-prompt",
@@ -62,6 +63,32 @@ describe("the agent's instructions in VS Code (code-server)", { timeout: 10 * 60
       const roles = lines.slice(-3).map(roleOf);
       assert.deepEqual(roles, ["system", "user", "assistant"], "the prompt is recorded before the user's message");
       assert.ok(JSON.stringify(lines.at(-3)).includes(WORD));
+    }),
+  );
+
+  it(
+    "a changed AGENTS.md is picked up by the watcher for a later request",
+    step("watched", async () => {
+      const { page } = wb();
+      const chat = await chatView(page);
+      writeFileSync(
+        join(demo().workspace, "AGENTS.md"),
+        `# Rules of this project\n\nThe project's word is ${NEW_WORD}.\n`,
+      );
+      // The watcher's event comes when the file system reports it: ask again (a few times, bounded) until it did.
+      let system = "";
+      for (let attempt = 0; attempt < 5 && !system.includes(NEW_WORD); attempt++) {
+        const seen = fake().requests.length;
+        await sendPrompt(chat, `And now? (${attempt})`);
+        const body = await waitUntil(async () => fake().requests[seen], "the model to be asked again", 60_000);
+        system = systemOf(body);
+        await waitUntil(
+          async () => (await chat.getByRole("button", { name: "Send" }).isVisible()) || undefined,
+          "the reply to end (Send is back)",
+        );
+      }
+      assert.ok(system.includes(NEW_WORD), "the new AGENTS.md text reaches the model");
+      assert.ok(!system.includes(WORD), "the old one is gone");
     }),
   );
 

@@ -435,7 +435,10 @@ export class AgentSession {
       thinkingLevel: this.thinkingLevel,
       onRetry: (info) => this.emit({ type: "retry", attempt: info.attempt, delayMs: info.delayMs, error: info.error }),
     };
-    if (systemPrompt) request.systemPrompt = systemPrompt;
+    if (systemPrompt) {
+      request.systemPrompt = systemPrompt.text;
+      if (systemPrompt.stableLength) request.systemPromptStableLength = systemPrompt.stableLength;
+    }
     return request;
   }
 

@@ -5,11 +5,18 @@
  * message. The text sent is the replayed prompt, so what the model gets, what pi replays from the file and what
  * Agent: Show System Prompt shows are one and the same.
  */
-import { currentSystemMessage, systemPromptText, type AgentMessage, type SystemMessage } from "../messages.js";
+import {
+  contentText,
+  currentSystemMessage,
+  systemPromptText,
+  type AgentMessage,
+  type SystemMessage,
+} from "../messages.js";
 import type { HookMessage } from "../hooks/hook-events.js";
 import type { HookRunner } from "../hooks/hook-runner.js";
 import type { PromptTool, SkillInfo, SystemPromptOptions } from "../prompt/prompt-options.js";
 import {
+  STABLE_SECTIONS,
   applySectionPatch,
   buildPromptSections,
   diffPromptSections,
@@ -42,6 +49,24 @@ export function promptToolOf(tool: AgentTool): PromptTool {
     ...(tool.promptSnippet !== undefined ? { snippet: tool.promptSnippet } : {}),
     ...(tool.promptGuidelines !== undefined ? { guidelines: [...tool.promptGuidelines] } : {}),
   };
+}
+
+/**
+ * The length of the leading part of a replayed prompt's text made of sections that rarely change (content, then
+ * the first sections while they are STABLE_SECTIONS), as systemPromptText joins them.
+ */
+export function stablePrefixLength(m: SystemMessage): number {
+  let length = 0;
+  const add = (text: string): void => {
+    if (text.length > 0) length += (length > 0 ? 2 : 0) + text.length;
+  };
+  add(contentText(m.content));
+  for (const [name, text] of Object.entries(m.sections ?? {})) {
+    if (text === null) continue;
+    if (!STABLE_SECTIONS.includes(name)) break;
+    add(text);
+  }
+  return length;
 }
 
 /** The prompt in force after `messages` (their system messages replayed), as one text; "" when there is none. */
@@ -118,16 +143,17 @@ export class SystemPromptSync {
    * Before a model call: rebuilds the prompt (instruction files may have changed; the loader's cache makes this
    * cheap), records the sections that changed and returns the text to send (undefined: none).
    */
-  async beforeRequest(): Promise<string | undefined> {
+  async beforeRequest(): Promise<{ text: string; stableLength?: number } | undefined> {
     try {
       const built = this.sectionsOf(await this.options());
       this.record(this.hookPatch ? applySectionPatch(built, this.hookPatch) : built);
     } catch (err) {
       this.env.onError(`Could not build the system prompt: ${err instanceof Error ? err.message : String(err)}`);
     }
-    if (this.forced !== undefined) return this.forced;
-    const text = promptTextOf(this.env.contextMessages());
-    return text === "" ? undefined : text;
+    if (this.forced !== undefined) return { text: this.forced };
+    const m = currentSystemMessage(this.env.contextMessages());
+    const text = m ? systemPromptText(m) : "";
+    return text === "" || !m ? undefined : { text, stableLength: stablePrefixLength(m) };
   }
 
   /** The prompt the next request would be built from (nothing recorded; hooks not run). */

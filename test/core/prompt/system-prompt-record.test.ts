@@ -17,7 +17,8 @@ import {
   type SystemMessage,
 } from "../../../src/core/index.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { newAgent, openAIModel, tempDirPerTest } from "../agent/helpers.js";
+import { anthropicModel, newAgent, openAIModel, tempDirPerTest } from "../agent/helpers.js";
+import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 
 function systemEntries(sm: SessionManager): SystemMessage[] {
   return sm
@@ -181,6 +182,43 @@ describe("the recorded system prompt", { timeout: 60_000 }, () => {
     assert.equal(sentPrompt(fake.requests[1]), "FORCED PROMPT");
     assert.doesNotMatch(agent.getSystemPrompt(), /FORCED/, "a returned text is not recorded");
     off();
+    await sm.close();
+  });
+});
+
+describe("the system prompt on Anthropic's wire", { timeout: 60_000 }, () => {
+  const fake = fakeServerForSuite(startFakeAnthropic);
+  const tmp = tempDirPerTest();
+
+  it("two cached system blocks: the stable sections, then the rest (an AGENTS.md edit leaves the first alone)", async () => {
+    const ws = path.join(tmp.dir, "ws");
+    fs.mkdirSync(ws, { recursive: true });
+    fs.writeFileSync(path.join(ws, "AGENTS.md"), "Word: IBIS");
+    const loader = new InstructionLoader({
+      workspaceFolders: [ws],
+      agentDir: path.join(tmp.dir, "agent"),
+      trusted: true,
+    });
+    const sm = await SessionManager.create(ws, path.join(tmp.dir, "sessions"));
+    const { agent } = newAgent(sm, {
+      model: anthropicModel(fake, { provider: "anthropic" }),
+      systemPrompt: workspacePromptProvider({ loader }),
+      tools: undefined,
+    });
+    const blocks = (i: number): { text: string; cache_control?: unknown }[] =>
+      fake.requests[i].system as { text: string; cache_control?: unknown }[];
+    await agent.prompt("hello");
+    fs.writeFileSync(path.join(ws, "AGENTS.md"), "Word: CRANE");
+    loader.invalidate();
+    await agent.prompt("again");
+    const [first, second] = [blocks(0), blocks(1)];
+    assert.equal(first.length, 2);
+    assert.ok(first.every((b) => JSON.stringify(b.cache_control) === '{"type":"ephemeral"}'));
+    assert.ok(first[0].text.startsWith("You are a coding agent") && first[0].text.endsWith("</cwd>"));
+    assert.match(first[1].text, /IBIS/);
+    assert.equal(first[0].text + first[1].text, agent.getSystemPrompt().replace("CRANE", "IBIS"));
+    assert.equal(second[0].text, first[0].text, "the stable block is the same after AGENTS.md changed");
+    assert.match(second[1].text, /CRANE/);
     await sm.close();
   });
 });
