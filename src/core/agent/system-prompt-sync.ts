@@ -11,6 +11,7 @@ import {
   systemPromptText,
   type AgentMessage,
   type SystemMessage,
+  type SystemMessageTool,
 } from "../messages.js";
 import type { HookMessage } from "../hooks/hook-events.js";
 import type { HookRunner } from "../hooks/hook-runner.js";
@@ -39,6 +40,24 @@ export interface PromptSyncEnv {
   onSkills?: (skills: readonly SkillInfo[]) => void;
   /** A failure to build the prompt; the request goes on with the prompt recorded last. */
   onError: (message: string) => void;
+}
+
+/** A tool as a system message declares it (pi's shape: name, description, JSON schema parameters). */
+function declarationOf(tool: AgentTool): SystemMessageTool {
+  return { name: tool.name, description: tool.description, parameters: tool.parameters };
+}
+
+/** The declarations to record so the replayed tools become `tools`: new or changed ones, and the names gone. */
+export function diffTools(
+  declared: readonly SystemMessageTool[],
+  tools: readonly AgentTool[],
+): { added: SystemMessageTool[]; removed: { name: string }[] } {
+  const before = new Map(declared.map((t) => [t.name, JSON.stringify(t)]));
+  const current = tools.map(declarationOf);
+  const added = current.filter((t) => before.get(t.name) !== JSON.stringify(t));
+  const names = new Set(current.map((t) => t.name));
+  const removed = [...before.keys()].filter((name) => !names.has(name)).map((name) => ({ name }));
+  return { added, removed };
 }
 
 /** The prompt's tool view of an agent tool. */
@@ -172,12 +191,24 @@ export class SystemPromptSync {
     this.forced = undefined;
   }
 
-  /** Appends a system message with the sections that differ from the replayed prompt, if any do. */
+  /**
+   * Appends a system message with what differs from the replayed prompt, if anything does: the sections, and the
+   * tools declared (as pi records its loadout, so pi resuming the file activates the same tools).
+   */
   private record(sections: PromptSections): void {
     const replayed = currentSystemMessage(this.env.contextMessages());
     const previous: Record<string, string> = {};
     for (const [name, text] of Object.entries(replayed?.sections ?? {})) if (text !== null) previous[name] = text;
     const patch = diffPromptSections(previous, sections);
-    if (patch) this.env.append({ role: "system", content: "", sections: patch, timestamp: Date.now() });
+    const { added, removed } = diffTools(replayed?.toolsAdded ?? [], this.env.tools);
+    if (!patch && added.length === 0 && removed.length === 0) return;
+    this.env.append({
+      role: "system",
+      content: "",
+      ...(patch ? { sections: patch } : {}),
+      ...(added.length > 0 ? { toolsAdded: added } : {}),
+      ...(removed.length > 0 ? { toolsRemoved: removed } : {}),
+      timestamp: Date.now(),
+    });
   }
 }

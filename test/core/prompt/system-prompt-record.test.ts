@@ -17,6 +17,8 @@ import {
   type SystemMessage,
 } from "../../../src/core/index.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
+import { diffTools } from "../../../src/core/agent/system-prompt-sync.js";
+import { createWorkspaceTools } from "../../../src/core/tools/index.js";
 import { anthropicModel, newAgent, openAIModel, tempDirPerTest } from "../agent/helpers.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 
@@ -83,6 +85,11 @@ describe("the recorded system prompt", { timeout: 60_000 }, () => {
       "skills",
       "environment",
     ]);
+    assert.deepEqual(
+      recorded.toolsAdded?.map((t) => t.name),
+      ["read", "write", "edit", "bash", "grep", "find", "ls"],
+      "the tools are declared as pi records its loadout",
+    );
     const sent = sentPrompt(fake.requests[0]);
     assert.match(sent, /ZEBRAFISH/);
     assert.ok(sent.includes(`<cwd>\n${ws}\n</cwd>`), "the workspace path");
@@ -183,6 +190,25 @@ describe("the recorded system prompt", { timeout: 60_000 }, () => {
     assert.doesNotMatch(agent.getSystemPrompt(), /FORCED/, "a returned text is not recorded");
     off();
     await sm.close();
+  });
+});
+
+describe("diffTools", () => {
+  it("declares new and changed tools and names the removed ones; nothing when they match", () => {
+    const [read, write, bash] = createWorkspaceTools("/w");
+    const declared = diffTools([], [read, write]).added;
+    assert.deepEqual(diffTools(declared, [read, write]), { added: [], removed: [] });
+    const mcp = { ...bash, name: "mcp_weather", description: "Weather." };
+    const changedRead = { ...read, description: "Read, differently." };
+    const d = diffTools(declared, [changedRead, mcp]);
+    assert.deepEqual(
+      d.added.map((t) => [t.name, t.description]),
+      [
+        ["read", "Read, differently."],
+        ["mcp_weather", "Weather."],
+      ],
+    );
+    assert.deepEqual(d.removed, [{ name: "write" }]);
   });
 });
 
