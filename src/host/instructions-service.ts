@@ -39,6 +39,7 @@ export class InstructionsService implements vscode.Disposable {
   readonly provider: SystemPromptProvider;
   private readonly watchers = new Map<string, vscode.Disposable>();
   private readonly said = new Set<string>();
+  private lastLoaded: LoadedInstructions | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -66,6 +67,9 @@ export class InstructionsService implements vscode.Disposable {
 
   /** Reports what the load skipped (once each) and watches what it looked at. */
   private afterLoad(loaded: LoadedInstructions): void {
+    // The loader's cache hands back the same result until a watched file changes: nothing new to say or watch.
+    if (loaded === this.lastLoaded) return;
+    this.lastLoaded = loaded;
     if (loaded.restrictedByTrust) this.sayOnce(UNTRUSTED_NOTICE, "info");
     for (const issue of loaded.issues) this.sayOnce(issue.message, "warning");
     this.watch(loaded);
