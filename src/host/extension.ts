@@ -27,6 +27,8 @@ import { ModelActions } from "./model-actions.js";
 import { SessionController } from "./session-controller.js";
 import { SessionOpener } from "./session-opener.js";
 import { SessionSearchUi } from "./session-search-ui.js";
+import { InstructionsService } from "./instructions-service.js";
+import { SystemPromptDocuments } from "./system-prompt-document.js";
 import {
   affects,
   autoApproveSetting,
@@ -123,9 +125,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     log: (message) => log.info(message),
   });
 
+  // The agent's instructions (docs/system-prompt.md): AGENTS.md & co., skills, watched; said in the chat once.
+  const instructions = new InstructionsService(cwd, {
+    notify: (text, kind) => chat.post({ type: "status", text, kind: kind === "warning" ? "error" : "info" }),
+    log: (text) => log.info(text),
+  });
+  context.subscriptions.push(instructions);
+
   const controller: SessionController = new SessionController({
     cwd,
     checkpoints,
+    systemPrompt: instructions.provider,
     modelRegistry: registry,
     hookRegistry,
     getApiKey: (m) => keys.get(m.provider),
@@ -204,6 +214,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     reveal: (sessionId, entryId) => void compare.revealInTree(sessionId, entryId),
     files: (session) => fileActions.compareFiles(session),
   });
+  const systemPrompt = new SystemPromptDocuments(controller);
   const compare: CompareActions = new CompareActions({ controller, actions, tree, panels, files: fileActions, log });
   context.subscriptions.push(panels);
 
@@ -246,6 +257,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     vscode.window.registerWebviewViewProvider("agentTree.tree", provider(tree)),
     vscode.window.registerWebviewViewProvider("agentTree.chat", provider(chat)),
     fileActions.registerDocuments(),
+    systemPrompt.register(),
     ...registerCommands({
       controller,
       opener,
@@ -256,6 +268,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       exporter,
       compare,
       files: fileActions,
+      systemPrompt,
       ensureSession,
       views: [tree, chat],
     }),

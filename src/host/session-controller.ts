@@ -11,6 +11,7 @@ import type { ModelInfo } from "../core/providers/types.js";
 import type { LockHolderInfo, LockLossReason } from "../core/session/errors.js";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { AgentTool } from "../core/tools/types.js";
+import type { SystemPromptProvider } from "../core/prompt/workspace-prompt.js";
 import type { HostToWebview } from "../shared/protocol.js";
 import { usageOf } from "./chat-dto.js";
 import { ChatPath } from "./chat-path.js";
@@ -60,6 +61,8 @@ export interface ControllerDeps {
   onLockLost?(sm: SessionManager, newHolder: LockHolderInfo | undefined, reason: LockLossReason): void;
   /** Tools override (tests). */
   tools?: AgentTool[];
+  /** What every agent builds its system prompt from (src/host/instructions-service.ts); none: no prompt. */
+  systemPrompt?: SystemPromptProvider;
   /** Workspace checkpoints for every agent (src/host/checkpoint-service.ts); none: files are not recorded. */
   checkpoints?: AgentCheckpointHook;
 }
@@ -158,6 +161,7 @@ export class SessionController {
       selectModel: (sessionModel) => pickDefaultModel(this.usable(), d.defaultModelKey(), sessionModel),
       ...(d.tools ? { tools: d.tools } : {}),
       ...(d.checkpoints ? { checkpoints: d.checkpoints } : {}),
+      ...(d.systemPrompt ? { systemPrompt: d.systemPrompt } : {}),
     });
     const tools = agent.getTools();
     mutating = (name) => tools.find((t) => t.name === name)?.mutates !== false;

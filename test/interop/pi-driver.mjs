@@ -9,6 +9,7 @@
  * for "snapshot", …). A failing step ends the run with `{error}` as its result, so the test shows pi's message.
  */
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 
 const { SessionManager } = await import(pathToFileURL(process.argv[2]).href);
@@ -118,6 +119,13 @@ for (const step of steps) {
       case "snapshot":
         results.push(snapshot(sm));
         break;
+      case "systemMessage": {
+        // pi 1.5+: the prompt pi would run under at its leaf, replayed by pi-ai's own getCurrentSystemMessage.
+        const piAi = createRequire(process.argv[2]).resolve("@earendil-works/pi-ai");
+        const { getCurrentSystemMessage } = await import(pathToFileURL(piAi).href);
+        results.push(getCurrentSystemMessage(sm.buildSessionContext().messages) ?? null);
+        break;
+      }
       case "list": {
         const list = await SessionManager.list(s.cwd, s.dir);
         results.push(list.map((i) => ({ path: i.path, id: i.id, modified: i.modified.toISOString() })));

@@ -5,6 +5,7 @@
 import type { AgentMessage, ImageContent, TextContent, Usage } from "../messages.js";
 import type { ModelInfo } from "../providers/types.js";
 import type { BranchSummaryEntry, CompactionEntry, SessionEntry } from "../session/types.js";
+import type { SystemPromptOptions } from "../prompt/prompt-options.js";
 
 /**
  * What session_before_tree handlers see. A navigation fills it with the move; Bring Conclusions Here fills it
@@ -69,6 +70,19 @@ export interface HookEventMap {
     signal: AbortSignal;
   };
   session_compact: { type: "session_compact"; compactionEntry: CompactionEntry; fromHook: boolean };
+  /**
+   * Before a prompt's first model call (pi's before_agent_start). `systemPromptOptions` is the handlers' to change
+   * in place (sections, promptGuidelines, contextFiles, …): the changed sections are recorded and sent. Absent when
+   * the session was given a fixed prompt text.
+   */
+  before_agent_start: {
+    type: "before_agent_start";
+    /** The user's text; undefined for a turn a hook message started. */
+    prompt?: string;
+    /** The prompt as rendered so far (earlier handlers' changes included). */
+    systemPrompt: string;
+    systemPromptOptions?: SystemPromptOptions;
+  };
 }
 
 /** What each hook event's handlers may return. */
@@ -91,6 +105,12 @@ export interface HookResultMap {
     compaction?: { summary: string; firstKeptEntryId?: string; details?: unknown; usage?: Usage };
   };
   session_compact: void;
+  before_agent_start: {
+    /** Sends this text as the whole prompt for the run (not recorded: the session keeps the sections). */
+    systemPrompt?: string;
+    /** Added after the user's message (a custom_message the model sees). */
+    message?: HookMessage;
+  };
 }
 
 /** A hook event name. */
