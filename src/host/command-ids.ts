@@ -38,6 +38,9 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.unarchiveBranch",
   "agentTree.deleteBranch",
   "agentTree.toggleArchivedBranches",
+  "agentTree.addSelectionToChat",
+  "agentTree.addFileToChat",
+  "agentTree.renameSession",
 ] as const;
 
 /**

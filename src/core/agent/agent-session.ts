@@ -4,7 +4,14 @@
  * around the tree, forks, and runs hooks. See docs/core-api.md.
  */
 import { ContextCache } from "./context-cache.js";
-import { convertToLlm, type AgentMessage, type CustomMessage, type UserMessage } from "../messages.js";
+import {
+  convertToLlm,
+  type AgentMessage,
+  type CustomMessage,
+  type ImageContent,
+  type TextContent,
+  type UserMessage,
+} from "../messages.js";
 import { CompactionError, runCompaction, type CompactionEnv } from "../compaction/run-compaction.js";
 import {
   DEFAULT_BRANCH_SUMMARY_RESERVE_TOKENS,
@@ -221,7 +228,10 @@ export class AgentSession {
    * as an assistant message with stopReason "error" plus an `error` event. Rejects only when the
    * prompt cannot start (no model, already running).
    */
-  async prompt(text: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+  async prompt(
+    text: string,
+    options: { signal?: AbortSignal; content?: (TextContent | ImageContent)[] } = {},
+  ): Promise<void> {
     if (typeof text !== "string" || text.trim() === "") throw new Error("Cannot send an empty message");
     this.assertIdle("send a message");
     if (text.startsWith("/") && this.hookRunner.getCommand(text.slice(1).split(/\s/, 1)[0])) {
@@ -236,7 +246,8 @@ export class AgentSession {
       return;
     }
     if (!this.model) throw new Error("No model selected: choose a model before sending a message");
-    const user: UserMessage = { role: "user", content: text, timestamp: Date.now() };
+    // `content`: the typed text with its attachments (src/core/mentions/user-content.ts); commands read `text`.
+    const user: UserMessage = { role: "user", content: options.content ?? text, timestamp: Date.now() };
     await this.run([user], options.signal);
   }
 
