@@ -8,6 +8,7 @@ import type { HostToWebview, WebviewCommand, WebviewToHost } from "../../src/sha
 import { StatusLine } from "../status-line.js";
 import { Button, Dropdown } from "../ui/controls.js";
 import { ChatInput } from "./chat-input.js";
+import { ChatInputAssist } from "./chat-input-assist.js";
 import { ChatList } from "./chat-list.js";
 import { ChatLiveRegion } from "./chat-live-region.js";
 import { ChatModel, type ChatUsage } from "./chat-model.js";
@@ -31,14 +32,26 @@ const COMMANDS: readonly { command: WebviewCommand; icon: string; label: string 
 /** The chat view application. */
 export function ChatApp(props: ChatAppProps): JSX.Element {
   const model = useMemo(() => new ChatModel(), []);
+  const assist = useMemo(() => new ChatInputAssist(props.post), []);
   const [, bump] = useReducer((x: number) => x + 1, 0);
   const [draft, setDraft] = useState(typeof props.initialState?.draft === "string" ? props.initialState.draft : "");
+  const draftRef = useRef(draft);
+  draftRef.current = draft;
   // Bumped on send: the list follows the bottom again whatever the user scrolled to.
   const [followSeq, setFollowSeq] = useState(0);
   const lastInputSeq = useRef(0);
 
   // Layout effects run inside render(), so these exist before `ready` is posted.
   useLayoutEffect(() => props.subscribeHost((msg) => void model.apply(msg)), [model]);
+  useLayoutEffect(
+    () =>
+      props.subscribeHost((msg) => {
+        if (msg.type === "chat/addMention")
+          void model.apply({ type: "chat/setInput", text: assist.addMention(draftRef.current, msg.mention) });
+        else assist.apply(msg);
+      }),
+    [assist],
+  );
   useLayoutEffect(() => model.subscribe(() => bump(0)), [model]);
 
   if (model.inputRequest.seq !== lastInputSeq.current) {
@@ -146,8 +159,12 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         streaming={model.streaming}
         disabled={noModel}
         focusSeq={model.inputRequest.seq}
+        assist={assist}
+        post={props.post}
         onSend={(text) => {
-          props.post({ type: "chat/submit", text });
+          const mentions = assist.mentionsIn(text);
+          props.post(mentions.length > 0 ? { type: "chat/submit", text, mentions } : { type: "chat/submit", text });
+          assist.reset();
           setDraft("");
           setFollowSeq((n) => n + 1);
         }}

@@ -8,6 +8,7 @@
 import path from "node:path";
 import * as vscode from "vscode";
 import { AttachmentError, buildAttachment } from "../../core/mentions/file-attachment.js";
+import { mentionInText } from "../../core/mentions/mention-label.js";
 import { composeUserContent } from "../../core/mentions/user-content.js";
 import { expandPromptTemplate } from "../../core/prompts/prompt-templates.js";
 import type { MentionDto } from "../../shared/protocol.js";
@@ -62,7 +63,7 @@ export class ChatInputService {
     const blocks: string[] = [];
     try {
       for (const m of mentions) {
-        if (!text.includes(m.label)) continue;
+        if (!mentionInText(text, m.label)) continue;
         const a = await buildAttachment(m.root, {
           path: m.path,
           ...(m.text !== undefined ? { text: m.text, startLine: m.startLine, endLine: m.endLine } : {}),
