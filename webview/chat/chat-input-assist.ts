@@ -15,7 +15,7 @@ export class ChatInputAssist {
   active = 0;
   private context: CompletionContext | undefined;
   private requestId = 0;
-  /** The completion Escape closed: not reopened until the caret leaves it. */
+  /** The completion Escape closed: not reopened until its query changes or the caret leaves it. */
   private dismissed: string | undefined;
   private mentions: MentionDto[] = [];
   private readonly listeners = new Set<() => void>();
@@ -45,7 +45,7 @@ export class ChatInputAssist {
   /** The text or caret changed: open, update or close the list. */
   update(text: string, caret: number): void {
     const ctx = completionAt(text, caret);
-    const key = ctx ? `${ctx.trigger}${ctx.start}` : undefined;
+    const key = ctx ? keyOf(ctx) : undefined;
     if (key !== this.dismissed) this.dismissed = undefined;
     if (!ctx || key === this.dismissed) return this.close(false);
     if (
@@ -62,7 +62,7 @@ export class ChatInputAssist {
 
   /** Close the list; `dismiss` (Escape) keeps it closed until the caret leaves this completion. */
   close(dismiss = true): void {
-    if (dismiss && this.context) this.dismissed = `${this.context.trigger}${this.context.start}`;
+    if (dismiss && this.context) this.dismissed = keyOf(this.context);
     const had = this.items.length > 0;
     this.context = undefined;
     this.items = [];
@@ -135,4 +135,8 @@ export class ChatInputAssist {
   private changed(): void {
     for (const fn of this.listeners) fn();
   }
+}
+
+function keyOf(ctx: CompletionContext): string {
+  return `${ctx.trigger}${ctx.start}:${ctx.query}`;
 }
