@@ -1,4 +1,5 @@
 /** Chat rows for the webview, flattened from AgentMessages, and the token/cost line. Pure. */
+import { splitAttachments } from "../core/mentions/user-content.js";
 import {
   contentText,
   repairMessage,
@@ -49,8 +50,12 @@ export function messageToDto(id: string, message: AgentMessage): ChatMessageDto 
     case "system":
       // pi 1.5's recorded prompt: not a chat row (isChatEntry skips it); shown whole on hover and Copy Text.
       return { id, role: "custom", text: systemPromptText(m), timestamp: m.timestamp };
-    case "user":
-      return { id, role: "user", text: contentText(m.content), timestamp: m.timestamp };
+    case "user": {
+      const { text, attachments } = splitAttachments(m.content);
+      const dto: ChatMessageDto = { id, role: "user", text, timestamp: m.timestamp };
+      if (attachments.length > 0) dto.attachments = attachments;
+      return dto;
+    }
     case "assistant":
       return assistantDto(id, m);
     case "toolResult":

@@ -5,6 +5,7 @@
  */
 import type { CompareFileChange, CompareOverview, CompareTurn } from "../core/compare/compare-types.js";
 import type { NavigateMode } from "../core/agent/navigate-types.js";
+import type { AttachmentLabel } from "../core/mentions/user-content.js";
 import type { RowColumns } from "../core/rows/row-columns.js";
 
 /** Tree filters (pi's): default, no-tools, user-only, labeled-only, all. */
@@ -15,8 +16,10 @@ export interface ChatMessageDto {
   /** Entry id once stored; a temporary id while streaming. */
   id: string;
   role: "user" | "assistant" | "toolResult" | "bashExecution" | "custom" | "branchSummary" | "compactionSummary";
-  /** Markdown/plain text of the message (assistant: text blocks joined). */
+  /** Markdown/plain text of the message (assistant: text blocks joined; user: the typed text only). */
   text: string;
+  /** A user message's attachments by name (their text is for the model; the chat shows them compactly). */
+  attachments?: AttachmentLabel[];
   thinking?: string;
   toolCalls?: { id: string; name: string; args: string }[];
   toolName?: string;

@@ -1,6 +1,7 @@
 /**
  * One chat message. Assistant text goes through MarkdownBlock (sanitized); everything else is text nodes.
  */
+import { AttachmentChips } from "./attachment-chips.js";
 import { Component, type JSX } from "preact";
 import type { ChatMessageDto } from "../../src/shared/protocol.js";
 import { MarkdownBlock } from "./markdown-block.js";
@@ -40,6 +41,7 @@ export function ChatMessage({ message: m, results, live }: ChatMessageProps): JS
             <span class="codicon codicon-account" aria-hidden="true" /> You
           </div>
           <div class="msg-text plain">{m.text}</div>
+          {m.attachments ? <AttachmentChips attachments={m.attachments} /> : null}
         </div>
       );
     case "assistant":

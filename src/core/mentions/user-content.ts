@@ -59,3 +59,17 @@ export function splitAttachments(content: string | readonly (TextContent | Image
   }
   return { text: text.join("\n"), attachments };
 }
+
+const PREVIEW_BLOCK = /\s*<(file|folder) name="([^"]*)"(?: lines="(\d+-\d+)")?>[\s\S]*$/;
+
+/**
+ * A row preview (the message's text blocks joined, cut at 200 characters) with the first attachment block and
+ * what follows shown as the attachment's name: `look at @a.ts [file a.ts]`, not the file's text.
+ */
+export function compactPreview(preview: string): string {
+  const m = PREVIEW_BLOCK.exec(preview);
+  if (!m) return preview;
+  const name = m[2].split(/[\\/]/).filter(Boolean).pop() ?? m[2];
+  const what = m[1] === "folder" ? "folder" : m[3] !== undefined ? `lines ${m[3]} of` : "file";
+  return `${preview.slice(0, m.index)} [${what} ${name}]`.trimStart();
+}

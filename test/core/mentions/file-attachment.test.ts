@@ -11,7 +11,10 @@ import {
   selectionAttachment,
 } from "../../../src/core/mentions/file-attachment.js";
 import { FileIndex } from "../../../src/core/mentions/file-index.js";
-import { composeUserContent, splitAttachments } from "../../../src/core/mentions/user-content.js";
+import { mentionInText } from "../../../src/core/mentions/mention-label.js";
+import { compactPreview, composeUserContent, splitAttachments } from "../../../src/core/mentions/user-content.js";
+import { describeRow, treeRowOf } from "../../../src/core/rows/tree-row.js";
+import { normalizePreview, textOfContent } from "../../../src/core/session/preview.js";
 
 let ws: string;
 before(async () => {
@@ -95,6 +98,29 @@ describe("attachments", () => {
       { kind: "image", name: "image/png" },
     ]);
     assert.equal(composeUserContent("plain", []), "plain");
+  });
+});
+
+describe("compact display", () => {
+  it("shows attachments by name in the tree's row", () => {
+    const content = composeUserContent("look at @src/main.ts", [
+      `<file name="/w/src/main.ts">\nexport const answer = 42;\n</file>`,
+      `<folder name="/w/src">\nContents\n</folder>`,
+    ]);
+    const preview = normalizePreview(textOfContent(content));
+    assert.equal(compactPreview(preview), "look at @src/main.ts [file main.ts]");
+    assert.equal(compactPreview('x <file name="/w/a.ts" lines="3-9"> y'), "x [lines 3-9 of a.ts]");
+    assert.equal(compactPreview('<folder name="/w/src"> a b'), "[folder src]");
+    assert.equal(compactPreview("no attachments <b>"), "no attachments <b>");
+    const row = treeRowOf({ id: "u", parentId: null, type: "message", role: "user", timestamp: "", preview });
+    assert.equal(describeRow(row).text, "look at @src/main.ts [file main.ts]");
+  });
+
+  it("finds a mention only as a whole word", () => {
+    assert.equal(mentionInText("see @src/ now", "@src/"), true);
+    assert.equal(mentionInText("see @src/main.ts", "@src/"), false);
+    assert.equal(mentionInText("(@a.ts), ok", "@a.ts"), true);
+    assert.equal(mentionInText("x@a.ts", "@a.ts"), false);
   });
 });
 
