@@ -39,7 +39,11 @@ let chat: FrameLocator;
 
 /** The user text of the last request the model received. */
 async function lastRequestText(count: number): Promise<string> {
-  await waitUntil(async () => fake().requests.length >= count, "the model to receive the message", MODEL_TIMEOUT_MS);
+  await waitUntil(
+    async () => (fake().requests.length >= count ? true : undefined),
+    "the model to receive the message",
+    MODEL_TIMEOUT_MS,
+  );
   const body: FakeRequestBody = fake().requests[fake().requests.length - 1];
   return JSON.stringify(body.messages ?? []);
 }
@@ -51,7 +55,7 @@ function input(): ReturnType<FrameLocator["locator"]> {
 async function waitIdle(): Promise<void> {
   // Send is enabled again once the reply ended (and the input holds text); the progress bar is gone.
   await waitUntil(
-    async () => (await chat.locator('[role="progressbar"]').count()) === 0,
+    async () => ((await chat.locator('[role="progressbar"]').count()) === 0 ? true : undefined),
     "the reply to end",
     MODEL_TIMEOUT_MS,
   );
@@ -68,14 +72,20 @@ describe("the chat input in VS Code (code-server)", { timeout: 10 * 60_000 }, ()
     "@ + a file name lists it; picked and sent, the request holds the file's content",
     step("mention", async () => {
       const requests = fake().requests.length;
+      // An open file comes first in the list (recently opened).
+      await quickOpenFile(page, "cli.ts");
       await input().click();
-      await input().pressSequentially("Summarize @relnotes");
-      const option = chat.locator('[role="option"]', { hasText: "@src/release-notes.txt" });
-      await expectVisible(option, "the file in the @ list");
+      await input().pressSequentially("Summarize @");
+      const options = chat.locator('#chat-completions [role="option"]');
+      await expectVisible(options.nth(3), "the workspace's files and folders in the @ list");
+      assert.match((await options.first().textContent()) ?? "", /@src\/cli\.ts.*recently opened/);
+      assert.equal(await input().getAttribute("aria-expanded"), "true");
       const shot = await screenshot(page, "chat-input-mention-list");
       const docsShot = join(REPO_ROOT, "docs", "mention-list.png");
       if (process.env.AGENT_TREE_UPDATE_SCREENSHOT === "1" || !existsSync(docsShot)) copyFileSync(shot, docsShot);
-      assert.equal(await input().getAttribute("aria-expanded"), "true");
+      await input().pressSequentially("relnotes");
+      const option = chat.locator('#chat-completions [role="option"]', { hasText: "@src/release-notes.txt" });
+      await expectVisible(option, "the file in the @ list");
       await option.click();
       assert.equal(await input().inputValue(), "Summarize @src/release-notes.txt ");
       await input().press("Enter");
@@ -100,7 +110,7 @@ describe("the chat input in VS Code (code-server)", { timeout: 10 * 60_000 }, ()
       await page.keyboard.press("Shift+ArrowDown");
       await runCommand(page, "Agent: Add Selection to Chat");
       await waitUntil(
-        async () => (await input().inputValue()).includes("@src/cli.ts#1-2"),
+        async () => ((await input().inputValue()).includes("@src/cli.ts#1-2") ? true : undefined),
         "the selection's mention in the chat input",
       );
       await input().click();
@@ -123,7 +133,7 @@ describe("the chat input in VS Code (code-server)", { timeout: 10 * 60_000 }, ()
       const requests = fake().requests.length;
       await input().click();
       await input().pressSequentially("/rev");
-      const option = chat.locator('[role="option"]', { hasText: "/review" });
+      const option = chat.locator('#chat-completions [role="option"]', { hasText: "/review" });
       await expectVisible(option, "the template in the / list");
       assert.match((await option.textContent()) ?? "", /<topic> \[focus\].*Review a change/);
       await input().press("Enter");
