@@ -40,6 +40,8 @@ function itemOf(root: string, rel: string, isDir: boolean): Item {
 /** See the file comment. */
 export class FileIndex {
   private items: Item[] = [];
+  /** The last query and every item it matched: typing on narrows these instead of scanning everything again. */
+  private last: { query: string; matches: Item[] } | undefined;
   private building: Promise<void> | undefined;
   private stale = true;
 
@@ -60,6 +62,7 @@ export class FileIndex {
   /** A path was deleted (absolute): it and everything below it leave the list at once. */
   remove(abs: string): void {
     const norm = abs.split("\\").join("/");
+    this.last = undefined;
     this.items = this.items.filter((it) => {
       const full = `${it.root.split("\\").join("/")}/${it.path}`.replace(/\/$/, "");
       return full !== norm && !full.startsWith(`${norm}/`);
@@ -100,6 +103,7 @@ export class FileIndex {
       }
     }
     this.items = next;
+    this.last = undefined;
   }
 
   /**
@@ -114,14 +118,28 @@ export class FileIndex {
   /** search() on the list as it is (no walk): for measuring the matching alone. */
   rank(query: string, limit: number, recent: readonly string[] = []): FileSuggestion[] {
     const q = query.toLowerCase();
-    const recentRank = new Map<string, number>();
-    recent.forEach((abs, i) => recentRank.set(abs.split("\\").join("/"), i));
+    // Recent files as paths below their root, looked up per candidate without building a string for each.
+    const recentRank = new Map<string, Map<string, number>>();
+    recent.forEach((abs, i) => {
+      const file = abs.split("\\").join("/");
+      for (const root of this.roots) {
+        const r = root.split("\\").join("/").replace(/\/$/, "");
+        if (!file.startsWith(`${r}/`)) continue;
+        const ranks = recentRank.get(root) ?? new Map<string, number>();
+        if (!ranks.has(file.slice(r.length + 1))) ranks.set(file.slice(r.length + 1), i);
+        recentRank.set(root, ranks);
+      }
+    });
     // A bounded best-first list: sorted insert into at most `limit` entries, so 100k candidates cost one pass.
     const best: { item: Item; score: number }[] = [];
-    for (const item of this.items) {
+    // What matches "ab" matches "a": a longer query only needs the previous one's matches.
+    const candidates = this.last && q.startsWith(this.last.query) ? this.last.matches : this.items;
+    const matches: Item[] = [];
+    for (const item of candidates) {
       let score = fuzzyScore(q, item.lower, item.nameStart);
       if (score < 0) continue;
-      const r = recentRank.get(`${item.root.split("\\").join("/")}/${item.path}`);
+      matches.push(item);
+      const r = recentRank.size === 0 ? undefined : recentRank.get(item.root)?.get(item.path);
       if (r !== undefined) score += 1_000_000 - r;
       if (best.length === limit && score <= best[best.length - 1].score) continue;
       let at = best.length;
@@ -129,6 +147,7 @@ export class FileIndex {
       best.splice(at, 0, { item, score });
       if (best.length > limit) best.pop();
     }
+    this.last = { query: q, matches };
     return best.map(({ item, score }) => ({
       path: item.path,
       root: item.root,

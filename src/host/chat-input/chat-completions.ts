@@ -11,10 +11,9 @@ import { FileIndex } from "../../core/mentions/file-index.js";
 import { loadPromptTemplates, type PromptTemplate } from "../../core/prompts/prompt-templates.js";
 import { getAgentDir } from "../../core/session/paths.js";
 import type { CompletionItemDto } from "../../shared/protocol.js";
+import { MAX_COMPLETIONS } from "./completion-limits.js";
 import { SLASH_COMMANDS, type SlashCommand } from "./slash-commands.js";
 
-/** Rows the list shows at most. */
-export const MAX_COMPLETIONS = 50;
 /** Recently opened files remembered for ranking. */
 const MAX_RECENT = 50;
 

@@ -147,6 +147,16 @@ describe("the file index", () => {
     assert.equal(recent[1].recent, false);
   });
 
+  it("narrows while typing on and widens again when the query shrinks", async () => {
+    const index = new FileIndex([ws]);
+    const paths = async (q: string): Promise<string[]> => (await index.search(q, 50)).map((s) => s.path).sort();
+    assert.deepEqual(await paths("s"), await paths("s")); // the same twice: a cached narrowing changes nothing
+    assert.deepEqual(await paths("src/m"), ["src/main.ts"]);
+    assert.deepEqual(await paths("src/ma"), ["src/main.ts"]);
+    assert.ok((await paths("src")).includes("src/deep/helper-util.ts"), "a shorter query scans everything again");
+    assert.deepEqual(await paths("txt"), ["big.txt"]);
+  });
+
   it("drops deleted paths at once and walks again after invalidate", async () => {
     const index = new FileIndex([ws]);
     await index.ready();
