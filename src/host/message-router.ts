@@ -76,7 +76,7 @@ async function dispatch(msg: WebviewToHost, view: AgentWebviewView, d: RouterDep
         }
       }
     case "chat/submit":
-      return d.chatInput.submit(msg.text, msg.mentions);
+      return d.chatInput.submit(msg.text, msg.mentions, msg.images);
     case "chat/complete":
       return d.chatInput.complete(msg.requestId, msg.trigger, msg.query);
     case "chat/dropFiles":

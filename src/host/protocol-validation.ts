@@ -6,12 +6,14 @@
  * Each direction is a table with one parser per message type (MessageParsers), typed against
  * src/shared/protocol.ts: a message type added there does not compile until it has its parser here.
  */
+import { imageProblem, MAX_IMAGE_BASE64, MAX_IMAGES_PER_MESSAGE } from "../core/mentions/image-attachment.js";
 import type { NavigateMode } from "../core/agent/navigate-types.js";
 import {
   MAX_WEBVIEW_TEXT,
   TREE_ACTIONS,
   WEBVIEW_COMMANDS,
   type CompareToHost,
+  type ImageDto,
   type MentionDto,
   type WebviewToHost,
 } from "../shared/protocol.js";
@@ -113,8 +115,10 @@ export const WEBVIEW_PARSERS: MessageParsers<WebviewToHost> = {
   "chat/submit": (o) => {
     const text = str(o, "text");
     if (text.trim().length === 0) refuse(`field "text" is empty`);
-    if (o.mentions === undefined) return { type: "chat/submit", text };
-    return { type: "chat/submit", text, mentions: mentions(o.mentions) };
+    const out: Extract<WebviewToHost, { type: "chat/submit" }> = { type: "chat/submit", text };
+    if (o.mentions !== undefined) out.mentions = mentions(o.mentions);
+    if (o.images !== undefined) out.images = images(o.images);
+    return out;
   },
   "chat/complete": (o) => ({
     type: "chat/complete",
@@ -179,6 +183,19 @@ function mentions(raw: unknown): MentionDto[] {
     if (startLine !== undefined) out.startLine = startLine;
     if (endLine !== undefined) out.endLine = endLine;
     return out;
+  });
+}
+
+function images(raw: unknown): ImageDto[] {
+  if (!Array.isArray(raw) || raw.length > MAX_IMAGES_PER_MESSAGE)
+    refuse(`field "images" must be an array of at most ${MAX_IMAGES_PER_MESSAGE}`);
+  return raw.map((m: unknown): ImageDto => {
+    if (typeof m !== "object" || m === null || Array.isArray(m)) refuse("an image must be an object");
+    const f = m as Fields;
+    const img = { mimeType: str(f, "mimeType", 100), data: str(f, "data", MAX_IMAGE_BASE64) };
+    const problem = imageProblem(img);
+    if (problem) refuse(problem);
+    return img;
   });
 }
 

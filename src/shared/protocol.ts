@@ -20,6 +20,8 @@ export interface ChatMessageDto {
   text: string;
   /** A user message's attachments by name (their text is for the model; the chat shows them compactly). */
   attachments?: AttachmentLabel[];
+  /** A user message's images, for thumbnails. */
+  images?: ImageDto[];
   thinking?: string;
   toolCalls?: { id: string; name: string; args: string }[];
   toolName?: string;
@@ -38,6 +40,14 @@ export interface ModelDto {
   name: string;
   provider: string;
   contextWindow: number;
+  /** The model takes images (the input refuses them before sending otherwise). */
+  images?: boolean;
+}
+
+/** An image pasted or dropped into the chat input, base64 (src/core/mentions/image-attachment.ts: caps). */
+export interface ImageDto {
+  mimeType: string;
+  data: string;
 }
 
 /**
@@ -169,7 +179,7 @@ export type WebviewToHost =
   /** Keyboard shortcut for a context-menu action on the selected row. */
   | { type: "tree/action"; action: TreeAction; entryId: string }
   /** Send a prompt, with the mentions the input holds (attached when their label is still in `text`). */
-  | { type: "chat/submit"; text: string; mentions?: MentionDto[] }
+  | { type: "chat/submit"; text: string; mentions?: MentionDto[]; images?: ImageDto[] }
   /** The input wants completion rows: `@` files and folders, or `/` commands at the start of the input. */
   | { type: "chat/complete"; requestId: number; trigger: "@" | "/"; query: string }
   /** Files dropped onto the input (URIs from the Explorer or the OS): the host answers with chat/addMention. */

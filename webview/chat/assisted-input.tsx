@@ -2,13 +2,15 @@
  * Wires a textarea to ChatInputAssist: the keys of the completion list (arrows, Enter/Tab, Escape), caret
  * moves, the combobox ARIA attributes, the list itself, and files dropped from the Explorer (VS Code hands a
  * webview a drop's URIs as `text/uri-list` while Shift is held). The chat input spreads these in with a few
- * lines, so its own keys stay its own.
+ * lines, so its own keys stay its own. Images pasted or dropped are added to the assist (thumbnails, remove).
  */
 import type { JSX, RefObject } from "preact";
 import { useLayoutEffect, useReducer } from "preact/hooks";
 import type { WebviewToHost } from "../../src/shared/protocol.js";
 import type { ChatInputAssist } from "./chat-input-assist.js";
 import { COMPLETION_LIST_ID, CompletionList, completionOptionId } from "./completion-list.js";
+import { isImageFile } from "./image-input.js";
+import { ImageThumbs } from "./image-thumbs.js";
 
 /** What the chat input needs. */
 export interface AssistedInput {
@@ -20,6 +22,9 @@ export interface AssistedInput {
   aria: Record<string, string | boolean | undefined>;
   onDragOver(e: DragEvent): void;
   onDrop(e: DragEvent): void;
+  onPaste(e: ClipboardEvent): void;
+  /** Pending images and the notice, or null. */
+  extras: JSX.Element | null;
   /** The list, or null when closed. */
   list: JSX.Element | null;
 }
@@ -83,9 +88,22 @@ export function useAssistedInput(
       "aria-activedescendant": assist.open ? completionOptionId(assist.active) : undefined,
     },
     onDragOver(e) {
-      if (e.dataTransfer?.types.includes("text/uri-list")) e.preventDefault();
+      const types = e.dataTransfer?.types ?? [];
+      if (types.includes("text/uri-list") || types.includes("Files")) e.preventDefault();
+    },
+    onPaste(e) {
+      const files = [...(e.clipboardData?.files ?? [])].filter(isImageFile);
+      if (files.length === 0) return;
+      e.preventDefault();
+      void assist.addImages(files);
     },
     onDrop(e) {
+      const files = [...(e.dataTransfer?.files ?? [])].filter(isImageFile);
+      if (files.length > 0) {
+        e.preventDefault();
+        void assist.addImages(files);
+        return;
+      }
       const list = e.dataTransfer?.getData("text/uri-list") ?? "";
       const uris = list
         .split(/\r?\n/)
@@ -95,6 +113,19 @@ export function useAssistedInput(
       e.preventDefault();
       post({ type: "chat/dropFiles", uris: uris.slice(0, 100) });
     },
+    extras:
+      assist.images.length > 0 || assist.notice !== undefined ? (
+        <>
+          {assist.notice !== undefined ? (
+            <div class="chat-input-notice" role="alert">
+              {assist.notice}
+            </div>
+          ) : null}
+          {assist.images.length > 0 ? (
+            <ImageThumbs images={assist.images} onRemove={(i) => assist.removeImage(i)} />
+          ) : null}
+        </>
+      ) : null,
     list:
       assist.open && assist.trigger ? (
         <CompletionList

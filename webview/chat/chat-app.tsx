@@ -2,6 +2,7 @@
  * Chat view root: header (model picker, session commands), the messages of the current path,
  * approval prompts, token/cost line and the input box.
  */
+import { textOnlyModelMessage } from "../../src/core/mentions/image-attachment.js";
 import type { JSX } from "preact";
 import { useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "preact/hooks";
 import type { HostToWebview, WebviewCommand, WebviewToHost } from "../../src/shared/protocol.js";
@@ -163,7 +164,18 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         post={props.post}
         onSend={(text) => {
           const mentions = assist.mentionsIn(text);
-          props.post(mentions.length > 0 ? { type: "chat/submit", text, mentions } : { type: "chat/submit", text });
+          const images = assist.images;
+          const current = model.models.find((m) => m.key === model.currentModelKey) ?? model.model;
+          if (images.length > 0 && current && current.images !== true) {
+            // Said before sending, not as a provider error; the text and the images stay.
+            return assist.refuse(textOnlyModelMessage(current, images.length));
+          }
+          props.post({
+            type: "chat/submit",
+            text,
+            ...(mentions.length > 0 ? { mentions } : {}),
+            ...(images.length > 0 ? { images } : {}),
+          });
           assist.reset();
           setDraft("");
           setFollowSeq((n) => n + 1);

@@ -4,8 +4,16 @@
  * and the mentions picked or added from the editor. The textarea and the list draw it; this decides.
  */
 import { mentionInText } from "../../src/core/mentions/mention-label.js";
-import type { CompletionItemDto, HostToWebview, MentionDto, WebviewToHost } from "../../src/shared/protocol.js";
+import { MAX_IMAGES_PER_MESSAGE } from "../../src/core/mentions/image-attachment.js";
+import type {
+  CompletionItemDto,
+  HostToWebview,
+  ImageDto,
+  MentionDto,
+  WebviewToHost,
+} from "../../src/shared/protocol.js";
 import { applyCompletion, completionAt, type CompletionContext } from "./completion-trigger.js";
+import { readImageFile } from "./image-input.js";
 
 /** See the file comment. */
 export class ChatInputAssist {
@@ -13,6 +21,10 @@ export class ChatInputAssist {
   items: CompletionItemDto[] = [];
   /** Index of the active row. */
   active = 0;
+  /** Images pasted or dropped, sent with the next message. */
+  images: ImageDto[] = [];
+  /** Why something was not added or cannot be sent (shown above the input until the next change). */
+  notice: string | undefined;
   private context: CompletionContext | undefined;
   private requestId = 0;
   /** The completion Escape closed: not reopened until its query changes or the caret leaves it. */
@@ -115,9 +127,40 @@ export class ChatInputAssist {
     return this.mentions.filter((m) => mentionInText(text, m.label));
   }
 
+  /** Add image files (paste, drop): each is scaled or refused (image-input.ts). */
+  async addImages(files: readonly File[]): Promise<void> {
+    const problems: string[] = [];
+    for (const file of files) {
+      if (this.images.length >= MAX_IMAGES_PER_MESSAGE) {
+        problems.push(`At most ${MAX_IMAGES_PER_MESSAGE} images per message.`);
+        break;
+      }
+      const read = await readImageFile(file);
+      if (read.ok) this.images = [...this.images, read.image];
+      else problems.push(read.reason);
+    }
+    this.notice = problems.length > 0 ? problems.join(" ") : undefined;
+    this.changed();
+  }
+
+  /** Remove pending image `index`. */
+  removeImage(index: number): void {
+    this.images = this.images.filter((_, i) => i !== index);
+    this.notice = undefined;
+    this.changed();
+  }
+
+  /** Show why a send did not happen (a text-only model with images). */
+  refuse(reason: string): void {
+    this.notice = reason;
+    this.changed();
+  }
+
   /** After a send: nothing is remembered. */
   reset(): void {
     this.mentions = [];
+    this.images = [];
+    this.notice = undefined;
     this.close(false);
   }
 

@@ -39,6 +39,7 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
   };
   return (
     <div class="chat-input">
+      {assisted.extras}
       {assisted.list}
       <textarea
         ref={ref}
@@ -47,6 +48,7 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
         onClick={assisted.onCaret}
         onDragOver={assisted.onDragOver}
         onDrop={assisted.onDrop}
+        onPaste={assisted.onPaste}
         aria-label="Message"
         placeholder={
           p.disabled

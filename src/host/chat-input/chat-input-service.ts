@@ -11,7 +11,9 @@ import { AttachmentError, buildAttachment } from "../../core/mentions/file-attac
 import { mentionInText } from "../../core/mentions/mention-label.js";
 import { composeUserContent } from "../../core/mentions/user-content.js";
 import { expandPromptTemplate } from "../../core/prompts/prompt-templates.js";
-import type { MentionDto } from "../../shared/protocol.js";
+import { acceptsImages, imageBlock, textOnlyModelMessage } from "../../core/mentions/image-attachment.js";
+import type { ModelInfo } from "../../core/providers/types.js";
+import type { ImageDto, MentionDto } from "../../shared/protocol.js";
 import type { ChatCompletions } from "./chat-completions.js";
 import { matchSlashCommand, SLASH_COMMANDS, type SlashCommand, type SlashCommandContext } from "./slash-commands.js";
 
@@ -31,6 +33,8 @@ export interface ChatInputDeps {
   send(text: string, content: ReturnType<typeof composeUserContent>): Promise<void>;
   /** Reports a failure in the views and a notification. */
   error(what: string, e: unknown): void;
+  /** The model the next message goes to. */
+  currentModel(): ModelInfo | undefined;
   slash: SlashCommandContext;
   commands?: readonly SlashCommand[];
 }
@@ -46,7 +50,7 @@ export class ChatInputService {
   }
 
   /** Send what the input holds. */
-  async submit(text: string, mentions: readonly MentionDto[] = []): Promise<void> {
+  async submit(text: string, mentions: readonly MentionDto[] = [], images: readonly ImageDto[] = []): Promise<void> {
     const slash = matchSlashCommand(text, this.d.commands ?? SLASH_COMMANDS);
     if (slash) {
       try {
@@ -55,6 +59,13 @@ export class ChatInputService {
         this.d.postChat({ type: "chat/setInput", text });
         this.d.error(`/${slash.command.name} failed`, e);
       }
+      return;
+    }
+    const model = this.d.currentModel();
+    if (images.length > 0 && model && !acceptsImages(model)) {
+      // The input checks this too; a model switched meanwhile lands here. The text goes back, the reason is said.
+      this.d.postChat({ type: "chat/setInput", text });
+      this.d.error("Cannot send", new Error(textOnlyModelMessage(model, images.length)));
       return;
     }
     const expanded = text.startsWith("/")
@@ -75,7 +86,7 @@ export class ChatInputService {
       this.d.error(e instanceof AttachmentError ? "Cannot attach" : "Cannot send", e);
       return;
     }
-    await this.d.send(expanded, composeUserContent(expanded, blocks));
+    await this.d.send(expanded, composeUserContent(expanded, blocks, images.map(imageBlock)));
   }
 
   /** Add Selection to Chat: the active editor's selection (or its line) as a mention with its text. */

@@ -43,6 +43,7 @@ export function setUpChatInput(d: ChatInputSetupDeps): {
     revealChat: () => d.chat.reveal(),
     send: (text, content) => d.actions.submit(text, content),
     error: (what, e) => d.actions.error(what, e),
+    currentModel: () => d.controller.agent?.getModel(),
     slash: {
       runCommand: async (id) => void (await vscode.commands.executeCommand(id)),
       compact: (focus) => d.actions.compact(focus),
