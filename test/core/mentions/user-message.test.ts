@@ -106,3 +106,24 @@ describe("image checks", () => {
     );
   });
 });
+
+describe("the compare tab's view of such a message", () => {
+  it("names the attachments, keeps the images, and leaves the file's text out", async () => {
+    const { itemsOfEntry } = await import("../../../src/core/compare/items.js");
+    const content = composeUserContent(
+      "what is @notes.txt?",
+      [FILE_BLOCK],
+      [{ type: "image", data: PNG, mimeType: "image/png" }],
+    );
+    const [user] = itemsOfEntry({
+      type: "message",
+      id: "u1",
+      parentId: null,
+      timestamp: "",
+      message: { role: "user", content, timestamp: 1 },
+    });
+    assert.equal(user.item.text, "what is @notes.txt?\n[file /w/notes.txt]");
+    assert.deepEqual(user.item.images, [{ mimeType: "image/png", data: PNG }]);
+    assert.ok(!user.full.includes("WOMBAT"));
+  });
+});
