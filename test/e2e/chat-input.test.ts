@@ -10,7 +10,7 @@ import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
-import { chatView } from "../util/agent-ui.js";
+import { chatView, readSession } from "../util/agent-ui.js";
 import { REPO_ROOT } from "../util/code-server.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import type { FakeRequestBody } from "../util/fake-openai-server.js";
@@ -20,7 +20,7 @@ const MODEL_TIMEOUT_MS = 60_000;
 /** A word only the mentioned file holds: finding it in the request proves the file was attached. */
 const UNIQUE = "QUOKKA-7731";
 
-const { fake, step, wb, openAgentTree } = demoWorkbenchSuite({
+const { demo, fake, step, wb, openAgentTree } = demoWorkbenchSuite({
   name: "chat-input",
   model: { chunkDelayMs: 2 },
   isolateOtherTools: true,
@@ -144,6 +144,24 @@ describe("the chat input in VS Code (code-server)", { timeout: 10 * 60_000 }, ()
       assert.ok(sent.includes("Review API compat carefully, focusing on speed."), `the expansion was sent: ${sent}`);
       assert.ok(!sent.includes("/review"), "not the command as typed");
       await waitIdle();
+    }),
+  );
+
+  it(
+    "/name names the session: pi's session_info entry, the tree's title; nothing goes to the model",
+    step("name", async () => {
+      const requests = fake().requests.length;
+      await input().click();
+      await input().pressSequentially("/name Release review");
+      await input().press("Enter");
+      await expectVisible(
+        page.locator(".pane-header", { hasText: "Session Tree" }).getByText("Release review"),
+        "the new name as the tree's title",
+      );
+      const info = readSession(demo().sessionFile).filter((l) => l.type === "session_info");
+      assert.equal(info.at(-1)?.name, "Release review");
+      assert.equal(fake().requests.length, requests, "a built-in command is not sent to the model");
+      assert.equal(await input().inputValue(), "");
     }),
   );
 });
