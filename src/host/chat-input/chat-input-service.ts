@@ -35,6 +35,8 @@ export interface ChatInputDeps {
   error(what: string, e: unknown): void;
   /** The model the next message goes to. */
   currentModel(): ModelInfo | undefined;
+  /** The workspace folders (absolute): a mention's root must be one of them. */
+  workspaceRoots(): readonly string[];
   slash: SlashCommandContext;
   commands?: readonly SlashCommand[];
 }
@@ -72,9 +74,12 @@ export class ChatInputService {
       ? expandPromptTemplate(text, await this.d.completions.promptTemplates())
       : text;
     const blocks: string[] = [];
+    const roots = this.d.workspaceRoots();
     try {
       for (const m of mentions) {
         if (!mentionInText(text, m.label)) continue;
+        // The root comes from the webview: only a workspace folder is read.
+        if (!roots.includes(m.root)) throw new AttachmentError(`${m.label}: not in a folder of this workspace`);
         const a = await buildAttachment(m.root, {
           path: m.path,
           ...(m.text !== undefined ? { text: m.text, startLine: m.startLine, endLine: m.endLine } : {}),

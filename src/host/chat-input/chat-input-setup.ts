@@ -44,6 +44,8 @@ export function setUpChatInput(d: ChatInputSetupDeps): {
     send: (text, content) => d.actions.submit(text, content),
     error: (what, e) => d.actions.error(what, e),
     currentModel: () => d.controller.agent?.getModel(),
+    workspaceRoots: () =>
+      (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath),
     slash: {
       runCommand: async (id) => void (await vscode.commands.executeCommand(id)),
       compact: (focus) => d.actions.compact(focus),
