@@ -186,3 +186,29 @@ test("files dropped onto the input are sent to the host as URIs", async () => {
     await vp.close();
   }
 });
+
+test("text the host gives back after a failed send keeps its mentions", async () => {
+  const vp = await openChat();
+  try {
+    const box = vp.page.locator("textarea");
+    await box.click();
+    await box.pressSequentially("@ma");
+    await answer(vp, FILES);
+    await box.press("Enter");
+    await box.pressSequentially("now");
+    await box.press("Enter");
+    await vp.clearPosted();
+    // The host could not attach (say the file became binary): it puts the text back.
+    await vp.send({ type: "chat/setInput", text: "@src/main.ts now" });
+    await settle(vp.page);
+    await box.press("Enter");
+    const submit = (await vp.posted()).find((m) => m.type === "chat/submit");
+    assert.deepEqual(submit, {
+      type: "chat/submit",
+      text: "@src/main.ts now",
+      mentions: [{ label: "@src/main.ts", path: "src/main.ts", root: ROOT }],
+    });
+  } finally {
+    await vp.close();
+  }
+});

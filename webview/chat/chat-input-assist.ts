@@ -15,6 +15,9 @@ import type {
 import { applyCompletion, completionAt, type CompletionContext } from "./completion-trigger.js";
 import { readImageFile } from "./image-input.js";
 
+/** Mentions remembered at most (the latest). */
+const MAX_REMEMBERED = 200;
+
 /** See the file comment. */
 export class ChatInputAssist {
   /** The rows shown; empty when the list is closed. */
@@ -156,9 +159,11 @@ export class ChatInputAssist {
     this.changed();
   }
 
-  /** After a send: nothing is remembered. */
+  /**
+   * After a send: the images and the notice go. Mentions are kept (only those still in a message's text are
+   * sent), so a message the host gives back — a mention it could not attach — still carries them.
+   */
   reset(): void {
-    this.mentions = [];
     this.images = [];
     this.notice = undefined;
     this.close(false);
@@ -172,7 +177,7 @@ export class ChatInputAssist {
 
   private remember(m: MentionDto): void {
     // The latest wins: a selection added again with other lines replaces the older one of the same label.
-    this.mentions = [...this.mentions.filter((x) => x.label !== m.label), m];
+    this.mentions = [...this.mentions.filter((x) => x.label !== m.label), m].slice(-MAX_REMEMBERED);
   }
 
   private changed(): void {
