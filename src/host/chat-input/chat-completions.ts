@@ -8,7 +8,7 @@
 import path from "node:path";
 import * as vscode from "vscode";
 import { FileIndex } from "../../core/mentions/file-index.js";
-import { loadPromptTemplates, type PromptTemplate } from "../../core/prompts/prompt-templates.js";
+import { loadPromptTemplates, type PromptTemplate } from "../../core/prompt/prompt-templates.js";
 import { getAgentDir } from "../../core/session/paths.js";
 import type { CompletionItemDto } from "../../shared/protocol.js";
 import { MAX_COMPLETIONS } from "./completion-limits.js";

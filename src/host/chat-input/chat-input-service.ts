@@ -10,7 +10,7 @@ import * as vscode from "vscode";
 import { AttachmentError, buildAttachment } from "../../core/mentions/file-attachment.js";
 import { mentionInText } from "../../core/mentions/mention-label.js";
 import { composeUserContent } from "../../core/mentions/user-content.js";
-import { expandPromptTemplate } from "../../core/prompts/prompt-templates.js";
+import { expandPromptTemplate } from "../../core/prompt/prompt-templates.js";
 import { acceptsImages, imageBlock, textOnlyModelMessage } from "../../core/mentions/image-attachment.js";
 import type { ModelInfo } from "../../core/providers/types.js";
 import type { ImageDto, MentionDto } from "../../shared/protocol.js";

@@ -86,7 +86,7 @@ export async function loadPromptTemplates(opts: LoadTemplatesOptions): Promise<L
 
 /** A template from its file's text (throws on malformed frontmatter). */
 export function templateOf(filePath: string, raw: string, scope: PromptTemplate["scope"]): PromptTemplate {
-  const { fields, body } = parseFrontmatter(raw);
+  const { frontmatter: fields, body } = parseFrontmatter(raw);
   let description = typeof fields.description === "string" ? fields.description : "";
   if (!description) {
     const first = body.split("\n").find((line) => line.trim() !== "");

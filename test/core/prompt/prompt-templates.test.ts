@@ -12,8 +12,8 @@ import {
   loadPromptTemplates,
   MAX_TEMPLATE_BYTES,
   templateOf,
-} from "../../../src/core/prompts/prompt-templates.js";
-import { parseCommandArgs, substituteArgs } from "../../../src/core/prompts/template-args.js";
+} from "../../../src/core/prompt/prompt-templates.js";
+import { parseCommandArgs, substituteArgs } from "../../../src/core/prompt/template-args.js";
 
 describe("template arguments (pi's quoting)", () => {
   it("reads the documented examples", () => {
