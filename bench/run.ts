@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { measureCheckpoints } from "./checkpoints/measure-checkpoints.js";
 import { buildChild, runChild } from "./child-runner.js";
-import { compareLine, measureCompare } from "./compare/measure-compare.js";
 import { measureMentions, mentionsLine } from "./mentions/measure-mentions.js";
+import { compareLine, measureCompare } from "./compare/measure-compare.js";
 import type { ChildResult, Impl } from "./child/protocol.js";
 import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./generate/datasets.js";
 import { parseOptions, UsageRequested, type BenchOptions } from "./options.js";
@@ -161,14 +161,14 @@ async function main(): Promise<void> {
     };
     log(`${dataset.name}: open → tree → context ${IMPLS.map(fmt).join(", ")}`);
   }
-  // The compare tab on long branches: printed, not part of the result tables.
-  await measureCompare(DATA_DIR, options.quick ? 2_000 : 10_000, options.runs)
-    .then((cases) => cases.forEach((c) => log(compareLine(c))))
-    .catch((error: unknown) => log(`compare: ${errorText(error)}`));
   // The chat input's @ list on a 100k-file workspace: printed, not part of the result tables.
   await measureMentions(DATA_DIR)
     .then((m) => log(mentionsLine(m)))
     .catch((error: unknown) => log(`mentions: ${errorText(error)}`));
+  // The compare tab on long branches: printed, not part of the result tables.
+  await measureCompare(DATA_DIR, options.quick ? 2_000 : 10_000, options.runs)
+    .then((cases) => cases.forEach((c) => log(compareLine(c))))
+    .catch((error: unknown) => log(`compare: ${errorText(error)}`));
   if (!options.skipWebview && results.length > 0) {
     // No Chromium (or a broken bundle) must not cost the store results: the webview targets show "n/a".
     await measureWebviews(results, options).catch((error: unknown) => log(`webview: ${errorText(error)}`));

@@ -17,6 +17,9 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.copyText",
   "agentTree.forkSession",
   "agentTree.newSession",
+  "agentTree.addSelectionToChat",
+  "agentTree.addFileToChat",
+  "agentTree.renameSession",
   "agentTree.openSession",
   "agentTree.searchSessions",
   "agentTree.continueInNewSession",
@@ -38,9 +41,6 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.unarchiveBranch",
   "agentTree.deleteBranch",
   "agentTree.toggleArchivedBranches",
-  "agentTree.addSelectionToChat",
-  "agentTree.addFileToChat",
-  "agentTree.renameSession",
 ] as const;
 
 /**

@@ -23,16 +23,16 @@ export interface CommandDeps {
   /** Archive Branch, Unarchive Branch, Delete Branch Permanently…. */
   archive: ArchiveActions;
   models: ModelActions;
+  /** Add Selection to Chat, Add File to Chat. */
+  chatInput: ChatInputService;
+  /** Rename Session…: asks for the name. */
+  renameSession(): Promise<void>;
   exporter: ExportActions;
   compare: CompareActions;
   /** Restore Files to This Point, Show Changes at This Point, Undo File Restore. */
   files: CheckpointActions;
   /** Opens the workspace's session if none is open yet. */
   ensureSession(): Promise<boolean>;
-  /** Add Selection to Chat, Add File to Chat. */
-  chatInput: ChatInputService;
-  /** Rename Session…: asks for the name. */
-  renameSession(): Promise<void>;
   /** The tree and chat views ("Reload Views"). */
   views: readonly AgentWebviewView[];
 }

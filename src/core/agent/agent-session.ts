@@ -4,14 +4,8 @@
  * around the tree, forks, and runs hooks. See docs/core-api.md.
  */
 import { ContextCache } from "./context-cache.js";
-import {
-  convertToLlm,
-  type AgentMessage,
-  type CustomMessage,
-  type ImageContent,
-  type TextContent,
-  type UserMessage,
-} from "../messages.js";
+import { convertToLlm, type AgentMessage, type CustomMessage, type UserMessage } from "../messages.js";
+import type { ImageContent, TextContent } from "../messages.js";
 import { CompactionError, runCompaction, type CompactionEnv } from "../compaction/run-compaction.js";
 import {
   DEFAULT_BRANCH_SUMMARY_RESERVE_TOKENS,
