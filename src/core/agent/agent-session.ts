@@ -5,7 +5,6 @@
  */
 import { ContextCache } from "./context-cache.js";
 import { convertToLlm, type AgentMessage, type CustomMessage, type UserMessage } from "../messages.js";
-import type { ImageContent, TextContent } from "../messages.js";
 import { CompactionError, runCompaction, type CompactionEnv } from "../compaction/run-compaction.js";
 import {
   DEFAULT_BRANCH_SUMMARY_RESERVE_TOKENS,
@@ -21,6 +20,8 @@ import type { ModelRegistry } from "../providers/model-registry.js";
 import { completeText, streamCompletion } from "../providers/stream-completion.js";
 import type { ModelInfo, StreamRequest, ThinkingLevel } from "../providers/types.js";
 import type { SessionManager } from "../session/session-manager.js";
+// The content of a user message with attachments (src/core/mentions).
+import type { ImageContent, TextContent } from "../messages.js";
 import type { CompactionEntry } from "../session/types.js";
 import type { CompleteFn } from "../summary/summarize.js";
 import { createWorkspaceTools } from "../tools/index.js";
