@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { measureCheckpoints } from "./checkpoints/measure-checkpoints.js";
 import { buildChild, runChild } from "./child-runner.js";
+import { measureMentions, mentionsLine } from "./mentions/measure-mentions.js";
 import { compareLine, measureCompare } from "./compare/measure-compare.js";
 import { measurePrompt, promptLine } from "./prompt/measure-prompt.js";
 import type { ChildResult, Impl } from "./child/protocol.js";
@@ -161,6 +162,10 @@ async function main(): Promise<void> {
     };
     log(`${dataset.name}: open → tree → context ${IMPLS.map(fmt).join(", ")}`);
   }
+  // The chat input's @ list on a 100k-file workspace: printed, not part of the result tables.
+  await measureMentions(DATA_DIR)
+    .then((m) => log(mentionsLine(m)))
+    .catch((error: unknown) => log(`mentions: ${errorText(error)}`));
   // The compare tab on long branches: printed, not part of the result tables.
   await measureCompare(DATA_DIR, options.quick ? 2_000 : 10_000, options.runs)
     .then((cases) => cases.forEach((c) => log(compareLine(c))))

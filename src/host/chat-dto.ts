@@ -1,4 +1,5 @@
 /** Chat rows for the webview, flattened from AgentMessages, and the token/cost line. Pure. */
+import { splitAttachments } from "../core/mentions/user-content.js";
 import {
   contentText,
   repairMessage,
@@ -6,9 +7,10 @@ import {
   type AgentMessage,
   type AssistantMessage,
   type Usage,
+  type UserMessage,
 } from "../core/messages.js";
 import type { EntryEnvelope, SessionEntry } from "../core/session/types.js";
-import type { ChatMessageDto } from "../shared/protocol.js";
+import type { ChatMessageDto, ImageDto } from "../shared/protocol.js";
 
 /** Tool-call arguments shown in the chat are capped; the full call stays in the session. */
 const MAX_ARGS_CHARS = 4000;
@@ -49,8 +51,14 @@ export function messageToDto(id: string, message: AgentMessage): ChatMessageDto 
     case "system":
       // pi 1.5's recorded prompt: not a chat row (isChatEntry skips it); shown whole on hover and Copy Text.
       return { id, role: "custom", text: systemPromptText(m), timestamp: m.timestamp };
-    case "user":
-      return { id, role: "user", text: contentText(m.content), timestamp: m.timestamp };
+    case "user": {
+      const { text, attachments } = splitAttachments(m.content);
+      const dto: ChatMessageDto = { id, role: "user", text, timestamp: m.timestamp };
+      if (attachments.length > 0) dto.attachments = attachments;
+      const images = imagesOf(m.content);
+      if (images.length > 0) dto.images = images;
+      return dto;
+    }
     case "assistant":
       return assistantDto(id, m);
     case "toolResult":
@@ -200,4 +208,10 @@ export function entryFullText(entry: SessionEntry | { type: string; [k: string]:
     }
   }
   return text.length > MAX_ENTRY_TEXT ? text.slice(0, MAX_ENTRY_TEXT) + "\n…" : text;
+}
+
+/** The images of a user message's content (for thumbnails in the chat). */
+function imagesOf(content: UserMessage["content"]): ImageDto[] {
+  if (typeof content === "string") return [];
+  return content.flatMap((c) => (c.type === "image" ? [{ mimeType: c.mimeType, data: c.data }] : []));
 }

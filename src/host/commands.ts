@@ -2,6 +2,7 @@
 import * as vscode from "vscode";
 import type { HostActions } from "./actions.js";
 import type { ArchiveActions } from "./archive-actions.js";
+import type { ChatInputService } from "./chat-input/chat-input-service.js";
 import { COMMAND_IDS, type CommandId } from "./command-ids.js";
 import type { CompareActions } from "./compare/compare-actions.js";
 import type { CheckpointActions } from "./checkpoint-actions.js";
@@ -23,6 +24,10 @@ export interface CommandDeps {
   /** Archive Branch, Unarchive Branch, Delete Branch Permanently…. */
   archive: ArchiveActions;
   models: ModelActions;
+  /** Add Selection to Chat, Add File to Chat. */
+  chatInput: ChatInputService;
+  /** Rename Session…: asks for the name. */
+  renameSession(): Promise<void>;
   exporter: ExportActions;
   compare: CompareActions;
   /** Restore Files to This Point, Show Changes at This Point, Undo File Restore. */
@@ -55,7 +60,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     const parsed = parseEntryContextArg(arg, { hasEntry: (id) => controller.hasEntry(id) });
     await run(parsed?.entryId);
   };
-  const handlers: Record<CommandId, (arg?: unknown) => unknown> = {
+  const handlers: Record<CommandId, (arg?: unknown, more?: unknown) => unknown> = {
     "agentTree.summarizeAndSwitchBranch": ensured(() => actions.pickAndNavigate("choose")),
     "agentTree.switchBranch": ensured(() => actions.pickAndNavigate("none")),
     "agentTree.labelEntry": entryOrPick((id) => actions.labelEntry(id)),
@@ -108,6 +113,13 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       await tree.reveal();
       tree.post({ type: "tree/toggleArchived" });
     },
+    "agentTree.addSelectionToChat": ensured(() => d.chatInput.addSelection()),
+    // The Explorer passes the clicked item and every selected one.
+    "agentTree.addFileToChat": async (arg?: unknown, all?: unknown) => {
+      await d.ensureSession();
+      await d.chatInput.addFiles(arg, all);
+    },
+    "agentTree.renameSession": ensured(() => d.renameSession()),
   };
   return COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, handlers[id]));
 }

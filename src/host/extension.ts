@@ -15,6 +15,7 @@ import { ComparePanels } from "./compare/compare-panel.js";
 import { ApiKeys } from "./api-keys.js";
 import { ArchiveActions } from "./archive-actions.js";
 import { CheckpointActions } from "./checkpoint-actions.js";
+import { setUpChatInput } from "./chat-input/chat-input-setup.js";
 import { CheckpointService, checkpointFolders } from "./checkpoint-service.js";
 import { WEBVIEW_COMMAND_IDS } from "./command-ids.js";
 import { registerCommands } from "./commands.js";
@@ -217,6 +218,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const systemPrompt = new SystemPromptDocuments(controller);
   const compare: CompareActions = new CompareActions({ controller, actions, tree, panels, files: fileActions, log });
   context.subscriptions.push(panels);
+  const chatInput = setUpChatInput({
+    controller,
+    actions,
+    tree,
+    chat,
+    log,
+    onRenamed: (sm) => tree.setDescription(sessionTitle(sm)),
+  });
+  context.subscriptions.push(...chatInput.disposables);
 
   let opening: Promise<void> | undefined;
   const ensureSession = async (): Promise<boolean> => {
@@ -248,6 +258,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       actions,
       archive,
       models,
+      chatInput: chatInput.service,
       log,
       ensureSession,
       runCommand: async (command) => void (await vscode.commands.executeCommand(WEBVIEW_COMMAND_IDS[command])),
@@ -270,6 +281,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       files: fileActions,
       systemPrompt,
       ensureSession,
+      chatInput: chatInput.service,
+      renameSession: () => chatInput.renameSession(),
       views: [tree, chat],
     }),
     keys.onDidChange(() => controller.refreshModels()),

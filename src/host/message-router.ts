@@ -6,6 +6,7 @@ import type * as vscode from "vscode";
 import type { WebviewCommand, WebviewToHost } from "../shared/protocol.js";
 import type { HostActions } from "./actions.js";
 import type { ArchiveActions } from "./archive-actions.js";
+import type { ChatInputService } from "./chat-input/chat-input-service.js";
 import type { ModelActions } from "./model-actions.js";
 import { validateWebviewMessage } from "./protocol-validation.js";
 import type { SessionController } from "./session-controller.js";
@@ -17,6 +18,8 @@ export interface RouterDeps {
   actions: HostActions;
   archive: ArchiveActions;
   models: ModelActions;
+  /** Completions, mentions, slash commands and templates of the chat input. */
+  chatInput: ChatInputService;
   log: vscode.LogOutputChannel;
   /** Opens the workspace's session on the first `ready`; true when it did (snapshots already went out). */
   ensureSession(): Promise<boolean>;
@@ -73,7 +76,11 @@ async function dispatch(msg: WebviewToHost, view: AgentWebviewView, d: RouterDep
         }
       }
     case "chat/submit":
-      return d.actions.submit(msg.text);
+      return d.chatInput.submit(msg.text, msg.mentions, msg.images);
+    case "chat/complete":
+      return d.chatInput.complete(msg.requestId, msg.trigger, msg.query);
+    case "chat/dropFiles":
+      return d.chatInput.dropFiles(msg.uris);
     case "chat/requestOlder":
       d.controller.pushOlderChat(msg.requestId, msg.before, msg.beforeId);
       return;

@@ -5,6 +5,7 @@
  */
 import type { CompareFileChange, CompareOverview, CompareTurn } from "../core/compare/compare-types.js";
 import type { NavigateMode } from "../core/agent/navigate-types.js";
+import type { AttachmentLabel } from "../core/mentions/user-content.js";
 import type { RowColumns } from "../core/rows/row-columns.js";
 
 /** Tree filters (pi's): default, no-tools, user-only, labeled-only, all. */
@@ -15,8 +16,12 @@ export interface ChatMessageDto {
   /** Entry id once stored; a temporary id while streaming. */
   id: string;
   role: "user" | "assistant" | "toolResult" | "bashExecution" | "custom" | "branchSummary" | "compactionSummary";
-  /** Markdown/plain text of the message (assistant: text blocks joined). */
+  /** Markdown/plain text of the message (assistant: text blocks joined; user: the typed text only). */
   text: string;
+  /** A user message's attachments by name (their text is for the model; the chat shows them compactly). */
+  attachments?: AttachmentLabel[];
+  /** A user message's images, for thumbnails. */
+  images?: ImageDto[];
   thinking?: string;
   toolCalls?: { id: string; name: string; args: string }[];
   toolName?: string;
@@ -35,6 +40,47 @@ export interface ModelDto {
   name: string;
   provider: string;
   contextWindow: number;
+  /** The model takes images (the input refuses them before sending otherwise). */
+  images?: boolean;
+}
+
+/** An image pasted or dropped into the chat input, base64 (src/core/mentions/image-attachment.ts: caps). */
+export interface ImageDto {
+  mimeType: string;
+  data: string;
+}
+
+/**
+ * A mention in the chat input (`@` pick, Add Selection/File to Chat, a file dropped from the Explorer). Its
+ * `label` is what the input's text shows; on send the host attaches what it names when the label is still in
+ * the text (src/core/mentions/file-attachment.ts).
+ */
+export interface MentionDto {
+  /** The text in the input, e.g. `@src/app.ts` or `@src/app.ts#12-20`. */
+  label: string;
+  /** Relative to `root`, forward slashes. */
+  path: string;
+  /** The workspace folder it lies in (absolute). */
+  root: string;
+  /** A selection: its text and 1-based line range. */
+  text?: string;
+  startLine?: number;
+  endLine?: number;
+}
+
+/** One row of the chat input's completion list (`@` files and folders, `/` commands and templates). */
+export interface CompletionItemDto {
+  kind: "file" | "folder" | "command" | "template";
+  /** What is inserted after the trigger: a path, or a command name. */
+  value: string;
+  /** Description of a command or template; the workspace folder of a file in a multi-root workspace. */
+  detail?: string;
+  /** A command's `argument-hint`, e.g. `<title>` or `[focus]`. */
+  hint?: string;
+  /** A recently opened file. */
+  recent?: boolean;
+  /** Files and folders: the workspace folder (absolute). */
+  root?: string;
 }
 
 /** Messages the host posts to a webview. */
@@ -109,6 +155,10 @@ export type HostToWebview =
   | { type: "chat/streaming"; streaming: boolean }
   /** Put text into the input box (editorText after navigation). */
   | { type: "chat/setInput"; text: string }
+  /** Answer to chat/complete: the completion list's rows for that query. */
+  | { type: "chat/completions"; requestId: number; items: CompletionItemDto[] }
+  /** Add a mention to the input (Add Selection to Chat, Add File to Chat) and focus it. */
+  | { type: "chat/addMention"; mention: MentionDto }
   /** A tool call waits for approval. */
   | { type: "chat/approval"; toolCallId: string; toolName: string; summary: string }
   /** The approval was answered elsewhere (notification) or the run ended. */
@@ -128,8 +178,12 @@ export type WebviewToHost =
   | { type: "tree/requestText"; requestId: number; entryId: string }
   /** Keyboard shortcut for a context-menu action on the selected row. */
   | { type: "tree/action"; action: TreeAction; entryId: string }
-  /** Send a prompt. */
-  | { type: "chat/submit"; text: string }
+  /** Send a prompt, with the mentions the input holds (attached when their label is still in `text`). */
+  | { type: "chat/submit"; text: string; mentions?: MentionDto[]; images?: ImageDto[] }
+  /** The input wants completion rows: `@` files and folders, or `/` commands at the start of the input. */
+  | { type: "chat/complete"; requestId: number; trigger: "@" | "/"; query: string }
+  /** Files dropped onto the input (URIs from the Explorer or the OS): the host answers with chat/addMention. */
+  | { type: "chat/dropFiles"; uris: string[] }
   /** The chat scrolled near its first message, which is the path's message `before` (id `beforeId`). */
   | { type: "chat/requestOlder"; requestId: number; before: number; beforeId: string }
   /** Stop the running prompt. */

@@ -2,12 +2,14 @@
  * Chat view root: header (model picker, session commands), the messages of the current path,
  * approval prompts, token/cost line and the input box.
  */
+import { textOnlyModelMessage } from "../../src/core/mentions/image-attachment.js";
 import type { JSX } from "preact";
 import { useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "preact/hooks";
 import type { HostToWebview, WebviewCommand, WebviewToHost } from "../../src/shared/protocol.js";
 import { StatusLine } from "../status-line.js";
 import { Button, Dropdown } from "../ui/controls.js";
 import { ChatInput } from "./chat-input.js";
+import { ChatInputAssist } from "./chat-input-assist.js";
 import { ChatList } from "./chat-list.js";
 import { ChatLiveRegion } from "./chat-live-region.js";
 import { ChatModel, type ChatUsage } from "./chat-model.js";
@@ -31,14 +33,26 @@ const COMMANDS: readonly { command: WebviewCommand; icon: string; label: string 
 /** The chat view application. */
 export function ChatApp(props: ChatAppProps): JSX.Element {
   const model = useMemo(() => new ChatModel(), []);
+  const assist = useMemo(() => new ChatInputAssist(props.post), []);
   const [, bump] = useReducer((x: number) => x + 1, 0);
   const [draft, setDraft] = useState(typeof props.initialState?.draft === "string" ? props.initialState.draft : "");
+  const draftRef = useRef(draft);
+  draftRef.current = draft;
   // Bumped on send: the list follows the bottom again whatever the user scrolled to.
   const [followSeq, setFollowSeq] = useState(0);
   const lastInputSeq = useRef(0);
 
   // Layout effects run inside render(), so these exist before `ready` is posted.
   useLayoutEffect(() => props.subscribeHost((msg) => void model.apply(msg)), [model]);
+  useLayoutEffect(
+    () =>
+      props.subscribeHost((msg) => {
+        if (msg.type === "chat/addMention")
+          void model.apply({ type: "chat/setInput", text: assist.addMention(draftRef.current, msg.mention) });
+        else assist.apply(msg);
+      }),
+    [assist],
+  );
   useLayoutEffect(() => model.subscribe(() => bump(0)), [model]);
 
   if (model.inputRequest.seq !== lastInputSeq.current) {
@@ -146,8 +160,23 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         streaming={model.streaming}
         disabled={noModel}
         focusSeq={model.inputRequest.seq}
+        assist={assist}
+        post={props.post}
         onSend={(text) => {
-          props.post({ type: "chat/submit", text });
+          const mentions = assist.mentionsIn(text);
+          const images = assist.images;
+          const current = model.models.find((m) => m.key === model.currentModelKey) ?? model.model;
+          if (images.length > 0 && current && current.images !== true) {
+            // Said before sending, not as a provider error; the text and the images stay.
+            return assist.refuse(textOnlyModelMessage(current, images.length));
+          }
+          props.post({
+            type: "chat/submit",
+            text,
+            ...(mentions.length > 0 ? { mentions } : {}),
+            ...(images.length > 0 ? { images } : {}),
+          });
+          assist.reset();
           setDraft("");
           setFollowSeq((n) => n + 1);
         }}

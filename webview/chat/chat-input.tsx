@@ -3,7 +3,10 @@
  */
 import type { JSX } from "preact";
 import { useLayoutEffect, useRef } from "preact/hooks";
+import type { WebviewToHost } from "../../src/shared/protocol.js";
 import { Button } from "../ui/controls.js";
+import { useAssistedInput } from "./assisted-input.js";
+import type { ChatInputAssist } from "./chat-input-assist.js";
 
 /** Props of the input area. */
 export interface ChatInputProps {
@@ -15,11 +18,15 @@ export interface ChatInputProps {
   onAbort: () => void;
   /** Changes whenever the host asks to fill and focus the box. */
   focusSeq: number;
+  /** `@` mentions, `/` commands and dropped files (chat-input-assist.ts). */
+  assist: ChatInputAssist;
+  post: (msg: WebviewToHost) => void;
 }
 
 /** Prompt input with its buttons. */
 export function ChatInput(p: ChatInputProps): JSX.Element {
   const ref = useRef<HTMLTextAreaElement>(null);
+  const assisted = useAssistedInput(p.assist, ref, p.onValue, p.post);
   useLayoutEffect(() => {
     const el = ref.current;
     if (el === null || p.focusSeq === 0) return;
@@ -32,18 +39,30 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
   };
   return (
     <div class="chat-input">
+      {assisted.extras}
+      {assisted.list}
       <textarea
         ref={ref}
+        {...assisted.aria}
+        onKeyUp={assisted.onCaret}
+        onClick={assisted.onCaret}
+        onDragOver={assisted.onDragOver}
+        onDrop={assisted.onDrop}
+        onPaste={assisted.onPaste}
         aria-label="Message"
         placeholder={
           p.disabled
             ? "Sending is unavailable (see above)"
-            : "Ask the agent… (Enter to send, Shift+Enter for a new line)"
+            : "Ask the agent… (@ to mention a file, / for commands; Enter to send)"
         }
         rows={3}
         value={p.value}
-        onInput={(e) => p.onValue((e.currentTarget as HTMLTextAreaElement).value)}
+        onInput={(e) => {
+          p.onValue((e.currentTarget as HTMLTextAreaElement).value);
+          assisted.onCaret();
+        }}
         onKeyDown={(e) => {
+          if (assisted.onKeyDown(e)) return;
           if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
             e.preventDefault();
             send();

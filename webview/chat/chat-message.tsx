@@ -1,6 +1,8 @@
 /**
  * One chat message. Assistant text goes through MarkdownBlock (sanitized); everything else is text nodes.
  */
+import { ImageThumbs } from "./image-thumbs.js";
+import { AttachmentChips } from "./attachment-chips.js";
 import { Component, type JSX } from "preact";
 import type { ChatMessageDto } from "../../src/shared/protocol.js";
 import { MarkdownBlock } from "./markdown-block.js";
@@ -40,6 +42,10 @@ export function ChatMessage({ message: m, results, live }: ChatMessageProps): JS
             <span class="codicon codicon-account" aria-hidden="true" /> You
           </div>
           <div class="msg-text plain">{m.text}</div>
+          {m.images ? <ImageThumbs images={m.images} /> : null}
+          {m.attachments?.some((a) => a.kind !== "image") ? (
+            <AttachmentChips attachments={m.attachments.filter((a) => a.kind !== "image")} />
+          ) : null}
         </div>
       );
     case "assistant":

@@ -21,6 +21,8 @@ import type { ModelRegistry } from "../providers/model-registry.js";
 import { completeText, streamCompletion } from "../providers/stream-completion.js";
 import type { ModelInfo, StreamRequest, ThinkingLevel } from "../providers/types.js";
 import type { SessionManager } from "../session/session-manager.js";
+// The content of a user message with attachments (src/core/mentions).
+import type { ImageContent, TextContent } from "../messages.js";
 import type { CompactionEntry } from "../session/types.js";
 import type { CompleteFn } from "../summary/summarize.js";
 import { createWorkspaceTools } from "../tools/index.js";
@@ -268,7 +270,10 @@ export class AgentSession {
    * as an assistant message with stopReason "error" plus an `error` event. Rejects only when the
    * prompt cannot start (no model, already running).
    */
-  async prompt(text: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+  async prompt(
+    text: string,
+    options: { signal?: AbortSignal; content?: (TextContent | ImageContent)[] } = {},
+  ): Promise<void> {
     if (typeof text !== "string" || text.trim() === "") throw new Error("Cannot send an empty message");
     this.assertIdle("send a message");
     if (text.startsWith("/") && this.hookRunner.getCommand(text.slice(1).split(/\s/, 1)[0])) {
@@ -283,7 +288,8 @@ export class AgentSession {
       return;
     }
     if (!this.model) throw new Error("No model selected: choose a model before sending a message");
-    const user: UserMessage = { role: "user", content: text, timestamp: Date.now() };
+    // `content`: the typed text with its attachments (src/core/mentions/user-content.ts); commands read `text`.
+    const user: UserMessage = { role: "user", content: options.content ?? text, timestamp: Date.now() };
     await this.run([user], options.signal);
   }
 

@@ -24,6 +24,8 @@ export interface ModelInfo {
   maxTokens: number;
   /** Supports thinking/reasoning. */
   reasoning?: boolean;
+  /** What the model reads, as pi's model registry says: "image" when it takes images (default text only). */
+  input?: readonly ("text" | "image")[];
   /** USD per million tokens. */
   cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
   /** Name of the environment variable holding the key (default per provider). */
@@ -103,6 +105,8 @@ export interface CustomModelConfig {
   maxTokens?: number;
   noApiKey?: boolean;
   reasoning?: boolean;
+  /** `["text", "image"]` for a model that reads images (pi's models.json); default text only. */
+  input?: ("text" | "image")[];
   apiKeyEnv?: string;
   cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
 }

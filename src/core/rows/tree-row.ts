@@ -3,6 +3,7 @@
  * exported page — built from the store's envelope, so no body is read. One type from the store to the webview;
  * between host and webview rows travel as columns (row-columns.ts). docs/tree-navigation.md says what a row shows.
  */
+import { compactPreview } from "../mentions/user-content.js";
 import { isConversationKind, kindOf, kindWord, type EntryKind } from "../session/entry-kinds.js";
 import type { EntryEnvelope } from "../session/types.js";
 
@@ -101,7 +102,9 @@ export function describeRow(row: TreeRow): { role: string; text: string } {
       return { role: "[unknown]", text: row.preview };
   }
   const word = kindWord(row.kind);
-  return { role: isConversationKind(row.kind) ? `${word}:` : `[${word}]`, text: row.preview };
+  // A user message with attachments (src/core/mentions) shows their names, not their text.
+  const text = row.kind === "user" ? compactPreview(row.preview) : row.preview;
+  return { role: isConversationKind(row.kind) ? `${word}:` : `[${word}]`, text };
 }
 
 /** Every entry of a session as a row, in file order, labels resolved (the pickers; the view gets columns). */
