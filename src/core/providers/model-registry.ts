@@ -66,6 +66,7 @@ export function parseCustomModel(raw: unknown): ModelInfo | string {
   };
   if (r.noApiKey === true) model.noApiKey = true;
   if (r.reasoning === true) model.reasoning = true;
+  if (r.reasoning === true && r.supportsXhigh === true) model.supportsXhigh = true;
   if (typeof r.apiKeyEnv === "string" && r.apiKeyEnv) model.apiKeyEnv = r.apiKeyEnv;
   if (cost) model.cost = cost;
   return model;

@@ -24,6 +24,8 @@ export interface ModelInfo {
   maxTokens: number;
   /** Supports thinking/reasoning. */
   reasoning?: boolean;
+  /** Also takes the "xhigh" thinking level (pi: a model whose level map names xhigh). */
+  supportsXhigh?: boolean;
   /** USD per million tokens. */
   cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
   /** Name of the environment variable holding the key (default per provider). */
@@ -48,7 +50,7 @@ export interface ToolDefinition {
 }
 
 /** Thinking effort; "off" disables thinking. */
-export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high";
+export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
 
 /** One streaming request. */
 export interface StreamRequest {
@@ -98,6 +100,7 @@ export interface CustomModelConfig {
   maxTokens?: number;
   noApiKey?: boolean;
   reasoning?: boolean;
+  supportsXhigh?: boolean;
   apiKeyEnv?: string;
   cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
 }

@@ -1,0 +1,87 @@
+/**
+ * The messages a user typed while an agent works (pi's steering and follow-up queues). Steering is delivered
+ * after the running tool calls finish, before the next model request; a follow-up when the agent would stop,
+ * as a request of its own. Both are taken one at a time (pi's "one-at-a-time" mode), so every queued message
+ * gets its own model reply. The queue belongs to one running agent, never to the session or the host, so
+ * several agents on one session each keep their own.
+ */
+
+/** How a queued message is delivered. */
+export type QueuedKind = "steer" | "followUp";
+
+/** One queued message. */
+export interface QueuedMessage {
+  /** Stable while the message waits (edit and remove name it). */
+  id: string;
+  kind: QueuedKind;
+  text: string;
+}
+
+/** See the file comment. */
+export class PromptQueue {
+  private items: QueuedMessage[] = [];
+  private nextId = 1;
+
+  /** @param onChange called after every change, with the queue as it is now. */
+  constructor(private readonly onChange: (items: readonly QueuedMessage[]) => void = () => undefined) {}
+
+  /** Adds a message at the end; returns its id. */
+  enqueue(kind: QueuedKind, text: string): string {
+    if (text.trim() === "") throw new Error("Cannot queue an empty message");
+    const id = `q${this.nextId++}`;
+    this.items.push({ id, kind, text });
+    this.changed();
+    return id;
+  }
+
+  /** Replaces a waiting message's text; false when it was already delivered or removed. */
+  edit(id: string, text: string): boolean {
+    const item = this.items.find((i) => i.id === id);
+    if (!item) return false;
+    if (text.trim() === "") return this.remove(id);
+    item.text = text;
+    this.changed();
+    return true;
+  }
+
+  /** Drops a waiting message; false when it was already delivered or removed. */
+  remove(id: string): boolean {
+    const before = this.items.length;
+    this.items = this.items.filter((i) => i.id !== id);
+    if (this.items.length === before) return false;
+    this.changed();
+    return true;
+  }
+
+  /** Takes the oldest message of `kind`, if any. */
+  take(kind: QueuedKind): QueuedMessage | undefined {
+    const index = this.items.findIndex((i) => i.kind === kind);
+    if (index < 0) return undefined;
+    const [item] = this.items.splice(index, 1);
+    this.changed();
+    return item;
+  }
+
+  /** Empties the queue and returns what it held, oldest first (Escape puts it back into the input). */
+  clear(): QueuedMessage[] {
+    const items = this.items;
+    if (items.length === 0) return [];
+    this.items = [];
+    this.changed();
+    return items;
+  }
+
+  /** The waiting messages, oldest first. */
+  list(): readonly QueuedMessage[] {
+    return this.items.map((i) => ({ ...i }));
+  }
+
+  /** Number of waiting messages. */
+  get size(): number {
+    return this.items.length;
+  }
+
+  private changed(): void {
+    this.onChange(this.list());
+  }
+}
