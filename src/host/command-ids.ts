@@ -38,6 +38,10 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.unarchiveBranch",
   "agentTree.deleteBranch",
   "agentTree.toggleArchivedBranches",
+  "agentTree.selectThinkingLevel",
+  "agentTree.acceptEdit",
+  "agentTree.rejectEdit",
+  "agentTree.acceptAllEditsInRun",
 ] as const;
 
 /**
