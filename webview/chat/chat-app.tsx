@@ -7,7 +7,10 @@ import { useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } fro
 import type { HostToWebview, WebviewCommand, WebviewToHost } from "../../src/shared/protocol.js";
 import { StatusLine } from "../status-line.js";
 import { Button, Dropdown } from "../ui/controls.js";
+import { ChatApproval, type ApprovalAnswer } from "./chat-approval.js";
+import { ChatChanges } from "./chat-changes.js";
 import { ChatInput } from "./chat-input.js";
+import { ChatQueue } from "./chat-queue.js";
 import { ChatList } from "./chat-list.js";
 import { ChatLiveRegion } from "./chat-live-region.js";
 import { ChatModel, type ChatUsage } from "./chat-model.js";
@@ -36,6 +39,7 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
   // Bumped on send: the list follows the bottom again whatever the user scrolled to.
   const [followSeq, setFollowSeq] = useState(0);
   const lastInputSeq = useRef(0);
+  const lastRestoreSeq = useRef(0);
 
   // Layout effects run inside render(), so these exist before `ready` is posted.
   useLayoutEffect(() => props.subscribeHost((msg) => void model.apply(msg)), [model]);
@@ -44,6 +48,11 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
   if (model.inputRequest.seq !== lastInputSeq.current) {
     lastInputSeq.current = model.inputRequest.seq;
     if (draft !== model.inputRequest.text) setDraft(model.inputRequest.text);
+  }
+  if (model.restoreRequest.seq !== lastRestoreSeq.current) {
+    // Queued text an aborted run did not deliver goes back into the input, before what was typed since.
+    lastRestoreSeq.current = model.restoreRequest.seq;
+    setDraft((d) => [model.restoreRequest.text, d].filter((t) => t.trim() !== "").join("\n\n"));
   }
 
   useEffect(() => {
@@ -84,6 +93,19 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         ) : (
           <span class="model-name">{model.model?.name ?? "No model"}</span>
         )}
+        {model.thinkingLevels.length > 1 ? (
+          <Dropdown
+            class="thinking-picker"
+            ariaLabel="Thinking level"
+            value={model.thinkingLevel ?? "off"}
+            options={model.thinkingLevels.map((level) => ({ value: level, label: `Thinking: ${level}` }))}
+            onChange={(level) => {
+              model.thinkingLevel = level;
+              props.post({ type: "chat/selectThinkingLevel", level });
+              bump(0);
+            }}
+          />
+        ) : null}
         <span class="spacer" />
         {COMMANDS.map((c) => (
           <Button
@@ -123,22 +145,19 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         }
       />
       {model.approvals.map((a) => (
-        <div class="approval" role="alertdialog" aria-label={`Approve ${a.toolName}`} key={a.toolCallId}>
-          <div class="approval-text">
-            <span class="codicon codicon-shield" aria-hidden="true" /> <strong>{a.toolName}</strong> wants to run:
-            <pre class="plain">{a.summary}</pre>
-          </div>
-          <div class="approval-buttons">
-            <Button onClick={() => answer(a.toolCallId, true, false)}>Allow</Button>
-            <Button appearance="secondary" onClick={() => answer(a.toolCallId, true, true)}>
-              Allow always
-            </Button>
-            <Button appearance="secondary" onClick={() => answer(a.toolCallId, false, false)}>
-              Deny
-            </Button>
-          </div>
-        </div>
+        <ChatApproval
+          key={a.toolCallId}
+          approval={a}
+          onAnswer={(answer) => answerApproval(a.toolCallId, answer)}
+          onOpenDiff={() => props.post({ type: "chat/openDiff", toolCallId: a.toolCallId })}
+        />
       ))}
+      <ChatChanges files={model.changedFiles} onOpen={(file) => props.post({ type: "chat/openDiff", file })} />
+      <ChatQueue
+        items={model.queue}
+        onEdit={(id, text) => props.post({ type: "chat/queueEdit", id, text })}
+        onRemove={(id) => props.post({ type: "chat/queueRemove", id })}
+      />
       <UsageLine usage={model.usage} />
       <ChatInput
         value={draft}
@@ -152,14 +171,24 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
           setFollowSeq((n) => n + 1);
         }}
         onAbort={() => props.post({ type: "chat/abort" })}
+        onQueue={(kind, text) => {
+          props.post({ type: "chat/queue", kind, text });
+          setDraft("");
+        }}
       />
       <StatusLine subscribeHost={props.subscribeHost} />
       <ChatLiveRegion subscribeHost={props.subscribeHost} />
     </div>
   );
 
-  function answer(toolCallId: string, approved: boolean, always: boolean): void {
-    props.post({ type: "chat/approve", toolCallId, approved, ...(always ? { always: true } : {}) });
+  function answerApproval(toolCallId: string, a: ApprovalAnswer): void {
+    props.post({
+      type: "chat/approve",
+      toolCallId,
+      approved: a.approved,
+      ...(a.always ? { always: true } : {}),
+      ...(a.allInRun ? { allInRun: true } : {}),
+    });
     model.answered(toolCallId);
   }
 }

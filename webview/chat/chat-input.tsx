@@ -1,5 +1,6 @@
 /**
- * The prompt box: a native textarea (Enter sends, Shift+Enter breaks the line) with Send / Abort.
+ * The prompt box: a native textarea (Enter sends, Shift+Enter breaks the line) with Send / Abort. While the
+ * agent works it stays usable: Enter queues a follow-up, Alt+Enter steers (see chat-queue.tsx).
  */
 import type { JSX } from "preact";
 import { useLayoutEffect, useRef } from "preact/hooks";
@@ -13,6 +14,8 @@ export interface ChatInputProps {
   disabled: boolean;
   onSend: (text: string) => void;
   onAbort: () => void;
+  /** While streaming: queue the text as a follow-up (Enter) or a steering message (Alt+Enter). */
+  onQueue: (kind: "followUp" | "steer", text: string) => void;
   /** Changes whenever the host asks to fill and focus the box. */
   focusSeq: number;
 }
@@ -26,9 +29,10 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
     el.focus();
     el.setSelectionRange(el.value.length, el.value.length);
   }, [p.focusSeq]);
-  const send = (): void => {
-    if (p.streaming || p.disabled || p.value.trim() === "") return;
-    p.onSend(p.value);
+  const send = (steer = false): void => {
+    if (p.disabled || p.value.trim() === "") return;
+    if (p.streaming) p.onQueue(steer ? "steer" : "followUp", p.value);
+    else p.onSend(p.value);
   };
   return (
     <div class="chat-input">
@@ -38,7 +42,9 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
         placeholder={
           p.disabled
             ? "Sending is unavailable (see above)"
-            : "Ask the agent… (Enter to send, Shift+Enter for a new line)"
+            : p.streaming
+              ? "Enter queues a follow-up, Alt+Enter steers now"
+              : "Ask the agent… (Enter to send, Shift+Enter for a new line)"
         }
         rows={3}
         value={p.value}
@@ -46,7 +52,7 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
         onKeyDown={(e) => {
           if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
             e.preventDefault();
-            send();
+            send(e.altKey);
           }
           // Escape while streaming is handled once, at the document (chat-app), wherever focus is.
         }}
@@ -62,11 +68,11 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
           />
         ) : null}
         <Button
-          icon="send"
-          ariaLabel="Send"
-          title="Send (Enter)"
-          disabled={p.streaming || p.disabled || p.value.trim() === ""}
-          onClick={send}
+          icon={p.streaming ? "list-ordered" : "send"}
+          ariaLabel={p.streaming ? "Queue" : "Send"}
+          title={p.streaming ? "Queue a follow-up (Enter); Alt+Enter steers" : "Send (Enter)"}
+          disabled={p.disabled || p.value.trim() === ""}
+          onClick={() => send()}
         />
       </div>
     </div>
