@@ -207,11 +207,7 @@ test("an edit's approval offers Accept, Reject, Accept All in This Run and the d
       .locator(".approval", { hasText: "src/b.ts" })
       .locator("vscode-button", { hasText: "Accept All in This Run" })
       .click();
-    await vp.page
-      .locator(".approval", { hasText: "src/c.ts" })
-      .locator("vscode-button")
-      .first()
-      .click();
+    await vp.page.locator(".approval", { hasText: "src/c.ts" }).locator("vscode-button").first().click();
     await settle(vp.page);
     assert.deepEqual(await vp.posted(), [
       { type: "chat/openDiff", toolCallId: "e1" },
