@@ -193,7 +193,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       ...(edited === undefined ? {} : { edit: { path: edited } }),
     });
     if (chat.isReady && chat.isVisible) return;
-    // The chat is hidden: ask in a notification too; whichever answers first wins.
+    // The chat is hidden: ask in a notification too; whichever answers first wins. An edit's diff is open and
+    // answers from its title bar.
+    if (edited !== undefined) return;
     void vscode.window
       .showWarningMessage(`Agent wants to run ${r.toolName}: ${summary}`, "Allow", "Allow Always", "Deny")
       .then((choice) => {

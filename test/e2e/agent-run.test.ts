@@ -3,8 +3,9 @@
  * edits: during a slow reply of the local fake model, Enter on a second message queues it (listed above the input)
  * and it is sent as its own request after the first reply ends; a `write` needing approval opens VS Code's diff
  * editor with the file as it is and as the tool would leave it — Reject (in the chat) leaves the file as it was
- * and tells the model, Accept (in the diff editor's title bar) writes it, and the chat then lists the file with
- * its added and removed lines. The diff review is the README's screenshot (docs/diff-review.png, refreshed with
+ * and tells the model; Alt+Enter while the next write waits steers (the message follows the tool result, before the
+ * next model request), Accept (in the diff editor's title bar) writes it, and the chat then lists the file with its
+ * added and removed lines. The diff review is the README's screenshot (docs/diff-review.png, refreshed with
  * AGENT_TREE_UPDATE_SCREENSHOT=1). Screenshots in test-results/e2e/agent-run-*.png.
  */
 import assert from "node:assert/strict";
@@ -15,7 +16,7 @@ import type { FrameLocator, Page } from "playwright-core";
 import { chatView, readSession, sendPrompt, sessionFiles, treeView } from "../util/agent-ui.js";
 import { REPO_ROOT } from "../util/code-server.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
-import { openAIConversationView, type FakeRequestBody } from "../util/fake-openai-server.js";
+import type { FakeRequestBody } from "../util/fake-openai-server.js";
 import { expectVisible, openViewContainer, screenshot, setSidebarWidth, waitUntil } from "../util/workbench.js";
 
 const MODEL_TIMEOUT_MS = 60_000;
@@ -172,13 +173,22 @@ describe("Typing while it works and edits reviewed as diffs (code-server)", { ti
   );
 
   it(
-    "Accept in the diff editor's title bar writes the file; the chat lists it with its line counts",
+    "Alt+Enter steers while the write waits; Accept in the diff editor's title bar writes the file; the chat lists it",
     step("accept", async () => {
       const chat = await chatView(page);
       const args = JSON.stringify({ path: FILE, content: PROPOSED });
+      const requestsBefore = fake().requests.length;
       await sendPrompt(chat, `/tool write ${args}`);
       await expectVisible(approval(chat), "the write's approval in the chat", MODEL_TIMEOUT_MS);
       await reviewEditor();
+      // Steering typed while the tool call waits: delivered after it, before the next model request.
+      const input = chat.locator('textarea[aria-label="Message"]');
+      await input.fill("keep the header");
+      await input.press("Alt+Enter");
+      await expectVisible(
+        chat.locator(".chat-queue .queued-steer", { hasText: "keep the header" }),
+        "the steering message above the input",
+      );
       await page.locator('.editor-actions .action-label[aria-label="Accept"]').click();
       await waitUntil(async () => (fileText() === PROPOSED ? true : undefined), "the accepted write to reach the disk");
       await expectVisible(chat.getByRole("button", { name: "Send" }), "the run to end", MODEL_TIMEOUT_MS);
@@ -194,9 +204,17 @@ describe("Typing while it works and edits reviewed as diffs (code-server)", { ti
       const run = await reviewEditor();
       assert.match(run.original, /beta/);
       assert.match(run.modified, /BETA, reviewed/);
-      const last = fake().requests.at(-1);
-      assert.ok(last);
-      assert.match(openAIConversationView(last).lastToolResult?.text ?? "", /Wrote \d+ bytes to review-me\.txt/);
+      const sent = fake().requests.slice(requestsBefore);
+      assert.equal(sent.length, 2, "the write's request, then one carrying its result and the steering message");
+      const messages = (sent[1].messages ?? []) as { role: string; content: unknown }[];
+      assert.deepEqual(
+        messages.slice(-2).map((m) => m.role),
+        ["tool", "user"],
+        "the steering message follows the tool result",
+      );
+      assert.match(JSON.stringify(messages.at(-2)?.content), /Wrote \d+ bytes to review-me\.txt/);
+      assert.equal(messages.at(-1)?.content, "keep the header");
+      assert.equal(sessionUserTexts().at(-1), "keep the header", "the steering message is a user entry of the tree");
       await screenshot(page, "agent-run-accepted");
     }),
   );
