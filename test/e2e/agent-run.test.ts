@@ -5,8 +5,10 @@
  * editor with the file as it is and as the tool would leave it — Reject (in the chat) leaves the file as it was
  * and tells the model; Alt+Enter while the next write waits steers (the message follows the tool result, before the
  * next model request), Accept (in the diff editor's title bar) writes it, and the chat then lists the file with its
- * added and removed lines. The diff review is the README's screenshot (docs/diff-review.png, refreshed with
- * AGENT_TREE_UPDATE_SCREENSHOT=1). Screenshots in test-results/e2e/agent-run-*.png.
+ * added and removed lines. Agent: Select Thinking Level offers the model's levels, records pi's
+ * thinking_level_change and the next request carries the level as reasoning_effort. The diff review is the README's
+ * screenshot (docs/diff-review.png, refreshed with AGENT_TREE_UPDATE_SCREENSHOT=1). Screenshots in
+ * test-results/e2e/agent-run-*.png.
  */
 import assert from "node:assert/strict";
 import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -17,7 +19,16 @@ import { chatView, readSession, sendPrompt, sessionFiles, treeView } from "../ut
 import { REPO_ROOT } from "../util/code-server.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import type { FakeRequestBody } from "../util/fake-openai-server.js";
-import { expectVisible, openViewContainer, screenshot, setSidebarWidth, waitUntil } from "../util/workbench.js";
+import {
+  expectVisible,
+  openViewContainer,
+  pickQuickItem,
+  quickPickRows,
+  runCommand,
+  screenshot,
+  setSidebarWidth,
+  waitUntil,
+} from "../util/workbench.js";
 
 const MODEL_TIMEOUT_MS = 60_000;
 const ORIGINAL = "alpha\nbeta\ngamma\n";
@@ -32,6 +43,12 @@ const { demo, fake, step, wb } = demoWorkbenchSuite({
     // A new session: the window opens on an empty tree and the run's files are the only ones changed.
     rmSync(setup.demo.sessionFile);
     writeFileSync(join(setup.demo.workspace, FILE), ORIGINAL);
+    // The demo's model thinks, up to xhigh: the thinking level picker offers every level.
+    const settingsFile = join(setup.demo.workspace, ".vscode", "settings.json");
+    const settings = JSON.parse(readFileSync(settingsFile, "utf8")) as Record<string, unknown>;
+    const models = settings["agentTree.models.custom"] as Record<string, unknown>[];
+    settings["agentTree.models.custom"] = models.map((m) => ({ ...m, reasoning: true, supportsXhigh: true }));
+    writeFileSync(settingsFile, JSON.stringify(settings, null, 2) + "\n");
   },
 });
 let page: Page;
@@ -216,6 +233,34 @@ describe("Typing while it works and edits reviewed as diffs (code-server)", { ti
       assert.equal(messages.at(-1)?.content, "keep the header");
       assert.equal(sessionUserTexts().at(-1), "keep the header", "the steering message is a user entry of the tree");
       await screenshot(page, "agent-run-accepted");
+    }),
+  );
+
+  it(
+    "Agent: Select Thinking Level records pi's thinking_level_change; the request carries it as reasoning_effort",
+    step("thinking", async () => {
+      const chat = await chatView(page);
+      const picker = chat.locator("vscode-dropdown.thinking-picker");
+      await expectVisible(picker, "the thinking level picker beside the model picker");
+      await runCommand(page, "Agent: Select Thinking Level");
+      const rows = await quickPickRows(page, "Select Thinking Level");
+      assert.deepEqual(
+        rows.map((r) => /^(off|minimal|low|medium|high|xhigh)/.exec(r)?.[1]),
+        ["off", "minimal", "low", "medium", "high", "xhigh"],
+      );
+      await pickQuickItem(page, "xhigh");
+      await waitUntil(
+        async () => ((await picker.evaluate((el) => (el as HTMLSelectElement).value)) === "xhigh" ? true : undefined),
+        "the chat's picker to show the new level",
+      );
+      const change = readSession(sessionFile())
+        .filter((l) => l.type === "thinking_level_change")
+        .at(-1);
+      assert.equal(change?.thinkingLevel, "xhigh", "recorded as pi's thinking_level_change entry");
+      const requestsBefore = fake().requests.length;
+      await sendPrompt(chat, "think hard");
+      await expectVisible(chat.getByText("Echo: think hard"), "the reply", MODEL_TIMEOUT_MS);
+      assert.equal(fake().requests[requestsBefore]?.reasoning_effort, "xhigh");
     }),
   );
 });
