@@ -45,20 +45,28 @@ export class EditReview implements vscode.TextDocumentContentProvider {
    */
   async open(request: ToolApprovalRequest): Promise<string | undefined> {
     if (!EDIT_TOOLS.includes(request.toolName)) return undefined;
-    let review = this.reviews.get(request.toolCallId);
-    if (!review) {
-      try {
-        review = await proposedFileChange(this.d.cwd, request.toolName, request.args);
-      } catch (e) {
-        this.d.log.info(`No diff for ${request.toolName}: ${e instanceof Error ? e.message : String(e)}`);
-        return undefined;
-      }
-      if (!review) return undefined;
-      this.reviews.set(request.toolCallId, review);
-      this.order.unshift(request.toolCallId);
-      this.updateContext();
+    // Asked again (the chat view reloaded): the diff is open already, or was closed on purpose.
+    const known = this.reviews.get(request.toolCallId);
+    if (known) return known.path;
+    let review: ProposedFileChange | undefined;
+    try {
+      review = await proposedFileChange(this.d.cwd, request.toolName, request.args);
+    } catch (e) {
+      this.d.log.info(`No diff for ${request.toolName}: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
     }
-    await this.show(request.toolCallId, review);
+    if (!review) return undefined;
+    this.reviews.set(request.toolCallId, review);
+    this.order.unshift(request.toolCallId);
+    this.updateContext();
+    try {
+      await this.show(request.toolCallId, review);
+    } catch (e) {
+      // Without its diff the call is asked about like any other: the approval must reach the user regardless.
+      this.d.log.warn(`Opening the diff of ${review.path} failed: ${e instanceof Error ? e.message : String(e)}`);
+      await this.close(request.toolCallId);
+      return undefined;
+    }
     return review.path;
   }
 

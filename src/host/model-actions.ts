@@ -75,8 +75,10 @@ export class ModelActions {
   /** Switch the thinking level (picker or webview). */
   setThinkingLevel(level: ThinkingLevel): void {
     const error = this.controller.selectThinkingLevel(level);
-    if (error) void vscode.window.showErrorMessage(error);
-    else this.actions.status(`Thinking level: ${level}`);
+    if (!error) return this.actions.status(`Thinking level: ${level}`);
+    void vscode.window.showErrorMessage(error);
+    // The chat's picker already shows the refused level: give it the one in force again.
+    this.controller.pushChat();
   }
 
   /** Store a provider's key in SecretStorage (never in settings or logs). */
