@@ -42,6 +42,7 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.acceptEdit",
   "agentTree.rejectEdit",
   "agentTree.acceptAllEditsInRun",
+  "agentTree.showSystemPrompt",
 ] as const;
 
 /**

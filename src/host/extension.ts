@@ -20,12 +20,15 @@ import { WEBVIEW_COMMAND_IDS } from "./command-ids.js";
 import { registerCommands } from "./commands.js";
 import { HookRegistry } from "./hook-registry.js";
 import { lockLostMessage } from "./lock-choice.js";
+import { offerSaveAgain } from "./save-again.js";
 import { routeWebviewMessage } from "./message-router.js";
 import { ExportActions } from "./export-actions.js";
 import { ModelActions } from "./model-actions.js";
 import { SessionController } from "./session-controller.js";
 import { SessionOpener } from "./session-opener.js";
 import { SessionSearchUi } from "./session-search-ui.js";
+import { InstructionsService } from "./instructions-service.js";
+import { SystemPromptDocuments } from "./system-prompt-document.js";
 import {
   affects,
   autoApproveSetting,
@@ -124,6 +127,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     log: (message) => log.info(message),
   });
 
+  // The agent's instructions (docs/system-prompt.md): AGENTS.md & co., skills, watched; said in the chat once.
+  const instructions = new InstructionsService(cwd, {
+    notify: (text, kind) => chat.post({ type: "status", text, kind: kind === "warning" ? "error" : "info" }),
+    log: (text) => log.info(text),
+  });
+  context.subscriptions.push(instructions);
+
   const runChangesView = new RunChangesView({ service: checkpoints, postChat: (m) => chat.post(m), log });
   const editReview = new EditReview({
     cwd,
@@ -133,6 +143,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const controller: SessionController = new SessionController({
     cwd,
     checkpoints,
+    systemPrompt: instructions.provider,
     onRunEnd: (sm, firstUserId) => void runChangesView.runEnded(sm, firstUserId),
     modelRegistry: registry,
     hookRegistry,
@@ -155,12 +166,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       log.error(message);
       void vscode.window.showErrorMessage(message);
     },
-    onLockLost: (sm, newHolder) => {
-      const message = lockLostMessage(path.basename(sm.getSessionFile() ?? ""), newHolder);
+    onLockLost: (sm, newHolder, reason) => {
+      const message = lockLostMessage(path.basename(sm.getSessionFile() ?? ""), newHolder, reason);
       log.warn(message);
       tree.setDescription(sessionTitle(sm));
       void vscode.commands.executeCommand("setContext", "agentTree.readOnly", true);
-      void vscode.window.showWarningMessage(message);
+      if (reason === "file-gone") void offerSaveAgain(sm, message, controller, log);
+      else void vscode.window.showWarningMessage(message);
     },
     onSessionChanged: (sm) => {
       tree.setDescription(sessionTitle(sm));
@@ -228,6 +240,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     reveal: (sessionId, entryId) => void compare.revealInTree(sessionId, entryId),
     files: (session) => fileActions.compareFiles(session),
   });
+  const systemPrompt = new SystemPromptDocuments(controller);
   const compare: CompareActions = new CompareActions({ controller, actions, tree, panels, files: fileActions, log });
   context.subscriptions.push(panels);
 
@@ -273,6 +286,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     vscode.window.registerWebviewViewProvider("agentTree.chat", provider(chat)),
     fileActions.registerDocuments(),
     editReview.register(),
+    systemPrompt.register(),
     ...registerCommands({
       review: editReview,
       controller,
@@ -284,6 +298,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       exporter,
       compare,
       files: fileActions,
+      systemPrompt,
       ensureSession,
       views: [tree, chat],
     }),

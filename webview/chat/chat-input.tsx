@@ -43,7 +43,7 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
           p.disabled
             ? "Sending is unavailable (see above)"
             : p.streaming
-              ? "Enter queues a follow-up, Alt+Enter steers now"
+              ? "Enter queues a follow-up, Alt+Enter steers"
               : "Ask the agent… (Enter to send, Shift+Enter for a new line)"
         }
         rows={3}

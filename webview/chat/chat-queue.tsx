@@ -1,6 +1,6 @@
 /**
- * The messages typed while the agent works, listed above the input: each says whether it steers (delivered after
- * the running tool call) or follows up (sent when the run ends), and can be edited in place (Enter saves, Escape
+ * The messages typed while the agent works, listed above the input: each says whether it steers (delivered once
+ * the current reply's tool calls have finished) or follows up (sent when the run ends), and can be edited in place (Enter saves, Escape
  * cancels) or removed. The host owns the queue; this list shows it and asks for changes.
  */
 import type { JSX } from "preact";
@@ -17,7 +17,7 @@ export interface ChatQueueProps {
 
 const KIND_LABEL: Record<QueuedMessage["kind"], string> = { steer: "Steer", followUp: "Follow-up" };
 const KIND_TITLE: Record<QueuedMessage["kind"], string> = {
-  steer: "Delivered after the current tool call, before the next model request",
+  steer: "Delivered once all the tool calls of the current reply have finished, before the next model request",
   followUp: "Sent as its own request when the run ends",
 };
 

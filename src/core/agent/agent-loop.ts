@@ -43,6 +43,11 @@ export interface LoopEnv {
   takeSteering?: () => UserMessage | undefined;
   /** The next follow-up the user queued, if any (taken off its queue). */
   takeFollowUp?: () => UserMessage | undefined;
+  /**
+   * Runs before a steering message or follow-up is appended: the session records the system prompt's changes
+   * there, so a message delivered during a run follows its prompt as a prompt's own message does.
+   */
+  beforeDeliver?: () => Promise<void>;
 }
 
 /** Runs the loop (see the file comment). Never throws for model or tool failures. */
@@ -50,7 +55,8 @@ export async function runAgentLoop(env: LoopEnv): Promise<void> {
   const { signal, emit } = env;
   const toolsByName = new Map(env.tools.map((t) => [t.name, t]));
   let overflowRetried = false;
-  const deliver = (message: UserMessage): void => {
+  const deliver = async (message: UserMessage): Promise<void> => {
+    await env.beforeDeliver?.();
     emit({ type: "message_start", message });
     env.append(message);
   };
@@ -102,11 +108,11 @@ export async function runAgentLoop(env: LoopEnv): Promise<void> {
 
     if (!ran || signal.aborted) return;
     const steering = env.takeSteering?.();
-    if (steering) deliver(steering);
+    if (steering) await deliver(steering);
     if (steering || calls.length > 0 || env.hasTriggeredMessages()) continue;
     const followUp = env.takeFollowUp?.();
     if (!followUp) return;
-    deliver(followUp);
+    await deliver(followUp);
     // A follow-up is a prompt of its own: it gets the whole turn budget again.
     turn = -1;
   }

@@ -1,6 +1,6 @@
 /**
  * The messages a user typed while an agent works (pi's steering and follow-up queues). Steering is delivered
- * after the running tool calls finish, before the next model request; a follow-up when the agent would stop,
+ * once all the tool calls of the current reply have finished, before the next model request (pi 1.6); a follow-up when the agent would stop,
  * as a request of its own. Both are taken one at a time (pi's "one-at-a-time" mode), so every queued message
  * gets its own model reply. The queue belongs to one running agent, never to the session or the host, so
  * several agents on one session each keep their own.
