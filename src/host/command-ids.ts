@@ -41,6 +41,10 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.unarchiveBranch",
   "agentTree.deleteBranch",
   "agentTree.toggleArchivedBranches",
+  "agentTree.selectThinkingLevel",
+  "agentTree.acceptEdit",
+  "agentTree.rejectEdit",
+  "agentTree.acceptAllEditsInRun",
   "agentTree.showSystemPrompt",
 ] as const;
 

@@ -6,6 +6,7 @@ import type { ChatInputService } from "./chat-input/chat-input-service.js";
 import { COMMAND_IDS, type CommandId } from "./command-ids.js";
 import type { CompareActions } from "./compare/compare-actions.js";
 import type { CheckpointActions } from "./checkpoint-actions.js";
+import type { EditReview } from "./edit-review.js";
 import type { ExportActions } from "./export-actions.js";
 import type { ModelActions } from "./model-actions.js";
 import { parseEntryContextArg } from "./protocol-validation.js";
@@ -38,6 +39,8 @@ export interface CommandDeps {
   systemPrompt: SystemPromptDocuments;
   /** The tree and chat views ("Reload Views"). */
   views: readonly AgentWebviewView[];
+  /** Accept, Reject and Accept All in This Run of an edit shown as a diff. */
+  review: EditReview;
 }
 
 /** Register every command; the returned disposables go into the extension context. */
@@ -83,6 +86,11 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.continueInNewSession": () => opener.continueInNewSession(),
     "agentTree.compact": ensured(() => actions.compact()),
     "agentTree.selectModel": ensured(() => models.selectModel()),
+    "agentTree.selectThinkingLevel": ensured(() => models.selectThinkingLevel()),
+    // From the diff editor's title bar (its document) or the palette (the active or newest review).
+    "agentTree.acceptEdit": (arg?: unknown) => d.review.decide(arg, true),
+    "agentTree.rejectEdit": (arg?: unknown) => d.review.decide(arg, false),
+    "agentTree.acceptAllEditsInRun": (arg?: unknown) => d.review.decide(arg, true, true),
     "agentTree.setApiKey": () => models.setApiKey(),
     "agentTree.abort": () => actions.abort(),
     "agentTree.exportHtml": ensured(() => exporter.exportHtml(false)),

@@ -41,6 +41,8 @@ import {
 import { OneAtATime } from "./webview-ready-watchdog.js";
 import { AgentWebviewView } from "./webview-view.js";
 import { loadWorkspaceHooks } from "./workspace-hooks.js";
+import { EditReview } from "./edit-review.js";
+import { RunChangesView } from "./run-changes-view.js";
 
 /** Payload of `onDidChangeSession`. */
 export interface SessionChangeEvent {
@@ -133,10 +135,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   });
   context.subscriptions.push(instructions);
 
+  const runChangesView = new RunChangesView({ service: checkpoints, postChat: (m) => chat.post(m), log });
+  const editReview = new EditReview({
+    cwd,
+    answer: (id, approved, allInRun) => controllerRef?.approvals?.answer(id, approved, false, allInRun),
+    log,
+  });
   const controller: SessionController = new SessionController({
     cwd,
     checkpoints,
     systemPrompt: instructions.provider,
+    onRunEnd: (sm, firstUserId) => void runChangesView.runEnded(sm, firstUserId),
     modelRegistry: registry,
     hookRegistry,
     getApiKey: (m) => keys.get(m.provider),
@@ -147,8 +156,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     postChat: (m) => chat.post(m),
     isViewReady: (kind) => (kind === "tree" ? tree : chat).isReady,
     approvalUi: {
-      ask: (r, summary) => askApproval(r, summary),
-      done: (id) => chat.post({ type: "chat/approvalDone", toolCallId: id }),
+      ask: (r, summary) => void askApproval(r, summary),
+      done: (id) => {
+        chat.post({ type: "chat/approvalDone", toolCallId: id });
+        void editReview.close(id);
+      },
     },
     onStreaming: (s) => void vscode.commands.executeCommand("setContext", "agentTree.streaming", s),
     onError: (message) => {
@@ -179,10 +191,24 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   controllerRef = controller;
   context.subscriptions.push({ dispose: () => void controller.close() });
 
-  function askApproval(r: ToolApprovalRequest, summary: string): void {
-    chat.post({ type: "chat/approval", toolCallId: r.toolCallId, toolName: r.toolName, summary });
+  async function askApproval(r: ToolApprovalRequest, summary: string): Promise<void> {
+    // A write or edit opens its diff first, so the chat offers Accept and Reject next to it.
+    const edited = await editReview.open(r);
+    if (!controller.approvals?.pendingRequests().some((p) => p.toolCallId === r.toolCallId)) {
+      void editReview.close(r.toolCallId);
+      return;
+    }
+    chat.post({
+      type: "chat/approval",
+      toolCallId: r.toolCallId,
+      toolName: r.toolName,
+      summary,
+      ...(edited === undefined ? {} : { edit: { path: edited } }),
+    });
     if (chat.isReady && chat.isVisible) return;
-    // The chat is hidden: ask in a notification too; whichever answers first wins.
+    // The chat is hidden: ask in a notification too; whichever answers first wins. An edit's diff is open and
+    // answers from its title bar.
+    if (edited !== undefined) return;
     void vscode.window
       .showWarningMessage(`Agent wants to run ${r.toolName}: ${summary}`, "Allow", "Allow Always", "Deny")
       .then((choice) => {
@@ -262,14 +288,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       log,
       ensureSession,
       runCommand: async (command) => void (await vscode.commands.executeCommand(WEBVIEW_COMMAND_IDS[command])),
+      openDiff: (msg) =>
+        msg.toolCallId !== undefined ? editReview.reopen(msg.toolCallId) : runChangesView.open(msg.file ?? -1),
     });
 
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider("agentTree.tree", provider(tree)),
     vscode.window.registerWebviewViewProvider("agentTree.chat", provider(chat)),
     fileActions.registerDocuments(),
+    editReview.register(),
     systemPrompt.register(),
     ...registerCommands({
+      review: editReview,
       controller,
       opener,
       search,

@@ -25,6 +25,8 @@ export interface RouterDeps {
   ensureSession(): Promise<boolean>;
   /** Runs a toolbar command of a webview. */
   runCommand(command: WebviewCommand): Promise<void>;
+  /** Opens a pending edit's diff again, or the diff of a file the last run changed. */
+  openDiff(msg: Extract<WebviewToHost, { type: "chat/openDiff" }>): Promise<void>;
 }
 
 /** Validate and dispatch one raw message from `view`. */
@@ -87,8 +89,18 @@ async function dispatch(msg: WebviewToHost, view: AgentWebviewView, d: RouterDep
     case "chat/abort":
       return d.actions.abort();
     case "chat/approve":
-      d.controller.approvals?.answer(msg.toolCallId, msg.approved, msg.always === true);
+      d.controller.approvals?.answer(msg.toolCallId, msg.approved, msg.always === true, msg.allInRun === true);
       return;
+    case "chat/queue":
+      return d.chatInput.submit(msg.text, msg.mentions, msg.images, msg.kind);
+    case "chat/queueEdit":
+      return d.controller.editQueuedMessage(msg.id, msg.text);
+    case "chat/queueRemove":
+      return d.controller.removeQueuedMessage(msg.id);
+    case "chat/selectThinkingLevel":
+      return d.models.setThinkingLevel(msg.level);
+    case "chat/openDiff":
+      return d.openDiff(msg);
     case "chat/selectModel":
       return d.models.select(msg.key);
     case "command":

@@ -8,6 +8,7 @@
  */
 import { imageProblem, MAX_IMAGE_BASE64, MAX_IMAGES_PER_MESSAGE } from "../core/mentions/image-attachment.js";
 import type { NavigateMode } from "../core/agent/navigate-types.js";
+import { THINKING_LEVELS } from "../core/providers/thinking-levels.js";
 import {
   MAX_WEBVIEW_TEXT,
   TREE_ACTIONS,
@@ -144,11 +145,35 @@ export const WEBVIEW_PARSERS: MessageParsers<WebviewToHost> = {
   "chat/abort": () => ({ type: "chat/abort" }),
   "chat/approve": (o) => {
     const always = optionalBool(o, "always");
+    const allInRun = optionalBool(o, "allInRun");
     const toolCallId = str(o, "toolCallId", MAX_ID_LENGTH);
     const approved = bool(o, "approved");
-    return always === undefined
-      ? { type: "chat/approve", toolCallId, approved }
-      : { type: "chat/approve", toolCallId, approved, always };
+    return {
+      type: "chat/approve",
+      toolCallId,
+      approved,
+      ...(always === undefined ? {} : { always }),
+      ...(allInRun === undefined ? {} : { allInRun }),
+    };
+  },
+  "chat/queue": (o) => {
+    const text = str(o, "text");
+    if (text.trim().length === 0) refuse(`field "text" is empty`);
+    const out: Extract<WebviewToHost, { type: "chat/queue" }> = {
+      type: "chat/queue",
+      kind: oneOf(o, "kind", ["steer", "followUp"] as const),
+      text,
+    };
+    if (o.mentions !== undefined) out.mentions = mentions(o.mentions);
+    if (o.images !== undefined) out.images = images(o.images);
+    return out;
+  },
+  "chat/queueEdit": (o) => ({ type: "chat/queueEdit", id: str(o, "id", MAX_ID_LENGTH), text: str(o, "text") }),
+  "chat/queueRemove": (o) => ({ type: "chat/queueRemove", id: str(o, "id", MAX_ID_LENGTH) }),
+  "chat/selectThinkingLevel": (o) => ({ type: "chat/selectThinkingLevel", level: oneOf(o, "level", THINKING_LEVELS) }),
+  "chat/openDiff": (o) => {
+    if (o.toolCallId !== undefined) return { type: "chat/openDiff", toolCallId: str(o, "toolCallId", MAX_ID_LENGTH) };
+    return { type: "chat/openDiff", file: index(o, "file") };
   },
   "chat/selectModel": (o) => ({ type: "chat/selectModel", key: str(o, "key", MAX_ID_LENGTH * 2) }),
   command: (o) => ({ type: "command", command: oneOf(o, "command", WEBVIEW_COMMANDS) }),

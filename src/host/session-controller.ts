@@ -7,7 +7,9 @@
 import { AgentSession } from "../core/agent/agent-session.js";
 import type { AgentCheckpointHook } from "../core/checkpoints/turn-checkpoints.js";
 import type { ModelRegistry } from "../core/providers/model-registry.js";
-import type { ModelInfo } from "../core/providers/types.js";
+import type { ModelInfo, ThinkingLevel } from "../core/providers/types.js";
+import type { QueuedKind } from "../core/agent/prompt-queue.js";
+import type { ImageContent, TextContent } from "../core/messages.js";
 import type { LockHolderInfo, LockLossReason } from "../core/session/errors.js";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { AgentTool } from "../core/tools/types.js";
@@ -28,6 +30,7 @@ import {
 } from "./model-choice.js";
 import { ApprovalBroker, summarizeToolCall, type ApprovalUi, type AutoApprove } from "./tool-approval.js";
 import { TreeSync } from "./tree-sync.js";
+import { followRunInput } from "./run-input-sync.js";
 
 /** What the controller needs from the editor. */
 export interface ControllerDeps {
@@ -65,6 +68,8 @@ export interface ControllerDeps {
   systemPrompt?: SystemPromptProvider;
   /** Workspace checkpoints for every agent (src/host/checkpoint-service.ts); none: files are not recorded. */
   checkpoints?: AgentCheckpointHook;
+  /** A run of the current agent ended; `firstUserId`: its first user message (the chat lists the files it changed). */
+  onRunEnd?(sm: SessionManager, firstUserId: string | undefined): void;
 }
 
 interface Current {
@@ -170,7 +175,17 @@ export class SessionController {
       onSettled: () => this.pushChat(),
       onStreaming: (s) => d.onStreaming(s),
     });
-    const unsubscribe = agent.subscribe((e) => chat.handle(e));
+    const unsubscribeChat = agent.subscribe((e) => chat.handle(e));
+    const unsubscribeInput = followRunInput(
+      agent,
+      broker,
+      (m) => d.postChat(m),
+      (first) => d.onRunEnd?.(sm, first),
+    );
+    const unsubscribe = (): void => {
+      unsubscribeChat();
+      unsubscribeInput();
+    };
     const unsubscribeLock = sm.onLockLost((newHolder, reason) => this.lockLost(sm, newHolder, reason));
     d.hookRegistry.attach(agent.hooks);
     return { sm, agent, tree, chat, chatPath: new ChatPath(sm), broker, unsubscribe, unsubscribeLock, readOnlyCause };
@@ -245,6 +260,7 @@ export class SessionController {
     c.tree.flush();
     this.deps.postChat(this.chatSnapshot(c));
     this.deps.postChat(this.modelsMessage());
+    this.deps.postChat({ type: "chat/queue", items: [...c.agent.getQueuedMessages()] });
     // A reloaded chat view lost its approval prompts: show them again.
     for (const r of c.broker.pendingRequests()) this.deps.approvalUi.ask(r, summarizeToolCall(r.toolName, r.args));
   }
@@ -281,7 +297,65 @@ export class SessionController {
       models: this.usable().map(toModelDto),
     };
     if (current) msg.current = modelKey(current);
+    const agent = this.current?.agent;
+    if (agent) {
+      msg.thinkingLevels = agent.getSupportedThinkingLevels();
+      msg.thinkingLevel = agent.getThinkingLevel();
+    }
     return msg;
+  }
+
+  /**
+   * While the agent works: queue a follow-up or a steering message, with the attachments `content` holds after its
+   * text (src/core/mentions/user-content.ts). When the run ended meanwhile, it is sent as a prompt instead (`send`),
+   * so nothing typed is lost. Returns an error message, or undefined.
+   */
+  queueMessage(
+    kind: QueuedKind,
+    text: string,
+    content: string | (TextContent | ImageContent)[],
+    send: () => Promise<void>,
+  ): string | undefined {
+    const c = this.current;
+    if (!c) return "No session is open.";
+    if (!c.agent.isStreaming) {
+      void send();
+      return undefined;
+    }
+    try {
+      c.agent.queueMessage(kind, text, typeof content === "string" ? [] : content.slice(1));
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+    return undefined;
+  }
+
+  /** Change (empty text: remove) a queued message; nothing happens when it was already delivered. */
+  editQueuedMessage(id: string, text: string): void {
+    this.current?.agent.editQueuedMessage(id, text);
+  }
+
+  /** Remove a queued message; nothing happens when it was already delivered. */
+  removeQueuedMessage(id: string): void {
+    this.current?.agent.removeQueuedMessage(id);
+  }
+
+  /** Switch the thinking level (recorded as a thinking_level_change). Returns an error message, or undefined. */
+  selectThinkingLevel(level: ThinkingLevel): string | undefined {
+    const c = this.current;
+    if (!c) return "No session is open.";
+    if (c.sm.isReadOnly()) return this.readOnlyReason();
+    if (!c.agent.getSupportedThinkingLevels().includes(level)) {
+      const model = c.agent.getModel();
+      return `${model ? model.name : "No model"} does not take the thinking level "${level}".`;
+    }
+    try {
+      c.agent.setThinkingLevel(level);
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+    this.pushChat();
+    return undefined;
   }
 
   /** True when the model needs no key or has one. */

@@ -6,6 +6,8 @@
 import type { CompareFileChange, CompareOverview, CompareTurn } from "../core/compare/compare-types.js";
 import type { NavigateMode } from "../core/agent/navigate-types.js";
 import type { AttachmentLabel } from "../core/mentions/user-content.js";
+import type { QueuedKind, QueuedMessage } from "../core/agent/prompt-queue.js";
+import type { ThinkingLevel } from "../core/providers/types.js";
 import type { RowColumns } from "../core/rows/row-columns.js";
 
 /** Tree filters (pi's): default, no-tools, user-only, labeled-only, all. */
@@ -32,6 +34,16 @@ export interface ChatMessageDto {
   model?: string;
   usage?: { input: number; output: number; cost: number };
   timestamp: number;
+}
+
+/** A file a run changed, as the chat lists it after the run. */
+export interface ChangedFileDto {
+  /** Workspace-relative path. */
+  path: string;
+  status: "added" | "modified" | "deleted" | "renamed" | "type-changed";
+  /** Lines added and removed; undefined for a binary file. */
+  added?: number;
+  removed?: number;
 }
 
 /** Model choice offered by the host. */
@@ -159,12 +171,30 @@ export type HostToWebview =
   | { type: "chat/completions"; requestId: number; items: CompletionItemDto[] }
   /** Add a mention to the input (Add Selection to Chat, Add File to Chat) and focus it. */
   | { type: "chat/addMention"; mention: MentionDto }
-  /** A tool call waits for approval. */
-  | { type: "chat/approval"; toolCallId: string; toolName: string; summary: string }
+  /**
+   * A tool call waits for approval. `edit`: a write or edit whose result opened in a diff editor (Accept, Reject,
+   * Accept All in This Run).
+   */
+  | { type: "chat/approval"; toolCallId: string; toolName: string; summary: string; edit?: { path: string } }
+  /** The messages typed while the agent works, waiting for delivery (oldest first). */
+  | { type: "chat/queue"; items: QueuedMessage[] }
+  /** Queued messages a run left undelivered (aborted, failed): put back into the input, before what it holds. */
+  | { type: "chat/restoreInput"; text: string }
+  /** The files the last run changed, with line counts from the checkpoints (each opens its diff). */
+  | { type: "chat/changedFiles"; entryId: string; files: ChangedFileDto[] }
   /** The approval was answered elsewhere (notification) or the run ended. */
   | { type: "chat/approvalDone"; toolCallId: string }
-  /** Models the picker offers, and the current one. */
-  | { type: "chat/models"; models: ModelDto[]; current?: string }
+  /**
+   * Models the picker offers, and the current one; the thinking levels the current model takes (only "off" for
+   * a model without reasoning) and the one in force at the leaf.
+   */
+  | {
+      type: "chat/models";
+      models: ModelDto[];
+      current?: string;
+      thinkingLevels?: ThinkingLevel[];
+      thinkingLevel?: ThinkingLevel;
+    }
   /** A transient status line. */
   | { type: "status"; text: string; kind: "info" | "error" };
 
@@ -188,8 +218,21 @@ export type WebviewToHost =
   | { type: "chat/requestOlder"; requestId: number; before: number; beforeId: string }
   /** Stop the running prompt. */
   | { type: "chat/abort" }
-  /** Answer a tool approval. `always` auto-approves this tool for the session. */
-  | { type: "chat/approve"; toolCallId: string; approved: boolean; always?: boolean }
+  /**
+   * Answer a tool approval. `always` auto-approves this tool for the session; `allInRun` accepts every write and
+   * edit until the run ends.
+   */
+  | { type: "chat/approve"; toolCallId: string; approved: boolean; always?: boolean; allInRun?: boolean }
+  /** While a run works: queue a follow-up (Enter) or a steering message (Alt+Enter). */
+  | { type: "chat/queue"; kind: QueuedKind; text: string; mentions?: MentionDto[]; images?: ImageDto[] }
+  /** Change a queued message's text (empty removes it). */
+  | { type: "chat/queueEdit"; id: string; text: string }
+  /** Remove a queued message. */
+  | { type: "chat/queueRemove"; id: string }
+  /** Pick a thinking level. */
+  | { type: "chat/selectThinkingLevel"; level: ThinkingLevel }
+  /** Open the diff of a pending edit again (`toolCallId`), or of a changed file of chat/changedFiles (`file`). */
+  | { type: "chat/openDiff"; toolCallId?: string; file?: number }
   /** Pick a model by key. */
   | { type: "chat/selectModel"; key: string }
   /** Run an extension command with no arguments (New Session, Open Session…, Compact, Set API Key). */

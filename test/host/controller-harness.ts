@@ -12,6 +12,8 @@ import type { HostToWebview } from "../../src/shared/protocol.js";
 export interface HarnessOptions {
   /** Base URL of a fake OpenAI server: registers model "fake/m" (no key needed). */
   fakeBaseURL?: string;
+  /** "fake/m" thinks (reasoning, and xhigh too with "xhigh"). */
+  reasoning?: boolean | "xhigh";
   autoApprove?: AutoApprove;
   /** Tools the agent offers (default none). */
   tools?: AgentTool[];
@@ -45,6 +47,8 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
         api: "openai-completions",
         noApiKey: true,
         contextWindow: 32000,
+        ...(opts.reasoning ? { reasoning: true } : {}),
+        ...(opts.reasoning === "xhigh" ? { supportsXhigh: true } : {}),
       },
     ]);
   }

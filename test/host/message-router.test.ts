@@ -20,6 +20,8 @@ function setup(opts: { attachOnReady?: boolean; throwing?: boolean } = {}) {
       chatViewLoaded: rec("chatViewLoaded"),
       pushOlderChat: rec("pushOlderChat"),
       approvals: { answer: rec("answer") },
+      editQueuedMessage: rec("editQueuedMessage"),
+      removeQueuedMessage: rec("removeQueuedMessage"),
     },
     actions: {
       navigate: rec("navigate"),
@@ -30,8 +32,9 @@ function setup(opts: { attachOnReady?: boolean; throwing?: boolean } = {}) {
       submit: rec("submit"),
       abort: rec("abort"),
     },
-    models: { select: rec("select") },
+    models: { select: rec("select"), setThinkingLevel: rec("setThinkingLevel") },
     chatInput: { submit: rec("chatSubmit"), complete: rec("complete"), dropFiles: rec("dropFiles") },
+    openDiff: async (m: unknown) => rec("openDiff")(m),
     log: { warn: (m: string) => logs.push(`warn:${m}`), error: (m: string) => logs.push(`error:${m}`) },
     ensureSession: async () => opts.attachOnReady === true,
     runCommand: async (c: string) => rec("command")(c),
@@ -87,6 +90,13 @@ test("valid messages reach their actions", async () => {
     { type: "chat/approve", toolCallId: "c", approved: true, always: true },
     { type: "chat/selectModel", key: "fake/m" },
     { type: "command", command: "compact" },
+    { type: "chat/queue", kind: "steer", text: "now" },
+    { type: "chat/queueEdit", id: "q1", text: "later" },
+    { type: "chat/queueRemove", id: "q2" },
+    { type: "chat/selectThinkingLevel", level: "xhigh" },
+    { type: "chat/openDiff", toolCallId: "c" },
+    { type: "chat/openDiff", file: 2 },
+    { type: "chat/approve", toolCallId: "d", approved: true, allInRun: true },
   ];
   for (const m of msgs) await routeWebviewMessage(m, view, deps);
   assert.deepEqual(calls, [
@@ -103,9 +113,16 @@ test("valid messages reach their actions", async () => {
     'dropFiles(["file:///w/b.ts"])',
     'pushOlderChat(4,60,"e1")',
     "abort()",
-    'answer("c",true,true)',
+    'answer("c",true,true,false)',
     'select("fake/m")',
     'command("compact")',
+    'chatSubmit("now",,,"steer")',
+    'editQueuedMessage("q1","later")',
+    'removeQueuedMessage("q2")',
+    'setThinkingLevel("xhigh")',
+    'openDiff({"type":"chat/openDiff","toolCallId":"c"})',
+    'openDiff({"type":"chat/openDiff","file":2})',
+    'answer("d",true,false,true)',
   ]);
 });
 

@@ -1,5 +1,6 @@
 /**
- * The prompt box: a native textarea (Enter sends, Shift+Enter breaks the line) with Send / Abort.
+ * The prompt box: a native textarea (Enter sends, Shift+Enter breaks the line) with Send / Abort. While the
+ * agent works it stays usable: Enter queues a follow-up, Alt+Enter steers (see chat-queue.tsx).
  */
 import type { JSX } from "preact";
 import { useLayoutEffect, useRef } from "preact/hooks";
@@ -16,6 +17,8 @@ export interface ChatInputProps {
   disabled: boolean;
   onSend: (text: string) => void;
   onAbort: () => void;
+  /** While streaming: queue the text as a follow-up (Enter) or a steering message (Alt+Enter). */
+  onQueue: (kind: "followUp" | "steer", text: string) => void;
   /** Changes whenever the host asks to fill and focus the box. */
   focusSeq: number;
   /** `@` mentions, `/` commands and dropped files (chat-input-assist.ts). */
@@ -33,9 +36,10 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
     el.focus();
     el.setSelectionRange(el.value.length, el.value.length);
   }, [p.focusSeq]);
-  const send = (): void => {
-    if (p.streaming || p.disabled || p.value.trim() === "") return;
-    p.onSend(p.value);
+  const send = (steer = false): void => {
+    if (p.disabled || p.value.trim() === "") return;
+    if (p.streaming) p.onQueue(steer ? "steer" : "followUp", p.value);
+    else p.onSend(p.value);
   };
   return (
     <div class="chat-input">
@@ -53,7 +57,9 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
         placeholder={
           p.disabled
             ? "Sending is unavailable (see above)"
-            : "Ask the agent… (@ to mention a file, / for commands; Enter to send)"
+            : p.streaming
+              ? "Enter queues a follow-up, Alt+Enter steers"
+              : "Ask the agent… (@ to mention a file, / for commands; Enter to send)"
         }
         rows={3}
         value={p.value}
@@ -65,7 +71,7 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
           if (assisted.onKeyDown(e)) return;
           if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
             e.preventDefault();
-            send();
+            send(e.altKey);
           }
           // Escape while streaming is handled once, at the document (chat-app), wherever focus is.
         }}
@@ -81,11 +87,11 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
           />
         ) : null}
         <Button
-          icon="send"
-          ariaLabel="Send"
-          title="Send (Enter)"
-          disabled={p.streaming || p.disabled || p.value.trim() === ""}
-          onClick={send}
+          icon={p.streaming ? "list-ordered" : "send"}
+          ariaLabel={p.streaming ? "Queue" : "Send"}
+          title={p.streaming ? "Queue a follow-up (Enter); Alt+Enter steers" : "Send (Enter)"}
+          disabled={p.disabled || p.value.trim() === ""}
+          onClick={() => send()}
         />
       </div>
     </div>

@@ -20,6 +20,7 @@ import { keyEnvValues, resolveApiKey, withoutKeys } from "../providers/api-key.j
 import type { ModelRegistry } from "../providers/model-registry.js";
 import { completeText, streamCompletion } from "../providers/stream-completion.js";
 import type { ModelInfo, StreamRequest, ThinkingLevel } from "../providers/types.js";
+import { clampThinkingLevel, isThinkingLevel, supportedThinkingLevels } from "../providers/thinking-levels.js";
 import type { SessionManager } from "../session/session-manager.js";
 // The content of a user message with attachments (src/core/mentions).
 import type { ImageContent, TextContent } from "../messages.js";
@@ -45,13 +46,18 @@ import type { CheckpointMoment } from "../checkpoints/session-link.js";
 import type { AgentCheckpointHook } from "../checkpoints/turn-checkpoints.js";
 import { chooseSummarySource, type SummarySource } from "./summary-source.js";
 import { KeyRedactor } from "./key-redactor.js";
+import { PromptQueue, type QueuedKind, type QueuedMessage } from "./prompt-queue.js";
 import { SystemPromptSync, promptTextOf } from "./system-prompt-sync.js";
 import type { SystemPromptProvider } from "../prompt/workspace-prompt.js";
 
+/** A recorded level as a ThinkingLevel: pi 1.6's "max" is our strongest (clamped per model), anything unknown "off". */
+function levelOf(recorded: string): ThinkingLevel {
+  if (recorded === "max") return "xhigh";
+  return isThinkingLevel(recorded) ? recorded : "off";
+}
+
 /** Default bound on model calls per prompt, so a model that keeps calling tools cannot loop forever. */
 export const DEFAULT_MAX_TURNS = 50;
-
-const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];
 
 /** Constructor options (docs/core-api.md). */
 export interface AgentSessionOptions {
@@ -116,7 +122,6 @@ export class AgentSession {
   private readonly stream: StreamFn;
   private readonly complete: CompleteFn;
   private model: ModelInfo | undefined;
-  private thinkingLevel: ThinkingLevel;
   private abortController: AbortController | undefined;
   private running = false;
   private busyWith: string | undefined;
@@ -131,6 +136,8 @@ export class AgentSession {
   private skillFolders: readonly string[] = [];
   /** A mutating tool started since the last checkpoint. */
   private filesMayHaveChanged = false;
+  /** What the user typed while this agent works (steering and follow-ups). */
+  private readonly promptQueue = new PromptQueue((items) => this.emit({ type: "queue_update", items }));
 
   constructor(options: AgentSessionOptions) {
     this.options = options;
@@ -153,9 +160,6 @@ export class AgentSession {
       options.model ??
       options.selectModel?.(context.model) ??
       (context.model ? this.modelRegistry.find(context.model.provider, context.model.modelId) : undefined);
-    this.thinkingLevel = THINKING_LEVELS.includes(context.thinkingLevel as ThinkingLevel)
-      ? (context.thinkingLevel as ThinkingLevel)
-      : "off";
     this.hookRunner = new HookRunner(
       () => this.hookContext(),
       (error) => this.emit({ type: "error", error, source: "hook" }),
@@ -235,18 +239,25 @@ export class AgentSession {
     this.model = model;
   }
 
-  /** The thinking level in use. */
+  /** The thinking level in force at the leaf (its branch's last thinking_level_change; "off" without one). */
   getThinkingLevel(): ThinkingLevel {
-    return this.thinkingLevel;
+    return levelOf(this.sessionManager.getLeafSettings().thinkingLevel);
   }
 
-  /** Switches the thinking level and records a thinking_level_change entry. */
+  /** The levels the current model takes (only "off" without a reasoning model). */
+  getSupportedThinkingLevels(): ThinkingLevel[] {
+    return supportedThinkingLevels(this.model);
+  }
+
+  /**
+   * Switches the thinking level and records a thinking_level_change entry (so the branch keeps it and pi resumes
+   * with it). The level is recorded as chosen; a request carries the nearest level the model takes.
+   */
   setThinkingLevel(level: ThinkingLevel): void {
-    if (!THINKING_LEVELS.includes(level)) throw new Error(`Unknown thinking level "${String(level)}"`);
+    if (!isThinkingLevel(level)) throw new Error(`Unknown thinking level "${String(level)}"`);
     this.assertIdle("change the thinking level");
-    if (level === this.thinkingLevel) return;
+    if (level === this.getThinkingLevel()) return;
     this.sessionManager.appendThinkingLevelChange(level);
-    this.thinkingLevel = level;
   }
 
   /** The tools the model is offered. */
@@ -291,6 +302,40 @@ export class AgentSession {
     // `content`: the typed text with its attachments (src/core/mentions/user-content.ts); commands read `text`.
     const user: UserMessage = { role: "user", content: options.content ?? text, timestamp: Date.now() };
     await this.run([user], options.signal);
+  }
+
+  /**
+   * Queues `text` while a prompt runs: "steer" delivers it once all the tool calls of the current reply have
+   * finished, before the next model request; "followUp" when the agent would stop, as a request of its own. Both become ordinary user messages.
+   * `attachments` follow the text in the user message (files, selections, images: src/core/mentions/user-content.ts)
+   * and stay when the text is edited. Rejects (throws) when nothing runs: send it with prompt() then. Returns the
+   * queued message's id.
+   */
+  queueMessage(kind: QueuedKind, text: string, attachments: readonly (TextContent | ImageContent)[] = []): string {
+    if (typeof text !== "string" || text.trim() === "") throw new Error("Cannot queue an empty message");
+    if (this.disposed) throw new Error("Cannot queue a message: the session was disposed");
+    if (!this.running) throw new Error("Nothing is running: send the message instead of queueing it");
+    return this.promptQueue.enqueue(kind, text, attachments);
+  }
+
+  /** Changes a queued message's text (empty text removes it); false when it was already delivered. */
+  editQueuedMessage(id: string, text: string): boolean {
+    return this.promptQueue.edit(id, text);
+  }
+
+  /** Removes a queued message; false when it was already delivered. */
+  removeQueuedMessage(id: string): boolean {
+    return this.promptQueue.remove(id);
+  }
+
+  /** The messages waiting for delivery, oldest first. */
+  getQueuedMessages(): readonly QueuedMessage[] {
+    return this.promptQueue.list();
+  }
+
+  /** Empties the queue and returns what it held (to put back into the input after an abort). */
+  clearQueue(): QueuedMessage[] {
+    return this.promptQueue.clear();
   }
 
   /** Stops the running prompt: the stream and tools are aborted, what was said is kept. */
@@ -388,6 +433,9 @@ export class AgentSession {
         buildRequest: () => this.buildRequest(model, signal),
         beforeModelCall: () =>
           this.filesMayHaveChanged ? this.recordCheckpoint("after-tools", signal) : Promise.resolve(),
+        takeSteering: () => this.takeQueued("steer"),
+        takeFollowUp: () => this.takeQueued("followUp"),
+        beforeDeliver: async () => await this.promptSync?.recordChanges(),
       });
     } catch (err) {
       // Only a bug or a failing session store gets here: report it rather than leaving the UI hanging.
@@ -402,6 +450,14 @@ export class AgentSession {
       this.abortController = undefined;
       this.emit({ type: "agent_end", messages: produced });
     }
+  }
+
+  private takeQueued(kind: QueuedKind): UserMessage | undefined {
+    const item = this.promptQueue.take(kind);
+    if (!item) return undefined;
+    const content =
+      item.attachments.length > 0 ? [{ type: "text" as const, text: item.text }, ...item.attachments] : item.text;
+    return { role: "user", content, timestamp: Date.now() };
   }
 
   /** Runs the checkpoint hook; a failure is reported as an `error` event and the prompt goes on. */
@@ -430,8 +486,10 @@ export class AgentSession {
   }
 
   private async buildRequest(model: ModelInfo, signal: AbortSignal): Promise<StreamRequest> {
+    // First: the prompt's changed sections are recorded, and the context read after includes them.
     const systemPrompt = await this.promptSync?.beforeRequest();
-    let messages = this.contextCache.get().messages;
+    const context = this.contextCache.get();
+    let messages = context.messages;
     if (this.hookRunner.has("context")) messages = await this.hookRunner.emitContext(messages);
     const request: StreamRequest = {
       model,
@@ -439,7 +497,8 @@ export class AgentSession {
       tools: this.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
       apiKey: await this.apiKeyFor(model),
       signal,
-      thinkingLevel: this.thinkingLevel,
+      // The level of the branch the request continues (a move in the tree may have changed it).
+      thinkingLevel: clampThinkingLevel(model, levelOf(context.thinkingLevel)),
       onRetry: (info) => this.emit({ type: "retry", attempt: info.attempt, delayMs: info.delayMs, error: info.error }),
     };
     if (systemPrompt) {

@@ -163,16 +163,25 @@ export class SystemPromptSync {
    * cheap), records the sections that changed and returns the text to send (undefined: none).
    */
   async beforeRequest(): Promise<{ text: string; stableLength?: number } | undefined> {
+    await this.recordChanges();
+    if (this.forced !== undefined) return { text: this.forced };
+    const m = currentSystemMessage(this.env.contextMessages());
+    const text = m ? systemPromptText(m) : "";
+    return text === "" || !m ? undefined : { text, stableLength: stablePrefixLength(m) };
+  }
+
+  /**
+   * Rebuilds the prompt and records the sections that changed, keeping the run's hook changes. Called before each
+   * request, and before a user message delivered during a run (steering, a follow-up), so that message follows
+   * the prompt it is answered under, as a prompt's own message does.
+   */
+  async recordChanges(): Promise<void> {
     try {
       const built = this.sectionsOf(await this.options());
       this.record(this.hookPatch ? applySectionPatch(built, this.hookPatch) : built);
     } catch (err) {
       this.env.onError(`Could not build the system prompt: ${err instanceof Error ? err.message : String(err)}`);
     }
-    if (this.forced !== undefined) return { text: this.forced };
-    const m = currentSystemMessage(this.env.contextMessages());
-    const text = m ? systemPromptText(m) : "";
-    return text === "" || !m ? undefined : { text, stableLength: stablePrefixLength(m) };
   }
 
   /** The prompt the next request would be built from (nothing recorded; hooks not run). */

@@ -17,6 +17,7 @@ const THINKING_BUDGET: Record<Exclude<ThinkingLevel, "off">, number> = {
   low: 4096,
   medium: 10_240,
   high: 32_768,
+  xhigh: 65_536,
 };
 
 function buildParams(request: StreamRequest): MessageCreateParamsStreaming {

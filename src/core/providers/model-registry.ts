@@ -73,6 +73,7 @@ export function parseCustomModel(raw: unknown): ModelInfo | string {
   if (r.reasoning === true) model.reasoning = true;
   // pi's models.json: `input` says what a model reads; without it a custom model takes text only.
   if (Array.isArray(r.input)) model.input = [...new Set(r.input as ("text" | "image")[])];
+  if (r.reasoning === true && r.supportsXhigh === true) model.supportsXhigh = true;
   if (typeof r.apiKeyEnv === "string" && r.apiKeyEnv) model.apiKeyEnv = r.apiKeyEnv;
   if (cost) model.cost = cost;
   return model;

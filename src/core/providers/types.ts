@@ -26,6 +26,8 @@ export interface ModelInfo {
   reasoning?: boolean;
   /** What the model reads, as pi's model registry says: "image" when it takes images (default text only). */
   input?: readonly ("text" | "image")[];
+  /** Also takes the "xhigh" thinking level (pi: a model whose level map names xhigh). */
+  supportsXhigh?: boolean;
   /** USD per million tokens. */
   cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
   /** Name of the environment variable holding the key (default per provider). */
@@ -50,7 +52,7 @@ export interface ToolDefinition {
 }
 
 /** Thinking effort; "off" disables thinking. */
-export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high";
+export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
 
 /** One streaming request. */
 export interface StreamRequest {
@@ -107,6 +109,7 @@ export interface CustomModelConfig {
   reasoning?: boolean;
   /** `["text", "image"]` for a model that reads images (pi's models.json); default text only. */
   input?: ("text" | "image")[];
+  supportsXhigh?: boolean;
   apiKeyEnv?: string;
   cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
 }

@@ -12,6 +12,7 @@ import { mentionInText } from "../../core/mentions/mention-label.js";
 import { composeUserContent } from "../../core/mentions/user-content.js";
 import { expandPromptTemplate } from "../../core/prompt/prompt-templates.js";
 import { acceptsImages, imageBlock, textOnlyModelMessage } from "../../core/mentions/image-attachment.js";
+import type { QueuedKind } from "../../core/agent/prompt-queue.js";
 import type { ModelInfo } from "../../core/providers/types.js";
 import type { ImageDto, MentionDto } from "../../shared/protocol.js";
 import type { ChatCompletions } from "./chat-completions.js";
@@ -31,6 +32,11 @@ export interface ChatInputDeps {
   revealChat(): Promise<void>;
   /** Sends the user message: `text` as typed (or expanded), `content` with the attachments when there are any. */
   send(text: string, content: ReturnType<typeof composeUserContent>): Promise<void>;
+  /**
+   * While the agent works: queues the message (Enter: a follow-up, Alt+Enter: steering) with its attachments;
+   * sends it when the run ended meanwhile. Returns an error message, or undefined.
+   */
+  queue(kind: QueuedKind, text: string, content: ReturnType<typeof composeUserContent>): string | undefined;
   /** Reports a failure in the views and a notification. */
   error(what: string, e: unknown): void;
   /** The model the next message goes to. */
@@ -51,8 +57,16 @@ export class ChatInputService {
     this.d.postChat({ type: "chat/completions", requestId, items });
   }
 
-  /** Send what the input holds. */
-  async submit(text: string, mentions: readonly MentionDto[] = [], images: readonly ImageDto[] = []): Promise<void> {
+  /**
+   * Send what the input holds, or with `queue` (typed while the agent works) queue it: a built-in command runs at
+   * once either way (so `/aside` answers during a run); a template expands and mentions attach before queueing.
+   */
+  async submit(
+    text: string,
+    mentions: readonly MentionDto[] = [],
+    images: readonly ImageDto[] = [],
+    queue?: QueuedKind,
+  ): Promise<void> {
     const slash = matchSlashCommand(text, this.d.commands ?? SLASH_COMMANDS);
     if (slash) {
       try {
@@ -91,7 +105,13 @@ export class ChatInputService {
       this.d.error(e instanceof AttachmentError ? "Cannot attach" : "Cannot send", e);
       return;
     }
-    await this.d.send(expanded, composeUserContent(expanded, blocks, images.map(imageBlock)));
+    const content = composeUserContent(expanded, blocks, images.map(imageBlock));
+    if (queue === undefined) return this.d.send(expanded, content);
+    const error = this.d.queue(queue, expanded, content);
+    if (error !== undefined) {
+      this.d.postChat({ type: "chat/setInput", text });
+      this.d.error("Cannot queue the message", new Error(error));
+    }
   }
 
   /** Add Selection to Chat: the active editor's selection (or its line) as a mention with its text. */

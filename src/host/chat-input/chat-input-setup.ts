@@ -42,6 +42,8 @@ export function setUpChatInput(d: ChatInputSetupDeps): {
     postChat: (m) => d.chat.post(m),
     revealChat: () => d.chat.reveal(),
     send: (text, content) => d.actions.submit(text, content),
+    queue: (kind, text, content) =>
+      d.controller.queueMessage(kind, text, content, () => d.actions.submit(text, content)),
     error: (what, e) => d.actions.error(what, e),
     currentModel: () => d.controller.agent?.getModel(),
     workspaceRoots: () =>
