@@ -23,7 +23,7 @@ import type { SessionManager } from "../session/session-manager.js";
 import type { CompactionEntry } from "../session/types.js";
 import type { CompleteFn } from "../summary/summarize.js";
 import { createWorkspaceTools } from "../tools/index.js";
-import type { AgentTool, ToolApprovalPolicy } from "../tools/types.js";
+import type { AgentTool, AgentToolSource, ToolApprovalPolicy } from "../tools/types.js";
 import type { AgentEvent } from "./events.js";
 import { forkSession, type ForkResult } from "./fork.js";
 import { bringConclusions } from "./bring-conclusions.js";
@@ -58,6 +58,11 @@ export interface AgentSessionOptions {
   approve?: ToolApprovalPolicy;
   /** Default: createWorkspaceTools(cwd), with bash commands run without any key variable of the registry's models. */
   tools?: AgentTool[];
+  /**
+   * More tools, asked for when each prompt starts (MCP servers: src/core/mcp/); offered after `tools`, and a name
+   * `tools` already has is left out.
+   */
+  toolSource?: AgentToolSource;
   systemPrompt?: string;
   /** Else the session's last model_change, else none. */
   model?: ModelInfo;
@@ -200,9 +205,15 @@ export class AgentSession {
     this.thinkingLevel = level;
   }
 
-  /** The tools the model is offered. */
+  /** The tools the model is offered: the session's own, then those of its tool source available now. */
   getTools(): readonly AgentTool[] {
-    return this.tools;
+    return this.withSourceTools(this.options.toolSource?.current() ?? []);
+  }
+
+  private withSourceTools(extra: readonly AgentTool[]): readonly AgentTool[] {
+    if (extra.length === 0) return this.tools;
+    const own = new Set(this.tools.map((t) => t.name));
+    return [...this.tools, ...extra.filter((t) => !own.has(t.name))];
   }
 
   private assertIdle(action: string, writes = true): void {
@@ -304,16 +315,18 @@ export class AgentSession {
         this.appendMessage(m, produced);
       }
       await this.learnHostKeys();
+      // Servers behind the tool source start with the first prompt that needs them (bounded wait).
+      const tools = this.withSourceTools((await this.options.toolSource?.ready(signal)) ?? []);
       const settings = this.compactionSettings;
       await runAgentLoop({
         signal,
         maxTurns: this.options.maxTurns ?? DEFAULT_MAX_TURNS,
-        tools: this.tools,
+        tools,
         approve: this.options.approve ?? approveAll,
         cwd: this.cwd,
         stream: this.stream,
         emit: (e) => {
-          if (e.type === "tool_execution_start" && this.tools.some((t) => t.name === e.toolName && t.mutates))
+          if (e.type === "tool_execution_start" && tools.some((t) => t.name === e.toolName && t.mutates))
             this.filesMayHaveChanged = true;
           this.emit(e);
         },
@@ -325,7 +338,7 @@ export class AgentSession {
         compactForOverflow: async () =>
           (await runCompaction(this.compactionEnv(), "overflow", undefined, signal)).status === "done",
         canCompact: settings.enabled,
-        buildRequest: () => this.buildRequest(model, signal),
+        buildRequest: () => this.buildRequest(model, signal, tools),
         beforeModelCall: () =>
           this.filesMayHaveChanged ? this.recordCheckpoint("after-tools", signal) : Promise.resolve(),
       });
@@ -368,13 +381,17 @@ export class AgentSession {
     }
   }
 
-  private async buildRequest(model: ModelInfo, signal: AbortSignal): Promise<StreamRequest> {
+  private async buildRequest(
+    model: ModelInfo,
+    signal: AbortSignal,
+    tools: readonly AgentTool[] = this.tools,
+  ): Promise<StreamRequest> {
     let messages = this.contextCache.get().messages;
     if (this.hookRunner.has("context")) messages = await this.hookRunner.emitContext(messages);
     const request: StreamRequest = {
       model,
       messages: convertToLlm(messages),
-      tools: this.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+      tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
       apiKey: await this.apiKeyFor(model),
       signal,
       thinkingLevel: this.thinkingLevel,
