@@ -38,6 +38,7 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.unarchiveBranch",
   "agentTree.deleteBranch",
   "agentTree.toggleArchivedBranches",
+  "agentTree.showMcpServers",
 ] as const;
 
 /**

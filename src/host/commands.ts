@@ -6,6 +6,7 @@ import { COMMAND_IDS, type CommandId } from "./command-ids.js";
 import type { CompareActions } from "./compare/compare-actions.js";
 import type { CheckpointActions } from "./checkpoint-actions.js";
 import type { ExportActions } from "./export-actions.js";
+import type { McpServersUi } from "./mcp-servers-ui.js";
 import type { ModelActions } from "./model-actions.js";
 import { parseEntryContextArg } from "./protocol-validation.js";
 import type { SessionController } from "./session-controller.js";
@@ -30,6 +31,8 @@ export interface CommandDeps {
   ensureSession(): Promise<boolean>;
   /** The tree and chat views ("Reload Views"). */
   views: readonly AgentWebviewView[];
+  /** Agent: Show MCP Servers. */
+  mcpServers: McpServersUi;
 }
 
 /** Register every command; the returned disposables go into the extension context. */
@@ -103,6 +106,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       await tree.reveal();
       tree.post({ type: "tree/toggleArchived" });
     },
+    "agentTree.showMcpServers": () => d.mcpServers.show(),
   };
   return COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, handlers[id]));
 }

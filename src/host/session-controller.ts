@@ -10,7 +10,7 @@ import type { ModelRegistry } from "../core/providers/model-registry.js";
 import type { ModelInfo } from "../core/providers/types.js";
 import type { LockHolderInfo } from "../core/session/errors.js";
 import type { SessionManager } from "../core/session/session-manager.js";
-import type { AgentTool } from "../core/tools/types.js";
+import type { AgentTool, AgentToolSource } from "../core/tools/types.js";
 import type { HostToWebview } from "../shared/protocol.js";
 import { usageOf } from "./chat-dto.js";
 import { ChatPath } from "./chat-path.js";
@@ -57,6 +57,8 @@ export interface ControllerDeps {
   onLockLost?(sm: SessionManager, newHolder: LockHolderInfo | undefined): void;
   /** Tools override (tests). */
   tools?: AgentTool[];
+  /** Tools that come and go (MCP servers), offered after the built-in ones. */
+  toolSource?: AgentToolSource;
   /** Workspace checkpoints for every agent (src/host/checkpoint-service.ts); none: files are not recorded. */
   checkpoints?: AgentCheckpointHook;
 }
@@ -154,6 +156,7 @@ export class SessionController {
       approve: broker.policy,
       selectModel: (sessionModel) => pickDefaultModel(this.usable(), d.defaultModelKey(), sessionModel),
       ...(d.tools ? { tools: d.tools } : {}),
+      ...(d.toolSource ? { toolSource: d.toolSource } : {}),
       ...(d.checkpoints ? { checkpoints: d.checkpoints } : {}),
     });
     const tools = agent.getTools();
