@@ -5,6 +5,7 @@ import {
   systemPromptText,
   type AgentMessage,
   type AssistantMessage,
+  type ToolResultMessage,
   type Usage,
 } from "../core/messages.js";
 import type { EntryEnvelope, SessionEntry } from "../core/session/types.js";
@@ -57,7 +58,7 @@ export function messageToDto(id: string, message: AgentMessage): ChatMessageDto 
       return {
         id,
         role: "toolResult",
-        text: contentText(m.content),
+        text: toolResultText(m.content),
         toolName: m.toolName,
         toolCallId: m.toolCallId,
         isError: m.isError,
@@ -197,4 +198,11 @@ export function entryFullText(entry: SessionEntry | { type: string; [k: string]:
     }
   }
   return text.length > MAX_ENTRY_TEXT ? text.slice(0, MAX_ENTRY_TEXT) + "\n…" : text;
+}
+
+/** A tool result's text, with a line naming each image it holds (MCP tools return images; the chat shows text). */
+function toolResultText(content: ToolResultMessage["content"]): string {
+  const text = contentText(content);
+  const images = content.flatMap((c) => (c.type === "image" ? [`[image ${c.mimeType}]`] : []));
+  return images.length === 0 ? text : [text, ...images].filter((t) => t !== "").join("\n");
 }
