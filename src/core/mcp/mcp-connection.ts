@@ -16,6 +16,8 @@ import {
   type CallToolResult,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import { KeyRedactor } from "../agent/key-redactor.js";
+import type { ToolResult } from "../tools/types.js";
 import type { McpServerConfig } from "./mcp-config.js";
 import { expandHome, expandMap } from "./mcp-expand.js";
 
@@ -82,12 +84,39 @@ export class McpConnection {
   private closing = false;
   /** Bumped by every start and stop; callbacks of an older client are ignored. */
   private generation = 0;
+  /** Values filled in from the environment (`${TOKEN}` in env or headers): kept out of reports and results. */
+  private readonly redactor: KeyRedactor;
+  private secrets: string[] = [];
 
   constructor(
     readonly config: McpServerConfig,
     private readonly env: McpConnectionEnv,
   ) {
     this.state = config.enabled ? "stopped" : "disabled";
+    this.redactor = new KeyRedactor(() => this.secrets);
+  }
+
+  /** `result` without the values this server's configuration took from the environment. */
+  redact(result: ToolResult): ToolResult {
+    return this.redactor.redact(result);
+  }
+
+  private redactText(text: string): string {
+    const r = this.redactor.redact({ content: [{ type: "text", text }] }).content[0];
+    return r.type === "text" ? r.text : text;
+  }
+
+  /** Remembers the values of the variables `raw` names (the tokens), and returns `expanded`. */
+  private rememberSecrets(
+    raw: Readonly<Record<string, string>>,
+    expanded: Record<string, string>,
+  ): Record<string, string> {
+    for (const v of Object.values(raw))
+      for (const m of v.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g)) {
+        const value = process.env[m[1] ?? m[2]];
+        if (value) this.secrets.push(value);
+      }
+    return expanded;
   }
 
   /** The name of the server. */
@@ -115,6 +144,7 @@ export class McpConnection {
     this.error = undefined;
     this.stderrTail = [];
     this.stderrPartial = "";
+    this.secrets = [];
     this.env.onChange();
     this.starting = this.connect(gen).finally(() => {
       if (gen === this.generation) this.starting = undefined;
@@ -131,10 +161,10 @@ export class McpConnection {
     const t = this.config.transport;
     const what = `MCP server "${this.name}"`;
     if (t.type === "http") {
-      const headers = expandMap(t.headers, process.env, `${what} header`);
+      const headers = this.rememberSecrets(t.headers, expandMap(t.headers, process.env, `${what} header`));
       return new StreamableHTTPClientTransport(new URL(t.url), { requestInit: { headers } });
     }
-    const env = { ...this.env.baseEnv(), ...expandMap(t.env, process.env, `${what} env`) };
+    const env = { ...this.env.baseEnv(), ...this.rememberSecrets(t.env, expandMap(t.env, process.env, `${what} env`)) };
     const defined = Object.fromEntries(
       Object.entries(env).filter((e): e is [string, string] => typeof e[1] === "string"),
     );
@@ -222,9 +252,10 @@ export class McpConnection {
     if (gen !== this.generation || this.state === "failed") return;
     this.state = "failed";
     const tail = this.stderrLines();
-    this.error =
+    this.error = this.redactText(
       `MCP server "${this.name}": ${why}` +
-      (tail.length ? `\nLast lines of its stderr:\n${tail.slice(-10).join("\n")}` : "");
+        (tail.length ? `\nLast lines of its stderr:\n${tail.slice(-10).join("\n")}` : ""),
+    );
     this.tools = [];
     void this.closeClient();
     this.env.onFailure(this);

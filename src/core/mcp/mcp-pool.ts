@@ -15,7 +15,7 @@ export const DEFAULT_MCP_CALL_TIMEOUT_MS = 60_000;
 /** Default bound on a server's start (initialize + tools/list). */
 export const DEFAULT_MCP_STARTUP_TIMEOUT_MS = 30_000;
 /** How long a prompt waits for servers still starting before it goes on without them. */
-export const DEFAULT_MCP_PROMPT_WAIT_MS = 15_000;
+export const DEFAULT_MCP_PROMPT_WAIT_MS = 10_000;
 
 /** Constructor options. */
 export interface McpPoolOptions {

@@ -57,7 +57,7 @@ export function createMcpAgentTool(
         ...(ctx.signal ? { signal: ctx.signal } : {}),
         timeoutMs: conn.config.timeoutMs ?? timeoutMs(),
       });
-      return convertMcpResult(server, tool.name, result);
+      return conn.redact(convertMcpResult(server, tool.name, result));
     },
   };
 }

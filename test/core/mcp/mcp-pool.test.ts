@@ -176,7 +176,12 @@ describe("MCP pool with the fixture server", { timeout: 120_000 }, () => {
   it("fills ${VAR} in env from the environment and passes no model key", async () => {
     process.env.AGENT_TREE_MCP_TEST_TOKEN = "tok-123";
     const config = fixtureConfig("fx");
-    if (config.transport.type === "stdio") config.transport.env = { FROM_CONFIG: "x-${AGENT_TREE_MCP_TEST_TOKEN}" };
+    process.env.AGENT_TREE_MCP_TEST_LONG = "secret-token-0123456789abcdef";
+    if (config.transport.type === "stdio")
+      config.transport.env = {
+        FROM_CONFIG: "x-${AGENT_TREE_MCP_TEST_TOKEN}",
+        LONG: "Bearer $AGENT_TREE_MCP_TEST_LONG",
+      };
     const reports: McpReport[] = [];
     const p = new McpPool({
       cwd: process.cwd(),
@@ -191,9 +196,12 @@ describe("MCP pool with the fixture server", { timeout: 120_000 }, () => {
       const env = tool(tools, "mcp__fx__env");
       assert.equal(text(await env.execute({ name: "FROM_CONFIG" }, { cwd: "." })), "x-tok-123");
       assert.equal(text(await env.execute({ name: "OPENAI_API_KEY" }, { cwd: "." })), "(unset)");
+      // A token taken from the environment does not come back in a result.
+      assert.equal(text(await env.execute({ name: "LONG" }, { cwd: "." })), "Bearer [redacted]");
     } finally {
       delete process.env.OPENAI_API_KEY;
       delete process.env.AGENT_TREE_MCP_TEST_TOKEN;
+      delete process.env.AGENT_TREE_MCP_TEST_LONG;
     }
     // A missing variable: the server does not start, and says which variable.
     const missing = fixtureConfig("needs");
