@@ -48,6 +48,12 @@ function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** `fetch failed` says nothing: the cause (ECONNREFUSED, a DNS error) does. */
+function withCause(err: unknown): string {
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : "";
+  return cause && !message(err).includes(cause) ? `${message(err)} (${cause})` : message(err);
+}
+
 /** The SDK's schema check failed (zod 3 names it ZodError, zod 4 $ZodError). */
 function isSchemaError(err: unknown): err is Error & { issues?: { path?: unknown[]; message?: string }[] } {
   return err instanceof Error && /^\$?ZodError$/.test(err.name);
@@ -197,8 +203,9 @@ export class McpConnection {
       client = new Client(this.env.clientInfo, { capabilities: {} });
       this.client = client;
       client.onclose = () => {
-        if (gen !== this.generation || this.closing) return;
-        this.fail(gen, this.state === "starting" ? "it exited while starting" : "it stopped unexpectedly");
+        // A close while starting also rejects the start, whose catch says why.
+        if (gen !== this.generation || this.closing || this.state === "starting") return;
+        this.fail(gen, "it stopped unexpectedly");
       };
       client.onerror = (err) => {
         if (gen !== this.generation || this.closing) return;
@@ -230,7 +237,11 @@ export class McpConnection {
       const why =
         err instanceof McpError && err.code === ErrorCode.RequestTimeout
           ? `it did not answer within ${Math.round(this.env.startupTimeoutMs / 1000)} s`
-          : message(err);
+          : err instanceof McpError && err.code === ErrorCode.ConnectionClosed
+            ? this.config.transport.type === "stdio"
+              ? "it exited while starting"
+              : "the connection closed while starting"
+            : withCause(err);
       this.fail(gen, `it failed to start: ${why}`);
     }
   }
