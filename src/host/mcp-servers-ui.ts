@@ -81,6 +81,11 @@ export class McpServersUi {
         description: issue.source,
         detail: issue.message,
       });
+    if (!vscode.workspace.isTrusted)
+      items.push({
+        label: "$(shield) Project MCP files are not read",
+        detail: `This workspace is not trusted, so ${PROJECT_MCP_FILES.join(", ")} are ignored (they name programs to run).`,
+      });
     if (servers.length === 0)
       items.unshift({
         label: "No MCP servers configured",
