@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { McpPool } from "../../src/core/mcp/mcp-pool.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
-import type { AutoApprove } from "../../src/host/tool-approval.js";
+import { summarizeToolCall, type AutoApprove } from "../../src/host/tool-approval.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
 import { fixtureConfig } from "../util/mcp-fixture.js";
 import { createHarness, type Harness } from "./controller-harness.js";
@@ -37,6 +37,11 @@ describe("approval of MCP tool calls", { timeout: 120_000 }, () => {
     const { h, done } = await run(false);
     for (let i = 0; i < 3000 && h.asked.length === 0; i++) await tick();
     assert.deepEqual(h.asked, ["m1"], "the MCP call waits for the user");
+    assert.equal(
+      summarizeToolCall("mcp__fx__echo", { text: "x" }),
+      'fx/echo {"text":"x"}',
+      "the question names the server",
+    );
     assert.equal(h.controller.approvals?.answer("m1", true), true);
     await done;
     assert.match(lastToolText(h), /echo: x/);
