@@ -5,6 +5,7 @@
  * other places still count.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { getAgentDir } from "../session/paths.js";
@@ -66,7 +67,10 @@ export function readMcpConfig(places: McpConfigPlaces): McpConfig {
   const issues: McpConfigIssue[] = [];
   const layers: McpConfigLayer[] = [];
   const agentDir = places.agentDir ?? getAgentDir();
-  const user = readLayer(path.join(agentDir, "mcp.json"), "pi user mcp.json", issues);
+  const userFile = path.join(agentDir, "mcp.json");
+  const home = os.homedir();
+  const userLabel = userFile.startsWith(home + path.sep) ? `~${userFile.slice(home.length)}` : userFile;
+  const user = readLayer(userFile, userLabel, issues);
   if (user) layers.push(user);
   if (places.projectDir && places.trusted) {
     for (const rel of PROJECT_MCP_FILES) {

@@ -128,7 +128,7 @@ describe("MCP configuration", () => {
       ["good"],
     );
     const text = config.issues.map((i) => `${i.source}: ${i.message}`).join("\n");
-    assert.match(text, /pi user mcp\.json: .*mcp\.json is not valid JSON/);
+    assert.match(text, /agent\/mcp\.json: .*agent\/mcp\.json is not valid JSON/);
     assert.match(text, /invalid server name "bad name"/);
     assert.match(text, /SSE transport is not supported/);
     assert.match(text, /"nothing" needs either "command" \(stdio\) or "url"/);
