@@ -56,13 +56,13 @@ export interface AgentSessionOptions {
   getApiKey?: (model: ModelInfo) => Promise<string | undefined>;
   /** Asked before every tool call; default: approve everything. */
   approve?: ToolApprovalPolicy;
-  /** Default: createWorkspaceTools(cwd), with bash commands run without any key variable of the registry's models. */
-  tools?: AgentTool[];
   /**
    * More tools, asked for when each prompt starts (MCP servers: src/core/mcp/); offered after `tools`, and a name
    * `tools` already has is left out.
    */
   toolSource?: AgentToolSource;
+  /** Default: createWorkspaceTools(cwd), with bash commands run without any key variable of the registry's models. */
+  tools?: AgentTool[];
   systemPrompt?: string;
   /** Else the session's last model_change, else none. */
   model?: ModelInfo;
@@ -114,6 +114,8 @@ export class AgentSession {
   private thinkingLevel: ThinkingLevel;
   private abortController: AbortController | undefined;
   private running = false;
+  /** The tools of the running prompt (the session's own and its tool source's). */
+  private runTools: readonly AgentTool[] | undefined;
   private busyWith: string | undefined;
   private queued: QueuedHookMessage[] = [];
   private disposed = false;
@@ -317,6 +319,7 @@ export class AgentSession {
       await this.learnHostKeys();
       // Servers behind the tool source start with the first prompt that needs them (bounded wait).
       const tools = this.withSourceTools((await this.options.toolSource?.ready(signal)) ?? []);
+      this.runTools = tools;
       const settings = this.compactionSettings;
       await runAgentLoop({
         signal,
@@ -338,7 +341,7 @@ export class AgentSession {
         compactForOverflow: async () =>
           (await runCompaction(this.compactionEnv(), "overflow", undefined, signal)).status === "done",
         canCompact: settings.enabled,
-        buildRequest: () => this.buildRequest(model, signal, tools),
+        buildRequest: () => this.buildRequest(model, signal),
         beforeModelCall: () =>
           this.filesMayHaveChanged ? this.recordCheckpoint("after-tools", signal) : Promise.resolve(),
       });
@@ -351,6 +354,7 @@ export class AgentSession {
       if (this.queued.length > 0) this.flushQueued(produced);
       await this.endCheckpoints();
       this.running = false;
+      this.runTools = undefined;
       this.abortController = undefined;
       this.emit({ type: "agent_end", messages: produced });
     }
@@ -381,17 +385,17 @@ export class AgentSession {
     }
   }
 
-  private async buildRequest(
-    model: ModelInfo,
-    signal: AbortSignal,
-    tools: readonly AgentTool[] = this.tools,
-  ): Promise<StreamRequest> {
+  private async buildRequest(model: ModelInfo, signal: AbortSignal): Promise<StreamRequest> {
     let messages = this.contextCache.get().messages;
     if (this.hookRunner.has("context")) messages = await this.hookRunner.emitContext(messages);
     const request: StreamRequest = {
       model,
       messages: convertToLlm(messages),
-      tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+      tools: (this.runTools ?? this.tools).map((t) => ({
+        name: t.name,
+        description: t.description,
+        parameters: t.parameters,
+      })),
       apiKey: await this.apiKeyFor(model),
       signal,
       thinkingLevel: this.thinkingLevel,
