@@ -39,6 +39,7 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.deleteBranch",
   "agentTree.toggleArchivedBranches",
   "agentTree.showMcpServers",
+  "agentTree.showSystemPrompt",
 ] as const;
 
 /**

@@ -21,6 +21,7 @@ import { WEBVIEW_COMMAND_IDS } from "./command-ids.js";
 import { registerCommands } from "./commands.js";
 import { HookRegistry } from "./hook-registry.js";
 import { lockLostMessage } from "./lock-choice.js";
+import { offerSaveAgain } from "./save-again.js";
 import { routeWebviewMessage } from "./message-router.js";
 import { ExportActions } from "./export-actions.js";
 import { ModelActions } from "./model-actions.js";
@@ -29,6 +30,8 @@ import { McpService } from "./mcp-service.js";
 import { McpServersUi } from "./mcp-servers-ui.js";
 import { SessionOpener } from "./session-opener.js";
 import { SessionSearchUi } from "./session-search-ui.js";
+import { InstructionsService } from "./instructions-service.js";
+import { SystemPromptDocuments } from "./system-prompt-document.js";
 import {
   affects,
   autoApproveSetting,
@@ -130,11 +133,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const mcp = new McpService({ context, cwd, log, baseEnv: () => withoutKeys(process.env, registry.all()) });
   mcpRef = mcp;
   context.subscriptions.push(mcp);
+  // The agent's instructions (docs/system-prompt.md): AGENTS.md & co., skills, watched; said in the chat once.
+  const instructions = new InstructionsService(cwd, {
+    notify: (text, kind) => chat.post({ type: "status", text, kind: kind === "warning" ? "error" : "info" }),
+    log: (text) => log.info(text),
+  });
+  context.subscriptions.push(instructions);
 
   const controller: SessionController = new SessionController({
     cwd,
     checkpoints,
     toolSource: mcp.pool,
+    systemPrompt: instructions.provider,
     modelRegistry: registry,
     hookRegistry,
     getApiKey: (m) => keys.get(m.provider),
@@ -153,12 +163,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       log.error(message);
       void vscode.window.showErrorMessage(message);
     },
-    onLockLost: (sm, newHolder) => {
-      const message = lockLostMessage(path.basename(sm.getSessionFile() ?? ""), newHolder);
+    onLockLost: (sm, newHolder, reason) => {
+      const message = lockLostMessage(path.basename(sm.getSessionFile() ?? ""), newHolder, reason);
       log.warn(message);
       tree.setDescription(sessionTitle(sm));
       void vscode.commands.executeCommand("setContext", "agentTree.readOnly", true);
-      void vscode.window.showWarningMessage(message);
+      if (reason === "file-gone") void offerSaveAgain(sm, message, controller, log);
+      else void vscode.window.showWarningMessage(message);
     },
     onSessionChanged: (sm) => {
       tree.setDescription(sessionTitle(sm));
@@ -212,6 +223,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     reveal: (sessionId, entryId) => void compare.revealInTree(sessionId, entryId),
     files: (session) => fileActions.compareFiles(session),
   });
+  const systemPrompt = new SystemPromptDocuments(controller);
   const compare: CompareActions = new CompareActions({ controller, actions, tree, panels, files: fileActions, log });
   context.subscriptions.push(panels);
 
@@ -254,6 +266,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     vscode.window.registerWebviewViewProvider("agentTree.tree", provider(tree)),
     vscode.window.registerWebviewViewProvider("agentTree.chat", provider(chat)),
     fileActions.registerDocuments(),
+    systemPrompt.register(),
     ...registerCommands({
       controller,
       opener,
@@ -264,6 +277,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       exporter,
       compare,
       files: fileActions,
+      systemPrompt,
       ensureSession,
       views: [tree, chat],
       mcpServers: new McpServersUi(mcp, log),
