@@ -172,7 +172,8 @@ export class AgentSession {
         ? undefined
         : new SystemPromptSync({
             source,
-            tools: this.tools,
+            // The running prompt's tools (its MCP tools included); between prompts, those available now.
+            tools: () => this.runTools ?? this.getTools(),
             hooks: this.hookRunner,
             contextMessages: () => this.contextCache.get().messages,
             append: (m) => {
@@ -360,20 +361,20 @@ export class AgentSession {
     try {
       // User edits since the last turn are recorded before the prompt that may build on them.
       await this.recordCheckpoint("prompt-start", signal);
+      // The user's message shows at once; it is recorded after the system prompt's patch, which waits for the tools.
+      for (const m of initial) this.emit({ type: "message_start", message: m });
+      // Servers behind the tool source start with the first prompt that needs them (bounded wait); the system
+      // prompt built next lists the tools this prompt is offered.
+      const tools = this.withSourceTools((await this.options.toolSource?.ready(signal)) ?? []);
+      this.runTools = tools;
       // The prompt's changed sections go before the user's message, as pi writes them.
       const first = initial[0];
       const hookMessages = await this.promptSync?.startRun(
         first?.role === "user" ? contentText(first.content) : undefined,
       );
-      for (const m of initial) {
-        this.emit({ type: "message_start", message: m });
-        this.appendMessage(m, produced);
-      }
+      for (const m of initial) this.appendMessage(m, produced);
       for (const message of hookMessages ?? []) this.queued.push({ message, triggerTurn: false });
       await this.learnHostKeys();
-      // Servers behind the tool source start with the first prompt that needs them (bounded wait).
-      const tools = this.withSourceTools((await this.options.toolSource?.ready(signal)) ?? []);
-      this.runTools = tools;
       const settings = this.compactionSettings;
       await runAgentLoop({
         signal,
