@@ -76,6 +76,9 @@ describe("MCP servers' tools in VS Code (code-server)", { timeout: 6 * 60_000 },
         properties: { text: { type: "string", description: "What to echo" } },
         required: ["text"],
       });
+      // The system prompt the extension built lists the MCP tool, with its description.
+      const system = (first.messages as { role: string; content: unknown }[]).find((m) => m.role === "system");
+      assert.match(String(system?.content), /- mcp__fixture__echo: Echo the given text back\./);
       // The chat shows the call, labelled with its server, and its result.
       await expectVisible(
         chat.locator(".tool-call .tool-name", { hasText: "fixture/echo" }),
