@@ -6,6 +6,7 @@ import {
   systemPromptText,
   type AgentMessage,
   type AssistantMessage,
+  type ToolResultMessage,
   type Usage,
   type UserMessage,
 } from "../core/messages.js";
@@ -65,7 +66,7 @@ export function messageToDto(id: string, message: AgentMessage): ChatMessageDto 
       return {
         id,
         role: "toolResult",
-        text: contentText(m.content),
+        text: toolResultText(m.content),
         toolName: m.toolName,
         toolCallId: m.toolCallId,
         isError: m.isError,
@@ -214,4 +215,11 @@ export function entryFullText(entry: SessionEntry | { type: string; [k: string]:
 function imagesOf(content: UserMessage["content"]): ImageDto[] {
   if (typeof content === "string") return [];
   return content.flatMap((c) => (c.type === "image" ? [{ mimeType: c.mimeType, data: c.data }] : []));
+}
+
+/** A tool result's text, with a line naming each image it holds (MCP tools return images; the chat shows text). */
+function toolResultText(content: ToolResultMessage["content"]): string {
+  const text = contentText(content);
+  const images = content.flatMap((c) => (c.type === "image" ? [`[image ${c.mimeType}]`] : []));
+  return images.length === 0 ? text : [text, ...images].filter((t) => t !== "").join("\n");
 }

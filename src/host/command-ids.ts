@@ -45,6 +45,7 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.acceptEdit",
   "agentTree.rejectEdit",
   "agentTree.acceptAllEditsInRun",
+  "agentTree.showMcpServers",
   "agentTree.showSystemPrompt",
 ] as const;
 

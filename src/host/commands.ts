@@ -8,6 +8,7 @@ import type { CompareActions } from "./compare/compare-actions.js";
 import type { CheckpointActions } from "./checkpoint-actions.js";
 import type { EditReview } from "./edit-review.js";
 import type { ExportActions } from "./export-actions.js";
+import type { McpServersUi } from "./mcp-servers-ui.js";
 import type { ModelActions } from "./model-actions.js";
 import { parseEntryContextArg } from "./protocol-validation.js";
 import type { SessionController } from "./session-controller.js";
@@ -41,6 +42,8 @@ export interface CommandDeps {
   views: readonly AgentWebviewView[];
   /** Accept, Reject and Accept All in This Run of an edit shown as a diff. */
   review: EditReview;
+  /** Agent: Show MCP Servers. */
+  mcpServers: McpServersUi;
 }
 
 /** Register every command; the returned disposables go into the extension context. */
@@ -128,6 +131,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       await d.chatInput.addFiles(arg, all);
     },
     "agentTree.renameSession": ensured(() => d.renameSession()),
+    "agentTree.showMcpServers": () => d.mcpServers.show(),
   };
   return COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, handlers[id]));
 }

@@ -6,6 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { HookAPI } from "../core/hooks/types.js";
+import { withoutKeys } from "../core/providers/api-key.js";
 import { ModelRegistry } from "../core/providers/model-registry.js";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { ToolApprovalRequest } from "../core/tools/types.js";
@@ -26,6 +27,8 @@ import { routeWebviewMessage } from "./message-router.js";
 import { ExportActions } from "./export-actions.js";
 import { ModelActions } from "./model-actions.js";
 import { SessionController } from "./session-controller.js";
+import { McpService } from "./mcp-service.js";
+import { McpServersUi } from "./mcp-servers-ui.js";
 import { SessionOpener } from "./session-opener.js";
 import { SessionSearchUi } from "./session-search-ui.js";
 import { InstructionsService } from "./instructions-service.js";
@@ -63,6 +66,7 @@ export interface AgentTreeApi {
 }
 
 let controllerRef: SessionController | undefined;
+let mcpRef: McpService | undefined;
 
 /** "name (read-only)" for the tree view's title bar. */
 function sessionTitle(sm: SessionManager): string {
@@ -128,6 +132,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     log: (message) => log.info(message),
   });
 
+  // MCP servers' tools (docs/core-api.md, "MCP servers"): started with the first prompt, stopped with the window.
+  const mcp = new McpService({ context, cwd, log, baseEnv: () => withoutKeys(process.env, registry.all()) });
+  mcpRef = mcp;
+  context.subscriptions.push(mcp);
   // The agent's instructions (docs/system-prompt.md): AGENTS.md & co., skills, watched; said in the chat once.
   const instructions = new InstructionsService(cwd, {
     notify: (text, kind) => chat.post({ type: "status", text, kind: kind === "warning" ? "error" : "info" }),
@@ -144,6 +152,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const controller: SessionController = new SessionController({
     cwd,
     checkpoints,
+    toolSource: mcp.pool,
     systemPrompt: instructions.provider,
     onRunEnd: (sm, firstUserId) => void runChangesView.runEnded(sm, firstUserId),
     modelRegistry: registry,
@@ -314,6 +323,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       chatInput: chatInput.service,
       renameSession: () => chatInput.renameSession(),
       views: [tree, chat],
+      mcpServers: new McpServersUi(mcp, log),
     }),
     keys.onDidChange(() => controller.refreshModels()),
     vscode.workspace.onDidChangeConfiguration((e) => {
@@ -354,6 +364,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
 
 /** Flush and release the session file's lock. */
 export async function deactivate(): Promise<void> {
-  await controllerRef?.close();
+  // The servers' processes end with the window (none is left behind).
+  await Promise.all([controllerRef?.close(), mcpRef?.stop()]);
   controllerRef = undefined;
+  mcpRef = undefined;
 }

@@ -12,7 +12,7 @@ import type { QueuedKind } from "../core/agent/prompt-queue.js";
 import type { ImageContent, TextContent } from "../core/messages.js";
 import type { LockHolderInfo, LockLossReason } from "../core/session/errors.js";
 import type { SessionManager } from "../core/session/session-manager.js";
-import type { AgentTool } from "../core/tools/types.js";
+import type { AgentTool, AgentToolSource } from "../core/tools/types.js";
 import type { SystemPromptProvider } from "../core/prompt/workspace-prompt.js";
 import type { HostToWebview } from "../shared/protocol.js";
 import { usageOf } from "./chat-dto.js";
@@ -64,6 +64,8 @@ export interface ControllerDeps {
   onLockLost?(sm: SessionManager, newHolder: LockHolderInfo | undefined, reason: LockLossReason): void;
   /** Tools override (tests). */
   tools?: AgentTool[];
+  /** Tools that come and go (MCP servers), offered after the built-in ones. */
+  toolSource?: AgentToolSource;
   /** What every agent builds its system prompt from (src/host/instructions-service.ts); none: no prompt. */
   systemPrompt?: SystemPromptProvider;
   /** Workspace checkpoints for every agent (src/host/checkpoint-service.ts); none: files are not recorded. */
@@ -165,6 +167,7 @@ export class SessionController {
       approve: broker.policy,
       selectModel: (sessionModel) => pickDefaultModel(this.usable(), d.defaultModelKey(), sessionModel),
       ...(d.tools ? { tools: d.tools } : {}),
+      ...(d.toolSource ? { toolSource: d.toolSource } : {}),
       ...(d.checkpoints ? { checkpoints: d.checkpoints } : {}),
       ...(d.systemPrompt ? { systemPrompt: d.systemPrompt } : {}),
     });

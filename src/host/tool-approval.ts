@@ -2,6 +2,7 @@
  * Tool-call approval for the AgentSession: auto-approve from settings, "Allow always" remembered for
  * the session, otherwise ask the UI and wait for the answer (or the run's abort). Pure.
  */
+import { toolLabel } from "../core/mcp/mcp-display.js";
 import type { ToolApprovalDecision, ToolApprovalPolicy, ToolApprovalRequest } from "../core/tools/types.js";
 
 /** The setting `agentTree.tools.autoApprove`: every tool, or these tool names. */
@@ -32,7 +33,8 @@ export function summarizeToolCall(toolName: string, args: Record<string, unknown
       } catch {
         json = "";
       }
-      return clip(`${toolName} ${json}`);
+      // An MCP tool as server/tool, so the question says which server would run it.
+      return clip(`${toolLabel(toolName)} ${json}`);
     }
   }
 }

@@ -2,7 +2,7 @@
 import type { AgentCheckpointHook } from "../../src/core/checkpoints/index.js";
 import { ModelRegistry } from "../../src/core/providers/model-registry.js";
 import type { SessionManager } from "../../src/core/session/session-manager.js";
-import type { AgentTool } from "../../src/core/tools/types.js";
+import type { AgentTool, AgentToolSource } from "../../src/core/tools/types.js";
 import { HookRegistry } from "../../src/host/hook-registry.js";
 import { SessionController } from "../../src/host/session-controller.js";
 import type { AutoApprove } from "../../src/host/tool-approval.js";
@@ -19,6 +19,8 @@ export interface HarnessOptions {
   tools?: AgentTool[];
   /** The agents' checkpoint hook (default none). */
   checkpoints?: AgentCheckpointHook;
+  /** Tools that come and go (MCP servers). */
+  toolSource?: AgentToolSource;
 }
 
 /** A controller plus what it posted. */
@@ -80,6 +82,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     onLockLost: (sm, holder) => h.lockLost.push({ sm, pid: holder?.pid }),
     tools: opts.tools ?? [],
     ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
+    ...(opts.toolSource ? { toolSource: opts.toolSource } : {}),
   });
   return h;
 }

@@ -6,6 +6,7 @@ import { AttachmentChips } from "./attachment-chips.js";
 import { Component, type JSX } from "preact";
 import type { ChatMessageDto } from "../../src/shared/protocol.js";
 import { MarkdownBlock } from "./markdown-block.js";
+import { toolLabel } from "../../src/core/mcp/mcp-display.js";
 
 /**
  * Which <details> the user opened, by message and part. Rows leave the DOM when scrolled out of the chat's
@@ -164,7 +165,10 @@ function ToolCallBlock(props: {
   return (
     <details class={`tool-call tool-${state}`} {...detailsState(props.stateKey)}>
       <summary>
-        <span class={`codicon ${icon}`} aria-hidden="true" /> <span class="tool-name">{props.name}</span>{" "}
+        <span class={`codicon ${icon}`} aria-hidden="true" />{" "}
+        <span class="tool-name" title={props.name}>
+          {toolLabel(props.name)}
+        </span>{" "}
         <span class="tool-args-short">{shortArgs(props.args)}</span>
       </summary>
       {props.args !== "" ? <pre class="tool-args plain">{props.args}</pre> : null}

@@ -27,7 +27,7 @@ import type { ImageContent, TextContent } from "../messages.js";
 import type { CompactionEntry } from "../session/types.js";
 import type { CompleteFn } from "../summary/summarize.js";
 import { createWorkspaceTools } from "../tools/index.js";
-import type { AgentTool, ToolApprovalPolicy } from "../tools/types.js";
+import type { AgentTool, AgentToolSource, ToolApprovalPolicy } from "../tools/types.js";
 import type { AgentEvent } from "./events.js";
 import { forkSession, type ForkResult } from "./fork.js";
 import { bringConclusions } from "./bring-conclusions.js";
@@ -68,6 +68,11 @@ export interface AgentSessionOptions {
   getApiKey?: (model: ModelInfo) => Promise<string | undefined>;
   /** Asked before every tool call; default: approve everything. */
   approve?: ToolApprovalPolicy;
+  /**
+   * More tools, asked for when each prompt starts (MCP servers: src/core/mcp/); offered after `tools`, and a name
+   * `tools` already has is left out.
+   */
+  toolSource?: AgentToolSource;
   /** Default: createWorkspaceTools(cwd), with bash commands run without any key variable of the registry's models. */
   tools?: AgentTool[];
   /**
@@ -124,6 +129,8 @@ export class AgentSession {
   private model: ModelInfo | undefined;
   private abortController: AbortController | undefined;
   private running = false;
+  /** The tools of the running prompt (the session's own and its tool source's). */
+  private runTools: readonly AgentTool[] | undefined;
   private busyWith: string | undefined;
   private queued: QueuedHookMessage[] = [];
   private disposed = false;
@@ -171,7 +178,8 @@ export class AgentSession {
         ? undefined
         : new SystemPromptSync({
             source,
-            tools: this.tools,
+            // The running prompt's tools (its MCP tools included); between prompts, those available now.
+            tools: () => this.runTools ?? this.getTools(),
             hooks: this.hookRunner,
             contextMessages: () => this.contextCache.get().messages,
             append: (m) => {
@@ -260,9 +268,15 @@ export class AgentSession {
     this.sessionManager.appendThinkingLevelChange(level);
   }
 
-  /** The tools the model is offered. */
+  /** The tools the model is offered: the session's own, then those of its tool source available now. */
   getTools(): readonly AgentTool[] {
-    return this.tools;
+    return this.withSourceTools(this.options.toolSource?.current() ?? []);
+  }
+
+  private withSourceTools(extra: readonly AgentTool[]): readonly AgentTool[] {
+    if (extra.length === 0) return this.tools;
+    const own = new Set(this.tools.map((t) => t.name));
+    return [...this.tools, ...extra.filter((t) => !own.has(t.name))];
   }
 
   private assertIdle(action: string, writes = true): void {
@@ -398,27 +412,30 @@ export class AgentSession {
     try {
       // User edits since the last turn are recorded before the prompt that may build on them.
       await this.recordCheckpoint("prompt-start", signal);
+      // The user's message shows at once; it is recorded after the system prompt's patch, which waits for the tools.
+      for (const m of initial) this.emit({ type: "message_start", message: m });
+      // Servers behind the tool source start with the first prompt that needs them (bounded wait); the system
+      // prompt built next lists the tools this prompt is offered.
+      const tools = this.withSourceTools((await this.options.toolSource?.ready(signal)) ?? []);
+      this.runTools = tools;
       // The prompt's changed sections go before the user's message, as pi writes them.
       const first = initial[0];
       const hookMessages = await this.promptSync?.startRun(
         first?.role === "user" ? contentText(first.content) : undefined,
       );
-      for (const m of initial) {
-        this.emit({ type: "message_start", message: m });
-        this.appendMessage(m, produced);
-      }
+      for (const m of initial) this.appendMessage(m, produced);
       for (const message of hookMessages ?? []) this.queued.push({ message, triggerTurn: false });
       await this.learnHostKeys();
       const settings = this.compactionSettings;
       await runAgentLoop({
         signal,
         maxTurns: this.options.maxTurns ?? DEFAULT_MAX_TURNS,
-        tools: this.tools,
+        tools,
         approve: this.options.approve ?? approveAll,
         cwd: this.cwd,
         stream: this.stream,
         emit: (e) => {
-          if (e.type === "tool_execution_start" && this.tools.some((t) => t.name === e.toolName && t.mutates))
+          if (e.type === "tool_execution_start" && tools.some((t) => t.name === e.toolName && t.mutates))
             this.filesMayHaveChanged = true;
           this.emit(e);
         },
@@ -447,6 +464,7 @@ export class AgentSession {
       await this.endCheckpoints();
       this.promptSync?.endRun();
       this.running = false;
+      this.runTools = undefined;
       this.abortController = undefined;
       this.emit({ type: "agent_end", messages: produced });
     }
@@ -494,7 +512,11 @@ export class AgentSession {
     const request: StreamRequest = {
       model,
       messages: convertToLlm(messages),
-      tools: this.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+      tools: (this.runTools ?? this.tools).map((t) => ({
+        name: t.name,
+        description: t.description,
+        parameters: t.parameters,
+      })),
       apiKey: await this.apiKeyFor(model),
       signal,
       // The level of the branch the request continues (a move in the tree may have changed it).

@@ -30,7 +30,8 @@ import type { AgentTool } from "../tools/types.js";
 export interface PromptSyncEnv {
   /** A fixed prompt text, or the provider of the options it is built from. */
   source: string | SystemPromptProvider;
-  tools: readonly AgentTool[];
+  /** The tools the model is offered now (the running prompt's, MCP servers' included), asked at each build. */
+  tools: () => readonly AgentTool[];
   hooks: HookRunner;
   /** The context at the leaf (its system messages are the prompt in force). */
   contextMessages: () => AgentMessage[];
@@ -104,9 +105,9 @@ export class SystemPromptSync {
   constructor(private readonly env: PromptSyncEnv) {}
 
   private async options(): Promise<SystemPromptOptions | undefined> {
-    const { source, tools } = this.env;
+    const { source } = this.env;
     if (typeof source === "string") return undefined;
-    const options = await source(tools.map(promptToolOf));
+    const options = await source(this.env.tools().map(promptToolOf));
     this.env.onSkills?.(options.skills);
     return options;
   }
@@ -209,7 +210,7 @@ export class SystemPromptSync {
     const previous: Record<string, string> = {};
     for (const [name, text] of Object.entries(replayed?.sections ?? {})) if (text !== null) previous[name] = text;
     const patch = diffPromptSections(previous, sections);
-    const { added, removed } = diffTools(replayed?.toolsAdded ?? [], this.env.tools);
+    const { added, removed } = diffTools(replayed?.toolsAdded ?? [], this.env.tools());
     if (!patch && added.length === 0 && removed.length === 0) return;
     this.env.append({
       role: "system",

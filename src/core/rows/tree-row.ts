@@ -6,6 +6,7 @@
 import { compactPreview } from "../mentions/user-content.js";
 import { isConversationKind, kindOf, kindWord, type EntryKind } from "../session/entry-kinds.js";
 import type { EntryEnvelope } from "../session/types.js";
+import { toolLabels } from "../mcp/mcp-display.js";
 
 /** One session entry as the tree draws it: envelope and a short preview, never the whole body. */
 export interface TreeRow {
@@ -90,10 +91,11 @@ export function describeRow(row: TreeRow): { role: string; text: string } {
   switch (row.kind) {
     case "assistant":
       if (row.toolCallsOnly === true)
-        return { role: "assistant:", text: `[tool calls${row.toolName ? `: ${row.toolName}` : ""}]` };
+        return { role: "assistant:", text: `[tool calls${row.toolName ? `: ${toolLabels(row.toolName)}` : ""}]` };
       break;
     case "toolResult":
-      return { role: row.toolName ? `tool ${row.toolName}:` : "tool:", text: row.preview };
+      // An MCP tool as server/tool: the row says which server answered.
+      return { role: row.toolName ? `tool ${toolLabels(row.toolName)}:` : "tool:", text: row.preview };
     case "branch_summary":
       return { role: "[branch summary]", text: row.preview };
     case "compaction":

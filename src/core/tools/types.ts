@@ -41,3 +41,14 @@ export type ToolApprovalDecision = { approved: true } | { approved: false; reaso
 
 /** Supplied by the host: asks the user (or a setting) before a tool runs. */
 export type ToolApprovalPolicy = (request: ToolApprovalRequest, signal?: AbortSignal) => Promise<ToolApprovalDecision>;
+
+/**
+ * Tools that come and go while a session runs (MCP servers): the session offers the model its own tools plus
+ * these, asking `ready` when a prompt starts.
+ */
+export interface AgentToolSource {
+  /** The tools available now, without starting or waiting for anything. */
+  current(): readonly AgentTool[];
+  /** Starts what the tools need and resolves with them (a bounded wait; ends early when `signal` aborts). */
+  ready(signal?: AbortSignal): Promise<readonly AgentTool[]>;
+}

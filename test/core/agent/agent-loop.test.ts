@@ -43,10 +43,11 @@ describe("AgentSession prompt loop (OpenAI wire)", { timeout: 60_000 }, () => {
     await agent.prompt("hello there");
     assert.deepEqual(compactTypes(events), [
       "agent_start",
-      // The prompt is recorded first (a system message, as pi 1.6 writes it), then the user's message.
+      // The user's message shows at once; the prompt is recorded first (a system message, as pi 1.6 writes it),
+      // then the user's message.
+      "message_start",
       "message_start",
       "message_end",
-      "message_start",
       "message_end",
       "turn_start",
       "message_start",
