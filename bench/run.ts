@@ -12,6 +12,7 @@ import { performance } from "node:perf_hooks";
 import { measureCheckpoints } from "./checkpoints/measure-checkpoints.js";
 import { buildChild, runChild } from "./child-runner.js";
 import { compareLine, measureCompare } from "./compare/measure-compare.js";
+import { measureParallel, parallelLines } from "./parallel/measure-parallel.js";
 import type { ChildResult, Impl } from "./child/protocol.js";
 import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./generate/datasets.js";
 import { parseOptions, UsageRequested, type BenchOptions } from "./options.js";
@@ -164,6 +165,10 @@ async function main(): Promise<void> {
   await measureCompare(DATA_DIR, options.quick ? 2_000 : 10_000, options.runs)
     .then((cases) => cases.forEach((c) => log(compareLine(c))))
     .catch((error: unknown) => log(`compare: ${errorText(error)}`));
+  // Explore in Parallel: a branch's copy of a 10k-file workspace, and the event loop with four branches streaming.
+  await measureParallel(options.quick ? 2 : 5)
+    .then((m) => parallelLines(m).forEach((line) => log(line)))
+    .catch((error: unknown) => log(`parallel: ${errorText(error)}`));
   if (!options.skipWebview && results.length > 0) {
     // No Chromium (or a broken bundle) must not cost the store results: the webview targets show "n/a".
     await measureWebviews(results, options).catch((error: unknown) => log(`webview: ${errorText(error)}`));
