@@ -38,6 +38,12 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.unarchiveBranch",
   "agentTree.deleteBranch",
   "agentTree.toggleArchivedBranches",
+  "agentTree.exploreInParallel",
+  "agentTree.stopBranch",
+  "agentTree.stopAllBranches",
+  "agentTree.adoptBranch",
+  "agentTree.archiveOtherBranches",
+  "agentTree.askAside",
 ] as const;
 
 /**

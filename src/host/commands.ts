@@ -7,6 +7,7 @@ import type { CompareActions } from "./compare/compare-actions.js";
 import type { CheckpointActions } from "./checkpoint-actions.js";
 import type { ExportActions } from "./export-actions.js";
 import type { ModelActions } from "./model-actions.js";
+import type { ParallelActions } from "./parallel/parallel-actions.js";
 import { parseEntryContextArg } from "./protocol-validation.js";
 import type { SessionController } from "./session-controller.js";
 import type { SessionOpener } from "./session-opener.js";
@@ -30,6 +31,8 @@ export interface CommandDeps {
   ensureSession(): Promise<boolean>;
   /** The tree and chat views ("Reload Views"). */
   views: readonly AgentWebviewView[];
+  /** Explore in Parallel, Stop Branch, Stop All Branches, Adopt This Branch, Archive Other Branches, Ask Aside. */
+  parallel: ParallelActions;
 }
 
 /** Register every command; the returned disposables go into the extension context. */
@@ -103,6 +106,12 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       await tree.reveal();
       tree.post({ type: "tree/toggleArchived" });
     },
+    "agentTree.exploreInParallel": entryOrPick((id) => d.parallel.explore(id)),
+    "agentTree.stopBranch": withEntry((id) => d.parallel.stopBranch(id)),
+    "agentTree.stopAllBranches": () => d.parallel.stopAll(),
+    "agentTree.adoptBranch": withEntry((id) => d.parallel.adopt(id)),
+    "agentTree.archiveOtherBranches": withEntry((id) => d.parallel.archiveOthers(id)),
+    "agentTree.askAside": ensured(() => d.parallel.askAside()),
   };
   return COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, handlers[id]));
 }

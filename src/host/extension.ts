@@ -21,6 +21,7 @@ import { registerCommands } from "./commands.js";
 import { HookRegistry } from "./hook-registry.js";
 import { lockLostMessage } from "./lock-choice.js";
 import { routeWebviewMessage } from "./message-router.js";
+import { branchCopiesDir, ParallelActions } from "./parallel/parallel-actions.js";
 import { ExportActions } from "./export-actions.js";
 import { ModelActions } from "./model-actions.js";
 import { SessionController } from "./session-controller.js";
@@ -204,6 +205,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   });
   const compare: CompareActions = new CompareActions({ controller, actions, tree, panels, files: fileActions, log });
   context.subscriptions.push(panels);
+  const parallel = new ParallelActions({
+    controller,
+    cwd,
+    checkpoints,
+    files: fileActions,
+    getApiKey: (m) => keys.get(m.provider),
+    pickNode: (title) => actions.pickNode(title),
+    openCompare: (left, right) => {
+      const sm = controller.sessionManager;
+      if (sm) panels.show(sm, left, right);
+    },
+    revealInTree: (entryId) => tree.post({ type: "tree/reveal", entryId }),
+    status: (text, kind) => actions.status(text, kind),
+    copiesDir: branchCopiesDir(storage),
+    log,
+    onRunningChanged: (n) => void vscode.commands.executeCommand("setContext", "agentTree.branchesRunning", n > 0),
+  });
+  // Copies left by branches that were adopted, archived or deleted meanwhile, or by a window that was killed.
+  void parallel.removeOrphanCopies().catch((e: unknown) => log.warn(`Branch copies: ${String(e)}`));
 
   let opening: Promise<void> | undefined;
   const ensureSession = async (): Promise<boolean> => {
@@ -235,6 +255,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       actions,
       archive,
       models,
+      parallel,
       log,
       ensureSession,
       runCommand: async (command) => void (await vscode.commands.executeCommand(WEBVIEW_COMMAND_IDS[command])),
@@ -256,6 +277,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       files: fileActions,
       ensureSession,
       views: [tree, chat],
+      parallel,
     }),
     keys.onDidChange(() => controller.refreshModels()),
     vscode.workspace.onDidChangeConfiguration((e) => {

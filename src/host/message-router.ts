@@ -7,6 +7,7 @@ import type { WebviewCommand, WebviewToHost } from "../shared/protocol.js";
 import type { HostActions } from "./actions.js";
 import type { ArchiveActions } from "./archive-actions.js";
 import type { ModelActions } from "./model-actions.js";
+import type { ParallelActions } from "./parallel/parallel-actions.js";
 import { validateWebviewMessage } from "./protocol-validation.js";
 import type { SessionController } from "./session-controller.js";
 import type { AgentWebviewView } from "./webview-view.js";
@@ -17,6 +18,8 @@ export interface RouterDeps {
   actions: HostActions;
   archive: ArchiveActions;
   models: ModelActions;
+  /** `/explore` and `/aside` typed in the chat. */
+  parallel?: Pick<ParallelActions, "handleSlash">;
   log: vscode.LogOutputChannel;
   /** Opens the workspace's session on the first `ready`; true when it did (snapshots already went out). */
   ensureSession(): Promise<boolean>;
@@ -73,6 +76,7 @@ async function dispatch(msg: WebviewToHost, view: AgentWebviewView, d: RouterDep
         }
       }
     case "chat/submit":
+      if (d.parallel?.handleSlash(msg.text)) return;
       return d.actions.submit(msg.text);
     case "chat/requestOlder":
       d.controller.pushOlderChat(msg.requestId, msg.before, msg.beforeId);
