@@ -79,3 +79,4 @@ export {
 } from "./summary/summarize.js";
 export { serializeConversation } from "./summary/serialize.js";
 export { collectFileOps, fileOpsToDetails, formatFileOps } from "./summary/file-ops.js";
+export * from "./parallel/index.js";
