@@ -221,6 +221,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     copiesDir: branchCopiesDir(storage),
     log,
     onRunningChanged: (n) => void vscode.commands.executeCommand("setContext", "agentTree.branchesRunning", n > 0),
+    postTree: (msg) => tree.post(msg),
   });
   // Copies left by branches that were adopted, archived or deleted meanwhile, or by a window that was killed.
   void parallel.removeOrphanCopies().catch((e: unknown) => log.warn(`Branch copies: ${String(e)}`));

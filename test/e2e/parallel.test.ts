@@ -1,8 +1,8 @@
 /**
  * End to end, in a real VS Code (code-server + Chromium) with the local fake model: **Explore in Parallel…** on the
  * first reply's row with 3 branches whose `write` calls write different content to notes.txt. While and after they
- * run, the workspace's notes.txt keeps its content; the tree and the file hold 3 new branches from that node (the
- * README's screenshot of three running branches is taken while they run). **Adopt This Branch** on the second →
+ * run, the workspace's notes.txt keeps its content; the tree and the file hold 3 new branches from that node, and
+ * running branches show so on their newest rows (the README's screenshot of three running branches is taken then). **Adopt This Branch** on the second →
  * notes.txt has that branch's content and the leaf is on it; the real pi opens the file and sees the three
  * branches. **Ask Aside…** during a slow reply → the aside's answer shows, the main reply completes, the leaf stays
  * on the main branch and its context holds no aside. Screenshots in test-results/e2e/parallel-*.png.
@@ -144,6 +144,7 @@ describe("Explore in Parallel and Ask Aside in VS Code (code-server)", { timeout
         MODEL_TIMEOUT_MS,
       );
       for (const id of branches) await expectVisible(row(t, id), `branch ${id} in the tree`);
+      await expectVisible(t.locator(".running-tag").first(), "a running branch's newest row showing it runs");
       assert.equal(notes(), ORIGINAL, "the workspace file while the branches run");
       const shot = await screenshot(page, "parallel-01-running");
       const docsShot = join(REPO_ROOT, "docs", "explore-parallel.png");
@@ -155,6 +156,7 @@ describe("Explore in Parallel and Ask Aside in VS Code (code-server)", { timeout
         MODEL_TIMEOUT_MS,
       );
       assert.equal(notes(), ORIGINAL, "the workspace file after the branches ran");
+      await t.locator(".running-tag").first().waitFor({ state: "detached" });
       const lines = readSession(sessionFile);
       for (const id of branches) {
         const first = lines.find((l) => l.id === id);

@@ -14,10 +14,16 @@ import type { ModelInfo } from "../../core/providers/types.js";
 import { askAside } from "../../core/parallel/aside.js";
 import { removeOrphanCopies, type BranchCopyInfo } from "../../core/parallel/branch-copy.js";
 import type { BranchEvent, BranchOutcome } from "../../core/parallel/branch-run.js";
-import { exploreInParallel, MAX_PARALLEL_BRANCHES, MIN_PARALLEL_BRANCHES } from "../../core/parallel/explore.js";
+import {
+  exploreInParallel,
+  MAX_PARALLEL_BRANCHES,
+  MIN_PARALLEL_BRANCHES,
+  type Exploration,
+} from "../../core/parallel/explore.js";
 import { SessionManager } from "../../core/session/session-manager.js";
 import { createWorkspaceTools } from "../../core/tools/index.js";
 import type { ToolApprovalPolicy } from "../../core/tools/types.js";
+import type { HostToWebview } from "../../shared/protocol.js";
 import type { CheckpointActions } from "../checkpoint-actions.js";
 import type { CheckpointService } from "../checkpoint-service.js";
 import { broughtFilesMessage, conflictsOf, planBringFiles, runBringFiles } from "../compare/bring-files.js";
@@ -48,7 +54,12 @@ export interface ParallelDeps {
   log: vscode.LogOutputChannel;
   /** How many branches run now (the tree's title bar shows Stop All Branches while some do). */
   onRunningChanged?(count: number): void;
+  /** The tree view: running branches show on their newest rows (tree/running). */
+  postTree?(msg: Extract<HostToWebview, { type: "tree/running" }>): void;
 }
+
+/** The tree's running rows are sent at most this often while branches stream. */
+const RUNNING_POST_MS = 250;
 
 /** The setting agentTree.parallel.maxCopiesSizeMB in bytes (default 2 GiB). */
 function copiesCapBytes(): number {
@@ -62,7 +73,12 @@ interface LiveBranch {
   number: number;
   state: "starting" | "streaming" | "tool" | BranchOutcome["state"];
   tool?: string;
+  /** Tokens of the finished replies, plus an estimate of the streaming one. */
   tokens: number;
+  /** Tokens of the finished replies. */
+  tokensDone?: number;
+  /** The newest message entry: the row that shows the branch running. */
+  tipId?: string;
   stop(): void;
 }
 
@@ -146,7 +162,7 @@ export class ParallelActions {
 
     const live: LiveBranch[] = [];
     const registry = controller.modelRegistry;
-    let exploration;
+    let exploration: Exploration | undefined;
     try {
       exploration = await exploreInParallel({
         sessionManager: sm,
@@ -166,13 +182,17 @@ export class ParallelActions {
         getApiKey: (m) => this.d.getApiKey(m),
         secretValues: () => keyEnvValues(process.env, registry.all()),
         thinkingLevel: agent.getThinkingLevel(),
-        onEvent: (i, e) => this.onBranchEvent(live[i], e),
+        // Branches start inside the call: their first events come before it returns.
+        onEvent: (i, e) => {
+          live[i] ??= { number: i + 1, state: "starting", tokens: 0, stop: () => exploration?.branches[i]?.stop() };
+          this.onBranchEvent(live[i], e);
+        },
       });
     } catch (e) {
       return void vscode.window.showErrorMessage(`Explore in Parallel: ${e instanceof Error ? e.message : String(e)}`);
     }
     exploration.branches.forEach((b, i) => {
-      live[i] = { number: i + 1, state: "starting", tokens: 0, stop: () => b.stop() };
+      live[i] ??= { number: i + 1, state: "starting", tokens: 0, stop: () => b.stop() };
     });
     const outcomes = await this.progress(
       exploration.branches.length,
@@ -208,6 +228,7 @@ export class ParallelActions {
     const registry = controller.modelRegistry;
     let stop: (() => void) | undefined;
     const controllerAbort = new AbortController();
+    const asideBranch: LiveBranch = { number: 0, state: "streaming", tokens: 0, stop: () => controllerAbort.abort() };
     this.d.status("Asking aside…");
     const outcome = await askAside({
       sessionManager: sm,
@@ -220,9 +241,10 @@ export class ParallelActions {
       onEvent: (e) => {
         if (e.type === "branch_entry" && !stop) {
           stop = () => controllerAbort.abort();
-          this.live.set(e.entryId, { number: 0, state: "streaming", tokens: 0, stop });
+          this.live.set(e.entryId, asideBranch);
           this.d.onRunningChanged?.(this.live.size);
         }
+        this.onBranchEvent(asideBranch, e);
       },
     }).catch((e: unknown) => {
       this.d.status(`Ask Aside: ${e instanceof Error ? e.message : String(e)}`, "error");
@@ -377,16 +399,42 @@ export class ParallelActions {
       branch.state = "streaming";
       this.live.set(e.entryId, branch);
       this.d.onRunningChanged?.(this.live.size);
+    } else if (e.type === "message_end") {
+      branch.tipId = e.entryId;
+      if (e.message.role === "assistant") {
+        branch.tokensDone = (branch.tokensDone ?? 0) + e.message.usage.totalTokens;
+        branch.tokens = branch.tokensDone;
+      }
+      if (e.message.role === "toolResult") branch.tool = undefined;
     } else if (e.type === "tool_execution_start") {
       branch.state = "tool";
       branch.tool = e.toolName;
     } else if (e.type === "message_update") {
       branch.state = "streaming";
-      branch.tokens = e.message.usage.totalTokens || branch.tokens;
+      const chars = e.message.content.reduce(
+        (n, c) => n + (c.type === "text" ? c.text.length : c.type === "thinking" ? c.thinking.length : 0),
+        0,
+      );
+      branch.tokens = (branch.tokensDone ?? 0) + (e.message.usage.output || Math.ceil(chars / 4));
     } else if (e.type === "agent_end") {
       for (const [id, b] of this.live) if (b === branch) this.live.delete(id);
       this.d.onRunningChanged?.(this.live.size);
     }
+    this.scheduleRunningPost();
+  }
+
+  private runningTimer: NodeJS.Timeout | undefined;
+
+  /** Sends the running rows to the tree, at most every RUNNING_POST_MS (and once more when none runs). */
+  private scheduleRunningPost(): void {
+    if (this.runningTimer || !this.d.postTree) return;
+    this.runningTimer = setTimeout(() => {
+      this.runningTimer = undefined;
+      const branches = [...new Set(this.live.values())]
+        .filter((b) => b.tipId !== undefined)
+        .map((b) => ({ tipId: b.tipId as string, tokens: b.tokens, ...(b.tool ? { tool: b.tool } : {}) }));
+      this.d.postTree?.({ type: "tree/running", branches });
+    }, RUNNING_POST_MS);
   }
 
   /** A cancellable notification with one line per branch until all end; cancelling stops them all. */
