@@ -34,6 +34,7 @@ import { autoApproveSetting } from "../settings.js";
 import { summarizeToolCall } from "../tool-approval.js";
 import { branchRunOf, newestEntryOf, otherBranchesOf } from "./branch-lookup.js";
 import { exploreSummaryMarkdown, firstLines, type SummaryBranch } from "./explore-summary.js";
+import { parseParallelSlash } from "./slash.js";
 
 /** What the actions need from the rest of the host. */
 export interface ParallelDeps {
@@ -105,11 +106,10 @@ export class ParallelActions {
 
   /** `/explore [prompt]` and `/aside <question>` typed in the chat; false for any other text. */
   handleSlash(text: string): boolean {
-    const m = /^\/(explore|aside)(?:\s+([\s\S]*))?$/.exec(text.trim());
-    if (!m) return false;
-    const arg = m[2]?.trim() ?? "";
-    if (m[1] === "aside") void this.askAside(arg || undefined);
-    else void this.explore(undefined, arg || undefined);
+    const slash = parseParallelSlash(text);
+    if (!slash) return false;
+    if (slash.command === "aside") void this.askAside(slash.arg || undefined);
+    else void this.explore(undefined, slash.arg || undefined);
     return true;
   }
 
