@@ -123,6 +123,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     log: (message) => log.info(message),
   });
 
+  /** Set once the parallel actions exist; sessions opened before that are watched when they are created. */
+  const parallelRef: { current?: ParallelActions } = {};
   const controller: SessionController = new SessionController({
     cwd,
     checkpoints,
@@ -152,6 +154,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       void vscode.window.showWarningMessage(message);
     },
     onSessionChanged: (sm) => {
+      parallelRef.current?.watch(sm);
       tree.setDescription(sessionTitle(sm));
       if (!sm.isReadOnly()) checkpoints.warmUp();
       // Shows "Continue in a New Session" in the tree's title bar for read-only views.
@@ -205,7 +208,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   });
   const compare: CompareActions = new CompareActions({ controller, actions, tree, panels, files: fileActions, log });
   context.subscriptions.push(panels);
-  const parallel = new ParallelActions({
+  const parallel: ParallelActions = new ParallelActions({
     controller,
     cwd,
     checkpoints,
@@ -223,6 +226,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     onRunningChanged: (n) => void vscode.commands.executeCommand("setContext", "agentTree.branchesRunning", n > 0),
     postTree: (msg) => tree.post(msg),
   });
+  parallelRef.current = parallel;
+  const open = controller.sessionManager;
+  if (open) parallel.watch(open);
   // Copies left by branches that were adopted, archived or deleted meanwhile, or by a window that was killed.
   void parallel.removeOrphanCopies().catch((e: unknown) => log.warn(`Branch copies: ${String(e)}`));
 

@@ -20,6 +20,7 @@ import {
   MIN_PARALLEL_BRANCHES,
   type Exploration,
 } from "../../core/parallel/explore.js";
+import { ARCHIVE_MARKER_TYPE } from "../../core/session/entry-kinds.js";
 import { SessionManager } from "../../core/session/session-manager.js";
 import { createWorkspaceTools } from "../../core/tools/index.js";
 import type { ToolApprovalPolicy } from "../../core/tools/types.js";
@@ -98,6 +99,27 @@ export class ParallelActions {
   private readonly live = new Map<string, LiveBranch>();
 
   constructor(private readonly d: ParallelDeps) {}
+
+  private unwatch: (() => void) | undefined;
+  private cleanupTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * Follows the current session: a branch archived (Archive Branch) or deleted (Delete Branch Permanently…) takes
+   * its copy with it, shortly after.
+   */
+  watch(sm: SessionManager): void {
+    this.unwatch?.();
+    this.unwatch = sm.subscribe((change) => {
+      const archiveLine =
+        change.type === "append" && change.entry.type === "custom" && change.entry.customType === ARCHIVE_MARKER_TYPE;
+      if (change.type !== "rewrite" && !archiveLine) return;
+      if (this.cleanupTimer) return;
+      this.cleanupTimer = setTimeout(() => {
+        this.cleanupTimer = undefined;
+        void this.removeOrphanCopies().catch((e: unknown) => this.d.log.warn(`Branch copies: ${String(e)}`));
+      }, 500);
+    });
+  }
 
   /** The first entries of the branches this window runs now. */
   liveBranchIds(): ReadonlySet<string> {
