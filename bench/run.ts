@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --quick]`: generates sessions, measures our session store against the SessionManager of
- * the newest pi (1.5.x, under the Node it needs) and of pi 0.73.1 (fresh process per measurement), our tree
+ * the newest pi (1.6.0, under the Node it needs) and of pi 0.73.1 (fresh process per measurement), our tree
  * webview in headless Chromium and the real UI (code-server + Chromium, the demo session against the big one),
  * prints the tables with PASS/MISS per target and writes bench/results.md, docs/bench.md, docs/bench-chart.svg
  * and the README's benchmark section.
@@ -13,6 +13,7 @@ import { measureCheckpoints } from "./checkpoints/measure-checkpoints.js";
 import { buildChild, runChild } from "./child-runner.js";
 import { compareLine, measureCompare } from "./compare/measure-compare.js";
 import { measureParallel, parallelLines } from "./parallel/measure-parallel.js";
+import { measurePrompt, promptLine } from "./prompt/measure-prompt.js";
 import type { ChildResult, Impl } from "./child/protocol.js";
 import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./generate/datasets.js";
 import { parseOptions, UsageRequested, type BenchOptions } from "./options.js";
@@ -169,6 +170,10 @@ async function main(): Promise<void> {
   await measureParallel(options.quick ? 2 : 5)
     .then((m) => parallelLines(m).forEach((line) => log(line)))
     .catch((error: unknown) => log(`parallel: ${errorText(error)}`));
+  // The system prompt before each model call (20 instruction files, 50 skills): printed, not part of the tables.
+  await measurePrompt(options.quick ? 50 : 200)
+    .then((m) => log(promptLine(m)))
+    .catch((error: unknown) => log(`system prompt: ${errorText(error)}`));
   if (!options.skipWebview && results.length > 0) {
     // No Chromium (or a broken bundle) must not cost the store results: the webview targets show "n/a".
     await measureWebviews(results, options).catch((error: unknown) => log(`webview: ${errorText(error)}`));

@@ -141,7 +141,10 @@ export function entryToChat(e: SessionEntry): ChatMessageDto | undefined {
   const ts = Date.parse(e.timestamp) || 0;
   switch (e.type) {
     case "message":
-      return e.message.role === "system" ? undefined : messageToDto(e.id, e.message);
+      // A message entry whose message is null is a load issue; nothing to show.
+      return typeof e.message !== "object" || e.message === null || e.message.role === "system"
+        ? undefined
+        : messageToDto(e.id, e.message);
     case "custom_message":
       return e.display ? { id: e.id, role: "custom", text: contentText(e.content), timestamp: ts } : undefined;
     case "branch_summary":

@@ -44,6 +44,7 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.adoptBranch",
   "agentTree.archiveOtherBranches",
   "agentTree.askAside",
+  "agentTree.showSystemPrompt",
 ] as const;
 
 /**

@@ -12,6 +12,7 @@ import { parseEntryContextArg } from "./protocol-validation.js";
 import type { SessionController } from "./session-controller.js";
 import type { SessionOpener } from "./session-opener.js";
 import type { SessionSearchUi } from "./session-search-ui.js";
+import type { SystemPromptDocuments } from "./system-prompt-document.js";
 import type { AgentWebviewView } from "./webview-view.js";
 
 /** What the commands call. */
@@ -29,6 +30,8 @@ export interface CommandDeps {
   files: CheckpointActions;
   /** Opens the workspace's session if none is open yet. */
   ensureSession(): Promise<boolean>;
+  /** Agent: Show System Prompt. */
+  systemPrompt: SystemPromptDocuments;
   /** The tree and chat views ("Reload Views"). */
   views: readonly AgentWebviewView[];
   /** Explore in Parallel, Stop Branch, Stop All Branches, Adopt This Branch, Archive Other Branches, Ask Aside. */
@@ -99,6 +102,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.archiveBranch": entryOrPick((id) => d.archive.archive(id)),
     "agentTree.unarchiveBranch": entryOrPick((id) => d.archive.unarchive(id)),
     "agentTree.deleteBranch": entryOrPick((id) => d.archive.deletePermanently(id)),
+    // From a row's context menu: the prompt in force there; from the palette: at the leaf.
+    "agentTree.showSystemPrompt": entryOrPick((id) => d.systemPrompt.show(id)),
     // The tree's toolbar toggle, from the palette or a keybinding: the view keeps the choice (webview state).
     "agentTree.toggleArchivedBranches": async () => {
       const tree = d.views.find((view) => view.kind === "tree");

@@ -20,6 +20,7 @@ import { WEBVIEW_COMMAND_IDS } from "./command-ids.js";
 import { registerCommands } from "./commands.js";
 import { HookRegistry } from "./hook-registry.js";
 import { lockLostMessage } from "./lock-choice.js";
+import { offerSaveAgain } from "./save-again.js";
 import { routeWebviewMessage } from "./message-router.js";
 import { branchCopiesDir, ParallelActions } from "./parallel/parallel-actions.js";
 import { ExportActions } from "./export-actions.js";
@@ -27,6 +28,8 @@ import { ModelActions } from "./model-actions.js";
 import { SessionController } from "./session-controller.js";
 import { SessionOpener } from "./session-opener.js";
 import { SessionSearchUi } from "./session-search-ui.js";
+import { InstructionsService } from "./instructions-service.js";
+import { SystemPromptDocuments } from "./system-prompt-document.js";
 import {
   affects,
   autoApproveSetting,
@@ -125,9 +128,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
 
   /** Set once the parallel actions exist; sessions opened before that are watched when they are created. */
   const parallelRef: { current?: ParallelActions } = {};
+  // The agent's instructions (docs/system-prompt.md): AGENTS.md & co., skills, watched; said in the chat once.
+  const instructions = new InstructionsService(cwd, {
+    notify: (text, kind) => chat.post({ type: "status", text, kind: kind === "warning" ? "error" : "info" }),
+    log: (text) => log.info(text),
+  });
+  context.subscriptions.push(instructions);
+
   const controller: SessionController = new SessionController({
     cwd,
     checkpoints,
+    systemPrompt: instructions.provider,
     modelRegistry: registry,
     hookRegistry,
     getApiKey: (m) => keys.get(m.provider),
@@ -146,12 +157,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       log.error(message);
       void vscode.window.showErrorMessage(message);
     },
-    onLockLost: (sm, newHolder) => {
-      const message = lockLostMessage(path.basename(sm.getSessionFile() ?? ""), newHolder);
+    onLockLost: (sm, newHolder, reason) => {
+      const message = lockLostMessage(path.basename(sm.getSessionFile() ?? ""), newHolder, reason);
       log.warn(message);
       tree.setDescription(sessionTitle(sm));
       void vscode.commands.executeCommand("setContext", "agentTree.readOnly", true);
-      void vscode.window.showWarningMessage(message);
+      if (reason === "file-gone") void offerSaveAgain(sm, message, controller, log);
+      else void vscode.window.showWarningMessage(message);
     },
     onSessionChanged: (sm) => {
       parallelRef.current?.watch(sm);
@@ -206,6 +218,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     reveal: (sessionId, entryId) => void compare.revealInTree(sessionId, entryId),
     files: (session) => fileActions.compareFiles(session),
   });
+  const systemPrompt = new SystemPromptDocuments(controller);
   const compare: CompareActions = new CompareActions({ controller, actions, tree, panels, files: fileActions, log });
   context.subscriptions.push(panels);
   const parallel: ParallelActions = new ParallelActions({
@@ -214,6 +227,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     checkpoints,
     files: fileActions,
     getApiKey: (m) => keys.get(m.provider),
+    systemPrompt: instructions.provider,
     pickNode: (title) => actions.pickNode(title),
     openCompare: (left, right) => {
       const sm = controller.sessionManager;
@@ -272,6 +286,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     vscode.window.registerWebviewViewProvider("agentTree.tree", provider(tree)),
     vscode.window.registerWebviewViewProvider("agentTree.chat", provider(chat)),
     fileActions.registerDocuments(),
+    systemPrompt.register(),
     ...registerCommands({
       controller,
       opener,
@@ -282,6 +297,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       exporter,
       compare,
       files: fileActions,
+      systemPrompt,
       ensureSession,
       views: [tree, chat],
       parallel,

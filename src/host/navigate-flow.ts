@@ -3,7 +3,7 @@
  * cancellable progress while summarizing, and the messages afterwards. Pure logic over two small
  * interfaces so it runs under plain Node with a fake UI and a real AgentSession.
  */
-import type { NavigateMode, NavigateTreeOptions, NavigateTreeResult } from "../core/agent/navigate-types.js";
+import type { NavigateMode, NavigateTreeOptions, TreeMoveResult } from "../core/agent/navigate-types.js";
 
 export type { NavigateMode };
 
@@ -30,7 +30,7 @@ export interface NavigateUi {
 /** The part of AgentSession the flow uses. */
 export interface TreeNavigator {
   getLeafId(): string | null;
-  navigateTree(targetId: string, options?: NavigateTreeOptions): Promise<NavigateTreeResult>;
+  navigateTree(targetId: string, options?: NavigateTreeOptions): Promise<TreeMoveResult>;
 }
 
 /**
@@ -46,7 +46,7 @@ export interface FilesFollow {
 }
 
 /** How a navigation ended: the core's result, or `dismissed` when the user closed a question (nothing changed). */
-export type NavigateOutcome = NavigateTreeResult | { kind: "dismissed" };
+export type NavigateOutcome = TreeMoveResult | { kind: "dismissed" };
 
 /** Shown when the target is already the leaf. */
 export const ALREADY_HERE = "Already at this point.";
@@ -83,7 +83,7 @@ export async function runNavigateFlow(
   if (files && !(await files.beforeMove(targetId))) return { kind: "dismissed" };
   const summarize = choice !== "none";
   ui.setBusy(true, summarize ? "Summarizing branch…" : "Switching branch…");
-  let result: NavigateTreeResult;
+  let result: TreeMoveResult;
   try {
     result = summarize
       ? await ui.withProgress("Summarizing the branch you're leaving…", (signal) =>
@@ -100,7 +100,7 @@ export async function runNavigateFlow(
 }
 
 /** Tells the user how a move ended, where it needs telling (a hook's cancel is silent, as in pi). */
-function report(result: NavigateTreeResult, ui: NavigateUi): NavigateTreeResult {
+function report(result: TreeMoveResult, ui: NavigateUi): TreeMoveResult {
   if (result.kind === "noop") ui.showInfo(ALREADY_HERE);
   if (result.kind === "failed") ui.showError(`Switching branch failed: ${result.error}`);
   return result;

@@ -8,9 +8,10 @@ import { AgentSession } from "../core/agent/agent-session.js";
 import type { AgentCheckpointHook } from "../core/checkpoints/turn-checkpoints.js";
 import type { ModelRegistry } from "../core/providers/model-registry.js";
 import type { ModelInfo } from "../core/providers/types.js";
-import type { LockHolderInfo } from "../core/session/errors.js";
+import type { LockHolderInfo, LockLossReason } from "../core/session/errors.js";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { AgentTool } from "../core/tools/types.js";
+import type { SystemPromptProvider } from "../core/prompt/workspace-prompt.js";
 import type { HostToWebview } from "../shared/protocol.js";
 import { usageOf } from "./chat-dto.js";
 import { ChatPath } from "./chat-path.js";
@@ -53,10 +54,15 @@ export interface ControllerDeps {
   onSessionChanged(sm: SessionManager): void;
   /** A failure nobody else reports (closing the previous session). */
   onError?(message: string): void;
-  /** Another process took the current session's writer lock over: it is read-only now (say so). */
-  onLockLost?(sm: SessionManager, newHolder: LockHolderInfo | undefined): void;
+  /**
+   * The current session lost its writer lock — another process took it over, or its file or folder was deleted
+   * (`reason`) —: it is read-only now (say so).
+   */
+  onLockLost?(sm: SessionManager, newHolder: LockHolderInfo | undefined, reason: LockLossReason): void;
   /** Tools override (tests). */
   tools?: AgentTool[];
+  /** What every agent builds its system prompt from (src/host/instructions-service.ts); none: no prompt. */
+  systemPrompt?: SystemPromptProvider;
   /** Workspace checkpoints for every agent (src/host/checkpoint-service.ts); none: files are not recorded. */
   checkpoints?: AgentCheckpointHook;
 }
@@ -155,6 +161,7 @@ export class SessionController {
       selectModel: (sessionModel) => pickDefaultModel(this.usable(), d.defaultModelKey(), sessionModel),
       ...(d.tools ? { tools: d.tools } : {}),
       ...(d.checkpoints ? { checkpoints: d.checkpoints } : {}),
+      ...(d.systemPrompt ? { systemPrompt: d.systemPrompt } : {}),
     });
     const tools = agent.getTools();
     mutating = (name) => tools.find((t) => t.name === name)?.mutates !== false;
@@ -164,7 +171,7 @@ export class SessionController {
       onStreaming: (s) => d.onStreaming(s),
     });
     const unsubscribe = agent.subscribe((e) => chat.handle(e));
-    const unsubscribeLock = sm.onLockLost((newHolder) => this.lockLost(sm, newHolder));
+    const unsubscribeLock = sm.onLockLost((newHolder, reason) => this.lockLost(sm, newHolder, reason));
     d.hookRegistry.attach(agent.hooks);
     return { sm, agent, tree, chat, chatPath: new ChatPath(sm), broker, unsubscribe, unsubscribeLock, readOnlyCause };
   }
@@ -173,12 +180,28 @@ export class SessionController {
    * The writer lock was taken over: nothing more can be written, so a running prompt stops, the views show
    * the session read-only with the reason, and the editor says so.
    */
-  private lockLost(sm: SessionManager, newHolder: LockHolderInfo | undefined): void {
+  private lockLost(sm: SessionManager, newHolder: LockHolderInfo | undefined, reason: LockLossReason): void {
     const c = this.current;
     if (!c || c.sm !== sm) return;
-    c.readOnlyCause = "lockLost";
+    c.readOnlyCause = reason === "file-gone" ? "fileGone" : "lockLost";
     c.agent.abort();
-    this.deps.onLockLost?.(sm, newHolder);
+    this.deps.onLockLost?.(sm, newHolder, reason);
+    this.pushAll();
+  }
+
+  /**
+   * Write the current session back after its file or folder was deleted while open (SessionManager.saveAgain),
+   * then show it writable again. Throws what saveAgain throws (the session stays read-only then).
+   */
+  async saveAgain(sm: SessionManager): Promise<void> {
+    const c = this.current;
+    if (!c || c.sm !== sm) return;
+    await sm.saveAgain();
+    if (this.current !== c) return;
+    // A fresh agent: the old one was aborted and built for a read-only session.
+    this.teardown(c);
+    this.current = this.build(sm, "locked");
+    this.deps.onSessionChanged(sm);
     this.pushAll();
   }
 

@@ -1,7 +1,7 @@
 /** The navigate flow against a scripted navigator (decision logic); see navigate-flow-real.test.ts for the core. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { NavigateTreeOptions, NavigateTreeResult } from "../../src/core/agent/navigate-types.js";
+import type { NavigateTreeOptions, TreeMoveResult } from "../../src/core/agent/navigate-types.js";
 import { ALREADY_HERE, movedMessage, runNavigateFlow, type TreeNavigator } from "../../src/host/navigate-flow.js";
 import { FakeNavigateUi } from "./fake-navigate-ui.js";
 
@@ -9,12 +9,12 @@ class ScriptedNavigator implements TreeNavigator {
   readonly seen: { targetId: string; options?: NavigateTreeOptions }[] = [];
   constructor(
     private readonly leaf: string | null,
-    private readonly answer: (o?: NavigateTreeOptions) => NavigateTreeResult | Promise<NavigateTreeResult>,
+    private readonly answer: (o?: NavigateTreeOptions) => TreeMoveResult | Promise<TreeMoveResult>,
   ) {}
   getLeafId(): string | null {
     return this.leaf;
   }
-  async navigateTree(targetId: string, options?: NavigateTreeOptions): Promise<NavigateTreeResult> {
+  async navigateTree(targetId: string, options?: NavigateTreeOptions): Promise<TreeMoveResult> {
     this.seen.push({ targetId, options });
     return this.answer(options);
   }

@@ -3,8 +3,9 @@
  * calls through the host's approval policy, appends every message as it completes, compacts, moves
  * around the tree, forks, and runs hooks. See docs/core-api.md.
  */
+import * as path from "node:path";
 import { ContextCache } from "./context-cache.js";
-import { convertToLlm, type AgentMessage, type CustomMessage, type UserMessage } from "../messages.js";
+import { contentText, convertToLlm, type AgentMessage, type CustomMessage, type UserMessage } from "../messages.js";
 import { CompactionError, runCompaction, type CompactionEnv } from "../compaction/run-compaction.js";
 import {
   DEFAULT_BRANCH_SUMMARY_RESERVE_TOKENS,
@@ -28,11 +29,12 @@ import type { AgentEvent } from "./events.js";
 import { forkSession, type ForkResult } from "./fork.js";
 import { bringConclusions } from "./bring-conclusions.js";
 import type { HookMessage } from "../hooks/hook-events.js";
-import type {
-  BringConclusionsOptions,
-  BringConclusionsResult,
-  NavigateTreeOptions,
-  NavigateTreeResult,
+import {
+  withPiFields,
+  type BringConclusionsOptions,
+  type BringConclusionsResult,
+  type NavigateTreeOptions,
+  type NavigateTreeResult,
 } from "./navigate-types.js";
 import { navigateTree, type NavigateEnv } from "./navigate-tree.js";
 import type { StreamFn } from "./stream-turn.js";
@@ -41,6 +43,8 @@ import type { CheckpointMoment } from "../checkpoints/session-link.js";
 import type { AgentCheckpointHook } from "../checkpoints/turn-checkpoints.js";
 import { chooseSummarySource, type SummarySource } from "./summary-source.js";
 import { KeyRedactor } from "./key-redactor.js";
+import { SystemPromptSync, promptTextOf } from "./system-prompt-sync.js";
+import type { SystemPromptProvider } from "../prompt/workspace-prompt.js";
 
 /** Default bound on model calls per prompt, so a model that keeps calling tools cannot loop forever. */
 export const DEFAULT_MAX_TURNS = 50;
@@ -58,7 +62,11 @@ export interface AgentSessionOptions {
   approve?: ToolApprovalPolicy;
   /** Default: createWorkspaceTools(cwd), with bash commands run without any key variable of the registry's models. */
   tools?: AgentTool[];
-  systemPrompt?: string;
+  /**
+   * The system prompt: a fixed text, or the provider of the options it is built from (workspacePromptProvider).
+   * Recorded in the session as pi 1.6 records it (docs/system-prompt.md). None: no prompt is sent or recorded.
+   */
+  systemPrompt?: string | SystemPromptProvider;
   /** Else the session's last model_change, else none. */
   model?: ModelInfo;
   /**
@@ -114,6 +122,11 @@ export class AgentSession {
   private disposed = false;
   private readonly contextCache: ContextCache;
   private readonly redactor: KeyRedactor;
+  private readonly promptSync: SystemPromptSync | undefined;
+  /** Where the running prompt appends what it produces (the system prompt's patches go there too). */
+  private produced: AgentMessage[] = [];
+  /** Folders of the skills the system prompt lists: `read` may open their files outside the workspace. */
+  private skillFolders: readonly string[] = [];
   /** A mutating tool started since the last checkpoint. */
   private filesMayHaveChanged = false;
 
@@ -124,7 +137,10 @@ export class AgentSession {
     this.modelRegistry = options.modelRegistry;
     this.tools =
       options.tools ??
-      createWorkspaceTools(options.cwd, { commandEnv: () => withoutKeys(process.env, this.modelRegistry.all()) });
+      createWorkspaceTools(options.cwd, {
+        commandEnv: () => withoutKeys(process.env, this.modelRegistry.all()),
+        readRoots: () => this.skillFolders,
+      });
     this.redactor = new KeyRedactor(() => keyEnvValues(process.env, this.modelRegistry.all()));
     this.stream = options.stream ?? streamCompletion;
     this.complete = options.complete ?? completeText;
@@ -143,6 +159,37 @@ export class AgentSession {
       (error) => this.emit({ type: "error", error, source: "hook" }),
     );
     this.hooks = this.createHookApi();
+    const source = options.systemPrompt;
+    this.promptSync =
+      source === undefined || source === ""
+        ? undefined
+        : new SystemPromptSync({
+            source,
+            tools: this.tools,
+            hooks: this.hookRunner,
+            contextMessages: () => this.contextCache.get().messages,
+            append: (m) => {
+              this.emit({ type: "message_start", message: m });
+              this.appendMessage(m, this.produced);
+            },
+            onSkills: (skills) => {
+              this.skillFolders = skills.map((s) => path.dirname(s.filePath));
+            },
+            onError: (error) => this.emit({ type: "error", error, source: "hook" }),
+          });
+  }
+
+  /**
+   * The prompt the next request would start from, built from today's instructions without recording anything
+   * ("" when the session has no system prompt). before_agent_start hooks are not run for it.
+   */
+  previewSystemPrompt(): Promise<string> {
+    return this.promptSync?.preview() ?? Promise.resolve("");
+  }
+
+  /** The system prompt in force at the leaf, as recorded in the session ("" when none is recorded). */
+  getSystemPrompt(): string {
+    return promptTextOf(this.contextCache.get().messages);
   }
 
   // ---- events -------------------------------------------------------------------------------
@@ -295,14 +342,21 @@ export class AgentSession {
     if (external?.aborted) controller.abort();
     external?.addEventListener("abort", onExternalAbort, { once: true });
     const produced: AgentMessage[] = [];
+    this.produced = produced;
     this.emit({ type: "agent_start" });
     try {
       // User edits since the last turn are recorded before the prompt that may build on them.
       await this.recordCheckpoint("prompt-start", signal);
+      // The prompt's changed sections go before the user's message, as pi writes them.
+      const first = initial[0];
+      const hookMessages = await this.promptSync?.startRun(
+        first?.role === "user" ? contentText(first.content) : undefined,
+      );
       for (const m of initial) {
         this.emit({ type: "message_start", message: m });
         this.appendMessage(m, produced);
       }
+      for (const message of hookMessages ?? []) this.queued.push({ message, triggerTurn: false });
       await this.learnHostKeys();
       const settings = this.compactionSettings;
       await runAgentLoop({
@@ -337,6 +391,7 @@ export class AgentSession {
       // Messages a hook sent too late for this prompt are kept, not lost.
       if (this.queued.length > 0) this.flushQueued(produced);
       await this.endCheckpoints();
+      this.promptSync?.endRun();
       this.running = false;
       this.abortController = undefined;
       this.emit({ type: "agent_end", messages: produced });
@@ -369,6 +424,7 @@ export class AgentSession {
   }
 
   private async buildRequest(model: ModelInfo, signal: AbortSignal): Promise<StreamRequest> {
+    const systemPrompt = await this.promptSync?.beforeRequest();
     let messages = this.contextCache.get().messages;
     if (this.hookRunner.has("context")) messages = await this.hookRunner.emitContext(messages);
     const request: StreamRequest = {
@@ -380,7 +436,10 @@ export class AgentSession {
       thinkingLevel: this.thinkingLevel,
       onRetry: (info) => this.emit({ type: "retry", attempt: info.attempt, delayMs: info.delayMs, error: info.error }),
     };
-    if (this.options.systemPrompt) request.systemPrompt = this.options.systemPrompt;
+    if (systemPrompt) {
+      request.systemPrompt = systemPrompt.text;
+      if (systemPrompt.stableLength) request.systemPromptStableLength = systemPrompt.stableLength;
+    }
     return request;
   }
 
@@ -466,7 +525,7 @@ export class AgentSession {
     this.assertIdle("navigate");
     this.busyWith = "a navigation";
     try {
-      return await navigateTree(this.navigateEnv(), targetId, options);
+      return withPiFields(await navigateTree(this.navigateEnv(), targetId, options));
     } finally {
       this.endBusy();
     }

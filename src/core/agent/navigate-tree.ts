@@ -9,7 +9,7 @@ import type { SessionManager } from "../session/session-manager.js";
 import type { BranchSummaryEntry, SessionEntry } from "../session/types.js";
 import type { AgentEvent } from "./events.js";
 import type { TreePreparation } from "../hooks/hook-events.js";
-import type { NavigateTreeOptions, NavigateTreeResult } from "./navigate-types.js";
+import type { NavigateTreeOptions, TreeMoveResult } from "./navigate-types.js";
 import { prepareSummary } from "./summary-step.js";
 import type { SummarySource } from "./summary-source.js";
 
@@ -42,7 +42,7 @@ export async function navigateTree(
   env: NavigateEnv,
   targetId: string,
   options: NavigateTreeOptions = {},
-): Promise<NavigateTreeResult> {
+): Promise<TreeMoveResult> {
   const sm = env.sessionManager;
   const target = sm.getEntry(targetId);
   if (!target) throw new Error(`Cannot navigate: no entry with id "${targetId}" in this session`);
@@ -74,7 +74,13 @@ export async function navigateTree(
 
   let summaryEntry: BranchSummaryEntry | undefined;
   if (summary) {
-    const id = sm.branchWithSummary(newLeafId, summary.summary, summary.details, summary.fromHook || undefined);
+    const id = sm.branchWithSummary(
+      newLeafId,
+      summary.summary,
+      summary.details,
+      summary.fromHook || undefined,
+      summary.usage,
+    );
     summaryEntry = sm.getEntry(id) as BranchSummaryEntry | undefined;
     if (label) sm.appendLabelChange(id, label);
   } else {
@@ -91,7 +97,7 @@ export async function navigateTree(
     fromHook: summary ? summary.fromHook : undefined,
   });
 
-  const out: NavigateTreeResult = { kind: "moved" };
+  const out: TreeMoveResult = { kind: "moved" };
   if (editorText !== undefined) out.editorText = editorText;
   if (summaryEntry) out.summaryEntry = summaryEntry;
   return out;

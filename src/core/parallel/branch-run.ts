@@ -9,11 +9,13 @@ import { runAgentLoop } from "../agent/agent-loop.js";
 import type { AgentEvent } from "../agent/events.js";
 import { KeyRedactor } from "../agent/key-redactor.js";
 import type { StreamFn } from "../agent/stream-turn.js";
+import { SystemPromptSync, promptTextOf } from "../agent/system-prompt-sync.js";
 import { CHECKPOINT_ENTRY_TYPE, findPathCheckpoint, MAX_LISTED_FILES } from "../checkpoints/session-link.js";
 import type { CheckpointEntryData, CheckpointMoment } from "../checkpoints/session-link.js";
 import { convertToLlm, emptyUsage, type AgentMessage, type AssistantMessage, type Usage } from "../messages.js";
 import { resolveApiKey } from "../providers/api-key.js";
 import { streamCompletion } from "../providers/stream-completion.js";
+import type { SystemPromptProvider } from "../prompt/workspace-prompt.js";
 import type { ModelInfo, StreamRequest, ThinkingLevel } from "../providers/types.js";
 import type { SessionManager } from "../session/session-manager.js";
 import type { AgentTool, ToolApprovalPolicy } from "../tools/types.js";
@@ -43,7 +45,13 @@ export interface BranchRunOptions {
   getApiKey?: (model: ModelInfo) => Promise<string | undefined>;
   /** Values that must never reach the session or a view (keys of the environment); see KeyRedactor. */
   secretValues?: () => readonly string[];
-  systemPrompt?: string;
+  /**
+   * The agent's system prompt: a fixed text, or the workspace's provider (built for the branch's folder). Each
+   * request records on the branch's own path what differs from the prompt replayed there, as the agent's own
+   * requests do, so the branch replays — here and in pi — the instructions and tools it ran under. Undefined: the
+   * prompt in force at `parentId` is sent as it is.
+   */
+  systemPrompt?: string | SystemPromptProvider;
   thinkingLevel?: ThinkingLevel;
   stream?: StreamFn;
   maxTurns?: number;
@@ -133,10 +141,11 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
   const append = (message: AgentMessage): void => {
     const id = sm.appendMessageAt(tip, message);
     tip = id;
-    contentTip = id;
     own.push(message);
     emit({ type: "message_end", message, entryId: id });
     emit({ type: "branch_entry", entryId: id });
+    if (message.role === "system") return;
+    contentTip = id;
     if (message.role === "assistant") {
       addUsage(usage, message.usage);
       finalText = textOf(message) || finalText;
@@ -171,6 +180,24 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
     emit({ type: "branch_entry", entryId: tip });
   };
 
+  // The prompt's changed sections and tools are recorded under the branch's tip before each model call (after the
+  // branch's user message, so the branch's first entry stays its prompt: the run lines, its copy's owner, adopt and
+  // archive all name that one entry).
+  const source = options.systemPrompt;
+  const provider = typeof source === "function" ? source : undefined;
+  const sync =
+    source === undefined || source === ""
+      ? undefined
+      : new SystemPromptSync({
+          source: provider
+            ? async (tools) => ({ ...(await provider(tools)), cwd: options.cwd, workspaceFolders: [options.cwd] })
+            : (source as string),
+          tools: options.tools,
+          contextMessages: () => [...base, ...own],
+          append: (m) => append(m),
+          onError: (error) => emit({ type: "error", error, source: "hook" }),
+        });
+
   const buildRequest = async (): Promise<StreamRequest> => {
     let fromHost: string | undefined;
     try {
@@ -188,7 +215,17 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
       thinkingLevel: options.thinkingLevel ?? "off",
       onRetry: (info) => emit({ type: "retry", attempt: info.attempt, delayMs: info.delayMs, error: info.error }),
     };
-    if (options.systemPrompt) request.systemPrompt = options.systemPrompt;
+    if (sync) {
+      const prompt = await sync.beforeRequest();
+      if (prompt) {
+        request.systemPrompt = prompt.text;
+        if (prompt.stableLength) request.systemPromptStableLength = prompt.stableLength;
+      }
+    } else {
+      const replayed = promptTextOf(base);
+      if (replayed !== "") request.systemPrompt = replayed;
+    }
+    request.messages = convertToLlm([...base, ...own]);
     return request;
   };
 

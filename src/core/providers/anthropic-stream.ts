@@ -30,7 +30,7 @@ function buildParams(request: StreamRequest): MessageCreateParamsStreaming {
   };
   if (model.provider === "anthropic") {
     // Cache control is an Anthropic feature; compatible proxies may reject the field.
-    const cached = withCacheBreakpoints(request.systemPrompt, params.messages);
+    const cached = withCacheBreakpoints(request.systemPrompt, params.messages, request.systemPromptStableLength);
     params.messages = cached.messages;
     if (cached.system) params.system = cached.system;
   } else if (request.systemPrompt) params.system = request.systemPrompt;

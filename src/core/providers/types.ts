@@ -54,6 +54,11 @@ export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high";
 export interface StreamRequest {
   model: ModelInfo;
   systemPrompt?: string;
+  /**
+   * How many leading characters of `systemPrompt` rarely change (the preamble, tools, rules and folder sections):
+   * Anthropic gets a prompt-cache breakpoint after them too, so an edited AGENTS.md does not invalidate them.
+   */
+  systemPromptStableLength?: number;
   messages: LlmMessage[];
   tools?: ToolDefinition[];
   /** Resolved key (from SecretStorage or the environment). Never logged. */

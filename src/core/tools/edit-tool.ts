@@ -41,6 +41,8 @@ export function createEditTool(cwd: string): AgentTool {
       required: ["path", "oldText", "newText"],
     },
     mutates: true,
+    promptSnippet: "Make a precise file edit by exact text replacement",
+    promptGuidelines: ["Use edit for targeted changes; its oldText must match the file exactly and only once."],
     execute: guarded("edit", async (args) => {
       const p = reqString(args, "path");
       const oldText = reqString(args, "oldText");

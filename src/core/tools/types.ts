@@ -22,6 +22,10 @@ export interface ToolContext {
 export interface AgentTool<Args = Record<string, unknown>> extends ToolDefinition {
   /** Whether the host should ask before running it (write, edit, bash). */
   mutates: boolean;
+  /** One line for the system prompt's tool list (else the first line of `description`). */
+  promptSnippet?: string;
+  /** Rule bullets the system prompt adds while the tool is offered. */
+  promptGuidelines?: readonly string[];
   execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }
 

@@ -10,6 +10,7 @@ import path from "node:path";
 import * as vscode from "vscode";
 import { findCheckpointForEntry } from "../../core/checkpoints/session-link.js";
 import { keyEnvValues, withoutKeys } from "../../core/providers/api-key.js";
+import type { SystemPromptProvider } from "../../core/prompt/workspace-prompt.js";
 import type { ModelInfo } from "../../core/providers/types.js";
 import { askAside } from "../../core/parallel/aside.js";
 import { removeOrphanCopies, type BranchCopyInfo } from "../../core/parallel/branch-copy.js";
@@ -45,6 +46,8 @@ export interface ParallelDeps {
   checkpoints: CheckpointService;
   files: Pick<CheckpointActions, "bringFiles" | "filesBrought">;
   getApiKey(model: ModelInfo): Promise<string | undefined>;
+  /** The workspace's system prompt (the agent's own): each branch records the one it runs under on its path. */
+  systemPrompt?: SystemPromptProvider;
   /** A node picked in a quick pick (the palette's form of a row command). */
   pickNode(title: string): Promise<string | undefined>;
   openCompare(leftId: string, rightId: string): void;
@@ -204,6 +207,7 @@ export class ParallelActions {
         getApiKey: (m) => this.d.getApiKey(m),
         secretValues: () => keyEnvValues(process.env, registry.all()),
         thinkingLevel: agent.getThinkingLevel(),
+        ...(this.d.systemPrompt ? { systemPrompt: this.d.systemPrompt } : {}),
         // Branches start inside the call: their first events come before it returns.
         onEvent: (i, e) => {
           live[i] ??= { number: i + 1, state: "starting", tokens: 0, stop: () => exploration?.branches[i]?.stop() };
@@ -258,6 +262,7 @@ export class ParallelActions {
       model,
       cwd: this.d.cwd,
       getApiKey: (m) => this.d.getApiKey(m),
+      ...(this.d.systemPrompt ? { systemPrompt: this.d.systemPrompt } : {}),
       secretValues: () => keyEnvValues(process.env, registry.all()),
       signal: controllerAbort.signal,
       onEvent: (e) => {

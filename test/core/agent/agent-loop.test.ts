@@ -43,6 +43,9 @@ describe("AgentSession prompt loop (OpenAI wire)", { timeout: 60_000 }, () => {
     await agent.prompt("hello there");
     assert.deepEqual(compactTypes(events), [
       "agent_start",
+      // The prompt is recorded first (a system message, as pi 1.6 writes it), then the user's message.
+      "message_start",
+      "message_end",
       "message_start",
       "message_end",
       "turn_start",
@@ -55,7 +58,7 @@ describe("AgentSession prompt loop (OpenAI wire)", { timeout: 60_000 }, () => {
     const entries = sm.getEntries();
     assert.deepEqual(
       messages(entries).map((m) => m.role),
-      ["user", "assistant"],
+      ["system", "user", "assistant"],
     );
     assert.equal(lastAssistant(entries).stopReason, "stop");
     assert.match(JSON.stringify(lastAssistant(entries).content), /Echo: hello there/);
