@@ -13,6 +13,7 @@ import { measureCheckpoints } from "./checkpoints/measure-checkpoints.js";
 import { buildChild, runChild } from "./child-runner.js";
 import { measureMentions, mentionsLine } from "./mentions/measure-mentions.js";
 import { compareLine, measureCompare } from "./compare/measure-compare.js";
+import { measureParallel, parallelLines } from "./parallel/measure-parallel.js";
 import { measurePrompt, promptLine } from "./prompt/measure-prompt.js";
 import type { ChildResult, Impl } from "./child/protocol.js";
 import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./generate/datasets.js";
@@ -170,6 +171,10 @@ async function main(): Promise<void> {
   await measureCompare(DATA_DIR, options.quick ? 2_000 : 10_000, options.runs)
     .then((cases) => cases.forEach((c) => log(compareLine(c))))
     .catch((error: unknown) => log(`compare: ${errorText(error)}`));
+  // Explore in Parallel: a branch's copy of a 10k-file workspace, and the event loop with four branches streaming.
+  await measureParallel(options.quick ? 2 : 5)
+    .then((m) => parallelLines(m).forEach((line) => log(line)))
+    .catch((error: unknown) => log(`parallel: ${errorText(error)}`));
   // The system prompt before each model call (20 instruction files, 50 skills): printed, not part of the tables.
   await measurePrompt(options.quick ? 50 : 200)
     .then((m) => log(promptLine(m)))

@@ -80,6 +80,7 @@ export {
 } from "./summary/summarize.js";
 export { serializeConversation } from "./summary/serialize.js";
 export { collectFileOps, fileOpsToDetails, formatFileOps } from "./summary/file-ops.js";
+export * from "./parallel/index.js";
 export * from "./prompt/prompt-options.js";
 export {
   DEFAULT_PREAMBLE,

@@ -46,6 +46,12 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.rejectEdit",
   "agentTree.acceptAllEditsInRun",
   "agentTree.showMcpServers",
+  "agentTree.exploreInParallel",
+  "agentTree.stopBranch",
+  "agentTree.stopAllBranches",
+  "agentTree.adoptBranch",
+  "agentTree.archiveOtherBranches",
+  "agentTree.askAside",
   "agentTree.showSystemPrompt",
 ] as const;
 

@@ -10,6 +10,7 @@ import type { EditReview } from "./edit-review.js";
 import type { ExportActions } from "./export-actions.js";
 import type { McpServersUi } from "./mcp-servers-ui.js";
 import type { ModelActions } from "./model-actions.js";
+import type { ParallelActions } from "./parallel/parallel-actions.js";
 import { parseEntryContextArg } from "./protocol-validation.js";
 import type { SessionController } from "./session-controller.js";
 import type { SessionOpener } from "./session-opener.js";
@@ -44,6 +45,8 @@ export interface CommandDeps {
   review: EditReview;
   /** Agent: Show MCP Servers. */
   mcpServers: McpServersUi;
+  /** Explore in Parallel, Stop Branch, Stop All Branches, Adopt This Branch, Archive Other Branches, Ask Aside. */
+  parallel: ParallelActions;
 }
 
 /** Register every command; the returned disposables go into the extension context. */
@@ -132,6 +135,12 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     },
     "agentTree.renameSession": ensured(() => d.renameSession()),
     "agentTree.showMcpServers": () => d.mcpServers.show(),
+    "agentTree.exploreInParallel": entryOrPick((id) => d.parallel.explore(id)),
+    "agentTree.stopBranch": withEntry((id) => d.parallel.stopBranch(id)),
+    "agentTree.stopAllBranches": () => d.parallel.stopAll(),
+    "agentTree.adoptBranch": withEntry((id) => d.parallel.adopt(id)),
+    "agentTree.archiveOtherBranches": withEntry((id) => d.parallel.archiveOthers(id)),
+    "agentTree.askAside": ensured(() => d.parallel.askAside()),
   };
   return COMMAND_IDS.map((id) => vscode.commands.registerCommand(id, handlers[id]));
 }

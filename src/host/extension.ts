@@ -24,6 +24,7 @@ import { HookRegistry } from "./hook-registry.js";
 import { lockLostMessage } from "./lock-choice.js";
 import { offerSaveAgain } from "./save-again.js";
 import { routeWebviewMessage } from "./message-router.js";
+import { branchCopiesDir, ParallelActions } from "./parallel/parallel-actions.js";
 import { ExportActions } from "./export-actions.js";
 import { ModelActions } from "./model-actions.js";
 import { SessionController } from "./session-controller.js";
@@ -136,6 +137,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const mcp = new McpService({ context, cwd, log, baseEnv: () => withoutKeys(process.env, registry.all()) });
   mcpRef = mcp;
   context.subscriptions.push(mcp);
+  /** Set once the parallel actions exist; sessions opened before that are watched when they are created. */
+  const parallelRef: { current?: ParallelActions } = {};
   // The agent's instructions (docs/system-prompt.md): AGENTS.md & co., skills, watched; said in the chat once.
   const instructions = new InstructionsService(cwd, {
     notify: (text, kind) => chat.post({ type: "status", text, kind: kind === "warning" ? "error" : "info" }),
@@ -185,6 +188,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       else void vscode.window.showWarningMessage(message);
     },
     onSessionChanged: (sm) => {
+      parallelRef.current?.watch(sm);
       tree.setDescription(sessionTitle(sm));
       if (!sm.isReadOnly()) checkpoints.warmUp();
       // Shows "Continue in a New Session" in the tree's title bar for read-only views.
@@ -260,8 +264,33 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     chat,
     log,
     onRenamed: (sm) => tree.setDescription(sessionTitle(sm)),
+    parallel: () => parallelRef.current,
   });
   context.subscriptions.push(...chatInput.disposables);
+  const parallel: ParallelActions = new ParallelActions({
+    controller,
+    cwd,
+    checkpoints,
+    files: fileActions,
+    getApiKey: (m) => keys.get(m.provider),
+    systemPrompt: instructions.provider,
+    pickNode: (title) => actions.pickNode(title),
+    openCompare: (left, right) => {
+      const sm = controller.sessionManager;
+      if (sm) panels.show(sm, left, right);
+    },
+    revealInTree: (entryId) => tree.post({ type: "tree/reveal", entryId }),
+    status: (text, kind) => actions.status(text, kind),
+    copiesDir: branchCopiesDir(storage),
+    log,
+    onRunningChanged: (n) => void vscode.commands.executeCommand("setContext", "agentTree.branchesRunning", n > 0),
+    postTree: (msg) => tree.post(msg),
+  });
+  parallelRef.current = parallel;
+  const open = controller.sessionManager;
+  if (open) parallel.watch(open);
+  // Copies left by branches that were adopted, archived or deleted meanwhile, or by a window that was killed.
+  void parallel.removeOrphanCopies().catch((e: unknown) => log.warn(`Branch copies: ${String(e)}`));
 
   let opening: Promise<void> | undefined;
   const ensureSession = async (): Promise<boolean> => {
@@ -324,6 +353,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       renameSession: () => chatInput.renameSession(),
       views: [tree, chat],
       mcpServers: new McpServersUi(mcp, log),
+      parallel,
     }),
     keys.onDidChange(() => controller.refreshModels()),
     vscode.workspace.onDidChangeConfiguration((e) => {

@@ -95,6 +95,16 @@ export interface CompletionItemDto {
   root?: string;
 }
 
+/** A branch running beside the user's, as its newest row shows it. */
+export interface RunningBranchDto {
+  /** The branch's newest message entry. */
+  tipId: string;
+  /** The tool it runs now, if any. */
+  tool?: string;
+  /** Tokens so far (estimated from the text while a reply streams). */
+  tokens: number;
+}
+
 /** Messages the host posts to a webview. */
 export type HostToWebview =
   /**
@@ -136,6 +146,8 @@ export type HostToWebview =
   | { type: "tree/toggleArchived" }
   /** A navigation is running (summarizing) or finished; the tree disables clicks meanwhile. */
   | { type: "tree/busy"; busy: boolean; message?: string }
+  /** Branches running beside the user's (Explore in Parallel, Ask Aside), each on its newest row; all of them. */
+  | { type: "tree/running"; branches: RunningBranchDto[] }
   /**
    * The chat of the current path. A path may hold thousands of messages, so the chat holds a window of them
    * ending at the leaf: `messages` are the path's messages from index `start` (0 = the root's) to the leaf.

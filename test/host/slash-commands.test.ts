@@ -16,6 +16,8 @@ function recorder(): { calls: string[]; ctx: SlashCommandContext } {
       compact: async (focus) => void calls.push(`compact ${focus ?? "-"}`),
       rename: async (name) => void calls.push(`rename ${name}`),
       focusTree: async () => void calls.push("tree"),
+      explore: async (prompt) => void calls.push(`explore ${prompt ?? "-"}`),
+      askAside: async (question) => void calls.push(`aside ${question ?? "-"}`),
     },
   };
 }
@@ -23,7 +25,17 @@ function recorder(): { calls: string[]; ctx: SlashCommandContext } {
 test("the built-ins are the issue's, in one table", () => {
   assert.deepEqual(
     SLASH_COMMANDS.map((c) => `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`),
-    ["/new", "/fork", "/compact [focus]", "/model", "/name <title>", "/tree", "/export"],
+    [
+      "/new",
+      "/fork",
+      "/compact [focus]",
+      "/model",
+      "/name <title>",
+      "/tree",
+      "/export",
+      "/explore [prompt]",
+      "/aside <question>",
+    ],
   );
 });
 

@@ -32,7 +32,8 @@ export interface PromptSyncEnv {
   source: string | SystemPromptProvider;
   /** The tools the model is offered now (the running prompt's, MCP servers' included), asked at each build. */
   tools: () => readonly AgentTool[];
-  hooks: HookRunner;
+  /** The before_agent_start handlers of startRun (none: a branch that runs beside the user's runs no hooks). */
+  hooks?: HookRunner;
   /** The context at the leaf (its system messages are the prompt in force). */
   contextMessages: () => AgentMessage[];
   /** Appends a system message to the session. */
@@ -134,9 +135,10 @@ export class SystemPromptSync {
       return [];
     }
     let messages: HookMessage[] = [];
-    if (this.env.hooks.has("before_agent_start")) {
+    const hooks = this.env.hooks;
+    if (hooks?.has("before_agent_start")) {
       const before = sections;
-      const result = await this.env.hooks.emitBeforeAgentStart(
+      const result = await hooks.emitBeforeAgentStart(
         {
           type: "before_agent_start",
           ...(prompt !== undefined ? { prompt } : {}),

@@ -56,6 +56,14 @@ import {
 
 type NewEntry = Omit<SessionEntry, "id" | "parentId" | "timestamp"> & Record<string, unknown>;
 
+/** One entry of a write: its fields, its parent, an id and time chosen by the caller, and whether the leaf stays. */
+interface PendingEntry {
+  fields: NewEntry;
+  parentId: string | null;
+  preset?: { id: string; timestamp: string };
+  keepLeaf?: boolean;
+}
+
 interface Init {
   header: SessionHeader;
   file: SessionFile;
@@ -716,6 +724,30 @@ export class SessionManager {
     return this.append({ type: "usage", kind, provider, model, usage, ...(note ? { note } : {}) });
   }
 
+  // ---------------------------------------------------------------- appends on other branches
+
+  /**
+   * Append a message under `parentId` (null: a new root) without moving the leaf: a branch that runs beside the
+   * user's (docs/parallel.md). A leaf marker naming the current leaf is written with it, in the same `write`, so
+   * a reload — ours or pi's — resumes where the user is. Returns the message's id.
+   */
+  appendMessageAt(parentId: string | null, message: AgentMessage): string {
+    return this.appendOffLeaf({ type: "message", message }, parentId);
+  }
+
+  /** Append extension state under `parentId` without moving the leaf (as appendMessageAt). */
+  appendCustomEntryAt<T = unknown>(parentId: string | null, customType: string, data?: T): string {
+    if (customType === LEAF_MARKER_TYPE || customType === ARCHIVE_MARKER_TYPE)
+      throw new Error(`customType "${customType}" is reserved`);
+    return this.appendOffLeaf({ type: "custom", customType, data }, parentId);
+  }
+
+  /** What the model sees from `leafId` (null: nothing), as buildSessionContext() gives it at the leaf. */
+  buildSessionContextAt(leafId: string | null): SessionContext {
+    const items = this.pathItems(leafId);
+    return buildContext(items, (item) => this.loadForContext((item as (typeof items)[number]).position));
+  }
+
   // ---------------------------------------------------------------- moves
 
   /** Move the leaf to `id` (persisted). Labels and leaf markers resolve to the entry they hang off. */
@@ -1114,39 +1146,69 @@ export class SessionManager {
     parentId: string | null = this.leafId,
     preset?: { id: string; timestamp: string },
   ): string {
-    this.file.assertWritable();
-    const id = preset?.id ?? newEntryId((c) => this.index.has(c));
-    const { type, ...rest } = fields;
-    const timestamp = preset?.timestamp ?? new Date().toISOString();
-    const text = JSON.stringify({ type, id, parentId, timestamp, ...rest });
-    // Keep what a reload would read (no undefined fields, no aliasing of the caller's objects).
-    const entry = JSON.parse(text) as SessionEntry;
-    const line = Buffer.from(text);
-    // The envelope is read from the line as a reload reads it.
-    const facts = readEntryLine(line, 0, line.length, true);
-    if (isLineFailure(facts)) throw new Error(`Entry ${id} cannot be written: ${facts.reason}`);
-    const defer = this.file.pending && !startsConversation(entry);
-    const wasPending = this.file.pending;
-    const { offset, shift } = this.file.append(line, defer);
-    let lineNo = 0;
-    if (this.file.path !== undefined && !defer) {
-      if (wasPending) {
-        // The header, then the lines kept until now, went to disk with this one.
-        this.lineCount++;
-        const { offsets, lines } = this.index.table;
-        for (const i of this.unwritten) {
-          offsets[i] += shift;
-          lines[i] = ++this.lineCount;
-        }
-        this.unwritten = [];
-      }
-      lineNo = ++this.lineCount;
-    }
-    const position = this.index.add(facts.env, facts.meta, offset, line.length, lineNo);
-    if (defer) this.unwritten.push(position);
-    if (type !== "label" && facts.meta.markerTarget === undefined && facts.meta.archive === undefined) this.leafId = id;
-    this.emit({ type: "append", entry });
+    const [id] = this.writeEntries([{ fields, parentId, preset }]);
     return id;
+  }
+
+  /**
+   * Write `fields` under `parentId` followed by a leaf marker naming the current leaf, both in one `write`: the
+   * entry joins another branch while the user's leaf — here and in every opener that takes the file's last line
+   * as its leaf, pi too — stays where it is, even when the process is killed right after.
+   */
+  private appendOffLeaf(fields: NewEntry, parentId: string | null): string {
+    if (parentId !== null && !this.index.has(parentId)) throw new EntryNotFoundError(parentId);
+    const leaf = this.leafId;
+    const marker: NewEntry = { type: "custom", customType: LEAF_MARKER_TYPE, data: { targetId: leaf } };
+    const [id] = this.writeEntries([
+      { fields, parentId, keepLeaf: true },
+      { fields: marker, parentId: leaf },
+    ]);
+    return id;
+  }
+
+  /** Write entries as consecutive lines with one `write` (see append); returns their ids. */
+  private writeEntries(items: PendingEntry[]): string[] {
+    this.file.assertWritable();
+    const taken = new Set<string>();
+    const written = items.map(({ fields, parentId, preset, keepLeaf }) => {
+      const id = preset?.id ?? newEntryId((c) => this.index.has(c) || taken.has(c));
+      taken.add(id);
+      const { type, ...rest } = fields;
+      const timestamp = preset?.timestamp ?? new Date().toISOString();
+      const text = JSON.stringify({ type, id, parentId, timestamp, ...rest });
+      // Keep what a reload would read (no undefined fields, no aliasing of the caller's objects).
+      const entry = JSON.parse(text) as SessionEntry;
+      const line = Buffer.from(text);
+      // The envelope is read from the line as a reload reads it.
+      const facts = readEntryLine(line, 0, line.length, true);
+      if (isLineFailure(facts)) throw new Error(`Entry ${id} cannot be written: ${facts.reason}`);
+      return { id, type, entry, line, facts, keepLeaf };
+    });
+    const defer = this.file.pending && !startsConversation(written[0].entry);
+    const wasPending = this.file.pending;
+    const joined = Buffer.concat(written.flatMap((w, i) => (i === 0 ? [w.line] : [NEWLINE_BYTE, w.line])));
+    const { offset, shift } = this.file.append(joined, defer);
+    if (this.file.path !== undefined && !defer && wasPending) {
+      // The header, then the lines kept until now, went to disk with this one.
+      this.lineCount++;
+      const { offsets, lines } = this.index.table;
+      for (const i of this.unwritten) {
+        offsets[i] += shift;
+        lines[i] = ++this.lineCount;
+      }
+      this.unwritten = [];
+    }
+    let at = offset;
+    for (const { id, type, entry, line, facts, keepLeaf } of written) {
+      const lineNo = this.file.path !== undefined && !defer ? ++this.lineCount : 0;
+      const position = this.index.add(facts.env, facts.meta, at, line.length, lineNo);
+      at += line.length + 1;
+      if (defer) this.unwritten.push(position);
+      const moves = type !== "label" && facts.meta.markerTarget === undefined && facts.meta.archive === undefined;
+      if (moves && keepLeaf !== true) this.leafId = id;
+      this.emit({ type: "append", entry });
+    }
+    return written.map((w) => w.id);
   }
 
   /** The whole entry at position `i`, read and parsed from its line; SessionFormatError when it is damaged. */
@@ -1201,6 +1263,7 @@ function isMissing(file: string): boolean {
 /** A rewrite copies the bytes that stay in pieces this big. */
 const COPY_CHUNK_BYTES = 4 * 1024 * 1024;
 const NEWLINE = 10;
+const NEWLINE_BYTE = Buffer.from("\n");
 
 /** A file's text, read through a handle that is checked to be a regular file. */
 function readText(file: string): string {

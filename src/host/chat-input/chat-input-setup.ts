@@ -2,6 +2,7 @@
 import * as vscode from "vscode";
 import type { SessionManager } from "../../core/session/session-manager.js";
 import type { HostActions } from "../actions.js";
+import type { ParallelActions } from "../parallel/parallel-actions.js";
 import type { SessionController } from "../session-controller.js";
 import type { AgentWebviewView } from "../webview-view.js";
 import { ChatCompletions } from "./chat-completions.js";
@@ -17,6 +18,8 @@ export interface ChatInputSetupDeps {
   log: vscode.LogOutputChannel;
   /** After a rename: the tree's title shows the new name. */
   onRenamed(sm: SessionManager): void;
+  /** `/explore` and `/aside` (built after the chat input, so asked for when typed). */
+  parallel(): Pick<ParallelActions, "explore" | "askAside"> | undefined;
 }
 
 /** The service, the rename command, and what to dispose. */
@@ -53,6 +56,8 @@ export function setUpChatInput(d: ChatInputSetupDeps): {
       compact: (focus) => d.actions.compact(focus),
       rename,
       focusTree: async () => void (await vscode.commands.executeCommand("agentTree.tree.focus")),
+      explore: async (prompt) => d.parallel()?.explore(undefined, prompt),
+      askAside: async (question) => d.parallel()?.askAside(question),
     },
   });
   return { service, renameSession: rename, disposables: [completions] };

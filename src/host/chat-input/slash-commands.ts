@@ -15,6 +15,10 @@ export interface SlashCommandContext {
   rename(name: string): Promise<void>;
   /** Shows and focuses the session tree. */
   focusTree(): Promise<void>;
+  /** Explore in Parallel from the leaf; `prompt` prefills the prompt question. */
+  explore(prompt: string | undefined): Promise<void>;
+  /** Ask Aside: a read-only side branch from the leaf; without a question, one is asked for. */
+  askAside(question: string | undefined): Promise<void>;
 }
 
 /** One built-in command. */
@@ -46,6 +50,18 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: "name", description: "Name this session", argumentHint: "<title>", run: (a, c) => c.rename(a) },
   { name: "tree", description: "Focus the session tree", run: (_a, c) => c.focusTree() },
   { name: "export", description: "Export the session to HTML", run: (_a, c) => c.runCommand("agentTree.exportHtml") },
+  {
+    name: "explore",
+    description: "Explore in parallel: several branches from here at once",
+    argumentHint: "[prompt]",
+    run: (a, c) => c.explore(a || undefined),
+  },
+  {
+    name: "aside",
+    description: "Ask aside: a read-only side question that does not move the leaf",
+    argumentHint: "<question>",
+    run: (a, c) => c.askAside(a || undefined),
+  },
 ];
 
 /** The built-in `text` invokes (`/name args`), with its arguments; undefined when it names none. */
