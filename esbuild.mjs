@@ -15,6 +15,8 @@ const builds = [
     format: "cjs",
     target: "node20",
     external: ["vscode"],
+    // jsonc-parser's default (UMD) build loads its parts with a require() esbuild cannot follow; its ES build bundles.
+    alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" },
     outdir: "dist",
     sourcemap: !production,
     minify: production,

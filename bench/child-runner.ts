@@ -37,7 +37,7 @@ export async function buildChild(): Promise<void> {
 /** One measurement request. */
 export interface ChildRun {
   impl: Impl;
-  /** The Node binary to run the child with (pi 1.5 needs Node 22). */
+  /** The Node binary to run the child with (pi 1.5 and later need Node 22). */
   node: string;
   /** pi's session-manager.js, for the pi implementations. */
   piModule?: string;

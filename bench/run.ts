@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --quick]`: generates sessions, measures our session store against the SessionManager of
- * the newest pi (1.5.x, under the Node it needs) and of pi 0.73.1 (fresh process per measurement), our tree
+ * the newest pi (1.6.0, under the Node it needs) and of pi 0.73.1 (fresh process per measurement), our tree
  * webview in headless Chromium and the real UI (code-server + Chromium, the demo session against the big one),
  * prints the tables with PASS/MISS per target and writes bench/results.md, docs/bench.md, docs/bench-chart.svg
  * and the README's benchmark section.
@@ -11,7 +11,10 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { measureCheckpoints } from "./checkpoints/measure-checkpoints.js";
 import { buildChild, runChild } from "./child-runner.js";
+import { measureMentions, mentionsLine } from "./mentions/measure-mentions.js";
 import { compareLine, measureCompare } from "./compare/measure-compare.js";
+import { measureParallel, parallelLines } from "./parallel/measure-parallel.js";
+import { measurePrompt, promptLine } from "./prompt/measure-prompt.js";
 import type { ChildResult, Impl } from "./child/protocol.js";
 import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./generate/datasets.js";
 import { parseOptions, UsageRequested, type BenchOptions } from "./options.js";
@@ -160,10 +163,22 @@ async function main(): Promise<void> {
     };
     log(`${dataset.name}: open → tree → context ${IMPLS.map(fmt).join(", ")}`);
   }
+  // The chat input's @ list on a 100k-file workspace: printed, not part of the result tables.
+  await measureMentions(DATA_DIR)
+    .then((m) => log(mentionsLine(m)))
+    .catch((error: unknown) => log(`mentions: ${errorText(error)}`));
   // The compare tab on long branches: printed, not part of the result tables.
   await measureCompare(DATA_DIR, options.quick ? 2_000 : 10_000, options.runs)
     .then((cases) => cases.forEach((c) => log(compareLine(c))))
     .catch((error: unknown) => log(`compare: ${errorText(error)}`));
+  // Explore in Parallel: a branch's copy of a 10k-file workspace, and the event loop with four branches streaming.
+  await measureParallel(options.quick ? 2 : 5)
+    .then((m) => parallelLines(m).forEach((line) => log(line)))
+    .catch((error: unknown) => log(`parallel: ${errorText(error)}`));
+  // The system prompt before each model call (20 instruction files, 50 skills): printed, not part of the tables.
+  await measurePrompt(options.quick ? 50 : 200)
+    .then((m) => log(promptLine(m)))
+    .catch((error: unknown) => log(`system prompt: ${errorText(error)}`));
   if (!options.skipWebview && results.length > 0) {
     // No Chromium (or a broken bundle) must not cost the store results: the webview targets show "n/a".
     await measureWebviews(results, options).catch((error: unknown) => log(`webview: ${errorText(error)}`));

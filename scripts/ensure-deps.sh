@@ -80,7 +80,7 @@ fi
 [[ -e "$ROOT/e2e-server/node_modules/code-server/out/node/entry.js" ]] || die "code-server did not install into e2e-server/."
 
 # --- The real pi releases of the interop tests (test/interop) ---------------------------------------------
-# pi 0.73.1 in bench/pi, pi 1.5.2 and a Node 22 for it in tools/pi (git-ignored, cached).
+# pi 0.73.1 in bench/pi, pi 1.6.0 and a Node 22 for it in tools/pi (git-ignored, cached).
 if ((NEED_BROWSER)); then
   node "$ROOT/tools/pi/ensure.mjs" || die "installing the pi releases failed (see above): node tools/pi/ensure.mjs"
 fi

@@ -2,7 +2,7 @@
 # `npm test`: every check the project has, in the order a failure is cheapest to find.
 #   1. prerequisites (scripts/ensure-deps.sh: node_modules, Chromium, code-server) — fails fast if missing
 #   2. lint (eslint + prettier --check)   3. typecheck (the three tsconfigs)   4. build (extension, webview, tests)
-#   5. unit tests (test/core, test/host)   6. interop tests (test/interop: the real pi 0.73.1 and 1.5.2)
+#   5. unit tests (test/core, test/host)   6. interop tests (test/interop: the real pi 0.73.1 and 1.6.0)
 #   7. webview tests (test/webview)
 #   8. end-to-end tests in a real VS Code (test/e2e: code-server + Chromium, incl. the extension-host suite)
 # Every stage runs even if an earlier one failed, so one run shows every problem; the exit code is non-zero
@@ -49,7 +49,7 @@ stage "typecheck: tsconfig.json" npx tsc -p tsconfig.json --noEmit
 stage "typecheck: tsconfig.webview.json" npx tsc -p tsconfig.webview.json --noEmit
 stage "build" node esbuild.mjs --tests
 stage "unit tests (test/core, test/host)" bash scripts/run-node-tests.sh --concurrency 2 test/core test/host
-stage "interop tests (test/interop, real pi 0.73.1 and 1.5.2)" bash scripts/run-node-tests.sh --concurrency 2 test/interop
+stage "interop tests (test/interop, real pi 0.73.1 and 1.6.0)" bash scripts/run-node-tests.sh --concurrency 2 test/interop
 if [[ "${AGENT_TREE_SKIP_E2E:-}" == "1" ]]; then
   echo "[test] AGENT_TREE_SKIP_E2E=1: end-to-end tests skipped" >&2
   report_failed

@@ -107,10 +107,10 @@ export function checkUiTargets(ui: UiReport | undefined): TargetCheck[] {
   ];
 }
 
-/** "pi 1.5.2" / "pi 0.73.1" as the report measured them. */
+/** "pi 1.6.0" / "pi 0.73.1" as the report measured them. */
 export function piName(report: Pick<BenchReport, "piVersions">, impl: "piLatest" | "piLegacy"): string {
   const v = report.piVersions?.[impl === "piLatest" ? "latest" : "legacy"];
-  return v ? `pi ${v}` : impl === "piLatest" ? "pi 1.5.x" : "pi 0.73.1";
+  return v ? `pi ${v}` : impl === "piLatest" ? "pi 1.6.x" : "pi 0.73.1";
 }
 
 /** Ours against another implementation on one session: open → tree → context, as "N× faster". */

@@ -18,6 +18,7 @@ export {
   EntryNotFoundError,
   type LockCondition,
   type LockHolderInfo,
+  type LockLossReason,
   type LockedDetails,
   type NonRegularKind,
   SessionIdError,
@@ -79,3 +80,37 @@ export {
 } from "./summary/summarize.js";
 export { serializeConversation } from "./summary/serialize.js";
 export { collectFileOps, fileOpsToDetails, formatFileOps } from "./summary/file-ops.js";
+export * from "./parallel/index.js";
+export * from "./prompt/prompt-options.js";
+export {
+  DEFAULT_PREAMBLE,
+  STABLE_SECTIONS,
+  applySectionPatch,
+  buildPromptSections,
+  diffPromptSections,
+  formatSkills,
+  toolLine,
+  type PromptSections,
+} from "./prompt/prompt-sections.js";
+export { parseFrontmatter, type Frontmatter } from "./prompt/frontmatter.js";
+export {
+  CONTEXT_FILE_NAMES,
+  DEFAULT_MAX_INSTRUCTION_BYTES,
+  readInstructionFile,
+  type InstructionIssue,
+} from "./prompt/instruction-files.js";
+export { scanSkillsDir, readSkill, type SkillScan } from "./prompt/skills.js";
+export {
+  InstructionLoader,
+  loadInstructions,
+  type InstructionSources,
+  type LoadedInstructions,
+} from "./prompt/instruction-loader.js";
+export {
+  localDate,
+  workspacePromptProvider,
+  type SystemPromptProvider,
+  type WorkspacePromptOptions,
+} from "./prompt/workspace-prompt.js";
+export { systemMessageAt, systemPromptAt } from "./prompt/prompt-at-entry.js";
+export { promptTextOf } from "./agent/system-prompt-sync.js";

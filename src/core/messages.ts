@@ -229,8 +229,8 @@ export function systemPromptText(m: SystemMessage): string {
 /**
  * Turn agent messages into what the model sees: summaries and custom messages become user
  * messages (with pi's preambles), bash executions become user text, the rest passes through.
- * System messages (pi 1.5's recorded prompt) are left out: the prompt of the agent that runs — this
- * extension's, AgentSessionOptions.systemPrompt — is the one sent; pi's describes pi's tools and set-up.
+ * System messages (the recorded prompt) are left out: AgentSession sends the prompt they replay to as the
+ * request's system prompt (src/core/agent/system-prompt-sync.ts), after recording this extension's own sections.
  */
 export function convertToLlm(messages: readonly AgentMessage[]): LlmMessage[] {
   const out: LlmMessage[] = [];

@@ -5,6 +5,7 @@
  */
 import * as vscode from "vscode";
 import { CompactionError } from "../core/compaction/run-compaction.js";
+import type { ImageContent, TextContent } from "../core/messages.js";
 import { claudeTranscriptPathOf } from "../core/import/claude-session.js";
 import { treeRows } from "../core/rows/tree-row.js";
 import { entryFullText } from "./chat-dto.js";
@@ -154,7 +155,7 @@ export class HostActions {
   }
 
   /** Summarize older history under a cancellable progress. */
-  async compact(): Promise<void> {
+  async compact(focus?: string): Promise<void> {
     const agent = this.d.controller.agent;
     if (!agent) return this.noSession();
     try {
@@ -163,7 +164,7 @@ export class HostActions {
         (_p, token) => {
           const controller = new AbortController();
           const sub = token.onCancellationRequested(() => controller.abort());
-          return agent.compact(undefined, controller.signal).finally(() => sub.dispose());
+          return agent.compact(focus, controller.signal).finally(() => sub.dispose());
         },
       );
       this.d.controller.pushChat();
@@ -174,14 +175,14 @@ export class HostActions {
   }
 
   /** Send a prompt from the chat input. */
-  async submit(text: string): Promise<void> {
+  async submit(text: string, content?: string | (TextContent | ImageContent)[]): Promise<void> {
     const { controller, chat } = this.d;
     const agent = controller.agent;
     if (!agent) return this.noSession();
     const readOnly = controller.readOnlyReason();
     if (readOnly !== undefined) return this.d.notify.status(readOnly, "error");
     try {
-      await agent.prompt(text);
+      await agent.prompt(text, typeof content === "object" ? { content } : {});
     } catch (e) {
       chat.post({ type: "chat/setInput", text });
       this.d.notify.error("Cannot send", e);

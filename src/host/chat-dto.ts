@@ -1,14 +1,17 @@
 /** Chat rows for the webview, flattened from AgentMessages, and the token/cost line. Pure. */
+import { splitAttachments } from "../core/mentions/user-content.js";
 import {
   contentText,
   repairMessage,
   systemPromptText,
   type AgentMessage,
   type AssistantMessage,
+  type ToolResultMessage,
   type Usage,
+  type UserMessage,
 } from "../core/messages.js";
 import type { EntryEnvelope, SessionEntry } from "../core/session/types.js";
-import type { ChatMessageDto, ChatUsage } from "../shared/protocol.js";
+import type { ChatMessageDto, ChatUsage, ImageDto } from "../shared/protocol.js";
 
 /** Tool-call arguments shown in the chat are capped; the full call stays in the session. */
 const MAX_ARGS_CHARS = 4000;
@@ -49,15 +52,21 @@ export function messageToDto(id: string, message: AgentMessage): ChatMessageDto 
     case "system":
       // pi 1.5's recorded prompt: not a chat row (isChatEntry skips it); shown whole on hover and Copy Text.
       return { id, role: "custom", text: systemPromptText(m), timestamp: m.timestamp };
-    case "user":
-      return { id, role: "user", text: contentText(m.content), timestamp: m.timestamp };
+    case "user": {
+      const { text, attachments } = splitAttachments(m.content);
+      const dto: ChatMessageDto = { id, role: "user", text, timestamp: m.timestamp };
+      if (attachments.length > 0) dto.attachments = attachments;
+      const images = imagesOf(m.content);
+      if (images.length > 0) dto.images = images;
+      return dto;
+    }
     case "assistant":
       return assistantDto(id, m);
     case "toolResult":
       return {
         id,
         role: "toolResult",
-        text: contentText(m.content),
+        text: toolResultText(m.content),
         toolName: m.toolName,
         toolCallId: m.toolCallId,
         isError: m.isError,
@@ -132,7 +141,10 @@ export function entryToChat(e: SessionEntry): ChatMessageDto | undefined {
   const ts = Date.parse(e.timestamp) || 0;
   switch (e.type) {
     case "message":
-      return e.message.role === "system" ? undefined : messageToDto(e.id, e.message);
+      // A message entry whose message is null is a load issue; nothing to show.
+      return typeof e.message !== "object" || e.message === null || e.message.role === "system"
+        ? undefined
+        : messageToDto(e.id, e.message);
     case "custom_message":
       return e.display ? { id: e.id, role: "custom", text: contentText(e.content), timestamp: ts } : undefined;
     case "branch_summary":
@@ -188,4 +200,17 @@ export function entryFullText(entry: SessionEntry | { type: string; [k: string]:
     }
   }
   return text.length > MAX_ENTRY_TEXT ? text.slice(0, MAX_ENTRY_TEXT) + "\n…" : text;
+}
+
+/** The images of a user message's content (for thumbnails in the chat). */
+function imagesOf(content: UserMessage["content"]): ImageDto[] {
+  if (typeof content === "string") return [];
+  return content.flatMap((c) => (c.type === "image" ? [{ mimeType: c.mimeType, data: c.data }] : []));
+}
+
+/** A tool result's text, with a line naming each image it holds (MCP tools return images; the chat shows text). */
+function toolResultText(content: ToolResultMessage["content"]): string {
+  const text = contentText(content);
+  const images = content.flatMap((c) => (c.type === "image" ? [`[image ${c.mimeType}]`] : []));
+  return images.length === 0 ? text : [text, ...images].filter((t) => t !== "").join("\n");
 }

@@ -101,6 +101,8 @@ export class ChatSync {
   }
 
   private onEnd(m: AgentMessage, entryId: string): void {
+    // The recorded system prompt is no chat row (entryToChat leaves it out too); Agent: Show System Prompt shows it.
+    if (m.role === "system") return;
     let replaces: string | undefined;
     if (m.role === "assistant") {
       if (this.timer) clearTimeout(this.timer);

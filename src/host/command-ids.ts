@@ -18,6 +18,9 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.copyText",
   "agentTree.forkSession",
   "agentTree.newSession",
+  "agentTree.addSelectionToChat",
+  "agentTree.addFileToChat",
+  "agentTree.renameSession",
   "agentTree.openSession",
   "agentTree.searchSessions",
   "agentTree.continueInNewSession",
@@ -39,6 +42,18 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.unarchiveBranch",
   "agentTree.deleteBranch",
   "agentTree.toggleArchivedBranches",
+  "agentTree.selectThinkingLevel",
+  "agentTree.acceptEdit",
+  "agentTree.rejectEdit",
+  "agentTree.acceptAllEditsInRun",
+  "agentTree.showMcpServers",
+  "agentTree.exploreInParallel",
+  "agentTree.stopBranch",
+  "agentTree.stopAllBranches",
+  "agentTree.adoptBranch",
+  "agentTree.archiveOtherBranches",
+  "agentTree.askAside",
+  "agentTree.showSystemPrompt",
 ] as const;
 
 /**

@@ -1,9 +1,14 @@
 /** Registers the "Agent: …" commands and the tree's context-menu commands (package.json contributes). */
 import * as vscode from "vscode";
 import type { HostActions } from "./actions.js";
+import type { ChatInputService } from "./chat-input/chat-input-service.js";
 import { COMMAND_IDS, type CommandId } from "./command-ids.js";
+import type { EditReview } from "./edit-review.js";
+import type { McpServersUi } from "./mcp-servers-ui.js";
 import type { ModelActions } from "./model-actions.js";
+import type { OperationId } from "./operations/host-operations.js";
 import type { Operations } from "./operations/operations.js";
+import type { ParallelActions } from "./parallel/parallel-actions.js";
 import type { SessionController } from "./session-controller.js";
 import type { SessionOpener } from "./session-opener.js";
 import type { SessionSearchUi } from "./session-search-ui.js";
@@ -18,11 +23,24 @@ export interface CommandDeps {
   models: ModelActions;
   /** The operations table (src/host/operations): every command that acts on the session. */
   operations: Operations;
+  /** Add Selection to Chat, Add File to Chat. */
+  chatInput: ChatInputService;
+  /** Rename Session…: asks for the name. */
+  renameSession(): Promise<void>;
   /** Opens the workspace's session if none is open yet. */
   ensureSession(): Promise<boolean>;
   /** The tree and chat views ("Reload Views"). */
   views: readonly AgentWebviewView[];
+  /** Accept, Reject and Accept All in This Run of an edit shown as a diff. */
+  review: EditReview;
+  /** Agent: Show MCP Servers. */
+  mcpServers: McpServersUi;
+  /** Stop All Branches, Ask Aside (the row commands of parallel branches are operations). */
+  parallel: Pick<ParallelActions, "stopAll" | "askAside">;
 }
+
+/** A command handler: the palette passes nothing, a menu its context, the Explorer its item and selection. */
+type Handler = (arg?: unknown, more?: unknown) => unknown;
 
 /**
  * Register every command; the returned disposables go into the extension context. A command of the operations
@@ -34,7 +52,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     await d.ensureSession();
     await run();
   };
-  const others: Partial<Record<CommandId, (arg?: unknown) => unknown>> = {
+  // Every command id that is not an operation has a handler here, and none that is: checked by the compiler.
+  const others: Record<Exclude<CommandId, OperationId>, Handler> = {
     "agentTree.newSession": () => opener.newSession(),
     // With a file (Explorer context menu, other extensions, tests) it opens that file directly; a Claude
     // Code transcript is recognised by its content and opens read-only.
@@ -47,6 +66,11 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.searchSessions": () => d.search.show(),
     "agentTree.continueInNewSession": () => opener.continueInNewSession(),
     "agentTree.selectModel": ensured(() => models.selectModel()),
+    "agentTree.selectThinkingLevel": ensured(() => models.selectThinkingLevel()),
+    // From the diff editor's title bar (its document) or the palette (the active or newest review).
+    "agentTree.acceptEdit": (arg?: unknown) => d.review.decide(arg, true),
+    "agentTree.rejectEdit": (arg?: unknown) => d.review.decide(arg, false),
+    "agentTree.acceptAllEditsInRun": (arg?: unknown) => d.review.decide(arg, true, true),
     "agentTree.setApiKey": () => models.setApiKey(),
     "agentTree.abort": () => actions.abort(),
     // Bound to Ctrl+O / Ctrl+U while the tree has focus: the view toggles its filter itself, and this
@@ -63,9 +87,20 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       await tree.reveal();
       tree.post({ type: "tree/toggleArchived" });
     },
+    "agentTree.addSelectionToChat": ensured(() => d.chatInput.addSelection()),
+    // The Explorer passes the clicked item and every selected one.
+    "agentTree.addFileToChat": async (arg?: unknown, all?: unknown) => {
+      await d.ensureSession();
+      await d.chatInput.addFiles(arg, all);
+    },
+    "agentTree.renameSession": ensured(() => d.renameSession()),
+    "agentTree.showMcpServers": () => d.mcpServers.show(),
+    "agentTree.stopAllBranches": () => d.parallel.stopAll(),
+    "agentTree.askAside": ensured(() => d.parallel.askAside()),
   };
+  const rest: Partial<Record<CommandId, Handler>> = others;
   return COMMAND_IDS.map((id) => {
-    const handler = operations.spec(id) ? operations.handler(id) : others[id];
+    const handler = operations.spec(id) ? operations.handler(id) : rest[id];
     if (!handler) throw new Error(`no handler for command ${id}`);
     return vscode.commands.registerCommand(id, handler);
   });

@@ -36,9 +36,9 @@ export function planContinue(sm: ContinueSource | undefined): ContinuePlan {
 
 /**
  * Why a read-only session is read-only: the file was locked by another writer, this window's lock was taken
- * over since, or the file is kept untouched.
+ * over since, the file (or its folder) was deleted while open, or the file is kept untouched.
  */
-export type ReadOnlyCause = "locked" | "lockLost" | "pi" | "claude";
+export type ReadOnlyCause = "locked" | "lockLost" | "fileGone" | "pi" | "claude";
 
 const CONTINUE_HINT = "Run “Agent: Continue in a New Session” to keep working from the selected entry.";
 
@@ -57,6 +57,13 @@ export function readOnlyReason(cause: ReadOnlyCause): string {
       return (
         "Another window or process took this session over, so this window stopped writing to it: it is read-only " +
         "now. Open it again (“Agent: Open Session…”) to see what was written since. " +
+        CONTINUE_HINT
+      );
+    case "fileGone":
+      return (
+        "This session's file (or its folder) was deleted while it was open, so nothing more is written: it is " +
+        "read-only now. Everything shown is kept in this window; “Save Again” in the notification writes it back " +
+        "where it was. " +
         CONTINUE_HINT
       );
     default: {

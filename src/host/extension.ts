@@ -6,6 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { HookAPI } from "../core/hooks/types.js";
+import { withoutKeys } from "../core/providers/api-key.js";
 import { ModelRegistry } from "../core/providers/model-registry.js";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { ToolApprovalRequest } from "../core/tools/types.js";
@@ -15,17 +16,24 @@ import { ComparePanels } from "./compare/compare-panel.js";
 import { ApiKeys } from "./api-keys.js";
 import { ArchiveActions } from "./archive-actions.js";
 import { CheckpointActions } from "./checkpoint-actions.js";
+import { setUpChatInput } from "./chat-input/chat-input-setup.js";
 import { CheckpointService, checkpointFolders } from "./checkpoint-service.js";
 import { WEBVIEW_COMMAND_IDS } from "./command-ids.js";
 import { registerCommands } from "./commands.js";
 import { HookRegistry } from "./hook-registry.js";
 import { lockLostMessage } from "./lock-choice.js";
+import { offerSaveAgain } from "./save-again.js";
 import { routeWebviewMessage } from "./message-router.js";
+import { branchCopiesDir, ParallelActions } from "./parallel/parallel-actions.js";
 import { ExportActions } from "./export-actions.js";
 import { ModelActions } from "./model-actions.js";
 import { SessionController } from "./session-controller.js";
+import { McpService } from "./mcp-service.js";
+import { McpServersUi } from "./mcp-servers-ui.js";
 import { SessionOpener } from "./session-opener.js";
 import { SessionSearchUi } from "./session-search-ui.js";
+import { InstructionsService } from "./instructions-service.js";
+import { SystemPromptDocuments } from "./system-prompt-document.js";
 import {
   affects,
   autoApproveSetting,
@@ -42,6 +50,8 @@ import { hostOperations } from "./operations/host-operations.js";
 import { Notifier } from "./operations/notifier.js";
 import { Operations } from "./operations/operations.js";
 import { sessionGuardState } from "./operations/session-guard-state.js";
+import { EditReview } from "./edit-review.js";
+import { RunChangesView } from "./run-changes-view.js";
 
 /** Payload of `onDidChangeSession`. */
 export interface SessionChangeEvent {
@@ -62,6 +72,7 @@ export interface AgentTreeApi {
 }
 
 let controllerRef: SessionController | undefined;
+let mcpRef: McpService | undefined;
 
 /** "name (read-only)" for the tree view's title bar. */
 function sessionTitle(sm: SessionManager): string {
@@ -130,9 +141,31 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     log: (message) => log.info(message),
   });
 
+  // MCP servers' tools (docs/core-api.md, "MCP servers"): started with the first prompt, stopped with the window.
+  const mcp = new McpService({ context, cwd, log, baseEnv: () => withoutKeys(process.env, registry.all()) });
+  mcpRef = mcp;
+  context.subscriptions.push(mcp);
+  /** Set once the parallel actions exist; sessions opened before that are watched when they are created. */
+  const parallelRef: { current?: ParallelActions } = {};
+  // The agent's instructions (docs/system-prompt.md): AGENTS.md & co., skills, watched; said in the chat once.
+  const instructions = new InstructionsService(cwd, {
+    notify: (text, kind) => chat.post({ type: "status", text, kind: kind === "warning" ? "error" : "info" }),
+    log: (text) => log.info(text),
+  });
+  context.subscriptions.push(instructions);
+
+  const runChangesView = new RunChangesView({ service: checkpoints, postChat: (m) => chat.post(m), log });
+  const editReview = new EditReview({
+    cwd,
+    answer: (id, approved, allInRun) => controllerRef?.approvals?.answer(id, approved, false, allInRun),
+    log,
+  });
   const controller: SessionController = new SessionController({
     cwd,
     checkpoints,
+    toolSource: mcp.pool,
+    systemPrompt: instructions.provider,
+    onRunEnd: (sm, firstUserId) => void runChangesView.runEnded(sm, firstUserId),
     modelRegistry: registry,
     hookRegistry,
     getApiKey: (m) => keys.get(m.provider),
@@ -143,22 +176,27 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     postChat: (m) => chat.post(m),
     isViewReady: (kind) => (kind === "tree" ? tree : chat).isReady,
     approvalUi: {
-      ask: (r, summary) => askApproval(r, summary),
-      done: (id) => chat.post({ type: "chat/approvalDone", toolCallId: id }),
+      ask: (r, summary) => void askApproval(r, summary),
+      done: (id) => {
+        chat.post({ type: "chat/approvalDone", toolCallId: id });
+        void editReview.close(id);
+      },
     },
     onStreaming: (s) => void vscode.commands.executeCommand("setContext", "agentTree.streaming", s),
     onError: (message) => {
       log.error(message);
       void vscode.window.showErrorMessage(message);
     },
-    onLockLost: (sm, newHolder) => {
-      const message = lockLostMessage(path.basename(sm.getSessionFile() ?? ""), newHolder);
+    onLockLost: (sm, newHolder, reason) => {
+      const message = lockLostMessage(path.basename(sm.getSessionFile() ?? ""), newHolder, reason);
       log.warn(message);
       tree.setDescription(sessionTitle(sm));
       void vscode.commands.executeCommand("setContext", "agentTree.readOnly", true);
-      void vscode.window.showWarningMessage(message);
+      if (reason === "file-gone") void offerSaveAgain(sm, message, controller, log);
+      else void vscode.window.showWarningMessage(message);
     },
     onSessionChanged: (sm) => {
+      parallelRef.current?.watch(sm);
       tree.setDescription(sessionTitle(sm));
       if (!sm.isReadOnly()) checkpoints.warmUp();
       // Shows "Continue in a New Session" in the tree's title bar for read-only views.
@@ -174,10 +212,24 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   controllerRef = controller;
   context.subscriptions.push({ dispose: () => void controller.close() });
 
-  function askApproval(r: ToolApprovalRequest, summary: string): void {
-    chat.post({ type: "chat/approval", toolCallId: r.toolCallId, toolName: r.toolName, summary });
+  async function askApproval(r: ToolApprovalRequest, summary: string): Promise<void> {
+    // A write or edit opens its diff first, so the chat offers Accept and Reject next to it.
+    const edited = await editReview.open(r);
+    if (!controller.approvals?.pendingRequests().some((p) => p.toolCallId === r.toolCallId)) {
+      void editReview.close(r.toolCallId);
+      return;
+    }
+    chat.post({
+      type: "chat/approval",
+      toolCallId: r.toolCallId,
+      toolName: r.toolName,
+      summary,
+      ...(edited === undefined ? {} : { edit: { path: edited } }),
+    });
     if (chat.isReady && chat.isVisible) return;
-    // The chat is hidden: ask in a notification too; whichever answers first wins.
+    // The chat is hidden: ask in a notification too; whichever answers first wins. An edit's diff is open and
+    // answers from its title bar.
+    if (edited !== undefined) return;
     void vscode.window
       .showWarningMessage(`Agent wants to run ${r.toolName}: ${summary}`, "Allow", "Allow Always", "Deny")
       .then((choice) => {
@@ -210,8 +262,44 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     reveal: (sessionId, entryId) => void compare.revealInTree(sessionId, entryId),
     files: (session) => fileActions.compareFiles(session),
   });
+  const systemPrompt = new SystemPromptDocuments(controller);
   const compare: CompareActions = new CompareActions({ controller, notify, tree, panels, files: fileActions, log });
   context.subscriptions.push(panels);
+  const chatInput = setUpChatInput({
+    controller,
+    actions,
+    tree,
+    chat,
+    log,
+    onRenamed: (sm) => tree.setDescription(sessionTitle(sm)),
+    parallel: () => parallelRef.current,
+  });
+  context.subscriptions.push(...chatInput.disposables);
+  const parallel: ParallelActions = new ParallelActions({
+    controller,
+    cwd,
+    checkpoints,
+    files: fileActions,
+    getApiKey: (m) => keys.get(m.provider),
+    systemPrompt: instructions.provider,
+    pickNode: (title) => actions.pickNode(title),
+    openCompare: (left, right) => {
+      const sm = controller.sessionManager;
+      if (sm) panels.show(sm, left, right);
+    },
+    revealInTree: (entryId) => tree.post({ type: "tree/reveal", entryId }),
+    notify,
+    lock: filesLock,
+    copiesDir: branchCopiesDir(storage),
+    log,
+    onRunningChanged: (n) => void vscode.commands.executeCommand("setContext", "agentTree.branchesRunning", n > 0),
+    postTree: (msg) => tree.post(msg),
+  });
+  parallelRef.current = parallel;
+  const open = controller.sessionManager;
+  if (open) parallel.watch(open);
+  // Copies left by branches that were adopted, archived or deleted meanwhile, or by a window that was killed.
+  void parallel.removeOrphanCopies().catch((e: unknown) => log.warn(`Branch copies: ${String(e)}`));
 
   let opening: Promise<void> | undefined;
   const ensureSession = async (): Promise<boolean> => {
@@ -237,7 +325,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     },
   });
 
-  const operations = new Operations(hostOperations({ actions, archive, compare, files: fileActions, exporter }), {
+  const table = hostOperations({ actions, archive, compare, files: fileActions, exporter, systemPrompt, parallel });
+  const operations = new Operations(table, {
     state: sessionGuardState(controller, filesLock),
     notify,
     ensureSession,
@@ -249,16 +338,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       actions,
       operations,
       models,
+      chatInput: chatInput.service,
       log,
       ensureSession,
       runCommand: async (command) => void (await vscode.commands.executeCommand(WEBVIEW_COMMAND_IDS[command])),
+      openDiff: (msg) =>
+        msg.toolCallId !== undefined ? editReview.reopen(msg.toolCallId) : runChangesView.open(msg.file ?? -1),
     });
 
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider("agentTree.tree", provider(tree)),
     vscode.window.registerWebviewViewProvider("agentTree.chat", provider(chat)),
     fileActions.registerDocuments(),
+    editReview.register(),
+    systemPrompt.register(),
     ...registerCommands({
+      review: editReview,
       controller,
       opener,
       search,
@@ -266,7 +361,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       models,
       operations,
       ensureSession,
+      chatInput: chatInput.service,
+      renameSession: () => chatInput.renameSession(),
       views: [tree, chat],
+      mcpServers: new McpServersUi(mcp, log),
+      parallel,
     }),
     keys.onDidChange(() => controller.refreshModels()),
     vscode.workspace.onDidChangeConfiguration((e) => {
@@ -307,6 +406,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
 
 /** Flush and release the session file's lock. */
 export async function deactivate(): Promise<void> {
-  await controllerRef?.close();
+  // The servers' processes end with the window (none is left behind).
+  await Promise.all([controllerRef?.close(), mcpRef?.stop()]);
   controllerRef = undefined;
+  mcpRef = undefined;
 }

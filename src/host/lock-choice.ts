@@ -2,7 +2,7 @@
  * What the editor asks when a session's writer lock is held: the message and the choices, by why the lock
  * stops this window (see SessionLockedError.condition). Kept free of `vscode` so it is unit tested.
  */
-import type { LockHolderInfo, SessionLockedError } from "../core/session/errors.js";
+import type { LockHolderInfo, LockLossReason, SessionLockedError } from "../core/session/errors.js";
 
 /** The choices of the dialog; "Take Over" only for a lock that can be taken over. */
 export type LockChoice = "Take Over" | "Open Read-Only" | "New Session";
@@ -67,8 +67,17 @@ export function lockedDialog(
   }
 }
 
-/** The notification of a window whose lock was taken over. */
-export function lockLostMessage(name: string, newHolder: LockHolderInfo | undefined): string {
+/** The notification of a window whose lock was taken over, or whose session file was deleted while open. */
+export function lockLostMessage(
+  name: string,
+  newHolder: LockHolderInfo | undefined,
+  reason: LockLossReason = "taken-over",
+): string {
+  if (reason === "file-gone")
+    return (
+      `Session ${name} was deleted (the file or its folder) while it was open; this window no longer writes to it ` +
+      "and shows it read-only. Nothing shown is lost: Save Again writes it back where it was."
+    );
   return (
     `Session ${name} was taken over by ${newHolder ? holderText(newHolder) : "another window or process"}; ` +
     "this window no longer writes to it and shows it read-only."

@@ -5,6 +5,8 @@
 import type * as vscode from "vscode";
 import type { WebviewCommand, WebviewToHost } from "../shared/protocol.js";
 import type { HostActions } from "./actions.js";
+import type { ArchiveActions } from "./archive-actions.js";
+import type { ChatInputService } from "./chat-input/chat-input-service.js";
 import type { ModelActions } from "./model-actions.js";
 import { MOVE } from "./operations/host-operations.js";
 import type { Operations } from "./operations/operations.js";
@@ -19,11 +21,15 @@ export interface RouterDeps {
   /** The operations table: a row key runs its command's operation. */
   operations: Pick<Operations, "run" | "guarded">;
   models: ModelActions;
+  /** Completions, mentions, slash commands and templates of the chat input. */
+  chatInput: ChatInputService;
   log: vscode.LogOutputChannel;
   /** Opens the workspace's session on the first `ready`; true when it did (snapshots already went out). */
   ensureSession(): Promise<boolean>;
   /** Runs a toolbar command of a webview. */
   runCommand(command: WebviewCommand): Promise<void>;
+  /** Opens a pending edit's diff again, or the diff of a file the last run changed. */
+  openDiff(msg: Extract<WebviewToHost, { type: "chat/openDiff" }>): Promise<void>;
 }
 
 /** Validate and dispatch one raw message from `view`. */
@@ -56,15 +62,29 @@ async function dispatch(msg: WebviewToHost, view: AgentWebviewView, d: RouterDep
     case "tree/action":
       return d.operations.run(msg.command, msg.entryId);
     case "chat/submit":
-      return d.actions.submit(msg.text);
+      return d.chatInput.submit(msg.text, msg.mentions, msg.images);
+    case "chat/complete":
+      return d.chatInput.complete(msg.requestId, msg.trigger, msg.query);
+    case "chat/dropFiles":
+      return d.chatInput.dropFiles(msg.uris);
     case "chat/requestOlder":
       d.controller.pushOlderChat(msg.requestId, msg.before, msg.beforeId);
       return;
     case "chat/abort":
       return d.actions.abort();
     case "chat/approve":
-      d.controller.approvals?.answer(msg.toolCallId, msg.approved, msg.always === true);
+      d.controller.approvals?.answer(msg.toolCallId, msg.approved, msg.always === true, msg.allInRun === true);
       return;
+    case "chat/queue":
+      return d.chatInput.submit(msg.text, msg.mentions, msg.images, msg.kind);
+    case "chat/queueEdit":
+      return d.controller.editQueuedMessage(msg.id, msg.text);
+    case "chat/queueRemove":
+      return d.controller.removeQueuedMessage(msg.id);
+    case "chat/selectThinkingLevel":
+      return d.models.setThinkingLevel(msg.level);
+    case "chat/openDiff":
+      return d.openDiff(msg);
     case "chat/selectModel":
       return d.models.select(msg.key);
     case "command":

@@ -1,6 +1,8 @@
 /** Model picker and API keys. */
 import * as vscode from "vscode";
 import { apiKeyEnvName } from "../core/providers/api-key.js";
+import { THINKING_LEVEL_DESCRIPTIONS } from "../core/providers/thinking-levels.js";
+import type { ThinkingLevel } from "../core/providers/types.js";
 import type { ApiKeys } from "./api-keys.js";
 import type { Notify } from "./operations/operation-guards.js";
 import { modelKey } from "./model-choice.js";
@@ -44,6 +46,39 @@ export class ModelActions {
     const error = this.controller.selectModel(key);
     if (error) void vscode.window.showErrorMessage(error);
     else this.notify.status(`Model: ${key}`);
+  }
+
+  /** Select Thinking Level: a quick pick of the levels the current model takes. */
+  async selectThinkingLevel(): Promise<void> {
+    const agent = this.controller.agent;
+    if (!agent) return;
+    const current = agent.getThinkingLevel();
+    const levels = agent.getSupportedThinkingLevels();
+    const model = agent.getModel();
+    const picked = await vscode.window.showQuickPick(
+      levels.map((level) => ({
+        label: level,
+        description: `${THINKING_LEVEL_DESCRIPTIONS[level]}${level === current ? " (current)" : ""}`,
+        level,
+      })),
+      {
+        title: "Select Thinking Level",
+        placeHolder:
+          levels.length > 1
+            ? `How hard ${model?.name ?? "the model"} thinks`
+            : `${model?.name ?? "No model"} does not think: only "off"`,
+      },
+    );
+    if (picked) this.setThinkingLevel(picked.level);
+  }
+
+  /** Switch the thinking level (picker or webview). */
+  setThinkingLevel(level: ThinkingLevel): void {
+    const error = this.controller.selectThinkingLevel(level);
+    if (!error) return this.actions.status(`Thinking level: ${level}`);
+    void vscode.window.showErrorMessage(error);
+    // The chat's picker already shows the refused level: give it the one in force again.
+    this.controller.pushChat();
   }
 
   /** Store a provider's key in SecretStorage (never in settings or logs). */

@@ -1,4 +1,5 @@
 /** Which models the chat offers, the default one, and why there is none. Pure. */
+import { acceptsImages } from "../core/mentions/image-attachment.js";
 import type { ModelInfo } from "../core/providers/types.js";
 import type { ModelDto } from "../shared/protocol.js";
 
@@ -16,7 +17,9 @@ export function parseModelKey(key: string): { provider: string; id: string } | u
 
 /** One model for the picker. */
 export function toModelDto(m: ModelInfo): ModelDto {
-  return { key: modelKey(m), name: m.name, provider: m.provider, contextWindow: m.contextWindow };
+  const dto: ModelDto = { key: modelKey(m), name: m.name, provider: m.provider, contextWindow: m.contextWindow };
+  if (acceptsImages(m)) dto.images = true;
+  return dto;
 }
 
 /** Models that can be called now: they need no key or one is available. */

@@ -6,12 +6,16 @@
  * Each direction is a table with one parser per message type (MessageParsers), typed against
  * src/shared/protocol.ts: a message type added there does not compile until it has its parser here.
  */
+import { imageProblem, MAX_IMAGE_BASE64, MAX_IMAGES_PER_MESSAGE } from "../core/mentions/image-attachment.js";
 import type { NavigateMode } from "../core/agent/navigate-types.js";
+import { THINKING_LEVELS } from "../core/providers/thinking-levels.js";
 import {
   MAX_WEBVIEW_TEXT,
   TREE_KEY_COMMANDS,
   WEBVIEW_COMMANDS,
   type CompareToHost,
+  type ImageDto,
+  type MentionDto,
   type WebviewToHost,
 } from "../shared/protocol.js";
 import { errorText } from "../core/error-text.js";
@@ -113,7 +117,25 @@ export const WEBVIEW_PARSERS: MessageParsers<WebviewToHost> = {
   "chat/submit": (o) => {
     const text = str(o, "text");
     if (text.trim().length === 0) refuse(`field "text" is empty`);
-    return { type: "chat/submit", text };
+    const out: Extract<WebviewToHost, { type: "chat/submit" }> = { type: "chat/submit", text };
+    if (o.mentions !== undefined) out.mentions = mentions(o.mentions);
+    if (o.images !== undefined) out.images = images(o.images);
+    return out;
+  },
+  "chat/complete": (o) => ({
+    type: "chat/complete",
+    requestId: requestId(o),
+    trigger: oneOf(o, "trigger", ["@", "/"] as const),
+    query: str(o, "query", MAX_QUERY_LENGTH),
+  }),
+  "chat/dropFiles": (o) => {
+    const uris = o.uris;
+    if (!Array.isArray(uris) || uris.length > MAX_MENTIONS)
+      refuse(`field "uris" must be an array of at most ${MAX_MENTIONS}`);
+    return {
+      type: "chat/dropFiles",
+      uris: uris.map((_, i) => str(uris as unknown as Fields, String(i), MAX_PATH_LENGTH)),
+    };
   },
   "chat/requestOlder": (o, ctx) => ({
     type: "chat/requestOlder",
@@ -124,15 +146,84 @@ export const WEBVIEW_PARSERS: MessageParsers<WebviewToHost> = {
   "chat/abort": () => ({ type: "chat/abort" }),
   "chat/approve": (o) => {
     const always = optionalBool(o, "always");
+    const allInRun = optionalBool(o, "allInRun");
     const toolCallId = str(o, "toolCallId", MAX_ID_LENGTH);
     const approved = bool(o, "approved");
-    return always === undefined
-      ? { type: "chat/approve", toolCallId, approved }
-      : { type: "chat/approve", toolCallId, approved, always };
+    return {
+      type: "chat/approve",
+      toolCallId,
+      approved,
+      ...(always === undefined ? {} : { always }),
+      ...(allInRun === undefined ? {} : { allInRun }),
+    };
+  },
+  "chat/queue": (o) => {
+    const text = str(o, "text");
+    if (text.trim().length === 0) refuse(`field "text" is empty`);
+    const out: Extract<WebviewToHost, { type: "chat/queue" }> = {
+      type: "chat/queue",
+      kind: oneOf(o, "kind", ["steer", "followUp"] as const),
+      text,
+    };
+    if (o.mentions !== undefined) out.mentions = mentions(o.mentions);
+    if (o.images !== undefined) out.images = images(o.images);
+    return out;
+  },
+  "chat/queueEdit": (o) => ({ type: "chat/queueEdit", id: str(o, "id", MAX_ID_LENGTH), text: str(o, "text") }),
+  "chat/queueRemove": (o) => ({ type: "chat/queueRemove", id: str(o, "id", MAX_ID_LENGTH) }),
+  "chat/selectThinkingLevel": (o) => ({ type: "chat/selectThinkingLevel", level: oneOf(o, "level", THINKING_LEVELS) }),
+  "chat/openDiff": (o) => {
+    if (o.toolCallId !== undefined) return { type: "chat/openDiff", toolCallId: str(o, "toolCallId", MAX_ID_LENGTH) };
+    return { type: "chat/openDiff", file: index(o, "file") };
   },
   "chat/selectModel": (o) => ({ type: "chat/selectModel", key: str(o, "key", MAX_ID_LENGTH * 2) }),
   command: (o) => ({ type: "command", command: oneOf(o, "command", WEBVIEW_COMMANDS) }),
 };
+
+/** Most mentions one message may carry. */
+const MAX_MENTIONS = 100;
+/** Longest query of a completion request. */
+const MAX_QUERY_LENGTH = 1000;
+
+function optionalLine(o: Fields, key: string): number | undefined {
+  if (o[key] === undefined) return undefined;
+  const v = index(o, key);
+  if (v < 1) refuse(`field "${key}" must be a line number from 1`);
+  return v;
+}
+
+function mentions(raw: unknown): MentionDto[] {
+  if (!Array.isArray(raw) || raw.length > MAX_MENTIONS)
+    refuse(`field "mentions" must be an array of at most ${MAX_MENTIONS}`);
+  return raw.map((m: unknown): MentionDto => {
+    if (typeof m !== "object" || m === null || Array.isArray(m)) refuse("a mention must be an object");
+    const f = m as Fields;
+    const out: MentionDto = {
+      label: str(f, "label", MAX_PATH_LENGTH),
+      path: str(f, "path", MAX_PATH_LENGTH),
+      root: str(f, "root", MAX_PATH_LENGTH),
+    };
+    if (f.text !== undefined) out.text = str(f, "text");
+    const startLine = optionalLine(f, "startLine");
+    const endLine = optionalLine(f, "endLine");
+    if (startLine !== undefined) out.startLine = startLine;
+    if (endLine !== undefined) out.endLine = endLine;
+    return out;
+  });
+}
+
+function images(raw: unknown): ImageDto[] {
+  if (!Array.isArray(raw) || raw.length > MAX_IMAGES_PER_MESSAGE)
+    refuse(`field "images" must be an array of at most ${MAX_IMAGES_PER_MESSAGE}`);
+  return raw.map((m: unknown): ImageDto => {
+    if (typeof m !== "object" || m === null || Array.isArray(m)) refuse("an image must be an object");
+    const f = m as Fields;
+    const img = { mimeType: str(f, "mimeType", 100), data: str(f, "data", MAX_IMAGE_BASE64) };
+    const problem = imageProblem(img);
+    if (problem) refuse(problem);
+    return img;
+  });
+}
 
 function keysOf<K extends string>(set: Readonly<Record<K, true>>): K[] {
   return Object.keys(set) as K[];

@@ -7,10 +7,13 @@
 import { AgentSession } from "../core/agent/agent-session.js";
 import type { AgentCheckpointHook } from "../core/checkpoints/turn-checkpoints.js";
 import type { ModelRegistry } from "../core/providers/model-registry.js";
-import type { ModelInfo } from "../core/providers/types.js";
-import type { LockHolderInfo } from "../core/session/errors.js";
+import type { ModelInfo, ThinkingLevel } from "../core/providers/types.js";
+import type { QueuedKind } from "../core/agent/prompt-queue.js";
+import type { ImageContent, TextContent } from "../core/messages.js";
+import type { LockHolderInfo, LockLossReason } from "../core/session/errors.js";
 import type { SessionManager } from "../core/session/session-manager.js";
-import type { AgentTool } from "../core/tools/types.js";
+import type { AgentTool, AgentToolSource } from "../core/tools/types.js";
+import type { SystemPromptProvider } from "../core/prompt/workspace-prompt.js";
 import type { HostToWebview } from "../shared/protocol.js";
 import { usageOf } from "./chat-dto.js";
 import { ChatPath } from "./chat-path.js";
@@ -28,6 +31,7 @@ import {
 import { ApprovalBroker, summarizeToolCall, type ApprovalUi, type AutoApprove } from "./tool-approval.js";
 import { TreeSync } from "./tree-sync.js";
 import { errorText } from "../core/error-text.js";
+import { followRunInput } from "./run-input-sync.js";
 
 /** What the controller needs from the editor. */
 export interface ControllerDeps {
@@ -54,12 +58,21 @@ export interface ControllerDeps {
   onSessionChanged(sm: SessionManager): void;
   /** A failure nobody else reports (closing the previous session). */
   onError?(message: string): void;
-  /** Another process took the current session's writer lock over: it is read-only now (say so). */
-  onLockLost?(sm: SessionManager, newHolder: LockHolderInfo | undefined): void;
+  /**
+   * The current session lost its writer lock — another process took it over, or its file or folder was deleted
+   * (`reason`) —: it is read-only now (say so).
+   */
+  onLockLost?(sm: SessionManager, newHolder: LockHolderInfo | undefined, reason: LockLossReason): void;
   /** Tools override (tests). */
   tools?: AgentTool[];
+  /** Tools that come and go (MCP servers), offered after the built-in ones. */
+  toolSource?: AgentToolSource;
+  /** What every agent builds its system prompt from (src/host/instructions-service.ts); none: no prompt. */
+  systemPrompt?: SystemPromptProvider;
   /** Workspace checkpoints for every agent (src/host/checkpoint-service.ts); none: files are not recorded. */
   checkpoints?: AgentCheckpointHook;
+  /** A run of the current agent ended; `firstUserId`: its first user message (the chat lists the files it changed). */
+  onRunEnd?(sm: SessionManager, firstUserId: string | undefined): void;
 }
 
 interface Current {
@@ -159,7 +172,9 @@ export class SessionController {
       approve: broker.policy,
       selectModel: (sessionModel) => pickDefaultModel(this.usable(), d.defaultModelKey(), sessionModel),
       ...(d.tools ? { tools: d.tools } : {}),
+      ...(d.toolSource ? { toolSource: d.toolSource } : {}),
       ...(d.checkpoints ? { checkpoints: d.checkpoints } : {}),
+      ...(d.systemPrompt ? { systemPrompt: d.systemPrompt } : {}),
     });
     const tools = agent.getTools();
     mutating = (name) => tools.find((t) => t.name === name)?.mutates !== false;
@@ -168,8 +183,18 @@ export class SessionController {
       onSettled: () => this.pushChat(),
       onStreaming: (s) => d.onStreaming(s),
     });
-    const unsubscribe = agent.subscribe((e) => chat.handle(e));
-    const unsubscribeLock = sm.onLockLost((newHolder) => this.lockLost(sm, newHolder));
+    const unsubscribeChat = agent.subscribe((e) => chat.handle(e));
+    const unsubscribeInput = followRunInput(
+      agent,
+      broker,
+      (m) => d.postChat(m),
+      (first) => d.onRunEnd?.(sm, first),
+    );
+    const unsubscribe = (): void => {
+      unsubscribeChat();
+      unsubscribeInput();
+    };
+    const unsubscribeLock = sm.onLockLost((newHolder, reason) => this.lockLost(sm, newHolder, reason));
     d.hookRegistry.attach(agent.hooks);
     return { sm, agent, tree, chat, chatPath: new ChatPath(sm), broker, unsubscribe, unsubscribeLock, readOnlyCause };
   }
@@ -178,12 +203,28 @@ export class SessionController {
    * The writer lock was taken over: nothing more can be written, so a running prompt stops, the views show
    * the session read-only with the reason, and the editor says so.
    */
-  private lockLost(sm: SessionManager, newHolder: LockHolderInfo | undefined): void {
+  private lockLost(sm: SessionManager, newHolder: LockHolderInfo | undefined, reason: LockLossReason): void {
     const c = this.current;
     if (!c || c.sm !== sm) return;
-    c.readOnlyCause = "lockLost";
+    c.readOnlyCause = reason === "file-gone" ? "fileGone" : "lockLost";
     c.agent.abort();
-    this.deps.onLockLost?.(sm, newHolder);
+    this.deps.onLockLost?.(sm, newHolder, reason);
+    this.pushAll();
+  }
+
+  /**
+   * Write the current session back after its file or folder was deleted while open (SessionManager.saveAgain),
+   * then show it writable again. Throws what saveAgain throws (the session stays read-only then).
+   */
+  async saveAgain(sm: SessionManager): Promise<void> {
+    const c = this.current;
+    if (!c || c.sm !== sm) return;
+    await sm.saveAgain();
+    if (this.current !== c) return;
+    // A fresh agent: the old one was aborted and built for a read-only session.
+    this.teardown(c);
+    this.current = this.build(sm, "locked");
+    this.deps.onSessionChanged(sm);
     this.pushAll();
   }
 
@@ -227,6 +268,7 @@ export class SessionController {
     c.tree.flush();
     this.deps.postChat(this.chatSnapshot(c));
     this.deps.postChat(this.modelsMessage());
+    this.deps.postChat({ type: "chat/queue", items: [...c.agent.getQueuedMessages()] });
     // A reloaded chat view lost its approval prompts: show them again.
     for (const r of c.broker.pendingRequests()) this.deps.approvalUi.ask(r, summarizeToolCall(r.toolName, r.args));
   }
@@ -264,7 +306,65 @@ export class SessionController {
       models: this.usable().map(toModelDto),
     };
     if (current) msg.current = modelKey(current);
+    const agent = this.current?.agent;
+    if (agent) {
+      msg.thinkingLevels = agent.getSupportedThinkingLevels();
+      msg.thinkingLevel = agent.getThinkingLevel();
+    }
     return msg;
+  }
+
+  /**
+   * While the agent works: queue a follow-up or a steering message, with the attachments `content` holds after its
+   * text (src/core/mentions/user-content.ts). When the run ended meanwhile, it is sent as a prompt instead (`send`),
+   * so nothing typed is lost. Returns an error message, or undefined.
+   */
+  queueMessage(
+    kind: QueuedKind,
+    text: string,
+    content: string | (TextContent | ImageContent)[],
+    send: () => Promise<void>,
+  ): string | undefined {
+    const c = this.current;
+    if (!c) return "No session is open.";
+    if (!c.agent.isStreaming) {
+      void send();
+      return undefined;
+    }
+    try {
+      c.agent.queueMessage(kind, text, typeof content === "string" ? [] : content.slice(1));
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+    return undefined;
+  }
+
+  /** Change (empty text: remove) a queued message; nothing happens when it was already delivered. */
+  editQueuedMessage(id: string, text: string): void {
+    this.current?.agent.editQueuedMessage(id, text);
+  }
+
+  /** Remove a queued message; nothing happens when it was already delivered. */
+  removeQueuedMessage(id: string): void {
+    this.current?.agent.removeQueuedMessage(id);
+  }
+
+  /** Switch the thinking level (recorded as a thinking_level_change). Returns an error message, or undefined. */
+  selectThinkingLevel(level: ThinkingLevel): string | undefined {
+    const c = this.current;
+    if (!c) return "No session is open.";
+    if (c.sm.isReadOnly()) return this.readOnlyReason();
+    if (!c.agent.getSupportedThinkingLevels().includes(level)) {
+      const model = c.agent.getModel();
+      return `${model ? model.name : "No model"} does not take the thinking level "${level}".`;
+    }
+    try {
+      c.agent.setThinkingLevel(level);
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+    this.pushChat();
+    return undefined;
   }
 
   /** True when the model needs no key or has one. */

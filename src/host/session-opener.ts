@@ -3,7 +3,7 @@
  * one; a locked file offers a read-only view (and a takeover when its holder stopped refreshing its lock,
  * or the lock is damaged), skipped lines produce a warning with line numbers.
  */
-import { open as openFile } from "node:fs/promises";
+import { open as openFile, stat } from "node:fs/promises";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import {
@@ -74,6 +74,17 @@ export class SessionOpener {
    */
   async openPath(file: string): Promise<boolean> {
     if (await isClaudeTranscript(file)) return this.openClaude(file);
+    // SessionManager.open() starts a new session at a path where nothing is (as pi's --session does); a file picked
+    // from a list that is gone since is an error here, not an empty session.
+    if (
+      !(await stat(file).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      this.fail(`Cannot open session ${path.basename(file)}`, new Error("the file is not there any more"));
+      return false;
+    }
     const sessionDir = this.sessionDir();
     let sm: SessionManager | undefined;
     let takeOver: string | undefined;
@@ -211,7 +222,8 @@ export class SessionOpener {
         matchOnDescription: true,
       });
       if (!folder) return;
-      const sessions = (await SessionManager.list(this.cwd, folder.value.path)).map((s): AnySessionInfo => ({
+      // Every session of that folder: it is another workspace's, so list() (scoped to this cwd) would show none.
+      const sessions = (await SessionManager.listAll(folder.value.path)).map((s): AnySessionInfo => ({
         ...s,
         source: "pi",
       }));

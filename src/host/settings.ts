@@ -65,6 +65,12 @@ export function loadWorkspaceHooksSetting(): boolean {
   return cfg().get<boolean>("hooks.loadWorkspaceHooks") !== false;
 }
 
+/** `agentTree.systemPrompt.append`: text added to the system prompt ("" when unset). */
+export function systemPromptAppendSetting(): string {
+  const v = cfg().get<unknown>("systemPrompt.append");
+  return typeof v === "string" ? v : "";
+}
+
 /** True when a configuration change touches one of our settings under `key`. */
 export function affects(e: vscode.ConfigurationChangeEvent, key: string): boolean {
   return e.affectsConfiguration(`${SECTION}.${key}`);

@@ -2,6 +2,7 @@
  * Tool-call approval for the AgentSession: auto-approve from settings, "Allow always" remembered for
  * the session, otherwise ask the UI and wait for the answer (or the run's abort). Pure.
  */
+import { toolLabel } from "../core/mcp/mcp-display.js";
 import type { ToolApprovalDecision, ToolApprovalPolicy, ToolApprovalRequest } from "../core/tools/types.js";
 
 /** The setting `agentTree.tools.autoApprove`: every tool, or these tool names. */
@@ -32,10 +33,14 @@ export function summarizeToolCall(toolName: string, args: Record<string, unknown
       } catch {
         json = "";
       }
-      return clip(`${toolName} ${json}`);
+      // An MCP tool as server/tool, so the question says which server would run it.
+      return clip(`${toolLabel(toolName)} ${json}`);
     }
   }
 }
+
+/** Tools whose calls are reviewed as a diff of the file (Accept, Reject, Accept All in This Run). */
+export const EDIT_TOOLS: readonly string[] = ["write", "edit"];
 
 /** Where pending approvals are shown. */
 export interface ApprovalUi {
@@ -43,6 +48,13 @@ export interface ApprovalUi {
   ask(request: ToolApprovalRequest, summary: string): void;
   /** The question is answered or moot (abort): hide it. */
   done(toolCallId: string): void;
+}
+
+/** What the model is told when the user refuses a call (a rejected edit wrote nothing). */
+function rejectionReason(toolName: string): string {
+  return EDIT_TOOLS.includes(toolName)
+    ? "the user rejected this change after reviewing its diff; the file was not changed"
+    : "denied by the user";
 }
 
 interface Pending {
@@ -54,6 +66,8 @@ interface Pending {
 export class ApprovalBroker {
   private readonly pending = new Map<string, Pending>();
   private readonly always = new Set<string>();
+  /** Accept All in This Run: writes and edits run without asking until the run ends. */
+  private editsAcceptedInRun = false;
 
   /**
    * @param needsApproval false for tools that change nothing (the core asks about every call; reads
@@ -72,7 +86,8 @@ export class ApprovalBroker {
       !this.needsApproval(request.toolName) ||
       auto === true ||
       (Array.isArray(auto) && auto.includes(request.toolName)) ||
-      this.always.has(request.toolName)
+      this.always.has(request.toolName) ||
+      (this.editsAcceptedInRun && EDIT_TOOLS.includes(request.toolName))
     ) {
       return Promise.resolve({ approved: true });
     }
@@ -93,12 +108,29 @@ export class ApprovalBroker {
     });
   };
 
-  /** An answer from the chat or a notification. Returns false when nothing was waiting. */
-  answer(toolCallId: string, approved: boolean, always = false): boolean {
+  /**
+   * An answer from the chat, a notification or the diff editor. `allInRun` (Accept All in This Run) also accepts
+   * the other writes and edits waiting now and every one until the run ends. Returns false when nothing was waiting.
+   */
+  answer(toolCallId: string, approved: boolean, always = false, allInRun = false): boolean {
     const p = this.pending.get(toolCallId);
     if (!p) return false;
     if (approved && always) this.always.add(p.request.toolName);
-    return this.settle(toolCallId, approved ? { approved: true } : { approved: false, reason: "denied by the user" });
+    const settled = this.settle(
+      toolCallId,
+      approved ? { approved: true } : { approved: false, reason: rejectionReason(p.request.toolName) },
+    );
+    if (approved && allInRun) {
+      this.editsAcceptedInRun = true;
+      for (const [id, other] of [...this.pending])
+        if (EDIT_TOOLS.includes(other.request.toolName)) this.settle(id, { approved: true });
+    }
+    return settled;
+  }
+
+  /** The run ended: Accept All in This Run stops. */
+  endRun(): void {
+    this.editsAcceptedInRun = false;
   }
 
   /** Tool names allowed for the rest of this session. */

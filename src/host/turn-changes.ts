@@ -5,7 +5,14 @@
  * `vscode` import.
  */
 import { CheckpointNotFoundError } from "../core/checkpoints/errors.js";
-import { findTurnCheckpoints, type CheckpointSessionView } from "../core/checkpoints/session-link.js";
+import {
+  findCheckpointForEntry,
+  findPathCheckpoint,
+  findTurnCheckpoints,
+  type CheckpointSessionView,
+  type FoundCheckpoint,
+} from "../core/checkpoints/session-link.js";
+import type { LineCounts } from "../core/checkpoints/tree-diff.js";
 import type { FileChange } from "../core/checkpoints/types.js";
 import type { WorkspaceCheckpoints } from "../core/checkpoints/workspace-checkpoints.js";
 
@@ -26,9 +33,50 @@ export async function turnChanges(
   entryId: string,
   checkpoints: WorkspaceCheckpoints,
 ): Promise<TurnFileChange[]> {
+  return changesBetween(checkpoints, (folder) => findTurnCheckpoints(view, entryId, folder));
+}
+
+/** A file a run changed, with its line counts (none for a binary file). */
+export interface RunFileChange extends TurnFileChange {
+  lines: LineCounts;
+}
+
+/**
+ * The files a whole run changed (its follow-ups included): from the checkpoint before its first user message
+ * `firstUserId` to the one holding the files at `lastId`, with lines added and removed.
+ */
+export async function runChanges(
+  view: CheckpointSessionView,
+  firstUserId: string,
+  lastId: string,
+  checkpoints: WorkspaceCheckpoints,
+): Promise<RunFileChange[]> {
+  const changes = await changesBetween(checkpoints, (folder) => {
+    const before = findPathCheckpoint(view, view.getEnvelope(firstUserId)?.parentId ?? null, folder);
+    const after = findCheckpointForEntry(view, lastId, folder);
+    return before && after ? { before, after } : undefined;
+  });
+  const counts = new Map<string, Map<string, LineCounts>>();
+  const out: RunFileChange[] = [];
+  for (const c of changes) {
+    const key = `${c.folder}\0${c.beforeId}\0${c.afterId}`;
+    let folderCounts = counts.get(key);
+    if (!folderCounts) {
+      folderCounts = (await checkpoints.engine(c.folder)?.lineCounts(c.beforeId, c.afterId)) ?? new Map();
+      counts.set(key, folderCounts);
+    }
+    out.push({ ...c, lines: folderCounts.get(c.change.path) ?? {} });
+  }
+  return out;
+}
+
+async function changesBetween(
+  checkpoints: WorkspaceCheckpoints,
+  ends: (folder: string) => { before: FoundCheckpoint; after: FoundCheckpoint } | undefined,
+): Promise<TurnFileChange[]> {
   const out: TurnFileChange[] = [];
   for (const folder of checkpoints.folders()) {
-    const found = findTurnCheckpoints(view, entryId, folder);
+    const found = ends(folder);
     const engine = checkpoints.engine(folder);
     if (!found || !engine || found.before.ref.tree === found.after.ref.tree) continue;
     const beforeId = found.before.ref.checkpointId;

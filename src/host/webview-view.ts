@@ -23,7 +23,10 @@ export const READY_TIMEOUT_MS = 8_000;
 export const READY_MAX_ATTEMPTS = 3;
 
 /** The messages a view keeps while it is not ready (see AgentWebviewView.kept). */
-type KeptMessage = Extract<HostToWebview, { type: "chat/setInput" } | { type: "tree/toggleArchived" }>;
+type KeptMessage = Extract<
+  HostToWebview,
+  { type: "chat/setInput" } | { type: "tree/toggleArchived" } | { type: "chat/addMention" }
+>;
 /** At most this many kept toggles: a key held down while the view loads need not queue without bound. */
 const KEPT_MAX = 16;
 
@@ -129,7 +132,9 @@ export class AgentWebviewView implements vscode.WebviewViewProvider {
   post(msg: HostToWebview): void {
     if (!this.view || !this.ready) {
       if (msg.type === "chat/setInput") this.kept = [...this.kept.filter((m) => m.type !== msg.type), msg];
-      else if (msg.type === "tree/toggleArchived" && this.kept.length < KEPT_MAX) this.kept.push(msg);
+      // A mention added while the chat loads (Add Selection to Chat opened it) arrives once it is ready.
+      else if ((msg.type === "tree/toggleArchived" || msg.type === "chat/addMention") && this.kept.length < KEPT_MAX)
+        this.kept.push(msg);
       return;
     }
     void this.view.webview.postMessage(msg);

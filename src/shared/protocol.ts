@@ -5,6 +5,9 @@
  */
 import type { CompareFileChange, CompareOverview, CompareTurn } from "../core/compare/compare-types.js";
 import type { NavigateMode } from "../core/agent/navigate-types.js";
+import type { AttachmentLabel } from "../core/mentions/user-content.js";
+import type { QueuedKind, QueuedMessage } from "../core/agent/prompt-queue.js";
+import type { ThinkingLevel } from "../core/providers/types.js";
 import type { RowColumns } from "../core/rows/row-columns.js";
 
 /** Tree filters (pi's): declared once in src/core/rows/row-filter.ts. */
@@ -24,8 +27,12 @@ export interface ChatMessageDto {
   /** Entry id once stored; a temporary id while streaming. */
   id: string;
   role: "user" | "assistant" | "toolResult" | "bashExecution" | "custom" | "branchSummary" | "compactionSummary";
-  /** Markdown/plain text of the message (assistant: text blocks joined). */
+  /** Markdown/plain text of the message (assistant: text blocks joined; user: the typed text only). */
   text: string;
+  /** A user message's attachments by name (their text is for the model; the chat shows them compactly). */
+  attachments?: AttachmentLabel[];
+  /** A user message's images, for thumbnails. */
+  images?: ImageDto[];
   thinking?: string;
   toolCalls?: { id: string; name: string; args: string }[];
   toolName?: string;
@@ -38,12 +45,73 @@ export interface ChatMessageDto {
   timestamp: number;
 }
 
+/** A file a run changed, as the chat lists it after the run. */
+export interface ChangedFileDto {
+  /** Workspace-relative path. */
+  path: string;
+  status: "added" | "modified" | "deleted" | "renamed" | "type-changed";
+  /** Lines added and removed; undefined for a binary file. */
+  added?: number;
+  removed?: number;
+}
+
 /** Model choice offered by the host. */
 export interface ModelDto {
   key: string;
   name: string;
   provider: string;
   contextWindow: number;
+  /** The model takes images (the input refuses them before sending otherwise). */
+  images?: boolean;
+}
+
+/** An image pasted or dropped into the chat input, base64 (src/core/mentions/image-attachment.ts: caps). */
+export interface ImageDto {
+  mimeType: string;
+  data: string;
+}
+
+/**
+ * A mention in the chat input (`@` pick, Add Selection/File to Chat, a file dropped from the Explorer). Its
+ * `label` is what the input's text shows; on send the host attaches what it names when the label is still in
+ * the text (src/core/mentions/file-attachment.ts).
+ */
+export interface MentionDto {
+  /** The text in the input, e.g. `@src/app.ts` or `@src/app.ts#12-20`. */
+  label: string;
+  /** Relative to `root`, forward slashes. */
+  path: string;
+  /** The workspace folder it lies in (absolute). */
+  root: string;
+  /** A selection: its text and 1-based line range. */
+  text?: string;
+  startLine?: number;
+  endLine?: number;
+}
+
+/** One row of the chat input's completion list (`@` files and folders, `/` commands and templates). */
+export interface CompletionItemDto {
+  kind: "file" | "folder" | "command" | "template";
+  /** What is inserted after the trigger: a path, or a command name. */
+  value: string;
+  /** Description of a command or template; the workspace folder of a file in a multi-root workspace. */
+  detail?: string;
+  /** A command's `argument-hint`, e.g. `<title>` or `[focus]`. */
+  hint?: string;
+  /** A recently opened file. */
+  recent?: boolean;
+  /** Files and folders: the workspace folder (absolute). */
+  root?: string;
+}
+
+/** A branch running beside the user's, as its newest row shows it. */
+export interface RunningBranchDto {
+  /** The branch's newest message entry. */
+  tipId: string;
+  /** The tool it runs now, if any. */
+  tool?: string;
+  /** Tokens so far (estimated from the text while a reply streams). */
+  tokens: number;
 }
 
 /** Messages the host posts to a webview. */
@@ -87,6 +155,8 @@ export type HostToWebview =
   | { type: "tree/toggleArchived" }
   /** A navigation is running (summarizing) or finished; the tree disables clicks meanwhile. */
   | { type: "tree/busy"; busy: boolean; message?: string }
+  /** Branches running beside the user's (Explore in Parallel, Ask Aside), each on its newest row; all of them. */
+  | { type: "tree/running"; branches: RunningBranchDto[] }
   /**
    * The chat of the current path. A path may hold thousands of messages, so the chat holds a window of them
    * ending at the leaf: `messages` are the path's messages from index `start` (0 = the root's) to the leaf.
@@ -118,12 +188,34 @@ export type HostToWebview =
   | { type: "chat/streaming"; streaming: boolean }
   /** Put text into the input box (editorText after navigation). */
   | { type: "chat/setInput"; text: string }
-  /** A tool call waits for approval. */
-  | { type: "chat/approval"; toolCallId: string; toolName: string; summary: string }
+  /** Answer to chat/complete: the completion list's rows for that query. */
+  | { type: "chat/completions"; requestId: number; items: CompletionItemDto[] }
+  /** Add a mention to the input (Add Selection to Chat, Add File to Chat) and focus it. */
+  | { type: "chat/addMention"; mention: MentionDto }
+  /**
+   * A tool call waits for approval. `edit`: a write or edit whose result opened in a diff editor (Accept, Reject,
+   * Accept All in This Run).
+   */
+  | { type: "chat/approval"; toolCallId: string; toolName: string; summary: string; edit?: { path: string } }
+  /** The messages typed while the agent works, waiting for delivery (oldest first). */
+  | { type: "chat/queue"; items: QueuedMessage[] }
+  /** Queued messages a run left undelivered (aborted, failed): put back into the input, before what it holds. */
+  | { type: "chat/restoreInput"; text: string }
+  /** The files the last run changed, with line counts from the checkpoints (each opens its diff). */
+  | { type: "chat/changedFiles"; entryId: string; files: ChangedFileDto[] }
   /** The approval was answered elsewhere (notification) or the run ended. */
   | { type: "chat/approvalDone"; toolCallId: string }
-  /** Models the picker offers, and the current one. */
-  | { type: "chat/models"; models: ModelDto[]; current?: string }
+  /**
+   * Models the picker offers, and the current one; the thinking levels the current model takes (only "off" for
+   * a model without reasoning) and the one in force at the leaf.
+   */
+  | {
+      type: "chat/models";
+      models: ModelDto[];
+      current?: string;
+      thinkingLevels?: ThinkingLevel[];
+      thinkingLevel?: ThinkingLevel;
+    }
   /** A transient status line. */
   | { type: "status"; text: string; kind: "info" | "error" };
 
@@ -137,14 +229,31 @@ export type WebviewToHost =
   | { type: "tree/requestText"; requestId: number; entryId: string }
   /** A key for a row command on the selected row: the command's operation runs on it (src/host/operations). */
   | { type: "tree/action"; command: TreeKeyCommand; entryId: string }
-  /** Send a prompt. */
-  | { type: "chat/submit"; text: string }
+  /** Send a prompt, with the mentions the input holds (attached when their label is still in `text`). */
+  | { type: "chat/submit"; text: string; mentions?: MentionDto[]; images?: ImageDto[] }
+  /** The input wants completion rows: `@` files and folders, or `/` commands at the start of the input. */
+  | { type: "chat/complete"; requestId: number; trigger: "@" | "/"; query: string }
+  /** Files dropped onto the input (URIs from the Explorer or the OS): the host answers with chat/addMention. */
+  | { type: "chat/dropFiles"; uris: string[] }
   /** The chat scrolled near its first message, which is the path's message `before` (id `beforeId`). */
   | { type: "chat/requestOlder"; requestId: number; before: number; beforeId: string }
   /** Stop the running prompt. */
   | { type: "chat/abort" }
-  /** Answer a tool approval. `always` auto-approves this tool for the session. */
-  | { type: "chat/approve"; toolCallId: string; approved: boolean; always?: boolean }
+  /**
+   * Answer a tool approval. `always` auto-approves this tool for the session; `allInRun` accepts every write and
+   * edit until the run ends.
+   */
+  | { type: "chat/approve"; toolCallId: string; approved: boolean; always?: boolean; allInRun?: boolean }
+  /** While a run works: queue a follow-up (Enter) or a steering message (Alt+Enter). */
+  | { type: "chat/queue"; kind: QueuedKind; text: string; mentions?: MentionDto[]; images?: ImageDto[] }
+  /** Change a queued message's text (empty removes it). */
+  | { type: "chat/queueEdit"; id: string; text: string }
+  /** Remove a queued message. */
+  | { type: "chat/queueRemove"; id: string }
+  /** Pick a thinking level. */
+  | { type: "chat/selectThinkingLevel"; level: ThinkingLevel }
+  /** Open the diff of a pending edit again (`toolCallId`), or of a changed file of chat/changedFiles (`file`). */
+  | { type: "chat/openDiff"; toolCallId?: string; file?: number }
   /** Pick a model by key. */
   | { type: "chat/selectModel"; key: string }
   /** Run an extension command with no arguments (New Session, Open Session…, Compact, Set API Key). */

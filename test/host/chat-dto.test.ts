@@ -39,6 +39,24 @@ test("assistant messages flatten text, thinking, tool calls, model and usage", (
   assert.equal(dto.stopReason, "toolUse");
 });
 
+test("a user message's attachments are shown by name, not by their text", () => {
+  const dto = messageToDto("u", {
+    role: "user",
+    content: [
+      { type: "text", text: "explain @a.ts" },
+      { type: "text", text: '<file name="/w/a.ts">\nSECRET BODY\n</file>' },
+      { type: "image", data: "AAAA", mimeType: "image/png" },
+    ],
+    timestamp: 1,
+  });
+  assert.equal(dto.text, "explain @a.ts");
+  assert.deepEqual(dto.attachments, [
+    { kind: "file", name: "/w/a.ts" },
+    { kind: "image", name: "image/png" },
+  ]);
+  assert.equal(messageToDto("v", { role: "user", content: "plain", timestamp: 1 }).attachments, undefined);
+});
+
 test("other roles", () => {
   assert.equal(messageToDto("u", { role: "user", content: [{ type: "text", text: "hi" }], timestamp: 1 }).text, "hi");
   const tr = messageToDto("t", {

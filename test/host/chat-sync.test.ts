@@ -72,3 +72,20 @@ test("errors, retries and compactions become status lines", () => {
   );
   assert.equal(settled, 1);
 });
+
+test("the user's message shows when submitted; the system prompt recorded before it is no row", () => {
+  const posts: HostToWebview[] = [];
+  const sync = new ChatSync((m) => posts.push(m), { onSettled() {}, onStreaming() {} }, 60_000);
+  const user = { role: "user" as const, content: "hi", timestamp: 1 };
+  const system = { role: "system" as const, content: "", sections: { preamble: "You help." }, timestamp: 1 };
+  // AgentSession's order: the user's message starts, the prompt's patch is recorded, then the user's message.
+  sync.handle({ type: "message_start", message: user });
+  sync.handle({ type: "message_start", message: system });
+  sync.handle({ type: "message_end", message: system, entryId: "s1" });
+  sync.handle({ type: "message_end", message: user, entryId: "u1" });
+  sync.dispose();
+  const summary = posts.map((p) =>
+    p.type === "chat/message" ? `${p.message.id}${p.replaces ? "<" + p.replaces : ""}:${p.message.text}` : p.type,
+  );
+  assert.deepEqual(summary, ["pending-1:hi", "u1<pending-1:hi"]);
+});

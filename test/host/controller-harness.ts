@@ -2,7 +2,7 @@
 import type { AgentCheckpointHook } from "../../src/core/checkpoints/index.js";
 import { ModelRegistry } from "../../src/core/providers/model-registry.js";
 import type { SessionManager } from "../../src/core/session/session-manager.js";
-import type { AgentTool } from "../../src/core/tools/types.js";
+import type { AgentTool, AgentToolSource } from "../../src/core/tools/types.js";
 import { HookRegistry } from "../../src/host/hook-registry.js";
 import { SessionController } from "../../src/host/session-controller.js";
 import type { AutoApprove } from "../../src/host/tool-approval.js";
@@ -12,11 +12,15 @@ import type { HostToWebview } from "../../src/shared/protocol.js";
 export interface HarnessOptions {
   /** Base URL of a fake OpenAI server: registers model "fake/m" (no key needed). */
   fakeBaseURL?: string;
+  /** "fake/m" thinks (reasoning, and xhigh too with "xhigh"). */
+  reasoning?: boolean | "xhigh";
   autoApprove?: AutoApprove;
   /** Tools the agent offers (default none). */
   tools?: AgentTool[];
   /** The agents' checkpoint hook (default none). */
   checkpoints?: AgentCheckpointHook;
+  /** Tools that come and go (MCP servers). */
+  toolSource?: AgentToolSource;
 }
 
 /** A controller plus what it posted. */
@@ -45,6 +49,8 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
         api: "openai-completions",
         noApiKey: true,
         contextWindow: 32000,
+        ...(opts.reasoning ? { reasoning: true } : {}),
+        ...(opts.reasoning === "xhigh" ? { supportsXhigh: true } : {}),
       },
     ]);
   }
@@ -76,6 +82,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     onLockLost: (sm, holder) => h.lockLost.push({ sm, pid: holder?.pid }),
     tools: opts.tools ?? [],
     ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
+    ...(opts.toolSource ? { toolSource: opts.toolSource } : {}),
   });
   return h;
 }

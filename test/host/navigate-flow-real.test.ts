@@ -30,7 +30,7 @@ test("no summary: the leaf moves, selecting a user message puts its text in the 
   const ui = new FakeNavigateUi({ choice: "none" });
   const nav = navigatorOf(sm, agent);
   const r = await runNavigateFlow(nav, ui, ids.u2, "ask", "ask");
-  assert.deepEqual(r, { kind: "moved", editorText: "Try a recursive descent approach" });
+  assert.deepEqual(r, { kind: "moved", cancelled: false, editorText: "Try a recursive descent approach" });
   assert.equal(sm.getLeafId(), ids.a1, "a user message moves the leaf to its parent");
   assert.deepEqual(ui.calls, ["pick"]);
   agent.dispose();
@@ -61,7 +61,11 @@ test("summarize with a custom prompt through the fake OpenAI server; cancelling 
 
   const cancelled = new FakeNavigateUi({ choice: "summarize", cancelProgress: true });
   const count = sm.getEntryCount();
-  assert.deepEqual(await runNavigateFlow(nav, cancelled, ids.a2, "ask", "ask"), { kind: "aborted" });
+  assert.deepEqual(await runNavigateFlow(nav, cancelled, ids.a2, "ask", "ask"), {
+    kind: "aborted",
+    cancelled: true,
+    aborted: true,
+  });
   assert.equal(sm.getLeafId(), ids.a3, "leaf unchanged after cancel");
   assert.equal(sm.getEntryCount(), count, "nothing written after cancel");
 

@@ -164,3 +164,31 @@ test("refuses page requests that are not indexes of known entries", () => {
     bad({ ...page, before }, /"before" must be a non-negative integer/);
   bad({ ...page, requestId: -3 }, /"requestId" must be a non-negative integer/);
 });
+
+test("chat input messages: completions, mentions, dropped files", () => {
+  assert.deepEqual(ok({ type: "chat/complete", requestId: 2, trigger: "@", query: "src/ma", extra: 1 }), {
+    type: "chat/complete",
+    requestId: 2,
+    trigger: "@",
+    query: "src/ma",
+  });
+  bad({ type: "chat/complete", requestId: 2, trigger: "#", query: "" }, /"trigger" must be one of @, \//);
+  bad({ type: "chat/complete", requestId: 2, trigger: "@", query: "q".repeat(1001) }, /too long/);
+  const mention = { label: "@a.ts#2-3", path: "a.ts", root: "/w", text: "x", startLine: 2, endLine: 3, evil: 1 };
+  const { evil: _dropped, ...clean } = mention;
+  assert.deepEqual(ok({ type: "chat/submit", text: "see @a.ts#2-3", mentions: [mention] }), {
+    type: "chat/submit",
+    text: "see @a.ts#2-3",
+    mentions: [clean],
+  });
+  bad({ type: "chat/submit", text: "x", mentions: "a.ts" }, /"mentions" must be an array/);
+  bad({ type: "chat/submit", text: "x", mentions: [null] }, /a mention must be an object/);
+  bad({ type: "chat/submit", text: "x", mentions: [{ label: "@a", path: "a" }] }, /"root" must be a string/);
+  bad({ type: "chat/submit", text: "x", mentions: [{ ...clean, startLine: 0 }] }, /line number from 1/);
+  bad({ type: "chat/submit", text: "x", mentions: Array(101).fill(clean) }, /at most 100/);
+  assert.deepEqual(ok({ type: "chat/dropFiles", uris: ["file:///w/a.ts"] }), {
+    type: "chat/dropFiles",
+    uris: ["file:///w/a.ts"],
+  });
+  bad({ type: "chat/dropFiles", uris: [5] }, /must be a string/);
+});

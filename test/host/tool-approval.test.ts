@@ -85,3 +85,33 @@ test("tools that change nothing run without a question", async () => {
   assert.deepEqual(asked, ["bash"]);
   broker.cancelAll();
 });
+
+test("a rejected edit tells the model nothing was written; Accept All in This Run accepts writes and edits until the run ends", async () => {
+  const { broker, asked } = setup();
+  const rejected = broker.policy({ toolCallId: "e1", toolName: "edit", args: { path: "a" } });
+  broker.answer("e1", false);
+  assert.deepEqual(await rejected, {
+    approved: false,
+    reason: "the user rejected this change after reviewing its diff; the file was not changed",
+  });
+  const first = broker.policy({ toolCallId: "w1", toolName: "write", args: { path: "a", content: "" } });
+  const second = broker.policy({ toolCallId: "w2", toolName: "edit", args: { path: "b" } });
+  const bash = broker.policy({ toolCallId: "b1", toolName: "bash", args: { command: "ls" } });
+  assert.equal(broker.answer("w1", true, false, true), true);
+  assert.deepEqual(await first, { approved: true });
+  assert.deepEqual(await second, { approved: true }, "an edit already waiting is accepted too");
+  assert.deepEqual(
+    broker.pendingRequests().map((r) => r.toolCallId),
+    ["b1"],
+    "other tools still ask",
+  );
+  assert.deepEqual(await broker.policy({ toolCallId: "w3", toolName: "write", args: {} }), { approved: true });
+  broker.endRun();
+  void broker.policy({ toolCallId: "w4", toolName: "write", args: {} });
+  assert.ok(
+    asked.some((a) => a.startsWith("w4:")),
+    "after the run it asks again",
+  );
+  broker.cancelAll();
+  await bash;
+});

@@ -1,5 +1,5 @@
 /**
- * Archived and deleted branches in the real pi 0.73.1 and 1.5.2: after an archive line, and after a branch was
+ * Archived and deleted branches in the real pi 0.73.1 and 1.6.0: after an archive line, and after a branch was
  * deleted for good (the file rewritten, what pointed into the branch dropped, orphans re-attached), pi opens the
  * file with the same tree, leaf, context and labels, and what pi appends next hangs off the point we were at.
  */

@@ -1,5 +1,5 @@
 /**
- * Bring Conclusions Here, read by the real pi (0.73.1 and 1.5.2): the summary of another branch appended at our
+ * Bring Conclusions Here, read by the real pi (0.73.1 and 1.6.0): the summary of another branch appended at our
  * leaf is an ordinary branch summary to pi. pi resumes at it with the same tree, leaf and context as ours (the
  * summary last in the context, with its fromId), and what pi appends next hangs off it.
  */

@@ -1,7 +1,7 @@
 /**
  * A session with workspace checkpoints, written by real turns (the fake model calls write, edit and bash through
  * the real SDK, the checkpoint hook records the files) and a branch switch with a file restore, opened by the real
- * pi 0.73.1 and 1.5.2: the same tree, leaf, context and labels. Then pi continues the session, and the files of
+ * pi 0.73.1 and 1.6.0: the same tree, leaf, context and labels. Then pi continues the session, and the files of
  * pi's new entries are still found (the checkpoint links on the path hold).
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * Sessions this extension writes, opened by the real pi (0.73.1 under the project's Node, 1.5.2 under Node 22):
+ * Sessions this extension writes, opened by the real pi (0.73.1 under the project's Node, 1.6.0 under Node 22):
  * the same tree, leaf, context and labels; then pi appends and we see what pi sees; then we append and pi sees
  * what we see. Branches, labels, summaries, compactions, leaf moves, forks and a torn last line.
  */

@@ -9,6 +9,7 @@
  * for "snapshot", …). A failing step ends the run with `{error}` as its result, so the test shows pi's message.
  */
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 
 const { SessionManager } = await import(pathToFileURL(process.argv[2]).href);
@@ -66,7 +67,9 @@ for (const step of steps) {
         results.push(sm.appendLabelChange(s.targetId, s.label));
         break;
       case "compaction":
-        results.push(sm.appendCompaction(s.summary, s.firstKeptEntryId, s.tokensBefore, s.details, s.fromHook));
+        results.push(
+          sm.appendCompaction(s.summary, s.firstKeptEntryId, s.tokensBefore, s.details, s.fromHook, s.usage),
+        );
         break;
       case "custom":
         results.push(sm.appendCustomEntry(s.customType, s.data));
@@ -95,14 +98,34 @@ for (const step of steps) {
         results.push(null);
         break;
       case "branchWithSummary":
-        results.push(sm.branchWithSummary(s.id, s.summary, s.details));
+        results.push(sm.branchWithSummary(s.id, s.summary, s.details, s.fromHook, s.usage));
         break;
+      case "labelTimes": {
+        // Each labelled node's labelTimestamp (pi 1.6's tree nodes carry it).
+        const out = {};
+        const walk = (nodes) => {
+          for (const n of nodes) {
+            if (n.label !== undefined) out[n.entry.id] = n.labelTimestamp ?? null;
+            walk(n.children);
+          }
+        };
+        walk(sm.getTree());
+        results.push(out);
+        break;
+      }
       case "fork":
         results.push(sm.createBranchedSession(s.leafId) ?? null);
         break;
       case "snapshot":
         results.push(snapshot(sm));
         break;
+      case "systemMessage": {
+        // pi 1.5+: the prompt pi would run under at its leaf, replayed by pi-ai's own getCurrentSystemMessage.
+        const piAi = createRequire(process.argv[2]).resolve("@earendil-works/pi-ai");
+        const { getCurrentSystemMessage } = await import(pathToFileURL(piAi).href);
+        results.push(getCurrentSystemMessage(sm.buildSessionContext().messages) ?? null);
+        break;
+      }
       case "list": {
         const list = await SessionManager.list(s.cwd, s.dir);
         results.push(list.map((i) => ({ path: i.path, id: i.id, modified: i.modified.toISOString() })));

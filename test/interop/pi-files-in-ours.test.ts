@@ -1,5 +1,5 @@
 /**
- * Sessions the real pi writes through its own API (0.73.1 under the project's Node, 1.5.2 under Node 22), opened
+ * Sessions the real pi writes through its own API (0.73.1 under the project's Node, 1.6.0 under Node 22), opened
  * by this extension: the same tree, leaf, context and labels; then we append and pi sees what we see; then pi
  * appends again and we see what pi sees. Also pi's forks (createBranchedSession).
  */

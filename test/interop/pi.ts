@@ -18,7 +18,7 @@ export function releases(): PiRelease[] {
   return [legacy, latest];
 }
 
-/** pi 1.5.x only (its new entry types and fields). */
+/** The newest pi only (1.6.0; the entry types and fields pi 1.5 added). */
 export function latestRelease(): PiRelease {
   return ensurePiReleases().latest;
 }

@@ -1,5 +1,5 @@
 /**
- * What pi 1.5 added to the format, checked against the real pi 1.5.2 (under Node 22): context_edit and usage
+ * What pi 1.5 added to the format, checked against the newest real pi, 1.6.0 (under Node 22): context_edit and usage
  * entries, recorded system prompts (system messages, compaction.systemMessage), compactions keeping nothing,
  * messages without content, `modified` in list(), caller-chosen session ids, createBranchedSession in memory.
  */

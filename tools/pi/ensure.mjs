@@ -5,7 +5,7 @@
  *
  * - pi 0.73.1 (npm `@mariozechner/pi-coding-agent`): bench/pi, its own package.json and lock file
  *   (`npm ci --ignore-scripts`). Runs under the project's Node.
- * - pi 1.5.2 (npm `@earendil-works/pi-coding-agent`): needs Node >= 22.19, and some of its dependencies are not
+ * - pi 1.6.0 (npm `@earendil-works/pi-coding-agent`): needs Node >= 22.19, and some of its dependencies are not
  *   in the npm registry, so it is not installed as a package. Only its session store is used:
  *   `dist/core/session-manager.js`, which imports `cross-spawn` and two helpers of `@earendil-works/pi-ai`
  *   (getCurrentSystemMessage, uuidv7). So:
@@ -104,7 +104,7 @@ function unpack(tarball, into) {
   execFileSync("tar", ["xzf", tarball, "-C", into, "--strip-components=1"], { stdio: "inherit" });
 }
 
-/** pi 1.5.x's session store under tools/pi/.cache/pi-<version>/, unpacked from the pinned tarballs. */
+/** The newest pi's (1.6.x) session store under tools/pi/.cache/pi-<version>/, unpacked from the pinned tarballs. */
 function latest(node) {
   const pins = MANIFEST.piPackages;
   const version = pins[AGENT].version;

@@ -8,9 +8,9 @@ import * as path from "node:path";
 
 /** One pi release's session store and the Node to run it with. */
 export interface PiRelease {
-  /** npm version, e.g. "1.5.2". */
+  /** npm version, e.g. "1.6.0". */
   version: string;
-  /** The Node binary to run it with (pi 1.5 needs Node >= 22.19; 0.73 runs under the project's Node). */
+  /** The Node binary to run it with (pi 1.5 and later need Node >= 22.19; 0.73 runs under the project's Node). */
   node: string;
   /** Absolute path of pi's `dist/core/session-manager.js` (ES module; exports SessionManager). */
   sessionManager: string;
@@ -20,7 +20,7 @@ export interface PiRelease {
 export interface PiReleases {
   /** pi 0.73.1 (npm `@mariozechner/pi-coding-agent`), the benchmark's baseline. */
   legacy: PiRelease;
-  /** pi 1.5.2 (npm `@earendil-works/pi-coding-agent`). */
+  /** pi 1.6.0 (npm `@earendil-works/pi-coding-agent`), the newest. */
   latest: PiRelease;
 }
 

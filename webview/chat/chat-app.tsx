@@ -2,12 +2,17 @@
  * Chat view root: header (model picker, session commands), the messages of the current path,
  * approval prompts, token/cost line and the input box.
  */
+import { textOnlyModelMessage } from "../../src/core/mentions/image-attachment.js";
 import type { JSX } from "preact";
 import { useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "preact/hooks";
 import type { HostToWebview, WebviewCommand, WebviewToHost } from "../../src/shared/protocol.js";
 import { StatusLine } from "../status-line.js";
 import { Button, Dropdown } from "../ui/controls.js";
+import { ChatApproval, type ApprovalAnswer } from "./chat-approval.js";
+import { ChatChanges } from "./chat-changes.js";
 import { ChatInput } from "./chat-input.js";
+import { ChatInputAssist } from "./chat-input-assist.js";
+import { ChatQueue } from "./chat-queue.js";
 import { ChatList } from "./chat-list.js";
 import { ChatLiveRegion } from "./chat-live-region.js";
 import type { ChatUsage } from "../../src/shared/protocol.js";
@@ -32,19 +37,37 @@ const COMMANDS: readonly { command: WebviewCommand; icon: string; label: string 
 /** The chat view application. */
 export function ChatApp(props: ChatAppProps): JSX.Element {
   const model = useMemo(() => new ChatModel(), []);
+  const assist = useMemo(() => new ChatInputAssist(props.post), []);
   const [, bump] = useReducer((x: number) => x + 1, 0);
   const [draft, setDraft] = useState(typeof props.initialState?.draft === "string" ? props.initialState.draft : "");
+  const draftRef = useRef(draft);
+  draftRef.current = draft;
   // Bumped on send: the list follows the bottom again whatever the user scrolled to.
   const [followSeq, setFollowSeq] = useState(0);
   const lastInputSeq = useRef(0);
+  const lastRestoreSeq = useRef(0);
 
   // Layout effects run inside render(), so these exist before `ready` is posted.
   useLayoutEffect(() => props.subscribeHost((msg) => void model.apply(msg)), [model]);
+  useLayoutEffect(
+    () =>
+      props.subscribeHost((msg) => {
+        if (msg.type === "chat/addMention")
+          void model.apply({ type: "chat/setInput", text: assist.addMention(draftRef.current, msg.mention) });
+        else assist.apply(msg);
+      }),
+    [assist],
+  );
   useLayoutEffect(() => model.subscribe(() => bump(0)), [model]);
 
   if (model.inputRequest.seq !== lastInputSeq.current) {
     lastInputSeq.current = model.inputRequest.seq;
     if (draft !== model.inputRequest.text) setDraft(model.inputRequest.text);
+  }
+  if (model.restoreRequest.seq !== lastRestoreSeq.current) {
+    // Queued text an aborted run did not deliver goes back into the input, before what was typed since.
+    lastRestoreSeq.current = model.restoreRequest.seq;
+    setDraft((d) => [model.restoreRequest.text, d].filter((t) => t.trim() !== "").join("\n\n"));
   }
 
   useEffect(() => {
@@ -85,6 +108,19 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         ) : (
           <span class="model-name">{model.model?.name ?? "No model"}</span>
         )}
+        {model.thinkingLevels.length > 1 ? (
+          <Dropdown
+            class="thinking-picker"
+            ariaLabel="Thinking level"
+            value={model.thinkingLevel ?? "off"}
+            options={model.thinkingLevels.map((level) => ({ value: level, label: `Thinking: ${level}` }))}
+            onChange={(level) => {
+              model.thinkingLevel = level;
+              props.post({ type: "chat/selectThinkingLevel", level });
+              bump(0);
+            }}
+          />
+        ) : null}
         <span class="spacer" />
         {COMMANDS.map((c) => (
           <Button
@@ -124,22 +160,19 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         }
       />
       {model.approvals.map((a) => (
-        <div class="approval" role="alertdialog" aria-label={`Approve ${a.toolName}`} key={a.toolCallId}>
-          <div class="approval-text">
-            <span class="codicon codicon-shield" aria-hidden="true" /> <strong>{a.toolName}</strong> wants to run:
-            <pre class="plain">{a.summary}</pre>
-          </div>
-          <div class="approval-buttons">
-            <Button onClick={() => answer(a.toolCallId, true, false)}>Allow</Button>
-            <Button appearance="secondary" onClick={() => answer(a.toolCallId, true, true)}>
-              Allow always
-            </Button>
-            <Button appearance="secondary" onClick={() => answer(a.toolCallId, false, false)}>
-              Deny
-            </Button>
-          </div>
-        </div>
+        <ChatApproval
+          key={a.toolCallId}
+          approval={a}
+          onAnswer={(answer) => answerApproval(a.toolCallId, answer)}
+          onOpenDiff={() => props.post({ type: "chat/openDiff", toolCallId: a.toolCallId })}
+        />
       ))}
+      <ChatChanges files={model.changedFiles} onOpen={(file) => props.post({ type: "chat/openDiff", file })} />
+      <ChatQueue
+        items={model.queue}
+        onEdit={(id, text) => props.post({ type: "chat/queueEdit", id, text })}
+        onRemove={(id) => props.post({ type: "chat/queueRemove", id })}
+      />
       <UsageLine usage={model.usage} />
       <ChatInput
         value={draft}
@@ -147,20 +180,46 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         streaming={model.streaming}
         disabled={noModel}
         focusSeq={model.inputRequest.seq}
-        onSend={(text) => {
-          props.post({ type: "chat/submit", text });
-          setDraft("");
-          setFollowSeq((n) => n + 1);
-        }}
+        assist={assist}
+        post={props.post}
+        onSend={(text) => send(text)}
         onAbort={() => props.post({ type: "chat/abort" })}
+        onQueue={(kind, text) => send(text, kind)}
       />
       <StatusLine subscribeHost={props.subscribeHost} />
       <ChatLiveRegion subscribeHost={props.subscribeHost} />
     </div>
   );
 
-  function answer(toolCallId: string, approved: boolean, always: boolean): void {
-    props.post({ type: "chat/approve", toolCallId, approved, ...(always ? { always: true } : {}) });
+  /** Sends the input, or while the agent works queues it (`queue`), with its mentions and images either way. */
+  function send(text: string, queue?: "steer" | "followUp"): void {
+    const mentions = assist.mentionsIn(text);
+    const images = assist.images;
+    const current = model.models.find((m) => m.key === model.currentModelKey) ?? model.model;
+    if (images.length > 0 && current && current.images !== true) {
+      // Said before sending, not as a provider error; the text and the images stay.
+      return assist.refuse(textOnlyModelMessage(current, images.length));
+    }
+    const attached = {
+      ...(mentions.length > 0 ? { mentions } : {}),
+      ...(images.length > 0 ? { images } : {}),
+    };
+    props.post(
+      queue ? { type: "chat/queue", kind: queue, text, ...attached } : { type: "chat/submit", text, ...attached },
+    );
+    assist.reset();
+    setDraft("");
+    if (!queue) setFollowSeq((n) => n + 1);
+  }
+
+  function answerApproval(toolCallId: string, a: ApprovalAnswer): void {
+    props.post({
+      type: "chat/approve",
+      toolCallId,
+      approved: a.approved,
+      ...(a.always ? { always: true } : {}),
+      ...(a.allInRun ? { allInRun: true } : {}),
+    });
     model.answered(toolCallId);
   }
 }

@@ -1,9 +1,13 @@
 /**
- * The prompt box: a native textarea (Enter sends, Shift+Enter breaks the line) with Send / Abort.
+ * The prompt box: a native textarea (Enter sends, Shift+Enter breaks the line) with Send / Abort. While the
+ * agent works it stays usable: Enter queues a follow-up, Alt+Enter steers (see chat-queue.tsx).
  */
 import type { JSX } from "preact";
 import { useLayoutEffect, useRef } from "preact/hooks";
+import type { WebviewToHost } from "../../src/shared/protocol.js";
 import { Button } from "../ui/controls.js";
+import { useAssistedInput } from "./assisted-input.js";
+import type { ChatInputAssist } from "./chat-input-assist.js";
 
 /** Props of the input area. */
 export interface ChatInputProps {
@@ -13,40 +17,61 @@ export interface ChatInputProps {
   disabled: boolean;
   onSend: (text: string) => void;
   onAbort: () => void;
+  /** While streaming: queue the text as a follow-up (Enter) or a steering message (Alt+Enter). */
+  onQueue: (kind: "followUp" | "steer", text: string) => void;
   /** Changes whenever the host asks to fill and focus the box. */
   focusSeq: number;
+  /** `@` mentions, `/` commands and dropped files (chat-input-assist.ts). */
+  assist: ChatInputAssist;
+  post: (msg: WebviewToHost) => void;
 }
 
 /** Prompt input with its buttons. */
 export function ChatInput(p: ChatInputProps): JSX.Element {
   const ref = useRef<HTMLTextAreaElement>(null);
+  const assisted = useAssistedInput(p.assist, ref, p.onValue, p.post);
   useLayoutEffect(() => {
     const el = ref.current;
     if (el === null || p.focusSeq === 0) return;
     el.focus();
     el.setSelectionRange(el.value.length, el.value.length);
   }, [p.focusSeq]);
-  const send = (): void => {
-    if (p.streaming || p.disabled || p.value.trim() === "") return;
-    p.onSend(p.value);
+  const send = (steer = false): void => {
+    if (p.disabled || p.value.trim() === "") return;
+    if (p.streaming) p.onQueue(steer ? "steer" : "followUp", p.value);
+    else p.onSend(p.value);
   };
   return (
     <div class="chat-input">
+      {assisted.extras}
+      {assisted.list}
       <textarea
         ref={ref}
+        {...assisted.aria}
+        onKeyUp={assisted.onCaret}
+        onClick={assisted.onCaret}
+        onDragOver={assisted.onDragOver}
+        onDrop={assisted.onDrop}
+        onPaste={assisted.onPaste}
         aria-label="Message"
         placeholder={
           p.disabled
             ? "Sending is unavailable (see above)"
-            : "Ask the agent… (Enter to send, Shift+Enter for a new line)"
+            : p.streaming
+              ? "Enter queues a follow-up, Alt+Enter steers"
+              : "Ask the agent… (@ to mention a file, / for commands; Enter to send)"
         }
         rows={3}
         value={p.value}
-        onInput={(e) => p.onValue((e.currentTarget as HTMLTextAreaElement).value)}
+        onInput={(e) => {
+          p.onValue((e.currentTarget as HTMLTextAreaElement).value);
+          assisted.onCaret();
+        }}
         onKeyDown={(e) => {
+          if (assisted.onKeyDown(e)) return;
           if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
             e.preventDefault();
-            send();
+            send(e.altKey);
           }
           // Escape while streaming is handled once, at the document (chat-app), wherever focus is.
         }}
@@ -62,11 +87,11 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
           />
         ) : null}
         <Button
-          icon="send"
-          ariaLabel="Send"
-          title="Send (Enter)"
-          disabled={p.streaming || p.disabled || p.value.trim() === ""}
-          onClick={send}
+          icon={p.streaming ? "list-ordered" : "send"}
+          ariaLabel={p.streaming ? "Queue" : "Send"}
+          title={p.streaming ? "Queue a follow-up (Enter); Alt+Enter steers" : "Send (Enter)"}
+          disabled={p.disabled || p.value.trim() === ""}
+          onClick={() => send()}
         />
       </div>
     </div>

@@ -1,9 +1,12 @@
 /**
  * One chat message. Assistant text goes through MarkdownBlock (sanitized); everything else is text nodes.
  */
+import { ImageThumbs } from "./image-thumbs.js";
+import { AttachmentChips } from "./attachment-chips.js";
 import { Component, type JSX } from "preact";
 import type { ChatMessageDto } from "../../src/shared/protocol.js";
 import { MarkdownBlock } from "./markdown-block.js";
+import { toolLabel } from "../../src/core/mcp/mcp-display.js";
 
 /**
  * Which <details> the user opened, by message and part. Rows leave the DOM when scrolled out of the chat's
@@ -40,6 +43,10 @@ export function ChatMessage({ message: m, results, live }: ChatMessageProps): JS
             <span class="codicon codicon-account" aria-hidden="true" /> You
           </div>
           <div class="msg-text plain">{m.text}</div>
+          {m.images ? <ImageThumbs images={m.images} /> : null}
+          {m.attachments?.some((a) => a.kind !== "image") ? (
+            <AttachmentChips attachments={m.attachments.filter((a) => a.kind !== "image")} />
+          ) : null}
         </div>
       );
     case "assistant":
@@ -158,7 +165,10 @@ function ToolCallBlock(props: {
   return (
     <details class={`tool-call tool-${state}`} {...detailsState(props.stateKey)}>
       <summary>
-        <span class={`codicon ${icon}`} aria-hidden="true" /> <span class="tool-name">{props.name}</span>{" "}
+        <span class={`codicon ${icon}`} aria-hidden="true" />{" "}
+        <span class="tool-name" title={props.name}>
+          {toolLabel(props.name)}
+        </span>{" "}
         <span class="tool-args-short">{shortArgs(props.args)}</span>
       </summary>
       {props.args !== "" ? <pre class="tool-args plain">{props.args}</pre> : null}

@@ -5,13 +5,24 @@
  * The messages are a window of the path ending at the leaf (the host sends the newest ones, and after a move
  * only what changed); older ones are asked for page by page when the list scrolls near its top.
  */
-import type { ChatMessageDto, ChatUsage, HostToWebview, ModelDto, WebviewToHost } from "../../src/shared/protocol.js";
+import type { QueuedMessage } from "../../src/core/agent/prompt-queue.js";
+import type { ThinkingLevel } from "../../src/core/providers/types.js";
+import type {
+  ChangedFileDto,
+  ChatMessageDto,
+  ChatUsage,
+  HostToWebview,
+  ModelDto,
+  WebviewToHost,
+} from "../../src/shared/protocol.js";
 
 /** A tool call waiting for the user's answer. */
 export interface PendingApproval {
   toolCallId: string;
   toolName: string;
   summary: string;
+  /** A write or edit shown as a diff (Accept, Reject, Accept All in This Run). */
+  edit?: { path: string };
 }
 
 /** The chat view's model. */
@@ -31,6 +42,15 @@ export class ChatModel {
   loaded = false;
   /** Bumped by chat/setInput so the view can fill and focus the input box. */
   inputRequest: { text: string; seq: number } = { text: "", seq: 0 };
+  /** Bumped by chat/restoreInput: queued text a run left undelivered goes back before what the input holds. */
+  restoreRequest: { text: string; seq: number } = { text: "", seq: 0 };
+  /** Messages typed while the agent works, waiting for delivery. */
+  queue: QueuedMessage[] = [];
+  /** The thinking levels the current model takes, and the one in force. */
+  thinkingLevels: ThinkingLevel[] = [];
+  thinkingLevel: ThinkingLevel | undefined;
+  /** The files the last run changed (cleared when the next run starts or the conversation changes). */
+  changedFiles: ChangedFileDto[] = [];
   private readonly byId = new Map<string, number>();
   private readonly listeners = new Set<() => void>();
   /** The page asked for and not answered yet. */
@@ -55,6 +75,7 @@ export class ChatModel {
           this.messages = [...msg.messages];
           this.start = msg.start;
           this.resetSeq++;
+          this.changedFiles = [];
         }
         // An unanswered page request was made against what this replaced: the host ignores it.
         this.olderRequest = undefined;
@@ -91,6 +112,16 @@ export class ChatModel {
       case "chat/streaming":
         this.streaming = msg.streaming;
         if (!msg.streaming) this.approvals = [];
+        else this.changedFiles = [];
+        break;
+      case "chat/queue":
+        this.queue = [...msg.items];
+        break;
+      case "chat/restoreInput":
+        this.restoreRequest = { text: msg.text, seq: this.restoreRequest.seq + 1 };
+        break;
+      case "chat/changedFiles":
+        this.changedFiles = [...msg.files];
         break;
       case "chat/setInput":
         this.inputRequest = { text: msg.text, seq: this.inputRequest.seq + 1 };
@@ -104,6 +135,8 @@ export class ChatModel {
       case "chat/models":
         this.models = [...msg.models];
         this.currentModelKey = msg.current ?? this.currentModelKey;
+        this.thinkingLevels = [...(msg.thinkingLevels ?? [])];
+        this.thinkingLevel = msg.thinkingLevel;
         break;
       default:
         return false;

@@ -3,6 +3,7 @@
  * sit next to each other. Text reaches the page as text nodes, or as markdown through the chat's sanitizing
  * renderer; never as raw HTML. Changed words are marked on each side.
  */
+import { ImageThumbs } from "../chat/image-thumbs.js";
 import type { JSX } from "preact";
 import type {
   CompareCell,
@@ -69,6 +70,7 @@ export function ItemView(props: { cell: CompareCell; side: "left" | "right" | "b
         />
       </div>
       <ItemText item={item} spans={spans} side={props.side} />
+      {item.images ? <ImageThumbs images={item.images} /> : null}
       {item.omitted !== undefined ? (
         <div class="cmp-omitted">… {item.omitted.toLocaleString()} more characters not shown</div>
       ) : null}

@@ -4,6 +4,7 @@
  */
 import { asRecord, collapsible, h, str } from "./dom.js";
 import { renderMarkdown } from "../ui/markdown.js";
+import { attachmentLabelOf } from "../../src/core/mentions/user-content.js";
 
 const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 const BASE64 = /^[A-Za-z0-9+/=\s]*$/;
@@ -54,10 +55,23 @@ function userContent(content: unknown): HTMLElement {
   for (const raw of content) {
     const b = asRecord(raw);
     if (!b) continue;
-    if (b.type === "text") box.appendChild(md(str(b.text)));
+    if (b.type === "text") box.appendChild(textBlock(str(b.text)));
     else if (b.type === "image") box.appendChild(image(b));
   }
   return box;
+}
+
+/** A text block: an attachment (src/core/mentions) folded under its name, as plain text; else markdown. */
+function textBlock(text: string): HTMLElement {
+  const a = attachmentLabelOf(text);
+  if (!a) return md(text);
+  const what =
+    a.kind === "selection"
+      ? `Lines ${a.lines ?? ""} of ${a.name}`
+      : `${a.kind === "folder" ? "Folder" : "File"} ${a.name}`;
+  // The block without its opening and closing lines.
+  const body = text.slice(text.indexOf("\n") + 1, text.lastIndexOf("\n"));
+  return collapsible(what, h("pre", "plain", body), "attachment");
 }
 
 /** Tool output: text in a preformatted block (never markdown: it is program output), images inline. */

@@ -2,7 +2,7 @@
  * View state of the tree outside Preact: index, filter, search, folds, selection and the flattened rows.
  * Components read it and call `changed()` subscribers; nothing here touches the DOM.
  */
-import type { HostToWebview, TreeFilter } from "../../src/shared/protocol.js";
+import type { HostToWebview, RunningBranchDto, TreeFilter } from "../../src/shared/protocol.js";
 import { archivedNodes, computeVisibility, queryTokens } from "./tree-filter.js";
 import { flatten, type FlatRows } from "./tree-flatten.js";
 import { TreeIndex } from "./tree-index.js";
@@ -57,6 +57,8 @@ export class TreeModel {
   /** Rows the view should scroll by after the next render (set by anchored updates). */
   scrollAdjustRows = 0;
   busyMessage: string | undefined;
+  /** Branches running beside the user's, by their newest row's entry id. */
+  running = new Map<string, RunningBranchDto>();
   private folded: Set<string>;
   private pendingSelectedId: string | undefined;
   private readonly listeners = new Set<() => void>();
@@ -129,6 +131,9 @@ export class TreeModel {
       case "tree/busy":
         this.busy = msg.busy;
         this.busyMessage = msg.busy ? msg.message : undefined;
+        break;
+      case "tree/running":
+        this.running = new Map(msg.branches.map((b) => [b.tipId, b]));
         break;
       default:
         return false;

@@ -5,6 +5,7 @@ import type { JSX } from "preact";
 import { describeRow, type TreeRow as TreeRowData } from "../../src/core/rows/tree-row.js";
 import { EXPANDED, FOLDABLE, guideText, type FlatRows } from "./tree-flatten.js";
 import { CONTEXT } from "./tree-filter.js";
+import type { RunningBranchDto } from "../../src/shared/protocol.js";
 
 /** Fixed row height in px: windowing depends on it (keep in sync with `.tree-row` in media/webview.css). */
 export const ROW_HEIGHT = 22;
@@ -28,6 +29,8 @@ export interface TreeRowProps {
   archived: boolean;
   /** The first entry of an archived branch (marked "archived"). */
   archivedRoot: boolean;
+  /** The newest row of a branch running beside the user's: a spinner, the current tool, tokens so far. */
+  running?: RunningBranchDto;
   /** Whole text once the host sent it; the preview until then. */
   title: string;
   /** A branch summary from elsewhere: what its source node says (the row shows "from: …"). */
@@ -142,6 +145,12 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
       {p.archivedRoot ? (
         <span class="archived-tag" title="Archived branch: Unarchive Branch brings it back">
           <span class="codicon codicon-archive" aria-hidden="true" /> archived
+        </span>
+      ) : null}
+      {p.running ? (
+        <span class="running-tag" title="This branch is running (Stop Branch stops it)">
+          <span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" />{" "}
+          {p.running.tool ?? "streaming"} · {p.running.tokens} tok
         </span>
       ) : null}
       {p.isLeaf ? <span class="active-marker"> ← active</span> : null}

@@ -1,9 +1,11 @@
 /**
  * The turn loop of one prompt: model call → tool calls → next model call, until the model stops,
  * the turn limit is hit, an error occurs or the signal aborts. Every message is appended as it
- * completes; every tool call gets a result, run or not.
+ * completes; every tool call gets a result, run or not. Messages the user typed meanwhile join as
+ * pi delivers them: a steering message after the reply's tool calls ran, before the next model call;
+ * a follow-up when the model would stop, as a request of its own (with a fresh turn budget).
  */
-import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../messages.js";
+import type { AgentMessage, AssistantMessage, ToolResultMessage, UserMessage } from "../messages.js";
 import type { StreamRequest } from "../providers/types.js";
 import type { AgentTool, ToolApprovalPolicy, ToolResult } from "../tools/types.js";
 import type { AgentEvent } from "./events.js";
@@ -37,6 +39,15 @@ export interface LoopEnv {
   buildRequest: () => Promise<StreamRequest>;
   /** Runs before each model call (after the abort and turn-limit checks): the session's checkpoint hook. */
   beforeModelCall?: () => Promise<void>;
+  /** The next steering message the user typed meanwhile, if any (taken off its queue). */
+  takeSteering?: () => UserMessage | undefined;
+  /** The next follow-up the user queued, if any (taken off its queue). */
+  takeFollowUp?: () => UserMessage | undefined;
+  /**
+   * Runs before a steering message or follow-up is appended: the session records the system prompt's changes
+   * there, so a message delivered during a run follows its prompt as a prompt's own message does.
+   */
+  beforeDeliver?: () => Promise<void>;
 }
 
 /** Runs the loop (see the file comment). Never throws for model or tool failures. */
@@ -44,6 +55,11 @@ export async function runAgentLoop(env: LoopEnv): Promise<void> {
   const { signal, emit } = env;
   const toolsByName = new Map(env.tools.map((t) => [t.name, t]));
   let overflowRetried = false;
+  const deliver = async (message: UserMessage): Promise<void> => {
+    await env.beforeDeliver?.();
+    emit({ type: "message_start", message });
+    env.append(message);
+  };
   for (let turn = 0; ; turn++) {
     if (signal.aborted) return;
     if (turn >= env.maxTurns) {
@@ -91,8 +107,14 @@ export async function runAgentLoop(env: LoopEnv): Promise<void> {
     emit({ type: "turn_end", message, toolResults });
 
     if (!ran || signal.aborted) return;
-    if (calls.length > 0 || env.hasTriggeredMessages()) continue;
-    return;
+    const steering = env.takeSteering?.();
+    if (steering) await deliver(steering);
+    if (steering || calls.length > 0 || env.hasTriggeredMessages()) continue;
+    const followUp = env.takeFollowUp?.();
+    if (!followUp) return;
+    await deliver(followUp);
+    // A follow-up is a prompt of its own: it gets the whole turn budget again.
+    turn = -1;
   }
 }
 

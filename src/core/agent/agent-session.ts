@@ -3,8 +3,9 @@
  * calls through the host's approval policy, appends every message as it completes, compacts, moves
  * around the tree, forks, and runs hooks. See docs/core-api.md.
  */
+import * as path from "node:path";
 import { ContextCache } from "./context-cache.js";
-import { convertToLlm, type AgentMessage, type CustomMessage, type UserMessage } from "../messages.js";
+import { contentText, convertToLlm, type AgentMessage, type CustomMessage, type UserMessage } from "../messages.js";
 import { CompactionError, runCompaction, type CompactionEnv } from "../compaction/run-compaction.js";
 import {
   DEFAULT_BRANCH_SUMMARY_RESERVE_TOKENS,
@@ -19,20 +20,24 @@ import { keyEnvValues, resolveApiKey, withoutKeys } from "../providers/api-key.j
 import type { ModelRegistry } from "../providers/model-registry.js";
 import { completeText, streamCompletion } from "../providers/stream-completion.js";
 import type { ModelInfo, StreamRequest, ThinkingLevel } from "../providers/types.js";
+import { clampThinkingLevel, isThinkingLevel, supportedThinkingLevels } from "../providers/thinking-levels.js";
 import type { SessionManager } from "../session/session-manager.js";
+// The content of a user message with attachments (src/core/mentions).
+import type { ImageContent, TextContent } from "../messages.js";
 import type { CompactionEntry } from "../session/types.js";
 import type { CompleteFn } from "../summary/summarize.js";
 import { createWorkspaceTools } from "../tools/index.js";
-import type { AgentTool, ToolApprovalPolicy } from "../tools/types.js";
+import type { AgentTool, AgentToolSource, ToolApprovalPolicy } from "../tools/types.js";
 import type { AgentEvent } from "./events.js";
 import { forkSession, type ForkResult } from "./fork.js";
 import { bringConclusions } from "./bring-conclusions.js";
 import type { HookMessage } from "../hooks/hook-events.js";
-import type {
-  BringConclusionsOptions,
-  BringConclusionsResult,
-  NavigateTreeOptions,
-  TreeMoveResult,
+import {
+  withPiFields,
+  type BringConclusionsOptions,
+  type BringConclusionsResult,
+  type NavigateTreeOptions,
+  type NavigateTreeResult,
 } from "./navigate-types.js";
 import { navigateTree, type NavigateEnv } from "./navigate-tree.js";
 import type { StreamFn } from "./stream-turn.js";
@@ -42,11 +47,18 @@ import type { AgentCheckpointHook } from "../checkpoints/turn-checkpoints.js";
 import { chooseSummarySource, type SummarySource } from "./summary-source.js";
 import { KeyRedactor } from "./key-redactor.js";
 import { errorText } from "../error-text.js";
+import { PromptQueue, type QueuedKind, type QueuedMessage } from "./prompt-queue.js";
+import { SystemPromptSync, promptTextOf } from "./system-prompt-sync.js";
+import type { SystemPromptProvider } from "../prompt/workspace-prompt.js";
+
+/** A recorded level as a ThinkingLevel: pi 1.6's "max" is our strongest (clamped per model), anything unknown "off". */
+function levelOf(recorded: string): ThinkingLevel {
+  if (recorded === "max") return "xhigh";
+  return isThinkingLevel(recorded) ? recorded : "off";
+}
 
 /** Default bound on model calls per prompt, so a model that keeps calling tools cannot loop forever. */
 export const DEFAULT_MAX_TURNS = 50;
-
-const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];
 
 /** Constructor options (docs/core-api.md). */
 export interface AgentSessionOptions {
@@ -57,9 +69,18 @@ export interface AgentSessionOptions {
   getApiKey?: (model: ModelInfo) => Promise<string | undefined>;
   /** Asked before every tool call; default: approve everything. */
   approve?: ToolApprovalPolicy;
+  /**
+   * More tools, asked for when each prompt starts (MCP servers: src/core/mcp/); offered after `tools`, and a name
+   * `tools` already has is left out.
+   */
+  toolSource?: AgentToolSource;
   /** Default: createWorkspaceTools(cwd), with bash commands run without any key variable of the registry's models. */
   tools?: AgentTool[];
-  systemPrompt?: string;
+  /**
+   * The system prompt: a fixed text, or the provider of the options it is built from (workspacePromptProvider).
+   * Recorded in the session as pi 1.6 records it (docs/system-prompt.md). None: no prompt is sent or recorded.
+   */
+  systemPrompt?: string | SystemPromptProvider;
   /** Else the session's last model_change, else none. */
   model?: ModelInfo;
   /**
@@ -107,16 +128,24 @@ export class AgentSession {
   private readonly stream: StreamFn;
   private readonly complete: CompleteFn;
   private model: ModelInfo | undefined;
-  private thinkingLevel: ThinkingLevel;
   private abortController: AbortController | undefined;
   private running = false;
+  /** The tools of the running prompt (the session's own and its tool source's). */
+  private runTools: readonly AgentTool[] | undefined;
   private busyWith: string | undefined;
   private queued: QueuedHookMessage[] = [];
   private disposed = false;
   private readonly contextCache: ContextCache;
   private readonly redactor: KeyRedactor;
+  private readonly promptSync: SystemPromptSync | undefined;
+  /** Where the running prompt appends what it produces (the system prompt's patches go there too). */
+  private produced: AgentMessage[] = [];
+  /** Folders of the skills the system prompt lists: `read` may open their files outside the workspace. */
+  private skillFolders: readonly string[] = [];
   /** A mutating tool started since the last checkpoint. */
   private filesMayHaveChanged = false;
+  /** What the user typed while this agent works (steering and follow-ups). */
+  private readonly promptQueue = new PromptQueue((items) => this.emit({ type: "queue_update", items }));
 
   constructor(options: AgentSessionOptions) {
     this.options = options;
@@ -125,7 +154,10 @@ export class AgentSession {
     this.modelRegistry = options.modelRegistry;
     this.tools =
       options.tools ??
-      createWorkspaceTools(options.cwd, { commandEnv: () => withoutKeys(process.env, this.modelRegistry.all()) });
+      createWorkspaceTools(options.cwd, {
+        commandEnv: () => withoutKeys(process.env, this.modelRegistry.all()),
+        readRoots: () => this.skillFolders,
+      });
     this.redactor = new KeyRedactor(() => keyEnvValues(process.env, this.modelRegistry.all()));
     this.stream = options.stream ?? streamCompletion;
     this.complete = options.complete ?? completeText;
@@ -136,14 +168,43 @@ export class AgentSession {
       options.model ??
       options.selectModel?.(context.model) ??
       (context.model ? this.modelRegistry.find(context.model.provider, context.model.modelId) : undefined);
-    this.thinkingLevel = THINKING_LEVELS.includes(context.thinkingLevel as ThinkingLevel)
-      ? (context.thinkingLevel as ThinkingLevel)
-      : "off";
     this.hookRunner = new HookRunner(
       () => this.hookContext(),
       (error) => this.emit({ type: "error", error, source: "hook" }),
     );
     this.hooks = this.createHookApi();
+    const source = options.systemPrompt;
+    this.promptSync =
+      source === undefined || source === ""
+        ? undefined
+        : new SystemPromptSync({
+            source,
+            // The running prompt's tools (its MCP tools included); between prompts, those available now.
+            tools: () => this.runTools ?? this.getTools(),
+            hooks: this.hookRunner,
+            contextMessages: () => this.contextCache.get().messages,
+            append: (m) => {
+              this.emit({ type: "message_start", message: m });
+              this.appendMessage(m, this.produced);
+            },
+            onSkills: (skills) => {
+              this.skillFolders = skills.map((s) => path.dirname(s.filePath));
+            },
+            onError: (error) => this.emit({ type: "error", error, source: "hook" }),
+          });
+  }
+
+  /**
+   * The prompt the next request would start from, built from today's instructions without recording anything
+   * ("" when the session has no system prompt). before_agent_start hooks are not run for it.
+   */
+  previewSystemPrompt(): Promise<string> {
+    return this.promptSync?.preview() ?? Promise.resolve("");
+  }
+
+  /** The system prompt in force at the leaf, as recorded in the session ("" when none is recorded). */
+  getSystemPrompt(): string {
+    return promptTextOf(this.contextCache.get().messages);
   }
 
   // ---- events -------------------------------------------------------------------------------
@@ -187,23 +248,36 @@ export class AgentSession {
     this.model = model;
   }
 
-  /** The thinking level in use. */
+  /** The thinking level in force at the leaf (its branch's last thinking_level_change; "off" without one). */
   getThinkingLevel(): ThinkingLevel {
-    return this.thinkingLevel;
+    return levelOf(this.sessionManager.getLeafSettings().thinkingLevel);
   }
 
-  /** Switches the thinking level and records a thinking_level_change entry. */
+  /** The levels the current model takes (only "off" without a reasoning model). */
+  getSupportedThinkingLevels(): ThinkingLevel[] {
+    return supportedThinkingLevels(this.model);
+  }
+
+  /**
+   * Switches the thinking level and records a thinking_level_change entry (so the branch keeps it and pi resumes
+   * with it). The level is recorded as chosen; a request carries the nearest level the model takes.
+   */
   setThinkingLevel(level: ThinkingLevel): void {
-    if (!THINKING_LEVELS.includes(level)) throw new Error(`Unknown thinking level "${String(level)}"`);
+    if (!isThinkingLevel(level)) throw new Error(`Unknown thinking level "${String(level)}"`);
     this.assertIdle("change the thinking level");
-    if (level === this.thinkingLevel) return;
+    if (level === this.getThinkingLevel()) return;
     this.sessionManager.appendThinkingLevelChange(level);
-    this.thinkingLevel = level;
   }
 
-  /** The tools the model is offered. */
+  /** The tools the model is offered: the session's own, then those of its tool source available now. */
   getTools(): readonly AgentTool[] {
-    return this.tools;
+    return this.withSourceTools(this.options.toolSource?.current() ?? []);
+  }
+
+  private withSourceTools(extra: readonly AgentTool[]): readonly AgentTool[] {
+    if (extra.length === 0) return this.tools;
+    const own = new Set(this.tools.map((t) => t.name));
+    return [...this.tools, ...extra.filter((t) => !own.has(t.name))];
   }
 
   private assertIdle(action: string, writes = true): void {
@@ -221,7 +295,10 @@ export class AgentSession {
    * as an assistant message with stopReason "error" plus an `error` event. Rejects only when the
    * prompt cannot start (no model, already running).
    */
-  async prompt(text: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+  async prompt(
+    text: string,
+    options: { signal?: AbortSignal; content?: (TextContent | ImageContent)[] } = {},
+  ): Promise<void> {
     if (typeof text !== "string" || text.trim() === "") throw new Error("Cannot send an empty message");
     this.assertIdle("send a message");
     if (text.startsWith("/") && this.hookRunner.getCommand(text.slice(1).split(/\s/, 1)[0])) {
@@ -236,8 +313,43 @@ export class AgentSession {
       return;
     }
     if (!this.model) throw new Error("No model selected: choose a model before sending a message");
-    const user: UserMessage = { role: "user", content: text, timestamp: Date.now() };
+    // `content`: the typed text with its attachments (src/core/mentions/user-content.ts); commands read `text`.
+    const user: UserMessage = { role: "user", content: options.content ?? text, timestamp: Date.now() };
     await this.run([user], options.signal);
+  }
+
+  /**
+   * Queues `text` while a prompt runs: "steer" delivers it once all the tool calls of the current reply have
+   * finished, before the next model request; "followUp" when the agent would stop, as a request of its own. Both become ordinary user messages.
+   * `attachments` follow the text in the user message (files, selections, images: src/core/mentions/user-content.ts)
+   * and stay when the text is edited. Rejects (throws) when nothing runs: send it with prompt() then. Returns the
+   * queued message's id.
+   */
+  queueMessage(kind: QueuedKind, text: string, attachments: readonly (TextContent | ImageContent)[] = []): string {
+    if (typeof text !== "string" || text.trim() === "") throw new Error("Cannot queue an empty message");
+    if (this.disposed) throw new Error("Cannot queue a message: the session was disposed");
+    if (!this.running) throw new Error("Nothing is running: send the message instead of queueing it");
+    return this.promptQueue.enqueue(kind, text, attachments);
+  }
+
+  /** Changes a queued message's text (empty text removes it); false when it was already delivered. */
+  editQueuedMessage(id: string, text: string): boolean {
+    return this.promptQueue.edit(id, text);
+  }
+
+  /** Removes a queued message; false when it was already delivered. */
+  removeQueuedMessage(id: string): boolean {
+    return this.promptQueue.remove(id);
+  }
+
+  /** The messages waiting for delivery, oldest first. */
+  getQueuedMessages(): readonly QueuedMessage[] {
+    return this.promptQueue.list();
+  }
+
+  /** Empties the queue and returns what it held (to put back into the input after an abort). */
+  clearQueue(): QueuedMessage[] {
+    return this.promptQueue.clear();
   }
 
   /** Stops the running prompt: the stream and tools are aborted, what was said is kept. */
@@ -295,25 +407,35 @@ export class AgentSession {
     if (external?.aborted) controller.abort();
     external?.addEventListener("abort", onExternalAbort, { once: true });
     const produced: AgentMessage[] = [];
+    this.produced = produced;
     this.emit({ type: "agent_start" });
     try {
       // User edits since the last turn are recorded before the prompt that may build on them.
       await this.recordCheckpoint("prompt-start", signal);
-      for (const m of initial) {
-        this.emit({ type: "message_start", message: m });
-        this.appendMessage(m, produced);
-      }
+      // The user's message shows at once; it is recorded after the system prompt's patch, which waits for the tools.
+      for (const m of initial) this.emit({ type: "message_start", message: m });
+      // Servers behind the tool source start with the first prompt that needs them (bounded wait); the system
+      // prompt built next lists the tools this prompt is offered.
+      const tools = this.withSourceTools((await this.options.toolSource?.ready(signal)) ?? []);
+      this.runTools = tools;
+      // The prompt's changed sections go before the user's message, as pi writes them.
+      const first = initial[0];
+      const hookMessages = await this.promptSync?.startRun(
+        first?.role === "user" ? contentText(first.content) : undefined,
+      );
+      for (const m of initial) this.appendMessage(m, produced);
+      for (const message of hookMessages ?? []) this.queued.push({ message, triggerTurn: false });
       await this.learnHostKeys();
       const settings = this.compactionSettings;
       await runAgentLoop({
         signal,
         maxTurns: this.options.maxTurns ?? DEFAULT_MAX_TURNS,
-        tools: this.tools,
+        tools,
         approve: this.options.approve ?? approveAll,
         cwd: this.cwd,
         stream: this.stream,
         emit: (e) => {
-          if (e.type === "tool_execution_start" && this.tools.some((t) => t.name === e.toolName && t.mutates))
+          if (e.type === "tool_execution_start" && tools.some((t) => t.name === e.toolName && t.mutates))
             this.filesMayHaveChanged = true;
           this.emit(e);
         },
@@ -328,6 +450,9 @@ export class AgentSession {
         buildRequest: () => this.buildRequest(model, signal),
         beforeModelCall: () =>
           this.filesMayHaveChanged ? this.recordCheckpoint("after-tools", signal) : Promise.resolve(),
+        takeSteering: () => this.takeQueued("steer"),
+        takeFollowUp: () => this.takeQueued("followUp"),
+        beforeDeliver: async () => await this.promptSync?.recordChanges(),
       });
     } catch (err) {
       // Only a bug or a failing session store gets here: report it rather than leaving the UI hanging.
@@ -337,10 +462,20 @@ export class AgentSession {
       // Messages a hook sent too late for this prompt are kept, not lost.
       if (this.queued.length > 0) this.flushQueued(produced);
       await this.endCheckpoints();
+      this.promptSync?.endRun();
       this.running = false;
+      this.runTools = undefined;
       this.abortController = undefined;
       this.emit({ type: "agent_end", messages: produced });
     }
+  }
+
+  private takeQueued(kind: QueuedKind): UserMessage | undefined {
+    const item = this.promptQueue.take(kind);
+    if (!item) return undefined;
+    const content =
+      item.attachments.length > 0 ? [{ type: "text" as const, text: item.text }, ...item.attachments] : item.text;
+    return { role: "user", content, timestamp: Date.now() };
   }
 
   /** Runs the checkpoint hook; a failure is reported as an `error` event and the prompt goes on. */
@@ -368,18 +503,29 @@ export class AgentSession {
   }
 
   private async buildRequest(model: ModelInfo, signal: AbortSignal): Promise<StreamRequest> {
-    let messages = this.contextCache.get().messages;
+    // First: the prompt's changed sections are recorded, and the context read after includes them.
+    const systemPrompt = await this.promptSync?.beforeRequest();
+    const context = this.contextCache.get();
+    let messages = context.messages;
     if (this.hookRunner.has("context")) messages = await this.hookRunner.emitContext(messages);
     const request: StreamRequest = {
       model,
       messages: convertToLlm(messages),
-      tools: this.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+      tools: (this.runTools ?? this.tools).map((t) => ({
+        name: t.name,
+        description: t.description,
+        parameters: t.parameters,
+      })),
       apiKey: await this.apiKeyFor(model),
       signal,
-      thinkingLevel: this.thinkingLevel,
+      // The level of the branch the request continues (a move in the tree may have changed it).
+      thinkingLevel: clampThinkingLevel(model, levelOf(context.thinkingLevel)),
       onRetry: (info) => this.emit({ type: "retry", attempt: info.attempt, delayMs: info.delayMs, error: info.error }),
     };
-    if (this.options.systemPrompt) request.systemPrompt = this.options.systemPrompt;
+    if (systemPrompt) {
+      request.systemPrompt = systemPrompt.text;
+      if (systemPrompt.stableLength) request.systemPromptStableLength = systemPrompt.stableLength;
+    }
     return request;
   }
 
@@ -461,11 +607,11 @@ export class AgentSession {
    * Moves to `targetId` (docs/tree-navigation.md). Rejects while a prompt runs (abort it first) and for an unknown
    * id; every other failure resolves with a result other than `moved` and leaves the session unchanged.
    */
-  async navigateTree(targetId: string, options: NavigateTreeOptions = {}): Promise<TreeMoveResult> {
+  async navigateTree(targetId: string, options: NavigateTreeOptions = {}): Promise<NavigateTreeResult> {
     this.assertIdle("navigate");
     this.busyWith = "a navigation";
     try {
-      return await navigateTree(this.navigateEnv(), targetId, options);
+      return withPiFields(await navigateTree(this.navigateEnv(), targetId, options));
     } finally {
       this.endBusy();
     }

@@ -50,8 +50,8 @@ export async function bringConclusions(
       error: "That branch has no messages to summarize after its common ancestor with the current branch.",
     };
 
-  const { summary, details, fromHook } = step.summary;
-  const id = sm.appendBranchSummary(sourceId, summary, details, fromHook || undefined);
+  const { summary, details, fromHook, usage } = step.summary;
+  const id = sm.appendBranchSummary(sourceId, summary, details, fromHook || undefined, usage);
   if (step.label) sm.appendLabelChange(id, step.label);
   const summaryEntry = sm.getEntry(id) as BranchSummaryEntry;
   await env.hooks.emit("session_tree", {

@@ -1,6 +1,7 @@
 /** Events an AgentSession emits while it works; a UI renders them while streaming. */
 import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../messages.js";
 import type { ToolResult } from "../tools/types.js";
+import type { QueuedMessage } from "./prompt-queue.js";
 
 /** Emitted by AgentSession.subscribe(). */
 export type AgentEvent =
@@ -29,6 +30,8 @@ export type AgentEvent =
   /** Automatic or manual compaction started / ended. */
   | { type: "compaction_start"; reason: "manual" | "threshold" | "overflow" }
   | { type: "compaction_end"; entryId?: string; error?: string; aborted?: boolean }
+  /** The messages queued while the agent works changed (queued, edited, removed, delivered or cleared). */
+  | { type: "queue_update"; items: readonly QueuedMessage[] }
   /** Retrying a failed model call. */
   | { type: "retry"; attempt: number; delayMs: number; error: string }
   /** A failure the user should see (model error, hook error). The session is unchanged by it. */

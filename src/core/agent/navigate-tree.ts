@@ -74,7 +74,13 @@ export async function navigateTree(
 
   let summaryEntry: BranchSummaryEntry | undefined;
   if (summary) {
-    const id = sm.branchWithSummary(newLeafId, summary.summary, summary.details, summary.fromHook || undefined);
+    const id = sm.branchWithSummary(
+      newLeafId,
+      summary.summary,
+      summary.details,
+      summary.fromHook || undefined,
+      summary.usage,
+    );
     summaryEntry = sm.getEntry(id) as BranchSummaryEntry | undefined;
     if (label) sm.appendLabelChange(id, label);
   } else {

@@ -44,6 +44,33 @@ export type TreeMoveResult =
   | { kind: "failed"; error: string };
 
 /**
+ * AgentSession.navigateTree's public result: the TreeMoveResult with pi's fields beside `kind`, so a hook, another
+ * extension or a script written against pi's `navigateTree()` reads `{ editorText?, cancelled, aborted?,
+ * summaryEntry? }` as pi gives it. `cancelled` is false when the leaf is where it was asked to be (`moved`, `noop`)
+ * and true when nothing changed (`cancelled`, `aborted` — then also `aborted: true` — and `failed`, which pi
+ * throws instead).
+ */
+export type NavigateTreeResult =
+  | { kind: "moved"; cancelled: false; editorText?: string; summaryEntry?: BranchSummaryEntry }
+  | { kind: "noop"; cancelled: false }
+  | { kind: "cancelled"; cancelled: true }
+  | { kind: "aborted"; cancelled: true; aborted: true }
+  | { kind: "failed"; cancelled: true; error: string };
+
+/** A TreeMoveResult with pi's fields added (see NavigateTreeResult). */
+export function withPiFields(result: TreeMoveResult): NavigateTreeResult {
+  switch (result.kind) {
+    case "moved":
+    case "noop":
+      return { ...result, cancelled: false };
+    case "aborted":
+      return { ...result, cancelled: true, aborted: true };
+    default:
+      return { ...result, cancelled: true };
+  }
+}
+
+/**
  * Options of AgentSession.bringConclusions: the summary's focus, label, abort signal and summarizer choice, as
  * for navigateTree (there is no "no summary" here: the summary is the point).
  */

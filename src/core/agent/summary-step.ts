@@ -10,6 +10,7 @@ import type { NavigateEnv } from "./navigate-tree.js";
 import type { TreePreparation } from "../hooks/hook-events.js";
 import type { TreeMoveResult } from "./navigate-types.js";
 import { errorText } from "../error-text.js";
+import type { Usage } from "../messages.js";
 
 /** A summary ready to be written. */
 export interface PreparedSummary {
@@ -17,6 +18,8 @@ export interface PreparedSummary {
   details?: unknown;
   /** True when a hook supplied it. */
   fromHook: boolean;
+  /** The summarizer model call's tokens and cost, recorded on the entry (pi's branchWithSummary usage). */
+  usage?: Usage;
 }
 
 /**
@@ -39,7 +42,7 @@ export async function prepareSummary(
   extractive: boolean,
 ): Promise<SummaryStepOutcome> {
   let { customInstructions, replaceInstructions, label } = preparation;
-  let hookSummary: { summary: string; details?: unknown } | undefined;
+  let hookSummary: { summary: string; details?: unknown; usage?: Usage } | undefined;
   if (env.hooks.has("session_before_tree")) {
     const result = await env.hooks.emitBefore("session_before_tree", {
       type: "session_before_tree",
@@ -74,7 +77,8 @@ export async function prepareSummary(
       ...source,
     });
     if (signal.aborted) return { kind: "aborted" };
-    return { kind: "ready", summary: { summary: result.summary, details: result.details, fromHook: false }, label };
+    const summary = { summary: result.summary, details: result.details, fromHook: false, usage: result.usage };
+    return { kind: "ready", summary, label };
   } catch (err) {
     if (err instanceof SummaryAbortedError || signal.aborted) return { kind: "aborted" };
     const error = errorText(err);

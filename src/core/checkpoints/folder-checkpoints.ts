@@ -30,7 +30,7 @@ import {
   parseCommitMeta,
   shadowLocation,
 } from "./shadow-repo.js";
-import { GITLINK_MODE, rawDiff, toFileChange } from "./tree-diff.js";
+import { GITLINK_MODE, numstatDiff, rawDiff, toFileChange, type LineCounts } from "./tree-diff.js";
 import {
   DEFAULT_CHECKPOINT_LIMITS,
   type CheckpointLimits,
@@ -350,6 +350,12 @@ export class FolderCheckpoints {
   async diff(fromId: string, toId: string): Promise<FileChange[]> {
     const [from, to] = await Promise.all([this.verify(fromId), this.verify(toId)]);
     return (await rawDiff(this.git, from.tree, to.tree, { renames: true })).map(toFileChange);
+  }
+
+  /** Lines added and removed per file from checkpoint `fromId` to `toId`, keyed by the path in `toId`. */
+  async lineCounts(fromId: string, toId: string): Promise<Map<string, LineCounts>> {
+    const [from, to] = await Promise.all([this.verify(fromId), this.verify(toId)]);
+    return numstatDiff(this.git, from.tree, to.tree);
   }
 
   /** Every file a checkpoint holds. */

@@ -62,3 +62,35 @@ export async function rawDiff(
   const { stdout } = await git.run(args, { signal: options.signal });
   return parseRawDiff(stdout).filter((c) => c.oldMode !== GITLINK_MODE && c.newMode !== GITLINK_MODE);
 }
+
+/** Lines added and removed in one file; undefined counts for a binary file. */
+export interface LineCounts {
+  added?: number;
+  removed?: number;
+}
+
+/**
+ * Parses `diff-tree -r -z --numstat` output: "added\tremoved\tpath\0", or for a rename "added\tremoved\t\0old\0new\0";
+ * a binary file has "-" for both counts. Keyed by the (new) path.
+ */
+export function parseNumstat(output: Buffer | string): Map<string, LineCounts> {
+  const parts = splitNul(output);
+  const out = new Map<string, LineCounts>();
+  for (let i = 0; i < parts.length; i++) {
+    const m = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(parts[i]);
+    if (!m) continue;
+    let file = m[3];
+    if (file === "") {
+      i += 2;
+      file = parts[i] ?? "";
+    }
+    out.set(file, m[1] === "-" ? {} : { added: Number(m[1]), removed: Number(m[2]) });
+  }
+  return out;
+}
+
+/** Line counts of the files that differ from tree-ish `from` to `to` (renames detected, as rawDiff with renames). */
+export async function numstatDiff(git: GitRunner, from: string, to: string): Promise<Map<string, LineCounts>> {
+  const { stdout } = await git.run(["diff-tree", "-r", "-z", "--numstat", "-M", from, to]);
+  return parseNumstat(stdout);
+}

@@ -15,7 +15,7 @@ export function isTurnStart(entry: SessionEntry): boolean {
 
 /** An assistant reply: a valid, second-best cut (its tool results follow it, so they are kept too). */
 function isAssistantStart(entry: SessionEntry): boolean {
-  return entry.type === "message" && entry.message.role === "assistant";
+  return entry.type === "message" && entry.message?.role === "assistant";
 }
 
 /**

@@ -3,6 +3,7 @@
  * append the compaction entry, notify. Nothing is written on cancel, failure or abort.
  */
 import type { AgentEvent } from "../agent/events.js";
+import type { Usage } from "../messages.js";
 import type { CompactionPreparation } from "../hooks/hook-events.js";
 import type { SummarySource } from "../agent/summary-source.js";
 import type { HookRunner } from "../hooks/hook-runner.js";
@@ -94,9 +95,11 @@ export async function runCompaction(
     let details: unknown;
     let firstKeptEntryId = prepared.firstKeptEntryId;
     let fromHook = false;
+    let usage: Usage | undefined;
     if (hook?.compaction && typeof hook.compaction.summary === "string") {
       summary = hook.compaction.summary;
       details = hook.compaction.details;
+      usage = hook.compaction.usage;
       fromHook = true;
       const kept = hook.compaction.firstKeptEntryId;
       if (kept !== undefined) {
@@ -118,10 +121,18 @@ export async function runCompaction(
       });
       summary = result.summary;
       details = result.details;
+      usage = result.usage;
     }
     if (signal.aborted) throw new SummaryAbortedError();
 
-    const id = sm.appendCompaction(summary, firstKeptEntryId, prepared.tokensBefore, details, fromHook || undefined);
+    const id = sm.appendCompaction(
+      summary,
+      firstKeptEntryId,
+      prepared.tokensBefore,
+      details,
+      fromHook || undefined,
+      usage,
+    );
     const entry = sm.getEntry(id) as CompactionEntry;
     await env.hooks.emit("session_compact", { type: "session_compact", compactionEntry: entry, fromHook });
     env.emit({ type: "compaction_end", entryId: id });

@@ -43,6 +43,8 @@ export interface CompareItem {
   omitted?: number;
   /** A failed tool result or a reply that ended in an error. */
   isError?: boolean;
+  /** A user message's images (pi's image blocks), shown as thumbnails. */
+  images?: { mimeType: string; data: string }[];
 }
 
 /** A run of text of a changed item; `changed` marks words the other side does not have. */

@@ -2,7 +2,8 @@
  * What the compare view shows of an entry: its items (an assistant reply is its text plus one item per tool call),
  * each with its whole text for comparing and a shortened copy for display.
  */
-import { contentText } from "../messages.js";
+import { contentText, type ImageContent, type TextContent } from "../messages.js";
+import { splitAttachments } from "../mentions/user-content.js";
 import type { SessionEntry } from "../session/types.js";
 import type { CompareItem, CompareItemKind } from "./compare-types.js";
 
@@ -40,6 +41,31 @@ function make(
   return { item, full };
 }
 
+/**
+ * A user message: the typed text with its attachments named, not their text (src/core/mentions), and its
+ * images. Malformed content reads as its text blocks.
+ */
+function userItem(id: string, content: unknown): FullItem {
+  if (!Array.isArray(content)) return make(id, "user", text(content), MAX_TEXT_CHARS);
+  const blocks = content.map(record);
+  const valid = blocks.flatMap((b): (TextContent | ImageContent)[] =>
+    b.type === "text" && typeof b.text === "string"
+      ? [{ type: "text", text: b.text }]
+      : b.type === "image" && typeof b.data === "string" && typeof b.mimeType === "string"
+        ? [{ type: "image", data: b.data, mimeType: b.mimeType }]
+        : [],
+  );
+  const { text: typed, attachments } = splitAttachments(valid);
+  const named = attachments
+    .filter((a) => a.kind !== "image")
+    .map((a) => `[${a.kind === "selection" ? `lines ${a.lines ?? ""} of` : a.kind} ${a.name}]`);
+  const full = [typed, ...named].filter((s) => s !== "").join("\n");
+  const out = make(id, "user", full, MAX_TEXT_CHARS);
+  const images = valid.flatMap((b) => (b.type === "image" ? [{ mimeType: b.mimeType, data: b.data }] : []));
+  if (images.length > 0) out.item.images = images;
+  return out;
+}
+
 function argsText(args: unknown): string {
   try {
     return JSON.stringify(args ?? {}, null, 2) ?? "";
@@ -57,7 +83,7 @@ export function itemsOfEntry(entry: SessionEntry): FullItem[] {
       const m = record(e.message);
       switch (m.role) {
         case "user":
-          return [make(id, "user", text(m.content), MAX_TEXT_CHARS)];
+          return [userItem(id, m.content)];
         case "assistant": {
           const blocks = Array.isArray(m.content) ? m.content.map(record) : [];
           const calls = blocks.filter((b) => b.type === "toolCall");

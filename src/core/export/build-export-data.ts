@@ -39,7 +39,7 @@ function defaultTitle(source: ExportSource, entries: readonly SessionEntry[]): s
   const name = source.getSessionName();
   if (name && name.trim() !== "") return name.trim();
   for (const e of entries) {
-    if (e.type === "message" && e.message.role === "user") {
+    if (e.type === "message" && e.message?.role === "user") {
       const preview = envelopeOf(e).preview;
       if (preview !== "") return preview.length > 80 ? preview.slice(0, 79) + "…" : preview;
     }

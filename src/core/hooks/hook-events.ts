@@ -2,9 +2,10 @@
  * The hook events of a session and their payloads (pi's hook API, reduced to what this core supports): what
  * handlers of each event see and may return. src/core/hooks/types.ts builds the handler API on these.
  */
-import type { AgentMessage, ImageContent, TextContent } from "../messages.js";
+import type { AgentMessage, ImageContent, TextContent, Usage } from "../messages.js";
 import type { ModelInfo } from "../providers/types.js";
 import type { BranchSummaryEntry, CompactionEntry, SessionEntry } from "../session/types.js";
+import type { SystemPromptOptions } from "../prompt/prompt-options.js";
 
 /**
  * What session_before_tree handlers see. A navigation fills it with the move; Bring Conclusions Here fills it
@@ -69,13 +70,27 @@ export interface HookEventMap {
     signal: AbortSignal;
   };
   session_compact: { type: "session_compact"; compactionEntry: CompactionEntry; fromHook: boolean };
+  /**
+   * Before a prompt's first model call (pi's before_agent_start). `systemPromptOptions` is the handlers' to change
+   * in place (sections, promptGuidelines, contextFiles, …): the changed sections are recorded and sent. Absent when
+   * the session was given a fixed prompt text.
+   */
+  before_agent_start: {
+    type: "before_agent_start";
+    /** The user's text; undefined for a turn a hook message started. */
+    prompt?: string;
+    /** The prompt as rendered so far (earlier handlers' changes included). */
+    systemPrompt: string;
+    systemPromptOptions?: SystemPromptOptions;
+  };
 }
 
 /** What each hook event's handlers may return. */
 export interface HookResultMap {
   session_before_tree: {
     cancel?: boolean;
-    summary?: { summary: string; details?: unknown };
+    /** A summary of the hook's own; `usage`: its model call's tokens and cost, recorded on the entry (as pi). */
+    summary?: { summary: string; details?: unknown; usage?: Usage };
     customInstructions?: string;
     replaceInstructions?: boolean;
     label?: string;
@@ -86,9 +101,16 @@ export interface HookResultMap {
   session_fork: void;
   session_before_compact: {
     cancel?: boolean;
-    compaction?: { summary: string; firstKeptEntryId?: string; details?: unknown };
+    /** A compaction of the hook's own; `usage` as for session_before_tree's summary. */
+    compaction?: { summary: string; firstKeptEntryId?: string; details?: unknown; usage?: Usage };
   };
   session_compact: void;
+  before_agent_start: {
+    /** Sends this text as the whole prompt for the run (not recorded: the session keeps the sections). */
+    systemPrompt?: string;
+    /** Added after the user's message (a custom_message the model sees). */
+    message?: HookMessage;
+  };
 }
 
 /** A hook event name. */

@@ -3,7 +3,7 @@
  * and skipped: one broken extension must not break navigation, compaction or prompting.
  */
 import type { AgentMessage } from "../messages.js";
-import type { HookEventMap, HookEventName, HookResultMap } from "./hook-events.js";
+import type { HookEventMap, HookEventName, HookMessage, HookResultMap } from "./hook-events.js";
 import type { HookCommand, HookCommandInfo, HookContext, HookHandler, Unsubscribe } from "./types.js";
 import { errorText } from "../error-text.js";
 
@@ -109,6 +109,36 @@ export class HookRunner {
       current = result.messages;
     }
     return current;
+  }
+
+  /**
+   * Runs the before_agent_start handlers in order. Each sees `systemPrompt` as it stands after the earlier ones:
+   * the last text a handler returned, else `render()` of the options as the handlers left them. Returns the text
+   * to send instead of the sections (when a handler returned one) and the messages handlers asked to add.
+   */
+  async emitBeforeAgentStart(
+    event: HookEventMap["before_agent_start"],
+    render: () => string,
+  ): Promise<{ systemPrompt?: string; messages: HookMessage[] }> {
+    let forced: string | undefined;
+    const messages: HookMessage[] = [];
+    for (const h of [...(this.handlers.get("before_agent_start") ?? [])]) {
+      try {
+        event.systemPrompt = forced ?? render();
+      } catch (err) {
+        this.onError(`Hook "before_agent_start" failed: ${err instanceof Error ? err.message : String(err)}`);
+        break;
+      }
+      const result = await this.call("before_agent_start", event, h);
+      if (!result || typeof result !== "object") continue;
+      if (typeof result.systemPrompt === "string") forced = result.systemPrompt;
+      const m = result.message;
+      if (m && typeof m.customType === "string" && (typeof m.content === "string" || Array.isArray(m.content)))
+        messages.push({ ...m, display: m.display !== false });
+      else if (m !== undefined)
+        this.onError('Hook "before_agent_start" returned a message without customType or content; ignored');
+    }
+    return { ...(forced !== undefined ? { systemPrompt: forced } : {}), messages };
   }
 
   /** Registers a command (name without the slash). */

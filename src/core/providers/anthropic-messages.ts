@@ -107,10 +107,13 @@ export function toAnthropicTools(tools: readonly ToolDefinition[]): Tool[] {
 /**
  * Mark the system prompt and the newest user turn as prompt-cache breakpoints, so each agent
  * turn re-reads the conversation prefix from Anthropic's cache (about 10% of the input price).
+ * With `stableLength`, the system prompt is two blocks, each a breakpoint: its first `stableLength`
+ * characters (the sections that rarely change) and the rest — three breakpoints of the four allowed.
  */
 export function withCacheBreakpoints(
   system: string | undefined,
   messages: MessageParam[],
+  stableLength?: number,
 ): { system?: TextBlockParam[]; messages: MessageParam[] } {
   const out = messages.slice();
   for (let i = out.length - 1; i >= 0; i--) {
@@ -125,8 +128,14 @@ export function withCacheBreakpoints(
     }
     break;
   }
+  const block = (text: string): TextBlockParam => ({ type: "text", text, cache_control: { type: "ephemeral" } });
+  const split = stableLength !== undefined && stableLength > 0 && system !== undefined && stableLength < system.length;
   return {
-    system: system ? [{ type: "text", text: system, cache_control: { type: "ephemeral" } }] : undefined,
+    system: !system
+      ? undefined
+      : split
+        ? [block(system.slice(0, stableLength)), block(system.slice(stableLength))]
+        : [block(system)],
     messages: out,
   };
 }

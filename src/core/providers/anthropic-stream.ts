@@ -17,6 +17,7 @@ const THINKING_BUDGET: Record<Exclude<ThinkingLevel, "off">, number> = {
   low: 4096,
   medium: 10_240,
   high: 32_768,
+  xhigh: 65_536,
 };
 
 function buildParams(request: StreamRequest): MessageCreateParamsStreaming {
@@ -30,7 +31,7 @@ function buildParams(request: StreamRequest): MessageCreateParamsStreaming {
   };
   if (model.provider === "anthropic") {
     // Cache control is an Anthropic feature; compatible proxies may reject the field.
-    const cached = withCacheBreakpoints(request.systemPrompt, params.messages);
+    const cached = withCacheBreakpoints(request.systemPrompt, params.messages, request.systemPromptStableLength);
     params.messages = cached.messages;
     if (cached.system) params.system = cached.system;
   } else if (request.systemPrompt) params.system = request.systemPrompt;

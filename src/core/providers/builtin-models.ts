@@ -14,7 +14,18 @@ function openai(
   cost: Price,
   reasoning = false,
 ): ModelInfo {
-  return { id, name, provider: "openai", api: "openai-completions", contextWindow, maxTokens, cost, reasoning };
+  // Every built-in model reads images.
+  return {
+    id,
+    name,
+    provider: "openai",
+    api: "openai-completions",
+    contextWindow,
+    maxTokens,
+    cost,
+    reasoning,
+    input: ["text", "image"],
+  };
 }
 
 function anthropic(id: string, name: string, maxTokens: number, cost: Price, reasoning = true): ModelInfo {
@@ -27,6 +38,7 @@ function anthropic(id: string, name: string, maxTokens: number, cost: Price, rea
     maxTokens,
     cost,
     reasoning,
+    input: ["text", "image"],
   };
 }
 

@@ -36,6 +36,11 @@ export function parseCustomModel(raw: unknown): ModelInfo | string {
   if (r.maxTokens !== undefined && !isPositiveInt(r.maxTokens)) return '"maxTokens" must be a positive integer';
   if (r.name !== undefined && typeof r.name !== "string") return '"name" must be a string';
   if (r.apiKeyEnv !== undefined && typeof r.apiKeyEnv !== "string") return '"apiKeyEnv" must be a string';
+  if (
+    r.input !== undefined &&
+    (!Array.isArray(r.input) || !r.input.every((i: unknown) => i === "text" || i === "image"))
+  )
+    return '"input" must be a list of "text" and "image"';
   let cost: ModelInfo["cost"];
   if (r.cost !== undefined) {
     const c = r.cost as Record<string, unknown> | null;
@@ -66,6 +71,9 @@ export function parseCustomModel(raw: unknown): ModelInfo | string {
   };
   if (r.noApiKey === true) model.noApiKey = true;
   if (r.reasoning === true) model.reasoning = true;
+  // pi's models.json: `input` says what a model reads; without it a custom model takes text only.
+  if (Array.isArray(r.input)) model.input = [...new Set(r.input as ("text" | "image")[])];
+  if (r.reasoning === true && r.supportsXhigh === true) model.supportsXhigh = true;
   if (typeof r.apiKeyEnv === "string" && r.apiKeyEnv) model.apiKeyEnv = r.apiKeyEnv;
   if (cost) model.cost = cost;
   return model;

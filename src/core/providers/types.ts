@@ -24,6 +24,10 @@ export interface ModelInfo {
   maxTokens: number;
   /** Supports thinking/reasoning. */
   reasoning?: boolean;
+  /** What the model reads, as pi's model registry says: "image" when it takes images (default text only). */
+  input?: readonly ("text" | "image")[];
+  /** Also takes the "xhigh" thinking level (pi: a model whose level map names xhigh). */
+  supportsXhigh?: boolean;
   /** USD per million tokens. */
   cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
   /** Name of the environment variable holding the key (default per provider). */
@@ -48,12 +52,17 @@ export interface ToolDefinition {
 }
 
 /** Thinking effort; "off" disables thinking. */
-export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high";
+export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
 
 /** One streaming request. */
 export interface StreamRequest {
   model: ModelInfo;
   systemPrompt?: string;
+  /**
+   * How many leading characters of `systemPrompt` rarely change (the preamble, tools, rules and folder sections):
+   * Anthropic gets a prompt-cache breakpoint after them too, so an edited AGENTS.md does not invalidate them.
+   */
+  systemPromptStableLength?: number;
   messages: LlmMessage[];
   tools?: ToolDefinition[];
   /** Resolved key (from SecretStorage or the environment). Never logged. */
@@ -98,6 +107,9 @@ export interface CustomModelConfig {
   maxTokens?: number;
   noApiKey?: boolean;
   reasoning?: boolean;
+  /** `["text", "image"]` for a model that reads images (pi's models.json); default text only. */
+  input?: ("text" | "image")[];
+  supportsXhigh?: boolean;
   apiKeyEnv?: string;
   cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
 }

@@ -3,8 +3,10 @@
  * exported page — built from the store's envelope, so no body is read. One type from the store to the webview;
  * between host and webview rows travel as columns (row-columns.ts). docs/tree-navigation.md says what a row shows.
  */
+import { compactPreview } from "../mentions/user-content.js";
 import { isConversationKind, kindOf, kindWord, type EntryKind } from "../session/entry-kinds.js";
 import type { EntryEnvelope } from "../session/types.js";
+import { toolLabels } from "../mcp/mcp-display.js";
 
 /** One session entry as the tree draws it: envelope and a short preview, never the whole body. */
 export interface TreeRow {
@@ -89,10 +91,11 @@ export function describeRow(row: TreeRow): { role: string; text: string } {
   switch (row.kind) {
     case "assistant":
       if (row.toolCallsOnly === true)
-        return { role: "assistant:", text: `[tool calls${row.toolName ? `: ${row.toolName}` : ""}]` };
+        return { role: "assistant:", text: `[tool calls${row.toolName ? `: ${toolLabels(row.toolName)}` : ""}]` };
       break;
     case "toolResult":
-      return { role: row.toolName ? `tool ${row.toolName}:` : "tool:", text: row.preview };
+      // An MCP tool as server/tool: the row says which server answered.
+      return { role: row.toolName ? `tool ${toolLabels(row.toolName)}:` : "tool:", text: row.preview };
     case "branch_summary":
       return { role: "[branch summary]", text: row.preview };
     case "compaction":
@@ -101,7 +104,9 @@ export function describeRow(row: TreeRow): { role: string; text: string } {
       return { role: "[unknown]", text: row.preview };
   }
   const word = kindWord(row.kind);
-  return { role: isConversationKind(row.kind) ? `${word}:` : `[${word}]`, text: row.preview };
+  // A user message with attachments (src/core/mentions) shows their names, not their text.
+  const text = row.kind === "user" ? compactPreview(row.preview) : row.preview;
+  return { role: isConversationKind(row.kind) ? `${word}:` : `[${word}]`, text };
 }
 
 /** Every entry of a session as a row, in file order, labels resolved (the pickers; the view gets columns). */

@@ -20,8 +20,14 @@ export interface BranchSource {
   readBytes(rec: PathEntry): Buffer;
   /** The whole entry. */
   load(rec: PathEntry): SessionEntry;
-  /** The resolved label of an entry. */
-  labelOf(id: string): string | undefined;
+  /** The resolved label of an entry, and when it was set. */
+  labelOf(id: string): BranchLabel | undefined;
+}
+
+/** A label the branch re-creates: its text, and the time it was set (kept, as pi keeps it). */
+export interface BranchLabel {
+  text: string;
+  timestamp?: string;
 }
 
 /** The entries a branch keeps, and where a compaction's firstKeptEntryId must point instead of a dropped one. */
@@ -60,7 +66,7 @@ function relinked(entry: SessionEntry, parentId: string | null, moved: Map<strin
 /** Label entries re-creating the labels of `recs`, hanging off the last one (the leaf stays there, for pi too). */
 function labelEntries(
   recs: readonly PathEntry[],
-  labelOf: (id: string) => string | undefined,
+  labelOf: (id: string) => BranchLabel | undefined,
   ids: Set<string>,
 ): LabelEntry[] {
   const last = recs.length > 0 ? recs[recs.length - 1].env.id : null;
@@ -70,7 +76,9 @@ function labelEntries(
     if (label === undefined) continue;
     const id = newEntryId((c) => ids.has(c));
     ids.add(id);
-    out.push({ type: "label", id, parentId: last, timestamp: new Date().toISOString(), targetId: rec.env.id, label });
+    // The label keeps the time it was set: pi shows it in its tree (labelTimestamp).
+    const timestamp = label.timestamp ?? new Date().toISOString();
+    out.push({ type: "label", id, parentId: last, timestamp, targetId: rec.env.id, label: label.text });
   }
   return out;
 }
@@ -79,7 +87,7 @@ function labelEntries(
 export function branchEntries(
   plan: BranchPlan,
   load: (rec: PathEntry) => SessionEntry,
-  labelOf: (id: string) => string | undefined,
+  labelOf: (id: string) => BranchLabel | undefined,
 ): SessionEntry[] {
   const out: SessionEntry[] = [];
   let prev: string | null = null;
@@ -88,6 +96,46 @@ export function branchEntries(
     prev = rec.env.id;
   }
   return [...out, ...labelEntries(plan.recs, labelOf, new Set(plan.recs.map((r) => r.env.id)))];
+}
+
+/**
+ * Write `header` and `count` entry lines (`line(i)`, as stored) to a new file in `dir` named after the header (pi
+ * 1.6's forkFrom): written to a temp file, fsynced, renamed. Returns the new file's path.
+ */
+export async function writeSessionCopy(
+  dir: string,
+  header: SessionHeader,
+  count: number,
+  line: (i: number) => Buffer,
+): Promise<string> {
+  return writeNewFile(dir, header, (write) => {
+    for (let i = 0; i < count; i++) write(Buffer.concat([line(i), Buffer.from("\n")]));
+  });
+}
+
+/** The new file of `header` in `dir`, its lines after the header written by `body`; temp file, fsync, rename. */
+async function writeNewFile(
+  dir: string,
+  header: SessionHeader,
+  body: (write: (bytes: Buffer) => void) => void,
+): Promise<string> {
+  await fs.promises.mkdir(dir, { recursive: true });
+  const target = path.join(dir, sessionFileName(header.timestamp, header.id));
+  const tmp = `${target}.tmp-${process.pid}`;
+  const fd = fs.openSync(tmp, "w");
+  let written = false;
+  try {
+    writeAll(fd, Buffer.from(JSON.stringify(header) + "\n"));
+    body((bytes) => writeAll(fd, bytes));
+    fs.fsyncSync(fd);
+    written = true;
+  } finally {
+    fs.closeSync(fd);
+    // A half-written file is of no use: do not leave it behind.
+    if (!written) fs.rmSync(tmp, { force: true });
+  }
+  fs.renameSync(tmp, target);
+  return target;
 }
 
 /**
@@ -101,34 +149,20 @@ export async function writeBranchFile(
   plan: BranchPlan,
   src: BranchSource,
 ): Promise<string> {
-  await fs.promises.mkdir(dir, { recursive: true });
-  const target = path.join(dir, sessionFileName(header.timestamp, header.id));
-  const tmp = `${target}.tmp-${process.pid}`;
-  const fd = fs.openSync(tmp, "w");
-  let written = false;
-  try {
-    writeAll(fd, Buffer.from(JSON.stringify(header) + "\n"));
+  return writeNewFile(dir, header, (write) => {
     let prev: string | null = null;
     for (const rec of plan.recs) {
       const keptFrom = rec.env.type === "compaction" ? rec.meta.firstKeptEntryId : undefined;
       const moves = keptFrom !== undefined && plan.moved.has(keptFrom);
       if (rec.env.parentId === prev && !moves) {
         // Same parent: copy the line's bytes as they are (no parse of big bodies).
-        writeAll(fd, Buffer.concat([src.readBytes(rec), Buffer.from("\n")]));
+        write(Buffer.concat([src.readBytes(rec), Buffer.from("\n")]));
       } else {
-        writeAll(fd, Buffer.from(JSON.stringify(relinked(src.load(rec), prev, plan.moved)) + "\n"));
+        write(Buffer.from(JSON.stringify(relinked(src.load(rec), prev, plan.moved)) + "\n"));
       }
       prev = rec.env.id;
     }
     for (const entry of labelEntries(plan.recs, src.labelOf, new Set(plan.recs.map((r) => r.env.id))))
-      writeAll(fd, Buffer.from(JSON.stringify(entry) + "\n"));
-    fs.fsyncSync(fd);
-    written = true;
-  } finally {
-    fs.closeSync(fd);
-    // A half-written fork is of no use: do not leave it behind.
-    if (!written) fs.rmSync(tmp, { force: true });
-  }
-  fs.renameSync(tmp, target);
-  return target;
+      write(Buffer.from(JSON.stringify(entry) + "\n"));
+  });
 }

@@ -33,7 +33,8 @@ function millis(timestamp: string): number {
 export function messageOfEntry(entry: SessionEntry): AgentMessage | undefined {
   switch (entry.type) {
     case "message":
-      return repairMessage(entry.message);
+      // A line whose `message` is null or not an object is a load issue (session-scan.ts), not a message.
+      return typeof entry.message === "object" && entry.message !== null ? repairMessage(entry.message) : undefined;
     case "custom_message":
       return {
         role: "custom",

@@ -40,6 +40,8 @@ export class EntryIndex {
   /** Children positions per entry (undefined: none), once built. */
   private kids: (number[] | undefined)[] | undefined;
   readonly labels = new Map<string, string>();
+  /** When each label in `labels` was set: its label entry's timestamp (pi's `labelTimestamp`). */
+  readonly labelTimestamps = new Map<string, string>();
   /** First entries of the archived branches (the latest archive line of each target wins), oldest line first. */
   readonly archivedRoots = new Set<string>();
   sessionName: string | undefined;
@@ -197,8 +199,13 @@ export class EntryIndex {
   private applyMeta(i: number): void {
     const meta = this.table.metas[i];
     if (meta.labelTarget !== undefined) {
-      if (meta.label !== undefined) this.labels.set(meta.labelTarget, meta.label);
-      else this.labels.delete(meta.labelTarget);
+      if (meta.label !== undefined) {
+        this.labels.set(meta.labelTarget, meta.label);
+        this.labelTimestamps.set(meta.labelTarget, this.table.envs[i].timestamp);
+      } else {
+        this.labels.delete(meta.labelTarget);
+        this.labelTimestamps.delete(meta.labelTarget);
+      }
     }
     if (meta.archive !== undefined) {
       if (meta.archive.archived) this.archivedRoots.add(meta.archive.targetId);

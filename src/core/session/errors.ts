@@ -94,14 +94,25 @@ export class SessionLockLostError extends Error {
   constructor(
     readonly sessionFile: string,
     readonly newHolder: LockHolderInfo | undefined,
+    /** Why the lock went: another process took it over, or the file (or its folder) was deleted. */
+    readonly reason: LockLossReason = "taken-over",
   ) {
     const by = newHolder ? `process ${newHolder.pid ?? "?"} on ${newHolder.hostname ?? "?"}` : "another process";
     super(
-      `Session ${sessionFile} was taken over by ${by}; this view is now read-only and nothing was written. ` +
-        `Reopen the session to see what was written since.`,
+      reason === "file-gone"
+        ? `Session ${sessionFile} was deleted (the file or its folder) while it was open; this view is now ` +
+            `read-only and nothing was written. What it holds is kept in memory: saveAgain() writes it back.`
+        : `Session ${sessionFile} was taken over by ${by}; this view is now read-only and nothing was written. ` +
+            `Reopen the session to see what was written since.`,
     );
   }
 }
+
+/**
+ * Why a session lost its writer lock: `taken-over` — another process took the lock over; `file-gone` — the session
+ * file, or the folder holding it (and its lock), was deleted while it was open.
+ */
+export type LockLossReason = "taken-over" | "file-gone";
 
 /** A write was attempted on a read-only view. */
 export class SessionReadOnlyError extends Error {

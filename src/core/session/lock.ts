@@ -36,7 +36,7 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { SessionLockedError, type LockCondition, type LockHolderInfo } from "./errors.js";
+import { SessionLockedError, type LockCondition, type LockHolderInfo, type LockLossReason } from "./errors.js";
 import { identityKey, type FileIdentity } from "./file-identity.js";
 import { pidAlive, processStart } from "./processes.js";
 import type { LockOptions } from "./types.js";
@@ -47,6 +47,8 @@ export const DEFAULT_HEARTBEAT_MS = 10_000;
 export const DEFAULT_STALE_AFTER_MS = 30_000;
 /** A holder's promised heartbeat above this is not believed (a lock must become takeable some day). */
 const MAX_PROMISED_HEARTBEAT_MS = 10 * 60_000;
+/** How rename() says a lock is at the path it was to install one at. */
+const LOCK_IN_THE_WAY = new Set(["EEXIST", "ENOTEMPTY", "ENOTDIR"]);
 /** Rounds of look-and-act before giving up with `busy` (each round acquires, throws, or removes a lock). */
 const MAX_ATTEMPTS = 8;
 
@@ -54,7 +56,11 @@ const MAX_ATTEMPTS = 8;
  * Test seam (tests only; product code never sets it): called synchronously after a lock was judged
  * removable and right before it is removed, so a test can stall this process there and let another one act.
  */
-export const lockTestHooks: { beforeRemove?: (lockPath: string) => void } = {};
+export const lockTestHooks: {
+  beforeRemove?: (lockPath: string) => void;
+  /** Called when the rename that installs a lock failed, before what is in the way is looked at. */
+  afterInstallFailed?: (lockPath: string, error: unknown) => void;
+} = {};
 
 /** What a lock file holds. */
 interface LockRecord {
@@ -324,7 +330,7 @@ function installExitHook(): void {
 export class SessionLock {
   private readonly token = randomBytes(8).toString("hex");
   private sites: Site[] = [];
-  private readonly listeners = new Set<(newHolder: LockHolderInfo | undefined) => void>();
+  private readonly listeners = new Set<(newHolder: LockHolderInfo | undefined, reason: LockLossReason) => void>();
   private readonly heartbeatMs: number;
   private timer: NodeJS.Timeout | undefined;
   private beating = false;
@@ -409,8 +415,11 @@ export class SessionLock {
     return true;
   }
 
-  /** Called once when this process finds its lock taken over (on a write or a heartbeat). */
-  onLost(listener: (newHolder: LockHolderInfo | undefined) => void): () => void {
+  /**
+   * Called once when this process finds its lock gone (on a write or a heartbeat): taken over, or deleted with
+   * the file or its folder.
+   */
+  onLost(listener: (newHolder: LockHolderInfo | undefined, reason: LockLossReason) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -490,8 +499,11 @@ export class SessionLock {
         installed = true;
         return true;
       } catch (e) {
-        // A lock folder with a token in it (or a file, or, on Windows, any folder) is in the way.
-        if (fs.lstatSync(site.path, { throwIfNoEntry: false })) return false;
+        // A lock folder with a token in it (EEXIST, ENOTEMPTY), a lock file of an earlier version (ENOTDIR, also
+        // when another opener removed it right after the rename failed), or on Windows any folder, is in the way.
+        // The caller looks again at what is there now.
+        lockTestHooks.afterInstallFailed?.(site.path, e);
+        if (LOCK_IN_THE_WAY.has(code(e) ?? "") || fs.lstatSync(site.path, { throwIfNoEntry: false })) return false;
         throw e;
       }
     } finally {
@@ -542,11 +554,13 @@ export class SessionLock {
     this.lost = true;
     this.stop();
     const newHolder = holderOf(inspect(site.path));
+    // A session file that is no longer there took its lock with it (its folder was deleted, say): nobody took over.
+    const reason: LockLossReason = fs.existsSync(this.realFile) ? "taken-over" : "file-gone";
     // Our other token (if any) would only block the new holder.
     for (const s of this.sites) if (s !== site) this.dropSite(s);
     for (const l of [...this.listeners]) {
       try {
-        l(newHolder);
+        l(newHolder, reason);
       } catch {
         // a failing listener must not break the store
       }

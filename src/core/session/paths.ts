@@ -1,4 +1,5 @@
 /** Where pi keeps sessions, and how it names them. */
+import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 
@@ -17,4 +18,39 @@ export function defaultSessionDir(cwd: string, agentDir: string = getAgentDir())
 /** `<ISO timestamp with : and . turned into ->_<sessionId>.jsonl` */
 export function sessionFileName(timestamp: string, sessionId: string): string {
   return `${timestamp.replace(/[:.]/g, "-")}_${sessionId}.jsonl`;
+}
+
+/** True when two folder paths name the same place (resolved; case-folded on Windows, as pi compares them). */
+export function samePath(a: string, b: string): boolean {
+  const key = (p: string): string => (process.platform === "win32" ? path.resolve(p).toLowerCase() : path.resolve(p));
+  return key(a) === key(b);
+}
+
+/**
+ * The cwd the sessions of `sessionDir` must have to be `cwd`'s, as pi scopes its current-folder listings (since
+ * 0.77): a folder of the caller's (`agentTree.sessionDirectory`, pi's `--session-dir`) may hold the sessions of
+ * several projects, so only those whose header names `cwd` are `cwd`'s; pi's own folder for `cwd` is `cwd`'s
+ * already, whatever its headers say (undefined: no filter).
+ */
+export function cwdFilterOf(cwd: string, sessionDir: string | undefined): string | undefined {
+  if (sessionDir === undefined || samePath(sessionDir, defaultSessionDir(cwd))) return undefined;
+  return path.resolve(cwd);
+}
+
+/**
+ * True when a header's cwd is `cwd` (no filter: always). Also when both resolve to one folder through symlinks
+ * (a workspace opened as /tmp/w whose sessions say /private/tmp/w).
+ */
+export function cwdMatches(headerCwd: unknown, cwd: string | undefined): boolean {
+  if (cwd === undefined) return true;
+  if (typeof headerCwd !== "string" || headerCwd === "") return false;
+  return samePath(headerCwd, cwd) || samePath(realFolder(headerCwd), realFolder(cwd));
+}
+
+function realFolder(p: string): string {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return p;
+  }
 }

@@ -8,14 +8,20 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { SessionChangedError, SessionLockLostError, SessionReadOnlyError, type LockHolderInfo } from "./errors.js";
+import {
+  SessionChangedError,
+  SessionLockLostError,
+  SessionReadOnlyError,
+  type LockHolderInfo,
+  type LockLossReason,
+} from "./errors.js";
 import { identityOf, openRegular, realSessionPath } from "./file-identity.js";
 import { SessionLock } from "./lock.js";
 import { rewriteTempPath, syncFolder } from "./migrate.js";
 import type { LockOptions } from "./types.js";
 import { writeAll } from "./write-all.js";
 
-const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT } = fs.constants;
+const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_EXCL } = fs.constants;
 
 /** Reads of lines one after another (a path being loaded) share one window of the file, at most this big. */
 const WINDOW_BYTES = 1024 * 1024;
@@ -67,8 +73,8 @@ export class SessionFile {
   private pendingFile: boolean;
   private readOnlyNow: boolean;
   private lock: SessionLock | undefined;
-  private lost: { newHolder: LockHolderInfo | undefined } | undefined;
-  private readonly lostListeners = new Set<(newHolder: LockHolderInfo | undefined) => void>();
+  private lost: { newHolder: LockHolderInfo | undefined; reason: LockLossReason } | undefined;
+  private readonly lostListeners = new Set<(newHolder: LockHolderInfo | undefined, reason: LockLossReason) => void>();
   private tornOffset: number | undefined;
   /** File size when the torn tail was seen: the repair cuts only if the file still ends there. */
   private tornEnd: number | undefined;
@@ -94,7 +100,8 @@ export class SessionFile {
     imageStart: number,
     pendingFile: boolean,
     readOnly: boolean,
-    private readonly lockOptions: LockOptions | undefined,
+    /** The writer lock's options (a new session in the same folder takes its lock with them). */
+    readonly lockOptions: LockOptions | undefined,
   ) {
     this.image = image;
     this.imageLength = image.length;
@@ -122,7 +129,12 @@ export class SessionFile {
   /** A file on disk as the scan found it. */
   static existing(file: string, found: ExistingFile): SessionFile {
     const f = new SessionFile(file, Buffer.alloc(0), found.size, false, found.readOnly, found.lockOptions);
-    if (found.lock) f.holdLock(found.lock);
+    if (found.lock) {
+      f.holdLock(found.lock);
+      // Held from now on: should the file (or its folder) be deleted under this writer, its bytes stay readable,
+      // so nothing of the session is lost and it can be saved again (saveAgain()).
+      f.readHandle();
+    }
     f.tornOffset = found.tornOffset;
     f.tornEnd = found.tornOffset === undefined ? undefined : found.size;
     f.needsNewline = found.needsNewline;
@@ -139,9 +151,14 @@ export class SessionFile {
     return this.readOnlyNow;
   }
 
-  /** True once another process took the writer lock over. */
+  /** True once the writer lock was lost (taken over, or deleted with the file). */
   get lockLost(): boolean {
     return this.lost !== undefined;
+  }
+
+  /** Why the writer lock was lost (undefined while it is held). */
+  get lockLossReason(): LockLossReason | undefined {
+    return this.lost?.reason;
   }
 
   /** True while a new file has not been written yet (appends may be deferred). */
@@ -149,8 +166,8 @@ export class SessionFile {
     return this.pendingFile;
   }
 
-  /** Called once when the writer lock is taken over (see SessionManager.onLockLost). */
-  onLockLost(listener: (newHolder: LockHolderInfo | undefined) => void): () => void {
+  /** Called once when the writer lock is lost (see SessionManager.onLockLost). */
+  onLockLost(listener: (newHolder: LockHolderInfo | undefined, reason: LockLossReason) => void): () => void {
     this.lostListeners.add(listener);
     return () => this.lostListeners.delete(listener);
   }
@@ -189,7 +206,12 @@ export class SessionFile {
     this.image.copy(data, prefix, 0, kept);
     line.copy(data, prefix + kept);
     data[data.length - 1] = 10;
-    writeAll(fd, data);
+    try {
+      writeAll(fd, data);
+    } catch (e) {
+      this.dropPartialWrite(fd, st.size);
+      throw e;
+    }
     this.scheduleSync();
     // The window may hold bytes this append replaced (a torn tail that was cut off).
     this.windowLength = 0;
@@ -282,6 +304,55 @@ export class SessionFile {
     }
   }
 
+  /**
+   * Write the session back where it was after its file, or the folder holding it, was deleted while it was open
+   * (the writer lock was lost with reason `file-gone`): the same bytes (a torn tail left out), read through the
+   * handle held since the open, into a new file at the same path (its folders created again), under a new writer
+   * lock. The session is writable again and every entry stays where it was. Nothing is overwritten: a file at the
+   * path by now is SessionChangedError (and this view stays read-only); a lock there is SessionLockedError.
+   */
+  async saveAgain(): Promise<void> {
+    if (this.lost?.reason !== "file-gone" || this.closed || this.path === undefined)
+      throw new Error(`Session ${this.path ?? "(in memory)"} did not lose its file; there is nothing to save again`);
+    // The background flush must end before its descriptor is closed below.
+    await this.syncing;
+    const file = this.path;
+    const end = this.tornOffset ?? this.imageStart;
+    const bytes = this.readBytes(0, end);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const lock = SessionLock.acquire(file, realSessionPath(file), undefined, this.lockOptions);
+    let fd: number;
+    try {
+      fd = openRegular(file, O_WRONLY | O_APPEND | O_CREAT | O_EXCL, 0o644);
+    } catch (e) {
+      lock.release();
+      if ((e as NodeJS.ErrnoException).code === "EEXIST")
+        throw new SessionChangedError(file, "was written again by someone else meanwhile, so it was not saved again");
+      throw e;
+    }
+    try {
+      lock.bindIdentity(identityOf(fd));
+      writeAll(fd, bytes);
+      fs.fsyncSync(fd);
+      syncFolder(path.dirname(file));
+    } catch (e) {
+      fs.closeSync(fd);
+      fs.rmSync(file, { force: true });
+      lock.release();
+      throw e;
+    }
+    this.closeHandles();
+    this.writeFd = fd;
+    this.readHandle();
+    this.lost = undefined;
+    this.readOnlyNow = false;
+    this.holdLock(lock);
+    this.tornOffset = undefined;
+    this.tornEnd = undefined;
+    this.imageStart = end;
+    this.lastReadEnd = -1;
+  }
+
   /** A line's text (offset and length as appended or scanned). */
   readText(offset: number, length: number): string {
     if (offset >= this.imageStart)
@@ -316,6 +387,11 @@ export class SessionFile {
     if (this.readInto(buf, offset, length) < length)
       throw new SessionChangedError(this.path as string, "was cut short while open");
     return buf;
+  }
+
+  /** Wait for the background fdatasync of every append so far (and any it coalesced). */
+  async flush(): Promise<void> {
+    for (let i = 0; this.syncing && i < 1000; i++) await this.syncing;
   }
 
   /** Flush, release the writer lock and close the file. Reads still work afterwards. Idempotent. */
@@ -410,22 +486,22 @@ export class SessionFile {
   }
 
   private lockLostError(): SessionLockLostError {
-    return new SessionLockLostError(this.path as string, this.lost?.newHolder);
+    return new SessionLockLostError(this.path as string, this.lost?.newHolder, this.lost?.reason);
   }
 
   private holdLock(lock: SessionLock): void {
     this.lock = lock;
-    lock.onLost((newHolder) => this.loseLock(newHolder));
+    lock.onLost((newHolder, reason) => this.loseLock(newHolder, reason));
   }
 
-  /** The writer lock was taken over: read-only from now on, and say so. */
-  private loseLock(newHolder: LockHolderInfo | undefined): void {
+  /** The writer lock was lost: read-only from now on, and say so. */
+  private loseLock(newHolder: LockHolderInfo | undefined, reason: LockLossReason): void {
     if (this.lost || this.closed) return;
-    this.lost = { newHolder };
+    this.lost = { newHolder, reason };
     this.readOnlyNow = true;
     for (const l of [...this.lostListeners]) {
       try {
-        l(newHolder);
+        l(newHolder, reason);
       } catch {
         // a failing listener must not break the session
       }
@@ -460,7 +536,26 @@ export class SessionFile {
       throw e;
     }
     this.writeFd = fd;
+    // As for an opened file (existing()): its bytes stay readable should it be deleted while open.
+    this.readHandle();
     return fd;
+  }
+
+  /**
+   * A write that failed partway (a full disk, an I/O error) may have left part of a line at the end of the file:
+   * cut the file back to where the write began, so the next line does not start glued to those bytes (pi drops a
+   * line it cannot parse whole, with everything hanging off it). When the cut fails too, the next append starts
+   * with a newline, which leaves the bytes a damaged line of their own. Nothing of the failed line is in the
+   * session's memory (the caller adds an entry only after its write).
+   */
+  private dropPartialWrite(fd: number, size: number): void {
+    this.windowLength = 0;
+    try {
+      if (fs.fstatSync(fd).size === size) return;
+      fs.ftruncateSync(fd, size);
+    } catch {
+      this.needsNewline = true;
+    }
   }
 
   /**

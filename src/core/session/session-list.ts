@@ -3,6 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { activityOf } from "./entry-line.js";
 import { migrateText } from "./migrate.js";
+import { cwdMatches } from "./paths.js";
 import { normalizePreview, textOfContent } from "./preview.js";
 import { scanSessionFile } from "./session-scan.js";
 import type { SessionInfo } from "./types.js";
@@ -89,11 +90,15 @@ async function sessionFiles(dir: string): Promise<{ file: string; stat: fs.Stats
   return out;
 }
 
-/** Sessions (`*.jsonl` with a session header) in `dir`, newest `modified` first. A missing folder lists nothing. */
-export async function listSessions(dir: string): Promise<SessionInfo[]> {
+/**
+ * Sessions (`*.jsonl` with a session header) in `dir`, newest `modified` first; with `cwd`, only those whose header
+ * names that folder (paths.ts cwdFilterOf). A missing folder lists nothing.
+ */
+export async function listSessions(dir: string, cwd?: string): Promise<SessionInfo[]> {
   const out: SessionInfo[] = [];
   for (const { file, stat } of await sessionFiles(dir)) {
     try {
+      if (cwd !== undefined && !cwdMatches(scanSessionFile(file, { headerOnly: true }).header?.cwd, cwd)) continue;
       const info = infoOf(file, stat);
       if (info) out.push(info);
     } catch {
@@ -103,12 +108,16 @@ export async function listSessions(dir: string): Promise<SessionInfo[]> {
   return out.sort((a, b) => b.modified.getTime() - a.modified.getTime());
 }
 
-/** The session file (one with a session header) of `dir` written last, by file time as pi's `-c` picks it. */
-export async function mostRecentSessionFile(dir: string): Promise<string | undefined> {
+/**
+ * The session file (one with a session header) of `dir` written last, by file time as pi's `-c` picks it; with
+ * `cwd`, the last of those whose header names that folder.
+ */
+export async function mostRecentSessionFile(dir: string, cwd?: string): Promise<string | undefined> {
   const files = (await sessionFiles(dir)).sort((a, b) => b.stat.mtimeMs - a.stat.mtimeMs);
   for (const { file } of files) {
     try {
-      if (scanSessionFile(file, { headerOnly: true }).header) return file;
+      const header = scanSessionFile(file, { headerOnly: true }).header;
+      if (header && cwdMatches(header.cwd, cwd)) return file;
     } catch {
       // unreadable: not a candidate
     }

@@ -12,7 +12,7 @@ import {
   type TextContent,
   type Usage,
 } from "../messages.js";
-import { branchEntries, branchPath, writeBranchFile, type PathEntry } from "./branch-file.js";
+import { branchEntries, branchPath, writeBranchFile, writeSessionCopy, type PathEntry } from "./branch-file.js";
 import { planBranchRemoval, type RemovalSource } from "./branch-removal.js";
 import { buildContext, settingsOf, type PathItem } from "./context.js";
 import { entryShapeError, isLineFailure, readEntryLine } from "./entry-line.js";
@@ -25,12 +25,14 @@ import {
   SessionFileTypeError,
   SessionFormatError,
   type LockHolderInfo,
+  type LockLossReason,
 } from "./errors.js";
 import { identityOf, nonRegularKind, openRegular, realSessionPath } from "./file-identity.js";
 import { assertSessionId, newEntryId, newSessionId } from "./ids.js";
 import { SessionLock } from "./lock.js";
 import { migrateText, removeStaleMigrationTemps, writeMigrated } from "./migrate.js";
-import { defaultSessionDir, sessionFileName } from "./paths.js";
+import { cwdFilterOf, defaultSessionDir, getAgentDir, sessionFileName } from "./paths.js";
+import { memorySession } from "./memory-session.js";
 import { rewriteBackupPath, SessionFile } from "./session-file.js";
 import { listSessions, mostRecentSessionFile } from "./session-list.js";
 import { scanSessionBytes, scanSessionFile, type ScanResult } from "./session-scan.js";
@@ -50,9 +52,18 @@ import {
   type SessionHeader,
   type SessionInfo,
   type SessionTreeNode,
+  type FileEntry,
 } from "./types.js";
 
 type NewEntry = Omit<SessionEntry, "id" | "parentId" | "timestamp"> & Record<string, unknown>;
+
+/** One entry of a write: its fields, its parent, an id and time chosen by the caller, and whether the leaf stays. */
+interface PendingEntry {
+  fields: NewEntry;
+  parentId: string | null;
+  preset?: { id: string; timestamp: string };
+  keepLeaf?: boolean;
+}
 
 interface Init {
   header: SessionHeader;
@@ -68,17 +79,17 @@ const { O_RDONLY } = fs.constants;
 
 /** pi 1.5 creates a session's file with its first user or assistant message. */
 function startsConversation(entry: SessionEntry): boolean {
-  return entry.type === "message" && (entry.message.role === "user" || entry.message.role === "assistant");
+  return entry.type === "message" && (entry.message?.role === "user" || entry.message?.role === "assistant");
 }
 
 /** A session tree: append-only entries, a leaf pointer, bodies read from the session's bytes when asked for. */
 export class SessionManager {
-  /** Replaced only by createBranchedSession on an in-memory session. */
+  /** Replaced only by newSession(), and by createBranchedSession on an in-memory session. */
   private header: SessionHeader;
-  /** Replaced only by createBranchedSession on an in-memory session. */
+  /** Replaced only by newSession(), and by createBranchedSession on an in-memory session. */
   private file: SessionFile;
   private readonly sessionDir: string | undefined;
-  /** Replaced only by createBranchedSession on an in-memory session. */
+  /** Replaced only by newSession(), and by createBranchedSession on an in-memory session. */
   private index: EntryIndex;
   private issues: LoadIssue[];
   private lineCount: number;
@@ -127,7 +138,7 @@ export class SessionManager {
    * new UUID. `options.lock`: the writer lock's options.
    */
   static async create(cwd: string, sessionDir?: string, options?: NewSessionOptions): Promise<SessionManager> {
-    const header = SessionManager.newHeader(cwd, options?.id);
+    const header = SessionManager.newHeader(cwd, options?.id, options?.parentSession);
     const dir = sessionDir ?? defaultSessionDir(cwd);
     await fs.promises.mkdir(dir, { recursive: true });
     const file = path.join(dir, sessionFileName(header.timestamp, header.id));
@@ -145,11 +156,24 @@ export class SessionManager {
    * Open a session file: migrate v1/v2 (atomic rewrite, original kept as `<file>.v<N>.bak`), take the
    * writer lock (SessionLockedError when held; `readOnly: true` for a view without it), read every entry's
    * envelope. Throws SessionFormatError when line 1 is not a session header (the file is left untouched),
-   * and SessionFileTypeError for a folder, FIFO or device (without blocking on it).
+   * and SessionFileTypeError for a folder, FIFO or device (without blocking on it). A path where nothing is yet
+   * (pi 1.6, `--session <new path>`) starts a new session of `cwd` (default the process's) there; its file is
+   * written with the first user or assistant message, as create()'s. Read-only, such a path is an error.
    */
-  static async open(file: string, opts?: OpenSessionOptions | string): Promise<SessionManager> {
+  static async open(file: string, opts?: OpenSessionOptions | string, cwd?: string): Promise<SessionManager> {
     const o: OpenSessionOptions = typeof opts === "string" ? { sessionDir: opts } : (opts ?? {});
     const abs = path.resolve(file);
+    if (o.readOnly !== true && isMissing(abs)) {
+      const header = SessionManager.newHeader(cwd ?? process.cwd(), idFromFileName(abs));
+      return new SessionManager({
+        header,
+        file: SessionFile.created(abs, JSON.stringify(header), o.lock),
+        sessionDir: o.sessionDir ?? path.dirname(abs),
+        entries: new EntryTable(),
+        issues: [],
+        lineCount: 0,
+      });
+    }
     try {
       // Synchronous: the scan below is too, and this spares loading fs/promises in a fresh process.
       const kind = nonRegularKind(fs.statSync(abs));
@@ -192,8 +216,7 @@ export class SessionManager {
       );
     if (!head.header) {
       // An empty file: a session whose header is written on the first append.
-      const id = /_([0-9a-f-]{36})\.jsonl$/i.exec(file)?.[1] ?? newSessionId();
-      const header = { ...SessionManager.newHeader(process.cwd()), id };
+      const header = SessionManager.newHeader(process.cwd(), idFromFileName(file));
       const bytes = readOnly
         ? SessionFile.view(file, Buffer.alloc(0))
         : SessionFile.created(file, JSON.stringify(header), o.lock, lock);
@@ -266,39 +289,107 @@ export class SessionManager {
     });
   }
 
-  /** A session that never touches the disk. `options.id`: the session id, as for create(). */
-  static inMemory(cwd: string = process.cwd(), options?: NewSessionOptions): SessionManager {
-    const header = SessionManager.newHeader(cwd, options?.id);
+  /**
+   * A session that never touches the disk. `options.id`: the session id, as for create(). `entries` (pi 1.6): the
+   * session starts with them — under their own header when they bring one (v1/v2 migrated), else under a new
+   * one; lines that are no entry are load issues. The leaf is where open() would resume.
+   */
+  static inMemory(cwd: string = process.cwd(), options?: NewSessionOptions, entries?: FileEntry[]): SessionManager {
+    const header = SessionManager.newHeader(cwd, options?.id, options?.parentSession);
+    if (!entries || entries.length === 0)
+      return new SessionManager({
+        header,
+        file: SessionFile.memory(JSON.stringify(header)),
+        entries: new EntryTable(),
+        issues: [],
+        lineCount: 0,
+      });
+    const mem = memorySession(header, entries);
     return new SessionManager({
-      header,
-      file: SessionFile.memory(JSON.stringify(header)),
-      entries: new EntryTable(),
-      issues: [],
+      header: mem.header,
+      file: SessionFile.memory(mem.text),
+      entries: mem.scan.entries,
+      issues: mem.issues,
       lineCount: 0,
     });
   }
 
   /**
-   * Sessions in `sessionDir` (default pi's folder for `cwd`), newest first by `modified`, which is pi's: the
-   * time of the newest user or assistant message, else the header's timestamp, else the file's.
+   * pi 1.6's forkFrom: a new session of `targetCwd` holding every entry of the session at `sourcePath` (from
+   * another project, say), in `sessionDir` (default pi's folder for `targetCwd`), with a new id (`options.id`)
+   * and `parentSession` naming the source; opened for writing. The source is only read (a v1/v2 file is migrated
+   * in the copy, not in place). Lines of the source that are no entry are left out; an empty source is an error.
    */
-  static async list(cwd: string, sessionDir?: string): Promise<SessionInfo[]> {
-    return listSessions(sessionDir ?? defaultSessionDir(cwd));
+  static async forkFrom(
+    sourcePath: string,
+    targetCwd: string,
+    sessionDir?: string,
+    options?: NewSessionOptions,
+  ): Promise<SessionManager> {
+    const from = path.resolve(sourcePath);
+    const source = await SessionManager.open(from, { readOnly: true });
+    let file: string;
+    const cwd = path.resolve(targetCwd);
+    const dir = sessionDir ?? defaultSessionDir(cwd);
+    try {
+      if (source.index.count === 0) throw new Error(`Cannot fork: source session file is empty or invalid: ${from}`);
+      const header = SessionManager.newHeader(cwd, options?.id, from);
+      const { offsets, sizes } = source.index.table;
+      file = await writeSessionCopy(dir, header, source.index.count, (i) =>
+        source.file.readBytes(offsets[i], sizes[i]),
+      );
+    } finally {
+      await source.close();
+    }
+    return SessionManager.open(file, { sessionDir: dir, lock: options?.lock });
   }
 
-  /** The session file of `sessionDir` (default pi's folder for `cwd`) written last (file time, as pi's `-c`). */
+  /**
+   * The sessions of `cwd` in `sessionDir` (default pi's folder for `cwd`), newest first by `modified`, which is
+   * pi's: the time of the newest user or assistant message, else the header's timestamp, else the file's. A
+   * folder of the caller's may be shared by several projects: there, only sessions whose header names `cwd` are
+   * listed, as pi does (listAll() lists them all).
+   */
+  static async list(cwd: string, sessionDir?: string): Promise<SessionInfo[]> {
+    return listSessions(sessionDir ?? defaultSessionDir(cwd), cwdFilterOf(cwd, sessionDir));
+  }
+
+  /**
+   * Every session: of one folder (`sessionDir`, whatever their cwd), or of every project folder under pi's
+   * sessions folder (`<agent dir>/sessions/*`). Newest first by `modified`, as list().
+   */
+  static async listAll(sessionDir?: string): Promise<SessionInfo[]> {
+    if (sessionDir !== undefined) return listSessions(sessionDir);
+    const root = path.join(getAgentDir(), "sessions");
+    let dirs: fs.Dirent[];
+    try {
+      dirs = await fs.promises.readdir(root, { withFileTypes: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw e;
+    }
+    const all: SessionInfo[] = [];
+    for (const d of dirs)
+      if (d.isDirectory() || d.isSymbolicLink()) all.push(...(await listSessions(path.join(root, d.name))));
+    return all.sort((a, b) => b.modified.getTime() - a.modified.getTime());
+  }
+
+  /**
+   * The session file of `cwd` in `sessionDir` (default pi's folder for `cwd`) written last (file time, as pi's
+   * `-c`); in a folder of the caller's, only sessions whose header names `cwd` count (see list()).
+   */
   static async findMostRecent(cwd: string, sessionDir?: string): Promise<string | undefined> {
-    return mostRecentSessionFile(sessionDir ?? defaultSessionDir(cwd));
+    return mostRecentSessionFile(sessionDir ?? defaultSessionDir(cwd), cwdFilterOf(cwd, sessionDir));
   }
 
   /** Open the session of `cwd` written last (findMostRecent), or create one when there is none. */
   static async continueRecent(cwd: string, sessionDir?: string): Promise<SessionManager> {
     const dir = sessionDir ?? defaultSessionDir(cwd);
-    const latest = await mostRecentSessionFile(dir);
+    const latest = await mostRecentSessionFile(dir, cwdFilterOf(cwd, sessionDir));
     return latest ? SessionManager.open(latest, { sessionDir: dir }) : SessionManager.create(cwd, dir);
   }
 
-  private static newHeader(cwd: string, id?: string): SessionHeader {
+  private static newHeader(cwd: string, id?: string, parentSession?: string): SessionHeader {
     if (id !== undefined) assertSessionId(id);
     return {
       type: "session",
@@ -306,6 +397,7 @@ export class SessionManager {
       id: id ?? newSessionId(),
       timestamp: new Date().toISOString(),
       cwd,
+      ...(parentSession !== undefined ? { parentSession } : {}),
     };
   }
 
@@ -331,17 +423,32 @@ export class SessionManager {
   isReadOnly(): boolean {
     return this.file.readOnly;
   }
-  /** True once another process took this session's writer lock over: the session is read-only since. */
+  /**
+   * True once this session lost its writer lock — another process took it over, or the file or its folder was
+   * deleted (getLockLossReason()) — : the session is read-only since.
+   */
   hasLostLock(): boolean {
     return this.file.lockLost;
   }
+  /** Why the writer lock was lost: `taken-over` or `file-gone`; undefined while it is held. */
+  getLockLossReason(): LockLossReason | undefined {
+    return this.file.lockLossReason;
+  }
   /**
-   * Called once when another process takes this session's writer lock over (found by the heartbeat or by a
-   * write, which then throws SessionLockLostError): the session has turned read-only. `newHolder` is the
-   * new lock's holder when it could be read.
+   * Called once when this session loses its writer lock (found by the heartbeat or by a write, which then throws
+   * SessionLockLostError): the session has turned read-only. `reason`: `taken-over` (`newHolder` is the new
+   * lock's holder when it could be read) or `file-gone` (the file or its folder was deleted: saveAgain()).
    */
-  onLockLost(listener: (newHolder: LockHolderInfo | undefined) => void): () => void {
+  onLockLost(listener: (newHolder: LockHolderInfo | undefined, reason: LockLossReason) => void): () => void {
     return this.file.onLockLost(listener);
+  }
+  /**
+   * After the file or its folder was deleted while open (`file-gone`): write the session back to its path, whole
+   * and unchanged, under a new writer lock, and make it writable again. Nothing at the path is overwritten
+   * (SessionChangedError when a file is there by now).
+   */
+  async saveAgain(): Promise<void> {
+    await this.file.saveAgain();
   }
   /** Lines skipped while loading (corrupt, torn, duplicate), and bodies found damaged since, with 1-based line numbers. */
   getLoadIssues(): LoadIssue[] {
@@ -421,7 +528,13 @@ export class SessionManager {
     const nodes = new Array<LazyTreeNode>(n);
     for (let i = 0; i < n; i++) {
       const env = index.env(i);
-      nodes[i] = new LazyTreeNode(env, i, load, index.labels.get(env.id));
+      const label = index.labels.get(env.id);
+      nodes[i] = new LazyTreeNode(
+        env,
+        i,
+        load,
+        label === undefined ? undefined : { text: label, timestamp: index.labelTimestamps.get(env.id) },
+      );
     }
     for (let i = 0; i < n; i++) for (const child of index.kidsAt(i)) nodes[i].children.push(nodes[child]);
     return index.rootPositions().map((i) => nodes[i]);
@@ -612,6 +725,30 @@ export class SessionManager {
     return this.append({ type: "usage", kind, provider, model, usage, ...(note ? { note } : {}) });
   }
 
+  // ---------------------------------------------------------------- appends on other branches
+
+  /**
+   * Append a message under `parentId` (null: a new root) without moving the leaf: a branch that runs beside the
+   * user's (docs/parallel.md). A leaf marker naming the current leaf is written with it, in the same `write`, so
+   * a reload — ours or pi's — resumes where the user is. Returns the message's id.
+   */
+  appendMessageAt(parentId: string | null, message: AgentMessage): string {
+    return this.appendOffLeaf({ type: "message", message }, parentId);
+  }
+
+  /** Append extension state under `parentId` without moving the leaf (as appendMessageAt). */
+  appendCustomEntryAt<T = unknown>(parentId: string | null, customType: string, data?: T): string {
+    if (customType === LEAF_MARKER_TYPE || customType === ARCHIVE_MARKER_TYPE)
+      throw new Error(`customType "${customType}" is reserved`);
+    return this.appendOffLeaf({ type: "custom", customType, data }, parentId);
+  }
+
+  /** What the model sees from `leafId` (null: nothing), as buildSessionContext() gives it at the leaf. */
+  buildSessionContextAt(leafId: string | null): SessionContext {
+    const items = this.pathItems(leafId);
+    return buildContext(items, (item) => this.loadForContext((item as (typeof items)[number]).position));
+  }
+
   // ---------------------------------------------------------------- moves
 
   /** Move the leaf to `id` (persisted). Labels and leaf markers resolve to the entry they hang off. */
@@ -628,9 +765,15 @@ export class SessionManager {
 
   /**
    * Move the leaf to `id` (null = root) and record a summary of the branch left there; the summary becomes
-   * the leaf. Returns the summary's id.
+   * the leaf. `usage`: the summarizer's tokens and cost (pi 1.6's fifth argument). Returns the summary's id.
    */
-  branchWithSummary<T = unknown>(id: string | null, summary: string, details?: T, fromHook?: boolean): string {
+  branchWithSummary<T = unknown>(
+    id: string | null,
+    summary: string,
+    details?: T,
+    fromHook?: boolean,
+    usage?: Usage,
+  ): string {
     let target: string | null = null;
     if (id !== null) {
       const i = this.index.positionOf(id);
@@ -638,7 +781,7 @@ export class SessionManager {
       target = this.resolveLeaf(i);
     }
     const fromId = this.leafId ?? "root";
-    const newId = this.append({ type: "branch_summary", fromId, summary, details, fromHook }, target);
+    const newId = this.append({ type: "branch_summary", fromId, summary, details, usage, fromHook }, target);
     this.emit({ type: "leaf", leafId: newId });
     return newId;
   }
@@ -648,9 +791,15 @@ export class SessionManager {
    * here (AgentSession.bringConclusions). `fromId` names the node it summarizes up to; the summary becomes the
    * leaf. Returns its id.
    */
-  appendBranchSummary<T = unknown>(fromId: string, summary: string, details?: T, fromHook?: boolean): string {
+  appendBranchSummary<T = unknown>(
+    fromId: string,
+    summary: string,
+    details?: T,
+    fromHook?: boolean,
+    usage?: Usage,
+  ): string {
     if (!this.index.has(fromId)) throw new EntryNotFoundError(fromId);
-    return this.append({ type: "branch_summary", fromId, summary, details, fromHook });
+    return this.append({ type: "branch_summary", fromId, summary, details, usage, fromHook });
   }
 
   /**
@@ -661,7 +810,10 @@ export class SessionManager {
    */
   async createBranchedSession(leafId: string | null): Promise<string | undefined> {
     const plan = branchPath(this.pathEntries(leafId));
-    const labelOf = (id: string): string | undefined => this.index.labels.get(id);
+    const labelOf = (id: string): { text: string; timestamp?: string } | undefined => {
+      const text = this.index.labels.get(id);
+      return text === undefined ? undefined : { text, timestamp: this.index.labelTimestamps.get(id) };
+    };
     const load = (rec: PathEntry): SessionEntry => this.load(rec.position);
     const sessionFile = this.file.path;
     if (sessionFile === undefined) {
@@ -686,6 +838,37 @@ export class SessionManager {
       load,
       labelOf,
     });
+  }
+
+  /**
+   * pi 1.6's newSession(): this manager goes on with a new, empty session of the same cwd (`options.id`, and
+   * `options.parentSession` for its header), in the same folder; its file is written with its first user or
+   * assistant message, as create()'s. The session left is flushed and its writer lock released (in the
+   * background). Returns the new file's path (undefined in memory). Listeners get a `rewrite` change.
+   */
+  newSession(options?: Omit<NewSessionOptions, "lock">): string | undefined {
+    if (this.closed) throw new Error(`Session ${this.file.path ?? "(in memory)"} is closed`);
+    const header = SessionManager.newHeader(this.header.cwd, options?.id, options?.parentSession);
+    const old = this.file;
+    const dir = this.sessionDir ?? (old.path === undefined ? undefined : path.dirname(old.path));
+    this.header = header;
+    this.file =
+      dir === undefined
+        ? SessionFile.memory(JSON.stringify(header))
+        : SessionFile.created(
+            path.join(dir, sessionFileName(header.timestamp, header.id)),
+            JSON.stringify(header),
+            old.lockOptions,
+          );
+    this.issues = [];
+    this.lineCount = 0;
+    this.unwritten = [];
+    this.index = this.buildIndex(new EntryTable());
+    this.leafId = null;
+    // What the old file had appended is flushed, and its lock released, when its close ends.
+    old.close().catch(() => undefined);
+    this.emit({ type: "rewrite" });
+    return this.file.path;
   }
 
   // ---------------------------------------------------------------- archive and delete
@@ -830,6 +1013,14 @@ export class SessionManager {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Wait until every line appended so far is on the disk (the background fdatasync, see session-format.md);
+   * a session whose file is not written yet (no user or assistant message) has nothing to flush.
+   */
+  async flush(): Promise<void> {
+    await this.file.flush();
+  }
+
   /** Flush, release the writer lock and close files. Reopening afterwards is writable. Idempotent. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -965,39 +1156,69 @@ export class SessionManager {
     parentId: string | null = this.leafId,
     preset?: { id: string; timestamp: string },
   ): string {
-    this.file.assertWritable();
-    const id = preset?.id ?? newEntryId((c) => this.index.has(c));
-    const { type, ...rest } = fields;
-    const timestamp = preset?.timestamp ?? new Date().toISOString();
-    const text = JSON.stringify({ type, id, parentId, timestamp, ...rest });
-    // Keep what a reload would read (no undefined fields, no aliasing of the caller's objects).
-    const entry = JSON.parse(text) as SessionEntry;
-    const line = Buffer.from(text);
-    // The envelope is read from the line as a reload reads it.
-    const facts = readEntryLine(line, 0, line.length, true);
-    if (isLineFailure(facts)) throw new Error(`Entry ${id} cannot be written: ${facts.reason}`);
-    const defer = this.file.pending && !startsConversation(entry);
-    const wasPending = this.file.pending;
-    const { offset, shift } = this.file.append(line, defer);
-    let lineNo = 0;
-    if (this.file.path !== undefined && !defer) {
-      if (wasPending) {
-        // The header, then the lines kept until now, went to disk with this one.
-        this.lineCount++;
-        const { offsets, lines } = this.index.table;
-        for (const i of this.unwritten) {
-          offsets[i] += shift;
-          lines[i] = ++this.lineCount;
-        }
-        this.unwritten = [];
-      }
-      lineNo = ++this.lineCount;
-    }
-    const position = this.index.add(facts.env, facts.meta, offset, line.length, lineNo);
-    if (defer) this.unwritten.push(position);
-    if (type !== "label" && facts.meta.markerTarget === undefined && facts.meta.archive === undefined) this.leafId = id;
-    this.emit({ type: "append", entry });
+    const [id] = this.writeEntries([{ fields, parentId, preset }]);
     return id;
+  }
+
+  /**
+   * Write `fields` under `parentId` followed by a leaf marker naming the current leaf, both in one `write`: the
+   * entry joins another branch while the user's leaf — here and in every opener that takes the file's last line
+   * as its leaf, pi too — stays where it is, even when the process is killed right after.
+   */
+  private appendOffLeaf(fields: NewEntry, parentId: string | null): string {
+    if (parentId !== null && !this.index.has(parentId)) throw new EntryNotFoundError(parentId);
+    const leaf = this.leafId;
+    const marker: NewEntry = { type: "custom", customType: LEAF_MARKER_TYPE, data: { targetId: leaf } };
+    const [id] = this.writeEntries([
+      { fields, parentId, keepLeaf: true },
+      { fields: marker, parentId: leaf },
+    ]);
+    return id;
+  }
+
+  /** Write entries as consecutive lines with one `write` (see append); returns their ids. */
+  private writeEntries(items: PendingEntry[]): string[] {
+    this.file.assertWritable();
+    const taken = new Set<string>();
+    const written = items.map(({ fields, parentId, preset, keepLeaf }) => {
+      const id = preset?.id ?? newEntryId((c) => this.index.has(c) || taken.has(c));
+      taken.add(id);
+      const { type, ...rest } = fields;
+      const timestamp = preset?.timestamp ?? new Date().toISOString();
+      const text = JSON.stringify({ type, id, parentId, timestamp, ...rest });
+      // Keep what a reload would read (no undefined fields, no aliasing of the caller's objects).
+      const entry = JSON.parse(text) as SessionEntry;
+      const line = Buffer.from(text);
+      // The envelope is read from the line as a reload reads it.
+      const facts = readEntryLine(line, 0, line.length, true);
+      if (isLineFailure(facts)) throw new Error(`Entry ${id} cannot be written: ${facts.reason}`);
+      return { id, type, entry, line, facts, keepLeaf };
+    });
+    const defer = this.file.pending && !startsConversation(written[0].entry);
+    const wasPending = this.file.pending;
+    const joined = Buffer.concat(written.flatMap((w, i) => (i === 0 ? [w.line] : [NEWLINE_BYTE, w.line])));
+    const { offset, shift } = this.file.append(joined, defer);
+    if (this.file.path !== undefined && !defer && wasPending) {
+      // The header, then the lines kept until now, went to disk with this one.
+      this.lineCount++;
+      const { offsets, lines } = this.index.table;
+      for (const i of this.unwritten) {
+        offsets[i] += shift;
+        lines[i] = ++this.lineCount;
+      }
+      this.unwritten = [];
+    }
+    let at = offset;
+    for (const { id, type, entry, line, facts, keepLeaf } of written) {
+      const lineNo = this.file.path !== undefined && !defer ? ++this.lineCount : 0;
+      const position = this.index.add(facts.env, facts.meta, at, line.length, lineNo);
+      at += line.length + 1;
+      if (defer) this.unwritten.push(position);
+      const moves = type !== "label" && facts.meta.markerTarget === undefined && facts.meta.archive === undefined;
+      if (moves && keepLeaf !== true) this.leafId = id;
+      this.emit({ type: "append", entry });
+    }
+    return written.map((w) => w.id);
   }
 
   /** The whole entry at position `i`, read and parsed from its line; SessionFormatError when it is damaged. */
@@ -1027,9 +1248,32 @@ export class SessionManager {
   }
 }
 
+/** The session id a file named as pi names them (`<time>_<id>.jsonl`) carries, when it is a valid one. */
+function idFromFileName(file: string): string | undefined {
+  const id = /_([^_/\\]+)\.jsonl$/i.exec(file)?.[1];
+  if (id === undefined) return undefined;
+  try {
+    assertSessionId(id);
+    return id;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when nothing is at `file`, not even a dangling symlink (lstat: ENOENT). */
+function isMissing(file: string): boolean {
+  try {
+    fs.lstatSync(file);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ENOENT";
+  }
+}
+
 /** A rewrite copies the bytes that stay in pieces this big. */
 const COPY_CHUNK_BYTES = 4 * 1024 * 1024;
 const NEWLINE = 10;
+const NEWLINE_BYTE = Buffer.from("\n");
 
 /** A file's text, read through a handle that is checked to be a regular file. */
 function readText(file: string): string {

@@ -184,6 +184,16 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
   };
 
   const add = (facts: EntryFacts, offset: number, size: number): void => {
+    // A message entry without a role: its line is read again to see whether it holds a message at all (rare).
+    if (
+      facts.env.type === "message" &&
+      facts.env.role === undefined &&
+      !hasMessageObject(source, buf.subarray(0, chunkLen), chunkStart, offset, size)
+    )
+      result.issues.push({
+        line: lineNo,
+        reason: `message entry ${facts.env.id} holds no message object; it is left out of the context`,
+      });
     entries.push(facts.env, facts.meta, offset, size, lineNo);
     previousId = facts.env.id;
     if (facts.activity !== undefined && facts.activity > (result.activity ?? 0)) result.activity = facts.activity;
@@ -324,4 +334,25 @@ function lineEnd(source: { fd: number }, from: number, fileSize: number, chunkBy
     at += n;
   }
   return -1;
+}
+
+/**
+ * True when the `message` entry at [offset, offset + size) has an object as its `message` (pi's buildSessionContext
+ * reads its role and content; a `null` there must not reach it).
+ */
+function hasMessageObject(source: Source, chunk: Buffer, chunkStart: number, offset: number, size: number): boolean {
+  let line: Buffer;
+  if (offset >= chunkStart && offset + size <= chunkStart + chunk.length)
+    line = chunk.subarray(offset - chunkStart, offset - chunkStart + size);
+  else if ("fd" in source) {
+    line = Buffer.allocUnsafe(size);
+    readRange(source.fd, line, 0, offset, size);
+  } else line = source.bytes.subarray(offset, offset + size);
+  try {
+    const m = (JSON.parse(line.toString("utf8")) as { message?: unknown }).message;
+    return typeof m === "object" && m !== null && !Array.isArray(m);
+  } catch {
+    // A glued piece is not a line of its own: whatever the scanner read is kept as it is.
+    return true;
+  }
 }

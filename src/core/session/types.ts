@@ -154,6 +154,8 @@ export interface SessionTreeNode {
   children: SessionTreeNode[];
   /** Resolved label of this entry, if any. */
   label?: string;
+  /** When that label was set (the timestamp of the label entry that set it), as pi 1.6 gives it. */
+  labelTimestamp?: string;
   /** True when the entry is surfaced as a root although its parentId is not null (see EntryEnvelope.orphan). */
   orphan?: boolean;
   /** The entry's envelope (cheap; `entry` itself loads the body on first access). */
@@ -261,8 +263,10 @@ export interface BranchDeletion {
 
 /** Options of SessionManager.create() and inMemory(). */
 export interface NewSessionOptions {
-  /** The session id (pi's custom session ids); default a new UUID. Invalid ids throw SessionIdError. */
+  /** The session id (pi's custom session ids); default a new UUIDv7. Invalid ids throw SessionIdError. */
   id?: string;
+  /** The session this one continues (header `parentSession`), as pi's newSession() records it. */
+  parentSession?: string;
   /** create(): the writer lock, taken when the file is first written. */
   lock?: LockOptions;
 }
@@ -284,3 +288,6 @@ export const LEAF_MARKER_TYPE = "agent-tree/leaf";
 export interface LeafMarkerData {
   targetId: string | null;
 }
+
+/** A line of a session file: the header or an entry (pi's FileEntry; SessionManager.inMemory takes them). */
+export type FileEntry = SessionHeader | SessionEntry;

@@ -2,7 +2,7 @@
  * One summary: by the model when one is usable, otherwise (or when forced) by the extractive
  * summarizer. The file lists are appended in both cases, so the result has the same shape.
  */
-import type { AgentMessage, AssistantMessage } from "../messages.js";
+import type { AgentMessage, AssistantMessage, Usage } from "../messages.js";
 import { contentText } from "../messages.js";
 import type { ModelInfo, StreamRequest } from "../providers/types.js";
 import type { FileOperationDetails } from "../hooks/hook-events.js";
@@ -52,6 +52,8 @@ export interface SummaryRequest {
 export interface SummaryResult {
   summary: string;
   details: FileOperationDetails;
+  /** The model call's tokens and cost (none for an extractive summary), recorded on the entry as pi does. */
+  usage?: Usage;
 }
 
 /** Thrown when the signal aborts a summary. */
@@ -111,6 +113,7 @@ export async function summarize(req: SummaryRequest): Promise<SummaryResult> {
     modifiedFiles: [...req.fileOps.modifiedFiles],
   };
   let body: string;
+  let usage: Usage | undefined;
   if (usesModel(req) && req.model && req.complete) {
     let reply: AssistantMessage;
     try {
@@ -123,9 +126,10 @@ export async function summarize(req: SummaryRequest): Promise<SummaryResult> {
     if (reply.stopReason === "error") throw new Error(`Summarization failed: ${reply.errorMessage ?? "unknown error"}`);
     body = contentText(reply.content).trim();
     if (!body) throw new Error("Summarization failed: the model returned an empty summary");
+    usage = reply.usage;
   } else {
     body = extractiveSummary({ messages: req.messages, previousSummary: req.previousSummary });
     details.extractive = true;
   }
-  return { summary: body + formatFileOps(details), details };
+  return { summary: body + formatFileOps(details), details, ...(usage ? { usage } : {}) };
 }

@@ -55,6 +55,7 @@ export function createBashTool(cwd: string, commandEnv: () => NodeJS.ProcessEnv 
       required: ["command"],
     },
     mutates: true,
+    promptSnippet: "Execute bash commands in the workspace folder",
     execute: guarded("bash", async (args, ctx): Promise<ToolResult> => {
       const command = reqString(args, "command");
       const timeoutSec = optInt(args, "timeout", 1);

@@ -24,6 +24,7 @@ export function createFindTool(cwd: string): AgentTool {
       required: ["pattern"],
     },
     mutates: false,
+    promptSnippet: "Find files by glob pattern (respects .gitignore)",
     execute: guarded("find", async (args, ctx) => {
       const pattern = reqString(args, "pattern");
       const p = optString(args, "path") ?? ".";

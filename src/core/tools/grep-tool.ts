@@ -39,6 +39,7 @@ export function createGrepTool(cwd: string): AgentTool {
       required: ["pattern"],
     },
     mutates: false,
+    promptSnippet: "Search file contents for patterns (respects .gitignore)",
     execute: guarded("grep", async (args, ctx) => {
       const pattern = reqString(args, "pattern");
       const p = optString(args, "path") ?? ".";

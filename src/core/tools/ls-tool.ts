@@ -21,6 +21,7 @@ export function createLsTool(cwd: string): AgentTool {
       },
     },
     mutates: false,
+    promptSnippet: "List directory contents",
     execute: guarded("ls", async (args) => {
       const p = optString(args, "path") ?? ".";
       const limit = optInt(args, "limit", 1) ?? DEFAULT_LIMIT;

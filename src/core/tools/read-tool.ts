@@ -2,7 +2,7 @@
 import path from "node:path";
 import { describeFsError } from "./fs-errors.js";
 import { readLineWindow, type LineWindow } from "./read-lines.js";
-import { displayPath, namedPath } from "./path-guard.js";
+import { OutsideWorkspaceError, displayPath, isInside, namedPath } from "./path-guard.js";
 import { openInWorkspace, type OpenedPath } from "./workspace-open.js";
 import { guarded, optInt, reqString, textResult } from "./tool-args.js";
 import { MAX_BYTES, MAX_LINES, truncateHead } from "./truncate.js";
@@ -18,8 +18,23 @@ const IMAGE_TYPES: Record<string, string> = {
 /** Larger images are refused rather than sent. */
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
-/** Create the read tool. */
-export function createReadTool(cwd: string): AgentTool {
+/**
+ * Opens `p` in the workspace, else — an absolute path inside one of `extraRoots` (the folders of the skills the
+ * system prompt lists, which may live in pi's agent folder) — confined to that folder the same way.
+ */
+async function openForRead(cwd: string, p: string, extraRoots: readonly string[]): Promise<OpenedPath> {
+  try {
+    return await openInWorkspace(cwd, p, "read");
+  } catch (e) {
+    if (!(e instanceof OutsideWorkspaceError) || !path.isAbsolute(p)) throw e;
+    const root = extraRoots.find((r) => isInside(path.resolve(r), path.resolve(p)));
+    if (root === undefined) throw e;
+    return openInWorkspace(root, p, "read");
+  }
+}
+
+/** Create the read tool; `extraRoots` are folders outside the workspace it may read too (see openForRead). */
+export function createReadTool(cwd: string, extraRoots: () => readonly string[] = () => []): AgentTool {
   return {
     name: "read",
     description: `Read a file. Text is returned as-is; at most ${MAX_LINES} lines or ${MAX_BYTES / 1024}KB per call (use offset/limit to page; offset is a 1-based line number). Images (png, jpg, gif, webp) are returned as images.`,
@@ -33,6 +48,8 @@ export function createReadTool(cwd: string): AgentTool {
       required: ["path"],
     },
     mutates: false,
+    promptSnippet: "Read file contents",
+    promptGuidelines: ["Use read to examine files instead of cat or sed."],
     execute: guarded("read", async (args) => {
       const p = reqString(args, "path");
       const offset = optInt(args, "offset", 1) ?? 1;
@@ -40,7 +57,7 @@ export function createReadTool(cwd: string): AgentTool {
       const shown = displayPath(cwd, namedPath(cwd, p));
       let opened: OpenedPath;
       try {
-        opened = await openInWorkspace(cwd, p, "read");
+        opened = await openForRead(cwd, p, extraRoots());
       } catch (e) {
         throw describeFsError(e, shown);
       }

@@ -22,6 +22,10 @@ export interface ToolContext {
 export interface AgentTool<Args = Record<string, unknown>> extends ToolDefinition {
   /** Whether the host should ask before running it (write, edit, bash). */
   mutates: boolean;
+  /** One line for the system prompt's tool list (else the first line of `description`). */
+  promptSnippet?: string;
+  /** Rule bullets the system prompt adds while the tool is offered. */
+  promptGuidelines?: readonly string[];
   execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }
 
@@ -37,3 +41,14 @@ export type ToolApprovalDecision = { approved: true } | { approved: false; reaso
 
 /** Supplied by the host: asks the user (or a setting) before a tool runs. */
 export type ToolApprovalPolicy = (request: ToolApprovalRequest, signal?: AbortSignal) => Promise<ToolApprovalDecision>;
+
+/**
+ * Tools that come and go while a session runs (MCP servers): the session offers the model its own tools plus
+ * these, asking `ready` when a prompt starts.
+ */
+export interface AgentToolSource {
+  /** The tools available now, without starting or waiting for anything. */
+  current(): readonly AgentTool[];
+  /** Starts what the tools need and resolves with them (a bounded wait; ends early when `signal` aborts). */
+  ready(signal?: AbortSignal): Promise<readonly AgentTool[]>;
+}

@@ -12,6 +12,8 @@ import { createWriteTool } from "./write-tool.js";
 export interface WorkspaceToolOptions {
   /** The environment of each bash command (default: the host's without the built-in providers' key variables). */
   commandEnv?: () => NodeJS.ProcessEnv;
+  /** Folders outside the workspace `read` may read (the listed skills' folders); default none. */
+  readRoots?: () => readonly string[];
 }
 
 /**
@@ -20,7 +22,7 @@ export interface WorkspaceToolOptions {
  */
 export function createWorkspaceTools(cwd: string, options: WorkspaceToolOptions = {}): AgentTool[] {
   return [
-    createReadTool(cwd),
+    createReadTool(cwd, options.readRoots),
     createWriteTool(cwd),
     createEditTool(cwd),
     createBashTool(cwd, options.commandEnv),

@@ -19,6 +19,8 @@ export function createWriteTool(cwd: string): AgentTool {
       required: ["path", "content"],
     },
     mutates: true,
+    promptSnippet: "Create or overwrite files",
+    promptGuidelines: ["Use write only for new files or complete rewrites."],
     execute: guarded("write", async (args) => {
       const p = reqString(args, "path");
       const content = reqString(args, "content", true);

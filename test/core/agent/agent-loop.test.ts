@@ -43,7 +43,11 @@ describe("AgentSession prompt loop (OpenAI wire)", { timeout: 60_000 }, () => {
     await agent.prompt("hello there");
     assert.deepEqual(compactTypes(events), [
       "agent_start",
+      // The user's message shows at once; the prompt is recorded first (a system message, as pi 1.6 writes it),
+      // then the user's message.
       "message_start",
+      "message_start",
+      "message_end",
       "message_end",
       "turn_start",
       "message_start",
@@ -55,7 +59,7 @@ describe("AgentSession prompt loop (OpenAI wire)", { timeout: 60_000 }, () => {
     const entries = sm.getEntries();
     assert.deepEqual(
       messages(entries).map((m) => m.role),
-      ["user", "assistant"],
+      ["system", "user", "assistant"],
     );
     assert.equal(lastAssistant(entries).stopReason, "stop");
     assert.match(JSON.stringify(lastAssistant(entries).content), /Echo: hello there/);

@@ -100,7 +100,20 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
     assert.ok(r.kind === "moved", r.kind);
     assert.match(requestText(fake.requests[0]), /Additional focus: the test results/);
     const line = readJsonl(sm.getSessionFile() as string).at(-1) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(line), ["type", "id", "parentId", "timestamp", "fromId", "summary", "details"]);
+    // pi 1.6's field order, with the summarizer's usage recorded (the chat's usage line counts it).
+    assert.deepEqual(Object.keys(line), [
+      "type",
+      "id",
+      "parentId",
+      "timestamp",
+      "fromId",
+      "summary",
+      "details",
+      "usage",
+    ]);
+    const usage = line.usage as { input: number; output: number };
+    assert.ok(usage.input > 0 && usage.output > 0, JSON.stringify(usage));
+    assert.deepEqual(sm.getUsage(String(line.id)), line.usage);
     assert.equal(line.id, r.summaryEntry?.id);
 
     const context = sm.buildSessionContext().messages;

@@ -50,7 +50,8 @@ describe("navigateTree", { timeout: 60_000 }, () => {
     const { sm, ids } = await buildTree(tmp.dir);
     const { agent } = newAgent(sm);
     const r = await agent.navigateTree(ids.u1);
-    assert.deepEqual(r, { kind: "moved", editorText: "Start the task" });
+    // pi's fields beside `kind`: a script written against pi reads `cancelled` and `editorText`.
+    assert.deepEqual(r, { kind: "moved", cancelled: false, editorText: "Start the task" });
     assert.equal(sm.getLeafId(), null);
     assert.deepEqual(sm.buildSessionContext().messages, []);
     const file = sm.getSessionFile()!;
@@ -64,7 +65,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
     const { sm, ids } = await buildTree(tmp.dir);
     const { agent } = newAgent(sm);
     const r = await agent.navigateTree(ids.a4);
-    assert.deepEqual(r, { kind: "moved" });
+    assert.deepEqual(r, { kind: "moved", cancelled: false });
     assert.equal(sm.getLeafId(), ids.a4);
     await sm.close();
   });
@@ -83,7 +84,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
     const { sm, ids } = await buildTree(tmp.dir);
     const { agent } = newAgent(sm);
     const size = fileSize(sm);
-    assert.deepEqual(await agent.navigateTree(ids.a3, { summarize: true }), { kind: "noop" });
+    assert.deepEqual(await agent.navigateTree(ids.a3, { summarize: true }), { kind: "noop", cancelled: false });
     assert.equal(fileSize(sm), size);
     await sm.close();
   });
@@ -204,7 +205,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
     agent.hooks.on("session_before_tree", () => ({ cancel: true }));
     agent.hooks.on("session_tree", () => void (treeFired = true));
     const size = fileSize(sm);
-    assert.deepEqual(await agent.navigateTree(ids.a4, { summarize: true }), { kind: "cancelled" });
+    assert.deepEqual(await agent.navigateTree(ids.a4, { summarize: true }), { kind: "cancelled", cancelled: true });
     assert.equal(fileSize(sm), size);
     assert.equal(sm.getLeafId(), ids.a3);
     assert.equal(treeFired, false);
@@ -289,7 +290,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
     });
     const size = fileSize(sm);
     const r = await agent.navigateTree(ids.a4, { summarize: true, signal: controller.signal });
-    assert.deepEqual(r, { kind: "aborted" });
+    assert.deepEqual(r, { kind: "aborted", cancelled: true, aborted: true });
     assert.equal(fileSize(sm), size);
     assert.equal(sm.getLeafId(), ids.a3);
     await sm.close();

@@ -324,3 +324,27 @@ test("a page without valid data says so instead of failing", { skip }, async () 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("a message's attachments fold under their names and its images show", { skip }, async () => {
+  const sm = SessionManager.inMemory("/ws");
+  const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+  const id = sm.appendMessage({
+    role: "user",
+    content: [
+      { type: "text", text: "look at @a.md" },
+      { type: "text", text: '<file name="/ws/a.md">\n# HEADING **not bold**\n</file>' },
+      { type: "image", data: png, mimeType: "image/png" },
+    ],
+    timestamp: Date.now(),
+  });
+  const file = join(dir, "attachments.html");
+  await writeSessionHtml(sm, file, { pageScript });
+  const w = await open(file, 1200, `#${id}`);
+  const { page } = w;
+  const details = page.locator("#messages details.attachment");
+  assert.equal(await details.locator("summary").textContent(), "File /ws/a.md");
+  assert.equal(await details.getAttribute("open"), null, "folded");
+  assert.equal(await details.locator("pre").textContent(), "# HEADING **not bold**", "plain text, not markdown");
+  assert.equal(await page.locator("#messages img.attached").count(), 1);
+  await finish(w);
+});

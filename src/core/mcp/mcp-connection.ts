@@ -1,0 +1,334 @@
+/**
+ * One MCP server, through the official client (`@modelcontextprotocol/sdk`): start (spawn or connect, initialize,
+ * list tools), calls with a timeout and the caller's abort signal, and its end — stopped by us, failed to start,
+ * died, or disconnected because it wrote something other than MCP messages on its stdout. A failure is reported
+ * once, with the last lines the server wrote on stderr.
+ */
+import * as path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { KeyRedactor } from "../agent/key-redactor.js";
+import type { ToolResult } from "../tools/types.js";
+import type { McpServerConfig } from "./mcp-config.js";
+import { expandHome, expandMap } from "./mcp-expand.js";
+
+/** Where a server is. */
+export type McpServerState = "stopped" | "starting" | "running" | "failed" | "disabled";
+
+/** What a connection needs from its pool. */
+export interface McpConnectionEnv {
+  /** Relative `cwd` of a stdio server resolves against this (the workspace folder). */
+  cwd: string;
+  /** The environment a stdio server inherits (the host's, without model keys). */
+  baseEnv: () => NodeJS.ProcessEnv;
+  /** Bound on initialize + tools/list. */
+  startupTimeoutMs: number;
+  clientInfo: { name: string; version: string };
+  /** The server failed (start, death, garbage): called once per failure. */
+  onFailure: (conn: McpConnection) => void;
+  /** State or tool list changed. */
+  onChange: () => void;
+}
+
+/** Lines of stderr kept for the failure report. */
+const STDERR_LINES = 20;
+/** Bound on pages of tools/list (a server that keeps returning cursors cannot hold the start forever). */
+const MAX_TOOL_PAGES = 50;
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** `fetch failed` says nothing: the cause (ECONNREFUSED, a DNS error) does. */
+function withCause(err: unknown): string {
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : "";
+  return cause && !message(err).includes(cause) ? `${message(err)} (${cause})` : message(err);
+}
+
+/** The SDK's schema check failed (zod 3 names it ZodError, zod 4 $ZodError). */
+function isSchemaError(err: unknown): err is Error & { issues?: { path?: unknown[]; message?: string }[] } {
+  return err instanceof Error && /^\$?ZodError$/.test(err.name);
+}
+
+/** A stdout line that is not JSON-RPC reaches the client as a JSON or schema parse error. */
+function isGarbageError(err: unknown): boolean {
+  return err instanceof SyntaxError || isSchemaError(err);
+}
+
+/** One line out of a schema error: where and what. */
+function schemaProblem(err: Error & { issues?: { path?: unknown[]; message?: string }[] }): string {
+  const first = err.issues?.[0];
+  if (!first) return "its shape is wrong";
+  const where = first.path?.length ? `${first.path.join(".")}: ` : "";
+  return `${where}${first.message ?? "invalid"}`;
+}
+
+/** See the file comment. */
+export class McpConnection {
+  state: McpServerState;
+  /** Why it failed (with the stderr tail appended when there is one). */
+  error: string | undefined;
+  /** The server's tools, as it listed them. */
+  tools: Tool[] = [];
+  /** Server instructions from initialize, if any. */
+  instructions: string | undefined;
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+  private starting: Promise<void> | undefined;
+  private stderrTail: string[] = [];
+  private stderrPartial = "";
+  /** Set when we close it on purpose, so the close is not a death. */
+  private closing = false;
+  /** Bumped by every start and stop; callbacks of an older client are ignored. */
+  private generation = 0;
+  /** Values filled in from the environment (`${TOKEN}` in env or headers): kept out of reports and results. */
+  private readonly redactor: KeyRedactor;
+  private secrets: string[] = [];
+
+  constructor(
+    readonly config: McpServerConfig,
+    private readonly env: McpConnectionEnv,
+  ) {
+    this.state = config.enabled ? "stopped" : "disabled";
+    this.redactor = new KeyRedactor(() => this.secrets);
+  }
+
+  /** `result` without the values this server's configuration took from the environment. */
+  redact(result: ToolResult): ToolResult {
+    return this.redactor.redact(result);
+  }
+
+  private redactText(text: string): string {
+    const r = this.redactor.redact({ content: [{ type: "text", text }] }).content[0];
+    return r.type === "text" ? r.text : text;
+  }
+
+  /** Remembers the values of the variables `raw` names (the tokens), and returns `expanded`. */
+  private rememberSecrets(
+    raw: Readonly<Record<string, string>>,
+    expanded: Record<string, string>,
+  ): Record<string, string> {
+    for (const v of Object.values(raw))
+      for (const m of v.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g)) {
+        const value = process.env[m[1] ?? m[2]];
+        if (value) this.secrets.push(value);
+      }
+    return expanded;
+  }
+
+  /** The name of the server. */
+  get name(): string {
+    return this.config.name;
+  }
+
+  /** pid of a running stdio server. */
+  get pid(): number | undefined {
+    return this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined;
+  }
+
+  /** The last lines the server wrote on stderr. */
+  stderrLines(): readonly string[] {
+    return this.stderrPartial ? [...this.stderrTail, this.stderrPartial] : this.stderrTail;
+  }
+
+  /** Starts it unless running or starting; resolves when it runs or failed (never rejects). */
+  start(): Promise<void> {
+    if (this.state === "disabled") return Promise.resolve();
+    if (this.state === "running") return Promise.resolve();
+    if (this.starting) return this.starting;
+    const gen = ++this.generation;
+    this.state = "starting";
+    this.error = undefined;
+    this.stderrTail = [];
+    this.stderrPartial = "";
+    this.secrets = [];
+    this.env.onChange();
+    this.starting = this.connect(gen).finally(() => {
+      if (gen === this.generation) this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  /** The promise of a start in progress (undefined when none). */
+  get pending(): Promise<void> | undefined {
+    return this.starting;
+  }
+
+  private createTransport(): Transport {
+    const t = this.config.transport;
+    const what = `MCP server "${this.name}"`;
+    if (t.type === "http") {
+      const headers = this.rememberSecrets(t.headers, expandMap(t.headers, process.env, `${what} header`));
+      return new StreamableHTTPClientTransport(new URL(t.url), { requestInit: { headers } });
+    }
+    const env = { ...this.env.baseEnv(), ...this.rememberSecrets(t.env, expandMap(t.env, process.env, `${what} env`)) };
+    const defined = Object.fromEntries(
+      Object.entries(env).filter((e): e is [string, string] => typeof e[1] === "string"),
+    );
+    const transport = new StdioClientTransport({
+      command: expandHome(t.command),
+      args: t.args.map(expandHome),
+      cwd: path.resolve(this.env.cwd, expandHome(t.cwd ?? ".")),
+      env: defined,
+      stderr: "pipe",
+    });
+    transport.stderr?.on("data", (chunk: Buffer) => this.keepStderr(chunk.toString("utf8")));
+    return transport;
+  }
+
+  private keepStderr(text: string): void {
+    const lines = (this.stderrPartial + text).split(/\r?\n/);
+    this.stderrPartial = lines.pop() ?? "";
+    this.stderrTail.push(
+      ...lines.filter((l) => l.trim() !== "").map((l) => (l.length > 500 ? l.slice(0, 500) + "…" : l)),
+    );
+    if (this.stderrTail.length > STDERR_LINES) this.stderrTail.splice(0, this.stderrTail.length - STDERR_LINES);
+  }
+
+  private async connect(gen: number): Promise<void> {
+    this.closing = false;
+    let client: Client | undefined;
+    try {
+      const transport = this.createTransport();
+      this.transport = transport;
+      client = new Client(this.env.clientInfo, { capabilities: {} });
+      this.client = client;
+      client.onclose = () => {
+        // A close while starting also rejects the start, whose catch says why.
+        if (gen !== this.generation || this.closing || this.state === "starting") return;
+        this.fail(gen, "it stopped unexpectedly");
+      };
+      client.onerror = (err) => {
+        if (gen !== this.generation || this.closing) return;
+        if (isGarbageError(err))
+          this.fail(
+            gen,
+            `it wrote something other than MCP messages on its standard output (${message(err).slice(0, 200)}); ` +
+              "servers must log to stderr. It was disconnected.",
+          );
+      };
+      await client.connect(transport, { timeout: this.env.startupTimeoutMs });
+      const tools = await this.listTools(client);
+      if (gen !== this.generation) return;
+      this.tools = tools;
+      this.instructions = client.getInstructions();
+      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+        if (gen !== this.generation || !this.client) return;
+        try {
+          this.tools = await this.listTools(this.client);
+          this.env.onChange();
+        } catch {
+          // The old list stays; a dead server is reported through onclose.
+        }
+      });
+      this.state = "running";
+      this.env.onChange();
+    } catch (err) {
+      if (gen !== this.generation) return;
+      const why =
+        err instanceof McpError && err.code === ErrorCode.RequestTimeout
+          ? `it did not answer within ${Math.round(this.env.startupTimeoutMs / 1000)} s`
+          : err instanceof McpError && err.code === ErrorCode.ConnectionClosed
+            ? this.config.transport.type === "stdio"
+              ? "it exited while starting"
+              : "the connection closed while starting"
+            : withCause(err);
+      this.fail(gen, `it failed to start: ${why}`);
+    }
+  }
+
+  private async listTools(client: Client): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const res = await client.listTools(cursor ? { cursor } : {}, { timeout: this.env.startupTimeoutMs });
+      tools.push(...res.tools);
+      cursor = res.nextCursor;
+      if (!cursor) break;
+    }
+    return tools;
+  }
+
+  /** Marks it failed (once per failure), reports it, and closes what is left of it. */
+  private fail(gen: number, why: string): void {
+    if (gen !== this.generation || this.state === "failed") return;
+    this.state = "failed";
+    const tail = this.stderrLines();
+    this.error = this.redactText(
+      `MCP server "${this.name}": ${why}` +
+        (tail.length ? `\nLast lines of its stderr:\n${tail.slice(-10).join("\n")}` : ""),
+    );
+    this.tools = [];
+    void this.closeClient();
+    this.env.onFailure(this);
+    this.env.onChange();
+  }
+
+  /**
+   * Calls `tool` with `args`. Rejects with a clear error on timeout, a server that is not running or a
+   * malformed result (the SDK checks the result's shape); an abort of `signal` cancels the request.
+   */
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    opts: { signal?: AbortSignal; timeoutMs: number },
+  ): Promise<CallToolResult> {
+    const client = this.client;
+    if (this.state !== "running" || !client)
+      throw new Error(`MCP server "${this.name}" is not running${this.error ? ` (${this.error.split("\n")[0]})` : ""}`);
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal: opts.signal,
+        timeout: opts.timeoutMs,
+        resetTimeoutOnProgress: true,
+      });
+      if (!Array.isArray(result.content))
+        throw new Error(`MCP server "${this.name}" sent a malformed result for ${tool} (no content list)`);
+      return result as CallToolResult;
+    } catch (err) {
+      // The server died or was disconnected during the call: say why, not "Connection closed".
+      if ((this.state as McpServerState) === "failed" && this.error) throw new Error(this.error.split("\n")[0]);
+      if (isSchemaError(err))
+        throw new Error(`MCP server "${this.name}" sent a malformed result for ${tool} (${schemaProblem(err)})`);
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
+        throw new Error(
+          `MCP tool ${this.name}/${tool} did not answer within ${Math.round(opts.timeoutMs / 1000)} s and was cancelled`,
+        );
+      throw err;
+    }
+  }
+
+  /** Stops it (the process ends: stdin closed, then SIGTERM, then SIGKILL). */
+  async stop(state: "stopped" | "disabled" = "stopped"): Promise<void> {
+    this.generation++;
+    this.starting = undefined;
+    this.state = state;
+    this.tools = [];
+    this.error = undefined;
+    await this.closeClient();
+    this.env.onChange();
+  }
+
+  private async closeClient(): Promise<void> {
+    const client = this.client;
+    const transport = this.transport;
+    this.client = undefined;
+    this.transport = undefined;
+    this.closing = true;
+    try {
+      if (client) await client.close();
+      else await transport?.close();
+    } catch {
+      // Closing a dead server can fail; it is gone either way.
+    }
+  }
+}

@@ -1,0 +1,280 @@
+/**
+ * The MCP servers of a workspace and their tools. Servers start lazily, all at once in the background, when the
+ * first prompt asks for tools; that prompt waits for them a bounded time. A server that fails is reported once and
+ * the others go on. The pool is an `AgentToolSource`, so an AgentSession (the main one, a parallel branch, an
+ * aside) gets the tools of the running servers, all of them or only the read-only ones.
+ */
+import type { AgentTool, AgentToolSource } from "../tools/types.js";
+import type { McpConfig, McpConfigIssue } from "./mcp-config.js";
+import { McpConnection, type McpServerState } from "./mcp-connection.js";
+import { mcpToolName } from "./mcp-names.js";
+import { createMcpAgentTool, type McpAgentTool } from "./mcp-tool.js";
+
+/** Default bound on one tool call (the setting `agentTree.mcp.timeout` overrides it). */
+export const DEFAULT_MCP_CALL_TIMEOUT_MS = 60_000;
+/** Default bound on a server's start (initialize + tools/list). */
+export const DEFAULT_MCP_STARTUP_TIMEOUT_MS = 30_000;
+/** How long a prompt waits for servers still starting before it goes on without them. */
+export const DEFAULT_MCP_PROMPT_WAIT_MS = 10_000;
+
+/** Constructor options. */
+export interface McpPoolOptions {
+  /** Reads the configuration (again on `reload`). */
+  loadConfig: () => McpConfig;
+  /** Workspace folder: relative `cwd`s resolve against it. */
+  cwd: string;
+  /** The environment stdio servers inherit (default: this process's). */
+  baseEnv?: () => NodeJS.ProcessEnv;
+  /** Bound on one tool call, read at each call. */
+  callTimeoutMs?: () => number;
+  startupTimeoutMs?: number;
+  promptWaitMs?: number;
+  /** A server failed, or the configuration has a problem: said once each. */
+  onReport?: (report: McpReport) => void;
+  /** Enable/Disable choices made in the UI (server name → enabled), applied over the files. */
+  enabledOverrides?: Readonly<Record<string, boolean>>;
+  clientInfo?: { name: string; version: string };
+}
+
+/** Something the user should be told once. */
+export type McpReport =
+  { kind: "failed"; server: string; message: string } | { kind: "config"; issue: McpConfigIssue; message: string };
+
+/** One tool in the listing. */
+export interface McpToolStatus {
+  /** The name the model calls. */
+  name: string;
+  /** The name on the server. */
+  mcpName: string;
+  description: string;
+  readOnly: boolean;
+}
+
+/** One server in the listing (Agent: Show MCP Servers). */
+export interface McpServerStatus {
+  name: string;
+  source: string;
+  transport: "stdio" | "http";
+  /** The command line or the URL (without headers: they may hold tokens). */
+  target: string;
+  state: McpServerState;
+  tools: McpToolStatus[];
+  error?: string;
+  pid?: number;
+}
+
+/** Which tools a session gets. */
+export interface McpToolFilter {
+  /** Only tools a server marks read-only (`readOnlyHint`): for read-only asides. */
+  readOnly?: boolean;
+}
+
+/** See the file comment. */
+export class McpPool implements AgentToolSource {
+  private connections: McpConnection[] = [];
+  private issues: McpConfigIssue[] = [];
+  private readonly overrides = new Map<string, boolean>();
+  private readonly listeners = new Set<() => void>();
+  private toolCache: McpAgentTool[] | undefined;
+  private loaded = false;
+  private disposed = false;
+  private readonly reportedIssues = new Set<string>();
+
+  constructor(private readonly options: McpPoolOptions) {
+    for (const [name, on] of Object.entries(options.enabledOverrides ?? {})) this.overrides.set(name, on);
+  }
+
+  /** Listens for state and tool changes; returns the unsubscribe function. */
+  onDidChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    this.toolCache = undefined;
+    for (const l of [...this.listeners]) {
+      try {
+        l();
+      } catch {
+        // A listener's failure does not stop the others.
+      }
+    }
+  }
+
+  private load(): void {
+    if (this.loaded) return;
+    this.loaded = true;
+    const config = this.options.loadConfig();
+    this.issues = config.issues;
+    for (const issue of config.issues) {
+      const message = `MCP configuration (${issue.source}): ${issue.message}`;
+      if (this.reportedIssues.has(message)) continue;
+      this.reportedIssues.add(message);
+      this.options.onReport?.({ kind: "config", issue, message });
+    }
+    this.connections = config.servers.map((s) => {
+      const enabled = this.overrides.get(s.name) ?? s.enabled;
+      return new McpConnection(
+        { ...s, enabled },
+        {
+          cwd: this.options.cwd,
+          baseEnv: this.options.baseEnv ?? (() => process.env),
+          startupTimeoutMs: this.options.startupTimeoutMs ?? DEFAULT_MCP_STARTUP_TIMEOUT_MS,
+          clientInfo: this.options.clientInfo ?? { name: "agent-tree", version: "0.1.0" },
+          onFailure: (conn) =>
+            this.options.onReport?.({ kind: "failed", server: conn.name, message: conn.error ?? conn.name }),
+          onChange: () => this.changed(),
+        },
+      );
+    });
+  }
+
+  /** True when any server is configured and enabled (the prompt then waits for them). */
+  hasServers(): boolean {
+    this.load();
+    return this.connections.some((c) => c.state !== "disabled");
+  }
+
+  /** Starts every enabled server that is not running or starting, in the background. */
+  start(): void {
+    if (this.disposed) return;
+    this.load();
+    for (const c of this.connections) if (c.state === "stopped") void c.start();
+  }
+
+  /**
+   * Starts the servers (first call) and waits for those still starting, at most the prompt wait or until
+   * `signal` aborts; then the tools of the running servers. A failed server is not restarted here.
+   */
+  async ready(signal?: AbortSignal, filter: McpToolFilter = {}): Promise<readonly AgentTool[]> {
+    this.start();
+    const pending = this.connections.flatMap((c) => (c.pending ? [c.pending] : []));
+    if (pending.length > 0 && !signal?.aborted) {
+      let timer: NodeJS.Timeout | undefined;
+      let onAbort: (() => void) | undefined;
+      await Promise.race([
+        Promise.all(pending),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, this.options.promptWaitMs ?? DEFAULT_MCP_PROMPT_WAIT_MS);
+          onAbort = resolve;
+          signal?.addEventListener("abort", onAbort, { once: true });
+        }),
+      ]);
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
+    }
+    return this.tools(filter);
+  }
+
+  /**
+   * A tool source for one AgentSession: all tools, or (`readOnly`) only those a server marks read-only, for a
+   * read-only aside. The main session uses the pool itself, which is the unfiltered source.
+   */
+  source(filter: McpToolFilter = {}): AgentToolSource {
+    return { current: () => this.tools(filter), ready: (signal) => this.ready(signal, filter) };
+  }
+
+  /** The tools of the running servers, now (no start, no wait). */
+  current(): readonly AgentTool[] {
+    return this.tools();
+  }
+
+  /** The tools of the running servers: all, or only those marked read-only. */
+  tools(filter: McpToolFilter = {}): McpAgentTool[] {
+    if (!this.toolCache) {
+      const taken = new Set<string>();
+      const timeout = (): number => this.options.callTimeoutMs?.() ?? DEFAULT_MCP_CALL_TIMEOUT_MS;
+      this.toolCache = this.connections
+        .filter((c) => c.state === "running")
+        .flatMap((c) =>
+          c.tools.map((t) => {
+            const name = mcpToolName(c.name, t.name, (n) => taken.has(n));
+            taken.add(name);
+            return createMcpAgentTool(c, t, name, timeout);
+          }),
+        );
+    }
+    return filter.readOnly ? this.toolCache.filter((t) => t.readOnly) : [...this.toolCache];
+  }
+
+  /** Every configured server with its state and tools (the file order, later files last). */
+  status(): McpServerStatus[] {
+    this.load();
+    const tools = this.tools();
+    return this.connections.map((c) => {
+      const t = c.config.transport;
+      const s: McpServerStatus = {
+        name: c.name,
+        source: c.config.source,
+        transport: t.type,
+        target: t.type === "http" ? t.url : [t.command, ...t.args].join(" "),
+        state: c.state,
+        tools: tools
+          .filter((x) => x.server === c.name)
+          .map((x) => ({ name: x.name, mcpName: x.mcpName, description: x.description, readOnly: x.readOnly })),
+      };
+      if (c.error) s.error = c.error;
+      if (c.pid !== undefined) s.pid = c.pid;
+      return s;
+    });
+  }
+
+  /** Configuration problems found at the last load. */
+  configIssues(): readonly McpConfigIssue[] {
+    this.load();
+    return this.issues;
+  }
+
+  /** pids of the running stdio servers. */
+  pids(): number[] {
+    return this.connections.flatMap((c) => (c.pid !== undefined ? [c.pid] : []));
+  }
+
+  private find(name: string): McpConnection {
+    this.load();
+    const c = this.connections.find((x) => x.name === name);
+    if (!c) throw new Error(`No MCP server named "${name}"`);
+    return c;
+  }
+
+  /** Stops and starts one server (also starts a stopped or failed one); resolves when it runs or failed. */
+  async restart(name: string): Promise<void> {
+    const c = this.find(name);
+    if (c.state === "disabled") throw new Error(`MCP server "${name}" is disabled; enable it first`);
+    await c.stop();
+    if (!this.disposed) await c.start();
+  }
+
+  /** Enables (and starts) or disables (and stops) one server for this window. */
+  async setEnabled(name: string, enabled: boolean): Promise<void> {
+    const c = this.find(name);
+    this.overrides.set(name, enabled);
+    c.config.enabled = enabled;
+    if (!enabled) await c.stop("disabled");
+    else if (c.state === "disabled") {
+      c.state = "stopped";
+      if (!this.disposed) await c.start();
+    }
+  }
+
+  /** Enable/Disable choices made in the UI (to keep them for the workspace). */
+  enabledOverrides(): Record<string, boolean> {
+    return Object.fromEntries(this.overrides);
+  }
+
+  /** The configuration changed: every server stops; they start again on the next prompt. */
+  async reload(): Promise<void> {
+    const old = this.connections;
+    this.connections = [];
+    this.loaded = false;
+    await Promise.all(old.map((c) => c.stop()));
+    this.changed();
+  }
+
+  /** Stops every server (window closing): resolves when their processes are gone. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    await Promise.all(this.connections.map((c) => c.stop()));
+    this.listeners.clear();
+  }
+}

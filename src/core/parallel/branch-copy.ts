@@ -1,0 +1,353 @@
+/**
+ * A branch's own copy of a workspace folder (docs/parallel.md): the folder's files as a checkpoint recorded them,
+ * written into a folder outside the workspace, where the branch's tools run. The copy is read out of the folder's
+ * shadow repository (the checkpoint store) with its own index, and the branch's turns are recorded back into that
+ * same repository as commits on a ref of the copy's own: so a branch row's checkpoint entries name the workspace
+ * folder, and Show Changes, compare and the three-way merge of Bring Conclusions Here read them as they read the
+ * workspace's own checkpoints. The user's files and the folder's own checkpoint branch are never touched.
+ *
+ * Layout: `<copiesDir>/<key>/copy.json` (who owns it), `<key>/index` (git's stat cache of the copy) and
+ * `<key>/files/` (the work folder).
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { GitRunner, type GitLocation } from "../checkpoints/git-runner.js";
+import { commitMessage, isCommitId, parseCommitMeta } from "../checkpoints/shadow-repo.js";
+import { rawDiff, toFileChange } from "../checkpoints/tree-diff.js";
+import type { FileChange } from "../checkpoints/types.js";
+
+/** What `copy.json` records: the copy's owner, so one found at start-up can be judged an orphan. */
+export interface BranchCopyInfo {
+  version: 1;
+  /** The copy's folder name under the copies folder. */
+  key: string;
+  /** The workspace folder it copies. */
+  folder: string;
+  /** The session file whose branch works in it (undefined for a session not written yet). */
+  sessionFile?: string;
+  /** The branch's first entry, once written. */
+  branchId?: string;
+  /** The checkpoint it was made from. */
+  fromCheckpoint: string;
+  createdAt: string;
+}
+
+/** One changed file and its line counts. */
+export interface FileLineStat {
+  path: string;
+  added: number;
+  removed: number;
+}
+
+/** A recorded state of the copy. */
+export interface CopyCheckpoint {
+  /** The commit, in the folder's shadow repository. */
+  id: string;
+  tree: string;
+  /** False when the files were as the previous checkpoint left them (`id` is that one). */
+  created: boolean;
+  /** What changed since the previous checkpoint of the copy (or the one it was made from). */
+  changes: FileChange[];
+}
+
+/** How to make a copy. */
+export interface MaterializeOptions {
+  /** The workspace folder (as the checkpoint engine was opened on it). */
+  folder: string;
+  /** The folder's checkpoint store (`FolderCheckpoints.storeDir`): its `git` repository holds the checkpoint. */
+  storeDir: string;
+  /** The checkpoint (commit id) whose files the copy starts with. */
+  checkpointId: string;
+  /** Where copies live: outside every workspace folder (e.g. under the extension's storage). */
+  copiesDir: string;
+  sessionFile?: string;
+  /** The environment git runs with (its PATH finds git); default process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The ref that keeps a copy's checkpoints reachable in the shared repository. */
+function copyRef(key: string): string {
+  return `refs/agent-tree/copies/${key}`;
+}
+
+/** True when `child` is `parent` or inside it. */
+function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/** See the file comment. Make one with `BranchCopy.materialize()`, or reopen one with `BranchCopy.open()`. */
+export class BranchCopy {
+  private head: { commit: string; tree: string };
+
+  private constructor(
+    /** The copy's own folder under the copies folder. */
+    readonly root: string,
+    readonly info: BranchCopyInfo,
+    private readonly git: GitRunner,
+    head: { commit: string; tree: string },
+  ) {
+    this.head = head;
+  }
+
+  /** The folder the branch's tools run in. */
+  get dir(): string {
+    return path.join(this.root, "files");
+  }
+
+  /** The latest checkpoint of the copy (at first, the one it was made from). */
+  get latest(): string {
+    return this.head.commit;
+  }
+
+  /**
+   * Writes the files of `checkpointId` into a new folder under `copiesDir`. Throws when `copiesDir` lies inside
+   * the workspace folder (the copy would be recorded as the workspace's files) or the checkpoint is unknown; a
+   * failure leaves nothing behind.
+   */
+  static async materialize(options: MaterializeOptions): Promise<BranchCopy> {
+    const folder = path.resolve(options.folder);
+    const copiesDir = path.resolve(options.copiesDir);
+    if (isInside(folder, copiesDir))
+      throw new Error(`Branch copies cannot live inside the workspace folder ${folder}: ${copiesDir}`);
+    if (!isCommitId(options.checkpointId)) throw new Error(`Not a checkpoint id: ${options.checkpointId}`);
+    const key = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
+    const root = path.join(copiesDir, key);
+    const info: BranchCopyInfo = {
+      version: 1,
+      key,
+      folder,
+      ...(options.sessionFile !== undefined ? { sessionFile: options.sessionFile } : {}),
+      fromCheckpoint: options.checkpointId,
+      createdAt: new Date().toISOString(),
+    };
+    await fs.mkdir(path.join(root, "files"), { recursive: true });
+    try {
+      await writeInfo(root, info);
+      const git = runnerFor(options.storeDir, root, options.env);
+      const raw = (await git.run(["cat-file", "commit", options.checkpointId])).stdout.toString("utf8");
+      const tree = /^tree ([0-9a-f]+)$/m.exec(raw)?.[1];
+      if (!tree) throw new Error(`Checkpoint ${options.checkpointId} has no tree`);
+      // One index of the copy's own, then every file written from it: no file passes through this process.
+      await git.run(["read-tree", options.checkpointId]);
+      await git.run(["checkout-index", "-a", "-f", "-q"]);
+      for (const dir of parseCommitMeta(raw).emptyDirs)
+        await fs.mkdir(path.join(root, "files", ...dir.split("/")), { recursive: true });
+      await git.run(["update-ref", copyRef(key), options.checkpointId]);
+      return new BranchCopy(root, info, git, { commit: options.checkpointId, tree });
+    } catch (error) {
+      await fs.rm(root, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  /** Reopens a copy made earlier (by this or another process). */
+  static async open(root: string, storeDir: string, env?: NodeJS.ProcessEnv): Promise<BranchCopy> {
+    const info = await readInfo(root);
+    if (!info) throw new Error(`Not a branch copy: ${root}`);
+    const git = runnerFor(storeDir, root, env);
+    const commit = (await git.text(["rev-parse", "--verify", "-q", copyRef(info.key)], { okCodes: [0, 1] })) || "";
+    const id = commit || info.fromCheckpoint;
+    const tree = await git.text(["rev-parse", `${id}^{tree}`]);
+    return new BranchCopy(root, info, git, { commit: id, tree });
+  }
+
+  /** Records who works in the copy once the branch's first entry is written. */
+  async setOwner(sessionFile: string | undefined, branchId: string): Promise<void> {
+    this.info.branchId = branchId;
+    if (sessionFile !== undefined) this.info.sessionFile = sessionFile;
+    await writeInfo(this.root, this.info);
+  }
+
+  /**
+   * Records the copy's files as a commit in the folder's shadow repository (the user's `.gitignore` rules in the
+   * copy apply, as they do to the workspace's checkpoints). Unchanged files give the previous checkpoint with
+   * `created: false`.
+   */
+  async checkpoint(reason: string, signal?: AbortSignal): Promise<CopyCheckpoint> {
+    await this.git.run(["add", "-A", "."], { signal });
+    const tree = await this.git.text(["write-tree"], { signal });
+    const previous = this.head;
+    if (tree === previous.tree) return { id: previous.commit, tree, created: false, changes: [] };
+    const commit = await this.git.text(["commit-tree", tree, "-p", previous.commit], {
+      input: commitMessage({ reason, emptyDirs: [] }),
+      signal,
+    });
+    await this.git.run(["update-ref", copyRef(this.info.key), commit, previous.commit]);
+    this.head = { commit, tree };
+    const changes = (await rawDiff(this.git, previous.tree, tree, { signal })).map(toFileChange);
+    return { id: commit, tree, created: true, changes };
+  }
+
+  /**
+   * Files changed from the checkpoint the copy was made from to its latest checkpoint, with added and removed
+   * lines (binary files count none).
+   */
+  async lineStats(): Promise<FileLineStat[]> {
+    if (this.head.commit === this.info.fromCheckpoint) return [];
+    const out = await this.git.run([
+      "diff-tree",
+      "-r",
+      "-z",
+      "--numstat",
+      "--no-renames",
+      this.info.fromCheckpoint,
+      this.head.commit,
+    ]);
+    const stats: FileLineStat[] = [];
+    for (const rec of out.stdout.toString("utf8").split("\0")) {
+      const m = /^(-|\d+)\t(-|\d+)\t(.+)$/s.exec(rec);
+      if (!m) continue;
+      stats.push({ path: m[3], added: m[1] === "-" ? 0 : Number(m[1]), removed: m[2] === "-" ? 0 : Number(m[2]) });
+    }
+    return stats;
+  }
+
+  /** Removes the copy's folder and its ref (its checkpoints stay readable while entries name them). */
+  async remove(): Promise<void> {
+    await removeCopy(this.root, this.git);
+  }
+}
+
+function runnerFor(storeDir: string, root: string, env?: NodeJS.ProcessEnv): GitRunner {
+  const location: GitLocation = {
+    gitDir: path.join(storeDir, "git"),
+    workTree: path.join(root, "files"),
+    indexFile: path.join(root, "index"),
+  };
+  return new GitRunner(location, env ?? process.env);
+}
+
+async function writeInfo(root: string, info: BranchCopyInfo): Promise<void> {
+  const file = path.join(root, "copy.json");
+  await fs.writeFile(file + ".tmp", JSON.stringify(info, null, 2) + "\n");
+  await fs.rename(file + ".tmp", file);
+}
+
+async function readInfo(root: string): Promise<BranchCopyInfo | undefined> {
+  try {
+    const v = JSON.parse(await fs.readFile(path.join(root, "copy.json"), "utf8")) as Partial<BranchCopyInfo>;
+    if (v.version !== 1 || typeof v.key !== "string" || typeof v.folder !== "string") return undefined;
+    if (typeof v.fromCheckpoint !== "string") return undefined;
+    return v as BranchCopyInfo;
+  } catch {
+    return undefined;
+  }
+}
+
+async function removeCopy(root: string, git?: GitRunner): Promise<void> {
+  const info = await readInfo(root);
+  if (git && info) await git.run(["update-ref", "-d", copyRef(info.key)], { okCodes: [0, 1] }).catch(() => undefined);
+  await fs.rm(root, { recursive: true, force: true });
+}
+
+/** A copy found under the copies folder, and its size on disk. */
+export interface FoundCopy {
+  root: string;
+  /** Undefined when `copy.json` is missing or damaged (a copy that was being made or removed). */
+  info?: BranchCopyInfo;
+  bytes: number;
+}
+
+/** Every copy under `copiesDir`, with its size (files and folders walked, links not followed). */
+export async function listBranchCopies(copiesDir: string): Promise<FoundCopy[]> {
+  const names = await fs.readdir(copiesDir).catch(() => [] as string[]);
+  const out: FoundCopy[] = [];
+  for (const name of names.sort()) {
+    const root = path.join(copiesDir, name);
+    const st = await fs.lstat(root).catch(() => undefined);
+    if (!st?.isDirectory()) continue;
+    const info = await readInfo(root);
+    out.push({ root, ...(info ? { info } : {}), bytes: await folderBytes(root) });
+  }
+  return out;
+}
+
+/** Bytes of the files under `dir` (bounded by the file system; links are counted, not followed). */
+export async function folderBytes(dir: string): Promise<number> {
+  let total = 0;
+  const stack = [dir];
+  while (stack.length > 0) {
+    const current = stack.pop() as string;
+    const entries = await fs.readdir(current, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      const p = path.join(current, e.name);
+      if (e.isDirectory()) stack.push(p);
+      else total += (await fs.lstat(p).catch(() => undefined))?.size ?? 0;
+    }
+  }
+  return total;
+}
+
+/**
+ * Removes the copies `isOrphan` picks (a copy whose branch is gone, archived or adopted, or whose session file is
+ * gone; one without a readable `copy.json` is always an orphan). Returns the removed folders. Refs of removed
+ * copies are left to `removeCopyRef` by whoever holds the store (a ref only keeps objects alive).
+ */
+export async function removeOrphanCopies(
+  copiesDir: string,
+  isOrphan: (info: BranchCopyInfo) => boolean | Promise<boolean>,
+  storeDirOf?: (folder: string) => string | undefined,
+  env?: NodeJS.ProcessEnv,
+): Promise<string[]> {
+  const removed: string[] = [];
+  for (const copy of await listBranchCopies(copiesDir)) {
+    if (copy.info && !(await isOrphan(copy.info))) continue;
+    const storeDir = copy.info ? storeDirOf?.(copy.info.folder) : undefined;
+    await removeCopy(copy.root, storeDir ? runnerFor(storeDir, copy.root, env) : undefined);
+    removed.push(copy.root);
+  }
+  return removed;
+}
+
+/** Thrown when a new copy would take the copies over their size cap. */
+export class CopySizeCapError extends Error {
+  constructor(
+    readonly usedBytes: number,
+    readonly neededBytes: number,
+    readonly capBytes: number,
+  ) {
+    super(
+      `Branch copies would take ${formatMiB(usedBytes + neededBytes)} (${formatMiB(usedBytes)} in use, ` +
+        `${formatMiB(neededBytes)} for the new ones), over the cap of ${formatMiB(capBytes)} ` +
+        `(agentTree.parallel.maxCopiesSizeMB). Adopt, archive or delete finished branches, or raise the cap.`,
+    );
+    this.name = "CopySizeCapError";
+  }
+}
+
+function formatMiB(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/**
+ * Throws CopySizeCapError when `count` new copies of `checkpointId` would take the copies under `copiesDir` over
+ * `capBytes`. The new copies' size is the checkpoint's recorded files (read from the shadow repository).
+ */
+export async function assertCopiesFit(options: {
+  copiesDir: string;
+  storeDir: string;
+  checkpointId: string;
+  count: number;
+  capBytes: number;
+  env?: NodeJS.ProcessEnv;
+}): Promise<void> {
+  const used = (await listBranchCopies(options.copiesDir)).reduce((sum, c) => sum + c.bytes, 0);
+  const git = new GitRunner(
+    {
+      gitDir: path.join(options.storeDir, "git"),
+      workTree: options.storeDir,
+      indexFile: path.join(options.storeDir, "index"),
+    },
+    options.env ?? process.env,
+  );
+  const { stdout } = await git.run(["ls-tree", "-r", "-l", "-z", "--full-tree", options.checkpointId]);
+  let one = 0;
+  for (const rec of stdout.toString("utf8").split("\0")) {
+    const size = Number(rec.slice(0, rec.indexOf("\t")).trim().split(/\s+/)[3]);
+    if (Number.isFinite(size)) one += size;
+  }
+  const needed = one * options.count;
+  if (used + needed > options.capBytes) throw new CopySizeCapError(used, needed, options.capBytes);
+}

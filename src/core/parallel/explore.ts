@@ -1,0 +1,150 @@
+/**
+ * Explore in Parallel (docs/parallel.md): 2–8 branches started together from one node, each in its own copy of
+ * the workspace folder as the node's checkpoint recorded it, each an ordinary branch of the same session written
+ * by this process. Models are used in turn across the branches. Each branch can be stopped alone; a branch that
+ * fails does not affect the others.
+ */
+import { randomBytes } from "node:crypto";
+import type { ModelInfo } from "../providers/types.js";
+import type { AgentTool } from "../tools/types.js";
+import { assertCopiesFit, BranchCopy } from "./branch-copy.js";
+import { runBranch, type BranchEvent, type BranchOutcome, type BranchRunOptions } from "./branch-run.js";
+
+/** Fewest and most branches one exploration starts. */
+export const MIN_PARALLEL_BRANCHES = 2;
+export const MAX_PARALLEL_BRANCHES = 8;
+
+/** Where the branches' copies come from and go. */
+export interface ExploreIsolation {
+  /** The workspace folder. */
+  folder: string;
+  /** Its checkpoint store (`FolderCheckpoints.storeDir`). */
+  storeDir: string;
+  /** The checkpoint holding the files at the node the branches start from. */
+  checkpointId: string;
+  /** Where copies live (outside the workspace). */
+  copiesDir: string;
+  /** The copies' total size cap, in bytes. */
+  capBytes: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** How to explore. */
+export type ExploreOptions = Omit<
+  BranchRunOptions,
+  "parentId" | "kind" | "groupId" | "tools" | "cwd" | "copy" | "model" | "onEvent" | "signal" | "approve"
+> & {
+  /** The node the branches start under (null: new roots). */
+  parentId: string | null;
+  /** How many branches (2–8). */
+  count: number;
+  /** Used in turn across the branches. */
+  models: readonly ModelInfo[];
+  isolation: ExploreIsolation;
+  /** The tools of a branch, confined to its copy's folder. */
+  toolsFor: (dir: string) => AgentTool[];
+  /** The approval policy of branch `index` (so a question can name the branch that asks). */
+  approveFor?: (index: number) => BranchRunOptions["approve"];
+  onEvent?: (index: number, event: BranchEvent) => void;
+};
+
+/** One running branch. */
+export interface ExploreBranch {
+  index: number;
+  model: ModelInfo;
+  copy: BranchCopy;
+  /** The branch's first entry once written. */
+  branchId?: string;
+  /** The newest entry written. */
+  tipId?: string;
+  running: boolean;
+  stop(): void;
+  outcome: Promise<BranchOutcome>;
+}
+
+/** A started exploration. */
+export interface Exploration {
+  groupId: string;
+  branches: ExploreBranch[];
+  stopAll(): void;
+  /** Every branch's outcome, in branch order, when all have ended. */
+  done: Promise<BranchOutcome[]>;
+}
+
+/**
+ * Makes the copies (all of them first: when one cannot be made, none is left and nothing is written), then starts
+ * every branch. Rejects for a bad count or model list, a copy over the size cap (CopySizeCapError) or a copy that
+ * cannot be made.
+ */
+export async function exploreInParallel(options: ExploreOptions): Promise<Exploration> {
+  const { count, models, isolation } = options;
+  if (!Number.isInteger(count) || count < MIN_PARALLEL_BRANCHES || count > MAX_PARALLEL_BRANCHES)
+    throw new Error(
+      `Explore in Parallel starts ${MIN_PARALLEL_BRANCHES} to ${MAX_PARALLEL_BRANCHES} branches, not ${count}`,
+    );
+  if (models.length === 0) throw new Error("Explore in Parallel needs at least one model");
+  if (options.prompt.trim() === "") throw new Error("Explore in Parallel needs a prompt");
+  await assertCopiesFit({ ...isolation, count });
+  const copies: BranchCopy[] = [];
+  try {
+    for (let i = 0; i < count; i++)
+      copies.push(
+        await BranchCopy.materialize({
+          folder: isolation.folder,
+          storeDir: isolation.storeDir,
+          checkpointId: isolation.checkpointId,
+          copiesDir: isolation.copiesDir,
+          sessionFile: options.sessionManager.getSessionFile(),
+          ...(isolation.env ? { env: isolation.env } : {}),
+        }),
+      );
+  } catch (error) {
+    await Promise.all(copies.map((c) => c.remove().catch(() => undefined)));
+    throw error;
+  }
+  const groupId = `explore-${randomBytes(4).toString("hex")}`;
+  const { toolsFor, approveFor, onEvent, isolation: _iso, count: _count, models: _models, ...common } = options;
+  void _iso;
+  void _count;
+  void _models;
+  const branches = copies.map((copy, index): ExploreBranch => {
+    const controller = new AbortController();
+    const model = models[index % models.length];
+    const branch: ExploreBranch = {
+      index,
+      model,
+      copy,
+      running: true,
+      stop: () => controller.abort(),
+      outcome: Promise.resolve(undefined as unknown as BranchOutcome),
+    };
+    const approve = approveFor?.(index);
+    branch.outcome = runBranch({
+      ...common,
+      ...(approve ? { approve } : {}),
+      model,
+      kind: "explore",
+      groupId,
+      tools: toolsFor(copy.dir),
+      cwd: copy.dir,
+      copy,
+      signal: controller.signal,
+      onEvent: (e) => {
+        if (e.type === "branch_entry") {
+          branch.branchId ??= e.entryId;
+          branch.tipId = e.entryId;
+        }
+        onEvent?.(index, e);
+      },
+    }).finally(() => {
+      branch.running = false;
+    });
+    return branch;
+  });
+  return {
+    groupId,
+    branches,
+    stopAll: () => branches.forEach((b) => b.stop()),
+    done: Promise.all(branches.map((b) => b.outcome)),
+  };
+}

@@ -1,0 +1,41 @@
+/** Branches that run beside the user's: Explore in Parallel and Ask Aside (docs/parallel.md). */
+export { askAside, readOnlyTools, ASIDE_TOOL_NAMES, type AskAsideOptions } from "./aside.js";
+export {
+  assertCopiesFit,
+  BranchCopy,
+  CopySizeCapError,
+  folderBytes,
+  listBranchCopies,
+  removeOrphanCopies,
+  type BranchCopyInfo,
+  type CopyCheckpoint,
+  type FileLineStat,
+  type FoundCopy,
+  type MaterializeOptions,
+} from "./branch-copy.js";
+export {
+  appendBranchRunLine,
+  branchRunDataOf,
+  readBranchRuns,
+  BRANCH_RUN_TYPE,
+  type BranchRunData,
+  type BranchRunKind,
+  type BranchRunRecord,
+  type BranchRunState,
+} from "./branch-run-lines.js";
+export {
+  runBranch,
+  DEFAULT_BRANCH_MAX_TURNS,
+  type BranchEvent,
+  type BranchOutcome,
+  type BranchRunOptions,
+} from "./branch-run.js";
+export {
+  exploreInParallel,
+  MAX_PARALLEL_BRANCHES,
+  MIN_PARALLEL_BRANCHES,
+  type Exploration,
+  type ExploreBranch,
+  type ExploreIsolation,
+  type ExploreOptions,
+} from "./explore.js";

@@ -1,0 +1,131 @@
+/**
+ * The rows of the chat input's completion list. `@`: the workspace's files and folders from one cached
+ * FileIndex (src/core/mentions/file-index.ts), kept current by a FileSystemWatcher (deletions at once, new
+ * files by a fresh walk on the next query), recently opened files first. `/`: the built-in commands
+ * (slash-commands.ts), then pi's prompt templates, loaded once and again when a prompts folder changes; the
+ * workspace's `.pi/prompts` only in a trusted workspace.
+ */
+import path from "node:path";
+import * as vscode from "vscode";
+import { FileIndex } from "../../core/mentions/file-index.js";
+import { loadPromptTemplates, type PromptTemplate } from "../../core/prompt/prompt-templates.js";
+import { getAgentDir } from "../../core/session/paths.js";
+import type { CompletionItemDto } from "../../shared/protocol.js";
+import { MAX_COMPLETIONS } from "./completion-limits.js";
+import { SLASH_COMMANDS, type SlashCommand } from "./slash-commands.js";
+
+/** Recently opened files remembered for ranking. */
+const MAX_RECENT = 50;
+
+/** See the file comment. */
+export class ChatCompletions implements vscode.Disposable {
+  private readonly index: FileIndex;
+  private readonly recent: string[] = [];
+  private templates: Promise<PromptTemplate[]> | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly commands: readonly SlashCommand[] = SLASH_COMMANDS,
+  ) {
+    this.index = new FileIndex(folders());
+    const files = vscode.workspace.createFileSystemWatcher("**/*");
+    const prompts = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.file(path.join(getAgentDir(), "prompts")), "*.md"),
+    );
+    const templatesChanged = (uri: vscode.Uri): void => {
+      if (uri.fsPath.endsWith(".md") && path.basename(path.dirname(uri.fsPath)) === "prompts")
+        this.templates = undefined;
+    };
+    for (const w of [files, prompts]) {
+      w.onDidCreate(templatesChanged);
+      w.onDidChange(templatesChanged);
+      w.onDidDelete(templatesChanged);
+    }
+    this.disposables.push(
+      files,
+      prompts,
+      files.onDidCreate(() => this.index.invalidate()),
+      files.onDidDelete((uri) => this.index.remove(uri.fsPath)),
+      files.onDidChange((uri) => {
+        if (path.basename(uri.fsPath) === ".gitignore") this.index.invalidate();
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.index.setRoots(folders())),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => (this.templates = undefined)),
+      vscode.window.onDidChangeActiveTextEditor((e) => {
+        if (e?.document.uri.scheme === "file") this.opened(e.document.uri.fsPath);
+      }),
+    );
+    for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
+      if (tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === "file")
+        this.opened(tab.input.uri.fsPath);
+    }
+    const active = vscode.window.activeTextEditor?.document.uri;
+    if (active?.scheme === "file") this.opened(active.fsPath);
+  }
+
+  /** Rows for `query` after `trigger`. */
+  async complete(trigger: "@" | "/", query: string): Promise<CompletionItemDto[]> {
+    if (trigger === "/") return this.commandItems(query);
+    const multiRoot = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+    const found = await this.index.search(query, MAX_COMPLETIONS, this.recent);
+    return found.map((s) => ({
+      kind: s.isDir ? "folder" : "file",
+      value: s.path,
+      root: s.root,
+      ...(multiRoot ? { detail: path.basename(s.root) } : {}),
+      ...(s.recent ? { recent: true } : {}),
+    }));
+  }
+
+  /** The prompt templates in force (loaded once, again after a prompts folder changed). */
+  async promptTemplates(): Promise<PromptTemplate[]> {
+    this.templates ??= loadPromptTemplates({
+      projectDirs: vscode.workspace.isTrusted ? folders() : [],
+    }).then(({ templates, diagnostics }) => {
+      for (const d of diagnostics) this.log.warn(`Prompt template ${d.path} skipped: ${d.message}`);
+      return templates;
+    });
+    return this.templates;
+  }
+
+  private async commandItems(query: string): Promise<CompletionItemDto[]> {
+    const q = query.toLowerCase();
+    const builtins: CompletionItemDto[] = this.commands
+      .filter((c) => c.name.startsWith(q))
+      .map((c) => ({
+        kind: "command",
+        value: c.name,
+        detail: c.description,
+        ...(c.argumentHint ? { hint: c.argumentHint } : {}),
+      }));
+    const taken = new Set(this.commands.map((c) => c.name));
+    const templates: CompletionItemDto[] = [];
+    for (const t of await this.promptTemplates()) {
+      if (taken.has(t.name) || !t.name.toLowerCase().startsWith(q)) continue;
+      taken.add(t.name);
+      templates.push({
+        kind: "template",
+        value: t.name,
+        detail: t.description,
+        ...(t.argumentHint ? { hint: t.argumentHint } : {}),
+      });
+    }
+    return [...builtins, ...templates].slice(0, MAX_COMPLETIONS);
+  }
+
+  private opened(file: string): void {
+    const at = this.recent.indexOf(file);
+    if (at >= 0) this.recent.splice(at, 1);
+    this.recent.unshift(file);
+    if (this.recent.length > MAX_RECENT) this.recent.pop();
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function folders(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath);
+}

@@ -1,0 +1,64 @@
+/** Builds the chat input's host side from the extension's parts (one call in extension.ts). */
+import * as vscode from "vscode";
+import type { SessionManager } from "../../core/session/session-manager.js";
+import type { HostActions } from "../actions.js";
+import type { ParallelActions } from "../parallel/parallel-actions.js";
+import type { SessionController } from "../session-controller.js";
+import type { AgentWebviewView } from "../webview-view.js";
+import { ChatCompletions } from "./chat-completions.js";
+import { ChatInputService } from "./chat-input-service.js";
+import { renameSession } from "./session-rename.js";
+
+/** What the chat input needs from the extension. */
+export interface ChatInputSetupDeps {
+  controller: SessionController;
+  actions: HostActions;
+  tree: AgentWebviewView;
+  chat: AgentWebviewView;
+  log: vscode.LogOutputChannel;
+  /** After a rename: the tree's title shows the new name. */
+  onRenamed(sm: SessionManager): void;
+  /** `/explore` and `/aside` (built after the chat input, so asked for when typed). */
+  parallel(): Pick<ParallelActions, "explore" | "askAside"> | undefined;
+}
+
+/** The service, the rename command, and what to dispose. */
+export function setUpChatInput(d: ChatInputSetupDeps): {
+  service: ChatInputService;
+  renameSession: (name?: string) => Promise<void>;
+  disposables: vscode.Disposable[];
+} {
+  const completions = new ChatCompletions(d.log);
+  const rename = (name = ""): Promise<void> =>
+    renameSession(
+      d.controller.sessionManager,
+      name,
+      (sm) => {
+        d.onRenamed(sm);
+        d.controller.pushTree();
+        d.actions.status(`Session named “${sm.getSessionName() ?? ""}”.`);
+      },
+      () => d.controller.readOnlyReason(),
+    );
+  const service = new ChatInputService({
+    completions,
+    postChat: (m) => d.chat.post(m),
+    revealChat: () => d.chat.reveal(),
+    send: (text, content) => d.actions.submit(text, content),
+    queue: (kind, text, content) =>
+      d.controller.queueMessage(kind, text, content, () => d.actions.submit(text, content)),
+    error: (what, e) => d.actions.error(what, e),
+    currentModel: () => d.controller.agent?.getModel(),
+    workspaceRoots: () =>
+      (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath),
+    slash: {
+      runCommand: async (id) => void (await vscode.commands.executeCommand(id)),
+      compact: (focus) => d.actions.compact(focus),
+      rename,
+      focusTree: async () => void (await vscode.commands.executeCommand("agentTree.tree.focus")),
+      explore: async (prompt) => d.parallel()?.explore(undefined, prompt),
+      askAside: async (question) => d.parallel()?.askAside(question),
+    },
+  });
+  return { service, renameSession: rename, disposables: [completions] };
+}

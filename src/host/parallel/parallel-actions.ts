@@ -1,0 +1,602 @@
+/**
+ * The editor side of branches that run beside the user's (docs/parallel.md): **Explore in Parallel…** (its three
+ * questions, the copies, live progress per branch, the finish summary), **Stop Branch**, **Stop All Branches**,
+ * **Adopt This Branch** (the branch's files brought in by the three-way merge of Bring Conclusions Here, then the
+ * leaf moved to its newest entry), **Archive Other Branches**, **Ask Aside…**, the chat's `/explore` and `/aside`,
+ * and the removal of copies no branch needs any more. Each action reports its own failures; none throws.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import * as vscode from "vscode";
+import { findCheckpointForEntry } from "../../core/checkpoints/session-link.js";
+import { keyEnvValues, withoutKeys } from "../../core/providers/api-key.js";
+import type { SystemPromptProvider } from "../../core/prompt/workspace-prompt.js";
+import type { ModelInfo } from "../../core/providers/types.js";
+import { askAside } from "../../core/parallel/aside.js";
+import { removeOrphanCopies, type BranchCopyInfo } from "../../core/parallel/branch-copy.js";
+import type { BranchEvent, BranchOutcome } from "../../core/parallel/branch-run.js";
+import {
+  exploreInParallel,
+  MAX_PARALLEL_BRANCHES,
+  MIN_PARALLEL_BRANCHES,
+  type Exploration,
+} from "../../core/parallel/explore.js";
+import { ARCHIVE_MARKER_TYPE } from "../../core/session/entry-kinds.js";
+import { SessionManager } from "../../core/session/session-manager.js";
+import { createWorkspaceTools } from "../../core/tools/index.js";
+import type { ToolApprovalPolicy } from "../../core/tools/types.js";
+import type { HostToWebview } from "../../shared/protocol.js";
+import type { CheckpointActions } from "../checkpoint-actions.js";
+import type { CheckpointService } from "../checkpoint-service.js";
+import { broughtFilesMessage, conflictsOf, planBringFiles, runBringFiles } from "../compare/bring-files.js";
+import { failedMessage } from "../file-restore.js";
+import { modelKey } from "../model-choice.js";
+import type { SessionController } from "../session-controller.js";
+import { autoApproveSetting } from "../settings.js";
+import { summarizeToolCall } from "../tool-approval.js";
+import { branchRunOf, newestEntryOf, otherBranchesOf } from "./branch-lookup.js";
+import { exploreSummaryMarkdown, firstLines, type SummaryBranch } from "./explore-summary.js";
+
+/** What the actions need from the rest of the host. */
+export interface ParallelDeps {
+  controller: SessionController;
+  /** The workspace folder an aside reads (as the main agent's tools do). */
+  cwd: string;
+  checkpoints: CheckpointService;
+  files: Pick<CheckpointActions, "bringFiles" | "filesBrought">;
+  getApiKey(model: ModelInfo): Promise<string | undefined>;
+  /** The workspace's system prompt (the agent's own): each branch records the one it runs under on its path. */
+  systemPrompt?: SystemPromptProvider;
+  /** A node picked in a quick pick (the palette's form of a row command). */
+  pickNode(title: string): Promise<string | undefined>;
+  openCompare(leftId: string, rightId: string): void;
+  revealInTree(entryId: string): void;
+  /** A line in both views and the status bar. */
+  status(text: string, kind?: "info" | "error"): void;
+  /** Where copies live: `<globalStorage>/branch-copies`; undefined: no copies (a remote storage). */
+  copiesDir: string | undefined;
+  log: vscode.LogOutputChannel;
+  /** How many branches run now (the tree's title bar shows Stop All Branches while some do). */
+  onRunningChanged?(count: number): void;
+  /** The tree view: running branches show on their newest rows (tree/running). */
+  postTree?(msg: Extract<HostToWebview, { type: "tree/running" }>): void;
+}
+
+/** The tree's running rows are sent at most this often while branches stream. */
+const RUNNING_POST_MS = 250;
+
+/** The setting agentTree.parallel.maxCopiesSizeMB in bytes (default 2 GiB). */
+function copiesCapBytes(): number {
+  const v = vscode.workspace.getConfiguration("agentTree").get<unknown>("parallel.maxCopiesSizeMB");
+  const mb = typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 2048;
+  return Math.round(mb * 1024 * 1024);
+}
+
+/** Live state of one running branch, for the progress line. */
+interface LiveBranch {
+  number: number;
+  state: "starting" | "streaming" | "tool" | BranchOutcome["state"];
+  tool?: string;
+  /** Tokens of the finished replies, plus an estimate of the streaming one. */
+  tokens: number;
+  /** Tokens of the finished replies. */
+  tokensDone?: number;
+  /** The newest message entry: the row that shows the branch running. */
+  tipId?: string;
+  stop(): void;
+}
+
+/** The text of a user row (the prompt prefilled when exploring from it). */
+function userText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((c: { type?: string; text?: string }) => (c.type === "text" && typeof c.text === "string" ? c.text : ""))
+    .join("");
+}
+
+/** See the file comment. */
+export class ParallelActions {
+  /** Running branches by their first entry. */
+  private readonly live = new Map<string, LiveBranch>();
+
+  constructor(private readonly d: ParallelDeps) {}
+
+  private unwatch: (() => void) | undefined;
+  private cleanupTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * Follows the current session: a branch archived (Archive Branch) or deleted (Delete Branch Permanently…) takes
+   * its copy with it, shortly after.
+   */
+  watch(sm: SessionManager): void {
+    this.unwatch?.();
+    this.unwatch = sm.subscribe((change) => {
+      const archiveLine =
+        change.type === "append" && change.entry.type === "custom" && change.entry.customType === ARCHIVE_MARKER_TYPE;
+      if (change.type !== "rewrite" && !archiveLine) return;
+      if (this.cleanupTimer) return;
+      this.cleanupTimer = setTimeout(() => {
+        this.cleanupTimer = undefined;
+        void this.removeOrphanCopies().catch((e: unknown) => this.d.log.warn(`Branch copies: ${String(e)}`));
+      }, 500);
+    });
+  }
+
+  /** The first entries of the branches this window runs now. */
+  liveBranchIds(): ReadonlySet<string> {
+    return new Set(this.live.keys());
+  }
+
+  /** Explore in Parallel… from `entryId` (a row), else from the leaf; `prompt` skips the prompt question's default. */
+  async explore(entryId?: string, prompt?: string): Promise<void> {
+    const { controller } = this.d;
+    const sm = controller.sessionManager;
+    const agent = controller.agent;
+    if (!sm || !agent) return this.noSession();
+    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(controller.readOnlyReason());
+    if (!this.d.copiesDir)
+      return void vscode.window.showWarningMessage("Explore in Parallel needs a local storage folder for its copies.");
+    const node = entryId ?? sm.getLeafId() ?? (await this.d.pickNode("Explore in Parallel: from which node?"));
+    if (!node) return;
+    // From a user row the branches start where that message started, as a branch switch to it does.
+    const env = sm.getEnvelope(node);
+    const fromUser = env?.type === "message" && env.role === "user";
+    const parentId = fromUser ? (env.parentId ?? null) : node;
+    let prefill = prompt ?? "";
+    if (fromUser && prompt === undefined) {
+      const entry = sm.getEntry(node);
+      if (entry?.type === "message") prefill = userText((entry.message as { content?: unknown }).content);
+    }
+    const text = await vscode.window.showInputBox({
+      title: "Explore in Parallel (1/3): the prompt",
+      prompt: "What every branch is asked; each works in its own copy of the workspace",
+      value: prefill,
+      validateInput: (v) => (v.trim() === "" ? "Say what the branches should do" : undefined),
+    });
+    if (text === undefined) return;
+    const count = await this.pickCount();
+    if (count === undefined) return;
+    const models = await this.pickModels();
+    if (!models) return;
+
+    const workspace = await this.d.checkpoints.workspace();
+    const folder = workspace?.folders()[0];
+    const engine = folder ? workspace?.engine(folder) : undefined;
+    if (!workspace || !folder || !engine) {
+      const why = this.d.checkpoints.problems().join(" ") || "no workspace folder is open.";
+      return void vscode.window.showErrorMessage(`Explore in Parallel needs files that follow the tree: ${why}`);
+    }
+    const found = findCheckpointForEntry(sm, parentId ?? node, folder);
+    let checkpointId = found?.ref.checkpointId;
+    if (!checkpointId) {
+      // Nothing recorded there yet (a session from before checkpoints): the files as they are now.
+      checkpointId = (await engine.checkpoint({ reason: "explore" })).id;
+      this.d.status("No files were recorded at that node: the branches start from the workspace as it is now.");
+    }
+
+    const live: LiveBranch[] = [];
+    const registry = controller.modelRegistry;
+    let exploration: Exploration | undefined;
+    try {
+      exploration = await exploreInParallel({
+        sessionManager: sm,
+        parentId,
+        prompt: text,
+        count,
+        models,
+        isolation: {
+          folder,
+          storeDir: engine.storeDir,
+          checkpointId,
+          copiesDir: this.d.copiesDir,
+          capBytes: copiesCapBytes(),
+        },
+        toolsFor: (dir) => createWorkspaceTools(dir, { commandEnv: () => withoutKeys(process.env, registry.all()) }),
+        approveFor: (i) => this.approvalFor(`Branch ${i + 1} of ${count}`),
+        getApiKey: (m) => this.d.getApiKey(m),
+        secretValues: () => keyEnvValues(process.env, registry.all()),
+        thinkingLevel: agent.getThinkingLevel(),
+        ...(this.d.systemPrompt ? { systemPrompt: this.d.systemPrompt } : {}),
+        // Branches start inside the call: their first events come before it returns.
+        onEvent: (i, e) => {
+          live[i] ??= { number: i + 1, state: "starting", tokens: 0, stop: () => exploration?.branches[i]?.stop() };
+          this.onBranchEvent(live[i], e);
+        },
+      });
+    } catch (e) {
+      return void vscode.window.showErrorMessage(`Explore in Parallel: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    exploration.branches.forEach((b, i) => {
+      live[i] ??= { number: i + 1, state: "starting", tokens: 0, stop: () => b.stop() };
+    });
+    const outcomes = await this.progress(
+      exploration.branches.length,
+      live,
+      () => exploration.stopAll(),
+      exploration.done,
+    );
+    const branches: SummaryBranch[] = outcomes.map((outcome, i) => ({
+      number: i + 1,
+      model: modelKey(exploration.branches[i].model),
+      outcome,
+    }));
+    this.finished(text, branches);
+  }
+
+  /** Ask Aside…: a read-only side question from the leaf, whether or not the main branch runs. */
+  async askAside(question?: string): Promise<void> {
+    const { controller } = this.d;
+    const sm = controller.sessionManager;
+    const agent = controller.agent;
+    if (!sm || !agent) return this.noSession();
+    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(controller.readOnlyReason());
+    const model = agent.getModel();
+    if (!model) return void vscode.window.showWarningMessage("Choose a model first (Agent: Select Model…).");
+    const asked =
+      question ??
+      (await vscode.window.showInputBox({
+        title: "Ask Aside",
+        prompt: "A side question: answered from here with read-only tools, without moving the leaf or the running turn",
+        validateInput: (v) => (v.trim() === "" ? "Ask something" : undefined),
+      }));
+    if (!asked?.trim()) return;
+    const registry = controller.modelRegistry;
+    let stop: (() => void) | undefined;
+    const controllerAbort = new AbortController();
+    const asideBranch: LiveBranch = { number: 0, state: "streaming", tokens: 0, stop: () => controllerAbort.abort() };
+    this.d.status("Asking aside…");
+    const outcome = await askAside({
+      sessionManager: sm,
+      question: asked,
+      model,
+      cwd: this.d.cwd,
+      getApiKey: (m) => this.d.getApiKey(m),
+      ...(this.d.systemPrompt ? { systemPrompt: this.d.systemPrompt } : {}),
+      secretValues: () => keyEnvValues(process.env, registry.all()),
+      signal: controllerAbort.signal,
+      onEvent: (e) => {
+        if (e.type === "branch_entry" && !stop) {
+          stop = () => controllerAbort.abort();
+          this.live.set(e.entryId, asideBranch);
+          this.d.onRunningChanged?.(this.live.size);
+        }
+        this.onBranchEvent(asideBranch, e);
+      },
+    }).catch((e: unknown) => {
+      this.d.status(`Ask Aside: ${e instanceof Error ? e.message : String(e)}`, "error");
+      return undefined;
+    });
+    if (!outcome) return;
+    if (outcome.branchId) this.live.delete(outcome.branchId);
+    this.d.onRunningChanged?.(this.live.size);
+    const branchId = outcome.branchId;
+    if (outcome.state !== "done" || !branchId) {
+      this.d.status(`Aside ${outcome.state}${outcome.error ? `: ${outcome.error}` : ""}`, "error");
+      return;
+    }
+    this.d.status(`Aside: ${firstLines(outcome.finalText, 2, 200)}`);
+    const pick = await vscode.window.showInformationMessage(
+      `Aside: ${firstLines(outcome.finalText, 4, 400)}`,
+      "Show Answer",
+      "Bring Conclusions Here",
+    );
+    if (pick === "Show Answer") {
+      const doc = await vscode.workspace.openTextDocument({
+        language: "markdown",
+        content: `# Aside\n\n> ${asked}\n\n${outcome.finalText}\n`,
+      });
+      await vscode.window.showTextDocument(doc, { preview: true });
+      this.d.revealInTree(outcome.tipId ?? branchId);
+    } else if (pick === "Bring Conclusions Here") {
+      await vscode.commands.executeCommand("agentTree.bringConclusionsHere", {
+        webviewSection: "entry",
+        entryId: outcome.tipId ?? branchId,
+      });
+    }
+  }
+
+  /** Stop Branch: the running branch holding `entryId`. */
+  stopBranch(entryId: string): void {
+    const sm = this.d.controller.sessionManager;
+    if (!sm) return this.noSession();
+    const ids = new Set(sm.getPathEnvelopes(entryId).map((e) => e.id));
+    const branch = [...this.live.entries()].find(([id]) => ids.has(id));
+    if (!branch) return void vscode.window.showInformationMessage("That row is not on a running branch.");
+    branch[1].stop();
+    this.d.status("Stopping the branch; what it said so far is kept.");
+  }
+
+  /** Stop All Branches. */
+  stopAll(): void {
+    if (this.live.size === 0) return void vscode.window.showInformationMessage("No branch is running.");
+    for (const b of this.live.values()) b.stop();
+    this.d.status(`Stopping ${this.live.size} running branch(es).`);
+  }
+
+  /**
+   * Adopt This Branch: brings the branch's file changes (from the node's checkpoint to the branch's) into the
+   * workspace with the three-way merge of Bring Conclusions Here, then moves the leaf to the branch's newest
+   * entry and removes its copy.
+   */
+  async adopt(entryId: string): Promise<void> {
+    const { controller } = this.d;
+    const sm = controller.sessionManager;
+    const agent = controller.agent;
+    if (!sm || !agent) return this.noSession();
+    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(controller.readOnlyReason());
+    const run = branchRunOf(sm, entryId, this.liveBranchIds());
+    if (!run || run.kind !== "explore")
+      return void vscode.window.showInformationMessage("That row is not on a branch of Explore in Parallel.");
+    if (run.state === "running")
+      return void vscode.window.showWarningMessage("That branch is still running: stop it or wait for it first.");
+    if (agent.isStreaming)
+      return void vscode.window.showWarningMessage("A reply is streaming: abort it (Agent: Abort) before adopting.");
+    const tip = newestEntryOf(sm, run.branchId);
+    const nodeId = sm.getEnvelope(run.branchId)?.parentId ?? null;
+    const files = await this.d.files.bringFiles(sm);
+    if (files && nodeId !== null) {
+      const planned = await planBringFiles(files, nodeId, tip);
+      if (planned === "stopped") return;
+      if (planned) {
+        const merged = await runBringFiles(files, planned, []);
+        if (merged.kind === "cancelled") return this.d.status("Adopt cancelled; nothing changed.");
+        if (merged.kind === "failed")
+          return this.d.status(failedMessage("Adopting the branch's files failed", merged), "error");
+        this.d.files.filesBrought(broughtFilesMessage(merged.results), conflictsOf(merged.results, false));
+      }
+    }
+    const moved = await agent.navigateTree(tip, { summarize: false });
+    if (moved.kind !== "moved" && moved.kind !== "noop")
+      return this.d.status(`The leaf did not move (${moved.kind}).`, "error");
+    controller.pushChat();
+    this.d.revealInTree(tip);
+    await this.removeCopies(new Set([run.branchId]));
+    this.d.status("Adopted the branch: its files are in the workspace and the leaf is on it.");
+  }
+
+  /** Archive Other Branches: the other branches started together with the one holding `entryId`. */
+  async archiveOthers(entryId: string): Promise<void> {
+    const sm = this.d.controller.sessionManager;
+    if (!sm) return this.noSession();
+    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(this.d.controller.readOnlyReason());
+    const run = branchRunOf(sm, entryId, this.liveBranchIds());
+    if (!run) return void vscode.window.showInformationMessage("That row is not on a branch run in parallel.");
+    const others = otherBranchesOf(sm, run).filter((id) => !this.live.has(id));
+    const onPath = new Set(sm.getPathEnvelopes().map((e) => e.id));
+    const archivable = others.filter((id) => !onPath.has(id) && !sm.isArchived(id));
+    for (const id of archivable) sm.archiveBranch(id);
+    await this.removeCopies(new Set(archivable));
+    this.d.status(`Archived ${archivable.length} other branch(es).`);
+  }
+
+  /**
+   * Removes copies no branch needs: their session file is gone, or their branch is gone or archived in it, or
+   * (at start-up) they were never tied to a branch. Runs in the background; failures are logged.
+   */
+  async removeOrphanCopies(): Promise<void> {
+    const dir = this.d.copiesDir;
+    if (!dir || !fs.existsSync(dir)) return;
+    const workspace = await this.d.checkpoints.workspace();
+    const current = this.d.controller.sessionManager;
+    const isOrphan = async (info: BranchCopyInfo): Promise<boolean> => {
+      if (!info.branchId || !info.sessionFile || !fs.existsSync(info.sessionFile)) return true;
+      if (this.live.has(info.branchId)) return false;
+      const sm =
+        current?.getSessionFile() === info.sessionFile
+          ? current
+          : await SessionManager.open(info.sessionFile, { readOnly: true }).catch(() => undefined);
+      if (!sm) return false;
+      try {
+        return !sm.hasEntry(info.branchId) || sm.isArchived(info.branchId);
+      } finally {
+        if (sm !== current) await sm.close();
+      }
+    };
+    const removed = await removeOrphanCopies(dir, isOrphan, (f) => workspace?.engine(f)?.storeDir);
+    if (removed.length > 0) this.d.log.info(`Removed ${removed.length} branch copies no branch needs`);
+  }
+
+  // ---- internals --------------------------------------------------------------------------------
+
+  private async removeCopies(branchIds: ReadonlySet<string>): Promise<void> {
+    const dir = this.d.copiesDir;
+    if (!dir || branchIds.size === 0) return;
+    const workspace = await this.d.checkpoints.workspace();
+    await removeOrphanCopies(
+      dir,
+      (info) => info.branchId !== undefined && branchIds.has(info.branchId),
+      (f) => workspace?.engine(f)?.storeDir,
+    ).catch((e: unknown) => this.d.log.warn(`Removing branch copies failed: ${String(e)}`));
+  }
+
+  private onBranchEvent(branch: LiveBranch | undefined, e: BranchEvent): void {
+    if (!branch) return;
+    if (e.type === "branch_entry" && branch.state === "starting") {
+      branch.state = "streaming";
+      this.live.set(e.entryId, branch);
+      this.d.onRunningChanged?.(this.live.size);
+    } else if (e.type === "message_end") {
+      branch.tipId = e.entryId;
+      if (e.message.role === "assistant") {
+        branch.tokensDone = (branch.tokensDone ?? 0) + e.message.usage.totalTokens;
+        branch.tokens = branch.tokensDone;
+      }
+      if (e.message.role === "toolResult") branch.tool = undefined;
+    } else if (e.type === "tool_execution_start") {
+      branch.state = "tool";
+      branch.tool = e.toolName;
+    } else if (e.type === "message_update") {
+      branch.state = "streaming";
+      const chars = e.message.content.reduce(
+        (n, c) => n + (c.type === "text" ? c.text.length : c.type === "thinking" ? c.thinking.length : 0),
+        0,
+      );
+      branch.tokens = (branch.tokensDone ?? 0) + (e.message.usage.output || Math.ceil(chars / 4));
+    } else if (e.type === "agent_end") {
+      for (const [id, b] of this.live) if (b === branch) this.live.delete(id);
+      this.d.onRunningChanged?.(this.live.size);
+    }
+    this.scheduleRunningPost();
+  }
+
+  private runningTimer: NodeJS.Timeout | undefined;
+
+  /** Sends the running rows to the tree, at most every RUNNING_POST_MS (and once more when none runs). */
+  private scheduleRunningPost(): void {
+    if (this.runningTimer || !this.d.postTree) return;
+    this.runningTimer = setTimeout(() => {
+      this.runningTimer = undefined;
+      const branches = [...new Set(this.live.values())]
+        .filter((b) => b.tipId !== undefined)
+        .map((b) => ({ tipId: b.tipId as string, tokens: b.tokens, ...(b.tool ? { tool: b.tool } : {}) }));
+      this.d.postTree?.({ type: "tree/running", branches });
+    }, RUNNING_POST_MS);
+  }
+
+  /** A cancellable notification with one line per branch until all end; cancelling stops them all. */
+  private progress(
+    count: number,
+    live: LiveBranch[],
+    stopAll: () => void,
+    done: Promise<BranchOutcome[]>,
+  ): Promise<BranchOutcome[]> {
+    return Promise.resolve(
+      vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `Explore in Parallel: ${count} branches`,
+          cancellable: true,
+        },
+        async (progress, token) => {
+          token.onCancellationRequested(stopAll);
+          const line = (): string =>
+            live
+              .map((b) => {
+                const what = b.state === "tool" ? `running ${b.tool ?? "a tool"}` : b.state;
+                return `B${b.number} ${what}${b.tokens ? ` · ${b.tokens} tok` : ""}`;
+              })
+              .join(" | ");
+          const timer = setInterval(() => progress.report({ message: line() }), 500);
+          try {
+            const outcomes = await done;
+            outcomes.forEach((o, i) => {
+              if (live[i]) live[i].state = o.state;
+            });
+            return outcomes;
+          } finally {
+            clearInterval(timer);
+          }
+        },
+      ),
+    );
+  }
+
+  /** The summary tab and the message after every branch ended. */
+  private finished(prompt: string, branches: SummaryBranch[]): void {
+    const counts = new Map<string, number>();
+    for (const b of branches) counts.set(b.outcome.state, (counts.get(b.outcome.state) ?? 0) + 1);
+    const text = [...counts].map(([state, n]) => `${n} ${state}`).join(", ");
+    this.d.status(`Explore in Parallel ended: ${text}.`);
+    void vscode.window
+      .showInformationMessage(`Explore in Parallel ended: ${text}.`, "Show Summary", "Compare Two…")
+      .then(async (pick) => {
+        if (pick === "Show Summary") {
+          const doc = await vscode.workspace.openTextDocument({
+            language: "markdown",
+            content: exploreSummaryMarkdown(prompt, branches),
+          });
+          await vscode.commands.executeCommand("markdown.showPreview", doc.uri);
+        } else if (pick === "Compare Two…") await this.compareTwo(branches);
+      });
+  }
+
+  private async compareTwo(branches: SummaryBranch[]): Promise<void> {
+    const items = branches
+      .filter((b) => b.outcome.tipId)
+      .map((b) => ({
+        label: `Branch ${b.number}`,
+        description: `${b.model} · ${b.outcome.state}`,
+        detail: firstLines(b.outcome.finalText, 1, 120),
+        id: b.outcome.tipId as string,
+      }));
+    const picked = await vscode.window.showQuickPick(items, { title: "Compare two branches", canPickMany: true });
+    if (!picked) return;
+    if (picked.length !== 2) return void vscode.window.showInformationMessage("Pick exactly two branches to compare.");
+    this.d.openCompare(picked[0].id, picked[1].id);
+  }
+
+  private async pickCount(): Promise<number | undefined> {
+    const items = Array.from({ length: MAX_PARALLEL_BRANCHES - MIN_PARALLEL_BRANCHES + 1 }, (_, i) => ({
+      label: String(i + MIN_PARALLEL_BRANCHES),
+    }));
+    const qp = vscode.window.createQuickPick<{ label: string }>();
+    qp.title = "Explore in Parallel (2/3): how many branches";
+    qp.items = items;
+    qp.activeItems = [items[3 - MIN_PARALLEL_BRANCHES]];
+    return new Promise((resolve) => {
+      qp.onDidAccept(() => {
+        const n = Number((qp.selectedItems[0] ?? qp.activeItems[0])?.label);
+        resolve(Number.isInteger(n) ? n : undefined);
+        qp.hide();
+      });
+      qp.onDidHide(() => {
+        resolve(undefined);
+        qp.dispose();
+      });
+      qp.show();
+    });
+  }
+
+  private async pickModels(): Promise<ModelInfo[] | undefined> {
+    const { controller } = this.d;
+    const usable = controller.usable();
+    if (usable.length === 0) {
+      void vscode.window.showWarningMessage("No model has a key: set one first (Agent: Set API Key…).");
+      return undefined;
+    }
+    const current = controller.agent?.getModel();
+    const items = usable.map((m) => ({
+      label: m.name,
+      description: modelKey(m),
+      picked: current !== undefined && modelKey(current) === modelKey(m),
+      model: m,
+    }));
+    const picked = await vscode.window.showQuickPick(items, {
+      title: "Explore in Parallel (3/3): which models (used in turn across the branches)",
+      canPickMany: true,
+    });
+    if (!picked) return undefined;
+    if (picked.length === 0) return current ? [current] : [usable[0]];
+    return picked.map((p) => p.model);
+  }
+
+  /** Approvals as the main agent's, with the branch named: the setting applies, reads never ask. */
+  private approvalFor(branch: string): ToolApprovalPolicy {
+    const always = new Set<string>();
+    return async (request) => {
+      const auto = autoApproveSetting();
+      const reads = ["read", "grep", "find", "ls"];
+      if (reads.includes(request.toolName) || auto === true || always.has(request.toolName)) return { approved: true };
+      if (Array.isArray(auto) && auto.includes(request.toolName)) return { approved: true };
+      const summary = summarizeToolCall(request.toolName, request.args);
+      const choice = await vscode.window.showWarningMessage(
+        `${branch} wants to run ${request.toolName} in its copy: ${summary}`,
+        "Allow",
+        "Allow Always",
+        "Deny",
+      );
+      if (choice === "Allow Always") always.add(request.toolName);
+      return choice === "Allow" || choice === "Allow Always" ? { approved: true } : { approved: false };
+    };
+  }
+
+  private noSession(): void {
+    void vscode.window.showInformationMessage("No Agent session is open: open the Agent view first.");
+  }
+}
+
+/** Where the copies of `storage` live (`<globalStorage>/branch-copies`); undefined for a remote storage. */
+export function branchCopiesDir(storage: vscode.Uri): string | undefined {
+  return storage.scheme === "file" ? path.join(storage.fsPath, "branch-copies") : undefined;
+}

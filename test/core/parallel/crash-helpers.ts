@@ -1,0 +1,69 @@
+/** Runs crash-child.ts over a session and kills it (SIGKILL) once it acknowledged enough entries. */
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { emptyUsage } from "../../../src/core/messages.js";
+import { SessionManager } from "../../../src/core/session/session-manager.js";
+import type { FakeReply, FakeRequestBody } from "../../util/fake-provider-common.js";
+
+/**
+ * Replies that keep the branches busy: a first call writes a file, the next streams a long answer slowly, so a
+ * kill lands while the branches stream.
+ */
+export function crashReplies(body: FakeRequestBody): FakeReply {
+  const last = (body.messages as { role: string }[]).at(-1);
+  if (last?.role === "tool") return { text: "a long answer ".repeat(200), chunks: 200, chunkDelayMs: 50 };
+  return { text: "writing", toolCalls: [{ name: "write", args: { path: "out.txt", content: "x" } }] };
+}
+
+/** A session file with one exchange; returns its path and leaf. */
+export async function crashSession(dir: string): Promise<{ file: string; leaf: string }> {
+  const sm = await SessionManager.create(dir, dir);
+  sm.appendMessage({ role: "user", content: "main", timestamp: 1 });
+  const leaf = sm.appendMessage({
+    role: "assistant",
+    content: [{ type: "text", text: "main answer" }],
+    provider: "fake-openai",
+    model: "fake-model",
+    usage: emptyUsage(),
+    stopReason: "stop",
+    timestamp: 2,
+  });
+  const file = sm.getSessionFile() as string;
+  await sm.close();
+  return { file, leaf };
+}
+
+/** Runs the child until it acknowledged `acks` entries, then SIGKILLs it; resolves the acknowledged ids. */
+export function runBranchesAndKill(file: string, baseURL: string, folder: string, acks: number): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(__dirname, "crash-child.ts"), file, baseURL, folder],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const acked: string[] = [];
+    let buf = "";
+    let stderr = "";
+    // Bounded: a child that never acknowledges enough is killed anyway.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    child.stdout.on("data", (d: Buffer) => {
+      buf += d.toString();
+      for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        if (line.startsWith("ack ")) {
+          acked.push(line.slice(4));
+          if (acked.length === acks) child.kill("SIGKILL");
+        }
+      }
+    });
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      if (signal !== "SIGKILL") reject(new Error(`the child ended before the kill (${code}): ${stderr}`));
+      else if (acked.length < acks) reject(new Error(`the child acknowledged only ${acked.length} entries: ${stderr}`));
+      else resolve(acked);
+    });
+  });
+}

@@ -1,0 +1,207 @@
+/**
+ * Messages typed during a run (steering, follow-ups) and the recorded system prompt and thinking level, through
+ * the real openai / @anthropic-ai/sdk clients against the fake servers: a prompt change made while the agent works
+ * is recorded as a patch before the delivered message (as before a prompt's own message); each branch replays
+ * both its prompt and its level; an Anthropic request carries the two cached system blocks and the thinking budget.
+ */
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, it } from "node:test";
+import {
+  InstructionLoader,
+  SessionManager,
+  workspacePromptProvider,
+  type SessionEntry,
+} from "../../../src/core/index.js";
+import type { AgentTool } from "../../../src/core/tools/types.js";
+import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
+import { fakeServerForSuite } from "../../util/fake-server-suite.js";
+import { anthropicModel, newAgent, openAIModel, tempDirPerTest } from "../agent/helpers.js";
+
+/** The session's messages in file order: `system:<changed sections>`, `user:<text>`, or the role. */
+function transcript(entries: SessionEntry[]): string[] {
+  return entries.flatMap((e) => {
+    if (e.type !== "message") return [];
+    const m = e.message;
+    if (m.role === "system") return [`system:${Object.keys(m.sections ?? {}).join(",")}`];
+    if (m.role === "user") return [`user:${typeof m.content === "string" ? m.content : "[blocks]"}`];
+    return [m.role];
+  });
+}
+
+/** The system message of an OpenAI request body. */
+function sentPrompt(body: Record<string, unknown>): string {
+  const messages = body.messages as { role: string; content: string }[];
+  assert.equal(messages[0].role, "system", "the request starts with the system prompt");
+  return messages[0].content;
+}
+
+/** A tool whose run waits until `release` is called (so a test can queue while it runs). */
+function gateTool(): { tool: AgentTool; started: Promise<void>; release: () => void } {
+  let release = (): void => undefined;
+  let onStart = (): void => undefined;
+  const started = new Promise<void>((r) => (onStart = r));
+  const gate = new Promise<void>((r) => (release = r));
+  const tool: AgentTool = {
+    name: "wait",
+    description: "Waits",
+    mutates: false,
+    parameters: { type: "object", properties: {} },
+    async execute() {
+      onStart();
+      await gate;
+      return { content: [{ type: "text", text: "waited" }] };
+    },
+  };
+  return { tool, started, release };
+}
+
+/** A workspace with an AGENTS.md, its loader, and a session in it. */
+async function workspace(dir: string): Promise<{
+  ws: string;
+  sm: SessionManager;
+  loader: InstructionLoader;
+  setWord: (word: string) => void;
+}> {
+  const ws = path.join(dir, "ws");
+  fs.mkdirSync(ws, { recursive: true });
+  fs.writeFileSync(path.join(ws, "AGENTS.md"), "Project word: ZEBRAFISH");
+  const loader = new InstructionLoader({ workspaceFolders: [ws], agentDir: path.join(dir, "agent"), trusted: true });
+  const sm = await SessionManager.create(ws, path.join(dir, "sessions"));
+  const setWord = (word: string): void => {
+    fs.writeFileSync(path.join(ws, "AGENTS.md"), `Project word: ${word}`);
+    loader.invalidate(); // what the host's watcher does
+  };
+  return { ws, sm, loader, setWord };
+}
+
+describe("queued messages and the recorded system prompt", { timeout: 60_000 }, () => {
+  const fake = fakeServerForSuite();
+  const tmp = tempDirPerTest();
+
+  it("a prompt change while a tool runs is recorded before the steering message, and the next request carries it", async () => {
+    const { sm, loader, setWord } = await workspace(tmp.dir);
+    const gate = gateTool();
+    const { agent } = newAgent(sm, {
+      model: openAIModel(fake),
+      systemPrompt: workspacePromptProvider({ loader }),
+      tools: [gate.tool],
+    });
+    fake.enqueue({ toolCalls: [{ name: "wait", args: {}, id: "call_w" }] }, { text: "Steered." });
+    const running = agent.prompt("start");
+    await gate.started;
+    setWord("ANTELOPE");
+    agent.queueMessage("steer", "use tabs");
+    gate.release();
+    await running;
+    assert.deepEqual(transcript(sm.getEntries()), [
+      "system:preamble,tools,rules,cwd,project_context,environment",
+      "user:start",
+      "assistant",
+      "toolResult",
+      "system:project_context",
+      "user:use tabs",
+      "assistant",
+    ]);
+    assert.match(sentPrompt(fake.requests[0]), /ZEBRAFISH/);
+    assert.match(sentPrompt(fake.requests[1]), /ANTELOPE/);
+    assert.doesNotMatch(sentPrompt(fake.requests[1]), /ZEBRAFISH/);
+    await sm.close();
+  });
+
+  it("a follow-up: the patch goes before it; nothing is recorded when the prompt did not change", async () => {
+    const { sm, loader, setWord } = await workspace(tmp.dir);
+    const gate = gateTool();
+    const { agent } = newAgent(sm, {
+      model: openAIModel(fake),
+      systemPrompt: workspacePromptProvider({ loader }),
+      tools: [gate.tool],
+    });
+    // The instructions change after the reply that ends the first request, before the follow-up is delivered.
+    let turns = 0;
+    agent.subscribe((e) => {
+      if (e.type === "turn_end" && ++turns === 2) setWord("OCELOT");
+    });
+    fake.enqueue(
+      { toolCalls: [{ name: "wait", args: {}, id: "call_w" }] },
+      { text: "First done." },
+      { text: "Second done." },
+      { text: "Third done." },
+    );
+    const running = agent.prompt("first");
+    await gate.started;
+    agent.queueMessage("followUp", "second");
+    agent.queueMessage("followUp", "third");
+    gate.release();
+    await running;
+    assert.deepEqual(transcript(sm.getEntries()), [
+      "system:preamble,tools,rules,cwd,project_context,environment",
+      "user:first",
+      "assistant",
+      "toolResult",
+      "assistant",
+      "system:project_context",
+      "user:second",
+      "assistant",
+      "user:third",
+      "assistant",
+    ]);
+    assert.equal(fake.requests.length, 4);
+    assert.match(sentPrompt(fake.requests[1]), /ZEBRAFISH/);
+    assert.match(sentPrompt(fake.requests[2]), /OCELOT/);
+    assert.equal(sentPrompt(fake.requests[3]), sentPrompt(fake.requests[2]));
+    assert.equal(sentPrompt(fake.requests[3]), agent.getSystemPrompt(), "what is sent is what the session replays");
+    await sm.close();
+  });
+
+  it("each branch replays its own prompt and thinking level, and the next request carries both", async () => {
+    const { sm, loader, setWord } = await workspace(tmp.dir);
+    const { agent } = newAgent(sm, {
+      model: openAIModel(fake, { reasoning: true }),
+      systemPrompt: workspacePromptProvider({ loader }),
+    });
+    agent.setThinkingLevel("low");
+    await agent.prompt("one");
+    const branchPoint = sm.getLeafId();
+    assert.ok(branchPoint);
+    setWord("HERON");
+    agent.setThinkingLevel("high");
+    await agent.prompt("two");
+    assert.equal(fake.requests[1].reasoning_effort, "high");
+    assert.match(sentPrompt(fake.requests[1]), /HERON/);
+
+    assert.equal((await agent.navigateTree(branchPoint)).kind, "moved");
+    assert.equal(agent.getThinkingLevel(), "low");
+    assert.match(agent.getSystemPrompt(), /ZEBRAFISH/, "the branch replays the instructions it ran under");
+    await agent.prompt("three");
+    const last = fake.requests.at(-1) ?? {};
+    assert.equal(last.reasoning_effort, "low", "the branch's level");
+    assert.match(sentPrompt(last), /HERON/, "today's instructions, recorded again on this branch");
+    await sm.close();
+  });
+});
+
+describe("the system prompt and the thinking budget on Anthropic's wire", { timeout: 60_000 }, () => {
+  const fake = fakeServerForSuite(startFakeAnthropic);
+  const tmp = tempDirPerTest();
+
+  it("one request carries the two cached system blocks and the thinking budget", async () => {
+    const { sm, loader } = await workspace(tmp.dir);
+    const { agent } = newAgent(sm, {
+      model: anthropicModel(fake, { provider: "anthropic", reasoning: true, maxTokens: 64_000 }),
+      systemPrompt: workspacePromptProvider({ loader }),
+    });
+    agent.setThinkingLevel("medium");
+    await agent.prompt("think");
+    const body = fake.requests[0];
+    const system = body.system as { text: string; cache_control?: unknown }[];
+    assert.equal(system.length, 2);
+    assert.ok(system.every((b) => JSON.stringify(b.cache_control) === '{"type":"ephemeral"}'));
+    assert.match(system[1].text, /ZEBRAFISH/);
+    assert.equal(system[0].text + system[1].text, agent.getSystemPrompt());
+    assert.deepEqual(body.thinking, { type: "enabled", budget_tokens: 10_240 });
+    assert.ok((body.max_tokens as number) > 10_240);
+    await sm.close();
+  });
+});

@@ -1,0 +1,235 @@
+/**
+ * End to end, in a real VS Code (code-server + Chromium) with the local fake model: **Explore in Parallel…** on the
+ * first reply's row with 3 branches whose `write` calls write different content to notes.txt. While and after they
+ * run, the workspace's notes.txt keeps its content; the tree and the file hold 3 new branches from that node, and
+ * running branches show so on their newest rows (the README's screenshot of three running branches is taken then). **Adopt This Branch** on the second →
+ * notes.txt has that branch's content and the leaf is on it; the real pi opens the file and sees the three
+ * branches. **Ask Aside…** during a slow reply → the aside's answer shows, the main reply completes, the leaf stays
+ * on the main branch and its context holds no aside. Screenshots in test-results/e2e/parallel-*.png.
+ */
+import assert from "node:assert/strict";
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { before, describe, it } from "node:test";
+import type { Page } from "playwright-core";
+import { SessionManager } from "../../src/core/session/session-manager.js";
+import type { FakeReply, FakeRequestBody } from "../util/fake-provider-common.js";
+import {
+  activeLeafId,
+  chatView,
+  pickFromRowMenu,
+  readSession,
+  row,
+  sendPrompt,
+  sessionFiles,
+  treeView,
+  waitForLeaf,
+  type SessionLine,
+} from "../util/agent-ui.js";
+import { REPO_ROOT } from "../util/code-server.js";
+import { demoWorkbenchSuite } from "../util/demo-workbench.js";
+import {
+  answerInputBox,
+  expectVisible,
+  openViewContainer,
+  pickQuickItem,
+  quickInput,
+  runCommand,
+  screenshot,
+  setSidebarWidth,
+  waitUntil,
+} from "../util/workbench.js";
+import { latestRelease, piOpen } from "../interop/pi.js";
+
+const MODEL_TIMEOUT_MS = 90_000;
+const ORIGINAL = "The original notes, written by hand.\n";
+
+/** Each exploring branch writes its own content; the second call of a branch answers; asides read nothing. */
+let written = 0;
+function replies(body: FakeRequestBody): FakeReply {
+  const messages = body.messages as { role: string; content: unknown }[];
+  const last = messages.at(-1);
+  const lastText = JSON.stringify(last?.content ?? "");
+  if (last?.role === "tool") return { text: `Done: ${String(last.content).slice(0, 40)}`, chunkDelayMs: 150 };
+  if (lastText.includes("EXPLORE")) {
+    written++;
+    return {
+      text: `Branch ${written} writes.`,
+      toolCalls: [{ name: "write", args: { path: "notes.txt", content: `Written by branch ${written}.\n` } }],
+      chunkDelayMs: 300,
+    };
+  }
+  if (lastText.includes("ASIDE")) return { text: "The aside answer: heron.", chunkDelayMs: 20 };
+  if (lastText.includes("SLOW"))
+    return { text: "A slow main reply, word by word. ".repeat(12), chunks: 60, chunkDelayMs: 150 };
+  return { text: `Echo: ${lastText.slice(1, 40)}`, chunkDelayMs: 5 };
+}
+
+const { demo, step, wb, fake } = demoWorkbenchSuite({
+  name: "parallel",
+  model: { chunkDelayMs: 5 },
+  settings: { "agentTree.tools.autoApprove": ["write"], "agentTree.branchSummary.ask": "never" },
+  prepare(setup) {
+    rmSync(setup.demo.sessionFile);
+    writeFileSync(join(setup.demo.workspace, "notes.txt"), ORIGINAL);
+  },
+});
+let page: Page;
+let node: string;
+let sessionFile: string;
+
+function notes(): string {
+  return readFileSync(join(demo().workspace, "notes.txt"), "utf8");
+}
+
+/** The branch run lines of the session file, latest per branch. */
+function runStates(): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const l of readSession(sessionFile))
+    if (l.type === "custom" && l.customType === "agent-tree/branch-run" && typeof l.parentId === "string")
+      out.set(l.parentId, String((l.data as { state?: unknown }).state));
+  return out;
+}
+
+/** The newest message entry below `branchId`, in file order. */
+function newestBelow(lines: SessionLine[], branchId: string): SessionLine {
+  const below = new Set([branchId]);
+  let newest = lines.find((l) => l.id === branchId) as SessionLine;
+  for (const l of lines)
+    if (typeof l.parentId === "string" && below.has(l.parentId) && l.id) {
+      below.add(l.id);
+      if (l.type === "message") newest = l;
+    }
+  return newest;
+}
+
+describe("Explore in Parallel and Ask Aside in VS Code (code-server)", { timeout: 12 * 60_000 }, () => {
+  before(() => {
+    page = wb().page;
+    fake().setDefault(replies);
+  });
+
+  it(
+    "three branches run from a row in their own copies; the workspace file keeps its content",
+    step("explore", async () => {
+      await openViewContainer(page, "Agent");
+      await setSidebarWidth(page, 520);
+      const t = await treeView(page);
+      const chat = await chatView(page);
+      await sendPrompt(chat, "What is in this project?");
+      node = await waitUntil(
+        async () => {
+          const id = await activeLeafId(t);
+          return id !== undefined && (await row(t, id).innerText()).includes("Echo") ? id : undefined;
+        },
+        "the first reply to become the leaf",
+        MODEL_TIMEOUT_MS,
+      );
+      sessionFile = sessionFiles(demo().sessionDir)[0];
+
+      await pickFromRowMenu(page, t, node, "Explore in Parallel…");
+      await answerInputBox(page, "EXPLORE: rewrite notes.txt your way");
+      await pickQuickItem(page, "3");
+      // The models question: the current model is picked; accept it.
+      await expectVisible(quickInput(page).getByText("which models"), "the models question");
+      await quickInput(page).locator(".quick-input-box input").press("Enter");
+
+      // While they run: three branches in the file, the user's file untouched.
+      const branches = await waitUntil(
+        async () => {
+          const ids = [...runStates().keys()];
+          return ids.length === 3 ? ids : undefined;
+        },
+        "three branches started",
+        MODEL_TIMEOUT_MS,
+      );
+      for (const id of branches) await expectVisible(row(t, id), `branch ${id} in the tree`);
+      await expectVisible(t.locator(".running-tag").first(), "a running branch's newest row showing it runs");
+      assert.equal(notes(), ORIGINAL, "the workspace file while the branches run");
+      const shot = await screenshot(page, "parallel-01-running");
+      const docsShot = join(REPO_ROOT, "docs", "explore-parallel.png");
+      if (process.env.AGENT_TREE_UPDATE_SCREENSHOT === "1" || !existsSync(docsShot)) copyFileSync(shot, docsShot);
+
+      await waitUntil(
+        async () => ([...runStates().values()].every((s) => s === "done") ? true : undefined),
+        "every branch to finish",
+        MODEL_TIMEOUT_MS,
+      );
+      assert.equal(notes(), ORIGINAL, "the workspace file after the branches ran");
+      await t.locator(".running-tag").first().waitFor({ state: "detached" });
+      const lines = readSession(sessionFile);
+      for (const id of branches) {
+        const first = lines.find((l) => l.id === id);
+        assert.equal(first?.parentId, node, "each branch starts at the node");
+      }
+      assert.equal(await activeLeafId(t), node, "the leaf stayed where it was");
+      await expectVisible(page.getByText("Explore in Parallel ended: 3 done."), "the finish message");
+      await screenshot(page, "parallel-02-finished");
+    }),
+  );
+
+  it(
+    "Adopt This Branch on the second brings its file into the workspace and moves the leaf to it; pi sees the branches",
+    step("adopt", async () => {
+      const t = await treeView(page);
+      const lines = readSession(sessionFile);
+      const branches = [...runStates().keys()];
+      const second = branches[1];
+      const tip = newestBelow(lines, second);
+      const call = lines.find(
+        (l) => l.type === "message" && (l.message as { role?: string }).role === "assistant" && l.parentId === second,
+      );
+      const content = JSON.stringify(call?.message).match(/Written by branch \d\./)?.[0];
+      assert.ok(content, "the second branch wrote notes.txt");
+      await pickFromRowMenu(page, t, tip.id as string, "Adopt This Branch");
+      await waitUntil(async () => (notes() === `${content}\n` ? true : undefined), "the branch's content on disk");
+      await waitForLeaf(t, tip.id as string, "the leaf on the adopted branch's newest entry");
+      await screenshot(page, "parallel-03-adopted");
+
+      const pi = piOpen(latestRelease(), sessionFile);
+      const users = pi.entries.filter((e) => e.parentId === node && e.type === "message" && e.message.role === "user");
+      assert.deepEqual(
+        users.map((e) => e.id).sort(),
+        [...branches].sort(),
+        `pi ${latestRelease().version} sees the three branches from the node`,
+      );
+    }),
+  );
+
+  it(
+    "Ask Aside during a slow reply answers, the main reply completes, the leaf and its context stay the main branch's",
+    step("aside", async () => {
+      const t = await treeView(page);
+      const chat = await chatView(page);
+      await sendPrompt(chat, "SLOW: tell me a long story");
+      await expectVisible(chat.getByRole("button", { name: "Abort" }), "the main reply streaming");
+      await runCommand(page, "Agent: Ask Aside…");
+      await answerInputBox(page, "ASIDE: what is the word?");
+      await expectVisible(
+        page.getByText("Aside: The aside answer: heron.").first(),
+        "the aside's answer",
+        MODEL_TIMEOUT_MS,
+      );
+      await screenshot(page, "parallel-04-aside");
+      const leaf = await waitUntil(
+        async () => {
+          const id = await activeLeafId(t);
+          return id !== undefined && (await row(t, id).innerText()).includes("A slow main reply") ? id : undefined;
+        },
+        "the main reply to complete as the leaf",
+        MODEL_TIMEOUT_MS,
+      );
+      const view = await SessionManager.open(sessionFile, { readOnly: true });
+      try {
+        assert.equal(view.getLeafId(), leaf, "the file's leaf is the main reply");
+        const context = JSON.stringify(view.buildSessionContext().messages);
+        assert.ok(!context.includes("ASIDE"), "the main context holds no aside");
+        const aside = view.getEnvelopes().find((e) => e.role === "user" && e.preview.includes("ASIDE"));
+        assert.ok(aside, "the aside is in the file");
+        assert.ok(!view.getPathEnvelopes().some((e) => e.id === aside.id), "off the active path");
+      } finally {
+        await view.close();
+      }
+    }),
+  );
+});

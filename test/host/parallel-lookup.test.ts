@@ -1,0 +1,64 @@
+/**
+ * The host's parallel-branch lookups and finish summary over a real session with branches run beside the leaf:
+ * the run holding a row, the branch's newest entry (Adopt This Branch moves the leaf there), the other branches of
+ * its group (Archive Other Branches), and the summary's table.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { emptyUsage } from "../../src/core/messages.js";
+import { appendBranchRunLine } from "../../src/core/parallel/branch-run-lines.js";
+import type { BranchOutcome } from "../../src/core/parallel/branch-run.js";
+import { SessionManager } from "../../src/core/session/session-manager.js";
+import { branchRunOf, newestEntryOf, otherBranchesOf } from "../../src/host/parallel/branch-lookup.js";
+import { exploreSummaryMarkdown, firstLines } from "../../src/host/parallel/explore-summary.js";
+import { assistantMsg, userMsg } from "../core/agent/helpers.js";
+
+function branch(sm: SessionManager, parent: string, text: string, group: string, state: "running" | "done"): string[] {
+  const first = sm.appendMessageAt(parent, userMsg(text));
+  appendBranchRunLine(sm, first, { version: 1, kind: "explore", state: "running", groupId: group });
+  const reply = sm.appendMessageAt(first, assistantMsg(`answer to ${text}`));
+  if (state === "done") appendBranchRunLine(sm, first, { version: 1, kind: "explore", state: "done", groupId: group });
+  return [first, reply];
+}
+
+describe("parallel branch lookups", () => {
+  it("find a row's run, its newest entry and the other branches of its group", () => {
+    const sm = SessionManager.inMemory("/ws");
+    sm.appendMessage(userMsg("start"));
+    const node = sm.appendMessage(assistantMsg("ok"));
+    const [a1, a2] = branch(sm, node, "a", "g1", "done");
+    const [b1] = branch(sm, node, "b", "g1", "running");
+    const [c1] = branch(sm, node, "c", "g2", "done");
+    assert.equal(branchRunOf(sm, node), undefined, "the node itself is on no branch run");
+    assert.equal(branchRunOf(sm, a2)?.branchId, a1);
+    assert.equal(branchRunOf(sm, a2)?.state, "done");
+    assert.equal(branchRunOf(sm, b1)?.state, "stopped", "not live in this window: cut off");
+    assert.equal(branchRunOf(sm, b1, new Set([b1]))?.state, "running");
+    assert.equal(newestEntryOf(sm, a1), a2);
+    assert.deepEqual(otherBranchesOf(sm, branchRunOf(sm, a1)!), [b1]);
+    assert.deepEqual(otherBranchesOf(sm, branchRunOf(sm, c1)!), []);
+    assert.equal(sm.getLeafId(), node);
+  });
+
+  it("summarize the branches side by side", () => {
+    const outcome = (over: Partial<BranchOutcome>): BranchOutcome => ({
+      state: "done",
+      usage: { ...emptyUsage(), totalTokens: 1500 },
+      durationMs: 2500,
+      finalText: "First line | with a bar\nsecond line\nthird\nfourth",
+      files: [{ path: "app.txt", added: 3, removed: 1 }],
+      ...over,
+    });
+    const md = exploreSummaryMarkdown("Make it faster", [
+      { number: 1, model: "openai/gpt", outcome: outcome({}) },
+      { number: 2, model: "anthropic/claude", outcome: outcome({ state: "failed", error: "rate limited", files: [] }) },
+    ]);
+    assert.match(
+      md,
+      /\| 1 \| openai\/gpt \| finished \| First line \\\| with a bar second line third \| app\.txt \+3 −1 \| 1\.5k \|/,
+    );
+    assert.match(md, /\| 2 \| anthropic\/claude \| failed \| Error: rate limited \| none \|/);
+    assert.match(md, /2\.5 s/);
+    assert.equal(firstLines("x".repeat(500), 1, 10), "xxxxxxxxx…");
+  });
+});

@@ -1,0 +1,75 @@
+/** The chat input's built-in `/` commands: one table, matched on the first word, anything else sent as typed. */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import {
+  matchSlashCommand,
+  SLASH_COMMANDS,
+  type SlashCommandContext,
+} from "../../src/host/chat-input/slash-commands.js";
+
+function recorder(): { calls: string[]; ctx: SlashCommandContext } {
+  const calls: string[] = [];
+  return {
+    calls,
+    ctx: {
+      runCommand: async (id) => void calls.push(`run ${id}`),
+      compact: async (focus) => void calls.push(`compact ${focus ?? "-"}`),
+      rename: async (name) => void calls.push(`rename ${name}`),
+      focusTree: async () => void calls.push("tree"),
+      explore: async (prompt) => void calls.push(`explore ${prompt ?? "-"}`),
+      askAside: async (question) => void calls.push(`aside ${question ?? "-"}`),
+    },
+  };
+}
+
+test("the built-ins are the issue's, in one table", () => {
+  assert.deepEqual(
+    SLASH_COMMANDS.map((c) => `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`),
+    [
+      "/new",
+      "/fork",
+      "/compact [focus]",
+      "/model",
+      "/name <title>",
+      "/tree",
+      "/export",
+      "/explore [prompt]",
+      "/aside <question>",
+    ],
+  );
+});
+
+test("each runs what it names, with its arguments", async () => {
+  const { calls, ctx } = recorder();
+  for (const text of [
+    "/new",
+    "/fork",
+    "/compact keep the API notes",
+    "/compact",
+    "/model",
+    "/name  Release plan ",
+    "/tree",
+    "/export",
+  ]) {
+    const m = matchSlashCommand(text);
+    assert.ok(m, text);
+    await m.command.run(m.args, ctx);
+  }
+  assert.deepEqual(calls, [
+    "run agentTree.newSession",
+    "run agentTree.forkSession",
+    "compact keep the API notes",
+    "compact -",
+    "run agentTree.selectModel",
+    "rename Release plan",
+    "tree",
+    "run agentTree.exportHtml",
+  ]);
+});
+
+test("a /word that is no command, or text that only mentions one, is not a command", () => {
+  assert.equal(matchSlashCommand("/review the API"), undefined);
+  assert.equal(matchSlashCommand("/usr/bin/env is odd"), undefined);
+  assert.equal(matchSlashCommand("please /new"), undefined);
+  assert.equal(matchSlashCommand("/newish"), undefined);
+});
