@@ -268,6 +268,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const chatInput = setUpChatInput({
     controller,
     actions,
+    notify,
     tree,
     chat,
     log,

@@ -5,7 +5,6 @@
 import type * as vscode from "vscode";
 import type { WebviewCommand, WebviewToHost } from "../shared/protocol.js";
 import type { HostActions } from "./actions.js";
-import type { ArchiveActions } from "./archive-actions.js";
 import type { ChatInputService } from "./chat-input/chat-input-service.js";
 import type { ModelActions } from "./model-actions.js";
 import { MOVE } from "./operations/host-operations.js";

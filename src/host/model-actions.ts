@@ -75,7 +75,7 @@ export class ModelActions {
   /** Switch the thinking level (picker or webview). */
   setThinkingLevel(level: ThinkingLevel): void {
     const error = this.controller.selectThinkingLevel(level);
-    if (!error) return this.actions.status(`Thinking level: ${level}`);
+    if (!error) return this.notify.status(`Thinking level: ${level}`);
     void vscode.window.showErrorMessage(error);
     // The chat's picker already shows the refused level: give it the one in force again.
     this.controller.pushChat();

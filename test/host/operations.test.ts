@@ -61,6 +61,13 @@ function recordingActions(calls: string[]): OperationActions {
       undoFileRestore: rec("undoFileRestore"),
     },
     exporter: { exportHtml: rec("exportHtml") },
+    systemPrompt: { show: rec("showSystemPrompt") },
+    parallel: {
+      explore: rec("explore"),
+      stopBranch: rec("stopBranch"),
+      adopt: rec("adopt"),
+      archiveOthers: rec("archiveOthers"),
+    },
   } as unknown as OperationActions;
 }
 
@@ -198,4 +205,30 @@ test("a click on a row moves through the same guards", async () => {
     actions: { navigate: () => assert.fail("moved while a reply streams") },
   } as unknown as RouterDeps);
   assert.deepEqual(streaming.said, [`warn:${STREAMING_TEXT}`]);
+});
+
+test("the parallel branches' row actions declare their needs: Adopt This Branch takes the files, Explore does not", async () => {
+  const lock = new FilesLock();
+  const release = lock.acquire("file restore");
+  const busy = setup({ files: lock });
+  await busy.operations.run("agentTree.adoptBranch", "e1");
+  await busy.operations.run("agentTree.exploreInParallel", "e1");
+  await busy.operations.run("agentTree.showSystemPrompt", "e1");
+  assert.deepEqual(busy.said, ["info:A file restore is already in progress."]);
+  assert.deepEqual(busy.ran, ["agentTree.exploreInParallel:e1", "agentTree.showSystemPrompt:e1"]);
+  release?.();
+
+  const streaming = setup({ agentBusy: () => true });
+  await streaming.operations.run("agentTree.adoptBranch", "e1");
+  await streaming.operations.run("agentTree.exploreInParallel", "e1");
+  await streaming.operations.run("agentTree.stopBranch", "e1");
+  assert.deepEqual(streaming.said, [`warn:${STREAMING_TEXT}`]);
+  assert.deepEqual(streaming.ran, ["agentTree.exploreInParallel:e1", "agentTree.stopBranch:e1"]);
+
+  const readOnly = setup({ readOnlyReason: () => "This session is open read-only." });
+  for (const id of ["agentTree.exploreInParallel", "agentTree.adoptBranch", "agentTree.archiveOtherBranches"] as const)
+    await readOnly.operations.run(id, "e1");
+  await readOnly.operations.run("agentTree.showSystemPrompt", "e1");
+  assert.deepEqual(readOnly.said, Array(3).fill("warn:This session is open read-only."));
+  assert.deepEqual(readOnly.ran, ["agentTree.showSystemPrompt:e1"]);
 });

@@ -2,6 +2,7 @@
 import * as vscode from "vscode";
 import type { SessionManager } from "../../core/session/session-manager.js";
 import type { HostActions } from "../actions.js";
+import type { Notify } from "../operations/operation-guards.js";
 import type { ParallelActions } from "../parallel/parallel-actions.js";
 import type { SessionController } from "../session-controller.js";
 import type { AgentWebviewView } from "../webview-view.js";
@@ -13,6 +14,8 @@ import { renameSession } from "./session-rename.js";
 export interface ChatInputSetupDeps {
   controller: SessionController;
   actions: HostActions;
+  /** How the chat input reports (the one notifier). */
+  notify: Pick<Notify, "status" | "error">;
   tree: AgentWebviewView;
   chat: AgentWebviewView;
   log: vscode.LogOutputChannel;
@@ -36,7 +39,7 @@ export function setUpChatInput(d: ChatInputSetupDeps): {
       (sm) => {
         d.onRenamed(sm);
         d.controller.pushTree();
-        d.actions.status(`Session named “${sm.getSessionName() ?? ""}”.`);
+        d.notify.status(`Session named “${sm.getSessionName() ?? ""}”.`);
       },
       () => d.controller.readOnlyReason(),
     );
@@ -47,7 +50,7 @@ export function setUpChatInput(d: ChatInputSetupDeps): {
     send: (text, content) => d.actions.submit(text, content),
     queue: (kind, text, content) =>
       d.controller.queueMessage(kind, text, content, () => d.actions.submit(text, content)),
-    error: (what, e) => d.actions.error(what, e),
+    error: (what, e) => d.notify.error(what, e),
     currentModel: () => d.controller.agent?.getModel(),
     workspaceRoots: () =>
       (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath),

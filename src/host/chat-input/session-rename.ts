@@ -4,6 +4,7 @@
  */
 import * as vscode from "vscode";
 import type { SessionManager } from "../../core/session/session-manager.js";
+import { NO_SESSION_TEXT } from "../operations/operation-guards.js";
 
 /** Longest session name kept (a title, not a message). */
 export const MAX_SESSION_NAME = 200;
@@ -16,10 +17,11 @@ export async function renameSession(
   sm: SessionManager | undefined,
   name: string,
   renamed: (sm: SessionManager) => void,
-  readOnlyReason: () => string,
+  readOnlyReason: () => string | undefined,
 ): Promise<void> {
-  if (!sm) return void vscode.window.showInformationMessage("No Agent session is open: open the Agent view first.");
-  if (sm.isReadOnly()) return void vscode.window.showWarningMessage(readOnlyReason());
+  if (!sm) return void vscode.window.showInformationMessage(NO_SESSION_TEXT);
+  const readOnly = readOnlyReason();
+  if (readOnly !== undefined) return void vscode.window.showWarningMessage(readOnly);
   let title = name.trim();
   if (!title) {
     const asked = await vscode.window.showInputBox({

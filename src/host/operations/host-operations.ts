@@ -9,6 +9,8 @@ import type { ArchiveActions } from "../archive-actions.js";
 import type { CheckpointActions } from "../checkpoint-actions.js";
 import type { CompareActions } from "../compare/compare-actions.js";
 import type { ExportActions } from "../export-actions.js";
+import type { ParallelActions } from "../parallel/parallel-actions.js";
+import type { SystemPromptDocuments } from "../system-prompt-document.js";
 import type { OperationNeed } from "./operation-guards.js";
 import type { OperationSpec } from "./operations.js";
 
@@ -22,6 +24,8 @@ export interface OperationActions {
   compare: Pick<CompareActions, "compareWithCurrent" | "compareBranches" | "bringConclusions" | "goToSource">;
   files: Pick<CheckpointActions, "restoreFilesHere" | "showChangesHere" | "undoFileRestore">;
   exporter: Pick<ExportActions, "exportHtml">;
+  systemPrompt: Pick<SystemPromptDocuments, "show">;
+  parallel: Pick<ParallelActions, "explore" | "stopBranch" | "adopt" | "archiveOthers">;
 }
 
 /** Reads the session only. */
@@ -35,9 +39,12 @@ export const MOVE: readonly OperationNeed[] = ["session", "writable", "idle", "f
 /** Changes the workspace's files: the agent idle (its tools write files too) and the files free. */
 const FILES: readonly OperationNeed[] = ["session", "idle", "files"];
 
-/** The table (see the file comment). `entryId` is the row's, or undefined from the palette (then a picker asks). */
-export function hostOperations(a: OperationActions): OperationSpec[] {
-  const { actions, archive, compare, files, exporter } = a;
+/**
+ * The table (see the file comment). `entryId` is the row's, or undefined from the palette (then a picker asks).
+ * Its ids are literal types (OperationId), so commands.ts is checked at compile time to handle every other id.
+ */
+export function hostOperations(a: OperationActions) {
+  const { actions, archive, compare, files, exporter, systemPrompt, parallel } = a;
   const id = (entryId: string | undefined): string => entryId as string;
   return [
     {
@@ -72,5 +79,26 @@ export function hostOperations(a: OperationActions): OperationSpec[] {
     { id: "agentTree.archiveBranch", target: "entryOrPick", needs: WRITE, run: (e) => archive.archive(e) },
     { id: "agentTree.unarchiveBranch", target: "entryOrPick", needs: WRITE, run: (e) => archive.unarchive(e) },
     { id: "agentTree.deleteBranch", target: "entryOrPick", needs: WRITE, run: (e) => archive.deletePermanently(e) },
-  ];
+    // A row's menu: the prompt in force there; the palette: at the leaf.
+    { id: "agentTree.showSystemPrompt", target: "entryOrPick", needs: READ, run: (e) => systemPrompt.show(e) },
+    // Branches work in copies of the workspace: the user's files are not touched, and the main agent may run.
+    {
+      id: "agentTree.exploreInParallel",
+      target: "entryOrPick",
+      needs: ["session", "writable"],
+      run: (e) => parallel.explore(e),
+    },
+    { id: "agentTree.stopBranch", target: "entry", needs: READ, run: (e) => parallel.stopBranch(id(e)) },
+    // The branch's files come into the workspace (a three-way merge) and the leaf moves onto it.
+    { id: "agentTree.adoptBranch", target: "entry", needs: MOVE, run: (e) => parallel.adopt(id(e)) },
+    {
+      id: "agentTree.archiveOtherBranches",
+      target: "entry",
+      needs: ["session", "writable"],
+      run: (e) => parallel.archiveOthers(id(e)),
+    },
+  ] as const satisfies readonly OperationSpec[];
 }
+
+/** The command ids of the table. */
+export type OperationId = ReturnType<typeof hostOperations>[number]["id"];

@@ -10,6 +10,7 @@ import path from "node:path";
 import * as vscode from "vscode";
 import { findCheckpointForEntry } from "../../core/checkpoints/session-link.js";
 import { keyEnvValues, withoutKeys } from "../../core/providers/api-key.js";
+import { errorText } from "../../core/error-text.js";
 import type { SystemPromptProvider } from "../../core/prompt/workspace-prompt.js";
 import type { ModelInfo } from "../../core/providers/types.js";
 import { askAside } from "../../core/parallel/aside.js";
@@ -29,8 +30,10 @@ import type { HostToWebview } from "../../shared/protocol.js";
 import type { CheckpointActions } from "../checkpoint-actions.js";
 import type { CheckpointService } from "../checkpoint-service.js";
 import { broughtFilesMessage, conflictsOf, planBringFiles, runBringFiles } from "../compare/bring-files.js";
-import { failedMessage } from "../file-restore.js";
+import { failedMessage, withFilesLock } from "../file-restore.js";
 import { modelKey } from "../model-choice.js";
+import type { FilesLock } from "../operations/files-lock.js";
+import { NO_SESSION_TEXT, type Notify } from "../operations/operation-guards.js";
 import type { SessionController } from "../session-controller.js";
 import { autoApproveSetting } from "../settings.js";
 import { summarizeToolCall } from "../tool-approval.js";
@@ -51,8 +54,10 @@ export interface ParallelDeps {
   pickNode(title: string): Promise<string | undefined>;
   openCompare(leftId: string, rightId: string): void;
   revealInTree(entryId: string): void;
-  /** A line in both views and the status bar. */
-  status(text: string, kind?: "info" | "error"): void;
+  /** How the actions report (the one notifier). */
+  notify: Notify;
+  /** The window's one lock on the workspace's files: Adopt This Branch brings files in under it. */
+  lock: FilesLock;
   /** Where copies live: `<globalStorage>/branch-copies`; undefined: no copies (a remote storage). */
   copiesDir: string | undefined;
   log: vscode.LogOutputChannel;
@@ -134,9 +139,10 @@ export class ParallelActions {
     const sm = controller.sessionManager;
     const agent = controller.agent;
     if (!sm || !agent) return this.noSession();
-    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(controller.readOnlyReason());
+    const readOnly = controller.readOnlyReason();
+    if (readOnly !== undefined) return this.d.notify.warn(readOnly);
     if (!this.d.copiesDir)
-      return void vscode.window.showWarningMessage("Explore in Parallel needs a local storage folder for its copies.");
+      return this.d.notify.warn("Explore in Parallel needs a local storage folder for its copies.");
     const node = entryId ?? sm.getLeafId() ?? (await this.d.pickNode("Explore in Parallel: from which node?"));
     if (!node) return;
     // From a user row the branches start where that message started, as a branch switch to it does.
@@ -172,7 +178,7 @@ export class ParallelActions {
     if (!checkpointId) {
       // Nothing recorded there yet (a session from before checkpoints): the files as they are now.
       checkpointId = (await engine.checkpoint({ reason: "explore" })).id;
-      this.d.status("No files were recorded at that node: the branches start from the workspace as it is now.");
+      this.d.notify.status("No files were recorded at that node: the branches start from the workspace as it is now.");
     }
 
     const live: LiveBranch[] = [];
@@ -205,7 +211,7 @@ export class ParallelActions {
         },
       });
     } catch (e) {
-      return void vscode.window.showErrorMessage(`Explore in Parallel: ${e instanceof Error ? e.message : String(e)}`);
+      return this.d.notify.error("Explore in Parallel", e);
     }
     exploration.branches.forEach((b, i) => {
       live[i] ??= { number: i + 1, state: "starting", tokens: 0, stop: () => b.stop() };
@@ -230,9 +236,10 @@ export class ParallelActions {
     const sm = controller.sessionManager;
     const agent = controller.agent;
     if (!sm || !agent) return this.noSession();
-    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(controller.readOnlyReason());
+    const readOnly = controller.readOnlyReason();
+    if (readOnly !== undefined) return this.d.notify.warn(readOnly);
     const model = agent.getModel();
-    if (!model) return void vscode.window.showWarningMessage("Choose a model first (Agent: Select Model…).");
+    if (!model) return this.d.notify.warn("Choose a model first (Agent: Select Model…).");
     const asked =
       question ??
       (await vscode.window.showInputBox({
@@ -245,7 +252,7 @@ export class ParallelActions {
     let stop: (() => void) | undefined;
     const controllerAbort = new AbortController();
     const asideBranch: LiveBranch = { number: 0, state: "streaming", tokens: 0, stop: () => controllerAbort.abort() };
-    this.d.status("Asking aside…");
+    this.d.notify.status("Asking aside…");
     const outcome = await askAside({
       sessionManager: sm,
       question: asked,
@@ -264,7 +271,7 @@ export class ParallelActions {
         this.onBranchEvent(asideBranch, e);
       },
     }).catch((e: unknown) => {
-      this.d.status(`Ask Aside: ${e instanceof Error ? e.message : String(e)}`, "error");
+      this.d.notify.status(`Ask Aside: ${errorText(e)}`, "error");
       return undefined;
     });
     if (!outcome) return;
@@ -272,10 +279,10 @@ export class ParallelActions {
     this.d.onRunningChanged?.(this.live.size);
     const branchId = outcome.branchId;
     if (outcome.state !== "done" || !branchId) {
-      this.d.status(`Aside ${outcome.state}${outcome.error ? `: ${outcome.error}` : ""}`, "error");
+      this.d.notify.status(`Aside ${outcome.state}${outcome.error ? `: ${outcome.error}` : ""}`, "error");
       return;
     }
-    this.d.status(`Aside: ${firstLines(outcome.finalText, 2, 200)}`);
+    this.d.notify.status(`Aside: ${firstLines(outcome.finalText, 2, 200)}`);
     const pick = await vscode.window.showInformationMessage(
       `Aside: ${firstLines(outcome.finalText, 4, 400)}`,
       "Show Answer",
@@ -302,16 +309,16 @@ export class ParallelActions {
     if (!sm) return this.noSession();
     const ids = new Set(sm.getPathEnvelopes(entryId).map((e) => e.id));
     const branch = [...this.live.entries()].find(([id]) => ids.has(id));
-    if (!branch) return void vscode.window.showInformationMessage("That row is not on a running branch.");
+    if (!branch) return this.d.notify.info("That row is not on a running branch.");
     branch[1].stop();
-    this.d.status("Stopping the branch; what it said so far is kept.");
+    this.d.notify.status("Stopping the branch; what it said so far is kept.");
   }
 
   /** Stop All Branches. */
   stopAll(): void {
-    if (this.live.size === 0) return void vscode.window.showInformationMessage("No branch is running.");
+    if (this.live.size === 0) return this.d.notify.info("No branch is running.");
     for (const b of this.live.values()) b.stop();
-    this.d.status(`Stopping ${this.live.size} running branch(es).`);
+    this.d.notify.status(`Stopping ${this.live.size} running branch(es).`);
   }
 
   /**
@@ -324,14 +331,11 @@ export class ParallelActions {
     const sm = controller.sessionManager;
     const agent = controller.agent;
     if (!sm || !agent) return this.noSession();
-    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(controller.readOnlyReason());
     const run = branchRunOf(sm, entryId, this.liveBranchIds());
     if (!run || run.kind !== "explore")
-      return void vscode.window.showInformationMessage("That row is not on a branch of Explore in Parallel.");
+      return this.d.notify.info("That row is not on a branch of Explore in Parallel.");
     if (run.state === "running")
-      return void vscode.window.showWarningMessage("That branch is still running: stop it or wait for it first.");
-    if (agent.isStreaming)
-      return void vscode.window.showWarningMessage("A reply is streaming: abort it (Agent: Abort) before adopting.");
+      return this.d.notify.warn("That branch is still running: stop it or wait for it first.");
     const tip = newestEntryOf(sm, run.branchId);
     const nodeId = sm.getEnvelope(run.branchId)?.parentId ?? null;
     const files = await this.d.files.bringFiles(sm);
@@ -339,35 +343,37 @@ export class ParallelActions {
       const planned = await planBringFiles(files, nodeId, tip);
       if (planned === "stopped") return;
       if (planned) {
-        const merged = await runBringFiles(files, planned, []);
-        if (merged.kind === "cancelled") return this.d.status("Adopt cancelled; nothing changed.");
+        // The files lock, as Bring Conclusions Here takes it: no file restore writes the same files meanwhile.
+        const ui = { showInfo: (text: string) => this.d.notify.info(text) };
+        const merged = await withFilesLock(this.d.lock, ui, "branch adoption", () => runBringFiles(files, planned, []));
+        if (merged === "busy") return;
+        if (merged.kind === "cancelled") return this.d.notify.status("Adopt cancelled; nothing changed.");
         if (merged.kind === "failed")
-          return this.d.status(failedMessage("Adopting the branch's files failed", merged), "error");
+          return this.d.notify.status(failedMessage("Adopting the branch's files failed", merged), "error");
         this.d.files.filesBrought(broughtFilesMessage(merged.results), conflictsOf(merged.results, false));
       }
     }
     const moved = await agent.navigateTree(tip, { summarize: false });
     if (moved.kind !== "moved" && moved.kind !== "noop")
-      return this.d.status(`The leaf did not move (${moved.kind}).`, "error");
+      return this.d.notify.status(`The leaf did not move (${moved.kind}).`, "error");
     controller.pushChat();
     this.d.revealInTree(tip);
     await this.removeCopies(new Set([run.branchId]));
-    this.d.status("Adopted the branch: its files are in the workspace and the leaf is on it.");
+    this.d.notify.status("Adopted the branch: its files are in the workspace and the leaf is on it.");
   }
 
   /** Archive Other Branches: the other branches started together with the one holding `entryId`. */
   async archiveOthers(entryId: string): Promise<void> {
     const sm = this.d.controller.sessionManager;
     if (!sm) return this.noSession();
-    if (sm.isReadOnly()) return void vscode.window.showWarningMessage(this.d.controller.readOnlyReason());
     const run = branchRunOf(sm, entryId, this.liveBranchIds());
-    if (!run) return void vscode.window.showInformationMessage("That row is not on a branch run in parallel.");
+    if (!run) return this.d.notify.info("That row is not on a branch run in parallel.");
     const others = otherBranchesOf(sm, run).filter((id) => !this.live.has(id));
     const onPath = new Set(sm.getPathEnvelopes().map((e) => e.id));
     const archivable = others.filter((id) => !onPath.has(id) && !sm.isArchived(id));
     for (const id of archivable) sm.archiveBranch(id);
     await this.removeCopies(new Set(archivable));
-    this.d.status(`Archived ${archivable.length} other branch(es).`);
+    this.d.notify.status(`Archived ${archivable.length} other branch(es).`);
   }
 
   /**
@@ -497,7 +503,7 @@ export class ParallelActions {
     const counts = new Map<string, number>();
     for (const b of branches) counts.set(b.outcome.state, (counts.get(b.outcome.state) ?? 0) + 1);
     const text = [...counts].map(([state, n]) => `${n} ${state}`).join(", ");
-    this.d.status(`Explore in Parallel ended: ${text}.`);
+    this.d.notify.status(`Explore in Parallel ended: ${text}.`);
     void vscode.window
       .showInformationMessage(`Explore in Parallel ended: ${text}.`, "Show Summary", "Compare Two…")
       .then(async (pick) => {
@@ -522,7 +528,7 @@ export class ParallelActions {
       }));
     const picked = await vscode.window.showQuickPick(items, { title: "Compare two branches", canPickMany: true });
     if (!picked) return;
-    if (picked.length !== 2) return void vscode.window.showInformationMessage("Pick exactly two branches to compare.");
+    if (picked.length !== 2) return this.d.notify.info("Pick exactly two branches to compare.");
     this.d.openCompare(picked[0].id, picked[1].id);
   }
 
@@ -552,7 +558,7 @@ export class ParallelActions {
     const { controller } = this.d;
     const usable = controller.usable();
     if (usable.length === 0) {
-      void vscode.window.showWarningMessage("No model has a key: set one first (Agent: Set API Key…).");
+      this.d.notify.warn("No model has a key: set one first (Agent: Set API Key…).");
       return undefined;
     }
     const current = controller.agent?.getModel();
@@ -592,7 +598,7 @@ export class ParallelActions {
   }
 
   private noSession(): void {
-    void vscode.window.showInformationMessage("No Agent session is open: open the Agent view first.");
+    this.d.notify.info(NO_SESSION_TEXT);
   }
 }
 
