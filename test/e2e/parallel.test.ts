@@ -176,8 +176,15 @@ describe("Explore in Parallel and Ask Aside in VS Code (code-server)", { timeout
       const branches = [...runStates().keys()];
       const second = branches[1];
       const tip = newestBelow(lines, second);
+      // The branch's first reply: below its prompt, after the system entry the branch records its prompt in.
+      const byId = new Map(lines.map((l) => [l.id, l]));
+      const below = (l: (typeof lines)[number], id: string): boolean => {
+        for (let p = byId.get(l.parentId as string); p; p = byId.get(p.parentId as string))
+          if (p.id === id) return true;
+        return false;
+      };
       const call = lines.find(
-        (l) => l.type === "message" && (l.message as { role?: string }).role === "assistant" && l.parentId === second,
+        (l) => l.type === "message" && (l.message as { role?: string }).role === "assistant" && below(l, second),
       );
       const content = JSON.stringify(call?.message).match(/Written by branch \d\./)?.[0];
       assert.ok(content, "the second branch wrote notes.txt");
