@@ -7,6 +7,7 @@ import { useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } fro
 import type { HostToWebview, WebviewCommand, WebviewToHost } from "../../src/shared/protocol.js";
 import { StatusLine } from "../status-line.js";
 import { Button, Dropdown } from "../ui/controls.js";
+import { ChatAsides } from "./chat-asides.js";
 import { ChatInput } from "./chat-input.js";
 import { ChatList } from "./chat-list.js";
 import { ChatLiveRegion } from "./chat-live-region.js";
@@ -112,14 +113,17 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
           ) : null
         }
         footer={
-          noModel ? (
-            <div class="notice" role="note">
-              <span class="codicon codicon-warning" aria-hidden="true" /> <span>{model.noModelReason}</span>{" "}
-              <Button appearance="secondary" onClick={() => props.post({ type: "command", command: "setApiKey" })}>
-                Set API Key
-              </Button>
-            </div>
-          ) : null
+          <>
+            <ChatAsides asides={model.asides} />
+            {noModel ? (
+              <div class="notice" role="note">
+                <span class="codicon codicon-warning" aria-hidden="true" /> <span>{model.noModelReason}</span>{" "}
+                <Button appearance="secondary" onClick={() => props.post({ type: "command", command: "setApiKey" })}>
+                  Set API Key
+                </Button>
+              </div>
+            ) : null}
+          </>
         }
       />
       {model.approvals.map((a) => (

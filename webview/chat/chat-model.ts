@@ -5,7 +5,7 @@
  * The messages are a window of the path ending at the leaf (the host sends the newest ones, and after a move
  * only what changed); older ones are asked for page by page when the list scrolls near its top.
  */
-import type { ChatMessageDto, HostToWebview, ModelDto, WebviewToHost } from "../../src/shared/protocol.js";
+import type { AsideDto, ChatMessageDto, HostToWebview, ModelDto, WebviewToHost } from "../../src/shared/protocol.js";
 
 /** Token and cost use of the session. */
 export interface ChatUsage {
@@ -37,6 +37,8 @@ export class ChatModel {
   models: ModelDto[] = [];
   currentModelKey: string | undefined;
   approvals: PendingApproval[] = [];
+  /** Ask Aside answers of this conversation, oldest first (not messages of the path). */
+  asides: AsideDto[] = [];
   loaded = false;
   /** Bumped by chat/setInput so the view can fill and focus the input box. */
   inputRequest: { text: string; seq: number } = { text: "", seq: 0 };
@@ -64,6 +66,8 @@ export class ChatModel {
           this.messages = [...msg.messages];
           this.start = msg.start;
           this.resetSeq++;
+          // Another conversation: the asides asked in the one shown before are not about it.
+          this.asides = [];
         }
         // An unanswered page request was made against what this replaced: the host ignores it.
         this.olderRequest = undefined;
@@ -110,6 +114,11 @@ export class ChatModel {
       case "chat/approvalDone":
         this.approvals = this.approvals.filter((a) => a.toolCallId !== msg.toolCallId);
         break;
+      case "chat/aside": {
+        const at = this.asides.findIndex((a) => a.id === msg.aside.id);
+        this.asides = at < 0 ? [...this.asides, msg.aside] : this.asides.map((a, i) => (i === at ? msg.aside : a));
+        break;
+      }
       case "chat/models":
         this.models = [...msg.models];
         this.currentModelKey = msg.current ?? this.currentModelKey;
