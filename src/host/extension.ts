@@ -295,6 +295,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     log,
     onRunningChanged: (n) => void vscode.commands.executeCommand("setContext", "agentTree.branchesRunning", n > 0),
     postTree: (msg) => tree.post(msg),
+    postChat: (msg) => chat.post(msg),
   });
   parallelRef.current = parallel;
   const open = controller.sessionManager;

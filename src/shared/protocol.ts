@@ -104,6 +104,21 @@ export interface CompletionItemDto {
   root?: string;
 }
 
+/**
+ * An Ask Aside answer (docs/parallel.md) as the chat shows it: marked as an aside, below the path's messages and
+ * not one of them (the aside sits on a side branch; the leaf and the main context do not change).
+ */
+export interface AsideDto {
+  /** The aside's first entry (its question). */
+  id: string;
+  question: string;
+  /** The answer so far (markdown). */
+  text: string;
+  state: "running" | "done" | "failed" | "stopped";
+  error?: string;
+  model?: string;
+}
+
 /** A branch running beside the user's, as its newest row shows it. */
 export interface RunningBranchDto {
   /** The branch's newest message entry. */
@@ -216,6 +231,8 @@ export type HostToWebview =
       thinkingLevels?: ThinkingLevel[];
       thinkingLevel?: ThinkingLevel;
     }
+  /** An aside was asked, answered or ended (same id: replaces the shown one). */
+  | { type: "chat/aside"; aside: AsideDto }
   /** A transient status line. */
   | { type: "status"; text: string; kind: "info" | "error" };
 

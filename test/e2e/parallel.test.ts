@@ -4,7 +4,7 @@
  * run, the workspace's notes.txt keeps its content; the tree and the file hold 3 new branches from that node, and
  * running branches show so on their newest rows (the README's screenshot of three running branches is taken then). **Adopt This Branch** on the second →
  * notes.txt has that branch's content and the leaf is on it; the real pi opens the file and sees the three
- * branches. **Ask Aside…** during a slow reply → the aside's answer shows, the main reply completes, the leaf stays
+ * branches. **Ask Aside…** during a slow reply → the aside's answer shows (in the chat, marked as an aside), the main reply completes, the leaf stays
  * on the main branch and its context holds no aside. Screenshots in test-results/e2e/parallel-*.png.
  */
 import assert from "node:assert/strict";
@@ -176,8 +176,15 @@ describe("Explore in Parallel and Ask Aside in VS Code (code-server)", { timeout
       const branches = [...runStates().keys()];
       const second = branches[1];
       const tip = newestBelow(lines, second);
+      // The branch's first reply: below its prompt, after the system entry the branch records its prompt in.
+      const byId = new Map(lines.map((l) => [l.id, l]));
+      const below = (l: (typeof lines)[number], id: string): boolean => {
+        for (let p = byId.get(l.parentId as string); p; p = byId.get(p.parentId as string))
+          if (p.id === id) return true;
+        return false;
+      };
       const call = lines.find(
-        (l) => l.type === "message" && (l.message as { role?: string }).role === "assistant" && l.parentId === second,
+        (l) => l.type === "message" && (l.message as { role?: string }).role === "assistant" && below(l, second),
       );
       const content = JSON.stringify(call?.message).match(/Written by branch \d\./)?.[0];
       assert.ok(content, "the second branch wrote notes.txt");
@@ -227,6 +234,11 @@ describe("Explore in Parallel and Ask Aside in VS Code (code-server)", { timeout
         const aside = view.getEnvelopes().find((e) => e.role === "user" && e.preview.includes("ASIDE"));
         assert.ok(aside, "the aside is in the file");
         assert.ok(!view.getPathEnvelopes().some((e) => e.id === aside.id), "off the active path");
+        // The chat shows the answer marked as an aside, apart from the path's messages.
+        const shown = chat.locator(`.msg-aside[data-aside-id="${aside.id}"]`);
+        await expectVisible(shown, "the aside in the chat");
+        assert.match(await shown.innerText(), /Aside[\s\S]*ASIDE: what is the word\?[\s\S]*heron/);
+        assert.equal(await chat.locator(`[data-message-id="${aside.id}"]`).count(), 0, "not a message of the path");
       } finally {
         await view.close();
       }

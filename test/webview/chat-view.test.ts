@@ -230,3 +230,36 @@ test("message text is inert: markdown escapes raw HTML, drops unsafe links and r
     await vp.close();
   }
 });
+
+test("an aside shows below the path marked as an aside, is updated in place, and is not a message of the path", async () => {
+  const vp = await openChat([msg("u1", "user", "main question"), msg("a1", "assistant", "main answer")], true);
+  try {
+    await vp.send({
+      type: "chat/aside",
+      aside: { id: "x1", question: "What is the secret?", text: "", state: "running", model: "openai/gpt" },
+    });
+    const aside = vp.page.locator('.msg-aside[data-aside-id="x1"]');
+    assert.match((await aside.locator(".msg-role").textContent()) ?? "", /Aside.*answering/);
+    assert.equal(await aside.locator(".aside-question").textContent(), "What is the secret?");
+    await vp.send({
+      type: "chat/aside",
+      aside: { id: "x1", question: "What is the secret?", text: "It is **heron**", state: "done" },
+    });
+    assert.equal(await vp.page.locator(".msg-aside").count(), 1, "the same aside, updated in place");
+    assert.equal(await aside.locator(".aside-answer strong").textContent(), "heron");
+    assert.match((await aside.locator(".msg-role").textContent()) ?? "", /answered/);
+    assert.deepEqual(
+      await vp.page.$$eval("[data-message-id]", (els) => els.map((e) => e.getAttribute("data-message-id"))),
+      ["u1", "a1"],
+      "the path's messages are unchanged",
+    );
+    // The main reply goes on: the aside stays; another conversation (a snapshot that replaces all) drops it.
+    await vp.send({ type: "chat/message", message: msg("a2", "assistant", "main goes on") });
+    assert.equal(await vp.page.locator(".msg-aside").count(), 1);
+    assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
+    await vp.send(chatSnapshot([msg("u9", "user", "another session")]));
+    assert.equal(await vp.page.locator(".msg-aside").count(), 0);
+  } finally {
+    await vp.close();
+  }
+});

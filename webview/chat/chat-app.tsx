@@ -10,6 +10,7 @@ import { StatusLine } from "../status-line.js";
 import { Button, Dropdown } from "../ui/controls.js";
 import { ChatApproval, type ApprovalAnswer } from "./chat-approval.js";
 import { ChatChanges } from "./chat-changes.js";
+import { ChatAsides } from "./chat-asides.js";
 import { ChatInput } from "./chat-input.js";
 import { ChatInputAssist } from "./chat-input-assist.js";
 import { ChatQueue } from "./chat-queue.js";
@@ -149,14 +150,17 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
           ) : null
         }
         footer={
-          noModel ? (
-            <div class="notice" role="note">
-              <span class="codicon codicon-warning" aria-hidden="true" /> <span>{model.noModelReason}</span>{" "}
-              <Button appearance="secondary" onClick={() => props.post({ type: "command", command: "setApiKey" })}>
-                Set API Key
-              </Button>
-            </div>
-          ) : null
+          <>
+            <ChatAsides asides={model.asides} />
+            {noModel ? (
+              <div class="notice" role="note">
+                <span class="codicon codicon-warning" aria-hidden="true" /> <span>{model.noModelReason}</span>{" "}
+                <Button appearance="secondary" onClick={() => props.post({ type: "command", command: "setApiKey" })}>
+                  Set API Key
+                </Button>
+              </div>
+            ) : null}
+          </>
         }
       />
       {model.approvals.map((a) => (

@@ -8,6 +8,7 @@
 import type { QueuedMessage } from "../../src/core/agent/prompt-queue.js";
 import type { ThinkingLevel } from "../../src/core/providers/types.js";
 import type {
+  AsideDto,
   ChangedFileDto,
   ChatMessageDto,
   ChatUsage,
@@ -39,6 +40,8 @@ export class ChatModel {
   models: ModelDto[] = [];
   currentModelKey: string | undefined;
   approvals: PendingApproval[] = [];
+  /** Ask Aside answers of this conversation, oldest first (not messages of the path). */
+  asides: AsideDto[] = [];
   loaded = false;
   /** Bumped by chat/setInput so the view can fill and focus the input box. */
   inputRequest: { text: string; seq: number } = { text: "", seq: 0 };
@@ -76,6 +79,8 @@ export class ChatModel {
           this.start = msg.start;
           this.resetSeq++;
           this.changedFiles = [];
+          // Another conversation: the asides asked in the one shown before are not about it.
+          this.asides = [];
         }
         // An unanswered page request was made against what this replaced: the host ignores it.
         this.olderRequest = undefined;
@@ -132,6 +137,11 @@ export class ChatModel {
       case "chat/approvalDone":
         this.approvals = this.approvals.filter((a) => a.toolCallId !== msg.toolCallId);
         break;
+      case "chat/aside": {
+        const at = this.asides.findIndex((a) => a.id === msg.aside.id);
+        this.asides = at < 0 ? [...this.asides, msg.aside] : this.asides.map((a, i) => (i === at ? msg.aside : a));
+        break;
+      }
       case "chat/models":
         this.models = [...msg.models];
         this.currentModelKey = msg.current ?? this.currentModelKey;

@@ -26,7 +26,7 @@ import { ARCHIVE_MARKER_TYPE } from "../../core/session/entry-kinds.js";
 import { SessionManager } from "../../core/session/session-manager.js";
 import { createWorkspaceTools } from "../../core/tools/index.js";
 import type { ToolApprovalPolicy } from "../../core/tools/types.js";
-import type { HostToWebview } from "../../shared/protocol.js";
+import type { AsideDto, HostToWebview } from "../../shared/protocol.js";
 import type { CheckpointActions } from "../checkpoint-actions.js";
 import type { CheckpointService } from "../checkpoint-service.js";
 import { broughtFilesMessage, conflictsOf, planBringFiles, runBringFiles } from "../compare/bring-files.js";
@@ -63,6 +63,8 @@ export interface ParallelDeps {
   log: vscode.LogOutputChannel;
   /** How many branches run now (the tree's title bar shows Stop All Branches while some do). */
   onRunningChanged?(count: number): void;
+  /** The chat view: an aside's question and answer, marked as an aside (chat/aside). */
+  postChat?(msg: Extract<HostToWebview, { type: "chat/aside" }>): void;
   /** The tree view: running branches show on their newest rows (tree/running). */
   postTree?(msg: Extract<HostToWebview, { type: "tree/running" }>): void;
 }
@@ -253,6 +255,23 @@ export class ParallelActions {
     const controllerAbort = new AbortController();
     const asideBranch: LiveBranch = { number: 0, state: "streaming", tokens: 0, stop: () => controllerAbort.abort() };
     this.d.notify.status("Asking aside…");
+    // The chat shows the aside apart from the path's messages, as it goes.
+    let asideId: string | undefined;
+    let answer = "";
+    const showAside = (state: AsideDto["state"], error?: string): void => {
+      if (asideId === undefined) return;
+      this.d.postChat?.({
+        type: "chat/aside",
+        aside: {
+          id: asideId,
+          question: asked,
+          text: answer,
+          state,
+          model: modelKey(model),
+          ...(error ? { error } : {}),
+        },
+      });
+    };
     const outcome = await askAside({
       sessionManager: sm,
       question: asked,
@@ -267,6 +286,12 @@ export class ParallelActions {
           stop = () => controllerAbort.abort();
           this.live.set(e.entryId, asideBranch);
           this.d.onRunningChanged?.(this.live.size);
+          asideId = e.entryId;
+          showAside("running");
+        }
+        if (e.type === "message_end" && e.message.role === "assistant") {
+          answer = e.message.content.map((c) => (c.type === "text" ? c.text : "")).join("") || answer;
+          showAside("running");
         }
         this.onBranchEvent(asideBranch, e);
       },
@@ -278,6 +303,8 @@ export class ParallelActions {
     if (outcome.branchId) this.live.delete(outcome.branchId);
     this.d.onRunningChanged?.(this.live.size);
     const branchId = outcome.branchId;
+    answer = outcome.finalText || answer;
+    showAside(outcome.state, outcome.error);
     if (outcome.state !== "done" || !branchId) {
       this.d.notify.status(`Aside ${outcome.state}${outcome.error ? `: ${outcome.error}` : ""}`, "error");
       return;
