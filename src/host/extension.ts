@@ -278,6 +278,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   context.subscriptions.push(...chatInput.disposables);
   const parallel: ParallelActions = new ParallelActions({
     controller,
+    mcpTools: (readOnly) => mcp.pool.source({ readOnly }).ready(),
     cwd,
     checkpoints,
     files: fileActions,

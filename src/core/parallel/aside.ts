@@ -21,6 +21,8 @@ export type AskAsideOptions = Omit<BranchRunOptions, "parentId" | "prompt" | "ki
   question: string;
   /** Default: a new id. */
   groupId?: string;
+  /** Read-only tools beside the four built-in ones (an MCP server's tools marked `readOnlyHint`). */
+  extraTools?: readonly AgentTool[];
 };
 
 /**
@@ -30,7 +32,7 @@ export type AskAsideOptions = Omit<BranchRunOptions, "parentId" | "prompt" | "ki
 export function askAside(options: AskAsideOptions): Promise<BranchOutcome> {
   const question = options.question.trim();
   if (question === "") return Promise.reject(new Error("Ask Aside needs a question"));
-  const { question: _q, groupId, ...rest } = options;
+  const { question: _q, groupId, extraTools, ...rest } = options;
   void _q;
   return runBranch({
     ...rest,
@@ -38,6 +40,6 @@ export function askAside(options: AskAsideOptions): Promise<BranchOutcome> {
     prompt: question,
     kind: "aside",
     groupId: groupId ?? `aside-${Date.now().toString(36)}`,
-    tools: readOnlyTools(options.cwd),
+    tools: [...readOnlyTools(options.cwd), ...(extraTools ?? [])],
   });
 }

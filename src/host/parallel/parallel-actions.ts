@@ -25,7 +25,7 @@ import {
 import { ARCHIVE_MARKER_TYPE } from "../../core/session/entry-kinds.js";
 import { SessionManager } from "../../core/session/session-manager.js";
 import { createWorkspaceTools } from "../../core/tools/index.js";
-import type { ToolApprovalPolicy } from "../../core/tools/types.js";
+import type { AgentTool, ToolApprovalPolicy } from "../../core/tools/types.js";
 import type { AsideDto, HostToWebview } from "../../shared/protocol.js";
 import type { CheckpointActions } from "../checkpoint-actions.js";
 import type { CheckpointService } from "../checkpoint-service.js";
@@ -43,6 +43,11 @@ import { exploreSummaryMarkdown, firstLines, type SummaryBranch } from "./explor
 /** What the actions need from the rest of the host. */
 export interface ParallelDeps {
   controller: SessionController;
+  /**
+   * The MCP servers' tools (src/core/mcp), started if need be: all of them for a branch, only those a server marks
+   * read-only (`readOnlyHint`) for an aside. They run where their server runs, not in the branch's copy.
+   */
+  mcpTools?: (readOnly: boolean) => Promise<readonly AgentTool[]>;
   /** The workspace folder an aside reads (as the main agent's tools do). */
   cwd: string;
   checkpoints: CheckpointService;
@@ -187,6 +192,7 @@ export class ParallelActions {
     const registry = controller.modelRegistry;
     let exploration: Exploration | undefined;
     try {
+      const mcpTools = (await this.d.mcpTools?.(false)) ?? [];
       exploration = await exploreInParallel({
         sessionManager: sm,
         parentId,
@@ -200,7 +206,10 @@ export class ParallelActions {
           copiesDir: this.d.copiesDir,
           capBytes: copiesCapBytes(),
         },
-        toolsFor: (dir) => createWorkspaceTools(dir, { commandEnv: () => withoutKeys(process.env, registry.all()) }),
+        toolsFor: (dir) => [
+          ...createWorkspaceTools(dir, { commandEnv: () => withoutKeys(process.env, registry.all()) }),
+          ...mcpTools,
+        ],
         approveFor: (i) => this.approvalFor(`Branch ${i + 1} of ${count}`),
         getApiKey: (m) => this.d.getApiKey(m),
         secretValues: () => keyEnvValues(process.env, registry.all()),
@@ -272,9 +281,11 @@ export class ParallelActions {
         },
       });
     };
+    const extraTools = (await this.d.mcpTools?.(true)) ?? [];
     const outcome = await askAside({
       sessionManager: sm,
       question: asked,
+      extraTools,
       model,
       cwd: this.d.cwd,
       getApiKey: (m) => this.d.getApiKey(m),

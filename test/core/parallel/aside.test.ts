@@ -7,6 +7,7 @@ import { describe, it } from "node:test";
 import { readBranchRuns } from "../../../src/core/parallel/branch-run-lines.js";
 import { askAside, ASIDE_TOOL_NAMES } from "../../../src/core/parallel/aside.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
+import type { AgentTool } from "../../../src/core/tools/types.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import type { FakeRequestBody, FakeReply } from "../../util/fake-provider-common.js";
 import { newAgent, openAIModel, tempDirPerTest } from "../agent/helpers.js";
@@ -72,6 +73,32 @@ describe("ask aside (core)", { timeout: 60_000 }, () => {
     const run = readBranchRuns(sm).get(aside.branchId as string);
     assert.equal(run?.kind, "aside");
     assert.equal(run?.state, "done");
+    await sm.close();
+  });
+
+  it("offers the read-only MCP tools it is given beside its own four", async () => {
+    const sm = await SessionManager.create(tmp.dir, tmp.dir);
+    fake.setDefault(() => ({ text: "answered" }));
+    const search: AgentTool = {
+      name: "mcp__docs__search",
+      description: "Search the docs",
+      mutates: false,
+      parameters: { type: "object", properties: {} },
+      execute: async () => ({ content: [{ type: "text", text: "nothing" }] }),
+    };
+    const before = fake.requests.length;
+    const aside = await askAside({
+      sessionManager: sm,
+      question: "ASIDE: which docs?",
+      model: openAIModel(fake),
+      cwd: tmp.dir,
+      getApiKey: async () => "test-key",
+      extraTools: [search],
+    });
+    assert.equal(aside.state, "done", aside.error);
+    const body = fake.requests[before];
+    const tools = (body.tools as { function: { name: string } }[]).map((t) => t.function.name).sort();
+    assert.deepEqual(tools, [...ASIDE_TOOL_NAMES, "mcp__docs__search"].sort());
     await sm.close();
   });
 
