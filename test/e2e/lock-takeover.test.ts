@@ -228,9 +228,10 @@ describe(
         );
         assert.match(chatNotice, /read-only/);
         await screenshot(pageA(), "lock-04-a-read-only");
-        // A write in window A is refused with a read-only notice (no label is asked for); the file keeps what B wrote.
+        // A write in window A is refused with a read-only notice before anything is asked (the operations table's
+        // "writable" need: no entry or label is asked for); the file keeps what B wrote.
         const before = readFileSync(demo().sessionFile, "utf8");
-        await labelFromPalette(pageA(), "Option B");
+        await runCommand(pageA(), "Agent: Label Entry…");
         await notification(pageA(), /stopped writing to it: it is read-only/, "window A's read-only notice", 30_000);
         assert.equal(readFileSync(demo().sessionFile, "utf8"), before, "window A wrote after losing its lock");
         for (const line of readSession(demo().sessionFile)) assert.ok(line.type, "a broken line");
