@@ -166,3 +166,23 @@ export function toolResultMsg(callId: string, toolName: string, text: string, is
 export function requestText(body: Record<string, unknown>): string {
   return JSON.stringify(body.messages ?? body);
 }
+
+/** A tool whose run waits until `release` is called (so a test can queue while it runs). */
+export function gateTool(): { tool: AgentTool; started: Promise<void>; release: () => void } {
+  let release = (): void => undefined;
+  let onStart = (): void => undefined;
+  const started = new Promise<void>((r) => (onStart = r));
+  const gate = new Promise<void>((r) => (release = r));
+  const tool: AgentTool = {
+    name: "wait",
+    description: "Waits",
+    mutates: false,
+    parameters: { type: "object", properties: {} },
+    async execute() {
+      onStart();
+      await gate;
+      return { content: [{ type: "text", text: "waited" }] };
+    },
+  };
+  return { tool, started, release };
+}

@@ -4,9 +4,8 @@ import type { AgentEvent } from "../../../src/core/agent/events.js";
 import { PromptQueue } from "../../../src/core/agent/prompt-queue.js";
 import type { UserMessage } from "../../../src/core/messages.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
-import type { AgentTool } from "../../../src/core/tools/types.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { fileSession, newAgent, openAIModel, tempDirPerTest } from "./helpers.js";
+import { fileSession, gateTool, newAgent, openAIModel, tempDirPerTest } from "./helpers.js";
 
 /** The roles and user texts of the session's messages, in file order. */
 function transcript(entries: SessionEntry[]): string[] {
@@ -22,26 +21,6 @@ function transcript(entries: SessionEntry[]): string[] {
 function userTexts(body: Record<string, unknown>): string[] {
   const messages = body.messages as { role: string; content: unknown }[];
   return messages.filter((m) => m.role === "user").map((m) => (typeof m.content === "string" ? m.content : ""));
-}
-
-/** A tool whose run waits until `release` is called (so a test can queue while it runs). */
-function gateTool(): { tool: AgentTool; started: Promise<void>; release: () => void } {
-  let release = (): void => undefined;
-  let onStart = (): void => undefined;
-  const started = new Promise<void>((r) => (onStart = r));
-  const gate = new Promise<void>((r) => (release = r));
-  const tool: AgentTool = {
-    name: "wait",
-    description: "Waits",
-    mutates: false,
-    parameters: { type: "object", properties: {} },
-    async execute() {
-      onStart();
-      await gate;
-      return { content: [{ type: "text", text: "waited" }] };
-    },
-  };
-  return { tool, started, release };
 }
 
 describe("PromptQueue", () => {

@@ -14,10 +14,9 @@ import {
   workspacePromptProvider,
   type SessionEntry,
 } from "../../../src/core/index.js";
-import type { AgentTool } from "../../../src/core/tools/types.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { anthropicModel, newAgent, openAIModel, tempDirPerTest } from "../agent/helpers.js";
+import { anthropicModel, gateTool, newAgent, openAIModel, tempDirPerTest } from "../agent/helpers.js";
 
 /** The session's messages in file order: `system:<changed sections>`, `user:<text>`, or the role. */
 function transcript(entries: SessionEntry[]): string[] {
@@ -35,26 +34,6 @@ function sentPrompt(body: Record<string, unknown>): string {
   const messages = body.messages as { role: string; content: string }[];
   assert.equal(messages[0].role, "system", "the request starts with the system prompt");
   return messages[0].content;
-}
-
-/** A tool whose run waits until `release` is called (so a test can queue while it runs). */
-function gateTool(): { tool: AgentTool; started: Promise<void>; release: () => void } {
-  let release = (): void => undefined;
-  let onStart = (): void => undefined;
-  const started = new Promise<void>((r) => (onStart = r));
-  const gate = new Promise<void>((r) => (release = r));
-  const tool: AgentTool = {
-    name: "wait",
-    description: "Waits",
-    mutates: false,
-    parameters: { type: "object", properties: {} },
-    async execute() {
-      onStart();
-      await gate;
-      return { content: [{ type: "text", text: "waited" }] };
-    },
-  };
-  return { tool, started, release };
 }
 
 /** A workspace with an AGENTS.md, its loader, and a session in it. */
