@@ -7,7 +7,7 @@ import type { JSX } from "preact";
 import { useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "preact/hooks";
 import type { HostToWebview, WebviewCommand, WebviewToHost } from "../../src/shared/protocol.js";
 import { StatusLine } from "../status-line.js";
-import { Button, Dropdown } from "../ui/controls.js";
+import { Button, ButtonRow, Dropdown, type RowButton } from "../ui/controls.js";
 import { ChatApproval, type ApprovalAnswer } from "./chat-approval.js";
 import { ChatChanges } from "./chat-changes.js";
 import { ChatAsides } from "./chat-asides.js";
@@ -27,12 +27,12 @@ export interface ChatAppProps {
   subscribeHost: (fn: (msg: HostToWebview) => void) => () => void;
 }
 
-const COMMANDS: readonly { command: WebviewCommand; icon: string; label: string }[] = [
-  { command: "newSession", icon: "add", label: "New Session" },
-  { command: "openSession", icon: "folder-opened", label: "Open Session…" },
-  { command: "compact", icon: "fold", label: "Compact" },
-  { command: "exportHtml", icon: "export", label: "Export to HTML" },
-  { command: "setApiKey", icon: "key", label: "Set API Key" },
+const COMMANDS: readonly RowButton<WebviewCommand>[] = [
+  { value: "newSession", icon: "add", ariaLabel: "New Session" },
+  { value: "openSession", icon: "folder-opened", ariaLabel: "Open Session…" },
+  { value: "compact", icon: "fold", ariaLabel: "Compact" },
+  { value: "exportHtml", icon: "export", ariaLabel: "Export to HTML" },
+  { value: "setApiKey", icon: "key", ariaLabel: "Set API Key" },
 ];
 
 /** The chat view application. */
@@ -123,15 +123,11 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
           />
         ) : null}
         <span class="spacer" />
-        {COMMANDS.map((c) => (
-          <Button
-            key={c.command}
-            appearance="icon"
-            icon={c.icon}
-            ariaLabel={c.label}
-            onClick={() => props.post({ type: "command", command: c.command })}
-          />
-        ))}
+        <ButtonRow
+          buttons={COMMANDS}
+          appearance="icon"
+          onClick={(command) => props.post({ type: "command", command })}
+        />
       </div>
       {model.streaming ? <div class="progress-bar" role="progressbar" aria-label="Agent is working" /> : null}
       <ChatList

@@ -12,7 +12,7 @@ import { useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } fro
 import type { CompareEnd, CompareStatus } from "../../src/core/compare/compare-types.js";
 import type { CompareToHost, HostToCompare } from "../../src/shared/protocol.js";
 import { StatusLine } from "../status-line.js";
-import { Button } from "../ui/controls.js";
+import { ButtonRow, type RowButton } from "../ui/controls.js";
 import { CompareModel } from "./compare-model.js";
 import { ItemView, STATUS_WORDS, TurnView, type ItemActions } from "./compare-turn.js";
 
@@ -20,6 +20,12 @@ import { ItemView, STATUS_WORDS, TurnView, type ItemActions } from "./compare-tu
 const OVERSCAN_PX = 800;
 /** How long scrolling settles before the position is persisted. */
 const SAVE_DELAY_MS = 300;
+
+/** The toolbar's two steps between differences (F7 and Shift+F7 do the same). */
+const DIFFERENCE_STEPS: readonly RowButton<1 | -1>[] = [
+  { value: -1, icon: "arrow-up", ariaLabel: "Previous difference (Shift+F7)", text: "Previous" },
+  { value: 1, icon: "arrow-down", ariaLabel: "Next difference (F7)", text: "Next" },
+];
 
 /** Props: the host channel and persisted state. */
 export interface CompareAppProps {
@@ -234,24 +240,12 @@ export function CompareApp(props: CompareAppProps): JSX.Element {
           <span class="cmp-counts" role="status">
             {overview === undefined ? "Loading…" : model.count === 0 ? "No turns after the common ancestor" : summary}
           </span>
-          <Button
+          <ButtonRow
+            buttons={DIFFERENCE_STEPS}
             appearance="secondary"
-            icon="arrow-up"
-            ariaLabel="Previous difference (Shift+F7)"
             disabled={model.count === 0}
-            onClick={() => difference(-1)}
-          >
-            Previous
-          </Button>
-          <Button
-            appearance="secondary"
-            icon="arrow-down"
-            ariaLabel="Next difference (F7)"
-            disabled={model.count === 0}
-            onClick={() => difference(1)}
-          >
-            Next
-          </Button>
+            onClick={difference}
+          />
         </div>
       </header>
       <div

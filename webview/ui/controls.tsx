@@ -47,6 +47,18 @@ function valueOf(el: EventTarget | null): string {
   return typeof v === "string" ? v : "";
 }
 
+/** What the dropdown and the button take alike: their accessible name, an extra class, and whether they are off. */
+interface ControlProps {
+  ariaLabel?: string;
+  class?: string;
+  disabled?: boolean;
+}
+
+/** The toolkit element's attributes for ControlProps. */
+function controlAttributes(props: ControlProps): ToolkitProps {
+  return { class: props.class, "aria-label": props.ariaLabel, disabled: props.disabled };
+}
+
 /** A single-line text field. */
 export function TextField(props: {
   value: string;
@@ -73,20 +85,18 @@ export function TextField(props: {
 }
 
 /** A dropdown of fixed options. */
-export function Dropdown<T extends string>(props: {
-  value: T;
-  options: readonly { value: T; label: string }[];
-  ariaLabel: string;
-  onChange: (value: T) => void;
-  class?: string;
-  disabled?: boolean;
-}): JSX.Element {
+export function Dropdown<T extends string>(
+  props: ControlProps & {
+    value: T;
+    options: readonly { value: T; label: string }[];
+    ariaLabel: string;
+    onChange: (value: T) => void;
+  },
+): JSX.Element {
   return (
     <vscode-dropdown
-      class={props.class}
+      {...controlAttributes(props)}
       value={props.value}
-      aria-label={props.ariaLabel}
-      disabled={props.disabled}
       onChange={(e: Event) => {
         const v = valueOf(e.currentTarget);
         const hit = props.options.find((o) => o.value === v);
@@ -103,23 +113,20 @@ export function Dropdown<T extends string>(props: {
 }
 
 /** A button; `icon` names a codicon; icon-only buttons must pass `ariaLabel`. */
-export function Button(props: {
-  onClick: () => void;
-  ariaLabel?: string;
-  title?: string;
-  icon?: string;
-  appearance?: "primary" | "secondary" | "icon";
-  disabled?: boolean;
-  class?: string;
-  children?: ComponentChildren;
-}): JSX.Element {
+export function Button(
+  props: ControlProps & {
+    onClick: () => void;
+    title?: string;
+    icon?: string;
+    appearance?: "primary" | "secondary" | "icon";
+    children?: ComponentChildren;
+  },
+): JSX.Element {
   return (
     <vscode-button
-      class={props.class}
+      {...controlAttributes(props)}
       appearance={props.appearance ?? "primary"}
-      aria-label={props.ariaLabel}
       title={props.title ?? props.ariaLabel}
-      disabled={props.disabled}
       onClick={() => {
         if (props.disabled !== true) props.onClick();
       }}
@@ -129,5 +136,39 @@ export function Button(props: {
       ) : null}
       {props.children}
     </vscode-button>
+  );
+}
+
+/** One button of a ButtonRow; `value` is what a click on it reports. */
+export interface RowButton<V extends string | number> {
+  value: V;
+  icon: string;
+  ariaLabel: string;
+  /** Shown next to the icon; without it the button is icon-only. */
+  text?: string;
+}
+
+/** A toolbar's fixed actions from a table, in order; a click reports the button's value. */
+export function ButtonRow<V extends string | number>(props: {
+  buttons: readonly RowButton<V>[];
+  appearance: "secondary" | "icon";
+  disabled?: boolean;
+  onClick: (value: V) => void;
+}): JSX.Element {
+  return (
+    <>
+      {props.buttons.map((b) => (
+        <Button
+          key={b.value}
+          appearance={props.appearance}
+          icon={b.icon}
+          ariaLabel={b.ariaLabel}
+          disabled={props.disabled}
+          onClick={() => props.onClick(b.value)}
+        >
+          {b.text}
+        </Button>
+      ))}
+    </>
   );
 }
