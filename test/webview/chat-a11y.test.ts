@@ -7,13 +7,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ChatMessageDto } from "../../src/shared/protocol.js";
-import { settle, webviewRig, type ViewPage } from "./harness.js";
-import { msg } from "./chat-fixtures.js";
+import { settle, webviewRig, withPage, type ViewPage } from "./harness.js";
+import { chatSnapshot, GPT, msg, openChatView } from "./chat-fixtures.js";
 
 const rig = webviewRig();
-
-const usage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 0 };
-const MODEL = { key: "openai/gpt", name: "GPT", provider: "openai", contextWindow: 128000 };
 
 /** A path of `n` messages: questions, replies (some failed or aborted, some with tool calls), results. */
 function path(n: number): ChatMessageDto[] {
@@ -45,8 +42,7 @@ function path(n: number): ChatMessageDto[] {
 }
 
 async function open(n: number, streaming: boolean): Promise<ViewPage> {
-  const vp = await rig.openView({ view: "chat", height: 500 });
-  await vp.send({ type: "chat/snapshot", start: 0, keep: false, messages: path(n), streaming, model: MODEL, usage });
+  const vp = await openChatView(rig, chatSnapshot(path(n), { streaming, model: GPT }), { height: 500 });
   await settleList(vp);
   return vp;
 }
@@ -119,9 +115,8 @@ async function axTree(vp: ViewPage): Promise<AxNode[]> {
   }
 }
 
-test("scrolling back mounts old rows (errors among them) without a word in the live region", async () => {
-  const vp = await open(400, false);
-  try {
+test("scrolling back mounts old rows (errors among them) without a word in the live region", () =>
+  withPage(open(400, false), async (vp) => {
     assert.deepEqual(await announced(vp), [], "opening a conversation announces nothing");
     assert.ok(!(await mountedIds(vp)).includes("m0"));
     for (let i = 0; i < 40 && !(await mountedIds(vp)).includes("m0"); i++) {
@@ -141,14 +136,10 @@ test("scrolling back mounts old rows (errors among them) without a word in the l
     const rowsLive = ax.filter((n) => n.role === "listitem" && n.live !== undefined && n.live !== "off");
     assert.equal(rowsLive.length, 0, "Chromium puts no row in a live region");
     assert.deepEqual((await vp.problems()).errors, []);
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("the list's roles are valid: a labelled focusable region, a list of listitems with their place in the path", async () => {
-  const vp = await open(400, false);
-  try {
+test("the list's roles are valid: a labelled focusable region, a list of listitems with their place in the path", () =>
+  withPage(open(400, false), async (vp) => {
     const dom = (await vp.page.evaluate(`(() => {
       const region = document.querySelector('.chat-messages');
       const list = region.querySelector('[role="list"]');
@@ -201,14 +192,10 @@ test("the list's roles are valid: a labelled focusable region, a list of listite
     for (let i = 0; i < 20 && !(await mountedIds(vp)).includes("m0"); i++) await settleList(vp);
     assert.ok((await mountedIds(vp)).includes("m0"));
     assert.deepEqual(await announced(vp), []);
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("a sent message and a streamed reply are announced once each, the reply only when finished", async () => {
-  const vp = await open(40, true);
-  try {
+test("a sent message and a streamed reply are announced once each, the reply only when finished", () =>
+  withPage(open(40, true), async (vp) => {
     // The host shows the user's message under a temporary id, then its stored entry replaces it.
     await vp.send({ type: "chat/message", message: msg("pending-1", "user", "Please **explain** it") });
     await vp.send({ type: "chat/message", message: msg("u1", "user", "Please **explain** it"), replaces: "pending-1" });
@@ -222,15 +209,11 @@ test("a sent message and a streamed reply are announced once each, the reply onl
     await vp.send({ type: "chat/message", message: msg("e1", "assistant", long), replaces: "pending-2" });
     await vp.send({ type: "chat/streaming", streaming: false });
     // The host refreshes the snapshot after a prompt: nothing in it is news.
-    await vp.send({
-      type: "chat/snapshot",
-      start: 0,
-      keep: false,
-      messages: [...path(40), msg("u1", "user", "Please **explain** it"), msg("e1", "assistant", long)],
-      streaming: false,
-      model: MODEL,
-      usage,
-    });
+    await vp.send(
+      chatSnapshot([...path(40), msg("u1", "user", "Please **explain** it"), msg("e1", "assistant", long)], {
+        model: GPT,
+      }),
+    );
     await settleList(vp);
     const said = await announced(vp);
     assert.deepEqual(
@@ -243,14 +226,10 @@ test("a sent message and a streamed reply are announced once each, the reply onl
     assert.ok(replies[0].length <= "Assistant replied: ".length + 151, `short: ${replies[0].length} chars`);
     assert.ok(replies[0].endsWith("…"));
     assert.equal(said.length, 2);
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("approval requests, tool errors and failed replies are announced once", async () => {
-  const vp = await open(8, true);
-  try {
+test("approval requests, tool errors and failed replies are announced once", () =>
+  withPage(open(8, true), async (vp) => {
     await vp.send({ type: "chat/approval", toolCallId: "k1", toolName: "bash", summary: "rm -rf build" });
     await vp.send({ type: "chat/approval", toolCallId: "k1", toolName: "bash", summary: "rm -rf build" });
     assert.equal(await vp.page.locator('[role="alertdialog"][aria-label="Approve bash"]').count(), 1);
@@ -283,7 +262,4 @@ test("approval requests, tool errors and failed replies are announced once", asy
     // The failed reply's error is shown in its row, but not as an alert.
     assert.match((await vp.page.textContent('[data-message-id="a10"] .msg-error')) ?? "", /rate limited/);
     assert.equal(await vp.page.locator('[data-message-id="a10"] [role="alert"]').count(), 0);
-  } finally {
-    await vp.close();
-  }
-});
+  }));

@@ -5,22 +5,14 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ChatMessageDto, HostToWebview } from "../../src/shared/protocol.js";
 import { ChatAnnouncer, quote, replyText } from "../../webview/chat/chat-announcer.js";
-import { msg } from "./chat-fixtures.js";
-
-const usage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 0 };
+import { chatSnapshot, msg } from "./chat-fixtures.js";
 
 function feed(a: ChatAnnouncer, msgs: HostToWebview[]): string[] {
   return msgs.flatMap((m) => a.onHost(m));
 }
 
-const snapshot = (messages: ChatMessageDto[], streaming = false): HostToWebview => ({
-  type: "chat/snapshot",
-  start: 0,
-  keep: false,
-  messages,
-  streaming,
-  usage,
-});
+const snapshot = (messages: ChatMessageDto[], streaming = false): HostToWebview =>
+  chatSnapshot(messages, { streaming });
 
 test("snapshot messages and later versions of them are never news", () => {
   const a = new ChatAnnouncer();

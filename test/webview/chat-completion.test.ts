@@ -5,28 +5,17 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { CompletionItemDto, HostToWebview, WebviewToHost } from "../../src/shared/protocol.js";
-import { settle, webviewRig, type ViewPage } from "./harness.js";
+import type { Locator } from "playwright-core";
+import type { CompletionItemDto, WebviewToHost } from "../../src/shared/protocol.js";
+import { chatSnapshot, openChatView } from "./chat-fixtures.js";
+import { settle, webviewRig, withPage, type ViewPage } from "./harness.js";
 
 const rig = webviewRig();
-const usage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 200000 };
 const MODEL = { key: "fake/m", name: "Fake", provider: "fake", contextWindow: 200000 };
 const ROOT = "/work/ws";
 
-async function openChat(streaming = false): Promise<ViewPage> {
-  const vp = await rig.openView({ view: "chat" });
-  const snapshot: HostToWebview = {
-    type: "chat/snapshot",
-    start: 0,
-    keep: false,
-    messages: [],
-    streaming,
-    model: MODEL,
-    usage,
-  };
-  await vp.send(snapshot);
-  return vp;
-}
+const openChat = (streaming = false): Promise<ViewPage> =>
+  openChatView(rig, chatSnapshot([], { streaming, model: MODEL }));
 
 type Complete = Extract<WebviewToHost, { type: "chat/complete" }>;
 
@@ -35,6 +24,19 @@ async function lastRequest(vp: ViewPage): Promise<Complete> {
   const reqs = (await vp.posted()).filter((m): m is Complete => m.type === "chat/complete");
   assert.ok(reqs.length > 0, "a completion request was posted");
   return reqs[reqs.length - 1];
+}
+
+/** Click into the message box and type `text` key by key, as a user does (so completions trigger); the box. */
+async function typeInBox(vp: ViewPage, text: string): Promise<Locator> {
+  const box = vp.page.locator("textarea");
+  await box.click();
+  await box.pressSequentially(text);
+  return box;
+}
+
+/** The message the view sent, if it sent one. */
+async function submitted(vp: ViewPage): Promise<WebviewToHost | undefined> {
+  return (await vp.posted()).find((m) => m.type === "chat/submit");
 }
 
 async function answer(vp: ViewPage, items: CompletionItemDto[]): Promise<void> {
@@ -49,12 +51,16 @@ const FILES: CompletionItemDto[] = [
   { kind: "file", value: "README.md", root: ROOT },
 ];
 
-test("@ opens the file list; arrows and Enter pick; the mention is sent with the message", async () => {
-  const vp = await openChat();
-  try {
-    const box = vp.page.locator("textarea");
-    await box.click();
-    await box.pressSequentially("look at @ma");
+/** Type `typed` (an `@` mention being written) and answer the view's completion request with FILES; the box. */
+async function listFiles(vp: ViewPage, typed: string): Promise<Locator> {
+  const box = await typeInBox(vp, typed);
+  await answer(vp, FILES);
+  return box;
+}
+
+test("@ opens the file list; arrows and Enter pick; the mention is sent with the message", () =>
+  withPage(openChat(), async (vp) => {
+    const box = await typeInBox(vp, "look at @ma");
     const req = await lastRequest(vp);
     assert.deepEqual({ trigger: req.trigger, query: req.query }, { trigger: "@", query: "ma" });
     assert.equal(await box.getAttribute("aria-expanded"), "false", "closed until the host answers");
@@ -80,26 +86,18 @@ test("@ opens the file list; arrows and Enter pick; the mention is sent with the
     assert.deepEqual(await vp.posted(), [], "Enter picked; it did not send");
     await box.pressSequentially("please");
     await box.press("Enter");
-    const submit = (await vp.posted()).find((m) => m.type === "chat/submit");
-    assert.deepEqual(submit, {
+    assert.deepEqual(await submitted(vp), {
       type: "chat/submit",
       text: "look at @src/main.ts please",
       mentions: [{ label: "@src/main.ts", path: "src/main.ts", root: ROOT }],
     });
     assert.equal(await box.inputValue(), "");
     assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("Tab picks a folder and keeps listing inside it; a deleted mention is not sent", async () => {
-  const vp = await openChat();
-  try {
-    const box = vp.page.locator("textarea");
-    await box.click();
-    await box.pressSequentially("@sr");
-    await answer(vp, FILES);
+test("Tab picks a folder and keeps listing inside it; a deleted mention is not sent", () =>
+  withPage(openChat(), async (vp) => {
+    const box = await listFiles(vp, "@sr");
     await box.press("ArrowDown");
     await box.press("Tab");
     assert.equal(await box.inputValue(), "@src/");
@@ -111,19 +109,12 @@ test("Tab picks a folder and keeps listing inside it; a deleted mention is not s
     await box.press("Control+a");
     await box.pressSequentially("never mind");
     await box.press("Enter");
-    const submit = (await vp.posted()).find((m) => m.type === "chat/submit");
-    assert.deepEqual(submit, { type: "chat/submit", text: "never mind" }, "no mentions left in the text");
-  } finally {
-    await vp.close();
-  }
-});
+    assert.deepEqual(await submitted(vp), { type: "chat/submit", text: "never mind" }, "no mentions left in the text");
+  }));
 
-test("/ lists commands and templates; the mouse picks; Escape closes without aborting", async () => {
-  const vp = await openChat(true);
-  try {
-    const box = vp.page.locator("textarea");
-    await box.click();
-    await box.pressSequentially("/re");
+test("/ lists commands and templates; the mouse picks; Escape closes without aborting", () =>
+  withPage(openChat(true), async (vp) => {
+    const box = await typeInBox(vp, "/re");
     const req = await lastRequest(vp);
     assert.deepEqual({ trigger: req.trigger, query: req.query }, { trigger: "/", query: "re" });
     await answer(vp, [
@@ -147,32 +138,21 @@ test("/ lists commands and templates; the mouse picks; Escape closes without abo
     await options.nth(0).click();
     assert.equal(await box.inputValue(), "/review ");
     assert.equal(await box.evaluate((el) => el === document.activeElement), true, "focus stays in the input");
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("a mention added by the host (Add Selection to Chat) goes into the input and is sent", async () => {
-  const vp = await openChat();
-  try {
-    const box = vp.page.locator("textarea");
-    await box.click();
-    await box.pressSequentially("explain");
+test("a mention added by the host (Add Selection to Chat) goes into the input and is sent", () =>
+  withPage(openChat(), async (vp) => {
+    const box = await typeInBox(vp, "explain");
     const mention = { label: "@src/a.ts#3-4", path: "src/a.ts", root: ROOT, text: "x\ny", startLine: 3, endLine: 4 };
     await vp.send({ type: "chat/addMention", mention });
     await settle(vp.page);
     assert.equal(await box.inputValue(), "explain @src/a.ts#3-4 ");
     await box.press("Enter");
-    const submit = (await vp.posted()).find((m) => m.type === "chat/submit");
-    assert.deepEqual(submit, { type: "chat/submit", text: "explain @src/a.ts#3-4 ", mentions: [mention] });
-  } finally {
-    await vp.close();
-  }
-});
+    assert.deepEqual(await submitted(vp), { type: "chat/submit", text: "explain @src/a.ts#3-4 ", mentions: [mention] });
+  }));
 
-test("files dropped onto the input are sent to the host as URIs", async () => {
-  const vp = await openChat();
-  try {
+test("files dropped onto the input are sent to the host as URIs", () =>
+  withPage(openChat(), async (vp) => {
     await vp.page.evaluate(() => {
       const box = document.querySelector("textarea");
       const data = new DataTransfer();
@@ -182,18 +162,11 @@ test("files dropped onto the input are sent to the host as URIs", async () => {
     });
     const drop = (await vp.posted()).find((m) => m.type === "chat/dropFiles");
     assert.deepEqual(drop, { type: "chat/dropFiles", uris: ["file:///work/ws/a.ts", "file:///work/ws/b/"] });
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("text the host gives back after a failed send keeps its mentions", async () => {
-  const vp = await openChat();
-  try {
-    const box = vp.page.locator("textarea");
-    await box.click();
-    await box.pressSequentially("@ma");
-    await answer(vp, FILES);
+test("text the host gives back after a failed send keeps its mentions", () =>
+  withPage(openChat(), async (vp) => {
+    const box = await listFiles(vp, "@ma");
     await box.press("Enter");
     await box.pressSequentially("now");
     await box.press("Enter");
@@ -202,13 +175,9 @@ test("text the host gives back after a failed send keeps its mentions", async ()
     await vp.send({ type: "chat/setInput", text: "@src/main.ts now" });
     await settle(vp.page);
     await box.press("Enter");
-    const submit = (await vp.posted()).find((m) => m.type === "chat/submit");
-    assert.deepEqual(submit, {
+    assert.deepEqual(await submitted(vp), {
       type: "chat/submit",
       text: "@src/main.ts now",
       mentions: [{ label: "@src/main.ts", path: "src/main.ts", root: ROOT }],
     });
-  } finally {
-    await vp.close();
-  }
-});
+  }));

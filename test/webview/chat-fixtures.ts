@@ -1,5 +1,35 @@
-/** Shared test data for the chat view's tests. */
-import type { ChatMessageDto } from "../../src/shared/protocol.js";
+/** Shared test data for the chat view's tests, and opening the chat view on it. */
+import type { ChatMessageDto, ChatUsage, HostToWebview, ModelDto } from "../../src/shared/protocol.js";
+import type { ViewOptions, ViewPage, WebviewRig } from "./harness.js";
+
+/** The message that hands the chat view a path. */
+export type ChatSnapshot = Extract<HostToWebview, { type: "chat/snapshot" }>;
+
+/** The usage line of a path that has used nothing yet. */
+export const NO_USAGE: ChatUsage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 0 };
+
+/** An Anthropic model with a 200k context. */
+export const CLAUDE: ModelDto = {
+  key: "anthropic/claude",
+  name: "Claude",
+  provider: "anthropic",
+  contextWindow: 200000,
+};
+
+/** An OpenAI model with a 128k context. */
+export const GPT: ModelDto = { key: "openai/gpt", name: "GPT", provider: "openai", contextWindow: 128000 };
+
+/** The snapshot of a chat holding `messages` from the path's first one: idle, no model, no usage unless `extra` says. */
+export function chatSnapshot(messages: ChatMessageDto[], extra: Partial<ChatSnapshot> = {}): ChatSnapshot {
+  return { type: "chat/snapshot", start: 0, keep: false, messages, streaming: false, usage: NO_USAGE, ...extra };
+}
+
+/** Open the chat view on `rig` and post it `snapshot`, as the host does when the view becomes visible. */
+export async function openChatView(rig: WebviewRig, snapshot: ChatSnapshot, opts: ViewOptions = {}): Promise<ViewPage> {
+  const vp = await rig.openView({ ...opts, view: "chat" });
+  await vp.send(snapshot);
+  return vp;
+}
 
 /** A chat message as the host sends it (timestamp 1 unless `extra` says otherwise). */
 export function msg(

@@ -5,28 +5,15 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { HostToWebview, ModelDto, WebviewToHost } from "../../src/shared/protocol.js";
-import { settle, webviewRig, type ViewPage } from "./harness.js";
+import type { ModelDto, WebviewToHost } from "../../src/shared/protocol.js";
+import { chatSnapshot, openChatView } from "./chat-fixtures.js";
+import { settle, webviewRig, withPage, type ViewPage } from "./harness.js";
 
 const rig = webviewRig();
-const usage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 200000 };
 const VISION: ModelDto = { key: "fake/vision", name: "Vision", provider: "fake", contextWindow: 200000, images: true };
 const TEXT_ONLY: ModelDto = { key: "fake/text", name: "Plain Text", provider: "fake", contextWindow: 200000 };
 
-async function openChat(model: ModelDto): Promise<ViewPage> {
-  const vp = await rig.openView({ view: "chat" });
-  const snapshot: HostToWebview = {
-    type: "chat/snapshot",
-    start: 0,
-    keep: false,
-    messages: [],
-    streaming: false,
-    model,
-    usage,
-  };
-  await vp.send(snapshot);
-  return vp;
-}
+const openChat = (model: ModelDto): Promise<ViewPage> => openChatView(rig, chatSnapshot([], { model }));
 
 /** Paste (or drop) a PNG of the given size drawn in the page. */
 async function putImage(vp: ViewPage, width: number, height: number, how: "paste" | "drop"): Promise<void> {
@@ -65,9 +52,8 @@ async function imageSize(vp: ViewPage, img: { mimeType: string; data: string }):
 
 type Submit = Extract<WebviewToHost, { type: "chat/submit" }>;
 
-test("pasted and dropped images show as thumbnails, can be removed, and are sent as base64", async () => {
-  const vp = await openChat(VISION);
-  try {
+test("pasted and dropped images show as thumbnails, can be removed, and are sent as base64", () =>
+  withPage(openChat(VISION), async (vp) => {
     await putImage(vp, 40, 30, "paste");
     await putImage(vp, 20, 20, "drop");
     const thumbs = vp.page.locator('[aria-label="Images to send"] img');
@@ -86,14 +72,10 @@ test("pasted and dropped images show as thumbnails, can be removed, and are sent
     assert.deepEqual(size, [20, 20], "the dropped image was sent, the removed one not");
     assert.equal(await thumbs.count(), 0, "sent images leave the input");
     assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("an image over 2000 px is scaled down to fit", async () => {
-  const vp = await openChat(VISION);
-  try {
+test("an image over 2000 px is scaled down to fit", () =>
+  withPage(openChat(VISION), async (vp) => {
     await putImage(vp, 3000, 600, "paste");
     await vp.page.locator('[aria-label="Images to send"] img').waitFor();
     await vp.page.locator("textarea").fill("wide");
@@ -101,14 +83,10 @@ test("an image over 2000 px is scaled down to fit", async () => {
     const submit = (await vp.posted()).find((m): m is Submit => m.type === "chat/submit");
     const size = await imageSize(vp, submit?.images?.[0] ?? { mimeType: "", data: "" });
     assert.deepEqual(size, [2000, 400]);
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("a text-only model refuses images before sending; text and images stay", async () => {
-  const vp = await openChat(TEXT_ONLY);
-  try {
+test("a text-only model refuses images before sending; text and images stay", () =>
+  withPage(openChat(TEXT_ONLY), async (vp) => {
     await putImage(vp, 10, 10, "paste");
     await vp.page.locator('[aria-label="Images to send"] img').waitFor();
     const box = vp.page.locator("textarea");
@@ -120,14 +98,10 @@ test("a text-only model refuses images before sending; text and images stay", as
     assert.ok(!(await vp.posted()).some((m) => m.type === "chat/submit"), "nothing was sent");
     assert.equal(await box.inputValue(), "describe");
     assert.equal(await vp.page.locator('[aria-label="Images to send"] img').count(), 1);
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("a sent message shows its images", async () => {
-  const vp = await openChat(VISION);
-  try {
+test("a sent message shows its images", () =>
+  withPage(openChat(VISION), async (vp) => {
     const data = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
     await vp.send({
       type: "chat/message",
@@ -148,7 +122,4 @@ test("a sent message shows its images", async () => {
     assert.equal(await img.count(), 1);
     assert.equal(await img.evaluate((el) => (el as HTMLImageElement).naturalWidth), 1);
     assert.equal(await vp.page.locator('[data-message-id="u1"] .attachment-chip').textContent(), " a.ts");
-  } finally {
-    await vp.close();
-  }
-});
+  }));

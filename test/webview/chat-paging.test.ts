@@ -6,23 +6,21 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ChatMessageDto, HostToWebview, WebviewToHost } from "../../src/shared/protocol.js";
-import { longPath, msg } from "./chat-fixtures.js";
+import type { ChatMessageDto, WebviewToHost } from "../../src/shared/protocol.js";
+import { chatSnapshot, longPath, msg, type ChatSnapshot } from "./chat-fixtures.js";
 import { listState, setScrollTop, stable, topOf } from "./chat-list-probe.js";
-import { webviewRig, type ViewPage } from "./harness.js";
+import { webviewRig, withPage, type ViewPage } from "./harness.js";
 
 const rig = webviewRig();
 
-const usage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 0 };
 const PATH = longPath(400);
 /** The host's first window: the newest 60 messages. */
 const WINDOW_START = 340;
 
 type PageRequest = Extract<WebviewToHost, { type: "chat/requestOlder" }>;
 
-function snapshot(start: number, messages: ChatMessageDto[], keep = false): HostToWebview {
-  return { type: "chat/snapshot", start, keep, messages, streaming: false, usage };
-}
+const snapshot = (start: number, messages: ChatMessageDto[], keep = false): ChatSnapshot =>
+  chatSnapshot(messages, { start, keep });
 
 async function openWindow(): Promise<ViewPage> {
   const vp = await rig.openView({ view: "chat", height: 600 });
@@ -48,9 +46,8 @@ async function mountedIds(vp: ViewPage): Promise<string[]> {
   )) as string[];
 }
 
-test("scrolling up pages older messages in, above what the user reads, until the root", async () => {
-  const vp = await openWindow();
-  try {
+test("scrolling up pages older messages in, above what the user reads, until the root", () =>
+  withPage(openWindow(), async (vp) => {
     assert.deepEqual(await pageRequests(vp), [], "at the bottom of a full window nothing is asked for");
     let start = WINDOW_START;
     let pages = 0;
@@ -88,14 +85,10 @@ test("scrolling up pages older messages in, above what the user reads, until the
     assert.equal(await vp.page.locator(".chat-older").count(), 0);
     assert.equal((await mountedIds(vp))[0], "m0");
     assert.deepEqual((await vp.problems()).errors, []);
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("a move keeps what it did not change; a page for the state before it is ignored", async () => {
-  const vp = await openWindow();
-  try {
+test("a move keeps what it did not change; a page for the state before it is ignored", () =>
+  withPage(openWindow(), async (vp) => {
     await toTop(vp);
     const [stale] = await pageRequests(vp);
     assert.ok(stale, "a request before the move");
@@ -125,7 +118,4 @@ test("a move keeps what it did not change; a page for the state before it is ign
     await vp.send(snapshot(0, [msg("n1", "user", "fresh start")]));
     await stable(vp);
     assert.deepEqual(await mountedIds(vp), ["n1"]);
-  } finally {
-    await vp.close();
-  }
-});
+  }));

@@ -6,35 +6,19 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ChatMessageDto, HostToWebview } from "../../src/shared/protocol.js";
-import { settle, webviewRig, type ViewPage } from "./harness.js";
-import { msg } from "./chat-fixtures.js";
+import type { ChatMessageDto } from "../../src/shared/protocol.js";
+import { settle, webviewRig, withPage, type ViewPage } from "./harness.js";
+import { chatSnapshot, CLAUDE, msg, openChatView } from "./chat-fixtures.js";
 
 const rig = webviewRig();
 
-const usage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 200000 };
-const MODEL = { key: "anthropic/claude", name: "Claude", provider: "anthropic", contextWindow: 200000 };
-
-async function openChat(messages: ChatMessageDto[] = [], streaming = false): Promise<ViewPage> {
-  const vp = await rig.openView({ view: "chat" });
-  const snapshot: HostToWebview = {
-    type: "chat/snapshot",
-    start: 0,
-    keep: false,
-    messages,
-    streaming,
-    model: MODEL,
-    usage,
-  };
-  await vp.send(snapshot);
-  return vp;
-}
+const openChat = (messages: ChatMessageDto[] = [], streaming = false): Promise<ViewPage> =>
+  openChatView(rig, chatSnapshot(messages, { streaming, model: CLAUDE }));
 
 const BOX = 'textarea[aria-label="Message"]';
 
-test("while the agent works, Enter queues a follow-up and Alt+Enter steers; the input stays usable", async () => {
-  const vp = await openChat([msg("u1", "user", "first")], true);
-  try {
+test("while the agent works, Enter queues a follow-up and Alt+Enter steers; the input stays usable", () =>
+  withPage(openChat([msg("u1", "user", "first")], true), async (vp) => {
     const box = vp.page.locator(BOX);
     assert.equal(await box.isEnabled(), true);
     assert.match((await box.getAttribute("placeholder")) ?? "", /Enter queues a follow-up, Alt\+Enter steers/);
@@ -60,14 +44,10 @@ test("while the agent works, Enter queues a follow-up and Alt+Enter steers; the 
       0,
       "nothing is submitted while streaming",
     );
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("the queue lists each message with its kind; edit by keyboard (Enter saves, Escape cancels) and remove", async () => {
-  const vp = await openChat([], true);
-  try {
+test("the queue lists each message with its kind; edit by keyboard (Enter saves, Escape cancels) and remove", () =>
+  withPage(openChat([], true), async (vp) => {
     await vp.send({
       type: "chat/queue",
       items: [
@@ -106,14 +86,10 @@ test("the queue lists each message with its kind; edit by keyboard (Enter saves,
     await vp.send({ type: "chat/queue", items: [] });
     assert.equal(await vp.page.locator(".chat-queue").count(), 0);
     assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("Escape aborts the run; the queued text the host puts back goes before what the input holds", async () => {
-  const vp = await openChat([], true);
-  try {
+test("Escape aborts the run; the queued text the host puts back goes before what the input holds", () =>
+  withPage(openChat([], true), async (vp) => {
     const box = vp.page.locator(BOX);
     await box.click();
     await vp.page.keyboard.type("typed after");
@@ -132,18 +108,14 @@ test("Escape aborts the run; the queued text the host puts back goes before what
       type: "chat/submit",
       text: "queued one\n\nqueued two\n\ntyped after",
     });
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("the thinking level picker offers the model's levels and posts the choice; hidden for a model without reasoning", async () => {
-  const vp = await openChat();
-  try {
+test("the thinking level picker offers the model's levels and posts the choice; hidden for a model without reasoning", () =>
+  withPage(openChat(), async (vp) => {
     await vp.send({
       type: "chat/models",
-      models: [MODEL],
-      current: MODEL.key,
+      models: [CLAUDE],
+      current: CLAUDE.key,
       thinkingLevels: ["off", "minimal", "low", "medium", "high"],
       thinkingLevel: "low",
     });
@@ -161,37 +133,18 @@ test("the thinking level picker offers the model's levels and posts the choice; 
     await vp.page.click('vscode-option:has-text("Thinking: high")');
     await settle(vp.page);
     assert.deepEqual(await vp.posted(), [{ type: "chat/selectThinkingLevel", level: "high" }]);
-    await vp.send({ type: "chat/models", models: [MODEL], current: MODEL.key, thinkingLevels: ["off"] });
+    await vp.send({ type: "chat/models", models: [CLAUDE], current: CLAUDE.key, thinkingLevels: ["off"] });
     assert.equal(await picker.count(), 0);
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("an edit's approval offers Accept, Reject, Accept All in This Run and the diff; the run's changed files open theirs", async () => {
-  const vp = await openChat([], true);
-  try {
-    await vp.send({
-      type: "chat/approval",
-      toolCallId: "e1",
-      toolName: "write",
-      summary: "Write src/a.ts (5 characters)",
-      edit: { path: "src/a.ts" },
-    });
-    await vp.send({
-      type: "chat/approval",
-      toolCallId: "e2",
-      toolName: "edit",
-      summary: "Edit src/b.ts",
-      edit: { path: "src/b.ts" },
-    });
-    await vp.send({
-      type: "chat/approval",
-      toolCallId: "e3",
-      toolName: "edit",
-      summary: "Edit src/c.ts",
-      edit: { path: "src/c.ts" },
-    });
+test("an edit's approval offers Accept, Reject, Accept All in This Run and the diff; the run's changed files open theirs", () =>
+  withPage(openChat([], true), async (vp) => {
+    const edits = [
+      { toolCallId: "e1", toolName: "write", summary: "Write src/a.ts (5 characters)", path: "src/a.ts" },
+      { toolCallId: "e2", toolName: "edit", summary: "Edit src/b.ts", path: "src/b.ts" },
+      { toolCallId: "e3", toolName: "edit", summary: "Edit src/c.ts", path: "src/c.ts" },
+    ];
+    for (const { path, ...call } of edits) await vp.send({ type: "chat/approval", ...call, edit: { path } });
     const first = vp.page.locator(".approval", { hasText: "src/a.ts" });
     assert.deepEqual(
       await first
@@ -238,7 +191,4 @@ test("an edit's approval offers Accept, Reject, Accept All in This Run and the d
     await vp.send({ type: "chat/streaming", streaming: true });
     assert.equal(await vp.page.locator(".chat-changes").count(), 0, "the next run starts without the old list");
     assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
-  } finally {
-    await vp.close();
-  }
-});
+  }));

@@ -4,68 +4,62 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ChatMessageDto, HostToWebview } from "../../src/shared/protocol.js";
-import { settle, webviewRig, type ViewPage } from "./harness.js";
-import { msg } from "./chat-fixtures.js";
+import type { ChatMessageDto } from "../../src/shared/protocol.js";
+import { settle, webviewRig, withPage, type ViewPage } from "./harness.js";
+import { chatSnapshot, CLAUDE, msg, openChatView, type ChatSnapshot } from "./chat-fixtures.js";
 
 const rig = webviewRig();
 
 const usage = { input: 1200, output: 340, cost: 0.0123, contextTokens: 5000, contextWindow: 200000 };
-const MODEL = { key: "anthropic/claude", name: "Claude", provider: "anthropic", contextWindow: 200000 };
 
-function chatSnapshot(
-  messages: ChatMessageDto[],
-  streaming = false,
-  extra: Partial<HostToWebview & { type: "chat/snapshot" }> = {},
-): HostToWebview {
-  return { type: "chat/snapshot", start: 0, keep: false, messages, streaming, model: MODEL, usage, ...extra };
-}
+/** This file's chat: Claude, with some usage so far. */
+const snapshot = (messages: ChatMessageDto[], extra: Partial<ChatSnapshot> = {}): ChatSnapshot =>
+  chatSnapshot(messages, { model: CLAUDE, usage, ...extra });
 
-async function openChat(messages: ChatMessageDto[] = [], streaming = false): Promise<ViewPage> {
-  const vp = await rig.openView({ view: "chat" });
-  await vp.send(chatSnapshot(messages, streaming));
-  return vp;
-}
+const openChat = (messages: ChatMessageDto[] = [], streaming = false): Promise<ViewPage> =>
+  openChatView(rig, snapshot(messages, { streaming }));
 
 const textOf = async (vp: ViewPage, sel: string): Promise<string> => (await vp.page.textContent(sel)) ?? "";
 
-test("renders the path: user text, assistant markdown, collapsible thinking, tool calls paired with results, summaries, usage", async () => {
-  const vp = await openChat([
-    msg("s1", "branchSummary", "We tried **A**"),
-    msg("u1", "user", "List *files*\nplease"),
-    msg("a1", "assistant", "Here is **bold** and `code`", {
-      thinking: "Let me think",
-      toolCalls: [{ id: "call1", name: "bash", args: '{"command":"ls"}' }],
-      model: "claude",
-    }),
-    msg("r1", "toolResult", "a.txt\nb.txt", { toolCallId: "call1", toolName: "bash" }),
-  ]);
-  try {
-    assert.equal(await textOf(vp, '[data-message-id="u1"] .msg-text'), "List *files*\nplease");
-    assert.equal(await textOf(vp, '[data-message-id="a1"] .markdown strong'), "bold");
-    assert.equal(await textOf(vp, '[data-message-id="a1"] .markdown code'), "code");
-    const thinking = vp.page.locator('[data-message-id="a1"] details.thinking');
-    assert.equal(await thinking.getAttribute("open"), null);
-    await thinking.locator("summary").click();
-    assert.equal(await thinking.getAttribute("open"), "");
-    const call = vp.page.locator('[data-message-id="a1"] details.tool-call');
-    assert.match((await call.locator("summary").textContent()) ?? "", /bash/);
-    assert.equal(await call.locator(".tool-result").textContent(), "a.txt\nb.txt");
-    assert.equal(await vp.page.locator('[data-message-id="r1"]').count(), 0, "paired result is shown inside its call");
-    assert.match(await textOf(vp, '[data-message-id="s1"] summary'), /Branch summary/);
-    const usageText = await textOf(vp, ".usage-line");
-    assert.match(usageText, /1\.2k/);
-    assert.match(usageText, /\$0\.0123/);
-    assert.match(usageText, /ctx 5\.0k\/200k \(3%\)/);
-    assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
-  } finally {
-    await vp.close();
-  }
-});
+test("renders the path: user text, assistant markdown, collapsible thinking, tool calls paired with results, summaries, usage", () =>
+  withPage(
+    openChat([
+      msg("s1", "branchSummary", "We tried **A**"),
+      msg("u1", "user", "List *files*\nplease"),
+      msg("a1", "assistant", "Here is **bold** and `code`", {
+        thinking: "Let me think",
+        toolCalls: [{ id: "call1", name: "bash", args: '{"command":"ls"}' }],
+        model: "claude",
+      }),
+      msg("r1", "toolResult", "a.txt\nb.txt", { toolCallId: "call1", toolName: "bash" }),
+    ]),
+    async (vp) => {
+      assert.equal(await textOf(vp, '[data-message-id="u1"] .msg-text'), "List *files*\nplease");
+      assert.equal(await textOf(vp, '[data-message-id="a1"] .markdown strong'), "bold");
+      assert.equal(await textOf(vp, '[data-message-id="a1"] .markdown code'), "code");
+      const thinking = vp.page.locator('[data-message-id="a1"] details.thinking');
+      assert.equal(await thinking.getAttribute("open"), null);
+      await thinking.locator("summary").click();
+      assert.equal(await thinking.getAttribute("open"), "");
+      const call = vp.page.locator('[data-message-id="a1"] details.tool-call');
+      assert.match((await call.locator("summary").textContent()) ?? "", /bash/);
+      assert.equal(await call.locator(".tool-result").textContent(), "a.txt\nb.txt");
+      assert.equal(
+        await vp.page.locator('[data-message-id="r1"]').count(),
+        0,
+        "paired result is shown inside its call",
+      );
+      assert.match(await textOf(vp, '[data-message-id="s1"] summary'), /Branch summary/);
+      const usageText = await textOf(vp, ".usage-line");
+      assert.match(usageText, /1\.2k/);
+      assert.match(usageText, /\$0\.0123/);
+      assert.match(usageText, /ctx 5\.0k\/200k \(3%\)/);
+      assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
+    },
+  ));
 
-test("streaming replaces the message in place; Abort button and Escape post chat/abort", async () => {
-  const vp = await openChat([msg("u1", "user", "hi")], true);
-  try {
+test("streaming replaces the message in place; Abort button and Escape post chat/abort", () =>
+  withPage(openChat([msg("u1", "user", "hi")], true), async (vp) => {
     await vp.send({ type: "chat/message", message: msg("tmp1", "assistant", "Hel") });
     await vp.send({ type: "chat/message", message: msg("tmp1", "assistant", "Hello there") });
     assert.equal(await vp.page.locator('[data-message-id="tmp1"]').count(), 1);
@@ -86,14 +80,10 @@ test("streaming replaces the message in place; Abort button and Escape post chat
     assert.deepEqual(await vp.posted(), [{ type: "chat/abort" }, { type: "chat/abort" }]);
     await vp.send({ type: "chat/streaming", streaming: false });
     assert.equal(await vp.page.locator('[aria-label="Abort"]').count(), 0);
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("input: Enter sends, Shift+Enter adds a line, Send button sends, setInput fills and focuses", async () => {
-  const vp = await openChat();
-  try {
+test("input: Enter sends, Shift+Enter adds a line, Send button sends, setInput fills and focuses", () =>
+  withPage(openChat(), async (vp) => {
     const box = vp.page.locator('textarea[aria-label="Message"]');
     await box.click();
     await vp.page.keyboard.type("first line");
@@ -112,14 +102,10 @@ test("input: Enter sends, Shift+Enter adds a line, Send button sends, setInput f
     await vp.page.click('[aria-label="Send"]');
     await settle(vp.page);
     assert.deepEqual(await vp.posted(), [{ type: "chat/submit", text: "edit me" }]);
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("approvals: Allow / Allow always / Deny post chat/approve; approvalDone removes the prompt", async () => {
-  const vp = await openChat([], true);
-  try {
+test("approvals: Allow / Allow always / Deny post chat/approve; approvalDone removes the prompt", () =>
+  withPage(openChat([], true), async (vp) => {
     await vp.send({ type: "chat/approval", toolCallId: "c1", toolName: "bash", summary: "rm -rf build" });
     await vp.send({ type: "chat/approval", toolCallId: "c2", toolName: "write", summary: "src/a.ts" });
     await vp.send({ type: "chat/approval", toolCallId: "c3", toolName: "edit", summary: "src/b.ts" });
@@ -142,18 +128,14 @@ test("approvals: Allow / Allow always / Deny post chat/approve; approvalDone rem
     await vp.send({ type: "chat/approval", toolCallId: "c4", toolName: "bash", summary: "ls" });
     await vp.send({ type: "chat/approvalDone", toolCallId: "c4" });
     assert.equal(await vp.page.locator(".approval").count(), 0);
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("model picker posts chat/selectModel; header buttons post commands; no-model notice", async () => {
-  const vp = await openChat();
-  try {
+test("model picker posts chat/selectModel; header buttons post commands; no-model notice", () =>
+  withPage(openChat(), async (vp) => {
     await vp.send({
       type: "chat/models",
-      models: [MODEL, { key: "openai/gpt", name: "GPT", provider: "openai", contextWindow: 128000 }],
-      current: MODEL.key,
+      models: [CLAUDE, { key: "openai/gpt", name: "GPT", provider: "openai", contextWindow: 128000 }],
+      current: CLAUDE.key,
     });
     await vp.clearPosted();
     await vp.page.click("vscode-dropdown.model-picker");
@@ -166,7 +148,7 @@ test("model picker posts chat/selectModel; header buttons post commands; no-mode
       { type: "command", command: "newSession" },
       { type: "command", command: "compact" },
     ]);
-    await vp.send(chatSnapshot([], false, { model: undefined, noModelReason: "No API key for anthropic" }));
+    await vp.send(snapshot([], { model: undefined, noModelReason: "No API key for anthropic" }));
     assert.match(await textOf(vp, ".notice"), /No API key for anthropic/);
     assert.equal(await vp.page.locator('textarea[aria-label="Message"]').isEnabled(), true);
     await vp.page.fill('textarea[aria-label="Message"]', "hello");
@@ -181,10 +163,7 @@ test("model picker posts chat/selectModel; header buttons post commands; no-mode
     await vp.page.locator(".notice vscode-button").click();
     await settle(vp.page);
     assert.deepEqual((await vp.posted()).at(-1), { type: "command", command: "setApiKey" });
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
 test("message text is inert: markdown escapes raw HTML, drops unsafe links and remote images", async () => {
   const evil = [
@@ -196,44 +175,43 @@ test("message text is inert: markdown escapes raw HTML, drops unsafe links and r
     "<a href=javascript:alert(5)>raw</a>",
     "[ok](https://example.com)",
   ].join("\n\n");
-  const vp = await openChat([
-    msg("u1", "user", evil),
-    msg("a1", "assistant", evil, { thinking: evil, toolCalls: [{ id: "k", name: "bash", args: evil }] }),
-    msg("r1", "toolResult", evil, { toolCallId: "k", toolName: "bash" }),
-    msg("s1", "compactionSummary", evil),
-  ]);
-  try {
-    await vp.send({ type: "chat/message", message: msg("a2", "assistant", evil) });
-    await vp.send({ type: "chat/approval", toolCallId: "z", toolName: "bash", summary: evil });
-    await vp.page.locator("details").evaluateAll((ds) => ds.forEach((d) => ((d as HTMLDetailsElement).open = true)));
-    await settle(vp.page);
-    assert.equal(await vp.page.locator("#root img, #root script, #root iframe").count(), 0);
-    assert.equal(await vp.page.locator('#root a[href^="javascript"], #root [onerror]').count(), 0);
-    assert.equal(await vp.page.locator('[data-message-id="a1"] .markdown a[href="https://example.com"]').count(), 1);
-    assert.match(await textOf(vp, '[data-message-id="a1"] .markdown'), /<img src=x onerror=alert\(1\)>/);
-    assert.match(await textOf(vp, '[data-message-id="a1"] .markdown'), /\[image: pic\]/);
-    // The list is windowed: the first message is mounted again once the log is scrolled back to it.
-    await vp.page.evaluate(() => void (document.querySelector(".chat-messages")!.scrollTop = 0));
-    for (let i = 0; i < 30 && (await vp.page.locator('[data-message-id="u1"]').count()) === 0; i++)
+  await withPage(
+    openChat([
+      msg("u1", "user", evil),
+      msg("a1", "assistant", evil, { thinking: evil, toolCalls: [{ id: "k", name: "bash", args: evil }] }),
+      msg("r1", "toolResult", evil, { toolCallId: "k", toolName: "bash" }),
+      msg("s1", "compactionSummary", evil),
+    ]),
+    async (vp) => {
+      await vp.send({ type: "chat/message", message: msg("a2", "assistant", evil) });
+      await vp.send({ type: "chat/approval", toolCallId: "z", toolName: "bash", summary: evil });
+      await vp.page.locator("details").evaluateAll((ds) => ds.forEach((d) => ((d as HTMLDetailsElement).open = true)));
       await settle(vp.page);
-    await vp.page.locator("details").evaluateAll((ds) => ds.forEach((d) => ((d as HTMLDetailsElement).open = true)));
-    await settle(vp.page);
-    assert.equal(await vp.page.locator("#root img, #root script, #root iframe").count(), 0);
-    assert.equal(await vp.page.locator('#root a[href^="javascript"], #root [onerror]').count(), 0);
-    assert.match(await textOf(vp, '[data-message-id="u1"]'), /<script>alert\(2\)<\/script>/);
-    await new Promise((r) => setTimeout(r, 200));
-    assert.deepEqual(vp.dialogs, []);
-    const problems = await vp.problems();
-    assert.deepEqual(problems.errors, []);
-    assert.deepEqual(problems.violations, [], "nothing even tried to load");
-  } finally {
-    await vp.close();
-  }
+      assert.equal(await vp.page.locator("#root img, #root script, #root iframe").count(), 0);
+      assert.equal(await vp.page.locator('#root a[href^="javascript"], #root [onerror]').count(), 0);
+      assert.equal(await vp.page.locator('[data-message-id="a1"] .markdown a[href="https://example.com"]').count(), 1);
+      assert.match(await textOf(vp, '[data-message-id="a1"] .markdown'), /<img src=x onerror=alert\(1\)>/);
+      assert.match(await textOf(vp, '[data-message-id="a1"] .markdown'), /\[image: pic\]/);
+      // The list is windowed: the first message is mounted again once the log is scrolled back to it.
+      await vp.page.evaluate(() => void (document.querySelector(".chat-messages")!.scrollTop = 0));
+      for (let i = 0; i < 30 && (await vp.page.locator('[data-message-id="u1"]').count()) === 0; i++)
+        await settle(vp.page);
+      await vp.page.locator("details").evaluateAll((ds) => ds.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+      await settle(vp.page);
+      assert.equal(await vp.page.locator("#root img, #root script, #root iframe").count(), 0);
+      assert.equal(await vp.page.locator('#root a[href^="javascript"], #root [onerror]').count(), 0);
+      assert.match(await textOf(vp, '[data-message-id="u1"]'), /<script>alert\(2\)<\/script>/);
+      await new Promise((r) => setTimeout(r, 200));
+      assert.deepEqual(vp.dialogs, []);
+      const problems = await vp.problems();
+      assert.deepEqual(problems.errors, []);
+      assert.deepEqual(problems.violations, [], "nothing even tried to load");
+    },
+  );
 });
 
-test("an aside shows below the path marked as an aside, is updated in place, and is not a message of the path", async () => {
-  const vp = await openChat([msg("u1", "user", "main question"), msg("a1", "assistant", "main answer")], true);
-  try {
+test("an aside shows below the path marked as an aside, is updated in place, and is not a message of the path", () =>
+  withPage(openChat([msg("u1", "user", "main question"), msg("a1", "assistant", "main answer")], true), async (vp) => {
     await vp.send({
       type: "chat/aside",
       aside: { id: "x1", question: "What is the secret?", text: "", state: "running", model: "openai/gpt" },
@@ -257,9 +235,6 @@ test("an aside shows below the path marked as an aside, is updated in place, and
     await vp.send({ type: "chat/message", message: msg("a2", "assistant", "main goes on") });
     assert.equal(await vp.page.locator(".msg-aside").count(), 1);
     assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
-    await vp.send(chatSnapshot([msg("u9", "user", "another session")]));
+    await vp.send(snapshot([msg("u9", "user", "another session")]));
     assert.equal(await vp.page.locator(".msg-aside").count(), 0);
-  } finally {
-    await vp.close();
-  }
-});
+  }));

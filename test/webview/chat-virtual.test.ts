@@ -5,25 +5,14 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { webviewRig, type ViewPage } from "./harness.js";
-import { longPath, msg } from "./chat-fixtures.js";
+import { webviewRig, withPage, type ViewPage } from "./harness.js";
+import { chatSnapshot, GPT, longPath, msg, openChatView } from "./chat-fixtures.js";
 import { inView, listState, setScrollTop, stable, topOf } from "./chat-list-probe.js";
 
 const rig = webviewRig();
 
-const usage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 0 };
-const MODEL = { key: "openai/gpt", name: "GPT", provider: "openai", contextWindow: 128000 };
 async function openLong(n: number, streaming: boolean): Promise<ViewPage> {
-  const vp = await rig.openView({ view: "chat", height: 600 });
-  await vp.send({
-    type: "chat/snapshot",
-    start: 0,
-    keep: false,
-    messages: longPath(n),
-    streaming,
-    model: MODEL,
-    usage,
-  });
+  const vp = await openChatView(rig, chatSnapshot(longPath(n), { streaming, model: GPT }), { height: 600 });
   await stable(vp);
   return vp;
 }
@@ -32,9 +21,8 @@ const N = 3000;
 /** Far below N: the window is a few screens of rows whatever the path length. */
 const MOUNT_BOUND = 80;
 
-test("3,000 messages: a bounded number of rows is mounted, the list keeps its semantics, it opens at the end", async () => {
-  const vp = await openLong(N, false);
-  try {
+test("3,000 messages: a bounded number of rows is mounted, the list keeps its semantics, it opens at the end", () =>
+  withPage(openLong(N, false), async (vp) => {
     const s = await listState(vp);
     assert.ok(s.mounted > 0 && s.mounted <= MOUNT_BOUND, `mounted ${s.mounted} of ${N}`);
     assert.ok(s.markdown <= MOUNT_BOUND, `parsed markdown blocks in the DOM: ${s.markdown}`);
@@ -51,14 +39,10 @@ test("3,000 messages: a bounded number of rows is mounted, the list keeps its se
     );
     assert.equal(await vp.page.locator(".chat-gap").first().getAttribute("aria-hidden"), "true");
     assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("keyboard: Home from a focused tool call reaches the first message, End the last; the list keeps focus", async () => {
-  const vp = await openLong(N, false);
-  try {
+test("keyboard: Home from a focused tool call reaches the first message, End the last; the list keeps focus", () =>
+  withPage(openLong(N, false), async (vp) => {
     const summary = vp.page.locator(`[data-message-id="m${N - 3}"] details.tool-call summary`);
     await summary.focus();
     await vp.page.keyboard.press("Home");
@@ -79,14 +63,10 @@ test("keyboard: Home from a focused tool call reaches the first message, End the
     assert.ok(await inView(vp, `m${N - 1}`), "End shows the last message again");
     assert.ok(s.fromBottom < 2);
     assert.deepEqual((await vp.problems()).errors, []);
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("scrolling up step by step moves the content exactly as far as scrolled (no jumps when rows mount)", async () => {
-  const vp = await openLong(N, false);
-  try {
+test("scrolling up step by step moves the content exactly as far as scrolled (no jumps when rows mount)", () =>
+  withPage(openLong(N, false), async (vp) => {
     for (let step = 0; step < 12; step++) {
       const before = await stable(vp);
       assert.ok(before.firstId !== null);
@@ -102,14 +82,10 @@ test("scrolling up step by step moves the content exactly as far as scrolled (no
     const s = await stable(vp);
     assert.equal(s.firstId, "m0");
     assert.ok(s.mounted <= MOUNT_BOUND);
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("streamed text keeps the view at the bottom while the user is there", async () => {
-  const vp = await openLong(N, true);
-  try {
+test("streamed text keeps the view at the bottom while the user is there", () =>
+  withPage(openLong(N, true), async (vp) => {
     await vp.send({ type: "chat/message", message: msg(`m${N}`, "user", "go on") });
     let text = "Streaming";
     for (let i = 0; i < 8; i++) {
@@ -124,14 +100,10 @@ test("streamed text keeps the view at the bottom while the user is there", async
     assert.ok(s.fromBottom < 2);
     assert.match((await vp.page.textContent('[data-message-id="e1"] .markdown')) ?? "", /done/);
     assert.ok(s.mounted <= MOUNT_BOUND);
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("scrolled up: streamed text, new messages and a message changing above do not move the view", async () => {
-  const vp = await openLong(N, true);
-  try {
+test("scrolled up: streamed text, new messages and a message changing above do not move the view", () =>
+  withPage(openLong(N, true), async (vp) => {
     await vp.send({ type: "chat/message", message: msg("tmp", "assistant", "Streaming") });
     await stable(vp);
     const start = await listState(vp);
@@ -169,14 +141,10 @@ test("scrolled up: streamed text, new messages and a message changing above do n
     await vp.send({ type: "chat/message", message: msg("u9", "user", "next") });
     s = await stable(vp);
     assert.ok(s.fromBottom < 2, `back at the bottom after sending (${s.fromBottom}px away)`);
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("opening a tool call at the bottom keeps its summary in place; it is still open after a round trip", async () => {
-  const vp = await openLong(N, false);
-  try {
+test("opening a tool call at the bottom keeps its summary in place; it is still open after a round trip", () =>
+  withPage(openLong(N, false), async (vp) => {
     const summary = `[data-message-id="m${N - 3}"] details.tool-call summary`;
     const before = (await vp.page.locator(summary).boundingBox())?.y;
     await vp.page.click(summary);
@@ -194,7 +162,4 @@ test("opening a tool call at the bottom keeps its summary in place; it is still 
     await stable(vp);
     assert.equal(await vp.page.locator(`[data-message-id="m${N - 3}"] details.tool-call`).getAttribute("open"), "");
     assert.ok((await listState(vp)).fromBottom < 2, "End follows the bottom");
-  } finally {
-    await vp.close();
-  }
-});
+  }));

@@ -266,6 +266,22 @@ interface FakeWindow {
   __fake: { posted: { type: string }[]; violations: string[]; errors: string[]; getState(): unknown };
 }
 
+/**
+ * Run `body` on the page `open` resolves to and close the page afterwards, whether `body` passed or threw:
+ * every test of a view owns exactly one page for its whole run.
+ */
+export async function withPage<V extends { close(): Promise<void> }>(
+  open: Promise<V>,
+  body: (vp: V) => Promise<void>,
+): Promise<void> {
+  const vp = await open;
+  try {
+    await body(vp);
+  } finally {
+    await vp.close();
+  }
+}
+
 /** Wait until the page has processed pending messages and painted. */
 export async function settle(page: Page): Promise<void> {
   await page.evaluate(() => new Promise<void>((ok) => requestAnimationFrame(() => setTimeout(ok, 0))));

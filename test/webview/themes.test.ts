@@ -10,10 +10,11 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { Page } from "playwright-core";
 import type { CompareItem, CompareOverview, CompareTurn } from "../../src/core/compare/compare-types.js";
-import type { ChatMessageDto, HostToWebview } from "../../src/shared/protocol.js";
-import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
+import type { HostToWebview } from "../../src/shared/protocol.js";
 import type { TreeRow } from "../../src/core/rows/tree-row.js";
-import { applyTheme, settle, webviewRig } from "./harness.js";
+import { chatSnapshot, CLAUDE, msg, type ChatSnapshot } from "./chat-fixtures.js";
+import { applyTheme, settle, webviewRig, withPage } from "./harness.js";
+import { treeRow, treeSnapshot } from "./tree-fixtures.js";
 
 /** A workbench theme: its body class and the values of every --vscode-* variable media/webview.css reads. */
 interface Theme {
@@ -310,40 +311,27 @@ after(async () => {
     );
 });
 
-let clock = 0;
-function node(id: string, parentId: string | null, kind: TreeRow["kind"], extra: Partial<TreeRow> = {}) {
-  clock++;
-  const timestamp = new Date(Date.UTC(2026, 0, 1) + clock * 1000).toISOString();
-  return { id, parentId, kind, timestamp, preview: `${kind} ${id}`, ...extra } satisfies TreeRow;
-}
-
 /** Every row kind the brief names: user, assistant, tool, label (tag and entry), branch summary, compaction. */
 function treeNodes(): TreeRow[] {
   return [
-    node("u1", null, "user", { preview: "Refactor the parser" }),
-    node("a1", "u1", "assistant", { preview: "Sure, two approaches" }),
-    node("u2", "a1", "user", { preview: "Try approach A" }),
-    node("a2", "u2", "assistant", { preview: "Approach A plan", label: "plan-a" }),
-    node("c1", "a2", "compaction", { tokens: 48_000, preview: "summary" }),
-    node("t1", "c1", "toolResult", { toolName: "write", preview: "src/parser.ts written", changedFiles: 2 }),
-    node("lb", "t1", "label", { preview: "checkpoint" }),
-    node("u3", "lb", "user", { preview: "Looks good, continue" }),
-    node("u4", "a1", "user", { preview: "Actually approach B" }),
+    treeRow("u1", null, "user", { preview: "Refactor the parser" }),
+    treeRow("a1", "u1", "assistant", { preview: "Sure, two approaches" }),
+    treeRow("u2", "a1", "user", { preview: "Try approach A" }),
+    treeRow("a2", "u2", "assistant", { preview: "Approach A plan", label: "plan-a" }),
+    treeRow("c1", "a2", "compaction", { tokens: 48_000, preview: "summary" }),
+    treeRow("t1", "c1", "toolResult", { toolName: "write", preview: "src/parser.ts written", changedFiles: 2 }),
+    treeRow("lb", "t1", "label", { preview: "checkpoint" }),
+    treeRow("u3", "lb", "user", { preview: "Looks good, continue" }),
+    treeRow("u4", "a1", "user", { preview: "Actually approach B" }),
     // Brought from the other branch: its row says "from: …" (the source marker is measured too).
-    node("b1", "u4", "branch_summary", { preview: "Tried approach A first", fromId: "a2" }),
-    node("a4", "b1", "assistant", { preview: "Approach B result" }),
-    node("fa", "a4", "assistant", { preview: "Timed out", failed: true }),
+    treeRow("b1", "u4", "branch_summary", { preview: "Tried approach A first", fromId: "a2" }),
+    treeRow("a4", "b1", "assistant", { preview: "Approach B result" }),
+    treeRow("fa", "a4", "assistant", { preview: "Timed out", failed: true }),
   ];
 }
 
-function treeSnapshot(): HostToWebview {
-  return { type: "tree/snapshot", sessionId: "s", rows: encodeTreeRows(treeNodes()), leafId: "u3" };
-}
-
-const msg = (id: string, role: ChatMessageDto["role"], text: string, extra: Partial<ChatMessageDto> = {}) =>
-  ({ id, role, text, timestamp: 1, ...extra }) satisfies ChatMessageDto;
-
-function chatSnapshot(): HostToWebview {
+/** A chat streaming a reply: markdown, thinking, tool calls and their results (one failed), a failed reply. */
+function themedChat(): ChatSnapshot {
   const markdown = [
     "Here is the plan:",
     "1. **Split** the tokenizer out\n2. Add `parseExpr` with *precedence*",
@@ -351,14 +339,8 @@ function chatSnapshot(): HostToWebview {
     "See [the grammar notes](https://example.com).",
     "> Keep the old entry point for now.",
   ].join("\n\n");
-  return {
-    type: "chat/snapshot",
-    start: 0,
-    keep: false,
-    streaming: true,
-    model: { key: "anthropic/claude", name: "Claude", provider: "anthropic", contextWindow: 200_000 },
-    usage: { input: 1200, output: 340, cost: 0.0123, contextTokens: 5000, contextWindow: 200_000 },
-    messages: [
+  return chatSnapshot(
+    [
       msg("u1", "user", "Refactor the parser and explain the change."),
       msg("a1", "assistant", markdown, {
         model: "claude",
@@ -372,7 +354,12 @@ function chatSnapshot(): HostToWebview {
       msg("r2", "toolResult", "42 passing\n1 failing", { toolCallId: "k2", toolName: "bash", isError: true }),
       msg("a2", "assistant", "Running the tests again.", { stopReason: "error", errorMessage: "429 rate limited" }),
     ],
-  };
+    {
+      streaming: true,
+      model: CLAUDE,
+      usage: { input: 1200, output: 340, cost: 0.0123, contextTokens: 5000, contextWindow: 200_000 },
+    },
+  );
 }
 
 /** The selected row's focus ring: visible outline, and its contrast against the view background. */
@@ -399,11 +386,10 @@ async function focusOutline(page: Page): Promise<{ style: string; width: number;
 }
 
 for (const theme of THEMES) {
-  test(`tree view under ${theme.id}: readable rows and a visible focus outline`, async () => {
-    const vp = await rig.openView({ view: "tree", theme: theme.bodyClass, width: 420, height: 380 });
-    try {
+  test(`tree view under ${theme.id}: readable rows and a visible focus outline`, () =>
+    withPage(rig.openView({ view: "tree", theme: theme.bodyClass, width: 420, height: 380 }), async (vp) => {
       await applyTheme(vp.page, theme.bodyClass, theme.vars);
-      await vp.send(treeSnapshot());
+      await vp.send(treeSnapshot(treeNodes(), "u3", "s"));
       await vp.page.focus('[role="tree"]');
       await vp.page.keyboard.press("Control+o"); // "all" filter: label entries show too
       await settle(vp.page);
@@ -450,14 +436,10 @@ for (const theme of THEMES) {
       );
       await vp.page.screenshot({ path: join(OUT, `tree-search-${theme.id}.png`) });
       assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
-    } finally {
-      await vp.close();
-    }
-  });
+    }));
 
-  test(`compare tab under ${theme.id}: readable ends, ancestor, turns and marked words`, async () => {
-    const vp = await rig.openCompareView({ theme: theme.bodyClass, width: 1000, height: 900 });
-    try {
+  test(`compare tab under ${theme.id}: readable ends, ancestor, turns and marked words`, () =>
+    withPage(rig.openCompareView({ theme: theme.bodyClass, width: 1000, height: 900 }), async (vp) => {
       await applyTheme(vp.page, theme.bodyClass, theme.vars);
       await vp.send({ type: "compare/snapshot", overview: compareOverview(), sessionName: "Parser" });
       await vp.send({ type: "compare/turns", turns: compareTurns() });
@@ -468,16 +450,12 @@ for (const theme of THEMES) {
       check(theme, "compare", await measure(vp.page, ".cmp-header, .cmp-columns, .cmp-ancestor, .cmp-turn", null));
       await vp.page.screenshot({ path: join(OUT, `compare-${theme.id}.png`) });
       assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
-    } finally {
-      await vp.close();
-    }
-  });
+    }));
 
-  test(`chat view under ${theme.id}: readable messages, tool calls, error and approval`, async () => {
-    const vp = await rig.openView({ view: "chat", theme: theme.bodyClass, width: 480, height: 1100 });
-    try {
+  test(`chat view under ${theme.id}: readable messages, tool calls, error and approval`, () =>
+    withPage(rig.openView({ view: "chat", theme: theme.bodyClass, width: 480, height: 1100 }), async (vp) => {
       await applyTheme(vp.page, theme.bodyClass, theme.vars);
-      await vp.send(chatSnapshot());
+      await vp.send(themedChat());
       await vp.send({ type: "chat/approval", toolCallId: "k3", toolName: "bash", summary: "rm -rf build" });
       await vp.page.locator('[data-message-id="a1"] details.tool-call').nth(1).locator("summary").click();
       await vp.page.mouse.move(1, 1);
@@ -490,10 +468,7 @@ for (const theme of THEMES) {
       check(theme, "chat", await measure(vp.page, "[data-message-id], .approval", null));
       await vp.page.screenshot({ path: join(OUT, `chat-${theme.id}.png`) });
       assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
-    } finally {
-      await vp.close();
-    }
-  });
+    }));
 }
 
 /** Both ends, an ancestor, and a changed, a left-only and a same turn (tool call, markdown, marked words). */
@@ -569,15 +544,15 @@ function compareTurns(): CompareTurn[] {
  * at its bottom, a label on a deep row: the shape of a long session that branched again and again.
  */
 function deepSnapshot(): HostToWebview {
-  const nodes: TreeRow[] = [node("d0", null, "user", { preview: "Refactor the parser into modules" })];
+  const nodes: TreeRow[] = [treeRow("d0", null, "user", { preview: "Refactor the parser into modules" })];
   for (let i = 1; i <= DEEP_LEVELS; i++) {
     const kind = i % 2 === 0 ? "user" : "assistant";
     const extra = i === DEEP_LEVELS - 3 ? { label: "checkpoint" } : {};
-    nodes.push(node(`d${i}`, `d${i - 1}`, kind, { preview: `retry ${i}: rework the tokenizer again`, ...extra }));
-    nodes.push(node(`s${i}`, `d${i - 1}`, "user", { preview: `side question ${i} about error messages` }));
+    nodes.push(treeRow(`d${i}`, `d${i - 1}`, kind, { preview: `retry ${i}: rework the tokenizer again`, ...extra }));
+    nodes.push(treeRow(`s${i}`, `d${i - 1}`, "user", { preview: `side question ${i} about error messages` }));
   }
   const leafId = `d${DEEP_LEVELS}`;
-  return { type: "tree/snapshot", sessionId: "deep", rows: encodeTreeRows(nodes), leafId };
+  return treeSnapshot(nodes, leafId, "deep");
 }
 
 const DEEP_LEVELS = 36;
@@ -650,9 +625,8 @@ const DEEP_ROWS = `() => {
 }`;
 
 for (const theme of THEMES) {
-  test(`deep tree under ${theme.id} at 300 px: every row readable, depth shown, ← active in view`, async () => {
-    const vp = await rig.openView({ view: "tree", theme: theme.bodyClass, width: 300, height: 700 });
-    try {
+  test(`deep tree under ${theme.id} at 300 px: every row readable, depth shown, ← active in view`, () =>
+    withPage(rig.openView({ view: "tree", theme: theme.bodyClass, width: 300, height: 700 }), async (vp) => {
       await applyTheme(vp.page, theme.bodyClass, theme.vars);
       await vp.send(deepSnapshot());
       await settle(vp.page);
@@ -681,8 +655,5 @@ for (const theme of THEMES) {
       check(theme, "tree-deep", await measure(vp.page, '[role="treeitem"]', ".tree-row.dim, .tree-row.search-context"));
       await vp.page.screenshot({ path: join(OUT, `tree-deep-300-${theme.id}.png`) });
       assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
-    } finally {
-      await vp.close();
-    }
-  });
+    }));
 }

@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { HostToWebview } from "../../src/shared/protocol.js";
 import type { TreeRow } from "../../src/core/rows/tree-row.js";
-import { settle, webviewRig } from "./harness.js";
+import { settle, webviewRig, withPage } from "./harness.js";
 import { treeRow, treeSnapshot } from "./tree-fixtures.js";
-import { press, rowIds } from "./tree-page.js";
+import { postedActions, press, pressAll, rowIds } from "./tree-page.js";
 
 const rig = webviewRig();
 
@@ -28,9 +28,8 @@ function snapshot(archived: string[]): HostToWebview {
   return { ...treeSnapshot(NODES, "a2"), archived };
 }
 
-test("archived rows leave the default view and search; the toggle shows them dimmed; an update of the archived branches brings them back", async () => {
-  const vp = await rig.openView({ view: "tree" });
-  try {
+test("archived rows leave the default view and search; the toggle shows them dimmed; an update of the archived branches brings them back", () =>
+  withPage(rig.openView({ view: "tree" }), async (vp) => {
     await vp.send(snapshot(["u3"]));
     assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2"], "the archived branch is hidden");
     await press(vp, "Control+f");
@@ -70,33 +69,21 @@ test("archived rows leave the default view and search; the toggle shows them dim
 
     await vp.send({ type: "tree/update", archived: ["u3"] });
     assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2"], "archived again: gone from the default view");
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("Delete posts the archive action for the selected row, Shift+Delete the delete action", async () => {
-  const vp = await rig.openView({ view: "tree" });
-  try {
+test("Delete posts the archive action for the selected row, Shift+Delete the delete action", () =>
+  withPage(rig.openView({ view: "tree" }), async (vp) => {
     await vp.send(snapshot([]));
     await vp.clearPosted();
-    await press(vp, "Home");
-    await press(vp, "ArrowDown");
-    await press(vp, "Delete");
-    await press(vp, "Shift+Delete");
-    const posted = (await vp.posted()).filter((m) => m.type !== "tree/requestText");
-    assert.deepEqual(posted, [
+    await pressAll(vp, ["Home", "ArrowDown", "Delete", "Shift+Delete"]);
+    assert.deepEqual(await postedActions(vp), [
       { type: "tree/action", command: "agentTree.archiveBranch", entryId: "a1" },
       { type: "tree/action", command: "agentTree.deleteBranch", entryId: "a1" },
     ]);
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("the palette's Show or Hide Archived Branches (tree/toggleArchived) flips the toolbar toggle and the rows", async () => {
-  const vp = await rig.openView({ view: "tree" });
-  try {
+test("the palette's Show or Hide Archived Branches (tree/toggleArchived) flips the toolbar toggle and the rows", () =>
+  withPage(rig.openView({ view: "tree" }), async (vp) => {
     await vp.send(snapshot(["u3"]));
     const toggle = 'button.archived-toggle[aria-label="Show archived branches"]';
     await vp.send({ type: "tree/toggleArchived" });
@@ -107,7 +94,4 @@ test("the palette's Show or Hide Archived Branches (tree/toggleArchived) flips t
     await settle(vp.page);
     assert.equal(await vp.page.getAttribute(toggle, "aria-pressed"), "false");
     assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2"], "hidden again");
-  } finally {
-    await vp.close();
-  }
-});
+  }));

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { TreeRow } from "../../src/core/rows/tree-row.js";
-import { settle, webviewRig, type ViewPage } from "./harness.js";
+import { settle, webviewRig, withPage, type ViewPage } from "./harness.js";
 import { treeRow, treeSnapshot } from "./tree-fixtures.js";
 
 const rig = webviewRig();
@@ -103,9 +103,8 @@ async function contentLeft(vp: ViewPage, id: string): Promise<number> {
 }
 
 for (const width of [300, 500]) {
-  test(`at ${width} px a row keeps its place when selected, focused, labelled or made active`, async () => {
-    const vp = await rig.openView({ view: "tree", width, height: 500 });
-    try {
+  test(`at ${width} px a row keeps its place when selected, focused, labelled or made active`, () =>
+    withPage(rig.openView({ view: "tree", width, height: 500 }), async (vp) => {
       await vp.send(treeSnapshot(nodes(), "u4", "s"));
       const ALL: (keyof RowXs)[] = ["connector", "label", "role", "text"];
 
@@ -172,8 +171,5 @@ for (const width of [300, 500]) {
       );
       assert.deepEqual(scrolled, []);
       assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
-    } finally {
-      await vp.close();
-    }
-  });
+    }));
 }

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { TreeRow } from "../../src/core/rows/tree-row.js";
-import { webviewRig } from "./harness.js";
+import { webviewRig, withPage } from "./harness.js";
 import { treeRow, treeSnapshot } from "./tree-fixtures.js";
 
 const rig = webviewRig();
@@ -26,9 +26,8 @@ async function runningTags(vp: Awaited<ReturnType<typeof rig.openView>>): Promis
   );
 }
 
-test("running branches show on their newest rows until the host says they ended", async () => {
-  const vp = await rig.openView({ view: "tree" });
-  try {
+test("running branches show on their newest rows until the host says they ended", () =>
+  withPage(rig.openView({ view: "tree" }), async (vp) => {
     await vp.send(treeSnapshot(NODES, "a1"));
     assert.deepEqual(await runningTags(vp), []);
     await vp.send({
@@ -44,7 +43,4 @@ test("running branches show on their newest rows until the host says they ended"
     assert.deepEqual(await runningTags(vp), ["c2: streaming · 400 tok"]);
     await vp.send({ type: "tree/running", branches: [] });
     assert.deepEqual(await runningTags(vp), []);
-  } finally {
-    await vp.close();
-  }
-});
+  }));

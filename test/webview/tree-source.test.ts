@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { TreeRow } from "../../src/core/rows/tree-row.js";
-import { settle, webviewRig, type ViewPage } from "./harness.js";
+import { settle, webviewRig, withPage, type ViewPage } from "./harness.js";
 import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
 import { treeRow, treeSnapshot } from "./tree-fixtures.js";
 
@@ -39,23 +39,18 @@ async function selected(vp: ViewPage): Promise<string | null> {
   return vp.page.locator('[role="treeitem"][aria-selected="true"]').getAttribute("data-entry-id");
 }
 
-test("a summary brought from another branch says where from; one from its own path does not", async () => {
-  const vp = await open();
-  try {
+test("a summary brought from another branch says where from; one from its own path does not", () =>
+  withPage(open(), async (vp) => {
     assert.equal(await row(vp, "sBrought").locator(".source-tag").innerText(), "from: Approach A works");
     assert.equal(await row(vp, "sOwn").locator(".source-tag").count(), 0);
     const ctx = JSON.parse((await row(vp, "sBrought").getAttribute("data-vscode-context")) ?? "{}");
     assert.equal(ctx.hasSource, true);
     const own = JSON.parse((await row(vp, "sOwn").getAttribute("data-vscode-context")) ?? "{}");
     assert.equal(own.hasSource, undefined);
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("a click on the marker selects the source and does not navigate", async () => {
-  const vp = await open();
-  try {
+test("a click on the marker selects the source and does not navigate", () =>
+  withPage(open(), async (vp) => {
     await row(vp, "sBrought").locator(".source-tag").click();
     await settle(vp.page);
     assert.equal(await selected(vp), "aA");
@@ -64,14 +59,10 @@ test("a click on the marker selects the source and does not navigate", async () 
       [],
     );
     assert.equal(await vp.page.evaluate(() => document.activeElement?.getAttribute("role")), "tree");
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("F12 on a brought summary goes to its source; on anything else it does nothing", async () => {
-  const vp = await open();
-  try {
+test("F12 on a brought summary goes to its source; on anything else it does nothing", () =>
+  withPage(open(), async (vp) => {
     assert.equal(await selected(vp), "sBrought", "the leaf is selected first");
     await vp.page.focus('[role="tree"]');
     await vp.page.keyboard.press("F12");
@@ -80,21 +71,14 @@ test("F12 on a brought summary goes to its source; on anything else it does noth
     await vp.page.keyboard.press("F12");
     await settle(vp.page);
     assert.equal(await selected(vp), "aA");
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("a summary appended later carries its marker too", async () => {
-  const vp = await open();
-  try {
+test("a summary appended later carries its marker too", () =>
+  withPage(open(), async (vp) => {
     await vp.send({
       type: "tree/update",
       rows: encodeTreeRows([treeRow("s2", "sBrought", "branch_summary", { fromId: "uA" })]),
       leafId: "s2",
     });
     assert.equal(await row(vp, "s2").locator(".source-tag").innerText(), "from: Try approach A");
-  } finally {
-    await vp.close();
-  }
-});
+  }));

@@ -13,9 +13,10 @@ import {
   syntheticTree,
   type ViewPage,
   webviewRig,
+  withPage,
 } from "./harness.js";
 import { treeRow, treeSnapshot } from "./tree-fixtures.js";
-import { press, rowIds } from "./tree-page.js";
+import { postedActions, press, pressAll, rowIds } from "./tree-page.js";
 
 const rig = webviewRig();
 
@@ -51,9 +52,8 @@ async function selectedId(vp: ViewPage): Promise<string | null> {
   });
 }
 
-test("each node kind renders as specified, with the active path, leaf marker and context-menu data", async () => {
-  const vp = await openTree();
-  try {
+test("each node kind renders as specified, with the active path, leaf marker and context-menu data", () =>
+  withPage(openTree(), async (vp) => {
     assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "c1", "t1", "u3", "u4", "b1", "a4"]);
     const row = (id: string) => vp.page.locator(`[role="treeitem"][data-entry-id="${id}"]`);
     assert.match((await row("u1").textContent()) ?? "", /user: Hello, can you help/);
@@ -82,14 +82,10 @@ test("each node kind renders as specified, with the active path, leaf marker and
     assert.equal(await row("u3").getAttribute("aria-selected"), "true");
     assert.equal(await vp.page.locator('[role="tree"]').count(), 1);
     assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("the other entry kinds render with their markers in the all filter", async () => {
-  const vp = await rig.openView({ view: "tree" });
-  try {
+test("the other entry kinds render with their markers in the all filter", () =>
+  withPage(rig.openView({ view: "tree" }), async (vp) => {
     await vp.send(
       treeSnapshot(
         [
@@ -123,14 +119,10 @@ test("the other entry kinds render with their markers in the all filter", async 
     assert.match(await text("tc"), /\[tool calls: read, bash\] ← active/);
     assert.equal(await vp.page.locator('[data-entry-id="or"] .orphan').count(), 1);
     assert.match((await vp.page.getAttribute('[data-entry-id="r"]', "class")) ?? "", /on-path/);
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("message text is inert in rows and hover text: no elements created, no dialogs", async () => {
-  const vp = await openTree();
-  try {
+test("message text is inert in rows and hover text: no elements created, no dialogs", () =>
+  withPage(openTree(), async (vp) => {
     const row = vp.page.locator('[role="treeitem"][data-entry-id="u3"]');
     assert.ok(((await row.textContent()) ?? "").includes(XSS_IMG));
     await row.hover();
@@ -154,53 +146,40 @@ test("message text is inert in rows and hover text: no elements created, no dial
     assert.equal(await vp.page.locator(".status-line").textContent(), XSS_SCRIPT);
     await settle(vp.page);
     assert.deepEqual(vp.dialogs, []);
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("click and Enter post tree/navigate; Shift+Enter, F2, Shift+L and Ctrl+C post actions", async () => {
-  const vp = await openTree();
-  try {
+test("click and Enter post tree/navigate; Shift+Enter, F2, Shift+L and Ctrl+C post actions", () =>
+  withPage(openTree(), async (vp) => {
     await vp.clearPosted();
     await vp.page.click('[role="treeitem"][data-entry-id="u4"]');
     await settle(vp.page);
     assert.deepEqual(await vp.posted(), [{ type: "tree/navigate", entryId: "u4", mode: "ask" }]);
     assert.equal(await selectedId(vp), "u4");
     await vp.clearPosted();
-    await press(vp, "ArrowUp");
-    await press(vp, "Enter");
-    await press(vp, "Shift+Enter");
-    await press(vp, "F2");
-    await press(vp, "Shift+L");
-    await press(vp, "Control+c");
-    const posted = (await vp.posted()).filter((m) => m.type !== "tree/requestText");
-    assert.deepEqual(posted, [
+    await pressAll(vp, ["ArrowUp", "Enter", "Shift+Enter", "F2", "Shift+L", "Control+c"]);
+    assert.deepEqual(await postedActions(vp), [
       { type: "tree/navigate", entryId: "u3", mode: "ask" },
       { type: "tree/action", command: "agentTree.summarizeAndSwitchHere", entryId: "u3" },
       { type: "tree/action", command: "agentTree.labelEntry", entryId: "u3" },
       { type: "tree/action", command: "agentTree.labelEntry", entryId: "u3" },
       { type: "tree/action", command: "agentTree.copyText", entryId: "u3" },
     ]);
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("keyboard moves the selection with ARIA state; ←/→ fold and unfold", async () => {
-  const vp = await openTree();
-  try {
+test("keyboard moves the selection with ARIA state; ←/→ fold and unfold", () =>
+  withPage(openTree(), async (vp) => {
     assert.equal(await selectedId(vp), "u3", "the leaf starts selected");
-    await press(vp, "Home");
-    assert.equal(await selectedId(vp), "u1");
-    await press(vp, "ArrowDown");
-    assert.equal(await selectedId(vp), "a1");
-    await press(vp, "End");
-    assert.equal(await selectedId(vp), "a4");
-    await press(vp, "PageUp");
-    assert.equal(await selectedId(vp), "u1");
-    await press(vp, "PageDown");
-    assert.equal(await selectedId(vp), "a4");
+    const moves = [
+      ["Home", "u1"],
+      ["ArrowDown", "a1"],
+      ["End", "a4"],
+      ["PageUp", "u1"],
+      ["PageDown", "a4"],
+    ] as const;
+    for (const [key, id] of moves) {
+      await press(vp, key);
+      assert.equal(await selectedId(vp), id, `${key} selects ${id}`);
+    }
     // ← from a chain row goes up to the branch start, then folds it.
     await press(vp, "ArrowLeft");
     assert.equal(await selectedId(vp), "u4");
@@ -223,10 +202,7 @@ test("keyboard moves the selection with ARIA state; ←/→ fold and unfold", as
       const s = (window as unknown as { __fake: { getState(): { folded?: string[] } } }).__fake.getState();
       return s?.folded?.includes("a1") === true;
     });
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
 test("filters: Ctrl+U user-only, Ctrl+O all, dropdown; remembered in view state and restored", async () => {
   const vp = await openTree();
@@ -264,9 +240,8 @@ test("filters: Ctrl+U user-only, Ctrl+O all, dropdown; remembered in view state 
   }
 });
 
-test("search: all tokens must match; hits reveal their path; Escape clears", async () => {
-  const vp = await openTree();
-  try {
+test("search: all tokens must match; hits reveal their path; Escape clears", () =>
+  withPage(openTree(), async (vp) => {
     await press(vp, "Control+f");
     await vp.page.keyboard.type("APPROACH user");
     await settle(vp.page);
@@ -286,14 +261,10 @@ test("search: all tokens must match; hits reveal their path; Escape clears", asy
     assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2"]);
     await press(vp, "Escape");
     assert.equal((await rowIds(vp)).length, 10);
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("incremental updates keep selection, folds and scroll; leaf and labels update in place", async () => {
-  const vp = await openTree();
-  try {
+test("incremental updates keep selection, folds and scroll; leaf and labels update in place", () =>
+  withPage(openTree(), async (vp) => {
     await vp.page.click('[data-entry-id="u4"] .twisty');
     await press(vp, "Home");
     await vp.send({
@@ -312,14 +283,10 @@ test("incremental updates keep selection, folds and scroll; leaf and labels upda
     assert.equal(await vp.page.getAttribute('[data-entry-id="u4"]', "aria-expanded"), "false");
     await vp.send({ type: "tree/reveal", entryId: "a4" });
     assert.equal(await selectedId(vp), "a4");
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("a row whose tool calls changed files shows the count, from a snapshot and when the row is sent again", async () => {
-  const vp = await rig.openView({ view: "tree" });
-  try {
+test("a row whose tool calls changed files shows the count, from a snapshot and when the row is sent again", () =>
+  withPage(rig.openView({ view: "tree" }), async (vp) => {
     const nodes = sampleNodes().map((n) => (n.id === "t1" ? { ...n, changedFiles: 3 } : n));
     await vp.send(treeSnapshot(nodes, "u3"));
     const badge = (id: string) => vp.page.locator(`[data-entry-id="${id}"] .files-badge`);
@@ -334,40 +301,28 @@ test("a row whose tool calls changed files shows the count, from a snapshot and 
     assert.equal(await badge("t2").textContent(), "1");
     assert.equal(await badge("t2").getAttribute("title"), "1 file changed here");
     assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("busy: a progress bar shows and clicks do not navigate", async () => {
-  const vp = await openTree();
-  try {
+test("busy: a progress bar shows and clicks do not navigate", () =>
+  withPage(openTree(), async (vp) => {
     await vp.send({ type: "tree/busy", busy: true, message: "Summarizing branch…" });
     assert.equal(await vp.page.locator('[role="progressbar"]').count(), 1);
     assert.match((await vp.page.textContent(".tree-app")) ?? "", /Summarizing branch…/);
     await vp.clearPosted();
     await vp.page.click('[data-entry-id="u2"]');
     await press(vp, "Enter");
-    assert.deepEqual(
-      (await vp.posted()).filter((m) => m.type !== "tree/requestText"),
-      [],
-    );
+    assert.deepEqual(await postedActions(vp), []);
     await vp.send({ type: "tree/busy", busy: false });
     assert.equal(await vp.page.locator('[role="progressbar"]').count(), 0);
     await vp.page.click('[data-entry-id="u2"]');
     await settle(vp.page);
-    const posted = (await vp.posted()).filter((m) => m.type !== "tree/requestText");
-    assert.deepEqual(posted, [{ type: "tree/navigate", entryId: "u2", mode: "ask" }]);
+    assert.deepEqual(await postedActions(vp), [{ type: "tree/navigate", entryId: "u2", mode: "ask" }]);
     await vp.send({ type: "status", text: "Moved to u2", kind: "info" });
     assert.equal(await vp.page.textContent(".status-line"), "Moved to u2");
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("virtualized: a 100k-node tree keeps a bounded number of DOM rows while scrolling", async () => {
-  const vp = await rig.openView({ view: "tree" });
-  try {
+test("virtualized: a 100k-node tree keeps a bounded number of DOM rows while scrolling", () =>
+  withPage(rig.openView({ view: "tree" }), async (vp) => {
     const { nodes, leafId } = syntheticTree(100_000);
     await vp.send(treeSnapshot(nodes, leafId, "big"));
     const count = () => vp.page.locator('[role="treeitem"]').count();
@@ -428,14 +383,10 @@ test("virtualized: a 100k-node tree keeps a bounded number of DOM rows while scr
     await vp.page.keyboard.type("w42");
     await settle(vp.page);
     assert.ok((await count()) <= 100);
-  } finally {
-    await vp.close();
-  }
-});
+  }));
 
-test("benchmark hooks: snapshot and keystroke probes return timings and leave the view working", async () => {
-  const vp = await rig.openView({ view: "tree" });
-  try {
+test("benchmark hooks: snapshot and keystroke probes return timings and leave the view working", () =>
+  withPage(rig.openView({ view: "tree" }), async (vp) => {
     const { nodes, leafId } = syntheticTree(5_000);
     const t = await measureSnapshot(vp, {
       type: "tree/snapshot",
@@ -452,7 +403,4 @@ test("benchmark hooks: snapshot and keystroke probes return timings and leave th
     assert.ok(texts.length > 0);
     // Every shown row is a hit or the ancestor of one.
     assert.ok(texts.some((x) => /w4/.test(x)));
-  } finally {
-    await vp.close();
-  }
-});
+  }));
