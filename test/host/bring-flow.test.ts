@@ -5,16 +5,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ALREADY_ON_BRANCH, runBringFlow } from "../../src/host/compare/bring-flow.js";
-import { newAgent, openAIModel } from "../core/agent/helpers.js";
+import { openAIModel } from "../core/agent/helpers.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
 import { FakeBringUi } from "./fake-bring-ui.js";
-import { conclusionsTargetOf, parserSession } from "./flow-session.js";
+import { conclusionsTargetOf, parserAgent } from "./flow-session.js";
 
 const fake = fakeServerForSuite();
 
 test("Summarize, no model: the extractive summary of the other branch becomes the leaf here", async () => {
-  const { sm, ids } = parserSession();
-  const { agent } = newAgent(sm);
+  const { sm, ids, agent } = parserAgent();
   const ui = new FakeBringUi({ choice: "summarize" });
   const outcome = await runBringFlow(conclusionsTargetOf(sm, agent), ui, ids.a2);
   assert.equal(outcome.kind, "moved");
@@ -31,8 +30,7 @@ test("Summarize, no model: the extractive summary of the other branch becomes th
 });
 
 test("Summarize with focus…: the focus reaches the model", async () => {
-  const { sm, ids } = parserSession();
-  const { agent } = newAgent(sm, { model: openAIModel(fake, { noApiKey: true }) });
+  const { sm, ids, agent } = parserAgent({ model: openAIModel(fake, { noApiKey: true }) });
   const ui = new FakeBringUi({ choice: "focus", focus: "  the speed results  " });
   const outcome = await runBringFlow(conclusionsTargetOf(sm, agent), ui, ids.a2);
   assert.equal(outcome.kind, "moved");
@@ -41,8 +39,7 @@ test("Summarize with focus…: the focus reaches the model", async () => {
 });
 
 test("a node on the current branch: said so, nothing asked, nothing written", async () => {
-  const { sm, ids } = parserSession();
-  const { agent } = newAgent(sm);
+  const { sm, ids, agent } = parserAgent();
   const count = sm.getEntryCount();
   const ui = new FakeBringUi({ choice: "summarize" });
   assert.deepEqual(await runBringFlow(conclusionsTargetOf(sm, agent), ui, ids.a1), { kind: "onPath" });
@@ -52,8 +49,7 @@ test("a node on the current branch: said so, nothing asked, nothing written", as
 });
 
 test("dismissing the question or the focus prompt, and cancelling the progress, change nothing", async () => {
-  const { sm, ids } = parserSession();
-  const { agent } = newAgent(sm);
+  const { sm, ids, agent } = parserAgent();
   const count = sm.getEntryCount();
   const leaf = sm.getLeafId();
   assert.deepEqual(await runBringFlow(conclusionsTargetOf(sm, agent), new FakeBringUi({}), ids.a2), {
@@ -70,8 +66,7 @@ test("dismissing the question or the focus prompt, and cancelling the progress, 
 });
 
 test("a failing model: the error is shown, the leaf and the session unchanged", async () => {
-  const { sm, ids } = parserSession();
-  const { agent } = newAgent(sm, { model: openAIModel(fake, { noApiKey: true }) });
+  const { sm, ids, agent } = parserAgent({ model: openAIModel(fake, { noApiKey: true }) });
   for (let i = 0; i < 4; i++) fake.enqueue({ status: 500, headers: { "retry-after": "0" } });
   const count = sm.getEntryCount();
   const ui = new FakeBringUi({ choice: "summarize" });

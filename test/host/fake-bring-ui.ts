@@ -1,36 +1,25 @@
 /** A scripted BringUi for host tests: answers from a script and records what was shown. */
 import type { BroughtConflict, BringFilesQuestion } from "../../src/host/compare/bring-files.js";
 import type { BringChoice, BringFilesAnswer, BringUi } from "../../src/host/compare/bring-flow.js";
-import { FakeUiRecord } from "./fake-ui-record.js";
+import { FakeChoiceUi, type FakeChoiceScript } from "./fake-ui-record.js";
 
-/** Script for one run. */
-export interface FakeBringScript {
-  choice?: BringChoice;
-  focus?: string;
+/** Script for one run (`cancelProgress`: the user pressed Cancel on the summary's progress). */
+export interface FakeBringScript extends FakeChoiceScript<BringChoice> {
   /** The answer to "Also bring its file changes?" (undefined: dismissed). */
   files?: BringFilesAnswer;
-  /** Abort the summary's progress as soon as it starts (the user pressed Cancel). */
-  cancelProgress?: boolean;
 }
 
 /** See the file comment. */
-export class FakeBringUi extends FakeUiRecord implements BringUi {
-  readonly busy: boolean[] = [];
+export class FakeBringUi extends FakeChoiceUi<BringChoice, FakeBringScript> implements BringUi {
   readonly fileQuestions: BringFilesQuestion[] = [];
   readonly brought: { message: string; conflicts: readonly BroughtConflict[] }[] = [];
 
-  constructor(private readonly script: FakeBringScript = {}) {
-    super();
+  constructor(script: FakeBringScript = {}) {
+    super(script);
   }
 
-  async pickChoice(): Promise<BringChoice | undefined> {
-    this.calls.push("pick");
-    return this.script.choice;
-  }
-
-  async inputFocus(): Promise<string | undefined> {
-    this.calls.push("input");
-    return this.script.focus;
+  pickChoice(): Promise<BringChoice | undefined> {
+    return this.pick();
   }
 
   async askFiles(question: BringFilesQuestion): Promise<BringFilesAnswer | undefined> {
@@ -46,10 +35,6 @@ export class FakeBringUi extends FakeUiRecord implements BringUi {
 
   async withProgress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
     this.calls.push(`progress: ${title}`);
-    return this.runProgress(this.script.cancelProgress === true, task);
-  }
-
-  setBusy(busy: boolean): void {
-    this.busy.push(busy);
+    return this.scriptedProgress(task);
   }
 }

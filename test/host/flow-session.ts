@@ -2,10 +2,11 @@
  * The small branchy session the host flow tests (navigate, bring conclusions) work on, and the views of an
  * AgentSession those flows take.
  */
-import type { AgentSession } from "../../src/core/agent/agent-session.js";
+import type { AgentSession, AgentSessionOptions } from "../../src/core/agent/agent-session.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import type { ConclusionsTarget } from "../../src/host/compare/bring-flow.js";
 import type { TreeNavigator } from "../../src/host/navigate-flow.js";
+import { newAgent } from "../core/agent/helpers.js";
 import { assistant, user } from "../core/session/helpers.js";
 
 /** u1 → a1 ┬→ u2 → a2 (the other branch) ; a1 → u3 → a3 (leaf). In memory, cwd /tmp. */
@@ -20,6 +21,16 @@ export function parserSession(): { sm: SessionManager; ids: Record<string, strin
   ids.u3 = sm.appendMessage(user("Use a PEG instead"));
   ids.a3 = sm.appendMessage(assistant("PEG parser written."));
   return { sm, ids };
+}
+
+/** The parser session with an AgentSession over it (`opts.model`: summaries from it, else extractive). */
+export function parserAgent(opts: Partial<AgentSessionOptions> = {}): {
+  sm: SessionManager;
+  ids: Record<string, string>;
+  agent: AgentSession;
+} {
+  const { sm, ids } = parserSession();
+  return { sm, ids, agent: newAgent(sm, opts).agent };
 }
 
 /** What the navigate flow moves: the session's leaf through the agent. */

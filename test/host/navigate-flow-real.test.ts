@@ -5,16 +5,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ALREADY_HERE, runNavigateFlow } from "../../src/host/navigate-flow.js";
-import { newAgent, openAIModel } from "../core/agent/helpers.js";
+import { openAIModel } from "../core/agent/helpers.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
 import { FakeNavigateUi } from "./fake-navigate-ui.js";
-import { navigatorOf, parserSession } from "./flow-session.js";
+import { navigatorOf, parserAgent } from "./flow-session.js";
 
 const fake = fakeServerForSuite();
 
 test("clicking the leaf: 'Already at this point.', nothing written", async () => {
-  const { sm, ids } = parserSession();
-  const { agent } = newAgent(sm);
+  const { sm, ids, agent } = parserAgent();
   const before = sm.getEntryCount();
   const ui = new FakeNavigateUi({ choice: "summarize" });
   const r = await runNavigateFlow(navigatorOf(sm, agent), ui, ids.a3, "ask", "ask");
@@ -25,11 +24,9 @@ test("clicking the leaf: 'Already at this point.', nothing written", async () =>
 });
 
 test("no summary: the leaf moves, selecting a user message puts its text in the input", async () => {
-  const { sm, ids } = parserSession();
-  const { agent } = newAgent(sm);
+  const { sm, ids, agent } = parserAgent();
   const ui = new FakeNavigateUi({ choice: "none" });
-  const nav = navigatorOf(sm, agent);
-  const r = await runNavigateFlow(nav, ui, ids.u2, "ask", "ask");
+  const r = await runNavigateFlow(navigatorOf(sm, agent), ui, ids.u2, "ask", "ask");
   assert.deepEqual(r, { kind: "moved", cancelled: false, editorText: "Try a recursive descent approach" });
   assert.equal(sm.getLeafId(), ids.a1, "a user message moves the leaf to its parent");
   assert.deepEqual(ui.calls, ["pick"]);
@@ -37,11 +34,9 @@ test("no summary: the leaf moves, selecting a user message puts its text in the 
 });
 
 test("summarize without a model: an extractive branch summary is written under the target", async () => {
-  const { sm, ids } = parserSession();
-  const { agent } = newAgent(sm);
+  const { sm, ids, agent } = parserAgent();
   const ui = new FakeNavigateUi({ choice: "summarize" });
-  const nav = navigatorOf(sm, agent);
-  const r = await runNavigateFlow(nav, ui, ids.a2, "ask", "ask");
+  const r = await runNavigateFlow(navigatorOf(sm, agent), ui, ids.a2, "ask", "ask");
   assert.equal(r.kind, "moved");
   assert.ok(r.kind === "moved" && r.summaryEntry);
   const summary = sm.getEntry(r.summaryEntry.id);
@@ -55,8 +50,7 @@ test("summarize without a model: an extractive branch summary is written under t
 });
 
 test("summarize with a custom prompt through the fake OpenAI server; cancelling changes nothing", async () => {
-  const { sm, ids } = parserSession();
-  const { agent } = newAgent(sm, { model: openAIModel(fake, { noApiKey: true }) });
+  const { sm, ids, agent } = parserAgent({ model: openAIModel(fake, { noApiKey: true }) });
   const nav = navigatorOf(sm, agent);
 
   const cancelled = new FakeNavigateUi({ choice: "summarize", cancelProgress: true });
@@ -82,12 +76,10 @@ test("summarize with a custom prompt through the fake OpenAI server; cancelling 
 });
 
 test("a failing summarizer shows the error and leaves the leaf where it was", async () => {
-  const { sm, ids } = parserSession();
-  const { agent } = newAgent(sm, { model: openAIModel(fake, { noApiKey: true }) });
+  const { sm, ids, agent } = parserAgent({ model: openAIModel(fake, { noApiKey: true }) });
   fake.enqueue({ status: 401, body: { error: { message: "bad key" } } });
   const ui = new FakeNavigateUi({ choice: "summarize" });
-  const nav = navigatorOf(sm, agent);
-  const r = await runNavigateFlow(nav, ui, ids.a2, "ask", "ask");
+  const r = await runNavigateFlow(navigatorOf(sm, agent), ui, ids.a2, "ask", "ask");
   assert.equal(r.kind, "failed");
   assert.equal(ui.errors.length, 1);
   assert.equal(sm.getLeafId(), ids.a3);

@@ -115,6 +115,27 @@ function setup(state: Partial<GuardState> = {}) {
   return { operations, routerDeps, view, calls, said, ran };
 }
 
+/** Runs `ids` one after the other on the row e1 under `state`: what was said, and which table entries ran. */
+async function runOnRow(
+  state: Partial<GuardState>,
+  ids: readonly CommandId[],
+): Promise<{ said: string[]; ran: string[] }> {
+  const { operations, said, ran } = setup(state);
+  for (const id of ids) await operations.run(id, "e1");
+  return { said, ran };
+}
+
+/** A files lock that a file restore holds until `release`. */
+function restoreRunning(): { files: FilesLock; release: () => void } {
+  const files = new FilesLock();
+  const release = files.acquire("file restore");
+  assert.ok(release, "the lock was free");
+  return { files, release };
+}
+
+/** What a refusal because of a running file restore says. */
+const RESTORE_RUNNING = "info:A file restore is already in progress.";
+
 /** The row menu's argument: the row's data-vscode-context object. */
 const menuArg = { webviewSection: "entry", entryId: "e1", preventDefaultContextMenuItems: true };
 
@@ -175,10 +196,12 @@ test("the guards refuse once, with one wording, and nothing runs", async () => {
   assert.deepEqual(readOnly.said, ["warn:This session is open read-only."]);
   assert.deepEqual(readOnly.ran, ["agentTree.copyText:e1"], "reading needs no writable session");
 
-  const streaming = setup({ agentBusy: () => true });
-  for (const id of ["agentTree.switchHere", "agentTree.deleteBranch", "agentTree.restoreFilesHere"] as const)
-    await streaming.operations.run(id, "e1");
-  await streaming.operations.run("agentTree.labelEntry", "e1");
+  const streaming = await runOnRow({ agentBusy: () => true }, [
+    "agentTree.switchHere",
+    "agentTree.deleteBranch",
+    "agentTree.restoreFilesHere",
+    "agentTree.labelEntry",
+  ]);
   assert.deepEqual(streaming.said, [`warn:${STREAMING_TEXT}`, `warn:${STREAMING_TEXT}`, `warn:${STREAMING_TEXT}`]);
   assert.deepEqual(streaming.ran, ["agentTree.labelEntry:e1"], "a label is written while a reply streams");
 
@@ -186,16 +209,16 @@ test("the guards refuse once, with one wording, and nothing runs", async () => {
   await none.operations.run("agentTree.compareBranches");
   assert.deepEqual(none.said, [`info:${NO_SESSION_TEXT}`]);
 
-  const lock = new FilesLock();
-  const release = lock.acquire("file restore");
-  const busy = setup({ files: lock });
-  await busy.operations.run("agentTree.restoreFilesHere", "e1");
-  await busy.operations.run("agentTree.switchHere", "e1");
-  await busy.operations.run("agentTree.bringConclusionsHere", "e1");
-  await busy.operations.run("agentTree.copyText", "e1");
-  assert.deepEqual(busy.said, Array(3).fill("info:A file restore is already in progress."));
+  const restore = restoreRunning();
+  const busy = await runOnRow({ files: restore.files }, [
+    "agentTree.restoreFilesHere",
+    "agentTree.switchHere",
+    "agentTree.bringConclusionsHere",
+    "agentTree.copyText",
+  ]);
+  assert.deepEqual(busy.said, Array(3).fill(RESTORE_RUNNING));
   assert.deepEqual(busy.ran, ["agentTree.copyText:e1"]);
-  release?.();
+  restore.release();
 });
 
 test("a click on a row moves through the same guards", async () => {
@@ -208,27 +231,30 @@ test("a click on a row moves through the same guards", async () => {
 });
 
 test("the parallel branches' row actions declare their needs: Adopt This Branch takes the files, Explore does not", async () => {
-  const lock = new FilesLock();
-  const release = lock.acquire("file restore");
-  const busy = setup({ files: lock });
-  await busy.operations.run("agentTree.adoptBranch", "e1");
-  await busy.operations.run("agentTree.exploreInParallel", "e1");
-  await busy.operations.run("agentTree.showSystemPrompt", "e1");
-  assert.deepEqual(busy.said, ["info:A file restore is already in progress."]);
+  const restore = restoreRunning();
+  const busy = await runOnRow({ files: restore.files }, [
+    "agentTree.adoptBranch",
+    "agentTree.exploreInParallel",
+    "agentTree.showSystemPrompt",
+  ]);
+  assert.deepEqual(busy.said, [RESTORE_RUNNING]);
   assert.deepEqual(busy.ran, ["agentTree.exploreInParallel:e1", "agentTree.showSystemPrompt:e1"]);
-  release?.();
+  restore.release();
 
-  const streaming = setup({ agentBusy: () => true });
-  await streaming.operations.run("agentTree.adoptBranch", "e1");
-  await streaming.operations.run("agentTree.exploreInParallel", "e1");
-  await streaming.operations.run("agentTree.stopBranch", "e1");
+  const streaming = await runOnRow({ agentBusy: () => true }, [
+    "agentTree.adoptBranch",
+    "agentTree.exploreInParallel",
+    "agentTree.stopBranch",
+  ]);
   assert.deepEqual(streaming.said, [`warn:${STREAMING_TEXT}`]);
   assert.deepEqual(streaming.ran, ["agentTree.exploreInParallel:e1", "agentTree.stopBranch:e1"]);
 
-  const readOnly = setup({ readOnlyReason: () => "This session is open read-only." });
-  for (const id of ["agentTree.exploreInParallel", "agentTree.adoptBranch", "agentTree.archiveOtherBranches"] as const)
-    await readOnly.operations.run(id, "e1");
-  await readOnly.operations.run("agentTree.showSystemPrompt", "e1");
+  const readOnly = await runOnRow({ readOnlyReason: () => "This session is open read-only." }, [
+    "agentTree.exploreInParallel",
+    "agentTree.adoptBranch",
+    "agentTree.archiveOtherBranches",
+    "agentTree.showSystemPrompt",
+  ]);
   assert.deepEqual(readOnly.said, Array(3).fill("warn:This session is open read-only."));
   assert.deepEqual(readOnly.ran, ["agentTree.showSystemPrompt:e1"]);
 });

@@ -18,6 +18,21 @@ import { FakeRestoreUi, type FakeRestoreScript } from "./fake-restore-ui.js";
 let s: CheckpointSession | undefined;
 afterEach(() => s?.cleanup());
 
+/** Files that follow a switch in `session` as `setting` says, asking `ui`, with a files lock of their own. */
+function restoreOnSwitch(
+  session: CheckpointSession,
+  setting: RestoreOnSwitchSetting,
+  ui: FakeRestoreUi,
+): RestoreOnSwitch {
+  return new RestoreOnSwitch({
+    view: session.sm,
+    checkpoints: session.checkpoints,
+    setting,
+    ui,
+    lock: new FilesLock(),
+  });
+}
+
 async function switchTo(
   session: CheckpointSession,
   targetId: string,
@@ -28,14 +43,7 @@ async function switchTo(
 ): Promise<{ kind: string; ui: FakeRestoreUi; navUi: FakeNavigateUi }> {
   const ui = new FakeRestoreUi(script);
   const navUi = new FakeNavigateUi(nav);
-  const files = new RestoreOnSwitch({
-    view: session.sm,
-    checkpoints: session.checkpoints,
-    setting,
-    ui,
-    lock: new FilesLock(),
-  });
-  const outcome = await switchBranch(session, targetId, files, navUi, mode);
+  const outcome = await switchBranch(session, targetId, restoreOnSwitch(session, setting, ui), navUi, mode);
   return { kind: outcome.kind, ui, navUi };
 }
 
@@ -157,14 +165,7 @@ describe("files follow a branch switch", { timeout: 120_000 }, () => {
     const a = path.join(s.ws, "a.txt");
     const session = s;
     const run = async (ui: FakeRestoreUi, setting: RestoreOnSwitchSetting, target: string): Promise<string> => {
-      const files = new RestoreOnSwitch({
-        view: session.sm,
-        checkpoints: session.checkpoints,
-        setting,
-        ui,
-        lock: new FilesLock(),
-      });
-      return (await switchBranch(session, target, files)).kind;
+      return (await switchBranch(session, target, restoreOnSwitch(session, setting, ui))).kind;
     };
 
     const cancel = new FakeRestoreUi({ answer: "restore" });

@@ -18,12 +18,18 @@ describe("summary and compaction usage", () => {
   const fake = fakeServerForSuite();
   const tmp = tempDirPerTest();
 
-  test("a branch summary written by navigateTree records its usage, and the usage line counts it", async () => {
+  /** A session file: question → a1 → a branch to leave → its answer (the leaf); a move to a1 leaves the branch. */
+  async function branchToLeave(): Promise<{ sm: SessionManager; a1: string }> {
     const sm = await SessionManager.create("/p", tmp.dir);
     sm.appendMessage(user("first question"));
     const a1 = sm.appendMessage(assistant("first answer"));
     sm.appendMessage(user("a branch to leave"));
     sm.appendMessage(assistant("its answer"));
+    return { sm, a1 };
+  }
+
+  test("a branch summary written by navigateTree records its usage, and the usage line counts it", async () => {
+    const { sm, a1 } = await branchToLeave();
     const { agent } = newAgent(sm, { model: openAIModel(fake) });
     fake.enqueue({ text: "## Goal\nThe summary.", usage: { input: 1234, output: 56 } });
     const r = await agent.navigateTree(a1, { summarize: true });
@@ -42,11 +48,7 @@ describe("summary and compaction usage", () => {
   });
 
   test("a hook's own summary records the usage the hook gives (pi's extension summary usage)", async () => {
-    const sm = await SessionManager.create("/p", tmp.dir);
-    sm.appendMessage(user("q"));
-    const a1 = sm.appendMessage(assistant("a"));
-    sm.appendMessage(user("a branch to leave"));
-    sm.appendMessage(assistant("b"));
+    const { sm, a1 } = await branchToLeave();
     const { agent } = newAgent(sm);
     const hookUsage = { ...emptyUsage(), input: 77, output: 7 };
     agent.hooks.on("session_before_tree", () => ({ summary: { summary: "From the hook.", usage: hookUsage } }));

@@ -15,72 +15,60 @@ test("label entries yield label changes; clearing has no label", () => {
   assert.equal(labelChangeOf({ type: "label", targetId: 4 }), undefined);
 });
 
-/** Runs `action`, then returns what the sync posted for it (flushed as at the end of the tick). */
-function postedFor(sm: SessionManager, action: () => void): HostToWebview[] {
+type TreeUpdate = Extract<HostToWebview, { type: "tree/update" }>;
+
+/**
+ * Runs `action` on the parser session with a tree sync following it (flushed as at the end of the tick), checks
+ * that the sync posted exactly one tree update carrying rows, and returns it with the kinds of those rows.
+ */
+function oneUpdateFor(action: (sm: SessionManager, ids: Record<string, string>) => void): {
+  update: TreeUpdate;
+  kinds: string[];
+  ids: Record<string, string>;
+} {
+  const { sm, ids } = parserSession();
   const posted: HostToWebview[] = [];
   const sync = new TreeSync(sm, (m) => posted.push(m));
   sync.snapshot();
-  action();
+  action(sm, ids);
   sync.flush();
   sync.dispose();
-  return posted;
+  assert.equal(posted.length, 1);
+  const [update] = posted;
+  assert.ok(update.type === "tree/update" && update.rows);
+  return { update, kinds: decodeRows(update.rows).map((r) => r.kind), ids };
 }
 
 // Each action is a row and a change; as one message the view flattens and draws its (possibly huge) tree once.
 test("a move posts one tree update: the leaf marker's row and the new leaf", () => {
-  const { sm, ids } = parserSession();
-  const posted = postedFor(sm, () => sm.branch(ids.a2));
-  assert.equal(posted.length, 1);
-  const [update] = posted;
-  assert.ok(update.type === "tree/update" && update.rows);
-  assert.deepEqual(
-    decodeRows(update.rows).map((r) => r.kind),
-    ["custom"],
-  );
+  const { update, kinds, ids } = oneUpdateFor((sm, ids) => sm.branch(ids.a2));
+  assert.deepEqual(kinds, ["custom"]);
   assert.equal(update.leafId, ids.a2);
   assert.equal(update.labels, undefined);
   assert.equal(update.archived, undefined);
 });
 
 test("a label posts one tree update: the label entry's row and the label", () => {
-  const { sm, ids } = parserSession();
-  const posted = postedFor(sm, () => sm.appendLabelChange(ids.u1, "start"));
-  assert.equal(posted.length, 1);
-  const [update] = posted;
-  assert.ok(update.type === "tree/update" && update.rows);
-  assert.deepEqual(
-    decodeRows(update.rows).map((r) => r.kind),
-    ["label"],
-  );
+  const { update, kinds, ids } = oneUpdateFor((sm, ids) => sm.appendLabelChange(ids.u1, "start"));
+  assert.deepEqual(kinds, ["label"]);
   assert.deepEqual(update.labels, [{ id: ids.u1, label: "start" }]);
   assert.equal(update.leafId, undefined, "a label does not move the leaf");
 });
 
 test("an archive posts one tree update: the archive line's row and the archived branches", () => {
-  const { sm, ids } = parserSession();
-  const posted = postedFor(sm, () => sm.archiveBranch(ids.u2));
-  assert.equal(posted.length, 1);
-  const [update] = posted;
-  assert.ok(update.type === "tree/update" && update.rows);
-  assert.equal(decodeRows(update.rows).length, 1);
+  const { update, kinds, ids } = oneUpdateFor((sm, ids) => sm.archiveBranch(ids.u2));
+  assert.equal(kinds.length, 1);
   assert.deepEqual(update.archived, [ids.u2]);
 });
 
 test("a burst keeps the last label of an entry and the final leaf, rows in file order", () => {
-  const { sm, ids } = parserSession();
-  const posted = postedFor(sm, () => {
+  const { update, kinds, ids } = oneUpdateFor((sm, ids) => {
     sm.appendLabelChange(ids.u1, "one");
     sm.branch(ids.a2);
     sm.appendLabelChange(ids.u1, "two");
     sm.branch(ids.a3);
   });
-  assert.equal(posted.length, 1);
-  const [update] = posted;
-  assert.ok(update.type === "tree/update" && update.rows);
-  assert.deepEqual(
-    decodeRows(update.rows).map((r) => r.kind),
-    ["label", "custom", "label", "custom"],
-  );
+  assert.deepEqual(kinds, ["label", "custom", "label", "custom"]);
   assert.deepEqual(update.labels, [{ id: ids.u1, label: "two" }]);
   assert.equal(update.leafId, ids.a3);
 });
