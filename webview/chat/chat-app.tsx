@@ -191,6 +191,7 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         onValue={setDraft}
         streaming={model.streaming && !watching}
         disabled={noModel || watching}
+        locked={watching}
         focusSeq={model.inputRequest.seq}
         assist={assist}
         post={props.post}
