@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
-import type { Page } from "playwright-core";
+import type { FrameLocator, Page } from "playwright-core";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import type { FakeReply, FakeRequestBody } from "../util/fake-provider-common.js";
 import {
@@ -95,6 +95,27 @@ function runStates(): Map<string, string> {
   return out;
 }
 
+/**
+ * Explore in Parallel… from a row's menu with `prompt` and `count` branches, the current model (picked) accepted;
+ * returns the first entries of the branches it started, once all are in the file.
+ */
+async function explore(t: FrameLocator, entryId: string, prompt: string, count: number): Promise<string[]> {
+  const earlier = new Set(runStates().keys());
+  await pickFromRowMenu(page, t, entryId, "Explore in Parallel…");
+  await answerInputBox(page, prompt);
+  await pickQuickItem(page, String(count));
+  await expectVisible(quickInput(page).getByText("which models"), "the models question");
+  await quickInput(page).locator(".quick-input-box input").press("Enter");
+  return waitUntil(
+    async () => {
+      const ids = [...runStates().keys()].filter((id) => !earlier.has(id));
+      return ids.length === count ? ids : undefined;
+    },
+    `${count} branches started`,
+    MODEL_TIMEOUT_MS,
+  );
+}
+
 /** The newest message entry below `branchId`, in file order. */
 function newestBelow(lines: SessionLine[], branchId: string): SessionLine {
   const below = new Set([branchId]);
@@ -131,22 +152,8 @@ describe("Explore in Parallel and Ask Aside in VS Code (code-server)", { timeout
       );
       sessionFile = sessionFiles(demo().sessionDir)[0];
 
-      await pickFromRowMenu(page, t, node, "Explore in Parallel…");
-      await answerInputBox(page, "EXPLORE: rewrite notes.txt your way");
-      await pickQuickItem(page, "3");
-      // The models question: the current model is picked; accept it.
-      await expectVisible(quickInput(page).getByText("which models"), "the models question");
-      await quickInput(page).locator(".quick-input-box input").press("Enter");
-
       // While they run: three branches in the file, the user's file untouched.
-      const branches = await waitUntil(
-        async () => {
-          const ids = [...runStates().keys()];
-          return ids.length === 3 ? ids : undefined;
-        },
-        "three branches started",
-        MODEL_TIMEOUT_MS,
-      );
+      const branches = await explore(t, node, "EXPLORE: rewrite notes.txt your way", 3);
       for (const id of branches) await expectVisible(row(t, id), `branch ${id} in the tree`);
       await expectVisible(t.locator(".running-tag").first(), "a running branch's newest row showing it runs");
       assert.equal(notes(), ORIGINAL, "the workspace file while the branches run");
@@ -256,20 +263,7 @@ describe("Explore in Parallel and Ask Aside in VS Code (code-server)", { timeout
       const chat = await chatView(page);
       const leaf = await activeLeafId(t);
       assert.ok(leaf, "a leaf before exploring");
-      const earlier = new Set(runStates().keys());
-      await pickFromRowMenu(page, t, leaf, "Explore in Parallel…");
-      await answerInputBox(page, "WATCH: take your time");
-      await pickQuickItem(page, "2");
-      await expectVisible(quickInput(page).getByText("which models"), "the models question");
-      await quickInput(page).locator(".quick-input-box input").press("Enter");
-      const branches = await waitUntil(
-        async () => {
-          const ids = [...runStates().keys()].filter((id) => !earlier.has(id));
-          return ids.length === 2 ? ids : undefined;
-        },
-        "two branches started",
-        MODEL_TIMEOUT_MS,
-      );
+      const branches = await explore(t, leaf, "WATCH: take your time", 2);
       const watched = branches[0];
       await expectVisible(row(t, watched), "the branch's first row");
       await row(t, watched).click();

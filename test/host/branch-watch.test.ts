@@ -53,19 +53,16 @@ async function setUp() {
     showMain: () => void mainShown++,
     notify: { info: (t) => void said.push(t) },
   });
+  // Every branch of the test: from the node, no tools, the fake model.
+  const from = { sessionManager: sm, parentId: node, kind: "explore", groupId: "g", tools: [], cwd: tmp.dir } as const;
   const start = (prompt: string, label: string, signal?: AbortSignal) => {
     let branchId: string | undefined;
     let firstUpdate: () => void = () => undefined;
     const streaming = new Promise<void>((resolve) => (firstUpdate = resolve));
     const outcome = runBranch({
-      sessionManager: sm,
-      parentId: node,
+      ...from,
       prompt,
       model: openAIModel(fake),
-      kind: "explore",
-      groupId: "g",
-      tools: [],
-      cwd: tmp.dir,
       getApiKey: async () => "test-key",
       ...(signal ? { signal } : {}),
       onEvent: (e: BranchEvent) => {
