@@ -242,7 +242,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       ...(edited === undefined ? {} : { edit: { path: edited } }),
     });
     if (chat.isReady && chat.isVisible && !watch.active) return;
-    // The chat is hidden or shows a watched branch: ask in a notification too; whichever answers first wins. An edit's diff is open and
+    // The chat is hidden, or shows a watched branch (the card is easy to miss there): ask in a notification too; whichever answers first wins. An edit's diff is open and
     // answers from its title bar.
     if (edited !== undefined) return;
     void vscode.window

@@ -150,6 +150,11 @@ describe("watching a running parallel branch", { timeout: 60_000 }, () => {
     // The main branch's own posts wait while the branch is shown; status lines do not.
     assert.equal(watch.mainMayPost({ type: "chat/streaming", streaming: true }), false);
     assert.equal(watch.mainMayPost({ type: "status", text: "x", kind: "info" }), true);
+    assert.equal(
+      watch.mainMayPost({ type: "chat/approval", toolCallId: "c1", toolName: "bash", summary: "ls" }),
+      true,
+      "the main agent's questions still show: it waits for the user",
+    );
 
     const outcome = await branch.outcome;
     assert.equal(outcome.state, "done", outcome.error);

@@ -19,6 +19,8 @@ const BANNER = ".watch-banner";
 /** A chat that watches branch b1 while it streams. */
 async function watching(): Promise<ViewPage> {
   const vp = await rig.openView({ view: "chat" });
+  // The main branch's queued message: not the watched branch's.
+  await vp.send({ type: "chat/queue", items: [{ id: "q1", kind: "followUp", text: "later please" }] });
   await vp.send({
     type: "chat/watch",
     branch: { branchId: "b1", label: "Branch 2 of 3", state: "running" },
@@ -50,6 +52,7 @@ test("a running branch: the banner names it, the input is disabled, Stop Branch 
     assert.match(await vp.page.locator(".msg").last().innerText(), /Streaming words so far/);
     assert.equal(await vp.page.locator(BOX).isDisabled(), true, "the input is read-only");
     assert.equal(await vp.page.locator('[aria-label="Abort"]').count(), 0, "no Abort: it would stop the main run");
+    assert.equal(await vp.page.locator(".chat-queue").count(), 0, "the main branch's queue is not shown");
     await banner.getByText("Stop Branch").click();
     await banner.getByText("Back to my branch").click();
     await settle(vp.page);
@@ -101,6 +104,7 @@ test("an ended branch: the banner says how and offers the switch; back on the ma
     });
     assert.equal(await banner.count(), 0, "no banner on the main branch");
     assert.equal(await vp.page.locator(BOX).isEnabled(), true);
+    assert.equal(await vp.page.locator(".chat-queue li").count(), 1, "the main branch's queue again");
   } finally {
     await vp.close();
   }

@@ -178,9 +178,13 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
           onOpenDiff={() => props.post({ type: "chat/openDiff", toolCallId: a.toolCallId })}
         />
       ))}
-      <ChatChanges files={model.changedFiles} onOpen={(file) => props.post({ type: "chat/openDiff", file })} />
+      {/* The main branch's run: its changed files and queued messages are not the watched branch's. */}
+      <ChatChanges
+        files={watching ? [] : model.changedFiles}
+        onOpen={(file) => props.post({ type: "chat/openDiff", file })}
+      />
       <ChatQueue
-        items={model.queue}
+        items={watching ? [] : model.queue}
         onEdit={(id, text) => props.post({ type: "chat/queueEdit", id, text })}
         onRemove={(id) => props.post({ type: "chat/queueRemove", id })}
       />

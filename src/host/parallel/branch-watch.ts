@@ -55,6 +55,13 @@ interface Watched {
   unsubscribe: () => void;
 }
 
+/** The main chat's posts that still reach the chat while a branch is watched (see mainMayPost). */
+const PASS_WHILE_WATCHING: ReadonlySet<HostToWebview["type"]> = new Set([
+  "status",
+  "chat/approval",
+  "chat/approvalDone",
+]);
+
 /** Said when a banner's switch is asked while the branch still runs. */
 export const STILL_RUNNING_TEXT = "The branch is still running: stop it or wait for it first.";
 
@@ -79,9 +86,12 @@ export class BranchWatch {
     return this.d.runningBranchOf(entryId) !== undefined;
   }
 
-  /** Whether a post of the main branch's chat may go out now: status lines always, the rest not while watching. */
+  /**
+   * Whether a post of the main branch's chat may go out now: while a branch is watched only status lines and the
+   * main agent's approvals (it waits for the user: the question must not hide), not its stream or anything else.
+   */
   mainMayPost(msg: HostToWebview): boolean {
-    return this.watched === undefined || msg.type === "status";
+    return this.watched === undefined || PASS_WHILE_WATCHING.has(msg.type);
   }
 
   /**
