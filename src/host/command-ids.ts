@@ -54,6 +54,9 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.archiveOtherBranches",
   "agentTree.askAside",
   "agentTree.showSystemPrompt",
+  "agentTree.watchBranch",
+  "agentTree.backToMyBranch",
+  "agentTree.switchToWatchedBranch",
 ] as const;
 
 /**

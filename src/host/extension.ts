@@ -24,6 +24,8 @@ import { HookRegistry } from "./hook-registry.js";
 import { lockLostMessage } from "./lock-choice.js";
 import { offerSaveAgain } from "./save-again.js";
 import { routeWebviewMessage } from "./message-router.js";
+import type { HostToWebview } from "../shared/protocol.js";
+import { BranchWatch } from "./parallel/branch-watch.js";
 import { branchCopiesDir, ParallelActions } from "./parallel/parallel-actions.js";
 import { ExportActions } from "./export-actions.js";
 import { ModelActions } from "./model-actions.js";
@@ -147,6 +149,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   context.subscriptions.push(mcp);
   /** Set once the parallel actions exist; sessions opened before that are watched when they are created. */
   const parallelRef: { current?: ParallelActions } = {};
+  // The chat may show a running parallel branch instead of the main one (branch-watch.ts): the main's posts wait.
+  const watch: BranchWatch = new BranchWatch({
+    session: () => controller.sessionManager,
+    runningBranchOf: (entryId) => parallelRef.current?.runningBranchOf(entryId),
+    postChat: (m) => chat.post(m),
+    showMain: () => controller.chatViewLoaded(),
+    onWatchingChanged: (on) => void vscode.commands.executeCommand("setContext", "agentTree.watchingBranch", on),
+    notify: { info: (text) => notify.info(text) },
+  });
+  const postMainChat = (m: HostToWebview): void => {
+    if (watch.mainMayPost(m)) chat.post(m);
+  };
   // The agent's instructions (docs/system-prompt.md): AGENTS.md & co., skills, watched; said in the chat once.
   const instructions = new InstructionsService(cwd, {
     notify: (text, kind) => chat.post({ type: "status", text, kind: kind === "warning" ? "error" : "info" }),
@@ -154,7 +168,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   });
   context.subscriptions.push(instructions);
 
-  const runChangesView = new RunChangesView({ service: checkpoints, postChat: (m) => chat.post(m), log });
+  const runChangesView = new RunChangesView({ service: checkpoints, postChat: postMainChat, log });
   const editReview = new EditReview({
     cwd,
     answer: (id, approved, allInRun) => controllerRef?.approvals?.answer(id, approved, false, allInRun),
@@ -173,12 +187,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     autoApprove: autoApproveSetting,
     defaultModelKey: defaultModelSetting,
     postTree: (m) => tree.post(m),
-    postChat: (m) => chat.post(m),
+    postChat: postMainChat,
     isViewReady: (kind) => (kind === "tree" ? tree : chat).isReady,
     approvalUi: {
       ask: (r, summary) => void askApproval(r, summary),
       done: (id) => {
-        chat.post({ type: "chat/approvalDone", toolCallId: id });
+        postMainChat({ type: "chat/approvalDone", toolCallId: id });
         void editReview.close(id);
       },
     },
@@ -196,6 +210,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       else void vscode.window.showWarningMessage(message);
     },
     onSessionChanged: (sm) => {
+      watch.reset();
       parallelRef.current?.watch(sm);
       tree.setDescription(sessionTitle(sm));
       if (!sm.isReadOnly()) checkpoints.warmUp();
@@ -219,15 +234,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       void editReview.close(r.toolCallId);
       return;
     }
-    chat.post({
+    postMainChat({
       type: "chat/approval",
       toolCallId: r.toolCallId,
       toolName: r.toolName,
       summary,
       ...(edited === undefined ? {} : { edit: { path: edited } }),
     });
-    if (chat.isReady && chat.isVisible) return;
-    // The chat is hidden: ask in a notification too; whichever answers first wins. An edit's diff is open and
+    if (chat.isReady && chat.isVisible && !watch.active) return;
+    // The chat is hidden, or shows a watched branch (the card is easy to miss there): ask in a notification too; whichever answers first wins. An edit's diff is open and
     // answers from its title bar.
     if (edited !== undefined) return;
     void vscode.window
@@ -296,7 +311,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     log,
     onRunningChanged: (n) => void vscode.commands.executeCommand("setContext", "agentTree.branchesRunning", n > 0),
     postTree: (msg) => tree.post(msg),
-    postChat: (msg) => chat.post(msg),
+    postChat: postMainChat,
+    watcher: watch,
   });
   parallelRef.current = parallel;
   const open = controller.sessionManager;
@@ -328,7 +344,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     },
   });
 
-  const table = hostOperations({ actions, archive, compare, files: fileActions, exporter, systemPrompt, parallel });
+  const table = hostOperations({
+    actions,
+    archive,
+    compare,
+    files: fileActions,
+    exporter,
+    systemPrompt,
+    parallel,
+    watch,
+  });
   const operations = new Operations(table, {
     state: sessionGuardState(controller, filesLock),
     notify,
@@ -342,6 +367,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       operations,
       models,
       chatInput: chatInput.service,
+      watch,
       log,
       ensureSession,
       runCommand: async (command) => void (await vscode.commands.executeCommand(WEBVIEW_COMMAND_IDS[command])),

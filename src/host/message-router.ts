@@ -3,10 +3,11 @@
  * The `switch` ends in a `never` check so a new protocol message fails to compile until handled here.
  */
 import type * as vscode from "vscode";
-import type { WebviewCommand, WebviewToHost } from "../shared/protocol.js";
+import type { WatchAction, WebviewCommand, WebviewToHost } from "../shared/protocol.js";
 import type { HostActions } from "./actions.js";
 import type { ChatInputService } from "./chat-input/chat-input-service.js";
 import type { ModelActions } from "./model-actions.js";
+import type { BranchWatch } from "./parallel/branch-watch.js";
 import { MOVE } from "./operations/host-operations.js";
 import type { Operations } from "./operations/operations.js";
 import { validateWebviewMessage } from "./protocol-validation.js";
@@ -20,6 +21,8 @@ export interface RouterDeps {
   /** The operations table: a row key runs its command's operation. */
   operations: Pick<Operations, "run" | "guarded">;
   models: ModelActions;
+  /** The chat's watch of a running parallel branch: a click on its row watches it instead of moving the leaf. */
+  watch: Pick<BranchWatch, "isRunningRow" | "active" | "branchId" | "older" | "reset">;
   /** Completions, mentions, slash commands and templates of the chat input. */
   chatInput: ChatInputService;
   log: vscode.LogOutputChannel;
@@ -52,9 +55,14 @@ async function dispatch(msg: WebviewToHost, view: AgentWebviewView, d: RouterDep
       view.markReady();
       if (await d.ensureSession()) return;
       if (view.kind === "tree") d.controller.pushTree();
-      else d.controller.chatViewLoaded();
+      else {
+        // A reloaded chat shows the main branch: a watch does not outlive the view that showed it.
+        d.watch.reset();
+        d.controller.chatViewLoaded();
+      }
       return;
     case "tree/navigate":
+      if (d.watch.isRunningRow(msg.entryId)) return d.operations.run("agentTree.watchBranch", msg.entryId);
       return d.operations.guarded(MOVE, msg.entryId, () => d.actions.navigate(msg.entryId, msg.mode ?? "ask"));
     case "tree/requestText":
       return d.actions.entryText(msg.requestId, msg.entryId);
@@ -67,6 +75,7 @@ async function dispatch(msg: WebviewToHost, view: AgentWebviewView, d: RouterDep
     case "chat/dropFiles":
       return d.chatInput.dropFiles(msg.uris);
     case "chat/requestOlder":
+      if (d.watch.active) return d.watch.older(msg.requestId, msg.before, msg.beforeId);
       d.controller.pushOlderChat(msg.requestId, msg.before, msg.beforeId);
       return;
     case "chat/abort":
@@ -86,10 +95,30 @@ async function dispatch(msg: WebviewToHost, view: AgentWebviewView, d: RouterDep
       return d.openDiff(msg);
     case "chat/selectModel":
       return d.models.select(msg.key);
+    case "chat/watchAction":
+      return watchAction(msg.action, d);
     case "command":
       return d.runCommand(msg.command);
     default: {
       const never: never = msg;
+      return never;
+    }
+  }
+}
+
+/** The buttons of a watched branch's banner: each runs its operation of the table. */
+function watchAction(action: WatchAction, d: RouterDeps): Promise<void> | undefined {
+  switch (action) {
+    case "stop": {
+      const id = d.watch.branchId;
+      return id === undefined ? undefined : d.operations.run("agentTree.stopBranch", id);
+    }
+    case "back":
+      return d.operations.run("agentTree.backToMyBranch");
+    case "switch":
+      return d.operations.run("agentTree.switchToWatchedBranch");
+    default: {
+      const never: never = action;
       return never;
     }
   }

@@ -12,6 +12,7 @@ import { THINKING_LEVELS } from "../core/providers/thinking-levels.js";
 import {
   MAX_WEBVIEW_TEXT,
   TREE_KEY_COMMANDS,
+  WATCH_ACTIONS,
   WEBVIEW_COMMANDS,
   type CompareToHost,
   type ImageDto,
@@ -177,6 +178,7 @@ export const WEBVIEW_PARSERS: MessageParsers<WebviewToHost> = {
     return { type: "chat/openDiff", file: index(o, "file") };
   },
   "chat/selectModel": (o) => ({ type: "chat/selectModel", key: str(o, "key", MAX_ID_LENGTH * 2) }),
+  "chat/watchAction": (o) => ({ type: "chat/watchAction", action: oneOf(o, "action", WATCH_ACTIONS) }),
   command: (o) => ({ type: "command", command: oneOf(o, "command", WEBVIEW_COMMANDS) }),
 };
 

@@ -129,6 +129,25 @@ export interface RunningBranchDto {
   tokens: number;
 }
 
+/**
+ * A running parallel branch the chat shows instead of the main branch (docs/parallel.md, "Watching a branch"):
+ * read-only while it runs; once it ended the chat offers to switch to it.
+ */
+export interface WatchedBranchDto {
+  /** The branch's first entry. */
+  branchId: string;
+  /** How the banner names it: "Branch 2 of 3", "The aside". */
+  label: string;
+  state: "running" | "done" | "stopped" | "failed";
+  error?: string;
+}
+
+/** What the chat's banner of a watched branch asks the host (its buttons, Escape). */
+export const WATCH_ACTIONS = ["stop", "back", "switch"] as const;
+
+/** A `chat/watchAction`: Stop Branch, Back to my branch, switch to the finished branch. */
+export type WatchAction = (typeof WATCH_ACTIONS)[number];
+
 /** Messages the host posts to a webview. */
 export type HostToWebview =
   /**
@@ -233,6 +252,11 @@ export type HostToWebview =
     }
   /** An aside was asked, answered or ended (same id: replaces the shown one). */
   | { type: "chat/aside"; aside: AsideDto }
+  /**
+   * The chat now shows a running parallel branch (its path and its streaming reply), or its state changed; no
+   * `branch`: it shows the main branch again. Sent before the chat/snapshot of what it shows.
+   */
+  | { type: "chat/watch"; branch?: WatchedBranchDto }
   /** A transient status line. */
   | { type: "status"; text: string; kind: "info" | "error" };
 
@@ -273,6 +297,8 @@ export type WebviewToHost =
   | { type: "chat/openDiff"; toolCallId?: string; file?: number }
   /** Pick a model by key. */
   | { type: "chat/selectModel"; key: string }
+  /** The banner of a watched branch (chat/watch): stop it, go back to the main branch, or switch to it once ended. */
+  | { type: "chat/watchAction"; action: WatchAction }
   /** Run an extension command with no arguments (New Session, Open Session…, Compact, Set API Key). */
   | { type: "command"; command: WebviewCommand };
 

@@ -5,13 +5,15 @@
  * running branches show so on their newest rows (the README's screenshot of three running branches is taken then). **Adopt This Branch** on the second →
  * notes.txt has that branch's content and the leaf is on it; the real pi opens the file and sees the three
  * branches. **Ask Aside…** during a slow reply → the aside's answer shows (in the chat, marked as an aside), the main reply completes, the leaf stays
- * on the main branch and its context holds no aside. Screenshots in test-results/e2e/parallel-*.png.
+ * on the main branch and its context holds no aside. Two branches against a slow reply: a click on a row of one while
+ * it runs → the chat shows its reply streaming, the input is disabled, the leaf did not move (tree and file); Back
+ * to my branch → the main branch again. Screenshots in test-results/e2e/parallel-*.png.
  */
 import assert from "node:assert/strict";
 import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
-import type { Page } from "playwright-core";
+import type { FrameLocator, Page } from "playwright-core";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import type { FakeReply, FakeRequestBody } from "../util/fake-provider-common.js";
 import {
@@ -59,6 +61,8 @@ function replies(body: FakeRequestBody): FakeReply {
       chunkDelayMs: 300,
     };
   }
+  if (lastText.includes("WATCH"))
+    return { text: "Watched branch streams word by word. ".repeat(10), chunks: 60, chunkDelayMs: 250 };
   if (lastText.includes("ASIDE")) return { text: "The aside answer: heron.", chunkDelayMs: 20 };
   if (lastText.includes("SLOW"))
     return { text: "A slow main reply, word by word. ".repeat(12), chunks: 60, chunkDelayMs: 150 };
@@ -89,6 +93,27 @@ function runStates(): Map<string, string> {
     if (l.type === "custom" && l.customType === "agent-tree/branch-run" && typeof l.parentId === "string")
       out.set(l.parentId, String((l.data as { state?: unknown }).state));
   return out;
+}
+
+/**
+ * Explore in Parallel… from a row's menu with `prompt` and `count` branches, the current model (picked) accepted;
+ * returns the first entries of the branches it started, once all are in the file.
+ */
+async function explore(t: FrameLocator, entryId: string, prompt: string, count: number): Promise<string[]> {
+  const earlier = new Set(runStates().keys());
+  await pickFromRowMenu(page, t, entryId, "Explore in Parallel…");
+  await answerInputBox(page, prompt);
+  await pickQuickItem(page, String(count));
+  await expectVisible(quickInput(page).getByText("which models"), "the models question");
+  await quickInput(page).locator(".quick-input-box input").press("Enter");
+  return waitUntil(
+    async () => {
+      const ids = [...runStates().keys()].filter((id) => !earlier.has(id));
+      return ids.length === count ? ids : undefined;
+    },
+    `${count} branches started`,
+    MODEL_TIMEOUT_MS,
+  );
 }
 
 /** The newest message entry below `branchId`, in file order. */
@@ -127,22 +152,8 @@ describe("Explore in Parallel and Ask Aside in VS Code (code-server)", { timeout
       );
       sessionFile = sessionFiles(demo().sessionDir)[0];
 
-      await pickFromRowMenu(page, t, node, "Explore in Parallel…");
-      await answerInputBox(page, "EXPLORE: rewrite notes.txt your way");
-      await pickQuickItem(page, "3");
-      // The models question: the current model is picked; accept it.
-      await expectVisible(quickInput(page).getByText("which models"), "the models question");
-      await quickInput(page).locator(".quick-input-box input").press("Enter");
-
       // While they run: three branches in the file, the user's file untouched.
-      const branches = await waitUntil(
-        async () => {
-          const ids = [...runStates().keys()];
-          return ids.length === 3 ? ids : undefined;
-        },
-        "three branches started",
-        MODEL_TIMEOUT_MS,
-      );
+      const branches = await explore(t, node, "EXPLORE: rewrite notes.txt your way", 3);
       for (const id of branches) await expectVisible(row(t, id), `branch ${id} in the tree`);
       await expectVisible(t.locator(".running-tag").first(), "a running branch's newest row showing it runs");
       assert.equal(notes(), ORIGINAL, "the workspace file while the branches run");
@@ -242,6 +253,55 @@ describe("Explore in Parallel and Ask Aside in VS Code (code-server)", { timeout
       } finally {
         await view.close();
       }
+    }),
+  );
+
+  it(
+    "a click on a running branch's row shows it streaming in the chat, read-only, the leaf stays; Back returns",
+    step("watch", async () => {
+      const t = await treeView(page);
+      const chat = await chatView(page);
+      const leaf = await activeLeafId(t);
+      assert.ok(leaf, "a leaf before exploring");
+      const branches = await explore(t, leaf, "WATCH: take your time", 2);
+      const watched = branches[0];
+      await expectVisible(row(t, watched), "the branch's first row");
+      await row(t, watched).click();
+
+      const banner = chat.locator(".watch-banner");
+      await expectVisible(banner, "the watched branch's banner");
+      assert.match(await banner.innerText(), /Branch [12] of 2 is running — read-only until it finishes/);
+      const reply = chat.locator(".msg", { hasText: "Watched branch streams" }).last();
+      await expectVisible(reply, "the branch's reply in the chat", MODEL_TIMEOUT_MS);
+      const first = await reply.innerText();
+      await waitUntil(
+        async () => ((await reply.innerText()) !== first ? true : undefined),
+        "the reply to grow as the branch streams",
+        MODEL_TIMEOUT_MS,
+      );
+      assert.equal(runStates().get(watched), "running", "the branch still runs while its reply shows");
+      await expectVisible(chat.locator(".msg", { hasText: "WATCH: take your time" }), "the branch's prompt");
+      assert.equal(await chat.locator('textarea[aria-label="Message"]').isDisabled(), true, "the input is read-only");
+      await screenshot(page, "parallel-05-watch");
+      assert.equal(await activeLeafId(t), leaf, "the tree's leaf did not move");
+      const view = await SessionManager.open(sessionFile, { readOnly: true });
+      try {
+        assert.equal(view.getLeafId(), leaf, "the file's leaf did not move");
+      } finally {
+        await view.close();
+      }
+
+      await banner.getByText("Back to my branch").click();
+      await banner.waitFor({ state: "detached" });
+      assert.equal(await chat.locator('textarea[aria-label="Message"]').isEnabled(), true);
+      await expectVisible(chat.locator(".msg", { hasText: "A slow main reply" }), "the main branch's reply");
+      assert.equal(await chat.locator(".msg", { hasText: "WATCH: take your time" }).count(), 0, "the main branch");
+      await waitUntil(
+        async () => (branches.every((id) => runStates().get(id) === "done") ? true : undefined),
+        "both branches to finish",
+        MODEL_TIMEOUT_MS,
+      );
+      assert.equal(await activeLeafId(t), leaf, "the leaf stayed after they ended");
     }),
   );
 });

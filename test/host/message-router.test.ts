@@ -34,6 +34,8 @@ function setup(opts: { attachOnReady?: boolean; throwing?: boolean } = {}) {
       guarded: async (_needs: unknown, _id: unknown, task: () => unknown) => task(),
     },
     models: { select: rec("select"), setThinkingLevel: rec("setThinkingLevel") },
+    // No branch runs, none is watched (test/host/branch-watch.test.ts: the watch itself).
+    watch: { isRunningRow: () => false, active: false, branchId: "b1", reset: rec("watchReset") },
     chatInput: { submit: rec("chatSubmit"), complete: rec("complete"), dropFiles: rec("dropFiles") },
     openDiff: async (m: unknown) => rec("openDiff")(m),
     log: { warn: (m: string) => logs.push(`warn:${m}`), error: (m: string) => logs.push(`error:${m}`) },
@@ -69,7 +71,7 @@ test("ready marks the view and sends its snapshot, unless the session was just o
   // A (re)loaded chat holds nothing: the controller starts its window afresh.
   const c = setup();
   await routeWebviewMessage({ type: "ready", view: "chat" }, { ...c.view, kind: "chat" } as AgentWebviewView, c.deps);
-  assert.deepEqual(c.calls, ["markReady", "chatViewLoaded()"]);
+  assert.deepEqual(c.calls, ["markReady", "watchReset()", "chatViewLoaded()"]);
 });
 
 test("valid messages reach their actions", async () => {
@@ -97,6 +99,9 @@ test("valid messages reach their actions", async () => {
     { type: "chat/openDiff", toolCallId: "c" },
     { type: "chat/openDiff", file: 2 },
     { type: "chat/approve", toolCallId: "d", approved: true, allInRun: true },
+    { type: "chat/watchAction", action: "stop" },
+    { type: "chat/watchAction", action: "back" },
+    { type: "chat/watchAction", action: "switch" },
   ];
   for (const m of msgs) await routeWebviewMessage(m, view, deps);
   assert.deepEqual(calls, [
@@ -122,6 +127,9 @@ test("valid messages reach their actions", async () => {
     'openDiff({"type":"chat/openDiff","toolCallId":"c"})',
     'openDiff({"type":"chat/openDiff","file":2})',
     'answer("d",true,false,true)',
+    'run("agentTree.stopBranch","b1")',
+    'run("agentTree.backToMyBranch")',
+    'run("agentTree.switchToWatchedBranch")',
   ]);
 });
 

@@ -68,6 +68,7 @@ function recordingActions(calls: string[]): OperationActions {
       adopt: rec("adopt"),
       archiveOthers: rec("archiveOthers"),
     },
+    watch: { watch: rec("watch"), back: rec("back"), leaveForSwitch: rec("leaveForSwitch") },
   } as unknown as OperationActions;
 }
 
@@ -107,6 +108,8 @@ function setup(state: Partial<GuardState> = {}) {
     actions: {},
     operations,
     models: {},
+    // No branch runs: a click on a row is a move.
+    watch: { isRunningRow: () => false, active: false },
     log: { warn: (m: string) => said.push(`log:${m}`), error: (m: string) => said.push(`log:${m}`) },
     ensureSession: async () => false,
     runCommand: async () => undefined,

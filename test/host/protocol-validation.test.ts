@@ -68,6 +68,8 @@ test("accepts every valid message type and returns only known fields", () => {
     type: "chat/selectModel",
     key: "openai/gpt-4.1",
   });
+  for (const action of ["stop", "back", "switch"])
+    assert.deepEqual(ok({ type: "chat/watchAction", action, extra: 1 }), { type: "chat/watchAction", action });
   for (const command of ["newSession", "openSession", "compact", "setApiKey", "selectModel", "exportHtml"]) {
     assert.deepEqual(ok({ type: "command", command }), { type: "command", command });
   }
@@ -111,6 +113,7 @@ test("refuses wrong field types", () => {
   bad({ type: "chat/approve", toolCallId: "c", approved: true, always: 1 }, /"always" must be a boolean/);
   bad({ type: "chat/approve", toolCallId: 9, approved: true }, /"toolCallId" must be a string/);
   bad({ type: "chat/selectModel", key: {} }, /"key" must be a string/);
+  bad({ type: "chat/watchAction", action: "adopt" }, /"action"/);
   bad({ type: "command", command: "rm -rf" }, /"command" must be one of/);
 });
 

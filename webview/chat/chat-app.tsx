@@ -18,6 +18,7 @@ import { ChatList } from "./chat-list.js";
 import { ChatLiveRegion } from "./chat-live-region.js";
 import type { ChatUsage } from "../../src/shared/protocol.js";
 import { ChatModel } from "./chat-model.js";
+import { ChatWatchBanner } from "./chat-watch-banner.js";
 
 /** Props: persisted state and the host channel. */
 export interface ChatAppProps {
@@ -78,7 +79,11 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
-      if (e.key === "Escape" && model.streaming) {
+      // While a branch is watched, Escape goes back to the main branch (never aborts the main agent's run).
+      if (e.key === "Escape" && model.watch !== undefined) {
+        e.preventDefault();
+        props.post({ type: "chat/watchAction", action: "back" });
+      } else if (e.key === "Escape" && model.streaming) {
         e.preventDefault();
         props.post({ type: "chat/abort" });
       }
@@ -90,6 +95,8 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
   const modelOptions = model.models.map((m) => ({ value: m.key, label: `${m.name} · ${m.provider}` }));
   // The host sets a reason whenever sending cannot work (no model, no key for it, read-only session).
   const noModel = model.noModelReason !== undefined;
+  // A watched branch is read-only: the input is off, its Abort and queueing too (the banner stops the branch).
+  const watching = model.watch !== undefined;
 
   return (
     <div class="app chat-app">
@@ -167,18 +174,24 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
           onOpenDiff={() => props.post({ type: "chat/openDiff", toolCallId: a.toolCallId })}
         />
       ))}
-      <ChatChanges files={model.changedFiles} onOpen={(file) => props.post({ type: "chat/openDiff", file })} />
+      {/* The main branch's run: its changed files and queued messages are not the watched branch's. */}
+      <ChatChanges
+        files={watching ? [] : model.changedFiles}
+        onOpen={(file) => props.post({ type: "chat/openDiff", file })}
+      />
       <ChatQueue
-        items={model.queue}
+        items={watching ? [] : model.queue}
         onEdit={(id, text) => props.post({ type: "chat/queueEdit", id, text })}
         onRemove={(id) => props.post({ type: "chat/queueRemove", id })}
       />
       <UsageLine usage={model.usage} />
+      <ChatWatchBanner branch={model.watch} onAction={(action) => props.post({ type: "chat/watchAction", action })} />
       <ChatInput
         value={draft}
         onValue={setDraft}
-        streaming={model.streaming}
-        disabled={noModel}
+        streaming={model.streaming && !watching}
+        disabled={noModel || watching}
+        locked={watching}
         focusSeq={model.inputRequest.seq}
         assist={assist}
         post={props.post}

@@ -15,6 +15,8 @@ export interface ChatInputProps {
   onValue: (text: string) => void;
   streaming: boolean;
   disabled: boolean;
+  /** The chat shows a watched parallel branch: the box itself is off (what is typed stays for the main branch). */
+  locked?: boolean;
   onSend: (text: string) => void;
   onAbort: () => void;
   /** While streaming: queue the text as a follow-up (Enter) or a steering message (Alt+Enter). */
@@ -54,12 +56,15 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
         onDrop={assisted.onDrop}
         onPaste={assisted.onPaste}
         aria-label="Message"
+        disabled={p.locked === true}
         placeholder={
-          p.disabled
-            ? "Sending is unavailable (see above)"
-            : p.streaming
-              ? "Enter queues a follow-up, Alt+Enter steers"
-              : "Ask the agent… (@ to mention a file, / for commands; Enter to send)"
+          p.locked === true
+            ? "Read-only while you watch a branch (Escape goes back)"
+            : p.disabled
+              ? "Sending is unavailable (see above)"
+              : p.streaming
+                ? "Enter queues a follow-up, Alt+Enter steers"
+                : "Ask the agent… (@ to mention a file, / for commands; Enter to send)"
         }
         rows={3}
         value={p.value}

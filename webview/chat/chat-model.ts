@@ -14,6 +14,7 @@ import type {
   ChatUsage,
   HostToWebview,
   ModelDto,
+  WatchedBranchDto,
   WebviewToHost,
 } from "../../src/shared/protocol.js";
 
@@ -40,6 +41,8 @@ export class ChatModel {
   models: ModelDto[] = [];
   currentModelKey: string | undefined;
   approvals: PendingApproval[] = [];
+  /** The running parallel branch the chat shows instead of the main branch, read-only (chat/watch). */
+  watch: WatchedBranchDto | undefined;
   /** Ask Aside answers of this conversation, oldest first (not messages of the path). */
   asides: AsideDto[] = [];
   loaded = false;
@@ -142,6 +145,9 @@ export class ChatModel {
         this.asides = at < 0 ? [...this.asides, msg.aside] : this.asides.map((a, i) => (i === at ? msg.aside : a));
         break;
       }
+      case "chat/watch":
+        this.watch = msg.branch;
+        break;
       case "chat/models":
         this.models = [...msg.models];
         this.currentModelKey = msg.current ?? this.currentModelKey;

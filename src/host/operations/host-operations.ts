@@ -9,6 +9,7 @@ import type { ArchiveActions } from "../archive-actions.js";
 import type { CheckpointActions } from "../checkpoint-actions.js";
 import type { CompareActions } from "../compare/compare-actions.js";
 import type { ExportActions } from "../export-actions.js";
+import type { BranchWatch } from "../parallel/branch-watch.js";
 import type { ParallelActions } from "../parallel/parallel-actions.js";
 import type { SystemPromptDocuments } from "../system-prompt-document.js";
 import type { OperationNeed } from "./operation-guards.js";
@@ -26,6 +27,8 @@ export interface OperationActions {
   exporter: Pick<ExportActions, "exportHtml">;
   systemPrompt: Pick<SystemPromptDocuments, "show">;
   parallel: Pick<ParallelActions, "explore" | "stopBranch" | "adopt" | "archiveOthers">;
+  /** The chat's watch of a running branch (a click on its row, the banner's buttons). */
+  watch: Pick<BranchWatch, "watch" | "back" | "leaveForSwitch">;
 }
 
 /** Reads the session only. */
@@ -44,7 +47,7 @@ const FILES: readonly OperationNeed[] = ["session", "idle", "files"];
  * Its ids are literal types (OperationId), so commands.ts is checked at compile time to handle every other id.
  */
 export function hostOperations(a: OperationActions) {
-  const { actions, archive, compare, files, exporter, systemPrompt, parallel } = a;
+  const { actions, archive, compare, files, exporter, systemPrompt, parallel, watch } = a;
   const id = (entryId: string | undefined): string => entryId as string;
   return [
     {
@@ -96,6 +99,19 @@ export function hostOperations(a: OperationActions) {
       target: "entry",
       needs: ["session", "writable"],
       run: (e) => parallel.archiveOthers(id(e)),
+    },
+    // Watching moves nothing and writes nothing: the main agent may run meanwhile (a click on a running branch's row).
+    { id: "agentTree.watchBranch", target: "entry", needs: READ, run: (e) => watch.watch(id(e)) },
+    { id: "agentTree.backToMyBranch", target: "none", needs: READ, run: () => watch.back() },
+    // Once the watched branch ended: an ordinary move to its newest entry, with a click's dialogs.
+    {
+      id: "agentTree.switchToWatchedBranch",
+      target: "none",
+      needs: MOVE,
+      run: () => {
+        const tip = watch.leaveForSwitch();
+        return tip === undefined ? undefined : actions.navigate(tip, "ask");
+      },
     },
   ] as const satisfies readonly OperationSpec[];
 }

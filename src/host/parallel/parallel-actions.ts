@@ -38,6 +38,7 @@ import type { SessionController } from "../session-controller.js";
 import { autoApproveSetting } from "../settings.js";
 import { summarizeToolCall } from "../tool-approval.js";
 import { branchRunOf, newestEntryOf, otherBranchesOf } from "./branch-lookup.js";
+import type { BranchWatch, RunningBranch } from "./branch-watch.js";
 import { exploreSummaryMarkdown, firstLines, type SummaryBranch } from "./explore-summary.js";
 
 /** What the actions need from the rest of the host. */
@@ -72,6 +73,8 @@ export interface ParallelDeps {
   postChat?(msg: Extract<HostToWebview, { type: "chat/aside" }>): void;
   /** The tree view: running branches show on their newest rows (tree/running). */
   postTree?(msg: Extract<HostToWebview, { type: "tree/running" }>): void;
+  /** The chat's watch of a running branch (branch-watch.ts): every branch's events, and how each ended. */
+  watcher?: Pick<BranchWatch, "event" | "ended">;
 }
 
 /** The tree's running rows are sent at most this often while branches stream. */
@@ -87,6 +90,10 @@ function copiesCapBytes(): number {
 /** Live state of one running branch, for the progress line. */
 interface LiveBranch {
   number: number;
+  /** How the chat's watch banner names it: "Branch 2 of 3", "The aside". */
+  label: string;
+  /** Its first entry, once written. */
+  id?: string;
   state: "starting" | "streaming" | "tool" | BranchOutcome["state"];
   tool?: string;
   /** Tokens of the finished replies, plus an estimate of the streaming one. */
@@ -217,7 +224,13 @@ export class ParallelActions {
         ...(this.d.systemPrompt ? { systemPrompt: this.d.systemPrompt } : {}),
         // Branches start inside the call: their first events come before it returns.
         onEvent: (i, e) => {
-          live[i] ??= { number: i + 1, state: "starting", tokens: 0, stop: () => exploration?.branches[i]?.stop() };
+          live[i] ??= {
+            number: i + 1,
+            label: `Branch ${i + 1} of ${count}`,
+            state: "starting",
+            tokens: 0,
+            stop: () => exploration?.branches[i]?.stop(),
+          };
           this.onBranchEvent(live[i], e);
         },
       });
@@ -225,7 +238,16 @@ export class ParallelActions {
       return this.d.notify.error("Explore in Parallel", e);
     }
     exploration.branches.forEach((b, i) => {
-      live[i] ??= { number: i + 1, state: "starting", tokens: 0, stop: () => b.stop() };
+      live[i] ??= {
+        number: i + 1,
+        label: `Branch ${i + 1} of ${count}`,
+        state: "starting",
+        tokens: 0,
+        stop: () => b.stop(),
+      };
+      void b.outcome.then((o) => {
+        if (o.branchId) this.d.watcher?.ended(o.branchId, o.state, o.error);
+      });
     });
     const outcomes = await this.progress(
       exploration.branches.length,
@@ -262,7 +284,13 @@ export class ParallelActions {
     const registry = controller.modelRegistry;
     let stop: (() => void) | undefined;
     const controllerAbort = new AbortController();
-    const asideBranch: LiveBranch = { number: 0, state: "streaming", tokens: 0, stop: () => controllerAbort.abort() };
+    const asideBranch: LiveBranch = {
+      number: 0,
+      label: "The aside",
+      state: "streaming",
+      tokens: 0,
+      stop: () => controllerAbort.abort(),
+    };
     this.d.notify.status("Asking aside…");
     // The chat shows the aside apart from the path's messages, as it goes.
     let asideId: string | undefined;
@@ -311,7 +339,10 @@ export class ParallelActions {
       return undefined;
     });
     if (!outcome) return;
-    if (outcome.branchId) this.live.delete(outcome.branchId);
+    if (outcome.branchId) {
+      this.live.delete(outcome.branchId);
+      this.d.watcher?.ended(outcome.branchId, outcome.state, outcome.error);
+    }
     this.d.onRunningChanged?.(this.live.size);
     const branchId = outcome.branchId;
     answer = outcome.finalText || answer;
@@ -345,11 +376,24 @@ export class ParallelActions {
   stopBranch(entryId: string): void {
     const sm = this.d.controller.sessionManager;
     if (!sm) return this.noSession();
-    const ids = new Set(sm.getPathEnvelopes(entryId).map((e) => e.id));
-    const branch = [...this.live.entries()].find(([id]) => ids.has(id));
+    const branch = this.liveBranchOf(entryId);
     if (!branch) return this.d.notify.info("That row is not on a running branch.");
-    branch[1].stop();
+    branch.stop();
     this.d.notify.status("Stopping the branch; what it said so far is kept.");
+  }
+
+  /** The running branch holding `entryId` (the chat watches it instead of moving the leaf), if one does. */
+  runningBranchOf(entryId: string): RunningBranch | undefined {
+    const branch = this.liveBranchOf(entryId);
+    return branch?.id === undefined ? undefined : { branchId: branch.id, label: branch.label };
+  }
+
+  /** The running branch whose path holds `entryId`. */
+  private liveBranchOf(entryId: string): LiveBranch | undefined {
+    const sm = this.d.controller.sessionManager;
+    if (!sm || this.live.size === 0 || !sm.hasEntry(entryId)) return undefined;
+    const ids = new Set(sm.getPathEnvelopes(entryId).map((e) => e.id));
+    return [...this.live.entries()].find(([id]) => ids.has(id))?.[1];
   }
 
   /** Stop All Branches. */
@@ -456,6 +500,8 @@ export class ParallelActions {
 
   private onBranchEvent(branch: LiveBranch | undefined, e: BranchEvent): void {
     if (!branch) return;
+    if (e.type === "branch_entry") branch.id ??= e.entryId;
+    if (branch.id !== undefined) this.d.watcher?.event(branch.id, e);
     if (e.type === "branch_entry" && branch.state === "starting") {
       branch.state = "streaming";
       this.live.set(e.entryId, branch);
