@@ -21,7 +21,7 @@ export interface TreeAppProps {
 
 /** The tree view application. */
 export function TreeApp(props: TreeAppProps): JSX.Element {
-  const model = useMemo(() => new TreeModel(readPersisted(props.initialState)), []);
+  const model = useMemo(() => new TreeModel(readPersisted(props.initialState), props.post), []);
   // Layout effects run inside render(), so the subscription exists before `ready` is posted.
   useLayoutEffect(() => props.subscribeHost((msg) => void model.apply(msg)), [model]);
   useEffect(() => {
