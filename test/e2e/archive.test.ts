@@ -1,10 +1,10 @@
 /**
  * End to end, in a real VS Code (code-server + Chromium), with the demo workspace: Archive Branch from a row's
  * context menu hides that branch's rows and appends exactly one line to the session file; Show or Hide Archived
- * Branches (the host owns the choice) run from the palette while the tree's frame is gone shows them dimmed once
- * the tree is drawn again, run twice hides them, and the toolbar toggle shows them; Unarchive Branch brings them
- * back (one more line); Delete Branch Permanently… asks with the number of entries that go, then the rows are gone
- * and the file is rewritten without them (a backup beside it).
+ * Branches (the host owns the choice) run twice from the palette while the tree's frame is gone leaves them
+ * hidden, run once shows them dimmed once the tree is drawn again, and the toolbar toggle hides and shows them;
+ * Unarchive Branch brings them back (one more line); Delete Branch Permanently… asks with the number of entries
+ * that go, then the rows are gone and the file is rewritten without them (a backup beside it).
  */
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
@@ -75,35 +75,37 @@ describe("Archive and delete branches in VS Code (code-server)", { timeout: 6 * 
   );
 
   it(
-    "the palette's toggle, run while the tree is not there, shows archived rows dimmed once it is; twice hides them",
+    "the palette's toggle, run while the tree is not there: twice leaves archived rows hidden, once shows them dimmed",
     step("toggle", async () => {
       const { page } = wb();
       await (await treeView(page)).locator('button.archived-toggle[aria-pressed="false"]').waitFor();
       await treeFrameGone(page);
       await runCommand(page, "Agent: Show or Hide Archived Branches");
-      // The command opens the tree again: a new frame, which gets the host's choice in its snapshot on ready.
+      await runCommand(page, "Agent: Show or Hide Archived Branches");
       const t = await treeView(page);
-      await expectVisible(dimmedRow(t, DEMO_IDS.branchCUser), "the archived branch, dimmed, in the new frame");
-      await t.locator('button.archived-toggle[aria-pressed="true"]').waitFor();
-      await screenshot(page, "archive-02-shown-dimmed");
+      // Drawn (the snapshot arrived); the first toggle may have reached this frame too, so wait for the last word.
+      await waitForLeaf(t, DEMO_IDS.leaf, "the demo session's leaf");
+      for (const id of BRANCH_C) await row(t, id).waitFor({ state: "detached" });
+      await t.locator('button.archived-toggle[aria-pressed="false"]').waitFor();
 
       await treeFrameGone(page);
       await runCommand(page, "Agent: Show or Hide Archived Branches");
-      await runCommand(page, "Agent: Show or Hide Archived Branches");
+      // The command opens the tree again: a new frame, which gets the host's choice in its snapshot on ready.
       const again = await treeView(page);
-      // Drawn (the snapshot arrived); the first toggle may have reached this frame too, so wait for the last word.
-      await waitForLeaf(again, DEMO_IDS.leaf, "the demo session's leaf");
-      for (const id of BRANCH_C) await row(again, id).waitFor({ state: "detached" });
-      await again.locator('button.archived-toggle[aria-pressed="false"]').waitFor();
+      await expectVisible(dimmedRow(again, DEMO_IDS.branchCUser), "the archived branch, dimmed, in the new frame");
+      await again.locator('button.archived-toggle[aria-pressed="true"]').waitFor();
+      await screenshot(page, "archive-02-shown-dimmed");
     }),
   );
 
   it(
-    "the toolbar toggle shows archived rows dimmed; Unarchive Branch brings them back with one more line",
+    "the toolbar toggle hides and shows archived rows; Unarchive Branch brings them back with one more line",
     step("unarchive", async () => {
       const { page } = wb();
       const t = await treeView(page);
       const before = lineCount(demo().sessionFile);
+      await t.locator('button.archived-toggle[aria-pressed="true"]').click();
+      for (const id of BRANCH_C) await row(t, id).waitFor({ state: "detached" });
       await t.locator('button.archived-toggle[aria-pressed="false"]').click();
       await expectVisible(dimmedRow(t, DEMO_IDS.branchCUser), "the archived branch, dimmed");
       await pickFromRowMenu(wb().page, t, DEMO_IDS.branchCLeaf, "Unarchive Branch");
