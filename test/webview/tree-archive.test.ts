@@ -3,7 +3,8 @@
  * shown dimmed when the host says so (`showArchived` in the snapshot or a `tree/update`: the host owns the choice),
  * the toolbar toggle and a reveal into a hidden archived branch ask the host (`tree/showArchived`) and change
  * nothing before it answers; archived rows are marked for the context menu, brought back by the archived branches
- * of `tree/update`; Delete and Shift+Delete post the archive and delete actions.
+ * of `tree/update`; Delete and Shift+Delete post the archive and delete actions. A view state of an earlier version
+ * that kept the choice itself is handed to the host once.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -166,5 +167,30 @@ test("a reveal into a hidden archived branch asks the host to show them, then se
     );
   } finally {
     await vp.close();
+  }
+});
+
+test("a view state of an earlier version that showed archived branches is handed to the host once", async () => {
+  const vp = await rig.openView({ view: "tree", state: { filter: "default", folded: [], showArchived: true } });
+  let saved: unknown;
+  try {
+    await answerShowArchived(vp, true);
+    await vp.send(snapshot(["u3"], true));
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "u3", "a3"]);
+    saved = await vp.state();
+  } finally {
+    await vp.close();
+  }
+  const reloaded = await rig.openView({ view: "tree", state: saved });
+  try {
+    await reloaded.send(snapshot(["u3"]));
+    assert.deepEqual(await rowIds(reloaded), ["u1", "a1", "u2", "a2"], "the host's word (hidden) stands");
+    assert.deepEqual(
+      (await reloaded.posted()).filter((m) => m.type === "tree/showArchived"),
+      [],
+      "not handed over again",
+    );
+  } finally {
+    await reloaded.close();
   }
 });
