@@ -12,7 +12,7 @@ import type { HostToWebview } from "../shared/protocol.js";
 /** Where the choice is kept (a vscode.Memento: the extension's workspaceState). */
 export interface ChoiceStore {
   get(key: string): unknown;
-  update(key: string, value: unknown): Thenable<void>;
+  update(key: string, value: unknown): PromiseLike<void>;
 }
 
 /** The workspaceState key of the choice. */
