@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { HostToWebview } from "../../src/shared/protocol.js";
+import type { HostToWebview, WebviewToHost } from "../../src/shared/protocol.js";
 import type { TreeRow } from "../../src/core/rows/tree-row.js";
 import { settle, webviewRig, type ViewPage } from "./harness.js";
 import { treeRow, treeSnapshot } from "./tree-fixtures.js";
@@ -32,6 +32,11 @@ function snapshot(archived: string[], showArchived?: boolean): HostToWebview {
 
 const TOGGLE = 'button.archived-toggle[aria-label="Show archived branches"]';
 
+/** What the view asked the host about archived branches so far. */
+async function asksToShow(vp: ViewPage): Promise<WebviewToHost[]> {
+  return (await vp.posted()).filter((m) => m.type === "tree/showArchived");
+}
+
 /** The view asked the host to show (or hide) archived branches; the host answers as a host would. */
 async function answerShowArchived(vp: ViewPage, show: boolean): Promise<void> {
   await vp.page.waitForFunction(() =>
@@ -39,8 +44,7 @@ async function answerShowArchived(vp: ViewPage, show: boolean): Promise<void> {
       (m) => m.type === "tree/showArchived",
     ),
   );
-  const asks = (await vp.posted()).filter((m) => m.type === "tree/showArchived");
-  assert.deepEqual(asks, [{ type: "tree/showArchived", show }], "one request to the host");
+  assert.deepEqual(await asksToShow(vp), [{ type: "tree/showArchived", show }], "one request to the host");
   await vp.clearPosted();
   await vp.send({ type: "tree/update", showArchived: show });
   await settle(vp.page);
@@ -142,11 +146,7 @@ test("the view shows what the host says: showArchived in the snapshot, then in t
     assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "u3", "a3"], "shown again");
     await vp.send(snapshot(["u3"]));
     assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2"], "a snapshot without it: hidden");
-    assert.deepEqual(
-      (await vp.posted()).filter((m) => m.type === "tree/showArchived"),
-      [],
-      "the view asked nothing: it only shows",
-    );
+    assert.deepEqual(await asksToShow(vp), [], "the view asked nothing: it only shows");
   } finally {
     await vp.close();
   }
@@ -185,11 +185,7 @@ test("a view state of an earlier version that showed archived branches is handed
   try {
     await reloaded.send(snapshot(["u3"]));
     assert.deepEqual(await rowIds(reloaded), ["u1", "a1", "u2", "a2"], "the host's word (hidden) stands");
-    assert.deepEqual(
-      (await reloaded.posted()).filter((m) => m.type === "tree/showArchived"),
-      [],
-      "not handed over again",
-    );
+    assert.deepEqual(await asksToShow(reloaded), [], "not handed over again");
   } finally {
     await reloaded.close();
   }
