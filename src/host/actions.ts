@@ -17,6 +17,7 @@ import type { SessionOpener } from "./session-opener.js";
 import { askSetting } from "./settings.js";
 import { vscodeNavigateUi } from "./vscode-navigate-ui.js";
 import type { AgentWebviewView } from "./webview-view.js";
+import type { ChatInputHandoff } from "./chat-input/chat-input-handoff.js";
 import { NO_SESSION_TEXT, type Notify } from "./operations/operation-guards.js";
 
 /** What the actions need. */
@@ -24,7 +25,8 @@ export interface ActionDeps {
   controller: SessionController;
   opener: SessionOpener;
   tree: AgentWebviewView;
-  chat: AgentWebviewView;
+  /** The chat input's text from the host (a fork's user message; held while the chat view is not ready). */
+  input: Pick<ChatInputHandoff, "setText">;
   log: vscode.LogOutputChannel;
   notify: Notify;
   /** The files step of a branch switch (checkpoint-actions.ts); undefined: files stay as they are. */
@@ -53,7 +55,7 @@ export class HostActions {
   }
 
   private async runNavigate(entryId: string, mode: NavigateMode): Promise<void> {
-    const { controller, tree, chat } = this.d;
+    const { controller, tree, input } = this.d;
     const agent = controller.agent;
     const sm = controller.sessionManager;
     if (!agent || !sm) return;
@@ -69,7 +71,7 @@ export class HostActions {
     if (outcome.kind === "aborted") this.d.notify.status("Branch switch cancelled; nothing changed.");
     if (outcome.kind !== "moved") return;
     controller.pushChat();
-    if (outcome.editorText !== undefined) chat.post({ type: "chat/setInput", text: outcome.editorText });
+    if (outcome.editorText !== undefined) input.setText(outcome.editorText);
     tree.post({ type: "tree/reveal", entryId: sm.getLeafId() ?? entryId });
     this.d.notify.status(movedMessage(outcome));
   }
@@ -135,7 +137,7 @@ export class HostActions {
 
   /** Copy root→entry into a new session file and open it. */
   async forkAt(entryId?: string): Promise<void> {
-    const { controller, opener, chat } = this.d;
+    const { controller, opener, input } = this.d;
     const agent = controller.agent;
     if (!agent) return this.noSession();
     const id = entryId ?? (await this.pickNode("Fork Session"));
@@ -147,7 +149,7 @@ export class HostActions {
       const r = await agent.fork(id);
       if (r.cancelled || !r.newSessionFile) return;
       if (!(await opener.openPath(r.newSessionFile))) return;
-      if (r.editorText !== undefined) chat.post({ type: "chat/setInput", text: r.editorText });
+      if (r.editorText !== undefined) input.setText(r.editorText);
       this.d.notify.status("Forked into a new session.");
     } catch (e) {
       this.d.notify.error("Fork failed", e);
@@ -176,7 +178,7 @@ export class HostActions {
 
   /** Send a prompt from the chat input. */
   async submit(text: string, content?: string | (TextContent | ImageContent)[]): Promise<void> {
-    const { controller, chat } = this.d;
+    const { controller, input } = this.d;
     const agent = controller.agent;
     if (!agent) return this.noSession();
     const readOnly = controller.readOnlyReason();
@@ -184,7 +186,7 @@ export class HostActions {
     try {
       await agent.prompt(text, typeof content === "object" ? { content } : {});
     } catch (e) {
-      chat.post({ type: "chat/setInput", text });
+      input.setText(text);
       this.d.notify.error("Cannot send", e);
     }
   }

@@ -1,6 +1,7 @@
 /** Registers the "Agent: …" commands and the tree's context-menu commands (package.json contributes). */
 import * as vscode from "vscode";
 import type { HostActions } from "./actions.js";
+import type { ArchivedVisibility } from "./archived-visibility.js";
 import type { ChatInputService } from "./chat-input/chat-input-service.js";
 import { COMMAND_IDS, type CommandId } from "./command-ids.js";
 import type { EditReview } from "./edit-review.js";
@@ -31,6 +32,8 @@ export interface CommandDeps {
   ensureSession(): Promise<boolean>;
   /** The tree and chat views ("Reload Views"). */
   views: readonly AgentWebviewView[];
+  /** Whether the tree shows archived branches (Show or Hide Archived Branches). */
+  archived: Pick<ArchivedVisibility, "toggle">;
   /** Accept, Reject and Accept All in This Run of an edit shown as a diff. */
   review: EditReview;
   /** Agent: Show MCP Servers. */
@@ -80,12 +83,11 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.reloadViews": async (arg?: unknown) => {
       for (const view of d.views) if (arg === undefined || arg === view.kind) await view.reload();
     },
-    // The tree's toolbar toggle, from the palette or a keybinding: the view keeps the choice (webview state).
+    // The tree's toolbar toggle, from the palette or a keybinding: the host keeps the choice, the tree shows it
+    // (its snapshot on `ready` carries it when the view is still loading).
     "agentTree.toggleArchivedBranches": async () => {
-      const tree = d.views.find((view) => view.kind === "tree");
-      if (!tree) return;
-      await tree.reveal();
-      tree.post({ type: "tree/toggleArchived" });
+      d.archived.toggle();
+      await d.views.find((view) => view.kind === "tree")?.reveal();
     },
     "agentTree.addSelectionToChat": ensured(() => d.chatInput.addSelection()),
     // The Explorer passes the clicked item and every selected one.

@@ -15,7 +15,9 @@ import { CompareActions } from "./compare/compare-actions.js";
 import { ComparePanels } from "./compare/compare-panel.js";
 import { ApiKeys } from "./api-keys.js";
 import { ArchiveActions } from "./archive-actions.js";
+import { ArchivedVisibility } from "./archived-visibility.js";
 import { CheckpointActions } from "./checkpoint-actions.js";
+import { ChatInputHandoff } from "./chat-input/chat-input-handoff.js";
 import { setUpChatInput } from "./chat-input/chat-input-setup.js";
 import { CheckpointService, checkpointFolders } from "./checkpoint-service.js";
 import { WEBVIEW_COMMAND_IDS } from "./command-ids.js";
@@ -126,6 +128,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const tree = new AgentWebviewView("tree", viewDeps);
   const chat = new AgentWebviewView("chat", viewDeps);
   context.subscriptions.push(tree, chat);
+  // The host owns what the views show but their frames lose (src/host/archived-visibility.ts, chat-input-handoff.ts).
+  const archivedVisibility = new ArchivedVisibility(
+    context.workspaceState,
+    (m) => tree.post(m),
+    (m) => log.warn(m),
+  );
+  const chatInputHandoff = new ChatInputHandoff(chat);
 
   // Files follow the tree (docs/checkpoints.md): one set of stores for the workspace's folders, opened on first need.
   const storage = context.globalStorageUri;
@@ -189,6 +198,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     postTree: (m) => tree.post(m),
     postChat: postMainChat,
     isViewReady: (kind) => (kind === "tree" ? tree : chat).isReady,
+    showArchived: () => archivedVisibility.shown,
     approvalUi: {
       ask: (r, summary) => void askApproval(r, summary),
       done: (id) => {
@@ -264,7 +274,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     controller,
     opener,
     tree,
-    chat,
+    input: chatInputHandoff,
     log,
     notify,
     filesFollow: () => fileActions.filesFollow(),
@@ -286,6 +296,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     notify,
     tree,
     chat,
+    input: chatInputHandoff,
     log,
     onRenamed: (sm) => tree.setDescription(sessionTitle(sm)),
     parallel: () => parallelRef.current,
@@ -368,6 +379,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       models,
       chatInput: chatInput.service,
       watch,
+      archived: archivedVisibility,
       log,
       ensureSession,
       runCommand: async (command) => void (await vscode.commands.executeCommand(WEBVIEW_COMMAND_IDS[command])),
@@ -393,6 +405,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       chatInput: chatInput.service,
       renameSession: () => chatInput.renameSession(),
       views: [tree, chat],
+      archived: archivedVisibility,
       mcpServers: new McpServersUi(mcp, log),
       parallel,
     }),

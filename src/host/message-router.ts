@@ -5,6 +5,7 @@
 import type * as vscode from "vscode";
 import type { WatchAction, WebviewCommand, WebviewToHost } from "../shared/protocol.js";
 import type { HostActions } from "./actions.js";
+import type { ArchivedVisibility } from "./archived-visibility.js";
 import type { ChatInputService } from "./chat-input/chat-input-service.js";
 import type { ModelActions } from "./model-actions.js";
 import type { BranchWatch } from "./parallel/branch-watch.js";
@@ -25,6 +26,8 @@ export interface RouterDeps {
   watch: Pick<BranchWatch, "isRunningRow" | "active" | "branchId" | "older" | "reset">;
   /** Completions, mentions, slash commands and templates of the chat input. */
   chatInput: ChatInputService;
+  /** Whether the tree shows archived branches: the host owns the choice (archived-visibility.ts). */
+  archived: Pick<ArchivedVisibility, "set">;
   log: vscode.LogOutputChannel;
   /** Opens the workspace's session on the first `ready`; true when it did (snapshots already went out). */
   ensureSession(): Promise<boolean>;
@@ -53,6 +56,8 @@ async function dispatch(msg: WebviewToHost, view: AgentWebviewView, d: RouterDep
   switch (msg.type) {
     case "ready":
       view.markReady();
+      // Text and mentions the chat input missed while the view loaded come with the rest of its state.
+      if (view.kind === "chat") d.chatInput.viewReady();
       if (await d.ensureSession()) return;
       if (view.kind === "tree") d.controller.pushTree();
       else {
@@ -66,6 +71,9 @@ async function dispatch(msg: WebviewToHost, view: AgentWebviewView, d: RouterDep
       return d.operations.guarded(MOVE, msg.entryId, () => d.actions.navigate(msg.entryId, msg.mode ?? "ask"));
     case "tree/requestText":
       return d.actions.entryText(msg.requestId, msg.entryId);
+    case "tree/showArchived":
+      d.archived.set(msg.show);
+      return;
     case "tree/action":
       return d.operations.run(msg.command, msg.entryId);
     case "chat/submit":

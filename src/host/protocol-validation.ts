@@ -110,6 +110,7 @@ export const WEBVIEW_PARSERS: MessageParsers<WebviewToHost> = {
     return { type: "tree/navigate", entryId: id, mode: oneOf(o, "mode", keysOf(NAVIGATE_MODES)) };
   },
   "tree/requestText": (o, ctx) => ({ type: "tree/requestText", requestId: requestId(o), entryId: entryId(o, ctx) }),
+  "tree/showArchived": (o) => ({ type: "tree/showArchived", show: bool(o, "show") }),
   "tree/action": (o, ctx) => ({
     type: "tree/action",
     command: oneOf(o, "command", TREE_KEY_COMMANDS),

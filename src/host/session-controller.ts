@@ -52,6 +52,8 @@ export interface ControllerDeps {
    * tree costs a second to build and post); a view that becomes ready asks for its own.
    */
   isViewReady(view: "tree" | "chat"): boolean;
+  /** Whether the tree shows archived branches (src/host/archived-visibility.ts); none: hidden. */
+  showArchived?(): boolean;
   approvalUi: ApprovalUi;
   onStreaming(streaming: boolean): void;
   /** A different session is now current. */
@@ -178,7 +180,11 @@ export class SessionController {
     });
     const tools = agent.getTools();
     mutating = (name) => tools.find((t) => t.name === name)?.mutates !== false;
-    const tree = new TreeSync(sm, (m) => d.postTree(m));
+    const tree = new TreeSync(
+      sm,
+      (m) => d.postTree(m),
+      () => d.showArchived?.() === true,
+    );
     const chat = new ChatSync((m) => d.postChat(m), {
       onSettled: () => this.pushChat(),
       onStreaming: (s) => d.onStreaming(s),

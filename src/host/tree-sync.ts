@@ -75,6 +75,8 @@ export class TreeSync {
   constructor(
     private readonly source: TreeSource,
     private readonly post: (msg: HostToWebview) => void,
+    /** Whether archived branches are shown: the host's choice (archived-visibility.ts), sent in every snapshot. */
+    private readonly showArchived: () => boolean = () => false,
   ) {
     this.unsubscribe = source.subscribe((c) => this.onChange(c));
   }
@@ -102,6 +104,7 @@ export class TreeSync {
     if (name !== undefined) msg.sessionName = name;
     const archived = s.getArchivedBranches();
     if (archived.length > 0) msg.archived = archived;
+    if (this.showArchived()) msg.showArchived = true;
     const file = s.getSessionFile();
     if (file !== undefined) msg.sessionFile = file;
     if (s.isReadOnly()) msg.readOnly = true;

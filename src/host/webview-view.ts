@@ -22,14 +22,6 @@ export const READY_TIMEOUT_MS = 8_000;
 /** Re-creations of a view before it shows "Reload View". */
 export const READY_MAX_ATTEMPTS = 3;
 
-/** The messages a view keeps while it is not ready (see AgentWebviewView.kept). */
-type KeptMessage = Extract<
-  HostToWebview,
-  { type: "chat/setInput" } | { type: "tree/toggleArchived" } | { type: "chat/addMention" }
->;
-/** At most this many kept toggles: a key held down while the view loads need not queue without bound. */
-const KEPT_MAX = 16;
-
 /** Where a view logs and with whom it takes turns re-creating frames. */
 export interface AgentWebviewViewDeps {
   extensionUri: vscode.Uri;
@@ -43,12 +35,6 @@ export interface AgentWebviewViewDeps {
 export class AgentWebviewView implements vscode.WebviewViewProvider {
   private view: vscode.WebviewView | undefined;
   private ready = false;
-  /**
-   * Messages posted while the view was not ready that no snapshot on `ready` carries, kept and delivered then:
-   * text for the chat input (a fork's user message while the view was being re-created; the last one wins) and
-   * the palette's archived-branches toggle (each one, in order: two toggles give the view back as it was).
-   */
-  private kept: KeptMessage[] = [];
   private description: string | undefined;
   private readonly title: string;
   private readonly watchdog: ReadyWatchdog;
@@ -112,9 +98,6 @@ export class AgentWebviewView implements vscode.WebviewViewProvider {
   markReady(): void {
     this.ready = true;
     this.watchdog.ready();
-    const kept = this.kept;
-    this.kept = [];
-    for (const msg of kept) if (this.view) void this.view.webview.postMessage(msg);
     this.deps.log.debug(`${this.title} view ready ${Date.now() - this.shownAt} ms after it was shown`);
   }
 
@@ -128,15 +111,12 @@ export class AgentWebviewView implements vscode.WebviewViewProvider {
     return this.view?.visible === true;
   }
 
-  /** Post a message; dropped before `ready` (the snapshot on `ready` covers it), except the kept ones. */
+  /**
+   * Post a message; dropped before `ready`. What a view shows has one owner in the host, which sends it again
+   * when the view says `ready` (the snapshots, the chat input's held text and mentions: chat-input-handoff.ts).
+   */
   post(msg: HostToWebview): void {
-    if (!this.view || !this.ready) {
-      if (msg.type === "chat/setInput") this.kept = [...this.kept.filter((m) => m.type !== msg.type), msg];
-      // A mention added while the chat loads (Add Selection to Chat opened it) arrives once it is ready.
-      else if ((msg.type === "tree/toggleArchived" || msg.type === "chat/addMention") && this.kept.length < KEPT_MAX)
-        this.kept.push(msg);
-      return;
-    }
+    if (!this.view || !this.ready) return;
     void this.view.webview.postMessage(msg);
   }
 

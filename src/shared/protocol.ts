@@ -164,6 +164,8 @@ export type HostToWebview =
       leafId: string | null;
       /** First entries of the archived branches (each hides itself and everything below it by default). */
       archived?: string[];
+      /** Archived branches are shown, dimmed (the host owns the choice, per workspace); absent: hidden. */
+      showArchived?: boolean;
     }
   /**
    * What changed since the last tree message, in one message so the view redraws the tree once: a move appends
@@ -180,13 +182,13 @@ export type HostToWebview =
       archived?: string[];
       /** The leaf moved. */
       leafId?: string | null;
+      /** Archived branches are now shown (dimmed) or hidden: the host's choice changed, or the view asked for it. */
+      showArchived?: boolean;
     }
   /** Answer to tree/requestText: an entry's whole text (hover). */
   | { type: "tree/entryText"; requestId: number; entryId: string; text: string }
   /** Scroll to and select an entry. */
   | { type: "tree/reveal"; entryId: string }
-  /** Show archived branches if they are hidden, hide them if shown (the palette's Show or Hide Archived Branches). */
-  | { type: "tree/toggleArchived" }
   /** A navigation is running (summarizing) or finished; the tree disables clicks meanwhile. */
   | { type: "tree/busy"; busy: boolean; message?: string }
   /** Branches running beside the user's (Explore in Parallel, Ask Aside), each on its newest row; all of them. */
@@ -268,6 +270,11 @@ export type WebviewToHost =
   | { type: "tree/navigate"; entryId: string; mode?: Exclude<NavigateMode, "choose"> }
   /** Hover wants an entry's whole text. */
   | { type: "tree/requestText"; requestId: number; entryId: string }
+  /**
+   * The toolbar toggle, or a reveal of a row in a hidden archived branch: show archived branches (dimmed) or hide
+   * them. The host owns the choice and answers with `tree/update` `showArchived`; the view shows what that says.
+   */
+  | { type: "tree/showArchived"; show: boolean }
   /** A key for a row command on the selected row: the command's operation runs on it (src/host/operations). */
   | { type: "tree/action"; command: TreeKeyCommand; entryId: string }
   /** Send a prompt, with the mentions the input holds (attached when their label is still in `text`). */

@@ -1,17 +1,29 @@
 /**
  * End to end, in a real VS Code (code-server + Chromium), with the demo workspace: Archive Branch from a row's
- * context menu hides that branch's rows and appends exactly one line to the session file; the toolbar toggle shows
- * them dimmed, and Unarchive Branch brings them back (one more line); Delete Branch Permanently… asks with the
- * number of entries that go, then the rows are gone and the file is rewritten without them (a backup beside it).
+ * context menu hides that branch's rows and appends exactly one line to the session file; Show or Hide Archived
+ * Branches (the host owns the choice) run twice from the palette while the tree's frame is gone leaves them
+ * hidden, run once shows them dimmed once the tree is drawn again, and the toolbar toggle hides and shows them;
+ * Unarchive Branch brings them back (one more line); Delete Branch Permanently… asks with the number of entries
+ * that go, then the rows are gone and the file is rewritten without them (a backup beside it).
  */
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { DEMO_IDS } from "../../demo/generate-demo.js";
 import { SessionManager } from "../../src/core/index.js";
-import { pickFromRowMenu, readSession, row, rowIds, treeView } from "../util/agent-ui.js";
+import type { FrameLocator, Locator, Page } from "playwright-core";
+import { pickFromRowMenu, readSession, row, rowIds, treeView, waitForLeaf } from "../util/agent-ui.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
-import { clickDialogButton, dialog, expectVisible, runCommand, screenshot } from "../util/workbench.js";
+import {
+  EXTENSION_ID,
+  clickDialogButton,
+  dialog,
+  expectVisible,
+  openViewContainer,
+  runCommand,
+  screenshot,
+  waitUntil,
+} from "../util/workbench.js";
 
 function lineCount(file: string): number {
   return readFileSync(file, "utf8")
@@ -22,6 +34,21 @@ function lineCount(file: string): number {
 const BRANCH_C = [DEMO_IDS.branchCUser, DEMO_IDS.branchCLeaf];
 
 const { demo, step, wb, openAgentTree } = demoWorkbenchSuite({ name: "archive", model: "none" });
+
+/** An entry's row, dimmed as archived. */
+function dimmedRow(tree: FrameLocator, entryId: string): Locator {
+  return tree.locator(`[role="treeitem"].archived[data-entry-id="${entryId}"]`);
+}
+
+/** Opens the Explorer instead of the Agent container: the tree's frame is disposed (it is not kept when hidden). */
+async function treeFrameGone(page: Page): Promise<void> {
+  await openViewContainer(page, "Explorer");
+  await waitUntil(
+    async () =>
+      (await page.locator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]`).count()) === 0 ? true : undefined,
+    "the Agent views' frames to go",
+  );
+}
 
 describe("Archive and delete branches in VS Code (code-server)", { timeout: 6 * 60_000 }, () => {
   it(
@@ -48,23 +75,41 @@ describe("Archive and delete branches in VS Code (code-server)", { timeout: 6 * 
   );
 
   it(
-    "the palette's toggle shows archived rows dimmed; Unarchive Branch brings them back with one more line",
+    "the palette's toggle, run while the tree is not there: twice leaves archived rows hidden, once shows them dimmed",
+    step("toggle", async () => {
+      const { page } = wb();
+      await (await treeView(page)).locator('button.archived-toggle[aria-pressed="false"]').waitFor();
+      await treeFrameGone(page);
+      await runCommand(page, "Agent: Show or Hide Archived Branches");
+      await runCommand(page, "Agent: Show or Hide Archived Branches");
+      const t = await treeView(page);
+      // Drawn (the snapshot arrived); the first toggle may have reached this frame too, so wait for the last word.
+      await waitForLeaf(t, DEMO_IDS.leaf, "the demo session's leaf");
+      for (const id of BRANCH_C) await row(t, id).waitFor({ state: "detached" });
+      await t.locator('button.archived-toggle[aria-pressed="false"]').waitFor();
+
+      await treeFrameGone(page);
+      await runCommand(page, "Agent: Show or Hide Archived Branches");
+      // The command opens the tree again: a new frame, which gets the host's choice in its snapshot on ready.
+      const again = await treeView(page);
+      await expectVisible(dimmedRow(again, DEMO_IDS.branchCUser), "the archived branch, dimmed, in the new frame");
+      await again.locator('button.archived-toggle[aria-pressed="true"]').waitFor();
+      await screenshot(page, "archive-02-shown-dimmed");
+    }),
+  );
+
+  it(
+    "the toolbar toggle hides and shows archived rows; Unarchive Branch brings them back with one more line",
     step("unarchive", async () => {
       const { page } = wb();
       const t = await treeView(page);
       const before = lineCount(demo().sessionFile);
-      // The palette's command does what the toolbar button does (the button is pressed after it, below).
-      await t.locator('button.archived-toggle[aria-pressed="false"]').waitFor();
-      await runCommand(page, "Agent: Show or Hide Archived Branches");
-      await expectVisible(
-        t.locator(`[role="treeitem"].archived[data-entry-id="${DEMO_IDS.branchCUser}"]`),
-        "the archived branch, dimmed",
-      );
-      await screenshot(page, "archive-02-shown-dimmed");
+      await t.locator('button.archived-toggle[aria-pressed="true"]').click();
+      for (const id of BRANCH_C) await row(t, id).waitFor({ state: "detached" });
+      await t.locator('button.archived-toggle[aria-pressed="false"]').click();
+      await expectVisible(dimmedRow(t, DEMO_IDS.branchCUser), "the archived branch, dimmed");
       await pickFromRowMenu(wb().page, t, DEMO_IDS.branchCLeaf, "Unarchive Branch");
-      await t
-        .locator(`[role="treeitem"].archived[data-entry-id="${DEMO_IDS.branchCUser}"]`)
-        .waitFor({ state: "detached" });
+      await dimmedRow(t, DEMO_IDS.branchCUser).waitFor({ state: "detached" });
       await t.locator('button.archived-toggle[aria-pressed="true"]').click();
       for (const id of BRANCH_C) await expectVisible(row(t, id), `${id} back in the default view`);
       assert.equal(lineCount(demo().sessionFile), before + 1, "one more line");

@@ -21,6 +21,8 @@ export interface HarnessOptions {
   checkpoints?: AgentCheckpointHook;
   /** Tools that come and go (MCP servers). */
   toolSource?: AgentToolSource;
+  /** Whether the tree shows archived branches (the host's choice; default hidden). */
+  showArchived?(): boolean;
 }
 
 /** A controller plus what it posted. */
@@ -83,6 +85,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     tools: opts.tools ?? [],
     ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
     ...(opts.toolSource ? { toolSource: opts.toolSource } : {}),
+    ...(opts.showArchived ? { showArchived: opts.showArchived } : {}),
   });
   return h;
 }

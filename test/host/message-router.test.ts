@@ -36,7 +36,13 @@ function setup(opts: { attachOnReady?: boolean; throwing?: boolean } = {}) {
     models: { select: rec("select"), setThinkingLevel: rec("setThinkingLevel") },
     // No branch runs, none is watched (test/host/branch-watch.test.ts: the watch itself).
     watch: { isRunningRow: () => false, active: false, branchId: "b1", reset: rec("watchReset") },
-    chatInput: { submit: rec("chatSubmit"), complete: rec("complete"), dropFiles: rec("dropFiles") },
+    chatInput: {
+      submit: rec("chatSubmit"),
+      complete: rec("complete"),
+      dropFiles: rec("dropFiles"),
+      viewReady: rec("chatInputReady"),
+    },
+    archived: { set: rec("showArchived") },
     openDiff: async (m: unknown) => rec("openDiff")(m),
     log: { warn: (m: string) => logs.push(`warn:${m}`), error: (m: string) => logs.push(`error:${m}`) },
     ensureSession: async () => opts.attachOnReady === true,
@@ -68,10 +74,10 @@ test("ready marks the view and sends its snapshot, unless the session was just o
   const b = setup({ attachOnReady: true });
   await routeWebviewMessage({ type: "ready", view: "tree" }, b.view, b.deps);
   assert.deepEqual(b.calls, ["markReady"]);
-  // A (re)loaded chat holds nothing: the controller starts its window afresh.
+  // A (re)loaded chat holds nothing: the controller starts its window afresh, and the input gets what it missed.
   const c = setup();
   await routeWebviewMessage({ type: "ready", view: "chat" }, { ...c.view, kind: "chat" } as AgentWebviewView, c.deps);
-  assert.deepEqual(c.calls, ["markReady", "watchReset()", "chatViewLoaded()"]);
+  assert.deepEqual(c.calls, ["markReady", "chatInputReady()", "watchReset()", "chatViewLoaded()"]);
 });
 
 test("valid messages reach their actions", async () => {
@@ -80,6 +86,7 @@ test("valid messages reach their actions", async () => {
     { type: "tree/navigate", entryId: "e1" },
     { type: "tree/navigate", entryId: "e1", mode: "none" },
     { type: "tree/requestText", requestId: 3, entryId: "e1" },
+    { type: "tree/showArchived", show: true },
     { type: "tree/action", command: "agentTree.labelEntry", entryId: "e1" },
     { type: "tree/action", command: "agentTree.copyText", entryId: "e1" },
     { type: "tree/action", command: "agentTree.summarizeAndSwitchHere", entryId: "e1" },
@@ -108,6 +115,7 @@ test("valid messages reach their actions", async () => {
     'navigate("e1","ask")',
     'navigate("e1","none")',
     'entryText(3,"e1")',
+    "showArchived(true)",
     'run("agentTree.labelEntry","e1")',
     'run("agentTree.copyText","e1")',
     'run("agentTree.summarizeAndSwitchHere","e1")',

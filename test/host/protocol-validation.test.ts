@@ -38,6 +38,9 @@ test("accepts every valid message type and returns only known fields", () => {
     requestId: 7,
     entryId: "ffff0000",
   });
+  for (const show of [true, false]) {
+    assert.deepEqual(ok({ type: "tree/showArchived", show, extra: 1 }), { type: "tree/showArchived", show });
+  }
   for (const command of TREE_KEY_COMMANDS) {
     assert.deepEqual(ok({ type: "tree/action", command, entryId: "a1b2c3d4" }), {
       type: "tree/action",
@@ -106,6 +109,10 @@ test("refuses wrong field types", () => {
   bad({ type: "tree/requestText", requestId: -1, entryId: "a1b2c3d4" }, /requestId/);
   bad({ type: "tree/requestText", requestId: Number.NaN, entryId: "a1b2c3d4" }, /requestId/);
   bad({ type: "tree/action", command: "shred", entryId: "a1b2c3d4" }, /"command" must be one of/);
+  bad({ type: "tree/showArchived" }, /"show" is required/);
+  bad({ type: "tree/showArchived", show: "true" }, /"show" must be a boolean/);
+  // The host's own message (it toggles in the host now) is not one a view may post.
+  bad({ type: "tree/toggleArchived" }, /unknown message type/);
   bad({ type: "chat/submit", text: ["hi"] }, /"text" must be a string/);
   bad({ type: "chat/submit", text: "   " }, /empty/);
   bad({ type: "chat/approve", toolCallId: "c", approved: "yes" }, /"approved" must be a boolean/);

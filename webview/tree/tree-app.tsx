@@ -21,7 +21,16 @@ export interface TreeAppProps {
 
 /** The tree view application. */
 export function TreeApp(props: TreeAppProps): JSX.Element {
-  const model = useMemo(() => new TreeModel(readPersisted(props.initialState)), []);
+  const model = useMemo(() => {
+    const m = new TreeModel(readPersisted(props.initialState), props.post);
+    // Earlier versions kept "show archived" in the view's state: hand it to the host, which owns it now. Once:
+    // saved state is merged, so the old field is set to false rather than left to be handed over again.
+    if (props.initialState?.showArchived === true) {
+      m.requestShowArchived(true);
+      props.saveState({ showArchived: false });
+    }
+    return m;
+  }, []);
   // Layout effects run inside render(), so the subscription exists before `ready` is posted.
   useLayoutEffect(() => props.subscribeHost((msg) => void model.apply(msg)), [model]);
   useEffect(() => {

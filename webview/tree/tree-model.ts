@@ -1,8 +1,10 @@
 /**
  * View state of the tree outside Preact: index, filter, search, folds, selection and the flattened rows.
- * Components read it and call `changed()` subscribers; nothing here touches the DOM.
+ * Components read it and call `changed()` subscribers; nothing here touches the DOM. Whether archived branches
+ * show is the host's (src/host/archived-visibility.ts): the model shows what the host's messages say and asks
+ * the host to change it.
  */
-import type { HostToWebview, RunningBranchDto, TreeFilter } from "../../src/shared/protocol.js";
+import type { HostToWebview, RunningBranchDto, TreeFilter, WebviewToHost } from "../../src/shared/protocol.js";
 import { archivedNodes, computeVisibility, queryTokens } from "./tree-filter.js";
 import { flatten, type FlatRows } from "./tree-flatten.js";
 import { TreeIndex } from "./tree-index.js";
@@ -15,8 +17,6 @@ export interface PersistedTreeState {
   sessionId?: string;
   folded: string[];
   selectedId?: string;
-  /** Archived branches are shown (dimmed) instead of hidden. */
-  showArchived: boolean;
 }
 
 /** Read persisted state defensively: it may come from an older version of the view. */
@@ -25,7 +25,7 @@ export function readPersisted(raw: Record<string, unknown> | undefined): Persist
   const folded = Array.isArray(raw?.folded) ? raw.folded.filter((x): x is string => typeof x === "string") : [];
   const sessionId = typeof raw?.sessionId === "string" ? raw.sessionId : undefined;
   const selectedId = typeof raw?.selectedId === "string" ? raw.selectedId : undefined;
-  return { filter, folded, sessionId, selectedId, showArchived: raw?.showArchived === true };
+  return { filter, folded, sessionId, selectedId };
 }
 
 const EMPTY_INDEX = (): TreeIndex => new TreeIndex(encodeTreeRows([]), null);
@@ -39,8 +39,14 @@ export class TreeModel {
   visibility: Uint8Array = new Uint8Array(0);
   /** Per node: 1 when it is in an archived branch. */
   archived: Uint8Array = new Uint8Array(0);
-  /** Whether archived branches are shown (dimmed); hidden otherwise. */
-  showArchived: boolean;
+  /** Whether archived branches are shown (dimmed); hidden otherwise. As the host last said. */
+  showArchived = false;
+  /** Bumped when the host's answer to `requestShowArchived` arrived: the view scrolls the selection into view. */
+  archivedAnswerSeq = 0;
+  /** Asked the host to show or hide archived branches; its answer has not arrived yet. */
+  private awaitingArchived = false;
+  /** An entry to select once archived branches show (it is in one, and they were hidden). */
+  private revealWhenShown: string | undefined;
   /** First entries of the archived branches (from the host). */
   private archivedRoots: readonly string[] = [];
   filter: TreeFilter;
@@ -63,9 +69,12 @@ export class TreeModel {
   private pendingSelectedId: string | undefined;
   private readonly listeners = new Set<() => void>();
 
-  constructor(persisted: PersistedTreeState) {
+  constructor(
+    persisted: PersistedTreeState,
+    /** Posts to the host (the request to show or hide archived branches). */
+    private readonly post: (msg: WebviewToHost) => void = () => undefined,
+  ) {
     this.filter = persisted.filter;
-    this.showArchived = persisted.showArchived;
     this.sessionId = persisted.sessionId;
     this.folded = new Set(persisted.folded);
     this.pendingSelectedId = persisted.selectedId;
@@ -84,7 +93,6 @@ export class TreeModel {
       sessionId: this.sessionId,
       folded: [...this.folded],
       selectedId: this.selected >= 0 ? this.index.id(this.selected) : undefined,
-      showArchived: this.showArchived,
     };
   }
 
@@ -103,6 +111,7 @@ export class TreeModel {
         this.sessionName = msg.sessionName;
         this.readOnly = msg.readOnly === true;
         this.archivedRoots = msg.archived ?? [];
+        this.showArchived = msg.showArchived === true;
         this.loaded = true;
         this.recompute();
         performance.mark("tree:snapshot:flattened");
@@ -118,16 +127,14 @@ export class TreeModel {
         if (msg.labels !== undefined) this.index.setLabels(msg.labels);
         if (msg.archived !== undefined) this.archivedRoots = msg.archived;
         if (msg.leafId !== undefined) this.index.setLeaf(msg.leafId);
+        if (msg.showArchived !== undefined) this.showArchived = msg.showArchived;
         this.recomputeAnchored();
-        if (msg.archived !== undefined) this.keepSelectionVisible();
+        if (msg.archived !== undefined || msg.showArchived !== undefined) this.keepSelectionVisible();
+        if (msg.showArchived !== undefined) this.archivedStateArrived();
         break;
       case "tree/reveal":
         this.reveal(msg.entryId);
         break;
-      case "tree/toggleArchived":
-        // setShowArchived recomputes and notifies itself.
-        this.setShowArchived(!this.showArchived);
-        return true;
       case "tree/busy":
         this.busy = msg.busy;
         this.busyMessage = msg.busy ? msg.message : undefined;
@@ -151,13 +158,13 @@ export class TreeModel {
     this.changed();
   }
 
-  /** Show archived branches (dimmed) or hide them. */
-  setShowArchived(show: boolean): void {
-    if (show === this.showArchived) return;
-    this.showArchived = show;
-    this.recompute();
-    this.keepSelectionVisible();
-    this.changed();
+  /**
+   * Ask the host to show archived branches (dimmed) or hide them (the toolbar toggle). Nothing changes here until
+   * the host answers with the new state (`tree/update` `showArchived`).
+   */
+  requestShowArchived(show: boolean): void {
+    this.awaitingArchived = true;
+    this.post({ type: "tree/showArchived", show });
   }
 
   /** True when the branch this node is in was archived. */
@@ -197,8 +204,8 @@ export class TreeModel {
   }
 
   /**
-   * Select an entry, unfolding and, if the filter hides it, showing all (and archived branches) so it is
-   * displayed.
+   * Select an entry, unfolding and, if the filter hides it, showing all so it is displayed. An entry in a hidden
+   * archived branch is selected once the host, asked to show archived branches, says they show.
    */
   reveal(entryId: string): void {
     const i = this.index.idToIdx.get(entryId);
@@ -213,14 +220,27 @@ export class TreeModel {
       this.recompute();
     }
     if (this.rows.rowOf[i] < 0 && this.archived[i] === 1 && !this.showArchived) {
-      this.showArchived = true;
-      this.recompute();
+      this.revealWhenShown = entryId;
+      this.requestShowArchived(true);
+      return;
     }
+    this.revealWhenShown = undefined;
     if (this.rows.rowOf[i] < 0) {
       this.filter = "all";
       this.recompute();
     }
     this.selected = i;
+  }
+
+  /** The host said whether archived branches show: a reveal waiting for them completes, a request is answered. */
+  private archivedStateArrived(): void {
+    const waiting = this.revealWhenShown;
+    this.revealWhenShown = undefined;
+    if (waiting !== undefined && this.showArchived) this.reveal(waiting);
+    if (this.awaitingArchived) {
+      this.awaitingArchived = false;
+      this.archivedAnswerSeq++;
+    }
   }
 
   /**

@@ -46,6 +46,7 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
   const [scrollTop, setScrollTop] = useState(0);
   const [viewHeight, setViewHeight] = useState(400);
   const revealPending = useRef(false);
+  const archivedAnswerSeq = useRef(0);
   const texts = useRef(new Map<string, string>());
   const hover = useRef<{ idx: number; timer: number | undefined; requestId: number }>({
     idx: -1,
@@ -88,6 +89,12 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
     }
     model.viewTopRow = Math.floor(el.scrollTop / ROW_HEIGHT);
   });
+
+  // The host answered the toolbar toggle (or a reveal into a hidden archived branch): keep the selection in view.
+  if (model.archivedAnswerSeq !== archivedAnswerSeq.current) {
+    archivedAnswerSeq.current = model.archivedAnswerSeq;
+    revealPending.current = true;
+  }
 
   // Scroll the selection into view after a snapshot/reveal or a keyboard move.
   useLayoutEffect(() => {
@@ -216,10 +223,7 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
           title={
             model.showArchived ? "Archived branches are shown (dimmed): click to hide them" : "Show archived branches"
           }
-          onClick={() => {
-            model.setShowArchived(!model.showArchived);
-            revealSelection();
-          }}
+          onClick={() => model.requestShowArchived(!model.showArchived)}
         />
         <Dropdown
           class="filter"

@@ -16,18 +16,20 @@ import type { QueuedKind } from "../../core/agent/prompt-queue.js";
 import type { ModelInfo } from "../../core/providers/types.js";
 import type { ImageDto, MentionDto } from "../../shared/protocol.js";
 import type { ChatCompletions } from "./chat-completions.js";
+import type { ChatInputHandoff } from "./chat-input-handoff.js";
 import { matchSlashCommand, SLASH_COMMANDS, type SlashCommand, type SlashCommandContext } from "./slash-commands.js";
 
 /** What the service needs from the extension. */
 export interface ChatInputDeps {
   completions: ChatCompletions;
-  /** Posts to the chat view. */
-  postChat(
-    msg:
-      | { type: "chat/completions"; requestId: number; items: import("../../shared/protocol.js").CompletionItemDto[] }
-      | { type: "chat/addMention"; mention: MentionDto }
-      | { type: "chat/setInput"; text: string },
-  ): void;
+  /** Posts completion rows to the chat view. */
+  postChat(msg: {
+    type: "chat/completions";
+    requestId: number;
+    items: import("../../shared/protocol.js").CompletionItemDto[];
+  }): void;
+  /** What goes into the chat input: text given back, mentions added (held for a view that is not ready). */
+  input: Pick<ChatInputHandoff, "setText" | "addMention" | "viewReady">;
   /** Shows and focuses the chat view. */
   revealChat(): Promise<void>;
   /** Sends the user message: `text` as typed (or expanded), `content` with the attachments when there are any. */
@@ -51,6 +53,11 @@ export interface ChatInputDeps {
 export class ChatInputService {
   constructor(private readonly d: ChatInputDeps) {}
 
+  /** The chat view said `ready`: the text and mentions it has not received yet go to it now. */
+  viewReady(): void {
+    this.d.input.viewReady();
+  }
+
   /** Answer a completion request. */
   async complete(requestId: number, trigger: "@" | "/", query: string): Promise<void> {
     const items = await this.d.completions.complete(trigger, query);
@@ -72,7 +79,7 @@ export class ChatInputService {
       try {
         await slash.command.run(slash.args, this.d.slash);
       } catch (e) {
-        this.d.postChat({ type: "chat/setInput", text });
+        this.d.input.setText(text);
         this.d.error(`/${slash.command.name} failed`, e);
       }
       return;
@@ -80,7 +87,7 @@ export class ChatInputService {
     const model = this.d.currentModel();
     if (images.length > 0 && model && !acceptsImages(model)) {
       // The input checks this too; a model switched meanwhile lands here. The text goes back, the reason is said.
-      this.d.postChat({ type: "chat/setInput", text });
+      this.d.input.setText(text);
       this.d.error("Cannot send", new Error(textOnlyModelMessage(model, images.length)));
       return;
     }
@@ -101,7 +108,7 @@ export class ChatInputService {
         if (!blocks.includes(a.block)) blocks.push(a.block);
       }
     } catch (e) {
-      this.d.postChat({ type: "chat/setInput", text });
+      this.d.input.setText(text);
       this.d.error(e instanceof AttachmentError ? "Cannot attach" : "Cannot send", e);
       return;
     }
@@ -109,7 +116,7 @@ export class ChatInputService {
     if (queue === undefined) return this.d.send(expanded, content);
     const error = this.d.queue(queue, expanded, content);
     if (error !== undefined) {
-      this.d.postChat({ type: "chat/setInput", text });
+      this.d.input.setText(text);
       this.d.error("Cannot queue the message", new Error(error));
     }
   }
@@ -183,7 +190,7 @@ export class ChatInputService {
 
   private async mention(mention: MentionDto): Promise<void> {
     await this.d.revealChat();
-    this.d.postChat({ type: "chat/addMention", mention });
+    this.d.input.addMention(mention);
   }
 
   /** The workspace folder holding `uri` and the path below it; undefined outside the workspace. */

@@ -7,6 +7,7 @@ import type { ParallelActions } from "../parallel/parallel-actions.js";
 import type { SessionController } from "../session-controller.js";
 import type { AgentWebviewView } from "../webview-view.js";
 import { ChatCompletions } from "./chat-completions.js";
+import type { ChatInputHandoff } from "./chat-input-handoff.js";
 import { ChatInputService } from "./chat-input-service.js";
 import { renameSession } from "./session-rename.js";
 
@@ -18,6 +19,8 @@ export interface ChatInputSetupDeps {
   notify: Pick<Notify, "status" | "error">;
   tree: AgentWebviewView;
   chat: AgentWebviewView;
+  /** The chat input's text and mentions from the host (shared with HostActions: a fork's user message). */
+  input: ChatInputHandoff;
   log: vscode.LogOutputChannel;
   /** After a rename: the tree's title shows the new name. */
   onRenamed(sm: SessionManager): void;
@@ -46,6 +49,7 @@ export function setUpChatInput(d: ChatInputSetupDeps): {
   const service = new ChatInputService({
     completions,
     postChat: (m) => d.chat.post(m),
+    input: d.input,
     revealChat: () => d.chat.reveal(),
     send: (text, content) => d.actions.submit(text, content),
     queue: (kind, text, content) =>
