@@ -1,4 +1,5 @@
 /** The checkpoint benchmark's targets and table. */
+import { failedCells, mdHead, mdRow as row } from "../report/markdown.js";
 import type { TargetCheck } from "../report/targets.js";
 import type { CheckpointBench, CheckpointSummary } from "./measure-checkpoints.js";
 
@@ -32,24 +33,20 @@ export function checkpointTargets(bench: CheckpointBench | undefined): TargetChe
 
 /** One row per workspace. */
 export function checkpointTable(bench: CheckpointBench): string {
-  const row = (cells: string[]): string => `| ${cells.join(" | ")} |`;
-  const lines = [
-    row([
-      "Workspace",
-      "Recorded files",
-      "First checkpoint",
-      "Checkpoint, nothing changed (worst)",
-      "Checkpoint, 100 files changed",
-      "Restore of 100 changed files (worst)",
-      "Merge of 100 files changed there",
-      "Merge of 100 files changed on both sides (worst)",
-      "Longest event-loop delay",
-    ]),
-    row(Array(9).fill("---")),
-  ];
+  const lines = mdHead([
+    "Workspace",
+    "Recorded files",
+    "First checkpoint",
+    "Checkpoint, nothing changed (worst)",
+    "Checkpoint, 100 files changed",
+    "Restore of 100 changed files (worst)",
+    "Merge of 100 files changed there",
+    "Merge of 100 files changed on both sides (worst)",
+    "Longest event-loop delay",
+  ]);
   for (const s of bench.results) {
     if (s.error) {
-      lines.push(row([s.workspace, `failed: ${s.error.split("\n")[0].slice(0, 160)}`, ...Array<string>(7).fill("")]));
+      lines.push(row(failedCells(s.workspace, s.error, 9)));
       continue;
     }
     lines.push(

@@ -9,17 +9,15 @@ import type { UiReport } from "../ui/run-ui.js";
 import type { WebviewRun } from "../webview/measure-webview.js";
 import type { CheckpointBench } from "../checkpoints/measure-checkpoints.js";
 
+/** A child's measurements that every run has, summarized by their median (their meaning: ChildResult). */
+type ChildMedians = Pick<
+  ChildResult,
+  "impl" | "entries" | "openMs" | "openCpuMs" | "peakRssOpen" | "readyMs" | "peakRssReady" | "rssBaseline"
+>;
+
 /** Medians of one implementation on one session (ms, bytes). NaN where the step does not apply. */
-export interface StoreSummary {
-  impl: Impl;
+export interface StoreSummary extends ChildMedians {
   runs: number;
-  entries: number;
-  openMs: number;
-  openCpuMs: number;
-  peakRssOpen: number;
-  readyMs: number;
-  peakRssReady: number;
-  rssBaseline: number;
   getTreeMs: number;
   buildContextMs: number;
   navigateP50Ms: number;

@@ -2,6 +2,7 @@
 import type { Impl } from "../child/protocol.js";
 import { checkpointTable } from "../checkpoints/checkpoint-report.js";
 import { searchSection } from "../search/search-report.js";
+import { failedCells, mdHead, mdRow as row } from "./markdown.js";
 import { mb, piName, type TargetCheck } from "./targets.js";
 import type { BenchReport, StoreSummary } from "./summary.js";
 import type { UiSessionSummary } from "../ui/run-ui.js";
@@ -25,10 +26,6 @@ function pairMs(a: number, b: number): string {
   return Number.isFinite(a) ? `${ms(a)} / ${ms(b)}` : "–";
 }
 
-function row(cells: string[]): string {
-  return `| ${cells.join(" | ")} |`;
-}
-
 /** How many times faster `s` is than `them` from open to tree and context ("" when either is missing). */
 function times(s: StoreSummary, them: StoreSummary | undefined): string {
   return them && !them.error && them !== s ? `${(them.readyMs / s.readyMs).toFixed(1)}×` : "";
@@ -36,7 +33,7 @@ function times(s: StoreSummary, them: StoreSummary | undefined): string {
 
 function storeRow(report: BenchReport, s: StoreSummary, stores: Partial<Record<Impl, StoreSummary>>): string[] {
   const name = implName(report, s.impl);
-  if (s.error) return [name, `failed: ${s.error.split("\n")[0].slice(0, 120)}`, "", "", "", "", "", "", "", ""];
+  if (s.error) return failedCells(name, s.error, 10, 120);
   const { piLatest, piLegacy, floor } = stores;
   if (s.impl === "floor")
     return [name, "–", "–", "–", `${ms(s.openMs)} (${ms(s.openCpuMs)})`, "–", mb(s.peakRssOpen), "", "–", "–"];
@@ -67,22 +64,19 @@ const STORE_ORDER: Impl[] = ["ours", "piLatest", "piLegacy", "floor"];
 
 /** The store table: one block of rows per session. */
 export function storeTable(report: BenchReport): string {
-  const lines = [
-    row([
-      "Session",
-      "Impl",
-      "Open (CPU)",
-      "getTree",
-      "buildSessionContext",
-      "Open → tree → context",
-      "Faster than / floor",
-      "Peak RSS (open → context)",
-      "RSS vs newest pi",
-      "navigate p50 / worst",
-      "append p50 / p99",
-    ]),
-    row(Array(11).fill("---")),
-  ];
+  const lines = mdHead([
+    "Session",
+    "Impl",
+    "Open (CPU)",
+    "getTree",
+    "buildSessionContext",
+    "Open → tree → context",
+    "Faster than / floor",
+    "Peak RSS (open → context)",
+    "RSS vs newest pi",
+    "navigate p50 / worst",
+    "append p50 / p99",
+  ]);
   for (const r of report.results) {
     const title = `${r.dataset.label}<br>${r.dataset.entries.toLocaleString("en-US")} entries, ${mb(r.dataset.bytes)}`;
     let first = true;
@@ -98,23 +92,20 @@ export function storeTable(report: BenchReport): string {
 
 /** The webview table. */
 export function webviewTable(report: BenchReport): string {
-  const lines = [
-    row([
-      "Session",
-      "Tree nodes",
-      "Host snapshot",
-      "First paint",
-      "Search / keystroke p50 / worst",
-      "Filter change p50 / worst",
-      "DOM rows (after search)",
-    ]),
-    row(Array(7).fill("---")),
-  ];
+  const lines = mdHead([
+    "Session",
+    "Tree nodes",
+    "Host snapshot",
+    "First paint",
+    "Search / keystroke p50 / worst",
+    "Filter change p50 / worst",
+    "DOM rows (after search)",
+  ]);
   for (const r of report.results) {
     const w = r.webview;
     if (!w) continue;
     if (w.error) {
-      lines.push(row([r.dataset.label, `failed: ${w.error.split("\n")[0].slice(0, 160)}`, "", "", "", "", ""]));
+      lines.push(row(failedCells(r.dataset.label, w.error, 7)));
       continue;
     }
     lines.push(
@@ -149,20 +140,17 @@ function ratio(a: number, b: number): string {
 export function uiTable(report: BenchReport): string {
   const ui = report.ui;
   if (!ui) return "";
-  const lines = [
-    row([
-      "Session",
-      "Load → tree with leaf",
-      "Load → chat",
-      "Click → summary choice p50 / worst",
-      "Move → tree + chat p50 / worst (tree, chat)",
-      "Extension host RSS settled (2 s after open; peak)",
-    ]),
-    row(Array(6).fill("---")),
-  ];
+  const lines = mdHead([
+    "Session",
+    "Load → tree with leaf",
+    "Load → chat",
+    "Click → summary choice p50 / worst",
+    "Move → tree + chat p50 / worst (tree, chat)",
+    "Extension host RSS settled (2 s after open; peak)",
+  ]);
   const line = (s: UiSessionSummary): string[] =>
     s.error
-      ? [s.label, `failed: ${s.error.split("\n")[0].slice(0, 160)}`, "", "", "", ""]
+      ? failedCells(s.label, s.error, 6)
       : [
           s.label,
           seconds(s.loadToLeafMs),
@@ -206,8 +194,7 @@ export function uiLine(report: BenchReport): string {
 /** The targets table. */
 export function targetsTable(checks: TargetCheck[]): string {
   return [
-    row(["Target", "Session", "Measured", "Result"]),
-    row(Array(4).fill("---")),
+    ...mdHead(["Target", "Session", "Measured", "Result"]),
     ...checks.map((c) =>
       row([c.target, c.on, c.measured, c.status === "PASS" ? "PASS" : c.status === "MISS" ? "**MISS**" : "n/a"]),
     ),
@@ -218,10 +205,11 @@ export function targetsTable(checks: TargetCheck[]): string {
 export function summaryTable(report: BenchReport): string {
   const latest = piName(report, "piLatest");
   const legacy = piName(report, "piLegacy");
-  const lines = [
-    row(["Session", `Open → tree → context: ours / ${latest} / ${legacy}`, `Peak RSS: ours / ${latest} / ${legacy}`]),
-    row(Array(3).fill("---")),
-  ];
+  const lines = mdHead([
+    "Session",
+    `Open → tree → context: ours / ${latest} / ${legacy}`,
+    `Peak RSS: ours / ${latest} / ${legacy}`,
+  ]);
   for (const r of report.results) {
     const { ours, piLatest, piLegacy } = r.stores;
     if (!ours || ours.error) continue;

@@ -4,6 +4,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import * as prettier from "prettier";
+import { mdHead, mdRow as row } from "../report/markdown.js";
 import type { TargetCheck } from "../report/targets.js";
 import { NEEDLE } from "./corpus.js";
 import type { SearchBenchResult } from "./run-search.js";
@@ -13,10 +14,6 @@ const TARGET_MS = 2000;
 
 function ms(v: number): string {
   return Number.isFinite(v) ? `${Math.round(v).toLocaleString("en-US")} ms` : "–";
-}
-
-function row(cells: string[]): string {
-  return `| ${cells.join(" | ")} |`;
 }
 
 /** What each query of a run shows (run-search.ts SEARCH_QUERIES). */
@@ -29,8 +26,7 @@ export function searchTable(r: SearchBenchResult): string {
     `${r.corpus.files} session files, ${(r.corpus.bytes / 1e6).toFixed(0)} MB; listing the folders took ` +
       `${ms(r.listMs)}. Times from the start of the search; CPU is the whole process (workers included).`,
     "",
-    row(["Page cache, threads", "Query", "First hit", "Done", "CPU", "Hits", "Lines decoded", "Needle first"]),
-    row(Array(8).fill("---")),
+    ...mdHead(["Page cache, threads", "Query", "First hit", "Done", "CPU", "Hits", "Lines decoded", "Needle first"]),
   ];
   for (const s of r.summaries) {
     lines.push(

@@ -74,13 +74,9 @@ export async function runNavigateFlow(
 ): Promise<NavigateOutcome> {
   if (nav.getLeafId() === targetId) return report({ kind: "noop" }, ui);
   const choice = await resolveChoice(mode, ask, ui);
-  if (choice === undefined) return { kind: "dismissed" };
-  let customInstructions: string | undefined;
-  if (choice === "custom") {
-    const focus = await ui.inputFocus();
-    if (focus === undefined) return { kind: "dismissed" };
-    customInstructions = focus.trim() || undefined;
-  }
+  const focus = choice === "custom" ? await askFocus(ui) : NO_FOCUS;
+  if (choice === undefined || focus === undefined) return { kind: "dismissed" };
+  const { customInstructions } = focus;
   if (files && !(await files.beforeMove(targetId))) return { kind: "dismissed" };
   const summarize = choice !== "none";
   ui.setBusy(true, summarize ? "Summarizing branch…" : "Switching branch…");
@@ -98,6 +94,23 @@ export async function runNavigateFlow(
   }
   await files?.afterMove(result.kind === "moved");
   return report(result, ui);
+}
+
+/** What a summary focuses on, appended to the default instructions (none: the default instructions alone). */
+export interface SummaryFocus {
+  readonly customInstructions?: string;
+}
+
+/** No focus asked for. */
+export const NO_FOCUS: SummaryFocus = {};
+
+/**
+ * Asks for a summary's focus (the branch switch's custom prompt, Bring Conclusions Here's focus): undefined when the
+ * input box was dismissed; an empty answer means the default instructions alone.
+ */
+export async function askFocus(ui: Pick<NavigateUi, "inputFocus">): Promise<SummaryFocus | undefined> {
+  const focus = await ui.inputFocus();
+  return focus === undefined ? undefined : { customInstructions: focus.trim() || undefined };
 }
 
 /** Tells the user how a move ended, where it needs telling (a hook's cancel is silent, as in pi). */

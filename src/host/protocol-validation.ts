@@ -195,12 +195,17 @@ function optionalLine(o: Fields, key: string): number | undefined {
   return v;
 }
 
+/** The objects of an array field of at most `max` items (`item` names one in the refusal). */
+function objects(raw: unknown, field: string, max: number, item: string): Fields[] {
+  if (!Array.isArray(raw) || raw.length > max) refuse(`field "${field}" must be an array of at most ${max}`);
+  return raw.map((m: unknown): Fields => {
+    if (typeof m !== "object" || m === null || Array.isArray(m)) refuse(`${item} must be an object`);
+    return m as Fields;
+  });
+}
+
 function mentions(raw: unknown): MentionDto[] {
-  if (!Array.isArray(raw) || raw.length > MAX_MENTIONS)
-    refuse(`field "mentions" must be an array of at most ${MAX_MENTIONS}`);
-  return raw.map((m: unknown): MentionDto => {
-    if (typeof m !== "object" || m === null || Array.isArray(m)) refuse("a mention must be an object");
-    const f = m as Fields;
+  return objects(raw, "mentions", MAX_MENTIONS, "a mention").map((f): MentionDto => {
     const out: MentionDto = {
       label: str(f, "label", MAX_PATH_LENGTH),
       path: str(f, "path", MAX_PATH_LENGTH),
@@ -216,11 +221,7 @@ function mentions(raw: unknown): MentionDto[] {
 }
 
 function images(raw: unknown): ImageDto[] {
-  if (!Array.isArray(raw) || raw.length > MAX_IMAGES_PER_MESSAGE)
-    refuse(`field "images" must be an array of at most ${MAX_IMAGES_PER_MESSAGE}`);
-  return raw.map((m: unknown): ImageDto => {
-    if (typeof m !== "object" || m === null || Array.isArray(m)) refuse("an image must be an object");
-    const f = m as Fields;
+  return objects(raw, "images", MAX_IMAGES_PER_MESSAGE, "an image").map((f): ImageDto => {
     const img = { mimeType: str(f, "mimeType", 100), data: str(f, "data", MAX_IMAGE_BASE64) };
     const problem = imageProblem(img);
     if (problem) refuse(problem);

@@ -12,6 +12,15 @@ const CHOICES: ChoiceItem[] = [
   { label: "Summarize with custom prompt…", description: "Say what the summary should focus on", choice: "custom" },
 ];
 
+/** The input box for a summary's focus, with the title and example of the command that asks. */
+export async function inputSummaryFocus(title: string, placeHolder: string): Promise<string | undefined> {
+  return vscode.window.showInputBox({
+    title,
+    prompt: "What should the summary focus on? (appended to the default instructions)",
+    placeHolder,
+  });
+}
+
 /** Builds the VS Code UI for one navigation; `setBusy` and `status` go to the webviews. */
 export function vscodeNavigateUi(
   setBusy: (busy: boolean, message?: string) => void,
@@ -26,13 +35,7 @@ export function vscodeNavigateUi(
       });
       return item?.choice;
     },
-    async inputFocus() {
-      return vscode.window.showInputBox({
-        title: "Summarize with custom prompt",
-        prompt: "What should the summary focus on? (appended to the default instructions)",
-        placeHolder: "e.g. the API decisions and open questions",
-      });
-    },
+    inputFocus: () => inputSummaryFocus("Summarize with custom prompt", "e.g. the API decisions and open questions"),
     async withProgress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
       return vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title, cancellable: true },

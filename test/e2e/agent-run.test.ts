@@ -11,38 +11,37 @@
  * test-results/e2e/agent-run-*.png.
  */
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
-import type { FrameLocator, Page } from "playwright-core";
-import { chatView, readSession, sendPrompt, sessionFiles, treeView } from "../util/agent-ui.js";
-import { REPO_ROOT } from "../util/code-server.js";
+import type { FrameLocator } from "playwright-core";
+import {
+  chatInput,
+  chatView,
+  MODEL_TIMEOUT_MS,
+  queueMessage,
+  readSession,
+  refreshDocsScreenshot,
+  sendAndAwait,
+  sendPrompt,
+  sessionFiles,
+} from "../util/agent-ui.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import type { FakeRequestBody } from "../util/fake-openai-server.js";
-import {
-  expectVisible,
-  openViewContainer,
-  pickQuickItem,
-  quickPickRows,
-  runCommand,
-  screenshot,
-  setSidebarWidth,
-  waitUntil,
-} from "../util/workbench.js";
+import { expectVisible, pickQuickItem, quickPickRows, runCommand, screenshot, waitUntil } from "../util/workbench.js";
 
-const MODEL_TIMEOUT_MS = 60_000;
 const ORIGINAL = "alpha\nbeta\ngamma\n";
 const PROPOSED = "alpha\nBETA, reviewed\ngamma\ndelta\n";
 const FILE = "review-me.txt";
 
-const { demo, fake, step, wb } = demoWorkbenchSuite({
+const { demo, fake, step, page, workspaceText, openAgentTree } = demoWorkbenchSuite({
   name: "agent-run",
   model: { chunkDelayMs: 5 },
   settings: { "agentTree.branchSummary.ask": "never" },
+  // A new session: the window opens on an empty tree and the run's files are the only ones changed.
+  newSession: true,
+  files: { [FILE]: ORIGINAL },
   prepare(setup) {
-    // A new session: the window opens on an empty tree and the run's files are the only ones changed.
-    rmSync(setup.demo.sessionFile);
-    writeFileSync(join(setup.demo.workspace, FILE), ORIGINAL);
     // The demo's model thinks, up to xhigh: the thinking level picker offers every level.
     const settingsFile = join(setup.demo.workspace, ".vscode", "settings.json");
     const settings = JSON.parse(readFileSync(settingsFile, "utf8")) as Record<string, unknown>;
@@ -51,11 +50,6 @@ const { demo, fake, step, wb } = demoWorkbenchSuite({
     writeFileSync(settingsFile, JSON.stringify(settings, null, 2) + "\n");
   },
 });
-let page: Page;
-
-function fileText(): string {
-  return readFileSync(join(demo().workspace, FILE), "utf8");
-}
 
 /** The user texts of a request, in order. */
 function userTexts(body: FakeRequestBody): string[] {
@@ -83,7 +77,7 @@ function sessionUserTexts(): string[] {
  * original has (the original editor side by side, or the deleted lines inline when the editor is narrow).
  */
 async function reviewEditor(): Promise<{ original: string; modified: string }> {
-  const editor = page.locator(".monaco-diff-editor").first();
+  const editor = page().locator(".monaco-diff-editor").first();
   await expectVisible(editor, "the diff editor of the proposed change");
   const text = async (selector: string): Promise<string> =>
     (await editor.locator(selector).allInnerTexts()).join("\n").replace(/\u00a0/g, " ");
@@ -102,17 +96,14 @@ function approval(chat: FrameLocator) {
 
 describe("Typing while it works and edits reviewed as diffs (code-server)", { timeout: 15 * 60_000 }, () => {
   before(async () => {
-    page = wb().page;
-    await openViewContainer(page, "Agent");
     // Room for the diff editor's two sides next to the sidebar.
-    await setSidebarWidth(page, 400);
-    await treeView(page);
+    await openAgentTree(400);
   });
 
   it(
     "Enter during a slow reply queues the message; it is sent as its own request after the reply ends",
     step("queue", async () => {
-      const chat = await chatView(page);
+      const chat = await chatView(page());
       // About 4 s of streaming: time to type the second message while the first reply is still coming.
       fake().enqueue({
         text: "A slow first answer, word after word, taking its time to arrive.",
@@ -122,15 +113,9 @@ describe("Typing while it works and edits reviewed as diffs (code-server)", { ti
       const requestsBefore = fake().requests.length;
       await sendPrompt(chat, "first question");
       await expectVisible(chat.getByRole("button", { name: "Abort" }), "the run to start");
-      const input = chat.locator('textarea[aria-label="Message"]');
-      await input.fill("second question");
-      await input.press("Enter");
-      await expectVisible(
-        chat.locator(".chat-queue .queued-text", { hasText: "second question" }),
-        "the queued follow-up above the input",
-      );
-      assert.equal(await input.inputValue(), "", "the input is free again after queueing");
-      await screenshot(page, "agent-run-queued");
+      await queueMessage(chat, "second question", "Enter");
+      assert.equal(await chatInput(chat).inputValue(), "", "the input is free again after queueing");
+      await screenshot(page(), "agent-run-queued");
       assert.equal(fake().requests.length, requestsBefore + 1, "the follow-up must wait for the first reply to end");
       await expectVisible(chat.getByText("Echo: second question"), "the follow-up's own reply", MODEL_TIMEOUT_MS);
       await expectVisible(chat.getByRole("button", { name: "Send" }), "the run to end");
@@ -146,7 +131,7 @@ describe("Typing while it works and edits reviewed as diffs (code-server)", { ti
   it(
     "a write needing approval opens a diff of both contents; Reject leaves the file as it was",
     step("reject", async () => {
-      const chat = await chatView(page);
+      const chat = await chatView(page());
       const args = JSON.stringify({ path: FILE, content: PROPOSED });
       await sendPrompt(chat, `/tool write ${args}`);
       await expectVisible(approval(chat), "the write's approval in the chat", MODEL_TIMEOUT_MS);
@@ -156,19 +141,17 @@ describe("Typing while it works and edits reviewed as diffs (code-server)", { ti
       assert.match(sides.modified, /BETA, reviewed/, "the file as the write would leave it");
       assert.match(sides.modified, /delta/);
       assert.doesNotMatch(sides.modified, /^beta$/m);
-      assert.equal(fileText(), ORIGINAL, "nothing is written while the review waits");
+      assert.equal(workspaceText(FILE), ORIGINAL, "nothing is written while the review waits");
       await expectVisible(
-        page.locator(".tab", { hasText: `${FILE} (proposed change` }),
+        page().locator(".tab", { hasText: `${FILE} (proposed change` }),
         "the diff editor's tab naming the file",
       );
       for (const label of ["Accept", "Reject", "Accept All in This Run"])
         await expectVisible(
-          page.locator(`.editor-actions .action-label[aria-label="${label}"]`),
+          page().locator(`.editor-actions .action-label[aria-label="${label}"]`),
           `${label} in the diff editor's title bar`,
         );
-      const shot = await screenshot(page, "agent-run-diff-review");
-      const docs = join(REPO_ROOT, "docs", "diff-review.png");
-      if (process.env.AGENT_TREE_UPDATE_SCREENSHOT === "1" || !existsSync(docs)) copyFileSync(shot, docs);
+      refreshDocsScreenshot(await screenshot(page(), "agent-run-diff-review"), "diff-review.png");
 
       await approval(chat).locator("vscode-button", { hasText: "Reject" }).click();
       await expectVisible(
@@ -177,10 +160,10 @@ describe("Typing while it works and edits reviewed as diffs (code-server)", { ti
         MODEL_TIMEOUT_MS,
       );
       await waitUntil(
-        async () => ((await page.locator(".monaco-diff-editor").count()) === 0 ? true : undefined),
+        async () => ((await page().locator(".monaco-diff-editor").count()) === 0 ? true : undefined),
         "the diff editor to close after the answer",
       );
-      assert.equal(fileText(), ORIGINAL, "a rejected write leaves the file as it was");
+      assert.equal(workspaceText(FILE), ORIGINAL, "a rejected write leaves the file as it was");
       const result = readSession(sessionFile())
         .map((l) => l.message as { role?: string; toolName?: string; content?: { text?: string }[] } | undefined)
         .filter((m) => m?.role === "toolResult" && m.toolName === "write")
@@ -192,29 +175,26 @@ describe("Typing while it works and edits reviewed as diffs (code-server)", { ti
   it(
     "Alt+Enter steers while the write waits; Accept in the diff editor's title bar writes the file; the chat lists it",
     step("accept", async () => {
-      const chat = await chatView(page);
+      const chat = await chatView(page());
       const args = JSON.stringify({ path: FILE, content: PROPOSED });
       const requestsBefore = fake().requests.length;
       await sendPrompt(chat, `/tool write ${args}`);
       await expectVisible(approval(chat), "the write's approval in the chat", MODEL_TIMEOUT_MS);
       await reviewEditor();
       // Steering typed while the tool call waits: delivered after it, before the next model request.
-      const input = chat.locator('textarea[aria-label="Message"]');
-      await input.fill("keep the header");
-      await input.press("Alt+Enter");
-      await expectVisible(
-        chat.locator(".chat-queue .queued-steer", { hasText: "keep the header" }),
-        "the steering message above the input",
+      await queueMessage(chat, "keep the header", "Alt+Enter");
+      await page().locator('.editor-actions .action-label[aria-label="Accept"]').click();
+      await waitUntil(
+        async () => (workspaceText(FILE) === PROPOSED ? true : undefined),
+        "the accepted write to reach the disk",
       );
-      await page.locator('.editor-actions .action-label[aria-label="Accept"]').click();
-      await waitUntil(async () => (fileText() === PROPOSED ? true : undefined), "the accepted write to reach the disk");
       await expectVisible(chat.getByRole("button", { name: "Send" }), "the run to end", MODEL_TIMEOUT_MS);
       const line = chat.locator(".chat-changes .changed-file", { hasText: FILE });
       await expectVisible(line, "the changed file under the run");
       assert.match((await line.innerText()).replace(/\s+/g, " "), /review-me\.txt \+2 −1/);
       await line.click();
       await expectVisible(
-        page.locator(".tab", { hasText: `${FILE} (changes of the run)` }),
+        page().locator(".tab", { hasText: `${FILE} (changes of the run)` }),
         "the changed file's diff from the checkpoints",
       );
       // Both sides read from the checkpoints: before the run and at its end.
@@ -232,23 +212,23 @@ describe("Typing while it works and edits reviewed as diffs (code-server)", { ti
       assert.match(JSON.stringify(messages.at(-2)?.content), /Wrote \d+ bytes to review-me\.txt/);
       assert.equal(messages.at(-1)?.content, "keep the header");
       assert.equal(sessionUserTexts().at(-1), "keep the header", "the steering message is a user entry of the tree");
-      await screenshot(page, "agent-run-accepted");
+      await screenshot(page(), "agent-run-accepted");
     }),
   );
 
   it(
     "Agent: Select Thinking Level records pi's thinking_level_change; the request carries it as reasoning_effort",
     step("thinking", async () => {
-      const chat = await chatView(page);
+      const chat = await chatView(page());
       const picker = chat.locator("vscode-dropdown.thinking-picker");
       await expectVisible(picker, "the thinking level picker beside the model picker");
-      await runCommand(page, "Agent: Select Thinking Level");
-      const rows = await quickPickRows(page, "Select Thinking Level");
+      await runCommand(page(), "Agent: Select Thinking Level");
+      const rows = await quickPickRows(page(), "Select Thinking Level");
       assert.deepEqual(
         rows.map((r) => /^(off|minimal|low|medium|high|xhigh)/.exec(r)?.[1]),
         ["off", "minimal", "low", "medium", "high", "xhigh"],
       );
-      await pickQuickItem(page, "xhigh");
+      await pickQuickItem(page(), "xhigh");
       await waitUntil(
         async () => ((await picker.evaluate((el) => (el as HTMLSelectElement).value)) === "xhigh" ? true : undefined),
         "the chat's picker to show the new level",
@@ -258,8 +238,7 @@ describe("Typing while it works and edits reviewed as diffs (code-server)", { ti
         .at(-1);
       assert.equal(change?.thinkingLevel, "xhigh", "recorded as pi's thinking_level_change entry");
       const requestsBefore = fake().requests.length;
-      await sendPrompt(chat, "think hard");
-      await expectVisible(chat.getByText("Echo: think hard"), "the reply", MODEL_TIMEOUT_MS);
+      await sendAndAwait(chat, "think hard", "Echo: think hard", "the reply");
       assert.equal(fake().requests[requestsBefore]?.reasoning_effort, "xhigh");
     }),
   );

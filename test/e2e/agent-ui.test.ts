@@ -8,25 +8,26 @@
  * session file the UI wrote.
  */
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { before, describe, it } from "node:test";
-import type { FrameLocator, Page } from "playwright-core";
+import { statSync } from "node:fs";
+import { describe, it } from "node:test";
+import type { FrameLocator } from "playwright-core";
 import { DEMO_IDS, DEMO_LABEL } from "../../demo/generate-demo.js";
 import {
   activeLeafId,
   chatView,
+  chatInput,
   entryById,
+  MODEL_TIMEOUT_MS,
   readSession,
+  refreshDocsScreenshot,
   row,
   rowIds,
-  sendPrompt,
+  sendAndAwait,
   sessionFiles,
   treeView,
   waitForLeaf,
 } from "../util/agent-ui.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
-import { REPO_ROOT } from "../util/code-server.js";
 import { defaultFakeReply, openAIConversationView, type FakeRequestBody } from "../util/fake-openai-server.js";
 import {
   answerInputBox,
@@ -45,17 +46,12 @@ import {
   waitUntil,
 } from "../util/workbench.js";
 
-/** Retries with backoff make a failing summary take a while; this bounds every model-driven wait. */
-const MODEL_TIMEOUT_MS = 60_000;
-
-const { demo, fake, step, wb } = demoWorkbenchSuite({
+const { demo, fake, step, wb, page, openAgentTree } = demoWorkbenchSuite({
   name: "agent-ui",
   model: { chunkDelayMs: 5 },
   // `ls` runs without the approval prompt so the chat step can show a tool call end to end.
   settings: { "agentTree.tools.autoApprove": ["ls"] },
 });
-/** The workbench's page: every step drives it. */
-let page: Page;
 /** The leaf the custom-prompt step leaves behind (the reload step expects it back). */
 let customSummaryId: string | undefined;
 
@@ -71,14 +67,14 @@ function lastLine(file: string): Record<string, unknown> {
 }
 
 async function tree(): Promise<FrameLocator> {
-  return treeView(page);
+  return treeView(page());
 }
 
 /** On-screen x of each row's innermost connector, label and role word (NaN for a part the row lacks). */
 async function rowXs(t: FrameLocator, ids: string[]): Promise<{ connector: number; label: number; role: number }[]> {
   return Promise.all(
     ids.map((id) =>
-      // No named inner functions: tsx's name-keeping helper does not exist in the page.
+      // No named inner functions: tsx's name-keeping helper does not exist in the page().
       row(t, id).evaluate((el) => {
         const xs: number[] = [];
         for (const [sel, last] of [
@@ -105,19 +101,12 @@ async function rowXs(t: FrameLocator, ids: string[]): Promise<{ connector: numbe
 }
 
 describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => {
-  before(() => {
-    page = wb().page;
-  });
-
   it(
     "opens the Agent sidebar on the demo session at its leaf",
     step("sidebar", async () => {
-      await openViewContainer(page, "Agent");
-      const t = await tree();
-      await waitForLeaf(t, DEMO_IDS.leaf, "the demo session's leaf to be marked active");
-      // What a user would look at next to the agent: the file it works on, and a tree wide enough to read.
-      await quickOpenFile(page, "cli.ts");
-      await setSidebarWidth(page, 560);
+      // What a user would look at next to the agent: a tree wide enough to read, and the file it works on.
+      const t = await openAgentTree(560);
+      await quickOpenFile(page(), "cli.ts");
       // The label, the branch summary and the compaction of the sample session are drawn.
       await expectVisible(
         row(t, DEMO_IDS.branchAUser).locator(".label-tag", { hasText: DEMO_LABEL }),
@@ -125,9 +114,9 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
       );
       await expectVisible(row(t, DEMO_IDS.branchSummary), "the demo branch summary row");
       await expectVisible(row(t, DEMO_IDS.compaction), "the demo compaction row");
-      const chat = await chatView(page);
+      const chat = await chatView(page());
       await expectVisible(chat.getByText("run it with"), "the leaf's message in the chat");
-      await screenshot(page, "01-sidebar-demo-session");
+      await screenshot(page(), "01-sidebar-demo-session");
     }),
   );
 
@@ -137,13 +126,13 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
       const t = await tree();
       const before = new Set(await rowIds(t));
       const requestsBefore = fake().requests.length;
-      const chat = await chatView(page);
+      const chat = await chatView(page());
 
-      await sendPrompt(chat, "Please say hello.");
-      await expectVisible(
-        chat.getByText("Echo: Please say hello."),
+      await sendAndAwait(
+        chat,
+        "Please say hello.",
+        "Echo: Please say hello.",
         "the model's streamed reply in the chat",
-        MODEL_TIMEOUT_MS,
       );
       const replyLeaf = await waitForLeaf(t, (id) => !before.has(id), "the reply to become the new leaf");
       assert.ok(fake().requests.length > requestsBefore, "the model server got no request");
@@ -153,11 +142,10 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
       assert.match(sent, /compacted into the following summary/, "the compaction summary did not reach the model");
       const replyEntry = entryById(demo().sessionFile, replyLeaf);
       assert.equal(replyEntry?.type, "message", "the reply is not in the session file");
-      await screenshot(page, "02-chat-reply");
+      await screenshot(page(), "02-chat-reply");
 
       // A tool call: the fake model calls `ls` (auto-approved in the demo settings), then answers.
-      await sendPrompt(chat, '/tool ls {"path": "."}');
-      await expectVisible(chat.getByText("Tool result from ls"), "the answer after the tool result", MODEL_TIMEOUT_MS);
+      await sendAndAwait(chat, '/tool ls {"path": "."}', "Tool result from ls", "the answer after the tool result");
       const toolLeaf = await waitForLeaf(t, (id) => id !== replyLeaf && !before.has(id), "the tool turn's leaf");
       const toolResultRow = t.locator('[role="treeitem"].kind-toolResult', { hasText: "tool ls:" });
       await expectVisible(toolResultRow, "the ls tool result in the tree");
@@ -167,11 +155,8 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
         `the tree did not grow enough (${before.size} → ${grown.length} rows)`,
       );
       assert.equal(readSession(demo().sessionFile).at(-1)?.id, toolLeaf, "the last line is not the new leaf");
-      await screenshot(page, "03-tool-call");
-      const readme = await screenshot(page, "readme-screenshot");
-      // docs/screenshot.png (README) is refreshed on request, or created if missing.
-      const docsShot = join(REPO_ROOT, "docs", "screenshot.png");
-      if (process.env.AGENT_TREE_UPDATE_SCREENSHOT === "1" || !existsSync(docsShot)) copyFileSync(readme, docsShot);
+      await screenshot(page(), "03-tool-call");
+      refreshDocsScreenshot(await screenshot(page(), "readme-screenshot"), "screenshot.png");
     }),
   );
 
@@ -184,8 +169,8 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
       const requestsBefore = fake().requests.length;
 
       await row(t, DEMO_IDS.branchALeaf).click();
-      await screenshot(page, "04-summary-question");
-      await pickQuickItem(page, "Summarize");
+      await screenshot(page(), "04-summary-question");
+      await pickQuickItem(page(), "Summarize");
       const summaryId = await waitForLeaf(
         t,
         (id) => id !== oldLeaf && id !== DEMO_IDS.branchALeaf,
@@ -207,7 +192,7 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
       assert.equal(entry?.parentId, DEMO_IDS.branchALeaf, "the summary does not hang off the clicked node");
       assert.equal(entry?.fromId, oldLeaf, "fromId is not the abandoned leaf");
       assert.match(String(entry?.summary), /## Goal/, "the summary text is not the model's");
-      await screenshot(page, "05-summarized");
+      await screenshot(page(), "05-summarized");
     }),
   );
 
@@ -216,9 +201,9 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
     step("label", async () => {
       const t = await tree();
       await row(t, DEMO_IDS.branchCUser).click({ button: "right" });
-      await screenshot(page, "06-context-menu");
-      await clickMenuItem(page, "Label Entry…");
-      await answerInputBox(page, "env var idea");
+      await screenshot(page(), "06-context-menu");
+      await clickMenuItem(page(), "Label Entry…");
+      await answerInputBox(page(), "env var idea");
       await expectVisible(
         row(t, DEMO_IDS.branchCUser).locator(".label-tag", { hasText: "env var idea" }),
         "the new label",
@@ -227,7 +212,7 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
         (l) => l.type === "label" && l.targetId === DEMO_IDS.branchCUser,
       );
       assert.equal(label?.label, "env var idea", "no label entry in the session file");
-      await screenshot(page, "07-labelled");
+      await screenshot(page(), "07-labelled");
     }),
   );
 
@@ -235,20 +220,20 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
     "rows keep their place when selected, focused, labelled or active, and stay readable at 300 px",
     step("row-states", async () => {
       const t = await tree();
-      await setSidebarWidth(page, 300);
+      await setSidebarWidth(page(), 300);
       const leaf = await activeLeafId(t);
       assert.ok(leaf, "no active leaf");
       const ids = [DEMO_IDS.branchBReply, DEMO_IDS.branchCUser, leaf];
       const before = await rowXs(t, ids);
       // Selected: a click on the row's words, then Escape on the summary choice (nothing moves).
       await row(t, DEMO_IDS.branchBReply).locator(".text").click();
-      await expectVisible(quickInput(page), "the summary choice");
-      await screenshot(page, "07a-row-selected");
-      await page.keyboard.press("Escape");
+      await expectVisible(quickInput(page()), "the summary choice");
+      await screenshot(page(), "07a-row-selected");
+      await page().keyboard.press("Escape");
       // Focused: the tree takes the keyboard; the focus ring is on the selected row.
       await t.locator('[role="tree"]').focus();
       await expectVisible(t.locator('[role="tree"]:focus .tree-row.selected'), "the focus ring on the selected row");
-      await screenshot(page, "07b-row-focused");
+      await screenshot(page(), "07b-row-focused");
       const after = await rowXs(t, ids);
       for (const [i, id] of ids.entries())
         for (const k of ["connector", "label", "role"] as const)
@@ -261,8 +246,8 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
       const leafBox = await row(t, leaf).boundingBox();
       assert.ok(marker && leafBox, "the active row and its marker are drawn");
       assert.ok(marker.x + marker.width <= leafBox.x + leafBox.width, "← active is cut off at 300 px");
-      await screenshot(page, "07c-labelled-and-active-at-300px");
-      await setSidebarWidth(page, 560);
+      await screenshot(page(), "07c-labelled-and-active-at-300px");
+      await setSidebarWidth(page(), 560);
     }),
   );
 
@@ -270,15 +255,15 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
     '"Agent: Summarize and Switch Branch" from the command palette switches branch',
     step("palette", async () => {
       const t = await tree();
-      await runCommand(page, "Agent: Summarize and Switch Branch");
-      await pickQuickItemContaining(page, "No argument parsing", "No argument parsing needed");
-      await pickQuickItem(page, "No summary");
+      await runCommand(page(), "Agent: Summarize and Switch Branch");
+      await pickQuickItemContaining(page(), "No argument parsing", "No argument parsing needed");
+      await pickQuickItem(page(), "No summary");
       await waitForLeaf(t, DEMO_IDS.branchCLeaf, "branch C's last message to become the leaf");
       // The move is persisted: a leaf marker pointing at the target is the last line.
       const last = lastLine(demo().sessionFile);
       assert.equal(last.type, "custom", "the move was not persisted");
       assert.deepEqual((last as { data?: unknown }).data, { targetId: DEMO_IDS.branchCLeaf });
-      await screenshot(page, "08-switched-from-palette");
+      await screenshot(page(), "08-switched-from-palette");
     }),
   );
 
@@ -286,18 +271,18 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
     "a model error while summarizing leaves the leaf where it was",
     step("model-error", async () => {
       const t = await tree();
-      await clearNotifications(page);
+      await clearNotifications(page());
       const sizeBefore = statSync(demo().sessionFile).size;
       const requestsBefore = fake().requests.length;
       fake().setDefault(() => ({ status: 500, body: { error: { message: "fake outage", type: "server_error" } } }));
       try {
         await row(t, DEMO_IDS.branchBReply).click();
-        await pickQuickItem(page, "Summarize");
-        const error = page.locator(".notification-toast-container .notification-list-item", {
-          has: page.locator(".codicon-error"),
+        await pickQuickItem(page(), "Summarize");
+        const error = page().locator(".notification-toast-container .notification-list-item", {
+          has: page().locator(".codicon-error"),
         });
         await expectVisible(error, "an error notification about the failed summary", MODEL_TIMEOUT_MS);
-        await screenshot(page, "09-summary-error");
+        await screenshot(page(), "09-summary-error");
       } finally {
         fake().setDefault((body) => defaultFakeReply(openAIConversationView(body)));
       }
@@ -317,8 +302,8 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
       const t = await tree();
       const oldLeaf = await activeLeafId(t);
       await row(t, DEMO_IDS.branchBReply).click();
-      await pickQuickItem(page, "Summarize with custom prompt…");
-      await answerInputBox(page, "the parseArgs decision");
+      await pickQuickItem(page(), "Summarize with custom prompt…");
+      await answerInputBox(page(), "the parseArgs decision");
       customSummaryId = await waitForLeaf(
         t,
         (id) => id !== oldLeaf && id !== DEMO_IDS.branchBReply,
@@ -334,19 +319,19 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
       assert.equal(entry?.type, "branch_summary");
       assert.equal(entry?.parentId, DEMO_IDS.branchBReply);
       assert.equal(entry?.fromId, oldLeaf);
-      await screenshot(page, "10-custom-prompt-summary");
+      await screenshot(page(), "10-custom-prompt-summary");
     }),
   );
 
   it(
     "reloading the window finds the same leaf",
     step("reload", async () => {
-      await reloadWorkbench(page, wb().url);
-      await openViewContainer(page, "Agent");
+      await reloadWorkbench(page(), wb().url);
+      await openViewContainer(page(), "Agent");
       const t = await tree();
       await waitForLeaf(t, customSummaryId ?? DEMO_IDS.branchCLeaf, "the leaf after the reload", MODEL_TIMEOUT_MS);
       await expectVisible(row(t, DEMO_IDS.branchCUser).locator(".label-tag", { hasText: "env var idea" }), "the label");
-      await screenshot(page, "11-after-reload");
+      await screenshot(page(), "11-after-reload");
     }),
   );
 
@@ -355,8 +340,8 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
     step("fork", async () => {
       const t = await tree();
       const filesBefore = new Set(sessionFiles(demo().sessionDir));
-      await runCommand(page, "Agent: Fork Session");
-      await pickQuickItemContaining(page, "skip the flag", "user: Option C: skip the flag");
+      await runCommand(page(), "Agent: Fork Session");
+      await pickQuickItemContaining(page(), "skip the flag", "user: Option C: skip the flag");
       const forked = await waitUntil(
         async () => sessionFiles(demo().sessionDir).find((f) => !filesBefore.has(f)),
         "a new session file from the fork",
@@ -369,37 +354,31 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
         async () => ((await rowIds(t)).includes(DEMO_IDS.branchAUser) ? undefined : true),
         "the tree to show the forked session (without branch A)",
       );
-      const chat = await chatView(page);
-      const input = chat.locator('textarea[aria-label="Message"]');
+      const chat = await chatView(page());
       await waitUntil(
-        async () => ((await input.inputValue()).includes("Option C") ? true : undefined),
+        async () => ((await chatInput(chat).inputValue()).includes("Option C") ? true : undefined),
         "the forked user message in the chat input",
       );
-      await screenshot(page, "12-forked");
+      await screenshot(page(), "12-forked");
     }),
   );
 
   it(
     '"Agent: New Session" starts an empty session that grows as we chat',
     step("new-session", async () => {
-      await runCommand(page, "Agent: New Session");
+      await runCommand(page(), "Agent: New Session");
       const t = await tree();
       await waitUntil(async () => ((await rowIds(t)).length === 0 ? true : undefined), "an empty tree");
       const filesBefore = new Set(sessionFiles(demo().sessionDir));
-      const chat = await chatView(page);
-      await sendPrompt(chat, "Start fresh please.");
-      await expectVisible(
-        chat.getByText("Echo: Start fresh please."),
-        "the reply in the new session",
-        MODEL_TIMEOUT_MS,
-      );
+      const chat = await chatView(page());
+      await sendAndAwait(chat, "Start fresh please.", "Echo: Start fresh please.", "the reply in the new session");
       await waitUntil(async () => ((await rowIds(t)).length >= 2 ? true : undefined), "user and reply rows");
       const created = sessionFiles(demo().sessionDir).find((f) => !filesBefore.has(f));
       assert.ok(created, "the new session wrote no file");
       const lines = readSession(created);
       assert.equal(lines[0].type, "session");
       assert.equal(await activeLeafId(t), lines.at(-1)?.id, "the leaf is not the last message");
-      await screenshot(page, "13-new-session");
+      await screenshot(page(), "13-new-session");
     }),
   );
 });

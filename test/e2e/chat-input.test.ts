@@ -6,17 +6,15 @@
  * model server received.
  */
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
-import { chatView, readSession } from "../util/agent-ui.js";
-import { REPO_ROOT } from "../util/code-server.js";
+import { chatInput, chatView, MODEL_TIMEOUT_MS, readSession, refreshDocsScreenshot } from "../util/agent-ui.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import type { FakeRequestBody } from "../util/fake-openai-server.js";
 import { expectVisible, quickOpenFile, runCommand, screenshot, setSidebarWidth, waitUntil } from "../util/workbench.js";
 
-const MODEL_TIMEOUT_MS = 60_000;
 /** A word only the mentioned file holds: finding it in the request proves the file was attached. */
 const UNIQUE = "QUOKKA-7731";
 
@@ -49,7 +47,7 @@ async function lastRequestText(count: number): Promise<string> {
 }
 
 function input(): ReturnType<FrameLocator["locator"]> {
-  return chat.locator('textarea[aria-label="Message"]');
+  return chatInput(chat);
 }
 
 async function waitIdle(): Promise<void> {
@@ -80,9 +78,7 @@ describe("the chat input in VS Code (code-server)", { timeout: 10 * 60_000 }, ()
       await expectVisible(options.nth(3), "the workspace's files and folders in the @ list");
       assert.match((await options.first().textContent()) ?? "", /@src\/cli\.ts.*recently opened/);
       assert.equal(await input().getAttribute("aria-expanded"), "true");
-      const shot = await screenshot(page, "chat-input-mention-list");
-      const docsShot = join(REPO_ROOT, "docs", "mention-list.png");
-      if (process.env.AGENT_TREE_UPDATE_SCREENSHOT === "1" || !existsSync(docsShot)) copyFileSync(shot, docsShot);
+      refreshDocsScreenshot(await screenshot(page, "chat-input-mention-list"), "mention-list.png");
       await input().pressSequentially("relnotes");
       const option = chat.locator('#chat-completions [role="option"]', { hasText: "@src/release-notes.txt" });
       await expectVisible(option, "the file in the @ list");

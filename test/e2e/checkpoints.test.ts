@@ -13,34 +13,40 @@
  * test-results/e2e/checkpoints-*.png.
  */
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { before, describe, it } from "node:test";
-import type { FrameLocator, Page } from "playwright-core";
-import { activeLeafId, chatView, pickFromRowMenu, row, sendPrompt, treeView, waitForLeaf } from "../util/agent-ui.js";
+import { describe, it } from "node:test";
+import type { FrameLocator } from "playwright-core";
+import {
+  activeLeafId,
+  chatView,
+  MODEL_TIMEOUT_MS,
+  pickFromRowMenu,
+  refreshDocsScreenshot,
+  row,
+  sendAndAwait,
+  treeView,
+  waitForLeaf,
+} from "../util/agent-ui.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
-import { REPO_ROOT } from "../util/code-server.js";
 import {
   clickDialogButton,
   clickMenuItem,
   dialog,
   expectVisible,
   findWebview,
-  openViewContainer,
   pickQuickItem,
   quickOpenFile,
   runCommand,
   screenshot,
-  setSidebarWidth,
   waitUntil,
 } from "../util/workbench.js";
 
-const MODEL_TIMEOUT_MS = 60_000;
 const ORIGINAL = "The original notes, written by hand.\n";
 const WRITTEN = "Rewritten by the agent on the first branch.\n";
 const BY_HAND = "Changed by hand on the other branch.\n";
 
-const { demo, step, wb } = demoWorkbenchSuite({
+const { demo, step, page, workspaceText, openAgentTree } = demoWorkbenchSuite({
   name: "checkpoints",
   model: { chunkDelayMs: 5 },
   settings: {
@@ -48,21 +54,17 @@ const { demo, step, wb } = demoWorkbenchSuite({
     // Only the files question on a click: the summary question has its own tests.
     "agentTree.branchSummary.ask": "never",
   },
-  prepare(setup) {
-    // A new session: the window opens on an empty tree.
-    rmSync(setup.demo.sessionFile);
-    writeFileSync(join(setup.demo.workspace, "notes.txt"), ORIGINAL);
-  },
+  // A new session: the window opens on an empty tree.
+  newSession: true,
+  files: { "notes.txt": ORIGINAL },
 });
-/** The workbench's page: every step drives it. */
-let page: Page;
 
 /** The first reply (before any file changed) and the leaf of the branch that wrote notes.txt. */
 let firstReply: string;
 let writtenLeaf: string;
 
 function notes(): string {
-  return readFileSync(join(demo().workspace, "notes.txt"), "utf8");
+  return workspaceText("notes.txt");
 }
 
 async function waitForNotes(text: string, what: string): Promise<void> {
@@ -75,18 +77,17 @@ async function waitForNotes(text: string, what: string): Promise<void> {
 /** Clicks a row and answers the restore question with "Restore files to this point". */
 async function switchAndRestore(t: FrameLocator, entryId: string, shot?: string): Promise<string> {
   await row(t, entryId).click();
-  await expectVisible(dialog(page).getByText("Restore files to this point?"), "the restore question");
-  const text = (await dialog(page).innerText()).replace(/\s+/g, " ");
+  await expectVisible(dialog(page()).getByText("Restore files to this point?"), "the restore question");
+  const text = (await dialog(page()).innerText()).replace(/\s+/g, " ");
   // The progress of the comparison stays a moment after it finished (VS Code shows progress for a minimum time).
-  const comparing = page.locator(".notification-toast", { hasText: "Comparing the workspace files" });
+  const comparing = page().locator(".notification-toast", { hasText: "Comparing the workspace files" });
   await waitUntil(
     async () => ((await comparing.count()) === 0 ? true : undefined),
     "the comparison's progress to close",
   );
-  const path = shot ? await screenshot(page, shot) : undefined;
-  await clickDialogButton(page, "Restore files to this point");
-  if (path && (process.env.AGENT_TREE_UPDATE_SCREENSHOT === "1" || !existsSync(docsShot())))
-    copyFileSync(path, docsShot());
+  const path = shot ? await screenshot(page(), shot) : undefined;
+  await clickDialogButton(page(), "Restore files to this point");
+  if (path) refreshDocsScreenshot(path, "checkpoints-restore.png");
   return text;
 }
 
@@ -102,58 +103,47 @@ async function leafShowing(t: FrameLocator, text: string): Promise<string> {
   );
 }
 
-function docsShot(): string {
-  return join(REPO_ROOT, "docs", "checkpoints-restore.png");
-}
-
 /** Waits for the diff editor tab `tab`: notes.txt as written by hand on one side, as the agent wrote it on the other. */
 async function expectNotesDiff(tab: string, originalSide: string, writtenSide: string): Promise<void> {
-  await expectVisible(page.locator(".part.editor .tab", { hasText: tab }), "the diff editor's tab");
-  const diff = page.locator(".part.editor .monaco-diff-editor").first();
+  await expectVisible(page().locator(".part.editor .tab", { hasText: tab }), "the diff editor's tab");
+  const diff = page().locator(".part.editor .monaco-diff-editor").first();
   await expectVisible(diff.getByText("The original notes, written by hand."), originalSide);
   await expectVisible(diff.getByText("Rewritten by the agent on the first branch."), writtenSide);
 }
 
 /** Bring Conclusions Here → Summarize from `entryId`; returns the text of "Also bring its file changes?". */
 async function bringConclusionsAsked(t: FrameLocator, entryId: string): Promise<string> {
-  await pickFromRowMenu(page, t, entryId, "Bring Conclusions Here");
-  await pickQuickItem(page, "Summarize");
-  await expectVisible(dialog(page).getByText("Also bring its file changes?"), "the files question");
-  return (await dialog(page).innerText()).replace(/\s+/g, " ");
+  await pickFromRowMenu(page(), t, entryId, "Bring Conclusions Here");
+  await pickQuickItem(page(), "Summarize");
+  await expectVisible(dialog(page()).getByText("Also bring its file changes?"), "the files question");
+  return (await dialog(page()).innerText()).replace(/\s+/g, " ");
 }
 
 describe("files follow the session tree (code-server)", { timeout: 10 * 60_000 }, () => {
-  before(() => {
-    page = wb().page;
-  });
-
   it(
     "the model writes a file on one branch; its tool result row shows the count",
     step("write", async () => {
-      await openViewContainer(page, "Agent");
-      await setSidebarWidth(page, 520);
-      await quickOpenFile(page, "notes.txt");
-      const t = await treeView(page);
-      const chat = await chatView(page);
-      await sendPrompt(chat, "What is in this project?");
-      await expectVisible(chat.getByText("Echo: What is in this project?"), "the first reply", MODEL_TIMEOUT_MS);
+      const t = await openAgentTree(520);
+      await quickOpenFile(page(), "notes.txt");
+      const chat = await chatView(page());
+      await sendAndAwait(chat, "What is in this project?", "Echo: What is in this project?", "the first reply");
       firstReply = await leafShowing(t, "Echo: What is in this project?");
 
-      await sendPrompt(chat, `/tool write ${JSON.stringify({ path: "notes.txt", content: WRITTEN })}`);
-      await expectVisible(chat.getByText("Tool result from write"), "the answer after the write", MODEL_TIMEOUT_MS);
+      const write = `/tool write ${JSON.stringify({ path: "notes.txt", content: WRITTEN })}`;
+      await sendAndAwait(chat, write, "Tool result from write", "the answer after the write");
       writtenLeaf = await leafShowing(t, "Tool result from write");
       await waitForNotes(WRITTEN, "the agent's write on disk");
       const badge = t.locator('[role="treeitem"].kind-toolResult .files-badge');
       await expectVisible(badge, "the changed-files badge on the write's tool result row");
       assert.equal((await badge.innerText()).trim(), "1");
-      await screenshot(page, "checkpoints-01-written");
+      await screenshot(page(), "checkpoints-01-written");
     }),
   );
 
   it(
     "clicking the first reply and restoring brings the earlier content back",
     step("restore-back", async () => {
-      const t = await treeView(page);
+      const t = await treeView(page());
       const question = await switchAndRestore(t, firstReply, "checkpoints-02-restore-question");
       assert.match(question, /1 file would change/);
       assert.match(question, /notes\.txt \(changed back\)/);
@@ -161,36 +151,36 @@ describe("files follow the session tree (code-server)", { timeout: 10 * 60_000 }
       await waitForLeaf(t, firstReply, "the first reply to become the leaf");
       await waitForNotes(ORIGINAL, "notes.txt back to its content before the write");
       await expectVisible(
-        page.locator(".notification-list-item", { hasText: "Restored 1 file to this point." }),
+        page().locator(".notification-list-item", { hasText: "Restored 1 file to this point." }),
         "the message after the restore, with its Undo action",
       );
-      await screenshot(page, "checkpoints-03-restored");
+      await screenshot(page(), "checkpoints-03-restored");
     }),
   );
 
   it(
     "clicking the leaf of the first branch and restoring brings the written content back; Undo File Restore undoes it",
     step("restore-forward", async () => {
-      const t = await treeView(page);
+      const t = await treeView(page());
       await switchAndRestore(t, writtenLeaf);
       await waitForLeaf(t, writtenLeaf, "the write turn's leaf to be the leaf again");
       await waitForNotes(WRITTEN, "the written content back on disk");
-      await screenshot(page, "checkpoints-04-forward");
+      await screenshot(page(), "checkpoints-04-forward");
 
-      await runCommand(page, "Agent: Undo File Restore");
+      await runCommand(page(), "Agent: Undo File Restore");
       await waitForNotes(ORIGINAL, "Undo File Restore putting the earlier content back");
-      await screenshot(page, "checkpoints-05-undone");
+      await screenshot(page(), "checkpoints-05-undone");
     }),
   );
 
   it(
     "Show Changes at This Point opens the diff of the turn's file, both sides read from the checkpoints",
     step("show-changes", async () => {
-      const t = await treeView(page);
+      const t = await treeView(page());
       await t.locator('[role="treeitem"].kind-toolResult').first().click({ button: "right" });
-      await clickMenuItem(page, "Show Changes at This Point");
+      await clickMenuItem(page(), "Show Changes at This Point");
       await expectNotesDiff("notes.txt (changes of this turn)", "the file before the turn", "the file after the turn");
-      await screenshot(page, "checkpoints-06-show-changes");
+      await screenshot(page(), "checkpoints-06-show-changes");
     }),
   );
 
@@ -198,96 +188,93 @@ describe("files follow the session tree (code-server)", { timeout: 10 * 60_000 }
     "Compare with Current Branch lists the written file under Files that differ, and a click opens its diff",
     step("compare-files", async () => {
       // The turn's diff from the step before shows the same two checkpoints: VS Code would bring that tab back.
-      await runCommand(page, "View: Close All Editors");
-      const t = await treeView(page);
+      await runCommand(page(), "View: Close All Editors");
+      const t = await treeView(page());
       // Back to the first reply (its files are the current ones: nothing is asked), and a new branch from there.
       await row(t, firstReply).click();
       await waitForLeaf(t, firstReply, "the first reply to become the leaf");
-      const chat = await chatView(page);
-      await sendPrompt(chat, "Another idea");
-      await expectVisible(chat.getByText("Echo: Another idea"), "the reply on the new branch", MODEL_TIMEOUT_MS);
+      const chat = await chatView(page());
+      await sendAndAwait(chat, "Another idea", "Echo: Another idea", "the reply on the new branch");
       await leafShowing(t, "Echo: Another idea");
 
-      await pickFromRowMenu(page, t, writtenLeaf, "Compare with Current Branch");
-      const view = await findWebview(page, ".cmp-files");
+      await pickFromRowMenu(page(), t, writtenLeaf, "Compare with Current Branch");
+      const view = await findWebview(page(), ".cmp-files");
       const file = view.locator(".cmp-files .cmp-file", { hasText: "notes.txt" });
       await expectVisible(file, "notes.txt under Files that differ");
       assert.match(await view.locator(".cmp-files").innerText(), /Files that differ\s+modified notes\.txt$/);
-      await screenshot(page, "checkpoints-07-compare-files");
+      await screenshot(page(), "checkpoints-07-compare-files");
       await file.click();
       await expectNotesDiff("notes.txt (compared branches)", "this branch's notes.txt", "the other branch's");
-      await screenshot(page, "checkpoints-08-compare-diff");
+      await screenshot(page(), "checkpoints-08-compare-diff");
     }),
   );
 
   it(
     "Bring Conclusions Here with Bring Files brings the other branch's file content",
     step("bring-files", async () => {
-      const t = await treeView(page);
+      const t = await treeView(page());
       const question = await bringConclusionsAsked(t, writtenLeaf);
       assert.match(question, /That branch changed 1 file since the common ancestor\./);
       assert.match(question, /notes\.txt \(changed\)/);
       assert.match(question, /Conversation Only/);
-      await clickDialogButton(page, "Bring Files");
+      await clickDialogButton(page(), "Bring Files");
       await waitForNotes(WRITTEN, "the other branch's notes.txt brought here");
       // From the notification centre, which holds the message whether or not its toast is still up.
-      await runCommand(page, "Notifications: Show Notifications");
+      await runCommand(page(), "Notifications: Show Notifications");
       await expectVisible(
-        page.locator(".notifications-center .notification-list-item", {
+        page().locator(".notifications-center .notification-list-item", {
           hasText: "Brought the other branch's conclusions and its file changes here: 1 file changed.",
         }),
         "the message after the files came along",
       );
-      await runCommand(page, "Notifications: Clear All Notifications");
+      await runCommand(page(), "Notifications: Clear All Notifications");
       const leaf = await activeLeafId(t);
       await expectVisible(
         t.locator(`[role="treeitem"].kind-branch_summary[data-entry-id="${leaf}"]`),
         "the brought summary as the leaf",
       );
-      await screenshot(page, "checkpoints-09-brought-files");
+      await screenshot(page(), "checkpoints-09-brought-files");
     }),
   );
 
   it(
     "both changed the file: conflict markers, and Open Conflicts opens the merge editor on the three versions",
     step("bring-conflict", async () => {
-      const t = await treeView(page);
-      await runCommand(page, "Agent: Undo File Restore");
+      const t = await treeView(page());
+      await runCommand(page(), "Agent: Undo File Restore");
       await waitForNotes(ORIGINAL, "Undo File Restore reverting the merge");
-      await runCommand(page, "Notifications: Clear All Notifications");
+      await runCommand(page(), "Notifications: Clear All Notifications");
       writeFileSync(join(demo().workspace, "notes.txt"), BY_HAND);
 
       const question = await bringConclusionsAsked(t, writtenLeaf);
       assert.match(question, /notes\.txt \(conflict: both changed it\)/);
       // The planning's progress stays a moment after it finished (VS Code shows progress for a minimum time).
-      const comparing = page.locator(".notification-toast", { hasText: "Comparing the other branch's files" });
+      const comparing = page().locator(".notification-toast", { hasText: "Comparing the other branch's files" });
       await waitUntil(
         async () => ((await comparing.count()) === 0 ? true : undefined),
         "the comparison's progress to close",
       );
-      const shot = await screenshot(page, "checkpoints-10-bring-files-question");
-      const docs = join(REPO_ROOT, "docs", "bring-files.png");
-      if (process.env.AGENT_TREE_UPDATE_SCREENSHOT === "1" || !existsSync(docs)) copyFileSync(shot, docs);
-      await clickDialogButton(page, "Bring Files");
+      refreshDocsScreenshot(await screenshot(page(), "checkpoints-10-bring-files-question"), "bring-files.png");
+      await clickDialogButton(page(), "Bring Files");
       await waitForNotes(
         "<<<<<<< current\n" + BY_HAND + "=======\n" + WRITTEN + ">>>>>>> other branch\n",
         "conflict markers in notes.txt",
       );
       // From the notification centre, which holds the message whether or not its toast is still up.
-      await runCommand(page, "Notifications: Show Notifications");
-      const message = page.locator(".notifications-center .notification-list-item", {
+      await runCommand(page(), "Notifications: Show Notifications");
+      const message = page().locator(".notifications-center .notification-list-item", {
         hasText: "1 file needs your attention",
       });
       await expectVisible(message, "the message with the conflict");
       await message.locator(".monaco-button", { hasText: "Open Conflicts" }).click();
-      const merge = page.locator(".part.editor .merge-editor").first();
+      const merge = page().locator(".part.editor .merge-editor").first();
       await expectVisible(merge, "VS Code's merge editor");
       await expectVisible(merge.getByText("Changed by hand on the other branch.").first(), "Current: the file by hand");
       await expectVisible(
         merge.getByText("Rewritten by the agent on the first branch.").first(),
         "Incoming: the other branch's file",
       );
-      await screenshot(page, "checkpoints-11-merge-editor");
+      await screenshot(page(), "checkpoints-11-merge-editor");
     }),
   );
 });

@@ -8,16 +8,22 @@
  * (AGENT_TREE_UPDATE_SCREENSHOT=1 refreshes it).
  */
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync } from "node:fs";
-import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { FrameLocator } from "playwright-core";
 import { DEMO_IDS } from "../../demo/generate-demo.js";
-import { activeLeafId, readSession, row, rowIds, treeView, waitForLeaf, type SessionLine } from "../util/agent-ui.js";
-import { REPO_ROOT } from "../util/code-server.js";
+import {
+  activeLeafId,
+  pickFromRowMenu,
+  readSession,
+  refreshDocsScreenshot,
+  row,
+  rowIds,
+  treeView,
+  waitForLeaf,
+  type SessionLine,
+} from "../util/agent-ui.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import {
-  clickMenuItem,
   expectVisible,
   findWebview,
   pickQuickItem,
@@ -41,25 +47,17 @@ function pathOf(lines: readonly SessionLine[], id: string): string[] {
 }
 
 // No model: no custom model, no default, no key in the environment, so summaries are extractive.
-const { demo, step, wb, openAgentTree } = demoWorkbenchSuite({ name: "compare", model: "none" });
+const { demo, step, page, openAgentTree } = demoWorkbenchSuite({ name: "compare", model: "none" });
 
 describe("Compare and Bring Conclusions Here in VS Code (code-server)", { timeout: 6 * 60_000 }, () => {
   it(
     "Bring Conclusions Here on branch A's leaf appends its extractive summary at the current leaf",
     step("bring", async () => {
-      const { page } = wb();
       const t = await openAgentTree(520);
       const before = new Set(await rowIds(t));
 
-      await row(t, DEMO_IDS.branchALeaf).click({ button: "right" });
-      // The menu ignores a click that comes right after it opened (as the label step of agent-ui does, look first).
-      await expectVisible(
-        page.locator(".monaco-menu .action-label", { hasText: "Bring Conclusions Here" }),
-        "the menu",
-      );
-      await screenshot(page, "compare-00-menu");
-      await clickMenuItem(page, "Bring Conclusions Here");
-      await pickQuickItem(page, "Summarize");
+      await pickFromRowMenu(page(), t, DEMO_IDS.branchALeaf, "Bring Conclusions Here", "compare-00-menu");
+      await pickQuickItem(page(), "Summarize");
       broughtId = await waitForLeaf(t, (id) => !before.has(id), "the brought summary to become the leaf");
       await expectVisible(
         t.locator(`[role="treeitem"].kind-branch_summary[data-entry-id="${broughtId}"]`),
@@ -77,15 +75,14 @@ describe("Compare and Bring Conclusions Here in VS Code (code-server)", { timeou
       assert.ok(path.includes(DEMO_IDS.leaf) && path.includes(DEMO_IDS.branchBUser), "still on branch B");
       assert.ok(!path.includes(DEMO_IDS.branchALeaf), "branch A is not on the active path");
       assert.equal(lines.at(-1)?.id, broughtId, "pi's leaf (the last line) is the summary too");
-      await screenshot(page, "compare-01-brought");
+      await screenshot(page(), "compare-01-brought");
     }),
   );
 
   it(
     "the brought summary's row says where it came from, and a click there selects the source",
     step("source", async () => {
-      const { page } = wb();
-      const t: FrameLocator = await treeView(page);
+      const t: FrameLocator = await treeView(page());
       assert.ok(broughtId, "the bring step ran");
       const marker = row(t, broughtId).locator(".source-tag");
       await expectVisible(marker, "the summary's source marker");
@@ -96,24 +93,17 @@ describe("Compare and Bring Conclusions Here in VS Code (code-server)", { timeou
         "the source row selected",
       );
       assert.equal(await activeLeafId(t), broughtId, "going to the source does not move the leaf");
-      await screenshot(page, "compare-02-source");
+      await screenshot(page(), "compare-02-source");
     }),
   );
 
   it(
     "Compare with Current Branch opens a tab showing both branches' text",
     step("tab", async () => {
-      const { page } = wb();
-      const t = await treeView(page);
-      await row(t, DEMO_IDS.branchALeaf).click({ button: "right" });
-      await expectVisible(
-        page.locator(".monaco-menu .action-label", { hasText: "Compare with Current Branch" }),
-        "the menu",
-      );
-      await screenshot(page, "compare-03-menu");
-      await clickMenuItem(page, "Compare with Current Branch");
-      await expectVisible(page.locator(".part.editor .tab", { hasText: "Compare:" }), "the compare editor tab");
-      const view = await findWebview(page, ".cmp-list");
+      const t = await treeView(page());
+      await pickFromRowMenu(page(), t, DEMO_IDS.branchALeaf, "Compare with Current Branch", "compare-03-menu");
+      await expectVisible(page().locator(".part.editor .tab", { hasText: "Compare:" }), "the compare editor tab");
+      const view = await findWebview(page(), ".cmp-list");
       await expectVisible(view.locator("article.cmp-turn"), "the aligned turns");
       const text = async (): Promise<string> => view.locator(".compare-app").innerText();
       await waitUntil(
@@ -130,35 +120,31 @@ describe("Compare and Bring Conclusions Here in VS Code (code-server)", { timeou
       const focused = view.locator("article.cmp-turn:focus");
       await expectVisible(focused, "a focused turn after F7");
       assert.match(await focused.innerText(), /changed[\s\S]*Option B after all[\s\S]*Option A/);
-      const shot = await screenshot(page, "compare-04-tab");
-      // docs/compare.png (README) is refreshed on request, or created if missing.
-      const docsShot = join(REPO_ROOT, "docs", "compare.png");
-      if (process.env.AGENT_TREE_UPDATE_SCREENSHOT === "1" || !existsSync(docsShot)) copyFileSync(shot, docsShot);
+      refreshDocsScreenshot(await screenshot(page(), "compare-04-tab"), "compare.png");
     }),
   );
 
   it(
     "Agent: Compare Branches… picks two branch tips (current leaf first) and compares them",
     step("palette", async () => {
-      const { page } = wb();
-      await runCommand(page, "Agent: Compare Branches…");
-      const rows = await quickPickRows(page, "Compare Branches (1/2)");
+      await runCommand(page(), "Agent: Compare Branches…");
+      const rows = await quickPickRows(page(), "Compare Branches (1/2)");
       assert.match(rows[0] ?? "", /Extractive summary.*← active/, `the current leaf comes first: ${rows[0]}`);
-      await pickQuickItemContaining(page, "DEBUG", "answers: Option C");
-      await quickPickRows(page, "Compare Branches (2/2)");
-      await pickQuickItemContaining(page, "verbose", "answers: Option A");
+      await pickQuickItemContaining(page(), "DEBUG", "answers: Option C");
+      await quickPickRows(page(), "Compare Branches (2/2)");
+      await pickQuickItemContaining(page(), "verbose", "answers: Option A");
       await waitUntil(async () => {
-        const tabs = await page.locator(".part.editor .tab", { hasText: "Compare:" }).count();
+        const tabs = await page().locator(".part.editor .tab", { hasText: "Compare:" }).count();
         return tabs >= 2 ? true : undefined;
       }, "a second compare tab");
-      const view = await findWebview(page, ".cmp-end-title:text-matches('DEBUG')");
+      const view = await findWebview(page(), ".cmp-end-title:text-matches('DEBUG')");
       await waitUntil(async () => {
         const text = await view.locator(".compare-app").innerText();
         return text.includes("Option C: skip the flag") && text.includes("Option A: a hand-written parser")
           ? true
           : undefined;
       }, "branch C and branch A side by side");
-      await screenshot(page, "compare-05-palette");
+      await screenshot(page(), "compare-05-palette");
     }),
   );
 });

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { CDPSession, Page } from "playwright-core";
 import { DEMO_IDS } from "../../demo/generate-demo.js";
+import { pidAlive } from "../../src/core/session/processes.js";
 import { readSession, treeView, waitForLeaf } from "../util/agent-ui.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import {
@@ -75,15 +76,6 @@ function lockState(): { pid: number; refreshed: number } | undefined {
     return { pid: (JSON.parse(readFileSync(file, "utf8")) as { pid: number }).pid, refreshed: statSync(file).mtimeMs };
   } catch {
     return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -243,7 +235,7 @@ describe(
       "window B's extension host is killed: window A opens the session again and takes the dead holder's lock at once",
       step("b-killed", async () => {
         process.kill(holderB, "SIGKILL");
-        await waitUntil(async () => (alive(holderB) ? undefined : true), "window B's extension host to die");
+        await waitUntil(async () => (pidAlive(holderB) ? undefined : true), "window B's extension host to die");
         await pageB?.close();
         pageB = undefined;
         assert.equal(lockState()?.pid, holderB, "the killed holder's lock is not there to take over");

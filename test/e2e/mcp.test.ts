@@ -9,21 +9,12 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { chatView, readSession, sendPrompt, treeView } from "../util/agent-ui.js";
+import { chatView, readSession, sendAndAwait } from "../util/agent-ui.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
-import { alive, fixtureEntry } from "../util/mcp-fixture.js";
-import {
-  expectVisible,
-  openViewContainer,
-  quickPickRows,
-  runCommand,
-  screenshot,
-  waitUntil,
-} from "../util/workbench.js";
+import { alive, FIXTURE_ECHO_SCHEMA, fixtureEntry } from "../util/mcp-fixture.js";
+import { expectVisible, quickPickRows, runCommand, screenshot, waitUntil } from "../util/workbench.js";
 
-const MODEL_TIMEOUT_MS = 60_000;
-
-const { demo, fake, step, wb } = demoWorkbenchSuite({
+const { demo, fake, step, wb, page, openAgentTree } = demoWorkbenchSuite({
   name: "mcp",
   model: { chunkDelayMs: 5 },
   isolateOtherTools: true,
@@ -54,16 +45,14 @@ describe("MCP servers' tools in VS Code (code-server)", { timeout: 6 * 60_000 },
   it(
     "the model is offered the fixture's tools, calls one, and the result shows in the chat and the tree",
     step("call", async () => {
-      const { page } = wb();
-      await openViewContainer(page, "Agent");
-      const t = await treeView(page);
-      const chat = await chatView(page);
+      const t = await openAgentTree();
+      const chat = await chatView(page());
       const before = fake().requests.length;
-      await sendPrompt(chat, '/tool mcp__fixture__echo {"text": "hello from the e2e test"}');
-      await expectVisible(
-        chat.getByText("Tool result from mcp__fixture__echo"),
+      await sendAndAwait(
+        chat,
+        '/tool mcp__fixture__echo {"text": "hello from the e2e test"}',
+        "Tool result from mcp__fixture__echo",
         "the model's answer after the MCP tool result",
-        MODEL_TIMEOUT_MS,
       );
       const first = fake().requests[before];
       const offered = ((first.tools ?? []) as { function: { name: string; parameters: unknown } }[]).map(
@@ -71,11 +60,7 @@ describe("MCP servers' tools in VS Code (code-server)", { timeout: 6 * 60_000 },
       );
       const echo = offered.find((f) => f.name === "mcp__fixture__echo");
       assert.ok(echo, `the request offers the MCP tool (offered: ${offered.map((f) => f.name).join(", ")})`);
-      assert.deepEqual(echo.parameters, {
-        type: "object",
-        properties: { text: { type: "string", description: "What to echo" } },
-        required: ["text"],
-      });
+      assert.deepEqual(echo.parameters, FIXTURE_ECHO_SCHEMA);
       // The system prompt the extension built lists the MCP tool, with its description.
       const system = (first.messages as { role: string; content: unknown }[]).find((m) => m.role === "system");
       assert.match(String(system?.content), /- mcp__fixture__echo: Echo the given text back\./);
@@ -96,34 +81,33 @@ describe("MCP servers' tools in VS Code (code-server)", { timeout: 6 * 60_000 },
         t.locator('[role="treeitem"].kind-toolResult', { hasText: "tool fixture/echo:" }),
         "the MCP tool result in the tree",
       );
-      await screenshot(page, "mcp-01-call");
+      await screenshot(page(), "mcp-01-call");
     }),
   );
 
   it(
     "Agent: Show MCP Servers lists the server as running, with its tools",
     step("list", async () => {
-      const { page } = wb();
-      const chat = await chatView(page);
-      await sendPrompt(chat, "/tool mcp__fixture__pid {}");
-      await expectVisible(
-        chat.getByText("Tool result from mcp__fixture__pid"),
+      const chat = await chatView(page());
+      await sendAndAwait(
+        chat,
+        "/tool mcp__fixture__pid {}",
+        "Tool result from mcp__fixture__pid",
         "the pid tool's answer",
-        MODEL_TIMEOUT_MS,
       );
       serverPid = Number(toolResults().at(-1)?.content[0]?.text);
       assert.ok(Number.isInteger(serverPid) && serverPid > 0, `the server said its pid (${serverPid})`);
       assert.ok(alive(serverPid), "the server runs while the window is open");
 
-      await runCommand(page, "Agent: Show MCP Servers");
-      const rows = await quickPickRows(page, "MCP Servers");
+      await runCommand(page(), "Agent: Show MCP Servers");
+      const rows = await quickPickRows(page(), "MCP Servers");
       const fixtureRow = rows.find((r) => r.includes("fixture"));
       assert.ok(fixtureRow, `a row for the fixture server (rows: ${rows.join(" | ")})`);
       assert.match(fixtureRow, /running · 9 tools/);
       assert.match(fixtureRow, /\.pi\/mcp\.json/);
       assert.match(fixtureRow, /echo, fail, hang, image/);
-      await screenshot(page, "mcp-02-servers");
-      await page.keyboard.press("Escape");
+      await screenshot(page(), "mcp-02-servers");
+      await page().keyboard.press("Escape");
     }),
   );
 

@@ -29,6 +29,7 @@ import {
   runCommand,
   screenshot,
   viewTitleActions,
+  waitForTitleAction,
   waitUntil,
 } from "../util/workbench.js";
 
@@ -175,11 +176,11 @@ describe("Opening sessions in VS Code (code-server)", { timeout: 5 * 60_000 }, (
         "the tree to show pi's session",
       );
       // Read-only: the title bar offers to continue it in a session of the workspace's folder.
-      await waitUntil(
-        async () =>
-          (await viewTitleActions(page(), TREE)).some((a) => a.startsWith("Continue in a New Session"))
-            ? true
-            : undefined,
+      await waitForTitleAction(
+        page(),
+        TREE,
+        "Continue in a New Session",
+        true,
         'the "Continue in a New Session" title action for the read-only pi session',
       );
       assert.equal(readSession(piFile).length, 1 + 1 + PI.length, "opening pi's session changed its file");
@@ -187,11 +188,11 @@ describe("Opening sessions in VS Code (code-server)", { timeout: 5 * 60_000 }, (
 
       await clickViewTitleAction(page(), TREE, "New Session");
       await waitForRows([], "an empty tree after New Session");
-      await waitUntil(
-        async () =>
-          (await viewTitleActions(page(), TREE)).some((a) => a.startsWith("Continue in a New Session"))
-            ? undefined
-            : true,
+      await waitForTitleAction(
+        page(),
+        TREE,
+        "Continue in a New Session",
+        false,
         'the read-only "Continue in a New Session" action to go away',
       );
       await screenshot(page(), "open-session-07-new-session");

@@ -10,8 +10,6 @@
  * to my branch → the main branch again. Screenshots in test-results/e2e/parallel-*.png.
  */
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
 import { SessionManager } from "../../src/core/session/session-manager.js";
@@ -21,6 +19,7 @@ import {
   chatView,
   pickFromRowMenu,
   readSession,
+  refreshDocsScreenshot,
   row,
   sendPrompt,
   sessionFiles,
@@ -28,17 +27,14 @@ import {
   waitForLeaf,
   type SessionLine,
 } from "../util/agent-ui.js";
-import { REPO_ROOT } from "../util/code-server.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import {
   answerInputBox,
   expectVisible,
-  openViewContainer,
   pickQuickItem,
   quickInput,
   runCommand,
   screenshot,
-  setSidebarWidth,
   waitUntil,
 } from "../util/workbench.js";
 import { latestRelease, piOpen } from "../interop/pi.js";
@@ -69,21 +65,19 @@ function replies(body: FakeRequestBody): FakeReply {
   return { text: `Echo: ${lastText.slice(1, 40)}`, chunkDelayMs: 5 };
 }
 
-const { demo, step, wb, fake } = demoWorkbenchSuite({
+const { demo, step, wb, fake, workspaceText, openAgentTree } = demoWorkbenchSuite({
   name: "parallel",
   model: { chunkDelayMs: 5 },
   settings: { "agentTree.tools.autoApprove": ["write"], "agentTree.branchSummary.ask": "never" },
-  prepare(setup) {
-    rmSync(setup.demo.sessionFile);
-    writeFileSync(join(setup.demo.workspace, "notes.txt"), ORIGINAL);
-  },
+  newSession: true,
+  files: { "notes.txt": ORIGINAL },
 });
 let page: Page;
 let node: string;
 let sessionFile: string;
 
 function notes(): string {
-  return readFileSync(join(demo().workspace, "notes.txt"), "utf8");
+  return workspaceText("notes.txt");
 }
 
 /** The branch run lines of the session file, latest per branch. */
@@ -137,9 +131,7 @@ describe("Explore in Parallel and Ask Aside in VS Code (code-server)", { timeout
   it(
     "three branches run from a row in their own copies; the workspace file keeps its content",
     step("explore", async () => {
-      await openViewContainer(page, "Agent");
-      await setSidebarWidth(page, 520);
-      const t = await treeView(page);
+      const t = await openAgentTree(520);
       const chat = await chatView(page);
       await sendPrompt(chat, "What is in this project?");
       node = await waitUntil(
@@ -157,9 +149,7 @@ describe("Explore in Parallel and Ask Aside in VS Code (code-server)", { timeout
       for (const id of branches) await expectVisible(row(t, id), `branch ${id} in the tree`);
       await expectVisible(t.locator(".running-tag").first(), "a running branch's newest row showing it runs");
       assert.equal(notes(), ORIGINAL, "the workspace file while the branches run");
-      const shot = await screenshot(page, "parallel-01-running");
-      const docsShot = join(REPO_ROOT, "docs", "explore-parallel.png");
-      if (process.env.AGENT_TREE_UPDATE_SCREENSHOT === "1" || !existsSync(docsShot)) copyFileSync(shot, docsShot);
+      refreshDocsScreenshot(await screenshot(page, "parallel-01-running"), "explore-parallel.png");
 
       await waitUntil(
         async () => ([...runStates().values()].every((s) => s === "done") ? true : undefined),

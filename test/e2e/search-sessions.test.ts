@@ -13,7 +13,7 @@ import { describe, it } from "node:test";
 import { defaultSessionDir } from "../../src/core/session/paths.js";
 import { row, rowIds, treeView, waitForLeaf, type AgentWorkbench } from "../util/agent-ui.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
-import { expectVisible, quickInput, runCommand, screenshot, viewTitleActions, waitUntil } from "../util/workbench.js";
+import { expectVisible, quickInput, runCommand, screenshot, waitForTitleAction, waitUntil } from "../util/workbench.js";
 
 const NEEDLE = "zanzibar";
 const TREE = "Session Tree";
@@ -140,11 +140,11 @@ describe("Searching every session in VS Code (code-server)", { timeout: 5 * 60_0
         "c0000005",
         "c0000006",
       ]);
-      await waitUntil(
-        async () =>
-          (await viewTitleActions(page(), TREE)).some((a) => a.startsWith("Continue in a New Session"))
-            ? true
-            : undefined,
+      await waitForTitleAction(
+        page(),
+        TREE,
+        "Continue in a New Session",
+        true,
         "the read-only pi session's Continue in a New Session action",
       );
       assert.equal(readFileSync(piFile, "utf8"), piText, "opening pi's session changed its file");

@@ -4,7 +4,7 @@
  * `aria-label="Message"`, buttons "Send"/"Abort"), reading the session file the UI writes, seeding sessions,
  * and the start-up the end-to-end tests share (code-server + Chromium on the workbench, failure reports).
  */
-import { mkdirSync, readFileSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, FrameLocator, Locator, Page } from "playwright-core";
 import { REPO_ROOT, startCodeServer, workbenchUrl, type CodeServer } from "./code-server.js";
@@ -17,6 +17,9 @@ import {
   screenshot,
   waitUntil,
 } from "./workbench.js";
+
+/** Retries with backoff make a failing model call take a while; this bounds every model-driven wait. */
+export const MODEL_TIMEOUT_MS = 60_000;
 
 /** The tree webview's inner frame (waits up to `timeoutMs`, default the UI bound). */
 export function treeView(page: Page, timeoutMs?: number): Promise<FrameLocator> {
@@ -33,10 +36,20 @@ export function row(tree: FrameLocator, entryId: string): Locator {
   return tree.locator(`[role="treeitem"][data-entry-id="${entryId}"]`);
 }
 
-/** Right-click an entry's row and pick `item` from its context menu (clickMenuItem copes with a menu that ignores its first click). */
-export async function pickFromRowMenu(page: Page, tree: FrameLocator, entryId: string, item: string): Promise<void> {
+/**
+ * Right-click an entry's row and pick `item` from its context menu (clickMenuItem copes with a menu that ignores its
+ * first click); `shot` names a screenshot of the open menu.
+ */
+export async function pickFromRowMenu(
+  page: Page,
+  tree: FrameLocator,
+  entryId: string,
+  item: string,
+  shot?: string,
+): Promise<void> {
   await row(tree, entryId).click({ button: "right" });
   await expectVisible(page.locator(".monaco-menu .action-label", { hasText: item }), `the row menu's ${item}`);
+  if (shot) await screenshot(page, shot);
   await clickMenuItem(page, item);
 }
 
@@ -73,11 +86,42 @@ export async function rowIds(tree: FrameLocator): Promise<string[]> {
     .evaluateAll((els) => els.map((e) => e.getAttribute("data-entry-id") ?? "").filter((id) => id !== ""));
 }
 
+/** The chat's message input. */
+export function chatInput(chat: FrameLocator): Locator {
+  return chat.locator('textarea[aria-label="Message"]');
+}
+
 /** Types a prompt into the chat and clicks Send. */
 export async function sendPrompt(chat: FrameLocator, text: string): Promise<void> {
-  const input = chat.locator('textarea[aria-label="Message"]');
-  await input.fill(text);
+  await chatInput(chat).fill(text);
   await chat.getByRole("button", { name: "Send" }).click();
+}
+
+/** Sends a prompt and waits (up to the model bound) until the chat shows `answer`, the model's turn that follows. */
+export async function sendAndAwait(chat: FrameLocator, prompt: string, answer: string, what: string): Promise<void> {
+  await sendPrompt(chat, prompt);
+  await expectVisible(chat.getByText(answer), what, MODEL_TIMEOUT_MS);
+}
+
+/**
+ * Types a message while the agent works and sends it with `key` (Enter queues a follow-up, Alt+Enter steers), then
+ * waits until the queue above the input lists it as `kind` ("text": follow-up, "steer": steering).
+ */
+export async function queueMessage(chat: FrameLocator, text: string, key: "Enter" | "Alt+Enter"): Promise<void> {
+  const input = chatInput(chat);
+  await input.fill(text);
+  await input.press(key);
+  const kind = key === "Enter" ? "queued-text" : "queued-steer";
+  await expectVisible(chat.locator(`.chat-queue .${kind}`, { hasText: text }), `"${text}" queued above the input`);
+}
+
+/**
+ * Copies a step's screenshot to docs/<name> (the README shows it) when AGENT_TREE_UPDATE_SCREENSHOT=1 asks for a
+ * refresh, or when the docs have none yet.
+ */
+export function refreshDocsScreenshot(shot: string, name: string): void {
+  const docs = join(REPO_ROOT, "docs", name);
+  if (process.env.AGENT_TREE_UPDATE_SCREENSHOT === "1" || !existsSync(docs)) copyFileSync(shot, docs);
 }
 
 /** One parsed line of a session file. */

@@ -3,11 +3,11 @@
  * profile (profile/), one code-server workbench on it for the whole suite (and the fake model server when the
  * suite chats), all stopped and removed after the suite.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before } from "node:test";
-import type { FrameLocator } from "playwright-core";
+import type { FrameLocator, Page } from "playwright-core";
 import { DEMO_IDS, generateDemo, type DemoWorkspace } from "../../demo/generate-demo.js";
 import { startAgentWorkbench, treeView, uiStep, waitForLeaf, type AgentWorkbench } from "./agent-ui.js";
 import { startFakeOpenAI } from "./fake-openai-server.js";
@@ -21,11 +21,18 @@ export interface DemoWorkbenchSuite {
   demo(): DemoWorkspace;
   /** The running workbench; throws when it did not start. */
   wb(): AgentWorkbench;
+  /** The workbench's page (every step drives it). */
+  page(): Page;
+  /** The text of a file of the demo workspace (`path` relative to it). */
+  workspaceText(path: string): string;
   /** The fake model server (only with the `fakeModel` option). */
   fake(): FakeServer;
   /** A test body that reports what the UI showed when it fails (uiStep), as `<name>-<stepName>`. */
   step(stepName: string, fn: () => Promise<void>): () => Promise<void>;
-  /** Opens the Agent view container (`sidebarWidth` px wide when given) and waits for the demo session's leaf. */
+  /**
+   * Opens the Agent view container (`sidebarWidth` px wide when given) and waits for the tree: for the demo
+   * session's leaf, or (with `newSession`) for the empty tree.
+   */
   openAgentTree(sidebarWidth?: number): Promise<FrameLocator>;
 }
 
@@ -41,6 +48,10 @@ export interface DemoWorkbenchOptions {
   model?: "none" | "unreachable" | { chunkDelayMs: number };
   /** More workspace settings of the demo. */
   settings?: Record<string, unknown>;
+  /** Removes the demo's session file: the window opens on a new, empty session. */
+  newSession?: boolean;
+  /** Files written into the demo workspace before the start (path relative to it → text). */
+  files?: Record<string, string>;
   /**
    * pi's and Claude Code's folders in the temp folder (PI_CODING_AGENT_DIR: `piAgentDir`, CLAUDE_CONFIG_DIR: an
    * empty folder), so the extension reads no session from outside it.
@@ -83,6 +94,8 @@ export function demoWorkbenchSuite(options: DemoWorkbenchOptions): DemoWorkbench
         baseUrl: fake?.baseURL ?? "http://127.0.0.1:9/v1",
         settings: { ...noModel, ...options.settings },
       });
+      if (options.newSession) rmSync(demo.sessionFile);
+      for (const [path, text] of Object.entries(options.files ?? {})) writeFileSync(join(demo.workspace, path), text);
       const piAgentDir = join(tmp, "pi-agent");
       const claudeDir = join(tmp, "claude");
       if (options.isolateOtherTools) mkdirSync(claudeDir);
@@ -114,6 +127,8 @@ export function demoWorkbenchSuite(options: DemoWorkbenchOptions): DemoWorkbench
     tmp: () => started(tmp, "the temp folder"),
     demo: () => started(demo, "the demo workspace"),
     wb,
+    page: () => wb().page,
+    workspaceText: (path) => readFileSync(join(started(demo, "the demo workspace").workspace, path), "utf8"),
     fake: () => started(fake, "the fake model server"),
     step: (stepName, fn) => uiStep(() => ui, `${options.name}-${stepName}`, fn),
     async openAgentTree(sidebarWidth) {
@@ -121,7 +136,7 @@ export function demoWorkbenchSuite(options: DemoWorkbenchOptions): DemoWorkbench
       await openViewContainer(page, "Agent");
       if (sidebarWidth !== undefined) await setSidebarWidth(page, sidebarWidth);
       const t = await treeView(page);
-      await waitForLeaf(t, DEMO_IDS.leaf, "the demo session's leaf");
+      if (!options.newSession) await waitForLeaf(t, DEMO_IDS.leaf, "the demo session's leaf");
       return t;
     },
   };

@@ -8,6 +8,13 @@ const REPO = path.resolve(path.dirname(__filename), "..", "..");
 /** Path of the fixture server's script. */
 export const FIXTURE_SERVER = path.join(REPO, "test/fixtures/mcp/fixture-server.mjs");
 
+/** The input schema the fixture server declares for its `echo` tool, as a client lists it. */
+export const FIXTURE_ECHO_SCHEMA = {
+  type: "object",
+  properties: { text: { type: "string", description: "What to echo" } },
+  required: ["text"],
+} as const;
+
 /** A `mcpServers` entry that starts the fixture with `flags`. */
 export function fixtureEntry(flags: string[] = [], extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { command: process.execPath, args: [FIXTURE_SERVER, ...flags], ...extra };
@@ -37,12 +44,5 @@ export function filesystemConfig(dir: string, name = "files"): McpServerConfig {
   };
 }
 
-/** True while a process with this pid exists. */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
+/** True while a process with this pid exists (the core's check, under the name the MCP tests use). */
+export { pidAlive as alive } from "../../src/core/session/processes.js";

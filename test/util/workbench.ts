@@ -279,6 +279,21 @@ export async function viewTitleActions(page: Page, viewTitle: string): Promise<s
   return labels.filter((l) => l !== "");
 }
 
+/** Waits until the view's title bar shows (`shown` true) or no longer shows a title action whose label starts with `label`. */
+export async function waitForTitleAction(
+  page: Page,
+  viewTitle: string,
+  label: string,
+  shown: boolean,
+  what: string,
+): Promise<void> {
+  await waitUntil(
+    async () =>
+      (await viewTitleActions(page, viewTitle)).some((a) => a.startsWith(label)) === shown ? true : undefined,
+    what,
+  );
+}
+
 /** Opens a view's title-bar "…" (More Actions) menu and returns its item labels, top to bottom. */
 export async function openViewTitleMenu(page: Page, viewTitle: string): Promise<string[]> {
   await clickViewTitleAction(page, viewTitle, "More Actions");

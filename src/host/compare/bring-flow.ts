@@ -25,6 +25,7 @@ import {
   type PlannedBring,
 } from "./bring-files.js";
 import { errorText } from "../../core/error-text.js";
+import { askFocus, NO_FOCUS } from "../navigate-flow.js";
 
 /** The answer to the first question. */
 export type BringChoice = "summarize" | "focus";
@@ -99,13 +100,9 @@ export async function runBringFlow(
     return { kind: "onPath" };
   }
   const choice = await ui.pickChoice();
-  if (choice === undefined) return { kind: "dismissed" };
-  let customInstructions: string | undefined;
-  if (choice === "focus") {
-    const focus = await ui.inputFocus();
-    if (focus === undefined) return { kind: "dismissed" };
-    customInstructions = focus.trim() || undefined;
-  }
+  const focus = choice === "focus" ? await askFocus(ui) : NO_FOCUS;
+  if (choice === undefined || focus === undefined) return { kind: "dismissed" };
+  const { customInstructions } = focus;
   let bring: { deps: BringFilesDeps; planned: PlannedBring; discarded: string[] } | undefined;
   if (files) {
     const asked = await askAboutFiles(target, ui, files, entryId);

@@ -4,7 +4,7 @@
  * message after the files came along is the checkpoint actions' (it offers Undo File Restore and the conflicts).
  */
 import * as vscode from "vscode";
-import { vscodeNavigateUi } from "../vscode-navigate-ui.js";
+import { inputSummaryFocus, vscodeNavigateUi } from "../vscode-navigate-ui.js";
 import { BRING_FILES_TITLE, type BroughtConflict } from "./bring-files.js";
 import type { BringChoice, BringUi } from "./bring-flow.js";
 
@@ -39,13 +39,8 @@ export function vscodeBringUi(
       });
       return item?.choice;
     },
-    async inputFocus() {
-      return vscode.window.showInputBox({
-        title: "Bring Conclusions Here: Summarize with focus",
-        prompt: "What should the summary focus on? (appended to the default instructions)",
-        placeHolder: "e.g. what worked, and the decisions to keep",
-      });
-    },
+    inputFocus: () =>
+      inputSummaryFocus("Bring Conclusions Here: Summarize with focus", "e.g. what worked, and the decisions to keep"),
     async askFiles(q) {
       const detail = [q.summary, "", ...q.lines].join("\n");
       const pick = await vscode.window.showInformationMessage(
