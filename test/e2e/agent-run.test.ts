@@ -113,6 +113,11 @@ describe("Typing while it works and edits reviewed as diffs (code-server)", { ti
       const requestsBefore = fake().requests.length;
       await sendPrompt(chat, "first question");
       await expectVisible(chat.getByRole("button", { name: "Abort" }), "the run to start");
+      // The run shows before its request reaches the server: wait for it, so the count below is the follow-up's.
+      await waitUntil(
+        async () => fake().requests.length > requestsBefore || undefined,
+        "the first request to reach the fake model",
+      );
       await queueMessage(chat, "second question", "Enter");
       assert.equal(await chatInput(chat).inputValue(), "", "the input is free again after queueing");
       await screenshot(page(), "agent-run-queued");
