@@ -43,7 +43,9 @@ export type WatchTarget =
   /** The tree marks `id` as the active leaf. */
   | { kind: "leaf"; id: string }
   /** The chat's last row is the message `id`. */
-  | { kind: "chatEnds"; id: string };
+  | { kind: "chatEnds"; id: string }
+  /** The tree shows the row of `id` as selected. */
+  | { kind: "selected"; id: string };
 
 const TESTS = `{
   quickPick: (t) => {
@@ -53,6 +55,7 @@ const TESTS = `{
     return title !== null && title.textContent.includes(t.title) && w.querySelector(".quick-input-list .monaco-list-row") !== null;
   },
   leaf: (t) => document.querySelector('[role="treeitem"].active-leaf[data-entry-id="' + t.id + '"]') !== null,
+  selected: (t) => document.querySelector('[role="treeitem"].selected[data-entry-id="' + t.id + '"]') !== null,
   chatEnds: (t) => {
     const rows = document.querySelectorAll("[data-row-key]");
     return rows.length > 0 && rows[rows.length - 1].getAttribute("data-row-key") === t.id;
@@ -137,4 +140,33 @@ export async function webviewFrame(page: Page, selector: string): Promise<Frame>
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`no webview frame holding ${selector} within ${PROBE_TIMEOUT_MS} ms`);
+}
+
+/**
+ * Starts noting the time between animation frames in `frame` (requestAnimationFrame timestamps: when each frame
+ * began), until {@link stopFrameTimes}.
+ */
+export async function startFrameTimes(frame: Frame): Promise<void> {
+  await frame.evaluate(`(() => {
+    const s = { deltas: [], last: undefined, on: true };
+    window.__agentTreeFrames = s;
+    const tick = (t) => {
+      if (!s.on) return;
+      if (s.last !== undefined) s.deltas.push(t - s.last);
+      s.last = t;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  })()`);
+}
+
+/** Stops the frame times started by {@link startFrameTimes} and returns them (ms between frames). */
+export async function stopFrameTimes(frame: Frame): Promise<number[]> {
+  return (await frame.evaluate(`(() => {
+    const s = window.__agentTreeFrames;
+    if (s === undefined) throw new Error("no frame times were started in this frame");
+    s.on = false;
+    window.__agentTreeFrames = undefined;
+    return s.deltas;
+  })()`)) as number[];
 }
