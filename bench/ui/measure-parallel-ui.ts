@@ -97,16 +97,10 @@ export interface ParallelUiReport {
   branches: number;
   stream: { chunks: number; chunkDelayMs: number };
   streamMs: number;
-  treeP50Ms: number;
-  treeP95Ms: number;
-  treeP99Ms: number;
-  treeMaxMs: number;
-  treeSlow: number;
-  treeFrames: number;
-  chatP99Ms: number;
-  chatMaxMs: number;
-  chatSlow: number;
-  idleTreeP99Ms: number;
+  /** Per field, the median over runs. */
+  tree: FrameStats;
+  chat: FrameStats;
+  treeIdle: FrameStats;
   /** Median over runs of each run's median click → selection, its worst, and how many clicks in all. */
   clickToSelectMs: number;
   clickToSelectMaxMs: number;
@@ -270,6 +264,12 @@ export async function measureParallelUiRun(load: number): Promise<ParallelUiRun>
   }
 }
 
+/** Each field's median over runs. */
+function medianFrames(runs: ParallelUiRun[], pick: (r: ParallelUiRun) => FrameStats): FrameStats {
+  const of = (field: keyof FrameStats): number => medianOf(runs, (r) => pick(r)[field]);
+  return { frames: of("frames"), p50: of("p50"), p95: of("p95"), p99: of("p99"), max: of("max"), slow: of("slow") };
+}
+
 /** Medians of the runs. */
 export function summariseParallelUi(runs: ParallelUiRun[], error?: string): ParallelUiReport {
   const loops = runs.filter((r) => r.loop !== undefined);
@@ -278,16 +278,9 @@ export function summariseParallelUi(runs: ParallelUiRun[], error?: string): Para
     branches: PARALLEL_BRANCHES,
     stream: { ...STREAM },
     streamMs: medianOf(runs, (r) => r.streamMs),
-    treeP50Ms: medianOf(runs, (r) => r.tree.p50),
-    treeP95Ms: medianOf(runs, (r) => r.tree.p95),
-    treeP99Ms: medianOf(runs, (r) => r.tree.p99),
-    treeMaxMs: medianOf(runs, (r) => r.tree.max),
-    treeSlow: medianOf(runs, (r) => r.tree.slow),
-    treeFrames: medianOf(runs, (r) => r.tree.frames),
-    chatP99Ms: medianOf(runs, (r) => r.chat.p99),
-    chatMaxMs: medianOf(runs, (r) => r.chat.max),
-    chatSlow: medianOf(runs, (r) => r.chat.slow),
-    idleTreeP99Ms: medianOf(runs, (r) => r.treeIdle.p99),
+    tree: medianFrames(runs, (r) => r.tree),
+    chat: medianFrames(runs, (r) => r.chat),
+    treeIdle: medianFrames(runs, (r) => r.treeIdle),
     clickToSelectMs: medianOf(runs, (r) => (r.clickToSelectMs.length > 0 ? median(r.clickToSelectMs) : undefined)),
     clickToSelectMaxMs: medianOf(runs, (r) =>
       r.clickToSelectMs.length > 0 ? Math.max(...r.clickToSelectMs) : undefined,

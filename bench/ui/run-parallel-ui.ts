@@ -8,20 +8,18 @@ import { loadavg } from "node:os";
 import { codeServerInstalled, REPO_ROOT } from "../../test/util/code-server.js";
 import { median } from "../stats.js";
 import {
-  FRAME_P99_TARGET_MS,
-  HOST_LOOP_P99_TARGET_MS,
   measureParallelUiRun,
   summariseParallelUi,
   type ParallelUiReport,
   type ParallelUiRun,
 } from "./measure-parallel-ui.js";
+import { parallelUiLines } from "./parallel-ui-report.js";
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
 const ms = (v: number): string => (Number.isFinite(v) ? `${v.toFixed(v < 10 ? 1 : 0)} ms` : "–");
-const mark = (v: number, target: number): string => (Number.isFinite(v) ? (v <= target ? "PASS" : "MISS") : "n/a");
 
 /** Runs `runs` measurements; a failure ends them and is kept in the report (what was measured stays). */
 export async function measureParallelUi(runs: number, log: (line: string) => void): Promise<ParallelUiReport> {
@@ -47,34 +45,6 @@ export async function measureParallelUi(runs: number, log: (line: string) => voi
     }
   }
   return summariseParallelUi(done);
-}
-
-/** The worse of the two webviews' p99 frame times: what the frames target is judged on. */
-export function worstFrameP99(r: ParallelUiReport): number {
-  return Math.max(r.treeP99Ms, r.chatP99Ms);
-}
-
-/** The lines `npm run bench` prints (headline figures: the real UI and the real extension host). */
-export function parallelUiLines(r: ParallelUiReport): string[] {
-  if (r.runs === 0) return [`ui parallel: not measured (${r.error ?? "no run"})`];
-  const setting =
-    `real UI, ${r.branches} branches streaming ${r.stream.chunks} chunks ${r.stream.chunkDelayMs} ms apart each, ` +
-    `medians of ${r.runs} run${r.runs === 1 ? "" : "s"}, load average ${r.loadMin.toFixed(1)}–${r.loadMax.toFixed(1)}`;
-  const frames = worstFrameP99(r);
-  const loop = Number.isFinite(r.loopP99Ms)
-    ? `p99 ${ms(r.loopP99Ms)}, max ${ms(r.loopMaxMs)} (idle p99 ${ms(r.idleLoopP99Ms)})`
-    : `not measured (${r.loopError ?? "no run"})`;
-  return [
-    `ui parallel (${setting}):`,
-    `  webview frames: tree p50 ${ms(r.treeP50Ms)}, p95 ${ms(r.treeP95Ms)}, p99 ${ms(r.treeP99Ms)}, max ${ms(r.treeMaxMs)}, ` +
-      `${r.treeSlow} of ${r.treeFrames} > 32 ms (idle p99 ${ms(r.idleTreeP99Ms)}); chat p99 ${ms(r.chatP99Ms)}, ` +
-      `max ${ms(r.chatMaxMs)}, ${r.chatSlow} > 32 ms; target p99 ≤ ${FRAME_P99_TARGET_MS} ms (the worse webview) ` +
-      mark(frames, FRAME_P99_TARGET_MS),
-    `  extension host event-loop delay: ${loop}; target p99 ≤ ${HOST_LOOP_P99_TARGET_MS} ms ${mark(r.loopP99Ms, HOST_LOOP_P99_TARGET_MS)}`,
-    `  click on a tree row → selection drawn: ${ms(r.clickToSelectMs)} median, worst ${ms(r.clickToSelectMaxMs)} ` +
-      `(${r.clicks} clicks while streaming; no target)`,
-    ...(r.error ? [`  stopped early: ${r.error}`] : []),
-  ];
 }
 
 if (require.main === module) {
