@@ -43,9 +43,12 @@ import {
   armWatch,
   PROBE_TIMEOUT_MS,
   startFrameTimes,
+  startLongFrames,
   stopFrameTimes,
+  stopLongFrames,
   watchTime,
   webviewFrame,
+  type LongFrames,
 } from "./probes.js";
 
 /** Branches started. */
@@ -87,6 +90,11 @@ export interface ParallelUiRun {
   loopIdle?: LoopDelay;
   /** Why the host's loop was not measured. */
   loopError?: string;
+  /**
+   * Long animation frames while streaming, as the workbench page and the tree's webview see them: where frames
+   * went (printed per run, to find the cause of a miss; not in the result files).
+   */
+  longFrames: { workbench: LongFrames; tree: LongFrames };
   /** 1-min load average at the start of the run. */
   load: number;
 }
@@ -234,7 +242,7 @@ export async function measureParallelUiRun(load: number): Promise<ParallelUiRun>
     const loopIdle = pid === undefined ? undefined : await stopLoopProbe(loopDir, pid);
 
     const start = await askForBranches(page);
-    await Promise.all([startFrameTimes(tree), startFrameTimes(chat)]);
+    await Promise.all([startFrameTimes(tree), startFrameTimes(chat), startLongFrames(page), startLongFrames(tree)]);
     if (pid !== undefined) startLoopProbe(loopDir, pid);
     const started = Date.now();
     await start();
@@ -242,7 +250,12 @@ export async function measureParallelUiRun(load: number): Promise<ParallelUiRun>
     const clicks = await clickWhileStreaming(tree, demo.sessionFile);
     await until(() => !running(demo.sessionFile), "every branch to end");
     const streamMs = Date.now() - started;
-    const [treeDeltas, chatDeltas] = await Promise.all([stopFrameTimes(tree), stopFrameTimes(chat)]);
+    const [treeDeltas, chatDeltas, workbenchLong, treeLong] = await Promise.all([
+      stopFrameTimes(tree),
+      stopFrameTimes(chat),
+      stopLongFrames(page),
+      stopLongFrames(tree),
+    ]);
     const loop = pid === undefined ? undefined : await stopLoopProbe(loopDir, pid);
     const states = runStates(demo.sessionFile);
     if (states.some((s) => s !== "done")) throw new Error(`branches ended ${states.join(", ")} (expected done)`);
@@ -255,6 +268,7 @@ export async function measureParallelUiRun(load: number): Promise<ParallelUiRun>
       loop,
       loopIdle,
       loopError,
+      longFrames: { workbench: workbenchLong, tree: treeLong },
       load,
     };
   } finally {

@@ -170,3 +170,46 @@ export async function stopFrameTimes(frame: Frame): Promise<number[]> {
     return s.deltas;
   })()`)) as number[];
 }
+
+/** Long animation frames (> 50 ms) seen by one document, and where their script time went. */
+export interface LongFrames {
+  count: number;
+  totalMs: number;
+  /** Script time by source file (last path segment, or the invoker when there is no file), largest first. */
+  scripts: [string, number][];
+  /** Style, layout and paint time of those frames. */
+  renderMs: number;
+}
+
+/** Starts collecting long animation frames (Chromium's Long Animation Frames API) in `frame`. */
+export async function startLongFrames(frame: Frame | Page): Promise<void> {
+  await frame.evaluate(`(() => {
+    const s = { entries: [] };
+    s.observer = new PerformanceObserver((list) => s.entries.push(...list.getEntries()));
+    s.observer.observe({ type: "long-animation-frame" });
+    window.__agentTreeLongFrames = s;
+  })()`);
+}
+
+/** Stops {@link startLongFrames} and sums what it saw. */
+export async function stopLongFrames(frame: Frame | Page): Promise<LongFrames> {
+  return (await frame.evaluate(`(() => {
+    const s = window.__agentTreeLongFrames;
+    if (s === undefined) throw new Error("no long-frame collection was started in this frame");
+    s.entries.push(...s.observer.takeRecords());
+    s.observer.disconnect();
+    window.__agentTreeLongFrames = undefined;
+    const scripts = new Map();
+    let totalMs = 0;
+    let renderMs = 0;
+    for (const e of s.entries) {
+      totalMs += e.duration;
+      if (e.renderStart > 0) renderMs += e.startTime + e.duration - e.renderStart;
+      for (const sc of e.scripts) {
+        const key = (sc.sourceURL && sc.sourceURL.split(/[?#]/)[0].split("/").pop()) || sc.invoker || sc.invokerType;
+        scripts.set(key, (scripts.get(key) || 0) + sc.duration);
+      }
+    }
+    return { count: s.entries.length, totalMs, renderMs, scripts: [...scripts].sort((a, b) => b[1] - a[1]).slice(0, 5) };
+  })()`)) as LongFrames;
+}

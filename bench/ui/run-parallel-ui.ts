@@ -7,19 +7,25 @@ import { spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
 import { codeServerInstalled, REPO_ROOT } from "../../test/util/code-server.js";
 import { median } from "../stats.js";
+import type { LongFrames } from "./probes.js";
 import {
   measureParallelUiRun,
   summariseParallelUi,
   type ParallelUiReport,
   type ParallelUiRun,
 } from "./measure-parallel-ui.js";
-import { parallelUiLines } from "./parallel-ui-report.js";
+import { targetsTable } from "../report/table.js";
+import { ms, parallelUiLines, parallelUiSection, parallelUiTargets } from "./parallel-ui-report.js";
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-const ms = (v: number): string => (Number.isFinite(v) ? `${v.toFixed(v < 10 ? 1 : 0)} ms` : "–");
+/** Long animation frames, one phrase: how many, their time, where their script time went. */
+function longText(l: LongFrames): string {
+  const top = l.scripts.map(([source, t]) => `${source} ${ms(t)}`).join(", ");
+  return `${l.count} (${ms(l.totalMs)}, rendering ${ms(l.renderMs)}${top ? `; scripts: ${top}` : ""})`;
+}
 
 /** Runs `runs` measurements; a failure ends them and is kept in the report (what was measured stays). */
 export async function measureParallelUi(runs: number, log: (line: string) => void): Promise<ParallelUiReport> {
@@ -39,6 +45,7 @@ export async function measureParallelUi(runs: number, log: (line: string) => voi
           `click → selection ${ms(median(r.clickToSelectMs))} (${r.clickToSelectMs.length} clicks), ` +
           `host event loop p99 ${r.loop ? ms(r.loop.p99) : `not measured (${r.loopError ?? "?"})`}; load ${r.load.toFixed(1)}`,
       );
+      log(`  long frames: workbench ${longText(r.longFrames.workbench)}; tree webview ${longText(r.longFrames.tree)}`);
     } catch (error) {
       log(`ui parallel run ${i + 1}: ${errorText(error)}`);
       return summariseParallelUi(done, errorText(error));
@@ -48,8 +55,12 @@ export async function measureParallelUi(runs: number, log: (line: string) => voi
 }
 
 if (require.main === module) {
+  // Alone: the lines, then the Markdown (its section and target rows) for the result files.
   measureParallelUi(Number(process.argv[2] ?? 1), (l) => console.log(`[bench] ${l}`))
-    .then((r) => parallelUiLines(r).forEach((l) => console.log(`[bench] ${l}`)))
+    .then((r) => {
+      parallelUiLines(r).forEach((l) => console.log(`[bench] ${l}`));
+      console.log(`\n${parallelUiSection(r)}\n\n${targetsTable(parallelUiTargets(r))}`);
+    })
     .catch((e: unknown) => {
       console.error(e);
       process.exit(1);
