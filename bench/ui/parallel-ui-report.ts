@@ -13,7 +13,10 @@ import {
 
 /** Milliseconds as shown in these lines ("–" when not measured). */
 export const ms = (v: number): string => (Number.isFinite(v) ? `${v.toFixed(v < 10 ? 1 : 0)} ms` : "–");
-const load = (r: ParallelUiReport): string => `load average ${r.loadMin.toFixed(1)}–${r.loadMax.toFixed(1)}`;
+const load = (r: ParallelUiReport): string =>
+  r.loadMin === r.loadMax
+    ? `load average ${r.loadMin.toFixed(1)}`
+    : `load average ${r.loadMin.toFixed(1)}–${r.loadMax.toFixed(1)}`;
 const status = (v: number, target: number): TargetCheck["status"] =>
   Number.isFinite(v) ? (v <= target ? "PASS" : "MISS") : "n/a";
 
