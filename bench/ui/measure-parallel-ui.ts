@@ -25,15 +25,8 @@ import { readSession, startAgentWorkbench, type AgentWorkbench } from "../../tes
 import { sleep } from "../../test/util/code-server.js";
 import { startFakeOpenAI } from "../../test/util/fake-openai-server.js";
 import type { FakeReply, FakeRequestBody, FakeServer } from "../../test/util/fake-provider-common.js";
-import {
-  answerInputBox,
-  expectVisible,
-  openViewContainer,
-  pickQuickItem,
-  quickInput,
-  runCommand,
-  setSidebarWidth,
-} from "../../test/util/workbench.js";
+import { answerExploreQuestions } from "../../test/util/explore-ui.js";
+import { openViewContainer, runCommand } from "../../test/util/workbench.js";
 import { median, medianOf, percentile } from "../stats.js";
 import { extensionHostPids } from "./ext-host.js";
 import { loopProbeEnv, startLoopProbe, stopLoopProbe, type LoopDelay } from "./host-loop-probe.js";
@@ -166,13 +159,10 @@ async function until(test: () => boolean, what: string): Promise<void> {
   }
 }
 
-/** Starts the branches through the palette: the prompt, "4", the current model (Enter starts them). */
+/** Starts the branches through the palette: the prompt, "4", the current model (the returned step starts them). */
 async function askForBranches(page: Page): Promise<() => Promise<void>> {
   await runCommand(page, "Agent: Explore in Parallel…");
-  await answerInputBox(page, PROMPT);
-  await pickQuickItem(page, String(PARALLEL_BRANCHES));
-  await expectVisible(quickInput(page).getByText("which models"), "the models question");
-  return () => quickInput(page).locator(".quick-input-box input").press("Enter");
+  return answerExploreQuestions(page, PROMPT, PARALLEL_BRANCHES);
 }
 
 /** Clicks rows alternately while the branches run; the click → selection times of those drawn while they ran. */
@@ -220,7 +210,6 @@ export async function measureParallelUiRun(load: number): Promise<ParallelUiRun>
     });
     const { page } = wb;
     await openViewContainer(page, "Agent");
-    await setSidebarWidth(page, 520);
     const tree = await webviewFrame(page, '[role="tree"]');
     const chat = await webviewFrame(page, ".chat-messages");
     await armWatch(tree, "leaf", { kind: "leaf", id: DEMO_IDS.leaf });
