@@ -84,10 +84,11 @@ export interface ParallelUiRun {
   /** Why the host's loop was not measured. */
   loopError?: string;
   /**
-   * Long animation frames while streaming, as the workbench page and the tree's webview see them: where frames
-   * went (printed per run, to find the cause of a miss; not in the result files).
+   * Long animation frames while streaming, as the workbench page sees them (the scripts of its webview frames
+   * included; the webviews' own documents report none): where frames went, printed per run to find the cause of a
+   * miss, not in the result files.
    */
-  longFrames: { workbench: LongFrames; tree: LongFrames };
+  longFrames: LongFrames;
   /** 1-min load average at the start of the run. */
   load: number;
 }
@@ -198,7 +199,7 @@ export async function measureParallelUiRun(load: number): Promise<ParallelUiRun>
     fake = await startFakeOpenAI({ defaultReply: replies });
     const demo = generateDemo(join(tmp, "demo"), {
       baseUrl: fake.baseURL,
-      // A click moves the leaf at once (no summary question), as it does for most users mid-run.
+      // A click moves the leaf at once (no summary question): the click's own work runs beside the streams.
       settings: { "agentTree.branchSummary.ask": "never" },
     });
     const loopDir = join(tmp, "loop");
@@ -231,7 +232,7 @@ export async function measureParallelUiRun(load: number): Promise<ParallelUiRun>
     const loopIdle = pid === undefined ? undefined : await stopLoopProbe(loopDir, pid);
 
     const start = await askForBranches(page);
-    await Promise.all([startFrameTimes(tree), startFrameTimes(chat), startLongFrames(page), startLongFrames(tree)]);
+    await Promise.all([startFrameTimes(tree), startFrameTimes(chat), startLongFrames(page)]);
     if (pid !== undefined) startLoopProbe(loopDir, pid);
     const started = Date.now();
     await start();
@@ -239,11 +240,10 @@ export async function measureParallelUiRun(load: number): Promise<ParallelUiRun>
     const clicks = await clickWhileStreaming(tree, demo.sessionFile);
     await until(() => !running(demo.sessionFile), "every branch to end");
     const streamMs = Date.now() - started;
-    const [treeDeltas, chatDeltas, workbenchLong, treeLong] = await Promise.all([
+    const [treeDeltas, chatDeltas, longFrames] = await Promise.all([
       stopFrameTimes(tree),
       stopFrameTimes(chat),
       stopLongFrames(page),
-      stopLongFrames(tree),
     ]);
     const loop = pid === undefined ? undefined : await stopLoopProbe(loopDir, pid);
     const states = runStates(demo.sessionFile);
@@ -257,7 +257,7 @@ export async function measureParallelUiRun(load: number): Promise<ParallelUiRun>
       loop,
       loopIdle,
       loopError,
-      longFrames: { workbench: workbenchLong, tree: treeLong },
+      longFrames,
       load,
     };
   } finally {

@@ -45,7 +45,7 @@ export async function measureParallelUi(runs: number, log: (line: string) => voi
           `click → selection ${ms(median(r.clickToSelectMs))} (${r.clickToSelectMs.length} clicks), ` +
           `host event loop p99 ${r.loop ? ms(r.loop.p99) : `not measured (${r.loopError ?? "?"})`}; load ${r.load.toFixed(1)}`,
       );
-      log(`  long frames: workbench ${longText(r.longFrames.workbench)}; tree webview ${longText(r.longFrames.tree)}`);
+      log(`  long animation frames (workbench page): ${longText(r.longFrames)}`);
     } catch (error) {
       log(`ui parallel run ${i + 1}: ${errorText(error)}`);
       return summariseParallelUi(done, errorText(error));
