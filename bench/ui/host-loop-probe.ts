@@ -18,7 +18,8 @@ export const LOOP_DIR_ENV = "AGENT_TREE_BENCH_LOOP_DIR";
 const PRELOAD = `"use strict";
 (() => {
   const dir = process.env.${LOOP_DIR_ENV};
-  if (!dir || !process.argv.includes("--type=extensionHost")) return;
+  // Worker threads of the host inherit its command line: only its main thread listens.
+  if (!dir || !process.argv.includes("--type=extensionHost") || !require("node:worker_threads").isMainThread) return;
   const { writeFileSync } = require("node:fs");
   const { join } = require("node:path");
   const { monitorEventLoopDelay } = require("node:perf_hooks");
