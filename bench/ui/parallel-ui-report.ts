@@ -71,7 +71,7 @@ export function parallelUiTargets(r: ParallelUiReport | undefined): TargetCheck[
       measured: measured(
         frameP99,
         r
-          ? `tree ${ms(r.tree.p99)}, chat ${ms(r.chat.p99)} (max ${ms(Math.max(r.tree.max, r.chat.max))}; ${load(r)}; idle before: p99 ${ms(r.treeIdle.p99)})`
+          ? `tree ${ms(r.tree.p99)}, chat ${ms(r.chat.p99)} (${r.tree.slow} of ${r.tree.frames} frames > 32 ms, max ${ms(Math.max(r.tree.max, r.chat.max))}; ${load(r)}; idle before: p99 ${ms(r.treeIdle.p99)})`
           : "",
       ),
       status: status(frameP99, FRAME_P99_TARGET_MS),
