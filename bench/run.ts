@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- --quick]`: generates sessions, measures our session store against the SessionManager of
  * the newest pi (1.6.0, under the Node it needs) and of pi 0.73.1 (fresh process per measurement), our tree
- * webview in headless Chromium and the real UI (code-server + Chromium, the demo session against the big one),
+ * webview in headless Chromium and the real UI (code-server + Chromium, the demo session against the big one, and
+ * Explore in Parallel with 4 branches streaming),
  * prints the tables with PASS/MISS per target and writes bench/results.md, docs/bench.md, docs/bench-chart.svg
  * and the README's benchmark section.
  */
@@ -23,6 +24,9 @@ import { summariseStore, summariseWebview, type BenchReport, type DatasetResult 
 import { resultsMarkdown } from "./report/table.js";
 import { checkTargets } from "./report/targets.js";
 import { measureUi, type UiReport } from "./ui/run-ui.js";
+import type { ParallelUiReport } from "./ui/measure-parallel-ui.js";
+import { parallelUiLines } from "./ui/parallel-ui-report.js";
+import { measureParallelUi } from "./ui/run-parallel-ui.js";
 import { writeResults } from "./report/write-results.js";
 import { measureSearch, type SearchBenchResult } from "./search/run-search.js";
 import { searchSection, writeSearchSection } from "./search/search-report.js";
@@ -126,6 +130,7 @@ async function main(): Promise<void> {
       last.report,
       checkTargets(last.report, {
         ui: last.report.ui,
+        parallelUi: last.report.parallelUi,
         checkpoints: last.report.checkpoints,
         search: last.report.search,
       }),
@@ -195,6 +200,12 @@ async function main(): Promise<void> {
       { runs: options.uiRuns, moves: options.uiMoves },
       log,
     );
+  // Explore in Parallel in the real UI: webview frames and the extension host's event loop with 4 branches streaming.
+  let parallelUi: ParallelUiReport | undefined;
+  if (!options.skipUi && !options.checkpointsOnly) {
+    parallelUi = await measureParallelUi(options.uiRuns, log);
+    parallelUiLines(parallelUi).forEach((line) => log(line));
+  }
 
   const checkpoints = options.checkpoints ? await measureCheckpoints(options.quick ? 3 : 10, log) : undefined;
   const search = options.skipSearch || options.checkpointsOnly ? undefined : await measureSearchSafely(options);
@@ -209,10 +220,11 @@ async function main(): Promise<void> {
     machine: machineLine(loadAtStart),
     results,
     ui,
+    parallelUi,
     checkpoints,
     search,
   };
-  const checks = checkTargets(report, { ui, checkpoints, search });
+  const checks = checkTargets(report, { ui, parallelUi, checkpoints, search });
   const markdown = resultsMarkdown(report, checks);
   console.log(`\n${markdown}`);
   for (const c of checks) console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);

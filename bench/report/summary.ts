@@ -5,6 +5,7 @@ import type { ChildResult, Impl } from "../child/protocol.js";
 import type { Dataset } from "../generate/datasets.js";
 import type { SearchBenchResult } from "../search/run-search.js";
 import { median, medianOf, percentile } from "../stats.js";
+import type { ParallelUiReport } from "../ui/measure-parallel-ui.js";
 import type { UiReport } from "../ui/run-ui.js";
 import type { WebviewRun } from "../webview/measure-webview.js";
 import type { CheckpointBench } from "../checkpoints/measure-checkpoints.js";
@@ -64,6 +65,8 @@ export interface BenchReport {
   results: DatasetResult[];
   /** The real UI (code-server + Chromium): the demo session against the big one; absent when skipped. */
   ui?: UiReport;
+  /** Explore in Parallel in the real UI: frames, click → selection, the host's event loop; absent when skipped. */
+  parallelUi?: ParallelUiReport;
   /** Workspace checkpoints (absent when skipped). */
   checkpoints?: CheckpointBench;
   /** The session search over ~1 GB (bench/search), unless skipped. */

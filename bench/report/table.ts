@@ -5,6 +5,7 @@ import { searchSection } from "../search/search-report.js";
 import { failedCells, mdHead, mdRow as row } from "./markdown.js";
 import { mb, piName, type TargetCheck } from "./targets.js";
 import type { BenchReport, StoreSummary } from "./summary.js";
+import { parallelUiSection } from "../ui/parallel-ui-report.js";
 import type { UiSessionSummary } from "../ui/run-ui.js";
 
 /** The name of an implementation in the tables. */
@@ -262,6 +263,9 @@ export function resultsMarkdown(report: BenchReport, checks: TargetCheck[]): str
     webviewTable(report),
     "",
     ...(report.ui ? ["### Real UI (code-server + Chromium)", "", uiLine(report), "", uiTable(report), ""] : []),
+    ...(report.parallelUi
+      ? ["### Explore in Parallel in the real UI", "", parallelUiSection(report.parallelUi), ""]
+      : []),
     ...(report.checkpoints ? ["### Workspace checkpoints", "", checkpointTable(report.checkpoints), ""] : []),
     ...(report.search ? [searchSection(report.search, runLine(report)), ""] : []),
   ].join("\n");

@@ -3,6 +3,8 @@
  * operations of a run unless the target names a percentile; the worst case is shown next to it.
  */
 import type { DatasetRole } from "../generate/datasets.js";
+import type { ParallelUiReport } from "../ui/measure-parallel-ui.js";
+import { parallelUiTargets } from "../ui/parallel-ui-report.js";
 import type { UiReport, UiSessionSummary } from "../ui/run-ui.js";
 import { checkpointTargets } from "../checkpoints/checkpoint-report.js";
 import type { CheckpointBench } from "../checkpoints/measure-checkpoints.js";
@@ -128,13 +130,18 @@ function faster(target: string, r: DatasetResult | undefined, other: Impl, name:
 
 /**
  * All targets: open → tree → context against pi (issue 14), the tree view (issue 6), the real UI (issue 12),
- * workspace checkpoints (issue 15), session search (issue 17).
+ * Explore in Parallel in the real UI (issue 27), workspace checkpoints (issue 15), session search (issue 17).
  */
 export function checkTargets(
   report: Pick<BenchReport, "piVersions" | "results">,
-  more: { ui?: UiReport; checkpoints?: CheckpointBench; search?: SearchBenchResult } = {},
+  more: {
+    ui?: UiReport;
+    parallelUi?: ParallelUiReport;
+    checkpoints?: CheckpointBench;
+    search?: SearchBenchResult;
+  } = {},
 ): TargetCheck[] {
-  const { ui, checkpoints, search } = more;
+  const { ui, parallelUi, checkpoints, search } = more;
   const { results } = report;
   const heavy = byRole(results, "heavy")[0];
   const large = byRole(results, "large")[0];
@@ -193,6 +200,7 @@ export function checkTargets(
     ),
     check("Append p99 ≤ 2 ms", large, store(large, "ours")?.appendP99Ms, (v) => v <= 2, ms),
     ...checkUiTargets(ui),
+    ...(parallelUi ? parallelUiTargets(parallelUi) : []),
     ...checkpointTargets(checkpoints),
     ...(search ? [searchCheck(search)] : []),
   ];

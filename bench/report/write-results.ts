@@ -13,6 +13,7 @@ import type { BenchReport } from "./summary.js";
 import { resultsMarkdown, runLine, summaryTable, targetsTable, uiLine, uiTable } from "./table.js";
 import { piName } from "./targets.js";
 import { CHECKPOINT_METHOD } from "../checkpoints/checkpoint-report.js";
+import { parallelUiSection } from "../ui/parallel-ui-report.js";
 import type { TargetCheck } from "./targets.js";
 
 type SeriesSpec = { impl: Impl; name: string; color: string; dashed?: boolean };
@@ -152,6 +153,25 @@ seconds after the views are drawn, and settled: after the moves and 30 s idle (t
 idle Node process leaves the garbage of a big open — the snapshot's JSON copies — until V8's memory reducer
 collects it, 10–30 s later); the peak is its VmHWM.
 
+**Explore in Parallel in the real UI** (\`bench/ui/measure-parallel-ui.ts\`, skipped with \`--no-ui\`): the same
+code-server and Chromium on the demo session, the fake OpenAI server of the tests (\`test/util/fake-openai-server.ts\`,
+in the bench process) streaming each branch's reply in 300 chunks 10 ms apart. **Explore in Parallel…** is run from the
+palette as a user runs it (the prompt, "4" branches, the current model). From the Enter that starts the branches
+until every branch's run line in the session file says it ended, each webview's content frame notes the time
+between animation frames (\`requestAnimationFrame\` timestamps); the target compares **p99** (the worse of the tree and
+the chat) with 32 ms, and the max and the frames over 32 ms are shown beside it. At 60 Hz the times come in steps
+of 16.7 ms: a frame over 32 ms is one that skipped at least one refresh. Both webviews are frames of the one
+workbench page and are drawn in the same animation frames, so their figures come out alike; both are shown. Meanwhile two tree rows are clicked
+alternately, 300 ms apart: **click → selection** is the click event until the frame that shows the row selected.
+The **extension host's event-loop delay** (\`monitorEventLoopDelay\`, 5 ms resolution) is measured in the real
+extension host by a bench-only preload (\`bench/ui/host-loop-probe.ts\`, loaded through \`NODE_OPTIONS\`, active only
+in the extension host and only with \`AGENT_TREE_BENCH_LOOP_DIR\` set); the extension itself is unchanged. The same
+frames and loop over 3 s idle before the run show what the shared machine's load alone costs; the load average of
+each run's start is given with the figures. Per run the bench also prints where the long animation frames
+(over 50 ms, Chromium's Long Animation Frames API, as the workbench page sees them) spent their script time, by file
+(\`webview.js\` is this extension's webview bundle, \`workbench.js\` VS Code's): not in the tables, it is there to find
+the cause of a miss.
+
 Sessions, written as pi writes them: linear sessions with a branch every 40 turns and a label every 97
 (everyday sizes, 1 KB tool outputs); a ~300 MB session with 10 KB tool outputs, Anthropic-style thinking with
 signatures and whole-file writes; both compacted, as pi compacts, whenever the context since the last compaction
@@ -212,6 +232,7 @@ function readmeWithResults(report: BenchReport, checks: TargetCheck[]): string {
     summaryTable(report),
     "",
     ...(report.ui ? [uiLine(report), "", uiTable(report), ""] : []),
+    ...(report.parallelUi ? [parallelUiSection(report.parallelUi), ""] : []),
   ].join("\n");
   return readme.slice(0, start) + body + readme.slice(end);
 }

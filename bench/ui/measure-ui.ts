@@ -63,8 +63,8 @@ export interface UiSession {
   file?: string;
 }
 
-/** Two assistant rows above the leaf, in view: the moves alternate between them. */
-async function moveTargets(tree: Frame): Promise<[string, string]> {
+/** Two assistant rows above the leaf, in view: the moves (and bench/ui/measure-parallel-ui.ts's clicks) alternate between them. */
+export async function moveTargets(tree: Frame): Promise<[string, string]> {
   const ids = (await tree.evaluate(`(() => {
     const rows = [...document.querySelectorAll('[role="treeitem"]')].sort((a, b) => a.offsetTop - b.offsetTop);
     const leaf = rows.findIndex((r) => r.classList.contains("active-leaf"));

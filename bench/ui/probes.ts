@@ -43,7 +43,9 @@ export type WatchTarget =
   /** The tree marks `id` as the active leaf. */
   | { kind: "leaf"; id: string }
   /** The chat's last row is the message `id`. */
-  | { kind: "chatEnds"; id: string };
+  | { kind: "chatEnds"; id: string }
+  /** The tree shows the row of `id` as selected. */
+  | { kind: "selected"; id: string };
 
 const TESTS = `{
   quickPick: (t) => {
@@ -53,6 +55,7 @@ const TESTS = `{
     return title !== null && title.textContent.includes(t.title) && w.querySelector(".quick-input-list .monaco-list-row") !== null;
   },
   leaf: (t) => document.querySelector('[role="treeitem"].active-leaf[data-entry-id="' + t.id + '"]') !== null,
+  selected: (t) => document.querySelector('[role="treeitem"].selected[data-entry-id="' + t.id + '"]') !== null,
   chatEnds: (t) => {
     const rows = document.querySelectorAll("[data-row-key]");
     return rows.length > 0 && rows[rows.length - 1].getAttribute("data-row-key") === t.id;
@@ -137,4 +140,76 @@ export async function webviewFrame(page: Page, selector: string): Promise<Frame>
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`no webview frame holding ${selector} within ${PROBE_TIMEOUT_MS} ms`);
+}
+
+/**
+ * Starts noting the time between animation frames in `frame` (requestAnimationFrame timestamps: when each frame
+ * began), until {@link stopFrameTimes}.
+ */
+export async function startFrameTimes(frame: Frame): Promise<void> {
+  await frame.evaluate(`(() => {
+    const s = { deltas: [], last: undefined, on: true };
+    window.__agentTreeFrames = s;
+    const tick = (t) => {
+      if (!s.on) return;
+      if (s.last !== undefined) s.deltas.push(t - s.last);
+      s.last = t;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  })()`);
+}
+
+/** Stops the frame times started by {@link startFrameTimes} and returns them (ms between frames). */
+export async function stopFrameTimes(frame: Frame): Promise<number[]> {
+  return (await frame.evaluate(`(() => {
+    const s = window.__agentTreeFrames;
+    if (s === undefined) throw new Error("no frame times were started in this frame");
+    s.on = false;
+    window.__agentTreeFrames = undefined;
+    return s.deltas;
+  })()`)) as number[];
+}
+
+/** Long animation frames (> 50 ms) seen by one document, and where their script time went. */
+export interface LongFrames {
+  count: number;
+  totalMs: number;
+  /** Script time by source file (last path segment, or the invoker when there is no file), largest first. */
+  scripts: [string, number][];
+  /** Style, layout and paint time of those frames. */
+  renderMs: number;
+}
+
+/** Starts collecting long animation frames (Chromium's Long Animation Frames API) in `frame`. */
+export async function startLongFrames(frame: Frame | Page): Promise<void> {
+  await frame.evaluate(`(() => {
+    const s = { entries: [] };
+    s.observer = new PerformanceObserver((list) => s.entries.push(...list.getEntries()));
+    s.observer.observe({ type: "long-animation-frame" });
+    window.__agentTreeLongFrames = s;
+  })()`);
+}
+
+/** Stops {@link startLongFrames} and sums what it saw. */
+export async function stopLongFrames(frame: Frame | Page): Promise<LongFrames> {
+  return (await frame.evaluate(`(() => {
+    const s = window.__agentTreeLongFrames;
+    if (s === undefined) throw new Error("no long-frame collection was started in this frame");
+    s.entries.push(...s.observer.takeRecords());
+    s.observer.disconnect();
+    window.__agentTreeLongFrames = undefined;
+    const scripts = new Map();
+    let totalMs = 0;
+    let renderMs = 0;
+    for (const e of s.entries) {
+      totalMs += e.duration;
+      if (e.renderStart > 0) renderMs += e.startTime + e.duration - e.renderStart;
+      for (const sc of e.scripts) {
+        const key = (sc.sourceURL && sc.sourceURL.split(/[?#]/)[0].split("/").pop()) || sc.invoker || sc.invokerType;
+        scripts.set(key, (scripts.get(key) || 0) + sc.duration);
+      }
+    }
+    return { count: s.entries.length, totalMs, renderMs, scripts: [...scripts].sort((a, b) => b[1] - a[1]).slice(0, 5) };
+  })()`)) as LongFrames;
 }

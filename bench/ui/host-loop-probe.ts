@@ -1,0 +1,90 @@
+/**
+ * The event-loop delay of the real extension host, without touching the extension: code-server is started with
+ * `NODE_OPTIONS=--require <this preload>` (the server passes its environment on to the extension hosts it forks),
+ * and the preload does something only in a process whose command line says `--type=extensionHost` and only when
+ * AGENT_TREE_BENCH_LOOP_DIR is set. There it notes that it loaded (`loop-<pid>.ready`), and on SIGUSR2 starts a
+ * `monitorEventLoopDelay` histogram (5 ms resolution, as bench/parallel uses); on the next SIGUSR2 it writes the
+ * histogram to `loop-<pid>.json`. The bench signals a process only when its `.ready` file exists: SIGUSR2 would
+ * end a Node process that does not listen for it.
+ */
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { sleep } from "../../test/util/code-server.js";
+
+/** The environment variable that names the folder the preload writes into (the guard). */
+export const LOOP_DIR_ENV = "AGENT_TREE_BENCH_LOOP_DIR";
+
+/** The preload, CommonJS (code-server's Node loads it before anything else). */
+const PRELOAD = `"use strict";
+(() => {
+  const dir = process.env.${LOOP_DIR_ENV};
+  // Worker threads of the host inherit its command line: only its main thread listens.
+  if (!dir || !process.argv.includes("--type=extensionHost") || !require("node:worker_threads").isMainThread) return;
+  const { writeFileSync } = require("node:fs");
+  const { join } = require("node:path");
+  const { monitorEventLoopDelay } = require("node:perf_hooks");
+  let histogram;
+  process.on("SIGUSR2", () => {
+    if (histogram === undefined) {
+      histogram = monitorEventLoopDelay({ resolution: 5 });
+      histogram.enable();
+      return;
+    }
+    histogram.disable();
+    const ms = (ns) => ns / 1e6;
+    const out = { p50: ms(histogram.percentile(50)), p95: ms(histogram.percentile(95)), p99: ms(histogram.percentile(99)),
+      max: ms(histogram.max), mean: ms(histogram.mean), count: histogram.count };
+    histogram = undefined;
+    writeFileSync(join(dir, "loop-" + process.pid + ".json"), JSON.stringify(out));
+  });
+  writeFileSync(join(dir, "loop-" + process.pid + ".ready"), "");
+})();
+`;
+
+/** Event-loop delay over a window, ms (`count`: samples). */
+export interface LoopDelay {
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  mean: number;
+  count: number;
+}
+
+/** Writes the preload into `dir` and returns the environment for code-server that loads it. */
+export function loopProbeEnv(dir: string): Record<string, string> {
+  const file = join(dir, "loop-probe.cjs");
+  writeFileSync(file, PRELOAD);
+  const inherited = process.env.NODE_OPTIONS ? `${process.env.NODE_OPTIONS} ` : "";
+  return { NODE_OPTIONS: `${inherited}--require ${JSON.stringify(file)}`, [LOOP_DIR_ENV]: dir };
+}
+
+/** True when the preload runs in extension host `pid` (so it may be signalled). */
+export function loopProbeLoaded(dir: string, pid: number): boolean {
+  return existsSync(join(dir, `loop-${pid}.ready`));
+}
+
+/** Starts the histogram in extension host `pid`; throws when the preload did not load there. */
+export function startLoopProbe(dir: string, pid: number): void {
+  if (!loopProbeLoaded(dir, pid)) throw new Error(`the event-loop probe did not load in extension host ${pid}`);
+  process.kill(pid, "SIGUSR2");
+}
+
+/** Stops the histogram in extension host `pid` and reads it (waits up to 10 s for the file). */
+export async function stopLoopProbe(dir: string, pid: number): Promise<LoopDelay> {
+  const file = join(dir, `loop-${pid}.json`);
+  rmSync(file, { force: true });
+  process.kill(pid, "SIGUSR2");
+  for (let i = 0; i < 100; i++) {
+    if (existsSync(file)) {
+      // Written in one synchronous call, but it may be caught half-written: parse until it parses.
+      try {
+        return JSON.parse(readFileSync(file, "utf8")) as LoopDelay;
+      } catch {
+        // not complete yet
+      }
+    }
+    await sleep(100);
+  }
+  throw new Error(`extension host ${pid} wrote no event-loop figures within 10 s`);
+}
