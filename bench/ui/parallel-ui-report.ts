@@ -3,6 +3,7 @@
  * prints, the two targets of issue 27 it checks (webview frames p99 ≤ 32 ms, judged on the worse of the tree and
  * the chat; the extension host's event-loop delay p99 ≤ 50 ms) and the section of the result files.
  */
+import { mdHead, mdRow } from "../report/markdown.js";
 import type { TargetCheck } from "../report/targets.js";
 import {
   FRAME_P99_TARGET_MS,
@@ -91,7 +92,6 @@ export function parallelUiTargets(r: ParallelUiReport | undefined): TargetCheck[
 /** The section of bench/results.md and docs/bench.md. */
 export function parallelUiSection(r: ParallelUiReport): string {
   if (r.runs === 0) return `Explore in Parallel in the real UI: not measured (${r.error ?? "no run"}).`;
-  const row = (cells: string[]): string => `| ${cells.join(" | ")} |`;
   return [
     `Real UI (code-server + Chromium, the real extension host), ${setting(r)}; ${load(r)}. Frames: time between ` +
       `animation frames in each webview from the Enter that starts the branches until all ${r.branches} ended ` +
@@ -99,14 +99,13 @@ export function parallelUiSection(r: ParallelUiReport): string {
       `${ms(r.clickToSelectMaxMs)} (${r.clicks} clicks while streaming). Extension host event-loop delay: ${loopText(r)}.` +
       (r.error ? ` Stopped early: ${r.error}` : ""),
     "",
-    row(["Webview", "Frame p50", "p95", "p99", "max", "Frames > 32 ms"]),
-    row(Array(6).fill("---")),
+    ...mdHead(["Webview", "Frame p50", "p95", "p99", "max", "Frames > 32 ms"]),
     ...(
       [
         ["tree, 4 branches streaming", r.tree],
         ["chat, 4 branches streaming", r.chat],
         ["tree, idle before", r.treeIdle],
       ] as const
-    ).map(([name, f]) => row([name, ms(f.p50), ms(f.p95), ms(f.p99), ms(f.max), `${f.slow} of ${f.frames}`])),
+    ).map(([name, f]) => mdRow([name, ms(f.p50), ms(f.p95), ms(f.p99), ms(f.max), `${f.slow} of ${f.frames}`])),
   ].join("\n");
 }

@@ -28,11 +28,10 @@ import {
   type SessionLine,
 } from "../util/agent-ui.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
+import { answerExploreQuestions } from "../util/explore-ui.js";
 import {
   answerInputBox,
   expectVisible,
-  pickQuickItem,
-  quickInput,
   runCommand,
   screenshot,
   waitUntil,
@@ -96,10 +95,8 @@ function runStates(): Map<string, string> {
 async function explore(t: FrameLocator, entryId: string, prompt: string, count: number): Promise<string[]> {
   const earlier = new Set(runStates().keys());
   await pickFromRowMenu(page, t, entryId, "Explore in Parallel…");
-  await answerInputBox(page, prompt);
-  await pickQuickItem(page, String(count));
-  await expectVisible(quickInput(page).getByText("which models"), "the models question");
-  await quickInput(page).locator(".quick-input-box input").press("Enter");
+  const start = await answerExploreQuestions(page, prompt, count);
+  await start();
   return waitUntil(
     async () => {
       const ids = [...runStates().keys()].filter((id) => !earlier.has(id));
