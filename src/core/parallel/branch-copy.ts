@@ -287,7 +287,12 @@ export class BranchCopy {
  * Writes the files of `checkpointId` into the copy's folder: an index of the copy's own, then every file written
  * from it by git (no file passes through this process). Resolves with the checkpoint's tree.
  */
-async function writeFiles(copy: BranchCopy, git: GitRunner, checkpointId: string, signal: AbortSignal): Promise<string> {
+async function writeFiles(
+  copy: BranchCopy,
+  git: GitRunner,
+  checkpointId: string,
+  signal: AbortSignal,
+): Promise<string> {
   const raw = (await git.run(["cat-file", "commit", checkpointId], { signal })).stdout.toString("utf8");
   const tree = /^tree ([0-9a-f]+)$/m.exec(raw)?.[1];
   if (!tree) throw new Error(`Checkpoint ${checkpointId} has no tree`);

@@ -92,15 +92,13 @@ const approveAll: ToolApprovalPolicy = async () => ({ approved: true });
 /** `tools`, each waiting for the copy's files before it runs (a failed copy fails the call with its error). */
 function afterCopy(tools: readonly AgentTool[], copy: BranchCopy | undefined): readonly AgentTool[] {
   if (!copy) return tools;
-  return tools.map(
-    (tool): AgentTool => ({
-      ...tool,
-      execute: async (args, ctx) => {
-        await copy.ready;
-        return tool.execute(args, ctx);
-      },
-    }),
-  );
+  return tools.map((tool): AgentTool => ({
+    ...tool,
+    execute: async (args, ctx) => {
+      await copy.ready;
+      return tool.execute(args, ctx);
+    },
+  }));
 }
 
 function addUsage(total: Usage, u: Usage): void {
