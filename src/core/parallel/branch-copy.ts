@@ -69,6 +69,11 @@ export interface MaterializeOptions {
   sessionFile?: string;
   /** The environment git runs with (its PATH finds git); default process.env. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The files are written once this settles (e.g. the previous copy's `ready`): copies started together are
+   * written one after another, so the first branches get theirs soonest instead of all getting theirs last.
+   */
+  after?: Promise<unknown>;
 }
 
 /** The ref that keeps a copy's checkpoints reachable in the shared repository. */
@@ -173,9 +178,12 @@ export class BranchCopy {
       throw error;
     }
     const git = runnerFor(options.storeDir, root, options.env);
-    return new BranchCopy(root, info, git, { commit: options.checkpointId, tree: "" }, (copy, signal) =>
-      writeFiles(copy, git, options.checkpointId, signal),
-    );
+    const after = options.after?.catch(() => undefined);
+    return new BranchCopy(root, info, git, { commit: options.checkpointId, tree: "" }, async (copy, signal) => {
+      // A copy removed while it waits for its turn stops waiting.
+      await Promise.race([after, new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }))]);
+      return writeFiles(copy, git, options.checkpointId, signal);
+    });
   }
 
   /** Follows the writing of the files: the copy is complete, or it failed and is removed. */

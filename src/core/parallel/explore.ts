@@ -97,6 +97,8 @@ export async function exploreInParallel(options: ExploreOptions): Promise<Explor
           copiesDir: isolation.copiesDir,
           sessionFile: options.sessionManager.getSessionFile(),
           ...(isolation.env ? { env: isolation.env } : {}),
+          // One after another: the first branches get their files soonest (docs/parallel.md).
+          ...(i > 0 ? { after: copies[i - 1].ready } : {}),
         }),
       );
   } catch (error) {

@@ -116,6 +116,25 @@ describe("a branch's copy written in the background", { timeout: 120_000 }, () =
     await sm.close();
   });
 
+  it("copies started together are written one after another, so the first branch gets its files first", async () => {
+    const { sm, cps, checkpointId } = await sessionWithTurn(fake, t.root, t.ws, t.store);
+    const where = {
+      folder: t.ws,
+      storeDir: cps.engine(t.ws)!.storeDir,
+      checkpointId,
+      copiesDir: path.join(t.root, "copies"),
+    };
+    const first = await BranchCopy.materialize({ ...where, env: gitWrapperEnv(t.root, { delaySeconds: 1 }) });
+    const second = await BranchCopy.materialize({ ...where, after: first.ready });
+    const order: string[] = [];
+    await Promise.all([first.ready.then(() => order.push("first")), second.ready.then(() => order.push("second"))]);
+    assert.deepEqual(order, ["first", "second"], "the second copy (a fast git) waited for the first (a slow one)");
+    assert.equal(fs.readFileSync(path.join(second.dir, "lib", "util.txt"), "utf8"), "util\n");
+    await Promise.all([first.remove(), second.remove()]);
+    assert.deepEqual(await listBranchCopies(where.copiesDir), []);
+    await sm.close();
+  });
+
   it("a stop during the copy kills git and leaves no folder behind", async () => {
     const { sm, cps, nodeId, checkpointId } = await sessionWithTurn(fake, t.root, t.ws, t.store);
     fake.setDefault(() => ({ stall: true, text: "thinking" }));
@@ -137,12 +156,13 @@ describe("a branch's copy written in the background", { timeout: 120_000 }, () =
       },
       toolsFor: (dir) => createWorkspaceTools(dir),
     });
-    // Both copies exist, their git still writing (the wrapper waits): the branches run meanwhile.
+    // Both copies exist; the first one's git is still writing (the wrapper waits), the second waits its turn; the
+    // branches run meanwhile.
     assert.equal((await listBranchCopies(copiesDir)).length, 2);
     assert.ok(exploration.branches.every((b) => !b.copy.complete));
-    for (let i = 0; i < 200 && processesUnder(copiesDir).length < 2; i++)
+    for (let i = 0; i < 200 && processesUnder(copiesDir).length === 0; i++)
       await new Promise((resolve) => setTimeout(resolve, 25));
-    if (process.platform === "linux") assert.ok(processesUnder(copiesDir).length >= 2, "git runs in each copy");
+    if (process.platform === "linux") assert.notDeepEqual(processesUnder(copiesDir), [], "git runs in the first copy");
     exploration.stopAll();
     const outcomes = await exploration.done;
     assert.deepEqual(
@@ -151,7 +171,8 @@ describe("a branch's copy written in the background", { timeout: 120_000 }, () =
     );
     assert.deepEqual(await listBranchCopies(copiesDir), [], "no copy folder is left");
     assert.deepEqual(processesUnder(copiesDir), [], "no git process is left in a copy");
-    await assert.rejects(exploration.branches[0].copy.ready, /removed before all its files were written/);
+    for (const b of exploration.branches)
+      await assert.rejects(b.copy.ready, /removed before all its files were written/);
     await sm.close();
   });
 
