@@ -88,8 +88,8 @@ function isInside(parent: string, child: string): boolean {
 }
 
 /**
- * git's parallel checkout while a copy is written: two workers. Measured on a 2-core machine for 10,000 files
- * (docs/parallel.md): one worker (git's default) was the slowest in the median; "auto" (one per core) was no
+ * git's parallel checkout while a copy is written: two workers. Measured on a 2-core machine under load for 10,000
+ * files (docs/parallel.md): one worker (git's default) was the slowest in the median, "auto" (one per core) no
  * better than two.
  */
 const CHECKOUT_CONFIG = ["-c", "checkout.workers=2", "-c", "checkout.thresholdForParallelism=1"];
