@@ -11,14 +11,15 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { BranchCopy, listBranchCopies } from "../../../src/core/parallel/branch-copy.js";
 import { readBranchRuns } from "../../../src/core/parallel/branch-run-lines.js";
-import { runBranch } from "../../../src/core/parallel/branch-run.js";
-import { exploreInParallel } from "../../../src/core/parallel/explore.js";
+import { runBranch, type BranchEvent, type BranchOutcome } from "../../../src/core/parallel/branch-run.js";
+import type { Exploration } from "../../../src/core/parallel/explore.js";
+import type { SessionManager } from "../../../src/core/session/session-manager.js";
 import { createWorkspaceTools } from "../../../src/core/tools/index.js";
 import type { FakeRequestBody } from "../../util/fake-provider-common.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { openAIModel } from "../agent/helpers.js";
 import { tempWorkspacePerTest } from "../checkpoints/helpers.js";
-import { sessionWithTurn } from "./helpers.js";
+import { exploreFromTurn, sessionWithTurn } from "./helpers.js";
 
 const fake = fakeServerForSuite();
 const t = tempWorkspacePerTest();
@@ -64,6 +65,39 @@ function lastRole(body: FakeRequestBody): string | undefined {
   return (body.messages as { role?: string }[] | undefined)?.at(-1)?.role;
 }
 
+/** One branch from `nodeId` working in `copy` with the real workspace tools. */
+function branchOnCopy(
+  sm: SessionManager,
+  nodeId: string,
+  copy: BranchCopy,
+  prompt: string,
+  onEvent?: (e: BranchEvent) => void,
+): Promise<BranchOutcome> {
+  return runBranch({
+    sessionManager: sm,
+    parentId: nodeId,
+    prompt,
+    model: openAIModel(fake),
+    kind: "explore",
+    groupId: "g",
+    tools: createWorkspaceTools(copy.dir),
+    cwd: copy.dir,
+    copy,
+    getApiKey: async () => "test-key",
+    ...(onEvent ? { onEvent } : {}),
+  });
+}
+
+/** Two explored branches whose model calls stall, their copies' git run with `env`. */
+async function twoStalledBranches(
+  env: NodeJS.ProcessEnv,
+): Promise<{ sm: SessionManager; copiesDir: string; exploration: Exploration }> {
+  const setup = await sessionWithTurn(fake, t.root, t.ws, t.store);
+  fake.setDefault(() => ({ stall: true, text: "thinking" }));
+  const exploration = await exploreFromTurn(fake, t, setup, { count: 2, env });
+  return { sm: setup.sm, copiesDir: path.join(t.root, "copies"), exploration };
+}
+
 describe("a branch's copy written in the background", { timeout: 120_000 }, () => {
   it("starts the branch at once; a tool call issued before the copy is complete sees the whole copy", async () => {
     const { sm, cps, nodeId, checkpointId } = await sessionWithTurn(fake, t.root, t.ws, t.store);
@@ -81,20 +115,8 @@ describe("a branch's copy written in the background", { timeout: 120_000 }, () =
       return { text: "Reading.", toolCalls: [{ name: "read", args: { path: "lib/util.txt" } }] };
     });
     const completeAtToolStart: boolean[] = [];
-    const outcome = await runBranch({
-      sessionManager: sm,
-      parentId: nodeId,
-      prompt: "read lib/util.txt",
-      model: openAIModel(fake),
-      kind: "explore",
-      groupId: "g",
-      tools: createWorkspaceTools(copy.dir),
-      cwd: copy.dir,
-      copy,
-      getApiKey: async () => "test-key",
-      onEvent: (e) => {
-        if (e.type === "tool_execution_start") completeAtToolStart.push(copy.complete);
-      },
+    const outcome = await branchOnCopy(sm, nodeId, copy, "read lib/util.txt", (e) => {
+      if (e.type === "tool_execution_start") completeAtToolStart.push(copy.complete);
     });
     assert.equal(outcome.state, "done", outcome.error);
     assert.deepEqual(completeWhenAsked, [false, true], "the first request went out before the copy was complete");
@@ -136,26 +158,7 @@ describe("a branch's copy written in the background", { timeout: 120_000 }, () =
   });
 
   it("a stop during the copy kills git and leaves no folder behind", async () => {
-    const { sm, cps, nodeId, checkpointId } = await sessionWithTurn(fake, t.root, t.ws, t.store);
-    fake.setDefault(() => ({ stall: true, text: "thinking" }));
-    const copiesDir = path.join(t.root, "copies");
-    const exploration = await exploreInParallel({
-      sessionManager: sm,
-      parentId: nodeId,
-      prompt: "go",
-      count: 2,
-      models: [openAIModel(fake)],
-      getApiKey: async () => "test-key",
-      isolation: {
-        folder: t.ws,
-        storeDir: cps.engine(t.ws)!.storeDir,
-        checkpointId,
-        copiesDir,
-        capBytes: 64 * 1024 * 1024,
-        env: gitWrapperEnv(t.root, { delaySeconds: 30 }),
-      },
-      toolsFor: (dir) => createWorkspaceTools(dir),
-    });
+    const { sm, copiesDir, exploration } = await twoStalledBranches(gitWrapperEnv(t.root, { delaySeconds: 30 }));
     // Both copies exist; the first one's git is still writing (the wrapper waits), the second waits its turn; the
     // branches run meanwhile.
     assert.equal((await listBranchCopies(copiesDir)).length, 2);
@@ -186,18 +189,7 @@ describe("a branch's copy written in the background", { timeout: 120_000 }, () =
       checkpointId: missing,
       copiesDir: path.join(t.root, "copies"),
     });
-    const outcome = await runBranch({
-      sessionManager: sm,
-      parentId: nodeId,
-      prompt: "list",
-      model: openAIModel(fake),
-      kind: "explore",
-      groupId: "g",
-      tools: createWorkspaceTools(copy.dir),
-      cwd: copy.dir,
-      copy,
-      getApiKey: async () => "test-key",
-    });
+    const outcome = await branchOnCopy(sm, nodeId, copy, "list");
     assert.equal(outcome.state, "failed");
     assert.match(outcome.error ?? "", /branch's copy of .* \(checkpoint 0123456789ab\) could not be made/);
     assert.equal(readBranchRuns(sm).get(outcome.branchId as string)?.state, "failed");
@@ -206,26 +198,9 @@ describe("a branch's copy written in the background", { timeout: 120_000 }, () =
   });
 
   it("a copy git cannot write fails its branches with git's reason; nothing is left", async () => {
-    const { sm, cps, nodeId, checkpointId } = await sessionWithTurn(fake, t.root, t.ws, t.store);
-    fake.setDefault(() => ({ stall: true, text: "thinking" }));
-    const copiesDir = path.join(t.root, "copies");
-    const exploration = await exploreInParallel({
-      sessionManager: sm,
-      parentId: nodeId,
-      prompt: "go",
-      count: 2,
-      models: [openAIModel(fake)],
-      getApiKey: async () => "test-key",
-      isolation: {
-        folder: t.ws,
-        storeDir: cps.engine(t.ws)!.storeDir,
-        checkpointId,
-        copiesDir,
-        capBytes: 64 * 1024 * 1024,
-        env: gitWrapperEnv(t.root, { failWith: "fatal: unable to write new file: No space left on device" }),
-      },
-      toolsFor: (dir) => createWorkspaceTools(dir),
-    });
+    const { sm, copiesDir, exploration } = await twoStalledBranches(
+      gitWrapperEnv(t.root, { failWith: "fatal: unable to write new file: No space left on device" }),
+    );
     const outcomes = await exploration.done;
     for (const o of outcomes) {
       assert.equal(o.state, "failed");
