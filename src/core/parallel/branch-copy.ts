@@ -6,6 +6,11 @@
  * folder, and Show Changes, compare and the three-way merge of Bring Conclusions Here read them as they read the
  * workspace's own checkpoints. The user's files and the folder's own checkpoint branch are never touched.
  *
+ * Starting a copy is immediate: its folder and `copy.json` are made, then git writes the files in the background;
+ * `ready` tells when they are all there, and every use of the files (the branch's tools, its checkpoints, its line
+ * counts) waits for it. So a branch sends its first request at once, and writing 10,000 files (seconds on a busy
+ * machine) overlaps the model's first reply.
+ *
  * Layout: `<copiesDir>/<key>/copy.json` (who owns it), `<key>/index` (git's stat cache of the copy) and
  * `<key>/files/` (the work folder).
  */
@@ -64,6 +69,11 @@ export interface MaterializeOptions {
   sessionFile?: string;
   /** The environment git runs with (its PATH finds git); default process.env. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The files are written once this settles (e.g. the previous copy's `ready`): copies started together are
+   * written one after another, so the first branches get theirs soonest instead of all getting theirs last.
+   */
+  after?: Promise<unknown>;
 }
 
 /** The ref that keeps a copy's checkpoints reachable in the shared repository. */
@@ -77,9 +87,28 @@ function isInside(parent: string, child: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
-/** See the file comment. Make one with `BranchCopy.materialize()`, or reopen one with `BranchCopy.open()`. */
+/**
+ * git's parallel checkout while a copy is written: two workers. Measured on a 2-core machine under load for 10,000
+ * files (docs/parallel.md): one worker (git's default) was the slowest in the median, "auto" (one per core) no
+ * better than two.
+ */
+const CHECKOUT_CONFIG = ["-c", "checkout.workers=2", "-c", "checkout.thresholdForParallelism=1"];
+
+/** Where a copy stands: its files being written, all written, their writing failed, or the copy removed. */
+type CopyState = "filling" | "complete" | "failed" | "removed";
+
+/**
+ * See the file comment. Make one with `BranchCopy.materialize()` (it returns at once; the files arrive in the
+ * background and `ready` says when they are all there), or reopen one with `BranchCopy.open()`.
+ */
 export class BranchCopy {
   private head: { commit: string; tree: string };
+  private state: CopyState;
+  private readonly ready_: Promise<void>;
+  /** Stops the writing of the files (kills the git process) when the copy is removed before it is complete. */
+  private readonly stopFill = new AbortController();
+  /** Writes of `copy.json` and the removal of the folder, one after another (never a write into a removed copy). */
+  private serial: Promise<unknown> = Promise.resolve();
 
   private constructor(
     /** The copy's own folder under the copies folder. */
@@ -87,8 +116,13 @@ export class BranchCopy {
     readonly info: BranchCopyInfo,
     private readonly git: GitRunner,
     head: { commit: string; tree: string },
+    fill?: (copy: BranchCopy, signal: AbortSignal) => Promise<string>,
   ) {
     this.head = head;
+    this.state = fill ? "filling" : "complete";
+    this.ready_ = fill ? this.watchFill(fill(this, this.stopFill.signal)) : Promise.resolve();
+    // Whoever needs the files waits for `ready` and gets its error; an unobserved failure must not crash the host.
+    this.ready_.catch(() => undefined);
   }
 
   /** The folder the branch's tools run in. */
@@ -102,9 +136,23 @@ export class BranchCopy {
   }
 
   /**
-   * Writes the files of `checkpointId` into a new folder under `copiesDir`. Throws when `copiesDir` lies inside
-   * the workspace folder (the copy would be recorded as the workspace's files) or the checkpoint is unknown; a
-   * failure leaves nothing behind.
+   * Resolves when every file of the checkpoint is in `dir`; rejects with a clear error when they cannot be written
+   * (the copy is then removed) or the copy was removed first. Every use of the copy's files waits for it.
+   */
+  get ready(): Promise<void> {
+    return this.ready_;
+  }
+
+  /** True once every file is written. */
+  get complete(): boolean {
+    return this.state === "complete";
+  }
+
+  /**
+   * Starts a copy of the files of `checkpointId` in a new folder under `copiesDir` and returns at once: the folder
+   * and its `copy.json` exist, the files are written in the background (`ready`). Throws when `copiesDir` lies
+   * inside the workspace folder (the copy would be recorded as the workspace's files), the id is not a commit id,
+   * or the folder cannot be made; a failure leaves nothing behind.
    */
   static async materialize(options: MaterializeOptions): Promise<BranchCopy> {
     const folder = path.resolve(options.folder);
@@ -125,21 +173,42 @@ export class BranchCopy {
     await fs.mkdir(path.join(root, "files"), { recursive: true });
     try {
       await writeInfo(root, info);
-      const git = runnerFor(options.storeDir, root, options.env);
-      const raw = (await git.run(["cat-file", "commit", options.checkpointId])).stdout.toString("utf8");
-      const tree = /^tree ([0-9a-f]+)$/m.exec(raw)?.[1];
-      if (!tree) throw new Error(`Checkpoint ${options.checkpointId} has no tree`);
-      // One index of the copy's own, then every file written from it: no file passes through this process.
-      await git.run(["read-tree", options.checkpointId]);
-      await git.run(["checkout-index", "-a", "-f", "-q"]);
-      for (const dir of parseCommitMeta(raw).emptyDirs)
-        await fs.mkdir(path.join(root, "files", ...dir.split("/")), { recursive: true });
-      await git.run(["update-ref", copyRef(key), options.checkpointId]);
-      return new BranchCopy(root, info, git, { commit: options.checkpointId, tree });
     } catch (error) {
       await fs.rm(root, { recursive: true, force: true });
       throw error;
     }
+    const git = runnerFor(options.storeDir, root, options.env);
+    const after = options.after?.catch(() => undefined);
+    return new BranchCopy(root, info, git, { commit: options.checkpointId, tree: "" }, async (copy, signal) => {
+      // A copy removed while it waits for its turn stops waiting.
+      await Promise.race([after, new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }))]);
+      return writeFiles(copy, git, options.checkpointId, signal);
+    });
+  }
+
+  /** Follows the writing of the files: the copy is complete, or it failed and is removed. */
+  private async watchFill(filling: Promise<string>): Promise<void> {
+    try {
+      const tree = await filling;
+      if (this.state !== "filling") throw new Error("removed");
+      this.head = { ...this.head, tree };
+      this.state = "complete";
+    } catch (error) {
+      const removed = this.state === "removed";
+      if (!removed) this.state = "failed";
+      await this.inTurn(() => removeCopy(this.root, this.git)).catch(() => undefined);
+      const where = `The branch's copy of ${this.info.folder} (checkpoint ${this.info.fromCheckpoint.slice(0, 12)})`;
+      if (removed) throw new Error(`${where} was removed before all its files were written`);
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`${where} could not be made: ${reason}`, { cause: error });
+    }
+  }
+
+  /** Runs `op` after the copy's earlier `copy.json` writes and removals. */
+  private inTurn<T>(op: () => Promise<T>): Promise<T> {
+    const run = this.serial.then(op, op);
+    this.serial = run.catch(() => undefined);
+    return run;
   }
 
   /** Reopens a copy made earlier (by this or another process). */
@@ -157,7 +226,10 @@ export class BranchCopy {
   async setOwner(sessionFile: string | undefined, branchId: string): Promise<void> {
     this.info.branchId = branchId;
     if (sessionFile !== undefined) this.info.sessionFile = sessionFile;
-    await writeInfo(this.root, this.info);
+    // It does not wait for the files; a copy that failed or was removed meanwhile has no folder to write into.
+    await this.inTurn(async () => {
+      if (this.state === "filling" || this.state === "complete") await writeInfo(this.root, this.info);
+    });
   }
 
   /**
@@ -166,6 +238,7 @@ export class BranchCopy {
    * `created: false`.
    */
   async checkpoint(reason: string, signal?: AbortSignal): Promise<CopyCheckpoint> {
+    await this.ready_;
     await this.git.run(["add", "-A", "."], { signal });
     const tree = await this.git.text(["write-tree"], { signal });
     const previous = this.head;
@@ -185,6 +258,7 @@ export class BranchCopy {
    * lines (binary files count none).
    */
   async lineStats(): Promise<FileLineStat[]> {
+    await this.ready_;
     if (this.head.commit === this.info.fromCheckpoint) return [];
     const out = await this.git.run([
       "diff-tree",
@@ -204,10 +278,40 @@ export class BranchCopy {
     return stats;
   }
 
-  /** Removes the copy's folder and its ref (its checkpoints stay readable while entries name them). */
+  /**
+   * Removes the copy's folder and its ref (its checkpoints stay readable while entries name them). A copy whose
+   * files are still being written stops that first (its git process is killed): nothing is left behind.
+   */
   async remove(): Promise<void> {
-    await removeCopy(this.root, this.git);
+    const filling = this.state === "filling";
+    this.state = "removed";
+    if (filling) this.stopFill.abort();
+    await this.ready_.catch(() => undefined);
+    await this.inTurn(() => removeCopy(this.root, this.git));
   }
+}
+
+/**
+ * Writes the files of `checkpointId` into the copy's folder: an index of the copy's own, then every file written
+ * from it by git (no file passes through this process). Resolves with the checkpoint's tree.
+ */
+async function writeFiles(
+  copy: BranchCopy,
+  git: GitRunner,
+  checkpointId: string,
+  signal: AbortSignal,
+): Promise<string> {
+  const raw = (await git.run(["cat-file", "commit", checkpointId], { signal })).stdout.toString("utf8");
+  const tree = /^tree ([0-9a-f]+)$/m.exec(raw)?.[1];
+  if (!tree) throw new Error(`Checkpoint ${checkpointId} has no tree`);
+  await git.run(["read-tree", checkpointId], { signal });
+  await git.run([...CHECKOUT_CONFIG, "checkout-index", "-a", "-f", "-q"], { signal });
+  for (const dir of parseCommitMeta(raw).emptyDirs) {
+    if (signal.aborted) throw new Error("removed");
+    await fs.mkdir(path.join(copy.dir, ...dir.split("/")), { recursive: true });
+  }
+  await git.run(["update-ref", copyRef(copy.info.key), checkpointId], { signal });
+  return tree;
 }
 
 function runnerFor(storeDir: string, root: string, env?: NodeJS.ProcessEnv): GitRunner {
@@ -239,7 +343,7 @@ async function readInfo(root: string): Promise<BranchCopyInfo | undefined> {
 async function removeCopy(root: string, git?: GitRunner): Promise<void> {
   const info = await readInfo(root);
   if (git && info) await git.run(["update-ref", "-d", copyRef(info.key)], { okCodes: [0, 1] }).catch(() => undefined);
-  await fs.rm(root, { recursive: true, force: true });
+  await fs.rm(root, { recursive: true, force: true, maxRetries: 3 });
 }
 
 /** A copy found under the copies folder, and its size on disk. */

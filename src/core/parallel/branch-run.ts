@@ -56,7 +56,12 @@ export interface BranchRunOptions {
   stream?: StreamFn;
   maxTurns?: number;
   signal?: AbortSignal;
-  /** The branch's copy: its files are recorded after tool calls that may change them. */
+  /**
+   * The branch's copy: its files are recorded after tool calls that may change them. The branch starts while the
+   * copy's files are still being written: every tool call waits for them (`BranchCopy.ready`), a copy that cannot
+   * be made ends the branch as `failed` with its error, and a branch stopped before its copy is complete removes
+   * the copy (nothing is left).
+   */
   copy?: BranchCopy;
   /** Every event of the branch's loop, and `branch_entry` when an entry was written (the tip moved). */
   onEvent?: (event: BranchEvent) => void;
@@ -83,6 +88,18 @@ export interface BranchOutcome {
 }
 
 const approveAll: ToolApprovalPolicy = async () => ({ approved: true });
+
+/** `tools`, each waiting for the copy's files before it runs (a failed copy fails the call with its error). */
+function afterCopy(tools: readonly AgentTool[], copy: BranchCopy | undefined): readonly AgentTool[] {
+  if (!copy) return tools;
+  return tools.map((tool): AgentTool => ({
+    ...tool,
+    execute: async (args, ctx) => {
+      await copy.ready;
+      return tool.execute(args, ctx);
+    },
+  }));
+}
 
 function addUsage(total: Usage, u: Usage): void {
   total.input += u.input;
@@ -127,6 +144,22 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
   options.signal?.addEventListener("abort", onAbort, { once: true });
   const signal = controller.signal;
 
+  // The copy's files arrive while the first request goes out; see BranchRunOptions.copy.
+  const copy = options.copy;
+  let copyFailure: string | undefined;
+  let copyRemoval: Promise<void> | undefined;
+  copy?.ready.catch((e: unknown) => {
+    if (signal.aborted) return;
+    copyFailure = e instanceof Error ? e.message : String(e);
+    controller.abort();
+  });
+  const dropIncompleteCopy = (): void => {
+    if (copy && !copy.complete) copyRemoval ??= copy.remove().catch(() => undefined);
+  };
+  if (signal.aborted) dropIncompleteCopy();
+  signal.addEventListener("abort", dropIncompleteCopy, { once: true });
+  const tools = afterCopy(options.tools, copy);
+
   // The context is the parent's, built once, plus the branch's own messages: nothing else enters it.
   const base = sm.buildSessionContextAt(options.parentId).messages;
   const own: AgentMessage[] = [];
@@ -154,7 +187,6 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
   };
 
   const checkpoint = async (moment: CheckpointMoment): Promise<void> => {
-    const copy = options.copy;
     if (!copy || tip === null) return;
     filesMayHaveChanged = false;
     const result = await copy.checkpoint(moment, signal);
@@ -247,7 +279,7 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
     await runAgentLoop({
       signal,
       maxTurns: options.maxTurns ?? DEFAULT_BRANCH_MAX_TURNS,
-      tools: options.tools,
+      tools,
       approve: options.approve ?? approveAll,
       cwd: options.cwd,
       stream: options.stream ?? streamCompletion,
@@ -271,11 +303,16 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
   }
-  const state: BranchOutcome["state"] = signal.aborted
-    ? "stopped"
-    : failure !== undefined || modelError !== undefined
+  await copyRemoval;
+  failure = copyFailure ?? failure;
+  const state: BranchOutcome["state"] =
+    copyFailure !== undefined
       ? "failed"
-      : "done";
+      : signal.aborted
+        ? "stopped"
+        : failure !== undefined || modelError !== undefined
+          ? "failed"
+          : "done";
   const error = failure ?? (state === "failed" ? modelError : undefined);
   if (branchId !== undefined) {
     try {
@@ -291,7 +328,7 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
       // The session closed under the run (the window went): the branch reads as stopped when reopened.
     }
   }
-  const files = options.copy ? await options.copy.lineStats().catch(() => []) : [];
+  const files = copy ? await copy.lineStats().catch(() => []) : [];
   if (error !== undefined) emit({ type: "error", error, source: failure !== undefined ? "tool" : "model" });
   emit({ type: "agent_end", messages: own });
   return {

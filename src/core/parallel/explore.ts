@@ -72,9 +72,10 @@ export interface Exploration {
 }
 
 /**
- * Makes the copies (all of them first: when one cannot be made, none is left and nothing is written), then starts
- * every branch. Rejects for a bad count or model list, a copy over the size cap (CopySizeCapError) or a copy that
- * cannot be made.
+ * Checks the size cap, starts the copies (all of them first: when one cannot be started, none is left and nothing
+ * is written), then starts every branch at once: the copies' files are written in the background while the
+ * branches' first requests go out (`BranchCopy.ready`; a copy that fails ends its branch as failed). Rejects for a
+ * bad count or model list, a copy over the size cap (CopySizeCapError) or a copy that cannot be started.
  */
 export async function exploreInParallel(options: ExploreOptions): Promise<Exploration> {
   const { count, models, isolation } = options;
@@ -96,6 +97,8 @@ export async function exploreInParallel(options: ExploreOptions): Promise<Explor
           copiesDir: isolation.copiesDir,
           sessionFile: options.sessionManager.getSessionFile(),
           ...(isolation.env ? { env: isolation.env } : {}),
+          // One after another: the first branches get their files soonest (docs/parallel.md).
+          ...(i > 0 ? { after: copies[i - 1].ready } : {}),
         }),
       );
   } catch (error) {

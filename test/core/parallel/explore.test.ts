@@ -22,7 +22,7 @@ import { exploreInParallel } from "../../../src/core/parallel/explore.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { openAIModel } from "../agent/helpers.js";
 import { read, tempWorkspacePerTest } from "../checkpoints/helpers.js";
-import { exploreReplies, requestTexts, sessionWithTurn } from "./helpers.js";
+import { exploreFromTurn, exploreReplies, requestTexts, sessionWithTurn } from "./helpers.js";
 
 const fake = fakeServerForSuite();
 const t = tempWorkspacePerTest();
@@ -193,7 +193,8 @@ describe("explore in parallel (core)", { timeout: 120_000 }, () => {
   });
 
   it("a branch that fails ends failed with its error; the others finish; a stopped one ends stopped", async () => {
-    const { sm, cps, nodeId, checkpointId } = await sessionWithTurn(fake, t.root, t.ws, t.store);
+    const setup = await sessionWithTurn(fake, t.root, t.ws, t.store);
+    const { sm } = setup;
     let n = 0;
     fake.setDefault((body) => {
       const last = (body.messages as { role: string }[]).at(-1);
@@ -203,22 +204,7 @@ describe("explore in parallel (core)", { timeout: 120_000 }, () => {
       if (n === 2) return { stall: true, text: "thinking" };
       return { text: "fine" };
     });
-    const exploration = await exploreInParallel({
-      sessionManager: sm,
-      parentId: nodeId,
-      prompt: "go",
-      count: 3,
-      models: [openAIModel(fake)],
-      getApiKey: async () => "test-key",
-      isolation: {
-        folder: t.ws,
-        storeDir: cps.engine(t.ws)!.storeDir,
-        checkpointId,
-        copiesDir: path.join(t.root, "copies"),
-        capBytes: 64 * 1024 * 1024,
-      },
-      toolsFor: (dir) => createWorkspaceTools(dir),
-    });
+    const exploration = await exploreFromTurn(fake, t, setup, { count: 3 });
     // Stop the stalled one once the other two ended. Which branch's request comes first (and so fails, stalls or
     // finishes) is up to the scheduler: wait for any two.
     await new Promise<void>((resolve) => {
