@@ -16,7 +16,6 @@ import {
   type SessionEntry,
 } from "../../../src/core/index.js";
 import { uuidv7 } from "../../../src/core/session/ids.js";
-import { lockTestHooks } from "../../../src/core/session/lock.js";
 import { writeTestHooks } from "../../../src/core/session/write-all.js";
 import { assistant, readJsonl, tempDir, user } from "./helpers.js";
 import { lockDirOf } from "./lock-helpers.js";
@@ -26,7 +25,6 @@ let cleanup: () => void;
 beforeEach(() => ({ dir, cleanup } = tempDir("pi16-")));
 afterEach(() => {
   writeTestHooks.write = undefined;
-  lockTestHooks.afterInstallFailed = undefined;
   cleanup();
 });
 
@@ -250,12 +248,12 @@ describe("defects of issue 22", () => {
     const oldLock = lockDirOf(file);
     fs.writeFileSync(oldLock, JSON.stringify({ pid: 1, hostname: "elsewhere", time: new Date().toISOString() }));
     const codes: unknown[] = [];
-    lockTestHooks.afterInstallFailed = (lockPath, error) => {
+    const afterInstallFailed = (lockPath: string, error: unknown): void => {
       codes.push((error as NodeJS.ErrnoException).code);
       // The other opener judged the old lock gone and removed it, and has not installed its own yet.
       if (lockPath === oldLock) fs.rmSync(oldLock, { force: true });
     };
-    const sm = await SessionManager.open(file);
+    const sm = await SessionManager.open(file, { lock: { hooks: { afterInstallFailed } } });
     assert.deepEqual(codes, ["ENOTDIR"]);
     assert.ok(fs.statSync(oldLock).isDirectory(), "the lock is a folder lock now");
     await sm.close();
