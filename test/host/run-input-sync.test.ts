@@ -5,7 +5,8 @@ import type { AgentTool } from "../../src/core/tools/types.js";
 import { followRunInput } from "../../src/host/run-input-sync.js";
 import { ApprovalBroker } from "../../src/host/tool-approval.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
-import { fileSession, newAgent, openAIModel, tempDirPerTest } from "../core/agent/helpers.js";
+import { newAgent, openAIModel, tempDirPerTest } from "../core/agent/helpers.js";
+import { fileSession } from "../util/session-builder.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
 
 /** A tool that runs until released, so messages can be queued meanwhile. */

@@ -10,7 +10,7 @@ import type { BranchSummaryEntry, CompactionEntry } from "../../src/core/session
 import { usageOf } from "../../src/host/chat-dto.js";
 import { ChatPath } from "../../src/host/chat-path.js";
 import { newAgent, openAIModel, tempDirPerTest } from "../core/agent/helpers.js";
-import { assistant, readJsonl, user } from "../core/session/helpers.js";
+import { assistant, readJsonl, user } from "../util/session-builder.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 

@@ -12,18 +12,10 @@ import { buildContextFromEntries } from "../../../src/core/session/context.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { piLeafPath, readJsonl } from "../session/helpers.js";
-import {
-  assistantMsg,
-  fileSession,
-  fileSize,
-  newAgent,
-  openAIModel,
-  requestText,
-  tempDirPerTest,
-  toolResultMsg,
-  userMsg,
-} from "./helpers.js";
+import { piLeafPath } from "../session/helpers.js";
+import { readJsonl } from "../../util/session-builder.js";
+import { fileSize, newAgent, openAIModel, requestText, tempDirPerTest } from "./helpers.js";
+import { assistant, fileSession, toolResult, user } from "../../util/session-builder.js";
 
 /**
  * u1 → a1 ┬→ u2 "Try approach A" → a2(write src/a.ts) → t2 → a3 "Approach A works"   ← other branch
@@ -31,17 +23,17 @@ import {
  */
 async function buildTree(dir: string) {
   const sm = await fileSession(dir);
-  const u1 = sm.appendMessage(userMsg("Start the task"));
-  const a1 = sm.appendMessage(assistantMsg("I'll help"));
-  const u2 = sm.appendMessage(userMsg("Try approach A and keep the API stable"));
+  const u1 = sm.appendMessage(user("Start the task"));
+  const a1 = sm.appendMessage(assistant("I'll help"));
+  const u2 = sm.appendMessage(user("Try approach A and keep the API stable"));
   const a2 = sm.appendMessage(
-    assistantMsg("Writing", [{ id: "c1", name: "write", args: { path: "src/a.ts", content: "x" } }]),
+    assistant("Writing", [{ id: "c1", name: "write", args: { path: "src/a.ts", content: "x" } }]),
   );
-  const t2 = sm.appendMessage(toolResultMsg("c1", "write", "Wrote src/a.ts"));
-  const a3 = sm.appendMessage(assistantMsg("Approach A works: the parser passes all tests"));
+  const t2 = sm.appendMessage(toolResult("Wrote src/a.ts", "write", "c1"));
+  const a3 = sm.appendMessage(assistant("Approach A works: the parser passes all tests"));
   sm.branch(a1);
-  const u3 = sm.appendMessage(userMsg("Try approach B"));
-  const a4 = sm.appendMessage(assistantMsg("Approach B is slow"));
+  const u3 = sm.appendMessage(user("Try approach B"));
+  const a4 = sm.appendMessage(assistant("Approach B is slow"));
   return { sm, ids: { u1, a1, u2, a2, t2, a3, u3, a4 } };
 }
 
@@ -158,8 +150,8 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
     const { sm, ids } = await buildTree(tmp.dir);
     sm.branch(ids.a3);
     const comp = sm.appendCompaction("Approach A condensed", ids.a3, 500);
-    const u5 = sm.appendMessage(userMsg("Polish approach A"));
-    const a5 = sm.appendMessage(assistantMsg("Polished"));
+    const u5 = sm.appendMessage(user("Polish approach A"));
+    const a5 = sm.appendMessage(assistant("Polished"));
     sm.branch(ids.a4);
     const { agent } = newAgent(sm, { model: openAIModel(fake) });
     let prepared: HookEventMap["session_before_tree"]["preparation"] | undefined;

@@ -1,18 +1,14 @@
-/** Shared set-up of the AgentSession tests: temp sessions, fake-server models, simple tools. */
+/** Shared set-up of the AgentSession tests: fake-server models, simple tools, agents (sessions: test/util/session-builder.ts). */
 import fs from "node:fs";
 import { after, beforeEach } from "node:test";
 import { AgentSession, type AgentSessionOptions } from "../../../src/core/agent/agent-session.js";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
-import { emptyUsage, type AgentMessage, type AssistantMessage } from "../../../src/core/messages.js";
 import { ModelRegistry } from "../../../src/core/providers/model-registry.js";
 import type { ModelInfo } from "../../../src/core/providers/types.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { AgentTool } from "../../../src/core/tools/types.js";
 import type { FakeServer } from "../../util/fake-provider-common.js";
-import { tempDir as sharedTempDir } from "../../util/temp-dir.js";
-
-/** A temp folder removed by `cleanup()` (the tests' one helper). */
-export const tempDir = (): { dir: string; cleanup: () => void } => sharedTempDir("agent-tree-agent-");
+import { tempDir } from "../../util/temp-dir.js";
 
 /**
  * A fresh temp folder for each test of the enclosing suite (node:test `describe` or file): `dir` is the
@@ -22,7 +18,7 @@ export function tempDirPerTest(): { readonly dir: string } {
   let tmp: ReturnType<typeof tempDir> | undefined;
   beforeEach(() => {
     tmp?.cleanup();
-    tmp = tempDir();
+    tmp = tempDir("agent-tree-agent-");
   });
   after(() => tmp?.cleanup());
   return {
@@ -33,11 +29,6 @@ export function tempDirPerTest(): { readonly dir: string } {
   };
 }
 
-/** A file-backed session in `dir`. */
-export async function fileSession(dir: string): Promise<SessionManager> {
-  return SessionManager.create(dir, dir);
-}
-
 /** Size in bytes of the session file (0 before the first append). */
 export function fileSize(sm: SessionManager): number {
   const f = sm.getSessionFile();
@@ -45,7 +36,7 @@ export function fileSize(sm: SessionManager): number {
 }
 
 /** A model served by a fake OpenAI server. */
-export function openAIModel(fake: FakeServer, over: Partial<ModelInfo> = {}): ModelInfo {
+export function openAIModel(fake: Pick<FakeServer, "baseURL">, over: Partial<ModelInfo> = {}): ModelInfo {
   return {
     id: "fake-model",
     name: "Fake",
@@ -59,7 +50,7 @@ export function openAIModel(fake: FakeServer, over: Partial<ModelInfo> = {}): Mo
 }
 
 /** A model served by a fake Anthropic server. */
-export function anthropicModel(fake: FakeServer, over: Partial<ModelInfo> = {}): ModelInfo {
+export function anthropicModel(fake: Pick<FakeServer, "baseURL">, over: Partial<ModelInfo> = {}): ModelInfo {
   return {
     id: "claude-fake",
     name: "Fake Claude",
@@ -124,42 +115,6 @@ export function newAgent(
   const events: AgentEvent[] = [];
   agent.subscribe((e) => events.push(e));
   return { agent, events };
-}
-
-/** A finished assistant message (for building sessions without a model). */
-export function assistantMsg(
-  text: string,
-  calls: { id: string; name: string; args: Record<string, unknown> }[] = [],
-): AssistantMessage {
-  return {
-    role: "assistant",
-    content: [
-      ...(text ? [{ type: "text" as const, text }] : []),
-      ...calls.map((c) => ({ type: "toolCall" as const, id: c.id, name: c.name, arguments: c.args })),
-    ],
-    provider: "fake-openai",
-    model: "fake-model",
-    usage: emptyUsage(),
-    stopReason: calls.length ? "toolUse" : "stop",
-    timestamp: Date.now(),
-  };
-}
-
-/** A user message. */
-export function userMsg(text: string): AgentMessage {
-  return { role: "user", content: text, timestamp: Date.now() };
-}
-
-/** A tool result. */
-export function toolResultMsg(callId: string, toolName: string, text: string, isError = false): AgentMessage {
-  return {
-    role: "toolResult",
-    toolCallId: callId,
-    toolName,
-    content: [{ type: "text", text }],
-    isError,
-    timestamp: Date.now(),
-  };
 }
 
 /** The text of the user turns of an OpenAI request body. */

@@ -7,17 +7,8 @@ import type { BranchSummaryEntry } from "../../../src/core/session/types.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 import type { FakeServer } from "../../util/fake-provider-common.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import {
-  anthropicModel,
-  assistantMsg,
-  fileSession,
-  fileSize,
-  newAgent,
-  openAIModel,
-  tempDirPerTest,
-  toolResultMsg,
-  userMsg,
-} from "./helpers.js";
+import { anthropicModel, fileSize, newAgent, openAIModel, tempDirPerTest } from "./helpers.js";
+import { assistant, fileSession, toolResult, user } from "../../util/session-builder.js";
 
 /**
  * u1 → a1 → u2 → a2(read src/a.ts) → t2 → a3   ← leaf
@@ -25,15 +16,15 @@ import {
  */
 async function buildTree(dir: string) {
   const sm = await fileSession(dir);
-  const u1 = sm.appendMessage(userMsg("Start the task"));
-  const a1 = sm.appendMessage(assistantMsg("I'll help"));
-  const u3 = sm.appendMessage(userMsg("Try approach B"));
-  const a4 = sm.appendMessage(assistantMsg("Approach B result"));
+  const u1 = sm.appendMessage(user("Start the task"));
+  const a1 = sm.appendMessage(assistant("I'll help"));
+  const u3 = sm.appendMessage(user("Try approach B"));
+  const a4 = sm.appendMessage(assistant("Approach B result"));
   sm.branch(a1);
-  const u2 = sm.appendMessage(userMsg("Try approach A and keep the API stable"));
-  const a2 = sm.appendMessage(assistantMsg("Reading", [{ id: "c1", name: "read", args: { path: "src/a.ts" } }]));
-  const t2 = sm.appendMessage(toolResultMsg("c1", "read", "export const a = 1;"));
-  const a3 = sm.appendMessage(assistantMsg("Approach A works"));
+  const u2 = sm.appendMessage(user("Try approach A and keep the API stable"));
+  const a2 = sm.appendMessage(assistant("Reading", [{ id: "c1", name: "read", args: { path: "src/a.ts" } }]));
+  const t2 = sm.appendMessage(toolResult("export const a = 1;", "read", "c1"));
+  const a3 = sm.appendMessage(assistant("Approach A works"));
   return { sm, ids: { u1, a1, u2, a2, t2, a3, u3, a4 } };
 }
 
@@ -109,12 +100,12 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   it("a user message on the current path: the summary covers what came after it, ancestor = the message", async () => {
     // u1 a1 u2 a2 u3 a3 ← leaf; select u3 (its text goes back to the editor, the leaf to a2).
     const sm = await fileSession(tmp.dir);
-    const u1 = sm.appendMessage(userMsg("one"));
-    const a1 = sm.appendMessage(assistantMsg("a one"));
-    const u2 = sm.appendMessage(userMsg("two"));
-    const a2 = sm.appendMessage(assistantMsg("a two"));
-    const u3 = sm.appendMessage(userMsg("three"));
-    const a3 = sm.appendMessage(assistantMsg("a three"));
+    const u1 = sm.appendMessage(user("one"));
+    const a1 = sm.appendMessage(assistant("a one"));
+    const u2 = sm.appendMessage(user("two"));
+    const a2 = sm.appendMessage(assistant("a two"));
+    const u3 = sm.appendMessage(user("three"));
+    const a3 = sm.appendMessage(assistant("a three"));
     const { agent } = newAgent(sm);
     let prepared: HookEventMap["session_before_tree"]["preparation"] | undefined;
     agent.hooks.on("session_before_tree", (e) => void (prepared = e.preparation));
@@ -299,8 +290,8 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   it("stops at a compaction on the abandoned branch", async () => {
     const { sm, ids } = await buildTree(tmp.dir);
     const comp = sm.appendCompaction("Earlier work summarized", ids.t2, 1234);
-    const u5 = sm.appendMessage(userMsg("After compaction request"));
-    const a5 = sm.appendMessage(assistantMsg("After compaction answer"));
+    const u5 = sm.appendMessage(user("After compaction request"));
+    const a5 = sm.appendMessage(assistant("After compaction answer"));
     const { agent } = newAgent(sm);
     let prepared: string[] = [];
     agent.hooks.on("session_before_tree", (e) => void (prepared = e.preparation.entriesToSummarize.map((x) => x.id)));
@@ -315,17 +306,15 @@ describe("navigateTree", { timeout: 60_000 }, () => {
 
   it("keeps the summary request within the model's window with big tool results", async () => {
     const sm = await fileSession(tmp.dir);
-    const root = sm.appendMessage(userMsg("Start"));
-    const other = sm.appendMessage(assistantMsg("Other branch"));
+    const root = sm.appendMessage(user("Start"));
+    const other = sm.appendMessage(assistant("Other branch"));
     sm.branch(root);
-    sm.appendMessage(userMsg("Analyse the logs"));
+    sm.appendMessage(user("Analyse the logs"));
     for (let i = 0; i < 6; i++) {
-      sm.appendMessage(
-        assistantMsg(`Reading log ${i}`, [{ id: `r${i}`, name: "read", args: { path: `logs/${i}.log` } }]),
-      );
-      sm.appendMessage(toolResultMsg(`r${i}`, "read", `line ${i} `.repeat(20_000)));
+      sm.appendMessage(assistant(`Reading log ${i}`, [{ id: `r${i}`, name: "read", args: { path: `logs/${i}.log` } }]));
+      sm.appendMessage(toolResult(`line ${i} `.repeat(20_000), "read", `r${i}`));
     }
-    sm.appendMessage(assistantMsg("Conclusion: the logs show a timeout in the fetcher."));
+    sm.appendMessage(assistant("Conclusion: the logs show a timeout in the fetcher."));
     const window = 20_000;
     const reserve = 4_000;
     const { agent } = newAgent(sm, {

@@ -5,7 +5,8 @@ import { PromptQueue } from "../../../src/core/agent/prompt-queue.js";
 import type { UserMessage } from "../../../src/core/messages.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { fileSession, gateTool, newAgent, openAIModel, tempDirPerTest } from "./helpers.js";
+import { gateTool, newAgent, openAIModel, tempDirPerTest } from "./helpers.js";
+import { fileSession } from "../../util/session-builder.js";
 
 /** The roles and user texts of the session's messages, in file order. */
 function transcript(entries: SessionEntry[]): string[] {

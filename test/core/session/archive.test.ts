@@ -9,7 +9,8 @@ import * as path from "node:path";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { ActiveBranchError, ARCHIVE_MARKER_TYPE, SessionManager } from "../../../src/core/index.js";
 import { rewriteTestHooks } from "../../../src/core/session/session-file.js";
-import { assistant, readJsonl, tempDir, user } from "./helpers.js";
+import { assistant, readJsonl, user } from "../../util/session-builder.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 let dir: string;
 let cleanup: () => void;

@@ -9,7 +9,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { SessionManager } from "../../../src/core/index.js";
-import { readJsonl, tempDir, user } from "./helpers.js";
+import { readJsonl, user } from "../../util/session-builder.js";
+import { tempDir } from "../../util/temp-dir.js";
 import { deadPid } from "./lock-helpers.js";
 
 let dir: string;

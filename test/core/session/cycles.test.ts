@@ -8,7 +8,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { SessionManager, type SessionTreeNode } from "../../../src/core/index.js";
-import { readJsonl, tempDir } from "./helpers.js";
+import { readJsonl } from "../../util/session-builder.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 let dir: string;
 let cleanup: () => void;

@@ -6,7 +6,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { SessionFormatError, SessionLockedError, SessionManager } from "../../../src/core/index.js";
-import { assistant, readJsonl, tempDir, toolResult, user } from "./helpers.js";
+import { assistant, readJsonl, toolResult, user } from "../../util/session-builder.js";
+import { tempDir } from "../../util/temp-dir.js";
 import { deadPid, lockHolder } from "./lock-helpers.js";
 
 /** Runs `script` in another Node process (bounded), with `SessionManager` from the core in scope. */

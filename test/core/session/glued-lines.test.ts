@@ -9,7 +9,8 @@ import * as path from "node:path";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { SessionManager } from "../../../src/core/index.js";
 import { splitGluedLine } from "../../../src/core/session/glued-line.js";
-import { assistant, readJsonl, tempDir, toolResult, user } from "./helpers.js";
+import { assistant, readJsonl, toolResult, user } from "../../util/session-builder.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 let dir: string;
 let cleanup: () => void;

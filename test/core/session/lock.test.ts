@@ -16,7 +16,8 @@ import {
   SessionManager,
   type LockHolderInfo,
 } from "../../../src/core/index.js";
-import { readJsonl, tempDir, user } from "./helpers.js";
+import { readJsonl, user } from "../../util/session-builder.js";
+import { tempDir } from "../../util/temp-dir.js";
 import { deadPid, LockChild, lockDirOf, lockHolder, machineKey, plantLock, waitFor } from "./lock-helpers.js";
 
 let dir: string;

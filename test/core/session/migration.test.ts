@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { SessionManager, type AgentMessage } from "../../../src/core/index.js";
-import { copyFixture, piLeafPath, readJsonl, tempDir } from "./helpers.js";
+import { copyFixture, piLeafPath } from "./helpers.js";
+import { readJsonl } from "../../util/session-builder.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 let dir: string;
 let cleanup: () => void;

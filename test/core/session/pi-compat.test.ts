@@ -6,7 +6,9 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { buildContextFromEntries, SessionManager, type SessionEntry } from "../../../src/core/index.js";
-import { assistant, piLeafPath, readJsonl, tempDir, user } from "./helpers.js";
+import { piLeafPath } from "./helpers.js";
+import { assistant, readJsonl, user } from "../../util/session-builder.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 let dir: string;
 let cleanup: () => void;

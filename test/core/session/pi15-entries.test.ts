@@ -18,7 +18,8 @@ import {
   type SessionEntry,
   type SystemMessage,
 } from "../../../src/core/index.js";
-import { assistant, readJsonl, tempDir, user } from "./helpers.js";
+import { assistant, readJsonl, user } from "../../util/session-builder.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 let dir: string;
 let cleanup: () => void;

@@ -17,7 +17,8 @@ import {
 } from "../../../src/core/index.js";
 import { uuidv7 } from "../../../src/core/session/ids.js";
 import { writeTestHooks } from "../../../src/core/session/write-all.js";
-import { assistant, readJsonl, tempDir, user } from "./helpers.js";
+import { assistant, readJsonl, user } from "../../util/session-builder.js";
+import { tempDir } from "../../util/temp-dir.js";
 import { lockDirOf } from "./lock-helpers.js";
 
 let dir: string;

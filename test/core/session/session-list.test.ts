@@ -7,7 +7,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeEach, test } from "node:test";
 import { SessionManager } from "../../../src/core/index.js";
-import { assistant, tempDir, toolResult, user } from "./helpers.js";
+import { assistant, toolResult, user } from "../../util/session-builder.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 let dir: string;
 let cleanup: () => void;

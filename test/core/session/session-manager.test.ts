@@ -10,7 +10,8 @@ import {
   getAgentDir,
   type SessionEntry,
 } from "../../../src/core/index.js";
-import { assistant, readJsonl, tempDir, toolResult, user } from "./helpers.js";
+import { assistant, readJsonl, toolResult, user } from "../../util/session-builder.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 let dir: string;
 let cleanup: () => void;
