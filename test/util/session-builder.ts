@@ -21,17 +21,13 @@ export type Line = Record<string, unknown>;
 /** A tool call of {@link assistant}: a tool name (id `call_<i>`, arguments `{ path: "/tmp/<i>" }`) or all of it. */
 export type CallSpec = string | { id: string; name: string; args: Record<string, unknown> };
 
-/** What {@link assistant} takes besides its text and calls. */
-export interface AssistantOptions {
-  /** Default "toolUse" when there are calls, else "stop". */
-  stopReason?: AssistantMessage["stopReason"];
-  /** Default "anthropic" / "claude-test". */
-  provider?: string;
-  model?: string;
-  usage?: AssistantMessage["usage"];
-  /** Default 2. */
-  timestamp?: number;
-}
+/**
+ * What {@link assistant} takes besides its text and calls. Defaults: provider "anthropic", model "claude-test",
+ * an empty usage, timestamp 2, stop reason "toolUse" when there are calls, else "stop".
+ */
+export type AssistantOptions = Partial<
+  Pick<AssistantMessage, "stopReason" | "provider" | "model" | "usage" | "timestamp" | "api">
+>;
 
 /** A user message. */
 export function user(text: string, timestamp = 1): UserMessage {
@@ -55,11 +51,12 @@ export function assistant(
           : { type: "toolCall" as const, id: c.id, name: c.name, arguments: c.args },
       ),
     ],
-    provider: o.provider ?? "anthropic",
-    model: o.model ?? "claude-test",
-    usage: o.usage ?? emptyUsage(),
-    stopReason: o.stopReason ?? (calls.length ? "toolUse" : "stop"),
-    timestamp: o.timestamp ?? 2,
+    provider: "anthropic",
+    model: "claude-test",
+    usage: emptyUsage(),
+    stopReason: calls.length ? "toolUse" : "stop",
+    timestamp: 2,
+    ...o,
   };
 }
 
@@ -113,6 +110,9 @@ export function readJsonl(file: string): Line[] {
     });
 }
 
+/** Where {@link SessionBuilder} puts an entry: its id (a string alone), and its parent when not the last entry. */
+export type Place = string | { id?: string; parentId?: string | null };
+
 /**
  * A session built entry by entry: each entry gets the next id (`e1`, `e2`, … unless given), hangs off the last
  * one (unless `parentId` is given) and is stamped one `stepMs` after the previous line, starting at `start`.
@@ -144,7 +144,8 @@ export class SessionBuilder {
   }
 
   /** Appends an entry of `type` with `fields`; returns its id. */
-  entry(type: string, fields: Line = {}, at: { id?: string; parentId?: string | null } = {}): string {
+  entry(type: string, fields: Line = {}, place: Place = {}): string {
+    const at = typeof place === "string" ? { id: place } : place;
     const id = at.id ?? `e${++this.n}`;
     const parentId = at.parentId === undefined ? this.last : at.parentId;
     this.out.push(entryLine(type, id, parentId, this.stamp().iso, fields));
@@ -152,15 +153,14 @@ export class SessionBuilder {
     return id;
   }
 
-  /** Appends a message entry; a message without its own timestamp gets the entry's (ms). */
-  message(message: AgentMessage, at: { id?: string; parentId?: string | null; stamped?: boolean } = {}): string {
-    const { ms } = this.peek();
-    return this.entry("message", { message: at.stamped === false ? message : { ...message, timestamp: ms } }, at);
+  /** Appends a message entry; the message is stamped with the entry's time (ms), as pi writes them. */
+  message(message: AgentMessage, place: Place = {}): string {
+    return this.entry("message", { message: { ...message, timestamp: this.peek().ms } }, place);
   }
 
   /** Appends a label entry naming `targetId` (undefined clears it). */
-  label(targetId: string, label: string | undefined, at: { id?: string; parentId?: string | null } = {}): string {
-    return this.entry("label", { targetId, label }, at);
+  label(targetId: string, label: string | undefined, place: Place = {}): string {
+    return this.entry("label", { targetId, label }, place);
   }
 
   /** Appends a raw line as it is (a damaged or foreign one); it does not become the parent of what follows. */
