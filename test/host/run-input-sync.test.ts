@@ -5,7 +5,8 @@ import type { AgentTool } from "../../src/core/tools/types.js";
 import { followRunInput } from "../../src/host/run-input-sync.js";
 import { ApprovalBroker } from "../../src/host/tool-approval.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
-import { newAgent, openAIModel, tempDirPerTest } from "../core/agent/helpers.js";
+import { newAgent, openAIModel } from "../core/agent/helpers.js";
+import { tempDirPerTest } from "../util/temp-dir.js";
 import { fileSession } from "../util/session-builder.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
 

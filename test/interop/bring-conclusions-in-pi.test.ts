@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { AgentSession, ModelRegistry, SessionManager } from "../../src/core/index.js";
-import { assertSameView, ourView, piOpen, releases, runPi, tempDir, type PiSnapshot, timedMessages } from "./pi.js";
+import { tempDir } from "../util/temp-dir.js";
+import { assertSameView, ourView, piContinues, piOpen, releases, timedMessages } from "./pi.js";
 
 const { user, assistant } = timedMessages(Date.parse("2026-03-01T10:00:00.000Z"), {
   provider: "openai",
@@ -41,7 +42,7 @@ async function writeSession(dir: string): Promise<{ file: string; ids: Record<st
 }
 
 let tmp: ReturnType<typeof tempDir>;
-before(() => (tmp = tempDir()));
+before(() => (tmp = tempDir("agent-tree-interop-")));
 after(() => tmp.cleanup());
 
 for (const pi of releases()) {
@@ -63,12 +64,11 @@ for (const pi of releases()) {
       );
 
       // pi goes on from there; its reply hangs off the summary, and we see it the same way.
-      const [, piUser, , snapshot] = runPi(pi, [
-        { op: "open", file },
-        { op: "message", message: user("From pi: which one?", 10) },
-        { op: "message", message: assistant("JSON, per the summary.", 11) },
-        { op: "snapshot" },
-      ]) as [null, string, string, PiSnapshot];
+      const { results, snapshot } = piContinues(pi, file, [
+        user("From pi: which one?", 10),
+        assistant("JSON, per the summary.", 11),
+      ]);
+      const piUser = results[0] as string;
       const reopened = await SessionManager.open(file, { readOnly: true });
       assertSameView(snapshot, ourView(reopened), "our view after pi appended");
       assert.equal(reopened.getEntry(piUser as string)?.parentId, summaryId);

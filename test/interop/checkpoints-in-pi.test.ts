@@ -19,13 +19,14 @@ import { emptyUsage, SessionManager, type AgentMessage } from "../../src/core/in
 import { ModelRegistry } from "../../src/core/providers/model-registry.js";
 import { openAIModel } from "../core/agent/helpers.js";
 import { startFakeOpenAI, type FakeServer } from "../util/fake-openai-server.js";
-import { assertSameView, ourView, piOpen, releases, runPi, tempDir } from "./pi.js";
+import { tempDir } from "../util/temp-dir.js";
+import { assertSameView, ourView, piOpen, releases, runPi } from "./pi.js";
 
 let fake: FakeServer;
 let tmp: ReturnType<typeof tempDir>;
 before(async () => {
   fake = await startFakeOpenAI();
-  tmp = tempDir();
+  tmp = tempDir("agent-tree-interop-");
 });
 after(async () => {
   await fake.close();

@@ -9,7 +9,8 @@ import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { emptyUsage, SessionManager, type AgentMessage } from "../../src/core/index.js";
 import { assistant, toolResult, user } from "../util/session-builder.js";
-import { assertSameView, ourView, piOpen, releases, runPi, tempDir, type PiSnapshot } from "./pi.js";
+import { tempDir } from "../util/temp-dir.js";
+import { assertSameView, ourView, piContinues, piOpen, releases } from "./pi.js";
 
 const T0 = Date.parse("2026-03-01T10:00:00.000Z");
 const ask = (text: string, n: number): AgentMessage => user(text, T0 + n);
@@ -52,7 +53,7 @@ async function writeBranchedSession(dir: string): Promise<{ file: string; ids: R
 }
 
 let tmp: ReturnType<typeof tempDir>;
-before(() => (tmp = tempDir()));
+before(() => (tmp = tempDir("agent-tree-interop-")));
 after(() => tmp.cleanup());
 
 for (const pi of releases()) {
@@ -66,13 +67,13 @@ for (const pi of releases()) {
       await ours.close();
 
       // pi continues from where it resumed; we see what pi sees.
-      const [, piUser, , , after] = runPi(pi, [
-        { op: "open", file },
-        { op: "message", message: ask("From pi: rename the loader", 20) },
-        { op: "message", message: reply("Renamed.", 21) },
-        { op: "label", targetId: ids.u2, label: "json" },
-        { op: "snapshot" },
-      ]) as [null, string, string, string, PiSnapshot];
+      const { results, snapshot: after } = piContinues(
+        pi,
+        file,
+        [ask("From pi: rename the loader", 20), reply("Renamed.", 21)],
+        [{ op: "label", targetId: ids.u2, label: "json" }],
+      );
+      const piUser = results[0] as string;
       const reopened = await SessionManager.open(file);
       assertSameView(after, ourView(reopened), "our view after pi appended");
       // pi's entry hangs off our leaf marker, which names a3: pi went on from the leaf we moved to.
@@ -123,12 +124,7 @@ for (const pi of releases()) {
       assertSameView(piOpen(pi, file), ourView(ours), "pi opening a file with a torn last line");
       await ours.close();
 
-      const after = runPi(pi, [
-        { op: "open", file },
-        { op: "message", message: ask("From pi after the crash", 41) },
-        { op: "message", message: reply("Continuing.", 42) },
-        { op: "snapshot" },
-      ])[3] as PiSnapshot;
+      const after = piContinues(pi, file, [ask("From pi after the crash", 41), reply("Continuing.", 42)]).snapshot;
       // pi 1.5 ends the torn line before appending; pi 0.73 appends right after it, gluing its first entry to the
       // torn bytes. Either way we read every entry pi wrote, and report the damaged line.
       const reopened = await SessionManager.open(file, { readOnly: true });

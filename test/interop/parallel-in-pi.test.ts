@@ -14,13 +14,14 @@ import { SessionManager } from "../../src/core/session/session-manager.js";
 import { openAIModel } from "../core/agent/helpers.js";
 import { crashReplies, crashSession, runBranchesAndKill } from "../core/parallel/crash-helpers.js";
 import { startFakeOpenAI, type FakeServer } from "../util/fake-openai-server.js";
-import { assertSameView, ourView, piOpen, releases, tempDir } from "./pi.js";
+import { tempDir } from "../util/temp-dir.js";
+import { assertSameView, ourView, piOpen, releases } from "./pi.js";
 
 let fake: FakeServer;
 let tmp: ReturnType<typeof tempDir>;
 before(async () => {
   fake = await startFakeOpenAI();
-  tmp = tempDir();
+  tmp = tempDir("agent-tree-interop-");
 });
 after(async () => {
   await fake.close();

@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { emptyUsage, SessionIdError, SessionManager, type SystemMessage } from "../../src/core/index.js";
+import { tempDir } from "../util/temp-dir.js";
 import {
   assertSameContext,
   assertSameView,
@@ -15,7 +16,6 @@ import {
   ourView,
   piOpen,
   runPi,
-  tempDir,
   type PiSnapshot,
   timedMessages,
 } from "./pi.js";
@@ -37,7 +37,7 @@ const system = (n: number, sections: Record<string, string | null>, content = ""
 const usage = { ...emptyUsage(), input: 4000, output: 1, totalTokens: 4001 };
 
 let tmp: ReturnType<typeof tempDir>;
-before(() => (tmp = tempDir()));
+before(() => (tmp = tempDir("agent-tree-interop-")));
 after(() => tmp.cleanup());
 
 describe(`pi ${latestRelease().version}'s new entries and fields`, () => {

@@ -23,7 +23,8 @@ import { createWorkspaceTools } from "../../src/core/tools/index.js";
 import { openAIModel } from "../core/agent/helpers.js";
 import { startFakeOpenAI } from "../util/fake-openai-server.js";
 import type { FakeServer } from "../util/fake-provider-common.js";
-import { assertSameView, latestRelease, ourView, piOpen, releases, runPi, tempDir } from "./pi.js";
+import { tempDir } from "../util/temp-dir.js";
+import { assertSameView, latestRelease, ourView, piOpen, releases, runPi } from "./pi.js";
 
 let tmp: ReturnType<typeof tempDir>;
 let fake: FakeServer;
@@ -31,7 +32,7 @@ let file: string;
 let firstReply: string;
 
 before(async () => {
-  tmp = tempDir();
+  tmp = tempDir("agent-tree-interop-");
   fake = await startFakeOpenAI();
   const ws = path.join(tmp.dir, "ws");
   fs.mkdirSync(ws, { recursive: true });

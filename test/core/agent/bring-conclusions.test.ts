@@ -14,27 +14,22 @@ import type { SessionEntry } from "../../../src/core/session/types.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { piLeafPath } from "../session/helpers.js";
 import { readJsonl } from "../../util/session-builder.js";
-import { fileSize, newAgent, openAIModel, requestText, tempDirPerTest } from "./helpers.js";
-import { assistant, fileSession, toolResult, user } from "../../util/session-builder.js";
+import { fileSize, newAgent, openAIModel, requestText, twoApproaches } from "./helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
+import { assistant, user } from "../../util/session-builder.js";
 
 /**
  * u1 → a1 ┬→ u2 "Try approach A" → a2(write src/a.ts) → t2 → a3 "Approach A works"   ← other branch
  *         └→ u3 "Try approach B" → a4 "Approach B is slow"                          ← leaf
  */
-async function buildTree(dir: string) {
-  const sm = await fileSession(dir);
-  const u1 = sm.appendMessage(user("Start the task"));
-  const a1 = sm.appendMessage(assistant("I'll help"));
-  const u2 = sm.appendMessage(user("Try approach A and keep the API stable"));
-  const a2 = sm.appendMessage(
-    assistant("Writing", [{ id: "c1", name: "write", args: { path: "src/a.ts", content: "x" } }]),
-  );
-  const t2 = sm.appendMessage(toolResult("Wrote src/a.ts", "write", "c1"));
-  const a3 = sm.appendMessage(assistant("Approach A works: the parser passes all tests"));
-  sm.branch(a1);
-  const u3 = sm.appendMessage(user("Try approach B"));
-  const a4 = sm.appendMessage(assistant("Approach B is slow"));
-  return { sm, ids: { u1, a1, u2, a2, t2, a3, u3, a4 } };
+function buildTree(dir: string): ReturnType<typeof twoApproaches> {
+  return twoApproaches(dir, {
+    call: { text: "Writing", name: "write", args: { path: "src/a.ts", content: "x" } },
+    result: "Wrote src/a.ts",
+    a3: "Approach A works: the parser passes all tests",
+    a4: "Approach B is slow",
+    leaf: "b",
+  });
 }
 
 describe("bringConclusions", { timeout: 60_000 }, () => {

@@ -1,31 +1,55 @@
 /** Shared set-up of the AgentSession tests: fake-server models, simple tools, agents (sessions: test/util/session-builder.ts). */
+import assert from "node:assert/strict";
 import fs from "node:fs";
-import { after, beforeEach } from "node:test";
 import { AgentSession, type AgentSessionOptions } from "../../../src/core/agent/agent-session.js";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
 import { ModelRegistry } from "../../../src/core/providers/model-registry.js";
 import type { ModelInfo } from "../../../src/core/providers/types.js";
+import type { SystemMessage } from "../../../src/core/messages.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
+import type { SessionEntry } from "../../../src/core/session/types.js";
 import type { AgentTool } from "../../../src/core/tools/types.js";
 import type { FakeServer } from "../../util/fake-provider-common.js";
-import { tempDir } from "../../util/temp-dir.js";
+import { assistant, fileSession, toolResult, user } from "../../util/session-builder.js";
+
+/** One way of {@link twoApproaches}: approach A's tool call, its result and the replies ending each branch. */
+export interface Approaches {
+  /** a2's text and its call on src/a.ts. */
+  call: { text: string; name: string; args: Record<string, unknown> };
+  /** t2's text. */
+  result: string;
+  /** a3's text (approach A's conclusion) and a4's (approach B's). */
+  a3: string;
+  a4: string;
+  /** Which branch is written last and so holds the leaf. */
+  leaf: "a" | "b";
+}
 
 /**
- * A fresh temp folder for each test of the enclosing suite (node:test `describe` or file): `dir` is the
- * current test's; each is removed when the next test starts, the last after the suite.
+ * u1 "Start the task" → a1 ┬→ u2 "Try approach A and keep the API stable" → a2 (calls c1) → t2 → a3
+ *                          └→ u3 "Try approach B" → a4
+ * in a file session in `dir`, the branch `leaf` names written last.
  */
-export function tempDirPerTest(): { readonly dir: string } {
-  let tmp: ReturnType<typeof tempDir> | undefined;
-  beforeEach(() => {
-    tmp?.cleanup();
-    tmp = tempDir("agent-tree-agent-");
+export async function twoApproaches(dir: string, o: Approaches) {
+  const sm = await fileSession(dir);
+  const u1 = sm.appendMessage(user("Start the task"));
+  const a1 = sm.appendMessage(assistant("I'll help"));
+  const branchA = (): Record<"u2" | "a2" | "t2" | "a3", string> => ({
+    u2: sm.appendMessage(user("Try approach A and keep the API stable")),
+    a2: sm.appendMessage(assistant(o.call.text, [{ id: "c1", name: o.call.name, args: o.call.args }])),
+    t2: sm.appendMessage(toolResult(o.result, o.call.name, "c1")),
+    a3: sm.appendMessage(assistant(o.a3)),
   });
-  after(() => tmp?.cleanup());
+  const branchB = (): Record<"u3" | "a4", string> => ({
+    u3: sm.appendMessage(user("Try approach B")),
+    a4: sm.appendMessage(assistant(o.a4)),
+  });
+  const first = o.leaf === "a" ? branchB() : branchA();
+  sm.branch(a1);
+  const second = o.leaf === "a" ? branchA() : branchB();
   return {
-    get dir() {
-      if (!tmp) throw new Error("the per-test temp folder is only there inside a test");
-      return tmp.dir;
-    },
+    sm,
+    ids: { u1, a1, ...first, ...second } as Record<"u1" | "a1" | "u2" | "a2" | "t2" | "a3" | "u3" | "a4", string>,
   };
 }
 
@@ -115,6 +139,29 @@ export function newAgent(
   const events: AgentEvent[] = [];
   agent.subscribe((e) => events.push(e));
   return { agent, events };
+}
+
+/** The session's messages in file order: `system:<changed sections>`, `user:<text>`, or the role. */
+export function transcript(entries: SessionEntry[]): string[] {
+  return entries.flatMap((e) => {
+    if (e.type !== "message") return [];
+    const m = e.message;
+    if (m.role === "system") return [`system:${Object.keys(m.sections ?? {}).join(",")}`];
+    if (m.role === "user") return [`user:${typeof m.content === "string" ? m.content : "[blocks]"}`];
+    return [m.role];
+  });
+}
+
+/** The system messages recorded in the session, in file order. */
+export function systemEntries(sm: SessionManager): SystemMessage[] {
+  return sm.getEntries().flatMap((e) => (e.type === "message" && e.message.role === "system" ? [e.message] : []));
+}
+
+/** The system message of an OpenAI request body. */
+export function sentPrompt(body: Record<string, unknown>): string {
+  const messages = body.messages as { role: string; content: string }[];
+  assert.equal(messages[0].role, "system", "the request starts with the system prompt");
+  return messages[0].content;
 }
 
 /** The text of the user turns of an OpenAI request body. */

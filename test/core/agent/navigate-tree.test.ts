@@ -7,25 +7,22 @@ import type { BranchSummaryEntry } from "../../../src/core/session/types.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 import type { FakeServer } from "../../util/fake-provider-common.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { anthropicModel, fileSize, newAgent, openAIModel, tempDirPerTest } from "./helpers.js";
+import { anthropicModel, fileSize, newAgent, openAIModel, twoApproaches } from "./helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 import { assistant, fileSession, toolResult, user } from "../../util/session-builder.js";
 
 /**
  * u1 → a1 → u2 → a2(read src/a.ts) → t2 → a3   ← leaf
  *            ↘ u3 → a4
  */
-async function buildTree(dir: string) {
-  const sm = await fileSession(dir);
-  const u1 = sm.appendMessage(user("Start the task"));
-  const a1 = sm.appendMessage(assistant("I'll help"));
-  const u3 = sm.appendMessage(user("Try approach B"));
-  const a4 = sm.appendMessage(assistant("Approach B result"));
-  sm.branch(a1);
-  const u2 = sm.appendMessage(user("Try approach A and keep the API stable"));
-  const a2 = sm.appendMessage(assistant("Reading", [{ id: "c1", name: "read", args: { path: "src/a.ts" } }]));
-  const t2 = sm.appendMessage(toolResult("export const a = 1;", "read", "c1"));
-  const a3 = sm.appendMessage(assistant("Approach A works"));
-  return { sm, ids: { u1, a1, u2, a2, t2, a3, u3, a4 } };
+function buildTree(dir: string): ReturnType<typeof twoApproaches> {
+  return twoApproaches(dir, {
+    call: { text: "Reading", name: "read", args: { path: "src/a.ts" } },
+    result: "export const a = 1;",
+    a3: "Approach A works",
+    a4: "Approach B result",
+    leaf: "a",
+  });
 }
 
 function userPromptOf(fake: FakeServer, i = fake.requests.length - 1): string {

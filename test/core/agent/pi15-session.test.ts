@@ -9,7 +9,8 @@ import * as path from "node:path";
 import { describe, it } from "node:test";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { newAgent, openAIModel, tempDirPerTest } from "./helpers.js";
+import { newAgent, openAIModel } from "./helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 import { assistant } from "../../util/session-builder.js";
 
 describe("continuing a pi 1.5 session", { timeout: 60_000 }, () => {

@@ -3,20 +3,10 @@ import { describe, it } from "node:test";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
 import { PromptQueue } from "../../../src/core/agent/prompt-queue.js";
 import type { UserMessage } from "../../../src/core/messages.js";
-import type { SessionEntry } from "../../../src/core/session/types.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { gateTool, newAgent, openAIModel, tempDirPerTest } from "./helpers.js";
+import { gateTool, newAgent, openAIModel, transcript } from "./helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 import { fileSession } from "../../util/session-builder.js";
-
-/** The roles and user texts of the session's messages, in file order. */
-function transcript(entries: SessionEntry[]): string[] {
-  return entries.flatMap((e) => {
-    if (e.type !== "message") return [];
-    const m = e.message;
-    if (m.role === "user") return [`user:${typeof m.content === "string" ? m.content : "[blocks]"}`];
-    return [m.role];
-  });
-}
 
 /** The user texts the model saw in one request. */
 function userTexts(body: Record<string, unknown>): string[] {

@@ -7,7 +7,8 @@ import type { SessionManager } from "../../../src/core/session/session-manager.j
 import type { CompactionEntry } from "../../../src/core/session/types.js";
 import { CONTEXT_OVERFLOW_REPLY } from "../../util/fake-openai-server.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { fileSize, newAgent, openAIModel, tempDirPerTest } from "../agent/helpers.js";
+import { fileSize, newAgent, openAIModel } from "../agent/helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 import { assistant, fileSession, toolResult, user } from "../../util/session-builder.js";
 
 /** `turns` turns of ~1,000 tokens: user → assistant(read/edit) → tool result → assistant. Returns entry ids per turn start. */

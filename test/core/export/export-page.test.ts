@@ -4,8 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { pathToFileURL } from "node:url";
@@ -16,6 +15,7 @@ import { writeSessionHtml } from "../../../src/core/export/export-session.js";
 import { openClaudeTranscript } from "../../../src/core/import/claude-session.js";
 import { CHROMIUM_PATH, launchHeadless } from "../../util/chromium.js";
 import { buildPageScript } from "./page-script.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 const XSS_TEXT =
   'Branch two <img src=x onerror="window.__xss=1"> </script><script>window.__xss=2</script> ' +
@@ -119,7 +119,7 @@ const skip = existsSync(CHROMIUM_PATH) ? false : `${CHROMIUM_PATH} is not instal
 
 before(async () => {
   if (skip) return;
-  dir = await mkdtemp(join(tmpdir(), "agent-tree-export-page-"));
+  dir = tempDir("agent-tree-export-page-").dir;
   pageScript = await buildPageScript();
   browser = await launchHeadless();
 });

@@ -8,18 +8,13 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
-import {
-  InstructionLoader,
-  SessionManager,
-  workspacePromptProvider,
-  type SessionEntry,
-  type SystemMessage,
-} from "../../../src/core/index.js";
+import { InstructionLoader, SessionManager, workspacePromptProvider } from "../../../src/core/index.js";
 import { currentSystemMessage } from "../../../src/core/messages.js";
 import { McpPool } from "../../../src/core/mcp/mcp-pool.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { fixtureConfig } from "../../util/mcp-fixture.js";
-import { newAgent, openAIModel, tempDirPerTest } from "../agent/helpers.js";
+import { newAgent, openAIModel, sentPrompt, systemEntries } from "../agent/helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 
 /** The fixture server's tools (test/fixtures/mcp/fixture-server.mjs) as the model sees them. */
 const FIXTURE_TOOLS = ["echo", "fail", "hang", "image", "crash", "garbage", "malformed", "env", "pid"].map(
@@ -30,19 +25,6 @@ const pools: McpPool[] = [];
 after(async () => {
   await Promise.all(pools.map((p) => p.dispose()));
 });
-
-function systemEntries(sm: SessionManager): SystemMessage[] {
-  return sm
-    .getEntries()
-    .flatMap((e: SessionEntry) => (e.type === "message" && e.message.role === "system" ? [e.message] : []));
-}
-
-/** The system message of an OpenAI request body. */
-function sentPrompt(body: Record<string, unknown>): string {
-  const messages = body.messages as { role: string; content: string }[];
-  assert.equal(messages[0].role, "system", "the request starts with the system prompt");
-  return messages[0].content;
-}
 
 /** The names of the tools an OpenAI request body offers. */
 function offered(body: Record<string, unknown>): string[] {

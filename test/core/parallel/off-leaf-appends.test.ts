@@ -8,7 +8,7 @@ import fs from "node:fs";
 import { describe, it } from "node:test";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { LEAF_MARKER_TYPE, type SessionChange } from "../../../src/core/session/types.js";
-import { tempDirPerTest } from "../agent/helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 import { assistant, user } from "../../util/session-builder.js";
 import { piLeafPath } from "../session/helpers.js";
 

@@ -8,33 +8,11 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import {
-  InstructionLoader,
-  SessionManager,
-  workspacePromptProvider,
-  type SessionEntry,
-} from "../../../src/core/index.js";
+import { InstructionLoader, SessionManager, workspacePromptProvider } from "../../../src/core/index.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { anthropicModel, gateTool, newAgent, openAIModel, tempDirPerTest } from "../agent/helpers.js";
-
-/** The session's messages in file order: `system:<changed sections>`, `user:<text>`, or the role. */
-function transcript(entries: SessionEntry[]): string[] {
-  return entries.flatMap((e) => {
-    if (e.type !== "message") return [];
-    const m = e.message;
-    if (m.role === "system") return [`system:${Object.keys(m.sections ?? {}).join(",")}`];
-    if (m.role === "user") return [`user:${typeof m.content === "string" ? m.content : "[blocks]"}`];
-    return [m.role];
-  });
-}
-
-/** The system message of an OpenAI request body. */
-function sentPrompt(body: Record<string, unknown>): string {
-  const messages = body.messages as { role: string; content: string }[];
-  assert.equal(messages[0].role, "system", "the request starts with the system prompt");
-  return messages[0].content;
-}
+import { anthropicModel, gateTool, newAgent, openAIModel, sentPrompt, transcript } from "../agent/helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 
 /** A workspace with an AGENTS.md, its loader, and a session in it. */
 async function workspace(dir: string): Promise<{

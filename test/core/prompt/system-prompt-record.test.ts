@@ -8,32 +8,13 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import {
-  InstructionLoader,
-  SessionManager,
-  systemPromptAt,
-  workspacePromptProvider,
-  type SessionEntry,
-  type SystemMessage,
-} from "../../../src/core/index.js";
+import { InstructionLoader, SessionManager, systemPromptAt, workspacePromptProvider } from "../../../src/core/index.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { diffTools } from "../../../src/core/agent/system-prompt-sync.js";
 import { createWorkspaceTools } from "../../../src/core/tools/index.js";
-import { anthropicModel, newAgent, openAIModel, tempDirPerTest } from "../agent/helpers.js";
+import { anthropicModel, newAgent, openAIModel, sentPrompt, systemEntries } from "../agent/helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
-
-function systemEntries(sm: SessionManager): SystemMessage[] {
-  return sm
-    .getEntries()
-    .flatMap((e: SessionEntry) => (e.type === "message" && e.message.role === "system" ? [e.message] : []));
-}
-
-/** The system message of an OpenAI request body. */
-function sentPrompt(body: Record<string, unknown>): string {
-  const messages = body.messages as { role: string; content: string }[];
-  assert.equal(messages[0].role, "system", "the request starts with the system prompt");
-  return messages[0].content;
-}
 
 describe("the recorded system prompt", { timeout: 60_000 }, () => {
   const fake = fakeServerForSuite();
