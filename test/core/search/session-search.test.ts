@@ -65,6 +65,11 @@ async function search(
   }
 }
 
+/** The entry ids `query` finds in one pi file, in order. */
+async function hitIds(query: string, file: string): Promise<string[]> {
+  return (await search(query, [piTarget(file)])).hits.map((h) => h.entryId);
+}
+
 /**
  * u1 → a1 → u2 (zanzibar, abandoned) → a2
  *         ↘ u3 (labelled "plan B") → a3 (the leaf: the file's last entry)
@@ -124,7 +129,7 @@ describe("searching one pi session", () => {
     s.message(assistant("Deployed."), "a2");
     s.label("u1", "milestone", "l1");
     const file = s.write(folder("words"), "words.jsonl");
-    const ids = async (q: string): Promise<string[]> => (await search(q, [piTarget(file)])).hits.map((h) => h.entryId);
+    const ids = (q: string): Promise<string[]> => hitIds(q, file);
     assert.deepEqual(await ids("deploy staging"), ["u1", "a1", "t1"]);
     assert.deepEqual(await ids("deploy frontend"), ["u1"]);
     assert.deepEqual(await ids("deploy nowhere"), []);
@@ -155,7 +160,7 @@ describe("searching one pi session", () => {
     s.raw(escaped("h2", "\\u003cb\\u003ebold zanzibar\\u003c/b\\u003e"));
     s.message(user("\u212Aelvin scale"), { id: "k1", parentId: null });
     const file = s.write(dir, "escapes.jsonl");
-    const ids = async (q: string): Promise<string[]> => (await search(q, [piTarget(file)])).hits.map((h) => h.entryId);
+    const ids = (q: string): Promise<string[]> => hitIds(q, file);
     assert.deepEqual(await ids("line zanzibar"), ["n1"]);
     assert.deepEqual(await ids('"zanzibar"'), ["q1"]);
     assert.deepEqual(await ids("café"), ["e1", "e2"]);

@@ -9,7 +9,15 @@ import * as path from "node:path";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { SessionManager } from "../../../src/core/index.js";
 import { splitGluedLine } from "../../../src/core/session/glued-line.js";
-import { assistant, readJsonl, toolResult, user } from "../../util/session-builder.js";
+import {
+  assistant,
+  entryLine,
+  headerLine,
+  readJsonl,
+  toolResult,
+  user,
+  type Line,
+} from "../../util/session-builder.js";
 import { tempDir } from "../../util/temp-dir.js";
 
 let dir: string;
@@ -18,17 +26,12 @@ beforeEach(() => ({ dir, cleanup } = tempDir()));
 afterEach(() => cleanup());
 
 const ts = (n: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
-const header = { type: "session", version: 3, id: "3f1c", timestamp: ts(0), cwd: "/p" };
-const entry = (id: string, parentId: string | null, message: unknown, n: number): Record<string, unknown> => ({
-  type: "message",
-  id,
-  parentId,
-  timestamp: ts(n),
-  message,
-});
+const header = headerLine("3f1c", { timestamp: ts(0), cwd: "/p" });
+const entry = (id: string, parentId: string | null, message: unknown, n: number): Line =>
+  entryLine("message", id, parentId, ts(n), { message });
 
 /** A v3 file whose entries `glueAt` and `glueAt + 1` share a line. */
-function writeGlued(file: string, entries: Record<string, unknown>[], glueAt: number): void {
+function writeGlued(file: string, entries: Line[], glueAt: number): void {
   const lines = [header, ...entries].map((e) => JSON.stringify(e));
   lines[glueAt + 1] += lines[glueAt + 2];
   lines.splice(glueAt + 2, 1);

@@ -4,10 +4,17 @@
  */
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as path from "node:path";
 import { afterEach, beforeEach, test } from "node:test";
 import { SessionManager } from "../../../src/core/index.js";
-import { assistant, toolResult, user } from "../../util/session-builder.js";
+import {
+  assistant,
+  entryLine,
+  headerLine,
+  toolResult,
+  user,
+  writeLines,
+  type Line,
+} from "../../util/session-builder.js";
 import { tempDir } from "../../util/temp-dir.js";
 
 let dir: string;
@@ -19,19 +26,11 @@ const DAY = 86_400_000;
 const T = Date.parse("2026-02-01T12:00:00.000Z");
 
 /** A v3 file written by hand: header, then entries. */
-function write(name: string, headerTime: string, entries: Record<string, unknown>[]): string {
-  const file = path.join(dir, name);
-  const header = { type: "session", version: 3, id: name, timestamp: headerTime, cwd: "/p" };
-  fs.writeFileSync(file, [header, ...entries].map((e) => JSON.stringify(e)).join("\n") + "\n");
-  return file;
+function write(name: string, headerTime: string, entries: Line[]): string {
+  return writeLines(dir, name, [headerLine(name, { timestamp: headerTime, cwd: "/p" }), ...entries]);
 }
-const entry = (id: string, parentId: string | null, at: number, message: unknown): Record<string, unknown> => ({
-  type: "message",
-  id,
-  parentId,
-  timestamp: new Date(at).toISOString(),
-  message,
-});
+const entry = (id: string, parentId: string | null, at: number, message: unknown): Line =>
+  entryLine("message", id, parentId, new Date(at).toISOString(), { message });
 
 test("modified is the newest user/assistant message's own time, read from small and large lines", async () => {
   // The assistant's own timestamp is when its request started, minutes before its entry was written; a tool
