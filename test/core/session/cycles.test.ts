@@ -4,21 +4,18 @@
  * duplicate ids.
  */
 import assert from "node:assert/strict";
-import { afterEach, beforeEach, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { SessionManager, type SessionTreeNode } from "../../../src/core/index.js";
 import { readJsonl, SessionBuilder, user } from "../../util/session-builder.js";
-import { tempDir } from "../../util/temp-dir.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 
-let dir: string;
-let cleanup: () => void;
-beforeEach(() => ({ dir, cleanup } = tempDir("session-cycles-")));
-afterEach(() => cleanup());
+const tmp = tempDirPerTest("session-cycles-");
 
 /** A v3 file with entries given as [id, parentId] (user messages), in this file order. */
 function writeSession(name: string, links: [string, string | null][]): string {
   const s = new SessionBuilder({ id: name, cwd: "/", start: Date.UTC(2025, 0, 1) - 1000 }).header();
   for (const [id, parentId] of links) s.message(user(`text of ${id}`), { id, parentId });
-  return s.write(dir, name);
+  return s.write(tmp.dir, name);
 }
 
 function treeIds(nodes: SessionTreeNode[]): string[] {

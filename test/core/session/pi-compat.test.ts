@@ -4,16 +4,13 @@
  */
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import { afterEach, beforeEach, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { buildContextFromEntries, SessionManager, type SessionEntry } from "../../../src/core/index.js";
 import { piLeafPath } from "./helpers.js";
 import { assistant, readJsonl, user } from "../../util/session-builder.js";
-import { tempDir } from "../../util/temp-dir.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 
-let dir: string;
-let cleanup: () => void;
-beforeEach(() => ({ dir, cleanup } = tempDir()));
-afterEach(() => cleanup());
+const tmp = tempDirPerTest();
 
 function piContext(file: string): ReturnType<typeof buildContextFromEntries> {
   return buildContextFromEntries(piLeafPath(file) as unknown as SessionEntry[]);
@@ -21,7 +18,7 @@ function piContext(file: string): ReturnType<typeof buildContextFromEntries> {
 
 describe("pi resumes where we resume", () => {
   test("after branch, label, reset, summary and a restart", async () => {
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     const file = sm.getSessionFile() as string;
     const a = sm.appendMessage(user("question"));
     const b = sm.appendMessage(assistant("answer one"));
@@ -61,7 +58,7 @@ describe("pi resumes where we resume", () => {
   });
 
   test("our marker entries are plain pi custom entries", async () => {
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     const a = sm.appendMessage(user("a"));
     sm.appendMessage(user("b"));
     sm.branch(a);
@@ -75,7 +72,7 @@ describe("pi resumes where we resume", () => {
   });
 
   test("a session pi continued after our marker (its entry hangs off the marker) loads and resumes there", async () => {
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     const a = sm.appendMessage(user("a"));
     sm.appendMessage(user("b"));
     sm.branch(a);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterEach, beforeEach, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import {
   EntryNotFoundError,
   SessionManager,
@@ -11,16 +11,13 @@ import {
   type SessionEntry,
 } from "../../../src/core/index.js";
 import { assistant, readJsonl, toolResult, user } from "../../util/session-builder.js";
-import { tempDir } from "../../util/temp-dir.js";
+import { tempDir, tempDirPerTest } from "../../util/temp-dir.js";
 
-let dir: string;
-let cleanup: () => void;
-beforeEach(() => ({ dir, cleanup } = tempDir()));
-afterEach(() => cleanup());
+const tmp = tempDirPerTest();
 
 describe("SessionManager basics", () => {
   test("create() writes nothing until the first append, then header + entry", async () => {
-    const sm = await SessionManager.create("/proj", dir);
+    const sm = await SessionManager.create("/proj", tmp.dir);
     const file = sm.getSessionFile() as string;
     assert.match(path.basename(file), /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z_[0-9a-f-]{36}\.jsonl$/);
     assert.equal(fs.existsSync(file), false);
@@ -187,7 +184,7 @@ describe("SessionManager basics", () => {
   });
 
   test("the leaf survives a reload after branch() and resetLeaf(); labels do not move it", async () => {
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     const a = sm.appendMessage(user("a"));
     const b = sm.appendMessage(assistant("b"));
     sm.branch(a);
@@ -212,7 +209,7 @@ describe("SessionManager basics", () => {
   });
 
   test("createBranchedSession writes root→leaf with labels and parentSession", async () => {
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     const a = sm.appendMessage(user("a"));
     const b = sm.appendMessage(assistant("b"));
     sm.appendMessage(user("c"));
@@ -240,29 +237,29 @@ describe("SessionManager basics", () => {
   });
 
   test("list() newest first with names and counts; continueRecent opens the newest", async () => {
-    const s1 = await SessionManager.create("/p", dir);
+    const s1 = await SessionManager.create("/p", tmp.dir);
     s1.appendMessage(user("first session"));
     await s1.close();
     await new Promise((r) => setTimeout(r, 20));
-    const s2 = await SessionManager.create("/p", dir);
+    const s2 = await SessionManager.create("/p", tmp.dir);
     s2.appendMessage(user("second session"));
     s2.appendMessage(assistant("answer"));
     s2.appendSessionInfo("named");
     await s2.close();
     const now = new Date();
     fs.utimesSync(s1.getSessionFile() as string, now, new Date(now.getTime() - 60_000));
-    const list = await SessionManager.list("/p", dir);
+    const list = await SessionManager.list("/p", tmp.dir);
     assert.equal(list.length, 2);
     assert.equal(list[0].path, s2.getSessionFile());
     assert.equal(list[0].name, "named");
     assert.equal(list[0].messageCount, 2);
     assert.equal(list[0].firstMessage, "second session");
-    const recent = await SessionManager.continueRecent("/p", dir);
+    const recent = await SessionManager.continueRecent("/p", tmp.dir);
     assert.equal(recent.getSessionFile(), s2.getSessionFile());
     await recent.close();
-    const fresh = await SessionManager.continueRecent("/p", path.join(dir, "empty"));
+    const fresh = await SessionManager.continueRecent("/p", path.join(tmp.dir, "empty"));
     assert.equal(fresh.getEntryCount(), 0);
-    assert.deepEqual(await SessionManager.list("/p", path.join(dir, "missing")), []);
+    assert.deepEqual(await SessionManager.list("/p", path.join(tmp.dir, "missing")), []);
   });
 
   test("defaultSessionDir / getAgentDir follow pi", () => {
@@ -293,7 +290,7 @@ describe("SessionManager basics", () => {
   });
 
   test("read-only views refuse writes; getEnvelopes is cheap and complete", async () => {
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     sm.appendMessage(user("hello   world\nline two"));
     sm.appendMessage(assistant("", ["read", "edit"], "error"));
     sm.appendMessage(toolResult("out", "read"));
