@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { describe, test } from "node:test";
 import { SessionFormatError, SessionLockedError, SessionManager } from "../../../src/core/index.js";
 import { assistant, readJsonl, toolResult, user } from "../../util/session-builder.js";
-import { tempDir, tempDirPerTest } from "../../util/temp-dir.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 import { deadPid, lockHolder } from "./lock-helpers.js";
 
 /** Runs `script` in another Node process (bounded), with `SessionManager` from the core in scope. */
@@ -248,36 +248,28 @@ describe("durability and bad input", () => {
 
 describe("lock lifetime", () => {
   test("a process that exits without close() leaves no lock behind", async () => {
-    const { dir: d, cleanup: done } = tempDir();
-    try {
-      const file = path.join(d, "s.jsonl");
-      fs.writeFileSync(file, JSON.stringify({ type: "session", version: 3, id: "x", timestamp: "t", cwd: "/" }) + "\n");
-      const child = inOtherProcess(
-        `const fs = require("node:fs");
-         SessionManager.open(${JSON.stringify(file)}).then(() => console.log(fs.existsSync(${JSON.stringify(file + ".lock")})));`,
-      );
-      assert.equal(child.stdout.trim(), "true", "the lock existed while the process ran");
-      assert.equal(fs.existsSync(`${file}.lock`), false);
-    } finally {
-      done();
-    }
+    const d = tmp.dir;
+    const file = path.join(d, "s.jsonl");
+    fs.writeFileSync(file, JSON.stringify({ type: "session", version: 3, id: "x", timestamp: "t", cwd: "/" }) + "\n");
+    const child = inOtherProcess(
+      `const fs = require("node:fs");
+       SessionManager.open(${JSON.stringify(file)}).then(() => console.log(fs.existsSync(${JSON.stringify(file + ".lock")})));`,
+    );
+    assert.equal(child.stdout.trim(), "true", "the lock existed while the process ran");
+    assert.equal(fs.existsSync(`${file}.lock`), false);
   });
 });
 
 describe("file replaced while open", () => {
   test("appending after the file was deleted or replaced is a clear error, not a silent loss", async () => {
-    const { dir: d, cleanup: done } = tempDir();
-    try {
-      const sm = await SessionManager.create("/p", d);
-      sm.appendMessage(user("a"));
-      const file = sm.getSessionFile() as string;
-      fs.renameSync(file, file + ".moved");
-      assert.throws(() => sm.appendMessage(user("b")), /deleted or replaced/);
-      fs.copyFileSync(file + ".moved", file);
-      assert.throws(() => sm.appendMessage(user("c")), /deleted or replaced/);
-      await sm.close();
-    } finally {
-      done();
-    }
+    const d = tmp.dir;
+    const sm = await SessionManager.create("/p", d);
+    sm.appendMessage(user("a"));
+    const file = sm.getSessionFile() as string;
+    fs.renameSync(file, file + ".moved");
+    assert.throws(() => sm.appendMessage(user("b")), /deleted or replaced/);
+    fs.copyFileSync(file + ".moved", file);
+    assert.throws(() => sm.appendMessage(user("c")), /deleted or replaced/);
+    await sm.close();
   });
 });

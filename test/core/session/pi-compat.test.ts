@@ -57,12 +57,18 @@ describe("pi resumes where we resume", () => {
     assert.equal(last?.type, "label", "pi's leaf is the label line; its path still ends at the same entry");
   });
 
-  test("our marker entries are plain pi custom entries", async () => {
+  /** a → b, the leaf moved back to a (written as our marker entry), closed. */
+  async function movedBack(): Promise<{ sm: SessionManager; a: string }> {
     const sm = await SessionManager.create("/p", tmp.dir);
     const a = sm.appendMessage(user("a"));
     sm.appendMessage(user("b"));
     sm.branch(a);
     await sm.close();
+    return { sm, a };
+  }
+
+  test("our marker entries are plain pi custom entries", async () => {
+    const { sm, a } = await movedBack();
     const marker = readJsonl(sm.getSessionFile() as string).at(-1) as Record<string, unknown>;
     assert.deepEqual(Object.keys(marker), ["type", "id", "parentId", "timestamp", "customType", "data"]);
     assert.equal(marker.type, "custom");
@@ -72,11 +78,7 @@ describe("pi resumes where we resume", () => {
   });
 
   test("a session pi continued after our marker (its entry hangs off the marker) loads and resumes there", async () => {
-    const sm = await SessionManager.create("/p", tmp.dir);
-    const a = sm.appendMessage(user("a"));
-    sm.appendMessage(user("b"));
-    sm.branch(a);
-    await sm.close();
+    const { sm } = await movedBack();
     const file = sm.getSessionFile() as string;
     const marker = readJsonl(file).at(-1) as { id: string };
     const piEntry = {

@@ -11,7 +11,7 @@ import {
   type SessionEntry,
 } from "../../../src/core/index.js";
 import { assistant, readJsonl, toolResult, user } from "../../util/session-builder.js";
-import { tempDir, tempDirPerTest } from "../../util/temp-dir.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 
 const tmp = tempDirPerTest();
 
@@ -311,68 +311,60 @@ describe("SessionManager basics", () => {
 
 describe("ordering", () => {
   test("children are ordered by timestamp, file order breaking ties, also for files written out of order", async () => {
-    const { dir: d, cleanup: done } = tempDir();
-    try {
-      const file = path.join(d, "order.jsonl");
-      const e = (id: string, parentId: string | null, ts: string): string =>
-        JSON.stringify({
-          type: "message",
-          id,
-          parentId,
-          timestamp: ts,
-          message: { role: "user", content: id, timestamp: 0 },
-        });
-      fs.writeFileSync(
-        file,
-        [
-          JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/" }),
-          e("root0000", null, "2025-01-01T00:00:00.000Z"),
-          e("late0000", "root0000", "2025-01-01T00:00:09.000Z"),
-          e("early000", "root0000", "2025-01-01T00:00:01.000Z"),
-          e("tie00001", "root0000", "2025-01-01T00:00:05.000Z"),
-          e("tie00002", "root0000", "2025-01-01T00:00:05.000Z"),
-          e("orphan00", "missing0", "2025-01-01T00:00:03.000Z"),
-        ].join("\n") + "\n",
-      );
-      const sm = await SessionManager.open(file, { readOnly: true });
-      assert.deepEqual(sm.getChildIds("root0000"), ["early000", "tie00001", "tie00002", "late0000"]);
-      const roots = sm.getTree();
-      assert.deepEqual(
-        roots.map((n) => [n.entry.id, n.orphan === true]),
-        [
-          ["root0000", false],
-          ["orphan00", true],
-        ],
-      );
-      assert.equal(sm.getEnvelope("orphan00")?.orphan, true);
-      assert.deepEqual(
-        sm.getPath("orphan00").map((x) => x.id),
-        ["orphan00"],
-      );
-      await sm.close();
-    } finally {
-      done();
-    }
+    const d = tmp.dir;
+    const file = path.join(d, "order.jsonl");
+    const e = (id: string, parentId: string | null, ts: string): string =>
+      JSON.stringify({
+        type: "message",
+        id,
+        parentId,
+        timestamp: ts,
+        message: { role: "user", content: id, timestamp: 0 },
+      });
+    fs.writeFileSync(
+      file,
+      [
+        JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/" }),
+        e("root0000", null, "2025-01-01T00:00:00.000Z"),
+        e("late0000", "root0000", "2025-01-01T00:00:09.000Z"),
+        e("early000", "root0000", "2025-01-01T00:00:01.000Z"),
+        e("tie00001", "root0000", "2025-01-01T00:00:05.000Z"),
+        e("tie00002", "root0000", "2025-01-01T00:00:05.000Z"),
+        e("orphan00", "missing0", "2025-01-01T00:00:03.000Z"),
+      ].join("\n") + "\n",
+    );
+    const sm = await SessionManager.open(file, { readOnly: true });
+    assert.deepEqual(sm.getChildIds("root0000"), ["early000", "tie00001", "tie00002", "late0000"]);
+    const roots = sm.getTree();
+    assert.deepEqual(
+      roots.map((n) => [n.entry.id, n.orphan === true]),
+      [
+        ["root0000", false],
+        ["orphan00", true],
+      ],
+    );
+    assert.equal(sm.getEnvelope("orphan00")?.orphan, true);
+    assert.deepEqual(
+      sm.getPath("orphan00").map((x) => x.id),
+      ["orphan00"],
+    );
+    await sm.close();
   });
 });
 
 describe("folders", () => {
   test("open(path, sessionDir) puts forks in sessionDir; list() shows the fork's parent", async () => {
-    const { dir: d, cleanup: done } = tempDir();
-    try {
-      const sm = await SessionManager.create("/p", path.join(d, "a"));
-      const x = sm.appendMessage(user("x"));
-      await sm.close();
-      const other = path.join(d, "b");
-      const re = await SessionManager.open(sm.getSessionFile() as string, other);
-      const fork = (await re.createBranchedSession(x)) as string;
-      assert.equal(path.dirname(fork), other);
-      const [info] = await SessionManager.list("/p", other);
-      assert.equal(info.path, fork);
-      assert.equal(info.parentSessionPath, sm.getSessionFile());
-      await re.close();
-    } finally {
-      done();
-    }
+    const d = tmp.dir;
+    const sm = await SessionManager.create("/p", path.join(d, "a"));
+    const x = sm.appendMessage(user("x"));
+    await sm.close();
+    const other = path.join(d, "b");
+    const re = await SessionManager.open(sm.getSessionFile() as string, other);
+    const fork = (await re.createBranchedSession(x)) as string;
+    assert.equal(path.dirname(fork), other);
+    const [info] = await SessionManager.list("/p", other);
+    assert.equal(info.path, fork);
+    assert.equal(info.parentSessionPath, sm.getSessionFile());
+    await re.close();
   });
 });
