@@ -8,7 +8,14 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { InstructionLoader, SessionManager, workspacePromptProvider } from "../../../src/core/index.js";
+import {
+  InstructionLoader,
+  SessionManager,
+  workspacePromptProvider,
+  type AgentSession,
+  type AgentTool,
+  type ModelInfo,
+} from "../../../src/core/index.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { anthropicModel, gateTool, newAgent, openAIModel, sentPrompt, transcript } from "../agent/helpers.js";
@@ -33,18 +40,24 @@ async function workspace(dir: string): Promise<{
   return { ws, sm, loader, setWord };
 }
 
+/** An agent on a session of {@link workspace}, its system prompt from the workspace's instructions. */
+async function workspaceAgent(
+  dir: string,
+  model: ModelInfo,
+  tools: AgentTool[] = [],
+): Promise<Awaited<ReturnType<typeof workspace>> & { agent: AgentSession }> {
+  const w = await workspace(dir);
+  const { agent } = newAgent(w.sm, { model, systemPrompt: workspacePromptProvider({ loader: w.loader }), tools });
+  return { ...w, agent };
+}
+
 describe("queued messages and the recorded system prompt", { timeout: 60_000 }, () => {
   const fake = fakeServerForSuite();
   const tmp = tempDirPerTest();
 
   it("a prompt change while a tool runs is recorded before the steering message, and the next request carries it", async () => {
-    const { sm, loader, setWord } = await workspace(tmp.dir);
     const gate = gateTool();
-    const { agent } = newAgent(sm, {
-      model: openAIModel(fake),
-      systemPrompt: workspacePromptProvider({ loader }),
-      tools: [gate.tool],
-    });
+    const { sm, setWord, agent } = await workspaceAgent(tmp.dir, openAIModel(fake), [gate.tool]);
     fake.enqueue({ toolCalls: [{ name: "wait", args: {}, id: "call_w" }] }, { text: "Steered." });
     const running = agent.prompt("start");
     await gate.started;
@@ -68,13 +81,8 @@ describe("queued messages and the recorded system prompt", { timeout: 60_000 }, 
   });
 
   it("a follow-up: the patch goes before it; nothing is recorded when the prompt did not change", async () => {
-    const { sm, loader, setWord } = await workspace(tmp.dir);
     const gate = gateTool();
-    const { agent } = newAgent(sm, {
-      model: openAIModel(fake),
-      systemPrompt: workspacePromptProvider({ loader }),
-      tools: [gate.tool],
-    });
+    const { sm, setWord, agent } = await workspaceAgent(tmp.dir, openAIModel(fake), [gate.tool]);
     // The instructions change after the reply that ends the first request, before the follow-up is delivered.
     let turns = 0;
     agent.subscribe((e) => {
@@ -113,11 +121,7 @@ describe("queued messages and the recorded system prompt", { timeout: 60_000 }, 
   });
 
   it("each branch replays its own prompt and thinking level, and the next request carries both", async () => {
-    const { sm, loader, setWord } = await workspace(tmp.dir);
-    const { agent } = newAgent(sm, {
-      model: openAIModel(fake, { reasoning: true }),
-      systemPrompt: workspacePromptProvider({ loader }),
-    });
+    const { sm, setWord, agent } = await workspaceAgent(tmp.dir, openAIModel(fake, { reasoning: true }));
     agent.setThinkingLevel("low");
     await agent.prompt("one");
     const branchPoint = sm.getLeafId();
@@ -144,11 +148,8 @@ describe("the system prompt and the thinking budget on Anthropic's wire", { time
   const tmp = tempDirPerTest();
 
   it("one request carries the two cached system blocks and the thinking budget", async () => {
-    const { sm, loader } = await workspace(tmp.dir);
-    const { agent } = newAgent(sm, {
-      model: anthropicModel(fake, { provider: "anthropic", reasoning: true, maxTokens: 64_000 }),
-      systemPrompt: workspacePromptProvider({ loader }),
-    });
+    const model = anthropicModel(fake, { provider: "anthropic", reasoning: true, maxTokens: 64_000 });
+    const { sm, agent } = await workspaceAgent(tmp.dir, model);
     agent.setThinkingLevel("medium");
     await agent.prompt("think");
     const body = fake.requests[0];
