@@ -169,6 +169,16 @@ export function requestText(body: Record<string, unknown>): string {
   return JSON.stringify(body.messages ?? body);
 }
 
+/** A file session in `dir` and an agent on `model` whose one tool is a {@link gateTool} (so a test can queue). */
+export async function gatedAgent(
+  dir: string,
+  model: ModelInfo,
+): Promise<{ sm: SessionManager; gate: ReturnType<typeof gateTool>; agent: AgentSession; events: AgentEvent[] }> {
+  const sm = await fileSession(dir);
+  const gate = gateTool();
+  return { sm, gate, ...newAgent(sm, { model, tools: [gate.tool] }) };
+}
+
 /** A tool whose run waits until `release` is called (so a test can queue while it runs). */
 export function gateTool(): { tool: AgentTool; started: Promise<void>; release: () => void } {
   let release = (): void => undefined;
