@@ -59,32 +59,26 @@ export function fileSize(sm: SessionManager): number {
   return f && fs.existsSync(f) ? fs.statSync(f).size : 0;
 }
 
+/** A model of `api` served by `fake` (4,096 output tokens), with `fields` and then `over`. */
+function fakeModel(
+  fake: Pick<FakeServer, "baseURL">,
+  api: ModelInfo["api"],
+  fields: Pick<ModelInfo, "id" | "name" | "provider" | "contextWindow">,
+  over: Partial<ModelInfo>,
+): ModelInfo {
+  return { ...fields, api, baseUrl: fake.baseURL, maxTokens: 4096, ...over };
+}
+
 /** A model served by a fake OpenAI server. */
 export function openAIModel(fake: Pick<FakeServer, "baseURL">, over: Partial<ModelInfo> = {}): ModelInfo {
-  return {
-    id: "fake-model",
-    name: "Fake",
-    provider: "fake-openai",
-    api: "openai-completions",
-    baseUrl: fake.baseURL,
-    contextWindow: 128_000,
-    maxTokens: 4096,
-    ...over,
-  };
+  const fields = { id: "fake-model", name: "Fake", provider: "fake-openai", contextWindow: 128_000 };
+  return fakeModel(fake, "openai-completions", fields, over);
 }
 
 /** A model served by a fake Anthropic server. */
 export function anthropicModel(fake: Pick<FakeServer, "baseURL">, over: Partial<ModelInfo> = {}): ModelInfo {
-  return {
-    id: "claude-fake",
-    name: "Fake Claude",
-    provider: "fake-anthropic",
-    api: "anthropic-messages",
-    baseUrl: fake.baseURL,
-    contextWindow: 200_000,
-    maxTokens: 4096,
-    ...over,
-  };
+  const fields = { id: "claude-fake", name: "Fake Claude", provider: "fake-anthropic", contextWindow: 200_000 };
+  return fakeModel(fake, "anthropic-messages", fields, over);
 }
 
 /** A `read` tool over an in-memory file map (records its calls). */

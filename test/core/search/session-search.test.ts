@@ -65,9 +65,14 @@ async function search(
   }
 }
 
-/** The entry ids `query` finds in one pi file, in order. */
-async function hitIds(query: string, file: string): Promise<string[]> {
-  return (await search(query, [piTarget(file)])).hits.map((h) => h.entryId);
+/** Each query of `cases` finds exactly its entry ids, in order, in one pi file. */
+async function expectHits(file: string, cases: [query: string, ids: string[]][]): Promise<void> {
+  for (const [query, ids] of cases)
+    assert.deepEqual(
+      (await search(query, [piTarget(file)])).hits.map((h) => h.entryId),
+      ids,
+      query,
+    );
 }
 
 /**
@@ -129,17 +134,18 @@ describe("searching one pi session", () => {
     s.message(assistant("Deployed."), "a2");
     s.label("u1", "milestone", "l1");
     const file = s.write(folder("words"), "words.jsonl");
-    const ids = (q: string): Promise<string[]> => hitIds(q, file);
-    assert.deepEqual(await ids("deploy staging"), ["u1", "a1", "t1"]);
-    assert.deepEqual(await ids("deploy frontend"), ["u1"]);
-    assert.deepEqual(await ids("deploy nowhere"), []);
-    // Tool names and argument values; the kind's own words ("tool", "user").
-    assert.deepEqual(await ids("bash staging"), ["a1", "t1"]);
-    assert.deepEqual(await ids("tool deployed"), ["t1"]);
-    assert.deepEqual(await ids("user staging"), ["u1"]);
-    // A label supplies words too, whichever word the scan anchors on.
-    assert.deepEqual(await ids("milestone frontend"), ["u1"]);
-    assert.deepEqual(await ids("frontend milestone"), ["u1"]);
+    await expectHits(file, [
+      ["deploy staging", ["u1", "a1", "t1"]],
+      ["deploy frontend", ["u1"]],
+      ["deploy nowhere", []],
+      // Tool names and argument values; the kind's own words ("tool", "user").
+      ["bash staging", ["a1", "t1"]],
+      ["tool deployed", ["t1"]],
+      ["user staging", ["u1"]],
+      // A label supplies words too, whichever word the scan anchors on.
+      ["milestone frontend", ["u1"]],
+      ["frontend milestone", ["u1"]],
+    ]);
     const [hit] = (await search("milestone", [piTarget(file)])).hits;
     assert.equal(hit.label, "milestone");
     assert.equal(hit.branch.label, "milestone");
@@ -160,14 +166,15 @@ describe("searching one pi session", () => {
     s.raw(escaped("h2", "\\u003cb\\u003ebold zanzibar\\u003c/b\\u003e"));
     s.message(user("\u212Aelvin scale"), { id: "k1", parentId: null });
     const file = s.write(dir, "escapes.jsonl");
-    const ids = (q: string): Promise<string[]> => hitIds(q, file);
-    assert.deepEqual(await ids("line zanzibar"), ["n1"]);
-    assert.deepEqual(await ids('"zanzibar"'), ["q1"]);
-    assert.deepEqual(await ids("café"), ["e1", "e2"]);
-    assert.deepEqual(await ids("CAFÉ zanzibar"), ["e1"]);
-    assert.deepEqual(await ids("<b>zanzibar</b>"), ["h1"]);
-    assert.deepEqual(await ids("<b>bold"), ["h2"]);
-    assert.deepEqual(await ids("kelvin"), ["k1"]);
+    await expectHits(file, [
+      ["line zanzibar", ["n1"]],
+      ['"zanzibar"', ["q1"]],
+      ["café", ["e1", "e2"]],
+      ["CAFÉ zanzibar", ["e1"]],
+      ["<b>zanzibar</b>", ["h1"]],
+      ["<b>bold", ["h2"]],
+      ["kelvin", ["k1"]],
+    ]);
     const [html] = (await search("<script>", [piTarget(file)])).hits;
     assert.equal(html.snippet.text, "<script>alert(1)</script> & <b>zanzibar</b>");
     assert.deepEqual(html.snippet.ranges, [[0, 8]]);
