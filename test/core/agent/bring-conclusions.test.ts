@@ -11,6 +11,7 @@ import type { HookEventMap } from "../../../src/core/hooks/hook-events.js";
 import { buildContextFromEntries } from "../../../src/core/session/context.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
+import type { AgentSessionOptions } from "../../../src/core/agent/agent-session.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { piLeafPath } from "../session/helpers.js";
 import { readJsonl } from "../../util/session-builder.js";
@@ -22,6 +23,12 @@ import { assistant, user } from "../../util/session-builder.js";
  * u1 → a1 ┬→ u2 "Try approach A" → a2(write src/a.ts) → t2 → a3 "Approach A works"   ← other branch
  *         └→ u3 "Try approach B" → a4 "Approach B is slow"                          ← leaf
  */
+/** {@link buildTree} with an agent on it (`options` as newAgent's). */
+async function treeAgent(dir: string, options: Partial<AgentSessionOptions> = {}) {
+  const tree = await buildTree(dir);
+  return { ...tree, ...newAgent(tree.sm, options) };
+}
+
 function buildTree(dir: string): ReturnType<typeof twoApproaches> {
   return twoApproaches(dir, {
     call: { text: "Writing", name: "write", args: { path: "src/a.ts", content: "x" } },
@@ -37,8 +44,7 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
   const tmp = tempDirPerTest();
 
   it("summarizes the other branch from the common ancestor to the node and appends it at the leaf", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     let prepared: HookEventMap["session_before_tree"]["preparation"] | undefined;
     const treeEvents: HookEventMap["session_tree"][] = [];
     agent.hooks.on("session_before_tree", (e) => void (prepared = e.preparation));
@@ -81,8 +87,7 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
   });
 
   it("writes exactly pi's branch_summary line, and the model sees the summary in its next request", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     const r = await agent.bringConclusions(ids.a3, { customInstructions: "the test results" });
     assert.ok(r.kind === "moved", r.kind);
     assert.match(requestText(fake.requests[0]), /Additional focus: the test results/);
@@ -119,8 +124,7 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
   });
 
   it("without a model the extractive summarizer writes it; reopening resumes at it; pi's reading agrees", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm);
+    const { sm, ids, agent } = await treeAgent(tmp.dir);
     const r = await agent.bringConclusions(ids.a3);
     assert.ok(r.kind === "moved", r.kind);
     const s = r.summaryEntry;
@@ -164,8 +168,7 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
   });
 
   it("a model failure, an abort, and a hook cancel change nothing", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent, events } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent, events } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     const size = fileSize(sm);
 
     for (let i = 0; i < 4; i++) fake.enqueue({ status: 500, headers: { "retry-after": "0" } });
@@ -188,8 +191,7 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
   });
 
   it("a hook's summary is used as it is (fromHook), with the hook's label", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     agent.hooks.on("session_before_tree", (e) =>
       e.preparation.bringFrom ? { summary: { summary: "From the hook" }, label: "brought" } : undefined,
     );
@@ -204,8 +206,7 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
   });
 
   it("refuses what cannot be brought: a node on the current branch, an empty conversation, unknown ids", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm);
+    const { sm, ids, agent } = await treeAgent(tmp.dir);
     const size = fileSize(sm);
     for (const onPath of [ids.a1, ids.a4]) {
       const r = await agent.bringConclusions(onPath);

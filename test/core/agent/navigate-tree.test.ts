@@ -6,6 +6,7 @@ import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { BranchSummaryEntry } from "../../../src/core/session/types.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 import type { FakeServer } from "../../util/fake-provider-common.js";
+import type { AgentSessionOptions } from "../../../src/core/agent/agent-session.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { anthropicModel, fileSize, newAgent, openAIModel, twoApproaches } from "./helpers.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
@@ -15,6 +16,12 @@ import { assistant, fileSession, toolResult, user } from "../../util/session-bui
  * u1 → a1 → u2 → a2(read src/a.ts) → t2 → a3   ← leaf
  *            ↘ u3 → a4
  */
+/** {@link buildTree} with an agent on it (`options` as newAgent's). */
+async function treeAgent(dir: string, options: Partial<AgentSessionOptions> = {}) {
+  const tree = await buildTree(dir);
+  return { ...tree, ...newAgent(tree.sm, options) };
+}
+
 function buildTree(dir: string): ReturnType<typeof twoApproaches> {
   return twoApproaches(dir, {
     call: { text: "Reading", name: "read", args: { path: "src/a.ts" } },
@@ -35,8 +42,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   const tmp = tempDirPerTest();
 
   it("root user message: leaf reset to null, text returned, and the move survives a reopen", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm);
+    const { sm, ids, agent } = await treeAgent(tmp.dir);
     const r = await agent.navigateTree(ids.u1);
     // pi's fields beside `kind`: a script written against pi reads `cancelled` and `editorText`.
     assert.deepEqual(r, { kind: "moved", cancelled: false, editorText: "Start the task" });
@@ -50,8 +56,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("non-user message: the leaf becomes that entry, no editor text", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm);
+    const { sm, ids, agent } = await treeAgent(tmp.dir);
     const r = await agent.navigateTree(ids.a4);
     assert.deepEqual(r, { kind: "moved", cancelled: false });
     assert.equal(sm.getLeafId(), ids.a4);
@@ -59,8 +64,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("user message in the middle: leaf goes to its parent", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm);
+    const { sm, ids, agent } = await treeAgent(tmp.dir);
     const r = await agent.navigateTree(ids.u3);
     assert.ok(r.kind === "moved", r.kind);
     assert.equal(r.editorText, "Try approach B");
@@ -69,8 +73,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("no-op on the current leaf writes nothing", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm);
+    const { sm, ids, agent } = await treeAgent(tmp.dir);
     const size = fileSize(sm);
     assert.deepEqual(await agent.navigateTree(ids.a3, { summarize: true }), { kind: "noop", cancelled: false });
     assert.equal(fileSize(sm), size);
@@ -78,8 +81,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("unknown target and navigating while a prompt streams are clear errors", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     await assert.rejects(agent.navigateTree("nope1234"), /no entry with id "nope1234"/);
     fake.enqueue({ stall: true, text: "thinking" });
     let rejection: Promise<void> | undefined;
@@ -132,8 +134,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("summarizes with the model: entries back to the common ancestor, fromId = old leaf, parent = new leaf", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     const treeEvents: HookEventMap["session_tree"][] = [];
     agent.hooks.on("session_tree", (e) => void treeEvents.push(e));
     let prepared: HookEventMap["session_before_tree"]["preparation"] | undefined;
@@ -171,8 +172,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("custom instructions are appended as Additional focus, or replace the defaults", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     await agent.navigateTree(ids.a4, { summarize: true, customInstructions: "the API surface" });
     assert.match(userPromptOf(fake), /## Next Steps[^"]*Additional focus: the API surface/);
     await agent.navigateTree(ids.a3, {
@@ -187,8 +187,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("hook cancel: nothing written, leaf unchanged, session_tree not fired", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     let treeFired = false;
     agent.hooks.on("session_before_tree", () => ({ cancel: true }));
     agent.hooks.on("session_tree", () => void (treeFired = true));
@@ -202,8 +201,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("hook summary replaces the summarizer (fromHook, no model call)", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     let fromHook: boolean | undefined;
     agent.hooks.on("session_before_tree", (e) =>
       e.preparation.userWantsSummary ? { summary: { summary: "Hook summary", details: { custom: true } } } : undefined,
@@ -220,8 +218,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("hook overrides of customInstructions, replaceInstructions and label are used", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     agent.hooks.on("session_before_tree", () => ({
       customInstructions: "Hook focus.",
       replaceInstructions: true,
@@ -240,8 +237,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("label goes on the summary entry when summarizing, else on the target", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm);
+    const { sm, ids, agent } = await treeAgent(tmp.dir);
     const r1 = await agent.navigateTree(ids.a4, { summarize: true, label: "tried A" });
     assert.ok(r1.kind === "moved", r1.kind);
     assert.equal(sm.getLabel(r1.summaryEntry!.id), "tried A");
@@ -255,8 +251,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("summarizer failure (HTTP 500) cancels with an error and changes nothing", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent, events } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent, events } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     for (let i = 0; i < 4; i++) fake.enqueue({ status: 500, headers: { "retry-after": "0" } });
     const size = fileSize(sm);
     const r = await agent.navigateTree(ids.a4, { summarize: true });
@@ -269,8 +264,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("abort during a stalled summary stream cancels and changes nothing", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     const controller = new AbortController();
     fake.enqueue(() => {
       setImmediate(() => controller.abort());
@@ -330,8 +324,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("works with no model: extractive summary marked in details", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm);
+    const { sm, ids, agent } = await treeAgent(tmp.dir);
     const r = await agent.navigateTree(ids.a4, { summarize: true });
     assert.ok(r.kind === "moved", r.kind);
     const s = r.summaryEntry!;
@@ -343,8 +336,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("extractive can be forced with a model configured (no model call)", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     const r = await agent.navigateTree(ids.a4, { summarize: true, extractive: true });
     assert.ok(r.kind === "moved", r.kind);
     assert.equal((r.summaryEntry!.details as { extractive?: boolean }).extractive, true);
@@ -366,8 +358,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("a throwing hook is reported and does not break navigation", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent, events } = newAgent(sm);
+    const { sm, ids, agent, events } = await treeAgent(tmp.dir);
     agent.hooks.on("session_before_tree", () => {
       throw new Error("hook exploded");
     });
