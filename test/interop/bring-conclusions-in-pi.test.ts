@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { AgentSession, ModelRegistry, SessionManager } from "../../src/core/index.js";
-import { tempDir } from "../util/temp-dir.js";
+import { tempDirPerTest } from "../util/temp-dir.js";
 import { assertSameView, ourView, piContinues, piOpen, releases, timedMessages } from "./pi.js";
 
 const { user, assistant } = timedMessages(Date.parse("2026-03-01T10:00:00.000Z"), {
@@ -41,9 +41,7 @@ async function writeSession(dir: string): Promise<{ file: string; ids: Record<st
   return { file: sm.getSessionFile() as string, ids, summaryId: result.summaryEntry.id };
 }
 
-let tmp: ReturnType<typeof tempDir>;
-before(() => (tmp = tempDir("agent-tree-interop-")));
-after(() => tmp.cleanup());
+const tmp = tempDirPerTest("agent-tree-interop-");
 
 for (const pi of releases()) {
   describe(`pi ${pi.version} reads brought conclusions`, () => {

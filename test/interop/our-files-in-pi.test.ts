@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { emptyUsage, SessionManager, type AgentMessage } from "../../src/core/index.js";
 import { assistant, toolResult, user } from "../util/session-builder.js";
-import { tempDir } from "../util/temp-dir.js";
+import { tempDirPerTest } from "../util/temp-dir.js";
 import { assertSameView, ourView, piContinues, piOpen, releases } from "./pi.js";
 
 const T0 = Date.parse("2026-03-01T10:00:00.000Z");
@@ -52,9 +52,7 @@ async function writeBranchedSession(dir: string): Promise<{ file: string; ids: R
   return { file: sm.getSessionFile() as string, ids: { u1, a1, a2, u2, u3, a3, a4 } };
 }
 
-let tmp: ReturnType<typeof tempDir>;
-before(() => (tmp = tempDir("agent-tree-interop-")));
-after(() => tmp.cleanup());
+const tmp = tempDirPerTest("agent-tree-interop-");
 
 for (const pi of releases()) {
   describe(`pi ${pi.version} opens our sessions`, () => {

@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { SessionManager } from "../../src/core/index.js";
-import { tempDir } from "../util/temp-dir.js";
+import { tempDirPerTest } from "../util/temp-dir.js";
 import {
   piContinues,
   assertSameView,
@@ -42,9 +42,7 @@ function piSession(dir: string): PiStep[] {
   ];
 }
 
-let tmp: ReturnType<typeof tempDir>;
-before(() => (tmp = tempDir("agent-tree-interop-")));
-after(() => tmp.cleanup());
+const tmp = tempDirPerTest("agent-tree-interop-");
 
 for (const pi of releases()) {
   describe(`we open pi ${pi.version}'s sessions`, () => {

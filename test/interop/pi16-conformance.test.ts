@@ -7,10 +7,10 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { emptyUsage, SessionManager, type Usage } from "../../src/core/index.js";
 import { writeTestHooks } from "../../src/core/session/write-all.js";
-import { tempDir } from "../util/temp-dir.js";
+import { tempDirPerTest } from "../util/temp-dir.js";
 import {
   assertSameView,
   latestRelease,
@@ -33,9 +33,7 @@ const usage: Usage = {
 };
 const { user, assistant } = timedMessages(T0, { provider: "openai", model: "gpt-6.2-sol", usage });
 
-let tmp: ReturnType<typeof tempDir>;
-before(() => (tmp = tempDir("agent-tree-interop-")));
-after(() => tmp.cleanup());
+const tmp = tempDirPerTest("agent-tree-interop-");
 
 /** Make the store's next write(2) write half of its bytes, then fail as a full disk does. */
 function failNextWriteHalfway(): void {

@@ -1,11 +1,13 @@
 /** Shared set-up of the AgentSession tests: fake-server models, simple tools, agents (sessions: test/util/session-builder.ts). */
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import path from "node:path";
 import { AgentSession, type AgentSessionOptions } from "../../../src/core/agent/agent-session.js";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
 import { ModelRegistry } from "../../../src/core/providers/model-registry.js";
 import type { ModelInfo } from "../../../src/core/providers/types.js";
 import type { SystemMessage } from "../../../src/core/messages.js";
+import { InstructionLoader } from "../../../src/core/prompt/instruction-loader.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
 import type { AgentTool } from "../../../src/core/tools/types.js";
@@ -51,6 +53,27 @@ export async function twoApproaches(dir: string, o: Approaches) {
     sm,
     ids: { u1, a1, ...first, ...second } as Record<"u1" | "a1" | "u2" | "a2" | "t2" | "a3" | "u3" | "a4", string>,
   };
+}
+
+/**
+ * A workspace folder `dir/ws` with `agentsMd` as its AGENTS.md (none when undefined), a trusted InstructionLoader
+ * over it (user folder `dir/agent`) and a file session for it in `dir/sessions`. `setAgentsMd` rewrites the file
+ * and invalidates the loader, as the host's watcher does.
+ */
+export async function instructionWorkspace(
+  dir: string,
+  agentsMd?: string,
+): Promise<{ ws: string; sm: SessionManager; loader: InstructionLoader; setAgentsMd: (text: string) => void }> {
+  const ws = path.join(dir, "ws");
+  fs.mkdirSync(ws, { recursive: true });
+  if (agentsMd !== undefined) fs.writeFileSync(path.join(ws, "AGENTS.md"), agentsMd);
+  const loader = new InstructionLoader({ workspaceFolders: [ws], agentDir: path.join(dir, "agent"), trusted: true });
+  const sm = await SessionManager.create(ws, path.join(dir, "sessions"));
+  const setAgentsMd = (text: string): void => {
+    fs.writeFileSync(path.join(ws, "AGENTS.md"), text);
+    loader.invalidate();
+  };
+  return { ws, sm, loader, setAgentsMd };
 }
 
 /** Size in bytes of the session file (0 before the first append). */

@@ -5,11 +5,8 @@
  * both its prompt and its level; an Anthropic request carries the two cached system blocks and the thinking budget.
  */
 import assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { describe, it } from "node:test";
 import {
-  InstructionLoader,
   SessionManager,
   workspacePromptProvider,
   type AgentSession,
@@ -18,37 +15,29 @@ import {
 } from "../../../src/core/index.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { anthropicModel, gateTool, newAgent, openAIModel, sentPrompt, transcript } from "../agent/helpers.js";
+import {
+  anthropicModel,
+  gateTool,
+  instructionWorkspace,
+  newAgent,
+  openAIModel,
+  sentPrompt,
+  transcript,
+} from "../agent/helpers.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
 
-/** A workspace with an AGENTS.md, its loader, and a session in it. */
-async function workspace(dir: string): Promise<{
-  ws: string;
-  sm: SessionManager;
-  loader: InstructionLoader;
-  setWord: (word: string) => void;
-}> {
-  const ws = path.join(dir, "ws");
-  fs.mkdirSync(ws, { recursive: true });
-  fs.writeFileSync(path.join(ws, "AGENTS.md"), "Project word: ZEBRAFISH");
-  const loader = new InstructionLoader({ workspaceFolders: [ws], agentDir: path.join(dir, "agent"), trusted: true });
-  const sm = await SessionManager.create(ws, path.join(dir, "sessions"));
-  const setWord = (word: string): void => {
-    fs.writeFileSync(path.join(ws, "AGENTS.md"), `Project word: ${word}`);
-    loader.invalidate(); // what the host's watcher does
-  };
-  return { ws, sm, loader, setWord };
-}
-
-/** An agent on a session of {@link workspace}, its system prompt from the workspace's instructions. */
+/**
+ * An agent on an {@link instructionWorkspace} whose AGENTS.md names a word (ZEBRAFISH; `setWord` changes it), its
+ * system prompt from the workspace's instructions.
+ */
 async function workspaceAgent(
   dir: string,
   model: ModelInfo,
   tools: AgentTool[] = [],
-): Promise<Awaited<ReturnType<typeof workspace>> & { agent: AgentSession }> {
-  const w = await workspace(dir);
-  const { agent } = newAgent(w.sm, { model, systemPrompt: workspacePromptProvider({ loader: w.loader }), tools });
-  return { ...w, agent };
+): Promise<{ sm: SessionManager; setWord: (word: string) => void; agent: AgentSession }> {
+  const { sm, loader, setAgentsMd } = await instructionWorkspace(dir, "Project word: ZEBRAFISH");
+  const { agent } = newAgent(sm, { model, systemPrompt: workspacePromptProvider({ loader }), tools });
+  return { sm, setWord: (word) => setAgentsMd(`Project word: ${word}`), agent };
 }
 
 describe("queued messages and the recorded system prompt", { timeout: 60_000 }, () => {

@@ -12,7 +12,14 @@ import { InstructionLoader, SessionManager, systemPromptAt, workspacePromptProvi
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { diffTools } from "../../../src/core/agent/system-prompt-sync.js";
 import { createWorkspaceTools } from "../../../src/core/tools/index.js";
-import { anthropicModel, newAgent, openAIModel, sentPrompt, systemEntries } from "../agent/helpers.js";
+import {
+  anthropicModel,
+  instructionWorkspace,
+  newAgent,
+  openAIModel,
+  sentPrompt,
+  systemEntries,
+} from "../agent/helpers.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 
@@ -198,15 +205,7 @@ describe("the system prompt on Anthropic's wire", { timeout: 60_000 }, () => {
   const tmp = tempDirPerTest();
 
   it("two cached system blocks: the stable sections, then the rest (an AGENTS.md edit leaves the first alone)", async () => {
-    const ws = path.join(tmp.dir, "ws");
-    fs.mkdirSync(ws, { recursive: true });
-    fs.writeFileSync(path.join(ws, "AGENTS.md"), "Word: IBIS");
-    const loader = new InstructionLoader({
-      workspaceFolders: [ws],
-      agentDir: path.join(tmp.dir, "agent"),
-      trusted: true,
-    });
-    const sm = await SessionManager.create(ws, path.join(tmp.dir, "sessions"));
+    const { sm, loader, setAgentsMd } = await instructionWorkspace(tmp.dir, "Word: IBIS");
     const { agent } = newAgent(sm, {
       model: anthropicModel(fake, { provider: "anthropic" }),
       systemPrompt: workspacePromptProvider({ loader }),
@@ -215,8 +214,7 @@ describe("the system prompt on Anthropic's wire", { timeout: 60_000 }, () => {
     const blocks = (i: number): { text: string; cache_control?: unknown }[] =>
       fake.requests[i].system as { text: string; cache_control?: unknown }[];
     await agent.prompt("hello");
-    fs.writeFileSync(path.join(ws, "AGENTS.md"), "Word: CRANE");
-    loader.invalidate();
+    setAgentsMd("Word: CRANE");
     await agent.prompt("again");
     const [first, second] = [blocks(0), blocks(1)];
     assert.equal(first.length, 2);
