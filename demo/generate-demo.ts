@@ -151,47 +151,32 @@ function sessionLines(cwd: string): Json[] {
     const { ts } = at();
     return { type, id, parentId, timestamp: ts, ...fields };
   };
-  const user = (id: string, parentId: string, text: string): Json => {
+  /** A message entry; the message (built once the clock has moved on) gets the entry's time (ms), as pi writes them. */
+  const message = (id: string, parentId: string, fields: () => Json): Json => {
     const { ts, ms } = at();
-    return { type: "message", id, parentId, timestamp: ts, message: { role: "user", content: text, timestamp: ms } };
+    return { type: "message", id, parentId, timestamp: ts, message: { ...fields(), timestamp: ms } };
   };
-  const assistant = (id: string, parentId: string, content: Json[], stopReason = "stop"): Json => {
-    const { ts, ms } = at();
-    return {
-      type: "message",
-      id,
-      parentId,
-      timestamp: ts,
-      message: {
-        role: "assistant",
-        content,
-        api: "openai-completions",
-        provider: DEMO_MODEL.provider,
-        model: DEMO_MODEL.id,
-        usage: usage(900 + minute * 40, 120),
-        stopReason,
-        timestamp: ms,
-      },
-    };
-  };
+  const user = (id: string, parentId: string, text: string): Json =>
+    message(id, parentId, () => ({ role: "user", content: text }));
+  const assistant = (id: string, parentId: string, content: Json[], stopReason = "stop"): Json =>
+    message(id, parentId, () => ({
+      role: "assistant",
+      content,
+      api: "openai-completions",
+      provider: DEMO_MODEL.provider,
+      model: DEMO_MODEL.id,
+      usage: usage(900 + minute * 40, 120),
+      stopReason,
+    }));
   const toolCall = (id: string, name: string, args: Json): Json => ({ type: "toolCall", id, name, arguments: args });
-  const toolResult = (id: string, parentId: string, toolCallId: string, toolName: string, text: string): Json => {
-    const { ts, ms } = at();
-    return {
-      type: "message",
-      id,
-      parentId,
-      timestamp: ts,
-      message: {
-        role: "toolResult",
-        toolCallId,
-        toolName,
-        content: [{ type: "text", text }],
-        isError: false,
-        timestamp: ms,
-      },
-    };
-  };
+  const toolResult = (id: string, parentId: string, toolCallId: string, toolName: string, text: string): Json =>
+    message(id, parentId, () => ({
+      role: "toolResult",
+      toolCallId,
+      toolName,
+      content: [{ type: "text", text }],
+      isError: false,
+    }));
   const text = (t: string): Json => ({ type: "text", text: t });
   const I = DEMO_IDS;
 

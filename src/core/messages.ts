@@ -226,6 +226,11 @@ export function systemPromptText(m: SystemMessage): string {
   return parts.filter((p) => p.length > 0).join("\n\n");
 }
 
+/** A summary as the model reads it: one user text block, `summary` between `prefix` and the suffix. */
+function summaryAsUser(prefix: string, summary: string, timestamp: number): UserMessage {
+  return { role: "user", content: [{ type: "text", text: prefix + summary + SUMMARY_SUFFIX }], timestamp };
+}
+
 /**
  * Turn agent messages into what the model sees: summaries and custom messages become user
  * messages (with pi's preambles), bash executions become user text, the rest passes through.
@@ -247,18 +252,10 @@ export function convertToLlm(messages: readonly AgentMessage[]): LlmMessage[] {
         out.push({ role: "user", content: m.content, timestamp: m.timestamp });
         break;
       case "branchSummary":
-        out.push({
-          role: "user",
-          content: [{ type: "text", text: BRANCH_SUMMARY_PREFIX + m.summary + SUMMARY_SUFFIX }],
-          timestamp: m.timestamp,
-        });
+        out.push(summaryAsUser(BRANCH_SUMMARY_PREFIX, m.summary, m.timestamp));
         break;
       case "compactionSummary":
-        out.push({
-          role: "user",
-          content: [{ type: "text", text: COMPACTION_SUMMARY_PREFIX + m.summary + SUMMARY_SUFFIX }],
-          timestamp: m.timestamp,
-        });
+        out.push(summaryAsUser(COMPACTION_SUMMARY_PREFIX, m.summary, m.timestamp));
         break;
       case "bashExecution": {
         if (m.excludeFromContext) break;
@@ -280,11 +277,11 @@ export function convertToLlm(messages: readonly AgentMessage[]): LlmMessage[] {
   return out;
 }
 
-/** The text of a message's content, text blocks joined by newlines. */
-export function contentText(content: string | readonly { type: string; text?: string }[]): string {
+/** The text of a message's content, text blocks joined by `separator` (newlines by default). */
+export function contentText(content: string | readonly { type: string; text?: string }[], separator = "\n"): string {
   if (typeof content === "string") return content;
   return content
     .filter((c) => c.type === "text" && typeof c.text === "string")
     .map((c) => c.text)
-    .join("\n");
+    .join(separator);
 }

@@ -29,13 +29,7 @@ import {
 } from "../util/agent-ui.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import { answerExploreQuestions } from "../util/explore-ui.js";
-import {
-  answerInputBox,
-  expectVisible,
-  runCommand,
-  screenshot,
-  waitUntil,
-} from "../util/workbench.js";
+import { answerInputBox, expectVisible, runCommand, screenshot, waitUntil } from "../util/workbench.js";
 import { latestRelease, piOpen } from "../interop/pi.js";
 
 const MODEL_TIMEOUT_MS = 90_000;

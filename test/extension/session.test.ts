@@ -5,7 +5,8 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { claudeTranscriptPathOf } from "../../src/core/import/claude-session.js";
 import type { AgentTreeApi, SessionChangeEvent } from "../../src/host/extension.js";
-import { activateApi, EXTENSION_ID, tempDir, writeSession } from "./helpers.js";
+import { tempDir } from "../util/temp-dir.js";
+import { activateApi, EXTENSION_ID, writeSession } from "./helpers.js";
 
 function nextSessionChange(api: AgentTreeApi): Promise<SessionChangeEvent> {
   return new Promise((resolve) => {
@@ -18,17 +19,18 @@ function nextSessionChange(api: AgentTreeApi): Promise<SessionChangeEvent> {
 
 describe("Agent Tree: sessions", () => {
   let dir: string;
+  let cleanup: () => void;
   let api: AgentTreeApi;
 
   before(async () => {
     api = await activateApi();
-    dir = tempDir();
+    ({ dir, cleanup } = tempDir("agent-tree-ext-"));
   });
 
   after(async () => {
     // Release the lock before deleting the folder.
     await vscode.commands.executeCommand("agentTree.newSession");
-    fs.rmSync(dir, { recursive: true, force: true });
+    cleanup();
   });
 
   it("opening a session file makes it current and fills the tree", async () => {

@@ -19,7 +19,9 @@ import type { AgentWebviewView } from "../../src/host/webview-view.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
 import type { FakeReply, FakeRequestBody } from "../util/fake-provider-common.js";
-import { assistantMsg, openAIModel, tempDirPerTest, userMsg } from "../core/agent/helpers.js";
+import { openAIModel } from "../core/agent/helpers.js";
+import { assistant, user } from "../util/session-builder.js";
+import { tempDirPerTest } from "../util/temp-dir.js";
 import { requestTexts } from "../core/parallel/helpers.js";
 
 const fake = fakeServerForSuite();
@@ -35,8 +37,8 @@ function replies(body: FakeRequestBody): FakeReply {
 /** A session with one turn, a watch over it, the chat's posts, and one branch started from the turn's reply. */
 async function setUp() {
   const sm = await SessionManager.create(tmp.dir, tmp.dir);
-  sm.appendMessage(userMsg("start"));
-  const node = sm.appendMessage(assistantMsg("ok"));
+  sm.appendMessage(user("start"));
+  const node = sm.appendMessage(assistant("ok"));
   fake.setDefault(replies);
   const posts: HostToWebview[] = [];
   const said: string[] = [];

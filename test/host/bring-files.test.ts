@@ -16,7 +16,7 @@ import { runBringFlow, type ConclusionsTarget } from "../../src/host/compare/bri
 import { CheckpointCompareFiles } from "../../src/host/compare/compare-files.js";
 import { undoFileRestore } from "../../src/host/file-restore.js";
 import { checkpointDocumentText, type CheckpointFileRef } from "../../src/host/turn-changes.js";
-import { user } from "../core/session/helpers.js";
+import { user } from "../util/session-builder.js";
 import { checkpointSession, type CheckpointSession } from "./checkpoint-session.js";
 import { FakeBringUi, type FakeBringScript } from "./fake-bring-ui.js";
 import { FakeRestoreUi, type FakeRestoreScript } from "./fake-restore-ui.js";

@@ -15,7 +15,7 @@ import { TurnCheckpoints, WorkspaceCheckpoints, type RestoreFileSystem } from ".
 import { ModelRegistry } from "../../src/core/providers/model-registry.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { tempWorkspace, writeFiles } from "../core/checkpoints/helpers.js";
-import { assistant } from "../core/session/helpers.js";
+import { assistant } from "../util/session-builder.js";
 import {
   runNavigateFlow,
   type FilesFollow,

@@ -9,7 +9,7 @@ import { SessionManager } from "../../src/core/session/session-manager.js";
 import { CompareFeed, type CompareFilesHost } from "../../src/host/compare/compare-feed.js";
 import { validateCompareMessage } from "../../src/host/protocol-validation.js";
 import type { HostToCompare } from "../../src/shared/protocol.js";
-import { assistant, user } from "../core/session/helpers.js";
+import { assistant, user } from "../util/session-builder.js";
 
 function session(): { sm: SessionManager; left: string; right: string } {
   const sm = SessionManager.inMemory("/p");

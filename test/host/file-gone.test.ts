@@ -9,7 +9,7 @@ import { test } from "node:test";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { readOnlyReason } from "../../src/host/continue-plan.js";
 import { lockLostMessage } from "../../src/host/lock-choice.js";
-import { tempDir } from "../core/session/helpers.js";
+import { tempDir } from "../util/temp-dir.js";
 import { waitFor } from "../core/session/lock-helpers.js";
 import { createHarness, ofType } from "./controller-harness.js";
 

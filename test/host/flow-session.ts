@@ -7,7 +7,7 @@ import { SessionManager } from "../../src/core/session/session-manager.js";
 import type { ConclusionsTarget } from "../../src/host/compare/bring-flow.js";
 import type { TreeNavigator } from "../../src/host/navigate-flow.js";
 import { newAgent } from "../core/agent/helpers.js";
-import { assistant, user } from "../core/session/helpers.js";
+import { assistant, user } from "../util/session-builder.js";
 
 /** u1 → a1 ┬→ u2 → a2 (the other branch) ; a1 → u3 → a3 (leaf). In memory, cwd /tmp. */
 export function parserSession(): { sm: SessionManager; ids: Record<string, string> } {

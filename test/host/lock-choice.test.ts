@@ -7,7 +7,7 @@ import { SessionLockLostError } from "../../src/core/session/errors.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { readOnlyReason } from "../../src/host/continue-plan.js";
 import { lockedDialog, lockLostMessage } from "../../src/host/lock-choice.js";
-import { tempDir } from "../core/session/helpers.js";
+import { tempDir } from "../util/temp-dir.js";
 import { LockChild, lockDirOf, waitFor } from "../core/session/lock-helpers.js";
 import { createHarness, ofType } from "./controller-harness.js";
 

@@ -11,12 +11,12 @@ import type { BranchOutcome } from "../../src/core/parallel/branch-run.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { branchRunOf, newestEntryOf, otherBranchesOf } from "../../src/host/parallel/branch-lookup.js";
 import { exploreSummaryMarkdown, firstLines } from "../../src/host/parallel/explore-summary.js";
-import { assistantMsg, userMsg } from "../core/agent/helpers.js";
+import { assistant, user } from "../util/session-builder.js";
 
 function branch(sm: SessionManager, parent: string, text: string, group: string, state: "running" | "done"): string[] {
-  const first = sm.appendMessageAt(parent, userMsg(text));
+  const first = sm.appendMessageAt(parent, user(text));
   appendBranchRunLine(sm, first, { version: 1, kind: "explore", state: "running", groupId: group });
-  const reply = sm.appendMessageAt(first, assistantMsg(`answer to ${text}`));
+  const reply = sm.appendMessageAt(first, assistant(`answer to ${text}`));
   if (state === "done") appendBranchRunLine(sm, first, { version: 1, kind: "explore", state: "done", groupId: group });
   return [first, reply];
 }
@@ -24,8 +24,8 @@ function branch(sm: SessionManager, parent: string, text: string, group: string,
 describe("parallel branch lookups", () => {
   it("find a row's run, its newest entry and the other branches of its group", () => {
     const sm = SessionManager.inMemory("/ws");
-    sm.appendMessage(userMsg("start"));
-    const node = sm.appendMessage(assistantMsg("ok"));
+    sm.appendMessage(user("start"));
+    const node = sm.appendMessage(assistant("ok"));
     const [a1, a2] = branch(sm, node, "a", "g1", "done");
     const [b1] = branch(sm, node, "b", "g1", "running");
     const [c1] = branch(sm, node, "c", "g2", "done");

@@ -5,7 +5,9 @@ import type { QueuedKind } from "../../src/core/agent/prompt-queue.js";
 import { followRunInput } from "../../src/host/run-input-sync.js";
 import { ApprovalBroker } from "../../src/host/tool-approval.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
-import { fileSession, gateTool, newAgent, openAIModel, tempDirPerTest } from "../core/agent/helpers.js";
+import { gateTool, newAgent, openAIModel } from "../core/agent/helpers.js";
+import { tempDirPerTest } from "../util/temp-dir.js";
+import { fileSession } from "../util/session-builder.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
 
 describe("followRunInput", { timeout: 60_000 }, () => {

@@ -9,8 +9,9 @@ import { emptyUsage } from "../../src/core/messages.js";
 import type { BranchSummaryEntry, CompactionEntry } from "../../src/core/session/types.js";
 import { usageOf } from "../../src/host/chat-dto.js";
 import { ChatPath } from "../../src/host/chat-path.js";
-import { newAgent, openAIModel, tempDirPerTest } from "../core/agent/helpers.js";
-import { assistant, readJsonl, user } from "../core/session/helpers.js";
+import { newAgent, openAIModel } from "../core/agent/helpers.js";
+import { tempDirPerTest } from "../util/temp-dir.js";
+import { assistant, readJsonl, user } from "../util/session-builder.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 

@@ -6,13 +6,12 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { SessionManager } from "../../src/core/index.js";
-import { assertSameView, ourView, piOpen, releases, runPi, tempDir, timedMessages } from "./pi.js";
+import { tempDirPerTest } from "../util/temp-dir.js";
+import { assertSameView, ourView, piOpen, releases, runPi, timedMessages } from "./pi.js";
 
-let tmp: ReturnType<typeof tempDir>;
-before(() => (tmp = tempDir()));
-after(() => tmp.cleanup());
+const tmp = tempDirPerTest("agent-tree-interop-");
 
 const { user: userMsg, assistant: reply } = timedMessages(1_750_000_000_000, { provider: "openai", model: "gpt-4.1" });
 

@@ -5,9 +5,10 @@
  */
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { AgentSession, ModelRegistry, SessionManager } from "../../src/core/index.js";
-import { assertSameView, ourView, piOpen, releases, runPi, tempDir, type PiSnapshot, timedMessages } from "./pi.js";
+import { tempDirPerTest } from "../util/temp-dir.js";
+import { assertSameView, ourView, piContinues, piOpen, releases, timedMessages } from "./pi.js";
 
 const { user, assistant } = timedMessages(Date.parse("2026-03-01T10:00:00.000Z"), {
   provider: "openai",
@@ -40,9 +41,7 @@ async function writeSession(dir: string): Promise<{ file: string; ids: Record<st
   return { file: sm.getSessionFile() as string, ids, summaryId: result.summaryEntry.id };
 }
 
-let tmp: ReturnType<typeof tempDir>;
-before(() => (tmp = tempDir()));
-after(() => tmp.cleanup());
+const tmp = tempDirPerTest("agent-tree-interop-");
 
 for (const pi of releases()) {
   describe(`pi ${pi.version} reads brought conclusions`, () => {
@@ -63,12 +62,11 @@ for (const pi of releases()) {
       );
 
       // pi goes on from there; its reply hangs off the summary, and we see it the same way.
-      const [, piUser, , snapshot] = runPi(pi, [
-        { op: "open", file },
-        { op: "message", message: user("From pi: which one?", 10) },
-        { op: "message", message: assistant("JSON, per the summary.", 11) },
-        { op: "snapshot" },
-      ]) as [null, string, string, PiSnapshot];
+      const { results, snapshot } = piContinues(pi, file, [
+        user("From pi: which one?", 10),
+        assistant("JSON, per the summary.", 11),
+      ]);
+      const piUser = results[0] as string;
       const reopened = await SessionManager.open(file, { readOnly: true });
       assertSameView(snapshot, ourView(reopened), "our view after pi appended");
       assert.equal(reopened.getEntry(piUser as string)?.parentId, summaryId);

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { AgentSession } from "../../src/core/agent/agent-session.js";
 import {
   TurnCheckpoints,
@@ -15,22 +15,16 @@ import {
   checkpointDataOf,
   restoreTargetsFor,
 } from "../../src/core/checkpoints/index.js";
-import { emptyUsage, SessionManager, type AgentMessage } from "../../src/core/index.js";
+import { SessionManager } from "../../src/core/index.js";
 import { ModelRegistry } from "../../src/core/providers/model-registry.js";
 import { openAIModel } from "../core/agent/helpers.js";
-import { startFakeOpenAI, type FakeServer } from "../util/fake-openai-server.js";
-import { assertSameView, ourView, piOpen, releases, runPi, tempDir } from "./pi.js";
+import { fakeServerForSuite } from "../util/fake-server-suite.js";
+import { tempDirPerTest } from "../util/temp-dir.js";
+import { assistant, user } from "../util/session-builder.js";
+import { assertSameView, ourView, piContinues, piOpen, releases } from "./pi.js";
 
-let fake: FakeServer;
-let tmp: ReturnType<typeof tempDir>;
-before(async () => {
-  fake = await startFakeOpenAI();
-  tmp = tempDir();
-});
-after(async () => {
-  await fake.close();
-  tmp.cleanup();
-});
+const fake = fakeServerForSuite();
+const tmp = tempDirPerTest("agent-tree-interop-");
 
 /** Three turns on two branches, with a hand edit and a restore in between. Returns the file and the folder. */
 async function writeSessionWithCheckpoints(): Promise<{ file: string; ws: string; cps: WorkspaceCheckpoints }> {
@@ -83,20 +77,9 @@ describe("sessions with workspace checkpoints in the real pi", { timeout: 180_00
       const copy = path.join(tmp.dir, `continued-by-pi-${release.version}.jsonl`);
       fs.copyFileSync(file, copy);
       const T = Date.now();
-      const user: AgentMessage = { role: "user", content: "one more thing", timestamp: T };
-      const reply: AgentMessage = {
-        role: "assistant",
-        content: [{ type: "text", text: "sure" }],
-        provider: "openai",
-        model: "gpt-4.1",
-        usage: emptyUsage(),
-        stopReason: "stop",
-        timestamp: T + 1,
-      };
-      runPi(release, [
-        { op: "open", file: copy },
-        { op: "message", message: user },
-        { op: "message", message: reply },
+      piContinues(release, copy, [
+        user("one more thing", T),
+        assistant("sure", [], { provider: "openai", model: "gpt-4.1", timestamp: T + 1 }),
       ]);
       const continued = await SessionManager.open(copy, { readOnly: true });
       assert.deepEqual(

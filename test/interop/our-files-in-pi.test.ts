@@ -6,54 +6,44 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { emptyUsage, SessionManager, type AgentMessage } from "../../src/core/index.js";
-import { assertSameView, ourView, piOpen, releases, runPi, tempDir, type PiSnapshot } from "./pi.js";
+import { assistant, toolResult, user } from "../util/session-builder.js";
+import { tempDirPerTest } from "../util/temp-dir.js";
+import { assertSameView, ourView, piContinues, piOpen, releases } from "./pi.js";
 
 const T0 = Date.parse("2026-03-01T10:00:00.000Z");
-const user = (text: string, n: number): AgentMessage => ({ role: "user", content: text, timestamp: T0 + n });
-const assistant = (text: string, n: number, call?: string): AgentMessage => ({
-  role: "assistant",
-  content: [
-    { type: "text", text },
-    ...(call ? [{ type: "toolCall" as const, id: call, name: "read", arguments: { path: "src/a.ts" } }] : []),
-  ],
-  provider: "openai",
-  model: "gpt-4.1",
-  usage: { ...emptyUsage(), input: 10, output: 5, totalTokens: 15 },
-  stopReason: call ? "toolUse" : "stop",
-  timestamp: T0 + n,
-});
-const toolResult = (call: string, n: number): AgentMessage => ({
-  role: "toolResult",
-  toolCallId: call,
-  toolName: "read",
-  content: [{ type: "text", text: "export const a = 1;" }],
-  isError: false,
-  timestamp: T0 + n,
-});
+const ask = (text: string, n: number): AgentMessage => user(text, T0 + n);
+const reply = (text: string, n: number, call?: string): AgentMessage =>
+  assistant(text, call ? [{ id: call, name: "read", args: { path: "src/a.ts" } }] : [], {
+    provider: "openai",
+    model: "gpt-4.1",
+    usage: { ...emptyUsage(), input: 10, output: 5, totalTokens: 15 },
+    timestamp: T0 + n,
+  });
+const readResult = (call: string): AgentMessage => toolResult("export const a = 1;", "read", call);
 
 /** A session with every kind of move this extension makes. Returns its file and some ids. */
 async function writeBranchedSession(dir: string): Promise<{ file: string; ids: Record<string, string> }> {
   const sm = await SessionManager.create("/work/project", dir);
-  const u1 = sm.appendMessage(user("Add a config loader", 1));
-  const a1 = sm.appendMessage(assistant("Reading the code first.", 2, "call_1"));
-  sm.appendMessage(toolResult("call_1", 3));
-  const a2 = sm.appendMessage(assistant("Approach A: a JSON file.", 4));
+  const u1 = sm.appendMessage(ask("Add a config loader", 1));
+  const a1 = sm.appendMessage(reply("Reading the code first.", 2, "call_1"));
+  sm.appendMessage(readResult("call_1"));
+  const a2 = sm.appendMessage(reply("Approach A: a JSON file.", 4));
   sm.appendLabelChange(a1, "start");
   sm.appendModelChange("anthropic", "claude-sonnet");
   sm.appendThinkingLevelChange("high");
-  const u2 = sm.appendMessage(user("Go with A", 5));
-  sm.appendMessage(assistant("Done with A.", 6));
+  const u2 = sm.appendMessage(ask("Go with A", 5));
+  sm.appendMessage(reply("Done with A.", 6));
   // Back to a2 and another way, leaving a summary of A.
   sm.branchWithSummary(a2, "Tried approach A: JSON config, works but verbose.");
-  const u3 = sm.appendMessage(user("Try YAML instead", 7));
-  const a3 = sm.appendMessage(assistant("YAML loader written.", 8));
+  const u3 = sm.appendMessage(ask("Try YAML instead", 7));
+  const a3 = sm.appendMessage(reply("YAML loader written.", 8));
   sm.appendCustomEntry("my-ext/state", { step: 3 });
   sm.appendCustomMessageEntry("my-ext/note", "Remember the tests", true);
   sm.appendCompaction("Config loader: JSON tried, YAML chosen.", u3, 4200, { readFiles: ["src/a.ts"] });
-  sm.appendMessage(user("Now add tests", 9));
-  const a4 = sm.appendMessage(assistant("Tests added.", 10));
+  sm.appendMessage(ask("Now add tests", 9));
+  const a4 = sm.appendMessage(reply("Tests added.", 10));
   sm.appendLabelChange(u3, "yaml");
   sm.appendLabelChange(a1, undefined);
   // A leaf move with nothing after it: pi must resume there too.
@@ -62,9 +52,7 @@ async function writeBranchedSession(dir: string): Promise<{ file: string; ids: R
   return { file: sm.getSessionFile() as string, ids: { u1, a1, a2, u2, u3, a3, a4 } };
 }
 
-let tmp: ReturnType<typeof tempDir>;
-before(() => (tmp = tempDir()));
-after(() => tmp.cleanup());
+const tmp = tempDirPerTest("agent-tree-interop-");
 
 for (const pi of releases()) {
   describe(`pi ${pi.version} opens our sessions`, () => {
@@ -77,13 +65,13 @@ for (const pi of releases()) {
       await ours.close();
 
       // pi continues from where it resumed; we see what pi sees.
-      const [, piUser, , , after] = runPi(pi, [
-        { op: "open", file },
-        { op: "message", message: user("From pi: rename the loader", 20) },
-        { op: "message", message: assistant("Renamed.", 21) },
-        { op: "label", targetId: ids.u2, label: "json" },
-        { op: "snapshot" },
-      ]) as [null, string, string, string, PiSnapshot];
+      const { results, snapshot: after } = piContinues(
+        pi,
+        file,
+        [ask("From pi: rename the loader", 20), reply("Renamed.", 21)],
+        [{ op: "label", targetId: ids.u2, label: "json" }],
+      );
+      const piUser = results[0] as string;
       const reopened = await SessionManager.open(file);
       assertSameView(after, ourView(reopened), "our view after pi appended");
       // pi's entry hangs off our leaf marker, which names a3: pi went on from the leaf we moved to.
@@ -92,7 +80,7 @@ for (const pi of releases()) {
 
       // We move and append; pi sees the same.
       reopened.branch(ids.a4);
-      reopened.appendMessage(user("Back on the tests branch", 30));
+      reopened.appendMessage(ask("Back on the tests branch", 30));
       reopened.branchWithSummary(ids.u1, "Explored JSON and YAML loaders.");
       reopened.resetLeaf();
       await reopened.close();
@@ -125,7 +113,7 @@ for (const pi of releases()) {
         id: "deadbeef",
         parentId: ids.a3,
         timestamp: new Date(T0 + 40).toISOString(),
-        message: user("this write was cut", 40),
+        message: ask("this write was cut", 40),
       });
       const tornLine = fs.readFileSync(file, "utf8").split("\n").length;
       fs.appendFileSync(file, line.slice(0, 60));
@@ -134,12 +122,7 @@ for (const pi of releases()) {
       assertSameView(piOpen(pi, file), ourView(ours), "pi opening a file with a torn last line");
       await ours.close();
 
-      const after = runPi(pi, [
-        { op: "open", file },
-        { op: "message", message: user("From pi after the crash", 41) },
-        { op: "message", message: assistant("Continuing.", 42) },
-        { op: "snapshot" },
-      ])[3] as PiSnapshot;
+      const after = piContinues(pi, file, [ask("From pi after the crash", 41), reply("Continuing.", 42)]).snapshot;
       // pi 1.5 ends the torn line before appending; pi 0.73 appends right after it, gluing its first entry to the
       // torn bytes. Either way we read every entry pi wrote, and report the damaged line.
       const reopened = await SessionManager.open(file, { readOnly: true });

@@ -5,7 +5,7 @@
  * them), the same leaf and the same context — and continue it from the user's leaf.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { AgentSession } from "../../src/core/agent/agent-session.js";
 import { readBranchRuns } from "../../src/core/parallel/branch-run-lines.js";
 import { runBranch } from "../../src/core/parallel/branch-run.js";
@@ -13,19 +13,12 @@ import { ModelRegistry } from "../../src/core/providers/model-registry.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { openAIModel } from "../core/agent/helpers.js";
 import { crashReplies, crashSession, runBranchesAndKill } from "../core/parallel/crash-helpers.js";
-import { startFakeOpenAI, type FakeServer } from "../util/fake-openai-server.js";
-import { assertSameView, ourView, piOpen, releases, tempDir } from "./pi.js";
+import { fakeServerForSuite } from "../util/fake-server-suite.js";
+import { tempDirPerTest } from "../util/temp-dir.js";
+import { assertSameView, ourView, piOpen, releases } from "./pi.js";
 
-let fake: FakeServer;
-let tmp: ReturnType<typeof tempDir>;
-before(async () => {
-  fake = await startFakeOpenAI();
-  tmp = tempDir();
-});
-after(async () => {
-  await fake.close();
-  tmp.cleanup();
-});
+const fake = fakeServerForSuite();
+const tmp = tempDirPerTest("agent-tree-interop-");
 
 describe("parallel branches in pi", { timeout: 180_000 }, () => {
   test("pi reads branches cut off by a kill and branches run beside the user's agent as we do", async () => {

@@ -5,15 +5,16 @@
  */
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { SessionManager } from "../../src/core/index.js";
+import { tempDirPerTest } from "../util/temp-dir.js";
 import {
+  piContinues,
   assertSameView,
   ourView,
   piOpen,
   releases,
   runPi,
-  tempDir,
   type PiSnapshot,
   type PiStep,
   timedMessages,
@@ -41,9 +42,7 @@ function piSession(dir: string): PiStep[] {
   ];
 }
 
-let tmp: ReturnType<typeof tempDir>;
-before(() => (tmp = tempDir()));
-after(() => tmp.cleanup());
+const tmp = tempDirPerTest("agent-tree-interop-");
 
 for (const pi of releases()) {
   describe(`we open pi ${pi.version}'s sessions`, () => {
@@ -82,12 +81,7 @@ for (const pi of releases()) {
       await again.close();
 
       // And pi goes on: we see it.
-      const last = runPi(pi, [
-        { op: "open", file },
-        { op: "message", message: user("pi again", 12) },
-        { op: "message", message: assistant("Still here.", 13) },
-        { op: "snapshot" },
-      ]).at(-1) as PiSnapshot;
+      const last = piContinues(pi, file, [user("pi again", 12), assistant("Still here.", 13)]).snapshot;
       const final = await SessionManager.open(file, { readOnly: true });
       assertSameView(last, ourView(final), "our view after pi appended again");
       assert.ok(

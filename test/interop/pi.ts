@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { ensurePiReleases, type PiRelease } from "../../tools/pi/index.js";
 import type { AgentMessage, SessionEntry, SessionManager, Usage } from "../../src/core/index.js";
 import { ARCHIVE_MARKER_TYPE, LEAF_MARKER_TYPE, emptyUsage } from "../../src/core/index.js";
-import { tempDir as sharedTempDir } from "../util/temp-dir.js";
+import { assistant, user } from "../util/session-builder.js";
 
 export type { PiRelease };
 
@@ -55,6 +55,25 @@ export function runPi(release: PiRelease, steps: PiStep[]): unknown[] {
   if (last && typeof last === "object" && typeof last.error === "string")
     throw new Error(`pi ${release.version}: step ${results.length} (${steps[results.length - 1].op}): ${last.error}`);
   return results;
+}
+
+/**
+ * pi opens `file`, appends `messages`, runs `more` steps and takes its snapshot: every step's result (the ids of
+ * the messages first) and the snapshot.
+ */
+export function piContinues(
+  release: PiRelease,
+  file: string,
+  messages: AgentMessage[],
+  more: PiStep[] = [],
+): { results: unknown[]; snapshot: PiSnapshot } {
+  const results = runPi(release, [
+    { op: "open", file },
+    ...messages.map((message) => ({ op: "message", message })),
+    ...more,
+    { op: "snapshot" },
+  ]).slice(1);
+  return { results, snapshot: results.at(-1) as PiSnapshot };
 }
 
 /** Open `file` in pi and take its snapshot. */
@@ -133,20 +152,10 @@ export function timedMessages(
   t0: number,
   from: RecordedModel,
 ): { user(text: string, n: number): AgentMessage; assistant(text: string, n: number): AgentMessage } {
+  const { provider, model, api } = from;
+  const usage = { ...emptyUsage(), ...from.usage };
   return {
-    user: (text, n) => ({ role: "user", content: text, timestamp: t0 + n }),
-    assistant: (text, n) => ({
-      role: "assistant",
-      content: [{ type: "text", text }],
-      ...(from.api ? { api: from.api } : {}),
-      provider: from.provider,
-      model: from.model,
-      usage: { ...emptyUsage(), ...from.usage },
-      stopReason: "stop",
-      timestamp: t0 + n,
-    }),
+    user: (text, n) => user(text, t0 + n),
+    assistant: (text, n) => assistant(text, [], { provider, model, usage, timestamp: t0 + n, ...(api ? { api } : {}) }),
   };
 }
-
-/** A temp folder removed by `cleanup()` (the tests' one helper). */
-export const tempDir = (): { dir: string; cleanup: () => void } => sharedTempDir("agent-tree-interop-");

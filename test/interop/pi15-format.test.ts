@@ -6,8 +6,9 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { emptyUsage, SessionIdError, SessionManager, type SystemMessage } from "../../src/core/index.js";
+import { tempDirPerTest } from "../util/temp-dir.js";
 import {
   assertSameContext,
   assertSameView,
@@ -15,7 +16,6 @@ import {
   ourView,
   piOpen,
   runPi,
-  tempDir,
   type PiSnapshot,
   timedMessages,
 } from "./pi.js";
@@ -36,9 +36,7 @@ const system = (n: number, sections: Record<string, string | null>, content = ""
 });
 const usage = { ...emptyUsage(), input: 4000, output: 1, totalTokens: 4001 };
 
-let tmp: ReturnType<typeof tempDir>;
-before(() => (tmp = tempDir()));
-after(() => tmp.cleanup());
+const tmp = tempDirPerTest("agent-tree-interop-");
 
 describe(`pi ${latestRelease().version}'s new entries and fields`, () => {
   const pi = latestRelease();

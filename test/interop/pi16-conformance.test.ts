@@ -7,17 +7,18 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { emptyUsage, SessionManager, type Usage } from "../../src/core/index.js";
 import { writeTestHooks } from "../../src/core/session/write-all.js";
+import { tempDirPerTest } from "../util/temp-dir.js";
 import {
   assertSameView,
   latestRelease,
   ourView,
+  piContinues,
   piOpen,
   releases,
   runPi,
-  tempDir,
   timedMessages,
   type PiSnapshot,
 } from "./pi.js";
@@ -32,9 +33,7 @@ const usage: Usage = {
 };
 const { user, assistant } = timedMessages(T0, { provider: "openai", model: "gpt-6.2-sol", usage });
 
-let tmp: ReturnType<typeof tempDir>;
-before(() => (tmp = tempDir()));
-after(() => tmp.cleanup());
+const tmp = tempDirPerTest("agent-tree-interop-");
 
 /** Make the store's next write(2) write half of its bytes, then fail as a full disk does. */
 function failNextWriteHalfway(): void {
@@ -80,12 +79,10 @@ for (const pi of releases()) {
       assertSameView(piOpen(pi, file), ourView(ours), "pi opening a file that had a failed append");
       await ours.close();
 
-      const afterPi = runPi(pi, [
-        { op: "open", file },
-        { op: "message", message: user("From pi: add metrics", 20) },
-        { op: "message", message: assistant("Metrics added.", 21) },
-        { op: "snapshot" },
-      ])[3] as PiSnapshot;
+      const afterPi = piContinues(pi, file, [
+        user("From pi: add metrics", 20),
+        assistant("Metrics added.", 21),
+      ]).snapshot;
       const reopened = await SessionManager.open(file);
       assertSameView(afterPi, ourView(reopened), "our view after pi appended");
       reopened.appendMessage(user("Back here: document it", 30));

@@ -5,12 +5,9 @@
  * replays the same prompt at the leaf and at the older branch point; pi 0.73.1 keeps every entry.
  */
 import assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
 import {
   AgentSession,
-  InstructionLoader,
   ModelRegistry,
   SessionManager,
   currentSystemMessage,
@@ -20,10 +17,11 @@ import {
   type SystemMessage,
 } from "../../src/core/index.js";
 import { createWorkspaceTools } from "../../src/core/tools/index.js";
-import { openAIModel } from "../core/agent/helpers.js";
+import { instructionWorkspace, openAIModel } from "../core/agent/helpers.js";
 import { startFakeOpenAI } from "../util/fake-openai-server.js";
 import type { FakeServer } from "../util/fake-provider-common.js";
-import { assertSameView, latestRelease, ourView, piOpen, releases, runPi, tempDir } from "./pi.js";
+import { tempDir } from "../util/temp-dir.js";
+import { assertSameView, latestRelease, ourView, piOpen, releases, runPi } from "./pi.js";
 
 let tmp: ReturnType<typeof tempDir>;
 let fake: FakeServer;
@@ -31,17 +29,9 @@ let file: string;
 let firstReply: string;
 
 before(async () => {
-  tmp = tempDir();
+  tmp = tempDir("agent-tree-interop-");
   fake = await startFakeOpenAI();
-  const ws = path.join(tmp.dir, "ws");
-  fs.mkdirSync(ws, { recursive: true });
-  fs.writeFileSync(path.join(ws, "AGENTS.md"), "Interop word: PELICAN");
-  const loader = new InstructionLoader({
-    workspaceFolders: [ws],
-    agentDir: path.join(tmp.dir, "agent"),
-    trusted: true,
-  });
-  const sm = await SessionManager.create(ws, path.join(tmp.dir, "sessions"));
+  const { ws, sm, loader, setAgentsMd } = await instructionWorkspace(tmp.dir, "Interop word: PELICAN");
   const agent = new AgentSession({
     sessionManager: sm,
     cwd: ws,
@@ -55,8 +45,7 @@ before(async () => {
   });
   await agent.prompt(`first ${"please ".repeat(60)}`);
   firstReply = sm.getLeafId() as string;
-  fs.writeFileSync(path.join(ws, "AGENTS.md"), "Interop word: HERON");
-  loader.invalidate();
+  setAgentsMd("Interop word: HERON");
   await agent.prompt(`second ${"please ".repeat(60)}`);
   const moved = await agent.navigateTree(firstReply);
   assert.equal(moved.kind, "moved");

@@ -4,10 +4,12 @@
  * `aria-label="Message"`, buttons "Send"/"Abort"), reading the session file the UI writes, seeding sessions,
  * and the start-up the end-to-end tests share (code-server + Chromium on the workbench, failure reports).
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, FrameLocator, Locator, Page } from "playwright-core";
+import { emptyUsage } from "../../src/core/messages.js";
 import { REPO_ROOT, startCodeServer, workbenchUrl, type CodeServer } from "./code-server.js";
+import { assistant, readJsonl, SessionBuilder, user } from "./session-builder.js";
 import {
   clickMenuItem,
   expectVisible,
@@ -129,16 +131,7 @@ export type SessionLine = Record<string, unknown> & { type: string; id?: string;
 
 /** Parses a session file (header first). Throws on a broken line: the UI must never write one. */
 export function readSession(file: string): SessionLine[] {
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l, i) => {
-      try {
-        return JSON.parse(l) as SessionLine;
-      } catch {
-        throw new Error(`${file}:${i + 1} is not valid JSON: ${l.slice(0, 200)}`);
-      }
-    });
+  return readJsonl(file) as SessionLine[];
 }
 
 /** One message of a session written by {@link writePiSession}. */
@@ -158,43 +151,22 @@ export function writePiSession(
   session: { id: string; cwd: string; name?: string; messages: SeedMessage[]; modified: Date },
 ): string {
   const start = session.modified.getTime() - 60_000;
-  const iso = (i: number): string => new Date(start + i * 1000).toISOString();
-  const lines: Record<string, unknown>[] = [
-    { type: "session", version: 3, id: session.id, timestamp: iso(0), cwd: session.cwd },
-  ];
-  let parentId: string | null = null;
-  if (session.name) {
-    const id = `${session.messages[0]?.id ?? "s"}-name`;
-    lines.push({ type: "session_info", id, parentId, timestamp: iso(1), name: session.name });
-    parentId = id;
-  }
-  session.messages.forEach((m, i) => {
-    const at = start + (i + 2) * 1000;
-    const message =
+  const s = new SessionBuilder({ id: session.id, cwd: session.cwd, start: start - 1000 }).header();
+  if (session.name) s.entry("session_info", { name: session.name }, `${session.messages[0]?.id ?? "s"}-name`);
+  for (const m of session.messages)
+    s.message(
       m.role === "user"
-        ? { role: "user", content: m.text, timestamp: at }
-        : {
-            role: "assistant",
-            content: [{ type: "text", text: m.text }],
+        ? user(m.text)
+        : assistant(m.text, [], {
             api: "openai-completions",
             provider: "local",
             model: "fake-model",
-            usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: zeroCost() },
-            stopReason: "stop",
-            timestamp: at,
-          };
-    lines.push({ type: "message", id: m.id, parentId, timestamp: new Date(at).toISOString(), message });
-    parentId = m.id;
-  });
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${iso(0).replace(/[:.]/g, "-")}_${session.id}.jsonl`);
-  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
-  utimesSync(file, session.modified, session.modified);
-  return file;
-}
-
-function zeroCost(): Record<string, number> {
-  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
+            usage: { ...emptyUsage(), input: 10, output: 5, totalTokens: 15 },
+          }),
+      m.id,
+    );
+  const stamp = new Date(start).toISOString().replace(/[:.]/g, "-");
+  return s.write(dir, `${stamp}_${session.id}.jsonl`, { modified: session.modified });
 }
 
 /** The entry with `id` in a session file. */

@@ -5,7 +5,7 @@ import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
-import type { ImageContent, LlmMessage, TextContent } from "../messages.js";
+import { contentText, type ImageContent, type LlmMessage, type TextContent } from "../messages.js";
 import { prepareMessages } from "./message-prep.js";
 import { normalizeToolCallId } from "./tool-call-ids.js";
 import type { ToolDefinition } from "./types.js";
@@ -45,10 +45,7 @@ export function toOpenAIMessages(
         else if (m.content.length) out.push({ role: "user", content: userParts(m.content) });
         break;
       case "assistant": {
-        const text = m.content
-          .filter((c): c is TextContent => c.type === "text")
-          .map((c) => c.text)
-          .join("");
+        const text = contentText(m.content, "");
         const toolCalls: ChatCompletionMessageFunctionToolCall[] = [];
         for (const c of m.content) {
           if (c.type !== "toolCall") continue;
@@ -67,10 +64,7 @@ export function toOpenAIMessages(
         break;
       }
       case "toolResult": {
-        const text = m.content
-          .filter((c): c is TextContent => c.type === "text")
-          .map((c) => c.text)
-          .join("\n");
+        const text = contentText(m.content);
         const images = m.content.filter((c): c is ImageContent => c.type === "image");
         pendingImages.push(...images);
         out.push({

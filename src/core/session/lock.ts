@@ -52,16 +52,6 @@ const LOCK_IN_THE_WAY = new Set(["EEXIST", "ENOTEMPTY", "ENOTDIR"]);
 /** Rounds of look-and-act before giving up with `busy` (each round acquires, throws, or removes a lock). */
 const MAX_ATTEMPTS = 8;
 
-/**
- * Test seam (tests only; product code never sets it): called synchronously after a lock was judged
- * removable and right before it is removed, so a test can stall this process there and let another one act.
- */
-export const lockTestHooks: {
-  beforeRemove?: (lockPath: string) => void;
-  /** Called when the rename that installs a lock failed, before what is in the way is looked at. */
-  afterInstallFailed?: (lockPath: string, error: unknown) => void;
-} = {};
-
 /** What a lock file holds. */
 interface LockRecord {
   pid: number;
@@ -471,7 +461,7 @@ export class SessionLock {
       const condition = view.kind === "damaged" ? "damaged" : judge(view, site, staleAfterMs);
       const canTakeOver = condition === "unresponsive" || condition === "damaged";
       if (condition === "gone" || (canTakeOver && this.opts.takeOver === view.claim)) {
-        lockTestHooks.beforeRemove?.(site.path);
+        this.opts.hooks?.beforeRemove?.(site.path);
         remove(view.removal);
         continue;
       }
@@ -502,7 +492,7 @@ export class SessionLock {
         // A lock folder with a token in it (EEXIST, ENOTEMPTY), a lock file of an earlier version (ENOTDIR, also
         // when another opener removed it right after the rename failed), or on Windows any folder, is in the way.
         // The caller looks again at what is there now.
-        lockTestHooks.afterInstallFailed?.(site.path, e);
+        this.opts.hooks?.afterInstallFailed?.(site.path, e);
         if (LOCK_IN_THE_WAY.has(code(e) ?? "") || fs.lstatSync(site.path, { throwIfNoEntry: false })) return false;
         throw e;
       }

@@ -240,6 +240,19 @@ export interface LockOptions {
   alive?: () => PromiseLike<unknown>;
   /** Take over the lock a SessionLockedError described (its `claim`), if it is still that very lock. */
   takeOver?: string;
+  /** Called at the two instants of taking a lock where another process may act (see LockHooks). */
+  hooks?: LockHooks;
+}
+
+/**
+ * The two instants of taking a lock where another process may act in between, called synchronously. They let a
+ * caller hold this process right there (a test reproduces a race with them); the extension passes none.
+ */
+export interface LockHooks {
+  /** A lock at `lockPath` was judged removable (its holder is gone, or it is being taken over) and is removed next. */
+  beforeRemove?: (lockPath: string) => void;
+  /** The rename that installs this process's lock at `lockPath` failed with `error`; what is in the way is looked at next. */
+  afterInstallFailed?: (lockPath: string, error: unknown) => void;
 }
 
 /**

@@ -7,16 +7,9 @@ import type { AgentTool } from "../../../src/core/tools/types.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 import { startFakeOpenAI } from "../../util/fake-openai-server.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import {
-  anthropicModel,
-  fakeReadTool,
-  fakeWriteTool,
-  fileSession,
-  newAgent,
-  openAIModel,
-  tempDir,
-  tempDirPerTest,
-} from "./helpers.js";
+import { anthropicModel, fakeReadTool, fakeWriteTool, newAgent, openAIModel } from "./helpers.js";
+import { fileSession } from "../../util/session-builder.js";
+import { tempDir, tempDirPerTest } from "../../util/temp-dir.js";
 
 function messages(entries: SessionEntry[]): { role: string; entry: SessionEntry }[] {
   return entries.flatMap((e) => (e.type === "message" ? [{ role: e.message.role, entry: e }] : []));

@@ -11,38 +11,32 @@ import type { HookEventMap } from "../../../src/core/hooks/hook-events.js";
 import { buildContextFromEntries } from "../../../src/core/session/context.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
+import type { AgentSessionOptions } from "../../../src/core/agent/agent-session.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { piLeafPath, readJsonl } from "../session/helpers.js";
-import {
-  assistantMsg,
-  fileSession,
-  fileSize,
-  newAgent,
-  openAIModel,
-  requestText,
-  tempDirPerTest,
-  toolResultMsg,
-  userMsg,
-} from "./helpers.js";
+import { piLeafPath } from "../session/helpers.js";
+import { readJsonl } from "../../util/session-builder.js";
+import { fileSize, newAgent, openAIModel, requestText, twoApproaches } from "./helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
+import { assistant, user } from "../../util/session-builder.js";
 
 /**
  * u1 → a1 ┬→ u2 "Try approach A" → a2(write src/a.ts) → t2 → a3 "Approach A works"   ← other branch
  *         └→ u3 "Try approach B" → a4 "Approach B is slow"                          ← leaf
  */
-async function buildTree(dir: string) {
-  const sm = await fileSession(dir);
-  const u1 = sm.appendMessage(userMsg("Start the task"));
-  const a1 = sm.appendMessage(assistantMsg("I'll help"));
-  const u2 = sm.appendMessage(userMsg("Try approach A and keep the API stable"));
-  const a2 = sm.appendMessage(
-    assistantMsg("Writing", [{ id: "c1", name: "write", args: { path: "src/a.ts", content: "x" } }]),
-  );
-  const t2 = sm.appendMessage(toolResultMsg("c1", "write", "Wrote src/a.ts"));
-  const a3 = sm.appendMessage(assistantMsg("Approach A works: the parser passes all tests"));
-  sm.branch(a1);
-  const u3 = sm.appendMessage(userMsg("Try approach B"));
-  const a4 = sm.appendMessage(assistantMsg("Approach B is slow"));
-  return { sm, ids: { u1, a1, u2, a2, t2, a3, u3, a4 } };
+/** {@link buildTree} with an agent on it (`options` as newAgent's). */
+async function treeAgent(dir: string, options: Partial<AgentSessionOptions> = {}) {
+  const tree = await buildTree(dir);
+  return { ...tree, ...newAgent(tree.sm, options) };
+}
+
+function buildTree(dir: string): ReturnType<typeof twoApproaches> {
+  return twoApproaches(dir, {
+    call: { text: "Writing", name: "write", args: { path: "src/a.ts", content: "x" } },
+    result: "Wrote src/a.ts",
+    a3: "Approach A works: the parser passes all tests",
+    a4: "Approach B is slow",
+    leaf: "b",
+  });
 }
 
 describe("bringConclusions", { timeout: 60_000 }, () => {
@@ -50,8 +44,7 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
   const tmp = tempDirPerTest();
 
   it("summarizes the other branch from the common ancestor to the node and appends it at the leaf", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     let prepared: HookEventMap["session_before_tree"]["preparation"] | undefined;
     const treeEvents: HookEventMap["session_tree"][] = [];
     agent.hooks.on("session_before_tree", (e) => void (prepared = e.preparation));
@@ -94,8 +87,7 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
   });
 
   it("writes exactly pi's branch_summary line, and the model sees the summary in its next request", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     const r = await agent.bringConclusions(ids.a3, { customInstructions: "the test results" });
     assert.ok(r.kind === "moved", r.kind);
     assert.match(requestText(fake.requests[0]), /Additional focus: the test results/);
@@ -132,8 +124,7 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
   });
 
   it("without a model the extractive summarizer writes it; reopening resumes at it; pi's reading agrees", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm);
+    const { sm, ids, agent } = await treeAgent(tmp.dir);
     const r = await agent.bringConclusions(ids.a3);
     assert.ok(r.kind === "moved", r.kind);
     const s = r.summaryEntry;
@@ -158,8 +149,8 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
     const { sm, ids } = await buildTree(tmp.dir);
     sm.branch(ids.a3);
     const comp = sm.appendCompaction("Approach A condensed", ids.a3, 500);
-    const u5 = sm.appendMessage(userMsg("Polish approach A"));
-    const a5 = sm.appendMessage(assistantMsg("Polished"));
+    const u5 = sm.appendMessage(user("Polish approach A"));
+    const a5 = sm.appendMessage(assistant("Polished"));
     sm.branch(ids.a4);
     const { agent } = newAgent(sm, { model: openAIModel(fake) });
     let prepared: HookEventMap["session_before_tree"]["preparation"] | undefined;
@@ -177,8 +168,7 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
   });
 
   it("a model failure, an abort, and a hook cancel change nothing", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent, events } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent, events } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     const size = fileSize(sm);
 
     for (let i = 0; i < 4; i++) fake.enqueue({ status: 500, headers: { "retry-after": "0" } });
@@ -201,8 +191,7 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
   });
 
   it("a hook's summary is used as it is (fromHook), with the hook's label", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     agent.hooks.on("session_before_tree", (e) =>
       e.preparation.bringFrom ? { summary: { summary: "From the hook" }, label: "brought" } : undefined,
     );
@@ -217,8 +206,7 @@ describe("bringConclusions", { timeout: 60_000 }, () => {
   });
 
   it("refuses what cannot be brought: a node on the current branch, an empty conversation, unknown ids", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm);
+    const { sm, ids, agent } = await treeAgent(tmp.dir);
     const size = fileSize(sm);
     for (const onPath of [ids.a1, ids.a4]) {
       const r = await agent.bringConclusions(onPath);

@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
-import { assistantMsg, fileSession, newAgent, tempDir, userMsg } from "./helpers.js";
+import { newAgent } from "./helpers.js";
+import { assistant, fileSession, user } from "../../util/session-builder.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 describe("fork", () => {
   let tmp: ReturnType<typeof tempDir>;
@@ -13,10 +15,10 @@ describe("fork", () => {
 
   async function session() {
     const sm = await fileSession(tmp.dir);
-    const u1 = sm.appendMessage(userMsg("first"));
-    const a1 = sm.appendMessage(assistantMsg("one"));
-    const u2 = sm.appendMessage(userMsg("second"));
-    const a2 = sm.appendMessage(assistantMsg("two"));
+    const u1 = sm.appendMessage(user("first"));
+    const a1 = sm.appendMessage(assistant("one"));
+    const u2 = sm.appendMessage(user("second"));
+    const a2 = sm.appendMessage(assistant("two"));
     return { sm, u1, a1, u2, a2 };
   }
 

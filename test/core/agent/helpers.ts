@@ -1,41 +1,79 @@
-/** Shared set-up of the AgentSession tests: temp sessions, fake-server models, simple tools. */
+/** Shared set-up of the AgentSession tests: fake-server models, simple tools, agents (sessions: test/util/session-builder.ts). */
+import assert from "node:assert/strict";
 import fs from "node:fs";
-import { after, beforeEach } from "node:test";
+import path from "node:path";
 import { AgentSession, type AgentSessionOptions } from "../../../src/core/agent/agent-session.js";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
-import { emptyUsage, type AgentMessage, type AssistantMessage } from "../../../src/core/messages.js";
 import { ModelRegistry } from "../../../src/core/providers/model-registry.js";
 import type { ModelInfo } from "../../../src/core/providers/types.js";
+import type { SystemMessage } from "../../../src/core/messages.js";
+import { InstructionLoader } from "../../../src/core/prompt/instruction-loader.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
+import type { SessionEntry } from "../../../src/core/session/types.js";
 import type { AgentTool } from "../../../src/core/tools/types.js";
 import type { FakeServer } from "../../util/fake-provider-common.js";
-import { tempDir as sharedTempDir } from "../../util/temp-dir.js";
+import { assistant, fileSession, toolResult, user } from "../../util/session-builder.js";
 
-/** A temp folder removed by `cleanup()` (the tests' one helper). */
-export const tempDir = (): { dir: string; cleanup: () => void } => sharedTempDir("agent-tree-agent-");
+/** One way of {@link twoApproaches}: approach A's tool call, its result and the replies ending each branch. */
+export interface Approaches {
+  /** a2's text and its call on src/a.ts. */
+  call: { text: string; name: string; args: Record<string, unknown> };
+  /** t2's text. */
+  result: string;
+  /** a3's text (approach A's conclusion) and a4's (approach B's). */
+  a3: string;
+  a4: string;
+  /** Which branch is written last and so holds the leaf. */
+  leaf: "a" | "b";
+}
 
 /**
- * A fresh temp folder for each test of the enclosing suite (node:test `describe` or file): `dir` is the
- * current test's; each is removed when the next test starts, the last after the suite.
+ * u1 "Start the task" → a1 ┬→ u2 "Try approach A and keep the API stable" → a2 (calls c1) → t2 → a3
+ *                          └→ u3 "Try approach B" → a4
+ * in a file session in `dir`, the branch `leaf` names written last.
  */
-export function tempDirPerTest(): { readonly dir: string } {
-  let tmp: ReturnType<typeof tempDir> | undefined;
-  beforeEach(() => {
-    tmp?.cleanup();
-    tmp = tempDir();
+export async function twoApproaches(dir: string, o: Approaches) {
+  const sm = await fileSession(dir);
+  const u1 = sm.appendMessage(user("Start the task"));
+  const a1 = sm.appendMessage(assistant("I'll help"));
+  const branchA = (): Record<"u2" | "a2" | "t2" | "a3", string> => ({
+    u2: sm.appendMessage(user("Try approach A and keep the API stable")),
+    a2: sm.appendMessage(assistant(o.call.text, [{ id: "c1", name: o.call.name, args: o.call.args }])),
+    t2: sm.appendMessage(toolResult(o.result, o.call.name, "c1")),
+    a3: sm.appendMessage(assistant(o.a3)),
   });
-  after(() => tmp?.cleanup());
+  const branchB = (): Record<"u3" | "a4", string> => ({
+    u3: sm.appendMessage(user("Try approach B")),
+    a4: sm.appendMessage(assistant(o.a4)),
+  });
+  const first = o.leaf === "a" ? branchB() : branchA();
+  sm.branch(a1);
+  const second = o.leaf === "a" ? branchA() : branchB();
   return {
-    get dir() {
-      if (!tmp) throw new Error("the per-test temp folder is only there inside a test");
-      return tmp.dir;
-    },
+    sm,
+    ids: { u1, a1, ...first, ...second } as Record<"u1" | "a1" | "u2" | "a2" | "t2" | "a3" | "u3" | "a4", string>,
   };
 }
 
-/** A file-backed session in `dir`. */
-export async function fileSession(dir: string): Promise<SessionManager> {
-  return SessionManager.create(dir, dir);
+/**
+ * A workspace folder `dir/ws` with `agentsMd` as its AGENTS.md (none when undefined), a trusted InstructionLoader
+ * over it (user folder `dir/agent`) and a file session for it in `dir/sessions`. `setAgentsMd` rewrites the file
+ * and invalidates the loader, as the host's watcher does.
+ */
+export async function instructionWorkspace(
+  dir: string,
+  agentsMd?: string,
+): Promise<{ ws: string; sm: SessionManager; loader: InstructionLoader; setAgentsMd: (text: string) => void }> {
+  const ws = path.join(dir, "ws");
+  fs.mkdirSync(ws, { recursive: true });
+  if (agentsMd !== undefined) fs.writeFileSync(path.join(ws, "AGENTS.md"), agentsMd);
+  const loader = new InstructionLoader({ workspaceFolders: [ws], agentDir: path.join(dir, "agent"), trusted: true });
+  const sm = await SessionManager.create(ws, path.join(dir, "sessions"));
+  const setAgentsMd = (text: string): void => {
+    fs.writeFileSync(path.join(ws, "AGENTS.md"), text);
+    loader.invalidate();
+  };
+  return { ws, sm, loader, setAgentsMd };
 }
 
 /** Size in bytes of the session file (0 before the first append). */
@@ -44,32 +82,26 @@ export function fileSize(sm: SessionManager): number {
   return f && fs.existsSync(f) ? fs.statSync(f).size : 0;
 }
 
+/** A model of `api` served by `fake` (4,096 output tokens), with `fields` and then `over`. */
+function fakeModel(
+  fake: Pick<FakeServer, "baseURL">,
+  api: ModelInfo["api"],
+  fields: Pick<ModelInfo, "id" | "name" | "provider" | "contextWindow">,
+  over: Partial<ModelInfo>,
+): ModelInfo {
+  return { ...fields, api, baseUrl: fake.baseURL, maxTokens: 4096, ...over };
+}
+
 /** A model served by a fake OpenAI server. */
-export function openAIModel(fake: FakeServer, over: Partial<ModelInfo> = {}): ModelInfo {
-  return {
-    id: "fake-model",
-    name: "Fake",
-    provider: "fake-openai",
-    api: "openai-completions",
-    baseUrl: fake.baseURL,
-    contextWindow: 128_000,
-    maxTokens: 4096,
-    ...over,
-  };
+export function openAIModel(fake: Pick<FakeServer, "baseURL">, over: Partial<ModelInfo> = {}): ModelInfo {
+  const fields = { id: "fake-model", name: "Fake", provider: "fake-openai", contextWindow: 128_000 };
+  return fakeModel(fake, "openai-completions", fields, over);
 }
 
 /** A model served by a fake Anthropic server. */
-export function anthropicModel(fake: FakeServer, over: Partial<ModelInfo> = {}): ModelInfo {
-  return {
-    id: "claude-fake",
-    name: "Fake Claude",
-    provider: "fake-anthropic",
-    api: "anthropic-messages",
-    baseUrl: fake.baseURL,
-    contextWindow: 200_000,
-    maxTokens: 4096,
-    ...over,
-  };
+export function anthropicModel(fake: Pick<FakeServer, "baseURL">, over: Partial<ModelInfo> = {}): ModelInfo {
+  const fields = { id: "claude-fake", name: "Fake Claude", provider: "fake-anthropic", contextWindow: 200_000 };
+  return fakeModel(fake, "anthropic-messages", fields, over);
 }
 
 /** A `read` tool over an in-memory file map (records its calls). */
@@ -126,45 +158,42 @@ export function newAgent(
   return { agent, events };
 }
 
-/** A finished assistant message (for building sessions without a model). */
-export function assistantMsg(
-  text: string,
-  calls: { id: string; name: string; args: Record<string, unknown> }[] = [],
-): AssistantMessage {
-  return {
-    role: "assistant",
-    content: [
-      ...(text ? [{ type: "text" as const, text }] : []),
-      ...calls.map((c) => ({ type: "toolCall" as const, id: c.id, name: c.name, arguments: c.args })),
-    ],
-    provider: "fake-openai",
-    model: "fake-model",
-    usage: emptyUsage(),
-    stopReason: calls.length ? "toolUse" : "stop",
-    timestamp: Date.now(),
-  };
+/** The session's messages in file order: `system:<changed sections>`, `user:<text>`, or the role. */
+export function transcript(entries: SessionEntry[]): string[] {
+  return entries.flatMap((e) => {
+    if (e.type !== "message") return [];
+    const m = e.message;
+    if (m.role === "system") return [`system:${Object.keys(m.sections ?? {}).join(",")}`];
+    if (m.role === "user") return [`user:${typeof m.content === "string" ? m.content : "[blocks]"}`];
+    return [m.role];
+  });
 }
 
-/** A user message. */
-export function userMsg(text: string): AgentMessage {
-  return { role: "user", content: text, timestamp: Date.now() };
+/** The system messages recorded in the session, in file order. */
+export function systemEntries(sm: SessionManager): SystemMessage[] {
+  return sm.getEntries().flatMap((e) => (e.type === "message" && e.message.role === "system" ? [e.message] : []));
 }
 
-/** A tool result. */
-export function toolResultMsg(callId: string, toolName: string, text: string, isError = false): AgentMessage {
-  return {
-    role: "toolResult",
-    toolCallId: callId,
-    toolName,
-    content: [{ type: "text", text }],
-    isError,
-    timestamp: Date.now(),
-  };
+/** The system message of an OpenAI request body. */
+export function sentPrompt(body: Record<string, unknown>): string {
+  const messages = body.messages as { role: string; content: string }[];
+  assert.equal(messages[0].role, "system", "the request starts with the system prompt");
+  return messages[0].content;
 }
 
 /** The text of the user turns of an OpenAI request body. */
 export function requestText(body: Record<string, unknown>): string {
   return JSON.stringify(body.messages ?? body);
+}
+
+/** A file session in `dir` and an agent on `model` whose one tool is a {@link gateTool} (so a test can queue). */
+export async function gatedAgent(
+  dir: string,
+  model: ModelInfo,
+): Promise<{ sm: SessionManager; gate: ReturnType<typeof gateTool>; agent: AgentSession; events: AgentEvent[] }> {
+  const sm = await fileSession(dir);
+  const gate = gateTool();
+  return { sm, gate, ...newAgent(sm, { model, tools: [gate.tool] }) };
 }
 
 /** A tool whose run waits until `release` is called (so a test can queue while it runs). */

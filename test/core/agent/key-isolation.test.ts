@@ -12,7 +12,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { SessionEntry } from "../../../src/core/session/types.js";
 import { startFakeOpenAI, type FakeServer } from "../../util/fake-openai-server.js";
-import { tempDir } from "./helpers.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 function fakeKey(tag: string): string {
   return `sk-${tag}-${randomBytes(16).toString("hex")}`;

@@ -6,35 +6,30 @@ import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { BranchSummaryEntry } from "../../../src/core/session/types.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 import type { FakeServer } from "../../util/fake-provider-common.js";
+import type { AgentSessionOptions } from "../../../src/core/agent/agent-session.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import {
-  anthropicModel,
-  assistantMsg,
-  fileSession,
-  fileSize,
-  newAgent,
-  openAIModel,
-  tempDirPerTest,
-  toolResultMsg,
-  userMsg,
-} from "./helpers.js";
+import { anthropicModel, fileSize, newAgent, openAIModel, twoApproaches } from "./helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
+import { assistant, fileSession, toolResult, user } from "../../util/session-builder.js";
 
 /**
  * u1 → a1 → u2 → a2(read src/a.ts) → t2 → a3   ← leaf
  *            ↘ u3 → a4
  */
-async function buildTree(dir: string) {
-  const sm = await fileSession(dir);
-  const u1 = sm.appendMessage(userMsg("Start the task"));
-  const a1 = sm.appendMessage(assistantMsg("I'll help"));
-  const u3 = sm.appendMessage(userMsg("Try approach B"));
-  const a4 = sm.appendMessage(assistantMsg("Approach B result"));
-  sm.branch(a1);
-  const u2 = sm.appendMessage(userMsg("Try approach A and keep the API stable"));
-  const a2 = sm.appendMessage(assistantMsg("Reading", [{ id: "c1", name: "read", args: { path: "src/a.ts" } }]));
-  const t2 = sm.appendMessage(toolResultMsg("c1", "read", "export const a = 1;"));
-  const a3 = sm.appendMessage(assistantMsg("Approach A works"));
-  return { sm, ids: { u1, a1, u2, a2, t2, a3, u3, a4 } };
+/** {@link buildTree} with an agent on it (`options` as newAgent's). */
+async function treeAgent(dir: string, options: Partial<AgentSessionOptions> = {}) {
+  const tree = await buildTree(dir);
+  return { ...tree, ...newAgent(tree.sm, options) };
+}
+
+function buildTree(dir: string): ReturnType<typeof twoApproaches> {
+  return twoApproaches(dir, {
+    call: { text: "Reading", name: "read", args: { path: "src/a.ts" } },
+    result: "export const a = 1;",
+    a3: "Approach A works",
+    a4: "Approach B result",
+    leaf: "a",
+  });
 }
 
 function userPromptOf(fake: FakeServer, i = fake.requests.length - 1): string {
@@ -47,8 +42,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   const tmp = tempDirPerTest();
 
   it("root user message: leaf reset to null, text returned, and the move survives a reopen", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm);
+    const { sm, ids, agent } = await treeAgent(tmp.dir);
     const r = await agent.navigateTree(ids.u1);
     // pi's fields beside `kind`: a script written against pi reads `cancelled` and `editorText`.
     assert.deepEqual(r, { kind: "moved", cancelled: false, editorText: "Start the task" });
@@ -62,8 +56,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("non-user message: the leaf becomes that entry, no editor text", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm);
+    const { sm, ids, agent } = await treeAgent(tmp.dir);
     const r = await agent.navigateTree(ids.a4);
     assert.deepEqual(r, { kind: "moved", cancelled: false });
     assert.equal(sm.getLeafId(), ids.a4);
@@ -71,8 +64,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("user message in the middle: leaf goes to its parent", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm);
+    const { sm, ids, agent } = await treeAgent(tmp.dir);
     const r = await agent.navigateTree(ids.u3);
     assert.ok(r.kind === "moved", r.kind);
     assert.equal(r.editorText, "Try approach B");
@@ -81,8 +73,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("no-op on the current leaf writes nothing", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm);
+    const { sm, ids, agent } = await treeAgent(tmp.dir);
     const size = fileSize(sm);
     assert.deepEqual(await agent.navigateTree(ids.a3, { summarize: true }), { kind: "noop", cancelled: false });
     assert.equal(fileSize(sm), size);
@@ -90,8 +81,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("unknown target and navigating while a prompt streams are clear errors", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     await assert.rejects(agent.navigateTree("nope1234"), /no entry with id "nope1234"/);
     fake.enqueue({ stall: true, text: "thinking" });
     let rejection: Promise<void> | undefined;
@@ -109,12 +99,12 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   it("a user message on the current path: the summary covers what came after it, ancestor = the message", async () => {
     // u1 a1 u2 a2 u3 a3 ← leaf; select u3 (its text goes back to the editor, the leaf to a2).
     const sm = await fileSession(tmp.dir);
-    const u1 = sm.appendMessage(userMsg("one"));
-    const a1 = sm.appendMessage(assistantMsg("a one"));
-    const u2 = sm.appendMessage(userMsg("two"));
-    const a2 = sm.appendMessage(assistantMsg("a two"));
-    const u3 = sm.appendMessage(userMsg("three"));
-    const a3 = sm.appendMessage(assistantMsg("a three"));
+    const u1 = sm.appendMessage(user("one"));
+    const a1 = sm.appendMessage(assistant("a one"));
+    const u2 = sm.appendMessage(user("two"));
+    const a2 = sm.appendMessage(assistant("a two"));
+    const u3 = sm.appendMessage(user("three"));
+    const a3 = sm.appendMessage(assistant("a three"));
     const { agent } = newAgent(sm);
     let prepared: HookEventMap["session_before_tree"]["preparation"] | undefined;
     agent.hooks.on("session_before_tree", (e) => void (prepared = e.preparation));
@@ -144,8 +134,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("summarizes with the model: entries back to the common ancestor, fromId = old leaf, parent = new leaf", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     const treeEvents: HookEventMap["session_tree"][] = [];
     agent.hooks.on("session_tree", (e) => void treeEvents.push(e));
     let prepared: HookEventMap["session_before_tree"]["preparation"] | undefined;
@@ -183,8 +172,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("custom instructions are appended as Additional focus, or replace the defaults", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     await agent.navigateTree(ids.a4, { summarize: true, customInstructions: "the API surface" });
     assert.match(userPromptOf(fake), /## Next Steps[^"]*Additional focus: the API surface/);
     await agent.navigateTree(ids.a3, {
@@ -199,8 +187,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("hook cancel: nothing written, leaf unchanged, session_tree not fired", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     let treeFired = false;
     agent.hooks.on("session_before_tree", () => ({ cancel: true }));
     agent.hooks.on("session_tree", () => void (treeFired = true));
@@ -214,8 +201,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("hook summary replaces the summarizer (fromHook, no model call)", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     let fromHook: boolean | undefined;
     agent.hooks.on("session_before_tree", (e) =>
       e.preparation.userWantsSummary ? { summary: { summary: "Hook summary", details: { custom: true } } } : undefined,
@@ -232,8 +218,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("hook overrides of customInstructions, replaceInstructions and label are used", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     agent.hooks.on("session_before_tree", () => ({
       customInstructions: "Hook focus.",
       replaceInstructions: true,
@@ -252,8 +237,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("label goes on the summary entry when summarizing, else on the target", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm);
+    const { sm, ids, agent } = await treeAgent(tmp.dir);
     const r1 = await agent.navigateTree(ids.a4, { summarize: true, label: "tried A" });
     assert.ok(r1.kind === "moved", r1.kind);
     assert.equal(sm.getLabel(r1.summaryEntry!.id), "tried A");
@@ -267,8 +251,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("summarizer failure (HTTP 500) cancels with an error and changes nothing", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent, events } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent, events } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     for (let i = 0; i < 4; i++) fake.enqueue({ status: 500, headers: { "retry-after": "0" } });
     const size = fileSize(sm);
     const r = await agent.navigateTree(ids.a4, { summarize: true });
@@ -281,8 +264,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("abort during a stalled summary stream cancels and changes nothing", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     const controller = new AbortController();
     fake.enqueue(() => {
       setImmediate(() => controller.abort());
@@ -299,8 +281,8 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   it("stops at a compaction on the abandoned branch", async () => {
     const { sm, ids } = await buildTree(tmp.dir);
     const comp = sm.appendCompaction("Earlier work summarized", ids.t2, 1234);
-    const u5 = sm.appendMessage(userMsg("After compaction request"));
-    const a5 = sm.appendMessage(assistantMsg("After compaction answer"));
+    const u5 = sm.appendMessage(user("After compaction request"));
+    const a5 = sm.appendMessage(assistant("After compaction answer"));
     const { agent } = newAgent(sm);
     let prepared: string[] = [];
     agent.hooks.on("session_before_tree", (e) => void (prepared = e.preparation.entriesToSummarize.map((x) => x.id)));
@@ -315,17 +297,15 @@ describe("navigateTree", { timeout: 60_000 }, () => {
 
   it("keeps the summary request within the model's window with big tool results", async () => {
     const sm = await fileSession(tmp.dir);
-    const root = sm.appendMessage(userMsg("Start"));
-    const other = sm.appendMessage(assistantMsg("Other branch"));
+    const root = sm.appendMessage(user("Start"));
+    const other = sm.appendMessage(assistant("Other branch"));
     sm.branch(root);
-    sm.appendMessage(userMsg("Analyse the logs"));
+    sm.appendMessage(user("Analyse the logs"));
     for (let i = 0; i < 6; i++) {
-      sm.appendMessage(
-        assistantMsg(`Reading log ${i}`, [{ id: `r${i}`, name: "read", args: { path: `logs/${i}.log` } }]),
-      );
-      sm.appendMessage(toolResultMsg(`r${i}`, "read", `line ${i} `.repeat(20_000)));
+      sm.appendMessage(assistant(`Reading log ${i}`, [{ id: `r${i}`, name: "read", args: { path: `logs/${i}.log` } }]));
+      sm.appendMessage(toolResult(`line ${i} `.repeat(20_000), "read", `r${i}`));
     }
-    sm.appendMessage(assistantMsg("Conclusion: the logs show a timeout in the fetcher."));
+    sm.appendMessage(assistant("Conclusion: the logs show a timeout in the fetcher."));
     const window = 20_000;
     const reserve = 4_000;
     const { agent } = newAgent(sm, {
@@ -344,8 +324,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("works with no model: extractive summary marked in details", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm);
+    const { sm, ids, agent } = await treeAgent(tmp.dir);
     const r = await agent.navigateTree(ids.a4, { summarize: true });
     assert.ok(r.kind === "moved", r.kind);
     const s = r.summaryEntry!;
@@ -357,8 +336,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("extractive can be forced with a model configured (no model call)", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake) });
+    const { sm, ids, agent } = await treeAgent(tmp.dir, { model: openAIModel(fake) });
     const r = await agent.navigateTree(ids.a4, { summarize: true, extractive: true });
     assert.ok(r.kind === "moved", r.kind);
     assert.equal((r.summaryEntry!.details as { extractive?: boolean }).extractive, true);
@@ -380,8 +358,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   });
 
   it("a throwing hook is reported and does not break navigation", async () => {
-    const { sm, ids } = await buildTree(tmp.dir);
-    const { agent, events } = newAgent(sm);
+    const { sm, ids, agent, events } = await treeAgent(tmp.dir);
     agent.hooks.on("session_before_tree", () => {
       throw new Error("hook exploded");
     });

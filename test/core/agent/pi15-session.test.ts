@@ -9,7 +9,9 @@ import * as path from "node:path";
 import { describe, it } from "node:test";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { assistantMsg, newAgent, openAIModel, tempDirPerTest } from "./helpers.js";
+import { newAgent, openAIModel } from "./helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
+import { assistant } from "../../util/session-builder.js";
 
 describe("continuing a pi 1.5 session", { timeout: 60_000 }, () => {
   const fake = fakeServerForSuite();
@@ -18,7 +20,7 @@ describe("continuing a pi 1.5 session", { timeout: 60_000 }, () => {
   it("messages without content and system messages: the next prompt reaches the model", async () => {
     const file = path.join(tmp.dir, "pi15.jsonl");
     const at = (n: number): string => new Date(Date.UTC(2026, 4, 1, 9, 0, n)).toISOString();
-    const { content: _dropped, ...noContent } = assistantMsg("gone");
+    const { content: _dropped, ...noContent } = assistant("gone");
     const lines = [
       { type: "session", version: 3, id: "019a", timestamp: at(0), cwd: tmp.dir },
       {
@@ -35,7 +37,7 @@ describe("continuing a pi 1.5 session", { timeout: 60_000 }, () => {
         id: "a2",
         parentId: "a1",
         timestamp: at(4),
-        message: { ...assistantMsg("", [{ id: "c1", name: "read", args: { path: "x" } }]), content: null },
+        message: { ...assistant("", [{ id: "c1", name: "read", args: { path: "x" } }]), content: null },
       },
       {
         type: "message",

@@ -1,21 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { AgentEvent } from "../../../src/core/agent/events.js";
 import { PromptQueue } from "../../../src/core/agent/prompt-queue.js";
 import type { UserMessage } from "../../../src/core/messages.js";
-import type { SessionEntry } from "../../../src/core/session/types.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { fileSession, gateTool, newAgent, openAIModel, tempDirPerTest } from "./helpers.js";
-
-/** The roles and user texts of the session's messages, in file order. */
-function transcript(entries: SessionEntry[]): string[] {
-  return entries.flatMap((e) => {
-    if (e.type !== "message") return [];
-    const m = e.message;
-    if (m.role === "user") return [`user:${typeof m.content === "string" ? m.content : "[blocks]"}`];
-    return [m.role];
-  });
-}
+import { gatedAgent, openAIModel, transcript } from "./helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 
 /** The user texts the model saw in one request. */
 function userTexts(body: Record<string, unknown>): string[] {
@@ -73,9 +62,7 @@ describe("AgentSession steering and follow-ups", { timeout: 60_000 }, () => {
   const tmp = tempDirPerTest();
 
   it("a steering message is delivered after the running tool call, before the next model request", async () => {
-    const sm = await fileSession(tmp.dir);
-    const gate = gateTool();
-    const { agent } = newAgent(sm, { model: openAIModel(fake), tools: [gate.tool] });
+    const { sm, gate, agent } = await gatedAgent(tmp.dir, openAIModel(fake));
     fake.enqueue({ toolCalls: [{ name: "wait", args: {}, id: "call_w" }] }, { text: "Steered answer." });
     const running = agent.prompt("start working");
     await gate.started;
@@ -99,11 +86,7 @@ describe("AgentSession steering and follow-ups", { timeout: 60_000 }, () => {
   });
 
   it("a follow-up waits for the run to end and is sent as its own request; two go one at a time", async () => {
-    const sm = await fileSession(tmp.dir);
-    const gate = gateTool();
-    const events: AgentEvent[] = [];
-    const { agent } = newAgent(sm, { model: openAIModel(fake), tools: [gate.tool] });
-    agent.subscribe((e) => events.push(e));
+    const { sm, gate, agent, events } = await gatedAgent(tmp.dir, openAIModel(fake));
     fake.enqueue(
       { toolCalls: [{ name: "wait", args: {}, id: "call_w" }] },
       { text: "Done with the first." },
@@ -138,9 +121,7 @@ describe("AgentSession steering and follow-ups", { timeout: 60_000 }, () => {
   });
 
   it("steering comes before waiting follow-ups; a removed message is never sent", async () => {
-    const sm = await fileSession(tmp.dir);
-    const gate = gateTool();
-    const { agent } = newAgent(sm, { model: openAIModel(fake), tools: [gate.tool] });
+    const { sm, gate, agent } = await gatedAgent(tmp.dir, openAIModel(fake));
     fake.enqueue({ toolCalls: [{ name: "wait", args: {}, id: "call_w" }] }, { text: "a" }, { text: "b" });
     const running = agent.prompt("go");
     await gate.started;
@@ -156,9 +137,7 @@ describe("AgentSession steering and follow-ups", { timeout: 60_000 }, () => {
   });
 
   it("queued messages an abort leaves undelivered stay queued for the host to put back, and queueing needs a run", async () => {
-    const sm = await fileSession(tmp.dir);
-    const gate = gateTool();
-    const { agent } = newAgent(sm, { model: openAIModel(fake), tools: [gate.tool] });
+    const { sm, gate, agent } = await gatedAgent(tmp.dir, openAIModel(fake));
     assert.throws(() => agent.queueMessage("followUp", "idle"), /Nothing is running/);
     fake.enqueue({ toolCalls: [{ name: "wait", args: {}, id: "call_w" }] });
     const running = agent.prompt("go");
@@ -179,9 +158,7 @@ describe("AgentSession steering and follow-ups", { timeout: 60_000 }, () => {
   });
 
   it("queued messages are ordinary user entries that pi's context builder reads back", async () => {
-    const sm = await fileSession(tmp.dir);
-    const gate = gateTool();
-    const { agent } = newAgent(sm, { model: openAIModel(fake), tools: [gate.tool] });
+    const { sm, gate, agent } = await gatedAgent(tmp.dir, openAIModel(fake));
     fake.enqueue({ toolCalls: [{ name: "wait", args: {}, id: "call_w" }] }, { text: "x" }, { text: "y" });
     const running = agent.prompt("go");
     await gate.started;

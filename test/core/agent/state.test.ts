@@ -3,7 +3,9 @@ import { describe, it } from "node:test";
 import { ModelRegistry } from "../../../src/core/providers/model-registry.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { fileSession, newAgent, openAIModel, tempDir, tempDirPerTest } from "./helpers.js";
+import { newAgent, openAIModel } from "./helpers.js";
+import { fileSession } from "../../util/session-builder.js";
+import { tempDir, tempDirPerTest } from "../../util/temp-dir.js";
 
 describe("AgentSession state", { timeout: 60_000 }, () => {
   const fake = fakeServerForSuite();

@@ -10,7 +10,9 @@ import { parseCustomModel } from "../../../src/core/providers/model-registry.js"
 import type { ModelInfo } from "../../../src/core/providers/types.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { anthropicModel, fileSession, newAgent, openAIModel, tempDirPerTest } from "./helpers.js";
+import { anthropicModel, newAgent, openAIModel } from "./helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
+import { fileSession } from "../../util/session-builder.js";
 
 const base: ModelInfo = {
   id: "m",

@@ -3,7 +3,6 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach } from "node:test";
 import {
@@ -13,14 +12,15 @@ import {
   type FolderCheckpointsOptions,
   type RestoreFileSystem,
 } from "../../../src/core/checkpoints/index.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 /** A temp root holding `ws/` (the workspace folder) and `store/` (the checkpoint storage); `cleanup()` removes it. */
 export function tempWorkspace(): { root: string; ws: string; store: string; cleanup: () => void } {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tree-checkpoints-"));
+  const { dir: root, cleanup } = tempDir("agent-tree-checkpoints-");
   const ws = path.join(root, "ws");
   const store = path.join(root, "store");
   fs.mkdirSync(ws);
-  return { root, ws, store, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
+  return { root, ws, store, cleanup };
 }
 
 /** The current test's temp workspace (see {@link tempWorkspacePerTest}). */

@@ -12,7 +12,8 @@ import {
   type CheckpointMoment,
 } from "../../../src/core/checkpoints/index.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
-import { assistantMsg, tempDir, userMsg } from "../agent/helpers.js";
+import { assistant, user } from "../../util/session-builder.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 const F = "/ws/one";
 const G = "/ws/two";
@@ -33,17 +34,17 @@ describe("finding the checkpoint of an entry", () => {
   it("uses the entry itself, else a checkpoint taken after its tools, else the nearest one above", async () => {
     const sm = await SessionManager.create("/ws", tmp.dir);
     const start = sm.appendCustomEntry(CHECKPOINT_ENTRY_TYPE, data("prompt-start", [F, "c0"], [G, "g0"]));
-    const user = sm.appendMessage(userMsg("go"));
-    const call = sm.appendMessage(assistantMsg("", [{ id: "t1", name: "write", args: {} }]));
-    const result = sm.appendMessage(assistantMsg("tool output stand-in"));
+    const u = sm.appendMessage(user("go"));
+    const call = sm.appendMessage(assistant("", [{ id: "t1", name: "write", args: {} }]));
+    const result = sm.appendMessage(assistant("tool output stand-in"));
     const afterTools = sm.appendCustomEntry(CHECKPOINT_ENTRY_TYPE, data("after-tools", [F, "c1"]));
-    const reply = sm.appendMessage(assistantMsg("done"));
+    const reply = sm.appendMessage(assistant("done"));
     const nextStart = sm.appendCustomEntry(CHECKPOINT_ENTRY_TYPE, data("prompt-start", [F, "c2"]));
-    sm.appendMessage(userMsg("next"));
+    sm.appendMessage(user("next"));
 
     const at = (id: string, folder = F): string | undefined => findCheckpointForEntry(sm, id, folder)?.ref.checkpointId;
     assert.equal(at(start), "c0");
-    assert.equal(at(user), "c0");
+    assert.equal(at(u), "c0");
     assert.equal(at(call), "c0", "before its tools ran");
     assert.equal(at(result), "c1", "the checkpoint taken after the tool calls hangs off the result");
     assert.equal(at(reply), "c1");
@@ -61,37 +62,37 @@ describe("finding the checkpoint of an entry", () => {
   it("finds the checkpoints around a turn: when its prompt was sent, and at the entry", async () => {
     const sm = await SessionManager.create("/ws", tmp.dir);
     sm.appendCustomEntry(CHECKPOINT_ENTRY_TYPE, data("prompt-start", [F, "c0"]));
-    const user = sm.appendMessage(userMsg("go"));
-    sm.appendMessage(assistantMsg("", [{ id: "t1", name: "write", args: {} }]));
-    sm.appendMessage(assistantMsg("tool output stand-in"));
+    const u = sm.appendMessage(user("go"));
+    sm.appendMessage(assistant("", [{ id: "t1", name: "write", args: {} }]));
+    sm.appendMessage(assistant("tool output stand-in"));
     sm.appendCustomEntry(CHECKPOINT_ENTRY_TYPE, data("after-tools", [F, "c1"]));
-    sm.appendMessage(assistantMsg("", [{ id: "t2", name: "write", args: {} }]));
-    sm.appendMessage(assistantMsg("second tool output"));
+    sm.appendMessage(assistant("", [{ id: "t2", name: "write", args: {} }]));
+    sm.appendMessage(assistant("second tool output"));
     sm.appendCustomEntry(CHECKPOINT_ENTRY_TYPE, data("after-tools", [F, "c2"]));
-    const reply = sm.appendMessage(assistantMsg("done"));
+    const reply = sm.appendMessage(assistant("done"));
     const turn = findTurnCheckpoints(sm, reply, F);
     assert.equal(turn?.before.ref.checkpointId, "c0", "the files when the prompt was sent");
     assert.equal(turn?.after.ref.checkpointId, "c2", "the files after every tool batch of the turn");
-    assert.equal(findTurnCheckpoints(sm, user, F)?.after.ref.checkpointId, "c0", "at the user message: no change");
+    assert.equal(findTurnCheckpoints(sm, u, F)?.after.ref.checkpointId, "c0", "at the user message: no change");
     await sm.close();
   });
 
   it("a prompt-start checkpoint hanging off an entry belongs to the prompt after it, not to the entry", async () => {
     const sm = await SessionManager.create("/ws", tmp.dir);
     sm.appendCustomEntry(CHECKPOINT_ENTRY_TYPE, data("prompt-start", [F, "c0"]));
-    const reply = sm.appendMessage(assistantMsg("answer"));
+    const reply = sm.appendMessage(assistant("answer"));
     sm.appendCustomEntry(CHECKPOINT_ENTRY_TYPE, data("prompt-start", [F, "hand-edits"]));
-    sm.appendMessage(userMsg("follow-up"));
+    sm.appendMessage(user("follow-up"));
     assert.equal(findCheckpointForEntry(sm, reply, F)?.ref.checkpointId, "c0");
     await sm.close();
   });
 
   it("new entries below a looked-up one are found (the memo never goes stale)", async () => {
     const sm = await SessionManager.create("/ws", tmp.dir);
-    const a = sm.appendMessage(userMsg("a"));
+    const a = sm.appendMessage(user("a"));
     assert.equal(findPathCheckpoint(sm, a, F), undefined);
     sm.appendCustomEntry(CHECKPOINT_ENTRY_TYPE, data("prompt-start", [F, "late"]));
-    const b = sm.appendMessage(userMsg("b"));
+    const b = sm.appendMessage(user("b"));
     assert.equal(findPathCheckpoint(sm, b, F)?.ref.checkpointId, "late");
     assert.equal(findPathCheckpoint(sm, a, F), undefined);
     await sm.close();

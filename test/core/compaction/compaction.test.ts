@@ -7,26 +7,19 @@ import type { SessionManager } from "../../../src/core/session/session-manager.j
 import type { CompactionEntry } from "../../../src/core/session/types.js";
 import { CONTEXT_OVERFLOW_REPLY } from "../../util/fake-openai-server.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import {
-  assistantMsg,
-  fileSession,
-  fileSize,
-  newAgent,
-  openAIModel,
-  tempDirPerTest,
-  toolResultMsg,
-  userMsg,
-} from "../agent/helpers.js";
+import { fileSize, newAgent, openAIModel } from "../agent/helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
+import { assistant, fileSession, toolResult, user } from "../../util/session-builder.js";
 
 /** `turns` turns of ~1,000 tokens: user → assistant(read/edit) → tool result → assistant. Returns entry ids per turn start. */
 function fill(sm: SessionManager, turns: number, offset = 0): string[] {
   const starts: string[] = [];
   for (let i = offset; i < offset + turns; i++) {
-    starts.push(sm.appendMessage(userMsg(`Request ${i}: ${"please ".repeat(60)}`)));
+    starts.push(sm.appendMessage(user(`Request ${i}: ${"please ".repeat(60)}`)));
     const tool = i % 2 === 0 ? "read" : "edit";
-    sm.appendMessage(assistantMsg(`Step ${i}`, [{ id: `c${i}`, name: tool, args: { path: `src/f${i}.ts` } }]));
-    sm.appendMessage(toolResultMsg(`c${i}`, tool, "data ".repeat(700)));
-    sm.appendMessage(assistantMsg(`Finished ${i}. ${"detail ".repeat(40)}`));
+    sm.appendMessage(assistant(`Step ${i}`, [{ id: `c${i}`, name: tool, args: { path: `src/f${i}.ts` } }]));
+    sm.appendMessage(toolResult("data ".repeat(700), tool, `c${i}`));
+    sm.appendMessage(assistant(`Finished ${i}. ${"detail ".repeat(40)}`));
   }
   return starts;
 }

@@ -5,53 +5,24 @@ import { prepareCompaction } from "../../../src/core/compaction/prepare.js";
 import { isContextOverflowError, shouldCompact } from "../../../src/core/compaction/settings.js";
 import { estimateContextTokens } from "../../../src/core/compaction/tokens.js";
 import { emptyUsage, type AgentMessage } from "../../../src/core/messages.js";
-import type { SessionEntry } from "../../../src/core/session/types.js";
+import { assistant, SessionBuilder, toolResult, user, type CallSpec } from "../../util/session-builder.js";
 
-let n = 0;
-function chain(messages: AgentMessage[], start: SessionEntry[] = []): SessionEntry[] {
-  const out = [...start];
-  for (const message of messages) {
-    const id = `e${++n}`;
-    out.push({
-      type: "message",
-      id,
-      parentId: out.at(-1)?.id ?? null,
-      timestamp: new Date(1e12 + n).toISOString(),
-      message,
-    });
-  }
-  return out;
+/** A session of `messages` chained in order (after what `b` holds). */
+function chain(messages: AgentMessage[], b = new SessionBuilder()): SessionBuilder {
+  for (const message of messages) b.message(message);
+  return b;
 }
 const words = (k: number): string => "word ".repeat(k);
-const user = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: 1 });
-const assistant = (text: string, callId?: string, path = "a.ts"): AgentMessage => ({
-  role: "assistant",
-  content: [
-    { type: "text", text },
-    ...(callId ? [{ type: "toolCall" as const, id: callId, name: "read", arguments: { path } }] : []),
-  ],
-  provider: "p",
-  model: "m",
-  usage: emptyUsage(),
-  stopReason: callId ? "toolUse" : "stop",
-  timestamp: 1,
-});
-const result = (callId: string, text: string): AgentMessage => ({
-  role: "toolResult",
-  toolCallId: callId,
-  toolName: "read",
-  content: [{ type: "text", text }],
-  isError: false,
-  timestamp: 1,
-});
+const read = (callId: string, path: string): CallSpec[] => [{ id: callId, name: "read", args: { path } }];
+const result = (callId: string, text: string): AgentMessage => toolResult(text, "read", callId);
 
 /** Five turns of user → assistant(tool call) → tool result → assistant, each ~1,000 tokens. */
-function fiveTurns(): SessionEntry[] {
+function fiveTurns(): SessionBuilder {
   const msgs: AgentMessage[] = [];
   for (let i = 0; i < 5; i++)
     msgs.push(
       user(`turn ${i} ${words(100)}`),
-      assistant(`calling ${i}`, `c${i}`, `f${i}.ts`),
+      assistant(`calling ${i}`, read(`c${i}`, `f${i}.ts`)),
       result(`c${i}`, words(600)),
       assistant(`done ${i} ${words(100)}`),
     );
@@ -60,7 +31,7 @@ function fiveTurns(): SessionEntry[] {
 
 describe("cut point", () => {
   it("cuts at a user message and keeps at least keepRecentTokens", () => {
-    const entries = fiveTurns();
+    const entries = fiveTurns().entries();
     const cut = findCutPoint(entries, 1500);
     const first = entries[cut];
     assert.equal(first.type === "message" && first.message.role, "user");
@@ -68,21 +39,21 @@ describe("cut point", () => {
   });
   it("never separates a tool call from its result, even inside one huge turn", () => {
     const msgs: AgentMessage[] = [user("do it")];
-    for (let i = 0; i < 10; i++) msgs.push(assistant(`step ${i}`, `k${i}`), result(`k${i}`, words(500)));
-    const entries = chain(msgs);
+    for (let i = 0; i < 10; i++) msgs.push(assistant(`step ${i}`, read(`k${i}`, "a.ts")), result(`k${i}`, words(500)));
+    const entries = chain(msgs).entries();
     const cut = findCutPoint(entries, 1000);
     assert.ok(cut > 0, "a single long turn can still be compacted");
     const first = entries[cut];
     assert.equal(first.type === "message" && first.message.role, "assistant");
   });
   it("returns 0 when everything fits in keepRecentTokens", () => {
-    assert.equal(findCutPoint(fiveTurns(), 1_000_000), 0);
+    assert.equal(findCutPoint(fiveTurns().entries(), 1_000_000), 0);
   });
 });
 
 describe("prepareCompaction", () => {
   it("summarizes what precedes the cut, with file lists and tokensBefore", () => {
-    const path = fiveTurns();
+    const path = fiveTurns().entries();
     const messages = path
       .map((e) => (e.type === "message" ? e.message : undefined))
       .filter((m): m is AgentMessage => !!m);
@@ -95,18 +66,19 @@ describe("prepareCompaction", () => {
     assert.equal(prep.previousSummary, undefined);
   });
   it("after a compaction, starts at its first kept entry and carries its summary and files", () => {
-    const path = fiveTurns();
-    const compaction: SessionEntry = {
-      type: "compaction",
-      id: "cmp",
-      parentId: path.at(-1)!.id,
-      timestamp: new Date().toISOString(),
-      summary: "old summary",
-      firstKeptEntryId: path[8].id,
-      tokensBefore: 9999,
-      details: { readFiles: ["earlier.ts"], modifiedFiles: [] },
-    };
-    const more = chain([user(`turn 5 ${words(100)}`), assistant(`done 5 ${words(900)}`)], [...path, compaction]);
+    const b = fiveTurns();
+    const path = b.entries();
+    b.entry(
+      "compaction",
+      {
+        summary: "old summary",
+        firstKeptEntryId: path[8].id,
+        tokensBefore: 9999,
+        details: { readFiles: ["earlier.ts"], modifiedFiles: [] },
+      },
+      { id: "cmp" },
+    );
+    const more = chain([user(`turn 5 ${words(100)}`), assistant(`done 5 ${words(900)}`)], b).entries();
     const prep = prepareCompaction(more, [], 1000);
     assert.ok(prep);
     assert.equal(prep.previousSummary, "old summary");

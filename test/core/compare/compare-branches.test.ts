@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, test } from "node:test";
 import { BranchComparison, MAX_PAGE_TURNS } from "../../../src/core/compare/compare-branches.js";
 import { statusOfCode, type CompareTurn } from "../../../src/core/compare/compare-types.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
-import { assistant, tempDir, user } from "../session/helpers.js";
+import { assistant, user } from "../../util/session-builder.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 const statuses = (c: BranchComparison): string[] => [...c.overview.statuses].map(statusOfCode);
 const texts = (t: CompareTurn, side: "left" | "right"): string[] =>

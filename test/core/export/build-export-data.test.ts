@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm, writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
 import { emptyUsage } from "../../../src/core/messages.js";
@@ -10,6 +9,7 @@ import { createEntriesSource } from "../../../src/core/export/entries-source.js"
 import { exportSessionToHtml, writeSessionHtml } from "../../../src/core/export/export-session.js";
 import { embedJson, inlineScript, renderExportHtml } from "../../../src/core/export/html-template.js";
 import { shrinkEntry } from "../../../src/core/export/shrink-entry.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 function tinySession(): { sm: SessionManager; ids: Record<string, string> } {
   const sm = SessionManager.inMemory("/ws");
@@ -137,7 +137,7 @@ test("shrinkEntry keeps ids and signatures, drops oversized images", () => {
 });
 
 test("exportSessionToHtml finds the page script in assetsDir; writeSessionHtml writes the file", async () => {
-  const dir = await mkdtemp(join(tmpdir(), "agent-tree-export-"));
+  const dir = tempDir("agent-tree-export-").dir;
   try {
     const { sm } = tinySession();
     await assert.rejects(exportSessionToHtml(sm), /pageScript or assetsDir/);

@@ -4,8 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { pathToFileURL } from "node:url";
@@ -16,6 +15,7 @@ import { writeSessionHtml } from "../../../src/core/export/export-session.js";
 import { openClaudeTranscript } from "../../../src/core/import/claude-session.js";
 import { CHROMIUM_PATH, launchHeadless } from "../../util/chromium.js";
 import { buildPageScript } from "./page-script.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 const XSS_TEXT =
   'Branch two <img src=x onerror="window.__xss=1"> </script><script>window.__xss=2</script> ' +
@@ -108,6 +108,19 @@ async function open(file: string, width = 1200, hash = ""): Promise<Watched> {
   return w;
 }
 
+/** The test session exported to `dir/name` and opened (`width` wide, at the `hash` of its ids). */
+async function openExport(
+  name: string,
+  width = 1200,
+  hash: (ids: Record<string, string>) => string = () => "",
+): Promise<ReturnType<typeof buildSession> & { w: Watched; page: Page }> {
+  const { sm, ids } = buildSession();
+  const file = join(dir, name);
+  await writeSessionHtml(sm, file, { pageScript });
+  const w = await open(file, width, hash(ids));
+  return { sm, ids, w, page: w.page };
+}
+
 async function finish(w: Watched): Promise<void> {
   await w.page.close();
   assert.deepEqual(w.errors, [], "no script errors");
@@ -119,7 +132,7 @@ const skip = existsSync(CHROMIUM_PATH) ? false : `${CHROMIUM_PATH} is not instal
 
 before(async () => {
   if (skip) return;
-  dir = await mkdtemp(join(tmpdir(), "agent-tree-export-page-"));
+  dir = tempDir("agent-tree-export-page-").dir;
   pageScript = await buildPageScript();
   browser = await launchHeadless();
 });
@@ -129,11 +142,7 @@ after(async () => {
 });
 
 test("clicking a node shows its path; back to the session leaf", { skip }, async () => {
-  const { sm, ids } = buildSession();
-  const file = join(dir, "session.html");
-  await writeSessionHtml(sm, file, { pageScript });
-  const w = await open(file);
-  const { page } = w;
+  const { sm, ids, w, page } = await openExport("session.html");
   const msgs = page.locator("#messages .msg");
   assert.equal(await msgs.count(), sm.getPath(ids.a3).length);
   assert.match((await page.locator("#messages .msg.target").textContent()) ?? "", /LEAFTEXT/);
@@ -173,11 +182,7 @@ test("clicking a node shows its path; back to the session leaf", { skip }, async
 });
 
 test("filters and search behave like the sidebar", { skip }, async () => {
-  const { sm, ids } = buildSession();
-  const file = join(dir, "filters.html");
-  await writeSessionHtml(sm, file, { pageScript });
-  const w = await open(file);
-  const { page } = w;
+  const { sm, ids, w, page } = await openExport("filters.html");
   const rows = page.locator("#tree .row");
   // Default hides labels, leaf markers and the tool-call-only assistant turn.
   const defaultCount = await rows.count();
@@ -224,12 +229,8 @@ test("filters and search behave like the sidebar", { skip }, async () => {
 });
 
 test("HTML in messages stays inert", { skip }, async () => {
-  const { sm, ids } = buildSession();
-  const file = join(dir, "xss.html");
-  await writeSessionHtml(sm, file, { pageScript });
   // A link to an entry (#id) opens its path.
-  const w = await open(file, 1200, `#${ids.a4}`);
-  const { page } = w;
+  const { w, page } = await openExport("xss.html", 1200, (ids) => `#${ids.a4}`);
   assert.match((await page.locator("#messages .msg.target").textContent()) ?? "", /BRANCHTEXT/);
   const text = (await page.locator("#messages").textContent()) ?? "";
   assert.ok(text.includes('<img src=x onerror="window.__xss=1">'), "shown as text");
@@ -246,11 +247,7 @@ test("HTML in messages stays inert", { skip }, async () => {
 });
 
 test("a narrow screen collapses the sidebar behind a toggle", { skip }, async () => {
-  const { sm, ids } = buildSession();
-  const file = join(dir, "narrow.html");
-  await writeSessionHtml(sm, file, { pageScript });
-  const w = await open(file, 480);
-  const { page } = w;
+  const { ids, w, page } = await openExport("narrow.html", 480);
   assert.equal(await page.locator("#sidebar").isVisible(), false);
   assert.equal(await page.locator("#messages .msg.target").isVisible(), true);
   await page.click("#toggle-sidebar");

@@ -1,12 +1,12 @@
 /** Builds the export page script (webview/export/main.tsx) with esbuild's API, as esbuild.mjs does. */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
+import { tempDir } from "../../util/temp-dir.js";
 
 /** The bundled page script's source. */
 export async function buildPageScript(): Promise<string> {
-  const out = await mkdtemp(join(tmpdir(), "agent-tree-export-js-"));
+  const out = tempDir("agent-tree-export-js-").dir;
   try {
     await esbuild.build({
       entryPoints: { export: join(__dirname, "../../../webview/export/main.tsx") },

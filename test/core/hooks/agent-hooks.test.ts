@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { fakeReadTool, fileSession, newAgent, openAIModel, tempDirPerTest } from "../agent/helpers.js";
+import { fakeReadTool, newAgent, openAIModel } from "../agent/helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
+import { fileSession } from "../../util/session-builder.js";
 
 describe("hooks through AgentSession", { timeout: 60_000 }, () => {
   const fake = fakeServerForSuite();

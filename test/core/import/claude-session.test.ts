@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { AssistantMessage, ToolResultMessage } from "../../../src/core/messages.js";
@@ -14,11 +13,12 @@ import {
 } from "../../../src/core/import/claude-session.js";
 import { listAllSessions, listPiSessionFolders } from "../../../src/core/import/session-sources.js";
 import { BRANCHING_TOOLS_LEAF_ROLES, FIXTURES } from "./claude-fixtures.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 let tmp: string;
 
 before(async () => {
-  tmp = await mkdtemp(join(tmpdir(), "agent-tree-claude-test-"));
+  tmp = tempDir("agent-tree-claude-test-").dir;
 });
 after(async () => {
   await rm(tmp, { recursive: true, force: true });

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { convertClaudeRecords, type ConvertedTranscript } from "../../../src/core/import/claude-convert.js";
@@ -17,6 +16,7 @@ import {
   writeOlderLayoutSession,
   writeSession,
 } from "./claude-subagent-fixtures.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 const ALL = ["a0c0ffe", "a4c1e9b", "a7f3b2d", "a9d0e1f"];
 const OTHER_SESSION = "0b1c2d3e-4f50-4617-8a9b-0c1d2e3f4a5b";
@@ -26,7 +26,7 @@ let tmp: string;
 let reference: ConvertedTranscript;
 
 before(async () => {
-  tmp = await mkdtemp(join(tmpdir(), "agent-tree-subagent-files-test-"));
+  tmp = tempDir("agent-tree-subagent-files-test-").dir;
   reference = await convert(await writeSession(join(tmp, "recent")));
 });
 after(async () => {

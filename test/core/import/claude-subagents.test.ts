@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { AssistantMessage, UserMessage } from "../../../src/core/messages.js";
@@ -17,12 +16,13 @@ import {
 } from "../../../src/core/import/claude-subagent-files.js";
 import { matchSubagents } from "../../../src/core/import/claude-subagents.js";
 import { CWD, M, S, SESSION_ID, subagentFiles, writeSession } from "./claude-subagent-fixtures.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 let tmp: string;
 let transcript: string;
 
 before(async () => {
-  tmp = await mkdtemp(join(tmpdir(), "agent-tree-subagents-test-"));
+  tmp = tempDir("agent-tree-subagents-test-").dir;
   transcript = await writeSession(join(tmp, "project"));
 });
 after(async () => {

@@ -13,7 +13,9 @@ import type { SessionEntry } from "../../../src/core/session/types.js";
 import type { ToolApprovalRequest } from "../../../src/core/tools/types.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { alive, fixtureConfig } from "../../util/mcp-fixture.js";
-import { fileSession, newAgent, openAIModel, tempDirPerTest } from "../agent/helpers.js";
+import { newAgent, openAIModel } from "../agent/helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
+import { fileSession } from "../../util/session-builder.js";
 
 const pools: McpPool[] = [];
 after(async () => {

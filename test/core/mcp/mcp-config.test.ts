@@ -6,7 +6,7 @@ import { readMcpConfig } from "../../../src/core/mcp/mcp-config-files.js";
 import { mergeMcpLayers } from "../../../src/core/mcp/mcp-config.js";
 import { expandMap, expandVars } from "../../../src/core/mcp/mcp-expand.js";
 import { mcpToolName } from "../../../src/core/mcp/mcp-names.js";
-import { tempDirPerTest } from "../agent/helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 
 function write(file: string, value: unknown): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -8,7 +8,7 @@ import { McpPool, type McpReport } from "../../../src/core/mcp/mcp-pool.js";
 import type { McpAgentTool } from "../../../src/core/mcp/mcp-tool.js";
 import type { ToolResult } from "../../../src/core/tools/types.js";
 import { alive, filesystemConfig, fixtureConfig } from "../../util/mcp-fixture.js";
-import { tempDir } from "../agent/helpers.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 const pools: McpPool[] = [];
 after(async () => {

@@ -5,21 +5,14 @@
  * tools removed or added and the changed tools section.
  */
 import assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { after, describe, it } from "node:test";
-import {
-  InstructionLoader,
-  SessionManager,
-  workspacePromptProvider,
-  type SessionEntry,
-  type SystemMessage,
-} from "../../../src/core/index.js";
+import { SessionManager, workspacePromptProvider } from "../../../src/core/index.js";
 import { currentSystemMessage } from "../../../src/core/messages.js";
 import { McpPool } from "../../../src/core/mcp/mcp-pool.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { fixtureConfig } from "../../util/mcp-fixture.js";
-import { newAgent, openAIModel, tempDirPerTest } from "../agent/helpers.js";
+import { instructionWorkspace, newAgent, openAIModel, sentPrompt, systemEntries } from "../agent/helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 
 /** The fixture server's tools (test/fixtures/mcp/fixture-server.mjs) as the model sees them. */
 const FIXTURE_TOOLS = ["echo", "fail", "hang", "image", "crash", "garbage", "malformed", "env", "pid"].map(
@@ -30,19 +23,6 @@ const pools: McpPool[] = [];
 after(async () => {
   await Promise.all(pools.map((p) => p.dispose()));
 });
-
-function systemEntries(sm: SessionManager): SystemMessage[] {
-  return sm
-    .getEntries()
-    .flatMap((e: SessionEntry) => (e.type === "message" && e.message.role === "system" ? [e.message] : []));
-}
-
-/** The system message of an OpenAI request body. */
-function sentPrompt(body: Record<string, unknown>): string {
-  const messages = body.messages as { role: string; content: string }[];
-  assert.equal(messages[0].role, "system", "the request starts with the system prompt");
-  return messages[0].content;
-}
 
 /** The names of the tools an OpenAI request body offers. */
 function offered(body: Record<string, unknown>): string[] {
@@ -56,14 +36,7 @@ describe("the system prompt lists the MCP tools", { timeout: 120_000 }, () => {
   const tmp = tempDirPerTest();
 
   const setup = async (): Promise<{ sm: SessionManager; pool: McpPool; agent: ReturnType<typeof newAgent> }> => {
-    const ws = path.join(tmp.dir, "ws");
-    fs.mkdirSync(ws, { recursive: true });
-    const loader = new InstructionLoader({
-      workspaceFolders: [ws],
-      agentDir: path.join(tmp.dir, "agent"),
-      trusted: true,
-    });
-    const sm = await SessionManager.create(ws, path.join(tmp.dir, "sessions"));
+    const { ws, sm, loader } = await instructionWorkspace(tmp.dir);
     // A long wait for the first start: a loaded machine must not make the first prompt go without the server.
     const pool = new McpPool({
       cwd: ws,

@@ -1,7 +1,6 @@
 /** `@` mentions: files attached as pi attaches them, the size cap, folders, binary files refused, the index. */
 import assert from "node:assert/strict";
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import {
@@ -15,10 +14,11 @@ import { mentionInText } from "../../../src/core/mentions/mention-label.js";
 import { compactPreview, composeUserContent, splitAttachments } from "../../../src/core/mentions/user-content.js";
 import { describeRow, treeRowOf } from "../../../src/core/rows/tree-row.js";
 import { normalizePreview, textOfContent } from "../../../src/core/session/preview.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 let ws: string;
 before(async () => {
-  ws = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "mentions-")));
+  ws = await fs.realpath(tempDir("mentions-").dir);
   await fs.mkdir(path.join(ws, "src", "deep"), { recursive: true });
   await fs.mkdir(path.join(ws, "dist"), { recursive: true });
   await fs.mkdir(path.join(ws, "node_modules", "x"), { recursive: true });

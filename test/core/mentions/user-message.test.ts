@@ -17,7 +17,9 @@ import { ModelRegistry } from "../../../src/core/providers/model-registry.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { anthropicModel, fileSession, newAgent, openAIModel, tempDirPerTest } from "../agent/helpers.js";
+import { anthropicModel, newAgent, openAIModel } from "../agent/helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
+import { fileSession } from "../../util/session-builder.js";
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 const FILE_BLOCK = '<file name="/w/notes.txt">\nWOMBAT-552\n</file>';

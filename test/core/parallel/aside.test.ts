@@ -10,7 +10,8 @@ import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { AgentTool } from "../../../src/core/tools/types.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import type { FakeRequestBody, FakeReply } from "../../util/fake-provider-common.js";
-import { newAgent, openAIModel, tempDirPerTest } from "../agent/helpers.js";
+import { newAgent, openAIModel } from "../agent/helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 import { writeFiles } from "../checkpoints/helpers.js";
 import { requestTexts } from "./helpers.js";
 

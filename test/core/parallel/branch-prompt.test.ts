@@ -13,7 +13,8 @@ import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { createWorkspaceTools } from "../../../src/core/tools/index.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import type { FakeRequestBody } from "../../util/fake-provider-common.js";
-import { newAgent, openAIModel, tempDirPerTest } from "../agent/helpers.js";
+import { newAgent, openAIModel } from "../agent/helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 
 const fake = fakeServerForSuite();
 const tmp = tempDirPerTest();

@@ -7,7 +7,7 @@ import { describe, it } from "node:test";
 import { readBranchRuns } from "../../../src/core/parallel/branch-run-lines.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { tempDirPerTest } from "../agent/helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 import { crashReplies, crashSession, runBranchesAndKill } from "./crash-helpers.js";
 
 const fake = fakeServerForSuite();

@@ -8,7 +8,8 @@ import fs from "node:fs";
 import { describe, it } from "node:test";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { LEAF_MARKER_TYPE, type SessionChange } from "../../../src/core/session/types.js";
-import { assistantMsg, tempDirPerTest, userMsg } from "../agent/helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
+import { assistant, user } from "../../util/session-builder.js";
 import { piLeafPath } from "../session/helpers.js";
 
 const tmp = tempDirPerTest();
@@ -16,15 +17,15 @@ const tmp = tempDirPerTest();
 describe("appends off the leaf", () => {
   it("leave the leaf where it is, for listeners, a reload and pi", async () => {
     const sm = await SessionManager.create(tmp.dir, tmp.dir);
-    const u1 = sm.appendMessage(userMsg("main 1"));
-    const a1 = sm.appendMessage(assistantMsg("answer 1"));
+    const u1 = sm.appendMessage(user("main 1"));
+    const a1 = sm.appendMessage(assistant("answer 1"));
     const changes: SessionChange[] = [];
     sm.subscribe((c) => changes.push(c));
     const leafSeen: (string | null)[] = [];
     sm.subscribe(() => leafSeen.push(sm.getLeafId()));
 
-    const b1 = sm.appendMessageAt(u1, userMsg("side question"));
-    const b2 = sm.appendMessageAt(b1, assistantMsg("side answer"));
+    const b1 = sm.appendMessageAt(u1, user("side question"));
+    const b2 = sm.appendMessageAt(b1, assistant("side answer"));
     const note = sm.appendCustomEntryAt(b2, "test/note", { n: 1 });
     assert.equal(sm.getLeafId(), a1);
     assert.ok(
@@ -48,8 +49,8 @@ describe("appends off the leaf", () => {
     );
 
     // The main branch goes on; the branch keeps going after it.
-    const a2 = sm.appendMessage(userMsg("main 2"));
-    sm.appendMessageAt(b2, userMsg("side 2"));
+    const a2 = sm.appendMessage(user("main 2"));
+    sm.appendMessageAt(b2, user("side 2"));
     assert.equal(sm.getLeafId(), a2);
 
     // Every off-leaf line is followed by a leaf marker naming the leaf; pi resumes there.
@@ -77,11 +78,11 @@ describe("appends off the leaf", () => {
 
   it("work in memory, under a new root, and refuse unknown parents and reserved types", () => {
     const sm = SessionManager.inMemory(tmp.dir);
-    const u = sm.appendMessage(userMsg("main"));
-    const root = sm.appendMessageAt(null, userMsg("a new root"));
+    const u = sm.appendMessage(user("main"));
+    const root = sm.appendMessageAt(null, user("a new root"));
     assert.equal(sm.getLeafId(), u);
     assert.equal(sm.getEnvelope(root)?.parentId, null);
-    assert.throws(() => sm.appendMessageAt("nope0000", userMsg("x")), /nope0000/);
+    assert.throws(() => sm.appendMessageAt("nope0000", user("x")), /nope0000/);
     assert.throws(() => sm.appendCustomEntryAt(u, LEAF_MARKER_TYPE, {}), /reserved/);
     const count = sm.getEntryCount();
     assert.equal(count, 3, "the main message, the new root and its leaf marker");

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { InstructionLoader, loadInstructions, type InstructionSources } from "../../../src/core/index.js";
-import { tempDirPerTest } from "../agent/helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 
 function write(file: string, text: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -4,7 +4,6 @@
  */
 import assert from "node:assert/strict";
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import {
@@ -14,6 +13,7 @@ import {
   templateOf,
 } from "../../../src/core/prompt/prompt-templates.js";
 import { parseCommandArgs, substituteArgs } from "../../../src/core/prompt/template-args.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 describe("template arguments (pi's quoting)", () => {
   it("reads the documented examples", () => {
@@ -75,7 +75,7 @@ describe("template arguments (pi's quoting)", () => {
 describe("loading templates", () => {
   let dir: string;
   before(async () => {
-    dir = await fs.mkdtemp(path.join(os.tmpdir(), "templates-"));
+    dir = tempDir("templates-").dir;
     await fs.mkdir(path.join(dir, "agent", "prompts"), { recursive: true });
     await fs.mkdir(path.join(dir, "ws", ".pi", "prompts", "nested"), { recursive: true });
     await fs.writeFile(path.join(dir, "agent", "prompts", "mine.md"), "---\ndescription: Mine\n---\nMy $1");

@@ -5,54 +5,39 @@
  * both its prompt and its level; an Anthropic request carries the two cached system blocks and the thinking budget.
  */
 import assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { describe, it } from "node:test";
 import {
-  InstructionLoader,
   SessionManager,
   workspacePromptProvider,
-  type SessionEntry,
+  type AgentSession,
+  type AgentTool,
+  type ModelInfo,
 } from "../../../src/core/index.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { anthropicModel, gateTool, newAgent, openAIModel, tempDirPerTest } from "../agent/helpers.js";
+import {
+  anthropicModel,
+  gateTool,
+  instructionWorkspace,
+  newAgent,
+  openAIModel,
+  sentPrompt,
+  transcript,
+} from "../agent/helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 
-/** The session's messages in file order: `system:<changed sections>`, `user:<text>`, or the role. */
-function transcript(entries: SessionEntry[]): string[] {
-  return entries.flatMap((e) => {
-    if (e.type !== "message") return [];
-    const m = e.message;
-    if (m.role === "system") return [`system:${Object.keys(m.sections ?? {}).join(",")}`];
-    if (m.role === "user") return [`user:${typeof m.content === "string" ? m.content : "[blocks]"}`];
-    return [m.role];
-  });
-}
-
-/** The system message of an OpenAI request body. */
-function sentPrompt(body: Record<string, unknown>): string {
-  const messages = body.messages as { role: string; content: string }[];
-  assert.equal(messages[0].role, "system", "the request starts with the system prompt");
-  return messages[0].content;
-}
-
-/** A workspace with an AGENTS.md, its loader, and a session in it. */
-async function workspace(dir: string): Promise<{
-  ws: string;
-  sm: SessionManager;
-  loader: InstructionLoader;
-  setWord: (word: string) => void;
-}> {
-  const ws = path.join(dir, "ws");
-  fs.mkdirSync(ws, { recursive: true });
-  fs.writeFileSync(path.join(ws, "AGENTS.md"), "Project word: ZEBRAFISH");
-  const loader = new InstructionLoader({ workspaceFolders: [ws], agentDir: path.join(dir, "agent"), trusted: true });
-  const sm = await SessionManager.create(ws, path.join(dir, "sessions"));
-  const setWord = (word: string): void => {
-    fs.writeFileSync(path.join(ws, "AGENTS.md"), `Project word: ${word}`);
-    loader.invalidate(); // what the host's watcher does
-  };
-  return { ws, sm, loader, setWord };
+/**
+ * An agent on an {@link instructionWorkspace} whose AGENTS.md names a word (ZEBRAFISH; `setWord` changes it), its
+ * system prompt from the workspace's instructions.
+ */
+async function workspaceAgent(
+  dir: string,
+  model: ModelInfo,
+  tools: AgentTool[] = [],
+): Promise<{ sm: SessionManager; setWord: (word: string) => void; agent: AgentSession }> {
+  const { sm, loader, setAgentsMd } = await instructionWorkspace(dir, "Project word: ZEBRAFISH");
+  const { agent } = newAgent(sm, { model, systemPrompt: workspacePromptProvider({ loader }), tools });
+  return { sm, setWord: (word) => setAgentsMd(`Project word: ${word}`), agent };
 }
 
 describe("queued messages and the recorded system prompt", { timeout: 60_000 }, () => {
@@ -60,13 +45,8 @@ describe("queued messages and the recorded system prompt", { timeout: 60_000 }, 
   const tmp = tempDirPerTest();
 
   it("a prompt change while a tool runs is recorded before the steering message, and the next request carries it", async () => {
-    const { sm, loader, setWord } = await workspace(tmp.dir);
     const gate = gateTool();
-    const { agent } = newAgent(sm, {
-      model: openAIModel(fake),
-      systemPrompt: workspacePromptProvider({ loader }),
-      tools: [gate.tool],
-    });
+    const { sm, setWord, agent } = await workspaceAgent(tmp.dir, openAIModel(fake), [gate.tool]);
     fake.enqueue({ toolCalls: [{ name: "wait", args: {}, id: "call_w" }] }, { text: "Steered." });
     const running = agent.prompt("start");
     await gate.started;
@@ -90,13 +70,8 @@ describe("queued messages and the recorded system prompt", { timeout: 60_000 }, 
   });
 
   it("a follow-up: the patch goes before it; nothing is recorded when the prompt did not change", async () => {
-    const { sm, loader, setWord } = await workspace(tmp.dir);
     const gate = gateTool();
-    const { agent } = newAgent(sm, {
-      model: openAIModel(fake),
-      systemPrompt: workspacePromptProvider({ loader }),
-      tools: [gate.tool],
-    });
+    const { sm, setWord, agent } = await workspaceAgent(tmp.dir, openAIModel(fake), [gate.tool]);
     // The instructions change after the reply that ends the first request, before the follow-up is delivered.
     let turns = 0;
     agent.subscribe((e) => {
@@ -135,11 +110,7 @@ describe("queued messages and the recorded system prompt", { timeout: 60_000 }, 
   });
 
   it("each branch replays its own prompt and thinking level, and the next request carries both", async () => {
-    const { sm, loader, setWord } = await workspace(tmp.dir);
-    const { agent } = newAgent(sm, {
-      model: openAIModel(fake, { reasoning: true }),
-      systemPrompt: workspacePromptProvider({ loader }),
-    });
+    const { sm, setWord, agent } = await workspaceAgent(tmp.dir, openAIModel(fake, { reasoning: true }));
     agent.setThinkingLevel("low");
     await agent.prompt("one");
     const branchPoint = sm.getLeafId();
@@ -166,11 +137,8 @@ describe("the system prompt and the thinking budget on Anthropic's wire", { time
   const tmp = tempDirPerTest();
 
   it("one request carries the two cached system blocks and the thinking budget", async () => {
-    const { sm, loader } = await workspace(tmp.dir);
-    const { agent } = newAgent(sm, {
-      model: anthropicModel(fake, { provider: "anthropic", reasoning: true, maxTokens: 64_000 }),
-      systemPrompt: workspacePromptProvider({ loader }),
-    });
+    const model = anthropicModel(fake, { provider: "anthropic", reasoning: true, maxTokens: 64_000 });
+    const { sm, agent } = await workspaceAgent(tmp.dir, model);
     agent.setThinkingLevel("medium");
     await agent.prompt("think");
     const body = fake.requests[0];

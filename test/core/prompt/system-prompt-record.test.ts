@@ -8,32 +8,20 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import {
-  InstructionLoader,
-  SessionManager,
-  systemPromptAt,
-  workspacePromptProvider,
-  type SessionEntry,
-  type SystemMessage,
-} from "../../../src/core/index.js";
+import { InstructionLoader, SessionManager, systemPromptAt, workspacePromptProvider } from "../../../src/core/index.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { diffTools } from "../../../src/core/agent/system-prompt-sync.js";
 import { createWorkspaceTools } from "../../../src/core/tools/index.js";
-import { anthropicModel, newAgent, openAIModel, tempDirPerTest } from "../agent/helpers.js";
+import {
+  anthropicModel,
+  instructionWorkspace,
+  newAgent,
+  openAIModel,
+  sentPrompt,
+  systemEntries,
+} from "../agent/helpers.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
-
-function systemEntries(sm: SessionManager): SystemMessage[] {
-  return sm
-    .getEntries()
-    .flatMap((e: SessionEntry) => (e.type === "message" && e.message.role === "system" ? [e.message] : []));
-}
-
-/** The system message of an OpenAI request body. */
-function sentPrompt(body: Record<string, unknown>): string {
-  const messages = body.messages as { role: string; content: string }[];
-  assert.equal(messages[0].role, "system", "the request starts with the system prompt");
-  return messages[0].content;
-}
 
 describe("the recorded system prompt", { timeout: 60_000 }, () => {
   const fake = fakeServerForSuite();
@@ -217,15 +205,7 @@ describe("the system prompt on Anthropic's wire", { timeout: 60_000 }, () => {
   const tmp = tempDirPerTest();
 
   it("two cached system blocks: the stable sections, then the rest (an AGENTS.md edit leaves the first alone)", async () => {
-    const ws = path.join(tmp.dir, "ws");
-    fs.mkdirSync(ws, { recursive: true });
-    fs.writeFileSync(path.join(ws, "AGENTS.md"), "Word: IBIS");
-    const loader = new InstructionLoader({
-      workspaceFolders: [ws],
-      agentDir: path.join(tmp.dir, "agent"),
-      trusted: true,
-    });
-    const sm = await SessionManager.create(ws, path.join(tmp.dir, "sessions"));
+    const { sm, loader, setAgentsMd } = await instructionWorkspace(tmp.dir, "Word: IBIS");
     const { agent } = newAgent(sm, {
       model: anthropicModel(fake, { provider: "anthropic" }),
       systemPrompt: workspacePromptProvider({ loader }),
@@ -234,8 +214,7 @@ describe("the system prompt on Anthropic's wire", { timeout: 60_000 }, () => {
     const blocks = (i: number): { text: string; cache_control?: unknown }[] =>
       fake.requests[i].system as { text: string; cache_control?: unknown }[];
     await agent.prompt("hello");
-    fs.writeFileSync(path.join(ws, "AGENTS.md"), "Word: CRANE");
-    loader.invalidate();
+    setAgentsMd("Word: CRANE");
     await agent.prompt("again");
     const [first, second] = [blocks(0), blocks(1)];
     assert.equal(first.length, 2);

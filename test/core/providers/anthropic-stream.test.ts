@@ -6,23 +6,20 @@ import { completeText } from "../../../src/core/providers/stream-completion.js";
 import type { ModelInfo, RetryInfo } from "../../../src/core/providers/types.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { abortAtFirstDelta, collect, requestsTo, user } from "./stream-helpers.js";
+import { user } from "../../util/session-builder.js";
+import { anthropicModel } from "../agent/helpers.js";
+import { abortAtFirstDelta, collect, requestsTo } from "./stream-helpers.js";
 
 const KEY = "sk-ant-test-secret-0123456789";
 
-function model(baseUrl: string): ModelInfo {
-  return {
-    id: "claude-fake",
-    name: "Claude Fake",
-    provider: "anthropic",
-    api: "anthropic-messages",
-    baseUrl,
-    contextWindow: 200_000,
-    maxTokens: 64_000,
-    reasoning: true,
-    cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-  };
-}
+const OVER: Partial<ModelInfo> = {
+  name: "Claude Fake",
+  provider: "anthropic",
+  maxTokens: 64_000,
+  reasoning: true,
+  cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+};
+const model = (baseURL: string): ModelInfo => anthropicModel({ baseURL }, OVER);
 
 describe("anthropic provider against a fake server", () => {
   const fake = fakeServerForSuite(startFakeAnthropic);

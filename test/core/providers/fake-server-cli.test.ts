@@ -4,6 +4,14 @@ import { createInterface } from "node:readline";
 import { describe, it } from "node:test";
 import OpenAI from "openai";
 
+/** The text of one streamed chat completion of a user message `content`. */
+async function streamedText(client: OpenAI, content: string): Promise<string> {
+  const res = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content }], stream: true });
+  let text = "";
+  for await (const c of res) text += c.choices[0]?.delta?.content ?? "";
+  return text;
+}
+
 describe("fake-openai-server-cli", () => {
   it("runs in a separate process, prints its URL, lists models, echoes and can be scripted over HTTP", async () => {
     const child = spawn(
@@ -22,25 +30,11 @@ describe("fake-openai-server-cli", () => {
       const client = new OpenAI({ apiKey: "k", baseURL: url, maxRetries: 0 });
       const models = await client.models.list();
       assert.ok(models.data.length > 0);
-      const res = await client.chat.completions.create({
-        model: "m",
-        messages: [{ role: "user", content: "hi there" }],
-        stream: true,
-      });
-      let text = "";
-      for await (const c of res) text += c.choices[0]?.delta?.content ?? "";
-      assert.equal(text, "Echo: hi there");
+      assert.equal(await streamedText(client, "hi there"), "Echo: hi there");
       const origin = new URL(url).origin;
       const q = await fetch(`${origin}/__fake/enqueue`, { method: "POST", body: JSON.stringify({ text: "scripted" }) });
       assert.equal(q.status, 200);
-      const res2 = await client.chat.completions.create({
-        model: "m",
-        messages: [{ role: "user", content: "x" }],
-        stream: true,
-      });
-      let text2 = "";
-      for await (const c of res2) text2 += c.choices[0]?.delta?.content ?? "";
-      assert.equal(text2, "scripted");
+      assert.equal(await streamedText(client, "x"), "scripted");
       const recorded = (await (await fetch(`${origin}/__fake/requests`)).json()) as unknown[];
       assert.equal(recorded.length, 2);
     } finally {

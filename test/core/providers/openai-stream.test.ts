@@ -1,27 +1,24 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { AssistantMessage, LlmMessage } from "../../../src/core/messages.js";
+import { emptyUsage, type AssistantMessage, type LlmMessage } from "../../../src/core/messages.js";
 import { completeText } from "../../../src/core/providers/stream-completion.js";
 import { ProviderError } from "../../../src/core/providers/provider-error.js";
 import type { ModelInfo, RetryInfo } from "../../../src/core/providers/types.js";
 import { CONTEXT_OVERFLOW_REPLY, startFakeOpenAI } from "../../util/fake-openai-server.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { abortAtFirstDelta, collect, requestsTo, user } from "./stream-helpers.js";
+import { user } from "../../util/session-builder.js";
+import { openAIModel } from "../agent/helpers.js";
+import { abortAtFirstDelta, collect, requestsTo } from "./stream-helpers.js";
 
 const KEY = "sk-test-secret-key-1234567890";
 
-function model(baseUrl: string): ModelInfo {
-  return {
-    id: "fake-model",
-    name: "Fake",
-    provider: "fakeai",
-    api: "openai-completions",
-    baseUrl,
-    contextWindow: 32_000,
-    maxTokens: 1000,
-    cost: { input: 1, output: 2, cacheRead: 0.5, cacheWrite: 0 },
-  };
-}
+const OVER: Partial<ModelInfo> = {
+  provider: "fakeai",
+  contextWindow: 32_000,
+  maxTokens: 1000,
+  cost: { input: 1, output: 2, cacheRead: 0.5, cacheWrite: 0 },
+};
+const model = (baseURL: string): ModelInfo => openAIModel({ baseURL }, OVER);
 
 describe("openai provider against a fake server", () => {
   const fake = fakeServerForSuite();
@@ -370,14 +367,7 @@ function final0(): AssistantMessage {
     content: [],
     provider: "x",
     model: "x",
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
+    usage: emptyUsage(),
     stopReason: "stop",
     timestamp: 0,
   };

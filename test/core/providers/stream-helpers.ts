@@ -1,11 +1,9 @@
 /** Shared set-up of the provider stream tests (each against its fake server through the real SDK). */
 import assert from "node:assert/strict";
-import type { AssistantMessage, LlmMessage } from "../../../src/core/messages.js";
+import type { AssistantMessage } from "../../../src/core/messages.js";
 import { streamCompletion } from "../../../src/core/providers/stream-completion.js";
 import type { ModelInfo, StreamEvent, StreamRequest } from "../../../src/core/providers/types.js";
-
-/** A user message with a fixed timestamp. */
-export const user = (text: string): LlmMessage => ({ role: "user", content: text, timestamp: 1 });
+import { user } from "../../util/session-builder.js";
 
 /** Run one streamed completion to its end; it must end with exactly one `done` or `error` event. */
 export async function collect(req: StreamRequest): Promise<{ events: StreamEvent[]; final: AssistantMessage }> {

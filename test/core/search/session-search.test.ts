@@ -11,7 +11,7 @@ import type { SearchTarget, SessionSearchHit } from "../../../src/core/search/ty
 import { defaultSessionDir } from "../../../src/core/session/paths.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { CWD as SUBAGENT_CWD, writeSession as writeSubagentSession } from "../import/claude-subagent-fixtures.js";
-import { assistant, header, label, toolResult, user, writeLines } from "./search-fixtures.js";
+import { assistant, jsonl, SessionBuilder, toolResult, user, writeLines } from "../../util/session-builder.js";
 import { tempDir } from "../../util/temp-dir.js";
 
 const WORKER_TSX = join(__dirname, "..", "..", "util", "search-worker-tsx.mjs");
@@ -65,21 +65,30 @@ async function search(
   }
 }
 
+/** Each query of `cases` finds exactly its entry ids, in order, in one pi file. */
+async function expectHits(file: string, cases: [query: string, ids: string[]][]): Promise<void> {
+  for (const [query, ids] of cases)
+    assert.deepEqual(
+      (await search(query, [piTarget(file)])).hits.map((h) => h.entryId),
+      ids,
+      query,
+    );
+}
+
 /**
  * u1 → a1 → u2 (zanzibar, abandoned) → a2
  *         ↘ u3 (labelled "plan B") → a3 (the leaf: the file's last entry)
  */
 function branchedSession(dir: string): string {
-  return writeLines(dir, "branched.jsonl", [
-    header("s-branched"),
-    user("u1", null, "How should the sync work?"),
-    assistant("a1", "u1", "Two options: a relay or a queue."),
-    user("u2", "a1", "Route it through the zanzibar relay."),
-    assistant("a2", "u2", "Relay wired up."),
-    user("u3", "a1", "Use the queue instead."),
-    label("l1", "u3", "u3", "plan B"),
-    assistant("a3", "l1", "Queue wired up; the relay is gone."),
-  ]);
+  const s = new SessionBuilder({ id: "s-branched" }).header();
+  s.message(user("How should the sync work?"), "u1");
+  s.message(assistant("Two options: a relay or a queue."), "a1");
+  s.message(user("Route it through the zanzibar relay."), "u2");
+  s.message(assistant("Relay wired up."), "a2");
+  s.message(user("Use the queue instead."), { id: "u3", parentId: "a1" });
+  s.label("u3", "plan B", "l1");
+  s.message(assistant("Queue wired up; the relay is gone."), "a3");
+  return s.write(dir, "branched.jsonl");
 }
 
 describe("searching one pi session", () => {
@@ -115,25 +124,28 @@ describe("searching one pi session", () => {
   });
 
   test("every word must match, in the entry's text, label, kind words or tool names", async () => {
-    const file = writeLines(folder("words"), "words.jsonl", [
-      header("s-words"),
-      user("u1", null, "Deploy the frontend to staging"),
-      assistant("a1", "u1", "", { bash: { command: "npm run deploy -- --env staging" } }),
-      toolResult("t1", "a1", "bash", "deployed build 42 to staging"),
-      assistant("a2", "t1", "Deployed."),
-      label("l1", "a2", "u1", "milestone"),
+    const s = new SessionBuilder({ id: "s-words" }).header();
+    s.message(user("Deploy the frontend to staging"), "u1");
+    s.message(
+      assistant("", [{ id: "call_bash", name: "bash", args: { command: "npm run deploy -- --env staging" } }]),
+      "a1",
+    );
+    s.message(toolResult("deployed build 42 to staging", "bash", "call_bash"), "t1");
+    s.message(assistant("Deployed."), "a2");
+    s.label("u1", "milestone", "l1");
+    const file = s.write(folder("words"), "words.jsonl");
+    await expectHits(file, [
+      ["deploy staging", ["u1", "a1", "t1"]],
+      ["deploy frontend", ["u1"]],
+      ["deploy nowhere", []],
+      // Tool names and argument values; the kind's own words ("tool", "user").
+      ["bash staging", ["a1", "t1"]],
+      ["tool deployed", ["t1"]],
+      ["user staging", ["u1"]],
+      // A label supplies words too, whichever word the scan anchors on.
+      ["milestone frontend", ["u1"]],
+      ["frontend milestone", ["u1"]],
     ]);
-    const ids = async (q: string): Promise<string[]> => (await search(q, [piTarget(file)])).hits.map((h) => h.entryId);
-    assert.deepEqual(await ids("deploy staging"), ["u1", "a1", "t1"]);
-    assert.deepEqual(await ids("deploy frontend"), ["u1"]);
-    assert.deepEqual(await ids("deploy nowhere"), []);
-    // Tool names and argument values; the kind's own words ("tool", "user").
-    assert.deepEqual(await ids("bash staging"), ["a1", "t1"]);
-    assert.deepEqual(await ids("tool deployed"), ["t1"]);
-    assert.deepEqual(await ids("user staging"), ["u1"]);
-    // A label supplies words too, whichever word the scan anchors on.
-    assert.deepEqual(await ids("milestone frontend"), ["u1"]);
-    assert.deepEqual(await ids("frontend milestone"), ["u1"]);
     const [hit] = (await search("milestone", [piTarget(file)])).hits;
     assert.equal(hit.label, "milestone");
     assert.equal(hit.branch.label, "milestone");
@@ -145,24 +157,24 @@ describe("searching one pi session", () => {
     // Written by other JSON encoders: non-ASCII and HTML characters as \u escapes (Python, Go).
     const escaped = (id: string, text: string): string =>
       `{"type":"message","id":"${id}","parentId":null,${stamp},"message":{"role":"user","content":"${text}","timestamp":1}}`;
-    const file = writeLines(dir, "escapes.jsonl", [
-      header("s-escapes"),
-      user("n1", null, "first line\nsecond line with zanzibar"),
-      user("q1", null, 'she said "zanzibar" twice'),
-      escaped("e1", "CAF\\u00C9 zanzibar"),
-      escaped("e2", "caf\\u00e9 au lait"),
-      user("h1", null, "<script>alert(1)</script> & <b>zanzibar</b>"),
-      escaped("h2", "\\u003cb\\u003ebold zanzibar\\u003c/b\\u003e"),
-      user("k1", null, "\u212Aelvin scale"),
+    const s = new SessionBuilder({ id: "s-escapes" }).header();
+    s.message(user("first line\nsecond line with zanzibar"), { id: "n1", parentId: null });
+    s.message(user('she said "zanzibar" twice'), { id: "q1", parentId: null });
+    s.raw(escaped("e1", "CAF\\u00C9 zanzibar"));
+    s.raw(escaped("e2", "caf\\u00e9 au lait"));
+    s.message(user("<script>alert(1)</script> & <b>zanzibar</b>"), { id: "h1", parentId: null });
+    s.raw(escaped("h2", "\\u003cb\\u003ebold zanzibar\\u003c/b\\u003e"));
+    s.message(user("\u212Aelvin scale"), { id: "k1", parentId: null });
+    const file = s.write(dir, "escapes.jsonl");
+    await expectHits(file, [
+      ["line zanzibar", ["n1"]],
+      ['"zanzibar"', ["q1"]],
+      ["café", ["e1", "e2"]],
+      ["CAFÉ zanzibar", ["e1"]],
+      ["<b>zanzibar</b>", ["h1"]],
+      ["<b>bold", ["h2"]],
+      ["kelvin", ["k1"]],
     ]);
-    const ids = async (q: string): Promise<string[]> => (await search(q, [piTarget(file)])).hits.map((h) => h.entryId);
-    assert.deepEqual(await ids("line zanzibar"), ["n1"]);
-    assert.deepEqual(await ids('"zanzibar"'), ["q1"]);
-    assert.deepEqual(await ids("café"), ["e1", "e2"]);
-    assert.deepEqual(await ids("CAFÉ zanzibar"), ["e1"]);
-    assert.deepEqual(await ids("<b>zanzibar</b>"), ["h1"]);
-    assert.deepEqual(await ids("<b>bold"), ["h2"]);
-    assert.deepEqual(await ids("kelvin"), ["k1"]);
     const [html] = (await search("<script>", [piTarget(file)])).hits;
     assert.equal(html.snippet.text, "<script>alert(1)</script> & <b>zanzibar</b>");
     assert.deepEqual(html.snippet.ranges, [[0, 8]]);
@@ -171,17 +183,19 @@ describe("searching one pi session", () => {
   test("huge lines: a word at the end of a 10 MB line, across a chunk boundary, and after a huge line", async () => {
     const dir = folder("huge");
     const big = "x".repeat(10 * 1024 * 1024);
-    const head = [header("s-huge"), user("u1", null, "start")];
+    const huge = (u2: string): SessionBuilder => {
+      const s = new SessionBuilder({ id: "s-huge" }).header();
+      s.message(user("start"), "u1");
+      s.message(user(u2), "u2");
+      s.message(toolResult(`${big} zanzibar`, "bash"), "t1");
+      s.message(toolResult(big, "bash"), "t2");
+      s.message(user("zanzibar after the huge lines"), "u3");
+      return s;
+    };
     // Pad the text so that the word starts 3 bytes before the end of the first chunk.
-    const textAt = head.join("\n").length + 1 + user("u2", "u1", "P").indexOf('"P"') + 1;
+    const textAt = jsonl(huge("P").lines()).indexOf('"P"') + 1;
     const pad = "p".repeat(CHUNK_BYTES - 3 - textAt - 1);
-    const file = writeLines(dir, "huge.jsonl", [
-      ...head,
-      user("u2", "u1", `${pad} zanzibar tail`),
-      toolResult("t1", "u2", "bash", `${big} zanzibar`),
-      toolResult("t2", "t1", "bash", big),
-      user("u3", "t2", "zanzibar after the huge lines"),
-    ]);
+    const file = huge(`${pad} zanzibar tail`).write(dir, "huge.jsonl");
     const text = (await import("node:fs")).readFileSync(file, "latin1");
     const at = text.indexOf("zanzibar");
     assert.ok(at < CHUNK_BYTES && at + "zanzibar".length > CHUNK_BYTES, "the first word straddles the chunk end");
@@ -196,18 +210,12 @@ describe("searching one pi session", () => {
 
   test("a corrupt line is skipped and counted; a torn last line too; the rest is found", async () => {
     const dir = folder("damaged");
-    const file = writeLines(
-      dir,
-      "damaged.jsonl",
-      [
-        header("s-damaged"),
-        user("u1", null, "zanzibar one"),
-        '{"type":"message","id":"bad","parentId":"u1","message":{"role":"user","content":"zanzibar', // cut short
-        user("u2", "u1", "zanzibar two"),
-        '{"type":"message","id":"torn","parentId":"u2","message":{"role":"user","content":"zanzibar thr',
-      ],
-      true,
-    );
+    const s = new SessionBuilder({ id: "s-damaged" }).header();
+    s.message(user("zanzibar one"), "u1");
+    s.raw('{"type":"message","id":"bad","parentId":"u1","message":{"role":"user","content":"zanzibar'); // cut short
+    s.message(user("zanzibar two"), "u2");
+    s.raw('{"type":"message","id":"torn","parentId":"u2","message":{"role":"user","content":"zanzibar thr');
+    const file = s.write(dir, "damaged.jsonl", { torn: true });
     const { hits, outcome } = await search("zanzibar", [piTarget(file)]);
     assert.deepEqual(
       hits.map((h) => h.entryId),
@@ -219,12 +227,8 @@ describe("searching one pi session", () => {
   test("files before version 3 are searched too", async () => {
     const dir = folder("v1");
     const file = writeLines(dir, "old.jsonl", [
-      JSON.stringify({ type: "session", id: "s-old", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/ws" }),
-      JSON.stringify({
-        type: "message",
-        timestamp: "2025-01-01T00:00:01.000Z",
-        message: { role: "user", content: "zanzibar old", timestamp: 1 },
-      }),
+      { type: "session", id: "s-old", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/ws" },
+      { type: "message", timestamp: "2025-01-01T00:00:01.000Z", message: user("zanzibar old") },
     ]);
     const { hits } = await search("zanzibar", [piTarget(file)]);
     assert.equal(hits.length, 1);
@@ -247,11 +251,13 @@ describe("searching a workspace", () => {
     sessionDir = join(root, "ours");
     agentDir = join(root, "pi-agent");
     claudeDir = join(root, "claude");
-    ours = writeLines(sessionDir, "ours.jsonl", [header("s-ours"), user("o1", null, "overdue zanzibar in ours")]);
-    pis = writeLines(defaultSessionDir(cwd, agentDir), "pis.jsonl", [
-      header("s-pi"),
-      user("p1", null, "overdue zanzibar in pi's folder"),
-    ]);
+    const one = (id: string, entryId: string, text: string): SessionBuilder => {
+      const s = new SessionBuilder({ id }).header();
+      s.message(user(text), entryId);
+      return s;
+    };
+    ours = one("s-ours", "o1", "overdue zanzibar in ours").write(sessionDir, "ours.jsonl");
+    pis = one("s-pi", "p1", "overdue zanzibar in pi's folder").write(defaultSessionDir(cwd, agentDir), "pis.jsonl");
     const project = claudeProjectDirs(cwd, claudeDir)[0];
     mkdirSync(project, { recursive: true });
     claude = join(project, "3f6b2c1e-8d4a-4f0b-9c2e-5a7d1e9b0c44.jsonl");
@@ -343,11 +349,10 @@ describe("streaming, limits and cancelling", () => {
     const dir = folder(name);
     const targets: SearchTarget[] = [];
     for (let i = 0; i < n; i++) {
-      const path = writeLines(dir, `f${i}.jsonl`, [
-        header(`s-${i}`),
-        user(`u${i}`, null, `zanzibar in file ${i}`),
-        ...(padding > 0 ? [toolResult(`t${i}`, `u${i}`, "read", "y".repeat(padding))] : []),
-      ]);
+      const s = new SessionBuilder({ id: `s-${i}` }).header();
+      s.message(user(`zanzibar in file ${i}`), `u${i}`);
+      if (padding > 0) s.message(toolResult("y".repeat(padding), "read"), `t${i}`);
+      const path = s.write(dir, `f${i}.jsonl`);
       targets.push(piTarget(path));
     }
     return targets;
@@ -422,9 +427,10 @@ describe("streaming, limits and cancelling", () => {
     const { scanLines } = await import("../../../src/core/search/line-scan.js");
     const { chunkMatcher } = await import("../../../src/core/search/chunk-matcher.js");
     const dir = folder("midfile");
-    const lines = [header("s-mid")];
-    for (let i = 0; i < 6; i++) lines.push(toolResult(`t${i}`, "x", "read", `zanzibar ${"z".repeat(CHUNK_BYTES / 2)}`));
-    const file = writeLines(dir, "mid.jsonl", lines);
+    const s = new SessionBuilder({ id: "s-mid" }).header();
+    for (let i = 0; i < 6; i++)
+      s.message(toolResult(`zanzibar ${"z".repeat(CHUNK_BYTES / 2)}`, "read"), { id: `t${i}`, parentId: "x" });
+    const file = s.write(dir, "mid.jsonl");
     const stop = new AbortController();
     const counter = { bytes: 0 };
     await assert.rejects(

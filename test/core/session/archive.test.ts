@@ -6,17 +6,15 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterEach, beforeEach, describe, test } from "node:test";
+import { afterEach, describe, test } from "node:test";
 import { ActiveBranchError, ARCHIVE_MARKER_TYPE, SessionManager } from "../../../src/core/index.js";
 import { rewriteTestHooks } from "../../../src/core/session/session-file.js";
-import { assistant, readJsonl, tempDir, user } from "./helpers.js";
+import { assistant, readJsonl, user } from "../../util/session-builder.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 
-let dir: string;
-let cleanup: () => void;
-beforeEach(() => ({ dir, cleanup } = tempDir("session-archive-")));
+const tmp = tempDirPerTest("session-archive-");
 afterEach(() => {
   rewriteTestHooks.beforeRename = undefined;
-  cleanup();
 });
 
 /**
@@ -24,7 +22,7 @@ afterEach(() => {
  * open for writing.
  */
 async function twoBranches(): Promise<{ sm: SessionManager; file: string; ids: Record<string, string> }> {
-  const sm = await SessionManager.create("/proj", dir);
+  const sm = await SessionManager.create("/proj", tmp.dir);
   const a = sm.appendMessage(user("first question"));
   const b = sm.appendMessage(assistant("first answer"));
   const d = sm.appendMessage(user("a side idea"));
@@ -192,7 +190,7 @@ describe("delete a branch for good", () => {
     rewriteTestHooks.beforeRename = undefined;
     assert.deepEqual(fs.readFileSync(file), bytes, "the file is untouched");
     assert.deepEqual(
-      fs.readdirSync(dir).filter((n) => n.includes(".rewriting-")),
+      fs.readdirSync(tmp.dir).filter((n) => n.includes(".rewriting-")),
       [],
       "the temp file is removed",
     );
@@ -214,13 +212,13 @@ describe("delete a branch for good", () => {
       );
       assert.equal(child.signal, "SIGKILL", `the child was killed in the rewrite (stderr: ${child.stderr})`);
       assert.deepEqual(fs.readFileSync(file), bytes, "the session file is as it was");
-      const temps = fs.readdirSync(dir).filter((n) => n.includes(".rewriting-"));
+      const temps = fs.readdirSync(tmp.dir).filter((n) => n.includes(".rewriting-"));
       assert.equal(temps.length, 1, "the killed rewrite left its temp file");
       const reopened = await SessionManager.open(file);
       assert.equal(reopened.hasEntry(ids.d), true);
       assert.equal(reopened.getLeafId(), ids.c);
       assert.deepEqual(
-        fs.readdirSync(dir).filter((n) => n.includes(".rewriting-")),
+        fs.readdirSync(tmp.dir).filter((n) => n.includes(".rewriting-")),
         [],
         "the open removed the temp file of the dead process",
       );

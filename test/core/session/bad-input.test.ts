@@ -7,15 +7,13 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterEach, beforeEach, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { SessionManager } from "../../../src/core/index.js";
-import { readJsonl, tempDir, user } from "./helpers.js";
+import { readJsonl, user } from "../../util/session-builder.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 import { deadPid } from "./lock-helpers.js";
 
-let dir: string;
-let cleanup: () => void;
-beforeEach(() => ({ dir, cleanup } = tempDir("session-bad-")));
-afterEach(() => cleanup());
+const tmp = tempDirPerTest("session-bad-");
 
 interface OpenOutcome {
   ok: boolean;
@@ -50,7 +48,7 @@ function openInChild(file: string, readOnly: boolean): OpenOutcome {
 
 describe("paths that are not session files", () => {
   test("a FIFO is refused at once with SessionFileTypeError, for writing and read-only", (t) => {
-    const fifo = path.join(dir, "pipe.jsonl");
+    const fifo = path.join(tmp.dir, "pipe.jsonl");
     const made = spawnSync("mkfifo", [fifo]);
     if (made.status !== 0) return t.skip("mkfifo is not available");
     for (const readOnly of [false, true]) {
@@ -58,11 +56,11 @@ describe("paths that are not session files", () => {
       assert.equal(r.name, "SessionFileTypeError", JSON.stringify(r));
       assert.match(r.message ?? "", /FIFO/);
     }
-    assert.deepEqual(fs.readdirSync(dir), ["pipe.jsonl"], "something was left beside the FIFO");
+    assert.deepEqual(fs.readdirSync(tmp.dir), ["pipe.jsonl"], "something was left beside the FIFO");
   });
 
   test("a folder is refused with SessionFileTypeError, not a raw EISDIR", () => {
-    const folder = path.join(dir, "folder.jsonl");
+    const folder = path.join(tmp.dir, "folder.jsonl");
     fs.mkdirSync(folder);
     for (const readOnly of [false, true]) {
       const r = openInChild(folder, readOnly);
@@ -72,7 +70,7 @@ describe("paths that are not session files", () => {
   });
 
   test("a v1 file with a line nested 100k levels deep opens; that line is reported and kept", () => {
-    const file = path.join(dir, "deep.jsonl");
+    const file = path.join(tmp.dir, "deep.jsonl");
     const deep = "[".repeat(100_000) + "]".repeat(100_000);
     const header = JSON.stringify({ type: "session", id: "v1-deep", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/" });
     const lines = [
@@ -107,7 +105,7 @@ describe("paths that are not session files", () => {
 
 describe("damaged files", () => {
   test("a header without its final newline: the first append starts a new line", async () => {
-    const file = path.join(dir, "2025-01-01T00-00-00-000Z_0b0d9f9c-1111-4222-8333-444455556666.jsonl");
+    const file = path.join(tmp.dir, "2025-01-01T00-00-00-000Z_0b0d9f9c-1111-4222-8333-444455556666.jsonl");
     const header = {
       type: "session",
       version: 3,
@@ -129,7 +127,7 @@ describe("damaged files", () => {
   });
 
   test("a migration killed midway leaves <file>.migrating-<pid>: removed on the next writable open", async () => {
-    const file = path.join(dir, "old.jsonl");
+    const file = path.join(tmp.dir, "old.jsonl");
     const v1 = [
       JSON.stringify({ type: "session", id: "v1", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/" }),
       JSON.stringify({
@@ -142,7 +140,7 @@ describe("damaged files", () => {
     // What a migration killed before its rename leaves: the whole new file under a temp name.
     const leftover = `${file}.migrating-${deadPid()}`;
     fs.writeFileSync(leftover, v1 + "\n");
-    const unrelated = path.join(dir, "other.jsonl.migrating-1");
+    const unrelated = path.join(tmp.dir, "other.jsonl.migrating-1");
     fs.writeFileSync(unrelated, "");
     const ro = await SessionManager.open(file, { readOnly: true });
     await ro.close();

@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { SessionManager } from "../../../src/core/index.js";
-import { tempDir } from "./helpers.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 let dir: string;
 let cleanup: () => void;

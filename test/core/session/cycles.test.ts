@@ -4,36 +4,18 @@
  * duplicate ids.
  */
 import assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
-import { afterEach, beforeEach, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { SessionManager, type SessionTreeNode } from "../../../src/core/index.js";
-import { readJsonl, tempDir } from "./helpers.js";
+import { readJsonl, SessionBuilder, user } from "../../util/session-builder.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 
-let dir: string;
-let cleanup: () => void;
-beforeEach(() => ({ dir, cleanup } = tempDir("session-cycles-")));
-afterEach(() => cleanup());
+const tmp = tempDirPerTest("session-cycles-");
 
 /** A v3 file with entries given as [id, parentId] (user messages), in this file order. */
 function writeSession(name: string, links: [string, string | null][]): string {
-  const file = path.join(dir, name);
-  const lines = [
-    JSON.stringify({ type: "session", version: 3, id: name, timestamp: "2025-01-01T00:00:00.000Z", cwd: "/" }),
-  ];
-  links.forEach(([id, parentId], i) =>
-    lines.push(
-      JSON.stringify({
-        type: "message",
-        id,
-        parentId,
-        timestamp: new Date(Date.UTC(2025, 0, 1, 0, 0, i + 1)).toISOString(),
-        message: { role: "user", content: `text of ${id}`, timestamp: i },
-      }),
-    ),
-  );
-  fs.writeFileSync(file, lines.join("\n") + "\n");
-  return file;
+  const s = new SessionBuilder({ id: name, cwd: "/", start: Date.UTC(2025, 0, 1) - 1000 }).header();
+  for (const [id, parentId] of links) s.message(user(`text of ${id}`), { id, parentId });
+  return s.write(tmp.dir, name);
 }
 
 function treeIds(nodes: SessionTreeNode[]): string[] {

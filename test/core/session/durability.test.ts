@@ -4,9 +4,10 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterEach, beforeEach, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { SessionFormatError, SessionLockedError, SessionManager } from "../../../src/core/index.js";
-import { assistant, readJsonl, tempDir, toolResult, user } from "./helpers.js";
+import { assistant, readJsonl, toolResult, user } from "../../util/session-builder.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 import { deadPid, lockHolder } from "./lock-helpers.js";
 
 /** Runs `script` in another Node process (bounded), with `SessionManager` from the core in scope. */
@@ -18,13 +19,10 @@ function inOtherProcess(script: string): SpawnSyncReturns<string> {
   });
 }
 
-let dir: string;
-let cleanup: () => void;
-beforeEach(() => ({ dir, cleanup } = tempDir()));
-afterEach(() => cleanup());
+const tmp = tempDirPerTest();
 
 async function sessionWith(n: number): Promise<{ file: string; ids: string[] }> {
-  const sm = await SessionManager.create("/p", dir);
+  const sm = await SessionManager.create("/p", tmp.dir);
   const ids: string[] = [];
   for (let i = 0; i < n; i++) ids.push(sm.appendMessage(i % 2 ? assistant(`a${i}`) : user(`u${i}`)));
   await sm.close();
@@ -56,9 +54,9 @@ describe("durability and bad input", () => {
       lines.slice(1).map((l) => l.id),
       [...ids, next],
     );
-    const aside = fs.readdirSync(dir).filter((f) => f.includes(".torn-"));
+    const aside = fs.readdirSync(tmp.dir).filter((f) => f.includes(".torn-"));
     assert.equal(aside.length, 1);
-    assert.equal(fs.readFileSync(path.join(dir, aside[0]), "utf8"), torn);
+    assert.equal(fs.readFileSync(path.join(tmp.dir, aside[0]), "utf8"), torn);
     const re = await SessionManager.open(file);
     assert.deepEqual(re.getLoadIssues(), []);
     await re.close();
@@ -125,11 +123,11 @@ describe("durability and bad input", () => {
     assert.equal(ok.getEntryCount(), 0);
     await ok.close();
     // Read-only, a path where nothing is stays an error (pi 1.6 creates a session there only to write it).
-    await assert.rejects(SessionManager.open(path.join(dir, "nope.jsonl"), { readOnly: true }), /file not found/);
+    await assert.rejects(SessionManager.open(path.join(tmp.dir, "nope.jsonl"), { readOnly: true }), /file not found/);
   });
 
   test("an empty file opens as a new session; the header is written on the first append", async () => {
-    const file = path.join(dir, "2025-01-01T00-00-00-000Z_0b0d9f9c-1111-4222-8333-444455556666.jsonl");
+    const file = path.join(tmp.dir, "2025-01-01T00-00-00-000Z_0b0d9f9c-1111-4222-8333-444455556666.jsonl");
     fs.writeFileSync(file, "");
     const sm = await SessionManager.open(file);
     assert.equal(sm.getSessionId(), "0b0d9f9c-1111-4222-8333-444455556666");
@@ -191,7 +189,7 @@ describe("durability and bad input", () => {
       real(fd, cb);
     }) as typeof fs.fdatasync;
     try {
-      const sm = await SessionManager.create(dir, dir);
+      const sm = await SessionManager.create(tmp.dir, tmp.dir);
       for (let i = 0; i < 50; i++) sm.appendMessage(user(`line ${i}`));
       // One flush runs; the 49 appends made meanwhile wait for one more, not 49.
       assert.equal(calls.length, 1);
@@ -217,7 +215,7 @@ describe("durability and bad input", () => {
   });
 
   test("large bodies load lazily and identically; envelopes match", async () => {
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     const big = "line of output\n".repeat(2000);
     const u = sm.appendMessage(user("x".repeat(9000)));
     const t = sm.appendMessage(toolResult(big, "read"));
@@ -250,36 +248,28 @@ describe("durability and bad input", () => {
 
 describe("lock lifetime", () => {
   test("a process that exits without close() leaves no lock behind", async () => {
-    const { dir: d, cleanup: done } = tempDir();
-    try {
-      const file = path.join(d, "s.jsonl");
-      fs.writeFileSync(file, JSON.stringify({ type: "session", version: 3, id: "x", timestamp: "t", cwd: "/" }) + "\n");
-      const child = inOtherProcess(
-        `const fs = require("node:fs");
-         SessionManager.open(${JSON.stringify(file)}).then(() => console.log(fs.existsSync(${JSON.stringify(file + ".lock")})));`,
-      );
-      assert.equal(child.stdout.trim(), "true", "the lock existed while the process ran");
-      assert.equal(fs.existsSync(`${file}.lock`), false);
-    } finally {
-      done();
-    }
+    const d = tmp.dir;
+    const file = path.join(d, "s.jsonl");
+    fs.writeFileSync(file, JSON.stringify({ type: "session", version: 3, id: "x", timestamp: "t", cwd: "/" }) + "\n");
+    const child = inOtherProcess(
+      `const fs = require("node:fs");
+       SessionManager.open(${JSON.stringify(file)}).then(() => console.log(fs.existsSync(${JSON.stringify(file + ".lock")})));`,
+    );
+    assert.equal(child.stdout.trim(), "true", "the lock existed while the process ran");
+    assert.equal(fs.existsSync(`${file}.lock`), false);
   });
 });
 
 describe("file replaced while open", () => {
   test("appending after the file was deleted or replaced is a clear error, not a silent loss", async () => {
-    const { dir: d, cleanup: done } = tempDir();
-    try {
-      const sm = await SessionManager.create("/p", d);
-      sm.appendMessage(user("a"));
-      const file = sm.getSessionFile() as string;
-      fs.renameSync(file, file + ".moved");
-      assert.throws(() => sm.appendMessage(user("b")), /deleted or replaced/);
-      fs.copyFileSync(file + ".moved", file);
-      assert.throws(() => sm.appendMessage(user("c")), /deleted or replaced/);
-      await sm.close();
-    } finally {
-      done();
-    }
+    const d = tmp.dir;
+    const sm = await SessionManager.create("/p", d);
+    sm.appendMessage(user("a"));
+    const file = sm.getSessionFile() as string;
+    fs.renameSync(file, file + ".moved");
+    assert.throws(() => sm.appendMessage(user("b")), /deleted or replaced/);
+    fs.copyFileSync(file + ".moved", file);
+    assert.throws(() => sm.appendMessage(user("c")), /deleted or replaced/);
+    await sm.close();
   });
 });

@@ -13,7 +13,8 @@ import { randomUUID } from "node:crypto";
 import { buildContextFromEntries, envelopeOf, SessionManager, type SessionEntry } from "../../../src/core/index.js";
 import { timeOf } from "../../../src/core/session/tree-shape.js";
 import { writeSyntheticSession } from "./generate.js";
-import { assistant, readJsonl, tempDir, toolResult, user } from "./helpers.js";
+import { assistant, readJsonl, toolResult, user } from "../../util/session-builder.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 let dir: string;
 let cleanup: () => void;

@@ -6,28 +6,29 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterEach, beforeEach, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { SessionManager } from "../../../src/core/index.js";
 import { splitGluedLine } from "../../../src/core/session/glued-line.js";
-import { assistant, readJsonl, tempDir, toolResult, user } from "./helpers.js";
+import {
+  assistant,
+  entryLine,
+  headerLine,
+  readJsonl,
+  toolResult,
+  user,
+  type Line,
+} from "../../util/session-builder.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 
-let dir: string;
-let cleanup: () => void;
-beforeEach(() => ({ dir, cleanup } = tempDir()));
-afterEach(() => cleanup());
+const tmp = tempDirPerTest();
 
 const ts = (n: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
-const header = { type: "session", version: 3, id: "3f1c", timestamp: ts(0), cwd: "/p" };
-const entry = (id: string, parentId: string | null, message: unknown, n: number): Record<string, unknown> => ({
-  type: "message",
-  id,
-  parentId,
-  timestamp: ts(n),
-  message,
-});
+const header = headerLine("3f1c", { timestamp: ts(0), cwd: "/p" });
+const entry = (id: string, parentId: string | null, message: unknown, n: number): Line =>
+  entryLine("message", id, parentId, ts(n), { message });
 
 /** A v3 file whose entries `glueAt` and `glueAt + 1` share a line. */
-function writeGlued(file: string, entries: Record<string, unknown>[], glueAt: number): void {
+function writeGlued(file: string, entries: Line[], glueAt: number): void {
   const lines = [header, ...entries].map((e) => JSON.stringify(e));
   lines[glueAt + 1] += lines[glueAt + 2];
   lines.splice(glueAt + 2, 1);
@@ -41,7 +42,7 @@ describe("two whole entries glued on one line (v3)", () => {
     ["a large line", big],
   ] as const) {
     test(`${what}: both recovered, reported, none orphaned`, async () => {
-      const file = path.join(dir, `glued-${what.length}.jsonl`);
+      const file = path.join(tmp.dir, `glued-${what.length}.jsonl`);
       const entries = [
         entry("aaaa0001", null, user("run it"), 1),
         entry("aaaa0002", "aaaa0001", assistant("", ["bash"], "toolUse"), 2),
@@ -69,7 +70,7 @@ describe("two whole entries glued on one line (v3)", () => {
   }
 
   test("the last line: both entries recovered, the second is the leaf; appending starts a new line", async () => {
-    const file = path.join(dir, "glued-last.jsonl");
+    const file = path.join(tmp.dir, "glued-last.jsonl");
     const entries = [entry("bbbb0001", null, user("a"), 1), entry("bbbb0002", "bbbb0001", assistant("b"), 2)];
     writeGlued(file, entries, 0);
     const sm = await SessionManager.open(file);
@@ -84,7 +85,7 @@ describe("two whole entries glued on one line (v3)", () => {
   });
 
   test("an unterminated last line: whole entries then a torn one; the torn part is cut before the next append", async () => {
-    const file = path.join(dir, "glued-torn.jsonl");
+    const file = path.join(tmp.dir, "glued-torn.jsonl");
     const a = entry("cccc0001", null, user("a"), 1);
     const b = entry("cccc0002", "cccc0001", assistant("b"), 2);
     const c = JSON.stringify(entry("cccc0003", "cccc0002", user("cut off"), 3));
@@ -105,7 +106,7 @@ describe("two whole entries glued on one line (v3)", () => {
       ["3f1c", "cccc0001", "cccc0002", (readJsonl(file).at(-1) as { id: string }).id],
     );
     assert.ok(
-      fs.readdirSync(dir).some((f) => f.includes(".torn-")),
+      fs.readdirSync(tmp.dir).some((f) => f.includes(".torn-")),
       "the torn bytes are kept beside the file",
     );
   });
@@ -113,7 +114,7 @@ describe("two whole entries glued on one line (v3)", () => {
 
 describe("glued lines in a v1 file (migrated on open)", () => {
   test("both entries get lines of their own; firstKeptEntryIndex counts entries as pi does", async () => {
-    const file = path.join(dir, "v1.jsonl");
+    const file = path.join(tmp.dir, "v1.jsonl");
     const v1 = (message: unknown, n: number): Record<string, unknown> => ({
       type: "message",
       timestamp: ts(n),

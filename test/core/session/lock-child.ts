@@ -5,31 +5,31 @@
  *   {"op":"append","count":n}             → {"ok":true,"ids":[…]} | error (after some appends: "ids" too)
  *   {"op":"close"}                        → {"ok":true}
  * An error answer is {"ok":false,"name","message","condition","claim","canTakeOver"}.
- * argv: `--stall <judgedFile> <goFile>` stalls the first lock removal (lockTestHooks.beforeRemove): it
+ * argv: `--stall <judgedFile> <goFile>` stalls the first lock removal (the lock hook beforeRemove): it
  * writes judgedFile, then waits (bounded) until goFile exists. `--jitter` sleeps 0–20 ms there instead.
  * `--gate-never` refreshes the lock never (an `alive` round trip that does not settle).
  */
 import * as fs from "node:fs";
 import * as readline from "node:readline";
-import { SessionManager, type LockOptions } from "../../../src/core/index.js";
-import { lockTestHooks } from "../../../src/core/session/lock.js";
+import { SessionManager, type LockHooks, type LockOptions } from "../../../src/core/index.js";
 
 const args = process.argv.slice(2);
 const pause = new Int32Array(new SharedArrayBuffer(4));
 const sleep = (ms: number): void => void Atomics.wait(pause, 0, 0, ms);
 
+const hooks: LockHooks = {};
 const stall = args.indexOf("--stall");
 if (stall >= 0) {
   const [judged, go] = [args[stall + 1], args[stall + 2]];
   let stalled = false;
-  lockTestHooks.beforeRemove = () => {
+  hooks.beforeRemove = () => {
     if (stalled) return;
     stalled = true;
     fs.writeFileSync(judged, String(process.pid));
     for (let i = 0; i < 6000 && !fs.existsSync(go); i++) sleep(10);
   };
 }
-if (args.includes("--jitter")) lockTestHooks.beforeRemove = () => sleep(Math.floor(Math.random() * 20));
+if (args.includes("--jitter")) hooks.beforeRemove = () => sleep(Math.floor(Math.random() * 20));
 const gate: Pick<LockOptions, "alive"> = args.includes("--gate-never") ? { alive: () => new Promise(() => {}) } : {};
 
 let sm: SessionManager | undefined;
@@ -55,7 +55,7 @@ async function handle(cmd: { op: string; file?: string; options?: Record<string,
   switch (cmd.op) {
     case "open": {
       const options = (cmd.options ?? {}) as { lock?: LockOptions; readOnly?: boolean };
-      sm = await SessionManager.open(cmd.file as string, { ...options, lock: { ...options.lock, ...gate } });
+      sm = await SessionManager.open(cmd.file as string, { ...options, lock: { ...options.lock, ...gate, hooks } });
       return { ok: true, readOnly: sm.isReadOnly(), pid: process.pid };
     }
     case "append": {

@@ -19,6 +19,16 @@ export function lockDirOf(file: string): string {
   return `${fs.realpathSync(file)}.lock`;
 }
 
+/**
+ * Sets the mtime of the token in the lock beside `file` to `at` (default two minutes ago, long past every stale
+ * limit the tests use): the lock looks unrefreshed since then. Returns the token's path.
+ */
+export function ageLock(file: string, at = new Date(Date.now() - 120_000)): string {
+  const token = path.join(lockDirOf(file), fs.readdirSync(lockDirOf(file))[0]);
+  fs.utimesSync(token, at, at);
+  return token;
+}
+
 /** The record in the lock beside `file`, or undefined when there is no lock. */
 export function lockHolder(file: string): LockRecordView | undefined {
   const dir = lockDirOf(file);

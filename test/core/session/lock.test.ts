@@ -16,8 +16,9 @@ import {
   SessionManager,
   type LockHolderInfo,
 } from "../../../src/core/index.js";
-import { readJsonl, tempDir, user } from "./helpers.js";
-import { deadPid, LockChild, lockDirOf, lockHolder, machineKey, plantLock, waitFor } from "./lock-helpers.js";
+import { readJsonl, user } from "../../util/session-builder.js";
+import { tempDir } from "../../util/temp-dir.js";
+import { ageLock, deadPid, LockChild, lockHolder, machineKey, plantLock, waitFor } from "./lock-helpers.js";
 
 let dir: string;
 let cleanup: () => void;
@@ -233,10 +234,9 @@ describe("heartbeat, takeover after asking, and the holder that lost its lock", 
         },
       },
     });
-    const token = path.join(lockDirOf(file), fs.readdirSync(lockDirOf(file))[0]);
     // Whole seconds: a file time in milliseconds does not always read back exactly.
     const old = new Date(Math.floor(Date.now() / 1000 - 3600) * 1000);
-    fs.utimesSync(token, old, old);
+    const token = ageLock(file, old);
     await waitFor(() => calls >= 1, "the first heartbeat");
     // The round trip has not settled: no refresh, and no second call piles up behind it.
     await new Promise((r) => setTimeout(r, 300));
@@ -254,9 +254,7 @@ describe("heartbeat, takeover after asking, and the holder that lost its lock", 
     const mine = holder.appendMessage(user("before the takeover"));
     const lost: (LockHolderInfo | undefined)[] = [];
     holder.onLockLost((h) => lost.push(h));
-    const token = path.join(lockDirOf(file), fs.readdirSync(lockDirOf(file))[0]);
-    const old = new Date(Date.now() - 120_000);
-    fs.utimesSync(token, old, old);
+    ageLock(file);
 
     const other = await child();
     const asked = await other.send({ op: "open", file });
@@ -301,9 +299,7 @@ describe("heartbeat, takeover after asking, and the holder that lost its lock", 
     });
     const lost: (LockHolderInfo | undefined)[] = [];
     holder.onLockLost((h) => lost.push(h));
-    const token = path.join(lockDirOf(file), fs.readdirSync(lockDirOf(file))[0]);
-    const old = new Date(Date.now() - 120_000);
-    fs.utimesSync(token, old, old);
+    ageLock(file);
     const other = await child();
     const asked = await other.send({ op: "open", file });
     assert.equal((await other.send({ op: "open", file, options: { lock: { takeOver: asked.claim } } })).ok, true);

@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import { afterEach, beforeEach, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { SessionManager, type AgentMessage } from "../../../src/core/index.js";
-import { copyFixture, piLeafPath, readJsonl, tempDir } from "./helpers.js";
+import { copyFixture, piLeafPath } from "./helpers.js";
+import { readJsonl } from "../../util/session-builder.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 
-let dir: string;
-let cleanup: () => void;
-beforeEach(() => ({ dir, cleanup } = tempDir()));
-afterEach(() => cleanup());
+const tmp = tempDirPerTest();
 
 /**
  * The context a v1 file means, computed from its raw lines by v1 rules (no ids): the latest compaction's
@@ -50,7 +49,7 @@ function v1Context(lines: Record<string, unknown>[]): {
 for (const fixture of ["before-compaction.v1.jsonl", "large-session.v1.jsonl"]) {
   describe(`pi fixture ${fixture}`, () => {
     test("loads, migrates to v3 on disk with a backup, and gives the v1 context before and after", async () => {
-      const file = copyFixture(fixture, dir);
+      const file = copyFixture(fixture, tmp.dir);
       const original = fs.readFileSync(file, "utf8");
       const rawLines = readJsonl(file);
       const expected = v1Context(rawLines);
@@ -99,7 +98,7 @@ for (const fixture of ["before-compaction.v1.jsonl", "large-session.v1.jsonl"]) 
     });
 
     test("a read-only open migrates in memory and leaves the file alone", async () => {
-      const file = copyFixture(fixture, dir);
+      const file = copyFixture(fixture, tmp.dir);
       const original = fs.readFileSync(file, "utf8");
       const ro = await SessionManager.open(file, { readOnly: true });
       assert.deepEqual(ro.buildSessionContext().messages, v1Context(readJsonl(file)).messages);
@@ -112,7 +111,7 @@ for (const fixture of ["before-compaction.v1.jsonl", "large-session.v1.jsonl"]) 
 
 describe("migration details", () => {
   test("v2 hookMessage becomes custom; firstKeptEntryIndex counts the header; corrupt lines are kept", async () => {
-    const file = `${dir}/v.jsonl`;
+    const file = `${tmp.dir}/v.jsonl`;
     const lines = [
       { type: "session", id: "s1", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/p" },
       {

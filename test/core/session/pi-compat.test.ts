@@ -4,14 +4,13 @@
  */
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import { afterEach, beforeEach, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { buildContextFromEntries, SessionManager, type SessionEntry } from "../../../src/core/index.js";
-import { assistant, piLeafPath, readJsonl, tempDir, user } from "./helpers.js";
+import { piLeafPath } from "./helpers.js";
+import { assistant, readJsonl, user } from "../../util/session-builder.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 
-let dir: string;
-let cleanup: () => void;
-beforeEach(() => ({ dir, cleanup } = tempDir()));
-afterEach(() => cleanup());
+const tmp = tempDirPerTest();
 
 function piContext(file: string): ReturnType<typeof buildContextFromEntries> {
   return buildContextFromEntries(piLeafPath(file) as unknown as SessionEntry[]);
@@ -19,7 +18,7 @@ function piContext(file: string): ReturnType<typeof buildContextFromEntries> {
 
 describe("pi resumes where we resume", () => {
   test("after branch, label, reset, summary and a restart", async () => {
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     const file = sm.getSessionFile() as string;
     const a = sm.appendMessage(user("question"));
     const b = sm.appendMessage(assistant("answer one"));
@@ -58,12 +57,18 @@ describe("pi resumes where we resume", () => {
     assert.equal(last?.type, "label", "pi's leaf is the label line; its path still ends at the same entry");
   });
 
-  test("our marker entries are plain pi custom entries", async () => {
-    const sm = await SessionManager.create("/p", dir);
+  /** a → b, the leaf moved back to a (written as our marker entry), closed. */
+  async function movedBack(): Promise<{ sm: SessionManager; a: string }> {
+    const sm = await SessionManager.create("/p", tmp.dir);
     const a = sm.appendMessage(user("a"));
     sm.appendMessage(user("b"));
     sm.branch(a);
     await sm.close();
+    return { sm, a };
+  }
+
+  test("our marker entries are plain pi custom entries", async () => {
+    const { sm, a } = await movedBack();
     const marker = readJsonl(sm.getSessionFile() as string).at(-1) as Record<string, unknown>;
     assert.deepEqual(Object.keys(marker), ["type", "id", "parentId", "timestamp", "customType", "data"]);
     assert.equal(marker.type, "custom");
@@ -73,11 +78,7 @@ describe("pi resumes where we resume", () => {
   });
 
   test("a session pi continued after our marker (its entry hangs off the marker) loads and resumes there", async () => {
-    const sm = await SessionManager.create("/p", dir);
-    const a = sm.appendMessage(user("a"));
-    sm.appendMessage(user("b"));
-    sm.branch(a);
-    await sm.close();
+    const { sm } = await movedBack();
     const file = sm.getSessionFile() as string;
     const marker = readJsonl(file).at(-1) as { id: string };
     const piEntry = {

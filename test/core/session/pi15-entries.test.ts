@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import { afterEach, beforeEach, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { ContextCache } from "../../../src/core/agent/context-cache.js";
 import { entriesToMessages } from "../../../src/core/compaction/entry-messages.js";
 import {
@@ -18,12 +18,10 @@ import {
   type SessionEntry,
   type SystemMessage,
 } from "../../../src/core/index.js";
-import { assistant, readJsonl, tempDir, user } from "./helpers.js";
+import { assistant, readJsonl, user } from "../../util/session-builder.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 
-let dir: string;
-let cleanup: () => void;
-beforeEach(() => ({ dir, cleanup } = tempDir()));
-afterEach(() => cleanup());
+const tmp = tempDirPerTest();
 
 const ts = (n: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
 const msg = (id: string, parentId: string | null, message: unknown): SessionEntry =>
@@ -88,7 +86,7 @@ describe("context_edit", () => {
   });
 
   test("appendContextEdit: a string for an assistant becomes one text block; bad targets are clear errors", async () => {
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     const u = sm.appendMessage(user("hello"));
     const model = sm.appendModelChange("openai", "gpt-5");
     const a = sm.appendMessage(assistant("hi there"));
@@ -153,7 +151,7 @@ describe("compactions and system prompts", () => {
   });
 
   test("appendCompaction without firstKeptEntryId names itself; with system messages it records the prompt", async () => {
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     sm.appendMessage(user("one"));
     sm.appendMessage(system({ intro: "<intro>a</intro>", gone: "<g/>" }, "Base"));
     sm.appendMessage(system({ gone: null }));
@@ -246,7 +244,7 @@ describe("messages without content (pi 1.5 repairs them)", () => {
 
 describe("session ids, in-memory branches, the first write", () => {
   test("create and inMemory take pi's custom session ids; invalid ones are a SessionIdError", async () => {
-    const sm = await SessionManager.create("/p", dir, { id: "my.session-1" });
+    const sm = await SessionManager.create("/p", tmp.dir, { id: "my.session-1" });
     assert.equal(sm.getSessionId(), "my.session-1");
     assert.match(sm.getSessionFile() as string, /_my\.session-1\.jsonl$/);
     sm.appendMessage(user("x"));
@@ -254,7 +252,7 @@ describe("session ids, in-memory branches, the first write", () => {
     assert.equal(readJsonl(sm.getSessionFile() as string)[0].id, "my.session-1");
     assert.equal(SessionManager.inMemory("/p", { id: "a" }).getSessionId(), "a");
     for (const bad of ["", "-a", "a-", "a b", "../x", "é"]) {
-      await assert.rejects(SessionManager.create("/p", dir, { id: bad }), SessionIdError);
+      await assert.rejects(SessionManager.create("/p", tmp.dir, { id: bad }), SessionIdError);
       assert.throws(() => SessionManager.inMemory("/p", { id: bad }), SessionIdError);
     }
   });
@@ -290,7 +288,7 @@ describe("session ids, in-memory branches, the first write", () => {
 
   test("a branch moves a compaction's firstKeptEntryId off a dropped label (pi puts labels on the path)", async () => {
     // pi moves its leaf onto labels, so in pi's files a label can be on the path and be the first kept entry.
-    const file = `${dir}/pi-labels.jsonl`;
+    const file = `${tmp.dir}/pi-labels.jsonl`;
     const lines: unknown[] = [
       { type: "session", version: 3, id: "s", timestamp: ts(0), cwd: "/p" },
       msg("u1", null, user("a")),
@@ -325,7 +323,7 @@ describe("session ids, in-memory branches, the first write", () => {
   });
 
   test("a new file appears with its first user or assistant message, holding what came before (as pi 1.5)", async () => {
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     const file = sm.getSessionFile() as string;
     sm.appendModelChange("openai", "gpt-5");
     sm.appendThinkingLevelChange("high");

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import { afterEach, beforeEach, describe, test } from "node:test";
+import { afterEach, describe, test } from "node:test";
 import {
   defaultSessionDir,
   SessionLockLostError,
@@ -16,18 +16,14 @@ import {
   type SessionEntry,
 } from "../../../src/core/index.js";
 import { uuidv7 } from "../../../src/core/session/ids.js";
-import { lockTestHooks } from "../../../src/core/session/lock.js";
 import { writeTestHooks } from "../../../src/core/session/write-all.js";
-import { assistant, readJsonl, tempDir, user } from "./helpers.js";
+import { assistant, readJsonl, user } from "../../util/session-builder.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 import { lockDirOf } from "./lock-helpers.js";
 
-let dir: string;
-let cleanup: () => void;
-beforeEach(() => ({ dir, cleanup } = tempDir("pi16-")));
+const tmp = tempDirPerTest("pi16-");
 afterEach(() => {
   writeTestHooks.write = undefined;
-  lockTestHooks.afterInstallFailed = undefined;
-  cleanup();
 });
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -50,7 +46,7 @@ async function sessionOf(cwd: string, sessionDir: string, text: string): Promise
 
 describe("defects of issue 22", () => {
   test("1. a folder shared by two projects: list, findMostRecent and continueRecent keep to the cwd", async () => {
-    const shared = path.join(dir, "shared");
+    const shared = path.join(tmp.dir, "shared");
     const a1 = await sessionOf("/work/a", shared, "a, older");
     const a2 = await sessionOf("/work/a", shared, "a, newer");
     const b = await sessionOf("/work/b", shared, "b, written last");
@@ -75,7 +71,7 @@ describe("defects of issue 22", () => {
   });
 
   test("2. a write that fails partway leaves no glued line: the next entry starts on a clean line", async () => {
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     const u1 = sm.appendMessage(user("first"));
     const a1 = sm.appendMessage(assistant("answer"));
     failNextWritePartway(0.5);
@@ -102,7 +98,7 @@ describe("defects of issue 22", () => {
   });
 
   test("2. when the partial bytes cannot be cut, the next append starts with a newline", async () => {
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     const u1 = sm.appendMessage(user("first"));
     // The node:fs module itself (the store's import reads through to it): its ftruncate fails too.
     const nodeFs = createRequire(__filename)("node:fs") as typeof fs;
@@ -131,7 +127,7 @@ describe("defects of issue 22", () => {
   });
 
   test("3. a fork keeps each label's time, and tree nodes carry it as labelTimestamp", async () => {
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     const u1 = sm.appendMessage(user("first"));
     const a1 = sm.appendMessage(assistant("answer"));
     sm.appendLabelChange(u1, "start");
@@ -151,7 +147,7 @@ describe("defects of issue 22", () => {
 
   test("4. session ids are UUIDv7, in the order they were made; entry ids stay 8 hex characters", async () => {
     const before = Date.now();
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     assert.match(sm.getSessionId(), UUID_V7);
     const millis = parseInt(sm.getSessionId().replace(/-/g, "").slice(0, 12), 16);
     assert.ok(millis >= before && millis <= Date.now(), "the id starts with the time it was made");
@@ -164,7 +160,7 @@ describe("defects of issue 22", () => {
   });
 
   test("5. the folder deleted under an open session: says so, keeps everything, saves it again", async () => {
-    const folder = path.join(dir, "sessions");
+    const folder = path.join(tmp.dir, "sessions");
     const sm = await SessionManager.create("/p", folder);
     const u1 = sm.appendMessage(user("keep me"));
     const a1 = sm.appendMessage(assistant("and me"));
@@ -201,7 +197,7 @@ describe("defects of issue 22", () => {
   });
 
   test("5. a lock taken over is still 'taken-over' (the file is there)", async () => {
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     sm.appendMessage(user("hi"));
     const lock = lockDirOf(sm.getSessionFile() as string);
     for (const f of fs.readdirSync(lock)) fs.rmSync(path.join(lock, f));
@@ -214,7 +210,7 @@ describe("defects of issue 22", () => {
   });
 
   test("8. a message entry whose message is null is a load issue and left out of the context", async () => {
-    const file = path.join(dir, "null-message.jsonl");
+    const file = path.join(tmp.dir, "null-message.jsonl");
     const lines = [
       { type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/p" },
       { type: "message", id: "aaaaaaaa", parentId: null, timestamp: "2026-01-01T00:00:01.000Z", message: user("a") },
@@ -246,16 +242,16 @@ describe("defects of issue 22", () => {
   });
 
   test("9. an old-format lock file removed by another opener right as the rename fails: no raw ENOTDIR", async () => {
-    const file = await sessionOf("/p", dir, "hello");
+    const file = await sessionOf("/p", tmp.dir, "hello");
     const oldLock = lockDirOf(file);
     fs.writeFileSync(oldLock, JSON.stringify({ pid: 1, hostname: "elsewhere", time: new Date().toISOString() }));
     const codes: unknown[] = [];
-    lockTestHooks.afterInstallFailed = (lockPath, error) => {
+    const afterInstallFailed = (lockPath: string, error: unknown): void => {
       codes.push((error as NodeJS.ErrnoException).code);
       // The other opener judged the old lock gone and removed it, and has not installed its own yet.
       if (lockPath === oldLock) fs.rmSync(oldLock, { force: true });
     };
-    const sm = await SessionManager.open(file);
+    const sm = await SessionManager.open(file, { lock: { hooks: { afterInstallFailed } } });
     assert.deepEqual(codes, ["ENOTDIR"]);
     assert.ok(fs.statSync(oldLock).isDirectory(), "the lock is a folder lock now");
     await sm.close();
@@ -264,7 +260,7 @@ describe("defects of issue 22", () => {
 
 describe("pi 1.6's API beside ours", () => {
   test("open() of a path where nothing is yet starts a session there, written with its first message", async () => {
-    const file = path.join(dir, "new", "chosen.jsonl");
+    const file = path.join(tmp.dir, "new", "chosen.jsonl");
     const sm = await SessionManager.open(file, undefined, "/work/p");
     assert.equal(sm.getSessionFile(), file);
     assert.equal(sm.getCwd(), "/work/p");
@@ -278,13 +274,13 @@ describe("pi 1.6's API beside ours", () => {
   });
 
   test("newSession() goes on with an empty session in the same folder and lets the old one go", async () => {
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     sm.appendMessage(user("old"));
     const oldFile = sm.getSessionFile() as string;
     const changes: string[] = [];
     sm.subscribe((c) => changes.push(c.type));
     const next = sm.newSession({ parentSession: oldFile });
-    assert.ok(next !== undefined && next !== oldFile && path.dirname(next) === dir);
+    assert.ok(next !== undefined && next !== oldFile && path.dirname(next) === tmp.dir);
     assert.equal(sm.getEntryCount(), 0);
     assert.equal(sm.getLeafId(), null);
     assert.deepEqual(changes, ["rewrite"]);
@@ -299,7 +295,7 @@ describe("pi 1.6's API beside ours", () => {
   });
 
   test("forkFrom() copies every entry into a new session of another cwd; the source is untouched", async () => {
-    const src = await SessionManager.create("/from", path.join(dir, "from"));
+    const src = await SessionManager.create("/from", path.join(tmp.dir, "from"));
     const u1 = src.appendMessage(user("q"));
     src.appendMessage(assistant("one"));
     src.branch(u1);
@@ -307,7 +303,7 @@ describe("pi 1.6's API beside ours", () => {
     await src.close();
     const source = src.getSessionFile() as string;
     const before = fs.readFileSync(source, "utf8");
-    const fork = await SessionManager.forkFrom(source, "/to", path.join(dir, "to"));
+    const fork = await SessionManager.forkFrom(source, "/to", path.join(tmp.dir, "to"));
     assert.equal(fork.getCwd(), "/to");
     assert.equal(fork.getHeader().parentSession, source);
     assert.notEqual(fork.getSessionId(), src.getSessionId());
@@ -318,13 +314,13 @@ describe("pi 1.6's API beside ours", () => {
     await fork.close();
     await reread.close();
     assert.equal(fs.readFileSync(source, "utf8"), before);
-    const empty = path.join(dir, "empty.jsonl");
+    const empty = path.join(tmp.dir, "empty.jsonl");
     fs.writeFileSync(empty, "");
-    await assert.rejects(SessionManager.forkFrom(empty, "/to", path.join(dir, "to")), /empty or invalid/);
+    await assert.rejects(SessionManager.forkFrom(empty, "/to", path.join(tmp.dir, "to")), /empty or invalid/);
   });
 
   test("inMemory(cwd, options, entries) starts from given entries, under their header or a new one", async () => {
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     const u1 = sm.appendMessage(user("q"));
     sm.appendMessage(assistant("a"));
     sm.appendLabelChange(u1, "here");
@@ -346,7 +342,7 @@ describe("pi 1.6's API beside ours", () => {
 
   test("listAll() without a folder lists every project folder of pi's sessions folder", async () => {
     const saved = process.env.PI_CODING_AGENT_DIR;
-    process.env.PI_CODING_AGENT_DIR = path.join(dir, "agent");
+    process.env.PI_CODING_AGENT_DIR = path.join(tmp.dir, "agent");
     try {
       const a = await sessionOf("/x", defaultSessionDir("/x"), "x");
       const b = await sessionOf("/y", defaultSessionDir("/y"), "y");
@@ -358,7 +354,7 @@ describe("pi 1.6's API beside ours", () => {
   });
 
   test("flush() waits until what was appended is on the disk", async () => {
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     await sm.flush();
     sm.appendMessage(user("q"));
     for (let i = 0; i < 20; i++) sm.appendMessage(assistant(`a${i}`));

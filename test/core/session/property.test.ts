@@ -10,7 +10,9 @@ import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
 import { envelopeOf, SessionManager, type AgentMessage } from "../../../src/core/index.js";
-import { assistant, piLeafPath, readJsonl, tempDir, toolResult, user } from "./helpers.js";
+import { piLeafPath } from "./helpers.js";
+import { assistant, readJsonl, toolResult, user } from "../../util/session-builder.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 type Obj = Record<string, unknown>;
 

@@ -10,7 +10,8 @@ import {
   type SessionEntry,
 } from "../../../src/core/index.js";
 import { writeSyntheticSession } from "./generate.js";
-import { readJsonl, tempDir } from "./helpers.js";
+import { readJsonl } from "../../util/session-builder.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 let dir: string;
 let cleanup: () => void;

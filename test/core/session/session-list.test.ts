@@ -4,33 +4,30 @@
  */
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as path from "node:path";
-import { afterEach, beforeEach, test } from "node:test";
+import { test } from "node:test";
 import { SessionManager } from "../../../src/core/index.js";
-import { assistant, tempDir, toolResult, user } from "./helpers.js";
+import {
+  assistant,
+  entryLine,
+  headerLine,
+  toolResult,
+  user,
+  writeLines,
+  type Line,
+} from "../../util/session-builder.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 
-let dir: string;
-let cleanup: () => void;
-beforeEach(() => ({ dir, cleanup } = tempDir()));
-afterEach(() => cleanup());
+const tmp = tempDirPerTest();
 
 const DAY = 86_400_000;
 const T = Date.parse("2026-02-01T12:00:00.000Z");
 
 /** A v3 file written by hand: header, then entries. */
-function write(name: string, headerTime: string, entries: Record<string, unknown>[]): string {
-  const file = path.join(dir, name);
-  const header = { type: "session", version: 3, id: name, timestamp: headerTime, cwd: "/p" };
-  fs.writeFileSync(file, [header, ...entries].map((e) => JSON.stringify(e)).join("\n") + "\n");
-  return file;
+function write(name: string, headerTime: string, entries: Line[]): string {
+  return writeLines(tmp.dir, name, [headerLine(name, { timestamp: headerTime, cwd: "/p" }), ...entries]);
 }
-const entry = (id: string, parentId: string | null, at: number, message: unknown): Record<string, unknown> => ({
-  type: "message",
-  id,
-  parentId,
-  timestamp: new Date(at).toISOString(),
-  message,
-});
+const entry = (id: string, parentId: string | null, at: number, message: unknown): Line =>
+  entryLine("message", id, parentId, new Date(at).toISOString(), { message });
 
 test("modified is the newest user/assistant message's own time, read from small and large lines", async () => {
   // The assistant's own timestamp is when its request started, minutes before its entry was written; a tool
@@ -47,7 +44,7 @@ test("modified is the newest user/assistant message's own time, read from small 
   ]);
   const c = write("c.jsonl", new Date(T + DAY).toISOString(), []);
   const d = write("d.jsonl", "not a time", [entry("d1", null, T, { role: "user", timestamp: T })]);
-  const list = await SessionManager.list("/p", dir);
+  const list = await SessionManager.list("/p", tmp.dir);
   const byPath = new Map(list.map((s) => [s.path, s.modified.getTime()]));
   assert.equal(byPath.get(a), T - 5 * 60_000);
   assert.equal(byPath.get(b), T - 60_000);
@@ -60,22 +57,22 @@ test("modified is the newest user/assistant message's own time, read from small 
 });
 
 test("switching branch in an old session keeps it below newer ones; continueRecent takes the file written last", async () => {
-  const old = await SessionManager.create("/p", dir);
+  const old = await SessionManager.create("/p", tmp.dir);
   const first = old.appendMessage({ ...user("old"), timestamp: T - DAY });
   old.appendMessage({ ...assistant("old answer"), timestamp: T - DAY + 1000 });
-  const recent = await SessionManager.create("/p", dir);
+  const recent = await SessionManager.create("/p", tmp.dir);
   recent.appendMessage({ ...user("new"), timestamp: T });
   await recent.close();
   old.branch(first);
   await old.close();
   fs.utimesSync(old.getSessionFile() as string, new Date(), new Date(Date.now() + 60_000));
-  const list = await SessionManager.list("/p", dir);
+  const list = await SessionManager.list("/p", tmp.dir);
   assert.deepEqual(
     list.map((s) => s.path),
     [recent.getSessionFile(), old.getSessionFile()],
   );
-  assert.equal(await SessionManager.findMostRecent("/p", dir), old.getSessionFile());
-  const resumed = await SessionManager.continueRecent("/p", dir);
+  assert.equal(await SessionManager.findMostRecent("/p", tmp.dir), old.getSessionFile());
+  const resumed = await SessionManager.continueRecent("/p", tmp.dir);
   assert.equal(resumed.getSessionFile(), old.getSessionFile());
   await resumed.close();
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterEach, beforeEach, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import {
   EntryNotFoundError,
   SessionManager,
@@ -10,16 +10,14 @@ import {
   getAgentDir,
   type SessionEntry,
 } from "../../../src/core/index.js";
-import { assistant, readJsonl, tempDir, toolResult, user } from "./helpers.js";
+import { assistant, readJsonl, toolResult, user } from "../../util/session-builder.js";
+import { tempDirPerTest } from "../../util/temp-dir.js";
 
-let dir: string;
-let cleanup: () => void;
-beforeEach(() => ({ dir, cleanup } = tempDir()));
-afterEach(() => cleanup());
+const tmp = tempDirPerTest();
 
 describe("SessionManager basics", () => {
   test("create() writes nothing until the first append, then header + entry", async () => {
-    const sm = await SessionManager.create("/proj", dir);
+    const sm = await SessionManager.create("/proj", tmp.dir);
     const file = sm.getSessionFile() as string;
     assert.match(path.basename(file), /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z_[0-9a-f-]{36}\.jsonl$/);
     assert.equal(fs.existsSync(file), false);
@@ -186,7 +184,7 @@ describe("SessionManager basics", () => {
   });
 
   test("the leaf survives a reload after branch() and resetLeaf(); labels do not move it", async () => {
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     const a = sm.appendMessage(user("a"));
     const b = sm.appendMessage(assistant("b"));
     sm.branch(a);
@@ -211,7 +209,7 @@ describe("SessionManager basics", () => {
   });
 
   test("createBranchedSession writes root→leaf with labels and parentSession", async () => {
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     const a = sm.appendMessage(user("a"));
     const b = sm.appendMessage(assistant("b"));
     sm.appendMessage(user("c"));
@@ -239,29 +237,29 @@ describe("SessionManager basics", () => {
   });
 
   test("list() newest first with names and counts; continueRecent opens the newest", async () => {
-    const s1 = await SessionManager.create("/p", dir);
+    const s1 = await SessionManager.create("/p", tmp.dir);
     s1.appendMessage(user("first session"));
     await s1.close();
     await new Promise((r) => setTimeout(r, 20));
-    const s2 = await SessionManager.create("/p", dir);
+    const s2 = await SessionManager.create("/p", tmp.dir);
     s2.appendMessage(user("second session"));
     s2.appendMessage(assistant("answer"));
     s2.appendSessionInfo("named");
     await s2.close();
     const now = new Date();
     fs.utimesSync(s1.getSessionFile() as string, now, new Date(now.getTime() - 60_000));
-    const list = await SessionManager.list("/p", dir);
+    const list = await SessionManager.list("/p", tmp.dir);
     assert.equal(list.length, 2);
     assert.equal(list[0].path, s2.getSessionFile());
     assert.equal(list[0].name, "named");
     assert.equal(list[0].messageCount, 2);
     assert.equal(list[0].firstMessage, "second session");
-    const recent = await SessionManager.continueRecent("/p", dir);
+    const recent = await SessionManager.continueRecent("/p", tmp.dir);
     assert.equal(recent.getSessionFile(), s2.getSessionFile());
     await recent.close();
-    const fresh = await SessionManager.continueRecent("/p", path.join(dir, "empty"));
+    const fresh = await SessionManager.continueRecent("/p", path.join(tmp.dir, "empty"));
     assert.equal(fresh.getEntryCount(), 0);
-    assert.deepEqual(await SessionManager.list("/p", path.join(dir, "missing")), []);
+    assert.deepEqual(await SessionManager.list("/p", path.join(tmp.dir, "missing")), []);
   });
 
   test("defaultSessionDir / getAgentDir follow pi", () => {
@@ -292,7 +290,7 @@ describe("SessionManager basics", () => {
   });
 
   test("read-only views refuse writes; getEnvelopes is cheap and complete", async () => {
-    const sm = await SessionManager.create("/p", dir);
+    const sm = await SessionManager.create("/p", tmp.dir);
     sm.appendMessage(user("hello   world\nline two"));
     sm.appendMessage(assistant("", ["read", "edit"], "error"));
     sm.appendMessage(toolResult("out", "read"));
@@ -313,68 +311,60 @@ describe("SessionManager basics", () => {
 
 describe("ordering", () => {
   test("children are ordered by timestamp, file order breaking ties, also for files written out of order", async () => {
-    const { dir: d, cleanup: done } = tempDir();
-    try {
-      const file = path.join(d, "order.jsonl");
-      const e = (id: string, parentId: string | null, ts: string): string =>
-        JSON.stringify({
-          type: "message",
-          id,
-          parentId,
-          timestamp: ts,
-          message: { role: "user", content: id, timestamp: 0 },
-        });
-      fs.writeFileSync(
-        file,
-        [
-          JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/" }),
-          e("root0000", null, "2025-01-01T00:00:00.000Z"),
-          e("late0000", "root0000", "2025-01-01T00:00:09.000Z"),
-          e("early000", "root0000", "2025-01-01T00:00:01.000Z"),
-          e("tie00001", "root0000", "2025-01-01T00:00:05.000Z"),
-          e("tie00002", "root0000", "2025-01-01T00:00:05.000Z"),
-          e("orphan00", "missing0", "2025-01-01T00:00:03.000Z"),
-        ].join("\n") + "\n",
-      );
-      const sm = await SessionManager.open(file, { readOnly: true });
-      assert.deepEqual(sm.getChildIds("root0000"), ["early000", "tie00001", "tie00002", "late0000"]);
-      const roots = sm.getTree();
-      assert.deepEqual(
-        roots.map((n) => [n.entry.id, n.orphan === true]),
-        [
-          ["root0000", false],
-          ["orphan00", true],
-        ],
-      );
-      assert.equal(sm.getEnvelope("orphan00")?.orphan, true);
-      assert.deepEqual(
-        sm.getPath("orphan00").map((x) => x.id),
-        ["orphan00"],
-      );
-      await sm.close();
-    } finally {
-      done();
-    }
+    const d = tmp.dir;
+    const file = path.join(d, "order.jsonl");
+    const e = (id: string, parentId: string | null, ts: string): string =>
+      JSON.stringify({
+        type: "message",
+        id,
+        parentId,
+        timestamp: ts,
+        message: { role: "user", content: id, timestamp: 0 },
+      });
+    fs.writeFileSync(
+      file,
+      [
+        JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/" }),
+        e("root0000", null, "2025-01-01T00:00:00.000Z"),
+        e("late0000", "root0000", "2025-01-01T00:00:09.000Z"),
+        e("early000", "root0000", "2025-01-01T00:00:01.000Z"),
+        e("tie00001", "root0000", "2025-01-01T00:00:05.000Z"),
+        e("tie00002", "root0000", "2025-01-01T00:00:05.000Z"),
+        e("orphan00", "missing0", "2025-01-01T00:00:03.000Z"),
+      ].join("\n") + "\n",
+    );
+    const sm = await SessionManager.open(file, { readOnly: true });
+    assert.deepEqual(sm.getChildIds("root0000"), ["early000", "tie00001", "tie00002", "late0000"]);
+    const roots = sm.getTree();
+    assert.deepEqual(
+      roots.map((n) => [n.entry.id, n.orphan === true]),
+      [
+        ["root0000", false],
+        ["orphan00", true],
+      ],
+    );
+    assert.equal(sm.getEnvelope("orphan00")?.orphan, true);
+    assert.deepEqual(
+      sm.getPath("orphan00").map((x) => x.id),
+      ["orphan00"],
+    );
+    await sm.close();
   });
 });
 
 describe("folders", () => {
   test("open(path, sessionDir) puts forks in sessionDir; list() shows the fork's parent", async () => {
-    const { dir: d, cleanup: done } = tempDir();
-    try {
-      const sm = await SessionManager.create("/p", path.join(d, "a"));
-      const x = sm.appendMessage(user("x"));
-      await sm.close();
-      const other = path.join(d, "b");
-      const re = await SessionManager.open(sm.getSessionFile() as string, other);
-      const fork = (await re.createBranchedSession(x)) as string;
-      assert.equal(path.dirname(fork), other);
-      const [info] = await SessionManager.list("/p", other);
-      assert.equal(info.path, fork);
-      assert.equal(info.parentSessionPath, sm.getSessionFile());
-      await re.close();
-    } finally {
-      done();
-    }
+    const d = tmp.dir;
+    const sm = await SessionManager.create("/p", path.join(d, "a"));
+    const x = sm.appendMessage(user("x"));
+    await sm.close();
+    const other = path.join(d, "b");
+    const re = await SessionManager.open(sm.getSessionFile() as string, other);
+    const fork = (await re.createBranchedSession(x)) as string;
+    assert.equal(path.dirname(fork), other);
+    const [info] = await SessionManager.list("/p", other);
+    assert.equal(info.path, fork);
+    assert.equal(info.parentSessionPath, sm.getSessionFile());
+    await re.close();
   });
 });

@@ -12,7 +12,7 @@ import { buildInstructions, BRANCH_SUMMARY_INSTRUCTIONS } from "../../../src/cor
 import { serializeConversation, serializeWithinBudget } from "../../../src/core/summary/serialize.js";
 import { buildSummaryRequest, summarize } from "../../../src/core/summary/summarize.js";
 import type { ModelInfo } from "../../../src/core/providers/types.js";
-import { assistantMsg, toolResultMsg, userMsg } from "../agent/helpers.js";
+import { assistant, toolResult, user } from "../../util/session-builder.js";
 
 /** A model the request builder sizes against (no server: these requests are not sent). */
 const model: ModelInfo = {
@@ -25,25 +25,25 @@ const model: ModelInfo = {
 };
 
 const conversation: AgentMessage[] = [
-  userMsg("Add a --verbose flag to the CLI. You must not change the public API."),
-  assistantMsg("Let me look.", [{ id: "c1", name: "read", args: { path: "src/cli.ts" } }]),
-  toolResultMsg("c1", "read", "export function main() {}"),
-  assistantMsg("", [
+  user("Add a --verbose flag to the CLI. You must not change the public API."),
+  assistant("Let me look.", [{ id: "c1", name: "read", args: { path: "src/cli.ts" } }]),
+  toolResult("export function main() {}", "read", "c1"),
+  assistant("", [
     { id: "c2", name: "edit", args: { path: "src/cli.ts", oldText: "a", newText: "b" } },
     { id: "c3", name: "read", args: { path: "README.md" } },
     { id: "c4", name: "bash", args: { command: "npm test" } },
   ]),
-  toolResultMsg("c2", "edit", "ok"),
-  toolResultMsg("c3", "read", "# readme"),
-  toolResultMsg("c4", "bash", "1 failing", true),
-  assistantMsg("The flag is added; one test still fails in cli.test.ts."),
+  toolResult("ok", "edit", "c2"),
+  toolResult("# readme", "read", "c3"),
+  toolResult("1 failing", "bash", "c4", true),
+  assistant("The flag is added; one test still fails in cli.test.ts."),
 ];
 
 describe("file operations", () => {
   it("collects read and modified paths; a modified file is not also listed as read", () => {
     const ops = collectFileOps([
       ...conversation,
-      assistantMsg("", [{ id: "c5", name: "write", args: { path: "src/new.ts" } }]),
+      assistant("", [{ id: "c5", name: "write", args: { path: "src/new.ts" } }]),
     ]);
     const d = fileOpsToDetails(ops);
     assert.deepEqual(d.readFiles, ["README.md"]);
@@ -72,11 +72,11 @@ describe("serialization", () => {
   it("keeps the newest messages within the budget, shortens big tool results and says what was left out", () => {
     const big = "x".repeat(200_000);
     const msgs: AgentMessage[] = [
-      userMsg("first request"),
-      assistantMsg("", [{ id: "a", name: "read", args: { path: "big.txt" } }]),
+      user("first request"),
+      assistant("", [{ id: "a", name: "read", args: { path: "big.txt" } }]),
     ];
-    msgs.push(toolResultMsg("a", "read", big));
-    for (let i = 0; i < 40; i++) msgs.push(userMsg(`question ${i} ${"y".repeat(400)}`), assistantMsg(`answer ${i}`));
+    msgs.push(toolResult(big, "read", "a"));
+    for (let i = 0; i < 40; i++) msgs.push(user(`question ${i} ${"y".repeat(400)}`), assistant(`answer ${i}`));
     const out = serializeWithinBudget(msgs, 2000);
     assert.ok(out.text.length <= 2000 * 4 + 200, `transcript is ${out.text.length} chars`);
     assert.match(out.text, /answer 39/);

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { applyEdit, proposedFileChange } from "../../../src/core/tools/file-change.js";
 import { createEditTool, createWriteTool } from "../../../src/core/tools/index.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 describe("proposedFileChange: what write and edit would leave, nothing written", () => {
   let dir = "";
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tree-change-"));
+    dir = tempDir("agent-tree-change-").dir;
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 

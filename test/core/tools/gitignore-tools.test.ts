@@ -6,12 +6,12 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createFindTool } from "../../../src/core/tools/find-tool.js";
 import { createGrepTool } from "../../../src/core/tools/grep-tool.js";
 import type { ToolResult } from "../../../src/core/tools/types.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 function text(r: ToolResult): string {
   return r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
@@ -111,7 +111,7 @@ describe("grep and find honour .gitignore", () => {
   };
 
   before(async () => {
-    base = await fs.mkdtemp(path.join(os.tmpdir(), "agent-tree-gitignore-"));
+    base = tempDir("agent-tree-gitignore-").dir;
     root = path.join(base, "ws");
     env = isolatedEnv(path.join(base, "home"));
     await fs.mkdir(path.join(base, "home"));

@@ -7,11 +7,11 @@ import assert from "node:assert/strict";
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createWorkspaceTools } from "../../../src/core/tools/workspace-tools.js";
 import type { AgentTool, ToolResult } from "../../../src/core/tools/types.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 function text(r: ToolResult): string {
   return r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
@@ -70,7 +70,7 @@ describe("workspace tools and links", { timeout: 120_000 }, () => {
   };
 
   before(async () => {
-    base = await fs.mkdtemp(path.join(os.tmpdir(), "agent-tree-escape-"));
+    base = tempDir("agent-tree-escape-").dir;
     root = path.join(base, "ws");
     outside = path.join(base, "outside");
     await fs.mkdir(path.join(root, "real-dir"), { recursive: true });

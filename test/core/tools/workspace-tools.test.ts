@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createWorkspaceTools } from "../../../src/core/tools/workspace-tools.js";
 import type { AgentTool, ToolResult } from "../../../src/core/tools/types.js";
+import { tempDir } from "../../util/temp-dir.js";
 
 function text(r: ToolResult): string {
   return r.content
@@ -24,7 +24,7 @@ describe("workspace tools", () => {
   };
 
   before(async () => {
-    const base = await fs.mkdtemp(path.join(os.tmpdir(), "agent-tree-tools-"));
+    const base = tempDir("agent-tree-tools-").dir;
     root = path.join(base, "ws");
     outside = path.join(base, "outside");
     await fs.mkdir(path.join(root, "src", "deep"), { recursive: true });
