@@ -100,6 +100,8 @@ export class SessionManager {
    */
   private unwritten: number[] = [];
   private closed = false;
+  /** Files left by newSession() whose close (flush, lock release) is still running: close() waits for them. */
+  private readonly leaving = new Set<Promise<void>>();
   private readonly listeners = new Set<(change: SessionChange) => void>();
 
   private constructor(init: Init) {
@@ -844,7 +846,8 @@ export class SessionManager {
    * pi 1.6's newSession(): this manager goes on with a new, empty session of the same cwd (`options.id`, and
    * `options.parentSession` for its header), in the same folder; its file is written with its first user or
    * assistant message, as create()'s. The session left is flushed and its writer lock released (in the
-   * background). Returns the new file's path (undefined in memory). Listeners get a `rewrite` change.
+   * background; close() waits for it). Returns the new file's path (undefined in memory). Listeners get a `rewrite`
+   * change.
    */
   newSession(options?: Omit<NewSessionOptions, "lock">): string | undefined {
     if (this.closed) throw new Error(`Session ${this.file.path ?? "(in memory)"} is closed`);
@@ -865,8 +868,11 @@ export class SessionManager {
     this.unwritten = [];
     this.index = this.buildIndex(new EntryTable());
     this.leafId = null;
-    // What the old file had appended is flushed, and its lock released, when its close ends.
-    old.close().catch(() => undefined);
+    // What the old file had appended is flushed, and its lock released, when its close ends; close() waits for it,
+    // so once this manager is closed the old file opens for writing again.
+    const leaving = old.close().catch(() => undefined);
+    this.leaving.add(leaving);
+    void leaving.finally(() => this.leaving.delete(leaving));
     this.emit({ type: "rewrite" });
     return this.file.path;
   }
@@ -1025,7 +1031,7 @@ export class SessionManager {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.file.close();
+    await Promise.all([this.file.close(), ...this.leaving]);
     this.listeners.clear();
   }
 
