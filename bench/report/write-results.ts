@@ -104,10 +104,10 @@ that peak RSS belongs to that run alone:
 
 - **ours**: \`SessionManager.open()\` from \`src/core/session\`, bundled with esbuild into \`bench/.data/child.mjs\`
   (children start from plain \`node\`, no TypeScript loader in their memory).
-- **the newest pi** (npm \`@earendil-works/pi-coding-agent\`, 1.5.x) and **pi 0.73.1** (npm
+- **the newest pi** (npm \`@earendil-works/pi-coding-agent\`, 1.6.x) and **pi 0.73.1** (npm
   \`@mariozechner/pi-coding-agent\`, the first baseline): their \`dist/core/session-manager.js\`, installed by
   \`tools/pi/ensure.mjs\` (pinned versions; \`ensurePiReleases()\` in \`tools/pi/index.ts\`) and imported directly, so
-  pi is not charged for loading its CLI. pi 1.5 needs Node 22: its children run under the Node 22 that
+  pi is not charged for loading its CLI. pi 1.6 needs Node 22: its children run under the Node 22 that
   \`tools/pi\` installs from npm; ours, pi 0.73.1 and the floor run under the project's Node.
 - **raw floor**: read the file in 4 MB chunks and find every newline — the least any store must do.
 
