@@ -1,7 +1,7 @@
 /** What the benchmark parent sends a measuring child (as one JSON argument) and what it prints back. */
 
 /**
- * Which implementation a child measures: ours, the newest pi (1.5.x, under the Node it needs), pi 0.73.1 (the
+ * Which implementation a child measures: ours, the newest pi (1.6.x, under the Node it needs), pi 0.73.1 (the
  * first baseline), or the raw floor (read the file in chunks and count newlines).
  */
 export type Impl = "ours" | "piLatest" | "piLegacy" | "floor";

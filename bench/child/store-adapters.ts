@@ -1,6 +1,6 @@
 /**
  * One small interface over the session stores, so the measuring code is the same for ours and pi's.
- * Our store is bundled into the child; pi's SessionManager (0.73.1 or 1.5.x, tools/pi) is imported at run time.
+ * Our store is bundled into the child; pi's SessionManager (0.73.1 or 1.6.x, tools/pi) is imported at run time.
  */
 import { pathToFileURL } from "node:url";
 import { SessionManager } from "../../src/core/session/session-manager.js";
@@ -16,7 +16,7 @@ export interface StoreUnderTest {
   close(): Promise<void>;
 }
 
-/** The part of pi's SessionManager (0.73.1 and 1.5.x, dist/core/session-manager.d.ts) the benchmark calls. */
+/** The part of pi's SessionManager (0.73.1 and 1.6.x, dist/core/session-manager.d.ts) the benchmark calls. */
 interface PiSessionManager {
   getEntries(): unknown[];
   getTree(): unknown[];
