@@ -12,7 +12,20 @@
  * - **extension host RSS**: VmRSS of the extension host process 2 s after the views are drawn, and settled
  *   (after the moves and 30 s idle), and its VmHWM (the peak, transient garbage included).
  */
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { pipeline } from "node:stream/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { Frame, Page } from "playwright-core";
@@ -118,6 +131,27 @@ function recreatedViews(runDir: string): number {
   return count;
 }
 
+/**
+ * Copies a generated session into the run's session folder with its header's `cwd` set to the run's workspace:
+ * the extension opens the newest session *of this workspace* (a folder shared by several workspaces lists only
+ * theirs), and the generated files name another folder. Only the header line is rewritten; the rest is streamed.
+ */
+async function copyForWorkspace(from: string, to: string, workspace: string): Promise<void> {
+  const fd = openSync(from, "r");
+  let head: Buffer;
+  try {
+    const buf = Buffer.alloc(1 << 16);
+    head = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0));
+  } finally {
+    closeSync(fd);
+  }
+  const nl = head.indexOf(10);
+  if (nl < 0) throw new Error(`${from}: no header line in its first 64 KB`);
+  const header = JSON.parse(head.subarray(0, nl).toString("utf8")) as Record<string, unknown>;
+  writeFileSync(to, `${JSON.stringify({ ...header, cwd: workspace })}\n`);
+  await pipeline(createReadStream(from, { start: nl + 1 }), createWriteStream(to, { flags: "a" }));
+}
+
 function memory(server: CodeServer): ProcessMemory {
   if (server.process.pid === undefined) throw new Error("code-server has no pid");
   return extensionHostMemory(server.process.pid);
@@ -133,7 +167,7 @@ export async function measureUiRun(session: UiSession, moves: number): Promise<U
     const demo = generateDemo(join(tmp, "demo"), { baseUrl: "http://127.0.0.1:9/v1" });
     if (session.file !== undefined) {
       unlinkSync(demo.sessionFile);
-      copyFileSync(session.file, join(demo.sessionDir, basename(session.file)));
+      await copyForWorkspace(session.file, join(demo.sessionDir, basename(session.file)), demo.workspace);
     }
     server = await startCodeServer({ workspace: demo.workspace });
     const context = await launchBrowser(join(tmp, "profile"));
