@@ -18,6 +18,7 @@ import { FolderCheckpoints } from "../../src/core/checkpoints/index.js";
 import { BranchCopy } from "../../src/core/parallel/branch-copy.js";
 import { runBranch } from "../../src/core/parallel/branch-run.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
+import { openAIModel } from "../../test/core/agent/helpers.js";
 import { generateWorkspace } from "../checkpoints/workspaces.js";
 import { REPO_DIR } from "../paths.js";
 import { median } from "../stats.js";
@@ -155,15 +156,7 @@ export async function measureParallel(rounds: number): Promise<ParallelMeasureme
       const sm = await SessionManager.create(ws, join(root, "sessions"));
       sm.appendMessage({ role: "user", content: "start", timestamp: Date.now() });
       const leaf = sm.getLeafId();
-      const model = {
-        id: "fake-model",
-        name: "Fake",
-        provider: "fake-openai",
-        api: "openai-completions" as const,
-        baseUrl: baseURL,
-        contextWindow: 128_000,
-        maxTokens: 4096,
-      };
+      const model = openAIModel({ baseURL });
       const before = sm.getEntryCount();
       const loop = monitorEventLoopDelay({ resolution: 5 });
       loop.enable();

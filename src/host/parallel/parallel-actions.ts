@@ -24,6 +24,7 @@ import {
 } from "../../core/parallel/explore.js";
 import { ARCHIVE_MARKER_TYPE } from "../../core/session/entry-kinds.js";
 import { SessionManager } from "../../core/session/session-manager.js";
+import type { AgentSession } from "../../core/agent/agent-session.js";
 import { createWorkspaceTools } from "../../core/tools/index.js";
 import type { AgentTool, ToolApprovalPolicy } from "../../core/tools/types.js";
 import type { AsideDto, HostToWebview } from "../../shared/protocol.js";
@@ -149,12 +150,9 @@ export class ParallelActions {
 
   /** Explore in Parallel… from `entryId` (a row), else from the leaf; `prompt` skips the prompt question's default. */
   async explore(entryId?: string, prompt?: string): Promise<void> {
-    const { controller } = this.d;
-    const sm = controller.sessionManager;
-    const agent = controller.agent;
-    if (!sm || !agent) return this.noSession();
-    const readOnly = controller.readOnlyReason();
-    if (readOnly !== undefined) return this.d.notify.warn(readOnly);
+    const open = this.writableSession();
+    if (!open) return;
+    const { sm, agent } = open;
     if (!this.d.copiesDir)
       return this.d.notify.warn("Explore in Parallel needs a local storage folder for its copies.");
     const node = entryId ?? sm.getLeafId() ?? (await this.d.pickNode("Explore in Parallel: from which node?"));
@@ -196,7 +194,7 @@ export class ParallelActions {
     }
 
     const live: LiveBranch[] = [];
-    const registry = controller.modelRegistry;
+    const registry = this.d.controller.modelRegistry;
     let exploration: Exploration | undefined;
     try {
       const mcpTools = (await this.d.mcpTools?.(false)) ?? [];
@@ -265,12 +263,9 @@ export class ParallelActions {
 
   /** Ask Aside…: a read-only side question from the leaf, whether or not the main branch runs. */
   async askAside(question?: string): Promise<void> {
-    const { controller } = this.d;
-    const sm = controller.sessionManager;
-    const agent = controller.agent;
-    if (!sm || !agent) return this.noSession();
-    const readOnly = controller.readOnlyReason();
-    if (readOnly !== undefined) return this.d.notify.warn(readOnly);
+    const open = this.writableSession();
+    if (!open) return;
+    const { sm, agent } = open;
     const model = agent.getModel();
     if (!model) return this.d.notify.warn("Choose a model first (Agent: Select Model…).");
     const asked =
@@ -281,7 +276,7 @@ export class ParallelActions {
         validateInput: (v) => (v.trim() === "" ? "Ask something" : undefined),
       }));
     if (!asked?.trim()) return;
-    const registry = controller.modelRegistry;
+    const registry = this.d.controller.modelRegistry;
     let stop: (() => void) | undefined;
     const controllerAbort = new AbortController();
     const asideBranch: LiveBranch = {
@@ -679,6 +674,17 @@ export class ParallelActions {
       if (choice === "Allow Always") always.add(request.toolName);
       return choice === "Allow" || choice === "Allow Always" ? { approved: true } : { approved: false };
     };
+  }
+
+  /** The open session and its agent when it may be written; otherwise says why (no session, read-only). */
+  private writableSession(): { sm: SessionManager; agent: AgentSession } | undefined {
+    const { controller } = this.d;
+    const sm = controller.sessionManager;
+    const agent = controller.agent;
+    if (!sm || !agent) return void this.noSession();
+    const readOnly = controller.readOnlyReason();
+    if (readOnly !== undefined) return void this.d.notify.warn(readOnly);
+    return { sm, agent };
   }
 
   private noSession(): void {

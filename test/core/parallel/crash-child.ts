@@ -5,6 +5,7 @@
  * argv: <session file> <fake server base URL> <tools folder>
  */
 import * as fs from "node:fs";
+import { openAIModel } from "../agent/helpers.js";
 import { runBranch } from "../../../src/core/parallel/branch-run.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { createWorkspaceTools } from "../../../src/core/tools/index.js";
@@ -13,15 +14,7 @@ async function main(): Promise<void> {
   const [file, baseURL, folder] = process.argv.slice(2);
   const sm = await SessionManager.open(file);
   const leaf = sm.getLeafId();
-  const model = {
-    id: "fake-model",
-    name: "Fake",
-    provider: "fake-openai",
-    api: "openai-completions" as const,
-    baseUrl: baseURL,
-    contextWindow: 128_000,
-    maxTokens: 4096,
-  };
+  const model = openAIModel({ baseURL });
   fs.writeSync(1, `leaf ${leaf}\n`);
   await Promise.all(
     [0, 1, 2].map((i) =>
