@@ -34,9 +34,11 @@ export interface BenchOptions {
   skipSearch: boolean;
   /** Measure only the session search (with --write: only its section of the result files). */
   searchOnly: boolean;
+  /** Only the start of a `bash` tool call against a plain spawn: printed, nothing written. */
+  bashOnly: boolean;
 }
 
-const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only]`;
+const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only] [--bash-only]`;
 
 /** Parses argv (without node and script). Throws with the usage line on anything unknown. */
 export function parseOptions(argv: string[]): BenchOptions {
@@ -57,6 +59,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     checkpointsOnly: false,
     skipSearch: false,
     searchOnly: false,
+    bashOnly: false,
   };
   let writeGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -104,6 +107,9 @@ export function parseOptions(argv: string[]): BenchOptions {
         break;
       case "--search-only":
         options.searchOnly = true;
+        break;
+      case "--bash-only":
+        options.bashOnly = true;
         break;
       case "--from-last":
         options.fromLast = true;

@@ -16,6 +16,7 @@ import { measureMentions, mentionsLine } from "./mentions/measure-mentions.js";
 import { compareLine, measureCompare } from "./compare/measure-compare.js";
 import { measureParallel, parallelLines } from "./parallel/measure-parallel.js";
 import { measurePrompt, promptLine } from "./prompt/measure-prompt.js";
+import { bashLines, measureBash } from "./bash/measure-bash.js";
 import type { ChildResult, Impl } from "./child/protocol.js";
 import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./generate/datasets.js";
 import { parseOptions, UsageRequested, type BenchOptions } from "./options.js";
@@ -141,6 +142,10 @@ async function main(): Promise<void> {
     return;
   }
   if (options.searchOnly) return searchOnly(options);
+  if (options.bashOnly) {
+    bashLines(await measureBash(options.quick ? 10 : 30)).forEach((line) => log(line));
+    return;
+  }
   const started = performance.now();
   const loadAtStart = loadavg()[0];
   const startedAt = new Date().toISOString().replace(/\.\d+Z$/, "Z");
@@ -184,6 +189,10 @@ async function main(): Promise<void> {
   await measurePrompt(options.quick ? 50 : 200)
     .then((m) => log(promptLine(m)))
     .catch((error: unknown) => log(`system prompt: ${errorText(error)}`));
+  // A bash tool call against a plain spawn of the same command: printed, not part of the tables.
+  await measureBash(options.quick ? 10 : 30)
+    .then((m) => bashLines(m).forEach((line) => log(line)))
+    .catch((error: unknown) => log(`bash: ${errorText(error)}`));
   if (!options.skipWebview && results.length > 0) {
     // No Chromium (or a broken bundle) must not cost the store results: the webview targets show "n/a".
     await measureWebviews(results, options).catch((error: unknown) => log(`webview: ${errorText(error)}`));

@@ -187,7 +187,10 @@ Run \`npm run bench -- --quick\` for a smoke run (smaller sessions, 2 runs; writ
 files from the last run (e.g. after editing \`bench/analysis.md\`), \`--no-ui\` to skip the real-UI figures
 (\`--ui-runs N\` sets their rounds), \`--no-checkpoints\` to skip the checkpoint timings and
 \`--checkpoints-only\` to run only them (never written), \`--no-search\` to skip the session search (below) and
-\`--search-only\` to measure only it (with \`--write\` it rewrites only its section), \`--help\` for the rest.
+\`--search-only\` to measure only it (with \`--write\` it rewrites only its section), \`--bash-only\` to time only
+the start of a \`bash\` tool call (\`true\` and \`echo hello\` through the tool and as a plain \`spawn\` of
+\`bash -c\`, interleaved; printed, never written; target: within 150 ms of the plain spawn), \`--help\` for the
+rest.
 `;
 
 /** Formats Markdown as the repository's Prettier config does, so `npm run lint` stays clean. */
