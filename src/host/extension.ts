@@ -6,7 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { HookAPI } from "../core/hooks/types.js";
-import { withoutKeys } from "../core/providers/api-key.js";
+import { keyEnvNames, withoutKeys } from "../core/providers/api-key.js";
 import { ModelRegistry } from "../core/providers/model-registry.js";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { ToolApprovalRequest } from "../core/tools/types.js";
@@ -153,7 +153,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   });
 
   // MCP servers' tools (docs/core-api.md, "MCP servers"): started with the first prompt, stopped with the window.
-  const mcp = new McpService({ context, cwd, log, baseEnv: () => withoutKeys(process.env, registry.all()) });
+  const mcp = new McpService({
+    context,
+    cwd,
+    log,
+    baseEnv: () => withoutKeys(process.env, registry.all()),
+    keyEnvNames: () => keyEnvNames(process.env, registry.all()),
+  });
   mcpRef = mcp;
   context.subscriptions.push(mcp);
   /** Set once the parallel actions exist; sessions opened before that are watched when they are created. */
