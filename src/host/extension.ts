@@ -178,8 +178,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   };
   // The agent's instructions (docs/system-prompt.md): AGENTS.md & co., skills, watched; said in the chat once.
   const instructions = new InstructionsService(cwd, {
-    notify: (text, kind) => chat.post({ type: "status", text, kind: kind === "warning" ? "error" : "info" }),
-    log: (text) => log.info(text),
+    chat: (text, kind) => chat.post({ type: "status", text, kind }),
+    log: (text, kind) => (kind === "warning" ? log.warn(text) : log.info(text)),
   });
   context.subscriptions.push(instructions);
 

@@ -140,7 +140,7 @@ export class AgentSession {
   private readonly promptSync: SystemPromptSync | undefined;
   /** Where the running prompt appends what it produces (the system prompt's patches go there too). */
   private produced: AgentMessage[] = [];
-  /** Folders of the skills the system prompt lists: `read` may open their files outside the workspace. */
+  /** Folders of the agent folder's skills the system prompt lists: `read` may open their files (outside the workspace). */
   private skillFolders: readonly string[] = [];
   /** A mutating tool started since the last checkpoint. */
   private filesMayHaveChanged = false;
@@ -187,10 +187,13 @@ export class AgentSession {
               this.emit({ type: "message_start", message: m });
               this.appendMessage(m, this.produced);
             },
+            // Only the user's own skills (pi's agent folder) widen `read`: a workspace's are inside it already, and
+            // a parent folder's are not the workspace's to open.
             onSkills: (skills) => {
-              this.skillFolders = skills.map((s) => path.dirname(s.filePath));
+              this.skillFolders = skills.filter((s) => s.scope === "user").map((s) => path.dirname(s.filePath));
             },
             onError: (error) => this.emit({ type: "error", error, source: "hook" }),
+            redact: (text) => this.redactor.redactText(text),
           });
   }
 
@@ -329,7 +332,8 @@ export class AgentSession {
     if (typeof text !== "string" || text.trim() === "") throw new Error("Cannot queue an empty message");
     if (this.disposed) throw new Error("Cannot queue a message: the session was disposed");
     if (!this.running) throw new Error("Nothing is running: send the message instead of queueing it");
-    return this.promptQueue.enqueue(kind, text, attachments);
+    // Keys are redacted before the queue (and the views it updates) holds the message; again when it is delivered.
+    return this.promptQueue.enqueue(kind, this.redactor.redactText(text), this.redactor.redactContent(attachments));
   }
 
   /** Changes a queued message's text (empty text removes it); false when it was already delivered. */
@@ -396,7 +400,7 @@ export class AgentSession {
     return queued.some((q) => q.triggerTurn);
   }
 
-  private async run(initial: AgentMessage[], external: AbortSignal | undefined): Promise<void> {
+  private async run(given: AgentMessage[], external: AbortSignal | undefined): Promise<void> {
     const model = this.model;
     if (!model) throw new Error("No model selected: choose a model before sending a message");
     this.running = true;
@@ -410,6 +414,10 @@ export class AgentSession {
     this.produced = produced;
     this.emit({ type: "agent_start" });
     try {
+      // The host's keys are known before anything of this prompt is shown, recorded or sent: the user's message
+      // (its attachments, an expanded template) and the system prompt are redacted of them.
+      await this.learnHostKeys();
+      const initial = given.map((m) => this.redactUser(m));
       // User edits since the last turn are recorded before the prompt that may build on them.
       await this.recordCheckpoint("prompt-start", signal);
       // The user's message shows at once; it is recorded after the system prompt's patch, which waits for the tools.
@@ -425,7 +433,6 @@ export class AgentSession {
       );
       for (const m of initial) this.appendMessage(m, produced);
       for (const message of hookMessages ?? []) this.queued.push({ message, triggerTurn: false });
-      await this.learnHostKeys();
       const settings = this.compactionSettings;
       await runAgentLoop({
         signal,
@@ -475,7 +482,13 @@ export class AgentSession {
     if (!item) return undefined;
     const content =
       item.attachments.length > 0 ? [{ type: "text" as const, text: item.text }, ...item.attachments] : item.text;
-    return { role: "user", content, timestamp: Date.now() };
+    return this.redactUser({ role: "user", content, timestamp: Date.now() });
+  }
+
+  /** A user message with known keys removed from its text (KeyRedactor); other messages as they are. */
+  private redactUser<M extends AgentMessage>(message: M): M {
+    if (message.role !== "user") return message;
+    return { ...message, content: this.redactor.redactContent(message.content) };
   }
 
   /** Runs the checkpoint hook; a failure is reported as an `error` event and the prompt goes on. */

@@ -42,6 +42,11 @@ export interface PromptSyncEnv {
   onSkills?: (skills: readonly SkillInfo[]) => void;
   /** A failure to build the prompt; the request goes on with the prompt recorded last. */
   onError: (message: string) => void;
+  /**
+   * Removes known keys from a section's text before it is recorded or sent (KeyRedactor): instruction files are
+   * the workspace's text, and a key in one must not reach the session file or the provider.
+   */
+  redact?: (text: string) => string;
 }
 
 /** A tool as a system message declares it (pi's shape: name, description, JSON schema parameters). */
@@ -114,8 +119,10 @@ export class SystemPromptSync {
   }
 
   private sectionsOf(options: SystemPromptOptions | undefined): PromptSections {
-    const { source } = this.env;
-    return options ? buildPromptSections(options) : { preamble: typeof source === "string" ? source : "" };
+    const { source, redact } = this.env;
+    const sections = options ? buildPromptSections(options) : { preamble: typeof source === "string" ? source : "" };
+    if (!redact) return sections;
+    return Object.fromEntries(Object.entries(sections).map(([name, text]) => [name, redact(text)]));
   }
 
   /**
@@ -148,7 +155,10 @@ export class SystemPromptSync {
         () => systemPromptText({ role: "system", content: "", sections: this.sectionsOf(options), timestamp: 0 }),
       );
       messages = result.messages;
-      this.forced = result.systemPrompt;
+      this.forced =
+        result.systemPrompt !== undefined && this.env.redact
+          ? this.env.redact(result.systemPrompt)
+          : result.systemPrompt;
       try {
         sections = this.sectionsOf(options);
         this.hookPatch = diffPromptSections(before, sections);

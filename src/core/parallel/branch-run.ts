@@ -228,6 +228,7 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
           contextMessages: () => [...base, ...own],
           append: (m) => append(m),
           onError: (error) => emit({ type: "error", error, source: "hook" }),
+          redact: (text) => redactor.redactText(text),
         });
 
   const buildRequest = async (): Promise<StreamRequest> => {
@@ -264,7 +265,9 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
   let failure: string | undefined;
   emit({ type: "agent_start" });
   try {
-    const user: AgentMessage = { role: "user", content: options.prompt, timestamp: Date.now() };
+    // The host's key is known before the branch's prompt is recorded: a key in it is redacted as in a tool result.
+    redactor.learn(await options.getApiKey?.(options.model).catch(() => undefined));
+    const user: AgentMessage = { role: "user", content: redactor.redactText(options.prompt), timestamp: Date.now() };
     emit({ type: "message_start", message: user });
     append(user);
     branchId = contentTip;

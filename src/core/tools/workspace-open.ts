@@ -145,8 +145,16 @@ async function openForWrite(real: string, realRoot: string): Promise<FileHandle>
   }
 }
 
+/** The path names a FIFO, socket or device: tools (and instruction files) only use regular files. */
+export class NotRegularFileError extends Error {
+  constructor(requested: string) {
+    super(`"${requested}" is not a regular file (a FIFO, socket or device); tools only use regular files.`);
+    this.name = "NotRegularFileError";
+  }
+}
+
 function notRegular(requested: string): Error {
-  return new Error(`"${requested}" is not a regular file (a FIFO, socket or device); tools only use regular files.`);
+  return new NotRegularFileError(requested);
 }
 
 async function openResolved(loc: WorkspacePath, purpose: OpenPurpose): Promise<FileHandle> {
@@ -194,6 +202,21 @@ export async function openInWorkspace(cwd: string, requested: string, purpose: O
 /** A path naming the open folder `handle` (`real` is where it was opened), for `readdir`. */
 export function folderPath(handle: FileHandle, real: string): string {
   return PROC_FD ? `${PROC_FD}/${handle.fd}` : real;
+}
+
+/**
+ * Reads the open file from its start up to `maxBytes`, and one byte more to tell whether it holds more: the cap
+ * counts the bytes read, never what `stat` says (a `/proc` file says 0 bytes and holds more).
+ */
+export async function readUpTo(handle: FileHandle, maxBytes: number): Promise<{ bytes: Buffer; more: boolean }> {
+  const buf = Buffer.alloc(maxBytes + 1);
+  let got = 0;
+  while (got < buf.length) {
+    const { bytesRead } = await handle.read(buf, got, buf.length - got, null);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return { bytes: buf.subarray(0, Math.min(got, maxBytes)), more: got > maxBytes };
 }
 
 /** Writes all of `data` at the start of the open file and cuts what was beyond it. */

@@ -3,7 +3,8 @@
  * FileIndex (src/core/mentions/file-index.ts), kept current by a FileSystemWatcher (deletions at once, new
  * files by a fresh walk on the next query), recently opened files first. `/`: the built-in commands
  * (slash-commands.ts), then pi's prompt templates, loaded once and again when a prompts folder changes; the
- * workspace's `.pi/prompts` only in a trusted workspace.
+ * workspace's `.pi/prompts` only in a trusted workspace. A template that is skipped (a link leading out of the
+ * workspace, a FIFO, too large, bad frontmatter) is named in the chat once and in the output channel.
  */
 import path from "node:path";
 import * as vscode from "vscode";
@@ -11,6 +12,7 @@ import { FileIndex } from "../../core/mentions/file-index.js";
 import { loadPromptTemplates, type PromptTemplate } from "../../core/prompt/prompt-templates.js";
 import { getAgentDir } from "../../core/session/paths.js";
 import type { CompletionItemDto } from "../../shared/protocol.js";
+import { SkippedFilesNotice } from "../skipped-files-notice.js";
 import { MAX_COMPLETIONS } from "./completion-limits.js";
 import { SLASH_COMMANDS, type SlashCommand } from "./slash-commands.js";
 
@@ -23,11 +25,18 @@ export class ChatCompletions implements vscode.Disposable {
   private readonly recent: string[] = [];
   private templates: Promise<PromptTemplate[]> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly notice: SkippedFilesNotice;
 
+  /** `chat`: posts a status line to the chat view (where skipped templates are named). */
   constructor(
-    private readonly log: vscode.LogOutputChannel,
+    log: vscode.LogOutputChannel,
+    chat: (text: string, kind: "info" | "error") => void = () => undefined,
     private readonly commands: readonly SlashCommand[] = SLASH_COMMANDS,
   ) {
+    this.notice = new SkippedFilesNotice({
+      chat,
+      log: (text, kind) => (kind === "warning" ? log.warn(text) : log.info(text)),
+    });
     this.index = new FileIndex(folders());
     const files = vscode.workspace.createFileSystemWatcher("**/*");
     const prompts = vscode.workspace.createFileSystemWatcher(
@@ -83,7 +92,7 @@ export class ChatCompletions implements vscode.Disposable {
     this.templates ??= loadPromptTemplates({
       projectDirs: vscode.workspace.isTrusted ? folders() : [],
     }).then(({ templates, diagnostics }) => {
-      for (const d of diagnostics) this.log.warn(`Prompt template ${d.path} skipped: ${d.message}`);
+      this.notice.say(diagnostics.map((d) => `Skipped prompt template ${d.path}: ${d.message}`));
       return templates;
     });
     return this.templates;

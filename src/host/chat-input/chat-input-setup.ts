@@ -34,7 +34,7 @@ export function setUpChatInput(d: ChatInputSetupDeps): {
   renameSession: (name?: string) => Promise<void>;
   disposables: vscode.Disposable[];
 } {
-  const completions = new ChatCompletions(d.log);
+  const completions = new ChatCompletions(d.log, (text, kind) => d.chat.post({ type: "status", text, kind }));
   const rename = (name = ""): Promise<void> =>
     renameSession(
       d.controller.sessionManager,
