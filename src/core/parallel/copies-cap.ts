@@ -9,7 +9,10 @@
 import type { AgentTool } from "../tools/types.js";
 import { folderBytes, listBranchCopies } from "./branch-copy.js";
 
-/** How often the copies are measured while a tool call runs. */
+/**
+ * How often the copies are measured while a tool call runs: every 5 s, or ten times as long as the last walk took
+ * (so walking never takes more than a tenth of the time on a big copies folder or a loaded machine).
+ */
 export const CAP_POLL_MS = 5_000;
 
 /** One measurement of the copies folder. */
@@ -27,6 +30,8 @@ export interface CopiesSize {
 export class CopiesMeter {
   private running: Promise<CopiesSize> | undefined;
   private queued: Promise<CopiesSize> | undefined;
+  /** How long the last walk took, ms. */
+  lastWalkMs = 0;
 
   constructor(private readonly copiesDir: string) {}
 
@@ -50,7 +55,9 @@ export class CopiesMeter {
   }
 
   private async walk(): Promise<CopiesSize> {
+    const started = Date.now();
     const copies = await listBranchCopies(this.copiesDir);
+    this.lastWalkMs = Date.now() - started;
     return {
       total: copies.reduce((sum, c) => sum + c.bytes, 0),
       byRoot: new Map(copies.map((c) => [c.root, c.bytes])),
@@ -104,13 +111,16 @@ export function guardCopiesCap(tools: readonly AgentTool[], guard: CapGuard): Ag
         let timer: NodeJS.Timeout | undefined;
         let polling = true;
         const poll = (): void => {
-          timer = setTimeout(() => {
-            void check()
-              .catch(() => undefined)
-              .then(() => {
-                if (polling) poll();
-              });
-          }, guard.pollMs ?? CAP_POLL_MS);
+          timer = setTimeout(
+            () => {
+              void check()
+                .catch(() => undefined)
+                .then(() => {
+                  if (polling) poll();
+                });
+            },
+            Math.max(guard.pollMs ?? CAP_POLL_MS, 10 * guard.meter.lastWalkMs),
+          );
         };
         poll();
         try {
