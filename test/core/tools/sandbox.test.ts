@@ -11,10 +11,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { after, before, describe, it, type TestContext } from "node:test";
+import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { createBashTool } from "../../../src/core/tools/bash-tool.js";
 import { findSandbox, type SandboxPolicy, type SandboxProbe } from "../../../src/core/tools/sandbox.js";
 import type { ToolResult } from "../../../src/core/tools/types.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
+import { newAgent } from "../agent/helpers.js";
 
 const tmp = tempDirPerTest("agent-tree-sandbox-");
 let probe: SandboxProbe = { available: false, reason: "not probed" };
@@ -152,6 +154,27 @@ describe("the bash tool in the sandbox", { timeout: 60_000 }, () => {
     assert.match(textOf(r), /timed out/);
     await new Promise((resolve) => setTimeout(resolve, 3000));
     assert.equal(fs.existsSync(marker), false, "the command that left the group was killed with the sandbox");
+  });
+
+  it("the main agent's bash runs where its session's commandSandbox says: sandboxed, with its workspace writable", async (t) => {
+    if (!sandboxHere(t) || !probe.available) return;
+    const { copy: ws, home } = folders();
+    const bwrap = probe.bwrap;
+    const sm = SessionManager.inMemory(ws);
+    const { agent } = newAgent(sm, {
+      cwd: ws,
+      tools: undefined,
+      commandSandbox: () => ({ kind: "bubblewrap", bwrap, policy: { writable: [ws], network: false } }),
+    });
+    const bash = agent.getTools().find((tool) => tool.name === "bash");
+    assert.ok(bash);
+    const r = await bash.execute(
+      { command: `echo ok > here.txt; cat ${home}/secret.txt; echo "home: $?"` },
+      { cwd: ws },
+    );
+    assert.equal(fs.readFileSync(path.join(ws, "here.txt"), "utf8"), "ok\n");
+    assert.match(textOf(r), /home: [1-9]/);
+    agent.dispose();
   });
 
   it("a sandbox asked for but not there refuses the command, and runs nothing", async () => {
