@@ -15,6 +15,7 @@ import { buildChild, runChild } from "./child-runner.js";
 import { measureMentions, mentionsLine } from "./mentions/measure-mentions.js";
 import { compareLine, measureCompare } from "./compare/measure-compare.js";
 import { measureParallel, parallelLines } from "./parallel/measure-parallel.js";
+import { measureSandbox, sandboxLines } from "./parallel/measure-sandbox.js";
 import { measurePrompt, promptLine } from "./prompt/measure-prompt.js";
 import { bashLines, measureBash } from "./bash/measure-bash.js";
 import type { ChildResult, Impl } from "./child/protocol.js";
@@ -185,6 +186,10 @@ async function main(): Promise<void> {
   await measureParallel(options.quick ? 2 : 5)
     .then((m) => parallelLines(m).forEach((line) => log(line)))
     .catch((error: unknown) => log(`parallel: ${errorText(error)}`));
+  // The branches' confinement: a command's start in the sandbox, and one check of the copies' size cap.
+  await measureSandbox(options.quick ? 3 : 10)
+    .then((m) => sandboxLines(m).forEach((line) => log(line)))
+    .catch((error: unknown) => log(`sandbox: ${errorText(error)}`));
   // The system prompt before each model call (20 instruction files, 50 skills): printed, not part of the tables.
   await measurePrompt(options.quick ? 50 : 200)
     .then((m) => log(promptLine(m)))

@@ -45,7 +45,10 @@ import {
   customModelsSetting,
   defaultModelSetting,
   loadWorkspaceHooksSetting,
+  sandboxSettings,
 } from "./settings.js";
+import { mainBashSandbox } from "./sandbox-choice.js";
+import { findSandbox } from "../core/tools/sandbox.js";
 import { OneAtATime } from "./webview-ready-watchdog.js";
 import { AgentWebviewView } from "./webview-view.js";
 import { loadWorkspaceHooks } from "./workspace-hooks.js";
@@ -193,6 +196,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     cwd,
     checkpoints,
     toolSource: mcp.pool,
+    // agentTree.sandbox.mainAgent: read before each command, so turning it on or off applies at once.
+    commandSandbox: async () => mainBashSandbox(sandboxSettings(), await findSandbox(), cwd),
     systemPrompt: instructions.provider,
     onRunEnd: (sm, firstUserId) => void runChangesView.runEnded(sm, firstUserId),
     modelRegistry: registry,

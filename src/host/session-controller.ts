@@ -12,6 +12,7 @@ import type { QueuedKind } from "../core/agent/prompt-queue.js";
 import type { ImageContent, TextContent } from "../core/messages.js";
 import type { LockHolderInfo, LockLossReason } from "../core/session/errors.js";
 import type { SessionManager } from "../core/session/session-manager.js";
+import type { CommandSandbox } from "../core/tools/sandbox.js";
 import type { AgentTool, AgentToolSource } from "../core/tools/types.js";
 import type { SystemPromptProvider } from "../core/prompt/workspace-prompt.js";
 import type { HostToWebview } from "../shared/protocol.js";
@@ -67,6 +68,8 @@ export interface ControllerDeps {
   onLockLost?(sm: SessionManager, newHolder: LockHolderInfo | undefined, reason: LockLossReason): void;
   /** Tools override (tests). */
   tools?: AgentTool[];
+  /** Where the agent's bash commands run (agentTree.sandbox.mainAgent: src/host/sandbox-choice.ts). */
+  commandSandbox?: () => Promise<CommandSandbox | undefined>;
   /** Tools that come and go (MCP servers), offered after the built-in ones. */
   toolSource?: AgentToolSource;
   /** What every agent builds its system prompt from (src/host/instructions-service.ts); none: no prompt. */
@@ -174,6 +177,7 @@ export class SessionController {
       approve: broker.policy,
       selectModel: (sessionModel) => pickDefaultModel(this.usable(), d.defaultModelKey(), sessionModel),
       ...(d.tools ? { tools: d.tools } : {}),
+      ...(d.commandSandbox ? { commandSandbox: d.commandSandbox } : {}),
       ...(d.toolSource ? { toolSource: d.toolSource } : {}),
       ...(d.checkpoints ? { checkpoints: d.checkpoints } : {}),
       ...(d.systemPrompt ? { systemPrompt: d.systemPrompt } : {}),

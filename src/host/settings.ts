@@ -3,6 +3,7 @@ import * as vscode from "vscode";
 import { DEFAULT_CHECKPOINT_LIMITS } from "../core/checkpoints/types.js";
 import type { AskSetting } from "./navigate-flow.js";
 import type { RestoreOnSwitchSetting } from "./restore-on-switch.js";
+import { parseSandboxSettings, type SandboxSettings } from "./sandbox-choice.js";
 import { parseAutoApprove, type AutoApprove } from "./tool-approval.js";
 
 const SECTION = "agentTree";
@@ -69,6 +70,24 @@ export function loadWorkspaceHooksSetting(): boolean {
 export function systemPromptAppendSetting(): string {
   const v = cfg().get<unknown>("systemPrompt.append");
   return typeof v === "string" ? v : "";
+}
+
+/**
+ * The `agentTree.sandbox.*` settings (machine scope). Only the user's own values count: a workspace's
+ * `.vscode/settings.json` (a cloned repository's) can neither turn the sandbox off nor open the network or folders.
+ */
+export function sandboxSettings(): SandboxSettings {
+  const c = cfg();
+  const user = (key: string): unknown => {
+    const i = c.inspect<unknown>(`sandbox.${key}`);
+    return i?.globalValue ?? i?.defaultValue;
+  };
+  return parseSandboxSettings({
+    branches: user("branches"),
+    mainAgent: user("mainAgent"),
+    allowNetwork: user("allowNetwork"),
+    readOnlyPaths: user("readOnlyPaths"),
+  });
 }
 
 /** True when a configuration change touches one of our settings under `key`. */

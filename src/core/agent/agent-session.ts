@@ -27,6 +27,7 @@ import type { ImageContent, TextContent } from "../messages.js";
 import type { CompactionEntry } from "../session/types.js";
 import type { CompleteFn } from "../summary/summarize.js";
 import { createWorkspaceTools } from "../tools/index.js";
+import type { WorkspaceToolOptions } from "../tools/workspace-tools.js";
 import type { AgentTool, AgentToolSource, ToolApprovalPolicy } from "../tools/types.js";
 import type { AgentEvent } from "./events.js";
 import { forkSession, type ForkResult } from "./fork.js";
@@ -76,6 +77,8 @@ export interface AgentSessionOptions {
   toolSource?: AgentToolSource;
   /** Default: createWorkspaceTools(cwd), with bash commands run without any key variable of the registry's models. */
   tools?: AgentTool[];
+  /** Where the default tools' bash commands run (src/core/tools/sandbox.ts), asked before each; default: as they are. */
+  commandSandbox?: WorkspaceToolOptions["commandSandbox"];
   /**
    * The system prompt: a fixed text, or the provider of the options it is built from (workspacePromptProvider).
    * Recorded in the session as pi 1.6 records it (docs/system-prompt.md). None: no prompt is sent or recorded.
@@ -157,6 +160,7 @@ export class AgentSession {
       createWorkspaceTools(options.cwd, {
         commandEnv: () => withoutKeys(process.env, this.modelRegistry.all()),
         readRoots: () => this.skillFolders,
+        ...(options.commandSandbox ? { commandSandbox: options.commandSandbox } : {}),
       });
     this.redactor = new KeyRedactor(() => keyEnvValues(process.env, this.modelRegistry.all()));
     this.stream = options.stream ?? streamCompletion;

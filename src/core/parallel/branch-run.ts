@@ -89,6 +89,17 @@ export interface BranchOutcome {
 
 const approveAll: ToolApprovalPolicy = async () => ({ approved: true });
 
+/**
+ * The reason to abort a branch's `signal` with when it is stopped for a reason the user must read (its copies went
+ * over their size cap): the branch ends as `stopped` with this message as its error, in its outcome and run line.
+ */
+export class BranchStop extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BranchStop";
+  }
+}
+
 /** `tools`, each waiting for the copy's files before it runs (a failed copy fails the call with its error). */
 function afterCopy(tools: readonly AgentTool[], copy: BranchCopy | undefined): readonly AgentTool[] {
   if (!copy) return tools;
@@ -316,7 +327,9 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
         : failure !== undefined || modelError !== undefined
           ? "failed"
           : "done";
-  const error = failure ?? (state === "failed" ? modelError : undefined);
+  const reason: unknown = options.signal?.aborted ? options.signal.reason : undefined;
+  const stopMessage = copyFailure === undefined && reason instanceof BranchStop ? reason.message : undefined;
+  const error = stopMessage ?? failure ?? (state === "failed" ? modelError : undefined);
   if (branchId !== undefined) {
     try {
       appendBranchRunLine(sm, branchId, {

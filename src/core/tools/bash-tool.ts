@@ -3,6 +3,7 @@ import { StringDecoder } from "node:string_decoder";
 import { BUILTIN_MODELS } from "../providers/builtin-models.js";
 import { withoutKeys } from "../providers/api-key.js";
 import { startCommand } from "./command-process.js";
+import { sandboxedCommandLine, type CommandSandbox } from "./sandbox.js";
 import { guarded, optInt, reqString, textResult } from "./tool-args.js";
 import { MAX_BYTES, MAX_LINES, truncateTail } from "./truncate.js";
 import type { AgentTool, ToolResult } from "./types.js";
@@ -41,8 +42,15 @@ function formatOutput(o: RunOutcome): { text: string; truncated: boolean } {
   return { text, truncated };
 }
 
-/** Create the bash tool. `commandEnv` gives each command's environment (default: `defaultCommandEnv`). */
-export function createBashTool(cwd: string, commandEnv: () => NodeJS.ProcessEnv = defaultCommandEnv): AgentTool {
+/**
+ * Create the bash tool. `commandEnv` gives each command's environment (default: `defaultCommandEnv`); `sandbox`,
+ * asked before each command, where it runs (sandbox.ts): undefined runs it as it is, a refusal refuses it.
+ */
+export function createBashTool(
+  cwd: string,
+  commandEnv: () => NodeJS.ProcessEnv = defaultCommandEnv,
+  sandbox?: () => CommandSandbox | undefined | Promise<CommandSandbox | undefined>,
+): AgentTool {
   return {
     name: "bash",
     description: `Run a bash command in the workspace root. stdout and stderr are combined; only the last ${MAX_LINES} lines / ${MAX_BYTES / 1024}KB are returned. Optional timeout in seconds.`,
@@ -59,7 +67,11 @@ export function createBashTool(cwd: string, commandEnv: () => NodeJS.ProcessEnv 
     execute: guarded("bash", async (args, ctx): Promise<ToolResult> => {
       const command = reqString(args, "command");
       const timeoutSec = optInt(args, "timeout", 1);
-      const proc = startCommand(command, cwd, commandEnv());
+      const env = commandEnv();
+      const place = await sandbox?.();
+      if (place?.kind === "refused") return textResult(`Command not run: ${place.reason}`, true);
+      const line = place ? sandboxedCommandLine(place.bwrap, place.policy, env, cwd, command) : command;
+      const proc = startCommand(line, cwd, env);
       let output = "";
       let droppedBytes = 0;
       let timedOut = false;

@@ -46,8 +46,8 @@ export const DETACHED_HELPER_SCRIPT =
 
 const SETSID = ["/usr/bin/setsid", "/bin/setsid"].find((p) => existsSync(p));
 
-/** The shell the command runs in. */
-function shell(): string {
+/** The shell the command runs in (also inside the sandbox, sandbox.ts). */
+export function shell(): string {
   return existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
 }
 

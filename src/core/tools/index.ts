@@ -9,3 +9,4 @@ export { createFindTool } from "./find-tool.js";
 export { createLsTool } from "./ls-tool.js";
 export { resolveInWorkspace, OutsideWorkspaceError } from "./path-guard.js";
 export { globToRegExp, globMatch } from "./glob.js";
+export { findSandbox, type CommandSandbox, type SandboxPolicy, type SandboxProbe } from "./sandbox.js";

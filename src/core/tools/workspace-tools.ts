@@ -5,6 +5,7 @@ import { createFindTool } from "./find-tool.js";
 import { createGrepTool } from "./grep-tool.js";
 import { createLsTool } from "./ls-tool.js";
 import { createReadTool } from "./read-tool.js";
+import type { CommandSandbox } from "./sandbox.js";
 import type { AgentTool } from "./types.js";
 import { createWriteTool } from "./write-tool.js";
 
@@ -14,6 +15,8 @@ export interface WorkspaceToolOptions {
   commandEnv?: () => NodeJS.ProcessEnv;
   /** Folders outside the workspace `read` may read (the listed skills' folders); default none. */
   readRoots?: () => readonly string[];
+  /** Where each bash command runs (sandbox.ts), asked before each; default: as it is. */
+  commandSandbox?: () => CommandSandbox | undefined | Promise<CommandSandbox | undefined>;
 }
 
 /**
@@ -25,7 +28,7 @@ export function createWorkspaceTools(cwd: string, options: WorkspaceToolOptions 
     createReadTool(cwd, options.readRoots),
     createWriteTool(cwd),
     createEditTool(cwd),
-    createBashTool(cwd, options.commandEnv),
+    createBashTool(cwd, options.commandEnv, options.commandSandbox),
     createGrepTool(cwd),
     createFindTool(cwd),
     createLsTool(cwd),

@@ -15,7 +15,6 @@ import {
   mergeTargetsFor,
 } from "../../../src/core/checkpoints/index.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
-import { createWorkspaceTools } from "../../../src/core/tools/index.js";
 import { CopySizeCapError, listBranchCopies, removeOrphanCopies } from "../../../src/core/parallel/branch-copy.js";
 import { readBranchRuns } from "../../../src/core/parallel/branch-run-lines.js";
 import { exploreInParallel } from "../../../src/core/parallel/explore.js";
@@ -43,7 +42,6 @@ describe("explore in parallel (core)", { timeout: 120_000 }, () => {
       models: [openAIModel(fake), openAIModel(fake, { id: "fake-model-2" })],
       getApiKey: async () => "test-key",
       isolation: { folder: t.ws, storeDir: engine.storeDir, checkpointId, copiesDir, capBytes: 64 * 1024 * 1024 },
-      toolsFor: (dir) => createWorkspaceTools(dir),
       onEvent: (i, e) => {
         if (e.type === "tool_execution_start") events.push(`${i}:${e.toolName}`);
       },
@@ -179,7 +177,6 @@ describe("explore in parallel (core)", { timeout: 120_000 }, () => {
           copiesDir: path.join(t.root, "copies"),
           capBytes: 10,
         },
-        toolsFor: (dir) => createWorkspaceTools(dir),
       }),
       (e: unknown) =>
         e instanceof CopySizeCapError && /over the cap/.test(e.message) && /maxCopiesSizeMB/.test(e.message),

@@ -2,9 +2,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { TurnCheckpoints, WorkspaceCheckpoints, findCheckpointForEntry } from "../../../src/core/checkpoints/index.js";
-import { exploreInParallel, type Exploration } from "../../../src/core/parallel/explore.js";
+import { exploreInParallel, type BranchTools, type Exploration } from "../../../src/core/parallel/explore.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
-import { createWorkspaceTools } from "../../../src/core/tools/index.js";
 import type { FakeReply, FakeRequestBody } from "../../util/fake-provider-common.js";
 import type { FakeServer } from "../../util/fake-provider-common.js";
 import { newAgent, openAIModel } from "../agent/helpers.js";
@@ -82,18 +81,18 @@ export async function sessionWithTurn(
 
 /**
  * Explore in Parallel from the node of `sessionWithTurn` with the real workspace tools: `count` branches asked
- * "go", copies under `<root>/copies` (a 64 MiB cap), git run with `env` when given.
+ * "go" (or `prompt`), copies under `<root>/copies` (a 64 MiB cap unless `capBytes`), git run with `env` when given.
  */
 export function exploreFromTurn(
   fake: FakeServer,
   where: { root: string; ws: string },
   setup: Awaited<ReturnType<typeof sessionWithTurn>>,
-  options: { count: number; env?: NodeJS.ProcessEnv },
+  options: { count: number; env?: NodeJS.ProcessEnv; tools?: BranchTools; capBytes?: number; prompt?: string },
 ): Promise<Exploration> {
   return exploreInParallel({
     sessionManager: setup.sm,
     parentId: setup.nodeId,
-    prompt: "go",
+    prompt: options.prompt ?? "go",
     count: options.count,
     models: [openAIModel(fake)],
     getApiKey: async () => "test-key",
@@ -102,9 +101,9 @@ export function exploreFromTurn(
       storeDir: setup.cps.engine(where.ws)!.storeDir,
       checkpointId: setup.checkpointId,
       copiesDir: path.join(where.root, "copies"),
-      capBytes: 64 * 1024 * 1024,
+      capBytes: options.capBytes ?? 64 * 1024 * 1024,
       ...(options.env ? { env: options.env } : {}),
     },
-    toolsFor: (dir) => createWorkspaceTools(dir),
+    ...(options.tools ? { tools: options.tools } : {}),
   });
 }
