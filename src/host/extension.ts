@@ -216,12 +216,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
         postMainChat({ type: "chat/approvalDone", toolCallId: id });
         void editReview.close(id);
       },
+      reviewed: (id) => editReview.reviewed(id),
     },
     onStreaming: (s) => void vscode.commands.executeCommand("setContext", "agentTree.streaming", s),
     onError: (message) => {
       log.error(message);
       void vscode.window.showErrorMessage(message);
     },
+    onToolRefused: (message) => log.warn(message),
     onLockLost: (sm, newHolder, reason) => {
       const message = lockLostMessage(path.basename(sm.getSessionFile() ?? ""), newHolder, reason);
       log.warn(message);

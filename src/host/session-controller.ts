@@ -29,7 +29,7 @@ import {
   toModelDto,
   usableModels,
 } from "./model-choice.js";
-import { ApprovalBroker, summarizeToolCall, type ApprovalUi, type AutoApprove } from "./tool-approval.js";
+import { ApprovalBroker, approvalSummary, type ApprovalUi, type AutoApprove } from "./tool-approval.js";
 import { TreeSync } from "./tree-sync.js";
 import { errorText } from "../core/error-text.js";
 import { followRunInput } from "./run-input-sync.js";
@@ -61,6 +61,8 @@ export interface ControllerDeps {
   onSessionChanged(sm: SessionManager): void;
   /** A failure nobody else reports (closing the previous session). */
   onError?(message: string): void;
+  /** A tool call the agent loop refused on its own (a file that kept changing under review): for the log. */
+  onToolRefused?(message: string): void;
   /**
    * The current session lost its writer lock — another process took it over, or its file or folder was deleted
    * (`reason`) —: it is read-only now (say so).
@@ -193,7 +195,10 @@ export class SessionController {
       onSettled: () => this.pushChat(),
       onStreaming: (s) => d.onStreaming(s),
     });
-    const unsubscribeChat = agent.subscribe((e) => chat.handle(e));
+    const unsubscribeChat = agent.subscribe((e) => {
+      chat.handle(e);
+      if (e.type === "error" && e.source === "tool") d.onToolRefused?.(e.error);
+    });
     const unsubscribeInput = followRunInput(
       agent,
       broker,
@@ -280,7 +285,7 @@ export class SessionController {
     this.deps.postChat(this.modelsMessage());
     this.deps.postChat({ type: "chat/queue", items: [...c.agent.getQueuedMessages()] });
     // A reloaded chat view lost its approval prompts: show them again.
-    for (const r of c.broker.pendingRequests()) this.deps.approvalUi.ask(r, summarizeToolCall(r.toolName, r.args));
+    for (const r of c.broker.pendingRequests()) this.deps.approvalUi.ask(r, approvalSummary(r));
   }
 
   /** The chat of the current path, as the chat view needs it after what it was sent before (see ChatPath). */

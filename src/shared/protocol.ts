@@ -77,13 +77,13 @@ export interface ImageDto {
  * the text (src/core/mentions/file-attachment.ts).
  */
 export interface MentionDto {
-  /** The text in the input, e.g. `@src/app.ts` or `@src/app.ts#12-20`. */
+  /** The text in the input, e.g. `@src/app.ts` or `@src/app.ts#12-20` (starts with `@`). */
   label: string;
-  /** Relative to `root`, forward slashes. */
+  /** Relative to `root`, forward slashes; never leads out of it (`.`: the folder itself). */
   path: string;
-  /** The workspace folder it lies in (absolute). */
+  /** The workspace folder it lies in (absolute, normalized). */
   root: string;
-  /** A selection: its text and 1-based line range. */
+  /** A selection: its text and 1-based line range (lines only with the text; `endLine` not before `startLine`). */
   text?: string;
   startLine?: number;
   endLine?: number;
@@ -300,7 +300,10 @@ export type WebviewToHost =
   | { type: "chat/queueRemove"; id: string }
   /** Pick a thinking level. */
   | { type: "chat/selectThinkingLevel"; level: ThinkingLevel }
-  /** Open the diff of a pending edit again (`toolCallId`), or of a changed file of chat/changedFiles (`file`). */
+  /**
+   * Open the diff of a pending edit again (`toolCallId`), or of a changed file of chat/changedFiles (`file`): one
+   * of them.
+   */
   | { type: "chat/openDiff"; toolCallId?: string; file?: number }
   /** Pick a model by key. */
   | { type: "chat/selectModel"; key: string }

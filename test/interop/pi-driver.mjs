@@ -4,9 +4,10 @@
  *
  *   <node> pi-driver.mjs <path of pi's dist/core/session-manager.js>    (the steps as JSON on stdin)
  *
- * stdin: an array of steps, run in order on one SessionManager ({op: "open" | "create" | "inMemory"} first); a field
- * "$<n>" stands for step n's result. stdout: one JSON array, the result of each step (ids for appends, a snapshot
- * for "snapshot", …). A failing step ends the run with `{error}` as its result, so the test shows pi's message.
+ * stdin: an array of steps, run in order on one SessionManager ({op: "open" | "create" | "inMemory" | "forkFrom"}
+ * first); a field "$<n>" stands for step n's result. stdout: one JSON array, the result of each step (ids for
+ * appends, a snapshot for "snapshot", …). A failing step ends the run with `{error}` as its result, so the test
+ * shows pi's message.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -54,6 +55,11 @@ for (const step of steps) {
         break;
       case "create":
         sm = SessionManager.create(s.cwd, s.dir, s.id === undefined ? undefined : { id: s.id });
+        results.push(sm.getSessionFile());
+        break;
+      case "forkFrom":
+        // pi's static forkFrom(sourcePath, targetCwd, sessionDir): goes on with the fork.
+        sm = SessionManager.forkFrom(s.file, s.cwd, s.dir);
         results.push(sm.getSessionFile());
         break;
       case "inMemory":

@@ -3,6 +3,7 @@ export { createWorkspaceTools } from "./workspace-tools.js";
 export { createReadTool } from "./read-tool.js";
 export { createWriteTool } from "./write-tool.js";
 export { createEditTool } from "./edit-tool.js";
+export { FileChangedSinceReviewError, MAX_REVIEWS, type ReviewedFile } from "./reviewed-file.js";
 export { createBashTool } from "./bash-tool.js";
 export { createGrepTool } from "./grep-tool.js";
 export { createFindTool } from "./find-tool.js";

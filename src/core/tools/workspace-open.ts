@@ -33,6 +33,8 @@ export type OpenPurpose = "read" | "edit" | "write" | "dir";
 export interface OpenedPath extends WorkspacePath {
   handle: FileHandle;
   stat: Stats;
+  /** "write" only: the file did not exist and this call created it (empty). */
+  created: boolean;
 }
 
 function errorCode(e: unknown): string | undefined {
@@ -110,8 +112,11 @@ export async function openFileInside(real: string, realRoot: string, writable = 
   return handle;
 }
 
-/** Opens (creating it, and its folders, when missing) the file `real` for writing, inside `realRoot`. */
-async function openForWrite(real: string, realRoot: string): Promise<FileHandle> {
+/**
+ * Opens (creating it, and its folders, when missing) the file `real` for writing, inside `realRoot`; `created`
+ * tells whether it was missing.
+ */
+async function openForWrite(real: string, realRoot: string): Promise<{ handle: FileHandle; created: boolean }> {
   if (real === realRoot) throw fsError("EISDIR", "is a directory");
   const dirReal = path.dirname(real);
   const folder = await openFolderInside(dirReal, realRoot, true);
@@ -139,7 +144,7 @@ async function openForWrite(real: string, realRoot: string): Promise<FileHandle>
       if (created) await fs.unlink(target).catch(() => undefined);
       throw e;
     }
-    return handle;
+    return { handle, created };
   } finally {
     await folder.close();
   }
@@ -157,14 +162,17 @@ function notRegular(requested: string): Error {
   return new NotRegularFileError(requested);
 }
 
-async function openResolved(loc: WorkspacePath, purpose: OpenPurpose): Promise<FileHandle> {
+async function openResolved(
+  loc: WorkspacePath,
+  purpose: OpenPurpose,
+): Promise<{ handle: FileHandle; created: boolean }> {
   switch (purpose) {
     case "dir":
-      return openFolderInside(loc.real, loc.realRoot);
+      return { handle: await openFolderInside(loc.real, loc.realRoot), created: false };
     case "write":
       return openForWrite(loc.real, loc.realRoot);
     default:
-      return openFileInside(loc.real, loc.realRoot, purpose === "edit");
+      return { handle: await openFileInside(loc.real, loc.realRoot, purpose === "edit"), created: false };
   }
 }
 
@@ -178,9 +186,10 @@ export async function openInWorkspace(cwd: string, requested: string, purpose: O
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     let loc: WorkspacePath;
     let handle: FileHandle;
+    let created: boolean;
     try {
       loc = await resolveInWorkspace(cwd, requested);
-      handle = await openResolved(loc, purpose);
+      ({ handle, created } = await openResolved(loc, purpose));
     } catch (e) {
       if (e instanceof PathChangedError) continue;
       // A FIFO without a reader, opened for writing without blocking.
@@ -192,7 +201,7 @@ export async function openInWorkspace(cwd: string, requested: string, purpose: O
       await handle.close();
       throw stat.isDirectory() ? fsError("EISDIR", "is a directory") : notRegular(requested);
     }
-    return { ...loc, handle, stat };
+    return { ...loc, handle, stat, created };
   }
   throw new Error(
     `"${requested}" kept changing while it was opened (a folder or link was replaced meanwhile); nothing was read or written.`,
