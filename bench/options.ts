@@ -34,9 +34,11 @@ export interface BenchOptions {
   skipSearch: boolean;
   /** Measure only the session search (with --write: only its section of the result files). */
   searchOnly: boolean;
+  /** Measure only the headless tree webview on the selected sessions (printed, never written). */
+  webviewOnly: boolean;
 }
 
-const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only]`;
+const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only] [--webview-only]`;
 
 /** Parses argv (without node and script). Throws with the usage line on anything unknown. */
 export function parseOptions(argv: string[]): BenchOptions {
@@ -57,6 +59,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     checkpointsOnly: false,
     skipSearch: false,
     searchOnly: false,
+    webviewOnly: false,
   };
   let writeGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -105,6 +108,9 @@ export function parseOptions(argv: string[]): BenchOptions {
       case "--search-only":
         options.searchOnly = true;
         break;
+      case "--webview-only":
+        options.webviewOnly = true;
+        break;
       case "--from-last":
         options.fromLast = true;
         options.write = true;
@@ -130,6 +136,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     options.checkpoints = true;
     options.write = false;
   }
+  // A webview-only run measures one part of the tables: it must not overwrite the committed results.
+  if (options.webviewOnly) options.write = false;
   // A search-only run rewrites its own section only, and only when asked to.
   if (options.searchOnly && !writeGiven) options.write = false;
   return options;

@@ -21,7 +21,7 @@ import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./g
 import { parseOptions, UsageRequested, type BenchOptions } from "./options.js";
 import { DATA_DIR, DOCS_FILE, RESULTS_FILE } from "./paths.js";
 import { summariseStore, summariseWebview, type BenchReport, type DatasetResult } from "./report/summary.js";
-import { resultsMarkdown } from "./report/table.js";
+import { resultsMarkdown, webviewTable } from "./report/table.js";
 import { checkTargets } from "./report/targets.js";
 import { measureUi, type UiReport } from "./ui/run-ui.js";
 import type { ParallelUiReport } from "./ui/measure-parallel-ui.js";
@@ -112,7 +112,9 @@ async function measureWebviews(results: DatasetResult[], options: BenchOptions):
       }
       const w = result.webview;
       log(
-        `${result.dataset.name} webview: first paint ${w.firstPaintMs.toFixed(0)} ms, search ${w.searchP50Ms.toFixed(1)} ms`,
+        `${result.dataset.name} webview: first paint ${w.firstPaintMs.toFixed(0)} ms, search ${w.searchP50Ms.toFixed(1)} ms, ` +
+          `leaf move ${w.leafMoveP50Ms.toFixed(1)} ms (worst ${w.leafMoveMaxMs.toFixed(1)} ms; ` +
+          `work ${w.leafMoveWorkP50Ms.toFixed(2)} ms, worst ${w.leafMoveWorkMaxMs.toFixed(2)} ms)`,
       );
     }
   } finally {
@@ -141,6 +143,7 @@ async function main(): Promise<void> {
     return;
   }
   if (options.searchOnly) return searchOnly(options);
+  if (options.webviewOnly) return webviewOnly(options);
   const started = performance.now();
   const loadAtStart = loadavg()[0];
   const startedAt = new Date().toISOString().replace(/\.\d+Z$/, "Z");
@@ -272,6 +275,22 @@ async function searchOnly(options: BenchOptions): Promise<void> {
   if (!options.write) return;
   for (const file of [RESULTS_FILE, DOCS_FILE]) await writeSearchSection(file, section);
   log("wrote the search section of bench/results.md and docs/bench.md");
+}
+
+/**
+ * `--webview-only`: the headless tree webview figures of the selected sessions (generated when missing), printed;
+ * no stores, no real UI, nothing written.
+ */
+async function webviewOnly(options: BenchOptions): Promise<void> {
+  let specs = options.quick ? QUICK_DATASETS : FULL_DATASETS;
+  if (options.only) specs = specs.filter((s) => options.only!.includes(s.name));
+  if (specs.length === 0) throw new Error("no dataset selected (see --only)");
+  const loadAtStart = loadavg()[0];
+  const results: DatasetResult[] = ensureDatasets(specs, DATA_DIR, log).map((dataset) => ({ dataset, stores: {} }));
+  await measureWebviews(results, options);
+  console.log(
+    `\n${webviewTable({ results })}\n\nMedians of ${options.runs} runs. Machine: ${machineLine(loadAtStart)}.`,
+  );
 }
 
 main().catch((error: unknown) => {
