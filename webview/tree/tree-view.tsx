@@ -121,7 +121,8 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
       seenLeafMoves.current = model.leafMoves;
       follow.leafMoved();
     }
-    if (follow.shouldReveal()) scrollRowIntoView(el, activeRow());
+    // A view with no height yet (being laid out) has nowhere to show the row: the move waits for a size.
+    if (el.clientHeight > 0 && follow.shouldReveal()) scrollRowIntoView(el, activeRow());
     if (revealPending.current) {
       revealPending.current = false;
       scrollRowIntoView(el, model.selected >= 0 ? model.rows.rowOf[model.selected] : -1);
