@@ -21,7 +21,7 @@ import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./g
 import { parseOptions, UsageRequested, type BenchOptions } from "./options.js";
 import { DATA_DIR, DOCS_FILE, RESULTS_FILE } from "./paths.js";
 import { summariseStore, summariseWebview, type BenchReport, type DatasetResult } from "./report/summary.js";
-import { resultsMarkdown, webviewTable } from "./report/table.js";
+import { resultsMarkdown, uiLine, uiTable, webviewTable } from "./report/table.js";
 import { checkTargets } from "./report/targets.js";
 import { measureUi, type UiReport } from "./ui/run-ui.js";
 import type { ParallelUiReport } from "./ui/measure-parallel-ui.js";
@@ -144,6 +144,7 @@ async function main(): Promise<void> {
   }
   if (options.searchOnly) return searchOnly(options);
   if (options.webviewOnly) return webviewOnly(options);
+  if (options.uiOnly) return uiOnly(options);
   const started = performance.now();
   const loadAtStart = loadavg()[0];
   const startedAt = new Date().toISOString().replace(/\.\d+Z$/, "Z");
@@ -291,6 +292,28 @@ async function webviewOnly(options: BenchOptions): Promise<void> {
   console.log(
     `\n${webviewTable({ results })}\n\nMedians of ${options.runs} runs. Machine: ${machineLine(loadAtStart)}.`,
   );
+}
+
+/**
+ * `--ui-only`: the real-UI figures (the demo session against the big one of the selected sessions, generated when
+ * missing), printed; nothing else measured, nothing written.
+ */
+async function uiOnly(options: BenchOptions): Promise<void> {
+  let specs = options.quick ? QUICK_DATASETS : FULL_DATASETS;
+  if (options.only) specs = specs.filter((s) => options.only!.includes(s.name));
+  const heavy = ensureDatasets(
+    specs.filter((s) => s.role === "heavy"),
+    DATA_DIR,
+    log,
+  )[0];
+  if (heavy === undefined) throw new Error("--ui-only needs the big session (see --only)");
+  const loadAtStart = loadavg()[0];
+  const ui = await measureUi(
+    { label: heavy.label, file: heavy.path },
+    { runs: options.uiRuns, moves: options.uiMoves },
+    log,
+  );
+  console.log(`\n${uiTable({ ui })}\n\n${uiLine({ ui })} Machine: ${machineLine(loadAtStart)}.`);
 }
 
 main().catch((error: unknown) => {

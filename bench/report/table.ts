@@ -140,7 +140,7 @@ function ratio(a: number, b: number): string {
 }
 
 /** The real-UI table: the small and the big session, and the big one's figures as multiples of the small's. */
-export function uiTable(report: BenchReport): string {
+export function uiTable(report: Pick<BenchReport, "ui">): string {
   const ui = report.ui;
   if (!ui) return "";
   const lines = mdHead([
@@ -180,7 +180,7 @@ export function uiTable(report: BenchReport): string {
 }
 
 /** How the real-UI figures were made, one line. */
-export function uiLine(report: BenchReport): string {
+export function uiLine(report: Pick<BenchReport, "ui">): string {
   const ui = report.ui;
   if (!ui) return "";
   const recovered = ui.small.recovered + ui.large.recovered;

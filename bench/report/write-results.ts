@@ -190,8 +190,8 @@ Run \`npm run bench -- --quick\` for a smoke run (smaller sessions, 2 runs; writ
 files from the last run (e.g. after editing \`bench/analysis.md\`), \`--no-ui\` to skip the real-UI figures
 (\`--ui-runs N\` sets their rounds), \`--no-checkpoints\` to skip the checkpoint timings and
 \`--checkpoints-only\` to run only them (never written), \`--no-search\` to skip the session search (below) and
-\`--search-only\` to measure only it (with \`--write\` it rewrites only its section), \`--webview-only\` to measure only
-the tree webview of the sessions chosen with \`--only\` (printed, never written), \`--help\` for the rest.
+\`--search-only\` to measure only it (with \`--write\` it rewrites only its section), \`--webview-only\` or \`--ui-only\` to measure only
+the tree webview or the real UI of the sessions chosen with \`--only\` (printed, never written), \`--help\` for the rest.
 `;
 
 /** Formats Markdown as the repository's Prettier config does, so `npm run lint` stays clean. */
