@@ -138,7 +138,8 @@ export class TreeModel {
         if (msg.showArchived !== undefined) this.archivedStateArrived();
         if (this.index.leaf !== leafBefore) {
           this.leafMoves++;
-          if (selectionOnActive) this.selected = this.activeNode();
+          const active = this.activeNode();
+          if (selectionOnActive && active >= 0) this.selected = active;
         }
         break;
       }
