@@ -300,6 +300,24 @@ test("the user scrolled the active row away: no jump; the control, its key and T
   });
 });
 
+test("the control had the focus when the row came back into view: the tree takes the focus, not the page", () => {
+  const host = chatHost(40);
+  return withPage(openChat(host), async (vp) => {
+    await wheel(vp, -400);
+    await vp.page.focus('[role="tree"]');
+    await vp.page.keyboard.press("Tab");
+    assert.equal(
+      await vp.page.evaluate(() => document.activeElement?.getAttribute("aria-label")),
+      "Go to the active row",
+    );
+    // Scrolled back by hand: the control goes, and the focus with it would be lost.
+    await wheel(vp, 4000);
+    assert.ok(await inView(vp));
+    assert.equal(await goToActive(vp).count(), 0);
+    assert.equal(await vp.page.evaluate(() => document.activeElement?.getAttribute("role")), "tree");
+  });
+});
+
 test("the hold lasts a few seconds: a leaf move after it brings the active row back", () => {
   const host = chatHost(40);
   return withPage(openChat(host), async (vp) => {

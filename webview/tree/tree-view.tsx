@@ -63,6 +63,9 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
   const [viewHeight, setViewHeight] = useState(400);
   const revealPending = useRef(false);
   const follow = useMemo(() => new ActiveFollow(), []);
+  /** The "active" control has the keyboard focus (it goes away once the row is in view; the tree takes it then). */
+  const controlFocused = useRef(false);
+  const controlRef = useRef<HTMLButtonElement>(null);
   const seenLeafMoves = useRef(model.leafMoves);
   const archivedAnswerSeq = useRef(0);
   const texts = useRef(new Map<string, string>());
@@ -130,6 +133,13 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
       follow.userMoved(rowInView(activeRow(), el.scrollTop, el.clientHeight));
     }
     follow.scrolledTo(el.scrollTop);
+    if (controlFocused.current && document.activeElement !== controlRef.current) {
+      // The control had the focus and went (its row came into view without it: a leaf move, a scroll by hand):
+      // the tree takes the focus rather than the page.
+      controlFocused.current = false;
+      if (document.activeElement === null || document.activeElement === document.body)
+        el.focus({ preventScroll: true });
+    }
     model.viewTopRow = Math.floor(el.scrollTop / ROW_HEIGHT);
     if (el.scrollTop !== scrollTop) setScrollTop(el.scrollTop);
   });
@@ -327,6 +337,8 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
             aria-keyshortcuts="Shift+A"
             title="Go to the active row (Shift+A)"
             onClick={goToActive}
+            ref={controlRef}
+            onFocus={() => (controlFocused.current = true)}
           >
             <span
               class={`codicon ${active * ROW_HEIGHT < scrollTop ? "codicon-arrow-up" : "codicon-arrow-down"}`}
