@@ -23,7 +23,7 @@ import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./g
 import { parseOptions, UsageRequested, type BenchOptions } from "./options.js";
 import { DATA_DIR, DOCS_FILE, RESULTS_FILE } from "./paths.js";
 import { summariseStore, summariseWebview, type BenchReport, type DatasetResult } from "./report/summary.js";
-import { resultsMarkdown } from "./report/table.js";
+import { resultsMarkdown, uiLine, uiTable, webviewTable } from "./report/table.js";
 import { checkTargets } from "./report/targets.js";
 import { measureUi, type UiReport } from "./ui/run-ui.js";
 import type { ParallelUiReport } from "./ui/measure-parallel-ui.js";
@@ -114,7 +114,9 @@ async function measureWebviews(results: DatasetResult[], options: BenchOptions):
       }
       const w = result.webview;
       log(
-        `${result.dataset.name} webview: first paint ${w.firstPaintMs.toFixed(0)} ms, search ${w.searchP50Ms.toFixed(1)} ms`,
+        `${result.dataset.name} webview: first paint ${w.firstPaintMs.toFixed(0)} ms, search ${w.searchP50Ms.toFixed(1)} ms, ` +
+          `leaf move ${w.leafMoveP50Ms.toFixed(1)} ms (worst ${w.leafMoveMaxMs.toFixed(1)} ms; ` +
+          `work ${w.leafMoveWorkP50Ms.toFixed(2)} ms, worst ${w.leafMoveWorkMaxMs.toFixed(2)} ms)`,
       );
     }
   } finally {
@@ -147,6 +149,8 @@ async function main(): Promise<void> {
     bashLines(await measureBash(options.quick ? 10 : 30)).forEach((line) => log(line));
     return;
   }
+  if (options.webviewOnly) return webviewOnly(options);
+  if (options.uiOnly) return uiOnly(options);
   const started = performance.now();
   const loadAtStart = loadavg()[0];
   const startedAt = new Date().toISOString().replace(/\.\d+Z$/, "Z");
@@ -286,6 +290,44 @@ async function searchOnly(options: BenchOptions): Promise<void> {
   if (!options.write) return;
   for (const file of [RESULTS_FILE, DOCS_FILE]) await writeSearchSection(file, section);
   log("wrote the search section of bench/results.md and docs/bench.md");
+}
+
+/**
+ * `--webview-only`: the headless tree webview figures of the selected sessions (generated when missing), printed;
+ * no stores, no real UI, nothing written.
+ */
+async function webviewOnly(options: BenchOptions): Promise<void> {
+  let specs = options.quick ? QUICK_DATASETS : FULL_DATASETS;
+  if (options.only) specs = specs.filter((s) => options.only!.includes(s.name));
+  if (specs.length === 0) throw new Error("no dataset selected (see --only)");
+  const loadAtStart = loadavg()[0];
+  const results: DatasetResult[] = ensureDatasets(specs, DATA_DIR, log).map((dataset) => ({ dataset, stores: {} }));
+  await measureWebviews(results, options);
+  console.log(
+    `\n${webviewTable({ results })}\n\nMedians of ${options.runs} runs. Machine: ${machineLine(loadAtStart)}.`,
+  );
+}
+
+/**
+ * `--ui-only`: the real-UI figures (the demo session against the big one of the selected sessions, generated when
+ * missing), printed; nothing else measured, nothing written.
+ */
+async function uiOnly(options: BenchOptions): Promise<void> {
+  let specs = options.quick ? QUICK_DATASETS : FULL_DATASETS;
+  if (options.only) specs = specs.filter((s) => options.only!.includes(s.name));
+  const heavy = ensureDatasets(
+    specs.filter((s) => s.role === "heavy"),
+    DATA_DIR,
+    log,
+  )[0];
+  if (heavy === undefined) throw new Error("--ui-only needs the big session (see --only)");
+  const loadAtStart = loadavg()[0];
+  const ui = await measureUi(
+    { label: heavy.label, file: heavy.path },
+    { runs: options.uiRuns, moves: options.uiMoves },
+    log,
+  );
+  console.log(`\n${uiTable({ ui })}\n\n${uiLine({ ui })} Machine: ${machineLine(loadAtStart)}.`);
 }
 
 main().catch((error: unknown) => {
