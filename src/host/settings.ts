@@ -1,6 +1,7 @@
 /** Reads the extension's settings (contributes.configuration in package.json). */
 import * as vscode from "vscode";
 import { DEFAULT_CHECKPOINT_LIMITS } from "../core/checkpoints/types.js";
+import type { QueuedKind } from "../core/agent/prompt-queue.js";
 import type { AskSetting } from "./navigate-flow.js";
 import type { RestoreOnSwitchSetting } from "./restore-on-switch.js";
 import { parseAutoApprove, type AutoApprove } from "./tool-approval.js";
@@ -69,6 +70,11 @@ export function loadWorkspaceHooksSetting(): boolean {
 export function systemPromptAppendSetting(): string {
   const v = cfg().get<unknown>("systemPrompt.append");
   return typeof v === "string" ? v : "";
+}
+
+/** `agentTree.chat.enterWhileRunning`: what Enter queues while the agent works (Alt+Enter queues the other). */
+export function enterWhileRunningSetting(): QueuedKind {
+  return cfg().get<unknown>("chat.enterWhileRunning") === "steer" ? "steer" : "followUp";
 }
 
 /** True when a configuration change touches one of our settings under `key`. */
