@@ -123,7 +123,9 @@ export interface TodoPathSource {
 
 /** True when an assistant envelope's tool names (`read, todo`) include the todo tool. */
 function callsTodo(toolName: string | undefined): boolean {
-  return toolName !== undefined && toolName.split(", ").includes(TODO_TOOL_NAME);
+  // Most envelopes name no todo call: a substring test first, so a long path is walked without allocating.
+  if (toolName === undefined || !toolName.includes(TODO_TOOL_NAME)) return false;
+  return toolName === TODO_TOOL_NAME || toolName.split(", ").includes(TODO_TOOL_NAME);
 }
 
 /**
