@@ -312,6 +312,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     input: chatInputHandoff,
     log,
     onRenamed: (sm) => tree.setDescription(sessionTitle(sm)),
+    instructions: instructions.loader,
     parallel: () => parallelRef.current,
   });
   context.subscriptions.push(...chatInput.disposables);
@@ -427,6 +428,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       if (affects(e, "models.custom")) loadCustomModels();
       if (affects(e, "models.custom") || affects(e, "model")) controller.refreshModels();
       if (affects(e, "checkpoints.maxFileSizeMB")) checkpoints.reset();
+      if (affects(e, "chat.enterWhileRunning")) chatInput.service.settingsChanged();
       if (affects(e, "sessionDirectory")) {
         void vscode.window.showInformationMessage(
           "Agent Tree: the sessions folder changed. Use “Agent: Open Session…” or “Agent: New Session” to use it.",

@@ -9,6 +9,7 @@ import type { AgentCheckpointHook } from "../core/checkpoints/turn-checkpoints.j
 import type { ModelRegistry } from "../core/providers/model-registry.js";
 import type { ModelInfo, ThinkingLevel } from "../core/providers/types.js";
 import type { QueuedKind } from "../core/agent/prompt-queue.js";
+import type { UserCommand } from "../core/agent/user-command.js";
 import type { ImageContent, TextContent } from "../core/messages.js";
 import type { LockHolderInfo, LockLossReason } from "../core/session/errors.js";
 import type { SessionManager } from "../core/session/session-manager.js";
@@ -297,9 +298,11 @@ export class SessionController {
       start: path.start,
       keep: path.keep,
       messages: path.messages,
-      streaming: c.agent.isStreaming,
+      // A command the user typed counts: the chat offers Abort (and Escape) while it runs.
+      streaming: c.agent.isStreaming || c.agent.isBashRunning,
       usage: usageOf(path.usage, model?.contextWindow ?? 0),
     };
+    if (path.todos) msg.todos = path.todos;
     if (model) msg.model = toModelDto(model);
     const readOnly = this.readOnlyReason();
     if (readOnly !== undefined) msg.noModelReason = readOnly;
@@ -352,6 +355,19 @@ export class SessionController {
       return e instanceof Error ? e.message : String(e);
     }
     return undefined;
+  }
+
+  /**
+   * Runs a command the user typed (`!command`, `!!command`) in the workspace and records it on the path
+   * (AgentSession.executeBash); while a prompt runs, once it ended. Resolves when it ended and was recorded; rejects
+   * with the reason when it cannot run (no session, read-only, a command already running, a move in progress).
+   */
+  async runUserCommand(command: UserCommand): Promise<void> {
+    const c = this.current;
+    if (!c) throw new Error("No session is open.");
+    const readOnly = this.readOnlyReason();
+    if (readOnly !== undefined) throw new Error(readOnly);
+    await c.agent.executeBash(command.command, { excludeFromContext: command.excludeFromContext });
   }
 
   /** Change (empty text: remove) a queued message; nothing happens when it was already delivered. */

@@ -1,6 +1,7 @@
 /** Reads the extension's settings (contributes.configuration in package.json). */
 import * as vscode from "vscode";
 import { DEFAULT_CHECKPOINT_LIMITS } from "../core/checkpoints/types.js";
+import type { QueuedKind } from "../core/agent/prompt-queue.js";
 import type { AskSetting } from "./navigate-flow.js";
 import type { RestoreOnSwitchSetting } from "./restore-on-switch.js";
 import { parseSandboxSettings, type SandboxSettings } from "./sandbox-choice.js";
@@ -88,6 +89,11 @@ export function sandboxSettings(): SandboxSettings {
     allowNetwork: user("allowNetwork"),
     readOnlyPaths: user("readOnlyPaths"),
   });
+}
+
+/** `agentTree.chat.enterWhileRunning`: what Enter queues while the agent works (Alt+Enter queues the other). */
+export function enterWhileRunningSetting(): QueuedKind {
+  return cfg().get<unknown>("chat.enterWhileRunning") === "steer" ? "steer" : "followUp";
 }
 
 /** True when a configuration change touches one of our settings under `key`. */

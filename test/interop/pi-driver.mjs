@@ -11,6 +11,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const { SessionManager } = await import(pathToFileURL(process.argv[2]).href);
@@ -130,6 +131,13 @@ for (const step of steps) {
         const piAi = createRequire(process.argv[2]).resolve("@earendil-works/pi-ai");
         const { getCurrentSystemMessage } = await import(pathToFileURL(piAi).href);
         results.push(getCurrentSystemMessage(sm.buildSessionContext().messages) ?? null);
+        break;
+      }
+      case "llmMessages": {
+        // What pi sends the model from its leaf: its own convertToLlm (core/messages.js, beside the session manager).
+        const messagesJs = pathToFileURL(join(dirname(process.argv[2]), "messages.js")).href;
+        const { convertToLlm } = await import(messagesJs);
+        results.push(convertToLlm(sm.buildSessionContext().messages));
         break;
       }
       case "list": {

@@ -5,7 +5,14 @@
  */
 import * as path from "node:path";
 import { ContextCache } from "./context-cache.js";
-import { contentText, convertToLlm, type AgentMessage, type CustomMessage, type UserMessage } from "../messages.js";
+import {
+  contentText,
+  convertToLlm,
+  type AgentMessage,
+  type BashExecutionMessage,
+  type CustomMessage,
+  type UserMessage,
+} from "../messages.js";
 import { CompactionError, runCompaction, type CompactionEnv } from "../compaction/run-compaction.js";
 import {
   DEFAULT_BRANCH_SUMMARY_RESERVE_TOKENS,
@@ -49,6 +56,7 @@ import { chooseSummarySource, type SummarySource } from "./summary-source.js";
 import { KeyRedactor } from "./key-redactor.js";
 import { errorText } from "../error-text.js";
 import { PromptQueue, type QueuedKind, type QueuedMessage } from "./prompt-queue.js";
+import { COMMAND_RUNNING_TEXT, UserCommandRunner } from "./user-command.js";
 import { SystemPromptSync, promptTextOf } from "./system-prompt-sync.js";
 import type { SystemPromptProvider } from "../prompt/workspace-prompt.js";
 
@@ -149,6 +157,10 @@ export class AgentSession {
   private filesMayHaveChanged = false;
   /** What the user typed while this agent works (steering and follow-ups). */
   private readonly promptQueue = new PromptQueue((items) => this.emit({ type: "queue_update", items }));
+  /** Commands the user types (`!command`), one at a time. */
+  private readonly userCommands: UserCommandRunner;
+  /** Commands that ended while a prompt ran: recorded when it ends (pi's order: a tool call and its result stay together). */
+  private pendingCommands: BashExecutionMessage[] = [];
 
   constructor(options: AgentSessionOptions) {
     this.options = options;
@@ -163,6 +175,12 @@ export class AgentSession {
         ...(options.commandSandbox ? { commandSandbox: options.commandSandbox } : {}),
       });
     this.redactor = new KeyRedactor(() => keyEnvValues(process.env, this.modelRegistry.all()));
+    this.userCommands = new UserCommandRunner({
+      cwd: options.cwd,
+      env: () => withoutKeys(process.env, this.modelRegistry.all()),
+      emit: (e) => this.emit(e),
+      redact: (text) => this.redactor.redactText(text),
+    });
     this.stream = options.stream ?? streamCompletion;
     this.complete = options.complete ?? completeText;
     this.contextCache = new ContextCache(this.sessionManager);
@@ -287,11 +305,17 @@ export class AgentSession {
     return [...this.tools, ...extra.filter((t) => !own.has(t.name))];
   }
 
-  private assertIdle(action: string, writes = true): void {
+  /** `duringPrompt`: the action may run while a prompt runs (a command the user types). */
+  private assertIdle(action: string, writes = true, duringPrompt = false): void {
     if (this.disposed) throw new Error(`Cannot ${action}: the session was disposed`);
     if (writes && this.sessionManager.isReadOnly()) throw new Error(`Cannot ${action}: the session is open read-only`);
-    if (this.running) throw new Error(`Cannot ${action} while a prompt is running; abort it first`);
+    if (this.running && !duringPrompt) throw new Error(`Cannot ${action} while a prompt is running; abort it first`);
     if (this.busyWith) throw new Error(`Cannot ${action} while ${this.busyWith} is in progress`);
+  }
+
+  /** A move or a compaction waits for the user's command: it is recorded at the leaf it ends on. */
+  private assertNoCommand(action: string): void {
+    if (this.userCommands.running) throw new Error(`Cannot ${action} while a command runs; stop it first`);
   }
 
   // ---- prompting ----------------------------------------------------------------------------
@@ -363,6 +387,51 @@ export class AgentSession {
   /** Stops the running prompt: the stream and tools are aborted, what was said is kept. */
   abort(): void {
     this.abortController?.abort();
+  }
+
+  // ---- commands the user types --------------------------------------------------------------
+
+  /**
+   * Runs a command the user typed (`!command`; `excludeFromContext` for `!!`) in the workspace as the bash tool
+   * runs its commands (no approval: the user typed it) and records pi's bashExecution message at the leaf — while a
+   * prompt runs, once it ended, as pi does. Emits bash_execution_start, _update and _end, then message_end once
+   * recorded. Resolves with the message (`cancelled` after abortBash()); rejects when it cannot start (a read-only
+   * session, a command already running, a navigation or compaction in progress) or cannot be recorded.
+   */
+  async executeBash(command: string, options: { excludeFromContext?: boolean } = {}): Promise<BashExecutionMessage> {
+    if (typeof command !== "string" || command.trim() === "") throw new Error("Cannot run an empty command");
+    this.assertIdle("run a command", true, true);
+    if (this.userCommands.running) throw new Error(COMMAND_RUNNING_TEXT);
+    // Keys the host holds are known before the command's output is shown or recorded (it is redacted of them).
+    await this.learnHostKeys();
+    const message = await this.userCommands.run({
+      command: command.trim(),
+      excludeFromContext: options.excludeFromContext === true,
+    });
+    if (this.running) this.pendingCommands.push(message);
+    else this.appendMessage(message, []);
+    return message;
+  }
+
+  /** Stops the running command the user typed, if any; its output so far is recorded. */
+  abortBash(): void {
+    this.userCommands.abort();
+  }
+
+  /** True while a command the user typed runs. */
+  get isBashRunning(): boolean {
+    return this.userCommands.running;
+  }
+
+  /** Records the commands that ended while the prompt ran. */
+  private flushCommands(): void {
+    for (const message of this.pendingCommands.splice(0)) {
+      try {
+        this.appendMessage(message, []);
+      } catch (err) {
+        this.emit({ type: "error", error: `The command was not recorded: ${errorText(err)}`, source: "tool" });
+      }
+    }
   }
 
   /** Ends a navigation/compaction/fork; hook messages sent meanwhile are added now. */
@@ -472,6 +541,7 @@ export class AgentSession {
       external?.removeEventListener("abort", onExternalAbort);
       // Messages a hook sent too late for this prompt are kept, not lost.
       if (this.queued.length > 0) this.flushQueued(produced);
+      this.flushCommands();
       await this.endCheckpoints();
       this.promptSync?.endRun();
       this.running = false;
@@ -603,6 +673,7 @@ export class AgentSession {
    */
   async compact(customInstructions?: string, signal?: AbortSignal): Promise<CompactionEntry | undefined> {
     this.assertIdle("compact");
+    this.assertNoCommand("compact");
     this.busyWith = "a compaction";
     try {
       const outcome = await runCompaction(
@@ -626,6 +697,7 @@ export class AgentSession {
    */
   async navigateTree(targetId: string, options: NavigateTreeOptions = {}): Promise<NavigateTreeResult> {
     this.assertIdle("navigate");
+    this.assertNoCommand("navigate");
     this.busyWith = "a navigation";
     try {
       return withPiFields(await navigateTree(this.navigateEnv(), targetId, options));
@@ -655,6 +727,7 @@ export class AgentSession {
    */
   async bringConclusions(sourceId: string, options: BringConclusionsOptions = {}): Promise<BringConclusionsResult> {
     this.assertIdle("bring conclusions");
+    this.assertNoCommand("bring conclusions");
     this.busyWith = "bringing conclusions";
     try {
       return await bringConclusions(this.navigateEnv(), sourceId, options);
@@ -712,6 +785,7 @@ export class AgentSession {
   /** Aborts whatever runs and drops listeners, hooks and commands. */
   dispose(): void {
     this.abort();
+    this.abortBash();
     this.disposed = true;
     this.listeners.clear();
     this.hookRunner.clear();

@@ -52,6 +52,8 @@ export interface LoadedInstructions {
   watchFiles: string[];
   /** The skills folders looked into, present or not (the host watches the SKILL.md files below them). */
   skillFolders: string[];
+  /** How each listed skill's SKILL.md is read again (`/skill:name`), by its path: as the scan read it. */
+  skillScopes: Record<string, FileScope>;
 }
 
 /** See the file comment. */
@@ -166,6 +168,7 @@ export async function loadInstructions(sources: InstructionSources): Promise<Loa
     );
   }
   const skills: SkillInfo[] = [];
+  const skillScopes: Record<string, FileScope> = {};
   const byName = new Map<string, SkillInfo>();
   for (const { dir, scope, kind } of skillDirs) {
     const scan = await scanSkillsDir(dir, maxBytes, scope);
@@ -182,6 +185,7 @@ export async function loadInstructions(sources: InstructionSources): Promise<Loa
       }
       byName.set(skill.name, skill);
       skills.push(skill);
+      skillScopes[skill.filePath] = scope;
     }
   }
 
@@ -195,5 +199,6 @@ export async function loadInstructions(sources: InstructionSources): Promise<Loa
     restrictedByTrust,
     watchFiles,
     skillFolders: skillDirs.map((d) => d.dir),
+    skillScopes,
   };
 }

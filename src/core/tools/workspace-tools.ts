@@ -6,6 +6,7 @@ import { createGrepTool } from "./grep-tool.js";
 import { createLsTool } from "./ls-tool.js";
 import { createReadTool } from "./read-tool.js";
 import type { CommandSandbox } from "./sandbox.js";
+import { createTodoTool } from "./todo-tool.js";
 import type { AgentTool } from "./types.js";
 import { createWriteTool } from "./write-tool.js";
 
@@ -20,7 +21,7 @@ export interface WorkspaceToolOptions {
 }
 
 /**
- * read, write, edit, bash, grep, find, ls — all confined to `cwd`. write, edit and bash have
+ * read, write, edit, bash, grep, find, ls — all confined to `cwd` — and todo (the agent's checklist). write, edit and bash have
  * `mutates: true`, so the host asks before running them unless the user allowed it.
  */
 export function createWorkspaceTools(cwd: string, options: WorkspaceToolOptions = {}): AgentTool[] {
@@ -32,5 +33,6 @@ export function createWorkspaceTools(cwd: string, options: WorkspaceToolOptions 
     createGrepTool(cwd),
     createFindTool(cwd),
     createLsTool(cwd),
+    createTodoTool(),
   ];
 }
