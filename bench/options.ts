@@ -36,9 +36,11 @@ export interface BenchOptions {
   searchOnly: boolean;
   /** Only the start of a `bash` tool call against a plain spawn: printed, nothing written. */
   bashOnly: boolean;
+  /** Only the start of an MCP stdio server through the pool against the SDK's own transport: printed, nothing written. */
+  mcpOnly: boolean;
 }
 
-const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only] [--bash-only]`;
+const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only] [--bash-only] [--mcp-only]`;
 
 /** Parses argv (without node and script). Throws with the usage line on anything unknown. */
 export function parseOptions(argv: string[]): BenchOptions {
@@ -60,6 +62,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     skipSearch: false,
     searchOnly: false,
     bashOnly: false,
+    mcpOnly: false,
   };
   let writeGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -110,6 +113,9 @@ export function parseOptions(argv: string[]): BenchOptions {
         break;
       case "--bash-only":
         options.bashOnly = true;
+        break;
+      case "--mcp-only":
+        options.mcpOnly = true;
         break;
       case "--from-last":
         options.fromLast = true;
