@@ -40,9 +40,11 @@ export interface BenchOptions {
   webviewOnly: boolean;
   /** Measure only the real UI, the demo session against the big one (printed, never written). */
   uiOnly: boolean;
+  /** Only the start of an MCP stdio server through the pool against the SDK's own transport: printed, nothing written. */
+  mcpOnly: boolean;
 }
 
-const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only] [--bash-only] [--webview-only|--ui-only]`;
+const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only] [--bash-only] [--mcp-only] [--webview-only|--ui-only]`;
 
 /** Parses argv (without node and script). Throws with the usage line on anything unknown. */
 export function parseOptions(argv: string[]): BenchOptions {
@@ -66,6 +68,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     bashOnly: false,
     webviewOnly: false,
     uiOnly: false,
+    mcpOnly: false,
   };
   let writeGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -122,6 +125,9 @@ export function parseOptions(argv: string[]): BenchOptions {
         break;
       case "--ui-only":
         options.uiOnly = true;
+        break;
+      case "--mcp-only":
+        options.mcpOnly = true;
         break;
       case "--from-last":
         options.fromLast = true;

@@ -18,6 +18,7 @@ import { measureParallel, parallelLines } from "./parallel/measure-parallel.js";
 import { measureSandbox, sandboxLines } from "./parallel/measure-sandbox.js";
 import { measurePrompt, promptLine } from "./prompt/measure-prompt.js";
 import { bashLines, measureBash } from "./bash/measure-bash.js";
+import { mcpLines, measureMcp } from "./mcp/measure-mcp.js";
 import type { ChildResult, Impl } from "./child/protocol.js";
 import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./generate/datasets.js";
 import { parseOptions, UsageRequested, type BenchOptions } from "./options.js";
@@ -151,6 +152,10 @@ async function main(): Promise<void> {
   }
   if (options.webviewOnly) return webviewOnly(options);
   if (options.uiOnly) return uiOnly(options);
+  if (options.mcpOnly) {
+    mcpLines(await measureMcp(options.quick ? 5 : 20)).forEach((line) => log(line));
+    return;
+  }
   const started = performance.now();
   const loadAtStart = loadavg()[0];
   const startedAt = new Date().toISOString().replace(/\.\d+Z$/, "Z");
@@ -202,6 +207,10 @@ async function main(): Promise<void> {
   await measureBash(options.quick ? 10 : 30)
     .then((m) => bashLines(m).forEach((line) => log(line)))
     .catch((error: unknown) => log(`bash: ${errorText(error)}`));
+  // An MCP stdio server's start through the pool (away from this process) against the SDK's own: printed.
+  await measureMcp(options.quick ? 5 : 20)
+    .then((m) => mcpLines(m).forEach((line) => log(line)))
+    .catch((error: unknown) => log(`mcp: ${errorText(error)}`));
   if (!options.skipWebview && results.length > 0) {
     // No Chromium (or a broken bundle) must not cost the store results: the webview targets show "n/a".
     await measureWebviews(results, options).catch((error: unknown) => log(`webview: ${errorText(error)}`));

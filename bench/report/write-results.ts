@@ -192,9 +192,12 @@ files from the last run (e.g. after editing \`bench/analysis.md\`), \`--no-ui\` 
 \`--checkpoints-only\` to run only them (never written), \`--no-search\` to skip the session search (below) and
 \`--search-only\` to measure only it (with \`--write\` it rewrites only its section), \`--bash-only\` to time only
 the start of a \`bash\` tool call (\`true\` and \`echo hello\` through the tool and as a plain \`spawn\` of
-\`bash -c\`, interleaved; printed, never written; target: within 150 ms of the plain spawn), \`--webview-only\` or
-\`--ui-only\` to measure only the tree webview or the real UI of the sessions chosen with \`--only\` (printed, never
-written), \`--help\` for the rest.
+\`bash -c\`, interleaved; printed, never written; target: within 150 ms of the plain spawn), \`--mcp-only\` to time only
+the start of an MCP stdio server (the fixture server to its tools listed, through the pool — on Linux started away
+from the extension host — and through the SDK's own \`StdioClientTransport\` with the same environment,
+interleaved; printed, never written; target: within 150 ms), \`--webview-only\` or \`--ui-only\` to measure only
+the tree webview or the real UI of the sessions chosen with \`--only\` (printed, never written), \`--help\` for the
+rest.
 `;
 
 /** Formats Markdown as the repository's Prettier config does, so `npm run lint` stays clean. */

@@ -20,7 +20,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { shell } from "./command-process.js";
+import { shell, shellQuote } from "./command-process.js";
 
 /** What a sandboxed command may see and do. */
 export interface SandboxPolicy {
@@ -142,11 +142,6 @@ export function bubblewrapArgs(policy: SandboxPolicy, env: NodeJS.ProcessEnv, cw
   for (const m of mounts) args.push(...m.args);
   args.push("--dev", "/dev", "--proc", "/proc", "--setenv", "TMPDIR", "/tmp", "--chdir", path.resolve(cwd));
   return args;
-}
-
-/** `s` as one word of a POSIX shell command line. */
-export function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
