@@ -7,13 +7,13 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { HookAPI } from "../core/hooks/types.js";
 import { withoutKeys } from "../core/providers/api-key.js";
-import { ModelRegistry } from "../core/providers/model-registry.js";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { ToolApprovalRequest } from "../core/tools/types.js";
 import { HostActions } from "./actions.js";
 import { CompareActions } from "./compare/compare-actions.js";
 import { ComparePanels } from "./compare/compare-panel.js";
 import { ApiKeys } from "./api-keys.js";
+import { ModelService } from "./model-service.js";
 import { ArchiveActions } from "./archive-actions.js";
 import { ArchivedVisibility } from "./archived-visibility.js";
 import { CheckpointActions } from "./checkpoint-actions.js";
@@ -38,14 +38,7 @@ import { SessionOpener } from "./session-opener.js";
 import { SessionSearchUi } from "./session-search-ui.js";
 import { InstructionsService } from "./instructions-service.js";
 import { SystemPromptDocuments } from "./system-prompt-document.js";
-import {
-  affects,
-  autoApproveSetting,
-  checkpointMaxFileBytes,
-  customModelsSetting,
-  defaultModelSetting,
-  loadWorkspaceHooksSetting,
-} from "./settings.js";
+import { affects, autoApproveSetting, checkpointMaxFileBytes, loadWorkspaceHooksSetting } from "./settings.js";
 import { OneAtATime } from "./webview-ready-watchdog.js";
 import { AgentWebviewView } from "./webview-view.js";
 import { loadWorkspaceHooks } from "./workspace-hooks.js";
@@ -99,19 +92,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   context.subscriptions.push(log);
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
 
-  const registry = new ModelRegistry();
-  const loadCustomModels = (): void => {
-    registry.clearCustomModels();
-    const issues = registry.addCustomModels(customModelsSetting());
-    for (const i of issues) log.warn(i.message);
-    if (issues.length)
-      void vscode.window.showWarningMessage(`agentTree.models.custom: ${issues.map((i) => i.message).join("; ")}`);
-  };
-  loadCustomModels();
-
   const keys = new ApiKeys(context.secrets);
   context.subscriptions.push(keys);
-  await keys.load(registry.all().map((m) => m.provider));
+  // The models load with the first session (or model command), not here: see src/host/model-service.ts.
+  const modelService = new ModelService({ keys, log, cwd });
+  context.subscriptions.push(modelService);
 
   const hookRegistry = new HookRegistry();
   const sessionChanged = new vscode.EventEmitter<SessionChangeEvent>();
@@ -153,7 +138,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   });
 
   // MCP servers' tools (docs/core-api.md, "MCP servers"): started with the first prompt, stopped with the window.
-  const mcp = new McpService({ context, cwd, log, baseEnv: () => withoutKeys(process.env, registry.all()) });
+  const mcp = new McpService({ context, cwd, log, baseEnv: () => withoutKeys(process.env, modelService.registry) });
   mcpRef = mcp;
   context.subscriptions.push(mcp);
   /** Set once the parallel actions exist; sessions opened before that are watched when they are created. */
@@ -189,12 +174,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     toolSource: mcp.pool,
     systemPrompt: instructions.provider,
     onRunEnd: (sm, firstUserId) => void runChangesView.runEnded(sm, firstUserId),
-    modelRegistry: registry,
+    models: () => modelService.load(),
     hookRegistry,
     getApiKey: (m) => keys.get(m.provider),
-    hasKey: (m) => keys.has(m),
+    hasKey: (m) => keys.has(m.provider),
     autoApprove: autoApproveSetting,
-    defaultModelKey: defaultModelSetting,
+    defaultModelKey: () => modelService.defaultModelKey(),
+    compaction: () => modelService.settings().compaction,
     postTree: (m) => tree.post(m),
     postChat: postMainChat,
     isViewReady: (kind) => (kind === "tree" ? tree : chat).isReady,
@@ -410,8 +396,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       parallel,
     }),
     keys.onDidChange(() => controller.refreshModels()),
+    modelService.onDidChange(() => controller.refreshModels()),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (affects(e, "models.custom")) loadCustomModels();
+      if (affects(e, "models.custom")) modelService.reloadCustomModels();
       if (affects(e, "models.custom") || affects(e, "model")) controller.refreshModels();
       if (affects(e, "checkpoints.maxFileSizeMB")) checkpoints.reset();
       if (affects(e, "sessionDirectory")) {

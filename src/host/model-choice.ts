@@ -22,9 +22,9 @@ export function toModelDto(m: ModelInfo): ModelDto {
   return dto;
 }
 
-/** Models that can be called now: they need no key or one is available. */
-export function usableModels(all: readonly ModelInfo[], hasKey: (m: ModelInfo) => boolean): ModelInfo[] {
-  return all.filter((m) => m.noApiKey === true || hasKey(m));
+/** Models that can be called now (`usable`: a key, a login, or none needed). */
+export function usableModels(all: readonly ModelInfo[], usable: (m: ModelInfo) => boolean): ModelInfo[] {
+  return all.filter((m) => usable(m));
 }
 
 /**

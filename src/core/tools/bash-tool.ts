@@ -1,6 +1,5 @@
 /** `bash` {command, timeout?}: run a shell command in the workspace root; output tail kept. */
 import { StringDecoder } from "node:string_decoder";
-import { BUILTIN_MODELS } from "../providers/builtin-models.js";
 import { withoutKeys } from "../providers/api-key.js";
 import { startCommand } from "./command-process.js";
 import { guarded, optInt, reqString, textResult } from "./tool-args.js";
@@ -14,11 +13,11 @@ const UPDATE_INTERVAL_MS = 250;
 
 /**
  * The environment of a command: the host's without any key variable, so `env` or a prompt-injected
- * `echo $OPENAI_API_KEY` cannot copy a key into the session file. Without a model registry, the built-in
- * models name the key variables (an `AgentSession` passes its registry's models, custom ones included).
+ * `echo $OPENAI_API_KEY` cannot copy a key into the session file. Without a model registry, the variables of
+ * pi-ai's credentials and every `*_API_KEY` go (an `AgentSession` passes its registry, whose providers name theirs).
  */
 function defaultCommandEnv(): NodeJS.ProcessEnv {
-  return withoutKeys(process.env, BUILTIN_MODELS);
+  return withoutKeys(process.env);
 }
 
 /** Outcome of one run, before formatting. */
