@@ -45,6 +45,7 @@ describe("parallel branches in pi", { timeout: 180_000 }, () => {
         parentId: leaf,
         prompt: `finished branch ${i}`,
         model: openAIModel(fake),
+        modelRegistry: testModels(),
         kind: "explore",
         groupId: "g",
         tools: [],

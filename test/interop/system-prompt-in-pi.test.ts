@@ -20,7 +20,7 @@ import { instructionWorkspace, openAIModel } from "../core/agent/helpers.js";
 import { startFakeOpenAI } from "../util/fake-openai-server.js";
 import type { FakeServer } from "../util/fake-provider-common.js";
 import { tempDir } from "../util/temp-dir.js";
-import { testModels } from "../util/test-models.js";
+import { readyTestModels } from "../util/test-models.js";
 import { assertSameView, latestRelease, ourView, piOpen, releases, runPi } from "./pi.js";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -35,7 +35,7 @@ before(async () => {
   const agent = new AgentSession({
     sessionManager: sm,
     cwd: ws,
-    modelRegistry: testModels(),
+    modelRegistry: await readyTestModels(),
     getApiKey: async () => "test-key",
     tools: createWorkspaceTools(ws),
     systemPrompt: workspacePromptProvider({ loader, now: () => new Date(2026, 10, 27, 12), platform: "linux x64" }),

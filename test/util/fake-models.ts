@@ -66,3 +66,15 @@ export function anthropicModel(fake: Pick<FakeServer, "baseURL">, over: Partial<
   const fields = { id: "claude-fake", name: "Fake Claude", provider: "fake-anthropic", contextWindow: 200_000 };
   return fakeModel(fake, "anthropic-messages", fields, over);
 }
+
+/** A model served by a fake OpenAI Responses server (test/util/fake-openai-responses-server.ts). */
+export function responsesModel(fake: Pick<FakeServer, "baseURL">, over: Partial<ModelInfo> = {}): ModelInfo {
+  const fields = { id: "gpt-fake", name: "Fake GPT (Responses)", provider: "fake-responses", contextWindow: 400_000 };
+  return fakeModel(fake, "openai-responses", fields, over);
+}
+
+/** A model served by a fake Gemini server (test/util/fake-gemini-server.ts). */
+export function geminiModel(fake: Pick<FakeServer, "baseURL">, over: Partial<ModelInfo> = {}): ModelInfo {
+  const fields = { id: "gemini-fake", name: "Fake Gemini", provider: "fake-gemini", contextWindow: 1_000_000 };
+  return fakeModel(fake, "google-generative-ai", fields, over);
+}

@@ -2,7 +2,8 @@
  * Model registries for tests: pi-ai's real registry (its built-in providers and their catalogs) plus providers for
  * the fake servers of test/util, each speaking its wire through pi-ai's real implementation of that API (so the
  * requests go through the official SDKs to 127.0.0.1). A model made by a test for one of these providers carries
- * its fake server's `baseUrl`. pi-ai is loaded once per test file, before its tests (`before` of the file).
+ * its fake server's `baseUrl`. pi-ai is loaded once per test file, before its tests (`before` of the file); code
+ * in a `before` hook of its own uses `readyTestModels()` (node:test does not run one file's hooks one after another).
  */
 import { before } from "node:test";
 import { ModelRegistry, type ModelRegistryOptions } from "../../src/core/providers/model-registry.js";

@@ -3,7 +3,8 @@
  * of models as pi 1.6 resolves them (its model-resolver.js): `provider/id` or a bare id (case-insensitive), a
  * glob over `provider/id` or the id (`anthropic/*`, `*sonnet*`), else the best model whose id or name contains
  * the text (an alias such as `claude-sonnet-4-5` before its dated versions, then the newest); each may end in
- * `:<thinking level>`. An id several providers offer adds each of them, with a warning.
+ * `:<thinking level>`. An id several providers offer adds each of them, with a warning. pi resolves against the
+ * models that can be called (`ModelRegistry.available()`); so should the caller.
  */
 import { isThinkingLevel } from "./thinking-levels.js";
 import type { ModelInfo, ThinkingLevel } from "./types.js";
