@@ -34,9 +34,13 @@ export interface BenchOptions {
   skipSearch: boolean;
   /** Measure only the session search (with --write: only its section of the result files). */
   searchOnly: boolean;
+  /** Measure only activation and the bundles (printed; nothing written). */
+  activationOnly: boolean;
+  /** A git revision whose build the activation figures are compared with (before → after). */
+  activationBaseline?: string;
 }
 
-const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only]`;
+const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only] [--activation-only] [--activation-baseline <git ref>]`;
 
 /** Parses argv (without node and script). Throws with the usage line on anything unknown. */
 export function parseOptions(argv: string[]): BenchOptions {
@@ -57,6 +61,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     checkpointsOnly: false,
     skipSearch: false,
     searchOnly: false,
+    activationOnly: false,
   };
   let writeGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -105,6 +110,12 @@ export function parseOptions(argv: string[]): BenchOptions {
       case "--search-only":
         options.searchOnly = true;
         break;
+      case "--activation-only":
+        options.activationOnly = true;
+        break;
+      case "--activation-baseline":
+        options.activationBaseline = value();
+        break;
       case "--from-last":
         options.fromLast = true;
         options.write = true;
@@ -130,6 +141,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     options.checkpoints = true;
     options.write = false;
   }
+  // An activation-only run prints its figures only.
+  if (options.activationOnly) options.write = false;
   // A search-only run rewrites its own section only, and only when asked to.
   if (options.searchOnly && !writeGiven) options.write = false;
   return options;
