@@ -38,7 +38,13 @@ import { SessionOpener } from "./session-opener.js";
 import { SessionSearchUi } from "./session-search-ui.js";
 import { InstructionsService } from "./instructions-service.js";
 import { SystemPromptDocuments } from "./system-prompt-document.js";
-import { affects, autoApproveSetting, checkpointMaxFileBytes, loadWorkspaceHooksSetting } from "./settings.js";
+import {
+  affects,
+  autoApproveSetting,
+  checkpointMaxFileBytes,
+  defaultModelSetting,
+  loadWorkspaceHooksSetting,
+} from "./settings.js";
 import { OneAtATime } from "./webview-ready-watchdog.js";
 import { AgentWebviewView } from "./webview-view.js";
 import { loadWorkspaceHooks } from "./workspace-hooks.js";
@@ -179,8 +185,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     getApiKey: (m) => keys.get(m.provider),
     hasKey: (m) => keys.has(m.provider),
     autoApprove: autoApproveSetting,
-    defaultModelKey: () => modelService.defaultModelKey(),
+    defaultModelKey: defaultModelSetting,
+    piDefaultModelKey: () => modelService.piDefaultModelKey(),
     compaction: () => modelService.settings().compaction,
+    defaultThinkingLevel: () => modelService.settings().defaultThinkingLevel?.level,
     postTree: (m) => tree.post(m),
     postChat: postMainChat,
     isViewReady: (kind) => (kind === "tree" ? tree : chat).isReady,

@@ -60,9 +60,9 @@ export class ModelService implements vscode.Disposable {
     return mergeModelSettings(this.piSettings, { model: defaultModelSetting() });
   }
 
-  /** `provider/id` of the model to start with ("" when none is configured). */
-  defaultModelKey(): string {
-    const m = this.settings().defaultModel;
+  /** `provider/id` of pi's default model (settings.json `defaultProvider`/`defaultModel`; "" when none is set). */
+  piDefaultModelKey(): string {
+    const m = mergeModelSettings(this.piSettings).defaultModel;
     return m ? `${m.provider}/${m.id}` : "";
   }
 

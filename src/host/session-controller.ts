@@ -48,10 +48,14 @@ export interface ControllerDeps {
   /** True when a key of the model's provider is stored in SecretStorage. */
   hasKey(model: ModelInfo): boolean;
   autoApprove(): AutoApprove;
-  /** The model to start with, `provider/id` (agentTree.model, else pi's settings.json; "" for none). */
+  /** The setting agentTree.model (`provider/id`, or ""). */
   defaultModelKey(): string;
+  /** pi's default model (settings.json `defaultProvider`/`defaultModel`), after the session's own ("" for none). */
+  piDefaultModelKey?(): string;
   /** Compaction settings (pi's settings.json under VS Code's); none: pi's defaults. */
   compaction?(): CompactionSettings;
+  /** The thinking level a new session starts with (pi's settings.json `defaultThinkingLevel`); none: "off". */
+  defaultThinkingLevel?(): ThinkingLevel | undefined;
   postTree(msg: HostToWebview): void;
   postChat(msg: HostToWebview): void;
   /**
@@ -189,12 +193,18 @@ export class SessionController {
       getApiKey: (m) => d.getApiKey(m),
       ...(d.compaction ? { compaction: d.compaction() } : {}),
       approve: broker.policy,
-      selectModel: (sessionModel) => pickDefaultModel(this.usable(), d.defaultModelKey(), sessionModel),
+      selectModel: (sessionModel) =>
+        pickDefaultModel(this.usable(), d.defaultModelKey(), sessionModel, d.piDefaultModelKey?.() ?? ""),
       ...(d.tools ? { tools: d.tools } : {}),
       ...(d.toolSource ? { toolSource: d.toolSource } : {}),
       ...(d.checkpoints ? { checkpoints: d.checkpoints } : {}),
       ...(d.systemPrompt ? { systemPrompt: d.systemPrompt } : {}),
     });
+    // As pi: a new session starts at the default level, recorded (clamped to the model) with its first message.
+    const startLevel = d.defaultThinkingLevel?.();
+    const model = agent.getModel();
+    if (startLevel && model && sm.getEntryCount() === 0 && !sm.isReadOnly())
+      agent.setThinkingLevel(this.requireRegistry().clampThinkingLevel(model, startLevel));
     const tools = agent.getTools();
     mutating = (name) => tools.find((t) => t.name === name)?.mutates !== false;
     const tree = new TreeSync(

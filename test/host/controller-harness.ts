@@ -1,6 +1,7 @@
 /** Builds a SessionController over a real SessionManager for host tests, recording every post. */
 import type { AgentCheckpointHook } from "../../src/core/checkpoints/index.js";
 import { plainModels } from "../util/test-models.js";
+import type { ThinkingLevel } from "../../src/core/providers/types.js";
 import type { SessionManager } from "../../src/core/session/session-manager.js";
 import type { AgentTool, AgentToolSource } from "../../src/core/tools/types.js";
 import { HookRegistry } from "../../src/host/hook-registry.js";
@@ -23,6 +24,8 @@ export interface HarnessOptions {
   toolSource?: AgentToolSource;
   /** Whether the tree shows archived branches (the host's choice; default hidden). */
   showArchived?(): boolean;
+  /** pi's default thinking level (settings.json), for new sessions. */
+  defaultThinkingLevel?: ThinkingLevel;
 }
 
 /** A controller plus what it posted. */
@@ -93,6 +96,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
     ...(opts.toolSource ? { toolSource: opts.toolSource } : {}),
     ...(opts.showArchived ? { showArchived: opts.showArchived } : {}),
+    ...(opts.defaultThinkingLevel ? { defaultThinkingLevel: () => opts.defaultThinkingLevel } : {}),
   });
   return h;
 }

@@ -98,6 +98,10 @@ test("model keys, usable models and the default model", () => {
   assert.equal(pickDefaultModel(usable, "ollama/qwen")?.id, "qwen");
   assert.equal(pickDefaultModel(usable, "openai/gpt", { provider: "ollama", modelId: "qwen" })?.id, "qwen");
   assert.equal(pickDefaultModel(usable, "")?.id, "claude");
+  // pi's default model (settings.json) counts after the session's own, as in pi.
+  assert.equal(pickDefaultModel(usable, "", undefined, "ollama/qwen")?.id, "qwen");
+  assert.equal(pickDefaultModel(usable, "", { provider: "anthropic", modelId: "claude" }, "ollama/qwen")?.id, "claude");
+  assert.equal(pickDefaultModel(usable, "anthropic/claude", undefined, "ollama/qwen")?.id, "claude");
   assert.equal(pickDefaultModel([], "x/y"), undefined);
 });
 
