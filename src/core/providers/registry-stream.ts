@@ -103,6 +103,8 @@ export async function* streamThroughModels(deps: StreamDeps, request: StreamRequ
     /** The argument text each tool call streamed, by content index. */
     const argText = new Map<number, string>();
     let final: AssistantMessageEvent | undefined;
+    /** What a provider threw instead of reporting it as an event (a bug of the provider's). */
+    let thrown: string | undefined;
     try {
       const events = deps.models.streamSimple(model, context, {
         // pi-ai's "no reasoning" is no `reasoning` (the caller clamped the level to what the model takes).
@@ -174,16 +176,18 @@ export async function* streamThroughModels(deps: StreamDeps, request: StreamRequ
       }
     } catch (e) {
       // pi-ai's streams report failures as events; a throw here is a bug of a provider, reported like one.
-      final = { type: "error", reason: "error", error: emptyReply(request, errorText(e)) as never };
+      thrown = errorText(e);
     }
     if (final?.type === "done") {
       yield { type: "done", message: fromPiReply(final.message) };
       return;
     }
     const failed =
-      final?.type === "error"
-        ? fromPiReply(final.error)
-        : emptyReply(request, "The model stream ended without a result");
+      thrown !== undefined
+        ? emptyReply(request, thrown)
+        : final?.type === "error"
+          ? fromPiReply(final.error)
+          : emptyReply(request, "The model stream ended without a result");
     const failure = classifyFailure({
       provider: model.provider,
       modelId: model.id,
@@ -192,7 +196,8 @@ export async function* streamThroughModels(deps: StreamDeps, request: StreamRequ
       status: recorder.status,
       headers: recorder.headers,
       networkError: recorder.networkError,
-      aborted: signal?.aborted === true || (final?.type === "error" && final.reason === "aborted"),
+      aborted:
+        signal?.aborted === true || (thrown === undefined && final?.type === "error" && final.reason === "aborted"),
       streamed,
       secrets: [request.apiKey],
       keyEnvNames: deps.keyEnvNames(model.provider),
