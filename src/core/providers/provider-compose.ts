@@ -338,6 +338,27 @@ export function composeProvider(
       path: at("providers", providerId),
       message: `uses the API "${api}", which pi-ai does not have`,
     });
+  if (!base) {
+    // A provider of its own (models.json's, agentTree.models.custom's): pi-ai's createProvider, each model on pi-ai's
+    // implementation of its API.
+    const served = models.filter((m) => impls[m.api]);
+    if (served.length === 0) return { issues };
+    const api = Object.fromEntries([...new Set(served.map((m) => m.api))].map((a) => [a, impls[a]()]));
+    try {
+      const provider = pi.createProvider({
+        id: providerId,
+        name: config.name ?? providerId,
+        ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+        auth: { ...(apiKey ? { apiKey } : {}) },
+        models: served,
+        api,
+      });
+      return { provider, issues };
+    } catch (e) {
+      issues.push({ file, path: at("providers", providerId), message: e instanceof Error ? e.message : String(e) });
+      return { issues };
+    }
+  }
   const streamWith = (simple: boolean): ProviderStreams["streamSimple"] =>
     ((model, context, options) => {
       if (base && baseApis.has(model.api))
