@@ -345,6 +345,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const provider = (view: AgentWebviewView): vscode.WebviewViewProvider => ({
     resolveWebviewView: (webviewView) => {
       view.resolveWebviewView(webviewView);
+      // The model library loads meanwhile too, beside the session's file: the agent needs both.
+      void controller.models().catch((e: unknown) => log.error(`The model library could not be loaded: ${String(e)}`));
       void ensureSession();
     },
   });
