@@ -42,9 +42,13 @@ export interface BenchOptions {
   uiOnly: boolean;
   /** Only the start of an MCP stdio server through the pool against the SDK's own transport: printed, nothing written. */
   mcpOnly: boolean;
+  /** Measure only activation and the bundles (printed; nothing written). */
+  activationOnly: boolean;
+  /** A git revision whose build the activation figures are compared with (before → after). */
+  activationBaseline?: string;
 }
 
-const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only] [--bash-only] [--mcp-only] [--webview-only|--ui-only]`;
+const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only] [--bash-only] [--mcp-only] [--webview-only|--ui-only] [--activation-only] [--activation-baseline <git ref>]`;
 
 /** Parses argv (without node and script). Throws with the usage line on anything unknown. */
 export function parseOptions(argv: string[]): BenchOptions {
@@ -69,6 +73,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     webviewOnly: false,
     uiOnly: false,
     mcpOnly: false,
+    activationOnly: false,
   };
   let writeGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -129,6 +134,12 @@ export function parseOptions(argv: string[]): BenchOptions {
       case "--mcp-only":
         options.mcpOnly = true;
         break;
+      case "--activation-only":
+        options.activationOnly = true;
+        break;
+      case "--activation-baseline":
+        options.activationBaseline = value();
+        break;
       case "--from-last":
         options.fromLast = true;
         options.write = true;
@@ -156,6 +167,8 @@ export function parseOptions(argv: string[]): BenchOptions {
   }
   // A webview-only or UI-only run measures one part of the tables: it must not overwrite the committed results.
   if (options.webviewOnly || options.uiOnly) options.write = false;
+  // An activation-only run prints its figures only.
+  if (options.activationOnly) options.write = false;
   // A search-only run rewrites its own section only, and only when asked to.
   if (options.searchOnly && !writeGiven) options.write = false;
   return options;

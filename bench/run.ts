@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, totalmem } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { activationLines, measureActivation } from "./activation/measure-activation.js";
 import { measureCheckpoints } from "./checkpoints/measure-checkpoints.js";
 import { buildChild, runChild } from "./child-runner.js";
 import { measureMentions, mentionsLine } from "./mentions/measure-mentions.js";
@@ -156,6 +157,7 @@ async function main(): Promise<void> {
     mcpLines(await measureMcp(options.quick ? 5 : 20)).forEach((line) => log(line));
     return;
   }
+  if (options.activationOnly) return activationOnly(options);
   const started = performance.now();
   const loadAtStart = loadavg()[0];
   const startedAt = new Date().toISOString().replace(/\.\d+Z$/, "Z");
@@ -183,6 +185,10 @@ async function main(): Promise<void> {
     };
     log(`${dataset.name}: open → tree → context ${IMPLS.map(fmt).join(", ")}`);
   }
+  // Activation and the bundles (and the model library's first use): printed, not part of the result tables.
+  await measureActivation(options.quick ? 3 : 15, options.activationBaseline, log)
+    .then((r) => activationLines(r).forEach((line) => log(line)))
+    .catch((error: unknown) => log(`activation: ${errorText(error)}`));
   // The chat input's @ list on a 100k-file workspace: printed, not part of the result tables.
   await measureMentions(DATA_DIR)
     .then((m) => log(mentionsLine(m)))
@@ -281,6 +287,14 @@ async function measureSearchSafely(options: BenchOptions): Promise<SearchBenchRe
     log(`search: ${errorText(error)}`);
     return { corpus: { name: "", files: 0, bytes: 0 }, listMs: Number.NaN, summaries: [], error: errorText(error) };
   }
+}
+
+/** `--activation-only`: the activation figures (before → after with --activation-baseline), printed only. */
+async function activationOnly(options: BenchOptions): Promise<void> {
+  const load = loadavg()[0];
+  const report = await measureActivation(options.quick ? 3 : 15, options.activationBaseline, log);
+  for (const line of activationLines(report)) log(line);
+  log(`machine: ${machineLine(load)}`);
 }
 
 /**

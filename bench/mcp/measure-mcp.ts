@@ -12,7 +12,6 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { McpPool } from "../../src/core/mcp/mcp-pool.js";
 import type { McpAgentTool } from "../../src/core/mcp/mcp-tool.js";
 import { withoutKeys } from "../../src/core/providers/api-key.js";
-import { BUILTIN_MODELS } from "../../src/core/providers/builtin-models.js";
 import { canDetach } from "../../src/core/tools/command-process.js";
 import { FIXTURE_SERVER, fixtureConfig } from "../../test/util/mcp-fixture.js";
 import { median } from "../stats.js";
@@ -51,7 +50,7 @@ async function viaPool(): Promise<{ startMs: number; callMs: number }> {
 /** The environment the pool gives a server by default (this process's without the model keys), as strings. */
 function poolEnv(): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(withoutKeys(process.env, BUILTIN_MODELS)).filter((e): e is [string, string] => e[1] !== undefined),
+    Object.entries(withoutKeys(process.env)).filter((e): e is [string, string] => e[1] !== undefined),
   );
 }
 

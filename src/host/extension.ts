@@ -7,13 +7,13 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { HookAPI } from "../core/hooks/types.js";
 import { keyEnvNames, withoutKeys } from "../core/providers/api-key.js";
-import { ModelRegistry } from "../core/providers/model-registry.js";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { ToolApprovalRequest } from "../core/tools/types.js";
 import { HostActions } from "./actions.js";
 import { CompareActions } from "./compare/compare-actions.js";
 import { ComparePanels } from "./compare/compare-panel.js";
 import { ApiKeys } from "./api-keys.js";
+import { ModelService } from "./model-service.js";
 import { ArchiveActions } from "./archive-actions.js";
 import { ArchivedVisibility } from "./archived-visibility.js";
 import { CheckpointActions } from "./checkpoint-actions.js";
@@ -42,7 +42,6 @@ import {
   affects,
   autoApproveSetting,
   checkpointMaxFileBytes,
-  customModelsSetting,
   defaultModelSetting,
   loadWorkspaceHooksSetting,
   sandboxSettings,
@@ -102,19 +101,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   context.subscriptions.push(log);
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
 
-  const registry = new ModelRegistry();
-  const loadCustomModels = (): void => {
-    registry.clearCustomModels();
-    const issues = registry.addCustomModels(customModelsSetting());
-    for (const i of issues) log.warn(i.message);
-    if (issues.length)
-      void vscode.window.showWarningMessage(`agentTree.models.custom: ${issues.map((i) => i.message).join("; ")}`);
-  };
-  loadCustomModels();
-
   const keys = new ApiKeys(context.secrets);
   context.subscriptions.push(keys);
-  await keys.load(registry.all().map((m) => m.provider));
+  // The models load with the first session (or model command), not here: see src/host/model-service.ts.
+  const modelService = new ModelService({ keys, log, cwd });
+  context.subscriptions.push(modelService);
 
   const hookRegistry = new HookRegistry();
   const sessionChanged = new vscode.EventEmitter<SessionChangeEvent>();
@@ -160,8 +151,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     context,
     cwd,
     log,
-    baseEnv: () => withoutKeys(process.env, registry.all()),
-    keyEnvNames: () => keyEnvNames(process.env, registry.all()),
+    baseEnv: () => withoutKeys(process.env, modelService.registry),
+    keyEnvNames: () => keyEnvNames(process.env, modelService.registry),
   });
   mcpRef = mcp;
   context.subscriptions.push(mcp);
@@ -200,12 +191,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     commandSandbox: async () => mainBashSandbox(sandboxSettings(), await findSandbox(), cwd),
     systemPrompt: instructions.provider,
     onRunEnd: (sm, firstUserId) => void runChangesView.runEnded(sm, firstUserId),
-    modelRegistry: registry,
+    models: () => modelService.load(),
     hookRegistry,
     getApiKey: (m) => keys.get(m.provider),
-    hasKey: (m) => keys.has(m),
+    hasKey: (m) => keys.has(m.provider),
     autoApprove: autoApproveSetting,
     defaultModelKey: defaultModelSetting,
+    piDefaultModelKey: () => modelService.piDefaultModelKey(),
+    compaction: () => modelService.settings().compaction,
+    defaultThinkingLevel: () => modelService.settings().defaultThinkingLevel?.level,
     postTree: (m) => tree.post(m),
     postChat: postMainChat,
     isViewReady: (kind) => (kind === "tree" ? tree : chat).isReady,
@@ -365,6 +359,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const provider = (view: AgentWebviewView): vscode.WebviewViewProvider => ({
     resolveWebviewView: (webviewView) => {
       view.resolveWebviewView(webviewView);
+      // The model library loads meanwhile too, beside the session's file: the agent needs both.
+      void controller.models().catch((e: unknown) => log.error(`The model library could not be loaded: ${String(e)}`));
       void ensureSession();
     },
   });
@@ -424,8 +420,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       parallel,
     }),
     keys.onDidChange(() => controller.refreshModels()),
+    modelService.onDidChange(() => controller.refreshModels()),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (affects(e, "models.custom")) loadCustomModels();
+      if (affects(e, "models.custom")) modelService.reloadCustomModels();
       if (affects(e, "models.custom") || affects(e, "model")) controller.refreshModels();
       if (affects(e, "checkpoints.maxFileSizeMB")) checkpoints.reset();
       if (affects(e, "chat.enterWhileRunning")) chatInput.service.settingsChanged();

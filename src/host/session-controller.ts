@@ -7,6 +7,7 @@
 import { AgentSession } from "../core/agent/agent-session.js";
 import type { AgentCheckpointHook } from "../core/checkpoints/turn-checkpoints.js";
 import type { ModelRegistry } from "../core/providers/model-registry.js";
+import type { CompactionSettings } from "../core/compaction/settings.js";
 import type { ModelInfo, ThinkingLevel } from "../core/providers/types.js";
 import type { QueuedKind } from "../core/agent/prompt-queue.js";
 import type { UserCommand } from "../core/agent/user-command.js";
@@ -38,15 +39,25 @@ import { followRunInput } from "./run-input-sync.js";
 /** What the controller needs from the editor. */
 export interface ControllerDeps {
   cwd: string;
-  modelRegistry: ModelRegistry;
+  /**
+   * The model registry, built on the first call (src/host/model-service.ts): a session's agent needs it, so the
+   * model library loads when the first session opens, not at activation.
+   */
+  models(): Promise<ModelRegistry>;
   hookRegistry: HookRegistry;
-  /** Key from SecretStorage (the core falls back to the environment). */
+  /** Key from SecretStorage (when none, the provider resolves its own credentials). */
   getApiKey(model: ModelInfo): Promise<string | undefined>;
-  /** True when a key is known for the model (secret cached, or env var). */
+  /** True when a key of the model's provider is stored in SecretStorage. */
   hasKey(model: ModelInfo): boolean;
   autoApprove(): AutoApprove;
-  /** The setting agentTree.model. */
+  /** The setting agentTree.model (`provider/id`, or ""). */
   defaultModelKey(): string;
+  /** pi's default model (settings.json `defaultProvider`/`defaultModel`), after the session's own ("" for none). */
+  piDefaultModelKey?(): string;
+  /** Compaction settings (pi's settings.json under VS Code's); none: pi's defaults. */
+  compaction?(): CompactionSettings;
+  /** The thinking level a new session starts with (pi's settings.json `defaultThinkingLevel`); none: "off". */
+  defaultThinkingLevel?(): ThinkingLevel | undefined;
   postTree(msg: HostToWebview): void;
   postChat(msg: HostToWebview): void;
   /**
@@ -101,6 +112,7 @@ interface Current {
 /** See the file comment. */
 export class SessionController {
   private current: Current | undefined;
+  private registry: ModelRegistry | undefined;
 
   constructor(private readonly deps: ControllerDeps) {}
 
@@ -114,9 +126,15 @@ export class SessionController {
     return this.current?.agent;
   }
 
-  /** The models known to the host (built-in and custom). */
-  get modelRegistry(): ModelRegistry {
-    return this.deps.modelRegistry;
+  /** The models known to the host, once a session opened (or `models()` was awaited). */
+  get modelRegistry(): ModelRegistry | undefined {
+    return this.registry;
+  }
+
+  /** The model registry, built if it is not yet. */
+  async models(): Promise<ModelRegistry> {
+    this.registry ??= await this.deps.models();
+    return this.registry;
   }
 
   /** Pending approvals and answers. */
@@ -134,6 +152,8 @@ export class SessionController {
    * `readOnlyCause` says why a read-only `sm` is read-only (default: another writer holds its lock).
    */
   async attach(sm: SessionManager, readOnlyCause: ReadOnlyCause = "locked"): Promise<void> {
+    // The agent needs the models (the first attach loads pi-ai and its catalog; later ones find them loaded).
+    await this.models();
     try {
       await this.close();
     } catch (e) {
@@ -175,16 +195,23 @@ export class SessionController {
     const agent = new AgentSession({
       sessionManager: sm,
       cwd: d.cwd,
-      modelRegistry: d.modelRegistry,
+      modelRegistry: this.requireRegistry(),
       getApiKey: (m) => d.getApiKey(m),
+      ...(d.compaction ? { compaction: d.compaction() } : {}),
       approve: broker.policy,
-      selectModel: (sessionModel) => pickDefaultModel(this.usable(), d.defaultModelKey(), sessionModel),
+      selectModel: (sessionModel) =>
+        pickDefaultModel(this.usable(), d.defaultModelKey(), sessionModel, d.piDefaultModelKey?.() ?? ""),
       ...(d.tools ? { tools: d.tools } : {}),
       ...(d.commandSandbox ? { commandSandbox: d.commandSandbox } : {}),
       ...(d.toolSource ? { toolSource: d.toolSource } : {}),
       ...(d.checkpoints ? { checkpoints: d.checkpoints } : {}),
       ...(d.systemPrompt ? { systemPrompt: d.systemPrompt } : {}),
     });
+    // As pi: a new session starts at the default level, recorded (clamped to the model) with its first message.
+    const startLevel = d.defaultThinkingLevel?.();
+    const model = agent.getModel();
+    if (startLevel && model && sm.getEntryCount() === 0 && !sm.isReadOnly())
+      agent.setThinkingLevel(this.requireRegistry().clampThinkingLevel(model, startLevel));
     const tools = agent.getTools();
     mutating = (name) => tools.find((t) => t.name === name)?.mutates !== false;
     const tree = new TreeSync(
@@ -398,14 +425,19 @@ export class SessionController {
     return undefined;
   }
 
-  /** True when the model needs no key or has one. */
+  /** True when the model can be called: a key stored here, or its provider's own credentials (or none needed). */
   isUsable(m: ModelInfo): boolean {
-    return m.noApiKey === true || this.deps.hasKey(m);
+    return this.deps.hasKey(m) || this.registry?.isReady(m.provider) === true;
   }
 
   /** Models usable now. */
   usable(): ModelInfo[] {
-    return usableModels(this.deps.modelRegistry.all(), (m) => this.deps.hasKey(m));
+    return usableModels(this.registry?.all() ?? [], (m) => this.isUsable(m));
+  }
+
+  private requireRegistry(): ModelRegistry {
+    if (!this.registry) throw new Error("The model library is not loaded");
+    return this.registry;
   }
 
   /**
@@ -416,7 +448,7 @@ export class SessionController {
     const c = this.current;
     if (!c) return "No session is open.";
     const parsed = parseModelKey(key);
-    const model = parsed ? this.deps.modelRegistry.find(parsed.provider, parsed.id) : undefined;
+    const model = parsed ? this.registry?.find(parsed.provider, parsed.id) : undefined;
     if (!model) return `Unknown model "${key}".`;
     const readOnly = this.readOnlyReason();
     if (readOnly !== undefined) return readOnly;

@@ -23,9 +23,8 @@ import {
 import { estimateContextTokens } from "../compaction/tokens.js";
 import { HookRunner } from "../hooks/hook-runner.js";
 import type { HookAPI, HookContext } from "../hooks/types.js";
-import { keyEnvValues, resolveApiKey, withoutKeys } from "../providers/api-key.js";
+import { keyEnvValues, withoutKeys } from "../providers/api-key.js";
 import type { ModelRegistry } from "../providers/model-registry.js";
-import { completeText, streamCompletion } from "../providers/stream-completion.js";
 import type { ModelInfo, StreamRequest, ThinkingLevel } from "../providers/types.js";
 import { clampThinkingLevel, isThinkingLevel, supportedThinkingLevels } from "../providers/thinking-levels.js";
 import type { SessionManager } from "../session/session-manager.js";
@@ -60,9 +59,8 @@ import { COMMAND_RUNNING_TEXT, UserCommandRunner } from "./user-command.js";
 import { SystemPromptSync, promptTextOf } from "./system-prompt-sync.js";
 import type { SystemPromptProvider } from "../prompt/workspace-prompt.js";
 
-/** A recorded level as a ThinkingLevel: pi 1.6's "max" is our strongest (clamped per model), anything unknown "off". */
+/** A recorded level as a ThinkingLevel (pi 1.6's levels; anything unknown is "off"). */
 function levelOf(recorded: string): ThinkingLevel {
-  if (recorded === "max") return "xhigh";
   return isThinkingLevel(recorded) ? recorded : "off";
 }
 
@@ -74,7 +72,10 @@ export interface AgentSessionOptions {
   sessionManager: SessionManager;
   cwd: string;
   modelRegistry: ModelRegistry;
-  /** The host's key for a model (SecretStorage); the environment is consulted when it returns nothing. */
+  /**
+   * The host's key for a model's provider (SecretStorage): it wins over the provider's own credentials; when it
+   * returns nothing, the provider resolves its own (stored credential, login, environment variable).
+   */
   getApiKey?: (model: ModelInfo) => Promise<string | undefined>;
   /** Asked before every tool call; default: approve everything. */
   approve?: ToolApprovalPolicy;
@@ -106,9 +107,9 @@ export interface AgentSessionOptions {
   maxTurns?: number;
   /** Always summarize with the extractive summarizer, never a model. */
   extractiveSummaries?: boolean;
-  /** Streaming function (default: the providers' streamCompletion). */
+  /** Streaming function (default: the registry's `stream`). */
   stream?: StreamFn;
-  /** Non-streaming completion used by summaries (default: the providers' completeText). */
+  /** Non-streaming completion used by summaries (default: the registry's `complete`). */
   complete?: CompleteFn;
   /**
    * Workspace checkpoints (docs/checkpoints.md): called before a prompt's first message, before each model call
@@ -170,19 +171,19 @@ export class AgentSession {
     this.tools =
       options.tools ??
       createWorkspaceTools(options.cwd, {
-        commandEnv: () => withoutKeys(process.env, this.modelRegistry.all()),
+        commandEnv: () => withoutKeys(process.env, this.modelRegistry),
         readRoots: () => this.skillFolders,
         ...(options.commandSandbox ? { commandSandbox: options.commandSandbox } : {}),
       });
-    this.redactor = new KeyRedactor(() => keyEnvValues(process.env, this.modelRegistry.all()));
+    this.redactor = new KeyRedactor(() => keyEnvValues(process.env, this.modelRegistry));
     this.userCommands = new UserCommandRunner({
       cwd: options.cwd,
-      env: () => withoutKeys(process.env, this.modelRegistry.all()),
+      env: () => withoutKeys(process.env, this.modelRegistry),
       emit: (e) => this.emit(e),
       redact: (text) => this.redactor.redactText(text),
     });
-    this.stream = options.stream ?? streamCompletion;
-    this.complete = options.complete ?? completeText;
+    this.stream = options.stream ?? ((request) => this.modelRegistry.stream(request));
+    this.complete = options.complete ?? ((request) => this.modelRegistry.complete(request));
     this.contextCache = new ContextCache(this.sessionManager);
     // Not the whole context: on a big session that reads every body on the path, and nothing needs it yet.
     const context = this.sessionManager.getLeafSettings();
@@ -278,7 +279,7 @@ export class AgentSession {
     return levelOf(this.sessionManager.getLeafSettings().thinkingLevel);
   }
 
-  /** The levels the current model takes (only "off" without a reasoning model). */
+  /** The levels the current model takes (pi-ai's rule: only "off" without reasoning; see thinking-levels.ts). */
   getSupportedThinkingLevels(): ThinkingLevel[] {
     return supportedThinkingLevels(this.model);
   }
@@ -527,6 +528,8 @@ export class AgentSession {
         compactForOverflow: async () =>
           (await runCompaction(this.compactionEnv(), "overflow", undefined, signal)).status === "done",
         canCompact: settings.enabled,
+        // pi-ai's test: every provider's wording, and a reply whose usage is over the window.
+        isContextOverflow: (m) => this.modelRegistry.isContextOverflow(m, model),
         buildRequest: () => this.buildRequest(model, signal),
         beforeModelCall: () =>
           this.filesMayHaveChanged ? this.recordCheckpoint("after-tools", signal) : Promise.resolve(),
@@ -603,34 +606,34 @@ export class AgentSession {
         description: t.description,
         parameters: t.parameters,
       })),
-      apiKey: await this.apiKeyFor(model),
+      apiKey: await this.hostKeyFor(model),
       signal,
+      // Prompt-cache affinity, as pi passes it.
+      sessionId: this.sessionManager.getSessionId(),
       // The level of the branch the request continues (a move in the tree may have changed it).
       thinkingLevel: clampThinkingLevel(model, levelOf(context.thinkingLevel)),
       onRetry: (info) => this.emit({ type: "retry", attempt: info.attempt, delayMs: info.delayMs, error: info.error }),
     };
-    if (systemPrompt) {
-      request.systemPrompt = systemPrompt.text;
-      if (systemPrompt.stableLength) request.systemPromptStableLength = systemPrompt.stableLength;
-    }
+    if (systemPrompt) request.systemPrompt = systemPrompt.text;
     return request;
   }
 
-  private async apiKeyFor(model: ModelInfo): Promise<string | undefined> {
+  /** The host's key for the model's provider, if it holds one (learned, so tool output is redacted of it). */
+  private async hostKeyFor(model: ModelInfo): Promise<string | undefined> {
     let fromHost: string | undefined;
     try {
-      fromHost = await this.options.getApiKey?.(model);
+      fromHost = (await this.options.getApiKey?.(model))?.trim() || undefined;
     } catch {
-      // The host could not read its secret store; the environment may still have a key.
+      // The host could not read its secret store; the provider may still have its own credentials.
     }
     this.redactor.learn(fromHost);
-    return resolveApiKey(model, fromHost);
+    return fromHost;
   }
 
   /** Learns the host's key of every known provider, so tool output is redacted of all of them, not only the current one. */
   private async learnHostKeys(): Promise<void> {
     const byProvider = new Map(this.modelRegistry.all().map((m) => [m.provider, m]));
-    await Promise.all([...byProvider.values()].map((m) => this.apiKeyFor(m)));
+    await Promise.all([...byProvider.values()].map((m) => this.hostKeyFor(m)));
   }
 
   // ---- compaction ---------------------------------------------------------------------------
@@ -641,8 +644,19 @@ export class AgentSession {
 
   private async summarySource(forceExtractive: boolean): Promise<SummarySource> {
     const force = forceExtractive || this.options.extractiveSummaries === true;
-    const key = this.model && !force ? await this.apiKeyFor(this.model) : undefined;
-    return chooseSummarySource(this.model, key, this.complete, force);
+    const model = force ? undefined : this.model;
+    const key = model ? await this.hostKeyFor(model) : undefined;
+    const ready = model !== undefined && (key !== undefined || (await this.providerReady(model.provider)));
+    return chooseSummarySource(model, ready, key, this.complete, force);
+  }
+
+  /** True when the provider has credentials now (or needs none): pi-ai's check, not the registry's snapshot. */
+  private async providerReady(provider: string): Promise<boolean> {
+    try {
+      return (await this.modelRegistry.models.checkAuth(provider)) !== undefined;
+    } catch {
+      return false;
+    }
   }
 
   private compactionEnv(): CompactionEnv {

@@ -6,7 +6,6 @@
  * Agent: Show System Prompt shows are one and the same.
  */
 import {
-  contentText,
   currentSystemMessage,
   systemPromptText,
   type AgentMessage,
@@ -17,7 +16,6 @@ import type { HookMessage } from "../hooks/hook-events.js";
 import type { HookRunner } from "../hooks/hook-runner.js";
 import type { PromptTool, SkillInfo, SystemPromptOptions } from "../prompt/prompt-options.js";
 import {
-  STABLE_SECTIONS,
   applySectionPatch,
   buildPromptSections,
   diffPromptSections,
@@ -75,24 +73,6 @@ export function promptToolOf(tool: AgentTool): PromptTool {
     ...(tool.promptSnippet !== undefined ? { snippet: tool.promptSnippet } : {}),
     ...(tool.promptGuidelines !== undefined ? { guidelines: [...tool.promptGuidelines] } : {}),
   };
-}
-
-/**
- * The length of the leading part of a replayed prompt's text made of sections that rarely change (content, then
- * the first sections while they are STABLE_SECTIONS), as systemPromptText joins them.
- */
-export function stablePrefixLength(m: SystemMessage): number {
-  let length = 0;
-  const add = (text: string): void => {
-    if (text.length > 0) length += (length > 0 ? 2 : 0) + text.length;
-  };
-  add(contentText(m.content));
-  for (const [name, text] of Object.entries(m.sections ?? {})) {
-    if (text === null) continue;
-    if (!STABLE_SECTIONS.includes(name)) break;
-    add(text);
-  }
-  return length;
 }
 
 /** The prompt in force after `messages` (their system messages replayed), as one text; "" when there is none. */
@@ -175,12 +155,12 @@ export class SystemPromptSync {
    * Before a model call: rebuilds the prompt (instruction files may have changed; the loader's cache makes this
    * cheap), records the sections that changed and returns the text to send (undefined: none).
    */
-  async beforeRequest(): Promise<{ text: string; stableLength?: number } | undefined> {
+  async beforeRequest(): Promise<{ text: string } | undefined> {
     await this.recordChanges();
     if (this.forced !== undefined) return { text: this.forced };
     const m = currentSystemMessage(this.env.contextMessages());
     const text = m ? systemPromptText(m) : "";
-    return text === "" || !m ? undefined : { text, stableLength: stablePrefixLength(m) };
+    return text === "" ? undefined : { text };
   }
 
   /**

@@ -121,6 +121,9 @@ export async function executeToolCall(call: ToolCall, env: ToolCallEnv): Promise
     const known = [...env.tools.keys()].join(", ") || "none";
     return skippedToolResult(call, `Tool "${call.name}" is not available (available: ${known})`, env.emit);
   }
+  // pi-ai says when the arguments the model sent were not a JSON object (`arguments` is then empty): the model is
+  // told so, and can send the call again; nothing runs and nothing is asked.
+  if (call.argumentsError) return skippedToolResult(call, `Tool "${call.name}": ${call.argumentsError}`, env.emit);
   const args = call.arguments;
   let changed: string | undefined;
   let result: ToolResult | undefined;

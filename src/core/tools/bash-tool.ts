@@ -1,5 +1,4 @@
 /** `bash` {command, timeout?}: run a shell command in the workspace root; output tail kept. */
-import { BUILTIN_MODELS } from "../providers/builtin-models.js";
 import { withoutKeys } from "../providers/api-key.js";
 import { runCommand } from "./command-run.js";
 import { sandboxedCommandLine, type CommandSandbox } from "./sandbox.js";
@@ -9,11 +8,11 @@ import type { AgentTool, ToolResult } from "./types.js";
 
 /**
  * The environment of a command: the host's without any key variable, so `env` or a prompt-injected
- * `echo $OPENAI_API_KEY` cannot copy a key into the session file. Without a model registry, the built-in
- * models name the key variables (an `AgentSession` passes its registry's models, custom ones included).
+ * `echo $OPENAI_API_KEY` cannot copy a key into the session file. Without a model registry, the variables of
+ * pi-ai's credentials and every `*_API_KEY` go (an `AgentSession` passes its registry, whose providers name theirs).
  */
 function defaultCommandEnv(): NodeJS.ProcessEnv {
-  return withoutKeys(process.env, BUILTIN_MODELS);
+  return withoutKeys(process.env);
 }
 
 /**

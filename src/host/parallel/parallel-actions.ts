@@ -199,7 +199,7 @@ export class ParallelActions {
     }
 
     const live: LiveBranch[] = [];
-    const registry = this.d.controller.modelRegistry;
+    const registry = await this.d.controller.models();
     let exploration: Exploration | undefined;
     try {
       const mcpTools = (await this.d.mcpTools?.(false)) ?? [];
@@ -219,13 +219,14 @@ export class ParallelActions {
           capBytes: copiesCapBytes(),
         },
         tools: {
-          commandEnv: () => withoutKeys(process.env, registry.all()),
+          commandEnv: () => withoutKeys(process.env, registry),
           ...("sandbox" in place ? { sandbox: place.sandbox } : {}),
           extraTools: mcpTools,
         },
         approveFor: (i) => this.approvalFor(`Branch ${i + 1} of ${count}`, place),
         getApiKey: (m) => this.d.getApiKey(m),
-        secretValues: () => keyEnvValues(process.env, registry.all()),
+        modelRegistry: registry,
+        secretValues: () => keyEnvValues(process.env, registry),
         thinkingLevel: agent.getThinkingLevel(),
         ...(this.d.systemPrompt ? { systemPrompt: this.d.systemPrompt } : {}),
         // Branches start inside the call: their first events come before it returns.
@@ -284,7 +285,7 @@ export class ParallelActions {
         validateInput: (v) => (v.trim() === "" ? "Ask something" : undefined),
       }));
     if (!asked?.trim()) return;
-    const registry = this.d.controller.modelRegistry;
+    const registry = await this.d.controller.models();
     let stop: (() => void) | undefined;
     const controllerAbort = new AbortController();
     const asideBranch: LiveBranch = {
@@ -320,8 +321,9 @@ export class ParallelActions {
       model,
       cwd: this.d.cwd,
       getApiKey: (m) => this.d.getApiKey(m),
+      modelRegistry: registry,
       ...(this.d.systemPrompt ? { systemPrompt: this.d.systemPrompt } : {}),
-      secretValues: () => keyEnvValues(process.env, registry.all()),
+      secretValues: () => keyEnvValues(process.env, registry),
       signal: controllerAbort.signal,
       onEvent: (e) => {
         if (e.type === "branch_entry" && !stop) {

@@ -4,6 +4,7 @@
  * The leaf, the workspace and the main branch's context stay as they were; each branch's context is its own path;
  * the branches' files are checkpointed in the folder's own store, so the three-way merge brings one of them in.
  */
+import { testModels } from "../../util/test-models.js";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -40,6 +41,7 @@ describe("explore in parallel (core)", { timeout: 120_000 }, () => {
       prompt: "EXPLORE-TASK: rewrite app.txt",
       count: 3,
       models: [openAIModel(fake), openAIModel(fake, { id: "fake-model-2" })],
+      modelRegistry: testModels(),
       getApiKey: async () => "test-key",
       isolation: { folder: t.ws, storeDir: engine.storeDir, checkpointId, copiesDir, capBytes: 64 * 1024 * 1024 },
       onEvent: (i, e) => {
@@ -170,6 +172,7 @@ describe("explore in parallel (core)", { timeout: 120_000 }, () => {
         prompt: "try",
         count: 2,
         models: [openAIModel(fake)],
+        modelRegistry: testModels(),
         isolation: {
           folder: t.ws,
           storeDir: cps.engine(t.ws)!.storeDir,

@@ -1,4 +1,5 @@
 /** Shared set-up of the parallel-branch tests: a workspace with checkpoints, a session with one turn, fake replies. */
+import { testModels } from "../../util/test-models.js";
 import fs from "node:fs";
 import path from "node:path";
 import { TurnCheckpoints, WorkspaceCheckpoints, findCheckpointForEntry } from "../../../src/core/checkpoints/index.js";
@@ -69,6 +70,7 @@ export async function sessionWithTurn(
   const { agent } = newAgent(sm, {
     cwd: ws,
     model: openAIModel(fake),
+    modelRegistry: testModels(),
     tools: undefined,
     checkpoints: new TurnCheckpoints(cps),
   });
@@ -95,6 +97,7 @@ export function exploreFromTurn(
     prompt: options.prompt ?? "go",
     count: options.count,
     models: [openAIModel(fake)],
+    modelRegistry: testModels(),
     getApiKey: async () => "test-key",
     isolation: {
       folder: where.ws,

@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const agent = new AgentSession({
     sessionManager: sm,
     cwd: ws,
-    modelRegistry: new ModelRegistry(),
+    modelRegistry: await ModelRegistry.create({ builtins: false }),
     model: openAIModel({ baseURL }),
     getApiKey: async () => "test-key",
     systemPrompt: workspacePromptProvider({ loader }),
