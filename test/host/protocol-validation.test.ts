@@ -302,7 +302,7 @@ const TABLE: Record<
     ],
   },
   "chat/queueRemove": { valid: { id: "q1" }, bad: [[{ id: "" }, /"id" is empty/]] },
-  "chat/selectThinkingLevel": { valid: { level: "high" }, bad: [[{ level: "max" }, /"level"/]] },
+  "chat/selectThinkingLevel": { valid: { level: "high" }, bad: [[{ level: "ultra" }, /"level"/]] },
   "chat/openDiff": {
     valid: { toolCallId: "call_1" },
     bad: [

@@ -10,9 +10,8 @@ import { AgentSession } from "../../../src/core/agent/agent-session.js";
 import { InstructionLoader } from "../../../src/core/prompt/instruction-loader.js";
 import { expandPromptTemplate, loadPromptTemplates } from "../../../src/core/prompt/prompt-templates.js";
 import { workspacePromptProvider } from "../../../src/core/prompt/workspace-prompt.js";
-import { ModelRegistry } from "../../../src/core/providers/model-registry.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
-import { openAIModel } from "../agent/helpers.js";
+import { openAIModel, readyTestModels } from "../../util/test-models.js";
 
 async function main(): Promise<void> {
   const [baseURL, sessions, ws, agentDir, trustedArg, outFile] = process.argv.slice(2);
@@ -23,7 +22,7 @@ async function main(): Promise<void> {
   const agent = new AgentSession({
     sessionManager: sm,
     cwd: ws,
-    modelRegistry: await ModelRegistry.create({ builtins: false }),
+    modelRegistry: await readyTestModels(),
     model: openAIModel({ baseURL }),
     getApiKey: async () => "test-key",
     systemPrompt: workspacePromptProvider({ loader }),
