@@ -66,18 +66,23 @@ fi
 
 # The version a package.json in $1 pins for dependency $2 ("" when it pins none).
 pinned_version() { node -p "(require('$1/package.json').dependencies || {})['$2'] || ''"; }
-# The version of the package installed at $1 ("" when absent).
-installed_version() { [[ -f "$1/package.json" ]] && node -p "require('$1/package.json').version" || true; }
-
-# True when the code-server folder $1 holds what its package.json pins, installed to the end.
+# True when the code-server folder $1 holds what its package.json pins, installed to the end: code-server, and with
+# its own Node that Node and code-server's postinstall (VS Code's own node_modules). One node process: this runs on
+# every `npm test`.
 code_server_ready() {
-  local dir="$1" cs="$1/node_modules/code-server" node_pin
-  [[ "$(installed_version "$cs")" == "$(pinned_version "$dir" code-server)" && -e "$cs/out/node/entry.js" ]] || return 1
-  node_pin="$(pinned_version "$dir" node)"
-  [[ -z "$node_pin" ]] && return 0
-  # With its own Node: that Node is there, and code-server's postinstall (VS Code's own node_modules) finished.
-  [[ -x "$dir/node_modules/node/bin/node" && "$("$dir/node_modules/node/bin/node" -v)" == "v$node_pin" ]] || return 1
-  [[ -e "$cs/lib/vscode/node_modules/.package-lock.json" && -e "$cs/lib/vscode/extensions/node_modules" ]]
+  node -e '
+    const fs = require("fs"), path = require("path"), dir = process.argv[1];
+    const pins = require(path.join(dir, "package.json")).dependencies || {};
+    const version = (f) => { try { return JSON.parse(fs.readFileSync(f, "utf8")).version; } catch { return ""; } };
+    const cs = path.join(dir, "node_modules", "code-server");
+    let ready = version(path.join(cs, "package.json")) === pins["code-server"] && fs.existsSync(path.join(cs, "out/node/entry.js"));
+    if (ready && pins.node)
+      ready = version(path.join(dir, "node_modules/node/package.json")) === pins.node &&
+        fs.existsSync(path.join(dir, "node_modules/node/bin/node")) &&
+        fs.existsSync(path.join(cs, "lib/vscode/node_modules/.package-lock.json")) &&
+        fs.existsSync(path.join(cs, "lib/vscode/extensions/node_modules"));
+    process.exit(ready ? 0 : 1);
+  ' "$1"
 }
 
 # Installs the code-server folder $1 from its lock file.
@@ -120,10 +125,14 @@ install_code_server() {
 
 code_server_dirs=("$ROOT/e2e-server" "$ROOT/e2e-server-newest")
 if ((!NEED_BROWSER)); then
-  case "${AGENT_TREE_CODE_SERVER:-newest}" in
-    oldest | 4.100.3) code_server_dirs=("$ROOT/e2e-server") ;;
-    newest | 4.139.1) code_server_dirs=("$ROOT/e2e-server-newest") ;;
-    *) die "AGENT_TREE_CODE_SERVER=${AGENT_TREE_CODE_SERVER} is not one of: newest, oldest, 4.139.1, 4.100.3" ;;
+  # The one `npm start` runs: by name, or by the code-server version its folder pins (test/util/code-server-install.ts).
+  wanted="${AGENT_TREE_CODE_SERVER:-newest}"
+  oldest_version="$(pinned_version "$ROOT/e2e-server" code-server)"
+  newest_version="$(pinned_version "$ROOT/e2e-server-newest" code-server)"
+  case "$wanted" in
+    oldest | "$oldest_version") code_server_dirs=("$ROOT/e2e-server") ;;
+    newest | "$newest_version") code_server_dirs=("$ROOT/e2e-server-newest") ;;
+    *) die "AGENT_TREE_CODE_SERVER=$wanted is not one of: newest, oldest, $newest_version, $oldest_version" ;;
   esac
 fi
 for dir in "${code_server_dirs[@]}"; do
