@@ -166,6 +166,9 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
         "extensions.autoUpdate": false,
         "security.workspace.trust.enabled": false,
         "chat.commandCenter.enabled": false,
+        // The title bar stays empty: the helpers click it to take the focus from a webview (1.139's command center
+        // sits there and would open Quick Open).
+        "window.commandCenter": false,
         // Newer VS Codes open their own Chat in the secondary side bar of every new window: keep the layout the
         // oldest has (and the machine's CPU) for the extension under test.
         "workbench.secondarySideBar.defaultVisibility": "hidden",
