@@ -91,22 +91,40 @@ const builds = [
   },
 ];
 
-// `--tests`: the extension-host mocha suite (test/extension/index.ts exports run()), run inside VS Code
-// by @vscode/test-electron or code-server's extensionTestsPath. mocha stays external (node_modules).
-if (process.argv.includes("--tests")) {
-  builds.push({
-    entryPoints: { "test/extension/index": "test/extension/index.ts" },
+// `--tests`: the extension-host mocha suite (test/extension/index.ts exports run()), run inside VS Code by
+// @vscode/test-electron (mocha stays external: node_modules), and the test-runner extension that runs the same suite
+// in code-server next to the installed .vsix (test/extension-runner/: mocha bundled in, since an installed extension
+// has no node_modules; its package.json is copied beside the bundle, and the suite packs that folder with vsce).
+// The tests' fixtures travel in the bundles as text.
+const tests = process.argv.includes("--tests");
+if (tests) {
+  const testBuild = {
     bundle: true,
     platform: "node",
     format: "cjs",
     target: "node20",
-    external: ["vscode", "mocha"],
-    plugins: [piAiRuntimeExternal("../../pi-ai")],
     define: NODE_GLOBALS,
-    outdir: "dist",
-    sourcemap: true,
+    loader: { ".jsonl": "text" },
     logLevel: "warning",
-  });
+  };
+  builds.push(
+    {
+      ...testBuild,
+      entryPoints: { "test/extension/index": "test/extension/index.ts" },
+      external: ["vscode", "mocha"],
+      plugins: [piAiRuntimeExternal("../../pi-ai")],
+      outdir: "dist",
+      sourcemap: true,
+    },
+    {
+      ...testBuild,
+      entryPoints: { extension: "test/extension-runner/extension.ts" },
+      external: ["vscode"],
+      // mocha's parallel mode (worker processes it finds with require.resolve) is bundled but never used here.
+      logOverride: { "require-resolve-not-external": "silent" },
+      outdir: "dist/test/extension-runner",
+    },
+  );
 }
 
 const existing = [];
@@ -120,4 +138,8 @@ if (watch) {
   for (const b of existing) await (await esbuild.context(b)).watch();
 } else {
   await Promise.all(existing.map((b) => esbuild.build(b)));
+}
+if (tests) {
+  const fs = await import("node:fs");
+  fs.copyFileSync("test/extension-runner/package.json", "dist/test/extension-runner/package.json");
 }
