@@ -134,6 +134,10 @@ for (const b of builds) {
   if (Object.keys(b.entryPoints).length > 0) existing.push(b);
 }
 
+// The model library's chunks are named by their content's hash: without this, a build would leave the previous
+// build's chunks beside its own, and the .vsix would carry both.
+if (!watch) (await import("node:fs")).rmSync("dist/pi-ai", { recursive: true, force: true });
+
 if (watch) {
   for (const b of existing) await (await esbuild.context(b)).watch();
 } else {
