@@ -98,6 +98,7 @@ export async function executeToolCall(call: ToolCall, env: ToolCallEnv): Promise
     result = await tool.execute(args, {
       cwd: env.cwd,
       signal: env.signal,
+      ...(decision.localNetwork === true ? { localNetwork: true } : {}),
       onUpdate: (partial) =>
         env.emit({
           type: "tool_execution_update",

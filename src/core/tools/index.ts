@@ -7,5 +7,6 @@ export { createBashTool } from "./bash-tool.js";
 export { createGrepTool } from "./grep-tool.js";
 export { createFindTool } from "./find-tool.js";
 export { createLsTool } from "./ls-tool.js";
+export { createWebFetchTool } from "./web-fetch-tool.js";
 export { resolveInWorkspace, OutsideWorkspaceError } from "./path-guard.js";
 export { globToRegExp, globMatch } from "./glob.js";

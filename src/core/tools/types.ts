@@ -16,12 +16,19 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** Streaming partial output (bash). */
   onUpdate?: (partial: ToolResult) => void;
+  /**
+   * The user approved this call knowing it reaches a loopback or private address (web_fetch): the approval said
+   * so. Without it such an address is refused.
+   */
+  localNetwork?: boolean;
 }
 
 /** A tool the agent loop can run. */
 export interface AgentTool<Args = Record<string, unknown>> extends ToolDefinition {
-  /** Whether the host should ask before running it (write, edit, bash). */
+  /** Whether it may change the workspace, so the host asks before running it (write, edit, bash). */
   mutates: boolean;
+  /** The host asks before running it although it changes nothing (web_fetch: it reaches the network). */
+  asks?: boolean;
   /** One line for the system prompt's tool list (else the first line of `description`). */
   promptSnippet?: string;
   /** Rule bullets the system prompt adds while the tool is offered. */
@@ -36,8 +43,8 @@ export interface ToolApprovalRequest {
   args: Record<string, unknown>;
 }
 
-/** The host's answer. */
-export type ToolApprovalDecision = { approved: true } | { approved: false; reason?: string };
+/** The host's answer. `localNetwork`: the approval said the call reaches a local address (see ToolContext). */
+export type ToolApprovalDecision = { approved: true; localNetwork?: boolean } | { approved: false; reason?: string };
 
 /** Supplied by the host: asks the user (or a setting) before a tool runs. */
 export type ToolApprovalPolicy = (request: ToolApprovalRequest, signal?: AbortSignal) => Promise<ToolApprovalDecision>;

@@ -6,6 +6,7 @@ import { createGrepTool } from "./grep-tool.js";
 import { createLsTool } from "./ls-tool.js";
 import { createReadTool } from "./read-tool.js";
 import type { AgentTool } from "./types.js";
+import { createWebFetchTool } from "./web-fetch-tool.js";
 import { createWriteTool } from "./write-tool.js";
 
 /** Options of `createWorkspaceTools`. */
@@ -17,8 +18,8 @@ export interface WorkspaceToolOptions {
 }
 
 /**
- * read, write, edit, bash, grep, find, ls — all confined to `cwd`. write, edit and bash have
- * `mutates: true`, so the host asks before running them unless the user allowed it.
+ * read, write, edit, bash, grep, find, ls — all confined to `cwd` — and web_fetch. write, edit and bash have
+ * `mutates: true`, web_fetch `asks: true`, so the host asks before running them unless the user allowed it.
  */
 export function createWorkspaceTools(cwd: string, options: WorkspaceToolOptions = {}): AgentTool[] {
   return [
@@ -29,5 +30,6 @@ export function createWorkspaceTools(cwd: string, options: WorkspaceToolOptions 
     createGrepTool(cwd),
     createFindTool(cwd),
     createLsTool(cwd),
+    createWebFetchTool(),
   ];
 }
