@@ -16,7 +16,13 @@ const builds = [
     target: "node20",
     external: ["vscode"],
     // jsonc-parser's default (UMD) build loads its parts with a require() esbuild cannot follow; its ES build bundles.
-    alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" },
+    // web-tree-sitter's ES build finds its files through import.meta.url, which a CJS bundle lacks: its CJS build.
+    // Turndown gets DOM nodes (linkedom's), never strings, so its browser build does without the domino parser.
+    alias: {
+      "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js",
+      "web-tree-sitter": "./node_modules/web-tree-sitter/web-tree-sitter.cjs",
+      turndown: "./node_modules/turndown/lib/turndown.browser.cjs.js",
+    },
     outdir: "dist",
     sourcemap: !production,
     minify: production,
@@ -56,6 +62,19 @@ if (process.argv.includes("--tests")) {
     sourcemap: true,
     logLevel: "warning",
   });
+}
+
+// The bash grammar of the approval rules (src/core/tools/rules/shell-parts.ts) is WebAssembly that web-tree-sitter
+// loads from a file: both files go next to the extension's bundle.
+const WASM_FILES = [
+  "node_modules/web-tree-sitter/web-tree-sitter.wasm",
+  "node_modules/tree-sitter-bash/tree-sitter-bash.wasm",
+];
+{
+  const fs = await import("node:fs");
+  const path = await import("node:path");
+  fs.mkdirSync("dist", { recursive: true });
+  for (const f of WASM_FILES) fs.copyFileSync(f, path.join("dist", path.basename(f)));
 }
 
 const existing = [];

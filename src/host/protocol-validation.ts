@@ -149,6 +149,7 @@ export const WEBVIEW_PARSERS: MessageParsers<WebviewToHost> = {
   "chat/approve": (o) => {
     const always = optionalBool(o, "always");
     const allInRun = optionalBool(o, "allInRun");
+    const inWorkspace = optionalBool(o, "inWorkspace");
     const toolCallId = str(o, "toolCallId", MAX_ID_LENGTH);
     const approved = bool(o, "approved");
     return {
@@ -157,6 +158,7 @@ export const WEBVIEW_PARSERS: MessageParsers<WebviewToHost> = {
       approved,
       ...(always === undefined ? {} : { always }),
       ...(allInRun === undefined ? {} : { allInRun }),
+      ...(inWorkspace === undefined ? {} : { inWorkspace }),
     };
   },
   "chat/queue": (o) => {

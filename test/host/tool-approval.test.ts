@@ -2,6 +2,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ApprovalBroker, parseAutoApprove, summarizeToolCall, type AutoApprove } from "../../src/host/tool-approval.js";
 
+/** The policy asks after reading the rules (async): wait until the question is there. */
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 2));
+  assert.ok(cond(), "timed out waiting");
+}
+
 function setup(auto: AutoApprove = false) {
   const asked: string[] = [];
   const done: string[] = [];
@@ -26,6 +32,7 @@ test("auto-approve skips asking, for all tools or the listed ones", async () => 
   assert.deepEqual(await some.broker.policy({ toolCallId: "1", toolName: "edit", args: {} }), { approved: true });
   assert.deepEqual(some.asked, []);
   const pending = some.broker.policy({ toolCallId: "2", toolName: "bash", args: { command: "rm x" } });
+  await until(() => some.asked.length > 0);
   assert.deepEqual(some.asked, ["2:Run: rm x"]);
   assert.equal(some.broker.answer("2", false), true);
   assert.deepEqual(await pending, { approved: false, reason: "denied by the user" });
@@ -35,6 +42,7 @@ test("auto-approve skips asking, for all tools or the listed ones", async () => 
 test("'Allow always' is remembered for the tool; unknown answers are ignored", async () => {
   const { broker, asked } = setup();
   const first = broker.policy({ toolCallId: "a", toolName: "write", args: { path: "f", content: "xyz" } });
+  await until(() => asked.length > 0);
   assert.equal(broker.answer("nope", true), false);
   broker.answer("a", true, true);
   assert.deepEqual(await first, { approved: true });
@@ -47,7 +55,7 @@ test("abort refuses a pending approval and hides it", async () => {
   const { broker, done } = setup();
   const ctl = new AbortController();
   const p = broker.policy({ toolCallId: "x", toolName: "bash", args: {} }, ctl.signal);
-  assert.equal(broker.pendingRequests().length, 1);
+  await until(() => broker.pendingRequests().length === 1);
   ctl.abort();
   assert.deepEqual(await p, { approved: false, reason: "aborted" });
   assert.deepEqual(done, ["x"]);
@@ -59,6 +67,7 @@ test("cancelAll refuses everything waiting", async () => {
   const { broker } = setup();
   const a = broker.policy({ toolCallId: "1", toolName: "bash", args: {} });
   const b = broker.policy({ toolCallId: "2", toolName: "edit", args: {} });
+  await until(() => broker.pendingRequests().length === 2);
   broker.cancelAll();
   assert.deepEqual(await Promise.all([a, b]), [
     { approved: false, reason: "session closed" },
@@ -82,6 +91,7 @@ test("tools that change nothing run without a question", async () => {
   );
   assert.deepEqual(await broker.policy({ toolCallId: "1", toolName: "read", args: {} }), { approved: true });
   void broker.policy({ toolCallId: "2", toolName: "bash", args: {} });
+  await until(() => asked.length > 0);
   assert.deepEqual(asked, ["bash"]);
   broker.cancelAll();
 });
@@ -89,6 +99,7 @@ test("tools that change nothing run without a question", async () => {
 test("a rejected edit tells the model nothing was written; Accept All in This Run accepts writes and edits until the run ends", async () => {
   const { broker, asked } = setup();
   const rejected = broker.policy({ toolCallId: "e1", toolName: "edit", args: { path: "a" } });
+  await until(() => asked.length === 1);
   broker.answer("e1", false);
   assert.deepEqual(await rejected, {
     approved: false,
@@ -97,6 +108,7 @@ test("a rejected edit tells the model nothing was written; Accept All in This Ru
   const first = broker.policy({ toolCallId: "w1", toolName: "write", args: { path: "a", content: "" } });
   const second = broker.policy({ toolCallId: "w2", toolName: "edit", args: { path: "b" } });
   const bash = broker.policy({ toolCallId: "b1", toolName: "bash", args: { command: "ls" } });
+  await until(() => broker.pendingRequests().length === 3);
   assert.equal(broker.answer("w1", true, false, true), true);
   assert.deepEqual(await first, { approved: true });
   assert.deepEqual(await second, { approved: true }, "an edit already waiting is accepted too");
@@ -108,6 +120,7 @@ test("a rejected edit tells the model nothing was written; Accept All in This Ru
   assert.deepEqual(await broker.policy({ toolCallId: "w3", toolName: "write", args: {} }), { approved: true });
   broker.endRun();
   void broker.policy({ toolCallId: "w4", toolName: "write", args: {} });
+  await until(() => asked.some((a) => a.startsWith("w4:")));
   assert.ok(
     asked.some((a) => a.startsWith("w4:")),
     "after the run it asks again",

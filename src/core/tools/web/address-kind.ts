@@ -20,9 +20,9 @@ const KIND_WORDS: Record<LocalKind, string> = {
   special: "a special-purpose address, not a public internet address",
 };
 
-/** "127.0.0.1 is a loopback address (this computer)". */
-export function describeLocal(address: string, kind: LocalKind): string {
-  return `${address} is ${KIND_WORDS[kind]}`;
+/** "127.0.0.1 is a loopback address (this computer)"; with a host name, "db.test resolves to 10.0.0.5, a private…". */
+export function describeLocal(address: string, kind: LocalKind, host = address): string {
+  return host === address ? `${address} is ${KIND_WORDS[kind]}` : `${host} resolves to ${address}, ${KIND_WORDS[kind]}`;
 }
 
 const IPV4_KINDS: Record<string, LocalKind | undefined> = {

@@ -64,7 +64,8 @@ function tidy(markdown: string): string {
 
 /** Converts `html` fetched from `url`: see the file comment. */
 export function htmlToMarkdown(html: string, url: string): PageMarkdown {
-  const { document } = parseHTML(html);
+  // linkedom builds a body only for a whole document: a fragment is given one.
+  const { document } = parseHTML(/<body[\s>]/i.test(html) ? html : `<!doctype html><html><body>${html}</body></html>`);
   absolutize(document, url);
   const title = (document.title ?? "").trim() || undefined;
   const td = turndown();
