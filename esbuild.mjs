@@ -8,8 +8,13 @@ const watch = process.argv.includes("--watch");
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   {
-    // The session search's worker threads load their own bundle (src/core/search/session-search.ts).
-    entryPoints: { extension: "src/host/extension.ts", "search-worker": "src/core/search/search-worker.ts" },
+    // The session search's worker threads load their own bundle (src/core/search/session-search.ts), and so does the
+    // thread that converts a fetched page to Markdown (src/core/tools/web/html-convert.ts).
+    entryPoints: {
+      extension: "src/host/extension.ts",
+      "search-worker": "src/core/search/search-worker.ts",
+      "html-worker": "src/core/tools/web/html-worker.ts",
+    },
     bundle: true,
     platform: "node",
     format: "cjs",

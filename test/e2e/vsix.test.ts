@@ -67,6 +67,9 @@ test(
       for (const needed of [
         "extension/package.json",
         "extension/dist/extension.js",
+        "extension/dist/html-worker.js",
+        "extension/dist/web-tree-sitter.wasm",
+        "extension/dist/tree-sitter-bash.wasm",
         "extension/dist/webview.js",
         "extension/dist/compare.js",
         "extension/dist/compare.css",

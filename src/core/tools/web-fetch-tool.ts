@@ -15,7 +15,7 @@ import { MAX_BYTES, MAX_LINES, truncateHead } from "./truncate.js";
 import type { AgentTool, ToolResult } from "./types.js";
 import { FetchError, fetchUrl, type FetchLimits } from "./web/http-fetch.js";
 import { FetchUrlError, parseFetchUrl, type LookupAll } from "./web/fetch-target.js";
-import { htmlToMarkdown } from "./web/html-to-markdown.js";
+import { convertHtml, HtmlConvertError } from "./web/html-convert.js";
 
 /** Options of `createWebFetchTool` (tests: limits, a resolver, the proxy variables). */
 export interface WebFetchToolOptions {
@@ -23,6 +23,10 @@ export interface WebFetchToolOptions {
   lookup?: LookupAll;
   /** Where http_proxy/https_proxy/no_proxy are read (default: process.env at each call). */
   env?: () => NodeJS.ProcessEnv;
+  /** The HTML conversion's worker script (false: in this thread; default: dist/html-worker.js when there). */
+  htmlWorker?: string | false;
+  /** Time limit of the HTML conversion, ms (default 30 s). */
+  convertTimeoutMs?: number;
 }
 
 /** Text types besides text/*: JSON, XML, scripts and configuration formats. */
@@ -137,9 +141,18 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): AgentTool
       let title: string | undefined;
       let content = text;
       if (kind === "html") {
-        const page = htmlToMarkdown(text, outcome.url);
-        title = page.title;
-        content = page.markdown;
+        try {
+          const page = await convertHtml(text, outcome.url, {
+            ...(options.htmlWorker === undefined ? {} : { workerScript: options.htmlWorker }),
+            ...(options.convertTimeoutMs === undefined ? {} : { timeoutMs: options.convertTimeoutMs }),
+            ...(ctx.signal ? { signal: ctx.signal } : {}),
+          });
+          title = page.title;
+          content = page.markdown;
+        } catch (e) {
+          if (e instanceof HtmlConvertError) return textResult(e.message, true, details);
+          throw e;
+        }
       }
       const head: string[] = [];
       if (prompt) head.push(`Fetched to answer: ${prompt}`);

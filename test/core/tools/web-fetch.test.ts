@@ -9,6 +9,7 @@ import type { LookupAddress } from "node:dns";
 import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createWebFetchTool, type WebFetchToolOptions } from "../../../src/core/tools/web-fetch-tool.js";
 import type { ToolContext, ToolResult } from "../../../src/core/tools/types.js";
@@ -164,6 +165,17 @@ describe("web_fetch", { timeout: 60_000 }, () => {
     assert.match(t, /```\nwidget --size 3\n```/);
     assert.match(t, /^-\s+small$/m);
     assert.doesNotMatch(t, /secret|Copyright nobody/, "scripts and the footer are not the article");
+  });
+
+  it("converts in a worker thread, the same Markdown; a conversion past its time limit is stopped", async () => {
+    const worker = path.join(process.cwd(), "test", "util", "html-worker-tsx.mjs");
+    const inThread = text(await tool({ htmlWorker: false }).execute({ url: `${s.base}/page` }, LOCAL_OK));
+    const inWorker = text(await tool({ htmlWorker: worker }).execute({ url: `${s.base}/page` }, LOCAL_OK));
+    assert.match(inWorker, /\[configuration file\]/);
+    assert.equal(inWorker, inThread);
+    const slow = await tool({ htmlWorker: worker, convertTimeoutMs: 1 }).execute({ url: `${s.base}/page` }, LOCAL_OK);
+    assert.equal(slow.isError, true);
+    assert.match(text(slow), /Converting the page took over 0.001 seconds; stopped\./);
   });
 
   it("returns other text as it is, decoded by its charset", async () => {
