@@ -5,6 +5,21 @@ import * as esbuild from "esbuild";
 const production = process.argv.includes("--production");
 const watch = process.argv.includes("--watch");
 
+/**
+ * The model library (@earendil-works/pi-ai) is ES modules only and loads each provider's SDK in a lazy chunk. The
+ * CommonJS bundles do not include it: `src/core/providers/pi-ai.ts` imports `./pi-ai-runtime.mjs`, which this
+ * plugin points at the separate ES module bundle below (`dist/pi-ai/runtime.mjs`), left as a real `import()` that
+ * Node runs on the first model use. `fromOut` is the path from the bundle's own folder to `dist/pi-ai`.
+ */
+function piAiRuntimeExternal(fromOut) {
+  return {
+    name: "pi-ai-runtime-external",
+    setup(build) {
+      build.onResolve({ filter: /\/pi-ai-runtime\.mjs$/ }, () => ({ path: `${fromOut}/runtime.mjs`, external: true }));
+    },
+  };
+}
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   {
@@ -28,7 +43,28 @@ const builds = [
       "web-tree-sitter": "./node_modules/web-tree-sitter/web-tree-sitter.cjs",
       turndown: "./node_modules/turndown/lib/turndown.browser.cjs.js",
     },
+    plugins: [piAiRuntimeExternal("./pi-ai")],
     outdir: "dist",
+    sourcemap: !production,
+    minify: production,
+    logLevel: "warning",
+  },
+  {
+    // The model library, loaded on first model use (see piAiRuntimeExternal): the catalog and pi-ai's runtime in
+    // runtime.mjs, each provider's SDK in a chunk of its own that loads with the provider's first request.
+    entryPoints: { runtime: "src/core/providers/pi-ai-runtime.mts" },
+    bundle: true,
+    splitting: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    outdir: "dist/pi-ai",
+    outExtension: { ".js": ".mjs" },
+    chunkNames: "chunks/[name]-[hash]",
+    // Some SDKs call require() for Node built-ins; an ES module has none of its own (pi-ai README, "Bundling").
+    banner: {
+      js: 'import { createRequire as __piAiRequire } from "node:module"; const require = __piAiRequire(import.meta.url);',
+    },
     sourcemap: !production,
     minify: production,
     logLevel: "warning",
@@ -63,6 +99,7 @@ if (process.argv.includes("--tests")) {
     format: "cjs",
     target: "node20",
     external: ["vscode", "mocha"],
+    plugins: [piAiRuntimeExternal("../../pi-ai")],
     outdir: "dist",
     sourcemap: true,
     logLevel: "warning",

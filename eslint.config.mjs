@@ -41,7 +41,7 @@ export default tseslint.config(
   // the core's pure modules (tsconfig.webview.json has no Node types, so a core module that needs Node fails
   // there), never on the host.
   {
-    files: ["src/core/**/*.ts"],
+    files: ["src/core/**/*.ts", "src/core/**/*.mts"],
     rules: { "no-restricted-imports": ["error", layerRule("src/core", ["host", "webview", "shared"])] },
   },
   {

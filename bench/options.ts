@@ -36,9 +36,19 @@ export interface BenchOptions {
   searchOnly: boolean;
   /** Only the start of a `bash` tool call against a plain spawn: printed, nothing written. */
   bashOnly: boolean;
+  /** Measure only the headless tree webview on the selected sessions (printed, never written). */
+  webviewOnly: boolean;
+  /** Measure only the real UI, the demo session against the big one (printed, never written). */
+  uiOnly: boolean;
+  /** Only the start of an MCP stdio server through the pool against the SDK's own transport: printed, nothing written. */
+  mcpOnly: boolean;
+  /** Measure only activation and the bundles (printed; nothing written). */
+  activationOnly: boolean;
+  /** A git revision whose build the activation figures are compared with (before → after). */
+  activationBaseline?: string;
 }
 
-const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only] [--bash-only]`;
+const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only] [--bash-only] [--mcp-only] [--webview-only|--ui-only] [--activation-only] [--activation-baseline <git ref>]`;
 
 /** Parses argv (without node and script). Throws with the usage line on anything unknown. */
 export function parseOptions(argv: string[]): BenchOptions {
@@ -60,6 +70,10 @@ export function parseOptions(argv: string[]): BenchOptions {
     skipSearch: false,
     searchOnly: false,
     bashOnly: false,
+    webviewOnly: false,
+    uiOnly: false,
+    mcpOnly: false,
+    activationOnly: false,
   };
   let writeGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -111,6 +125,21 @@ export function parseOptions(argv: string[]): BenchOptions {
       case "--bash-only":
         options.bashOnly = true;
         break;
+      case "--webview-only":
+        options.webviewOnly = true;
+        break;
+      case "--ui-only":
+        options.uiOnly = true;
+        break;
+      case "--mcp-only":
+        options.mcpOnly = true;
+        break;
+      case "--activation-only":
+        options.activationOnly = true;
+        break;
+      case "--activation-baseline":
+        options.activationBaseline = value();
+        break;
       case "--from-last":
         options.fromLast = true;
         options.write = true;
@@ -136,6 +165,10 @@ export function parseOptions(argv: string[]): BenchOptions {
     options.checkpoints = true;
     options.write = false;
   }
+  // A webview-only or UI-only run measures one part of the tables: it must not overwrite the committed results.
+  if (options.webviewOnly || options.uiOnly) options.write = false;
+  // An activation-only run prints its figures only.
+  if (options.activationOnly) options.write = false;
   // A search-only run rewrites its own section only, and only when asked to.
   if (options.searchOnly && !writeGiven) options.write = false;
   return options;

@@ -28,9 +28,11 @@ command -v npm >/dev/null || die "npm is not installed."
 
 # --- System packages (Debian/Ubuntu) -----------------------------------------------------------------------
 # chromium drives the workbench; rg seeds @vscode/ripgrep's download cache; libkrb5-dev builds code-server's
-# `kerberos` native module; g++/make/python3 build the other native modules; git runs the checkpoint tests.
+# `kerberos` native module; g++/make/python3 build the other native modules; git runs the checkpoint tests;
+# bubblewrap is the sandbox of the branches' `bash` (src/core/tools/sandbox.ts), which its tests run for real.
 missing_pkgs=()
 if ((NEED_BROWSER)) && [[ ! -x /usr/bin/chromium ]]; then missing_pkgs+=(chromium); fi
+if ((NEED_BROWSER)) && [[ "$(uname -s)" == "Linux" && ! -x /usr/bin/bwrap ]]; then missing_pkgs+=(bubblewrap); fi
 if ! command -v rg >/dev/null; then missing_pkgs+=(ripgrep); fi
 if [[ ! -e /usr/include/gssapi/gssapi.h && ! -e /usr/include/krb5.h ]]; then missing_pkgs+=(libkrb5-dev); fi
 for tool in git g++ make python3; do

@@ -1,8 +1,10 @@
 /** Reads the extension's settings (contributes.configuration in package.json). */
 import * as vscode from "vscode";
 import { DEFAULT_CHECKPOINT_LIMITS } from "../core/checkpoints/types.js";
+import type { QueuedKind } from "../core/agent/prompt-queue.js";
 import type { AskSetting } from "./navigate-flow.js";
 import type { RestoreOnSwitchSetting } from "./restore-on-switch.js";
+import { parseSandboxSettings, type SandboxSettings } from "./sandbox-choice.js";
 import { parseAutoApprove, type AutoApprove } from "./tool-approval.js";
 
 const SECTION = "agentTree";
@@ -69,6 +71,29 @@ export function loadWorkspaceHooksSetting(): boolean {
 export function systemPromptAppendSetting(): string {
   const v = cfg().get<unknown>("systemPrompt.append");
   return typeof v === "string" ? v : "";
+}
+
+/**
+ * The `agentTree.sandbox.*` settings (machine scope). Only the user's own values count: a workspace's
+ * `.vscode/settings.json` (a cloned repository's) can neither turn the sandbox off nor open the network or folders.
+ */
+export function sandboxSettings(): SandboxSettings {
+  const c = cfg();
+  const user = (key: string): unknown => {
+    const i = c.inspect<unknown>(`sandbox.${key}`);
+    return i?.globalValue ?? i?.defaultValue;
+  };
+  return parseSandboxSettings({
+    branches: user("branches"),
+    mainAgent: user("mainAgent"),
+    allowNetwork: user("allowNetwork"),
+    readOnlyPaths: user("readOnlyPaths"),
+  });
+}
+
+/** `agentTree.chat.enterWhileRunning`: what Enter queues while the agent works (Alt+Enter queues the other). */
+export function enterWhileRunningSetting(): QueuedKind {
+  return cfg().get<unknown>("chat.enterWhileRunning") === "steer" ? "steer" : "followUp";
 }
 
 /** True when a configuration change touches one of our settings under `key`. */

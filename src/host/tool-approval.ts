@@ -8,6 +8,7 @@
 import { errorText } from "../core/error-text.js";
 import { toolLabel } from "../core/mcp/mcp-display.js";
 import { judgeCall, suggestRules, type RuleSet } from "../core/tools/rules/tool-rules.js";
+import type { ReviewedFile } from "../core/tools/reviewed-file.js";
 import type { ToolApprovalDecision, ToolApprovalPolicy, ToolApprovalRequest } from "../core/tools/types.js";
 import { describeLocal } from "../core/tools/web/address-kind.js";
 import { hostOf, inspectTarget, type FetchTarget } from "../core/tools/web/fetch-target.js";
@@ -53,6 +54,15 @@ export function summarizeToolCall(toolName: string, args: Record<string, unknown
       return clip(`${toolLabel(toolName)} ${json}`);
     }
   }
+}
+
+/**
+ * The question's text: what the tool will do, and first, when it is asked again because its file changed after
+ * the diff was accepted, that (nothing was written).
+ */
+export function approvalSummary(request: ToolApprovalRequest): string {
+  const what = summarizeToolCall(request.toolName, request.args);
+  return request.changed === undefined ? what : `${request.changed} Review the new diff.\n${what}`;
 }
 
 /** Tools whose calls are reviewed as a diff of the file (Accept, Reject, Accept All in This Run). */
@@ -103,6 +113,11 @@ export interface ApprovalUi {
   ask(request: ToolApprovalRequest, summary: string, offer: ApprovalOffer): void;
   /** The question is answered or moot (abort): hide it. */
   done(toolCallId: string): void;
+  /**
+   * What the diff of a pending write or edit showed (src/host/edit-review.ts), passed with its approval so the tool
+   * writes only onto that file; undefined when no diff was shown.
+   */
+  reviewed?(toolCallId: string): ReviewedFile | undefined;
 }
 
 /** What the model is told when the user refuses a call (a rejected edit wrote nothing). */
@@ -147,6 +162,9 @@ export class ApprovalBroker {
       const auto = this.autoApprove();
       if (!this.needsApproval(request.toolName)) return { approved: true };
       if (
+        // A file that changed after its diff was accepted is asked about again whatever was allowed (a rule, the
+        // setting, Allow always): the user's own change is at stake, and nothing was written.
+        request.changed === undefined &&
         verdict.kind !== "ask" &&
         (auto === true ||
           (Array.isArray(auto) && auto.includes(request.toolName)) ||
@@ -167,7 +185,7 @@ export class ApprovalBroker {
         this.settle(request.toolCallId, { approved: false, reason: "aborted" });
       };
       signal?.addEventListener("abort", onAbort, { once: true });
-      const summary = summarizeToolCall(request.toolName, request.args);
+      const summary = approvalSummary(request);
       this.pending.set(request.toolCallId, {
         request,
         summary,
@@ -266,7 +284,9 @@ export class ApprovalBroker {
     const p = this.pending.get(toolCallId);
     if (!p) return false;
     this.pending.delete(toolCallId);
-    p.resolve(decision);
+    // Accepted from its diff: the tool runs only on the file the diff showed.
+    const reviewed = decision.approved ? this.ui.reviewed?.(toolCallId) : undefined;
+    p.resolve(reviewed && decision.approved ? { ...decision, reviewed } : decision);
     this.ui.done(toolCallId);
     return true;
   }

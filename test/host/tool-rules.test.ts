@@ -118,6 +118,25 @@ describe("the approval broker with rules", () => {
     await other;
   });
 
+  it("an edit allowed by a rule is asked about again when its file changed after its diff; a deny rule still refuses it", async () => {
+    const { broker, asked } = setup({ workspace: { allow: ["Edit(src/**)"], deny: ["Edit(src/secret/**)"] } });
+    const edit = (id: string, p: string, changed?: string): ToolApprovalRequest => ({
+      toolCallId: id,
+      toolName: "edit",
+      args: { path: p, oldText: "a", newText: "b" },
+      ...(changed === undefined ? {} : { changed }),
+    });
+    assert.deepEqual(await broker.policy(edit("1", "src/a.ts")), { approved: true }, "the rule allows it unasked");
+    const changed = "src/a.ts changed after its diff was shown; nothing was written.";
+    const again = broker.policy(edit("2", "src/a.ts", changed));
+    await until(() => asked.length === 1);
+    assert.equal(asked[0].summary, `${changed} Review the new diff.\nEdit src/a.ts`);
+    broker.answer("2", true);
+    assert.deepEqual(await again, { approved: true });
+    assert.equal((await broker.policy(edit("3", "src/secret/k.ts", changed))).approved, false);
+    assert.equal(asked.length, 1);
+  });
+
   it("offers nothing for a command it does not understand, or in an untrusted workspace", async () => {
     const a = setup();
     void a.broker.policy(bash("1", "for f in *; do rm $f; done"));

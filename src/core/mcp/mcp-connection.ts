@@ -3,8 +3,11 @@
  * list tools), calls with a timeout and the caller's abort signal, and its end — stopped by us, failed to start,
  * died, or disconnected because it wrote something other than MCP messages on its stdout or a message larger than
  * the client reads. A failure is reported once, with the last lines the server wrote on stderr. A stdio server's
- * process is gone when a stop resolves, even one that ignores SIGTERM (mcp-process.ts).
+ * process is gone when a stop resolves, even one that ignores SIGTERM (mcp-process.ts). On Linux a stdio server is
+ * not this process's child (mcp-stdio-transport.ts: it could read this process's start-up environment, keys
+ * included); elsewhere the SDK's transport starts it as a child.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport, type StdioServerParameters } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -20,9 +23,18 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { KeyRedactor } from "../agent/key-redactor.js";
 import type { ToolResult } from "../tools/types.js";
+import { canDetach } from "../tools/command-process.js";
 import type { McpServerConfig } from "./mcp-config.js";
 import { expandHome, expandMap, namedVars, type RefusedVars } from "./mcp-expand.js";
-import { endProcess, processesBelow, startedProcess, stillRunning, type StartedProcess } from "./mcp-process.js";
+import {
+  endProcess,
+  processesBelow,
+  startedGroup,
+  startedProcess,
+  stillRunning,
+  type StartedProcess,
+} from "./mcp-process.js";
+import { DetachedStdioTransport } from "./mcp-stdio-transport.js";
 
 /** Where a server is. */
 export type McpServerState = "stopped" | "starting" | "running" | "failed" | "disabled";
@@ -178,6 +190,7 @@ export class McpConnection {
 
   /** pid of a running stdio server. */
   get pid(): number | undefined {
+    if (this.transport instanceof DetachedStdioTransport) return this.transport.pid;
     return this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined;
   }
 
@@ -219,16 +232,15 @@ export class McpConnection {
     const defined = Object.fromEntries(
       Object.entries(env).filter((e): e is [string, string] => typeof e[1] === "string"),
     );
-    const transport = new TrackedStdioTransport(
-      {
-        command: expandHome(t.command),
-        args: t.args.map(expandHome),
-        cwd: path.resolve(this.env.cwd, expandHome(t.cwd ?? ".")),
-        env: defined,
-        stderr: "pipe",
-      },
-      (p) => this.processes.set(p.pid, p),
-    );
+    const cwd = path.resolve(this.env.cwd, expandHome(t.cwd ?? "."));
+    // Spawning in a missing folder says "spawn <the program> ENOENT", naming the wrong thing.
+    if (!fs.statSync(cwd, { throwIfNoEntry: false })?.isDirectory())
+      throw new Error(`its working folder ${cwd} does not exist or is not a folder`);
+    const params = { command: expandHome(t.command), args: t.args.map(expandHome), cwd, env: defined };
+    const remember = (p: StartedProcess): void => void this.processes.set(p.pid, p);
+    const transport = canDetach()
+      ? new DetachedStdioTransport(params, (pid) => remember(startedGroup(pid)))
+      : new TrackedStdioTransport({ ...params, stderr: "pipe" }, remember);
     transport.stderr?.on("data", (chunk: Buffer) => this.keepStderr(chunk.toString("utf8")));
     return transport;
   }

@@ -8,7 +8,6 @@
  * ones.
  */
 import { keyEnvNames, withoutKeys } from "../providers/api-key.js";
-import { BUILTIN_MODELS } from "../providers/builtin-models.js";
 import type { AgentTool, AgentToolSource } from "../tools/types.js";
 import { agreementQuestion, type McpAgreement, type McpDecision } from "./mcp-agreement.js";
 import type { McpConfig, McpConfigIssue } from "./mcp-config.js";
@@ -145,7 +144,7 @@ export class McpPool implements AgentToolSource {
         { ...s, enabled },
         {
           cwd: this.options.cwd,
-          baseEnv: this.options.baseEnv ?? (() => withoutKeys(process.env, BUILTIN_MODELS)),
+          baseEnv: this.options.baseEnv ?? (() => withoutKeys(process.env)),
           keyEnvNames: () => this.keyNames(),
           startupTimeoutMs: this.options.startupTimeoutMs ?? DEFAULT_MCP_STARTUP_TIMEOUT_MS,
           clientInfo: this.options.clientInfo ?? { name: "agent-tree", version: "0.1.0" },
@@ -164,7 +163,7 @@ export class McpPool implements AgentToolSource {
   }
 
   private keyNames(): readonly string[] {
-    return this.options.keyEnvNames?.() ?? keyEnvNames(process.env, BUILTIN_MODELS);
+    return this.options.keyEnvNames?.() ?? keyEnvNames(process.env);
   }
 
   /** The user's answer to `c`'s entry: a server of the user's own files needs none. */

@@ -5,15 +5,20 @@
  * ignores SIGTERM could outlive the window. A connection therefore remembers each process it started (pid and start
  * time, since pids are reused) and waits, bounded, until it is gone, sending SIGTERM and then SIGKILL itself. The
  * processes below it are ended the same way (Linux): a server started through `npx` or a shell script is really its
- * grandchild, and killing the launcher alone would leave it running.
+ * grandchild, and killing the launcher alone would leave it running. A server started away from the extension host
+ * (command-process.ts's startServer, Linux) leads a process group of its own: it is signalled as a group, so what it
+ * started is signalled with it even when a launcher has exited and left it re-parented, and it counts as running
+ * while any process of the group does.
  */
-import { descendants, pidAlive, processStart } from "../session/processes.js";
+import { descendants, groupAlive, pidAlive, processStart } from "../session/processes.js";
 
 /** A process a connection started. */
 export interface StartedProcess {
   pid: number;
   /** Its start time (Linux), to tell it from a later process that got the same pid; undefined elsewhere. */
   start: number | undefined;
+  /** `pid` is also the id of a process group of its own: signals go to the whole group (see the file comment). */
+  group?: true;
 }
 
 /** How long each step waits: for the process to exit on its own (stdin closed), after SIGTERM, after SIGKILL. */
@@ -33,14 +38,20 @@ export function startedProcess(pid: number): StartedProcess {
   return { pid, start: processStart(pid) };
 }
 
+/** The record of a server just started as the leader of a process group of its own. */
+export function startedGroup(pid: number): StartedProcess {
+  return { ...startedProcess(pid), group: true };
+}
+
 /** The processes below `p` now, to be ended with it (empty unless Linux). */
 export function processesBelow(p: StartedProcess): StartedProcess[] {
   if (!stillRunning(p)) return [];
   return descendants(p.pid).map(startedProcess);
 }
 
-/** True while the process runs and is still the one that was started. */
+/** True while the process runs and is still the one that was started (a group: while any process of it runs). */
 export function stillRunning(p: StartedProcess): boolean {
+  if (p.group) return groupAlive(p.pid);
   if (!pidAlive(p.pid)) return false;
   return p.start === undefined || processStart(p.pid) === p.start;
 }
@@ -57,7 +68,7 @@ async function goneWithin(p: StartedProcess, ms: number): Promise<boolean> {
 function signal(p: StartedProcess, sig: NodeJS.Signals): void {
   if (!stillRunning(p)) return;
   try {
-    process.kill(p.pid, sig);
+    process.kill(p.group ? -p.pid : p.pid, sig);
   } catch {
     // It ended in between.
   }

@@ -11,6 +11,14 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
+/**
+ * True while a process group with this id has a process (also of another user). The id is its leader's pid, which
+ * is not given to a new process while the group has any, so a reused id cannot be mistaken for it.
+ */
+export function groupAlive(pgid: number): boolean {
+  return pgid > 0 && pidAlive(-pgid);
+}
+
 /** Parent pid and start time (clock ticks after boot) of a process, from `/proc` (Linux); undefined elsewhere. */
 export function processStat(pid: number): { ppid: number; start: number } | undefined {
   try {

@@ -579,6 +579,23 @@ export class SessionFile {
   }
 }
 
+/**
+ * Writes `headerLine` into `file` when it is still empty (pi 1.6 writes the header of an empty session file it
+ * opens, so the session keeps one id across openings), and flushes it. Returns false, writing nothing, when the
+ * file is no longer empty (another program wrote to it since it was scanned).
+ */
+export function writeHeaderIfEmpty(file: string, headerLine: string): boolean {
+  const fd = openRegular(file, O_WRONLY | O_APPEND);
+  try {
+    if (fs.fstatSync(fd).size !== 0) return false;
+    writeAll(fd, Buffer.from(headerLine + "\n"));
+    fs.fsyncSync(fd);
+    return true;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** `bytes`, ending with a newline. */
 function withFinalNewline(bytes: Buffer): Buffer {
   return bytes.length === 0 || bytes[bytes.length - 1] === 10 ? bytes : Buffer.concat([bytes, Buffer.from("\n")]);

@@ -1,6 +1,7 @@
 /** Workspace tools the agent can call (pi's names and argument shapes). */
 import type { ImageContent, TextContent } from "../messages.js";
 import type { ToolDefinition } from "../providers/types.js";
+import type { ReviewedFile } from "./reviewed-file.js";
 
 /** What a tool returns. */
 export interface ToolResult {
@@ -21,6 +22,11 @@ export interface ToolContext {
    * so. Without it such an address is refused.
    */
   localNetwork?: boolean;
+  /**
+   * `write`/`edit` approved from a diff: the file as the diff showed it. The tool runs only on that file and
+   * throws FileChangedSinceReviewError otherwise (src/core/tools/reviewed-file.ts).
+   */
+  reviewed?: ReviewedFile;
 }
 
 /** A tool the agent loop can run. */
@@ -41,10 +47,20 @@ export interface ToolApprovalRequest {
   toolCallId: string;
   toolName: string;
   args: Record<string, unknown>;
+  /**
+   * Asked again: why (the file of an approved `write`/`edit` changed after its diff was shown; nothing was
+   * written). The host shows the new diff and should ask even where it would not ask again (Accept All in This Run).
+   */
+  changed?: string;
 }
 
-/** The host's answer. `localNetwork`: the approval said the call reaches a local address (see ToolContext). */
-export type ToolApprovalDecision = { approved: true; localNetwork?: boolean } | { approved: false; reason?: string };
+/**
+ * The host's answer. `reviewed`: the call was approved from a diff of this file (a `write` or `edit`); it then runs
+ * only on the file as the diff showed it. `localNetwork`: the approval said the call reaches a local address (see
+ * ToolContext).
+ */
+export type ToolApprovalDecision =
+  { approved: true; reviewed?: ReviewedFile; localNetwork?: boolean } | { approved: false; reason?: string };
 
 /** Supplied by the host: asks the user (or a setting) before a tool runs. */
 export type ToolApprovalPolicy = (request: ToolApprovalRequest, signal?: AbortSignal) => Promise<ToolApprovalDecision>;

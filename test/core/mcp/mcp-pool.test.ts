@@ -166,6 +166,22 @@ describe("MCP pool with the fixture server", { timeout: 120_000 }, () => {
     assert.equal(broken?.state, "failed");
   });
 
+  it("a server whose command or folder does not exist fails to start with a message naming it", async () => {
+    const { pool: p, reports } = pool([
+      fixtureConfig("nocommand", [], {
+        transport: { type: "stdio", command: "agent-tree-no-such-mcp-server", args: [], env: {} },
+      }),
+      fixtureConfig("nofolder", [], {
+        transport: { type: "stdio", command: process.execPath, args: [], env: {}, cwd: "/no-such-folder-for-mcp" },
+      }),
+    ]);
+    assert.deepEqual(await p.ready(), []);
+    const message = (name: string): string =>
+      reports.find((r) => r.kind === "failed" && r.server === name)?.message ?? "";
+    assert.match(message("nocommand"), /MCP server "nocommand": it failed to start: .*agent-tree-no-such-mcp-server/s);
+    assert.match(message("nofolder"), /MCP server "nofolder": it failed to start: .*no-such-folder-for-mcp/);
+  });
+
   it("a server printing a banner on stdout at start is disconnected with a message", async () => {
     const { pool: p, reports } = pool([fixtureConfig("noisy", ["--garbage-at-start"])]);
     assert.deepEqual(await p.ready(), []);

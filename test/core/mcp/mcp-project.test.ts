@@ -18,8 +18,6 @@ import { readMcpConfig } from "../../../src/core/mcp/mcp-config-files.js";
 import type { McpServerConfig } from "../../../src/core/mcp/mcp-config.js";
 import { McpPool, type McpPoolOptions, type McpReport } from "../../../src/core/mcp/mcp-pool.js";
 import { keyEnvNames } from "../../../src/core/providers/api-key.js";
-import { BUILTIN_MODELS } from "../../../src/core/providers/builtin-models.js";
-import type { ModelInfo } from "../../../src/core/providers/types.js";
 import { alive, fixtureEntry } from "../../util/mcp-fixture.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
 
@@ -30,8 +28,6 @@ const CUSTOM_KEY_VAR = "AGENT_TREE_TEST_LLM_SECRET";
 const CUSTOM_CANARY = "custom-canary-abcdef0123456789abcdef";
 /** A token that is not a model key: a project server may read it (the agreement question names it). */
 const DOCS_TOKEN = "docs-token-0123456789abcdef";
-
-const customModel = { id: "m", name: "M", provider: "my-llm", apiKeyEnv: CUSTOM_KEY_VAR } as ModelInfo;
 
 type Decision = "allowed" | "refused";
 
@@ -121,7 +117,7 @@ describe("MCP servers from project files", { timeout: 120_000 }, () => {
     const p = new McpPool({
       cwd: projectDir,
       loadConfig: () => readMcpConfig({ agentDir: path.join(tmp.dir, "agent"), projectDir, trusted: true }),
-      keyEnvNames: () => keyEnvNames(process.env, [...BUILTIN_MODELS, customModel]),
+      keyEnvNames: () => keyEnvNames(process.env, { keyEnvNames: () => [CUSTOM_KEY_VAR] }),
       onReport: (r) => reports.push(r),
       startupTimeoutMs: 10_000,
       ...over,

@@ -319,6 +319,56 @@ describe("pi 1.6's API beside ours", () => {
     await assert.rejects(SessionManager.forkFrom(empty, "/to", path.join(tmp.dir, "to")), /empty or invalid/);
   });
 
+  test("forkFrom() of a session with a header and no entries writes the fork, as pi 1.6 does", async () => {
+    // Ours: createBranchedSession(null) of a file session writes a header-only file.
+    const src = await SessionManager.create("/from", path.join(tmp.dir, "from"));
+    src.appendMessage(user("q"));
+    const branched = (await src.createBranchedSession(null)) as string;
+    await src.close();
+    // pi 1.6's: it writes the header into an empty file it opens (no entry yet).
+    const piLike = path.join(tmp.dir, "pi-header-only.jsonl");
+    const piHeader = {
+      type: "session",
+      version: 3,
+      id: "0b0d9f9c-1111-7222-8333-444455556666",
+      timestamp: "2026-01-01T00:00:00.000Z",
+      cwd: "/from",
+    };
+    fs.writeFileSync(piLike, JSON.stringify(piHeader) + "\n");
+    for (const source of [branched, piLike]) {
+      assert.equal(readJsonl(source).length, 1, "the source is a header alone");
+      const fork = await SessionManager.forkFrom(source, "/to", path.join(tmp.dir, "to"));
+      const forkFile = fork.getSessionFile() as string;
+      assert.equal(fork.getEntryCount(), 0);
+      assert.equal(fork.getLeafId(), null);
+      assert.equal(fork.getCwd(), "/to");
+      assert.equal(fork.getHeader().parentSession, source);
+      await fork.close();
+      const lines = readJsonl(forkFile);
+      assert.equal(lines.length, 1, "the fork is written: its header alone");
+      assert.equal(lines[0].type, "session");
+      assert.equal(lines[0].parentSession, source);
+    }
+  });
+
+  test("an empty session file keeps one session id across reopenings (its header is written on open, as pi 1.6 does)", async () => {
+    const file = path.join(tmp.dir, "empty.jsonl");
+    fs.writeFileSync(file, "");
+    const first = await SessionManager.open(file, undefined, "/work/empty");
+    const id = first.getSessionId();
+    await first.close();
+    const second = await SessionManager.open(file);
+    assert.equal(second.getSessionId(), id, "the second opening names the same session");
+    assert.equal(second.getCwd(), "/work/empty");
+    await second.close();
+    const lines = readJsonl(file);
+    assert.equal(lines.length, 1);
+    assert.equal(lines[0].id, id);
+    const view = await SessionManager.open(file, { readOnly: true });
+    assert.equal(view.getSessionId(), id);
+    await view.close();
+  });
+
   test("inMemory(cwd, options, entries) starts from given entries, under their header or a new one", async () => {
     const sm = await SessionManager.create("/p", tmp.dir);
     const u1 = sm.appendMessage(user("q"));

@@ -44,8 +44,8 @@ describe("workspace tools", () => {
     await fs.rm(path.dirname(root), { recursive: true, force: true });
   });
 
-  it("has pi's names (and web_fetch), marks write/edit/bash as mutating and web_fetch as asking", () => {
-    assert.deepEqual([...tools.keys()], ["read", "write", "edit", "bash", "grep", "find", "ls", "web_fetch"]);
+  it("has pi's names (and todo, web_fetch), marks write/edit/bash as mutating and web_fetch as asking", () => {
+    assert.deepEqual([...tools.keys()], ["read", "write", "edit", "bash", "grep", "find", "ls", "todo", "web_fetch"]);
     assert.deepEqual(
       [...tools.values()].filter((t) => t.mutates).map((t) => t.name),
       ["write", "edit", "bash"],
