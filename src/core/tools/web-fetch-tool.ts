@@ -13,7 +13,8 @@
 import { guarded, optString, reqString, textResult } from "./tool-args.js";
 import { MAX_BYTES, MAX_LINES, truncateHead } from "./truncate.js";
 import type { AgentTool, ToolResult } from "./types.js";
-import { FetchError, fetchUrl, type FetchLimits } from "./web/http-fetch.js";
+import { loadHttpFetch } from "./lazy-parts.js";
+import type { FetchLimits } from "./web/http-fetch.js";
 import { FetchUrlError, parseFetchUrl, type LookupAll } from "./web/fetch-target.js";
 import { convertHtml, HtmlConvertError } from "./web/html-convert.js";
 
@@ -102,6 +103,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): AgentTool
         if (e instanceof FetchUrlError) return textResult(e.message, true);
         throw e;
       }
+      const { FetchError, fetchUrl } = await loadHttpFetch();
       let outcome;
       try {
         outcome = await fetchUrl(url, {

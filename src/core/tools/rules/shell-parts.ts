@@ -46,7 +46,7 @@ const WORD_PARTS = new Set([
   "translated_string",
 ]);
 
-/** Where the grammar's files are: next to the bundle (dist/), else in node_modules (tests, development). */
+/** Where the grammar's files are: next to the bundle (dist/tools/), else in node_modules (tests, development). */
 function wasmFile(name: string, packageDir: string): string | undefined {
   const candidates = [
     typeof __dirname === "string" ? path.join(__dirname, name) : undefined,

@@ -18,7 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { isIgnored, parseGitignore, type IgnoreRule } from "../gitignore.js";
 import { hostOf } from "../web/fetch-target.js";
-import { shellParts } from "./shell-parts.js";
+import { loadShellParts } from "../lazy-parts.js";
 
 /** The lists of a rule set. */
 export type RuleListName = "allow" | "ask" | "deny";
@@ -179,6 +179,7 @@ async function subjectsOf(call: RuleCall): Promise<{ subjects: Subject[]; unders
   switch (toolName) {
     case "bash": {
       const command = str(args, "command") ?? "";
+      const { shellParts } = await loadShellParts();
       const parts = await shellParts(command);
       if (!parts) return { subjects: [{ tool: "bash", kind: "bash", value: command.trim() }], understood: false };
       return {

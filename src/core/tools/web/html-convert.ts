@@ -1,13 +1,15 @@
 /**
- * Runs the HTML conversion (html-to-markdown.ts) in a worker thread when its bundle is there (dist/html-worker.js,
- * next to the extension's bundle): a 3 MB page takes seconds, during which the extension host must keep serving
- * the UI. Without the bundle (tests, the core used as a library) it runs in the caller's thread. A conversion that
- * outlives its time limit, or whose call is aborted, is stopped by ending the worker.
+ * Runs the HTML conversion (html-to-markdown.ts) in a worker thread when its bundle is there
+ * (dist/tools/html-worker.mjs, beside the extension's bundle): a 3 MB page takes seconds, during which the extension
+ * host must keep serving the UI. Without the bundle (tests, the core used as a library) it runs in the caller's
+ * thread, the converter loaded then (lazy-parts.ts). A conversion that outlives its time limit, or whose call is
+ * aborted, is stopped by ending the worker.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { htmlToMarkdown, type PageMarkdown } from "./html-to-markdown.js";
+import { loadHtmlConvert } from "../lazy-parts.js";
+import type { PageMarkdown } from "./html-to-markdown.js";
 
 /** What the worker is given. */
 export interface HtmlWorkerTask {
@@ -20,7 +22,7 @@ export type HtmlWorkerReply = { ok: true; page: PageMarkdown } | { ok: false; er
 
 /** Options of `convertHtml`. */
 export interface HtmlConvertOptions {
-  /** The worker's script; `false`: in this thread; default: dist/html-worker.js when it is there. */
+  /** The worker's script; `false`: in this thread; default: dist/tools/html-worker.mjs when it is there. */
   workerScript?: string | false;
   /** Default 30 s. */
   timeoutMs?: number;
@@ -34,17 +36,17 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /** The worker's heap: a page of a few MB needs far less; a pathological one fails instead of growing the host. */
 const WORKER_HEAP_MB = 512;
 
-/** The bundle next to the extension's, if this code runs from one. */
+/** The worker's bundle (dist/tools, see lazy-parts.ts) next to the extension's, if this code runs from one. */
 function bundledWorker(): string | undefined {
   if (typeof __dirname !== "string") return undefined;
-  const script = path.join(__dirname, "html-worker.js");
+  const script = path.join(__dirname, "tools", "html-worker.mjs");
   return existsSync(script) ? script : undefined;
 }
 
 /** Converts `html` fetched from `url`: see the file comment. */
 export async function convertHtml(html: string, url: string, options: HtmlConvertOptions = {}): Promise<PageMarkdown> {
   const script = options.workerScript === undefined ? bundledWorker() : options.workerScript;
-  if (script === false || script === undefined) return htmlToMarkdown(html, url);
+  if (script === false || script === undefined) return (await loadHtmlConvert()).htmlToMarkdown(html, url);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const task: HtmlWorkerTask = { html, url };
   const worker = new Worker(script, { workerData: task, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });

@@ -1,5 +1,5 @@
 /**
- * Entry point of the worker thread that turns a fetched HTML page into Markdown (bundled as dist/html-worker.js):
+ * Entry point of the worker thread that turns a fetched HTML page into Markdown (bundled as dist/tools/html-worker.mjs):
  * a large page takes seconds of CPU, which must not stop the extension host. Converts the one page it is given
  * (`workerData`), posts the result and ends.
  */
