@@ -45,6 +45,17 @@ function lazyBundlesExternal(fromOut) {
   };
 }
 
+/**
+ * The extension host is Node, not a browser. Libraries written for both (zod, bundled with the MCP SDK, probes
+ * `navigator.userAgent` for Cloudflare when its first schema is built; the SDKs look for React Native in error
+ * paths) read the global `navigator` to tell where they run. Node >= 21 has one, and VS Code >= 1.101 replaces it in
+ * its extension host with a getter that reports every read as a deprecation (PendingMigrationError "navigator is
+ * now a global in nodejs", logged for a development extension, sent to telemetry for an installed one) and returns
+ * undefined. So the Node bundles say what is true there at build time: no browser `navigator`. The probes become
+ * dead code and nothing reads the global.
+ */
+const NODE_GLOBALS = { navigator: "undefined", "globalThis.navigator": "undefined" };
+
 /** What the ES module bundles share: code splitting, `.mjs` files, `require` for the CommonJS code they bundle. */
 const lazyEsm = {
   bundle: true,
@@ -52,6 +63,7 @@ const lazyEsm = {
   platform: "node",
   format: "esm",
   target: "node20",
+  define: NODE_GLOBALS,
   outExtension: { ".js": ".mjs" },
   chunkNames: "chunks/[name]-[hash]",
   sourcemap: !production,
@@ -72,6 +84,7 @@ const builds = [
     format: "cjs",
     target: "node20",
     external: ["vscode"],
+    define: NODE_GLOBALS,
     // jsonc-parser's default (UMD) build loads its parts with a require() esbuild cannot follow; its ES build bundles.
     alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" },
     plugins: [lazyBundlesExternal(".")],
@@ -145,6 +158,7 @@ if (process.argv.includes("--tests")) {
     target: "node20",
     external: ["vscode", "mocha"],
     plugins: [lazyBundlesExternal("../..")],
+    define: NODE_GLOBALS,
     outdir: "dist",
     sourcemap: true,
     logLevel: "warning",

@@ -24,7 +24,7 @@ export interface WebFetchToolOptions {
   lookup?: LookupAll;
   /** Where http_proxy/https_proxy/no_proxy are read (default: process.env at each call). */
   env?: () => NodeJS.ProcessEnv;
-  /** The HTML conversion's worker script (false: in this thread; default: dist/html-worker.js when there). */
+  /** The HTML conversion's worker script (false: in this thread; default: dist/tools/html-worker.mjs when there). */
   htmlWorker?: string | false;
   /** Time limit of the HTML conversion, ms (default 30 s). */
   convertTimeoutMs?: number;
