@@ -57,6 +57,8 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.watchBranch",
   "agentTree.backToMyBranch",
   "agentTree.switchToWatchedBranch",
+  "agentTree.togglePlanMode",
+  "agentTree.approvePlan",
 ] as const;
 
 /**
@@ -79,4 +81,6 @@ export const WEBVIEW_COMMAND_IDS: Readonly<Record<WebviewCommand, CommandId>> = 
   setApiKey: "agentTree.setApiKey",
   selectModel: "agentTree.selectModel",
   exportHtml: "agentTree.exportHtml",
+  togglePlanMode: "agentTree.togglePlanMode",
+  approvePlan: "agentTree.approvePlan",
 };

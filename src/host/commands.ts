@@ -10,6 +10,7 @@ import type { ModelActions } from "./model-actions.js";
 import type { OperationId } from "./operations/host-operations.js";
 import type { Operations } from "./operations/operations.js";
 import type { ParallelActions } from "./parallel/parallel-actions.js";
+import type { PlanModeActions } from "./plan-mode-actions.js";
 import type { SessionController } from "./session-controller.js";
 import type { SessionOpener } from "./session-opener.js";
 import type { SessionSearchUi } from "./session-search-ui.js";
@@ -40,6 +41,8 @@ export interface CommandDeps {
   mcpServers: McpServersUi;
   /** Stop All Branches, Ask Aside (the row commands of parallel branches are operations). */
   parallel: Pick<ParallelActions, "stopAll" | "askAside">;
+  /** Toggle Plan Mode (a string argument: a task to plan), Approve Plan. */
+  planMode: Pick<PlanModeActions, "toggle" | "approve">;
 }
 
 /** A command handler: the palette passes nothing, a menu its context, the Explorer its item and selection. */
@@ -99,6 +102,11 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.showMcpServers": () => d.mcpServers.show(),
     "agentTree.stopAllBranches": () => d.parallel.stopAll(),
     "agentTree.askAside": ensured(() => d.parallel.askAside()),
+    "agentTree.togglePlanMode": async (arg?: unknown) => {
+      await d.ensureSession();
+      await d.planMode.toggle(arg);
+    },
+    "agentTree.approvePlan": ensured(() => d.planMode.approve()),
   };
   const rest: Partial<Record<CommandId, Handler>> = others;
   return COMMAND_IDS.map((id) => {
