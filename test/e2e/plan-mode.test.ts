@@ -3,7 +3,7 @@
  * mode badge and the request's tools lack `write`; the answer shows Approve Plan (Keep Planning keeps plan mode and
  * focuses the input); a click on Approve Plan → the next request offers
  * `write` and carries the carry-out message, the badge goes; `/plan` turns it on again. The session file records each
- * change as a plan-mode line. Screenshots in test-results/e2e/plan-mode-*.png.
+ * change as a plan-mode line, and a window reload shows plan mode again. Screenshots in test-results/e2e/plan-mode-*.png.
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
@@ -11,9 +11,17 @@ import type { FrameLocator } from "playwright-core";
 import { chatInput, chatView, MODEL_TIMEOUT_MS, readSession, sendPrompt, sessionFiles } from "../util/agent-ui.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import type { FakeRequestBody } from "../util/fake-openai-server.js";
-import { expectVisible, runCommand, screenshot, waitUntil } from "../util/workbench.js";
+import {
+  expectVisible,
+  openViewContainer,
+  reloadWorkbench,
+  runCommand,
+  screenshot,
+  waitUntil,
+  WEBVIEW_TIMEOUT_MS,
+} from "../util/workbench.js";
 
-const { demo, fake, step, page, openAgentTree } = demoWorkbenchSuite({
+const { demo, fake, step, page, wb, openAgentTree } = demoWorkbenchSuite({
   name: "plan-mode",
   model: { chunkDelayMs: 2 },
   newSession: true,
@@ -124,6 +132,18 @@ describe("Plan mode (code-server)", { timeout: 10 * 60_000 }, () => {
       await waitUntil(async () => (planLines().length === 3 ? true : undefined), "the line recorded");
       assert.deepEqual(planLines(), [true, false, true]);
       await screenshot(page(), "plan-mode-slash");
+    }),
+  );
+
+  it(
+    "a window reload shows plan mode again: the reopened session's path says so",
+    step("reload", async () => {
+      const { url } = wb();
+      await reloadWorkbench(page(), url);
+      await openViewContainer(page(), "Agent");
+      chat = await chatView(page());
+      await expectVisible(chat.getByText("Carried out."), "the same session after the reload", WEBVIEW_TIMEOUT_MS);
+      await expectVisible(chat.locator(".chat-plan-mode"), "the badge after the reload");
     }),
   );
 });
