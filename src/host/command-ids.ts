@@ -58,6 +58,8 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.watchBranch",
   "agentTree.backToMyBranch",
   "agentTree.switchToWatchedBranch",
+  "agentTree.togglePlanMode",
+  "agentTree.approvePlan",
 ] as const;
 
 /**
@@ -80,4 +82,6 @@ export const WEBVIEW_COMMAND_IDS: Readonly<Record<WebviewCommand, CommandId>> = 
   setApiKey: "agentTree.setApiKey",
   selectModel: "agentTree.selectModel",
   exportHtml: "agentTree.exportHtml",
+  togglePlanMode: "agentTree.togglePlanMode",
+  approvePlan: "agentTree.approvePlan",
 };

@@ -11,6 +11,7 @@ import type { ModelActions } from "./model-actions.js";
 import type { OperationId } from "./operations/host-operations.js";
 import type { Operations } from "./operations/operations.js";
 import type { ParallelActions } from "./parallel/parallel-actions.js";
+import type { PlanModeActions } from "./plan-mode-actions.js";
 import type { SessionController } from "./session-controller.js";
 import type { SessionOpener } from "./session-opener.js";
 import type { SessionSearchUi } from "./session-search-ui.js";
@@ -43,6 +44,8 @@ export interface CommandDeps {
   toolRules: Pick<ToolRulesUi, "show">;
   /** Stop All Branches, Ask Aside (the row commands of parallel branches are operations). */
   parallel: Pick<ParallelActions, "stopAll" | "askAside">;
+  /** Toggle Plan Mode (a string argument: a task to plan), Approve Plan. */
+  planMode: Pick<PlanModeActions, "toggle" | "approve">;
 }
 
 /** A command handler: the palette passes nothing, a menu its context, the Explorer its item and selection. */
@@ -103,6 +106,11 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.showToolRules": () => d.toolRules.show(),
     "agentTree.stopAllBranches": () => d.parallel.stopAll(),
     "agentTree.askAside": ensured(() => d.parallel.askAside()),
+    "agentTree.togglePlanMode": async (arg?: unknown) => {
+      await d.ensureSession();
+      await d.planMode.toggle(arg);
+    },
+    "agentTree.approvePlan": ensured(() => d.planMode.approve()),
   };
   const rest: Partial<Record<CommandId, Handler>> = others;
   return COMMAND_IDS.map((id) => {

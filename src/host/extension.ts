@@ -22,6 +22,7 @@ import { setUpChatInput } from "./chat-input/chat-input-setup.js";
 import { CheckpointService, checkpointFolders } from "./checkpoint-service.js";
 import { WEBVIEW_COMMAND_IDS } from "./command-ids.js";
 import { registerCommands } from "./commands.js";
+import { PlanModeActions } from "./plan-mode-actions.js";
 import { HookRegistry } from "./hook-registry.js";
 import { lockLostMessage } from "./lock-choice.js";
 import { offerSaveAgain } from "./save-again.js";
@@ -449,6 +450,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       mcpServers: new McpServersUi(mcp, log),
       toolRules: new ToolRulesUi(toolRules, folder?.scheme === "file" ? folder.fsPath : undefined),
       parallel,
+      planMode: new PlanModeActions({ controller, notify, send: (text) => actions.submit(text) }),
     }),
     keys.onDidChange(() => controller.refreshModels()),
     modelService.onDidChange(() => controller.refreshModels()),

@@ -340,6 +340,9 @@ export class SessionController {
       usage: usageOf(path.usage, model?.contextWindow ?? 0),
     };
     if (path.todos) msg.todos = path.todos;
+    const plan = c.agent.getPlanModeState();
+    if (plan.enabled) msg.planMode = true;
+    if (plan.planId !== undefined) msg.planId = plan.planId;
     if (model) msg.model = toModelDto(model);
     const readOnly = this.readOnlyReason();
     if (readOnly !== undefined) msg.noModelReason = readOnly;

@@ -218,6 +218,10 @@ export type HostToWebview =
       noModelReason?: string;
       /** The todo list of the path (its newest valid `todo` call); absent when it has none. */
       todos?: TodoItem[];
+      /** Plan mode is on at the leaf (its path's newest plan-mode line: src/core/agent/plan-mode.ts). */
+      planMode?: boolean;
+      /** The plan to approve: the leaf's entry, an answer the agent gave in plan mode (Approve Plan shows under it). */
+      planId?: string;
     }
   /**
    * A message was added or replaced (streaming updates carry the same id). When the stored entry
@@ -388,6 +392,8 @@ export const WEBVIEW_COMMANDS = [
   "setApiKey",
   "selectModel",
   "exportHtml",
+  "togglePlanMode",
+  "approvePlan",
 ] as const;
 
 /** A command of a `command` message. */

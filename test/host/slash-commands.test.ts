@@ -12,7 +12,7 @@ function recorder(): { calls: string[]; ctx: SlashCommandContext } {
   return {
     calls,
     ctx: {
-      runCommand: async (id) => void calls.push(`run ${id}`),
+      runCommand: async (id, ...args) => void calls.push(`run ${[id, ...args].join(" ")}`),
       compact: async (focus) => void calls.push(`compact ${focus ?? "-"}`),
       rename: async (name) => void calls.push(`rename ${name}`),
       focusTree: async () => void calls.push("tree"),
@@ -35,6 +35,7 @@ test("the built-ins are the issue's, in one table", () => {
       "/export",
       "/explore [prompt]",
       "/aside <question>",
+      "/plan [task]",
     ],
   );
 });
@@ -50,6 +51,8 @@ test("each runs what it names, with its arguments", async () => {
     "/name  Release plan ",
     "/tree",
     "/export",
+    "/plan",
+    "/plan  add a cache ",
   ]) {
     const m = matchSlashCommand(text);
     assert.ok(m, text);
@@ -64,6 +67,8 @@ test("each runs what it names, with its arguments", async () => {
     "rename Release plan",
     "tree",
     "run agentTree.exportHtml",
+    "run agentTree.togglePlanMode",
+    "run agentTree.togglePlanMode add a cache",
   ]);
 });
 

@@ -15,6 +15,7 @@ import { ChatInput } from "./chat-input.js";
 import { ChatInputAssist } from "./chat-input-assist.js";
 import { ChatQueue } from "./chat-queue.js";
 import { ChatTodos } from "./chat-todos.js";
+import { ChatPlanActions, ChatPlanBadge, planToApprove } from "./chat-plan.js";
 import { ChatList } from "./chat-list.js";
 import { ChatLiveRegion } from "./chat-live-region.js";
 import type { ChatUsage } from "../../src/shared/protocol.js";
@@ -48,6 +49,9 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
   // Bumped on send: the list follows the bottom again whatever the user scrolled to.
   const [followSeq, setFollowSeq] = useState(0);
   const lastInputSeq = useRef(0);
+  // Keep Planning: the plan's buttons go (until the next plan) and the input takes the focus.
+  const [keptPlan, setKeptPlan] = useState<string | undefined>(undefined);
+  const [planFocus, setPlanFocus] = useState(0);
   const lastRestoreSeq = useRef(0);
 
   // Layout effects run inside render(), so these exist before `ready` is posted.
@@ -98,6 +102,7 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
   const noModel = model.noModelReason !== undefined;
   // A watched branch is read-only: the input is off, its Abort and queueing too (the banner stops the branch).
   const watching = model.watch !== undefined;
+  const plan = watching ? undefined : planToApprove(model.planId, model.streaming, model.messages);
 
   return (
     <div class="app chat-app">
@@ -155,6 +160,18 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         }
         footer={
           <>
+            {plan && plan.id !== keptPlan && !noModel ? (
+              <ChatPlanActions
+                onApprove={() => {
+                  setKeptPlan(plan.id);
+                  props.post({ type: "command", command: "approvePlan" });
+                }}
+                onKeep={() => {
+                  setKeptPlan(plan.id);
+                  setPlanFocus((n) => n + 1);
+                }}
+              />
+            ) : null}
             <ChatAsides asides={model.asides} />
             {noModel ? (
               <div class="notice" role="note">
@@ -186,6 +203,10 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         onEdit={(id, text) => props.post({ type: "chat/queueEdit", id, text })}
         onRemove={(id) => props.post({ type: "chat/queueRemove", id })}
       />
+      <ChatPlanBadge
+        planMode={model.planMode && !watching}
+        onLeave={() => props.post({ type: "command", command: "togglePlanMode" })}
+      />
       <UsageLine usage={model.usage} />
       <ChatWatchBanner branch={model.watch} onAction={(action) => props.post({ type: "chat/watchAction", action })} />
       <ChatInput
@@ -195,7 +216,7 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         enterQueues={model.enterWhileRunning}
         disabled={noModel || watching}
         locked={watching}
-        focusSeq={model.inputRequest.seq}
+        focusSeq={model.inputRequest.seq + planFocus}
         assist={assist}
         post={props.post}
         onSend={(text) => send(text)}

@@ -58,6 +58,15 @@ import { PromptQueue, type QueuedKind, type QueuedMessage } from "./prompt-queue
 import { COMMAND_RUNNING_TEXT, UserCommandRunner } from "./user-command.js";
 import { SystemPromptSync, promptTextOf } from "./system-prompt-sync.js";
 import type { SystemPromptProvider } from "../prompt/workspace-prompt.js";
+import {
+  CARRY_OUT_PLAN_TEXT,
+  PLAN_MODE_INSTRUCTIONS,
+  PLAN_MODE_SECTION,
+  PLAN_MODE_TYPE,
+  planModeState,
+  planModeTools,
+  type PlanModeState,
+} from "./plan-mode.js";
 
 /** A recorded level as a ThinkingLevel (pi 1.6's levels; anything unknown is "off"). */
 function levelOf(recorded: string): ThinkingLevel {
@@ -144,6 +153,8 @@ export class AgentSession {
   private running = false;
   /** The tools of the running prompt (the session's own and its tool source's). */
   private runTools: readonly AgentTool[] | undefined;
+  /** Plan mode as the running prompt started (it cannot change while the prompt runs). */
+  private runPlanMode: boolean | undefined;
   private busyWith: string | undefined;
   private queued: QueuedHookMessage[] = [];
   private disposed = false;
@@ -204,6 +215,9 @@ export class AgentSession {
             source,
             // The running prompt's tools (its MCP tools included); between prompts, those available now.
             tools: () => this.runTools ?? this.getTools(),
+            // Plan mode's instructions, recorded with the prompt (a patch when the mode changes).
+            sections: (): Record<string, string> =>
+              (this.runPlanMode ?? this.getPlanMode()) ? { [PLAN_MODE_SECTION]: PLAN_MODE_INSTRUCTIONS } : {},
             hooks: this.hookRunner,
             contextMessages: () => this.contextCache.get().messages,
             append: (m) => {
@@ -295,9 +309,48 @@ export class AgentSession {
     this.sessionManager.appendThinkingLevelChange(level);
   }
 
-  /** The tools the model is offered: the session's own, then those of its tool source available now. */
+  /**
+   * The tools the model is offered: the session's own, then those of its tool source available now; in plan mode
+   * only those that change nothing (plan-mode.ts).
+   */
   getTools(): readonly AgentTool[] {
-    return this.withSourceTools(this.options.toolSource?.current() ?? []);
+    const tools = this.withSourceTools(this.options.toolSource?.current() ?? []);
+    return this.getPlanMode() ? planModeTools(tools) : tools;
+  }
+
+  // ---- plan mode ----------------------------------------------------------------------------
+
+  /** True when plan mode is on at the leaf: the newest plan-mode line on its path says so (plan-mode.ts). */
+  getPlanMode(): boolean {
+    return this.getPlanModeState().enabled;
+  }
+
+  /** Plan mode at the leaf, and the plan to approve when the leaf is the agent's answer given in plan mode. */
+  getPlanModeState(): PlanModeState {
+    const sm = this.sessionManager;
+    return planModeState({ envelopes: sm.getPathEnvelopes(), entry: (id) => sm.getEntry(id) });
+  }
+
+  /**
+   * Turns plan mode on or off at the leaf by recording a plan-mode line there (nothing when it already is). Throws
+   * while a prompt runs or when the session is read-only.
+   */
+  setPlanMode(enabled: boolean): void {
+    this.assertIdle(enabled ? "turn plan mode on" : "turn plan mode off");
+    if (this.getPlanMode() === enabled) return;
+    this.sessionManager.appendCustomEntry(PLAN_MODE_TYPE, { enabled });
+  }
+
+  /**
+   * Approve Plan: turns plan mode off and asks the agent to carry out the plan above (CARRY_OUT_PLAN_TEXT) with all
+   * its tools. Rejects, recording nothing, when plan mode is off, no model is chosen or the session is busy.
+   */
+  async approvePlan(options: { signal?: AbortSignal } = {}): Promise<void> {
+    this.assertIdle("approve the plan");
+    if (!this.getPlanMode()) throw new Error("Plan mode is off: there is no plan to approve");
+    if (!this.model) throw new Error("No model selected: choose a model before sending a message");
+    this.setPlanMode(false);
+    await this.prompt(CARRY_OUT_PLAN_TEXT, options);
   }
 
   private withSourceTools(extra: readonly AgentTool[]): readonly AgentTool[] {
@@ -498,7 +551,11 @@ export class AgentSession {
       for (const m of initial) this.emit({ type: "message_start", message: m });
       // Servers behind the tool source start with the first prompt that needs them (bounded wait); the system
       // prompt built next lists the tools this prompt is offered.
-      const tools = this.withSourceTools((await this.options.toolSource?.ready(signal)) ?? []);
+      // Plan mode offers only tools that change nothing; the mode cannot change while the prompt runs.
+      const planMode = this.getPlanMode();
+      const offered = this.withSourceTools((await this.options.toolSource?.ready(signal)) ?? []);
+      const tools = planMode ? planModeTools(offered) : offered;
+      this.runPlanMode = planMode;
       this.runTools = tools;
       // The prompt's changed sections go before the user's message, as pi writes them.
       const first = initial[0];
@@ -549,6 +606,7 @@ export class AgentSession {
       this.promptSync?.endRun();
       this.running = false;
       this.runTools = undefined;
+      this.runPlanMode = undefined;
       this.abortController = undefined;
       this.emit({ type: "agent_end", messages: produced });
     }

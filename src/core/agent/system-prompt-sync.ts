@@ -30,6 +30,8 @@ export interface PromptSyncEnv {
   source: string | SystemPromptProvider;
   /** The tools the model is offered now (the running prompt's, MCP servers' included), asked at each build. */
   tools: () => readonly AgentTool[];
+  /** Sections of the session's own, by name (plan mode's), asked at each build; they go where hooks' sections go. */
+  sections?: () => Readonly<Record<string, string>>;
   /** The before_agent_start handlers of startRun (none: a branch that runs beside the user's runs no hooks). */
   hooks?: HookRunner;
   /** The context at the leaf (its system messages are the prompt in force). */
@@ -81,6 +83,13 @@ export function promptTextOf(messages: readonly AgentMessage[]): string {
   return m ? systemPromptText(m) : "";
 }
 
+/** Sections as a fixed prompt gets them: each wrapped in `<name>…</name>`, as buildPromptSections wraps its own. */
+function wrapSections(sections: Readonly<Record<string, string>>): PromptSections {
+  const out: PromptSections = {};
+  for (const [name, text] of Object.entries(sections)) if (text) out[name] = `<${name}>\n${text}\n</${name}>`;
+  return out;
+}
+
 /** See the file comment. One per AgentSession; a run is one prompt() (or hook-triggered turn). */
 export class SystemPromptSync {
   /** What the run's before_agent_start handlers changed, re-applied to every later build in the run. */
@@ -100,7 +109,10 @@ export class SystemPromptSync {
 
   private sectionsOf(options: SystemPromptOptions | undefined): PromptSections {
     const { source, redact } = this.env;
-    const sections = options ? buildPromptSections(options) : { preamble: typeof source === "string" ? source : "" };
+    const own = this.env.sections?.() ?? {};
+    const sections = options
+      ? buildPromptSections({ ...options, sections: { ...options.sections, ...own } })
+      : { preamble: typeof source === "string" ? source : "", ...wrapSections(own) };
     if (!redact) return sections;
     return Object.fromEntries(Object.entries(sections).map(([name, text]) => [name, redact(text)]));
   }

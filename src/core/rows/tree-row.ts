@@ -4,7 +4,7 @@
  * between host and webview rows travel as columns (row-columns.ts). docs/tree-navigation.md says what a row shows.
  */
 import { compactPreview } from "../mentions/user-content.js";
-import { isConversationKind, kindOf, kindWord, type EntryKind } from "../session/entry-kinds.js";
+import { isConversationKind, kindOf, kindWord, planModeOfPreview, type EntryKind } from "../session/entry-kinds.js";
 import type { EntryEnvelope } from "../session/types.js";
 import { toolLabels } from "../mcp/mcp-display.js";
 import { progressText, TODO_TOOL_NAME, todoRowProgress } from "../tools/todo-list.js";
@@ -86,7 +86,8 @@ function formatTokens(n: number): string {
 /**
  * The role word and the text of a row, as the tree, the pickers and the exported page show it: `user:` and the
  * preview for conversation, `[model]` and the preview for bookkeeping; a tool result names its tool (a todo list its
- * progress, `todo 3/7`), an assistant turn with tool calls only lists them, a compaction shows the tokens it replaced.
+ * progress, `todo 3/7`), an assistant turn with tool calls only lists them, a compaction shows the tokens it replaced, a
+ * plan-mode line `[plan mode] on`.
  */
 export function describeRow(row: TreeRow): { role: string; text: string } {
   switch (row.kind) {
@@ -107,6 +108,12 @@ export function describeRow(row: TreeRow): { role: string; text: string } {
       return { role: `[compaction: ${formatTokens(row.tokens ?? 0)} tokens]`, text: "" };
     case "unknown":
       return { role: "[unknown]", text: row.preview };
+    case "custom": {
+      // Plan mode turned on or off on this branch (src/core/agent/plan-mode.ts).
+      const plan = planModeOfPreview(row.preview);
+      if (plan !== undefined) return { role: "[plan mode]", text: plan ? "on" : "off" };
+      break;
+    }
   }
   const word = kindWord(row.kind);
   // A user message with attachments (src/core/mentions) shows their names, not their text.

@@ -170,3 +170,34 @@ export function archiveMarkerData(data: unknown): ArchiveMarkerData | undefined 
   const { targetId, archived } = data as Record<string, unknown>;
   return typeof targetId === "string" && typeof archived === "boolean" ? { targetId, archived } : undefined;
 }
+
+/**
+ * customType of the `custom` entry that turns plan mode on or off (src/core/agent/plan-mode.ts). pi ignores custom
+ * entries in the context, so the line changes nothing pi sees; the mode of a branch is its path's newest line.
+ */
+export const PLAN_MODE_TYPE = "agent-tree/plan-mode";
+
+/** data of a plan-mode line. */
+export interface PlanModeData {
+  enabled: boolean;
+}
+
+/** The data of a plan-mode line, or undefined when `data` is not one (a damaged or foreign entry). */
+export function planModeData(data: unknown): PlanModeData | undefined {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return undefined;
+  const { enabled } = data as Record<string, unknown>;
+  return typeof enabled === "boolean" ? { enabled } : undefined;
+}
+
+/** A plan-mode line's preview: its customType and the state it sets, so its row reads without its body. */
+export function planModePreview(data: unknown): string {
+  const d = planModeData(data);
+  return d ? `${PLAN_MODE_TYPE} ${d.enabled ? "on" : "off"}` : PLAN_MODE_TYPE;
+}
+
+/** The state a plan-mode line's preview says (planModePreview), or undefined for another preview. */
+export function planModeOfPreview(preview: string): boolean | undefined {
+  if (preview === `${PLAN_MODE_TYPE} on`) return true;
+  if (preview === `${PLAN_MODE_TYPE} off`) return false;
+  return undefined;
+}

@@ -4,6 +4,7 @@
  * give for the parsed line, and falls back to them for the lines it leaves to JSON.parse.
  */
 import type { EntryEnvelope, SessionEntry, UnknownEntry } from "./types.js";
+import { PLAN_MODE_TYPE, planModePreview } from "./entry-kinds.js";
 
 /** Longest preview, in UTF-16 code units. */
 export const PREVIEW_MAX = 200;
@@ -144,7 +145,13 @@ export function entryPreview(entry: SessionEntry | UnknownEntry): string {
       raw = typeof e.label === "string" ? e.label : "(label cleared)";
       break;
     case "custom":
-      raw = typeof e.customType === "string" ? e.customType : "";
+      // A plan-mode line says which way it turns the mode, so its tree row reads without reading its body.
+      raw =
+        e.customType === PLAN_MODE_TYPE
+          ? planModePreview(e.data)
+          : typeof e.customType === "string"
+            ? e.customType
+            : "";
       break;
     case "custom_message":
       raw = textOfContent(e.content);

@@ -72,7 +72,7 @@ export function setUpChatInput(d: ChatInputSetupDeps): {
     workspaceRoots: () =>
       (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath),
     slash: {
-      runCommand: async (id) => void (await vscode.commands.executeCommand(id)),
+      runCommand: async (id, ...args) => void (await vscode.commands.executeCommand(id, ...args)),
       compact: (focus) => d.actions.compact(focus),
       rename,
       focusTree: async () => void (await vscode.commands.executeCommand("agentTree.tree.focus")),

@@ -7,8 +7,8 @@
 
 /** What a built-in command may do. */
 export interface SlashCommandContext {
-  /** Runs an extension command by id (New Session, Fork, Select Model, Export). */
-  runCommand(id: string): Promise<void>;
+  /** Runs an extension command by id (New Session, Fork, Select Model, Export), with its arguments. */
+  runCommand(id: string, ...args: unknown[]): Promise<void>;
   /** Compact with optional focus instructions. */
   compact(focus: string | undefined): Promise<void>;
   /** Names the session (pi's `session_info` entry); an empty name asks for one. */
@@ -61,6 +61,13 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     description: "Ask aside: a read-only side question that does not move the leaf",
     argumentHint: "<question>",
     run: (a, c) => c.askAside(a || undefined),
+  },
+  {
+    name: "plan",
+    description: "Toggle plan mode: read-only tools, the agent proposes a plan for you to approve",
+    argumentHint: "[task]",
+    // With a task: plan mode on, and the task sent (src/host/plan-mode-actions.ts).
+    run: (a, c) => (a ? c.runCommand("agentTree.togglePlanMode", a) : c.runCommand("agentTree.togglePlanMode")),
   },
 ];
 
