@@ -56,12 +56,12 @@ describe("plan mode", { timeout: 60_000 }, () => {
     assert.equal(agent.getPlanMode(), true);
     assert.deepEqual(
       agent.getTools().map((t) => t.name),
-      ["read", "grep", "find", "ls", "todo"],
+      ["read", "grep", "find", "ls", "todo", "web_fetch"],
     );
     fake.enqueue({ text: "The plan: 1. add the parser. 2. test it." });
     await agent.prompt("Plan the parser");
     const planning = fake.requests[0];
-    assert.deepEqual(toolNames(planning), ["read", "grep", "find", "ls", "todo"]);
+    assert.deepEqual(toolNames(planning), ["read", "grep", "find", "ls", "todo", "web_fetch"]);
     assert.match(JSON.stringify(planning.messages), /Plan mode is on/);
     assert.match(await agent.previewSystemPrompt(), /<plan_mode>/);
 
