@@ -36,9 +36,13 @@ export interface BenchOptions {
   searchOnly: boolean;
   /** Only the start of a `bash` tool call against a plain spawn: printed, nothing written. */
   bashOnly: boolean;
+  /** Only the session stores (open → tree → context against pi and the floor): printed with their targets, nothing written. */
+  storesOnly: boolean;
+  /** Only the real UI of the big session against the demo session: printed with its targets, nothing written. */
+  uiOnly: boolean;
 }
 
-const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only] [--bash-only]`;
+const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only] [--bash-only] [--stores-only] [--ui-only]`;
 
 /** Parses argv (without node and script). Throws with the usage line on anything unknown. */
 export function parseOptions(argv: string[]): BenchOptions {
@@ -60,6 +64,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     skipSearch: false,
     searchOnly: false,
     bashOnly: false,
+    storesOnly: false,
+    uiOnly: false,
   };
   let writeGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -111,6 +117,12 @@ export function parseOptions(argv: string[]): BenchOptions {
       case "--bash-only":
         options.bashOnly = true;
         break;
+      case "--stores-only":
+        options.storesOnly = true;
+        break;
+      case "--ui-only":
+        options.uiOnly = true;
+        break;
       case "--from-last":
         options.fromLast = true;
         options.write = true;
@@ -138,5 +150,7 @@ export function parseOptions(argv: string[]): BenchOptions {
   }
   // A search-only run rewrites its own section only, and only when asked to.
   if (options.searchOnly && !writeGiven) options.write = false;
+  // A partial run of the stores or the real UI is printed, never written over the full run's results.
+  if (options.storesOnly || options.uiOnly) options.write = false;
   return options;
 }

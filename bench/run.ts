@@ -22,8 +22,8 @@ import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./g
 import { parseOptions, UsageRequested, type BenchOptions } from "./options.js";
 import { DATA_DIR, DOCS_FILE, RESULTS_FILE } from "./paths.js";
 import { summariseStore, summariseWebview, type BenchReport, type DatasetResult } from "./report/summary.js";
-import { resultsMarkdown } from "./report/table.js";
-import { checkTargets } from "./report/targets.js";
+import { resultsMarkdown, storeTable } from "./report/table.js";
+import { checkTargets, checkUiTargets } from "./report/targets.js";
 import { measureUi, type UiReport } from "./ui/run-ui.js";
 import type { ParallelUiReport } from "./ui/measure-parallel-ui.js";
 import { parallelUiLines } from "./ui/parallel-ui-report.js";
@@ -64,8 +64,10 @@ async function measureStores(
 ): Promise<DatasetResult["stores"]> {
   const runs: Record<Impl, ChildResult[]> = { floor: [], piLegacy: [], piLatest: [], ours: [] };
   const errors: Partial<Record<Impl, string>> = {};
+  // The ASCII-only copy of the heavy session is there for the newest pi's best case: pi 0.73.1 is left out.
+  const impls = dataset.role === "ascii" ? IMPLS.filter((i) => i !== "piLegacy") : IMPLS;
   for (let run = 0; run < options.runs; run++) {
-    for (const impl of IMPLS) {
+    for (const impl of impls) {
       if (errors[impl] !== undefined) continue;
       try {
         runs[impl].push(
@@ -86,7 +88,7 @@ async function measureStores(
     }
   }
   const stores: DatasetResult["stores"] = {};
-  for (const impl of IMPLS) stores[impl] = summariseStore(impl, runs[impl], errors[impl]);
+  for (const impl of impls) stores[impl] = summariseStore(impl, runs[impl], errors[impl]);
   return stores;
 }
 
@@ -146,6 +148,7 @@ async function main(): Promise<void> {
     bashLines(await measureBash(options.quick ? 10 : 30)).forEach((line) => log(line));
     return;
   }
+  if (options.uiOnly) return uiOnly(options);
   const started = performance.now();
   const loadAtStart = loadavg()[0];
   const startedAt = new Date().toISOString().replace(/\.\d+Z$/, "Z");
@@ -171,8 +174,13 @@ async function main(): Promise<void> {
         ? `${impl} ${s.readyMs.toFixed(0)} ms/${(s.peakRssReady / 1e6).toFixed(0)} MB`
         : `${impl} failed`;
     };
-    log(`${dataset.name}: open → tree → context ${IMPLS.map(fmt).join(", ")}`);
+    log(
+      `${dataset.name}: open → tree → context ${IMPLS.filter((i) => stores[i])
+        .map(fmt)
+        .join(", ")}`,
+    );
   }
+  if (options.storesOnly) return printStores(results, options, pi as PiReleases, loadAtStart, startedAt, started);
   // The chat input's @ list on a 100k-file workspace: printed, not part of the result tables.
   await measureMentions(DATA_DIR)
     .then((m) => log(mentionsLine(m)))
@@ -195,7 +203,9 @@ async function main(): Promise<void> {
     .catch((error: unknown) => log(`bash: ${errorText(error)}`));
   if (!options.skipWebview && results.length > 0) {
     // No Chromium (or a broken bundle) must not cost the store results: the webview targets show "n/a".
-    await measureWebviews(results, options).catch((error: unknown) => log(`webview: ${errorText(error)}`));
+    // The ASCII-only copy draws the same tree as the heavy session: not measured twice.
+    const drawn = results.filter((r) => r.dataset.role !== "ascii");
+    await measureWebviews(drawn, options).catch((error: unknown) => log(`webview: ${errorText(error)}`));
   }
 
   let ui: UiReport | undefined;
@@ -248,6 +258,50 @@ async function main(): Promise<void> {
   } else {
     log("results in bench/.data/last-results.md (pass --write to update bench/results.md and docs/)");
   }
+}
+
+/**
+ * `--stores-only`: the session stores alone (open → tree → context against pi and the floor, side by side in
+ * this run), printed with the targets they bear on; nothing is written.
+ */
+function printStores(
+  results: DatasetResult[],
+  options: BenchOptions,
+  pi: PiReleases,
+  loadAtStart: number,
+  startedAt: string,
+  started: number,
+): void {
+  const report: BenchReport = {
+    quick: options.quick,
+    piVersions: { latest: pi.latest.version, legacy: pi.legacy.version },
+    runs: options.runs,
+    appends: options.appends,
+    startedAt,
+    durationS: (performance.now() - started) / 1000,
+    machine: machineLine(loadAtStart),
+    results,
+  };
+  console.log(`\nStores only, ${startedAt}: medians of ${options.runs} runs; ${machineLine(loadAtStart)}.\n`);
+  console.log(`${storeTable(report)}\n`);
+  for (const c of checkTargets(report).filter((t) => t.status !== "n/a"))
+    console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);
+}
+
+/** `--ui-only`: the real UI of the big session (of --only, else the run's heavy one) against the demo session. */
+async function uiOnly(options: BenchOptions): Promise<void> {
+  let specs = (options.quick ? QUICK_DATASETS : FULL_DATASETS).filter((s) => s.role === "heavy");
+  if (options.only) specs = [...FULL_DATASETS, ...QUICK_DATASETS].filter((s) => options.only!.includes(s.name));
+  const [heavy] = ensureDatasets(specs.slice(0, 1), DATA_DIR, log);
+  if (!heavy) throw new Error("no session selected for the UI (see --only)");
+  const loadAtStart = loadavg()[0];
+  const ui = await measureUi(
+    { label: heavy.label, file: heavy.path },
+    { runs: options.uiRuns, moves: options.uiMoves },
+    log,
+  );
+  log(`ui: ${options.uiRuns} rounds; machine: ${machineLine(loadAtStart)}`);
+  for (const c of checkUiTargets(ui)) console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);
 }
 
 function machineLine(loadAtStart: number): string {

@@ -61,8 +61,8 @@ export function reportChart(report: BenchReport): string {
                 x: r.dataset.bytes / 1e6,
                 y,
                 label: `${r.dataset.label}: ${y.toFixed(y < 10 ? 2 : 0)}`,
-                // Deep and bushy sessions are other shapes, not points on the size series.
-                apart: r.dataset.role === "deep" || r.dataset.role === "bushy",
+                // Deep and bushy sessions are other shapes, and the ASCII copy another content: not points on the size series.
+                apart: r.dataset.role === "deep" || r.dataset.role === "bushy" || r.dataset.role === "ascii",
               },
             ];
       }),
