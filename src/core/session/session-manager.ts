@@ -565,7 +565,7 @@ export class SessionManager {
         label === undefined ? undefined : { text: label, timestamp: index.labelTimestamps.get(env.id) },
       );
     }
-    for (let i = 0; i < n; i++) for (const child of index.kidsAt(i)) nodes[i].children.push(nodes[child]);
+    index.linkChildren(nodes);
     return index.rootPositions().map((i) => nodes[i]);
   }
 
