@@ -624,10 +624,12 @@ export class SessionManager {
 
   /** Deepest entry on both root paths, or null. */
   findCommonAncestor(a: string, b: string): string | null {
-    const onA = new Set(this.pathPositions(a));
+    // An entry on both paths has its whole path on both: the common entries are the paths' common start.
+    const pathA = this.pathPositions(a);
     const pathB = this.pathPositions(b);
-    for (let i = pathB.length - 1; i >= 0; i--) if (onA.has(pathB[i])) return this.index.env(pathB[i]).id;
-    return null;
+    let k = 0;
+    while (k < pathA.length && k < pathB.length && pathA[k] === pathB[k]) k++;
+    return k === 0 ? null : this.index.env(pathA[k - 1]).id;
   }
 
   /**
