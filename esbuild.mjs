@@ -5,6 +5,32 @@ import * as esbuild from "esbuild";
 const production = process.argv.includes("--production");
 const watch = process.argv.includes("--watch");
 
+/**
+ * The model library (@earendil-works/pi-ai) is ES modules only and loads each provider's SDK in a lazy chunk. The
+ * CommonJS bundles do not include it: `src/core/providers/pi-ai.ts` imports `./pi-ai-runtime.mjs`, which this
+ * plugin points at the separate ES module bundle below (`dist/pi-ai/runtime.mjs`), left as a real `import()` that
+ * Node runs on the first model use. `fromOut` is the path from the bundle's own folder to `dist/pi-ai`.
+ */
+function piAiRuntimeExternal(fromOut) {
+  return {
+    name: "pi-ai-runtime-external",
+    setup(build) {
+      build.onResolve({ filter: /\/pi-ai-runtime\.mjs$/ }, () => ({ path: `${fromOut}/runtime.mjs`, external: true }));
+    },
+  };
+}
+
+/**
+ * The extension host is Node, not a browser. Libraries written for both (zod, bundled with the MCP SDK, probes
+ * `navigator.userAgent` for Cloudflare when its first schema is built; the SDKs look for React Native in error
+ * paths) read the global `navigator` to tell where they run. Node >= 21 has one, and VS Code >= 1.101 replaces it in
+ * its extension host with a getter that reports every read as a deprecation (PendingMigrationError "navigator is
+ * now a global in nodejs", logged for a development extension, sent to telemetry for an installed one) and returns
+ * undefined. So the Node bundles say what is true there at build time: no browser `navigator`. The probes become
+ * dead code and nothing reads the global.
+ */
+const NODE_GLOBALS = { navigator: "undefined", "globalThis.navigator": "undefined" };
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   {
@@ -15,9 +41,32 @@ const builds = [
     format: "cjs",
     target: "node20",
     external: ["vscode"],
+    define: NODE_GLOBALS,
     // jsonc-parser's default (UMD) build loads its parts with a require() esbuild cannot follow; its ES build bundles.
     alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" },
+    plugins: [piAiRuntimeExternal("./pi-ai")],
     outdir: "dist",
+    sourcemap: !production,
+    minify: production,
+    logLevel: "warning",
+  },
+  {
+    // The model library, loaded on first model use (see piAiRuntimeExternal): the catalog and pi-ai's runtime in
+    // runtime.mjs, each provider's SDK in a chunk of its own that loads with the provider's first request.
+    entryPoints: { runtime: "src/core/providers/pi-ai-runtime.mts" },
+    bundle: true,
+    splitting: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    outdir: "dist/pi-ai",
+    outExtension: { ".js": ".mjs" },
+    define: NODE_GLOBALS,
+    chunkNames: "chunks/[name]-[hash]",
+    // Some SDKs call require() for Node built-ins; an ES module has none of its own (pi-ai README, "Bundling").
+    banner: {
+      js: 'import { createRequire as __piAiRequire } from "node:module"; const require = __piAiRequire(import.meta.url);',
+    },
     sourcemap: !production,
     minify: production,
     logLevel: "warning",
@@ -52,6 +101,8 @@ if (process.argv.includes("--tests")) {
     format: "cjs",
     target: "node20",
     external: ["vscode", "mocha"],
+    plugins: [piAiRuntimeExternal("../../pi-ai")],
+    define: NODE_GLOBALS,
     outdir: "dist",
     sourcemap: true,
     logLevel: "warning",

@@ -38,11 +38,19 @@ export interface BenchOptions {
   bashOnly: boolean;
   /** Only the session stores (open → tree → context against pi and the floor): printed with their targets, nothing written. */
   storesOnly: boolean;
-  /** Only the real UI of the big session against the demo session: printed with its targets, nothing written. */
+  /** Measure only the headless tree webview on the selected sessions (printed, never written). */
+  webviewOnly: boolean;
+  /** Measure only the real UI, the demo session against the big one (printed, never written). */
   uiOnly: boolean;
+  /** Only the start of an MCP stdio server through the pool against the SDK's own transport: printed, nothing written. */
+  mcpOnly: boolean;
+  /** Measure only activation and the bundles (printed; nothing written). */
+  activationOnly: boolean;
+  /** A git revision whose build the activation figures are compared with (before → after). */
+  activationBaseline?: string;
 }
 
-const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only] [--bash-only] [--stores-only] [--ui-only]`;
+const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only] [--bash-only] [--stores-only] [--mcp-only] [--webview-only|--ui-only] [--activation-only] [--activation-baseline <git ref>]`;
 
 /** Parses argv (without node and script). Throws with the usage line on anything unknown. */
 export function parseOptions(argv: string[]): BenchOptions {
@@ -65,7 +73,10 @@ export function parseOptions(argv: string[]): BenchOptions {
     searchOnly: false,
     bashOnly: false,
     storesOnly: false,
+    webviewOnly: false,
     uiOnly: false,
+    mcpOnly: false,
+    activationOnly: false,
   };
   let writeGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -120,8 +131,20 @@ export function parseOptions(argv: string[]): BenchOptions {
       case "--stores-only":
         options.storesOnly = true;
         break;
+      case "--webview-only":
+        options.webviewOnly = true;
+        break;
       case "--ui-only":
         options.uiOnly = true;
+        break;
+      case "--mcp-only":
+        options.mcpOnly = true;
+        break;
+      case "--activation-only":
+        options.activationOnly = true;
+        break;
+      case "--activation-baseline":
+        options.activationBaseline = value();
         break;
       case "--from-last":
         options.fromLast = true;
@@ -148,9 +171,13 @@ export function parseOptions(argv: string[]): BenchOptions {
     options.checkpoints = true;
     options.write = false;
   }
+  // A webview-only or UI-only run measures one part of the tables: it must not overwrite the committed results.
+  if (options.webviewOnly || options.uiOnly) options.write = false;
+  // An activation-only run prints its figures only.
+  if (options.activationOnly) options.write = false;
   // A search-only run rewrites its own section only, and only when asked to.
   if (options.searchOnly && !writeGiven) options.write = false;
-  // A partial run of the stores or the real UI is printed, never written over the full run's results.
-  if (options.storesOnly || options.uiOnly) options.write = false;
+  // A stores-only run is printed, never written over the full run's results.
+  if (options.storesOnly) options.write = false;
   return options;
 }

@@ -10,19 +10,22 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, totalmem } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { activationLines, measureActivation } from "./activation/measure-activation.js";
 import { measureCheckpoints } from "./checkpoints/measure-checkpoints.js";
 import { buildChild, runChild } from "./child-runner.js";
 import { measureMentions, mentionsLine } from "./mentions/measure-mentions.js";
 import { compareLine, measureCompare } from "./compare/measure-compare.js";
 import { measureParallel, parallelLines } from "./parallel/measure-parallel.js";
+import { measureSandbox, sandboxLines } from "./parallel/measure-sandbox.js";
 import { measurePrompt, promptLine } from "./prompt/measure-prompt.js";
 import { bashLines, measureBash } from "./bash/measure-bash.js";
+import { mcpLines, measureMcp } from "./mcp/measure-mcp.js";
 import type { ChildResult, Impl } from "./child/protocol.js";
 import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./generate/datasets.js";
 import { parseOptions, UsageRequested, type BenchOptions } from "./options.js";
 import { DATA_DIR, DOCS_FILE, RESULTS_FILE } from "./paths.js";
 import { summariseStore, summariseWebview, type BenchReport, type DatasetResult } from "./report/summary.js";
-import { resultsMarkdown, storeTable } from "./report/table.js";
+import { resultsMarkdown, storeTable, uiLine, uiTable, webviewTable } from "./report/table.js";
 import { checkTargets, checkUiTargets } from "./report/targets.js";
 import { measureUi, type UiReport } from "./ui/run-ui.js";
 import type { ParallelUiReport } from "./ui/measure-parallel-ui.js";
@@ -115,7 +118,9 @@ async function measureWebviews(results: DatasetResult[], options: BenchOptions):
       }
       const w = result.webview;
       log(
-        `${result.dataset.name} webview: first paint ${w.firstPaintMs.toFixed(0)} ms, search ${w.searchP50Ms.toFixed(1)} ms`,
+        `${result.dataset.name} webview: first paint ${w.firstPaintMs.toFixed(0)} ms, search ${w.searchP50Ms.toFixed(1)} ms, ` +
+          `leaf move ${w.leafMoveP50Ms.toFixed(1)} ms (worst ${w.leafMoveMaxMs.toFixed(1)} ms; ` +
+          `work ${w.leafMoveWorkP50Ms.toFixed(2)} ms, worst ${w.leafMoveWorkMaxMs.toFixed(2)} ms)`,
       );
     }
   } finally {
@@ -148,7 +153,13 @@ async function main(): Promise<void> {
     bashLines(await measureBash(options.quick ? 10 : 30)).forEach((line) => log(line));
     return;
   }
+  if (options.webviewOnly) return webviewOnly(options);
   if (options.uiOnly) return uiOnly(options);
+  if (options.mcpOnly) {
+    mcpLines(await measureMcp(options.quick ? 5 : 20)).forEach((line) => log(line));
+    return;
+  }
+  if (options.activationOnly) return activationOnly(options);
   const started = performance.now();
   const loadAtStart = loadavg()[0];
   const startedAt = new Date().toISOString().replace(/\.\d+Z$/, "Z");
@@ -181,6 +192,10 @@ async function main(): Promise<void> {
     );
   }
   if (options.storesOnly) return printStores(results, options, pi as PiReleases, loadAtStart, startedAt, started);
+  // Activation and the bundles (and the model library's first use): printed, not part of the result tables.
+  await measureActivation(options.quick ? 3 : 15, options.activationBaseline, log)
+    .then((r) => activationLines(r).forEach((line) => log(line)))
+    .catch((error: unknown) => log(`activation: ${errorText(error)}`));
   // The chat input's @ list on a 100k-file workspace: printed, not part of the result tables.
   await measureMentions(DATA_DIR)
     .then((m) => log(mentionsLine(m)))
@@ -193,6 +208,10 @@ async function main(): Promise<void> {
   await measureParallel(options.quick ? 2 : 5)
     .then((m) => parallelLines(m).forEach((line) => log(line)))
     .catch((error: unknown) => log(`parallel: ${errorText(error)}`));
+  // The branches' confinement: a command's start in the sandbox, and one check of the copies' size cap.
+  await measureSandbox(options.quick ? 3 : 10)
+    .then((m) => sandboxLines(m).forEach((line) => log(line)))
+    .catch((error: unknown) => log(`sandbox: ${errorText(error)}`));
   // The system prompt before each model call (20 instruction files, 50 skills): printed, not part of the tables.
   await measurePrompt(options.quick ? 50 : 200)
     .then((m) => log(promptLine(m)))
@@ -201,6 +220,10 @@ async function main(): Promise<void> {
   await measureBash(options.quick ? 10 : 30)
     .then((m) => bashLines(m).forEach((line) => log(line)))
     .catch((error: unknown) => log(`bash: ${errorText(error)}`));
+  // An MCP stdio server's start through the pool (away from this process) against the SDK's own: printed.
+  await measureMcp(options.quick ? 5 : 20)
+    .then((m) => mcpLines(m).forEach((line) => log(line)))
+    .catch((error: unknown) => log(`mcp: ${errorText(error)}`));
   if (!options.skipWebview && results.length > 0) {
     // No Chromium (or a broken bundle) must not cost the store results: the webview targets show "n/a".
     // The ASCII-only copy draws the same tree as the heavy session: not measured twice.
@@ -288,22 +311,6 @@ function printStores(
     console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);
 }
 
-/** `--ui-only`: the real UI of the big session (of --only, else the run's heavy one) against the demo session. */
-async function uiOnly(options: BenchOptions): Promise<void> {
-  let specs = (options.quick ? QUICK_DATASETS : FULL_DATASETS).filter((s) => s.role === "heavy");
-  if (options.only) specs = [...FULL_DATASETS, ...QUICK_DATASETS].filter((s) => options.only!.includes(s.name));
-  const [heavy] = ensureDatasets(specs.slice(0, 1), DATA_DIR, log);
-  if (!heavy) throw new Error("no session selected for the UI (see --only)");
-  const loadAtStart = loadavg()[0];
-  const ui = await measureUi(
-    { label: heavy.label, file: heavy.path },
-    { runs: options.uiRuns, moves: options.uiMoves },
-    log,
-  );
-  log(`ui: ${options.uiRuns} rounds; machine: ${machineLine(loadAtStart)}`);
-  for (const c of checkUiTargets(ui)) console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);
-}
-
 function machineLine(loadAtStart: number): string {
   const cpu = cpus();
   return `${cpu.length}× ${cpu[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(totalmem() / 1e9)} GB, Node ${process.version}, ${platform()}; 1-min load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (other work shares this machine)`;
@@ -317,6 +324,14 @@ async function measureSearchSafely(options: BenchOptions): Promise<SearchBenchRe
     log(`search: ${errorText(error)}`);
     return { corpus: { name: "", files: 0, bytes: 0 }, listMs: Number.NaN, summaries: [], error: errorText(error) };
   }
+}
+
+/** `--activation-only`: the activation figures (before → after with --activation-baseline), printed only. */
+async function activationOnly(options: BenchOptions): Promise<void> {
+  const load = loadavg()[0];
+  const report = await measureActivation(options.quick ? 3 : 15, options.activationBaseline, log);
+  for (const line of activationLines(report)) log(line);
+  log(`machine: ${machineLine(load)}`);
 }
 
 /**
@@ -335,6 +350,46 @@ async function searchOnly(options: BenchOptions): Promise<void> {
   if (!options.write) return;
   for (const file of [RESULTS_FILE, DOCS_FILE]) await writeSearchSection(file, section);
   log("wrote the search section of bench/results.md and docs/bench.md");
+}
+
+/**
+ * `--webview-only`: the headless tree webview figures of the selected sessions (generated when missing), printed;
+ * no stores, no real UI, nothing written.
+ */
+async function webviewOnly(options: BenchOptions): Promise<void> {
+  // The ASCII-only copy draws the same tree as the heavy session: not measured twice.
+  let specs = (options.quick ? QUICK_DATASETS : FULL_DATASETS).filter((s) => s.role !== "ascii");
+  if (options.only) specs = specs.filter((s) => options.only!.includes(s.name));
+  if (specs.length === 0) throw new Error("no dataset selected (see --only)");
+  const loadAtStart = loadavg()[0];
+  const results: DatasetResult[] = ensureDatasets(specs, DATA_DIR, log).map((dataset) => ({ dataset, stores: {} }));
+  await measureWebviews(results, options);
+  console.log(
+    `\n${webviewTable({ results })}\n\nMedians of ${options.runs} runs. Machine: ${machineLine(loadAtStart)}.`,
+  );
+}
+
+/**
+ * `--ui-only`: the real-UI figures (the demo session against the big one of the selected sessions, generated when
+ * missing), printed with the UI's targets; nothing else measured, nothing written.
+ */
+async function uiOnly(options: BenchOptions): Promise<void> {
+  let specs = options.quick ? QUICK_DATASETS : FULL_DATASETS;
+  if (options.only) specs = specs.filter((s) => options.only!.includes(s.name));
+  const heavy = ensureDatasets(
+    specs.filter((s) => s.role === "heavy"),
+    DATA_DIR,
+    log,
+  )[0];
+  if (heavy === undefined) throw new Error("--ui-only needs the big session (see --only)");
+  const loadAtStart = loadavg()[0];
+  const ui = await measureUi(
+    { label: heavy.label, file: heavy.path },
+    { runs: options.uiRuns, moves: options.uiMoves },
+    log,
+  );
+  console.log(`\n${uiTable({ ui })}\n\n${uiLine({ ui })} Machine: ${machineLine(loadAtStart)}.\n`);
+  for (const c of checkUiTargets(ui)) console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);
 }
 
 main().catch((error: unknown) => {

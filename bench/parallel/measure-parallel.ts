@@ -18,7 +18,8 @@ import { FolderCheckpoints } from "../../src/core/checkpoints/index.js";
 import { BranchCopy } from "../../src/core/parallel/branch-copy.js";
 import { runBranch } from "../../src/core/parallel/branch-run.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
-import { openAIModel } from "../../test/core/agent/helpers.js";
+import { FAKE_CUSTOM_MODELS, openAIModel } from "../../test/util/fake-models.js";
+import { ModelRegistry } from "../../src/core/providers/model-registry.js";
 import { generateWorkspace } from "../checkpoints/workspaces.js";
 import { REPO_DIR } from "../paths.js";
 import { median } from "../stats.js";
@@ -157,6 +158,8 @@ export async function measureParallel(rounds: number): Promise<ParallelMeasureme
       sm.appendMessage({ role: "user", content: "start", timestamp: Date.now() });
       const leaf = sm.getLeafId();
       const model = openAIModel({ baseURL });
+      // Built before the clock starts: the model library loads once per process, not per branch.
+      const modelRegistry = await ModelRegistry.create({ custom: FAKE_CUSTOM_MODELS });
       const before = sm.getEntryCount();
       const loop = monitorEventLoopDelay({ resolution: 5 });
       loop.enable();
@@ -168,6 +171,7 @@ export async function measureParallel(rounds: number): Promise<ParallelMeasureme
             parentId: leaf,
             prompt: `branch ${i}`,
             model,
+            modelRegistry,
             kind: "explore",
             groupId: "bench",
             tools: [],

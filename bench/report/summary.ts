@@ -40,6 +40,12 @@ export interface WebviewSummary {
   searchMaxMs: number;
   filterP50Ms: number;
   filterMaxMs: number;
+  /** A reply appended or a branch switch: the update until the frame after it (with the scroll to the active row). */
+  leafMoveP50Ms: number;
+  leafMoveMaxMs: number;
+  /** The page's work on a leaf move alone (no wait for the frame). */
+  leafMoveWorkP50Ms: number;
+  leafMoveWorkMaxMs: number;
   domRows: number;
   domRowsAfterSearch: number;
   error?: string;
@@ -111,6 +117,10 @@ export function summariseWebview(
     searchMaxMs: medianOf(runs, (r) => Math.max(...r.searchMs)),
     filterP50Ms: medianOf(runs, (r) => median(r.filterMs)),
     filterMaxMs: medianOf(runs, (r) => Math.max(...r.filterMs)),
+    leafMoveP50Ms: medianOf(runs, (r) => median(r.leafMoveMs)),
+    leafMoveMaxMs: medianOf(runs, (r) => Math.max(...r.leafMoveMs)),
+    leafMoveWorkP50Ms: medianOf(runs, (r) => median(r.leafMoveWorkMs)),
+    leafMoveWorkMaxMs: medianOf(runs, (r) => Math.max(...r.leafMoveWorkMs)),
     domRows: medianOf(runs, (r) => r.domRows),
     domRowsAfterSearch: medianOf(runs, (r) => r.domRowsAfterSearch),
     error,

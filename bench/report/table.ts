@@ -92,7 +92,7 @@ export function storeTable(report: BenchReport): string {
 }
 
 /** The webview table. */
-export function webviewTable(report: BenchReport): string {
+export function webviewTable(report: Pick<BenchReport, "results">): string {
   const lines = mdHead([
     "Session",
     "Tree nodes",
@@ -100,13 +100,14 @@ export function webviewTable(report: BenchReport): string {
     "First paint",
     "Search / keystroke p50 / worst",
     "Filter change p50 / worst",
+    "Leaf move p50 / worst",
     "DOM rows (after search)",
   ]);
   for (const r of report.results) {
     const w = r.webview;
     if (!w) continue;
     if (w.error) {
-      lines.push(row(failedCells(r.dataset.label, w.error, 7)));
+      lines.push(row(failedCells(r.dataset.label, w.error, 8)));
       continue;
     }
     lines.push(
@@ -117,6 +118,7 @@ export function webviewTable(report: BenchReport): string {
         ms(w.firstPaintMs),
         pairMs(w.searchP50Ms, w.searchMaxMs),
         pairMs(w.filterP50Ms, w.filterMaxMs),
+        pairMs(w.leafMoveP50Ms, w.leafMoveMaxMs),
         `${w.domRows} (${w.domRowsAfterSearch})`,
       ]),
     );
@@ -138,7 +140,7 @@ function ratio(a: number, b: number): string {
 }
 
 /** The real-UI table: the small and the big session, and the big one's figures as multiples of the small's. */
-export function uiTable(report: BenchReport): string {
+export function uiTable(report: Pick<BenchReport, "ui">): string {
   const ui = report.ui;
   if (!ui) return "";
   const lines = mdHead([
@@ -178,7 +180,7 @@ export function uiTable(report: BenchReport): string {
 }
 
 /** How the real-UI figures were made, one line. */
-export function uiLine(report: BenchReport): string {
+export function uiLine(report: Pick<BenchReport, "ui">): string {
   const ui = report.ui;
   if (!ui) return "";
   const recovered = ui.small.recovered + ui.large.recovered;

@@ -128,8 +128,11 @@ busy machine disturbs less; the targets use wall-clock medians of runs interleav
 \`src/core/rows/row-columns.ts\`; "host snapshot" is that step plus JSON serialisation, timed in the bench process).
 **First paint** = posting \`tree/snapshot\` until the frame after the rows exist (rAF, then a task).
 **Search** = one keystroke of "branch session" into the search field until the next frame after the re-render;
-**filter** = switching the filter dropdown, likewise. **DOM rows** counts \`treeitem\` elements (the list is
-windowed). Per-operation numbers are judged on their median; the worst is shown too. These figures leave out
+**filter** = switching the filter dropdown, likewise. **Leaf move** = a \`tree/update\` as the host posts it for a
+reply appended at the leaf (ten of them) and for a branch switch (six, between an early user message and the tail)
+until the frame after the re-render and the scroll that keeps the active row in view; the bench also prints the
+page's work on it alone (handler, renders, layout; no wait for the frame). **DOM rows** counts \`treeitem\` elements
+(the list is windowed). Per-operation numbers are judged on their median; the worst is shown too. These figures leave out
 VS Code: its extension host, the message channel, the workbench.
 
 **Real UI.** What a user waits for, in VS Code 1.100 (code-server, as \`test/util/code-server.ts\` starts it
@@ -193,10 +196,13 @@ files from the last run (e.g. after editing \`bench/analysis.md\`), \`--no-ui\` 
 \`--checkpoints-only\` to run only them (never written), \`--no-search\` to skip the session search (below) and
 \`--search-only\` to measure only it (with \`--write\` it rewrites only its section), \`--bash-only\` to time only
 the start of a \`bash\` tool call (\`true\` and \`echo hello\` through the tool and as a plain \`spawn\` of
-\`bash -c\`, interleaved; printed, never written; target: within 150 ms of the plain spawn), \`--stores-only\`
-to measure only the session stores (with \`--only a,b\` and \`--runs N\`; the table and its targets are printed,
-nothing is written), \`--ui-only\` to measure only the real UI of the big session against the demo session
-(printed, never written), \`--help\` for the rest.
+\`bash -c\`, interleaved; printed, never written; target: within 150 ms of the plain spawn), \`--mcp-only\` to time only
+the start of an MCP stdio server (the fixture server to its tools listed, through the pool — on Linux started away
+from the extension host — and through the SDK's own \`StdioClientTransport\` with the same environment,
+interleaved; printed, never written; target: within 150 ms), \`--stores-only\` to measure only the session stores
+(with \`--only a,b\` and \`--runs N\`; the table and its targets are printed, nothing is written),
+\`--webview-only\` or \`--ui-only\` to measure only the tree webview or the real UI of the sessions chosen with
+\`--only\` (printed with the UI's targets, never written), \`--help\` for the rest.
 `;
 
 /** Formats Markdown as the repository's Prettier config does, so `npm run lint` stays clean. */

@@ -2,15 +2,19 @@
  * The tree webview in headless Chromium, driven through the webview engineer's harness
  * (test/webview/harness.ts: the bundle built as esbuild.mjs builds it, served on 127.0.0.1 under the host's CSP,
  * fake acquireVsCodeApi). Per run, a fresh page: time from posting `tree/snapshot` to the first frame with rows,
- * per-keystroke search latency, filter-switch latency, and how many rows are in the DOM.
+ * per-keystroke search latency, filter-switch latency, leaf moves (replies appended, branch switches: the update
+ * and the scroll that keeps the active row in view), and how many rows are in the DOM.
  */
 import { writeFileSync } from "node:fs";
 import type { Browser } from "playwright-core";
+import { columnString, encodeTreeRows, kindCode } from "../../src/core/rows/row-columns.js";
+import type { TreeRow } from "../../src/core/rows/tree-row.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
 import {
   launchBrowser as launchHarnessBrowser,
   measureSearchKeystrokes,
   measureSnapshot,
+  measureUpdate,
   openView,
   startWebviewServer,
   type ViewPage,
@@ -22,6 +26,46 @@ const VIEWPORT = { width: 400, height: 800 };
 /** Typed one character at a time; both words occur in generated previews. */
 const SEARCH_TEXT = "branch session";
 const FILTERS = ["no-tools", "user-only", "labeled-only", "all", "default"];
+/** Replies appended at the leaf, then branch switches alternating between an early user message and the tail. */
+const REPLIES = 10;
+const SWITCHES = 6;
+
+type TreeUpdate = HostToWebview & { type: "tree/update" };
+
+/**
+ * The updates the host posts while a user chats and switches branches: a reply appended (its row, the leaf on it),
+ * and a move (the leaf marker's row under the target, the leaf on the target) — as src/host/tree-sync.ts sends them.
+ */
+export function leafMoves(snapshot: HostToWebview & { type: "tree/snapshot" }): TreeUpdate[] {
+  const cols = snapshot.rows;
+  const user = kindCode("user");
+  // An early user message: a third of the way in, so a switch there scrolls far up and back.
+  let early = Math.floor(cols.count / 3);
+  while (early < cols.count - 1 && cols.kinds[early] !== user) early++;
+  const earlyId = columnString(cols.ids, early);
+  let tail = snapshot.leafId;
+  let clock = Date.parse("2100-01-01T00:00:00.000Z");
+  const row = (id: string, parentId: string | null, kind: TreeRow["kind"], preview: string): TreeRow => ({
+    id,
+    parentId,
+    kind,
+    timestamp: new Date(clock++).toISOString(),
+    preview,
+  });
+  const updates: TreeUpdate[] = [];
+  for (let i = 0; i < REPLIES; i++) {
+    const id = `bench-reply-${i}`;
+    const kind = i % 2 === 0 ? "user" : "assistant";
+    updates.push({ type: "tree/update", rows: encodeTreeRows([row(id, tail, kind, `bench reply ${i}`)]), leafId: id });
+    tail = id;
+  }
+  for (let i = 0; i < SWITCHES; i++) {
+    const target = i % 2 === 0 ? earlyId : (tail as string);
+    const marker = row(`bench-move-${i}`, target, "custom", "agent-tree/leaf");
+    updates.push({ type: "tree/update", rows: encodeTreeRows([marker]), leafId: target });
+  }
+  return updates;
+}
 
 /** One run's numbers (ms). */
 export interface WebviewRun {
@@ -33,6 +77,10 @@ export interface WebviewRun {
   domRowsAfterSearch: number;
   /** Per filter switch, change event until the next frame after the re-render. */
   filterMs: number[];
+  /** Per leaf move (replies appended, then branch switches), message until the frame after the re-render. */
+  leafMoveMs: number[];
+  /** The same moves, the page's work alone (handler, renders, layout; see UpdateTiming). */
+  leafMoveWorkMs: number[];
 }
 
 /** Browser plus the served bundle; close when done. */
@@ -110,11 +158,32 @@ export async function measureWebviewRun(
     await view.page.evaluate(CLEAR_SEARCH);
     const filterMs: number[] = [];
     for (const filter of FILTERS) filterMs.push((await view.page.evaluate(setFilterSource(filter))) as number);
+    // The list's height in rows (the spacer spans every row; rows have one fixed height).
+    const listRows = `document.querySelector(".tree-spacer").offsetHeight / document.querySelector('[role="treeitem"]').offsetHeight`;
+    const rowsBefore = (await view.page.evaluate(listRows)) as number;
+    const leafMoveMs: number[] = [];
+    const leafMoveWorkMs: number[] = [];
+    for (const update of leafMoves(snapshot)) {
+      const t = await measureUpdate(view, update);
+      leafMoveMs.push(t.frameMs);
+      leafMoveWorkMs.push(t.workMs);
+    }
+    // Each reply is a row of the default filter (the leaf markers are not): the list grew by that many rows.
+    const grown = ((await view.page.evaluate(listRows)) as number) - rowsBefore;
+    if (grown !== REPLIES) throw new Error(`the replies did not reach the tree (it grew by ${grown} rows)`);
     if (cdp && profileTo) {
       const { profile } = await cdp.send("Profiler.stop");
       writeFileSync(profileTo, JSON.stringify(profile));
     }
-    return { firstPaintMs: first.firstPaintMs, domRows: first.rowCount, searchMs, domRowsAfterSearch, filterMs };
+    return {
+      firstPaintMs: first.firstPaintMs,
+      domRows: first.rowCount,
+      searchMs,
+      domRowsAfterSearch,
+      filterMs,
+      leafMoveMs,
+      leafMoveWorkMs,
+    };
   } finally {
     await view.close();
   }

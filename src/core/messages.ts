@@ -1,12 +1,16 @@
 /**
- * Message shapes stored in `message` entries, exactly as pi writes them (pi-ai / pi-agent-core).
- * Keep field names stable: pi reads these files.
+ * Message shapes stored in `message` entries, exactly as pi writes them: pi-ai's message types (pi-ai 1.6
+ * `types.ts`), with the optional fields pi-ai fills in where a provider gives them. Replies are stored as pi-ai
+ * returns them, so a field pi-ai adds survives even when it is not named here. Keep field names stable: pi reads
+ * these files. src/core/providers/pi-messages.ts checks at compile time that pi-ai's messages fit these types.
  */
 
 /** Plain text block. */
 export interface TextContent {
   type: "text";
   text: string;
+  /** Provider data that lets the same model continue from this text (OpenAI Responses). */
+  textSignature?: string;
 }
 
 /** Base64 image block. */
@@ -31,6 +35,12 @@ export interface ToolCall {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
+  /** Gemini's signature of the reasoning behind the call, replayed to the same model. */
+  thoughtSignature?: string;
+  /** OpenAI Responses namespace of the tool. */
+  namespace?: string;
+  /** Set when the arguments the model sent were not a JSON object (`arguments` is then `{}`); says what came. */
+  argumentsError?: string;
 }
 
 /** Token use and cost (USD) of one assistant message. */
@@ -39,8 +49,20 @@ export interface Usage {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** Part of `cacheWrite` written with 1 h retention (Anthropic). */
+  cacheWrite1h?: number;
+  /** Reasoning tokens, part of `output`, when the provider says. */
+  reasoning?: number;
   totalTokens: number;
-  cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+  cost: {
+    input: number;
+    output: number;
+    cacheRead: number;
+    cacheWrite: number;
+    total: number;
+    /** True when `total` is what the provider billed, not the catalog estimate. */
+    totalFromProvider?: boolean;
+  };
 }
 
 /** Why an assistant message ended. */
@@ -57,13 +79,25 @@ export interface UserMessage {
 export interface AssistantMessage {
   role: "assistant";
   content: (TextContent | ThinkingContent | ToolCall)[];
+  /** The wire API (pi-ai's id); absent in some old sessions. */
   api?: string;
   provider: string;
   model: string;
+  /** The model the server says answered, when it differs from `model`. */
+  responseModel?: string;
+  /** The provider's id of the response. */
+  responseId?: string;
+  /** The thinking level the request asked for, and what the provider was sent for it. */
+  thinkingLevel?: string;
+  providerThinkingLevel?: string;
   usage: Usage;
   stopReason: StopReason;
   errorMessage?: string;
+  /** The provider's own stop reason, when it had one pi-ai did not map. */
+  rawStopReason?: string;
   timestamp: number;
+  /** Time from the request to the reply's end, ms. */
+  durationMs?: number;
 }
 
 /** The result of one tool call. */
@@ -75,6 +109,8 @@ export interface ToolResultMessage {
   isError: boolean;
   details?: unknown;
   timestamp: number;
+  /** How long the tool ran, ms (pi 1.6). */
+  durationMs?: number;
 }
 
 /** A shell command the user ran directly (pi's `!cmd`). */

@@ -191,9 +191,10 @@ export class HostActions {
     }
   }
 
-  /** Stop the running reply. */
+  /** Stop the running reply, and the command the user typed if one runs (Stop, Escape). */
   abort(): void {
     this.d.controller.agent?.abort();
+    this.d.controller.agent?.abortBash();
   }
 
   private writeLabel(id: string, label: string | undefined): void {

@@ -3,8 +3,6 @@
  * whether a model is usable; they are never logged, posted to a webview, or written to a session.
  */
 import * as vscode from "vscode";
-import { resolveApiKey } from "../core/providers/api-key.js";
-import type { ModelInfo } from "../core/providers/types.js";
 
 const PREFIX = "agentTree.apiKey.";
 
@@ -44,9 +42,9 @@ export class ApiKeys implements vscode.Disposable {
     this.changed.fire();
   }
 
-  /** True when the model can be called: no key needed, a stored key, or the environment's. */
-  has(model: ModelInfo): boolean {
-    return model.noApiKey === true || resolveApiKey(model, this.cache.get(model.provider)) !== undefined;
+  /** True when a key of this provider is stored here (the provider's own credentials are the registry's to know). */
+  has(provider: string): boolean {
+    return this.cache.has(provider);
   }
 
   dispose(): void {

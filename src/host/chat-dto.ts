@@ -6,11 +6,13 @@ import {
   systemPromptText,
   type AgentMessage,
   type AssistantMessage,
+  type BashExecutionMessage,
   type ToolResultMessage,
   type Usage,
   type UserMessage,
 } from "../core/messages.js";
 import type { EntryEnvelope, SessionEntry } from "../core/session/types.js";
+import { todosOfContent } from "../core/tools/todo-list.js";
 import type { ChatMessageDto, ChatUsage, ImageDto } from "../shared/protocol.js";
 
 /** Tool-call arguments shown in the chat are capped; the full call stays in the session. */
@@ -42,6 +44,8 @@ function assistantDto(id: string, m: AssistantMessage): ChatMessageDto {
   if (m.errorMessage) dto.errorMessage = m.errorMessage;
   dto.model = `${m.provider}/${m.model}`;
   if (m.usage) dto.usage = { input: m.usage.input, output: m.usage.output, cost: m.usage.cost?.total ?? 0 };
+  const todos = toolCalls.length > 0 ? todosOfContent(m.content) : undefined;
+  if (todos) dto.todos = todos;
   return dto;
 }
 
@@ -72,11 +76,8 @@ export function messageToDto(id: string, message: AgentMessage): ChatMessageDto 
         isError: m.isError,
         timestamp: m.timestamp,
       };
-    case "bashExecution": {
-      const exit =
-        m.exitCode !== null && m.exitCode !== undefined && m.exitCode !== 0 ? `\n(exit code ${m.exitCode})` : "";
-      return { id, role: "bashExecution", text: `$ ${m.command}\n${m.output}${exit}`, timestamp: m.timestamp };
-    }
+    case "bashExecution":
+      return bashDto(id, m);
     case "custom":
       return { id, role: "custom", text: contentText(m.content), timestamp: m.timestamp };
     case "branchSummary":
@@ -88,6 +89,24 @@ export function messageToDto(id: string, message: AgentMessage): ChatMessageDto 
       return never;
     }
   }
+}
+
+/** A command the user typed (`!command`), as the chat shows it: the command, its output and how it ended. */
+export function bashDto(id: string, m: BashExecutionMessage): ChatMessageDto {
+  const exit =
+    m.cancelled === true
+      ? "\n(cancelled)"
+      : m.exitCode !== null && m.exitCode !== undefined && m.exitCode !== 0
+        ? `\n(exit code ${m.exitCode})`
+        : "";
+  const dto: ChatMessageDto = {
+    id,
+    role: "bashExecution",
+    text: `$ ${m.command}\n${m.output}${exit}`,
+    timestamp: m.timestamp,
+  };
+  if (m.excludeFromContext === true) dto.excludedFromContext = true;
+  return dto;
 }
 
 /** One usage record on a path, as the usage line counts it. */
@@ -115,8 +134,8 @@ export function usageOf(records: readonly PathUsage[], contextWindow: number): C
   return u;
 }
 
-/** The fields of an entry's envelope that say whether it is a chat row. */
-export type ChatEnvelope = Pick<EntryEnvelope, "id" | "type" | "role" | "failed" | "hidden">;
+/** The fields of an entry's envelope that say whether it is a chat row (and whether it calls `todo`). */
+export type ChatEnvelope = Pick<EntryEnvelope, "id" | "type" | "role" | "failed" | "hidden" | "toolName">;
 
 /**
  * True when the entry is a row of the chat: a message (not pi 1.5's recorded system prompt), a visible hook

@@ -11,6 +11,7 @@
  */
 import type { Usage } from "../core/messages.js";
 import type { SessionEntry } from "../core/session/types.js";
+import { todoListOnPath, type TodoItem } from "../core/tools/todo-list.js";
 import type { ChatMessageDto } from "../shared/protocol.js";
 import { entryToChat, isChatEntry, MAX_ENTRY_TEXT, type ChatEnvelope, type PathUsage } from "./chat-dto.js";
 import { errorText } from "../core/error-text.js";
@@ -43,6 +44,8 @@ export interface ChatPathUpdate {
   messages: ChatMessageDto[];
   /** The usage records of the path, root first (for the usage line). */
   usage: PathUsage[];
+  /** The path's todo list (its newest valid `todo` call; the chat's checklist), or none. */
+  todos?: TodoItem[];
 }
 
 /** A page of older messages: the path's messages from `start` up to the view's first one. */
@@ -123,7 +126,10 @@ export class ChatPath {
       this.lo = start;
     }
     this.held = true;
-    return { start, keep, messages: window.messages(), usage: this.usageRecords.slice() };
+    const update: ChatPathUpdate = { start, keep, messages: window.messages(), usage: this.usageRecords.slice() };
+    const todos = this.todos(this.path);
+    if (todos) update.todos = todos;
+    return update;
   }
 
   /**
@@ -159,6 +165,20 @@ export class ChatPath {
     const start = page.collect(0, this.limits);
     this.lo = start;
     return { start, messages: page.messages() };
+  }
+
+  /** The todo list in force at the leaf; a body that cannot be read is passed over (the chat says so in its row). */
+  private todos(path: readonly ChatEnvelope[]): TodoItem[] | undefined {
+    return todoListOnPath({
+      envelopes: path,
+      entry: (id) => {
+        try {
+          return this.source.getEntry(id);
+        } catch {
+          return undefined;
+        }
+      },
+    });
   }
 
   /** The usage record of a path entry, if it records token use. */

@@ -1,18 +1,20 @@
 /**
  * Turns AgentSession events into chat messages: a streamed reply keeps one temporary id until it is
  * stored, then the stored row replaces it (`replaces`). Streaming updates are coalesced to at most
- * one post per `intervalMs` so a fast model does not flood the webview. Pure: no `vscode` import.
+ * one post per `intervalMs` so a fast model does not flood the webview. A command the user typed
+ * (`!command`) shows the same way: its output while it runs, then its stored entry. The chat is "streaming"
+ * (Abort, Escape) while a prompt or such a command runs. Pure: no `vscode` import.
  */
 import type { AgentEvent } from "../core/agent/events.js";
-import type { AgentMessage } from "../core/messages.js";
-import type { HostToWebview } from "../shared/protocol.js";
-import { messageToDto } from "./chat-dto.js";
+import type { AgentMessage, BashExecutionMessage } from "../core/messages.js";
+import type { ChatMessageDto, HostToWebview } from "../shared/protocol.js";
+import { bashDto, messageToDto } from "./chat-dto.js";
 
 /** What the chat sync reports besides webview posts. */
 export interface ChatSyncHooks {
   /** A prompt finished or a compaction ended: refresh the snapshot (usage line, compacted path). */
   onSettled(): void;
-  /** Streaming started or stopped (context key for Escape/Abort). */
+  /** Streaming (a prompt or a typed command runs) started or stopped (context key for Escape/Abort). */
   onStreaming(streaming: boolean): void;
 }
 
@@ -23,6 +25,14 @@ export class ChatSync {
   private tempUser: string | undefined;
   private pendingUpdate: AgentMessage | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private agentRunning = false;
+  private commandRunning = false;
+  /** What the chat was last told: streaming or not. */
+  private streaming = false;
+  /** Temporary ids of typed commands shown and not stored yet, oldest first (one that ends during a prompt waits). */
+  private tempCommands: string[] = [];
+  /** The running command: its temporary id and how it started. */
+  private command: { id: string; command: string; excluded: boolean } | undefined;
 
   constructor(
     private readonly post: (msg: HostToWebview) => void,
@@ -34,15 +44,30 @@ export class ChatSync {
   handle(e: AgentEvent): void {
     switch (e.type) {
       case "agent_start":
-        this.post({ type: "chat/streaming", streaming: true });
-        this.hooks.onStreaming(true);
+        this.agentRunning = true;
+        this.setStreaming();
         break;
       case "agent_end":
         this.flushUpdate();
         this.tempAssistant = this.tempUser = undefined;
-        this.post({ type: "chat/streaming", streaming: false });
-        this.hooks.onStreaming(false);
+        this.agentRunning = false;
+        this.setStreaming();
         this.hooks.onSettled();
+        break;
+      case "bash_execution_start": {
+        const id = this.nextId();
+        this.command = { id, command: e.command, excluded: e.excludeFromContext };
+        this.tempCommands.push(id);
+        this.commandRunning = true;
+        this.postCommand("");
+        this.setStreaming();
+        break;
+      }
+      case "bash_execution_update":
+        this.postCommand(e.output);
+        break;
+      case "bash_execution_end":
+        this.onCommandEnd(e.message, e.error);
         break;
       case "message_start":
         this.onStart(e.message);
@@ -86,6 +111,48 @@ export class ChatSync {
     this.pendingUpdate = undefined;
   }
 
+  private setStreaming(): void {
+    const streaming = this.agentRunning || this.commandRunning;
+    if (streaming === this.streaming) return;
+    this.streaming = streaming;
+    this.post({ type: "chat/streaming", streaming });
+    this.hooks.onStreaming(streaming);
+  }
+
+  /** The running command with its output so far. */
+  private postCommand(output: string): void {
+    const c = this.command;
+    if (!c) return;
+    const message: ChatMessageDto = {
+      id: c.id,
+      role: "bashExecution",
+      text: `$ ${c.command}\n${output}`,
+      running: true,
+      timestamp: Date.now(),
+    };
+    if (c.excluded) message.excludedFromContext = true;
+    this.post({ type: "chat/message", message });
+  }
+
+  /** The command ended: its final text now; its stored entry replaces it once recorded (message_end). */
+  private onCommandEnd(message: BashExecutionMessage | undefined, error: string | undefined): void {
+    const c = this.command;
+    this.command = undefined;
+    this.commandRunning = false;
+    if (c && message) this.post({ type: "chat/message", message: bashDto(c.id, message) });
+    else if (c) {
+      // Nothing is recorded: the row says why, and is gone with the next snapshot.
+      this.tempCommands = this.tempCommands.filter((id) => id !== c.id);
+      const failed = `$ ${c.command}\n(could not run: ${error ?? "unknown error"})`;
+      this.post({
+        type: "chat/message",
+        message: { id: c.id, role: "bashExecution", text: failed, timestamp: Date.now() },
+      });
+    }
+    this.setStreaming();
+    if (!message && !this.agentRunning) this.hooks.onSettled();
+  }
+
   private nextId(): string {
     return `pending-${++this.seq}`;
   }
@@ -93,7 +160,7 @@ export class ChatSync {
   private onStart(m: AgentMessage): void {
     if (m.role === "assistant") {
       this.tempAssistant = this.nextId();
-      this.post({ type: "chat/message", message: messageToDto(this.tempAssistant, m) });
+      this.post({ type: "chat/message", message: streamedDto(this.tempAssistant, m) });
     } else if (m.role === "user") {
       this.tempUser = this.nextId();
       this.post({ type: "chat/message", message: messageToDto(this.tempUser, m) });
@@ -113,10 +180,14 @@ export class ChatSync {
     } else if (m.role === "user") {
       replaces = this.tempUser;
       this.tempUser = undefined;
+    } else if (m.role === "bashExecution") {
+      replaces = this.tempCommands.shift();
     }
     const msg: HostToWebview = { type: "chat/message", message: messageToDto(entryId, m) };
     if (replaces !== undefined) msg.replaces = replaces;
     this.post(msg);
+    // A command recorded outside a prompt: the snapshot after it puts the entry where the path has it.
+    if (m.role === "bashExecution" && !this.agentRunning) this.hooks.onSettled();
   }
 
   private flushUpdate(): void {
@@ -124,6 +195,13 @@ export class ChatSync {
     this.timer = undefined;
     const m = this.pendingUpdate;
     this.pendingUpdate = undefined;
-    if (m && this.tempAssistant) this.post({ type: "chat/message", message: messageToDto(this.tempAssistant, m) });
+    if (m && this.tempAssistant) this.post({ type: "chat/message", message: streamedDto(this.tempAssistant, m) });
   }
+}
+
+/** A reply still streaming: a todo call in it may hold half a list, so the checklist follows stored messages only. */
+function streamedDto(id: string, m: AgentMessage): ChatMessageDto {
+  const dto = messageToDto(id, m);
+  delete dto.todos;
+  return dto;
 }

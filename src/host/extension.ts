@@ -6,14 +6,14 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { HookAPI } from "../core/hooks/types.js";
-import { withoutKeys } from "../core/providers/api-key.js";
-import { ModelRegistry } from "../core/providers/model-registry.js";
+import { keyEnvNames, withoutKeys } from "../core/providers/api-key.js";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { ToolApprovalRequest } from "../core/tools/types.js";
 import { HostActions } from "./actions.js";
 import { CompareActions } from "./compare/compare-actions.js";
 import { ComparePanels } from "./compare/compare-panel.js";
 import { ApiKeys } from "./api-keys.js";
+import { ModelService } from "./model-service.js";
 import { ArchiveActions } from "./archive-actions.js";
 import { ArchivedVisibility } from "./archived-visibility.js";
 import { CheckpointActions } from "./checkpoint-actions.js";
@@ -42,10 +42,12 @@ import {
   affects,
   autoApproveSetting,
   checkpointMaxFileBytes,
-  customModelsSetting,
   defaultModelSetting,
   loadWorkspaceHooksSetting,
+  sandboxSettings,
 } from "./settings.js";
+import { mainBashSandbox } from "./sandbox-choice.js";
+import { findSandbox } from "../core/tools/sandbox.js";
 import { OneAtATime } from "./webview-ready-watchdog.js";
 import { AgentWebviewView } from "./webview-view.js";
 import { loadWorkspaceHooks } from "./workspace-hooks.js";
@@ -99,19 +101,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   context.subscriptions.push(log);
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
 
-  const registry = new ModelRegistry();
-  const loadCustomModels = (): void => {
-    registry.clearCustomModels();
-    const issues = registry.addCustomModels(customModelsSetting());
-    for (const i of issues) log.warn(i.message);
-    if (issues.length)
-      void vscode.window.showWarningMessage(`agentTree.models.custom: ${issues.map((i) => i.message).join("; ")}`);
-  };
-  loadCustomModels();
-
   const keys = new ApiKeys(context.secrets);
   context.subscriptions.push(keys);
-  await keys.load(registry.all().map((m) => m.provider));
+  // The models load with the first session (or model command), not here: see src/host/model-service.ts.
+  const modelService = new ModelService({ keys, log, cwd });
+  context.subscriptions.push(modelService);
 
   const hookRegistry = new HookRegistry();
   const sessionChanged = new vscode.EventEmitter<SessionChangeEvent>();
@@ -153,7 +147,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   });
 
   // MCP servers' tools (docs/core-api.md, "MCP servers"): started with the first prompt, stopped with the window.
-  const mcp = new McpService({ context, cwd, log, baseEnv: () => withoutKeys(process.env, registry.all()) });
+  const mcp = new McpService({
+    context,
+    cwd,
+    log,
+    baseEnv: () => withoutKeys(process.env, modelService.registry),
+    keyEnvNames: () => keyEnvNames(process.env, modelService.registry),
+  });
   mcpRef = mcp;
   context.subscriptions.push(mcp);
   /** Set once the parallel actions exist; sessions opened before that are watched when they are created. */
@@ -172,8 +172,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   };
   // The agent's instructions (docs/system-prompt.md): AGENTS.md & co., skills, watched; said in the chat once.
   const instructions = new InstructionsService(cwd, {
-    notify: (text, kind) => chat.post({ type: "status", text, kind: kind === "warning" ? "error" : "info" }),
-    log: (text) => log.info(text),
+    chat: (text, kind) => chat.post({ type: "status", text, kind }),
+    log: (text, kind) => (kind === "warning" ? log.warn(text) : log.info(text)),
   });
   context.subscriptions.push(instructions);
 
@@ -187,14 +187,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     cwd,
     checkpoints,
     toolSource: mcp.pool,
+    // agentTree.sandbox.mainAgent: read before each command, so turning it on or off applies at once.
+    commandSandbox: async () => mainBashSandbox(sandboxSettings(), await findSandbox(), cwd),
     systemPrompt: instructions.provider,
     onRunEnd: (sm, firstUserId) => void runChangesView.runEnded(sm, firstUserId),
-    modelRegistry: registry,
+    models: () => modelService.load(),
     hookRegistry,
     getApiKey: (m) => keys.get(m.provider),
-    hasKey: (m) => keys.has(m),
+    hasKey: (m) => keys.has(m.provider),
     autoApprove: autoApproveSetting,
     defaultModelKey: defaultModelSetting,
+    piDefaultModelKey: () => modelService.piDefaultModelKey(),
+    compaction: () => modelService.settings().compaction,
+    defaultThinkingLevel: () => modelService.settings().defaultThinkingLevel?.level,
     postTree: (m) => tree.post(m),
     postChat: postMainChat,
     isViewReady: (kind) => (kind === "tree" ? tree : chat).isReady,
@@ -205,12 +210,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
         postMainChat({ type: "chat/approvalDone", toolCallId: id });
         void editReview.close(id);
       },
+      reviewed: (id) => editReview.reviewed(id),
     },
     onStreaming: (s) => void vscode.commands.executeCommand("setContext", "agentTree.streaming", s),
     onError: (message) => {
       log.error(message);
       void vscode.window.showErrorMessage(message);
     },
+    onToolRefused: (message) => log.warn(message),
     onLockLost: (sm, newHolder, reason) => {
       const message = lockLostMessage(path.basename(sm.getSessionFile() ?? ""), newHolder, reason);
       log.warn(message);
@@ -299,6 +306,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     input: chatInputHandoff,
     log,
     onRenamed: (sm) => tree.setDescription(sessionTitle(sm)),
+    instructions: instructions.loader,
     parallel: () => parallelRef.current,
   });
   context.subscriptions.push(...chatInput.disposables);
@@ -351,6 +359,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const provider = (view: AgentWebviewView): vscode.WebviewViewProvider => ({
     resolveWebviewView: (webviewView) => {
       view.resolveWebviewView(webviewView);
+      // The model library loads meanwhile too, beside the session's file: the agent needs both.
+      void controller.models().catch((e: unknown) => log.error(`The model library could not be loaded: ${String(e)}`));
       void ensureSession();
     },
   });
@@ -410,10 +420,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       parallel,
     }),
     keys.onDidChange(() => controller.refreshModels()),
+    modelService.onDidChange(() => controller.refreshModels()),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (affects(e, "models.custom")) loadCustomModels();
+      if (affects(e, "models.custom")) modelService.reloadCustomModels();
       if (affects(e, "models.custom") || affects(e, "model")) controller.refreshModels();
       if (affects(e, "checkpoints.maxFileSizeMB")) checkpoints.reset();
+      if (affects(e, "chat.enterWhileRunning")) chatInput.service.settingsChanged();
       if (affects(e, "sessionDirectory")) {
         void vscode.window.showInformationMessage(
           "Agent Tree: the sessions folder changed. Use “Agent: Open Session…” or “Agent: New Session” to use it.",

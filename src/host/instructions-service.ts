@@ -1,8 +1,9 @@
 /**
  * The workspace's instructions in VS Code (docs/system-prompt.md): one InstructionLoader for the workspace's
  * folders, pi's agent folder and Workspace Trust; file watchers that invalidate its cache, so a changed AGENTS.md,
- * SYSTEM.md or SKILL.md takes effect on the next request; and the messages about skipped files and an untrusted
- * workspace, each said once.
+ * SYSTEM.md or SKILL.md takes effect on the next request; and the messages about skipped files (a link leading
+ * out of the workspace, a FIFO, a file over the cap, …) and an untrusted workspace, each said once, in the chat and
+ * the output channel (skipped-files-notice.ts).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -11,18 +12,13 @@ import { InstructionLoader, type LoadedInstructions } from "../core/prompt/instr
 import { workspacePromptProvider, type SystemPromptProvider } from "../core/prompt/workspace-prompt.js";
 import { getAgentDir } from "../core/session/paths.js";
 import { systemPromptAppendSetting } from "./settings.js";
-
-/** What the service tells the user. */
-export interface InstructionsNotices {
-  /** A line for the chat (and the log), said once per distinct message. */
-  notify(text: string, kind: "info" | "warning"): void;
-  log(text: string): void;
-}
+import { SkippedFilesNotice, type NoticeSink } from "./skipped-files-notice.js";
 
 /** Told once when the workspace is not trusted. */
 export const UNTRUSTED_NOTICE =
-  "This workspace is not trusted: its .pi/ files (SYSTEM.md, APPEND_SYSTEM.md) and skills are not loaded. " +
-  "AGENTS.md and CLAUDE.md still are. Trust the workspace to use them.";
+  "This workspace is not trusted: its .pi/ files (SYSTEM.md, APPEND_SYSTEM.md) and skills are not loaded, and " +
+  "instruction files reached through a link are left out. AGENTS.md and CLAUDE.md still are loaded. Trust the " +
+  "workspace to use them.";
 
 /** File folders of the workspace (the local ones: the tools and the instructions read the disk). */
 function workspaceFolders(fallback: string): string[] {
@@ -38,14 +34,12 @@ export class InstructionsService implements vscode.Disposable {
   /** What AgentSession builds its prompt from (SessionController passes it on). */
   readonly provider: SystemPromptProvider;
   private readonly watchers = new Map<string, vscode.Disposable>();
-  private readonly said = new Set<string>();
+  private readonly notice: SkippedFilesNotice;
   private lastLoaded: LoadedInstructions | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(
-    cwd: string,
-    private readonly notices: InstructionsNotices,
-  ) {
+  constructor(cwd: string, notices: NoticeSink) {
+    this.notice = new SkippedFilesNotice(notices);
     this.loader = new InstructionLoader({
       workspaceFolders: workspaceFolders(cwd),
       agentDir: getAgentDir(),
@@ -70,16 +64,11 @@ export class InstructionsService implements vscode.Disposable {
     // The loader's cache hands back the same result until a watched file changes: nothing new to say or watch.
     if (loaded === this.lastLoaded) return;
     this.lastLoaded = loaded;
-    if (loaded.restrictedByTrust) this.sayOnce(UNTRUSTED_NOTICE, "info");
-    for (const issue of loaded.issues) this.sayOnce(issue.message, "warning");
+    this.notice.say(
+      loaded.issues.map((i) => i.message),
+      loaded.restrictedByTrust ? UNTRUSTED_NOTICE : undefined,
+    );
     this.watch(loaded);
-  }
-
-  private sayOnce(text: string, kind: "info" | "warning"): void {
-    if (this.said.has(text)) return;
-    this.said.add(text);
-    this.notices.log(text);
-    this.notices.notify(text, kind);
   }
 
   /**

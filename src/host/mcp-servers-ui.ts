@@ -1,7 +1,8 @@
 /**
  * Agent: Show MCP Servers — a quick pick of every configured server with its state and tools, kept live while
- * open, with a Restart and an Enable/Disable button on each row. Picking a server writes its details (tools with
- * their descriptions, the last error with the server's stderr) to the log and shows it.
+ * open, with a Restart and an Enable/Disable button on each row; a project server not allowed yet (or refused) has
+ * an Allow button instead of Start, which asks with the entry in full. Picking a server writes its details (tools
+ * with their descriptions, the last error with the server's stderr) to the log and shows it.
  */
 import * as vscode from "vscode";
 import type { McpServerStatus } from "../core/mcp/mcp-pool.js";
@@ -14,6 +15,8 @@ const STATE_ICON: Record<McpServerStatus["state"], string> = {
   stopped: "$(circle-outline)",
   failed: "$(error)",
   disabled: "$(circle-slash)",
+  unapproved: "$(shield)",
+  refused: "$(workspace-untrusted)",
 };
 
 const STATE_TEXT: Record<McpServerStatus["state"], string> = {
@@ -22,6 +25,8 @@ const STATE_TEXT: Record<McpServerStatus["state"], string> = {
   stopped: "not started (starts with the next prompt)",
   failed: "failed",
   disabled: "disabled",
+  unapproved: "not allowed yet (a project's server: Allow to start it)",
+  refused: "not allowed (you refused this entry: Allow to start it)",
 };
 
 interface ServerItem extends vscode.QuickPickItem {
@@ -32,6 +37,7 @@ const RESTART: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("debug
 const START: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("play"), tooltip: "Start" };
 const DISABLE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("circle-slash"), tooltip: "Disable" };
 const ENABLE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("check"), tooltip: "Enable" };
+const ALLOW: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("unlock"), tooltip: "Allow…" };
 
 /** The row of one server. */
 export function serverItem(s: McpServerStatus): ServerItem {
@@ -43,8 +49,13 @@ export function serverItem(s: McpServerStatus): ServerItem {
       : s.tools.length > 0
         ? s.tools.map((t) => t.mcpName).join(", ")
         : `${s.transport === "http" ? "" : "$ "}${s.target}`;
-  const buttons =
-    s.state === "disabled" ? [ENABLE] : [s.state === "stopped" || s.state === "failed" ? START : RESTART, DISABLE];
+  const first =
+    s.state === "unapproved" || s.state === "refused"
+      ? ALLOW
+      : s.state === "stopped" || s.state === "failed"
+        ? START
+        : RESTART;
+  const buttons = s.state === "disabled" ? [ENABLE] : [first, DISABLE];
   return {
     label: `${STATE_ICON[s.state]} ${s.name}`,
     description: `${state} — ${s.source}`,
@@ -59,6 +70,8 @@ export function serverDetails(s: McpServerStatus): string {
   const lines = [
     `MCP server "${s.name}" (${s.transport}: ${s.target}) from ${s.source}: ${STATE_TEXT[s.state]}${s.pid ? `, pid ${s.pid}` : ""}`,
   ];
+  if (s.origin === "project")
+    lines.push("  A project's entry: it starts only once you allowed it (asked again when the entry changes).");
   for (const t of s.tools)
     lines.push(`  ${t.name}${t.readOnly ? " (read-only)" : ""}: ${t.description.split("\n")[0].slice(0, 200)}`);
   if (s.error) lines.push(s.error);
@@ -114,6 +127,7 @@ export class McpServersUi {
       if (!s) return;
       try {
         if (button === ENABLE || button === DISABLE) await this.mcp.setEnabled(s.name, button === ENABLE);
+        else if (button === ALLOW) await this.mcp.allow(s.name);
         else await this.mcp.pool.restart(s.name);
       } catch (e) {
         void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));

@@ -2,16 +2,23 @@
  * The window's MCP servers: one pool for the workspace, its configuration read from pi's user file, the
  * project's files (trusted workspaces only) and `agentTree.mcp.servers`, re-read when any of them changes. A failed
  * server or a bad entry is said once (a warning, and the full text in the log); Enable/Disable choices are kept
- * for the workspace. The servers stop when the window closes (`dispose`).
+ * for the workspace. A project's server starts only once the user allowed its entry in a modal dialog, as VS Code
+ * asks for a workspace's servers; the answers are kept in workspaceState and every step is logged. The servers stop
+ * when the window closes (`dispose`).
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { agreementRecords, type McpAgreement } from "../core/mcp/mcp-agreement.js";
 import { readMcpConfig } from "../core/mcp/mcp-config-files.js";
 import { McpPool, type McpReport } from "../core/mcp/mcp-pool.js";
 import { getAgentDir } from "../core/session/paths.js";
 import { affects } from "./settings.js";
 
 const OVERRIDES_KEY = "agentTree.mcp.enabled";
+/** The user's answers about project servers (server name → hash of the entry and the answer). */
+const AGREEMENTS_KEY = "agentTree.mcp.agreements";
+const ALLOW = "Allow";
+const REFUSE = "Don't Allow";
 
 /** What the service needs from the extension. */
 export interface McpServiceDeps {
@@ -20,10 +27,32 @@ export interface McpServiceDeps {
   log: vscode.LogOutputChannel;
   /** The environment stdio servers inherit (the host's without model keys). */
   baseEnv: () => NodeJS.ProcessEnv;
+  /** Names of the variables that hold model keys (`keyEnvNames` over the model registry). */
+  keyEnvNames: () => readonly string[];
 }
 
-function mcpSetting(key: "servers" | "timeout"): unknown {
+function mcpSetting(key: "timeout"): unknown {
   return vscode.workspace.getConfiguration("agentTree.mcp").get<unknown>(key);
+}
+
+/**
+ * `agentTree.mcp.servers` by scope: the user's own value, and the workspace's (workspace, then folder). The
+ * workspace's comes with the project, so its entries are project entries (readMcpConfig).
+ */
+function serversSetting(): { setting: unknown; workspaceSettings: unknown[] } {
+  const i = vscode.workspace.getConfiguration("agentTree.mcp").inspect<unknown>("servers");
+  return { setting: i?.globalValue, workspaceSettings: [i?.workspaceValue, i?.workspaceFolderValue] };
+}
+
+/** The modal question about a project server: Allow, Don't Allow, or dismissed (undefined). */
+async function askUser(question: { title: string; detail: string }): Promise<"allowed" | "refused" | undefined> {
+  const choice = await vscode.window.showWarningMessage(
+    question.title,
+    { modal: true, detail: question.detail },
+    ALLOW,
+    REFUSE,
+  );
+  return choice === ALLOW ? "allowed" : choice === REFUSE ? "refused" : undefined;
 }
 
 /** `agentTree.mcp.timeout` in ms (default 60 s). */
@@ -40,15 +69,22 @@ export class McpService implements vscode.Disposable {
   constructor(private readonly deps: McpServiceDeps) {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const projectDir = folder?.scheme === "file" ? folder.fsPath : undefined;
+    const agreement: McpAgreement = {
+      ...agreementRecords(deps.context.workspaceState, AGREEMENTS_KEY),
+      ask: (_server, question) => askUser(question),
+    };
     this.pool = new McpPool({
       cwd: deps.cwd,
       loadConfig: () =>
         readMcpConfig({
           ...(projectDir ? { projectDir } : {}),
           trusted: vscode.workspace.isTrusted,
-          setting: mcpSetting("servers"),
+          ...serversSetting(),
         }),
       baseEnv: deps.baseEnv,
+      keyEnvNames: deps.keyEnvNames,
+      agreement,
+      log: (line) => deps.log.info(line),
       callTimeoutMs,
       onReport: (r) => this.report(r),
       enabledOverrides: deps.context.workspaceState.get<Record<string, boolean>>(OVERRIDES_KEY) ?? {},
@@ -78,6 +114,11 @@ export class McpService implements vscode.Disposable {
     void vscode.window.showWarningMessage(first, "Show MCP Servers").then((choice) => {
       if (choice) void vscode.commands.executeCommand("agentTree.showMcpServers");
     });
+  }
+
+  /** Asks the user to allow a project server and starts it when allowed (Agent: Show MCP Servers → Allow). */
+  async allow(name: string): Promise<void> {
+    await this.pool.allow(name);
   }
 
   /** Enable or disable a server for this workspace (kept across reloads of the window). */

@@ -1,6 +1,5 @@
 /** Model picker and API keys. */
 import * as vscode from "vscode";
-import { apiKeyEnvName } from "../core/providers/api-key.js";
 import { THINKING_LEVEL_DESCRIPTIONS } from "../core/providers/thinking-levels.js";
 import type { ThinkingLevel } from "../core/providers/types.js";
 import type { ApiKeys } from "./api-keys.js";
@@ -18,6 +17,7 @@ export class ModelActions {
 
   /** Quick pick of the usable models; offers Set API Key when there are none. */
   async selectModel(): Promise<void> {
+    await this.controller.models();
     const usable = this.controller.usable();
     if (usable.length === 0) {
       const choice = await vscode.window.showInformationMessage(
@@ -83,17 +83,16 @@ export class ModelActions {
 
   /** Store a provider's key in SecretStorage (never in settings or logs). */
   async setApiKey(): Promise<void> {
-    const providers = new Map<string, string>();
-    for (const m of this.controller.usable().concat(this.allModels())) {
-      if (m.noApiKey) continue;
-      providers.set(m.provider, apiKeyEnvName(m) ?? "");
-    }
+    const registry = await this.controller.models();
+    // Every provider that takes a key (pi-ai's and the configured ones), named as pi names them.
+    const providers = registry.providers().filter((p) => p.auth.apiKey);
     const picked = await vscode.window.showQuickPick(
-      [...providers].map(([provider, env]) => ({
-        label: provider,
-        description: env ? `instead of ${env}` : undefined,
+      providers.map((p) => ({
+        label: p.id,
+        description: p.name !== p.id ? p.name : undefined,
+        detail: p.auth.apiKey?.envNames.length ? `instead of ${p.auth.apiKey.envNames.join(" / ")}` : undefined,
       })),
-      { title: "Set API Key", placeHolder: "Which provider's key?" },
+      { title: "Set API Key", placeHolder: "Which provider's key?", matchOnDescription: true },
     );
     if (!picked) return;
     const key = await vscode.window.showInputBox({
@@ -106,9 +105,5 @@ export class ModelActions {
     await this.keys.set(picked.label, key);
     this.controller.refreshModels();
     this.notify.status(key.trim() ? `API key for ${picked.label} stored.` : `API key for ${picked.label} removed.`);
-  }
-
-  private allModels() {
-    return this.controller.modelRegistry.all();
   }
 }

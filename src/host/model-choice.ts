@@ -22,24 +22,27 @@ export function toModelDto(m: ModelInfo): ModelDto {
   return dto;
 }
 
-/** Models that can be called now: they need no key or one is available. */
-export function usableModels(all: readonly ModelInfo[], hasKey: (m: ModelInfo) => boolean): ModelInfo[] {
-  return all.filter((m) => m.noApiKey === true || hasKey(m));
+/** Models that can be called now (`usable`: a key, a login, or none needed). */
+export function usableModels(all: readonly ModelInfo[], usable: (m: ModelInfo) => boolean): ModelInfo[] {
+  return all.filter((m) => usable(m));
 }
 
 /**
- * The model to start with: the setting if usable, else the session's last model if usable,
- * else the first usable one.
+ * The model to start with: the setting (`agentTree.model`) if usable, else the session's last model if usable, else
+ * `fallbackKey` (pi's settings.json `defaultProvider`/`defaultModel`, which pi too uses only when the session names
+ * no model) if usable, else the first usable one.
  */
 export function pickDefaultModel(
   usable: readonly ModelInfo[],
   settingKey: string,
   sessionModel?: { provider: string; modelId: string },
+  fallbackKey = "",
 ): ModelInfo | undefined {
   const byKey = (k: string): ModelInfo | undefined => usable.find((m) => modelKey(m) === k);
   return (
     (settingKey ? byKey(settingKey) : undefined) ??
     (sessionModel ? byKey(`${sessionModel.provider}/${sessionModel.modelId}`) : undefined) ??
+    (fallbackKey ? byKey(fallbackKey) : undefined) ??
     usable[0]
   );
 }

@@ -6,6 +6,7 @@
  * Each direction is a table with one parser per message type (MessageParsers), typed against
  * src/shared/protocol.ts: a message type added there does not compile until it has its parser here.
  */
+import * as path from "node:path";
 import { imageProblem, MAX_IMAGE_BASE64, MAX_IMAGES_PER_MESSAGE } from "../core/mentions/image-attachment.js";
 import type { NavigateMode } from "../core/agent/navigate-types.js";
 import { THINKING_LEVELS } from "../core/providers/thinking-levels.js";
@@ -57,11 +58,17 @@ function str(o: Fields, key: string, max = MAX_WEBVIEW_TEXT): string {
   return v;
 }
 
+/** A non-empty id (tool call, queued message, model key): an empty one names nothing. */
+function id(o: Fields, key: string, max = MAX_ID_LENGTH): string {
+  const v = str(o, key, max);
+  if (v.length === 0) refuse(`field "${key}" is empty`);
+  return v;
+}
+
 function entryId(o: Fields, ctx: ValidationContext, key = "entryId"): string {
-  const id = str(o, key, MAX_ID_LENGTH);
-  if (id.length === 0) refuse(`field "${key}" is empty`);
-  if (!ctx.hasEntry(id)) refuse(`unknown entry id "${id}"`);
-  return id;
+  const v = id(o, key);
+  if (!ctx.hasEntry(v)) refuse(`unknown entry id "${v}"`);
+  return v;
 }
 
 function oneOf<T extends string>(o: Fields, key: string, allowed: readonly T[]): T {
@@ -149,7 +156,7 @@ export const WEBVIEW_PARSERS: MessageParsers<WebviewToHost> = {
   "chat/approve": (o) => {
     const always = optionalBool(o, "always");
     const allInRun = optionalBool(o, "allInRun");
-    const toolCallId = str(o, "toolCallId", MAX_ID_LENGTH);
+    const toolCallId = id(o, "toolCallId");
     const approved = bool(o, "approved");
     return {
       type: "chat/approve",
@@ -171,14 +178,18 @@ export const WEBVIEW_PARSERS: MessageParsers<WebviewToHost> = {
     if (o.images !== undefined) out.images = images(o.images);
     return out;
   },
-  "chat/queueEdit": (o) => ({ type: "chat/queueEdit", id: str(o, "id", MAX_ID_LENGTH), text: str(o, "text") }),
-  "chat/queueRemove": (o) => ({ type: "chat/queueRemove", id: str(o, "id", MAX_ID_LENGTH) }),
+  "chat/queueEdit": (o) => ({ type: "chat/queueEdit", id: id(o, "id"), text: str(o, "text") }),
+  "chat/queueRemove": (o) => ({ type: "chat/queueRemove", id: id(o, "id") }),
   "chat/selectThinkingLevel": (o) => ({ type: "chat/selectThinkingLevel", level: oneOf(o, "level", THINKING_LEVELS) }),
   "chat/openDiff": (o) => {
-    if (o.toolCallId !== undefined) return { type: "chat/openDiff", toolCallId: str(o, "toolCallId", MAX_ID_LENGTH) };
-    return { type: "chat/openDiff", file: index(o, "file") };
+    // Every field present is checked, whichever the host would act on; a message naming both is ambiguous.
+    const toolCallId = o.toolCallId === undefined ? undefined : id(o, "toolCallId");
+    const file = o.file === undefined ? undefined : index(o, "file");
+    if (toolCallId !== undefined && file === undefined) return { type: "chat/openDiff", toolCallId };
+    if (file !== undefined && toolCallId === undefined) return { type: "chat/openDiff", file };
+    refuse(`either "toolCallId" or "file" is required, not both`);
   },
-  "chat/selectModel": (o) => ({ type: "chat/selectModel", key: str(o, "key", MAX_ID_LENGTH * 2) }),
+  "chat/selectModel": (o) => ({ type: "chat/selectModel", key: id(o, "key", MAX_ID_LENGTH * 2) }),
   "chat/watchAction": (o) => ({ type: "chat/watchAction", action: oneOf(o, "action", WATCH_ACTIONS) }),
   command: (o) => ({ type: "command", command: oneOf(o, "command", WEBVIEW_COMMANDS) }),
 };
@@ -204,16 +215,47 @@ function objects(raw: unknown, field: string, max: number, item: string): Fields
   });
 }
 
+/** A path string without NUL (which no file system takes, and which cuts a C string short). */
+function pathString(o: Fields, key: string): string {
+  const v = str(o, key, MAX_PATH_LENGTH);
+  if (v.includes("\0")) refuse(`field "${key}" holds a NUL character`);
+  return v;
+}
+
+/**
+ * A mention's folder (`root`, absolute and normalized: the host compares it with the workspace folders as they
+ * are) and its place in it (`path`, relative, not leaving the folder). Refused here, before the attach step
+ * checks them again against the workspace and its links.
+ */
+function mentionPlace(f: Fields): { root: string; path: string } {
+  const root = pathString(f, "root");
+  if (!path.isAbsolute(root) || path.normalize(root) !== root)
+    refuse(`field "root" must be an absolute path, normalized (a workspace folder)`);
+  const rel = pathString(f, "path");
+  if (rel.length === 0) refuse(`field "path" is empty`);
+  if (path.isAbsolute(rel) || path.posix.isAbsolute(rel) || path.win32.isAbsolute(rel))
+    refuse(`field "path" must be relative to "root"`);
+  const up = path.relative(root, path.resolve(root, rel));
+  if (up === ".." || up.startsWith(`..${path.sep}`) || path.isAbsolute(up))
+    refuse(`field "path" leads outside its root`);
+  return { root, path: rel };
+}
+
 function mentions(raw: unknown): MentionDto[] {
   return objects(raw, "mentions", MAX_MENTIONS, "a mention").map((f): MentionDto => {
-    const out: MentionDto = {
-      label: str(f, "label", MAX_PATH_LENGTH),
-      path: str(f, "path", MAX_PATH_LENGTH),
-      root: str(f, "root", MAX_PATH_LENGTH),
-    };
+    const label = str(f, "label", MAX_PATH_LENGTH);
+    if (!label.startsWith("@") || label.length < 2) refuse(`field "label" must start with @ and name something`);
+    const { root, path: rel } = mentionPlace(f);
+    const out: MentionDto = { label, path: rel, root };
     if (f.text !== undefined) out.text = str(f, "text");
     const startLine = optionalLine(f, "startLine");
     const endLine = optionalLine(f, "endLine");
+    // Lines are a selection's: they come with its text, from a first line to a last one.
+    if ((startLine !== undefined || endLine !== undefined) && out.text === undefined)
+      refuse(`a mention has lines only with "text" (a selection)`);
+    if (endLine !== undefined && startLine === undefined) refuse(`field "endLine" without "startLine"`);
+    if (startLine !== undefined && endLine !== undefined && endLine < startLine)
+      refuse(`field "endLine" before "startLine"`);
     if (startLine !== undefined) out.startLine = startLine;
     if (endLine !== undefined) out.endLine = endLine;
     return out;

@@ -7,11 +7,14 @@
 import { AgentSession } from "../core/agent/agent-session.js";
 import type { AgentCheckpointHook } from "../core/checkpoints/turn-checkpoints.js";
 import type { ModelRegistry } from "../core/providers/model-registry.js";
+import type { CompactionSettings } from "../core/compaction/settings.js";
 import type { ModelInfo, ThinkingLevel } from "../core/providers/types.js";
 import type { QueuedKind } from "../core/agent/prompt-queue.js";
+import type { UserCommand } from "../core/agent/user-command.js";
 import type { ImageContent, TextContent } from "../core/messages.js";
 import type { LockHolderInfo, LockLossReason } from "../core/session/errors.js";
 import type { SessionManager } from "../core/session/session-manager.js";
+import type { CommandSandbox } from "../core/tools/sandbox.js";
 import type { AgentTool, AgentToolSource } from "../core/tools/types.js";
 import type { SystemPromptProvider } from "../core/prompt/workspace-prompt.js";
 import type { HostToWebview } from "../shared/protocol.js";
@@ -28,7 +31,7 @@ import {
   toModelDto,
   usableModels,
 } from "./model-choice.js";
-import { ApprovalBroker, summarizeToolCall, type ApprovalUi, type AutoApprove } from "./tool-approval.js";
+import { ApprovalBroker, approvalSummary, type ApprovalUi, type AutoApprove } from "./tool-approval.js";
 import { TreeSync } from "./tree-sync.js";
 import { errorText } from "../core/error-text.js";
 import { followRunInput } from "./run-input-sync.js";
@@ -36,15 +39,25 @@ import { followRunInput } from "./run-input-sync.js";
 /** What the controller needs from the editor. */
 export interface ControllerDeps {
   cwd: string;
-  modelRegistry: ModelRegistry;
+  /**
+   * The model registry, built on the first call (src/host/model-service.ts): a session's agent needs it, so the
+   * model library loads when the first session opens, not at activation.
+   */
+  models(): Promise<ModelRegistry>;
   hookRegistry: HookRegistry;
-  /** Key from SecretStorage (the core falls back to the environment). */
+  /** Key from SecretStorage (when none, the provider resolves its own credentials). */
   getApiKey(model: ModelInfo): Promise<string | undefined>;
-  /** True when a key is known for the model (secret cached, or env var). */
+  /** True when a key of the model's provider is stored in SecretStorage. */
   hasKey(model: ModelInfo): boolean;
   autoApprove(): AutoApprove;
-  /** The setting agentTree.model. */
+  /** The setting agentTree.model (`provider/id`, or ""). */
   defaultModelKey(): string;
+  /** pi's default model (settings.json `defaultProvider`/`defaultModel`), after the session's own ("" for none). */
+  piDefaultModelKey?(): string;
+  /** Compaction settings (pi's settings.json under VS Code's); none: pi's defaults. */
+  compaction?(): CompactionSettings;
+  /** The thinking level a new session starts with (pi's settings.json `defaultThinkingLevel`); none: "off". */
+  defaultThinkingLevel?(): ThinkingLevel | undefined;
   postTree(msg: HostToWebview): void;
   postChat(msg: HostToWebview): void;
   /**
@@ -60,6 +73,8 @@ export interface ControllerDeps {
   onSessionChanged(sm: SessionManager): void;
   /** A failure nobody else reports (closing the previous session). */
   onError?(message: string): void;
+  /** A tool call the agent loop refused on its own (a file that kept changing under review): for the log. */
+  onToolRefused?(message: string): void;
   /**
    * The current session lost its writer lock — another process took it over, or its file or folder was deleted
    * (`reason`) —: it is read-only now (say so).
@@ -67,6 +82,8 @@ export interface ControllerDeps {
   onLockLost?(sm: SessionManager, newHolder: LockHolderInfo | undefined, reason: LockLossReason): void;
   /** Tools override (tests). */
   tools?: AgentTool[];
+  /** Where the agent's bash commands run (agentTree.sandbox.mainAgent: src/host/sandbox-choice.ts). */
+  commandSandbox?: () => Promise<CommandSandbox | undefined>;
   /** Tools that come and go (MCP servers), offered after the built-in ones. */
   toolSource?: AgentToolSource;
   /** What every agent builds its system prompt from (src/host/instructions-service.ts); none: no prompt. */
@@ -95,6 +112,7 @@ interface Current {
 /** See the file comment. */
 export class SessionController {
   private current: Current | undefined;
+  private registry: ModelRegistry | undefined;
 
   constructor(private readonly deps: ControllerDeps) {}
 
@@ -108,9 +126,15 @@ export class SessionController {
     return this.current?.agent;
   }
 
-  /** The models known to the host (built-in and custom). */
-  get modelRegistry(): ModelRegistry {
-    return this.deps.modelRegistry;
+  /** The models known to the host, once a session opened (or `models()` was awaited). */
+  get modelRegistry(): ModelRegistry | undefined {
+    return this.registry;
+  }
+
+  /** The model registry, built if it is not yet. */
+  async models(): Promise<ModelRegistry> {
+    this.registry ??= await this.deps.models();
+    return this.registry;
   }
 
   /** Pending approvals and answers. */
@@ -128,6 +152,8 @@ export class SessionController {
    * `readOnlyCause` says why a read-only `sm` is read-only (default: another writer holds its lock).
    */
   async attach(sm: SessionManager, readOnlyCause: ReadOnlyCause = "locked"): Promise<void> {
+    // The agent needs the models (the first attach loads pi-ai and its catalog; later ones find them loaded).
+    await this.models();
     try {
       await this.close();
     } catch (e) {
@@ -169,15 +195,23 @@ export class SessionController {
     const agent = new AgentSession({
       sessionManager: sm,
       cwd: d.cwd,
-      modelRegistry: d.modelRegistry,
+      modelRegistry: this.requireRegistry(),
       getApiKey: (m) => d.getApiKey(m),
+      ...(d.compaction ? { compaction: d.compaction() } : {}),
       approve: broker.policy,
-      selectModel: (sessionModel) => pickDefaultModel(this.usable(), d.defaultModelKey(), sessionModel),
+      selectModel: (sessionModel) =>
+        pickDefaultModel(this.usable(), d.defaultModelKey(), sessionModel, d.piDefaultModelKey?.() ?? ""),
       ...(d.tools ? { tools: d.tools } : {}),
+      ...(d.commandSandbox ? { commandSandbox: d.commandSandbox } : {}),
       ...(d.toolSource ? { toolSource: d.toolSource } : {}),
       ...(d.checkpoints ? { checkpoints: d.checkpoints } : {}),
       ...(d.systemPrompt ? { systemPrompt: d.systemPrompt } : {}),
     });
+    // As pi: a new session starts at the default level, recorded (clamped to the model) with its first message.
+    const startLevel = d.defaultThinkingLevel?.();
+    const model = agent.getModel();
+    if (startLevel && model && sm.getEntryCount() === 0 && !sm.isReadOnly())
+      agent.setThinkingLevel(this.requireRegistry().clampThinkingLevel(model, startLevel));
     const tools = agent.getTools();
     mutating = (name) => tools.find((t) => t.name === name)?.mutates !== false;
     const tree = new TreeSync(
@@ -189,7 +223,10 @@ export class SessionController {
       onSettled: () => this.pushChat(),
       onStreaming: (s) => d.onStreaming(s),
     });
-    const unsubscribeChat = agent.subscribe((e) => chat.handle(e));
+    const unsubscribeChat = agent.subscribe((e) => {
+      chat.handle(e);
+      if (e.type === "error" && e.source === "tool") d.onToolRefused?.(e.error);
+    });
     const unsubscribeInput = followRunInput(
       agent,
       broker,
@@ -276,7 +313,7 @@ export class SessionController {
     this.deps.postChat(this.modelsMessage());
     this.deps.postChat({ type: "chat/queue", items: [...c.agent.getQueuedMessages()] });
     // A reloaded chat view lost its approval prompts: show them again.
-    for (const r of c.broker.pendingRequests()) this.deps.approvalUi.ask(r, summarizeToolCall(r.toolName, r.args));
+    for (const r of c.broker.pendingRequests()) this.deps.approvalUi.ask(r, approvalSummary(r));
   }
 
   /** The chat of the current path, as the chat view needs it after what it was sent before (see ChatPath). */
@@ -288,9 +325,11 @@ export class SessionController {
       start: path.start,
       keep: path.keep,
       messages: path.messages,
-      streaming: c.agent.isStreaming,
+      // A command the user typed counts: the chat offers Abort (and Escape) while it runs.
+      streaming: c.agent.isStreaming || c.agent.isBashRunning,
       usage: usageOf(path.usage, model?.contextWindow ?? 0),
     };
+    if (path.todos) msg.todos = path.todos;
     if (model) msg.model = toModelDto(model);
     const readOnly = this.readOnlyReason();
     if (readOnly !== undefined) msg.noModelReason = readOnly;
@@ -345,6 +384,19 @@ export class SessionController {
     return undefined;
   }
 
+  /**
+   * Runs a command the user typed (`!command`, `!!command`) in the workspace and records it on the path
+   * (AgentSession.executeBash); while a prompt runs, once it ended. Resolves when it ended and was recorded; rejects
+   * with the reason when it cannot run (no session, read-only, a command already running, a move in progress).
+   */
+  async runUserCommand(command: UserCommand): Promise<void> {
+    const c = this.current;
+    if (!c) throw new Error("No session is open.");
+    const readOnly = this.readOnlyReason();
+    if (readOnly !== undefined) throw new Error(readOnly);
+    await c.agent.executeBash(command.command, { excludeFromContext: command.excludeFromContext });
+  }
+
   /** Change (empty text: remove) a queued message; nothing happens when it was already delivered. */
   editQueuedMessage(id: string, text: string): void {
     this.current?.agent.editQueuedMessage(id, text);
@@ -373,14 +425,19 @@ export class SessionController {
     return undefined;
   }
 
-  /** True when the model needs no key or has one. */
+  /** True when the model can be called: a key stored here, or its provider's own credentials (or none needed). */
   isUsable(m: ModelInfo): boolean {
-    return m.noApiKey === true || this.deps.hasKey(m);
+    return this.deps.hasKey(m) || this.registry?.isReady(m.provider) === true;
   }
 
   /** Models usable now. */
   usable(): ModelInfo[] {
-    return usableModels(this.deps.modelRegistry.all(), (m) => this.deps.hasKey(m));
+    return usableModels(this.registry?.all() ?? [], (m) => this.isUsable(m));
+  }
+
+  private requireRegistry(): ModelRegistry {
+    if (!this.registry) throw new Error("The model library is not loaded");
+    return this.registry;
   }
 
   /**
@@ -391,7 +448,7 @@ export class SessionController {
     const c = this.current;
     if (!c) return "No session is open.";
     const parsed = parseModelKey(key);
-    const model = parsed ? this.deps.modelRegistry.find(parsed.provider, parsed.id) : undefined;
+    const model = parsed ? this.registry?.find(parsed.provider, parsed.id) : undefined;
     if (!model) return `Unknown model "${key}".`;
     const readOnly = this.readOnlyReason();
     if (readOnly !== undefined) return readOnly;

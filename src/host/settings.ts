@@ -1,8 +1,10 @@
 /** Reads the extension's settings (contributes.configuration in package.json). */
 import * as vscode from "vscode";
 import { DEFAULT_CHECKPOINT_LIMITS } from "../core/checkpoints/types.js";
+import type { QueuedKind } from "../core/agent/prompt-queue.js";
 import type { AskSetting } from "./navigate-flow.js";
 import type { RestoreOnSwitchSetting } from "./restore-on-switch.js";
+import { parseSandboxSettings, type SandboxSettings } from "./sandbox-choice.js";
 import { parseAutoApprove, type AutoApprove } from "./tool-approval.js";
 
 const SECTION = "agentTree";
@@ -15,6 +17,20 @@ function cfg(): vscode.WorkspaceConfiguration {
 export function sessionDirectorySetting(): string | undefined {
   const v = cfg().get<unknown>("sessionDirectory");
   return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
+}
+
+/** A positive number of seconds of a setting, in milliseconds; undefined (the core's default) otherwise. */
+function secondsSetting(key: string, minimum: number): number | undefined {
+  const v = cfg().get<unknown>(key);
+  return typeof v === "number" && Number.isFinite(v) && v >= minimum ? Math.round(v * 1000) : undefined;
+}
+
+/** `agentTree.session.lockHeartbeatSeconds` and `lockTakeOverAfterSeconds`, in ms (undefined: the defaults). */
+export function lockTimingSettings(): { heartbeatMs?: number; staleAfterMs?: number } {
+  return {
+    heartbeatMs: secondsSetting("session.lockHeartbeatSeconds", 0.5),
+    staleAfterMs: secondsSetting("session.lockTakeOverAfterSeconds", 2),
+  };
 }
 
 /** `agentTree.branchSummary.ask`. */
@@ -69,6 +85,29 @@ export function loadWorkspaceHooksSetting(): boolean {
 export function systemPromptAppendSetting(): string {
   const v = cfg().get<unknown>("systemPrompt.append");
   return typeof v === "string" ? v : "";
+}
+
+/**
+ * The `agentTree.sandbox.*` settings (machine scope). Only the user's own values count: a workspace's
+ * `.vscode/settings.json` (a cloned repository's) can neither turn the sandbox off nor open the network or folders.
+ */
+export function sandboxSettings(): SandboxSettings {
+  const c = cfg();
+  const user = (key: string): unknown => {
+    const i = c.inspect<unknown>(`sandbox.${key}`);
+    return i?.globalValue ?? i?.defaultValue;
+  };
+  return parseSandboxSettings({
+    branches: user("branches"),
+    mainAgent: user("mainAgent"),
+    allowNetwork: user("allowNetwork"),
+    readOnlyPaths: user("readOnlyPaths"),
+  });
+}
+
+/** `agentTree.chat.enterWhileRunning`: what Enter queues while the agent works (Alt+Enter queues the other). */
+export function enterWhileRunningSetting(): QueuedKind {
+  return cfg().get<unknown>("chat.enterWhileRunning") === "steer" ? "steer" : "followUp";
 }
 
 /** True when a configuration change touches one of our settings under `key`. */

@@ -3,6 +3,7 @@
  * the session, otherwise ask the UI and wait for the answer (or the run's abort). Pure.
  */
 import { toolLabel } from "../core/mcp/mcp-display.js";
+import type { ReviewedFile } from "../core/tools/reviewed-file.js";
 import type { ToolApprovalDecision, ToolApprovalPolicy, ToolApprovalRequest } from "../core/tools/types.js";
 
 /** The setting `agentTree.tools.autoApprove`: every tool, or these tool names. */
@@ -39,6 +40,15 @@ export function summarizeToolCall(toolName: string, args: Record<string, unknown
   }
 }
 
+/**
+ * The question's text: what the tool will do, and first, when it is asked again because its file changed after
+ * the diff was accepted, that (nothing was written).
+ */
+export function approvalSummary(request: ToolApprovalRequest): string {
+  const what = summarizeToolCall(request.toolName, request.args);
+  return request.changed === undefined ? what : `${request.changed} Review the new diff.\n${what}`;
+}
+
 /** Tools whose calls are reviewed as a diff of the file (Accept, Reject, Accept All in This Run). */
 export const EDIT_TOOLS: readonly string[] = ["write", "edit"];
 
@@ -48,6 +58,11 @@ export interface ApprovalUi {
   ask(request: ToolApprovalRequest, summary: string): void;
   /** The question is answered or moot (abort): hide it. */
   done(toolCallId: string): void;
+  /**
+   * What the diff of a pending write or edit showed (src/host/edit-review.ts), passed with its approval so the tool
+   * writes only onto that file; undefined when no diff was shown.
+   */
+  reviewed?(toolCallId: string): ReviewedFile | undefined;
 }
 
 /** What the model is told when the user refuses a call (a rejected edit wrote nothing). */
@@ -84,10 +99,13 @@ export class ApprovalBroker {
     const auto = this.autoApprove();
     if (
       !this.needsApproval(request.toolName) ||
-      auto === true ||
-      (Array.isArray(auto) && auto.includes(request.toolName)) ||
-      this.always.has(request.toolName) ||
-      (this.editsAcceptedInRun && EDIT_TOOLS.includes(request.toolName))
+      // A file that changed after its diff was accepted is asked about again whatever was allowed: the user's
+      // own change is at stake, and nothing was written.
+      (request.changed === undefined &&
+        (auto === true ||
+          (Array.isArray(auto) && auto.includes(request.toolName)) ||
+          this.always.has(request.toolName) ||
+          (this.editsAcceptedInRun && EDIT_TOOLS.includes(request.toolName))))
     ) {
       return Promise.resolve({ approved: true });
     }
@@ -104,7 +122,7 @@ export class ApprovalBroker {
           resolve(d);
         },
       });
-      this.ui.ask(request, summarizeToolCall(request.toolName, request.args));
+      this.ui.ask(request, approvalSummary(request));
     });
   };
 
@@ -152,7 +170,9 @@ export class ApprovalBroker {
     const p = this.pending.get(toolCallId);
     if (!p) return false;
     this.pending.delete(toolCallId);
-    p.resolve(decision);
+    // Accepted from its diff: the tool runs only on the file the diff showed.
+    const reviewed = decision.approved ? this.ui.reviewed?.(toolCallId) : undefined;
+    p.resolve(reviewed ? { approved: true, reviewed } : decision);
     this.ui.done(toolCallId);
     return true;
   }

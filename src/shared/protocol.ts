@@ -9,6 +9,7 @@ import type { AttachmentLabel } from "../core/mentions/user-content.js";
 import type { QueuedKind, QueuedMessage } from "../core/agent/prompt-queue.js";
 import type { ThinkingLevel } from "../core/providers/types.js";
 import type { RowColumns } from "../core/rows/row-columns.js";
+import type { TodoItem } from "../core/tools/todo-list.js";
 
 /** Tree filters (pi's): declared once in src/core/rows/row-filter.ts. */
 export type { TreeFilter } from "../core/rows/row-filter.js";
@@ -42,6 +43,12 @@ export interface ChatMessageDto {
   errorMessage?: string;
   model?: string;
   usage?: { input: number; output: number; cost: number };
+  /** An assistant message's valid `todo` call: the list it sets (the chat's checklist follows the newest). */
+  todos?: TodoItem[];
+  /** A command the user typed with `!!`: recorded, kept out of the model's context. */
+  excludedFromContext?: boolean;
+  /** A command the user typed that still runs: `text` is its output so far. */
+  running?: boolean;
   timestamp: number;
 }
 
@@ -77,13 +84,13 @@ export interface ImageDto {
  * the text (src/core/mentions/file-attachment.ts).
  */
 export interface MentionDto {
-  /** The text in the input, e.g. `@src/app.ts` or `@src/app.ts#12-20`. */
+  /** The text in the input, e.g. `@src/app.ts` or `@src/app.ts#12-20` (starts with `@`). */
   label: string;
-  /** Relative to `root`, forward slashes. */
+  /** Relative to `root`, forward slashes; never leads out of it (`.`: the folder itself). */
   path: string;
-  /** The workspace folder it lies in (absolute). */
+  /** The workspace folder it lies in (absolute, normalized). */
   root: string;
-  /** A selection: its text and 1-based line range. */
+  /** A selection: its text and 1-based line range (lines only with the text; `endLine` not before `startLine`). */
   text?: string;
   startLine?: number;
   endLine?: number;
@@ -91,10 +98,10 @@ export interface MentionDto {
 
 /** One row of the chat input's completion list (`@` files and folders, `/` commands and templates). */
 export interface CompletionItemDto {
-  kind: "file" | "folder" | "command" | "template";
+  kind: "file" | "folder" | "command" | "template" | "skill";
   /** What is inserted after the trigger: a path, or a command name. */
   value: string;
-  /** Description of a command or template; the workspace folder of a file in a multi-root workspace. */
+  /** Description of a command, template or skill; the workspace folder of a file in a multi-root workspace. */
   detail?: string;
   /** A command's `argument-hint`, e.g. `<title>` or `[focus]`. */
   hint?: string;
@@ -209,6 +216,8 @@ export type HostToWebview =
       model?: ModelDto;
       usage: ChatUsage;
       noModelReason?: string;
+      /** The todo list of the path (its newest valid `todo` call); absent when it has none. */
+      todos?: TodoItem[];
     }
   /**
    * A message was added or replaced (streaming updates carry the same id). When the stored entry
@@ -222,6 +231,8 @@ export type HostToWebview =
   | { type: "chat/older"; requestId: number; start: number; messages: ChatMessageDto[] }
   /** Streaming started/stopped. */
   | { type: "chat/streaming"; streaming: boolean }
+  /** The chat input's settings: which kind of queued message Enter makes while the agent works (Alt+Enter the other). */
+  | { type: "chat/settings"; enterWhileRunning: QueuedKind }
   /** Put text into the input box (editorText after navigation). */
   | { type: "chat/setInput"; text: string }
   /** Answer to chat/complete: the completion list's rows for that query. */
@@ -292,7 +303,7 @@ export type WebviewToHost =
    * edit until the run ends.
    */
   | { type: "chat/approve"; toolCallId: string; approved: boolean; always?: boolean; allInRun?: boolean }
-  /** While a run works: queue a follow-up (Enter) or a steering message (Alt+Enter). */
+  /** While a run works: queue a follow-up or a steering message (Enter one, Alt+Enter the other: chat/settings). */
   | { type: "chat/queue"; kind: QueuedKind; text: string; mentions?: MentionDto[]; images?: ImageDto[] }
   /** Change a queued message's text (empty removes it). */
   | { type: "chat/queueEdit"; id: string; text: string }
@@ -300,7 +311,10 @@ export type WebviewToHost =
   | { type: "chat/queueRemove"; id: string }
   /** Pick a thinking level. */
   | { type: "chat/selectThinkingLevel"; level: ThinkingLevel }
-  /** Open the diff of a pending edit again (`toolCallId`), or of a changed file of chat/changedFiles (`file`). */
+  /**
+   * Open the diff of a pending edit again (`toolCallId`), or of a changed file of chat/changedFiles (`file`): one
+   * of them.
+   */
   | { type: "chat/openDiff"; toolCallId?: string; file?: number }
   /** Pick a model by key. */
   | { type: "chat/selectModel"; key: string }

@@ -5,8 +5,10 @@
  * editor with the file as it is and as the tool would leave it — Reject (in the chat) leaves the file as it was
  * and tells the model; Alt+Enter while the next write waits steers (the message follows the tool result, before the
  * next model request), Accept (in the diff editor's title bar) writes it, and the chat then lists the file with its
- * added and removed lines. Agent: Select Thinking Level offers the model's levels, records pi's
- * thinking_level_change and the next request carries the level as reasoning_effort. The diff review is the README's
+ * added and removed lines; a provider repeating a tool call id gets a diff of the second call's own; a file saved
+ * after its diff was shown is not overwritten by Accept: the approval asks again with the new diff. Agent: Select
+ * Thinking Level offers the model's levels, records pi's thinking_level_change and the next request carries the
+ * level as reasoning_effort. The diff review is the README's
  * screenshot (docs/diff-review.png, refreshed with AGENT_TREE_UPDATE_SCREENSHOT=1). Screenshots in
  * test-results/e2e/agent-run-*.png.
  */
@@ -74,19 +76,27 @@ function sessionUserTexts(): string[] {
 
 /**
  * The text the diff editor of the pending review shows, once open: the modified side's lines, and the lines only the
- * original has (the original editor side by side, or the deleted lines inline when the editor is narrow).
+ * original has (the original editor side by side, or the deleted lines inline when the editor is narrow). Waits
+ * until the original side holds `original` and the modified side `modified`.
  */
-async function reviewEditor(): Promise<{ original: string; modified: string }> {
+async function reviewEditor(original = "beta", modified = "alpha"): Promise<{ original: string; modified: string }> {
   const editor = page().locator(".monaco-diff-editor").first();
   await expectVisible(editor, "the diff editor of the proposed change");
   const text = async (selector: string): Promise<string> =>
     (await editor.locator(selector).allInnerTexts()).join("\n").replace(/\u00a0/g, " ");
   return waitUntil(async () => {
-    const modified = await text('.editor.modified .view-lines[role="presentation"]');
-    const original =
-      (await text('.editor.original .view-lines[role="presentation"]')) + (await text(".view-lines.line-delete"));
-    return original.includes("beta") && modified.includes("alpha") ? { original, modified } : undefined;
-  }, "both sides of the diff to show");
+    const sides = {
+      modified: await text('.editor.modified .view-lines[role="presentation"]'),
+      original:
+        (await text('.editor.original .view-lines[role="presentation"]')) + (await text(".view-lines.line-delete")),
+    };
+    return sides.original.includes(original) && sides.modified.includes(modified) ? sides : undefined;
+  }, `the diff to show "${original}" on its original side and "${modified}" on its modified side`);
+}
+
+/** Accept in the title bar of the diff editor shown now. */
+async function acceptInDiffEditor(): Promise<void> {
+  await page().locator('.editor-actions .action-label[aria-label="Accept"]').click();
 }
 
 /** The chat's approval prompt of the write. */
@@ -218,6 +228,92 @@ describe("Typing while it works and edits reviewed as diffs (code-server)", { ti
       assert.equal(messages.at(-1)?.content, "keep the header");
       assert.equal(sessionUserTexts().at(-1), "keep the header", "the steering message is a user entry of the tree");
       await screenshot(page(), "agent-run-accepted");
+    }),
+  );
+
+  it(
+    "a provider repeating a tool call id: the second write's diff is its own, not the first one's",
+    step("repeated-id", async () => {
+      const chat = await chatView(page());
+      await runCommand(page(), "View: Close All Editors");
+      const first = "first write of call_same\n";
+      const second = "second write, the same call id\n";
+      // Two replies whose writes carry one id, as providers that number their calls per reply (call_0, …) send
+      // them: the second is asked about right after the first ran, while the first one's diff is still closing.
+      // (Two calls under one id in one reply are merged into one call by the model library, as in pi.)
+      fake().enqueue({
+        text: "Writing once.",
+        toolCalls: [{ name: "write", id: "call_same", args: { path: FILE, content: first } }],
+      });
+      fake().enqueue({
+        text: "Writing twice.",
+        toolCalls: [{ name: "write", id: "call_same", args: { path: FILE, content: second } }],
+      });
+      fake().enqueue({ text: "Written twice." });
+      await sendPrompt(chat, "write it twice");
+      await expectVisible(approval(chat), "the first write's approval", MODEL_TIMEOUT_MS);
+      await reviewEditor("BETA, reviewed", "first write of call_same");
+      // The user opens the proposed side in an editor of its own (Open Editor Side): its document stays open, and
+      // VS Code shows an open document again under its URI without asking the extension.
+      await page().locator('.monaco-diff-editor .editor.modified .view-lines[role="presentation"]').first().click();
+      await page().keyboard.press("Control+K");
+      await page().keyboard.press("Shift+O");
+      await expectVisible(
+        page().locator(".tab:not(:has-text('proposed change'))", { hasText: FILE }),
+        "the proposed side in an editor of its own",
+      );
+      await approval(chat)
+        .locator("vscode-button", { hasText: /^\s*Accept\s*$/ })
+        .click();
+      await waitUntil(async () => (workspaceText(FILE) === first ? true : undefined), "the first write");
+      // The second review's documents must show the second write (a reused URI shows the first one's text).
+      await reviewEditor("first write of call_same", "second write, the same call id");
+      await screenshot(page(), "agent-run-repeated-id");
+      await acceptInDiffEditor();
+      await waitUntil(async () => (workspaceText(FILE) === second ? true : undefined), "the second write");
+      await expectVisible(chat.getByRole("button", { name: "Send" }), "the run to end", MODEL_TIMEOUT_MS);
+    }),
+  );
+
+  it(
+    "a file saved after its diff was shown: Accept writes nothing and shows the new diff; Accept on that one writes",
+    step("changed", async () => {
+      const chat = await chatView(page());
+      await runCommand(page(), "View: Close All Editors");
+      const saved = "saved by the user while the diff was open\n";
+      const model = "the model's version\n";
+      fake().enqueue({
+        text: "Rewriting.",
+        toolCalls: [{ name: "write", id: "call_changed", args: { path: FILE, content: model } }],
+      });
+      await sendPrompt(chat, "rewrite the file");
+      await expectVisible(approval(chat), "the write's approval", MODEL_TIMEOUT_MS);
+      await reviewEditor("second write, the same call id", "the model's version");
+      // The user saves the file (outside the review) before answering.
+      writeFileSync(join(demo().workspace, FILE), saved);
+      await acceptInDiffEditor();
+      await expectVisible(
+        approval(chat).getByText(/changed after its diff was shown; nothing was written/),
+        "the approval asked again, saying the file changed",
+        MODEL_TIMEOUT_MS,
+      );
+      await expectVisible(
+        page().locator(".tab", { hasText: `${FILE} (proposed change, the file changed since the last diff` }),
+        "the new diff's tab",
+      );
+      const sides = await reviewEditor("saved by the user", "the model's version");
+      assert.doesNotMatch(sides.original, /second write/, "the new diff starts from the saved file");
+      assert.equal(workspaceText(FILE), saved, "Accept of the old diff overwrote nothing");
+      await screenshot(page(), "agent-run-changed-since-diff");
+      await approval(chat)
+        .locator("vscode-button", { hasText: /^\s*Accept\s*$/ })
+        .click();
+      await waitUntil(async () => (workspaceText(FILE) === model ? true : undefined), "the write of the new diff");
+      await expectVisible(
+        chat.getByText(/Tool result from write: Wrote \d+ bytes/),
+        "the write's result",
+        MODEL_TIMEOUT_MS,
+      );
     }),
   );
 

@@ -1,18 +1,27 @@
 /**
  * End to end, in a real VS Code (code-server + Chromium): a workspace whose `.pi/mcp.json` names the fixture MCP
- * server. The fake model's request offers the server's tools, the model calls one, the call runs in the server
- * the extension started, and the result shows in the chat and the tree (with its server); "Agent: Show MCP
- * Servers" lists the server as running with its tools. When the window goes away, the server's process ends.
- * Screenshots are left in test-results/e2e/.
+ * server. Being a project's server, it is listed as not allowed yet and starts only after the user allows it in
+ * the modal question the first prompt brings (name, file and command line shown). The fake model's request then
+ * offers the server's tools, the model calls one, the call runs in the server the extension started, and the
+ * result shows in the chat and the tree (with its server); "Agent: Show MCP Servers" lists the server as running
+ * with its tools. When the window goes away, the server's process ends. Screenshots are left in test-results/e2e/.
  */
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { chatView, readSession, sendAndAwait } from "../util/agent-ui.js";
+import { chatView, MODEL_TIMEOUT_MS, readSession, sendAndAwait, sendPrompt } from "../util/agent-ui.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import { alive, FIXTURE_ECHO_SCHEMA, fixtureEntry } from "../util/mcp-fixture.js";
-import { expectVisible, quickPickRows, runCommand, screenshot, waitUntil } from "../util/workbench.js";
+import {
+  dialog,
+  expectVisible,
+  quickPickRows,
+  runCommand,
+  screenshot,
+  UI_TIMEOUT_MS,
+  waitUntil,
+} from "../util/workbench.js";
 
 const { demo, fake, step, wb, page, openAgentTree } = demoWorkbenchSuite({
   name: "mcp",
@@ -43,16 +52,40 @@ let serverPid: number | undefined;
 
 describe("MCP servers' tools in VS Code (code-server)", { timeout: 6 * 60_000 }, () => {
   it(
-    "the model is offered the fixture's tools, calls one, and the result shows in the chat and the tree",
+    "before the user agreed, the project's server is listed as not allowed yet",
+    step("unapproved", async () => {
+      await openAgentTree();
+      await runCommand(page(), "Agent: Show MCP Servers");
+      const rows = await quickPickRows(page(), "MCP Servers");
+      const fixtureRow = rows.find((r) => r.includes("fixture"));
+      assert.ok(fixtureRow, `a row for the fixture server (rows: ${rows.join(" | ")})`);
+      assert.match(fixtureRow, /not allowed yet/);
+      assert.match(fixtureRow, /fixture-server\.mjs/, "the row shows what it would run");
+      await page().keyboard.press("Escape");
+    }),
+  );
+
+  it(
+    "the first prompt asks to allow the server, showing its file and command line; once allowed the model is offered its tools, calls one, and the result shows in the chat and the tree",
     step("call", async () => {
       const t = await openAgentTree();
       const chat = await chatView(page());
       const before = fake().requests.length;
-      await sendAndAwait(
-        chat,
-        '/tool mcp__fixture__echo {"text": "hello from the e2e test"}',
-        "Tool result from mcp__fixture__echo",
+      await sendPrompt(chat, '/tool mcp__fixture__echo {"text": "hello from the e2e test"}');
+      await expectVisible(dialog(page()), "the question about the project's MCP server", MODEL_TIMEOUT_MS);
+      const question = await dialog(page()).innerText();
+      assert.match(question, /Allow the MCP server "fixture" from \.pi\/mcp\.json to start\?/);
+      assert.match(question, /fixture-server\.mjs/, "the question shows the command line");
+      assert.equal(fake().requests.length, before, "no request before the answer");
+      await screenshot(page(), "mcp-00-agree");
+      await dialog(page())
+        .locator(".dialog-buttons .monaco-button", { hasText: /^Allow$/ })
+        .click();
+      await dialog(page()).waitFor({ state: "hidden", timeout: UI_TIMEOUT_MS });
+      await expectVisible(
+        chat.getByText("Tool result from mcp__fixture__echo"),
         "the model's answer after the MCP tool result",
+        MODEL_TIMEOUT_MS,
       );
       const first = fake().requests[before];
       const offered = ((first.tools ?? []) as { function: { name: string; parameters: unknown } }[]).map(
@@ -103,7 +136,7 @@ describe("MCP servers' tools in VS Code (code-server)", { timeout: 6 * 60_000 },
       const rows = await quickPickRows(page(), "MCP Servers");
       const fixtureRow = rows.find((r) => r.includes("fixture"));
       assert.ok(fixtureRow, `a row for the fixture server (rows: ${rows.join(" | ")})`);
-      assert.match(fixtureRow, /running · 9 tools/);
+      assert.match(fixtureRow, /running · 11 tools/);
       assert.match(fixtureRow, /\.pi\/mcp\.json/);
       assert.match(fixtureRow, /echo, fail, hang, image/);
       await screenshot(page(), "mcp-02-servers");

@@ -2,12 +2,14 @@
  * End to end, in a real VS Code (code-server + Chromium) with the local fake model: **Explore in Parallel…** on the
  * first reply's row with 3 branches whose `write` calls write different content to notes.txt. While and after they
  * run, the workspace's notes.txt keeps its content; the tree and the file hold 3 new branches from that node, and
- * running branches show so on their newest rows (the README's screenshot of three running branches is taken then). **Adopt This Branch** on the second →
- * notes.txt has that branch's content and the leaf is on it; the real pi opens the file and sees the three
- * branches. **Ask Aside…** during a slow reply → the aside's answer shows (in the chat, marked as an aside), the main reply completes, the leaf stays
- * on the main branch and its context holds no aside. Two branches against a slow reply: a click on a row of one while
- * it runs → the chat shows its reply streaming, the input is disabled, the leaf did not move (tree and file); Back
- * to my branch → the main branch again. Screenshots in test-results/e2e/parallel-*.png.
+ * running branches show so on their newest rows (the README's screenshot of three running branches is taken then).
+ * **Adopt This Branch** on the second → it lists notes.txt (changed) and the file is untouched until **Adopt** is
+ * clicked; then notes.txt has that branch's content and the leaf is on it; the real pi opens the file and sees the
+ * three branches. **Ask Aside…** during a slow reply → the aside's answer shows (in the chat, marked as an aside),
+ * the main reply completes, the leaf stays on the main branch and its context holds no aside. Two branches against a
+ * slow reply: a click on a row of one while it runs → the chat shows its reply streaming, the input is disabled,
+ * the leaf did not move (tree and file); Back to my branch → the main branch again. Screenshots in
+ * test-results/e2e/parallel-*.png.
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
@@ -29,7 +31,15 @@ import {
 } from "../util/agent-ui.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import { answerExploreQuestions } from "../util/explore-ui.js";
-import { answerInputBox, expectVisible, runCommand, screenshot, waitUntil } from "../util/workbench.js";
+import {
+  answerInputBox,
+  clickDialogButton,
+  dialog,
+  expectVisible,
+  runCommand,
+  screenshot,
+  waitUntil,
+} from "../util/workbench.js";
 import { latestRelease, piOpen } from "../interop/pi.js";
 
 const MODEL_TIMEOUT_MS = 90_000;
@@ -181,6 +191,16 @@ describe("Explore in Parallel and Ask Aside in VS Code (code-server)", { timeout
       const content = JSON.stringify(call?.message).match(/Written by branch \d\./)?.[0];
       assert.ok(content, "the second branch wrote notes.txt");
       await pickFromRowMenu(page, t, tip.id as string, "Adopt This Branch");
+      // It lists the files it will change, and changes none before the answer.
+      const question = dialog(page);
+      await expectVisible(
+        question.getByText("Adopt This Branch: bring its file changes into your workspace?"),
+        "the question",
+      );
+      await expectVisible(question.getByText("notes.txt (changed)"), "the file it will change, listed");
+      await screenshot(page, "parallel-03-adopt-question");
+      assert.equal(notes(), ORIGINAL, "no file changed before the answer");
+      await clickDialogButton(page, "Adopt");
       await waitUntil(async () => (notes() === `${content}\n` ? true : undefined), "the branch's content on disk");
       await waitForLeaf(t, tip.id as string, "the leaf on the adopted branch's newest entry");
       await screenshot(page, "parallel-03-adopted");

@@ -2,10 +2,14 @@
  * End to end, in a real VS Code (code-server + Chromium) with the local fake model: the demo workspace gets an
  * AGENTS.md holding a unique word and a skill in .pi/skills; the first request of a chat carries both, and the
  * workspace path, in its system message; the session file records it as a `system` entry before the user's
- * message; Agent: Show System Prompt opens it as a read-only document.
+ * message; Agent: Show System Prompt opens it as a read-only document. The workspace also carries a
+ * `.github/copilot-instructions.md -> /proc/self/environ` link, and the extension host starts with a canary key in
+ * its environment: the file is skipped, the chat says which and why, and the key is in no request and not in the
+ * session file.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { chatView, readSession, sendPrompt } from "../util/agent-ui.js";
@@ -15,6 +19,8 @@ import { expectVisible, runCommand, screenshot, waitUntil } from "../util/workbe
 
 const WORD = "QUOKKA-4821";
 const NEW_WORD = "WOMBAT-1930";
+/** In the extension host's start-up environment, so `/proc/self/environ` holds it. */
+const CANARY = `sk-canary-${randomBytes(16).toString("hex")}`;
 
 const { demo, fake, step, wb, openAgentTree } = demoWorkbenchSuite({
   name: "system-prompt",
@@ -28,6 +34,9 @@ const { demo, fake, step, wb, openAgentTree } = demoWorkbenchSuite({
       join(skill, "SKILL.md"),
       "---\nname: release-notes\ndescription: Writes the release notes. Use when asked for release notes.\n---\n\nSteps.\n",
     );
+    mkdirSync(join(demo.workspace, ".github"), { recursive: true });
+    symlinkSync("/proc/self/environ", join(demo.workspace, ".github", "copilot-instructions.md"));
+    return { CANARY_E2E_API_KEY: CANARY };
   },
 });
 
@@ -63,6 +72,23 @@ describe("the agent's instructions in VS Code (code-server)", { timeout: 10 * 60
       const roles = lines.slice(-3).map(roleOf);
       assert.deepEqual(roles, ["system", "user", "assistant"], "the prompt is recorded before the user's message");
       assert.ok(JSON.stringify(lines.at(-3)).includes(WORD));
+      assert.ok(!JSON.stringify(body).includes(CANARY), "the host's environment is not in the request");
+      assert.ok(!readFileSync(demo().sessionFile, "utf8").includes(CANARY), "nor in the session file");
+    }),
+  );
+
+  it(
+    "the chat names the instruction file that was skipped and why",
+    step("skipped-notice", async () => {
+      const { page } = wb();
+      const chat = await chatView(page);
+      const status = chat.locator(".status-line", { hasText: "copilot-instructions.md" });
+      await expectVisible(status, "the skipped file's notice");
+      assert.match(
+        (await status.textContent()) ?? "",
+        /Skipped .*\.github\/copilot-instructions\.md: it is a link that leads outside/,
+      );
+      await screenshot(page, "system-prompt-skipped");
     }),
   );
 

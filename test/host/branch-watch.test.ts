@@ -20,6 +20,7 @@ import type { HostToWebview } from "../../src/shared/protocol.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
 import type { FakeReply, FakeRequestBody } from "../util/fake-provider-common.js";
 import { openAIModel } from "../core/agent/helpers.js";
+import { testModels } from "../util/test-models.js";
 import { assistant, user } from "../util/session-builder.js";
 import { tempDirPerTest } from "../util/temp-dir.js";
 import { requestTexts } from "../core/parallel/helpers.js";
@@ -65,6 +66,7 @@ async function setUp() {
       ...from,
       prompt,
       model: openAIModel(fake),
+      modelRegistry: testModels(),
       getApiKey: async () => "test-key",
       ...(signal ? { signal } : {}),
       onEvent: (e: BranchEvent) => {

@@ -30,7 +30,7 @@ test("Summarize, no model: the extractive summary of the other branch becomes th
 });
 
 test("Summarize with focus…: the focus reaches the model", async () => {
-  const { sm, ids, agent } = parserAgent({ model: openAIModel(fake, { noApiKey: true }) });
+  const { sm, ids, agent } = parserAgent({ model: openAIModel(fake) });
   const ui = new FakeBringUi({ choice: "focus", focus: "  the speed results  " });
   const outcome = await runBringFlow(conclusionsTargetOf(sm, agent), ui, ids.a2);
   assert.equal(outcome.kind, "moved");
@@ -66,7 +66,7 @@ test("dismissing the question or the focus prompt, and cancelling the progress, 
 });
 
 test("a failing model: the error is shown, the leaf and the session unchanged", async () => {
-  const { sm, ids, agent } = parserAgent({ model: openAIModel(fake, { noApiKey: true }) });
+  const { sm, ids, agent } = parserAgent({ model: openAIModel(fake) });
   for (let i = 0; i < 4; i++) fake.enqueue({ status: 500, headers: { "retry-after": "0" } });
   const count = sm.getEntryCount();
   const ui = new FakeBringUi({ choice: "summarize" });

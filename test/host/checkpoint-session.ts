@@ -12,7 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { AgentSession } from "../../src/core/agent/agent-session.js";
 import { TurnCheckpoints, WorkspaceCheckpoints, type RestoreFileSystem } from "../../src/core/checkpoints/index.js";
-import { ModelRegistry } from "../../src/core/providers/model-registry.js";
+import { testModels } from "../util/test-models.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { tempWorkspace, writeFiles } from "../core/checkpoints/helpers.js";
 import { assistant } from "../util/session-builder.js";
@@ -98,7 +98,7 @@ export async function checkpointSession(
   writeFiles("/", { [ws("a.txt")]: "v0\n", ...(other ? { [path.join(other, "c.txt")]: "c0\n" } : {}) });
   sm.branch(cp0);
   const b = await writeTurn(sm, turns, "write B", { [ws("a.txt")]: "B1\n" });
-  const agent = new AgentSession({ sessionManager: sm, cwd: t.ws, modelRegistry: new ModelRegistry(), tools: [] });
+  const agent = new AgentSession({ sessionManager: sm, cwd: t.ws, modelRegistry: testModels(), tools: [] });
   return {
     ws: t.ws,
     other,

@@ -1,6 +1,7 @@
 /** Builds a SessionController over a real SessionManager for host tests, recording every post. */
 import type { AgentCheckpointHook } from "../../src/core/checkpoints/index.js";
-import { ModelRegistry } from "../../src/core/providers/model-registry.js";
+import { plainModels } from "../util/test-models.js";
+import type { ThinkingLevel } from "../../src/core/providers/types.js";
 import type { SessionManager } from "../../src/core/session/session-manager.js";
 import type { AgentTool, AgentToolSource } from "../../src/core/tools/types.js";
 import { HookRegistry } from "../../src/host/hook-registry.js";
@@ -23,6 +24,8 @@ export interface HarnessOptions {
   toolSource?: AgentToolSource;
   /** Whether the tree shows archived branches (the host's choice; default hidden). */
   showArchived?(): boolean;
+  /** pi's default thinking level (settings.json), for new sessions. */
+  defaultThinkingLevel?: ThinkingLevel;
 }
 
 /** A controller plus what it posted. */
@@ -41,21 +44,25 @@ export interface Harness {
 
 /** Create a controller whose posts land in arrays. */
 export function createHarness(opts: HarnessOptions = {}): Harness {
-  const registry = new ModelRegistry();
-  if (opts.fakeBaseURL) {
-    registry.addCustomModels([
-      {
-        provider: "fake",
-        id: "m",
-        baseUrl: opts.fakeBaseURL,
-        api: "openai-completions",
-        noApiKey: true,
-        contextWindow: 32000,
-        ...(opts.reasoning ? { reasoning: true } : {}),
-        ...(opts.reasoning === "xhigh" ? { supportsXhigh: true } : {}),
-      },
-    ]);
-  }
+  // pi-ai's built-in providers (none has a key here) and, with a fake server, one keyless model on it.
+  const registry = plainModels({
+    env: {},
+    custom: opts.fakeBaseURL
+      ? [
+          {
+            provider: "fake",
+            id: "m",
+            baseUrl: opts.fakeBaseURL,
+            api: "openai-completions",
+            noApiKey: true,
+            contextWindow: 32000,
+            ...(opts.reasoning ? { reasoning: true } : {}),
+            ...(opts.reasoning === "xhigh" ? { supportsXhigh: true } : {}),
+          },
+        ]
+      : [],
+  });
+  const ready = registry.refreshAuth();
   const hooks = new HookRegistry();
   const h: Harness = {
     controller: undefined as unknown as SessionController,
@@ -69,7 +76,10 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
   };
   h.controller = new SessionController({
     cwd: process.cwd(),
-    modelRegistry: registry,
+    models: async () => {
+      await ready;
+      return registry;
+    },
     hookRegistry: hooks,
     getApiKey: async () => undefined,
     hasKey: () => false,
@@ -86,6 +96,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
     ...(opts.toolSource ? { toolSource: opts.toolSource } : {}),
     ...(opts.showArchived ? { showArchived: opts.showArchived } : {}),
+    ...(opts.defaultThinkingLevel ? { defaultThinkingLevel: () => opts.defaultThinkingLevel } : {}),
   });
   return h;
 }

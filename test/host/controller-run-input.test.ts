@@ -51,3 +51,19 @@ test("a message queued after the run ended is sent instead; a reloaded chat gets
   assert.deepEqual(ofType(h.chat, "chat/queue"), [{ type: "chat/queue", items: [] }]);
   await h.controller.close();
 });
+
+test("a new session starts at pi's default thinking level, clamped to the model; an existing one keeps its own", async () => {
+  const h = createHarness({ fakeBaseURL: fake.baseURL, reasoning: true, defaultThinkingLevel: "xhigh" });
+  const fresh = SessionManager.inMemory("/tmp");
+  await h.controller.attach(fresh);
+  assert.equal(ofType(h.chat, "chat/models").at(-1)?.thinkingLevel, "high", "xhigh, clamped to what fake/m takes");
+  const levels = (sm: SessionManager): string[] =>
+    sm.getEntries().flatMap((e) => (e.type === "thinking_level_change" ? [e.thinkingLevel] : []));
+  assert.deepEqual(levels(fresh), ["high"], "recorded as pi records its start level");
+  const old = SessionManager.inMemory("/tmp");
+  old.appendMessage({ role: "user", content: "earlier", timestamp: 1 });
+  await h.controller.attach(old);
+  assert.deepEqual(levels(old), [], "a session that has entries is left as it is");
+  assert.equal(ofType(h.chat, "chat/models").at(-1)?.thinkingLevel, "off");
+  await h.controller.close();
+});

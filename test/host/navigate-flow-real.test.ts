@@ -50,7 +50,7 @@ test("summarize without a model: an extractive branch summary is written under t
 });
 
 test("summarize with a custom prompt through the fake OpenAI server; cancelling changes nothing", async () => {
-  const { sm, ids, agent } = parserAgent({ model: openAIModel(fake, { noApiKey: true }) });
+  const { sm, ids, agent } = parserAgent({ model: openAIModel(fake) });
   const nav = navigatorOf(sm, agent);
 
   const cancelled = new FakeNavigateUi({ choice: "summarize", cancelProgress: true });
@@ -76,7 +76,7 @@ test("summarize with a custom prompt through the fake OpenAI server; cancelling 
 });
 
 test("a failing summarizer shows the error and leaves the leaf where it was", async () => {
-  const { sm, ids, agent } = parserAgent({ model: openAIModel(fake, { noApiKey: true }) });
+  const { sm, ids, agent } = parserAgent({ model: openAIModel(fake) });
   fake.enqueue({ status: 401, body: { error: { message: "bad key" } } });
   const ui = new FakeNavigateUi({ choice: "summarize" });
   const r = await runNavigateFlow(navigatorOf(sm, agent), ui, ids.a2, "ask", "ask");

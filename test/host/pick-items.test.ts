@@ -76,24 +76,32 @@ test("session rows show name or first message, date, count and size", () => {
 });
 
 test("model keys, usable models and the default model", () => {
-  const m = (provider: string, id: string, noApiKey = false): ModelInfo => ({
+  const m = (provider: string, id: string): ModelInfo => ({
     provider,
     id,
     name: id,
     api: "openai-completions",
+    baseUrl: "http://127.0.0.1:9",
+    reasoning: false,
+    input: ["text"],
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
     contextWindow: 1000,
     maxTokens: 100,
-    noApiKey,
   });
   assert.deepEqual(parseModelKey("openrouter/anthropic/claude"), { provider: "openrouter", id: "anthropic/claude" });
   assert.equal(parseModelKey("nokey"), undefined);
   assert.equal(parseModelKey("/x"), undefined);
-  const all = [m("openai", "gpt"), m("anthropic", "claude"), m("ollama", "qwen", true)];
-  const usable = usableModels(all, (x) => x.provider === "anthropic");
+  const all = [m("openai", "gpt"), m("anthropic", "claude"), m("ollama", "qwen")];
+  // Usable: a key (anthropic's), or a provider that needs none (ollama's).
+  const usable = usableModels(all, (x) => x.provider === "anthropic" || x.provider === "ollama");
   assert.deepEqual(usable.map(modelKey), ["anthropic/claude", "ollama/qwen"]);
   assert.equal(pickDefaultModel(usable, "ollama/qwen")?.id, "qwen");
   assert.equal(pickDefaultModel(usable, "openai/gpt", { provider: "ollama", modelId: "qwen" })?.id, "qwen");
   assert.equal(pickDefaultModel(usable, "")?.id, "claude");
+  // pi's default model (settings.json) counts after the session's own, as in pi.
+  assert.equal(pickDefaultModel(usable, "", undefined, "ollama/qwen")?.id, "qwen");
+  assert.equal(pickDefaultModel(usable, "", { provider: "anthropic", modelId: "claude" }, "ollama/qwen")?.id, "claude");
+  assert.equal(pickDefaultModel(usable, "anthropic/claude", undefined, "ollama/qwen")?.id, "claude");
   assert.equal(pickDefaultModel([], "x/y"), undefined);
 });
 

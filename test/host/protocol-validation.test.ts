@@ -1,12 +1,20 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import * as path from "node:path";
 import {
+  COMPARE_PARSERS,
   parseEntryContextArg,
+  validateCompareMessage,
   validateWebviewMessage,
   WEBVIEW_PARSERS,
   type MessageParsers,
 } from "../../src/host/protocol-validation.js";
-import { MAX_WEBVIEW_TEXT, TREE_KEY_COMMANDS, type WebviewToHost } from "../../src/shared/protocol.js";
+import {
+  MAX_WEBVIEW_TEXT,
+  TREE_KEY_COMMANDS,
+  type CompareToHost,
+  type WebviewToHost,
+} from "../../src/shared/protocol.js";
 
 const ctx = { hasEntry: (id: string) => id === "a1b2c3d4" || id === "ffff0000" };
 
@@ -201,4 +209,187 @@ test("chat input messages: completions, mentions, dropped files", () => {
     uris: ["file:///w/a.ts"],
   });
   bad({ type: "chat/dropFiles", uris: [5] }, /must be a string/);
+});
+
+const ROOT = path.resolve("/work/project");
+const mention = { label: "@src/a.ts", path: "src/a.ts", root: ROOT };
+const selection = { label: "@src/a.ts#2-3", path: "src/a.ts", root: ROOT, text: "x", startLine: 2, endLine: 3 };
+const image = { mimeType: "image/png", data: "iVBORw0KGgo=" };
+
+/**
+ * Every message type a view may post: one valid message, and for each of its fields values that must be refused
+ * (with the reason's pattern). A type added to the protocol fails the coverage test below until it is listed here.
+ */
+const TABLE: Record<
+  WebviewToHost["type"],
+  { valid: Record<string, unknown>; bad: [Record<string, unknown>, RegExp][] }
+> = {
+  ready: { valid: { view: "chat" }, bad: [[{ view: "editor" }, /"view"/]] },
+  "tree/navigate": {
+    valid: { entryId: "a1b2c3d4", mode: "none" },
+    bad: [
+      [{ entryId: "deadbeef" }, /unknown entry id/],
+      [{ mode: "choose" }, /"mode"/],
+    ],
+  },
+  "tree/requestText": {
+    valid: { requestId: 1, entryId: "a1b2c3d4" },
+    bad: [
+      [{ requestId: -1 }, /"requestId"/],
+      [{ entryId: "" }, /"entryId" is empty/],
+    ],
+  },
+  "tree/showArchived": { valid: { show: true }, bad: [[{ show: 1 }, /"show"/]] },
+  "tree/action": {
+    valid: { command: "agentTree.copyText", entryId: "a1b2c3d4" },
+    bad: [
+      [{ command: "agentTree.deleteSession" }, /"command"/],
+      [{ entryId: 7 }, /"entryId"/],
+    ],
+  },
+  "chat/submit": {
+    valid: { text: "see @src/a.ts", mentions: [mention, selection], images: [image] },
+    bad: [
+      [{ text: "" }, /"text" is empty/],
+      [{ mentions: [{ ...mention, path: "../outside.txt" }] }, /"path" .*outside its root/],
+      [{ mentions: [{ ...mention, path: "/etc/passwd" }] }, /"path" must be relative/],
+      [{ mentions: [{ ...mention, root: "relative/root" }] }, /"root" must be an absolute path/],
+      [{ images: [{ mimeType: "image/png", data: 5 }] }, /"data"/],
+    ],
+  },
+  "chat/complete": {
+    valid: { requestId: 2, trigger: "@", query: "src" },
+    bad: [
+      [{ trigger: "#" }, /"trigger"/],
+      [{ query: null }, /"query"/],
+    ],
+  },
+  "chat/dropFiles": {
+    valid: { uris: ["file:///work/project/a.ts"] },
+    bad: [
+      [{ uris: "file:///a" }, /"uris"/],
+      [{ uris: [3] }, /must be a string/],
+    ],
+  },
+  "chat/requestOlder": {
+    valid: { requestId: 1, before: 3, beforeId: "a1b2c3d4" },
+    bad: [
+      [{ before: -1 }, /"before"/],
+      [{ beforeId: "nope" }, /unknown entry id/],
+    ],
+  },
+  "chat/abort": { valid: {}, bad: [] },
+  "chat/approve": {
+    valid: { toolCallId: "call_1", approved: true, always: false, allInRun: true },
+    bad: [
+      [{ toolCallId: "" }, /"toolCallId" is empty/],
+      [{ approved: "yes" }, /"approved"/],
+      [{ allInRun: "yes" }, /"allInRun"/],
+    ],
+  },
+  "chat/queue": {
+    valid: { kind: "steer", text: "go on", mentions: [mention] },
+    bad: [
+      [{ kind: "now" }, /"kind"/],
+      [{ mentions: [{ ...mention, path: "src/../../x" }] }, /outside its root/],
+    ],
+  },
+  "chat/queueEdit": {
+    valid: { id: "q1", text: "" },
+    bad: [
+      [{ id: "" }, /"id" is empty/],
+      [{ text: 1 }, /"text"/],
+    ],
+  },
+  "chat/queueRemove": { valid: { id: "q1" }, bad: [[{ id: "" }, /"id" is empty/]] },
+  "chat/selectThinkingLevel": { valid: { level: "high" }, bad: [[{ level: "ultra" }, /"level"/]] },
+  "chat/openDiff": {
+    valid: { toolCallId: "call_1" },
+    bad: [
+      [{ toolCallId: "" }, /"toolCallId" is empty/],
+      [{ file: -1 }, /"file"/],
+      [{ file: "0" }, /"file"/],
+    ],
+  },
+  "chat/selectModel": { valid: { key: "openai/gpt-4.1" }, bad: [[{ key: "" }, /"key" is empty/]] },
+  "chat/watchAction": { valid: { action: "stop" }, bad: [[{ action: "adopt" }, /"action"/]] },
+  command: { valid: { command: "compact" }, bad: [[{ command: "agentTree.deleteBranch" }, /"command"/]] },
+};
+
+test("every message type: a valid one passes, each malformed field is refused", () => {
+  assert.deepEqual(Object.keys(TABLE).sort(), Object.keys(WEBVIEW_PARSERS).sort(), "the table covers the protocol");
+  for (const [type, { valid, bad: cases }] of Object.entries(TABLE)) {
+    ok({ type, ...valid });
+    for (const [change, reason] of cases) bad({ type, ...valid, ...change }, reason);
+  }
+});
+
+test("chat/openDiff: `file` is checked also when `toolCallId` is present; one of them, not both", () => {
+  assert.deepEqual(ok({ type: "chat/openDiff", file: 2 }), { type: "chat/openDiff", file: 2 });
+  assert.deepEqual(ok({ type: "chat/openDiff", toolCallId: "c" }), { type: "chat/openDiff", toolCallId: "c" });
+  for (const file of [-1, 1.5, "2", null, {}]) bad({ type: "chat/openDiff", toolCallId: "c", file }, /"file"/);
+  bad({ type: "chat/openDiff", toolCallId: "c", file: 2 }, /either "toolCallId" or "file"/);
+  bad({ type: "chat/openDiff" }, /either "toolCallId" or "file"/);
+});
+
+test("a mention's root is absolute and its path relative, inside the root: refused at the boundary", () => {
+  const submit = (m: Record<string, unknown>): Record<string, unknown> => ({
+    type: "chat/submit",
+    text: `see ${String(m.label)}`,
+    mentions: [m],
+  });
+  ok(submit(mention));
+  ok(submit({ ...mention, label: "@src/", path: "src" }));
+  ok(submit({ ...mention, label: "@./", path: "." }));
+  ok(submit({ ...mention, path: "src/deeper/../a.ts" }));
+  for (const root of ["", "work/project", "./project", "~/project", `${ROOT}/../other`])
+    bad(submit({ ...mention, root }), /"root" must be an absolute path/);
+  for (const p of ["/etc/passwd", path.join(ROOT, "src/a.ts")])
+    bad(submit({ ...mention, path: p }), /must be relative/);
+  for (const p of ["..", "../x", "src/../../x", "a/../.."]) bad(submit({ ...mention, path: p }), /outside its root/);
+  bad(submit({ ...mention, path: "" }), /"path" is empty/);
+  bad(submit({ ...mention, path: "a\0b" }), /"path" holds a NUL/);
+  bad(submit({ ...mention, root: `${ROOT}\0` }), /"root" holds a NUL/);
+  // The label is what the input shows: an `@` mention.
+  bad(submit({ ...mention, label: "src/a.ts" }), /"label" must start with @/);
+  bad(submit({ ...mention, label: "@" }), /"label" must start with @/);
+  // Lines belong to a selection (its text), in order.
+  bad(submit({ ...mention, startLine: 2 }), /lines only with "text"/);
+  bad(submit({ ...selection, startLine: 5, endLine: 3 }), /"endLine" before "startLine"/);
+  bad(submit({ ...selection, startLine: undefined }), /"endLine" without "startLine"/);
+});
+
+const COMPARE_TABLE: Record<
+  CompareToHost["type"],
+  { valid: Record<string, unknown>; bad: [Record<string, unknown>, RegExp][] }
+> = {
+  "compare/ready": { valid: {}, bad: [] },
+  "compare/requestTurns": {
+    valid: { start: 0, count: 50 },
+    bad: [
+      [{ start: -1 }, /"start"/],
+      [{ count: 1001 }, /"count"/],
+    ],
+  },
+  "compare/reveal": { valid: { entryId: "a1b2c3d4" }, bad: [[{ entryId: "deadbeef" }, /unknown entry id/]] },
+  "compare/openFile": {
+    valid: { path: "src/a.ts" },
+    bad: [
+      [{ path: "" }, /"path" is empty/],
+      [{ path: 3 }, /"path"/],
+    ],
+  },
+};
+
+test("every compare panel message type: a valid one passes, each malformed field is refused", () => {
+  assert.deepEqual(Object.keys(COMPARE_TABLE).sort(), Object.keys(COMPARE_PARSERS).sort());
+  for (const [type, { valid, bad: cases }] of Object.entries(COMPARE_TABLE)) {
+    const r = validateCompareMessage({ type, ...valid }, ctx);
+    assert.equal(r.ok, true, r.ok ? "" : r.reason);
+    for (const [change, reason] of cases) {
+      const b = validateCompareMessage({ type, ...valid, ...change }, ctx);
+      assert.equal(b.ok, false, `${type} ${JSON.stringify(change)}`);
+      if (!b.ok) assert.match(b.reason, reason);
+    }
+  }
 });

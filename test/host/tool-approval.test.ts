@@ -115,3 +115,39 @@ test("a rejected edit tells the model nothing was written; Accept All in This Ru
   broker.cancelAll();
   await bash;
 });
+
+test("Accept from a diff carries what the diff showed; a write asked again after its file changed is always asked", async () => {
+  const asked: string[] = [];
+  const shown = new Map([
+    ["w1", { sha256: "aa" }],
+    ["w2", { sha256: null }],
+  ]);
+  const broker = new ApprovalBroker(() => false, {
+    ask: (r, summary) => asked.push(`${r.toolCallId}:${summary}`),
+    done: (id) => shown.delete(id),
+    reviewed: (id) => shown.get(id),
+  });
+  const write = { toolName: "write", args: { path: "a.txt", content: "x" } };
+  const first = broker.policy({ toolCallId: "w1", ...write });
+  const other = broker.policy({ toolCallId: "w2", ...write });
+  broker.answer("w1", true, false, true);
+  assert.deepEqual(await first, { approved: true, reviewed: { sha256: "aa" } });
+  assert.deepEqual(await other, { approved: true, reviewed: { sha256: null } }, "Accept All: each with its own diff");
+  // Accept All in This Run stops the questions, but not one about a file changed after its diff was accepted.
+  const changed = "a.txt changed after its diff was shown; nothing was written.";
+  shown.set("w1", { sha256: "bb" });
+  const again = broker.policy({ toolCallId: "w1", ...write, changed });
+  assert.equal(asked.at(-1), `w1:${changed} Review the new diff.\nWrite a.txt (1 characters)`);
+  broker.answer("w1", true);
+  assert.deepEqual(await again, { approved: true, reviewed: { sha256: "bb" } });
+  // Refused: nothing to carry.
+  shown.set("w3", { sha256: "cc" });
+  const refused = broker.policy({ toolCallId: "w3", ...write, changed });
+  broker.answer("w3", false);
+  assert.equal((await refused).approved, false);
+  // Asked again after a reload: the same question, its note included.
+  shown.set("w4", { sha256: "dd" });
+  void broker.policy({ toolCallId: "w4", ...write, changed });
+  assert.equal(broker.pendingRequests()[0].changed, changed);
+  broker.cancelAll();
+});

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { describe, test } from "node:test";
-import { AgentSession, ModelRegistry, SessionManager } from "../../src/core/index.js";
+import { AgentSession, SessionManager } from "../../src/core/index.js";
+import { testModels } from "../util/test-models.js";
 import { tempDirPerTest } from "../util/temp-dir.js";
 import { assertSameView, ourView, piContinues, piOpen, releases, timedMessages } from "./pi.js";
 
@@ -31,7 +32,7 @@ async function writeSession(dir: string): Promise<{ file: string; ids: Record<st
   const agent = new AgentSession({
     sessionManager: sm,
     cwd: "/work/project",
-    modelRegistry: new ModelRegistry(),
+    modelRegistry: testModels(),
     tools: [],
   });
   const result = await agent.bringConclusions(ids.a2);

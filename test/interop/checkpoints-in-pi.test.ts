@@ -16,7 +16,7 @@ import {
   restoreTargetsFor,
 } from "../../src/core/checkpoints/index.js";
 import { SessionManager } from "../../src/core/index.js";
-import { ModelRegistry } from "../../src/core/providers/model-registry.js";
+import { testModels } from "../util/test-models.js";
 import { openAIModel } from "../core/agent/helpers.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
 import { tempDirPerTest } from "../util/temp-dir.js";
@@ -36,7 +36,7 @@ async function writeSessionWithCheckpoints(): Promise<{ file: string; ws: string
   const agent = new AgentSession({
     sessionManager: sm,
     cwd: ws,
-    modelRegistry: new ModelRegistry(),
+    modelRegistry: testModels(),
     getApiKey: async () => "test-key",
     model: openAIModel(fake),
     checkpoints: new TurnCheckpoints(cps),

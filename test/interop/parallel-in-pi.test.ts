@@ -9,7 +9,7 @@ import { describe, test } from "node:test";
 import { AgentSession } from "../../src/core/agent/agent-session.js";
 import { readBranchRuns } from "../../src/core/parallel/branch-run-lines.js";
 import { runBranch } from "../../src/core/parallel/branch-run.js";
-import { ModelRegistry } from "../../src/core/providers/model-registry.js";
+import { testModels } from "../util/test-models.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { openAIModel } from "../core/agent/helpers.js";
 import { crashReplies, crashSession, runBranchesAndKill } from "../core/parallel/crash-helpers.js";
@@ -34,7 +34,7 @@ describe("parallel branches in pi", { timeout: 180_000 }, () => {
     const agent = new AgentSession({
       sessionManager: sm,
       cwd: tmp.dir,
-      modelRegistry: new ModelRegistry(),
+      modelRegistry: testModels(),
       getApiKey: async () => "test-key",
       model: openAIModel(fake),
       tools: [],
@@ -45,6 +45,7 @@ describe("parallel branches in pi", { timeout: 180_000 }, () => {
         parentId: leaf,
         prompt: `finished branch ${i}`,
         model: openAIModel(fake),
+        modelRegistry: testModels(),
         kind: "explore",
         groupId: "g",
         tools: [],

@@ -4,12 +4,14 @@
  *
  *   <node> pi-driver.mjs <path of pi's dist/core/session-manager.js>    (the steps as JSON on stdin)
  *
- * stdin: an array of steps, run in order on one SessionManager ({op: "open" | "create" | "inMemory"} first); a field
- * "$<n>" stands for step n's result. stdout: one JSON array, the result of each step (ids for appends, a snapshot
- * for "snapshot", …). A failing step ends the run with `{error}` as its result, so the test shows pi's message.
+ * stdin: an array of steps, run in order on one SessionManager ({op: "open" | "create" | "inMemory" | "forkFrom"}
+ * first); a field "$<n>" stands for step n's result. stdout: one JSON array, the result of each step (ids for
+ * appends, a snapshot for "snapshot", …). A failing step ends the run with `{error}` as its result, so the test
+ * shows pi's message.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const { SessionManager } = await import(pathToFileURL(process.argv[2]).href);
@@ -54,6 +56,11 @@ for (const step of steps) {
         break;
       case "create":
         sm = SessionManager.create(s.cwd, s.dir, s.id === undefined ? undefined : { id: s.id });
+        results.push(sm.getSessionFile());
+        break;
+      case "forkFrom":
+        // pi's static forkFrom(sourcePath, targetCwd, sessionDir): goes on with the fork.
+        sm = SessionManager.forkFrom(s.file, s.cwd, s.dir);
         results.push(sm.getSessionFile());
         break;
       case "inMemory":
@@ -124,6 +131,13 @@ for (const step of steps) {
         const piAi = createRequire(process.argv[2]).resolve("@earendil-works/pi-ai");
         const { getCurrentSystemMessage } = await import(pathToFileURL(piAi).href);
         results.push(getCurrentSystemMessage(sm.buildSessionContext().messages) ?? null);
+        break;
+      }
+      case "llmMessages": {
+        // What pi sends the model from its leaf: its own convertToLlm (core/messages.js, beside the session manager).
+        const messagesJs = pathToFileURL(join(dirname(process.argv[2]), "messages.js")).href;
+        const { convertToLlm } = await import(messagesJs);
+        results.push(convertToLlm(sm.buildSessionContext().messages));
         break;
       }
       case "list": {

@@ -2,14 +2,15 @@
  * Issue 22 against the real pi (0.73.1 under the project's Node, 1.6.0 under Node 22): a file that had a failed
  * append (the partial write injected into the store's own write call) reads the same in pi and here, and back
  * again after pi and we append; summary and compaction usage; label times across a fork; a folder shared by two
- * projects; our forkFrom; pi 1.6's summary usage read here.
+ * projects; our forkFrom; pi 1.6's summary usage read here. Issue 31: forkFrom() of a session with a header and no
+ * entries, and the one session id of an empty file, against pi 1.6.
  */
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, test } from "node:test";
 import { emptyUsage, SessionManager, type Usage } from "../../src/core/index.js";
-import { writeTestHooks } from "../../src/core/session/write-all.js";
+import { faultyDisk } from "../util/faulty-disk.js";
 import { tempDirPerTest } from "../util/temp-dir.js";
 import {
   assertSameView,
@@ -35,24 +36,16 @@ const { user, assistant } = timedMessages(T0, { provider: "openai", model: "gpt-
 
 const tmp = tempDirPerTest("agent-tree-interop-");
 
-/** Make the store's next write(2) write half of its bytes, then fail as a full disk does. */
-function failNextWriteHalfway(): void {
-  writeTestHooks.write = (fd, buf, offset, length) => {
-    writeTestHooks.write = undefined;
-    fs.writeSync(fd, buf, offset, Math.floor(length / 2));
-    throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
-  };
-}
-
 /**
  * A session of ours with a failed append in the middle, then a branch summary and a compaction that record their
  * model usage, and a label.
  */
 async function sessionWithFailedAppend(dir: string): Promise<{ file: string; ids: Record<string, string> }> {
-  const sm = await SessionManager.create("/work/project", dir);
+  const disk = faultyDisk();
+  const sm = await SessionManager.create("/work/project", dir, { io: disk.io });
   const u1 = sm.appendMessage(user("Add a cache", 1));
   const a1 = sm.appendMessage(assistant("A map with a TTL.", 2));
-  failNextWriteHalfway();
+  disk.failNextWritePartway(0.5);
   assert.throws(() => sm.appendMessage(user("this one hit a full disk", 3)), /ENOSPC/);
   const u2 = sm.appendMessage(user("Make it an LRU", 4));
   const a2 = sm.appendMessage(assistant("LRU done.", 5));
@@ -107,6 +100,69 @@ for (const pi of releases()) {
     });
   });
 }
+
+describe(`pi ${latestRelease().version} and issue 31: a session with a header and no entries`, () => {
+  const pi = latestRelease();
+
+  /** The header line of `file`, as written. */
+  function headerOf(file: string): Record<string, unknown> {
+    const lines = fs.readFileSync(file, "utf8").trimEnd().split("\n");
+    assert.equal(lines.length, 1, `${file}: a header and no entries`);
+    return JSON.parse(lines[0]) as Record<string, unknown>;
+  }
+
+  test("forkFrom() of pi's header-only file and of our createBranchedSession(null): both write the fork", async () => {
+    // pi writes a header into an empty file it opens: its header-only session.
+    const piFile = path.join(tmp.dir, "header-only", "from-pi.jsonl");
+    fs.mkdirSync(path.dirname(piFile), { recursive: true });
+    fs.writeFileSync(piFile, "");
+    runPi(pi, [{ op: "open", file: piFile }]);
+    const src = await SessionManager.create("/work/from", path.join(tmp.dir, "header-only"));
+    src.appendMessage(user("q", 1));
+    const ourFile = (await src.createBranchedSession(null)) as string;
+    await src.close();
+    for (const source of [piFile, ourFile]) {
+      headerOf(source);
+      const [piFork] = runPi(pi, [{ op: "forkFrom", file: source, cwd: "/work/to", dir: path.join(tmp.dir, "pi-to") }]);
+      const ours = await SessionManager.forkFrom(source, "/work/to", path.join(tmp.dir, "our-to"));
+      const ourFork = ours.getSessionFile() as string;
+      await ours.close();
+      for (const fork of [piFork as string, ourFork]) {
+        const header = headerOf(fork);
+        assert.equal(header.cwd, "/work/to");
+        assert.equal(header.parentSession, source);
+        // Each opens the other's fork as the same empty session.
+        const inPi = piOpen(pi, fork);
+        const here = await SessionManager.open(fork, { readOnly: true });
+        assertSameView(inPi, ourView(here), `${path.basename(source)} forked`);
+        assert.equal(here.getSessionId(), inPi.sessionId);
+        await here.close();
+      }
+    }
+  });
+
+  test("an empty file keeps one session id: opened here twice, then in pi (and the other way round)", async () => {
+    const ours = path.join(tmp.dir, "empty", "ours.jsonl");
+    fs.mkdirSync(path.dirname(ours), { recursive: true });
+    fs.writeFileSync(ours, "");
+    const first = await SessionManager.open(ours, undefined, "/work/empty");
+    const id = first.getSessionId();
+    await first.close();
+    const second = await SessionManager.open(ours);
+    assert.equal(second.getSessionId(), id);
+    await second.close();
+    assert.equal(piOpen(pi, ours).sessionId, id, "pi reads the id we wrote");
+    assert.equal(headerOf(ours).id, id);
+
+    const theirs = path.join(tmp.dir, "empty", "theirs.jsonl");
+    fs.writeFileSync(theirs, "");
+    const piId = piOpen(pi, theirs).sessionId;
+    assert.equal(piOpen(pi, theirs).sessionId, piId, "pi's own reopening");
+    const here = await SessionManager.open(theirs);
+    assert.equal(here.getSessionId(), piId, "we read the id pi wrote");
+    await here.close();
+  });
+});
 
 describe(`pi ${latestRelease().version}'s own view of issue 22`, () => {
   const pi = latestRelease();

@@ -8,7 +8,6 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import {
   AgentSession,
-  ModelRegistry,
   SessionManager,
   currentSystemMessage,
   systemMessageAt,
@@ -21,6 +20,7 @@ import { instructionWorkspace, openAIModel } from "../core/agent/helpers.js";
 import { startFakeOpenAI } from "../util/fake-openai-server.js";
 import type { FakeServer } from "../util/fake-provider-common.js";
 import { tempDir } from "../util/temp-dir.js";
+import { readyTestModels } from "../util/test-models.js";
 import { assertSameView, latestRelease, ourView, piOpen, releases, runPi } from "./pi.js";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -35,7 +35,7 @@ before(async () => {
   const agent = new AgentSession({
     sessionManager: sm,
     cwd: ws,
-    modelRegistry: new ModelRegistry(),
+    modelRegistry: await readyTestModels(),
     getApiKey: async () => "test-key",
     tools: createWorkspaceTools(ws),
     systemPrompt: workspacePromptProvider({ loader, now: () => new Date(2026, 10, 27, 12), platform: "linux x64" }),

@@ -166,6 +166,11 @@ export interface FakeProtocol {
   basePath: string;
   /** Path of the streaming endpoint. */
   completionPath: string;
+  /**
+   * For APIs that name the model in the path (Gemini's `/models/<id>:streamGenerateContent`): the model of a
+   * request path, or undefined when the path is not the streaming endpoint. Replaces `completionPath`.
+   */
+  completionModel?: (path: string) => string | undefined;
   /** Key the client sent, from the headers. */
   keyFromHeaders(headers: http.IncomingHttpHeaders): string | undefined;
   /** Write an HTTP error in the provider's JSON shape. */
@@ -343,10 +348,10 @@ async function writeStream(
   res: http.ServerResponse,
   reply: Exclude<FakeReply, FakeErrorReply | FakeRawReply>,
   body: FakeRequestBody,
+  model: string,
   chunkDelayMs: number,
 ): Promise<void> {
   startSse(res);
-  const model = String(body.model);
   if (isCutReply(reply)) {
     await writers.cut(res, reply, model, chunkDelayMs);
     await cutConnection(res, reply);
@@ -402,7 +407,9 @@ export async function startFakeServer(protocol: FakeProtocol, opts: FakeServerOp
     ) {
       return json(res, 200, protocol.listModels(opts.models ?? ["fake-model"]));
     }
-    if (req.method !== "POST" || path !== protocol.completionPath) {
+    const pathModel = protocol.completionModel?.(path);
+    const isCompletion = protocol.completionModel ? pathModel !== undefined : path === protocol.completionPath;
+    if (req.method !== "POST" || !isCompletion) {
       return protocol.writeError(res, 404, `No route ${req.method ?? "?"} ${path}`, "not_found_error");
     }
     const raw = await readBody(req);
@@ -419,8 +426,9 @@ export async function startFakeServer(protocol: FakeProtocol, opts: FakeServerOp
     if (opts.apiKey !== undefined && protocol.keyFromHeaders(req.headers) !== opts.apiKey) {
       return protocol.writeError(res, 401, "Incorrect API key provided", "authentication_error");
     }
-    if (opts.models && !opts.models.includes(String(body.model))) {
-      return protocol.writeError(res, 404, `The model \`${String(body.model)}\` does not exist`, "not_found_error");
+    const model = pathModel ?? String(body.model);
+    if (opts.models && !opts.models.includes(model)) {
+      return protocol.writeError(res, 404, `The model \`${model}\` does not exist`, "not_found_error");
     }
     const next = queue.shift() ?? fallback;
     const reply = typeof next === "function" ? next(body) : next;
@@ -441,7 +449,7 @@ export async function startFakeServer(protocol: FakeProtocol, opts: FakeServerOp
       res.end();
       return;
     }
-    await writeStream(protocol.stream, res, reply, body, opts.chunkDelayMs ?? 0);
+    await writeStream(protocol.stream, res, reply, body, model, opts.chunkDelayMs ?? 0);
   };
 
   const server = http.createServer((req, res) => {

@@ -25,6 +25,7 @@ export function fixtureConfig(name = "fx", flags: string[] = [], over: Partial<M
   return {
     name,
     source: "test",
+    origin: "user",
     enabled: true,
     transport: { type: "stdio", command: process.execPath, args: [FIXTURE_SERVER, ...flags], env: {} },
     ...over,
@@ -39,6 +40,7 @@ export function filesystemConfig(dir: string, name = "files"): McpServerConfig {
   return {
     name,
     source: "test",
+    origin: "user",
     enabled: true,
     transport: { type: "stdio", command: process.execPath, args: [path.join(path.dirname(pkg), bin), dir], env: {} },
   };

@@ -346,6 +346,39 @@ export async function measureSnapshot(
   return vp.page.evaluate(`(${src})(window.__benchSnapshot)`) as Promise<SnapshotTiming>;
 }
 
+/** Timings of one tree update, in milliseconds. */
+export interface UpdateTiming {
+  /** From posting the update to the frame after its re-render (and the scroll that keeps the active row in view). */
+  frameMs: number;
+  /**
+   * The page's work on it: from posting it until a message posted right after it arrives. Both are posted
+   * messages, handled in order, and the view renders (and scrolls) in microtasks of the first: this is the handler,
+   * the renders and their layout, without the wait for the next frame.
+   */
+  workMs: number;
+}
+
+/** Benchmark hook: post a `tree/update` from inside the page (as the host posts a reply or a move) and time it. */
+export async function measureUpdate(
+  vp: ViewPage,
+  update: HostToWebview & { type: "tree/update" },
+): Promise<UpdateTiming> {
+  // In-page code is passed as a string, as in measureSnapshot.
+  const src = `(msg) => new Promise((ok) => {
+    const channel = new MessageChannel();
+    let workMs = NaN;
+    channel.port1.onmessage = () => {
+      workMs = performance.now() - t0;
+      channel.port1.close();
+    };
+    const t0 = performance.now();
+    window.postMessage(msg, "*");
+    channel.port2.postMessage(0);
+    requestAnimationFrame(() => setTimeout(() => ok({ frameMs: performance.now() - t0, workMs }), 0));
+  })`;
+  return vp.page.evaluate(`(${src})(${JSON.stringify(update)})`) as Promise<UpdateTiming>;
+}
+
 /**
  * Benchmark hook: type `text` into the tree's search box one character at a time; for each keystroke,
  * time from the input event to the next frame after the re-render. Returns milliseconds per keystroke.

@@ -353,8 +353,14 @@ function themedChat(): ChatSnapshot {
       msg("r1", "toolResult", "export function parse(src) { … }", { toolCallId: "k1", toolName: "read" }),
       msg("r2", "toolResult", "42 passing\n1 failing", { toolCallId: "k2", toolName: "bash", isError: true }),
       msg("a2", "assistant", "Running the tests again.", { stopReason: "error", errorMessage: "429 rate limited" }),
+      msg("b1", "bashExecution", "$ git status\nnothing to commit", { excludedFromContext: true }),
     ],
     {
+      todos: [
+        { content: "Split the tokenizer out", status: "completed" },
+        { content: "Add parseExpr", status: "in_progress" },
+        { content: "Update the docs", status: "pending" },
+      ],
       streaming: true,
       model: CLAUDE,
       usage: { input: 1200, output: 340, cost: 0.0123, contextTokens: 5000, contextWindow: 200_000 },
@@ -458,14 +464,24 @@ for (const theme of THEMES) {
       await vp.send(themedChat());
       await vp.send({ type: "chat/approval", toolCallId: "k3", toolName: "bash", summary: "rm -rf build" });
       await vp.page.locator('[data-message-id="a1"] details.tool-call').nth(1).locator("summary").click();
+      await vp.page.locator(".chat-todos-summary").click();
       await vp.page.mouse.move(1, 1);
       await settle(vp.page);
       const calls = vp.page.locator('[data-message-id="a1"] details.tool-call');
       assert.equal(await calls.nth(0).getAttribute("open"), null, "first tool call collapsed");
       assert.equal(await calls.nth(1).getAttribute("open"), "", "second tool call open");
-      for (const sel of [".msg-user", ".markdown pre", ".markdown a", ".msg-error", ".approval", ".tool-result"])
+      for (const sel of [
+        ".msg-user",
+        ".markdown pre",
+        ".markdown a",
+        ".msg-error",
+        ".approval",
+        ".tool-result",
+        ".msg-bash-note",
+        ".todo-completed",
+      ])
         assert.ok((await vp.page.locator(sel).count()) > 0, `${sel} rendered`);
-      check(theme, "chat", await measure(vp.page, "[data-message-id], .approval", null));
+      check(theme, "chat", await measure(vp.page, "[data-message-id], .approval, .chat-todos", null));
       await vp.page.screenshot({ path: join(OUT, `chat-${theme.id}.png`) });
       assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
     }));

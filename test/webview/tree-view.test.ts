@@ -9,6 +9,7 @@ import type { TreeRow } from "../../src/core/rows/tree-row.js";
 import {
   measureSearchKeystrokes,
   measureSnapshot,
+  measureUpdate,
   settle,
   syntheticTree,
   type ViewPage,
@@ -385,7 +386,7 @@ test("virtualized: a 100k-node tree keeps a bounded number of DOM rows while scr
     assert.ok((await count()) <= 100);
   }));
 
-test("benchmark hooks: snapshot and keystroke probes return timings and leave the view working", () =>
+test("benchmark hooks: snapshot, update and keystroke probes return timings and leave the view working", () =>
   withPage(rig.openView({ view: "tree" }), async (vp) => {
     const { nodes, leafId } = syntheticTree(5_000);
     const t = await measureSnapshot(vp, {
@@ -396,6 +397,11 @@ test("benchmark hooks: snapshot and keystroke probes return timings and leave th
     });
     assert.ok(t.rowCount > 0 && t.rowCount <= 100);
     for (const v of [t.firstPaintMs, t.afterArrivalMs, t.indexMs, t.flattenMs]) assert.ok(Number.isFinite(v) && v >= 0);
+    // A reply appended at the leaf: timed, and drawn as the new active row.
+    const reply = treeRow("reply1", leafId, "assistant", { preview: "appended reply" });
+    const u = await measureUpdate(vp, { type: "tree/update", rows: encodeTreeRows([reply]), leafId: "reply1" });
+    assert.ok([u.frameMs, u.workMs].every((v) => Number.isFinite(v) && v >= 0));
+    assert.equal(await vp.page.getAttribute(".active-leaf", "data-entry-id"), "reply1");
     const keys = await measureSearchKeystrokes(vp, "w4");
     assert.equal(keys.length, 2);
     assert.ok(keys.every((k) => Number.isFinite(k) && k >= 0));

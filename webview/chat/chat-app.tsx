@@ -14,6 +14,7 @@ import { ChatAsides } from "./chat-asides.js";
 import { ChatInput } from "./chat-input.js";
 import { ChatInputAssist } from "./chat-input-assist.js";
 import { ChatQueue } from "./chat-queue.js";
+import { ChatTodos } from "./chat-todos.js";
 import { ChatList } from "./chat-list.js";
 import { ChatLiveRegion } from "./chat-live-region.js";
 import type { ChatUsage } from "../../src/shared/protocol.js";
@@ -179,6 +180,7 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         files={watching ? [] : model.changedFiles}
         onOpen={(file) => props.post({ type: "chat/openDiff", file })}
       />
+      <ChatTodos todos={model.todos} />
       <ChatQueue
         items={watching ? [] : model.queue}
         onEdit={(id, text) => props.post({ type: "chat/queueEdit", id, text })}
@@ -190,6 +192,7 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         value={draft}
         onValue={setDraft}
         streaming={model.streaming && !watching}
+        enterQueues={model.enterWhileRunning}
         disabled={noModel || watching}
         locked={watching}
         focusSeq={model.inputRequest.seq}

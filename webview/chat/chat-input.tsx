@@ -1,9 +1,11 @@
 /**
  * The prompt box: a native textarea (Enter sends, Shift+Enter breaks the line) with Send / Abort. While the
- * agent works it stays usable: Enter queues a follow-up, Alt+Enter steers (see chat-queue.tsx).
+ * agent works it stays usable: Enter queues a follow-up and Alt+Enter steers, or the other way round as the setting
+ * `agentTree.chat.enterWhileRunning` says (the placeholder tells which; see chat-queue.tsx).
  */
 import type { JSX } from "preact";
 import { useLayoutEffect, useRef } from "preact/hooks";
+import type { QueuedKind } from "../../src/core/agent/prompt-queue.js";
 import type { WebviewToHost } from "../../src/shared/protocol.js";
 import { Button } from "../ui/controls.js";
 import { useAssistedInput } from "./assisted-input.js";
@@ -19,14 +21,19 @@ export interface ChatInputProps {
   locked?: boolean;
   onSend: (text: string) => void;
   onAbort: () => void;
-  /** While streaming: queue the text as a follow-up (Enter) or a steering message (Alt+Enter). */
-  onQueue: (kind: "followUp" | "steer", text: string) => void;
+  /** What Enter queues while streaming; Alt+Enter queues the other kind. */
+  enterQueues: QueuedKind;
+  /** While streaming: queue the text as a follow-up or a steering message. */
+  onQueue: (kind: QueuedKind, text: string) => void;
   /** Changes whenever the host asks to fill and focus the box. */
   focusSeq: number;
   /** `@` mentions, `/` commands and dropped files (chat-input-assist.ts). */
   assist: ChatInputAssist;
   post: (msg: WebviewToHost) => void;
 }
+
+/** What a key does with the text while the agent works, as the placeholder says it. */
+const VERB: Record<QueuedKind, string> = { followUp: "queues a follow-up", steer: "steers" };
 
 /** Prompt input with its buttons. */
 export function ChatInput(p: ChatInputProps): JSX.Element {
@@ -38,11 +45,13 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
     el.focus();
     el.setSelectionRange(el.value.length, el.value.length);
   }, [p.focusSeq]);
-  const send = (steer = false): void => {
+  const other: QueuedKind = p.enterQueues === "steer" ? "followUp" : "steer";
+  const send = (alt = false): void => {
     if (p.disabled || p.value.trim() === "") return;
-    if (p.streaming) p.onQueue(steer ? "steer" : "followUp", p.value);
+    if (p.streaming) p.onQueue(alt ? other : p.enterQueues, p.value);
     else p.onSend(p.value);
   };
+  const queueHint = `Enter ${VERB[p.enterQueues]}, Alt+Enter ${VERB[other]}`;
   return (
     <div class="chat-input">
       {assisted.extras}
@@ -63,8 +72,8 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
             : p.disabled
               ? "Sending is unavailable (see above)"
               : p.streaming
-                ? "Enter queues a follow-up, Alt+Enter steers"
-                : "Ask the agent… (@ to mention a file, / for commands; Enter to send)"
+                ? queueHint
+                : "Ask the agent… (@ to mention a file, / for commands, ! to run a command; Enter to send)"
         }
         rows={3}
         value={p.value}
@@ -94,7 +103,9 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
         <Button
           icon={p.streaming ? "list-ordered" : "send"}
           ariaLabel={p.streaming ? "Queue" : "Send"}
-          title={p.streaming ? "Queue a follow-up (Enter); Alt+Enter steers" : "Send (Enter)"}
+          title={
+            p.streaming ? `${p.enterQueues === "steer" ? "Steer" : "Queue a follow-up"} (${queueHint})` : "Send (Enter)"
+          }
           disabled={p.disabled || p.value.trim() === ""}
           onClick={() => send()}
         />

@@ -88,9 +88,17 @@ export function ChatMessage({ message: m, results, live }: ChatMessageProps): JS
       // Shown with its call; a result whose call is not on the path stands alone.
       return null;
     case "bashExecution":
+      // A command the user typed (`!command`): its output, while it runs too; `!!` ones stay out of the context.
       return (
-        <div class="msg msg-bash" data-message-id={m.id}>
+        <div class={`msg msg-bash${m.excludedFromContext === true ? " msg-bash-excluded" : ""}`} data-message-id={m.id}>
           <pre class="plain">{m.text}</pre>
+          {m.running === true ? (
+            <div class="msg-bash-note">
+              <span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> Running… (Escape stops
+              it)
+            </div>
+          ) : null}
+          {m.excludedFromContext === true ? <div class="msg-bash-note">Not sent to the model (!!)</div> : null}
         </div>
       );
     case "custom":

@@ -5,7 +5,8 @@
  * The messages are a window of the path ending at the leaf (the host sends the newest ones, and after a move
  * only what changed); older ones are asked for page by page when the list scrolls near its top.
  */
-import type { QueuedMessage } from "../../src/core/agent/prompt-queue.js";
+import type { QueuedKind, QueuedMessage } from "../../src/core/agent/prompt-queue.js";
+import type { TodoItem } from "../../src/core/tools/todo-list.js";
 import type { ThinkingLevel } from "../../src/core/providers/types.js";
 import type {
   AsideDto,
@@ -57,6 +58,13 @@ export class ChatModel {
   thinkingLevel: ThinkingLevel | undefined;
   /** The files the last run changed (cleared when the next run starts or the conversation changes). */
   changedFiles: ChangedFileDto[] = [];
+  /**
+   * The path's todo list: the snapshot's (its newest `todo` call), then the list of each stored message that calls
+   * `todo` after it. A move sends a snapshot, so another branch shows its own list.
+   */
+  todos: TodoItem[] | undefined;
+  /** What Enter queues while the agent works (the setting); Alt+Enter queues the other. */
+  enterWhileRunning: QueuedKind = "followUp";
   private readonly byId = new Map<string, number>();
   private readonly listeners = new Set<() => void>();
   /** The page asked for and not answered yet. */
@@ -92,6 +100,7 @@ export class ChatModel {
         this.model = msg.model;
         this.usage = { ...msg.usage };
         this.noModelReason = msg.noModelReason;
+        this.todos = msg.todos;
         this.loaded = true;
         if (msg.model !== undefined) this.currentModelKey = msg.model.key;
         break;
@@ -115,6 +124,7 @@ export class ChatModel {
         if (tempAt !== undefined && at !== tempAt) next.splice(tempAt, 1);
         this.messages = next;
         this.reindex();
+        if (msg.message.todos !== undefined) this.todos = msg.message.todos;
         break;
       }
       case "chat/streaming":
@@ -130,6 +140,9 @@ export class ChatModel {
         break;
       case "chat/changedFiles":
         this.changedFiles = [...msg.files];
+        break;
+      case "chat/settings":
+        this.enterWhileRunning = msg.enterWhileRunning;
         break;
       case "chat/setInput":
         this.inputRequest = { text: msg.text, seq: this.inputRequest.seq + 1 };

@@ -20,6 +20,7 @@ const ICONS: Record<CompletionItemDto["kind"], string> = {
   folder: "folder",
   command: "terminal",
   template: "note",
+  skill: "book",
 };
 
 /** Props of the list. */

@@ -15,6 +15,8 @@ export interface KeyContext {
   focusSearch: (initial?: string) => void;
   /** Scroll the selected row into view after a move. */
   revealSelection: () => void;
+  /** Select the active row and bring it into view (Shift+A, as the view's "active" control). */
+  goToActive: () => void;
 }
 
 /** Handle a keydown on the tree; returns true when handled (the caller prevents the default). */
@@ -132,6 +134,13 @@ export function handleTreeKey(e: KeyboardEvent, ctx: KeyContext): boolean {
     case "F2":
       if (sel >= 0) ctx.post({ type: "tree/action", command: "agentTree.labelEntry", entryId: model.index.id(sel) });
       return true;
+    case "A":
+      // Shift+A: back to the active row (typing a lower-case "a" still starts a search).
+      if (e.shiftKey && !e.altKey) {
+        ctx.goToActive();
+        return true;
+      }
+      break;
     case "L":
       if (e.shiftKey && !e.altKey && sel >= 0) {
         ctx.post({ type: "tree/action", command: "agentTree.labelEntry", entryId: model.index.id(sel) });

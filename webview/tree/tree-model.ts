@@ -62,6 +62,8 @@ export class TreeModel {
   viewTopRow = 0;
   /** Rows the view should scroll by after the next render (set by anchored updates). */
   scrollAdjustRows = 0;
+  /** Bumped when an update moved the leaf: the view brings the active row into view (webview/tree/tree-follow.ts). */
+  leafMoves = 0;
   busyMessage: string | undefined;
   /** Branches running beside the user's, by their newest row's entry id. */
   running = new Map<string, RunningBranchDto>();
@@ -121,7 +123,10 @@ export class TreeModel {
         this.index.warmSearch();
         break;
       }
-      case "tree/update":
+      case "tree/update": {
+        const leafBefore = this.index.leaf;
+        // A selection on the active row stays on it as the leaf moves (a deliberate one elsewhere stays put).
+        const selectionOnActive = this.selected < 0 || this.selected === this.activeNode();
         // All parts first, then one flatten: a flatten walks every node (tens of thousands in a big session).
         if (msg.rows !== undefined) this.index.append(msg.rows);
         if (msg.labels !== undefined) this.index.setLabels(msg.labels);
@@ -131,7 +136,13 @@ export class TreeModel {
         this.recomputeAnchored();
         if (msg.archived !== undefined || msg.showArchived !== undefined) this.keepSelectionVisible();
         if (msg.showArchived !== undefined) this.archivedStateArrived();
+        if (this.index.leaf !== leafBefore) {
+          this.leafMoves++;
+          const active = this.activeNode();
+          if (selectionOnActive && active >= 0) this.selected = active;
+        }
         break;
+      }
       case "tree/reveal":
         this.reveal(msg.entryId);
         break;
@@ -279,9 +290,19 @@ export class TreeModel {
     this.selected = a >= 0 ? a : this.rows.count > 0 ? this.rows.node[0] : -1;
   }
 
-  private defaultSelection(): number {
+  /**
+   * The node of the active row: the leaf, or its nearest displayed ancestor when the filter hides it (the row a
+   * move lands on). -1 when none is displayed.
+   */
+  activeNode(): number {
     let a = this.index.leaf;
-    while (a >= 0 && this.rows.rowOf[a] < 0) a = this.index.parent[a];
+    // Bounded by the node count, so a corrupt parent cycle cannot loop forever.
+    for (let guard = 0; a >= 0 && this.rows.rowOf[a] < 0 && guard <= this.index.size; guard++) a = this.index.parent[a];
+    return a >= 0 && this.rows.rowOf[a] >= 0 ? a : -1;
+  }
+
+  private defaultSelection(): number {
+    const a = this.activeNode();
     if (a >= 0) return a;
     return this.rows.count > 0 ? this.rows.node[this.rows.count - 1] : -1;
   }

@@ -1,14 +1,17 @@
 /**
  * The tree view: toolbar (search, filter), busy bar, and a windowed list of rows.
  * Only rows inside the viewport plus OVERSCAN are in the DOM, whatever the tree size.
+ * As the leaf moves the list keeps the active row in view (tree-follow.ts says when); while the active row is out
+ * of view a small "active" control (and Shift+A) brings it back.
  */
 import type { JSX } from "preact";
-import { useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useMemo, useReducer, useRef, useState } from "preact/hooks";
 import type { HostToWebview, TreeFilter, WebviewToHost } from "../../src/shared/protocol.js";
 import { describeRow, type TreeRow as TreeRowData } from "../../src/core/rows/tree-row.js";
 import { TREE_FILTER_LABELS, TREE_FILTERS } from "../../src/core/rows/row-filter.js";
 import { Dropdown, TextField } from "../ui/controls.js";
 import { EXPANDED } from "./tree-flatten.js";
+import { ActiveFollow } from "./tree-follow.js";
 import { handleTreeKey } from "./tree-keys.js";
 import type { TreeModel } from "./tree-model.js";
 import { ROW_HEIGHT, TreeRow } from "./tree-row.js";
@@ -32,6 +35,19 @@ export interface TreeViewProps {
   subscribeHost: (fn: (msg: HostToWebview) => void) => () => void;
 }
 
+/** Scroll `el` just far enough to show row `r` whole (nothing for -1). */
+function scrollRowIntoView(el: HTMLElement, r: number): void {
+  if (r < 0) return;
+  const top = r * ROW_HEIGHT;
+  if (top < el.scrollTop) el.scrollTop = top;
+  else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW_HEIGHT - el.clientHeight;
+}
+
+/** Whether row `r` is wholly inside a viewport at `top`, `height` px tall (no row, -1, is nowhere to go). */
+function rowInView(r: number, top: number, height: number): boolean {
+  return r < 0 || (r * ROW_HEIGHT >= top - 0.5 && (r + 1) * ROW_HEIGHT <= top + height + 0.5);
+}
+
 /** How a summary's source node is named on the summary's row. */
 function sourceText(d: TreeRowData): string {
   const { role, text } = describeRow(d);
@@ -46,6 +62,11 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
   const [scrollTop, setScrollTop] = useState(0);
   const [viewHeight, setViewHeight] = useState(400);
   const revealPending = useRef(false);
+  const follow = useMemo(() => new ActiveFollow(), []);
+  /** The "active" control has the keyboard focus (it goes away once the row is in view; the tree takes it then). */
+  const controlFocused = useRef(false);
+  const controlRef = useRef<HTMLButtonElement>(null);
+  const seenLeafMoves = useRef(model.leafMoves);
   const archivedAnswerSeq = useRef(0);
   const texts = useRef(new Map<string, string>());
   const hover = useRef<{ idx: number; timer: number | undefined; requestId: number }>({
@@ -78,16 +99,49 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
     return () => ro.disconnect();
   }, []);
 
-  // Keep the top row in place when an update inserted rows above it.
+  /** The display row of the active row, or -1. */
+  const activeRow = (): number => {
+    const a = model.activeNode();
+    return a < 0 ? -1 : model.rows.rowOf[a];
+  };
+
+  // After every render, in this order: notice a scroll of the user's that no event reported yet; keep the top row
+  // in place when an update inserted rows above it; follow the active row after a leaf move; scroll the selection
+  // into view after a snapshot/reveal or a keyboard move.
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (el === null) return;
+    follow.observe(
+      el.scrollTop,
+      el.scrollHeight - el.clientHeight,
+      rowInView(activeRow(), el.scrollTop, el.clientHeight),
+    );
     if (model.scrollAdjustRows !== 0) {
       el.scrollTop += model.scrollAdjustRows * ROW_HEIGHT;
       model.scrollAdjustRows = 0;
-      setScrollTop(el.scrollTop);
+    }
+    if (model.leafMoves !== seenLeafMoves.current) {
+      seenLeafMoves.current = model.leafMoves;
+      follow.leafMoved();
+    }
+    // A view with no height yet (being laid out) has nowhere to show the row: the move waits for a size.
+    if (el.clientHeight > 0 && follow.shouldReveal()) scrollRowIntoView(el, activeRow());
+    if (revealPending.current) {
+      revealPending.current = false;
+      scrollRowIntoView(el, model.selected >= 0 ? model.rows.rowOf[model.selected] : -1);
+      // Where the user's action took the view: away from the active row, leaf moves leave it there for a while.
+      follow.userMoved(rowInView(activeRow(), el.scrollTop, el.clientHeight));
+    }
+    follow.scrolledTo(el.scrollTop);
+    if (controlFocused.current && document.activeElement !== controlRef.current) {
+      // The control had the focus and went (its row came into view without it: a leaf move, a scroll by hand):
+      // the tree takes the focus rather than the page.
+      controlFocused.current = false;
+      if (document.activeElement === null || document.activeElement === document.body)
+        el.focus({ preventScroll: true });
     }
     model.viewTopRow = Math.floor(el.scrollTop / ROW_HEIGHT);
+    if (el.scrollTop !== scrollTop) setScrollTop(el.scrollTop);
   });
 
   // The host answered the toolbar toggle (or a reveal into a hidden archived branch): keep the selection in view.
@@ -95,19 +149,6 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
     archivedAnswerSeq.current = model.archivedAnswerSeq;
     revealPending.current = true;
   }
-
-  // Scroll the selection into view after a snapshot/reveal or a keyboard move.
-  useLayoutEffect(() => {
-    if (!revealPending.current) return;
-    revealPending.current = false;
-    const el = scrollRef.current;
-    const r = model.selected >= 0 ? model.rows.rowOf[model.selected] : -1;
-    if (el === null || r < 0) return;
-    const top = r * ROW_HEIGHT;
-    if (top < el.scrollTop) el.scrollTop = top;
-    else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW_HEIGHT - el.clientHeight;
-    setScrollTop(el.scrollTop);
-  });
 
   const rows = model.rows;
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
@@ -176,13 +217,24 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
     bump(0);
   }
 
+  /** The control and Shift+A: select the active row and bring it into view, the tree focused. */
+  function goToActive(): void {
+    const a = model.activeNode();
+    if (a < 0) return;
+    model.select(a);
+    scrollRef.current?.focus({ preventScroll: true });
+    revealSelection();
+  }
+
   const focusSearch = (initial?: string): void => {
     if (initial !== undefined) model.setQuery(model.query + initial);
     searchRef.current?.focus();
   };
 
-  const activeRow = model.selected >= 0 ? rows.rowOf[model.selected] : -1;
-  const activeDescendant = activeRow >= first && activeRow < last ? `tree-row-${model.selected}` : undefined;
+  const selectedRow = model.selected >= 0 ? rows.rowOf[model.selected] : -1;
+  const activeDescendant = selectedRow >= first && selectedRow < last ? `tree-row-${model.selected}` : undefined;
+  const active = activeRow();
+  const activeAway = !rowInView(active, scrollTop, viewHeight);
 
   return (
     <div class={`tree-view${model.busy ? " busy" : ""}`}>
@@ -238,29 +290,63 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
       </div>
       {model.busy ? <div class="progress-bar" role="progressbar" aria-label={model.busyMessage ?? "Working"} /> : null}
       {model.busy && model.busyMessage ? <div class="busy-message">{model.busyMessage}</div> : null}
-      <div
-        ref={scrollRef}
-        class="tree-scroll"
-        role="tree"
-        aria-label={model.sessionName ? `Session tree: ${model.sessionName}` : "Session tree"}
-        aria-busy={model.busy}
-        aria-activedescendant={activeDescendant}
-        tabIndex={0}
-        onScroll={(e) => setScrollTop((e.currentTarget as HTMLDivElement).scrollTop)}
-        onKeyDown={(e) => {
-          const pageRows = Math.max(1, Math.floor(viewHeight / ROW_HEIGHT));
-          if (handleTreeKey(e, { model, pageRows, post, focusSearch, revealSelection })) e.preventDefault();
-        }}
-      >
-        <div class="tree-spacer" style={{ height: `${rows.count * ROW_HEIGHT}px` }}>
-          {items}
-        </div>
-        {model.loaded && rows.count === 0 ? (
-          <div class="tree-empty">
-            {index.size === 0 ? "No entries yet." : "Nothing matches this filter or search."}
+      <div class="tree-body">
+        <div
+          ref={scrollRef}
+          class="tree-scroll"
+          role="tree"
+          aria-label={model.sessionName ? `Session tree: ${model.sessionName}` : "Session tree"}
+          aria-busy={model.busy}
+          aria-activedescendant={activeDescendant}
+          tabIndex={0}
+          onScroll={(e) => {
+            const el = e.currentTarget as HTMLDivElement;
+            follow.observe(
+              el.scrollTop,
+              el.scrollHeight - el.clientHeight,
+              rowInView(activeRow(), el.scrollTop, el.clientHeight),
+            );
+            setScrollTop(el.scrollTop);
+          }}
+          onPointerEnter={() => follow.pointer(true)}
+          onPointerLeave={() => {
+            if (follow.pointer(false)) bump(0);
+          }}
+          onKeyDown={(e) => {
+            const pageRows = Math.max(1, Math.floor(viewHeight / ROW_HEIGHT));
+            if (handleTreeKey(e, { model, pageRows, post, focusSearch, revealSelection, goToActive }))
+              e.preventDefault();
+          }}
+        >
+          <div class="tree-spacer" style={{ height: `${rows.count * ROW_HEIGHT}px` }}>
+            {items}
           </div>
+          {model.loaded && rows.count === 0 ? (
+            <div class="tree-empty">
+              {index.size === 0 ? "No entries yet." : "Nothing matches this filter or search."}
+            </div>
+          ) : null}
+          {!model.loaded ? <div class="tree-empty">Loading…</div> : null}
+        </div>
+        {activeAway ? (
+          // Outside the tree (a tree holds only tree items), over the side of the list the active row is on.
+          <button
+            type="button"
+            class={`go-to-active${active * ROW_HEIGHT < scrollTop ? " above" : ""}`}
+            aria-label="Go to the active row"
+            aria-keyshortcuts="Shift+A"
+            title="Go to the active row (Shift+A)"
+            onClick={goToActive}
+            ref={controlRef}
+            onFocus={() => (controlFocused.current = true)}
+          >
+            <span
+              class={`codicon ${active * ROW_HEIGHT < scrollTop ? "codicon-arrow-up" : "codicon-arrow-down"}`}
+              aria-hidden="true"
+            />
+            active
+          </button>
         ) : null}
-        {!model.loaded ? <div class="tree-empty">Loading…</div> : null}
       </div>
     </div>
   );

@@ -36,6 +36,8 @@ export interface LoopEnv {
   compactForOverflow: () => Promise<boolean>;
   /** True when an overflow should be answered by compacting. */
   canCompact: boolean;
+  /** True when a failed reply says its request did not fit the context window (default: the message's text). */
+  isContextOverflow?: (message: AssistantMessage) => boolean;
   buildRequest: () => Promise<StreamRequest>;
   /** Runs before each model call (after the abort and turn-limit checks): the session's checkpoint hook. */
   beforeModelCall?: () => Promise<void>;
@@ -76,7 +78,8 @@ export async function runAgentLoop(env: LoopEnv): Promise<void> {
     env.append(message);
 
     if (message.stopReason === "error") {
-      if (env.canCompact && !overflowRetried && isContextOverflowError(message.errorMessage)) {
+      const overflow = env.isContextOverflow?.(message) ?? isContextOverflowError(message.errorMessage);
+      if (env.canCompact && !overflowRetried && overflow) {
         overflowRetried = true;
         emit({ type: "turn_end", message, toolResults: [] });
         if (await env.compactForOverflow()) continue;

@@ -5,7 +5,14 @@
  */
 import * as path from "node:path";
 import { ContextCache } from "./context-cache.js";
-import { contentText, convertToLlm, type AgentMessage, type CustomMessage, type UserMessage } from "../messages.js";
+import {
+  contentText,
+  convertToLlm,
+  type AgentMessage,
+  type BashExecutionMessage,
+  type CustomMessage,
+  type UserMessage,
+} from "../messages.js";
 import { CompactionError, runCompaction, type CompactionEnv } from "../compaction/run-compaction.js";
 import {
   DEFAULT_BRANCH_SUMMARY_RESERVE_TOKENS,
@@ -16,9 +23,8 @@ import {
 import { estimateContextTokens } from "../compaction/tokens.js";
 import { HookRunner } from "../hooks/hook-runner.js";
 import type { HookAPI, HookContext } from "../hooks/types.js";
-import { keyEnvValues, resolveApiKey, withoutKeys } from "../providers/api-key.js";
+import { keyEnvValues, withoutKeys } from "../providers/api-key.js";
 import type { ModelRegistry } from "../providers/model-registry.js";
-import { completeText, streamCompletion } from "../providers/stream-completion.js";
 import type { ModelInfo, StreamRequest, ThinkingLevel } from "../providers/types.js";
 import { clampThinkingLevel, isThinkingLevel, supportedThinkingLevels } from "../providers/thinking-levels.js";
 import type { SessionManager } from "../session/session-manager.js";
@@ -27,6 +33,7 @@ import type { ImageContent, TextContent } from "../messages.js";
 import type { CompactionEntry } from "../session/types.js";
 import type { CompleteFn } from "../summary/summarize.js";
 import { createWorkspaceTools } from "../tools/index.js";
+import type { WorkspaceToolOptions } from "../tools/workspace-tools.js";
 import type { AgentTool, AgentToolSource, ToolApprovalPolicy } from "../tools/types.js";
 import type { AgentEvent } from "./events.js";
 import { forkSession, type ForkResult } from "./fork.js";
@@ -48,12 +55,12 @@ import { chooseSummarySource, type SummarySource } from "./summary-source.js";
 import { KeyRedactor } from "./key-redactor.js";
 import { errorText } from "../error-text.js";
 import { PromptQueue, type QueuedKind, type QueuedMessage } from "./prompt-queue.js";
+import { COMMAND_RUNNING_TEXT, UserCommandRunner } from "./user-command.js";
 import { SystemPromptSync, promptTextOf } from "./system-prompt-sync.js";
 import type { SystemPromptProvider } from "../prompt/workspace-prompt.js";
 
-/** A recorded level as a ThinkingLevel: pi 1.6's "max" is our strongest (clamped per model), anything unknown "off". */
+/** A recorded level as a ThinkingLevel (pi 1.6's levels; anything unknown is "off"). */
 function levelOf(recorded: string): ThinkingLevel {
-  if (recorded === "max") return "xhigh";
   return isThinkingLevel(recorded) ? recorded : "off";
 }
 
@@ -65,7 +72,10 @@ export interface AgentSessionOptions {
   sessionManager: SessionManager;
   cwd: string;
   modelRegistry: ModelRegistry;
-  /** The host's key for a model (SecretStorage); the environment is consulted when it returns nothing. */
+  /**
+   * The host's key for a model's provider (SecretStorage): it wins over the provider's own credentials; when it
+   * returns nothing, the provider resolves its own (stored credential, login, environment variable).
+   */
   getApiKey?: (model: ModelInfo) => Promise<string | undefined>;
   /** Asked before every tool call; default: approve everything. */
   approve?: ToolApprovalPolicy;
@@ -76,6 +86,8 @@ export interface AgentSessionOptions {
   toolSource?: AgentToolSource;
   /** Default: createWorkspaceTools(cwd), with bash commands run without any key variable of the registry's models. */
   tools?: AgentTool[];
+  /** Where the default tools' bash commands run (src/core/tools/sandbox.ts), asked before each; default: as they are. */
+  commandSandbox?: WorkspaceToolOptions["commandSandbox"];
   /**
    * The system prompt: a fixed text, or the provider of the options it is built from (workspacePromptProvider).
    * Recorded in the session as pi 1.6 records it (docs/system-prompt.md). None: no prompt is sent or recorded.
@@ -95,9 +107,9 @@ export interface AgentSessionOptions {
   maxTurns?: number;
   /** Always summarize with the extractive summarizer, never a model. */
   extractiveSummaries?: boolean;
-  /** Streaming function (default: the providers' streamCompletion). */
+  /** Streaming function (default: the registry's `stream`). */
   stream?: StreamFn;
-  /** Non-streaming completion used by summaries (default: the providers' completeText). */
+  /** Non-streaming completion used by summaries (default: the registry's `complete`). */
   complete?: CompleteFn;
   /**
    * Workspace checkpoints (docs/checkpoints.md): called before a prompt's first message, before each model call
@@ -140,12 +152,16 @@ export class AgentSession {
   private readonly promptSync: SystemPromptSync | undefined;
   /** Where the running prompt appends what it produces (the system prompt's patches go there too). */
   private produced: AgentMessage[] = [];
-  /** Folders of the skills the system prompt lists: `read` may open their files outside the workspace. */
+  /** Folders of the agent folder's skills the system prompt lists: `read` may open their files (outside the workspace). */
   private skillFolders: readonly string[] = [];
   /** A mutating tool started since the last checkpoint. */
   private filesMayHaveChanged = false;
   /** What the user typed while this agent works (steering and follow-ups). */
   private readonly promptQueue = new PromptQueue((items) => this.emit({ type: "queue_update", items }));
+  /** Commands the user types (`!command`), one at a time. */
+  private readonly userCommands: UserCommandRunner;
+  /** Commands that ended while a prompt ran: recorded when it ends (pi's order: a tool call and its result stay together). */
+  private pendingCommands: BashExecutionMessage[] = [];
 
   constructor(options: AgentSessionOptions) {
     this.options = options;
@@ -155,12 +171,19 @@ export class AgentSession {
     this.tools =
       options.tools ??
       createWorkspaceTools(options.cwd, {
-        commandEnv: () => withoutKeys(process.env, this.modelRegistry.all()),
+        commandEnv: () => withoutKeys(process.env, this.modelRegistry),
         readRoots: () => this.skillFolders,
+        ...(options.commandSandbox ? { commandSandbox: options.commandSandbox } : {}),
       });
-    this.redactor = new KeyRedactor(() => keyEnvValues(process.env, this.modelRegistry.all()));
-    this.stream = options.stream ?? streamCompletion;
-    this.complete = options.complete ?? completeText;
+    this.redactor = new KeyRedactor(() => keyEnvValues(process.env, this.modelRegistry));
+    this.userCommands = new UserCommandRunner({
+      cwd: options.cwd,
+      env: () => withoutKeys(process.env, this.modelRegistry),
+      emit: (e) => this.emit(e),
+      redact: (text) => this.redactor.redactText(text),
+    });
+    this.stream = options.stream ?? ((request) => this.modelRegistry.stream(request));
+    this.complete = options.complete ?? ((request) => this.modelRegistry.complete(request));
     this.contextCache = new ContextCache(this.sessionManager);
     // Not the whole context: on a big session that reads every body on the path, and nothing needs it yet.
     const context = this.sessionManager.getLeafSettings();
@@ -187,10 +210,13 @@ export class AgentSession {
               this.emit({ type: "message_start", message: m });
               this.appendMessage(m, this.produced);
             },
+            // Only the user's own skills (pi's agent folder) widen `read`: a workspace's are inside it already, and
+            // a parent folder's are not the workspace's to open.
             onSkills: (skills) => {
-              this.skillFolders = skills.map((s) => path.dirname(s.filePath));
+              this.skillFolders = skills.filter((s) => s.scope === "user").map((s) => path.dirname(s.filePath));
             },
             onError: (error) => this.emit({ type: "error", error, source: "hook" }),
+            redact: (text) => this.redactor.redactText(text),
           });
   }
 
@@ -253,7 +279,7 @@ export class AgentSession {
     return levelOf(this.sessionManager.getLeafSettings().thinkingLevel);
   }
 
-  /** The levels the current model takes (only "off" without a reasoning model). */
+  /** The levels the current model takes (pi-ai's rule: only "off" without reasoning; see thinking-levels.ts). */
   getSupportedThinkingLevels(): ThinkingLevel[] {
     return supportedThinkingLevels(this.model);
   }
@@ -280,11 +306,17 @@ export class AgentSession {
     return [...this.tools, ...extra.filter((t) => !own.has(t.name))];
   }
 
-  private assertIdle(action: string, writes = true): void {
+  /** `duringPrompt`: the action may run while a prompt runs (a command the user types). */
+  private assertIdle(action: string, writes = true, duringPrompt = false): void {
     if (this.disposed) throw new Error(`Cannot ${action}: the session was disposed`);
     if (writes && this.sessionManager.isReadOnly()) throw new Error(`Cannot ${action}: the session is open read-only`);
-    if (this.running) throw new Error(`Cannot ${action} while a prompt is running; abort it first`);
+    if (this.running && !duringPrompt) throw new Error(`Cannot ${action} while a prompt is running; abort it first`);
     if (this.busyWith) throw new Error(`Cannot ${action} while ${this.busyWith} is in progress`);
+  }
+
+  /** A move or a compaction waits for the user's command: it is recorded at the leaf it ends on. */
+  private assertNoCommand(action: string): void {
+    if (this.userCommands.running) throw new Error(`Cannot ${action} while a command runs; stop it first`);
   }
 
   // ---- prompting ----------------------------------------------------------------------------
@@ -329,7 +361,8 @@ export class AgentSession {
     if (typeof text !== "string" || text.trim() === "") throw new Error("Cannot queue an empty message");
     if (this.disposed) throw new Error("Cannot queue a message: the session was disposed");
     if (!this.running) throw new Error("Nothing is running: send the message instead of queueing it");
-    return this.promptQueue.enqueue(kind, text, attachments);
+    // Keys are redacted before the queue (and the views it updates) holds the message; again when it is delivered.
+    return this.promptQueue.enqueue(kind, this.redactor.redactText(text), this.redactor.redactContent(attachments));
   }
 
   /** Changes a queued message's text (empty text removes it); false when it was already delivered. */
@@ -355,6 +388,51 @@ export class AgentSession {
   /** Stops the running prompt: the stream and tools are aborted, what was said is kept. */
   abort(): void {
     this.abortController?.abort();
+  }
+
+  // ---- commands the user types --------------------------------------------------------------
+
+  /**
+   * Runs a command the user typed (`!command`; `excludeFromContext` for `!!`) in the workspace as the bash tool
+   * runs its commands (no approval: the user typed it) and records pi's bashExecution message at the leaf — while a
+   * prompt runs, once it ended, as pi does. Emits bash_execution_start, _update and _end, then message_end once
+   * recorded. Resolves with the message (`cancelled` after abortBash()); rejects when it cannot start (a read-only
+   * session, a command already running, a navigation or compaction in progress) or cannot be recorded.
+   */
+  async executeBash(command: string, options: { excludeFromContext?: boolean } = {}): Promise<BashExecutionMessage> {
+    if (typeof command !== "string" || command.trim() === "") throw new Error("Cannot run an empty command");
+    this.assertIdle("run a command", true, true);
+    if (this.userCommands.running) throw new Error(COMMAND_RUNNING_TEXT);
+    // Keys the host holds are known before the command's output is shown or recorded (it is redacted of them).
+    await this.learnHostKeys();
+    const message = await this.userCommands.run({
+      command: command.trim(),
+      excludeFromContext: options.excludeFromContext === true,
+    });
+    if (this.running) this.pendingCommands.push(message);
+    else this.appendMessage(message, []);
+    return message;
+  }
+
+  /** Stops the running command the user typed, if any; its output so far is recorded. */
+  abortBash(): void {
+    this.userCommands.abort();
+  }
+
+  /** True while a command the user typed runs. */
+  get isBashRunning(): boolean {
+    return this.userCommands.running;
+  }
+
+  /** Records the commands that ended while the prompt ran. */
+  private flushCommands(): void {
+    for (const message of this.pendingCommands.splice(0)) {
+      try {
+        this.appendMessage(message, []);
+      } catch (err) {
+        this.emit({ type: "error", error: `The command was not recorded: ${errorText(err)}`, source: "tool" });
+      }
+    }
   }
 
   /** Ends a navigation/compaction/fork; hook messages sent meanwhile are added now. */
@@ -396,7 +474,7 @@ export class AgentSession {
     return queued.some((q) => q.triggerTurn);
   }
 
-  private async run(initial: AgentMessage[], external: AbortSignal | undefined): Promise<void> {
+  private async run(given: AgentMessage[], external: AbortSignal | undefined): Promise<void> {
     const model = this.model;
     if (!model) throw new Error("No model selected: choose a model before sending a message");
     this.running = true;
@@ -410,6 +488,10 @@ export class AgentSession {
     this.produced = produced;
     this.emit({ type: "agent_start" });
     try {
+      // The host's keys are known before anything of this prompt is shown, recorded or sent: the user's message
+      // (its attachments, an expanded template) and the system prompt are redacted of them.
+      await this.learnHostKeys();
+      const initial = given.map((m) => this.redactUser(m));
       // User edits since the last turn are recorded before the prompt that may build on them.
       await this.recordCheckpoint("prompt-start", signal);
       // The user's message shows at once; it is recorded after the system prompt's patch, which waits for the tools.
@@ -425,7 +507,6 @@ export class AgentSession {
       );
       for (const m of initial) this.appendMessage(m, produced);
       for (const message of hookMessages ?? []) this.queued.push({ message, triggerTurn: false });
-      await this.learnHostKeys();
       const settings = this.compactionSettings;
       await runAgentLoop({
         signal,
@@ -447,6 +528,8 @@ export class AgentSession {
         compactForOverflow: async () =>
           (await runCompaction(this.compactionEnv(), "overflow", undefined, signal)).status === "done",
         canCompact: settings.enabled,
+        // pi-ai's test: every provider's wording, and a reply whose usage is over the window.
+        isContextOverflow: (m) => this.modelRegistry.isContextOverflow(m, model),
         buildRequest: () => this.buildRequest(model, signal),
         beforeModelCall: () =>
           this.filesMayHaveChanged ? this.recordCheckpoint("after-tools", signal) : Promise.resolve(),
@@ -461,6 +544,7 @@ export class AgentSession {
       external?.removeEventListener("abort", onExternalAbort);
       // Messages a hook sent too late for this prompt are kept, not lost.
       if (this.queued.length > 0) this.flushQueued(produced);
+      this.flushCommands();
       await this.endCheckpoints();
       this.promptSync?.endRun();
       this.running = false;
@@ -475,7 +559,13 @@ export class AgentSession {
     if (!item) return undefined;
     const content =
       item.attachments.length > 0 ? [{ type: "text" as const, text: item.text }, ...item.attachments] : item.text;
-    return { role: "user", content, timestamp: Date.now() };
+    return this.redactUser({ role: "user", content, timestamp: Date.now() });
+  }
+
+  /** A user message with known keys removed from its text (KeyRedactor); other messages as they are. */
+  private redactUser<M extends AgentMessage>(message: M): M {
+    if (message.role !== "user") return message;
+    return { ...message, content: this.redactor.redactContent(message.content) };
   }
 
   /** Runs the checkpoint hook; a failure is reported as an `error` event and the prompt goes on. */
@@ -516,34 +606,34 @@ export class AgentSession {
         description: t.description,
         parameters: t.parameters,
       })),
-      apiKey: await this.apiKeyFor(model),
+      apiKey: await this.hostKeyFor(model),
       signal,
+      // Prompt-cache affinity, as pi passes it.
+      sessionId: this.sessionManager.getSessionId(),
       // The level of the branch the request continues (a move in the tree may have changed it).
       thinkingLevel: clampThinkingLevel(model, levelOf(context.thinkingLevel)),
       onRetry: (info) => this.emit({ type: "retry", attempt: info.attempt, delayMs: info.delayMs, error: info.error }),
     };
-    if (systemPrompt) {
-      request.systemPrompt = systemPrompt.text;
-      if (systemPrompt.stableLength) request.systemPromptStableLength = systemPrompt.stableLength;
-    }
+    if (systemPrompt) request.systemPrompt = systemPrompt.text;
     return request;
   }
 
-  private async apiKeyFor(model: ModelInfo): Promise<string | undefined> {
+  /** The host's key for the model's provider, if it holds one (learned, so tool output is redacted of it). */
+  private async hostKeyFor(model: ModelInfo): Promise<string | undefined> {
     let fromHost: string | undefined;
     try {
-      fromHost = await this.options.getApiKey?.(model);
+      fromHost = (await this.options.getApiKey?.(model))?.trim() || undefined;
     } catch {
-      // The host could not read its secret store; the environment may still have a key.
+      // The host could not read its secret store; the provider may still have its own credentials.
     }
     this.redactor.learn(fromHost);
-    return resolveApiKey(model, fromHost);
+    return fromHost;
   }
 
   /** Learns the host's key of every known provider, so tool output is redacted of all of them, not only the current one. */
   private async learnHostKeys(): Promise<void> {
     const byProvider = new Map(this.modelRegistry.all().map((m) => [m.provider, m]));
-    await Promise.all([...byProvider.values()].map((m) => this.apiKeyFor(m)));
+    await Promise.all([...byProvider.values()].map((m) => this.hostKeyFor(m)));
   }
 
   // ---- compaction ---------------------------------------------------------------------------
@@ -554,8 +644,19 @@ export class AgentSession {
 
   private async summarySource(forceExtractive: boolean): Promise<SummarySource> {
     const force = forceExtractive || this.options.extractiveSummaries === true;
-    const key = this.model && !force ? await this.apiKeyFor(this.model) : undefined;
-    return chooseSummarySource(this.model, key, this.complete, force);
+    const model = force ? undefined : this.model;
+    const key = model ? await this.hostKeyFor(model) : undefined;
+    const ready = model !== undefined && (key !== undefined || (await this.providerReady(model.provider)));
+    return chooseSummarySource(model, ready, key, this.complete, force);
+  }
+
+  /** True when the provider has credentials now (or needs none): pi-ai's check, not the registry's snapshot. */
+  private async providerReady(provider: string): Promise<boolean> {
+    try {
+      return (await this.modelRegistry.models.checkAuth(provider)) !== undefined;
+    } catch {
+      return false;
+    }
   }
 
   private compactionEnv(): CompactionEnv {
@@ -586,6 +687,7 @@ export class AgentSession {
    */
   async compact(customInstructions?: string, signal?: AbortSignal): Promise<CompactionEntry | undefined> {
     this.assertIdle("compact");
+    this.assertNoCommand("compact");
     this.busyWith = "a compaction";
     try {
       const outcome = await runCompaction(
@@ -609,6 +711,7 @@ export class AgentSession {
    */
   async navigateTree(targetId: string, options: NavigateTreeOptions = {}): Promise<NavigateTreeResult> {
     this.assertIdle("navigate");
+    this.assertNoCommand("navigate");
     this.busyWith = "a navigation";
     try {
       return withPiFields(await navigateTree(this.navigateEnv(), targetId, options));
@@ -638,6 +741,7 @@ export class AgentSession {
    */
   async bringConclusions(sourceId: string, options: BringConclusionsOptions = {}): Promise<BringConclusionsResult> {
     this.assertIdle("bring conclusions");
+    this.assertNoCommand("bring conclusions");
     this.busyWith = "bringing conclusions";
     try {
       return await bringConclusions(this.navigateEnv(), sourceId, options);
@@ -695,6 +799,7 @@ export class AgentSession {
   /** Aborts whatever runs and drops listeners, hooks and commands. */
   dispose(): void {
     this.abort();
+    this.abortBash();
     this.disposed = true;
     this.listeners.clear();
     this.hookRunner.clear();

@@ -1,5 +1,5 @@
 /** Events an AgentSession emits while it works; a UI renders them while streaming. */
-import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../messages.js";
+import type { AgentMessage, AssistantMessage, BashExecutionMessage, ToolResultMessage } from "../messages.js";
 import type { ToolResult } from "../tools/types.js";
 import type { QueuedMessage } from "./prompt-queue.js";
 
@@ -27,6 +27,16 @@ export type AgentEvent =
   | { type: "tool_execution_update"; toolCallId: string; toolName: string; partial: ToolResult }
   /** A tool finished. */
   | { type: "tool_execution_end"; toolCallId: string; toolName: string; result: ToolResult; isError: boolean }
+  /** A command the user typed (`!command`) started (AgentSession.executeBash). */
+  | { type: "bash_execution_start"; command: string; excludeFromContext: boolean }
+  /** The output so far of the running command (its tail, cut as the bash tool cuts it). */
+  | { type: "bash_execution_update"; command: string; output: string }
+  /**
+   * The command ended (done, failed or aborted). Its message_end follows when it is recorded: at once, or when the
+   * running prompt ends (a command that ends during a prompt waits, as in pi). `error`: it could not be started;
+   * nothing is recorded.
+   */
+  | { type: "bash_execution_end"; message?: BashExecutionMessage; error?: string }
   /** Automatic or manual compaction started / ended. */
   | { type: "compaction_start"; reason: "manual" | "threshold" | "overflow" }
   | { type: "compaction_end"; entryId?: string; error?: string; aborted?: boolean }

@@ -1,8 +1,11 @@
 /**
- * Removes known key values from tool results before they reach the session file, events or a view. The tools
- * already run without keys in their environment; this is the second line for a key that a command finds
- * elsewhere (a file, another process's `/proc/<pid>/environ`).
+ * Removes known key values before they reach the session file, events, a view or the model: from tool results,
+ * from what the user sends (attachments, selections, expanded templates, queued messages) and from the system
+ * prompt's sections (instruction files). The tools already run without keys in their environment and instruction
+ * files are read through the path guard; this is the second line for a key found elsewhere (a `.env` file in the
+ * workspace, another process's `/proc/<pid>/environ`).
  */
+import type { ImageContent, TextContent } from "../messages.js";
 import type { ToolResult } from "../tools/types.js";
 
 /** What a key is replaced by. */
@@ -39,18 +42,34 @@ export class KeyRedactor {
     if (k && k.length >= MIN_KEY_LENGTH) this.learned.add(k);
   }
 
+  /** The known keys, longest first (so a key that contains another is removed whole). */
+  private keys(): string[] {
+    return [...this.learned, ...this.envKeys().filter((k) => k.length >= MIN_KEY_LENGTH)].sort(
+      (a, b) => b.length - a.length,
+    );
+  }
+
+  /** `text` with every known key replaced by `REDACTED`. */
+  redactText(text: string): string {
+    const keys = this.keys();
+    return keys.length === 0 ? text : (redactValue(text, keys, 0) as string);
+  }
+
+  /** A message's content with every known key replaced in its text (images are left alone). */
+  redactContent<C extends string | readonly (TextContent | ImageContent)[]>(content: C): C {
+    const keys = this.keys();
+    if (keys.length === 0) return content;
+    if (typeof content === "string") return redactValue(content, keys, 0) as C;
+    return content.map((c) =>
+      c.type === "text" ? { ...c, text: redactValue(c.text, keys, 0) as string } : c,
+    ) as unknown as C;
+  }
+
   /** `result` with every known key replaced by `REDACTED` in its text and details (images are left alone). */
   redact(result: ToolResult): ToolResult {
-    const keys = [...this.learned, ...this.envKeys().filter((k) => k.length >= MIN_KEY_LENGTH)]
-      // Longest first, so a key that contains another is removed whole.
-      .sort((a, b) => b.length - a.length);
+    const keys = this.keys();
     if (keys.length === 0) return result;
-    const out: ToolResult = {
-      ...result,
-      content: result.content.map((c) =>
-        c.type === "text" ? { ...c, text: redactValue(c.text, keys, 0) as string } : c,
-      ),
-    };
+    const out: ToolResult = { ...result, content: this.redactContent(result.content) };
     if (result.details !== undefined) out.details = redactValue(result.details, keys, 0);
     return out;
   }

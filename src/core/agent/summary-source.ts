@@ -11,16 +11,17 @@ export interface SummarySource {
 }
 
 /**
- * Uses the model when there is one and it can be called (a key, a `noApiKey` model, or
- * a custom server with a baseUrl may need none); otherwise — or when `forceExtractive` — the extractive
- * summarizer, so the tree never needs a key.
+ * Uses the model when there is one and it can be called (`ready`: the host holds a key for it, or its provider
+ * has credentials or needs none); otherwise — or when `forceExtractive` — the extractive summarizer, so the tree
+ * never needs a key.
  */
 export function chooseSummarySource(
   model: ModelInfo | undefined,
+  ready: boolean,
   apiKey: string | undefined,
   complete: CompleteFn,
   forceExtractive: boolean,
 ): SummarySource {
-  if (forceExtractive || !model || (!apiKey && !model.noApiKey && !model.baseUrl)) return { extractive: true };
-  return { model, apiKey, complete, extractive: false };
+  if (forceExtractive || !model || !ready) return { extractive: true };
+  return { model, ...(apiKey ? { apiKey } : {}), complete, extractive: false };
 }

@@ -6,7 +6,6 @@
  * Agent: Show System Prompt shows are one and the same.
  */
 import {
-  contentText,
   currentSystemMessage,
   systemPromptText,
   type AgentMessage,
@@ -17,7 +16,6 @@ import type { HookMessage } from "../hooks/hook-events.js";
 import type { HookRunner } from "../hooks/hook-runner.js";
 import type { PromptTool, SkillInfo, SystemPromptOptions } from "../prompt/prompt-options.js";
 import {
-  STABLE_SECTIONS,
   applySectionPatch,
   buildPromptSections,
   diffPromptSections,
@@ -42,6 +40,11 @@ export interface PromptSyncEnv {
   onSkills?: (skills: readonly SkillInfo[]) => void;
   /** A failure to build the prompt; the request goes on with the prompt recorded last. */
   onError: (message: string) => void;
+  /**
+   * Removes known keys from a section's text before it is recorded or sent (KeyRedactor): instruction files are
+   * the workspace's text, and a key in one must not reach the session file or the provider.
+   */
+  redact?: (text: string) => string;
 }
 
 /** A tool as a system message declares it (pi's shape: name, description, JSON schema parameters). */
@@ -72,24 +75,6 @@ export function promptToolOf(tool: AgentTool): PromptTool {
   };
 }
 
-/**
- * The length of the leading part of a replayed prompt's text made of sections that rarely change (content, then
- * the first sections while they are STABLE_SECTIONS), as systemPromptText joins them.
- */
-export function stablePrefixLength(m: SystemMessage): number {
-  let length = 0;
-  const add = (text: string): void => {
-    if (text.length > 0) length += (length > 0 ? 2 : 0) + text.length;
-  };
-  add(contentText(m.content));
-  for (const [name, text] of Object.entries(m.sections ?? {})) {
-    if (text === null) continue;
-    if (!STABLE_SECTIONS.includes(name)) break;
-    add(text);
-  }
-  return length;
-}
-
 /** The prompt in force after `messages` (their system messages replayed), as one text; "" when there is none. */
 export function promptTextOf(messages: readonly AgentMessage[]): string {
   const m = currentSystemMessage(messages);
@@ -114,8 +99,10 @@ export class SystemPromptSync {
   }
 
   private sectionsOf(options: SystemPromptOptions | undefined): PromptSections {
-    const { source } = this.env;
-    return options ? buildPromptSections(options) : { preamble: typeof source === "string" ? source : "" };
+    const { source, redact } = this.env;
+    const sections = options ? buildPromptSections(options) : { preamble: typeof source === "string" ? source : "" };
+    if (!redact) return sections;
+    return Object.fromEntries(Object.entries(sections).map(([name, text]) => [name, redact(text)]));
   }
 
   /**
@@ -148,7 +135,10 @@ export class SystemPromptSync {
         () => systemPromptText({ role: "system", content: "", sections: this.sectionsOf(options), timestamp: 0 }),
       );
       messages = result.messages;
-      this.forced = result.systemPrompt;
+      this.forced =
+        result.systemPrompt !== undefined && this.env.redact
+          ? this.env.redact(result.systemPrompt)
+          : result.systemPrompt;
       try {
         sections = this.sectionsOf(options);
         this.hookPatch = diffPromptSections(before, sections);
@@ -165,12 +155,12 @@ export class SystemPromptSync {
    * Before a model call: rebuilds the prompt (instruction files may have changed; the loader's cache makes this
    * cheap), records the sections that changed and returns the text to send (undefined: none).
    */
-  async beforeRequest(): Promise<{ text: string; stableLength?: number } | undefined> {
+  async beforeRequest(): Promise<{ text: string } | undefined> {
     await this.recordChanges();
     if (this.forced !== undefined) return { text: this.forced };
     const m = currentSystemMessage(this.env.contextMessages());
     const text = m ? systemPromptText(m) : "";
-    return text === "" || !m ? undefined : { text, stableLength: stablePrefixLength(m) };
+    return text === "" ? undefined : { text };
   }
 
   /**

@@ -1,10 +1,18 @@
 /**
  * Runs one tool call the model asked for: approval by the host's policy, execution with the abort
  * signal, and a ToolResultMessage in every case (refused, aborted, unknown tool, tool threw), so the
- * transcript always pairs each call with a result.
+ * transcript always pairs each call with a result. A `write`/`edit` approved from its diff whose file changed
+ * since is asked about again with the new diff, up to MAX_REVIEWS times (src/core/tools/reviewed-file.ts).
  */
 import type { ToolCall, ToolResultMessage } from "../messages.js";
-import type { AgentTool, ToolApprovalDecision, ToolApprovalPolicy, ToolResult } from "../tools/types.js";
+import { FileChangedSinceReviewError, MAX_REVIEWS } from "../tools/reviewed-file.js";
+import type {
+  AgentTool,
+  ToolApprovalDecision,
+  ToolApprovalPolicy,
+  ToolApprovalRequest,
+  ToolResult,
+} from "../tools/types.js";
 import type { AgentEvent } from "./events.js";
 import { errorText } from "../error-text.js";
 
@@ -67,37 +75,21 @@ export function skippedToolResult(call: ToolCall, text: string, emit: (e: AgentE
   return toolResultMessage(call, result, true);
 }
 
-/** Approves and runs `call`; never throws. */
-export async function executeToolCall(call: ToolCall, env: ToolCallEnv): Promise<ToolResultMessage> {
-  if (env.signal.aborted) return skippedToolResult(call, ABORTED_TOOL_RESULT, env.emit);
-  const tool = env.tools.get(call.name);
-  if (!tool) {
-    const known = [...env.tools.keys()].join(", ") || "none";
-    return skippedToolResult(call, `Tool "${call.name}" is not available (available: ${known})`, env.emit);
-  }
-  const args = call.arguments;
-  env.emit({ type: "tool_approval_pending", toolCallId: call.id, toolName: call.name, args });
-  let decision: ToolApprovalDecision;
+/**
+ * Runs an approved call; a failure becomes an error result. `changed`: the call was approved from a diff and its
+ * file changed since (nothing was written).
+ */
+async function runTool(
+  tool: AgentTool,
+  call: ToolCall,
+  decision: Extract<ToolApprovalDecision, { approved: true }>,
+  env: ToolCallEnv,
+): Promise<{ result: ToolResult } | { changed: FileChangedSinceReviewError }> {
   try {
-    decision = await untilAborted(
-      env.approve({ toolCallId: call.id, toolName: call.name, args }, env.signal),
-      env.signal,
-    );
-  } catch (err) {
-    decision = { approved: false, reason: `approval failed: ${errorText(err)}` };
-  }
-  if (env.signal.aborted) return skippedToolResult(call, ABORTED_TOOL_RESULT, env.emit);
-  if (!decision.approved) {
-    const reason = decision.reason?.trim();
-    return skippedToolResult(call, reason ? `Refused by user: ${reason}` : "Refused by user", env.emit);
-  }
-
-  env.emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args });
-  let result: ToolResult;
-  try {
-    result = await tool.execute(args, {
+    const result = await tool.execute(call.arguments, {
       cwd: env.cwd,
       signal: env.signal,
+      ...(decision.reviewed ? { reviewed: decision.reviewed } : {}),
       onUpdate: (partial) =>
         env.emit({
           type: "tool_execution_update",
@@ -106,9 +98,56 @@ export async function executeToolCall(call: ToolCall, env: ToolCallEnv): Promise
           partial: env.redact(partial),
         }),
     });
+    return { result };
   } catch (err) {
+    if (err instanceof FileChangedSinceReviewError && decision.reviewed && !env.signal.aborted) return { changed: err };
     const text = env.signal.aborted ? ABORTED_TOOL_RESULT : `Tool "${call.name}" failed: ${errorText(err)}`;
-    result = { content: [{ type: "text", text }], isError: true };
+    return { result: { content: [{ type: "text", text }], isError: true } };
+  }
+}
+
+/** The file changed after each of MAX_REVIEWS diffs: refused, said to the user (an error) and to the model. */
+function keptChanging(err: FileChangedSinceReviewError, env: ToolCallEnv): ToolResult {
+  const text = `${err.shown} kept changing while its diff was reviewed (${MAX_REVIEWS} diffs shown); nothing was written. Read the file again before changing it.`;
+  env.emit({ type: "error", error: text, source: "tool" });
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/** Approves and runs `call`; never throws. */
+export async function executeToolCall(call: ToolCall, env: ToolCallEnv): Promise<ToolResultMessage> {
+  if (env.signal.aborted) return skippedToolResult(call, ABORTED_TOOL_RESULT, env.emit);
+  const tool = env.tools.get(call.name);
+  if (!tool) {
+    const known = [...env.tools.keys()].join(", ") || "none";
+    return skippedToolResult(call, `Tool "${call.name}" is not available (available: ${known})`, env.emit);
+  }
+  // pi-ai says when the arguments the model sent were not a JSON object (`arguments` is then empty): the model is
+  // told so, and can send the call again; nothing runs and nothing is asked.
+  if (call.argumentsError) return skippedToolResult(call, `Tool "${call.name}": ${call.argumentsError}`, env.emit);
+  const args = call.arguments;
+  let changed: string | undefined;
+  let result: ToolResult | undefined;
+  for (let review = 1; result === undefined; review++) {
+    const request: ToolApprovalRequest = { toolCallId: call.id, toolName: call.name, args };
+    if (changed !== undefined) request.changed = changed;
+    env.emit({ type: "tool_approval_pending", toolCallId: call.id, toolName: call.name, args });
+    let decision: ToolApprovalDecision;
+    try {
+      decision = await untilAborted(env.approve(request, env.signal), env.signal);
+    } catch (err) {
+      decision = { approved: false, reason: `approval failed: ${errorText(err)}` };
+    }
+    if (env.signal.aborted) return skippedToolResult(call, ABORTED_TOOL_RESULT, env.emit);
+    if (!decision.approved) {
+      const reason = decision.reason?.trim();
+      return skippedToolResult(call, reason ? `Refused by user: ${reason}` : "Refused by user", env.emit);
+    }
+    env.emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args });
+    const ran = await runTool(tool, call, decision, env);
+    if ("result" in ran) result = ran.result;
+    // The file is not what the user accepted: nothing was written; show the new diff and ask again.
+    else if (review < MAX_REVIEWS) changed = ran.changed.message;
+    else result = keptChanging(ran.changed, env);
   }
   result = env.redact(result);
   const isError = result.isError === true;

@@ -17,6 +17,20 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
   keepRecentTokens: 20000,
 };
 
+/**
+ * The settings in force: pi's defaults, then each layer in turn (pi's settings.json `compaction`, then VS Code's),
+ * a later layer's field winning. A layer's missing fields keep what was there.
+ */
+export function compactionSettingsOf(...layers: (Partial<CompactionSettings> | undefined)[]): CompactionSettings {
+  const out: CompactionSettings = { ...DEFAULT_COMPACTION_SETTINGS };
+  for (const layer of layers) {
+    if (layer?.enabled !== undefined) out.enabled = layer.enabled;
+    if (layer?.reserveTokens !== undefined) out.reserveTokens = layer.reserveTokens;
+    if (layer?.keepRecentTokens !== undefined) out.keepRecentTokens = layer.keepRecentTokens;
+  }
+  return out;
+}
+
 /** pi's default reserve for branch summaries. */
 export const DEFAULT_BRANCH_SUMMARY_RESERVE_TOKENS = 16384;
 

@@ -1,8 +1,9 @@
 /**
  * Reads the MCP configuration from where users keep it, in this order: pi's user file (`mcp.json` in pi's agent
  * folder), then the project's `.pi/mcp.json`, `.mcp.json` and `.vscode/mcp.json` (only in a trusted workspace), then
- * the editor's setting. A file that is missing is skipped; one that cannot be read or parsed is an issue, and the
- * other places still count.
+ * the editor's setting — the user's own value, then the workspace's (trusted only; it comes with the project, so its
+ * entries are project entries). A file that is missing is skipped; one that cannot be read or parsed is an issue,
+ * and the other places still count.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -15,6 +16,7 @@ import {
   type McpConfig,
   type McpConfigIssue,
   type McpConfigLayer,
+  type McpOrigin,
 } from "./mcp-config.js";
 
 /** Where to look. */
@@ -25,8 +27,10 @@ export interface McpConfigPlaces {
   projectDir?: string;
   /** Project files are read only when the workspace is trusted (they name programs to run). */
   trusted: boolean;
-  /** The setting `agentTree.mcp.servers` (the `mcpServers` shape: names to entries). */
+  /** The user's own value of the setting `agentTree.mcp.servers` (the `mcpServers` shape: names to entries). */
   setting?: unknown;
+  /** The workspace's values of that setting (workspace, then folder), read only when trusted: project entries. */
+  workspaceSettings?: readonly unknown[];
   /** Name of the setting in messages. */
   settingName?: string;
 }
@@ -34,7 +38,12 @@ export interface McpConfigPlaces {
 /** The project files, in the order they are read (relative to the workspace folder). */
 export const PROJECT_MCP_FILES = [".pi/mcp.json", ".mcp.json", ".vscode/mcp.json"] as const;
 
-function readLayer(file: string, source: string, issues: McpConfigIssue[]): McpConfigLayer | undefined {
+function readLayer(
+  file: string,
+  source: string,
+  origin: McpOrigin,
+  issues: McpConfigIssue[],
+): McpConfigLayer | undefined {
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
@@ -59,7 +68,7 @@ function readLayer(file: string, source: string, issues: McpConfigIssue[]): McpC
     issues.push({ source, message: `${file}: ${servers}` });
     return undefined;
   }
-  return { source, servers };
+  return { source, origin, servers };
 }
 
 /** The merged configuration of every place (see the file comment). */
@@ -70,20 +79,25 @@ export function readMcpConfig(places: McpConfigPlaces): McpConfig {
   const userFile = path.join(agentDir, "mcp.json");
   const home = os.homedir();
   const userLabel = userFile.startsWith(home + path.sep) ? `~${userFile.slice(home.length)}` : userFile;
-  const user = readLayer(userFile, userLabel, issues);
+  const user = readLayer(userFile, userLabel, "user", issues);
   if (user) layers.push(user);
   if (places.projectDir && places.trusted) {
     for (const rel of PROJECT_MCP_FILES) {
-      const layer = readLayer(path.join(places.projectDir, rel), rel, issues);
+      const layer = readLayer(path.join(places.projectDir, rel), rel, "project", issues);
       if (layer) layers.push(layer);
     }
   }
   const settingName = places.settingName ?? "agentTree.mcp.servers";
-  if (places.setting !== undefined && places.setting !== null) {
-    if (typeof places.setting === "object" && !Array.isArray(places.setting))
-      layers.push({ source: settingName, servers: places.setting as Record<string, unknown> });
-    else issues.push({ source: settingName, message: `${settingName} must be an object of servers` });
-  }
+  const settingLayer = (value: unknown, source: string, origin: McpOrigin): void => {
+    if (value === undefined || value === null) return;
+    if (typeof value === "object" && !Array.isArray(value))
+      layers.push({ source, origin, servers: value as Record<string, unknown> });
+    else issues.push({ source, message: `${settingName} must be an object of servers` });
+  };
+  settingLayer(places.setting, settingName, "user");
+  if (places.trusted)
+    for (const value of places.workspaceSettings ?? [])
+      settingLayer(value, `${settingName} (workspace settings)`, "project");
   const merged = mergeMcpLayers(layers);
   return { servers: merged.servers, issues: [...issues, ...merged.issues] };
 }

@@ -7,6 +7,13 @@
 /** Where an entry came from (shown in Agent: Show MCP Servers and in errors). */
 export type McpConfigSource = string;
 
+/**
+ * Who wrote an entry: the user (pi's user file, the user's own settings) or the project (its `mcp.json` files and
+ * the workspace's settings, which arrive with a cloned repository). A project entry starts only once the user
+ * agreed to it (mcp-agreement.ts), and its `${VAR}` is never filled with a model key (mcp-expand.ts).
+ */
+export type McpOrigin = "user" | "project";
+
 /** A stdio server: one executable and its arguments (not a shell command line). */
 export interface McpStdioTransport {
   type: "stdio";
@@ -29,6 +36,8 @@ export interface McpHttpTransport {
 export interface McpServerConfig {
   name: string;
   source: McpConfigSource;
+  /** Who wrote the entry that says what runs (a project's on/off override leaves the user's entry the user's). */
+  origin: McpOrigin;
   enabled: boolean;
   transport: McpStdioTransport | McpHttpTransport;
   /** Per-request timeout of this server (pi's `timeout`, seconds in the file); else the setting's. */
@@ -47,6 +56,7 @@ export interface McpConfigIssue {
 /** The raw servers of one place, in the order they are read. */
 export interface McpConfigLayer {
   source: McpConfigSource;
+  origin: McpOrigin;
   /** The `mcpServers` (or VS Code's `servers`) object. */
   servers: Record<string, unknown>;
 }
@@ -94,7 +104,12 @@ function isOverrideOnly(raw: Record<string, unknown>): boolean {
 }
 
 /** Checks one entry; a string is why it cannot be used. */
-export function parseServerEntry(name: string, raw: unknown, source: McpConfigSource): McpServerConfig | string {
+export function parseServerEntry(
+  name: string,
+  raw: unknown,
+  source: McpConfigSource,
+  origin: McpOrigin,
+): McpServerConfig | string {
   if (!SERVER_NAME.test(name)) return `invalid server name "${name}" (use letters, digits, "_" and "-")`;
   if (!isRecord(raw)) return `server "${name}" must be an object`;
   const type = raw.type;
@@ -108,6 +123,7 @@ export function parseServerEntry(name: string, raw: unknown, source: McpConfigSo
   const common = {
     name,
     source,
+    origin,
     enabled: raw.enabled !== false,
     ...(typeof raw.timeout === "number" ? { timeoutMs: Math.round(raw.timeout * 1000) } : {}),
     ...(typeof raw.description === "string" && raw.description.trim() ? { description: raw.description.trim() } : {}),
@@ -175,7 +191,7 @@ export function mergeMcpLayers(layers: readonly McpConfigLayer[]): McpConfig {
         });
         continue;
       }
-      const parsed = parseServerEntry(name, raw, layer.source);
+      const parsed = parseServerEntry(name, raw, layer.source, layer.origin);
       if (typeof parsed === "string") {
         issues.push({ source: layer.source, server: name, message: parsed });
         continue;

@@ -1,12 +1,17 @@
 /**
  * One MCP server, through the official client (`@modelcontextprotocol/sdk`): start (spawn or connect, initialize,
  * list tools), calls with a timeout and the caller's abort signal, and its end — stopped by us, failed to start,
- * died, or disconnected because it wrote something other than MCP messages on its stdout. A failure is reported
- * once, with the last lines the server wrote on stderr.
+ * died, or disconnected because it wrote something other than MCP messages on its stdout or a message larger than
+ * the client reads. A failure is reported once, with the last lines the server wrote on stderr. A stdio server's
+ * process is gone when a stop resolves, even one that ignores SIGTERM (mcp-process.ts). On Linux a stdio server is
+ * not this process's child (mcp-stdio-transport.ts: it could read this process's start-up environment, keys
+ * included); elsewhere the SDK's transport starts it as a child.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StdioClientTransport, type StdioServerParameters } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -18,8 +23,18 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { KeyRedactor } from "../agent/key-redactor.js";
 import type { ToolResult } from "../tools/types.js";
+import { canDetach } from "../tools/command-process.js";
 import type { McpServerConfig } from "./mcp-config.js";
-import { expandHome, expandMap } from "./mcp-expand.js";
+import { expandHome, expandMap, namedVars, type RefusedVars } from "./mcp-expand.js";
+import {
+  endProcess,
+  processesBelow,
+  startedGroup,
+  startedProcess,
+  stillRunning,
+  type StartedProcess,
+} from "./mcp-process.js";
+import { DetachedStdioTransport } from "./mcp-stdio-transport.js";
 
 /** Where a server is. */
 export type McpServerState = "stopped" | "starting" | "running" | "failed" | "disabled";
@@ -30,6 +45,8 @@ export interface McpConnectionEnv {
   cwd: string;
   /** The environment a stdio server inherits (the host's, without model keys). */
   baseEnv: () => NodeJS.ProcessEnv;
+  /** Names of the variables that hold model keys: `${VAR}` of a project's entry may not name them. */
+  keyEnvNames: () => readonly string[];
   /** Bound on initialize + tools/list. */
   startupTimeoutMs: number;
   clientInfo: { name: string; version: string };
@@ -64,6 +81,31 @@ function isGarbageError(err: unknown): boolean {
   return err instanceof SyntaxError || isSchemaError(err);
 }
 
+/**
+ * A stdio message longer than the client's read buffer: the SDK's ReadBuffer throws this (its only sign) and
+ * drops the connection; what follows on stdout would otherwise be reported as garbage.
+ */
+function isOverflowError(err: unknown): boolean {
+  return err instanceof Error && /^ReadBuffer exceeded maximum size/.test(err.message);
+}
+
+const BUFFER_MB = Math.round(STDIO_DEFAULT_MAX_BUFFER_SIZE / (1024 * 1024));
+
+/** The SDK's stdio transport, remembering the process it started (the SDK forgets it when a close begins). */
+class TrackedStdioTransport extends StdioClientTransport {
+  constructor(
+    params: StdioServerParameters,
+    private readonly onSpawn: (p: StartedProcess) => void,
+  ) {
+    super(params);
+  }
+
+  override async start(): Promise<void> {
+    await super.start();
+    if (this.pid !== null) this.onSpawn(startedProcess(this.pid));
+  }
+}
+
 /** One line out of a schema error: where and what. */
 function schemaProblem(err: Error & { issues?: { path?: unknown[]; message?: string }[] }): string {
   const first = err.issues?.[0];
@@ -88,6 +130,10 @@ export class McpConnection {
   private stderrPartial = "";
   /** Set when we close it on purpose, so the close is not a death. */
   private closing = false;
+  /** Set when the server was dropped for a message over the client's buffer: calls say "result too large". */
+  private overflowed = false;
+  /** Processes started (and those below them), by pid, not yet seen gone. */
+  private readonly processes = new Map<number, StartedProcess>();
   /** Bumped by every start and stop; callbacks of an older client are ignored. */
   private generation = 0;
   /** Values filled in from the environment (`${TOKEN}` in env or headers): kept out of reports and results. */
@@ -118,11 +164,23 @@ export class McpConnection {
     expanded: Record<string, string>,
   ): Record<string, string> {
     for (const v of Object.values(raw))
-      for (const m of v.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g)) {
-        const value = process.env[m[1] ?? m[2]];
+      for (const name of namedVars(v)) {
+        const value = process.env[name];
         if (value) this.secrets.push(value);
       }
     return expanded;
+  }
+
+  /** `map` expanded from the environment; a project's entry may not name a model key. */
+  private expand(map: Readonly<Record<string, string>>, what: string): Record<string, string> {
+    const keys = this.config.origin === "project" ? new Set(this.env.keyEnvNames()) : undefined;
+    const refuse: RefusedVars | undefined = keys && {
+      isRefused: (name) => keys.has(name),
+      why:
+        `a model key, which an entry of a project file (${this.config.source}) is not given. Keys are filled in ` +
+        "only for servers of your own mcp.json (~/.pi/agent/mcp.json) or your user settings (agentTree.mcp.servers)",
+    };
+    return this.rememberSecrets(map, expandMap(map, process.env, `MCP server "${this.name}" ${what}`, refuse));
   }
 
   /** The name of the server. */
@@ -132,6 +190,7 @@ export class McpConnection {
 
   /** pid of a running stdio server. */
   get pid(): number | undefined {
+    if (this.transport instanceof DetachedStdioTransport) return this.transport.pid;
     return this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined;
   }
 
@@ -165,22 +224,23 @@ export class McpConnection {
 
   private createTransport(): Transport {
     const t = this.config.transport;
-    const what = `MCP server "${this.name}"`;
     if (t.type === "http") {
-      const headers = this.rememberSecrets(t.headers, expandMap(t.headers, process.env, `${what} header`));
+      const headers = this.expand(t.headers, "header");
       return new StreamableHTTPClientTransport(new URL(t.url), { requestInit: { headers } });
     }
-    const env = { ...this.env.baseEnv(), ...this.rememberSecrets(t.env, expandMap(t.env, process.env, `${what} env`)) };
+    const env = { ...this.env.baseEnv(), ...this.expand(t.env, "env") };
     const defined = Object.fromEntries(
       Object.entries(env).filter((e): e is [string, string] => typeof e[1] === "string"),
     );
-    const transport = new StdioClientTransport({
-      command: expandHome(t.command),
-      args: t.args.map(expandHome),
-      cwd: path.resolve(this.env.cwd, expandHome(t.cwd ?? ".")),
-      env: defined,
-      stderr: "pipe",
-    });
+    const cwd = path.resolve(this.env.cwd, expandHome(t.cwd ?? "."));
+    // Spawning in a missing folder says "spawn <the program> ENOENT", naming the wrong thing.
+    if (!fs.statSync(cwd, { throwIfNoEntry: false })?.isDirectory())
+      throw new Error(`its working folder ${cwd} does not exist or is not a folder`);
+    const params = { command: expandHome(t.command), args: t.args.map(expandHome), cwd, env: defined };
+    const remember = (p: StartedProcess): void => void this.processes.set(p.pid, p);
+    const transport = canDetach()
+      ? new DetachedStdioTransport(params, (pid) => remember(startedGroup(pid)))
+      : new TrackedStdioTransport({ ...params, stderr: "pipe" }, remember);
     transport.stderr?.on("data", (chunk: Buffer) => this.keepStderr(chunk.toString("utf8")));
     return transport;
   }
@@ -196,6 +256,7 @@ export class McpConnection {
 
   private async connect(gen: number): Promise<void> {
     this.closing = false;
+    this.overflowed = false;
     let client: Client | undefined;
     try {
       const transport = this.createTransport();
@@ -209,7 +270,14 @@ export class McpConnection {
       };
       client.onerror = (err) => {
         if (gen !== this.generation || this.closing) return;
-        if (isGarbageError(err))
+        if (isOverflowError(err)) {
+          this.overflowed = true;
+          this.fail(
+            gen,
+            `it sent a message larger than the ${BUFFER_MB} MB the client reads (a result too large). ` +
+              "It was disconnected; Restart starts it again.",
+          );
+        } else if (isGarbageError(err))
           this.fail(
             gen,
             `it wrote something other than MCP messages on its standard output (${message(err).slice(0, 200)}); ` +
@@ -296,6 +364,12 @@ export class McpConnection {
       return result as CallToolResult;
     } catch (err) {
       // The server died or was disconnected during the call: say why, not "Connection closed".
+      if ((this.state as McpServerState) === "failed" && this.overflowed)
+        throw new Error(
+          `MCP tool ${this.name}/${tool}: result too large (the server sent more than the ${BUFFER_MB} MB the ` +
+            "client reads in one message) — ask for less. The server was disconnected; it starts again with Restart " +
+            "in Agent: Show MCP Servers.",
+        );
       if ((this.state as McpServerState) === "failed" && this.error) throw new Error(this.error.split("\n")[0]);
       if (isSchemaError(err))
         throw new Error(`MCP server "${this.name}" sent a malformed result for ${tool} (${schemaProblem(err)})`);
@@ -307,7 +381,7 @@ export class McpConnection {
     }
   }
 
-  /** Stops it (the process ends: stdin closed, then SIGTERM, then SIGKILL). */
+  /** Stops it; resolves when its process is gone (stdin closed, then SIGTERM, then SIGKILL). */
   async stop(state: "stopped" | "disabled" = "stopped"): Promise<void> {
     this.generation++;
     this.starting = undefined;
@@ -318,17 +392,35 @@ export class McpConnection {
     this.env.onChange();
   }
 
+  /** Closes the client and waits until every process this connection started is gone. */
   private async closeClient(): Promise<void> {
     const client = this.client;
     const transport = this.transport;
     this.client = undefined;
     this.transport = undefined;
     this.closing = true;
-    try {
-      if (client) await client.close();
-      else await transport?.close();
-    } catch {
-      // Closing a dead server can fail; it is gone either way.
-    }
+    // Before stdin closes: a launcher (npx, a script) that exits first would orphan what it started.
+    for (const p of [...this.processes.values()])
+      for (const below of processesBelow(p)) this.processes.set(below.pid, below);
+    const close = (async () => {
+      try {
+        if (client) await client.close();
+        else await transport?.close();
+      } catch {
+        // Closing a dead server can fail; its process is seen to below.
+      }
+    })();
+    await Promise.all([close, this.endProcesses()]);
+  }
+
+  /** Ends the processes this connection started that still run (the SDK's close may not have been waited for). */
+  private async endProcesses(): Promise<void> {
+    await Promise.all(
+      [...this.processes.values()].map(async (p) => {
+        if (await endProcess(p)) this.processes.delete(p.pid);
+      }),
+    );
+    // One that survived SIGKILL (stuck in the kernel) is tried again at the next stop.
+    for (const p of [...this.processes.values()]) if (!stillRunning(p)) this.processes.delete(p.pid);
   }
 }

@@ -7,10 +7,10 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
-import { isIgnored, parseGitignore } from "../tools/gitignore.js";
+import { isIgnored } from "../tools/gitignore.js";
 import { resolveInWorkspace } from "../tools/path-guard.js";
 import { openFileInside, openFolderInside, folderPath } from "../tools/workspace-open.js";
-import { SKIP_DIRS } from "../tools/walk.js";
+import { SKIP_DIRS, readIgnoreRules } from "../tools/walk.js";
 
 /** Text of one attached file (or selection) kept in the message; the rest is cut with a note. */
 export const MAX_ATTACHMENT_BYTES = 100 * 1024;
@@ -97,7 +97,8 @@ async function folderAttachment(cwd: string, abs: string, real: string, realRoot
   } finally {
     await handle.close();
   }
-  const rules = await ownIgnoreRules(real);
+  // Its own .gitignore only (the listing is one level deep), read as the file walker reads one.
+  const rules = await readIgnoreRules(path.join(real, ".gitignore"), realRoot, "");
   const names = entries
     .filter((e) => !(e.isDirectory() && SKIP_DIRS.has(e.name)) && !isIgnored(rules, e.name, e.isDirectory()))
     .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
@@ -113,16 +114,6 @@ async function folderAttachment(cwd: string, abs: string, real: string, realRoot
     block: `<folder name="${abs}">\nContents of ${rel}/ (.gitignore honoured):\n${listing}\n</folder>`,
     truncated,
   };
-}
-
-/** The folder's own .gitignore (the listing is one level deep, so only its rules for direct children). */
-async function ownIgnoreRules(real: string): Promise<ReturnType<typeof parseGitignore>> {
-  try {
-    const text = await fs.readFile(path.join(real, ".gitignore"), "utf8");
-    return parseGitignore(text.slice(0, 1024 * 1024), "");
-  } catch {
-    return [];
-  }
 }
 
 /** The block pi writes for an attached file. */

@@ -30,7 +30,7 @@ export function imageProblem(img: { mimeType: string; data: string }): string | 
 }
 
 /** True when `model` takes images (its `input` lists "image"). */
-export function acceptsImages(model: Pick<ModelInfo, "input">): boolean {
+export function acceptsImages(model: Partial<Pick<ModelInfo, "input">>): boolean {
   return model.input?.includes("image") === true;
 }
 

@@ -12,15 +12,23 @@
  * machine) overlaps the model's first reply.
  *
  * Layout: `<copiesDir>/<key>/copy.json` (who owns it), `<key>/index` (git's stat cache of the copy) and
- * `<key>/files/` (the work folder).
+ * `<key>/files/` (the work folder); `<copiesDir>/<key>.lock` while its maker holds it.
+ *
+ * The maker's claim: a window that makes a copy takes the writer lock of src/core/session/lock.ts on the copy's
+ * folder (`<key>.lock`, refreshed every 10 s, released when the process exits) *before* the folder exists, and
+ * holds it while the branch runs. A clean-up, in this window or another, removes a copy only after taking that
+ * lock itself, which it cannot while the maker's process lives; so a copy still being made (no `copy.json` yet, or
+ * no branch in a session file yet) or one whose branch runs is never removed, and one whose maker died is.
  */
 import { randomBytes } from "node:crypto";
+import { lstatSync, readdirSync, type Dirent } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { GitRunner, type GitLocation } from "../checkpoints/git-runner.js";
 import { commitMessage, isCommitId, parseCommitMeta } from "../checkpoints/shadow-repo.js";
 import { rawDiff, toFileChange } from "../checkpoints/tree-diff.js";
 import type { FileChange } from "../checkpoints/types.js";
+import { SessionLock } from "../session/lock.js";
 
 /** What `copy.json` records: the copy's owner, so one found at start-up can be judged an orphan. */
 export interface BranchCopyInfo {
@@ -109,6 +117,8 @@ export class BranchCopy {
   private readonly stopFill = new AbortController();
   /** Writes of `copy.json` and the removal of the folder, one after another (never a write into a removed copy). */
   private serial: Promise<unknown> = Promise.resolve();
+  /** The maker's claim (see the file comment) until `release()` or `remove()`. */
+  private claim: SessionLock | undefined;
 
   private constructor(
     /** The copy's own folder under the copies folder. */
@@ -117,7 +127,9 @@ export class BranchCopy {
     private readonly git: GitRunner,
     head: { commit: string; tree: string },
     fill?: (copy: BranchCopy, signal: AbortSignal) => Promise<string>,
+    claim?: SessionLock,
   ) {
+    this.claim = claim;
     this.head = head;
     this.state = fill ? "filling" : "complete";
     this.ready_ = fill ? this.watchFill(fill(this, this.stopFill.signal)) : Promise.resolve();
@@ -152,7 +164,8 @@ export class BranchCopy {
    * Starts a copy of the files of `checkpointId` in a new folder under `copiesDir` and returns at once: the folder
    * and its `copy.json` exist, the files are written in the background (`ready`). Throws when `copiesDir` lies
    * inside the workspace folder (the copy would be recorded as the workspace's files), the id is not a commit id,
-   * or the folder cannot be made; a failure leaves nothing behind.
+   * or the folder cannot be made; a failure leaves nothing behind. The copy is claimed (see the file comment) until
+   * `release()` or `remove()`.
    */
   static async materialize(options: MaterializeOptions): Promise<BranchCopy> {
     const folder = path.resolve(options.folder);
@@ -170,20 +183,34 @@ export class BranchCopy {
       fromCheckpoint: options.checkpointId,
       createdAt: new Date().toISOString(),
     };
-    await fs.mkdir(path.join(root, "files"), { recursive: true });
+    // Claimed before the folder exists: no clean-up can take a copy it finds half made.
+    await fs.mkdir(copiesDir, { recursive: true });
+    const claim = SessionLock.acquire(root, root, undefined);
     try {
+      await fs.mkdir(path.join(root, "files"), { recursive: true });
       await writeInfo(root, info);
     } catch (error) {
       await fs.rm(root, { recursive: true, force: true });
+      claim.release();
       throw error;
     }
     const git = runnerFor(options.storeDir, root, options.env);
     const after = options.after?.catch(() => undefined);
-    return new BranchCopy(root, info, git, { commit: options.checkpointId, tree: "" }, async (copy, signal) => {
+    const fill = async (copy: BranchCopy, signal: AbortSignal): Promise<string> => {
       // A copy removed while it waits for its turn stops waiting.
       await Promise.race([after, new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }))]);
       return writeFiles(copy, git, options.checkpointId, signal);
-    });
+    };
+    return new BranchCopy(root, info, git, { commit: options.checkpointId, tree: "" }, fill, claim);
+  }
+
+  /**
+   * Lets go of the maker's claim (its branch ended): from now on a clean-up judges the copy by its owner in
+   * `copy.json` (see removeOrphanCopies). Idempotent.
+   */
+  release(): void {
+    this.claim?.release();
+    this.claim = undefined;
   }
 
   /** Follows the writing of the files: the copy is complete, or it failed and is removed. */
@@ -197,6 +224,7 @@ export class BranchCopy {
       const removed = this.state === "removed";
       if (!removed) this.state = "failed";
       await this.inTurn(() => removeCopy(this.root, this.git)).catch(() => undefined);
+      this.release();
       const where = `The branch's copy of ${this.info.folder} (checkpoint ${this.info.fromCheckpoint.slice(0, 12)})`;
       if (removed) throw new Error(`${where} was removed before all its files were written`);
       const reason = error instanceof Error ? error.message : String(error);
@@ -287,7 +315,11 @@ export class BranchCopy {
     this.state = "removed";
     if (filling) this.stopFill.abort();
     await this.ready_.catch(() => undefined);
-    await this.inTurn(() => removeCopy(this.root, this.git));
+    try {
+      await this.inTurn(() => removeCopy(this.root, this.git));
+    } finally {
+      this.release();
+    }
   }
 }
 
@@ -354,11 +386,15 @@ export interface FoundCopy {
   bytes: number;
 }
 
+/** A maker's claim beside a copy (`<key>.lock`), or one being put in place (`<key>.lock.tmp-…`): not a copy. */
+const CLAIM_NAME = /\.lock(\.tmp-.*)?$/;
+
 /** Every copy under `copiesDir`, with its size (files and folders walked, links not followed). */
 export async function listBranchCopies(copiesDir: string): Promise<FoundCopy[]> {
   const names = await fs.readdir(copiesDir).catch(() => [] as string[]);
   const out: FoundCopy[] = [];
   for (const name of names.sort()) {
+    if (CLAIM_NAME.test(name)) continue;
     const root = path.join(copiesDir, name);
     const st = await fs.lstat(root).catch(() => undefined);
     if (!st?.isDirectory()) continue;
@@ -368,26 +404,62 @@ export async function listBranchCopies(copiesDir: string): Promise<FoundCopy[]> 
   return out;
 }
 
-/** Bytes of the files under `dir` (bounded by the file system; links are counted, not followed). */
+/** Entries a walk of `folderBytes` looks at between two turns of the event loop. */
+const WALK_SLICE = 256;
+
+/**
+ * Bytes of the files under `dir` (bounded by the file system; links are counted, not followed). It runs while
+ * branches do (the size cap, copies-cap.ts), so it is fast and yields: synchronous calls in slices of WALK_SLICE
+ * entries, each a few milliseconds, with a turn of the event loop between them. One awaited `lstat` per file took
+ * 1–3 s for 10,000 files on a loaded 2-core machine, slices 0.1–0.25 s (`npm run bench` prints a cap check).
+ */
 export async function folderBytes(dir: string): Promise<number> {
   let total = 0;
+  let sinceTurn = 0;
   const stack = [dir];
   while (stack.length > 0) {
     const current = stack.pop() as string;
-    const entries = await fs.readdir(current, { withFileTypes: true }).catch(() => []);
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(current, { withFileTypes: true });
+    } catch {
+      continue; // gone meanwhile, or unreadable
+    }
     for (const e of entries) {
       const p = path.join(current, e.name);
       if (e.isDirectory()) stack.push(p);
-      else total += (await fs.lstat(p).catch(() => undefined))?.size ?? 0;
+      else {
+        try {
+          total += lstatSync(p, { throwIfNoEntry: false })?.size ?? 0;
+        } catch {
+          // unreadable: counts nothing
+        }
+      }
+    }
+    sinceTurn += entries.length + 1;
+    if (sinceTurn >= WALK_SLICE) {
+      sinceTurn = 0;
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
   return total;
 }
 
+/** The maker's claim on the copy at `root` taken by this caller, or undefined when someone living holds it. */
+function tryClaim(root: string): SessionLock | undefined {
+  try {
+    return SessionLock.acquire(root, root, undefined);
+  } catch {
+    // Held by a living process (this one included), unresponsive, damaged or unreadable: the copy is left alone.
+    return undefined;
+  }
+}
+
 /**
  * Removes the copies `isOrphan` picks (a copy whose branch is gone, archived or adopted, or whose session file is
- * gone; one without a readable `copy.json` is always an orphan). Returns the removed folders. Refs of removed
- * copies are left to `removeCopyRef` by whoever holds the store (a ref only keeps objects alive).
+ * gone; one without a readable `copy.json` is always an orphan), except those a living process claims (being made,
+ * or their branch running: see the file comment). Returns the removed folders. Refs of removed copies are left to
+ * `removeCopyRef` by whoever holds the store (a ref only keeps objects alive).
  */
 export async function removeOrphanCopies(
   copiesDir: string,
@@ -396,11 +468,25 @@ export async function removeOrphanCopies(
   env?: NodeJS.ProcessEnv,
 ): Promise<string[]> {
   const removed: string[] = [];
-  for (const copy of await listBranchCopies(copiesDir)) {
-    if (copy.info && !(await isOrphan(copy.info))) continue;
-    const storeDir = copy.info ? storeDirOf?.(copy.info.folder) : undefined;
-    await removeCopy(copy.root, storeDir ? runnerFor(storeDir, copy.root, env) : undefined);
-    removed.push(copy.root);
+  for (const found of await listBranchCopies(copiesDir)) {
+    const claim = tryClaim(found.root);
+    if (!claim) continue;
+    try {
+      // Read again under the claim: its maker may have written it since the listing.
+      const info = await readInfo(found.root);
+      if (info && !(await isOrphan(info))) continue;
+      const storeDir = info ? storeDirOf?.(info.folder) : undefined;
+      await removeCopy(found.root, storeDir ? runnerFor(storeDir, found.root, env) : undefined);
+      removed.push(found.root);
+    } finally {
+      claim.release();
+    }
+  }
+  // Claims whose copy is gone (its maker died while removing it): taken and so removed.
+  for (const name of await fs.readdir(copiesDir).catch(() => [] as string[])) {
+    if (!name.endsWith(".lock")) continue;
+    const root = path.join(copiesDir, name.slice(0, -".lock".length));
+    if (!(await fs.lstat(root).catch(() => undefined))) tryClaim(root)?.release();
   }
   return removed;
 }

@@ -13,8 +13,7 @@ import { SystemPromptSync, promptTextOf } from "../agent/system-prompt-sync.js";
 import { CHECKPOINT_ENTRY_TYPE, findPathCheckpoint, MAX_LISTED_FILES } from "../checkpoints/session-link.js";
 import type { CheckpointEntryData, CheckpointMoment } from "../checkpoints/session-link.js";
 import { convertToLlm, emptyUsage, type AgentMessage, type AssistantMessage, type Usage } from "../messages.js";
-import { resolveApiKey } from "../providers/api-key.js";
-import { streamCompletion } from "../providers/stream-completion.js";
+import type { ModelRegistry } from "../providers/model-registry.js";
 import type { SystemPromptProvider } from "../prompt/workspace-prompt.js";
 import type { ModelInfo, StreamRequest, ThinkingLevel } from "../providers/types.js";
 import type { SessionManager } from "../session/session-manager.js";
@@ -32,6 +31,8 @@ export interface BranchRunOptions {
   parentId: string | null;
   prompt: string;
   model: ModelInfo;
+  /** The registry the model comes from: requests go through it (unless `stream` is given). */
+  modelRegistry?: Pick<ModelRegistry, "stream">;
   kind: BranchRunKind;
   /** Shared by the branches started together. */
   groupId: string;
@@ -41,7 +42,7 @@ export interface BranchRunOptions {
   cwd: string;
   /** Asked before every tool call; default: approve everything. */
   approve?: ToolApprovalPolicy;
-  /** The host's key for a model; the environment is consulted when it returns nothing. */
+  /** The host's key for a model; when it returns nothing, the provider resolves its own credentials. */
   getApiKey?: (model: ModelInfo) => Promise<string | undefined>;
   /** Values that must never reach the session or a view (keys of the environment); see KeyRedactor. */
   secretValues?: () => readonly string[];
@@ -67,6 +68,13 @@ export interface BranchRunOptions {
   onEvent?: (event: BranchEvent) => void;
 }
 
+/** The stream a branch's requests go through: `stream`, else its registry's. */
+function streamOf(options: BranchRunOptions): StreamFn {
+  const registry = options.modelRegistry;
+  if (!registry) throw new Error("runBranch needs a modelRegistry (or a stream function) to call the model");
+  return (request) => registry.stream(request);
+}
+
 /** What a branch run reports while it runs. */
 export type BranchEvent = AgentEvent | { type: "branch_entry"; entryId: string };
 
@@ -88,6 +96,17 @@ export interface BranchOutcome {
 }
 
 const approveAll: ToolApprovalPolicy = async () => ({ approved: true });
+
+/**
+ * The reason to abort a branch's `signal` with when it is stopped for a reason the user must read (its copies went
+ * over their size cap): the branch ends as `stopped` with this message as its error, in its outcome and run line.
+ */
+export class BranchStop extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BranchStop";
+  }
+}
 
 /** `tools`, each waiting for the copy's files before it runs (a failed copy fails the call with its error). */
 function afterCopy(tools: readonly AgentTool[], copy: BranchCopy | undefined): readonly AgentTool[] {
@@ -228,6 +247,7 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
           contextMessages: () => [...base, ...own],
           append: (m) => append(m),
           onError: (error) => emit({ type: "error", error, source: "hook" }),
+          redact: (text) => redactor.redactText(text),
         });
 
   const buildRequest = async (): Promise<StreamRequest> => {
@@ -242,17 +262,14 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
       model: options.model,
       messages: convertToLlm([...base, ...own]),
       tools: options.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
-      apiKey: resolveApiKey(options.model, fromHost),
+      ...(fromHost?.trim() ? { apiKey: fromHost.trim() } : {}),
       signal,
       thinkingLevel: options.thinkingLevel ?? "off",
       onRetry: (info) => emit({ type: "retry", attempt: info.attempt, delayMs: info.delayMs, error: info.error }),
     };
     if (sync) {
       const prompt = await sync.beforeRequest();
-      if (prompt) {
-        request.systemPrompt = prompt.text;
-        if (prompt.stableLength) request.systemPromptStableLength = prompt.stableLength;
-      }
+      if (prompt) request.systemPrompt = prompt.text;
     } else {
       const replayed = promptTextOf(base);
       if (replayed !== "") request.systemPrompt = replayed;
@@ -264,7 +281,9 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
   let failure: string | undefined;
   emit({ type: "agent_start" });
   try {
-    const user: AgentMessage = { role: "user", content: options.prompt, timestamp: Date.now() };
+    // The host's key is known before the branch's prompt is recorded: a key in it is redacted as in a tool result.
+    redactor.learn(await options.getApiKey?.(options.model).catch(() => undefined));
+    const user: AgentMessage = { role: "user", content: redactor.redactText(options.prompt), timestamp: Date.now() };
     emit({ type: "message_start", message: user });
     append(user);
     branchId = contentTip;
@@ -282,7 +301,7 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
       tools,
       approve: options.approve ?? approveAll,
       cwd: options.cwd,
-      stream: options.stream ?? streamCompletion,
+      stream: options.stream ?? streamOf(options),
       emit: (e) => {
         if (e.type === "tool_execution_start" && mutating.has(e.toolName)) filesMayHaveChanged = true;
         emit(e);
@@ -313,7 +332,9 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
         : failure !== undefined || modelError !== undefined
           ? "failed"
           : "done";
-  const error = failure ?? (state === "failed" ? modelError : undefined);
+  const reason: unknown = options.signal?.aborted ? options.signal.reason : undefined;
+  const stopMessage = copyFailure === undefined && reason instanceof BranchStop ? reason.message : undefined;
+  const error = stopMessage ?? failure ?? (state === "failed" ? modelError : undefined);
   if (branchId !== undefined) {
     try {
       appendBranchRunLine(sm, branchId, {

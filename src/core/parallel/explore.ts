@@ -6,9 +6,12 @@
  */
 import { randomBytes } from "node:crypto";
 import type { ModelInfo } from "../providers/types.js";
+import { createWorkspaceTools } from "../tools/workspace-tools.js";
+import type { SandboxPolicy } from "../tools/sandbox.js";
 import type { AgentTool } from "../tools/types.js";
 import { assertCopiesFit, BranchCopy } from "./branch-copy.js";
-import { runBranch, type BranchEvent, type BranchOutcome, type BranchRunOptions } from "./branch-run.js";
+import { BranchStop, runBranch, type BranchEvent, type BranchOutcome, type BranchRunOptions } from "./branch-run.js";
+import { CopiesMeter, guardCopiesCap } from "./copies-cap.js";
 
 /** Fewest and most branches one exploration starts. */
 export const MIN_PARALLEL_BRANCHES = 2;
@@ -29,6 +32,51 @@ export interface ExploreIsolation {
   env?: NodeJS.ProcessEnv;
 }
 
+/** The sandbox a branch's `bash` runs in (src/core/tools/sandbox.ts). */
+export interface BranchSandbox {
+  /** bwrap, as `findSandbox()` found it working. */
+  bwrap: string;
+  /** Whether commands may use the network. */
+  network: boolean;
+  /** More folders commands may read. */
+  readOnly?: readonly string[];
+}
+
+/** The tools of every branch. */
+export interface BranchTools {
+  /** The environment of each bash command (default: the host's without the built-in providers' key variables). */
+  commandEnv?: () => NodeJS.ProcessEnv;
+  /**
+   * Where the machine has a sandbox, each branch's `bash` runs in it: its copy writable, the workspace folder
+   * hidden, the system read-only, network as set. Undefined: `bash` starts in the copy's folder but can reach
+   * everything the extension host can (the host's approval says so).
+   */
+  sandbox?: BranchSandbox;
+  /** Offered after the workspace tools (MCP servers' tools: they run in their servers' processes, not in a copy). */
+  extraTools?: readonly AgentTool[];
+}
+
+/** The policy of a branch's sandbox: its copy writable, the workspace folder not visible. */
+export function branchSandboxPolicy(sandbox: BranchSandbox, copyDir: string, folder: string): SandboxPolicy {
+  return {
+    writable: [copyDir],
+    hidden: [folder],
+    network: sandbox.network,
+    ...(sandbox.readOnly ? { readOnly: sandbox.readOnly } : {}),
+  };
+}
+
+/** A branch's `bash` as its model is told about it in the sandbox, so it does not try what cannot work there. */
+function sandboxedBash(tool: AgentTool, sandbox: BranchSandbox): AgentTool {
+  const network = sandbox.network ? "" : ", and there is no network access";
+  return {
+    ...tool,
+    description:
+      `${tool.description} Commands run in a sandbox: only this folder can be changed, the rest of the file ` +
+      `system is read-only or absent${network}.`,
+  };
+}
+
 /** How to explore. */
 export type ExploreOptions = Omit<
   BranchRunOptions,
@@ -41,8 +89,11 @@ export type ExploreOptions = Omit<
   /** Used in turn across the branches. */
   models: readonly ModelInfo[];
   isolation: ExploreIsolation;
-  /** The tools of a branch, confined to its copy's folder. */
-  toolsFor: (dir: string) => AgentTool[];
+  /**
+   * The tools of a branch: read, write, edit, bash, grep, find and ls confined to its copy's folder (bash in the
+   * sandbox when given), then the extra ones. Each call that may change files is measured against the copies' cap.
+   */
+  tools?: BranchTools;
   /** The approval policy of branch `index` (so a question can name the branch that asks). */
   approveFor?: (index: number) => BranchRunOptions["approve"];
   onEvent?: (index: number, event: BranchEvent) => void;
@@ -106,12 +157,41 @@ export async function exploreInParallel(options: ExploreOptions): Promise<Explor
     throw error;
   }
   const groupId = `explore-${randomBytes(4).toString("hex")}`;
-  const { toolsFor, approveFor, onEvent, isolation: _iso, count: _count, models: _models, ...common } = options;
+  const {
+    tools: toolOptions,
+    approveFor,
+    onEvent,
+    isolation: _iso,
+    count: _count,
+    models: _models,
+    ...common
+  } = options;
   void _iso;
   void _count;
   void _models;
+  const meter = new CopiesMeter(isolation.copiesDir);
+  const sandbox = toolOptions?.sandbox;
   const branches = copies.map((copy, index): ExploreBranch => {
     const controller = new AbortController();
+    const own = createWorkspaceTools(copy.dir, {
+      ...(toolOptions?.commandEnv ? { commandEnv: toolOptions.commandEnv } : {}),
+      ...(sandbox
+        ? {
+            commandSandbox: () => ({
+              kind: "bubblewrap" as const,
+              bwrap: sandbox.bwrap,
+              policy: branchSandboxPolicy(sandbox, copy.dir, isolation.folder),
+            }),
+          }
+        : {}),
+    });
+    const described = sandbox ? own.map((tool) => (tool.name === "bash" ? sandboxedBash(tool, sandbox) : tool)) : own;
+    const tools = guardCopiesCap([...described, ...(toolOptions?.extraTools ?? [])], {
+      root: copy.root,
+      meter,
+      capBytes: isolation.capBytes,
+      stop: (message) => controller.abort(new BranchStop(message)),
+    });
     const model = models[index % models.length];
     const branch: ExploreBranch = {
       index,
@@ -128,7 +208,7 @@ export async function exploreInParallel(options: ExploreOptions): Promise<Explor
       model,
       kind: "explore",
       groupId,
-      tools: toolsFor(copy.dir),
+      tools,
       cwd: copy.dir,
       copy,
       signal: controller.signal,
@@ -141,6 +221,8 @@ export async function exploreInParallel(options: ExploreOptions): Promise<Explor
       },
     }).finally(() => {
       branch.running = false;
+      // The branch ended: a clean-up may now judge its copy by its owner (branch-copy.ts).
+      copy.release();
     });
     return branch;
   });

@@ -25,6 +25,7 @@ export {
 } from "./branch-run-lines.js";
 export {
   runBranch,
+  BranchStop,
   DEFAULT_BRANCH_MAX_TURNS,
   type BranchEvent,
   type BranchOutcome,
@@ -32,10 +33,14 @@ export {
 } from "./branch-run.js";
 export {
   exploreInParallel,
+  branchSandboxPolicy,
   MAX_PARALLEL_BRANCHES,
   MIN_PARALLEL_BRANCHES,
+  type BranchSandbox,
+  type BranchTools,
   type Exploration,
   type ExploreBranch,
   type ExploreIsolation,
   type ExploreOptions,
 } from "./explore.js";
+export { CopiesMeter, guardCopiesCap, overCapMessage, CAP_POLL_MS, type CopiesSize } from "./copies-cap.js";

@@ -1,9 +1,12 @@
 /**
  * Where instructions come from (pi 1.6's rules, docs/system-prompt.md), as plain paths, and reading one file with
- * the size cap. Nothing here caches: InstructionLoader does.
+ * the size cap, as the tools read files (guarded-files.ts). Nothing here caches: InstructionLoader does.
  */
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
+import { readGuardedText, type FileScope } from "./guarded-files.js";
+
+export type { FileScope } from "./guarded-files.js";
 
 /** Context file names in a folder, in order of preference: the first that exists is the folder's. */
 export const CONTEXT_FILE_NAMES: readonly string[] = [
@@ -29,42 +32,19 @@ export interface InstructionIssue {
   message: string;
 }
 
-/** Result of reading one file: its text, or nothing (absent), or an issue (too large, unreadable). */
+/** Result of reading one file: its text, or nothing (absent), or an issue (too large, unreadable, refused). */
 export type ReadOutcome =
   { kind: "text"; text: string } | { kind: "absent" } | { kind: "issue"; issue: InstructionIssue };
 
-function kb(bytes: number): string {
-  return `${Math.ceil(bytes / 1024)} KB`;
-}
-
 /**
- * Reads `file` as UTF-8 (BOM removed). Absent (or a folder) is not an issue; a file over `maxBytes` or one that
- * cannot be read is, with a message naming it.
+ * Reads `file` as UTF-8 (BOM removed), as `scope` says (default: the user's own folder, links followed; see
+ * guarded-files.ts). Absent (or a folder) is not an issue; a file over `maxBytes`, a link leading out of the
+ * scope's root, a FIFO or device, or one that cannot be read is, with a message naming it.
  */
-export async function readInstructionFile(file: string, maxBytes: number): Promise<ReadOutcome> {
-  let handle: fs.FileHandle;
-  try {
-    handle = await fs.open(file, "r");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "absent" };
-    return { kind: "issue", issue: { path: file, message: `Skipped ${file}: ${(err as Error).message}` } };
-  }
-  try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) return { kind: "absent" };
-    if (stat.size > maxBytes)
-      return {
-        kind: "issue",
-        issue: { path: file, message: `Skipped ${file}: ${kb(stat.size)} is over the ${kb(maxBytes)} limit` },
-      };
-    const text = (await handle.readFile({ encoding: "utf8" })).replace(/^\uFEFF/, "");
-    return { kind: "text", text };
-  } catch (err) {
-    return { kind: "issue", issue: { path: file, message: `Skipped ${file}: ${(err as Error).message}` } };
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
+export async function readInstructionFile(file: string, maxBytes: number, scope: FileScope = {}): Promise<ReadOutcome> {
+  const read = await readGuardedText(file, maxBytes, scope);
+  if (read.kind !== "refused") return read;
+  return { kind: "issue", issue: { path: file, message: `Skipped ${file}: ${read.reason}` } };
 }
 
 /** `dir` and each of its parents up to the root, root first. */
@@ -97,12 +77,15 @@ export function contextFolders(agentDir: string, workspaceFolders: readonly stri
 
 /**
  * `.agents/skills` folders from `dir` up to its git repository's root (or the file system's root outside a
- * repository), as pi looks for them.
+ * repository), as pi looks for them, but never the home folder's or above it: `home` and what is above are not
+ * the project's (a workspace outside the home folder climbs as pi does).
  */
-export async function agentsSkillDirs(dir: string): Promise<string[]> {
+export async function agentsSkillDirs(dir: string, home: string): Promise<string[]> {
   const out: string[] = [];
   const chain = ancestorsRootFirst(dir).reverse();
+  const homeDir = path.resolve(home);
   for (const d of chain) {
+    if (d === homeDir) break;
     out.push(path.join(d, ".agents", "skills"));
     if (await exists(path.join(d, ".git"))) break;
   }

@@ -13,6 +13,7 @@ import {
   agentsSkillDirs,
   contextFolders,
   readInstructionFile,
+  type FileScope,
   type InstructionIssue,
 } from "./instruction-files.js";
 import type { ContextFile, SkillInfo } from "./prompt-options.js";
@@ -24,8 +25,13 @@ export interface InstructionSources {
   workspaceFolders: string[];
   /** pi's agent folder (getAgentDir()). */
   agentDir: string;
-  /** Workspace Trust: false leaves out the workspace's `.pi/` files and its skills. */
+  /**
+   * Workspace Trust: false leaves out the workspace's `.pi/` files and its skills, and any instruction file of the
+   * workspace (or its parents) reached through a link.
+   */
   trusted: boolean;
+  /** The home folder, where the `.agents/skills` climb stops (default: os.homedir()). */
+  homeDir?: string;
   /** Cap per file (default 64 KiB). */
   maxFileBytes?: number;
 }
@@ -46,6 +52,8 @@ export interface LoadedInstructions {
   watchFiles: string[];
   /** The skills folders looked into, present or not (the host watches the SKILL.md files below them). */
   skillFolders: string[];
+  /** How each listed skill's SKILL.md is read again (`/skill:name`), by its path: as the scan read it. */
+  skillScopes: Record<string, FileScope>;
 }
 
 /** See the file comment. */
@@ -97,12 +105,18 @@ export async function loadInstructions(sources: InstructionSources): Promise<Loa
   const folders = sources.workspaceFolders.map((f) => path.resolve(f));
   const cwd = folders[0];
 
+  const agentDir = path.resolve(sources.agentDir);
+  // A file the workspace brings is read through the path guard, rooted at the folder it belongs to (a workspace
+  // folder, or the parent whose context file it is); pi's agent folder is the user's own (guarded-files.ts).
+  const scopeOf = (root: string): FileScope =>
+    root === agentDir ? {} : { root, ...(sources.trusted ? {} : { noLinks: true }) };
+
   const contextFiles: ContextFile[] = [];
-  for (const dir of contextFolders(sources.agentDir, folders)) {
+  for (const dir of contextFolders(agentDir, folders)) {
     for (const name of CONTEXT_FILE_NAMES) {
       const file = path.join(dir, name);
       watchFiles.push(file);
-      const read = await readInstructionFile(file, maxBytes);
+      const read = await readInstructionFile(file, maxBytes, scopeOf(dir));
       if (read.kind === "absent") continue;
       if (read.kind === "issue") issues.push(read.issue);
       else contextFiles.push({ path: file, content: read.text });
@@ -113,7 +127,7 @@ export async function loadInstructions(sources: InstructionSources): Promise<Loa
   for (const dir of folders) {
     const file = path.join(dir, COPILOT_INSTRUCTIONS);
     watchFiles.push(file);
-    const read = await readInstructionFile(file, maxBytes);
+    const read = await readInstructionFile(file, maxBytes, scopeOf(dir));
     if (read.kind === "issue") issues.push(read.issue);
     else if (read.kind === "text") contextFiles.push({ path: file, content: read.text });
   }
@@ -121,12 +135,12 @@ export async function loadInstructions(sources: InstructionSources): Promise<Loa
   /** The project's file when trusted and present, else the agent folder's. */
   const firstOf = async (name: string): Promise<string | undefined> => {
     const candidates = [
-      ...(sources.trusted && cwd ? [path.join(cwd, PROJECT_CONFIG_DIR, name)] : []),
-      path.join(sources.agentDir, name),
+      ...(sources.trusted && cwd ? [{ file: path.join(cwd, PROJECT_CONFIG_DIR, name), scope: scopeOf(cwd) }] : []),
+      { file: path.join(agentDir, name), scope: {} },
     ];
-    for (const file of candidates) {
+    for (const { file, scope } of candidates) {
       watchFiles.push(file);
-      const read = await readInstructionFile(file, maxBytes);
+      const read = await readInstructionFile(file, maxBytes, scope);
       if (read.kind === "issue") issues.push(read.issue);
       if (read.kind === "text") return read.text.trim();
     }
@@ -135,21 +149,32 @@ export async function loadInstructions(sources: InstructionSources): Promise<Loa
   const customPrompt = await firstOf("SYSTEM.md");
   const appendSystemPrompt = await firstOf("APPEND_SYSTEM.md");
 
-  const skillDirs = [path.join(sources.agentDir, "skills")];
+  const skillDirs: { dir: string; scope: FileScope; kind: "user" | "project" }[] = [
+    { dir: path.join(agentDir, "skills"), scope: {}, kind: "user" },
+  ];
   if (sources.trusted && cwd) {
-    const home = path.join(os.homedir(), ".agents", "skills");
+    const project = (dir: string, root: string): (typeof skillDirs)[number] => ({
+      dir,
+      scope: scopeOf(root),
+      kind: "project",
+    });
     skillDirs.push(
-      path.join(cwd, PROJECT_CONFIG_DIR, "skills"),
-      ...(await agentsSkillDirs(cwd)).filter((d) => d !== home),
-      path.join(cwd, ".claude", "skills"),
+      project(path.join(cwd, PROJECT_CONFIG_DIR, "skills"), cwd),
+      // Each `.agents/skills` is rooted at the folder holding `.agents`.
+      ...(await agentsSkillDirs(cwd, sources.homeDir ?? os.homedir())).map((d) =>
+        project(d, path.dirname(path.dirname(d))),
+      ),
+      project(path.join(cwd, ".claude", "skills"), cwd),
     );
   }
   const skills: SkillInfo[] = [];
+  const skillScopes: Record<string, FileScope> = {};
   const byName = new Map<string, SkillInfo>();
-  for (const dir of skillDirs) {
-    const scan = await scanSkillsDir(dir, maxBytes);
+  for (const { dir, scope, kind } of skillDirs) {
+    const scan = await scanSkillsDir(dir, maxBytes, scope);
     issues.push(...scan.issues);
-    for (const skill of scan.skills) {
+    for (const found of scan.skills) {
+      const skill: SkillInfo = { ...found, scope: kind };
       const first = byName.get(skill.name);
       if (first) {
         issues.push({
@@ -160,6 +185,7 @@ export async function loadInstructions(sources: InstructionSources): Promise<Loa
       }
       byName.set(skill.name, skill);
       skills.push(skill);
+      skillScopes[skill.filePath] = scope;
     }
   }
 
@@ -172,6 +198,7 @@ export async function loadInstructions(sources: InstructionSources): Promise<Loa
     issues,
     restrictedByTrust,
     watchFiles,
-    skillFolders: skillDirs,
+    skillFolders: skillDirs.map((d) => d.dir),
+    skillScopes,
   };
 }

@@ -28,6 +28,11 @@ export interface SkillInfo {
   filePath: string;
   /** `disable-model-invocation: true`: not listed for the model. */
   disableModelInvocation?: boolean;
+  /**
+   * `user`: from pi's agent folder, whose skill folders `read` may open; `project`: from the workspace or its
+   * parents (never a read root). Absent (a skill a hook made up): treated as `project`.
+   */
+  scope?: "user" | "project";
 }
 
 /** Everything the prompt is built from. Collections are the hook's to change. */

@@ -3,12 +3,14 @@
  * honouring PI_CODING_AGENT_DIR) and the workspace's `.pi/prompts/` is a `/name` command whose text the
  * user message receives, its arguments substituted (template-args.ts). Loaded as pi 1.6 loads them: the
  * file name is the command, frontmatter `description` (else the first non-empty line, cut at 60
- * characters) and `argument-hint` show in the completion list.
+ * characters) and `argument-hint` show in the completion list. The files are read as the tools read files
+ * (guarded-files.ts): a workspace template is refused when it is a link leading out of its workspace folder or not
+ * a regular file (a FIFO must not block the completion list), and the cap counts the bytes read.
  */
-import fs from "node:fs/promises";
 import path from "node:path";
 import { getAgentDir } from "../session/paths.js";
 import { parseFrontmatter } from "./frontmatter.js";
+import { listGuardedFolder, readGuardedText, type FileScope } from "./guarded-files.js";
 import { parseCommandArgs, substituteArgs } from "./template-args.js";
 
 /** A template file too large for a prompt is skipped (with a diagnostic) rather than read. */
@@ -47,35 +49,46 @@ export interface LoadedTemplates {
   diagnostics: TemplateDiagnostic[];
 }
 
-/** The prompt folders `opts` names, in load order. */
-export function templateDirs(opts: LoadTemplatesOptions): { dir: string; scope: PromptTemplate["scope"] }[] {
+/** The prompt folders `opts` names, in load order, each with how its files are read. */
+export function templateDirs(
+  opts: LoadTemplatesOptions,
+): { dir: string; scope: PromptTemplate["scope"]; access: FileScope }[] {
   return [
-    { dir: path.join(opts.agentDir ?? getAgentDir(), "prompts"), scope: "user" },
-    ...opts.projectDirs.map((root) => ({ dir: path.join(root, ".pi", "prompts"), scope: "project" as const })),
+    { dir: path.join(opts.agentDir ?? getAgentDir(), "prompts"), scope: "user", access: {} },
+    ...opts.projectDirs.map((root) => ({
+      dir: path.join(root, ".pi", "prompts"),
+      scope: "project" as const,
+      access: { root },
+    })),
   ];
 }
 
-/** Load every template; a folder that does not exist adds nothing, a bad file adds a diagnostic. */
+/** Load every template; a folder that does not exist adds nothing, a bad or refused file adds a diagnostic. */
 export async function loadPromptTemplates(opts: LoadTemplatesOptions): Promise<LoadedTemplates> {
   const out: LoadedTemplates = { templates: [], diagnostics: [] };
-  for (const { dir, scope } of templateDirs(opts)) {
-    let names: string[];
-    try {
-      names = (await fs.readdir(dir)).filter((n) => n.endsWith(".md")).sort();
-    } catch {
+  for (const { dir, scope, access } of templateDirs(opts)) {
+    const listed = await listGuardedFolder(dir, access);
+    if (listed.kind === "absent") continue;
+    if (listed.kind === "refused") {
+      out.diagnostics.push({ path: dir, message: listed.reason });
       continue;
     }
+    // Not folders: a link is resolved (and checked) when read, as pi counts a linked template file.
+    const names = listed.entries
+      .filter((e) => e.name.endsWith(".md") && !e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     for (const name of names) {
       const filePath = path.join(dir, name);
+      const read = await readGuardedText(filePath, MAX_TEMPLATE_BYTES, access);
+      if (read.kind === "absent") continue;
+      if (read.kind === "refused") {
+        const message = read.tooLarge ? `larger than ${MAX_TEMPLATE_BYTES / 1024} KiB; skipped` : read.reason;
+        out.diagnostics.push({ path: filePath, message });
+        continue;
+      }
       try {
-        // stat follows links, as pi does: a linked template file counts, a folder named x.md does not.
-        const st = await fs.stat(filePath);
-        if (!st.isFile()) continue;
-        if (st.size > MAX_TEMPLATE_BYTES) {
-          out.diagnostics.push({ path: filePath, message: `larger than ${MAX_TEMPLATE_BYTES / 1024} KiB; skipped` });
-          continue;
-        }
-        out.templates.push(templateOf(filePath, await fs.readFile(filePath, "utf8"), scope));
+        out.templates.push(templateOf(filePath, read.text, scope));
       } catch (e) {
         out.diagnostics.push({ path: filePath, message: e instanceof Error ? e.message : String(e) });
       }

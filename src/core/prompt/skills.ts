@@ -1,12 +1,13 @@
 /**
  * Skills (the Agent Skills convention pi and Claude Code follow): a folder holding a SKILL.md whose frontmatter
  * gives `name` and `description`. Found recursively under a skills folder (a folder with a SKILL.md is a skill and
- * is not searched further; dot folders and node_modules are skipped), bounded in depth and count.
+ * is not searched further; dot folders and node_modules are skipped). The scan reads as the tools read
+ * (guarded-files.ts: in the workspace no link leads out of its root) and is bounded: in depth, in skills, in
+ * folders looked into, and each real folder is entered once (a link cycle costs one visit).
  */
-import type { Dirent } from "node:fs";
-import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { parseFrontmatter } from "./frontmatter.js";
+import { listGuardedFolder, type FileScope } from "./guarded-files.js";
 import { readInstructionFile, type InstructionIssue } from "./instruction-files.js";
 import type { SkillInfo } from "./prompt-options.js";
 
@@ -14,6 +15,8 @@ import type { SkillInfo } from "./prompt-options.js";
 const MAX_DEPTH = 6;
 /** Skills read from one skills folder at most (a runaway folder must not stall every request). */
 const MAX_SKILLS_PER_DIR = 500;
+/** Folders looked into below one skills folder at most (a link to `/` or a huge tree ends here). */
+export const MAX_FOLDERS_PER_SKILLS_DIR = 2000;
 
 /** Skills of one folder and the files that were skipped. */
 export interface SkillScan {
@@ -23,12 +26,13 @@ export interface SkillScan {
   folders: string[];
 }
 
-/** Reads one SKILL.md; undefined with an issue when it has no description or cannot be read. */
+/** Reads one SKILL.md (as `scope` says); undefined with an issue when it has no description or cannot be read. */
 export async function readSkill(
   file: string,
   maxBytes: number,
+  scope: FileScope = {},
 ): Promise<{ skill?: SkillInfo; issue?: InstructionIssue }> {
-  const read = await readInstructionFile(file, maxBytes);
+  const read = await readInstructionFile(file, maxBytes, scope);
   if (read.kind === "absent") return {};
   if (read.kind === "issue") return { issue: read.issue };
   let frontmatter: Record<string, unknown>;
@@ -59,23 +63,37 @@ export async function readSkill(
   };
 }
 
-/** Scans `dir` for skills (see the file comment). A missing folder gives nothing. */
-export async function scanSkillsDir(dir: string, maxBytes: number): Promise<SkillScan> {
+/**
+ * Scans `dir` for skills (see the file comment), reading as `scope` says (default: the user's own folder, whose
+ * links are followed). A missing folder gives nothing.
+ */
+export async function scanSkillsDir(dir: string, maxBytes: number, scope: FileScope = {}): Promise<SkillScan> {
   const out: SkillScan = { skills: [], issues: [], folders: [] };
+  const entered = new Set<string>();
+  let stopped = false;
   const walk = async (current: string, depth: number): Promise<void> => {
-    if (out.skills.length >= MAX_SKILLS_PER_DIR) return;
-    let entries: Dirent[];
-    try {
-      entries = await fs.readdir(current, { withFileTypes: true });
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT" && code !== "ENOTDIR")
-        out.issues.push({ path: current, message: `Skipped skills in ${current}: ${(err as Error).message}` });
+    if (out.skills.length >= MAX_SKILLS_PER_DIR || stopped) return;
+    const listed = await listGuardedFolder(current, scope);
+    if (listed.kind === "absent") return;
+    if (listed.kind === "refused") {
+      out.issues.push({ path: current, message: `Skipped skills in ${current}: ${listed.reason}` });
       return;
     }
+    if (entered.has(listed.real)) return;
+    if (out.folders.length >= MAX_FOLDERS_PER_SKILLS_DIR) {
+      stopped = true;
+      out.issues.push({
+        path: dir,
+        message: `Skipped the rest of ${dir}: the scan stopped after ${MAX_FOLDERS_PER_SKILLS_DIR} folders`,
+      });
+      return;
+    }
+    entered.add(listed.real);
     out.folders.push(current);
-    if (entries.some((e) => e.name === "SKILL.md" && (e.isFile() || e.isSymbolicLink()))) {
-      const { skill, issue } = await readSkill(path.join(current, "SKILL.md"), maxBytes);
+    const { entries } = listed;
+    // Any SKILL.md that is not a folder is read, so a FIFO or a link leading out is reported, not passed over.
+    if (entries.some((e) => e.name === "SKILL.md" && !e.isDirectory())) {
+      const { skill, issue } = await readSkill(path.join(current, "SKILL.md"), maxBytes, scope);
       if (skill) out.skills.push(skill);
       if (issue) out.issues.push(issue);
       return;

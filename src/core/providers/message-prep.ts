@@ -1,6 +1,8 @@
 /**
- * Provider-neutral clean-up of the conversation before it is mapped to a wire format:
- * both APIs reject a tool call without a result, or a result without its call.
+ * Provider-neutral clean-up of the conversation before pi-ai maps it to a wire format. pi-ai replays neither a
+ * failed nor an aborted reply, and gives a tool call without a result a synthetic one; this keeps the results the
+ * agent loop wrote for the calls of such replies ("Aborted", "Not run: …") from reaching the wire without their
+ * call, which every API rejects, and says in our words why a call has no result.
  */
 import type { AssistantMessage, LlmMessage, ToolCall } from "../messages.js";
 
@@ -8,9 +10,10 @@ import type { AssistantMessage, LlmMessage, ToolCall } from "../messages.js";
 export const MISSING_TOOL_RESULT = "No result provided (the tool call was interrupted).";
 
 /**
- * - Assistant messages that failed or were aborted keep only their text (their tool calls never ran).
+ * - Assistant messages that failed or were aborted are left out, as pi-ai leaves them out (their tool calls never
+ *   ran); so are empty ones.
  * - Every tool call gets a result: a synthetic error result is inserted when none follows.
- * - Tool results whose call is unknown are dropped.
+ * - Tool results whose call is not pending (their reply was left out, or they name no call) are dropped.
  */
 export function prepareMessages(messages: readonly LlmMessage[]): LlmMessage[] {
   const out: LlmMessage[] = [];
@@ -38,10 +41,10 @@ export function prepareMessages(messages: readonly LlmMessage[]): LlmMessage[] {
     }
     flushPending();
     if (m.role === "assistant") {
-      const cleaned = cleanAssistant(m);
-      if (!cleaned) continue;
-      out.push(cleaned);
-      pending = cleaned.content.filter((c): c is ToolCall => c.type === "toolCall");
+      const kept = replayed(m);
+      if (!kept) continue;
+      out.push(kept);
+      pending = kept.content.filter((c): c is ToolCall => c.type === "toolCall");
     } else {
       out.push(m);
     }
@@ -50,12 +53,10 @@ export function prepareMessages(messages: readonly LlmMessage[]): LlmMessage[] {
   return out;
 }
 
-function cleanAssistant(m: AssistantMessage): AssistantMessage | undefined {
-  let content = m.content;
-  if (m.stopReason === "error" || m.stopReason === "aborted") {
-    content = content.filter((c) => c.type === "text" && c.text.trim() !== "");
-  }
-  content = content.filter((c) => c.type !== "text" || c.text !== "");
+/** The reply as it is replayed, or undefined when it is not (failed, aborted, or nothing in it). */
+function replayed(m: AssistantMessage): AssistantMessage | undefined {
+  if (m.stopReason === "error" || m.stopReason === "aborted") return undefined;
+  const content = m.content.filter((c) => c.type !== "text" || c.text !== "");
   if (content.length === 0) return undefined;
-  return content === m.content ? m : { ...m, content };
+  return content.length === m.content.length ? m : { ...m, content };
 }

@@ -1,8 +1,13 @@
-/** A failed model call, categorised so callers (and the UI) can react without parsing messages. */
+/**
+ * A failed model call, categorised so callers (and the UI) can react without parsing messages, and told in words a
+ * user can act on. pi-ai reports a failure as the reply's `errorMessage`; the HTTP status and headers of the
+ * request (seen by the fetch the provider layer hands pi-ai, see request-recorder.ts) and the network error, if
+ * any, decide the category.
+ */
 import type { AssistantMessage } from "../messages.js";
 import type { ProviderErrorKind } from "./types.js";
 
-/** Error thrown by `completeText` and used internally by the providers. Its message never holds an API key. */
+/** Error thrown by `completeText` / `ModelRegistry.complete`. Its message never holds an API key. */
 export class ProviderError extends Error {
   readonly kind: ProviderErrorKind;
   /** HTTP status, when the server answered. */
@@ -34,34 +39,52 @@ export class ProviderError extends Error {
   partial?: AssistantMessage;
 }
 
-/** Remove anything that looks like a secret: the given key, and common key shapes. */
-export function redactSecrets(text: string, apiKey?: string): string {
+/** Remove anything that looks like a secret: the given keys, and common key shapes. */
+export function redactSecrets(text: string, ...keys: (string | undefined)[]): string {
   let out = text;
-  if (apiKey && apiKey.length >= 4) out = out.split(apiKey).join("***");
+  for (const key of keys) if (key && key.length >= 4) out = out.split(key).join("***");
   return out.replace(/\b(sk-(?:ant-)?[A-Za-z0-9_-]{4})[A-Za-z0-9_*-]{8,}/g, "$1***");
 }
 
-interface ErrorLike {
-  status?: unknown;
-  headers?: unknown;
-  message?: unknown;
-  code?: unknown;
-  cause?: unknown;
-  name?: unknown;
-  error?: unknown;
-  type?: unknown;
+/** Parse `retry-after-ms` / `Retry-After` (seconds or HTTP date) into ms. */
+export function parseRetryAfter(
+  headers: Headers | Record<string, string> | undefined,
+  now = Date.now(),
+): number | undefined {
+  const get = (name: string): string | undefined =>
+    headers instanceof Headers ? (headers.get(name) ?? undefined) : headers?.[name];
+  const ms = get("retry-after-ms");
+  if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms.trim())) return Math.round(Number(ms));
+  const ra = get("retry-after");
+  if (ra === undefined) return undefined;
+  const t = ra.trim();
+  if (/^\d+(\.\d+)?$/.test(t)) return Math.round(Number(t) * 1000);
+  const date = Date.parse(t);
+  if (!Number.isNaN(date)) return Math.max(0, date - now);
+  return undefined;
 }
 
-function asErrorLike(e: unknown): ErrorLike | undefined {
-  return typeof e === "object" && e !== null ? (e as ErrorLike) : undefined;
+/**
+ * The server's own words in pi-ai's error text: the SDKs report an HTTP error as `"<status> <body>"`, the body often
+ * the provider's JSON error object; its `message` is what the user needs.
+ */
+export function serverWords(text: string): string {
+  const body = text.replace(/^\d{3}:?\s*/, "");
+  if (!body.startsWith("{")) return text;
+  try {
+    const parsed = JSON.parse(body) as { message?: unknown; error?: { message?: unknown } };
+    const message = parsed.error?.message ?? parsed.message;
+    return typeof message === "string" && message ? message : text;
+  } catch {
+    return text;
+  }
 }
 
-/** Walk the `cause` chain looking for a Node system error code (ECONNREFUSED, ...). */
-function findErrorCode(e: unknown): string | undefined {
+/** Walk the `cause` chain for a Node system error code (ECONNREFUSED, ...). */
+export function findErrorCode(e: unknown): string | undefined {
   let cur: unknown = e;
-  for (let depth = 0; depth < 6 && cur; depth++) {
-    const el = asErrorLike(cur);
-    if (!el) return undefined;
+  for (let depth = 0; depth < 6 && typeof cur === "object" && cur !== null; depth++) {
+    const el = cur as { code?: unknown; cause?: unknown };
     if (typeof el.code === "string" && /^E[A-Z]+$/.test(el.code)) return el.code;
     // undici wraps several attempts (IPv4/IPv6) in an AggregateError.
     if (cur instanceof AggregateError) {
@@ -75,107 +98,86 @@ function findErrorCode(e: unknown): string | undefined {
   return undefined;
 }
 
-function getHeader(headers: unknown, name: string): string | undefined {
-  if (!headers) return undefined;
-  if (headers instanceof Headers) return headers.get(name) ?? undefined;
-  if (typeof headers === "object") {
-    const v = (headers as Record<string, unknown>)[name];
-    return typeof v === "string" ? v : undefined;
-  }
-  return undefined;
-}
-
-/** Parse `retry-after-ms` / `Retry-After` (seconds or HTTP date) into ms. */
-export function parseRetryAfter(headers: unknown, now = Date.now()): number | undefined {
-  const ms = getHeader(headers, "retry-after-ms");
-  if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms.trim())) return Math.round(Number(ms));
-  const ra = getHeader(headers, "retry-after");
-  if (ra === undefined) return undefined;
-  const t = ra.trim();
-  if (/^\d+(\.\d+)?$/.test(t)) return Math.round(Number(t) * 1000);
-  const date = Date.parse(t);
-  if (!Number.isNaN(date)) return Math.max(0, date - now);
-  return undefined;
-}
-
-/** The server's own error text from an SDK APIError, if any. */
-function serverMessage(el: ErrorLike): string | undefined {
-  const body = asErrorLike(el.error);
-  if (body) {
-    if (typeof body.message === "string") return body.message;
-    const inner = asErrorLike(body.error);
-    if (inner && typeof inner.message === "string") return inner.message;
-  }
-  return typeof el.message === "string" ? el.message : undefined;
-}
-
-/** Context for turning SDK errors into messages a user can act on. */
-export interface ErrorContext {
+/** What the provider layer knows about a failed request. */
+export interface FailureFacts {
   provider: string;
   modelId: string;
   baseUrl: string;
-  apiKey?: string;
+  /** pi-ai's error text. */
+  message: string;
+  /** The last HTTP answer of the request, if one came. */
+  status?: number;
+  headers?: Headers;
+  /** The error fetch threw, if the request never got an answer or lost its body. */
+  networkError?: unknown;
+  /** The request was aborted. */
+  aborted: boolean;
+  /** Something of the reply had been streamed already. */
+  streamed: boolean;
+  /** Keys to keep out of the message. */
+  secrets: (string | undefined)[];
+  /** Environment variables that could hold the provider's key (for "no key" messages). */
+  keyEnvNames: readonly string[];
 }
 
-/**
- * Map any error thrown by an SDK (or fetch) to a ProviderError with a clear message.
- * Messages are redacted so they never contain the key.
- */
-export function toProviderError(e: unknown, ctx: ErrorContext, signal?: AbortSignal): ProviderError {
-  if (e instanceof ProviderError) return e;
-  if (signal?.aborted) return new ProviderError("aborted", "Request aborted", { cause: e });
-  const el = asErrorLike(e) ?? {};
-  const name = typeof el.name === "string" ? el.name : "";
-  const rawMsg = redactSecrets(serverMessage(el) ?? String(e), ctx.apiKey);
-  if (name === "APIUserAbortError" || name === "AbortError") return new ProviderError("aborted", "Request aborted");
-  const status = typeof el.status === "number" ? el.status : undefined;
+const NOT_CONFIGURED = /Provider is not configured|No API key|Failed to resolve API key/i;
+const STREAM_BROKE = /terminated|other side closed|ECONNRESET|socket hang up|network|fetch failed|connection/i;
+
+/** The failure as a ProviderError: its kind, and a message that says what to do. */
+export function classifyFailure(f: FailureFacts): ProviderError {
+  const said = redactSecrets(serverWords(f.message), ...f.secrets);
+  if (f.aborted) return new ProviderError("aborted", "Request aborted");
+  const status = f.status !== undefined && f.status >= 400 ? f.status : undefined;
   if (status !== undefined) {
-    const retryAfterMs = parseRetryAfter(el.headers);
-    const opts = { status, retryAfterMs };
+    const opts = { status, retryAfterMs: parseRetryAfter(f.headers) };
     if (status === 401 || status === 403)
       return new ProviderError(
         "auth",
-        `Authentication failed for ${ctx.provider} (HTTP ${status}): check the API key. Server said: ${rawMsg}`,
+        `Authentication failed for ${f.provider} (HTTP ${status}): check the API key. Server said: ${said}`,
         opts,
       );
     if (status === 404)
       return new ProviderError(
         "not_found",
-        `Model "${ctx.modelId}" not found at ${ctx.baseUrl} (HTTP 404). Server said: ${rawMsg}`,
+        `Model "${f.modelId}" not found at ${f.baseUrl} (HTTP 404). Server said: ${said}`,
         opts,
       );
     if (status === 429)
-      return new ProviderError("rate_limit", `Rate limited by ${ctx.provider} (HTTP 429): ${rawMsg}`, opts);
+      return new ProviderError("rate_limit", `Rate limited by ${f.provider} (HTTP 429): ${said}`, opts);
     if (status === 408 || status === 409 || status >= 500)
-      return new ProviderError("server", `${ctx.provider} server error (HTTP ${status}): ${rawMsg}`, opts);
-    return new ProviderError("bad_response", `${ctx.provider} rejected the request (HTTP ${status}): ${rawMsg}`, opts);
+      return new ProviderError("server", `${f.provider} server error (HTTP ${status}): ${said}`, opts);
+    return new ProviderError("bad_response", `${f.provider} rejected the request (HTTP ${status}): ${said}`, opts);
   }
-  // Mid-stream `error` events (e.g. Anthropic overloaded_error) arrive as APIError without status.
-  if (name.endsWith("APIError") && el.error !== undefined) {
-    const body = asErrorLike(el.error);
-    const inner = asErrorLike(body?.error);
-    const type = typeof inner?.type === "string" ? inner.type : typeof body?.type === "string" ? body.type : "";
-    const kind = type.includes("rate_limit") ? "rate_limit" : "server";
-    return new ProviderError(kind, `${ctx.provider} stream error: ${rawMsg}`);
-  }
-  if (e instanceof SyntaxError)
-    return new ProviderError("bad_response", `Malformed response from ${ctx.baseUrl}: ${rawMsg}`);
-  const code = findErrorCode(e);
-  if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
-    const err = new ProviderError("unreachable", `Cannot reach ${ctx.baseUrl}: is the server running? (${code})`);
-    err.refused = true;
-    return err;
-  }
-  if (
-    name === "APIConnectionError" ||
-    name === "APIConnectionTimeoutError" ||
-    code !== undefined ||
-    name === "TypeError"
-  ) {
+  if (NOT_CONFIGURED.test(f.message) && f.status === undefined && !f.streamed) {
+    const vars = f.keyEnvNames.length > 0 ? `set ${f.keyEnvNames.join(" or ")}, or ` : "";
     return new ProviderError(
-      "unreachable",
-      `Connection to ${ctx.baseUrl} failed${code ? ` (${code})` : ""}: ${rawMsg}`,
+      "auth",
+      `No API key for ${f.provider}: ${vars}run "Agent: Set API Key" (or mark a local server's model "noApiKey"). ${said}`,
     );
   }
-  return new ProviderError("bad_response", `Unexpected error from ${ctx.provider}: ${rawMsg}`);
+  const code = findErrorCode(f.networkError);
+  if (f.status === undefined && f.networkError !== undefined) {
+    if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
+      const err = new ProviderError("unreachable", `Cannot reach ${f.baseUrl}: is the server running? (${code})`);
+      err.refused = true;
+      return err;
+    }
+    return new ProviderError("unreachable", `Connection to ${f.baseUrl} failed${code ? ` (${code})` : ""}: ${said}`);
+  }
+  if (/malformed|JSON|Unexpected token|Unexpected end/i.test(f.message))
+    return new ProviderError("bad_response", `Malformed response from ${f.baseUrl}: ${said}`);
+  if (f.status !== undefined && (f.networkError !== undefined || STREAM_BROKE.test(f.message)))
+    return new ProviderError(
+      "unreachable",
+      `Connection to ${f.baseUrl} was lost mid-reply (${said}); the partial reply was kept.`,
+    );
+  if (/rate.?limit/i.test(f.message)) return new ProviderError("rate_limit", `${f.provider} stream error: ${said}`);
+  if (/overloaded|server.?error|internal.?error|unavailable|api_error/i.test(f.message))
+    return new ProviderError("server", `${f.provider} stream error: ${said}`);
+  if (/ended|incomplete|without/i.test(f.message))
+    return new ProviderError(
+      "bad_response",
+      `The stream from ${f.baseUrl} ended before the reply was complete (${said}); the partial reply was kept.`,
+    );
+  return new ProviderError("bad_response", `${f.provider}: ${said}`);
 }

@@ -1,5 +1,9 @@
-/** Our retry policy (the SDKs' own retries are switched off so this one is testable). */
-import { ProviderError, toProviderError, type ErrorContext } from "./provider-error.js";
+/**
+ * Our retry policy. pi-ai's own retries (and the SDKs') are switched off for our requests (`maxRetries: 0`), so a
+ * retry is visible: the agent emits a `retry` event ("retrying in …") before each wait, and the wait ends at once
+ * when the request is aborted.
+ */
+import { ProviderError } from "./provider-error.js";
 import type { StreamRequest } from "./types.js";
 
 /** Defaults of the retry policy. */
@@ -31,23 +35,4 @@ export function retryDelay(
   const cap = request.maxRetryDelayMs ?? RETRY_DEFAULTS.maxDelayMs;
   const wanted = err.retryAfterMs ?? base * 2 ** (attempt - 1);
   return Math.max(0, Math.min(wanted, cap));
-}
-
-/**
- * Run `open` (which sends the request and resolves once response headers arrived), retrying
- * retryable failures. Throws a ProviderError once retries are exhausted or on a final error.
- */
-export async function openWithRetry<T>(request: StreamRequest, ctx: ErrorContext, open: () => Promise<T>): Promise<T> {
-  const maxRetries = Math.max(0, request.maxRetries ?? RETRY_DEFAULTS.maxRetries);
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await open();
-    } catch (e) {
-      const err = toProviderError(e, ctx, request.signal);
-      if (!err.retryable || attempt >= maxRetries) throw err;
-      const delayMs = retryDelay(attempt + 1, err, request);
-      request.onRetry?.({ attempt: attempt + 1, delayMs, error: err.message });
-      await abortableSleep(delayMs, request.signal);
-    }
-  }
 }

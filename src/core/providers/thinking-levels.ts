@@ -1,13 +1,15 @@
 /**
- * Which thinking levels a model takes, as pi 1.6 decides it: a model without reasoning only "off"; a reasoning
- * model off through high, and "xhigh" only when the registry says the model has it. A level the model does not
- * take is clamped to the nearest one it does (upwards first, as pi does), so a branch keeps the level it
+ * Which thinking levels a model takes: pi-ai decides it from the model (`reasoning`, `thinkingLevelMap`), as pi
+ * 1.6 does — a model without reasoning only "off"; a reasoning model the levels its map does not mark unsupported,
+ * "xhigh" and "max" only where the map names them (some, such as GPT-5 mini, cannot turn reasoning off). A level
+ * the model does not take is clamped to the nearest one it does (upwards first), so a branch keeps the level it
  * recorded while a request never carries one the model would refuse.
  */
+import { piAiLoaded } from "./pi-ai.js";
 import type { ModelInfo, ThinkingLevel } from "./types.js";
 
-/** Every level, weakest first. */
-export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+/** Every level, weakest first (pi 1.6's). */
+export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
 
 /** A short description of each level (pickers). */
 export const THINKING_LEVEL_DESCRIPTIONS: Readonly<Record<ThinkingLevel, string>> = {
@@ -17,26 +19,22 @@ export const THINKING_LEVEL_DESCRIPTIONS: Readonly<Record<ThinkingLevel, string>
   medium: "Moderate reasoning",
   high: "Deep reasoning",
   xhigh: "Extra-high reasoning",
+  max: "Maximum reasoning",
 };
 
-/** True for one of THINKING_LEVELS. */
+/** True for one of pi's level names. */
 export function isThinkingLevel(value: unknown): value is ThinkingLevel {
   return typeof value === "string" && (THINKING_LEVELS as readonly string[]).includes(value);
 }
 
-/** The levels `model` takes (only "off" without a model or without reasoning). */
+/** The levels `model` takes (only "off" without a model). The model library must be loaded (any registry has). */
 export function supportedThinkingLevels(model: ModelInfo | undefined): ThinkingLevel[] {
-  if (!model?.reasoning) return ["off"];
-  return THINKING_LEVELS.filter((level) => level !== "xhigh" || model.supportsXhigh === true);
+  if (!model) return ["off"];
+  return piAiLoaded().getSupportedThinkingLevels(model);
 }
 
 /** `level` if `model` takes it, else the nearest level it takes (the next stronger one first). */
 export function clampThinkingLevel(model: ModelInfo | undefined, level: ThinkingLevel): ThinkingLevel {
-  const available = supportedThinkingLevels(model);
-  if (available.includes(level)) return level;
-  const index = THINKING_LEVELS.indexOf(level);
-  for (let i = index + 1; i < THINKING_LEVELS.length; i++)
-    if (available.includes(THINKING_LEVELS[i])) return THINKING_LEVELS[i];
-  for (let i = index - 1; i >= 0; i--) if (available.includes(THINKING_LEVELS[i])) return THINKING_LEVELS[i];
-  return "off";
+  if (!model) return "off";
+  return piAiLoaded().clampThinkingLevel(model, level);
 }

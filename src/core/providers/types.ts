@@ -1,40 +1,32 @@
 /**
- * Provider-neutral streaming interface. Implementations wrap the official SDKs
- * (`openai` Chat Completions, `@anthropic-ai/sdk` Messages).
+ * The provider layer's types. Models, thinking levels and credentials are pi-ai's own types (type imports only:
+ * nothing of pi-ai is loaded by them); the request and event types are this extension's seam between the agent
+ * loop and pi-ai (registry-stream.ts maps one onto the other).
  */
+import type {
+  Api,
+  CredentialStore as PiCredentialStore,
+  Model,
+  ModelThinkingLevel,
+  Provider as PiProvider,
+} from "@earendil-works/pi-ai";
 import type { AssistantMessage, LlmMessage } from "../messages.js";
 
-/** Which wire protocol a model speaks. */
-export type ModelApi = "openai-completions" | "anthropic-messages";
+/** Which wire protocol a model speaks: pi-ai's API ids ("openai-completions", "openai-responses", "anthropic-messages", "google-generative-ai", …). */
+export type ModelApi = Api;
 
-/** A model the registry knows, built in or user defined. */
-export interface ModelInfo {
-  /** Model id sent to the API, e.g. "gpt-4.1" or "claude-sonnet-4-5". */
-  id: string;
-  /** Display name. */
-  name: string;
-  /** Provider key: "openai", "anthropic", "ollama", or a user-defined name. */
-  provider: string;
-  api: ModelApi;
-  /** Overrides the SDK's default endpoint (OpenAI-compatible servers: Ollama, LM Studio, vLLM, OpenRouter). */
-  baseUrl?: string;
-  /** Total context window in tokens. */
-  contextWindow: number;
-  /** Maximum output tokens. */
-  maxTokens: number;
-  /** Supports thinking/reasoning. */
-  reasoning?: boolean;
-  /** What the model reads, as pi's model registry says: "image" when it takes images (default text only). */
-  input?: readonly ("text" | "image")[];
-  /** Also takes the "xhigh" thinking level (pi: a model whose level map names xhigh). */
-  supportsXhigh?: boolean;
-  /** USD per million tokens. */
-  cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
-  /** Name of the environment variable holding the key (default per provider). */
-  apiKeyEnv?: string;
-  /** True for local servers that need no key. */
-  noApiKey?: boolean;
-}
+/**
+ * A model as pi-ai describes it (its catalog entry, or one made from models.json or `agentTree.models.custom`):
+ * `id`, `name`, `provider`, `api`, `baseUrl`, `reasoning`, `thinkingLevelMap?`, `input` ("text", "image"),
+ * `cost` (USD per million tokens), `contextWindow`, `maxTokens`, `compat?`, `headers?`. Plain JSON.
+ */
+export type ModelInfo = Model<Api>;
+
+/** A pi-ai provider (built in, made with `createProvider`, or the host's own, e.g. VS Code's language models). */
+export type Provider = PiProvider;
+
+/** Where stored credentials (API keys entered by the user, OAuth tokens) live: pi-ai's `CredentialStore`. */
+export type CredentialStore = PiCredentialStore;
 
 /** JSON schema of a tool's parameters. */
 export interface JsonSchemaObject {
@@ -51,26 +43,26 @@ export interface ToolDefinition {
   parameters: JsonSchemaObject;
 }
 
-/** Thinking effort; "off" disables thinking. */
-export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
+/** Thinking effort, pi's levels: "off" disables thinking; "xhigh" and "max" only where a model maps them. */
+export type ThinkingLevel = ModelThinkingLevel;
 
 /** One streaming request. */
 export interface StreamRequest {
   model: ModelInfo;
   systemPrompt?: string;
-  /**
-   * How many leading characters of `systemPrompt` rarely change (the preamble, tools, rules and folder sections):
-   * Anthropic gets a prompt-cache breakpoint after them too, so an edited AGENTS.md does not invalidate them.
-   */
-  systemPromptStableLength?: number;
   messages: LlmMessage[];
   tools?: ToolDefinition[];
-  /** Resolved key (from SecretStorage or the environment). Never logged. */
+  /**
+   * A key the host holds for this model's provider (SecretStorage). It wins over every other source; without it
+   * the provider resolves its own credentials (stored credential, environment variable, login). Never logged.
+   */
   apiKey?: string;
   signal?: AbortSignal;
   maxTokens?: number;
   thinkingLevel?: ThinkingLevel;
-  /** Retries on 429/5xx/network errors (default 3). */
+  /** Prompt-cache affinity (pi passes its session id). */
+  sessionId?: string;
+  /** Retries on 429/5xx/network errors before anything was streamed (default 3). */
   maxRetries?: number;
   /** First backoff delay in ms, doubled per attempt (default 1000). */
   retryBaseDelayMs?: number;
@@ -94,24 +86,27 @@ export type ProviderErrorKind =
   "auth" | "not_found" | "unreachable" | "rate_limit" | "server" | "bad_response" | "aborted";
 
 /**
- * A user-defined model as the host stores it in settings (JSON-able).
- * Unset limits fall back to conservative defaults.
+ * A user-defined model as the setting `agentTree.models.custom` holds it (JSON). Mapped onto a pi-ai provider
+ * (custom-models.ts); unset limits fall back to conservative defaults.
  */
 export interface CustomModelConfig {
   provider: string;
   id: string;
   name?: string;
   baseUrl: string;
-  api: ModelApi;
+  /** Any pi-ai API id; "openai" and "anthropic" are aliases of "openai-completions" and "anthropic-messages". */
+  api?: string;
   contextWindow?: number;
   maxTokens?: number;
   noApiKey?: boolean;
   reasoning?: boolean;
   /** `["text", "image"]` for a model that reads images (pi's models.json); default text only. */
   input?: ("text" | "image")[];
+  /** The model also takes the "xhigh" thinking level. */
   supportsXhigh?: boolean;
+  /** Environment variable holding the key (default `<PROVIDER>_API_KEY`). */
   apiKeyEnv?: string;
-  cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  cost?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
 }
 
 /**

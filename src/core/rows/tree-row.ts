@@ -7,6 +7,7 @@ import { compactPreview } from "../mentions/user-content.js";
 import { isConversationKind, kindOf, kindWord, type EntryKind } from "../session/entry-kinds.js";
 import type { EntryEnvelope } from "../session/types.js";
 import { toolLabels } from "../mcp/mcp-display.js";
+import { progressText, TODO_TOOL_NAME, todoRowProgress } from "../tools/todo-list.js";
 
 /** One session entry as the tree draws it: envelope and a short preview, never the whole body. */
 export interface TreeRow {
@@ -84,8 +85,8 @@ function formatTokens(n: number): string {
 
 /**
  * The role word and the text of a row, as the tree, the pickers and the exported page show it: `user:` and the
- * preview for conversation, `[model]` and the preview for bookkeeping; a tool result names its tool, an assistant
- * turn with tool calls only lists them, a compaction shows the tokens it replaced.
+ * preview for conversation, `[model]` and the preview for bookkeeping; a tool result names its tool (a todo list its
+ * progress, `todo 3/7`), an assistant turn with tool calls only lists them, a compaction shows the tokens it replaced.
  */
 export function describeRow(row: TreeRow): { role: string; text: string } {
   switch (row.kind) {
@@ -93,9 +94,13 @@ export function describeRow(row: TreeRow): { role: string; text: string } {
       if (row.toolCallsOnly === true)
         return { role: "assistant:", text: `[tool calls${row.toolName ? `: ${toolLabels(row.toolName)}` : ""}]` };
       break;
-    case "toolResult":
+    case "toolResult": {
+      // A todo list reads as its progress, `todo 3/7` (the result's first words: tools/todo-list.ts).
+      const todo = row.toolName === TODO_TOOL_NAME ? todoRowProgress(row.preview) : undefined;
+      if (todo) return { role: TODO_TOOL_NAME, text: progressText(todo) };
       // An MCP tool as server/tool: the row says which server answered.
       return { role: row.toolName ? `tool ${toolLabels(row.toolName)}:` : "tool:", text: row.preview };
+    }
     case "branch_summary":
       return { role: "[branch summary]", text: row.preview };
     case "compaction":

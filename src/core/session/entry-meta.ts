@@ -43,12 +43,13 @@ function count(v: unknown): number {
 
 /**
  * A `usage` value as a Usage: missing or non-numeric counts are 0 (files written by other tools may leave some
- * out). Undefined when it is not an object.
+ * out); pi-ai's optional fields (reasoning tokens, 1 h cache writes, a provider-billed total) are kept when the
+ * line has them. Undefined when it is not an object.
  */
 export function usageFrom(v: unknown): Usage | undefined {
   if (!isRecord(v)) return undefined;
   const c = isRecord(v.cost) ? v.cost : {};
-  return {
+  const usage: Usage = {
     input: count(v.input),
     output: count(v.output),
     cacheRead: count(v.cacheRead),
@@ -62,6 +63,10 @@ export function usageFrom(v: unknown): Usage | undefined {
       total: count(c.total),
     },
   };
+  if (typeof v.cacheWrite1h === "number") usage.cacheWrite1h = v.cacheWrite1h;
+  if (typeof v.reasoning === "number") usage.reasoning = v.reasoning;
+  if (typeof c.totalFromProvider === "boolean") usage.cost.totalFromProvider = c.totalFromProvider;
+  return usage;
 }
 
 /** One meta per model (frozen, shared): the assistant messages of a session name a handful of models between them. */

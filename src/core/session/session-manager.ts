@@ -33,7 +33,7 @@ import { SessionLock } from "./lock.js";
 import { migrateText, removeStaleMigrationTemps, writeMigrated } from "./migrate.js";
 import { cwdFilterOf, defaultSessionDir, getAgentDir, sessionFileName } from "./paths.js";
 import { memorySession } from "./memory-session.js";
-import { rewriteBackupPath, SessionFile } from "./session-file.js";
+import { rewriteBackupPath, SessionFile, writeHeaderIfEmpty } from "./session-file.js";
 import { listSessions, mostRecentSessionFile } from "./session-list.js";
 import { scanSessionBytes, scanSessionFile, type ScanResult } from "./session-scan.js";
 import { LazyTreeNode } from "./tree-node.js";
@@ -172,7 +172,7 @@ export class SessionManager {
     const file = path.join(dir, sessionFileName(header.timestamp, header.id));
     return new SessionManager({
       header,
-      file: SessionFile.created(file, JSON.stringify(header), options?.lock),
+      file: SessionFile.created(file, JSON.stringify(header), options?.lock, undefined, options?.io),
       sessionDir: dir,
       entries: new EntryTable(),
       issues: [],
@@ -186,7 +186,9 @@ export class SessionManager {
    * envelope. Throws SessionFormatError when line 1 is not a session header (the file is left untouched),
    * and SessionFileTypeError for a folder, FIFO or device (without blocking on it). A path where nothing is yet
    * (pi 1.6, `--session <new path>`) starts a new session of `cwd` (default the process's) there; its file is
-   * written with the first user or assistant message, as create()'s. Read-only, such a path is an error.
+   * written with the first user or assistant message, as create()'s. Read-only, such a path is an error. An empty
+   * file gets the header of a new session of `cwd` at once, as pi 1.6 writes it, so the session keeps its id
+   * across openings (read-only, it shows a new session and writes nothing).
    */
   static async open(file: string, opts?: OpenSessionOptions | string, cwd?: string): Promise<SessionManager> {
     const o: OpenSessionOptions = typeof opts === "string" ? { sessionDir: opts } : (opts ?? {});
@@ -195,7 +197,7 @@ export class SessionManager {
       const header = SessionManager.newHeader(cwd ?? process.cwd(), idFromFileName(abs));
       return new SessionManager({
         header,
-        file: SessionFile.created(abs, JSON.stringify(header), o.lock),
+        file: SessionFile.created(abs, JSON.stringify(header), o.lock, undefined, o.io),
         sessionDir: o.sessionDir ?? path.dirname(abs),
         entries: new EntryTable(),
         issues: [],
@@ -218,7 +220,7 @@ export class SessionManager {
     try {
       // Under the lock no migration of this file runs: a temp file of one is what a killed one left.
       if (lock) removeStaleMigrationTemps(real);
-      const sm = SessionManager.load(abs, real, o, lock);
+      const sm = SessionManager.load(abs, real, o, lock, cwd);
       // The file opened fine after a branch deletion: the copy kept from before it is no longer needed.
       if (lock) removeIfPresent(rewriteBackupPath(real));
       return sm;
@@ -233,6 +235,8 @@ export class SessionManager {
     real: string,
     o: OpenSessionOptions,
     lock: SessionLock | undefined,
+    cwd: string | undefined,
+    headerWritten = false,
   ): SessionManager {
     const readOnly = o.readOnly === true;
     // One scan reads a current file; an older one stops after its header and is migrated first.
@@ -244,11 +248,16 @@ export class SessionManager {
         `${head.headerError}. The file was not changed; it is not a pi session file or its first line is damaged.`,
       );
     if (!head.header) {
-      // An empty file: a session whose header is written on the first append.
-      const header = SessionManager.newHeader(process.cwd(), idFromFileName(file));
+      // An empty file: pi 1.6 writes a new session's header into it at once (else every opening would name
+      // another session); then it opens as any file. Under the writer lock; once only, whatever is there next.
+      const header = SessionManager.newHeader(cwd ?? process.cwd(), idFromFileName(file));
+      if (!readOnly && !headerWritten) {
+        writeHeaderIfEmpty(file, JSON.stringify(header), o.io);
+        return SessionManager.load(file, real, o, lock, cwd, true);
+      }
       const bytes = readOnly
         ? SessionFile.view(file, Buffer.alloc(0))
-        : SessionFile.created(file, JSON.stringify(header), o.lock, lock);
+        : SessionFile.created(file, JSON.stringify(header), o.lock, lock, o.io);
       return new SessionManager({
         header,
         file: bytes,
@@ -306,6 +315,7 @@ export class SessionManager {
         readOnly: o.readOnly === true,
         lock,
         lockOptions: o.lock,
+        io: o.io,
         size: scan.fileSize,
         tornOffset: scan.tornOffset,
         needsNewline: scan.missingFinalNewline,
@@ -347,7 +357,8 @@ export class SessionManager {
    * pi 1.6's forkFrom: a new session of `targetCwd` holding every entry of the session at `sourcePath` (from
    * another project, say), in `sessionDir` (default pi's folder for `targetCwd`), with a new id (`options.id`)
    * and `parentSession` naming the source; opened for writing. The source is only read (a v1/v2 file is migrated
-   * in the copy, not in place). Lines of the source that are no entry are left out; an empty source is an error.
+   * in the copy, not in place). Lines of the source that are no entry are left out; a source with a header and no
+   * entries forks into a header alone, as pi 1.6's; an empty file is an error.
    */
   static async forkFrom(
     sourcePath: string,
@@ -361,7 +372,8 @@ export class SessionManager {
     const cwd = path.resolve(targetCwd);
     const dir = sessionDir ?? defaultSessionDir(cwd);
     try {
-      if (source.index.count === 0) throw new Error(`Cannot fork: source session file is empty or invalid: ${from}`);
+      // A header and no entries is a session (pi 1.6 forks it); no header at all is not.
+      if (source.lineCount === 0) throw new Error(`Cannot fork: source session file is empty or invalid: ${from}`);
       const header = SessionManager.newHeader(cwd, options?.id, from);
       const { offsets, sizes } = source.index.table;
       file = await writeSessionCopy(dir, header, source.index.count, (i) =>
@@ -884,7 +896,7 @@ export class SessionManager {
    * background; close() waits for it). Returns the new file's path (undefined in memory). Listeners get a `rewrite`
    * change.
    */
-  newSession(options?: Omit<NewSessionOptions, "lock">): string | undefined {
+  newSession(options?: Omit<NewSessionOptions, "lock" | "io">): string | undefined {
     if (this.closed) throw new Error(`Session ${this.file.path ?? "(in memory)"} is closed`);
     const header = SessionManager.newHeader(this.header.cwd, options?.id, options?.parentSession);
     const old = this.file;
@@ -897,6 +909,8 @@ export class SessionManager {
             path.join(dir, sessionFileName(header.timestamp, header.id)),
             JSON.stringify(header),
             old.lockOptions,
+            undefined,
+            old.io,
           );
     this.issues = [];
     this.lineCount = 0;

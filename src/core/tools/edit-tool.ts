@@ -5,6 +5,7 @@ import { displayPath, namedPath } from "./path-guard.js";
 import { guarded, reqString, textResult } from "./tool-args.js";
 import type { AgentTool, ToolResult } from "./types.js";
 import { applyEdit } from "./file-change.js";
+import { assertWrittenInPlace, FileChangedSinceReviewError, openAsReviewed } from "./reviewed-file.js";
 import { openInWorkspace, replaceContent } from "./workspace-open.js";
 
 /** A small line diff of the replaced region, for display (`-` old, `+` new, with line numbers). */
@@ -38,31 +39,44 @@ export function createEditTool(cwd: string): AgentTool {
     mutates: true,
     promptSnippet: "Make a precise file edit by exact text replacement",
     promptGuidelines: ["Use edit for targeted changes; its oldText must match the file exactly and only once."],
-    execute: guarded("edit", async (args) => {
+    execute: guarded("edit", async (args, ctx) => {
       const p = reqString(args, "path");
       const oldText = reqString(args, "oldText");
       const newText = reqString(args, "newText", true);
       const shown = displayPath(cwd, namedPath(cwd, p));
-      let handle: FileHandle;
+      let opened: { handle: FileHandle; real: string; bytes?: Buffer };
       try {
-        ({ handle } = await openInWorkspace(cwd, p, "edit"));
+        // Approved from a diff: only on the file the diff showed (reviewed-file.ts), so the result is the diff's.
+        opened = ctx.reviewed
+          ? await openAsReviewed(cwd, p, ctx.reviewed, shown, false)
+          : await openInWorkspace(cwd, p, "edit");
       } catch (e) {
+        if (e instanceof FileChangedSinceReviewError) throw e;
         throw describeFsError(e, shown);
       }
       // Read and write through the one handle checked to be inside the workspace.
       try {
-        return await editOpenFile(handle, shown, oldText, newText);
+        const before = opened.bytes ? opened.bytes.toString("utf8") : await opened.handle.readFile("utf8");
+        const result = await editOpenFile(opened.handle, before, shown, oldText, newText);
+        if (ctx.reviewed && result.isError !== true) await assertWrittenInPlace(opened.handle, opened.real, shown);
+        return result;
       } catch (e) {
+        if (e instanceof FileChangedSinceReviewError) throw e;
         throw describeFsError(e, shown);
       } finally {
-        await handle.close();
+        await opened.handle.close();
       }
     }),
   };
 }
 
-async function editOpenFile(handle: FileHandle, shown: string, oldText: string, newText: string): Promise<ToolResult> {
-  const before = await handle.readFile("utf8");
+async function editOpenFile(
+  handle: FileHandle,
+  before: string,
+  shown: string,
+  oldText: string,
+  newText: string,
+): Promise<ToolResult> {
   const edit = applyEdit(before, oldText, newText);
   if (!edit.ok) return textResult(edit.error(shown), true);
   await replaceContent(handle, edit.after);

@@ -1,10 +1,12 @@
 /**
  * What `write` and `edit` would leave in a file, computed by the same code the tools run: the edit tool
  * applies `applyEdit`, and a host that asks before the call (a diff to review) gets the result from
- * `proposedFileChange` without anything being written.
+ * `proposedFileChange` without anything being written — with the hash of what it read, so an approval runs the
+ * tool only on that file (reviewed-file.ts).
  */
 import { describeFsError } from "./fs-errors.js";
 import { displayPath, namedPath } from "./path-guard.js";
+import { contentHash, type ReviewedFile } from "./reviewed-file.js";
 import { reqString } from "./tool-args.js";
 import { openInWorkspace } from "./workspace-open.js";
 
@@ -78,6 +80,8 @@ export interface ProposedFileChange {
   /** Current content; undefined when the file does not exist yet. */
   before: string | undefined;
   after: string;
+  /** What an approval of this diff passes to the tool: the bytes `before` was read from, hashed. */
+  reviewed: ReviewedFile;
 }
 
 /**
@@ -95,10 +99,13 @@ export async function proposedFileChange(
   const absPath = namedPath(cwd, requested);
   const shown = displayPath(cwd, absPath);
   let before: string | undefined;
+  let reviewed: ReviewedFile = { sha256: null };
   try {
     const { handle } = await openInWorkspace(cwd, requested, "read");
     try {
-      before = await handle.readFile("utf8");
+      const bytes = await handle.readFile();
+      before = bytes.toString("utf8");
+      reviewed = { sha256: contentHash(bytes) };
     } finally {
       await handle.close();
     }
@@ -106,8 +113,8 @@ export async function proposedFileChange(
     const missing = (e as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
     if (!(missing && toolName === "write")) throw describeFsError(e, shown);
   }
-  if (toolName === "write") return { path: shown, absPath, before, after: reqString(args, "content", true) };
+  if (toolName === "write") return { path: shown, absPath, before, after: reqString(args, "content", true), reviewed };
   const edit = applyEdit(before ?? "", reqString(args, "oldText"), reqString(args, "newText", true));
   if (!edit.ok) throw new Error(edit.error(shown));
-  return { path: shown, absPath, before, after: edit.after };
+  return { path: shown, absPath, before, after: edit.after, reviewed };
 }

@@ -1,6 +1,7 @@
 /** Runtime checks of tool arguments (they come from a model, so anything is possible). */
 import type { ToolContext, ToolResult } from "./types.js";
 import { errorText } from "../error-text.js";
+import { FileChangedSinceReviewError } from "./reviewed-file.js";
 
 /** A bad argument; reported to the model as an error result. */
 export class ToolArgError extends Error {}
@@ -51,7 +52,8 @@ export function textResult(text: string, isError = false, details?: unknown): To
 
 /**
  * Wrap a tool body: unparseable arguments (`_raw`) and any thrown error become an error result,
- * so a tool never crashes the agent loop.
+ * so a tool never crashes the agent loop — except FileChangedSinceReviewError, which is no failure of the call
+ * but the agent loop's cue to show the new diff and ask again (reviewed-file.ts).
  */
 export function guarded(
   name: string,
@@ -66,6 +68,7 @@ export function guarded(
     try {
       return await body(args, ctx);
     } catch (e) {
+      if (e instanceof FileChangedSinceReviewError) throw e;
       const msg = errorText(e);
       return textResult(`${name}: ${msg}`, true);
     }

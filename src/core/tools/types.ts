@@ -1,6 +1,7 @@
 /** Workspace tools the agent can call (pi's names and argument shapes). */
 import type { ImageContent, TextContent } from "../messages.js";
 import type { ToolDefinition } from "../providers/types.js";
+import type { ReviewedFile } from "./reviewed-file.js";
 
 /** What a tool returns. */
 export interface ToolResult {
@@ -16,6 +17,11 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** Streaming partial output (bash). */
   onUpdate?: (partial: ToolResult) => void;
+  /**
+   * `write`/`edit` approved from a diff: the file as the diff showed it. The tool runs only on that file and
+   * throws FileChangedSinceReviewError otherwise (src/core/tools/reviewed-file.ts).
+   */
+  reviewed?: ReviewedFile;
 }
 
 /** A tool the agent loop can run. */
@@ -34,10 +40,18 @@ export interface ToolApprovalRequest {
   toolCallId: string;
   toolName: string;
   args: Record<string, unknown>;
+  /**
+   * Asked again: why (the file of an approved `write`/`edit` changed after its diff was shown; nothing was
+   * written). The host shows the new diff and should ask even where it would not ask again (Accept All in This Run).
+   */
+  changed?: string;
 }
 
-/** The host's answer. */
-export type ToolApprovalDecision = { approved: true } | { approved: false; reason?: string };
+/**
+ * The host's answer. `reviewed`: the call was approved from a diff of this file (a `write` or `edit`); it then runs
+ * only on the file as the diff showed it.
+ */
+export type ToolApprovalDecision = { approved: true; reviewed?: ReviewedFile } | { approved: false; reason?: string };
 
 /** Supplied by the host: asks the user (or a setting) before a tool runs. */
 export type ToolApprovalPolicy = (request: ToolApprovalRequest, signal?: AbortSignal) => Promise<ToolApprovalDecision>;

@@ -6,7 +6,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { isIgnored, parseGitignore, type IgnoreRule } from "./gitignore.js";
 import type { WorkspacePath } from "./path-guard.js";
-import { folderPath, openFileInside, openFolderInside } from "./workspace-open.js";
+import { folderPath, openFileInside, openFolderInside, readUpTo } from "./workspace-open.js";
 
 /** Folders never entered. */
 export const SKIP_DIRS: ReadonlySet<string> = new Set(["node_modules", ".git"]);
@@ -38,15 +38,19 @@ export interface WalkOptions {
   gitignoreRoot?: string;
 }
 
-/** Rules of the regular file `file` inside `realRoot` (nothing when missing, a symlink, huge or unreadable). */
-async function readRules(file: string, realRoot: string, base: string): Promise<IgnoreRule[]> {
+/**
+ * Rules of the regular file `file` inside `realRoot`, `base` being its folder relative to the workspace (nothing
+ * when missing, a link, a FIFO or device, over MAX_IGNORE_FILE_BYTES or unreadable). Opened without following a
+ * link and without blocking, and read no further than the cap: a `.gitignore -> /dev/zero` or a FIFO costs nothing.
+ */
+export async function readIgnoreRules(file: string, realRoot: string, base: string): Promise<IgnoreRule[]> {
   try {
     // Not followed when a link: a symlinked .gitignore could point outside the workspace (and git ignores those too).
     const handle = await openFileInside(file, realRoot);
     try {
-      const st = await handle.stat();
-      if (!st.isFile() || st.size > MAX_IGNORE_FILE_BYTES) return [];
-      return parseGitignore(await handle.readFile("utf8"), base);
+      if (!(await handle.stat()).isFile()) return [];
+      const { bytes, more } = await readUpTo(handle, MAX_IGNORE_FILE_BYTES);
+      return more ? [] : parseGitignore(bytes.toString("utf8"), base);
     } finally {
       await handle.close();
     }
@@ -59,11 +63,11 @@ async function readRules(file: string, realRoot: string, base: string): Promise<
 async function inheritedRules(root: string, realRoot: string, dir: string): Promise<IgnoreRule[]> {
   const rel = path.relative(path.resolve(root), dir);
   if (rel.startsWith("..") || path.isAbsolute(rel)) return [];
-  const rules = await readRules(path.join(realRoot, ".git", "info", "exclude"), realRoot, "");
+  const rules = await readIgnoreRules(path.join(realRoot, ".git", "info", "exclude"), realRoot, "");
   const parts = rel ? rel.split(path.sep) : [];
   for (let k = 0; k < parts.length; k++) {
     const base = parts.slice(0, k);
-    rules.push(...(await readRules(path.join(realRoot, ...base, ".gitignore"), realRoot, base.join("/"))));
+    rules.push(...(await readIgnoreRules(path.join(realRoot, ...base, ".gitignore"), realRoot, base.join("/"))));
   }
   return rules;
 }
@@ -115,7 +119,7 @@ export async function* walk(
     }
     let rules = cur.rules;
     if (honour && entries.some((e) => e.name === ".gitignore" && e.isFile())) {
-      const own = await readRules(path.join(cur.real, ".gitignore"), realRoot, normBase(relBase(cur.abs)));
+      const own = await readIgnoreRules(path.join(cur.real, ".gitignore"), realRoot, normBase(relBase(cur.abs)));
       if (own.length) rules = [...rules, ...own];
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

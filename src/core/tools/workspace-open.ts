@@ -33,6 +33,8 @@ export type OpenPurpose = "read" | "edit" | "write" | "dir";
 export interface OpenedPath extends WorkspacePath {
   handle: FileHandle;
   stat: Stats;
+  /** "write" only: the file did not exist and this call created it (empty). */
+  created: boolean;
 }
 
 function errorCode(e: unknown): string | undefined {
@@ -110,8 +112,11 @@ export async function openFileInside(real: string, realRoot: string, writable = 
   return handle;
 }
 
-/** Opens (creating it, and its folders, when missing) the file `real` for writing, inside `realRoot`. */
-async function openForWrite(real: string, realRoot: string): Promise<FileHandle> {
+/**
+ * Opens (creating it, and its folders, when missing) the file `real` for writing, inside `realRoot`; `created`
+ * tells whether it was missing.
+ */
+async function openForWrite(real: string, realRoot: string): Promise<{ handle: FileHandle; created: boolean }> {
   if (real === realRoot) throw fsError("EISDIR", "is a directory");
   const dirReal = path.dirname(real);
   const folder = await openFolderInside(dirReal, realRoot, true);
@@ -139,24 +144,35 @@ async function openForWrite(real: string, realRoot: string): Promise<FileHandle>
       if (created) await fs.unlink(target).catch(() => undefined);
       throw e;
     }
-    return handle;
+    return { handle, created };
   } finally {
     await folder.close();
   }
 }
 
-function notRegular(requested: string): Error {
-  return new Error(`"${requested}" is not a regular file (a FIFO, socket or device); tools only use regular files.`);
+/** The path names a FIFO, socket or device: tools (and instruction files) only use regular files. */
+export class NotRegularFileError extends Error {
+  constructor(requested: string) {
+    super(`"${requested}" is not a regular file (a FIFO, socket or device); tools only use regular files.`);
+    this.name = "NotRegularFileError";
+  }
 }
 
-async function openResolved(loc: WorkspacePath, purpose: OpenPurpose): Promise<FileHandle> {
+function notRegular(requested: string): Error {
+  return new NotRegularFileError(requested);
+}
+
+async function openResolved(
+  loc: WorkspacePath,
+  purpose: OpenPurpose,
+): Promise<{ handle: FileHandle; created: boolean }> {
   switch (purpose) {
     case "dir":
-      return openFolderInside(loc.real, loc.realRoot);
+      return { handle: await openFolderInside(loc.real, loc.realRoot), created: false };
     case "write":
       return openForWrite(loc.real, loc.realRoot);
     default:
-      return openFileInside(loc.real, loc.realRoot, purpose === "edit");
+      return { handle: await openFileInside(loc.real, loc.realRoot, purpose === "edit"), created: false };
   }
 }
 
@@ -170,9 +186,10 @@ export async function openInWorkspace(cwd: string, requested: string, purpose: O
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     let loc: WorkspacePath;
     let handle: FileHandle;
+    let created: boolean;
     try {
       loc = await resolveInWorkspace(cwd, requested);
-      handle = await openResolved(loc, purpose);
+      ({ handle, created } = await openResolved(loc, purpose));
     } catch (e) {
       if (e instanceof PathChangedError) continue;
       // A FIFO without a reader, opened for writing without blocking.
@@ -184,7 +201,7 @@ export async function openInWorkspace(cwd: string, requested: string, purpose: O
       await handle.close();
       throw stat.isDirectory() ? fsError("EISDIR", "is a directory") : notRegular(requested);
     }
-    return { ...loc, handle, stat };
+    return { ...loc, handle, stat, created };
   }
   throw new Error(
     `"${requested}" kept changing while it was opened (a folder or link was replaced meanwhile); nothing was read or written.`,
@@ -194,6 +211,21 @@ export async function openInWorkspace(cwd: string, requested: string, purpose: O
 /** A path naming the open folder `handle` (`real` is where it was opened), for `readdir`. */
 export function folderPath(handle: FileHandle, real: string): string {
   return PROC_FD ? `${PROC_FD}/${handle.fd}` : real;
+}
+
+/**
+ * Reads the open file from its start up to `maxBytes`, and one byte more to tell whether it holds more: the cap
+ * counts the bytes read, never what `stat` says (a `/proc` file says 0 bytes and holds more).
+ */
+export async function readUpTo(handle: FileHandle, maxBytes: number): Promise<{ bytes: Buffer; more: boolean }> {
+  const buf = Buffer.alloc(maxBytes + 1);
+  let got = 0;
+  while (got < buf.length) {
+    const { bytesRead } = await handle.read(buf, got, buf.length - got, null);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return { bytes: buf.subarray(0, Math.min(got, maxBytes)), more: got > maxBytes };
 }
 
 /** Writes all of `data` at the start of the open file and cuts what was beyond it. */

@@ -5,6 +5,8 @@ import { createFindTool } from "./find-tool.js";
 import { createGrepTool } from "./grep-tool.js";
 import { createLsTool } from "./ls-tool.js";
 import { createReadTool } from "./read-tool.js";
+import type { CommandSandbox } from "./sandbox.js";
+import { createTodoTool } from "./todo-tool.js";
 import type { AgentTool } from "./types.js";
 import { createWriteTool } from "./write-tool.js";
 
@@ -14,10 +16,12 @@ export interface WorkspaceToolOptions {
   commandEnv?: () => NodeJS.ProcessEnv;
   /** Folders outside the workspace `read` may read (the listed skills' folders); default none. */
   readRoots?: () => readonly string[];
+  /** Where each bash command runs (sandbox.ts), asked before each; default: as it is. */
+  commandSandbox?: () => CommandSandbox | undefined | Promise<CommandSandbox | undefined>;
 }
 
 /**
- * read, write, edit, bash, grep, find, ls — all confined to `cwd`. write, edit and bash have
+ * read, write, edit, bash, grep, find, ls — all confined to `cwd` — and todo (the agent's checklist). write, edit and bash have
  * `mutates: true`, so the host asks before running them unless the user allowed it.
  */
 export function createWorkspaceTools(cwd: string, options: WorkspaceToolOptions = {}): AgentTool[] {
@@ -25,9 +29,10 @@ export function createWorkspaceTools(cwd: string, options: WorkspaceToolOptions 
     createReadTool(cwd, options.readRoots),
     createWriteTool(cwd),
     createEditTool(cwd),
-    createBashTool(cwd, options.commandEnv),
+    createBashTool(cwd, options.commandEnv, options.commandSandbox),
     createGrepTool(cwd),
     createFindTool(cwd),
     createLsTool(cwd),
+    createTodoTool(),
   ];
 }

@@ -2,15 +2,20 @@
  * The rows of the chat input's completion list. `@`: the workspace's files and folders from one cached
  * FileIndex (src/core/mentions/file-index.ts), kept current by a FileSystemWatcher (deletions at once, new
  * files by a fresh walk on the next query), recently opened files first. `/`: the built-in commands
- * (slash-commands.ts), then pi's prompt templates, loaded once and again when a prompts folder changes; the
- * workspace's `.pi/prompts` only in a trusted workspace.
+ * (slash-commands.ts), then pi's prompt templates, loaded once and again when a prompts folder changes (the
+ * workspace's `.pi/prompts` only in a trusted workspace), then the skills as `/skill:name` (pi's commands; the
+ * instructions' loader lists them, so a trusted workspace's too). A template that is skipped (a link leading out of the
+ * workspace, a FIFO, too large, bad frontmatter) is named in the chat once and in the output channel.
  */
 import path from "node:path";
 import * as vscode from "vscode";
 import { FileIndex } from "../../core/mentions/file-index.js";
 import { loadPromptTemplates, type PromptTemplate } from "../../core/prompt/prompt-templates.js";
+import type { SkillInfo } from "../../core/prompt/prompt-options.js";
+import { SKILL_COMMAND_PREFIX } from "../../core/prompt/skill-command.js";
 import { getAgentDir } from "../../core/session/paths.js";
 import type { CompletionItemDto } from "../../shared/protocol.js";
+import { SkippedFilesNotice } from "../skipped-files-notice.js";
 import { MAX_COMPLETIONS } from "./completion-limits.js";
 import { SLASH_COMMANDS, type SlashCommand } from "./slash-commands.js";
 
@@ -23,11 +28,19 @@ export class ChatCompletions implements vscode.Disposable {
   private readonly recent: string[] = [];
   private templates: Promise<PromptTemplate[]> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly notice: SkippedFilesNotice;
 
+  /** `chat`: posts a status line to the chat view (where skipped templates are named). */
   constructor(
-    private readonly log: vscode.LogOutputChannel,
+    log: vscode.LogOutputChannel,
+    chat: (text: string, kind: "info" | "error") => void = () => undefined,
     private readonly commands: readonly SlashCommand[] = SLASH_COMMANDS,
+    private readonly skills: () => Promise<readonly SkillInfo[]> = async () => [],
   ) {
+    this.notice = new SkippedFilesNotice({
+      chat,
+      log: (text, kind) => (kind === "warning" ? log.warn(text) : log.info(text)),
+    });
     this.index = new FileIndex(folders());
     const files = vscode.workspace.createFileSystemWatcher("**/*");
     const prompts = vscode.workspace.createFileSystemWatcher(
@@ -83,7 +96,7 @@ export class ChatCompletions implements vscode.Disposable {
     this.templates ??= loadPromptTemplates({
       projectDirs: vscode.workspace.isTrusted ? folders() : [],
     }).then(({ templates, diagnostics }) => {
-      for (const d of diagnostics) this.log.warn(`Prompt template ${d.path} skipped: ${d.message}`);
+      this.notice.say(diagnostics.map((d) => `Skipped prompt template ${d.path}: ${d.message}`));
       return templates;
     });
     return this.templates;
@@ -111,7 +124,16 @@ export class ChatCompletions implements vscode.Disposable {
         ...(t.argumentHint ? { hint: t.argumentHint } : {}),
       });
     }
-    return [...builtins, ...templates].slice(0, MAX_COMPLETIONS);
+    // `/pdf` finds `/skill:pdf-tools` too: a skill is matched by its command and by its name.
+    const skills: CompletionItemDto[] = (await this.skills())
+      .filter((s) => `${SKILL_COMMAND_PREFIX}${s.name}`.startsWith(q) || s.name.toLowerCase().startsWith(q))
+      .map((s) => ({
+        kind: "skill",
+        value: `${SKILL_COMMAND_PREFIX}${s.name}`,
+        detail: s.description,
+        hint: "[request]",
+      }));
+    return [...builtins, ...templates, ...skills].slice(0, MAX_COMPLETIONS);
   }
 
   private opened(file: string): void {

@@ -1,9 +1,11 @@
 /**
  * What the chat input asks of the host beyond plain text: completion rows, mentions added from the editor
- * and the Explorer (Add Selection to Chat, Add File to Chat, files dropped onto the input), and sending — a
- * built-in `/` command runs, a prompt template expands (the user message holds the expansion, as in pi), and
- * the mentions still in the text are attached (src/core/mentions). A mention that cannot be attached stops
- * the send with the reason and gives the text back, so nothing typed is lost.
+ * and the Explorer (Add Selection to Chat, Add File to Chat, files dropped onto the input), its settings, and
+ * sending — `!command` runs in the workspace (`!!command`: kept out of the model's context), a built-in `/`
+ * command runs, `/skill:name` and a prompt template expand (the user message holds the expansion, as in pi), and
+ * the mentions still in the text are attached (src/core/mentions). What cannot be sent (a mention that cannot be
+ * attached, an unknown skill, a command that cannot run) stops with the reason and gives the text back, so nothing
+ * typed is lost.
  */
 import path from "node:path";
 import * as vscode from "vscode";
@@ -13,8 +15,10 @@ import { composeUserContent } from "../../core/mentions/user-content.js";
 import { expandPromptTemplate } from "../../core/prompt/prompt-templates.js";
 import { acceptsImages, imageBlock, textOnlyModelMessage } from "../../core/mentions/image-attachment.js";
 import type { QueuedKind } from "../../core/agent/prompt-queue.js";
+import { parseUserCommand, type UserCommand } from "../../core/agent/user-command.js";
+import { parseSkillCommand } from "../../core/prompt/skill-command.js";
 import type { ModelInfo } from "../../core/providers/types.js";
-import type { ImageDto, MentionDto } from "../../shared/protocol.js";
+import type { HostToWebview, ImageDto, MentionDto } from "../../shared/protocol.js";
 import type { ChatCompletions } from "./chat-completions.js";
 import type { ChatInputHandoff } from "./chat-input-handoff.js";
 import { matchSlashCommand, SLASH_COMMANDS, type SlashCommand, type SlashCommandContext } from "./slash-commands.js";
@@ -22,12 +26,17 @@ import { matchSlashCommand, SLASH_COMMANDS, type SlashCommand, type SlashCommand
 /** What the service needs from the extension. */
 export interface ChatInputDeps {
   completions: ChatCompletions;
-  /** Posts completion rows to the chat view. */
-  postChat(msg: {
-    type: "chat/completions";
-    requestId: number;
-    items: import("../../shared/protocol.js").CompletionItemDto[];
-  }): void;
+  /** Posts completion rows and the input's settings to the chat view. */
+  postChat(msg: Extract<HostToWebview, { type: "chat/completions" | "chat/settings" }>): void;
+  /** The setting `agentTree.chat.enterWhileRunning`: what Enter queues while the agent works. */
+  enterWhileRunning(): QueuedKind;
+  /**
+   * Runs a command the user typed (`!command`) and records it; settles when it ended. Rejects with the reason when
+   * it cannot run.
+   */
+  runCommand(command: UserCommand): Promise<void>;
+  /** `/skill:name …` with the skill's instructions in it (src/core/prompt/skill-command.ts); rejects with the reason. */
+  expandSkill(text: string): Promise<string>;
   /** What goes into the chat input: text given back, mentions added (held for a view that is not ready). */
   input: Pick<ChatInputHandoff, "setText" | "addMention" | "viewReady">;
   /** Shows and focuses the chat view. */
@@ -53,9 +62,15 @@ export interface ChatInputDeps {
 export class ChatInputService {
   constructor(private readonly d: ChatInputDeps) {}
 
-  /** The chat view said `ready`: the text and mentions it has not received yet go to it now. */
+  /** The chat view said `ready`: its settings, and the text and mentions it has not received yet, go to it now. */
   viewReady(): void {
+    this.settingsChanged();
     this.d.input.viewReady();
+  }
+
+  /** The input's settings changed (or the view is new): the chat gets them. */
+  settingsChanged(): void {
+    this.d.postChat({ type: "chat/settings", enterWhileRunning: this.d.enterWhileRunning() });
   }
 
   /** Answer a completion request. */
@@ -74,6 +89,9 @@ export class ChatInputService {
     images: readonly ImageDto[] = [],
     queue?: QueuedKind,
   ): Promise<void> {
+    // A command runs at once, while the agent works too (pi records it once the run ended).
+    const command = parseUserCommand(text);
+    if (command) return this.runCommand(text, command);
     const slash = matchSlashCommand(text, this.d.commands ?? SLASH_COMMANDS);
     if (slash) {
       try {
@@ -91,9 +109,16 @@ export class ChatInputService {
       this.d.error("Cannot send", new Error(textOnlyModelMessage(model, images.length)));
       return;
     }
-    const expanded = text.startsWith("/")
-      ? expandPromptTemplate(text, await this.d.completions.promptTemplates())
-      : text;
+    let expanded = text;
+    if (parseSkillCommand(text)) {
+      try {
+        expanded = await this.d.expandSkill(text);
+      } catch (e) {
+        this.d.input.setText(text);
+        this.d.error("Cannot load the skill", e);
+        return;
+      }
+    } else if (text.startsWith("/")) expanded = expandPromptTemplate(text, await this.d.completions.promptTemplates());
     const blocks: string[] = [];
     const roots = this.d.workspaceRoots();
     try {
@@ -118,6 +143,16 @@ export class ChatInputService {
     if (error !== undefined) {
       this.d.input.setText(text);
       this.d.error("Cannot queue the message", new Error(error));
+    }
+  }
+
+  /** `!command`: runs it; when it cannot run, the text goes back into the input with the reason. */
+  private async runCommand(text: string, command: UserCommand): Promise<void> {
+    try {
+      await this.d.runCommand(command);
+    } catch (e) {
+      this.d.input.setText(text);
+      this.d.error("Cannot run the command", e);
     }
   }
 

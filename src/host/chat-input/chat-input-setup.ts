@@ -1,10 +1,13 @@
 /** Builds the chat input's host side from the extension's parts (one call in extension.ts). */
 import * as vscode from "vscode";
+import type { InstructionLoader } from "../../core/prompt/instruction-loader.js";
+import { expandSkillCommand } from "../../core/prompt/skill-command.js";
 import type { SessionManager } from "../../core/session/session-manager.js";
 import type { HostActions } from "../actions.js";
 import type { Notify } from "../operations/operation-guards.js";
 import type { ParallelActions } from "../parallel/parallel-actions.js";
 import type { SessionController } from "../session-controller.js";
+import { enterWhileRunningSetting } from "../settings.js";
 import type { AgentWebviewView } from "../webview-view.js";
 import { ChatCompletions } from "./chat-completions.js";
 import type { ChatInputHandoff } from "./chat-input-handoff.js";
@@ -24,6 +27,8 @@ export interface ChatInputSetupDeps {
   log: vscode.LogOutputChannel;
   /** After a rename: the tree's title shows the new name. */
   onRenamed(sm: SessionManager): void;
+  /** The workspace's instructions: `/skill:name` expands its skills, and the `/` list offers them. */
+  instructions: InstructionLoader;
   /** `/explore` and `/aside` (built after the chat input, so asked for when typed). */
   parallel(): Pick<ParallelActions, "explore" | "askAside"> | undefined;
 }
@@ -34,7 +39,12 @@ export function setUpChatInput(d: ChatInputSetupDeps): {
   renameSession: (name?: string) => Promise<void>;
   disposables: vscode.Disposable[];
 } {
-  const completions = new ChatCompletions(d.log);
+  const completions = new ChatCompletions(
+    d.log,
+    (text, kind) => d.chat.post({ type: "status", text, kind }),
+    undefined,
+    async () => (await d.instructions.load()).skills,
+  );
   const rename = (name = ""): Promise<void> =>
     renameSession(
       d.controller.sessionManager,
@@ -49,6 +59,9 @@ export function setUpChatInput(d: ChatInputSetupDeps): {
   const service = new ChatInputService({
     completions,
     postChat: (m) => d.chat.post(m),
+    enterWhileRunning: enterWhileRunningSetting,
+    runCommand: (command) => d.controller.runUserCommand(command),
+    expandSkill: (text) => expandSkillCommand(text, d.instructions),
     input: d.input,
     revealChat: () => d.chat.reveal(),
     send: (text, content) => d.actions.submit(text, content),

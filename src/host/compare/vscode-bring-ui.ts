@@ -5,12 +5,25 @@
  */
 import * as vscode from "vscode";
 import { inputSummaryFocus, vscodeNavigateUi } from "../vscode-navigate-ui.js";
-import { BRING_FILES_TITLE, type BroughtConflict } from "./bring-files.js";
+import { BRING_FILES_TITLE, type BringFilesQuestion, type BroughtConflict } from "./bring-files.js";
 import type { BringChoice, BringUi } from "./bring-flow.js";
 
 /** The buttons of "Also bring its file changes?" (the names users see in the docs). */
 export const BRING_FILES_CHOICE = "Bring Files";
 export const CONVERSATION_ONLY_CHOICE = "Conversation Only";
+
+/**
+ * A modal question about files a merge would change, with the list (Bring Conclusions Here, Adopt This Branch):
+ * the button picked, or undefined when dismissed (Cancel).
+ */
+export async function askFilesModal(
+  title: string,
+  question: BringFilesQuestion,
+  ...buttons: string[]
+): Promise<string | undefined> {
+  const detail = [question.summary, "", ...question.lines].join("\n");
+  return vscode.window.showInformationMessage(title, { modal: true, detail }, ...buttons);
+}
 
 interface ChoiceItem extends vscode.QuickPickItem {
   choice: BringChoice;
@@ -42,13 +55,7 @@ export function vscodeBringUi(
     inputFocus: () =>
       inputSummaryFocus("Bring Conclusions Here: Summarize with focus", "e.g. what worked, and the decisions to keep"),
     async askFiles(q) {
-      const detail = [q.summary, "", ...q.lines].join("\n");
-      const pick = await vscode.window.showInformationMessage(
-        BRING_FILES_TITLE,
-        { modal: true, detail },
-        BRING_FILES_CHOICE,
-        CONVERSATION_ONLY_CHOICE,
-      );
+      const pick = await askFilesModal(BRING_FILES_TITLE, q, BRING_FILES_CHOICE, CONVERSATION_ONLY_CHOICE);
       return pick === BRING_FILES_CHOICE ? "files" : pick === CONVERSATION_ONLY_CHOICE ? "conversation" : undefined;
     },
     filesBrought,

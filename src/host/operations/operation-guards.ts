@@ -37,7 +37,7 @@ export interface GuardState {
 export const NO_SESSION_TEXT = "No Agent session is open: open the Agent view first.";
 
 /** Said when an operation needs the agent idle and a reply is streaming. */
-export const STREAMING_TEXT = "A reply is streaming: abort it (Agent: Abort) first.";
+export const STREAMING_TEXT = "A reply or a command is running: abort it (Agent: Abort) first.";
 
 /** Why an operation may not start: how loudly to say it, and what. */
 export interface Refusal {

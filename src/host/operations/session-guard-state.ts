@@ -11,8 +11,9 @@ export function sessionGuardState(
   return {
     hasSession: () => controller.agent !== undefined && controller.sessionManager !== undefined,
     readOnlyReason: () => controller.readOnlyReason(),
-    // One agent per session: a reply makes every branch busy (the entry matters once agents run per branch).
-    agentBusy: () => controller.agent?.isStreaming === true,
+    // One agent per session: a reply makes every branch busy (the entry matters once agents run per branch); so does
+    // a command the user typed, which is recorded where the leaf is when it ends.
+    agentBusy: () => controller.agent?.isStreaming === true || controller.agent?.isBashRunning === true,
     files,
   };
 }

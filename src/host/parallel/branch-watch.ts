@@ -215,6 +215,8 @@ export class BranchWatch {
       messages: update.messages,
       streaming: w.branch.state === "running" && w.streaming,
       usage: usageOf(update.usage, 0),
+      // The watched branch's own checklist (its todo calls), as a switch to it would show.
+      ...(update.todos ? { todos: update.todos } : {}),
     });
   }
 }

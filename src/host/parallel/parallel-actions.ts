@@ -25,19 +25,20 @@ import {
 import { ARCHIVE_MARKER_TYPE } from "../../core/session/entry-kinds.js";
 import { SessionManager } from "../../core/session/session-manager.js";
 import type { AgentSession } from "../../core/agent/agent-session.js";
-import { createWorkspaceTools } from "../../core/tools/index.js";
+import { findSandbox } from "../../core/tools/sandbox.js";
 import type { AgentTool, ToolApprovalPolicy } from "../../core/tools/types.js";
 import type { AsideDto, HostToWebview } from "../../shared/protocol.js";
 import type { CheckpointActions } from "../checkpoint-actions.js";
 import type { CheckpointService } from "../checkpoint-service.js";
-import { broughtFilesMessage, conflictsOf, planBringFiles, runBringFiles } from "../compare/bring-files.js";
-import { failedMessage, withFilesLock } from "../file-restore.js";
+import { askFilesModal } from "../compare/vscode-bring-ui.js";
 import { modelKey } from "../model-choice.js";
 import type { FilesLock } from "../operations/files-lock.js";
 import { NO_SESSION_TEXT, type Notify } from "../operations/operation-guards.js";
 import type { SessionController } from "../session-controller.js";
-import { autoApproveSetting } from "../settings.js";
+import { branchApprovalText, branchBashPlace, type BranchBashPlace } from "../sandbox-choice.js";
+import { autoApproveSetting, sandboxSettings } from "../settings.js";
 import { summarizeToolCall } from "../tool-approval.js";
+import { adoptBranchFiles, ADOPT_FILES_TITLE } from "./adopt-flow.js";
 import { branchRunOf, newestEntryOf, otherBranchesOf } from "./branch-lookup.js";
 import type { BranchWatch, RunningBranch } from "./branch-watch.js";
 import { exploreSummaryMarkdown, firstLines, type SummaryBranch } from "./explore-summary.js";
@@ -47,7 +48,8 @@ export interface ParallelDeps {
   controller: SessionController;
   /**
    * The MCP servers' tools (src/core/mcp), started if need be: all of them for a branch, only those a server marks
-   * read-only (`readOnlyHint`) for an aside. They run where their server runs, not in the branch's copy.
+   * read-only (`readOnlyHint`) for an aside. They run where their server runs, not in the branch's copy (a branch's
+   * approval says so).
    */
   mcpTools?: (readOnly: boolean) => Promise<readonly AgentTool[]>;
   /** The workspace folder an aside reads (as the main agent's tools do). */
@@ -77,6 +79,9 @@ export interface ParallelDeps {
   /** The chat's watch of a running branch (branch-watch.ts): every branch's events, and how each ended. */
   watcher?: Pick<BranchWatch, "event" | "ended">;
 }
+
+/** The button of Adopt This Branch's question. */
+export const ADOPT_CHOICE = "Adopt";
 
 /** The tree's running rows are sent at most this often while branches stream. */
 const RUNNING_POST_MS = 250;
@@ -194,10 +199,12 @@ export class ParallelActions {
     }
 
     const live: LiveBranch[] = [];
-    const registry = this.d.controller.modelRegistry;
+    const registry = await this.d.controller.models();
     let exploration: Exploration | undefined;
     try {
       const mcpTools = (await this.d.mcpTools?.(false)) ?? [];
+      const place = branchBashPlace(sandboxSettings(), await findSandbox());
+      this.logToolPlaces(place, mcpTools);
       exploration = await exploreInParallel({
         sessionManager: sm,
         parentId,
@@ -211,13 +218,15 @@ export class ParallelActions {
           copiesDir: this.d.copiesDir,
           capBytes: copiesCapBytes(),
         },
-        toolsFor: (dir) => [
-          ...createWorkspaceTools(dir, { commandEnv: () => withoutKeys(process.env, registry.all()) }),
-          ...mcpTools,
-        ],
-        approveFor: (i) => this.approvalFor(`Branch ${i + 1} of ${count}`),
+        tools: {
+          commandEnv: () => withoutKeys(process.env, registry),
+          ...("sandbox" in place ? { sandbox: place.sandbox } : {}),
+          extraTools: mcpTools,
+        },
+        approveFor: (i) => this.approvalFor(`Branch ${i + 1} of ${count}`, place),
         getApiKey: (m) => this.d.getApiKey(m),
-        secretValues: () => keyEnvValues(process.env, registry.all()),
+        modelRegistry: registry,
+        secretValues: () => keyEnvValues(process.env, registry),
         thinkingLevel: agent.getThinkingLevel(),
         ...(this.d.systemPrompt ? { systemPrompt: this.d.systemPrompt } : {}),
         // Branches start inside the call: their first events come before it returns.
@@ -276,7 +285,7 @@ export class ParallelActions {
         validateInput: (v) => (v.trim() === "" ? "Ask something" : undefined),
       }));
     if (!asked?.trim()) return;
-    const registry = this.d.controller.modelRegistry;
+    const registry = await this.d.controller.models();
     let stop: (() => void) | undefined;
     const controllerAbort = new AbortController();
     const asideBranch: LiveBranch = {
@@ -312,8 +321,9 @@ export class ParallelActions {
       model,
       cwd: this.d.cwd,
       getApiKey: (m) => this.d.getApiKey(m),
+      modelRegistry: registry,
       ...(this.d.systemPrompt ? { systemPrompt: this.d.systemPrompt } : {}),
-      secretValues: () => keyEnvValues(process.env, registry.all()),
+      secretValues: () => keyEnvValues(process.env, registry),
       signal: controllerAbort.signal,
       onEvent: (e) => {
         if (e.type === "branch_entry" && !stop) {
@@ -417,18 +427,14 @@ export class ParallelActions {
     const nodeId = sm.getEnvelope(run.branchId)?.parentId ?? null;
     const files = await this.d.files.bringFiles(sm);
     if (files && nodeId !== null) {
-      const planned = await planBringFiles(files, nodeId, tip);
-      if (planned === "stopped") return;
-      if (planned) {
-        // The files lock, as Bring Conclusions Here takes it: no file restore writes the same files meanwhile.
-        const ui = { showInfo: (text: string) => this.d.notify.info(text) };
-        const merged = await withFilesLock(this.d.lock, ui, "branch adoption", () => runBringFiles(files, planned, []));
-        if (merged === "busy") return;
-        if (merged.kind === "cancelled") return this.d.notify.status("Adopt cancelled; nothing changed.");
-        if (merged.kind === "failed")
-          return this.d.notify.status(failedMessage("Adopting the branch's files failed", merged), "error");
-        this.d.files.filesBrought(broughtFilesMessage(merged.results), conflictsOf(merged.results, false));
-      }
+      // The files it will change are listed and agreed to before any is written (as Bring Conclusions Here does).
+      const adopted = await adoptBranchFiles(files, nodeId, tip, {
+        confirmFiles: async (q) => (await askFilesModal(ADOPT_FILES_TITLE, q, ADOPT_CHOICE)) === ADOPT_CHOICE,
+        showInfo: (text) => this.d.notify.info(text),
+        status: (text, kind) => this.d.notify.status(text, kind),
+      });
+      if (adopted.kind === "stopped") return;
+      if (adopted.kind === "brought") this.d.files.filesBrought(adopted.message, adopted.conflicts);
     }
     const moved = await agent.navigateTree(tip, { summarize: false });
     if (moved.kind !== "moved" && moved.kind !== "noop")
@@ -583,6 +589,10 @@ export class ParallelActions {
     for (const b of branches) counts.set(b.outcome.state, (counts.get(b.outcome.state) ?? 0) + 1);
     const text = [...counts].map(([state, n]) => `${n} ${state}`).join(", ");
     this.d.notify.status(`Explore in Parallel ended: ${text}.`);
+    // A branch stopped for a reason of its own (over the copies' size cap) says so, not only in the summary.
+    for (const b of branches)
+      if (b.outcome.state === "stopped" && b.outcome.error)
+        this.d.notify.warn(`Branch ${b.number}: ${b.outcome.error}`);
     void vscode.window
       .showInformationMessage(`Explore in Parallel ended: ${text}.`, "Show Summary", "Compare Two…")
       .then(async (pick) => {
@@ -656,8 +666,33 @@ export class ParallelActions {
     return picked.map((p) => p.model);
   }
 
-  /** Approvals as the main agent's, with the branch named: the setting applies, reads never ask. */
-  private approvalFor(branch: string): ToolApprovalPolicy {
+  /**
+   * The output channel's trail of where the branches' tools run: `bash` sandboxed or not (and why not), MCP tools
+   * in their servers' processes.
+   */
+  private logToolPlaces(place: BranchBashPlace, mcpTools: readonly AgentTool[]): void {
+    if ("sandbox" in place)
+      this.d.log.info(
+        `Explore in Parallel: the branches' bash runs sandboxed (${place.sandbox.bwrap}; ` +
+          `${place.sandbox.network ? "network allowed" : "no network"}).`,
+      );
+    else
+      this.d.log.warn(
+        `Explore in Parallel: the branches' bash is not sandboxed (${place.unsandboxed}): ` +
+          "it can reach the whole machine, the workspace included.",
+      );
+    if (mcpTools.length > 0)
+      this.d.log.info(
+        `Explore in Parallel: ${mcpTools.length} MCP tool(s) offered to the branches run in their servers' ` +
+          "processes, outside the branches' copies.",
+      );
+  }
+
+  /**
+   * Approvals as the main agent's, with the branch named: the setting applies, reads never ask, and the question
+   * says where the call runs (its copy, sandboxed or not, or an MCP server's process).
+   */
+  private approvalFor(branch: string, place: BranchBashPlace): ToolApprovalPolicy {
     const always = new Set<string>();
     return async (request) => {
       const auto = autoApproveSetting();
@@ -666,7 +701,7 @@ export class ParallelActions {
       if (Array.isArray(auto) && auto.includes(request.toolName)) return { approved: true };
       const summary = summarizeToolCall(request.toolName, request.args);
       const choice = await vscode.window.showWarningMessage(
-        `${branch} wants to run ${request.toolName} in its copy: ${summary}`,
+        branchApprovalText(branch, request.toolName, summary, place),
         "Allow",
         "Allow Always",
         "Deny",

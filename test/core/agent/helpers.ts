@@ -4,15 +4,16 @@ import fs from "node:fs";
 import path from "node:path";
 import { AgentSession, type AgentSessionOptions } from "../../../src/core/agent/agent-session.js";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
-import { ModelRegistry } from "../../../src/core/providers/model-registry.js";
 import type { ModelInfo } from "../../../src/core/providers/types.js";
 import type { SystemMessage } from "../../../src/core/messages.js";
 import { InstructionLoader } from "../../../src/core/prompt/instruction-loader.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
 import type { AgentTool } from "../../../src/core/tools/types.js";
-import type { FakeServer } from "../../util/fake-provider-common.js";
 import { assistant, fileSession, toolResult, user } from "../../util/session-builder.js";
+import { testModels } from "../../util/test-models.js";
+
+export { anthropicModel, openAIModel } from "../../util/fake-models.js";
 
 /** One way of {@link twoApproaches}: approach A's tool call, its result and the replies ending each branch. */
 export interface Approaches {
@@ -82,28 +83,6 @@ export function fileSize(sm: SessionManager): number {
   return f && fs.existsSync(f) ? fs.statSync(f).size : 0;
 }
 
-/** A model of `api` served by `fake` (4,096 output tokens), with `fields` and then `over`. */
-function fakeModel(
-  fake: Pick<FakeServer, "baseURL">,
-  api: ModelInfo["api"],
-  fields: Pick<ModelInfo, "id" | "name" | "provider" | "contextWindow">,
-  over: Partial<ModelInfo>,
-): ModelInfo {
-  return { ...fields, api, baseUrl: fake.baseURL, maxTokens: 4096, ...over };
-}
-
-/** A model served by a fake OpenAI server. */
-export function openAIModel(fake: Pick<FakeServer, "baseURL">, over: Partial<ModelInfo> = {}): ModelInfo {
-  const fields = { id: "fake-model", name: "Fake", provider: "fake-openai", contextWindow: 128_000 };
-  return fakeModel(fake, "openai-completions", fields, over);
-}
-
-/** A model served by a fake Anthropic server. */
-export function anthropicModel(fake: Pick<FakeServer, "baseURL">, over: Partial<ModelInfo> = {}): ModelInfo {
-  const fields = { id: "claude-fake", name: "Fake Claude", provider: "fake-anthropic", contextWindow: 200_000 };
-  return fakeModel(fake, "anthropic-messages", fields, over);
-}
-
 /** A `read` tool over an in-memory file map (records its calls). */
 export function fakeReadTool(files: Record<string, string>, calls: string[] = []): AgentTool {
   return {
@@ -148,7 +127,7 @@ export function newAgent(
   const agent = new AgentSession({
     sessionManager: sm,
     cwd: sm.getCwd(),
-    modelRegistry: new ModelRegistry(),
+    modelRegistry: testModels(),
     getApiKey: async () => "test-key",
     tools: [],
     ...opts,

@@ -28,9 +28,11 @@ function dumpCommand(hostPid: number): string {
 async function main(): Promise<void> {
   const [baseURL, dir, ws, eventsFile] = process.argv.slice(2);
   const hostKey = fs.readFileSync(0, "utf8").trim();
-  const registry = new ModelRegistry([
-    { provider: "keyed", id: "m", baseUrl: baseURL, api: "openai-completions", apiKeyEnv: "MY_PROVIDER_SECRET" },
-  ]);
+  const registry = await ModelRegistry.create({
+    custom: [
+      { provider: "keyed", id: "m", baseUrl: baseURL, api: "openai-completions", apiKeyEnv: "MY_PROVIDER_SECRET" },
+    ],
+  });
   const model = registry.find("keyed", "m");
   if (!model) throw new Error("custom model missing");
   await fetch(`${new URL(baseURL).origin}/__fake/enqueue`, {

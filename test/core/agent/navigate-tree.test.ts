@@ -7,6 +7,7 @@ import type { BranchSummaryEntry } from "../../../src/core/session/types.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 import type { FakeServer } from "../../util/fake-provider-common.js";
 import type { AgentSessionOptions } from "../../../src/core/agent/agent-session.js";
+import { KEYED_PROVIDER } from "../../util/test-models.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { anthropicModel, fileSize, newAgent, openAIModel, twoApproaches } from "./helpers.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
@@ -347,7 +348,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
   it("a model with no key configured falls back to extractive", async () => {
     const { sm, ids } = await buildTree(tmp.dir);
     const { agent } = newAgent(sm, {
-      model: { ...openAIModel(fake), baseUrl: undefined, provider: "openai", apiKeyEnv: "AGENT_TREE_TEST_NO_SUCH_KEY" },
+      model: { ...openAIModel(fake), provider: KEYED_PROVIDER },
       getApiKey: async () => undefined,
     });
     const r = await agent.navigateTree(ids.a4, { summarize: true });
@@ -382,7 +383,7 @@ describe("navigateTree", { timeout: 60_000 }, () => {
       assert.ok(r.kind === "moved", r.kind);
       assert.match(r.summaryEntry!.summary, /## Goal\nTry approach A/);
       assert.equal(anthropic.requests.length, 1);
-      assert.match(String(anthropic.requests[0].system ?? JSON.stringify(anthropic.requests[0])), /summarization/);
+      assert.match(JSON.stringify(anthropic.requests[0].system), /summarization/);
       await sm.close();
     } finally {
       await anthropic.close();

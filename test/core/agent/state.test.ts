@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ModelRegistry } from "../../../src/core/providers/model-registry.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { newAgent, openAIModel } from "./helpers.js";
 import { fileSession } from "../../util/session-builder.js";
+import { testModels } from "../../util/test-models.js";
 import { tempDir, tempDirPerTest } from "../../util/temp-dir.js";
 
 describe("AgentSession state", { timeout: 60_000 }, () => {
@@ -13,9 +13,9 @@ describe("AgentSession state", { timeout: 60_000 }, () => {
 
   it("setModel / setThinkingLevel are recorded and picked up by the next AgentSession", async () => {
     const sm = await fileSession(tmp.dir);
-    const registry = new ModelRegistry();
-    const custom = openAIModel(fake, { provider: "local", id: "m1" });
-    registry.addCustomModels([{ ...custom, api: "openai-completions" }]);
+    const registry = testModels({
+      custom: [{ provider: "local", id: "m1", baseUrl: fake.baseURL, api: "openai-completions", noApiKey: true }],
+    });
     const { agent } = newAgent(sm, { modelRegistry: registry });
     assert.equal(agent.getModel(), undefined);
     agent.setModel(registry.find("local", "m1")!);
@@ -71,7 +71,7 @@ describe("read-only sessions", () => {
       const file = writer.getSessionFile()!;
       const view = await SessionManager.open(file, { readOnly: true });
       const { agent, events } = newAgent(view, {
-        model: { id: "m", name: "m", provider: "p", api: "openai-completions", contextWindow: 1000, maxTokens: 100 },
+        model: openAIModel({ baseURL: "http://127.0.0.1:9" }, { id: "m", contextWindow: 1000, maxTokens: 100 }),
       });
       await assert.rejects(agent.prompt("hello"), /read-only/);
       await assert.rejects(agent.navigateTree(u), /read-only/);

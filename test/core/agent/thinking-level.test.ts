@@ -6,51 +6,48 @@ import {
   supportedThinkingLevels,
   THINKING_LEVELS,
 } from "../../../src/core/providers/thinking-levels.js";
-import { parseCustomModel } from "../../../src/core/providers/model-registry.js";
 import type { ModelInfo } from "../../../src/core/providers/types.js";
+import { testModels } from "../../util/test-models.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { anthropicModel, newAgent, openAIModel } from "./helpers.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
 import { fileSession } from "../../util/session-builder.js";
 
-const base: ModelInfo = {
-  id: "m",
-  name: "m",
-  provider: "p",
-  api: "openai-completions",
-  contextWindow: 1000,
-  maxTokens: 100,
-};
+const base: ModelInfo = openAIModel({ baseURL: "http://127.0.0.1:9" }, { id: "m", reasoning: false });
 
 describe("thinking levels a model takes", () => {
-  it("follows pi: none without reasoning, off..high with it, xhigh only when the model says so", () => {
+  it("follows pi (pi-ai decides): none without reasoning, off..high with it, xhigh and max only where mapped", () => {
     assert.deepEqual(supportedThinkingLevels(undefined), ["off"]);
     assert.deepEqual(supportedThinkingLevels(base), ["off"]);
-    assert.deepEqual(supportedThinkingLevels({ ...base, reasoning: true }), [
-      "off",
-      "minimal",
-      "low",
-      "medium",
-      "high",
-    ]);
-    assert.deepEqual(supportedThinkingLevels({ ...base, reasoning: true, supportsXhigh: true }), THINKING_LEVELS);
-    assert.equal(clampThinkingLevel({ ...base, reasoning: true }, "xhigh"), "high");
+    const reasoning = { ...base, reasoning: true };
+    assert.deepEqual(supportedThinkingLevels(reasoning), ["off", "minimal", "low", "medium", "high"]);
+    assert.deepEqual(
+      supportedThinkingLevels({ ...reasoning, thinkingLevelMap: { xhigh: "xhigh", max: "max" } }),
+      THINKING_LEVELS,
+    );
+    // A model that cannot turn reasoning off (GPT-5 mini's map says off: null) is never sent "off".
+    const alwaysThinks = { ...reasoning, thinkingLevelMap: { off: null } };
+    assert.deepEqual(supportedThinkingLevels(alwaysThinks), ["minimal", "low", "medium", "high"]);
+    assert.equal(clampThinkingLevel(alwaysThinks, "off"), "minimal");
+    assert.equal(clampThinkingLevel(reasoning, "xhigh"), "high");
+    assert.equal(clampThinkingLevel(reasoning, "max"), "high");
     assert.equal(clampThinkingLevel(base, "medium"), "off");
-    assert.equal(clampThinkingLevel({ ...base, reasoning: true }, "low"), "low");
+    assert.equal(clampThinkingLevel(reasoning, "low"), "low");
   });
 
-  it("a custom model says it takes xhigh in its settings", () => {
-    const m = parseCustomModel({
-      provider: "x",
-      id: "y",
-      baseUrl: "http://127.0.0.1:1",
-      api: "openai",
-      reasoning: true,
-      supportsXhigh: true,
+  it("the catalog says which levels a built-in model takes; a custom model says it takes xhigh in its settings", () => {
+    const registry = testModels({
+      custom: [
+        { provider: "x", id: "y", baseUrl: "http://127.0.0.1:1", api: "openai", reasoning: true, supportsXhigh: true },
+      ],
     });
-    assert.ok(typeof m !== "string");
-    assert.deepEqual(supportedThinkingLevels(m).at(-1), "xhigh");
+    const custom = registry.find("x", "y");
+    assert.ok(custom);
+    assert.equal(supportedThinkingLevels(custom).at(-1), "xhigh");
+    const mini = registry.find("openai", "gpt-5-mini");
+    assert.ok(mini);
+    assert.equal(supportedThinkingLevels(mini)[0], "minimal", "GPT-5 mini always reasons (pi-ai's catalog)");
   });
 });
 
@@ -60,7 +57,9 @@ describe("thinking level on the OpenAI wire", { timeout: 60_000 }, () => {
 
   it("is recorded as pi's thinking_level_change, sent as reasoning_effort, and kept per branch", async () => {
     const sm = await fileSession(tmp.dir);
-    const { agent } = newAgent(sm, { model: openAIModel(fake, { reasoning: true, supportsXhigh: true }) });
+    const { agent } = newAgent(sm, {
+      model: openAIModel(fake, { reasoning: true, thinkingLevelMap: { xhigh: "xhigh" } }),
+    });
     agent.setThinkingLevel("high");
     await agent.prompt("first");
     const branchPoint = sm.getLeafId();
@@ -113,9 +112,11 @@ describe("thinking level on the Anthropic wire", { timeout: 60_000 }, () => {
     await agent.prompt("think");
     agent.setThinkingLevel("off");
     await agent.prompt("do not");
-    assert.deepEqual(fake.requests[0].thinking, { type: "enabled", budget_tokens: 10_240 });
-    assert.ok((fake.requests[0].max_tokens as number) > 10_240);
-    assert.equal("thinking" in fake.requests[1], false);
+    // pi's budget for "medium" (pi-ai DEFAULT_THINKING_BUDGETS).
+    assert.deepEqual(fake.requests[0].thinking, { type: "enabled", budget_tokens: 8192, display: "summarized" });
+    assert.ok((fake.requests[0].max_tokens as number) > 8192);
+    // "off" on a reasoning model is said explicitly, as pi-ai sends it.
+    assert.deepEqual(fake.requests[1].thinking, { type: "disabled" });
     await sm.close();
   });
 });

@@ -72,6 +72,43 @@ describe("MCP configuration", () => {
     assert.deepEqual(by.e.transport.type === "stdio" && by.e.transport.env, { TOKEN: "${SECRET}" });
   });
 
+  it("knows who wrote each entry: pi's user file and the user's settings are the user's; project files and the workspace's settings the project's", () => {
+    const p = places();
+    write(path.join(p.projectDir, ".pi/mcp.json"), {
+      mcpServers: { b: { command: "from-.pi" }, keep: { enabled: false } },
+    });
+    const config = readMcpConfig({
+      ...p,
+      trusted: true,
+      setting: { mine: { command: "user-setting" } },
+      workspaceSettings: [{ ws: { command: "workspace-setting" } }, { folder: { command: "folder-setting" } }],
+    });
+    assert.deepEqual(config.issues, []);
+    const origin = Object.fromEntries(config.servers.map((s) => [s.name, s.origin]));
+    assert.equal(origin.a, "user");
+    assert.equal(origin.b, "project");
+    assert.equal(origin.d, "project");
+    assert.equal(origin.web, "project");
+    assert.equal(origin.keep, "user", "a project's on/off switch leaves the user's entry the user's");
+    assert.equal(config.servers.find((s) => s.name === "keep")?.enabled, false);
+    assert.equal(origin.mine, "user");
+    assert.equal(origin.ws, "project");
+    assert.equal(origin.folder, "project");
+    assert.equal(config.servers.find((s) => s.name === "ws")?.source, "agentTree.mcp.servers (workspace settings)");
+    // Untrusted: neither the project's files nor the workspace's settings are read.
+    const untrusted = readMcpConfig({
+      ...p,
+      trusted: false,
+      setting: { mine: { command: "user-setting" } },
+      workspaceSettings: [{ ws: { command: "workspace-setting" } }],
+    });
+    assert.deepEqual(
+      untrusted.servers.filter((s) => s.origin === "project"),
+      [],
+    );
+    assert.ok(untrusted.servers.some((s) => s.name === "mine"));
+  });
+
   it("reads no project file in an untrusted workspace", () => {
     const p = places();
     const config = readMcpConfig({ ...p, trusted: false });
@@ -97,9 +134,10 @@ describe("MCP configuration", () => {
     const merged = mergeMcpLayers([
       {
         source: "user",
+        origin: "user",
         servers: { docs: { command: "docs-mcp", env: { K: "v" } }, off: { command: "x", enabled: false } },
       },
-      { source: ".pi/mcp.json", servers: { docs: { enabled: false } } },
+      { source: ".pi/mcp.json", origin: "project", servers: { docs: { enabled: false } } },
     ]);
     assert.deepEqual(merged.issues, []);
     const docs = merged.servers.find((s) => s.name === "docs");
@@ -159,5 +197,27 @@ describe("MCP configuration", () => {
     const taken = new Set(["mcp__s__a_b"]);
     const second = mcpToolName("s", "a-b", (n) => taken.has(n));
     assert.match(second, /^mcp__s__a_b_[0-9a-f]{8}$/);
+  });
+
+  it("three tools of one name get three distinct names, each within 64 characters", () => {
+    for (const tool of ["twin", "t".repeat(80)]) {
+      const taken = new Set<string>();
+      const names = [1, 2, 3].map(() => {
+        const n = mcpToolName("s", tool, (x) => taken.has(x));
+        taken.add(n);
+        return n;
+      });
+      assert.equal(new Set(names).size, 3, names.join(", "));
+      assert.ok(names.every((n) => n.length <= 64 && /^mcp__s__[A-Za-z0-9_]+$/.test(n)));
+    }
+    // The first keeps pi's name; a hash suffix is not reused when a tool's own name already looks like it.
+    const taken = new Set<string>();
+    const first = mcpToolName("s", "x", (n) => taken.has(n));
+    taken.add(first);
+    const hashed = mcpToolName("s", "x", (n) => taken.has(n));
+    taken.add(hashed);
+    assert.equal(first, "mcp__s__x");
+    const literal = mcpToolName("s", hashed.slice("mcp__s__".length), (n) => taken.has(n));
+    assert.notEqual(literal, hashed);
   });
 });

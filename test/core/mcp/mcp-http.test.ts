@@ -47,7 +47,11 @@ describe("MCP over streamable HTTP", { timeout: 60_000 }, () => {
   it("connects with the configured headers (variables filled in), lists and calls the tools", async () => {
     process.env.AGENT_TREE_MCP_HTTP_TOKEN = "http-token-0123456789";
     const config = mergeMcpLayers([
-      { source: "test", servers: { dict: { url, headers: { Authorization: "Bearer ${AGENT_TREE_MCP_HTTP_TOKEN}" } } } },
+      {
+        source: "test",
+        origin: "user",
+        servers: { dict: { url, headers: { Authorization: "Bearer ${AGENT_TREE_MCP_HTTP_TOKEN}" } } },
+      },
     ]);
     const reports: McpReport[] = [];
     const pool = new McpPool({ cwd: process.cwd(), loadConfig: () => config, onReport: (r) => reports.push(r) });
@@ -75,7 +79,9 @@ describe("MCP over streamable HTTP", { timeout: 60_000 }, () => {
   });
 
   it("a server that cannot be reached is reported once and leaves no tools", async () => {
-    const config = mergeMcpLayers([{ source: "test", servers: { gone: { url: "http://127.0.0.1:9/mcp" } } }]);
+    const config = mergeMcpLayers([
+      { source: "test", origin: "user", servers: { gone: { url: "http://127.0.0.1:9/mcp" } } },
+    ]);
     const reports: McpReport[] = [];
     const pool = new McpPool({ cwd: process.cwd(), loadConfig: () => config, onReport: (r) => reports.push(r) });
     try {

@@ -166,6 +166,22 @@ describe("MCP pool with the fixture server", { timeout: 120_000 }, () => {
     assert.equal(broken?.state, "failed");
   });
 
+  it("a server whose command or folder does not exist fails to start with a message naming it", async () => {
+    const { pool: p, reports } = pool([
+      fixtureConfig("nocommand", [], {
+        transport: { type: "stdio", command: "agent-tree-no-such-mcp-server", args: [], env: {} },
+      }),
+      fixtureConfig("nofolder", [], {
+        transport: { type: "stdio", command: process.execPath, args: [], env: {}, cwd: "/no-such-folder-for-mcp" },
+      }),
+    ]);
+    assert.deepEqual(await p.ready(), []);
+    const message = (name: string): string =>
+      reports.find((r) => r.kind === "failed" && r.server === name)?.message ?? "";
+    assert.match(message("nocommand"), /MCP server "nocommand": it failed to start: .*agent-tree-no-such-mcp-server/s);
+    assert.match(message("nofolder"), /MCP server "nofolder": it failed to start: .*no-such-folder-for-mcp/);
+  });
+
   it("a server printing a banner on stdout at start is disconnected with a message", async () => {
     const { pool: p, reports } = pool([fixtureConfig("noisy", ["--garbage-at-start"])]);
     assert.deepEqual(await p.ready(), []);
@@ -237,6 +253,96 @@ describe("MCP pool with the fixture server", { timeout: 120_000 }, () => {
       .catch(() => undefined);
     await p.dispose();
     assert.deepEqual(pids.filter(alive), [], "every server process ended");
+  });
+});
+
+describe("MCP pool: big and odd results, odd servers", { timeout: 120_000 }, () => {
+  it("a long single-line result reaches the model as the cap's worth of text", async () => {
+    const { pool: p } = pool([fixtureConfig("fx")]);
+    const big = tool(await p.ready(), "mcp__fx__big");
+    const r = await big.execute({ bytes: 72_000 }, { cwd: "." });
+    const out = text(r);
+    assert.ok(out.startsWith('["item-00000000","item-00000001"'));
+    assert.ok(out.length > 49_000, `kept ${out.length} characters`);
+    assert.match(out, /\[Output truncated/);
+  });
+
+  it("a stdio message over the client's buffer is reported as a result too large, not as garbage", async () => {
+    const { pool: p, reports } = pool([fixtureConfig("fx")]);
+    const big = tool(await p.ready(), "mcp__fx__big");
+    const err = await big.execute({ bytes: 11 * 1024 * 1024 }, { cwd: "." }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    assert.ok(err instanceof Error, "the call fails");
+    assert.match(err.message, /result too large/i);
+    assert.match(err.message, /MCP tool fx\/big/);
+    assert.doesNotMatch(err.message, /other than MCP messages/);
+    await until(() => reports.length > 0, "the report");
+    assert.match(reports[0].message, /too large/);
+    assert.doesNotMatch(reports.map((r) => r.message).join("\n"), /other than MCP messages/);
+    // Restart brings it back (the SDK drops the connection that overflowed).
+    await p.restart("fx");
+    assert.equal(text(await tool(p.tools(), "mcp__fx__echo").execute({ text: "ok" }, { cwd: "." })), "echo: ok");
+  });
+
+  it("image results are checked like pasted images: an 8 MB SVG and a wrong type are named, not stored", async () => {
+    const { pool: p } = pool([fixtureConfig("fx")]);
+    const picture = tool(await p.ready(), "mcp__fx__picture");
+    const svg = await picture.execute({ mimeType: "image/svg+xml", chars: 8 * 1024 * 1024 }, { cwd: "." });
+    assert.deepEqual(
+      svg.content.map((c) => c.type),
+      ["text"],
+    );
+    assert.match(
+      text(svg),
+      /\[image image\/svg\+xml \(6\.0 MB\) omitted: images of type image\/svg\+xml cannot be sent/,
+    );
+    const png = await picture.execute({ mimeType: "image/png", chars: 8 }, { cwd: "." });
+    assert.deepEqual(png.content, [{ type: "image", mimeType: "image/png", data: "AAAAAAAA" }]);
+  });
+
+  it("three tools of one name get three distinct names", async () => {
+    const { pool: p } = pool([fixtureConfig("fx", ["--duplicates"])]);
+    const names = (await p.ready()).map((t) => t.name).filter((n) => n.startsWith("mcp__fx__twin"));
+    assert.equal(names.length, 3);
+    assert.equal(new Set(names).size, 3, names.join(", "));
+  });
+
+  it("a server that ignores SIGTERM is gone once the pool is disposed", async () => {
+    const { pool: p } = pool([fixtureConfig("stubborn", ["--stubborn"])]);
+    await p.ready();
+    const pid = p.pids()[0];
+    assert.ok(pid && alive(pid));
+    await p.dispose();
+    assert.equal(alive(pid), false, "the process ended before dispose resolved");
+  });
+
+  it("a process the server started that ignores SIGTERM is gone too (a server behind npx)", async () => {
+    const { pool: p } = pool([fixtureConfig("launcher", ["--stubborn-child"])]);
+    const child = Number(text(await tool(await p.ready(), "mcp__launcher__child").execute({}, { cwd: "." })));
+    assert.ok(child > 0 && alive(child));
+    const pid = p.pids()[0];
+    await p.dispose();
+    assert.equal(alive(pid), false);
+    assert.equal(alive(child), false, "the child ended before dispose resolved");
+  });
+
+  it("a server that ignores SIGTERM and failed to start is gone once the pool is disposed", async () => {
+    const p = new McpPool({
+      cwd: process.cwd(),
+      loadConfig: () => ({ servers: [fixtureConfig("mute", ["--stubborn", "--silent"])], issues: [] }),
+      startupTimeoutMs: 500,
+    });
+    pools.push(p);
+    const ready = p.ready();
+    await until(() => p.pids().length === 1, "the server's process to be spawned");
+    const pid = p.pids()[0];
+    await ready;
+    assert.equal(p.status()[0].state, "failed");
+    assert.match(p.status()[0].error ?? "", /did not answer within/);
+    await p.dispose();
+    assert.equal(alive(pid), false, "the process ended before dispose resolved");
   });
 });
 

@@ -15,9 +15,19 @@ import { instructionWorkspace, newAgent, openAIModel, sentPrompt, systemEntries 
 import { tempDirPerTest } from "../../util/temp-dir.js";
 
 /** The fixture server's tools (test/fixtures/mcp/fixture-server.mjs) as the model sees them. */
-const FIXTURE_TOOLS = ["echo", "fail", "hang", "image", "crash", "garbage", "malformed", "env", "pid"].map(
-  (t) => `mcp__fx__${t}`,
-);
+const FIXTURE_TOOLS = [
+  "echo",
+  "fail",
+  "hang",
+  "image",
+  "crash",
+  "garbage",
+  "malformed",
+  "env",
+  "pid",
+  "big",
+  "picture",
+].map((t) => `mcp__fx__${t}`);
 
 const pools: McpPool[] = [];
 after(async () => {

@@ -13,7 +13,7 @@ import {
   textOnlyModelMessage,
 } from "../../../src/core/mentions/image-attachment.js";
 import { composeUserContent } from "../../../src/core/mentions/user-content.js";
-import { ModelRegistry } from "../../../src/core/providers/model-registry.js";
+import { testModels } from "../../util/test-models.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
@@ -85,12 +85,15 @@ describe("image checks", () => {
     assert.match(imageProblem({ mimeType: "image/png", data: "not base64!" }) ?? "", /not base64/);
   });
 
-  it("knows which models take images: built-ins do, a custom model when its settings say so", () => {
-    const registry = new ModelRegistry();
+  it("knows which models take images: the catalog says it for built-ins, a custom model its settings", () => {
+    const registry = testModels();
     assert.equal(acceptsImages(registry.find("openai", "gpt-4.1") ?? {}), true);
     assert.equal(acceptsImages(registry.find("anthropic", "claude-sonnet-4-5") ?? {}), true);
+    const textOnly = registry.find("azure", "gpt-4");
+    assert.ok(textOnly, "a text-only model of the catalog");
+    assert.equal(acceptsImages(textOnly), false);
     const base = { provider: "local", api: "openai", baseUrl: "http://127.0.0.1:11434/v1" };
-    const issues = registry.addCustomModels([
+    const issues = registry.setCustomModels([
       { ...base, id: "plain" },
       { ...base, id: "llava", input: ["text", "image"] },
       { ...base, id: "bad", input: ["video"] },

@@ -2,6 +2,7 @@
  * Ask Aside in the core: a read-only side question asked while the user's agent streams a slow reply. The aside
  * answers first, the main reply completes, the leaf stays on the main branch and its context holds no aside.
  */
+import { testModels } from "../../util/test-models.js";
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { readBranchRuns } from "../../../src/core/parallel/branch-run-lines.js";
@@ -49,6 +50,7 @@ describe("ask aside (core)", { timeout: 60_000 }, () => {
       sessionManager: sm,
       question: "ASIDE: what is the secret word?",
       model: openAIModel(fake),
+      modelRegistry: testModels(),
       cwd: tmp.dir,
       getApiKey: async () => "test-key",
     });
@@ -92,6 +94,7 @@ describe("ask aside (core)", { timeout: 60_000 }, () => {
       sessionManager: sm,
       question: "ASIDE: which docs?",
       model: openAIModel(fake),
+      modelRegistry: testModels(),
       cwd: tmp.dir,
       getApiKey: async () => "test-key",
       extraTools: [search],
@@ -106,7 +109,13 @@ describe("ask aside (core)", { timeout: 60_000 }, () => {
   it("refuses an empty question and writes nothing", async () => {
     const sm = SessionManager.inMemory(tmp.dir);
     await assert.rejects(
-      askAside({ sessionManager: sm, question: "  ", model: openAIModel(fake), cwd: tmp.dir }),
+      askAside({
+        sessionManager: sm,
+        question: "  ",
+        model: openAIModel(fake),
+        modelRegistry: testModels(),
+        cwd: tmp.dir,
+      }),
       /needs a question/,
     );
     assert.equal(sm.getEntryCount(), 0);

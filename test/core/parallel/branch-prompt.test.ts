@@ -3,6 +3,7 @@
  * prompt replayed at its start (its tools, its folder), so replaying the branch gives the prompt it ran under;
  * without a prompt of its own a branch sends the one in force at its start node. The main path is untouched.
  */
+import { testModels } from "../../util/test-models.js";
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { askAside, ASIDE_TOOL_NAMES } from "../../../src/core/parallel/aside.js";
@@ -37,6 +38,7 @@ describe("branch system prompt (core)", { timeout: 60_000 }, () => {
     const sm = await SessionManager.create(tmp.dir, tmp.dir);
     const { agent } = newAgent(sm, {
       model: openAIModel(fake),
+      modelRegistry: testModels(),
       tools: createWorkspaceTools(tmp.dir),
       systemPrompt: "You are terse. MAINPROMPT",
     });
@@ -50,6 +52,7 @@ describe("branch system prompt (core)", { timeout: 60_000 }, () => {
       sessionManager: sm,
       question: "ASIDEQ what now?",
       model: openAIModel(fake),
+      modelRegistry: testModels(),
       cwd: tmp.dir,
       getApiKey: async () => "test-key",
       systemPrompt: "You are terse. MAINPROMPT",
@@ -81,6 +84,7 @@ describe("branch system prompt (core)", { timeout: 60_000 }, () => {
       parentId: leaf,
       prompt: "PROVIDERQ",
       model: openAIModel(fake),
+      modelRegistry: testModels(),
       kind: "explore",
       groupId: "g1",
       tools: [],
@@ -98,6 +102,7 @@ describe("branch system prompt (core)", { timeout: 60_000 }, () => {
       parentId: leaf,
       prompt: "PLAINQ",
       model: openAIModel(fake),
+      modelRegistry: testModels(),
       kind: "explore",
       groupId: "g2",
       tools: [],

@@ -4,6 +4,7 @@
  * that cannot be made fails its branch with a clear error. git is the real one, behind a wrapper that makes the
  * copy's `checkout-index` slow (or fail), so the branch reliably runs ahead of its files.
  */
+import { testModels } from "../../util/test-models.js";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -78,6 +79,7 @@ function branchOnCopy(
     parentId: nodeId,
     prompt,
     model: openAIModel(fake),
+    modelRegistry: testModels(),
     kind: "explore",
     groupId: "g",
     tools: createWorkspaceTools(copy.dir),

@@ -5,7 +5,8 @@
  * argv: <session file> <fake server base URL> <tools folder>
  */
 import * as fs from "node:fs";
-import { openAIModel } from "../agent/helpers.js";
+import { FAKE_CUSTOM_MODELS, openAIModel } from "../../util/fake-models.js";
+import { ModelRegistry } from "../../../src/core/providers/model-registry.js";
 import { runBranch } from "../../../src/core/parallel/branch-run.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { createWorkspaceTools } from "../../../src/core/tools/index.js";
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
   const sm = await SessionManager.open(file);
   const leaf = sm.getLeafId();
   const model = openAIModel({ baseURL });
+  const modelRegistry = await ModelRegistry.create({ custom: FAKE_CUSTOM_MODELS });
   fs.writeSync(1, `leaf ${leaf}\n`);
   await Promise.all(
     [0, 1, 2].map((i) =>
@@ -23,6 +25,7 @@ async function main(): Promise<void> {
         parentId: leaf,
         prompt: `CRASH branch ${i}`,
         model,
+        modelRegistry,
         kind: "explore",
         groupId: "crash",
         tools: createWorkspaceTools(folder),

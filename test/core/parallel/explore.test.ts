@@ -4,6 +4,7 @@
  * The leaf, the workspace and the main branch's context stay as they were; each branch's context is its own path;
  * the branches' files are checkpointed in the folder's own store, so the three-way merge brings one of them in.
  */
+import { testModels } from "../../util/test-models.js";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -15,7 +16,6 @@ import {
   mergeTargetsFor,
 } from "../../../src/core/checkpoints/index.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
-import { createWorkspaceTools } from "../../../src/core/tools/index.js";
 import { CopySizeCapError, listBranchCopies, removeOrphanCopies } from "../../../src/core/parallel/branch-copy.js";
 import { readBranchRuns } from "../../../src/core/parallel/branch-run-lines.js";
 import { exploreInParallel } from "../../../src/core/parallel/explore.js";
@@ -41,9 +41,9 @@ describe("explore in parallel (core)", { timeout: 120_000 }, () => {
       prompt: "EXPLORE-TASK: rewrite app.txt",
       count: 3,
       models: [openAIModel(fake), openAIModel(fake, { id: "fake-model-2" })],
+      modelRegistry: testModels(),
       getApiKey: async () => "test-key",
       isolation: { folder: t.ws, storeDir: engine.storeDir, checkpointId, copiesDir, capBytes: 64 * 1024 * 1024 },
-      toolsFor: (dir) => createWorkspaceTools(dir),
       onEvent: (i, e) => {
         if (e.type === "tool_execution_start") events.push(`${i}:${e.toolName}`);
       },
@@ -172,6 +172,7 @@ describe("explore in parallel (core)", { timeout: 120_000 }, () => {
         prompt: "try",
         count: 2,
         models: [openAIModel(fake)],
+        modelRegistry: testModels(),
         isolation: {
           folder: t.ws,
           storeDir: cps.engine(t.ws)!.storeDir,
@@ -179,7 +180,6 @@ describe("explore in parallel (core)", { timeout: 120_000 }, () => {
           copiesDir: path.join(t.root, "copies"),
           capBytes: 10,
         },
-        toolsFor: (dir) => createWorkspaceTools(dir),
       }),
       (e: unknown) =>
         e instanceof CopySizeCapError && /over the cap/.test(e.message) && /maxCopiesSizeMB/.test(e.message),

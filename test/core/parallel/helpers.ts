@@ -1,10 +1,10 @@
 /** Shared set-up of the parallel-branch tests: a workspace with checkpoints, a session with one turn, fake replies. */
+import { testModels } from "../../util/test-models.js";
 import fs from "node:fs";
 import path from "node:path";
 import { TurnCheckpoints, WorkspaceCheckpoints, findCheckpointForEntry } from "../../../src/core/checkpoints/index.js";
-import { exploreInParallel, type Exploration } from "../../../src/core/parallel/explore.js";
+import { exploreInParallel, type BranchTools, type Exploration } from "../../../src/core/parallel/explore.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
-import { createWorkspaceTools } from "../../../src/core/tools/index.js";
 import type { FakeReply, FakeRequestBody } from "../../util/fake-provider-common.js";
 import type { FakeServer } from "../../util/fake-provider-common.js";
 import { newAgent, openAIModel } from "../agent/helpers.js";
@@ -70,6 +70,7 @@ export async function sessionWithTurn(
   const { agent } = newAgent(sm, {
     cwd: ws,
     model: openAIModel(fake),
+    modelRegistry: testModels(),
     tools: undefined,
     checkpoints: new TurnCheckpoints(cps),
   });
@@ -82,29 +83,30 @@ export async function sessionWithTurn(
 
 /**
  * Explore in Parallel from the node of `sessionWithTurn` with the real workspace tools: `count` branches asked
- * "go", copies under `<root>/copies` (a 64 MiB cap), git run with `env` when given.
+ * "go" (or `prompt`), copies under `<root>/copies` (a 64 MiB cap unless `capBytes`), git run with `env` when given.
  */
 export function exploreFromTurn(
   fake: FakeServer,
   where: { root: string; ws: string },
   setup: Awaited<ReturnType<typeof sessionWithTurn>>,
-  options: { count: number; env?: NodeJS.ProcessEnv },
+  options: { count: number; env?: NodeJS.ProcessEnv; tools?: BranchTools; capBytes?: number; prompt?: string },
 ): Promise<Exploration> {
   return exploreInParallel({
     sessionManager: setup.sm,
     parentId: setup.nodeId,
-    prompt: "go",
+    prompt: options.prompt ?? "go",
     count: options.count,
     models: [openAIModel(fake)],
+    modelRegistry: testModels(),
     getApiKey: async () => "test-key",
     isolation: {
       folder: where.ws,
       storeDir: setup.cps.engine(where.ws)!.storeDir,
       checkpointId: setup.checkpointId,
       copiesDir: path.join(where.root, "copies"),
-      capBytes: 64 * 1024 * 1024,
+      capBytes: options.capBytes ?? 64 * 1024 * 1024,
       ...(options.env ? { env: options.env } : {}),
     },
-    toolsFor: (dir) => createWorkspaceTools(dir),
+    ...(options.tools ? { tools: options.tools } : {}),
   });
 }

@@ -65,11 +65,12 @@ describe("system prompt sections", () => {
     const lines = sections.tools.split("\n").slice(1, -1);
     assert.deepEqual(
       lines.map((l) => l.split(":")[0]),
-      ["- read", "- write", "- edit", "- bash", "- grep", "- find", "- ls", "- mcp_weather"],
+      ["- read", "- write", "- edit", "- bash", "- grep", "- find", "- ls", "- todo", "- mcp_weather"],
     );
     assert.ok(lines.includes("- read: Read file contents"));
     assert.ok(lines.includes("- mcp_weather: Get the weather for a city."), "a tool without a snippet: its first line");
     assert.match(sections.rules, /- Use read to examine files instead of cat or sed\./);
+    assert.match(sections.rules, /- Use todo to plan tasks of three or more steps/);
     assert.match(sections.rules, /- Read a file before you edit it/);
     assert.match(sections.rules, /- Be concise in your responses/);
     assert.match(sections.rules, /- Show file paths clearly when working with files/);

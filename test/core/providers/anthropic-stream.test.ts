@@ -2,13 +2,13 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AssistantMessage, LlmMessage } from "../../../src/core/messages.js";
 import { emptyUsage } from "../../../src/core/messages.js";
-import { completeText } from "../../../src/core/providers/stream-completion.js";
 import type { ModelInfo, RetryInfo } from "../../../src/core/providers/types.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { user } from "../../util/session-builder.js";
 import { anthropicModel } from "../agent/helpers.js";
-import { abortAtFirstDelta, collect, requestsTo } from "./stream-helpers.js";
+import { abortAtFirstDelta, collect, completeText, requestsTo } from "./stream-helpers.js";
+import { testModels } from "../../util/test-models.js";
 
 const KEY = "sk-ant-test-secret-0123456789";
 
@@ -49,8 +49,9 @@ describe("anthropic provider against a fake server", () => {
     assert.ok(Math.abs(final.usage.cost.total - expected) < 1e-12);
     const body = fake.requests[0];
     assert.deepEqual(body.system, [{ type: "text", text: "sys", cache_control: { type: "ephemeral" } }]);
-    assert.deepEqual(body.thinking, { type: "enabled", budget_tokens: 4096 });
-    assert.ok(Number(body.max_tokens) > 4096);
+    // pi's budget for "low" (pi-ai DEFAULT_THINKING_BUDGETS), inside max_tokens.
+    assert.deepEqual(body.thinking, { type: "enabled", budget_tokens: 2048, display: "summarized" });
+    assert.ok(Number(body.max_tokens) > 2048);
     const h = fake.calls[fake.calls.length - 1].headers;
     assert.ok(h["x-api-key"] === KEY || h.authorization === `Bearer ${KEY}`, "the key is sent");
   });
@@ -94,13 +95,20 @@ describe("anthropic provider against a fake server", () => {
     assert.equal(sent.length, 3);
     assert.deepEqual(sent[1].content[0], { type: "thinking", thinking: "plan", signature: "sig-1" });
     assert.equal(sent[2].role, "user");
+    // pi-ai's wire: both results in one user turn; an error result's image follows the results (Anthropic takes
+    // no image in an error result), and the turn's last block carries the cache breakpoint.
     assert.deepEqual(sent[2].content, [
-      { type: "tool_result", tool_use_id: "toolu_a", content: [{ type: "text", text: "A" }], is_error: false },
+      { type: "tool_result", tool_use_id: "toolu_a", content: "A", is_error: false },
       {
         type: "tool_result",
         tool_use_id: "toolu_b",
-        content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: "QUJD" } }],
+        content: "(image attached after the tool results)",
         is_error: true,
+      },
+      { type: "text", text: "Images from the error result of tool call toolu_b (read):" },
+      {
+        type: "image",
+        source: { type: "base64", media_type: "image/png", data: "QUJD" },
         cache_control: { type: "ephemeral" },
       },
     ]);
@@ -139,7 +147,7 @@ describe("anthropic provider against a fake server", () => {
     });
     const first = await completeText(req());
     assert.deepEqual(first.content, [
-      { type: "thinking", thinking: "[redacted thinking]", thinkingSignature: "OPAQUE", redacted: true },
+      { type: "thinking", thinking: "[Reasoning redacted]", thinkingSignature: "OPAQUE", redacted: true },
       { type: "text", text: "Hi" },
     ]);
     fake.enqueue({ text: "ok" });
@@ -220,11 +228,40 @@ describe("anthropic provider against a fake server", () => {
     assert.equal(fake.requests.length, 1);
   });
 
-  it("compatible (non-anthropic) providers get a plain system prompt without cache_control", async () => {
+  it("an Anthropic-compatible provider of models.json sends its compat flags: no cache_control on tools", async () => {
+    // pi-ai marks the system prompt, the last tool and the last message for caching on every Anthropic-style API;
+    // a proxy that rejects the marker on tools says so in models.json, as in pi.
+    const proxy = testModels({
+      piModels: {
+        file: "models.json",
+        config: {
+          providers: {
+            proxy: {
+              baseUrl: fake.baseURL,
+              api: "anthropic-messages",
+              apiKey: "proxy-key",
+              compat: { supportsCacheControlOnTools: false },
+              models: [{ id: "claude-fake", reasoning: false }],
+            },
+          },
+        },
+      },
+    });
+    const proxied = proxy.find("proxy", "claude-fake");
+    assert.ok(proxied, "the models.json model is listed");
     fake.enqueue({ text: "ok" });
-    await collect(req({ model: { ...model(fake.baseURL), provider: "my-proxy" }, systemPrompt: "plain" }));
-    assert.equal(fake.requests[0].system, "plain");
-    assert.ok(!JSON.stringify(fake.requests[0].messages).includes("cache_control"));
+    const tool = { name: "read", description: "r", parameters: { type: "object" as const, properties: {} } };
+    const final = await proxy.complete({
+      model: proxied,
+      messages: [user("hi")],
+      systemPrompt: "plain",
+      tools: [tool],
+    });
+    assert.equal(final.stopReason, "stop");
+    const body = fake.requests[0];
+    assert.deepEqual(body.system, [{ type: "text", text: "plain", cache_control: { type: "ephemeral" } }]);
+    assert.ok(!JSON.stringify(body.tools).includes("cache_control"), "the proxy's compat keeps tools unmarked");
+    assert.equal(fake.calls[0].headers["x-api-key"], "proxy-key", "the models.json apiKey is sent");
   });
 
   it("malformed JSON gives a clear error, keeping earlier text", async () => {

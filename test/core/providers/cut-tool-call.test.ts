@@ -10,7 +10,6 @@ import { runAgentLoop } from "../../../src/core/agent/agent-loop.js";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
 import type { AgentMessage, AssistantMessage, ToolCall } from "../../../src/core/messages.js";
 import { ProviderError } from "../../../src/core/providers/provider-error.js";
-import { completeText, streamCompletion } from "../../../src/core/providers/stream-completion.js";
 import type { ModelInfo, StreamEvent, StreamRequest } from "../../../src/core/providers/types.js";
 import type { AgentTool } from "../../../src/core/tools/types.js";
 import { startFakeAnthropic } from "../../util/fake-anthropic-server.js";
@@ -18,6 +17,7 @@ import { startFakeOpenAI } from "../../util/fake-openai-server.js";
 import type { FakeCutReply, FakeServer } from "../../util/fake-provider-common.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { anthropicModel, openAIModel } from "../agent/helpers.js";
+import { completeText, streamCompletion } from "./stream-helpers.js";
 
 /** A write whose truncated arguments would still look plausible to a lenient parser. */
 const ARGS = { path: "src/app.ts", content: "line one\nline two\nline three" };
@@ -93,12 +93,13 @@ for (const provider of PROVIDERS) {
           .map((e) => e.delta)
           .join("");
         assert.equal(streamedArgs, ARGS_JSON.slice(0, SENT), "the fake server really cut inside the arguments");
-        // Never a half-parsed call that looks whole: the received text is kept only as `_raw`.
+        // Never a half-parsed call that looks whole: the received text is kept only in argumentsError (pi-ai's
+        // field for arguments that are not JSON), the arguments are empty.
         const calls = toolCalls(final);
         assert.equal(calls.length, 1);
         assert.equal(calls[0].name, "write");
-        assert.deepEqual(calls[0].arguments, { _raw: ARGS_JSON.slice(0, SENT) });
-        assert.ok(!("path" in calls[0].arguments) && !("content" in calls[0].arguments));
+        assert.deepEqual(calls[0].arguments, {});
+        assert.equal(calls[0].argumentsError, `The arguments were cut off after: ${ARGS_JSON.slice(0, SENT)}`);
       });
     }
 

@@ -1,19 +1,19 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { emptyUsage, type AssistantMessage, type LlmMessage } from "../../../src/core/messages.js";
-import { completeText } from "../../../src/core/providers/stream-completion.js";
 import { ProviderError } from "../../../src/core/providers/provider-error.js";
 import type { ModelInfo, RetryInfo } from "../../../src/core/providers/types.js";
 import { CONTEXT_OVERFLOW_REPLY, startFakeOpenAI } from "../../util/fake-openai-server.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { user } from "../../util/session-builder.js";
 import { openAIModel } from "../agent/helpers.js";
-import { abortAtFirstDelta, collect, requestsTo } from "./stream-helpers.js";
+import { abortAtFirstDelta, collect, completeText, requestsTo } from "./stream-helpers.js";
+import { KEYED_PROVIDER, KEYED_PROVIDER_ENV } from "../../util/test-models.js";
 
 const KEY = "sk-test-secret-key-1234567890";
 
 const OVER: Partial<ModelInfo> = {
-  provider: "fakeai",
+  provider: "fake-openai",
   contextWindow: 32_000,
   maxTokens: 1000,
   cost: { input: 1, output: 2, cacheRead: 0.5, cacheWrite: 0 },
@@ -44,7 +44,7 @@ describe("openai provider against a fake server", () => {
     assert.equal(fake.calls[fake.calls.length - 1].headers.authorization, `Bearer ${KEY}`);
   });
 
-  it("streams tool calls, parses arguments and keeps unparseable ones under _raw", async () => {
+  it("streams tool calls, parses arguments and says which ones were not JSON", async () => {
     fake.enqueue({
       text: "Let me look.",
       toolCalls: [
@@ -57,10 +57,17 @@ describe("openai provider against a fake server", () => {
     );
     assert.equal(final.stopReason, "toolUse");
     const calls = final.content.filter((c) => c.type === "toolCall");
-    assert.deepEqual(calls, [
-      { type: "toolCall", id: "call_1", name: "read", arguments: { path: "src/a.ts", offset: 2 } },
-      { type: "toolCall", id: "call_2", name: "bash", arguments: { _raw: '{"command": "ls' } },
-    ]);
+    assert.deepEqual(calls[0], {
+      type: "toolCall",
+      id: "call_1",
+      name: "read",
+      arguments: { path: "src/a.ts", offset: 2 },
+    });
+    // pi-ai keeps what the model sent in argumentsError (the agent answers the call with it: tool-execution.ts).
+    const bad = calls[1];
+    assert.equal(bad.type === "toolCall" && bad.id, "call_2");
+    assert.deepEqual(bad.type === "toolCall" && bad.arguments, {});
+    assert.match((bad.type === "toolCall" && bad.argumentsError) || "", /\{"command": "ls/);
     assert.ok(events.some((e) => e.type === "toolcall_delta"));
     const tools = fake.requests[0].tools as { function: { name: string } }[];
     assert.equal(tools[0].function.name, "read");
@@ -76,7 +83,7 @@ describe("openai provider against a fake server", () => {
         { type: "toolCall", id: "call|odd", name: "read", arguments: { path: "a.txt" } },
         { type: "toolCall", id: "call_orphan", name: "ls", arguments: {} },
       ],
-      provider: "fakeai",
+      provider: "fake-openai",
       model: "fake-model",
       usage: final0().usage,
       stopReason: "toolUse",
@@ -210,43 +217,6 @@ describe("openai provider against a fake server", () => {
     assert.deepEqual(echo.content, [{ type: "text", text: "Echo: back" }], "reset restores the default reply");
   });
 
-  it("accepts tool calls from servers that reuse index 0 or omit the index", async () => {
-    const c = (delta: unknown, finish: string | null = null): { data: string } => ({
-      data: JSON.stringify({
-        id: "x",
-        object: "chat.completion.chunk",
-        created: 1,
-        model: "m",
-        choices: [{ index: 0, delta, finish_reason: finish }],
-      }),
-    });
-    fake.enqueue({
-      rawEvents: [
-        c({
-          role: "assistant",
-          tool_calls: [{ index: 0, id: "a", type: "function", function: { name: "ls", arguments: '{"path":"."}' } }],
-        }),
-        c({
-          tool_calls: [{ index: 0, id: "b", type: "function", function: { name: "read", arguments: '{"path":"x"}' } }],
-        }),
-        c({ tool_calls: [{ id: "c", type: "function", function: { name: "find", arguments: '{"pattern":' } }] }),
-        c({ tool_calls: [{ function: { arguments: '"*.ts"}' } }] }),
-        c({}, "tool_calls"),
-        { data: "[DONE]" },
-      ],
-    });
-    const msg = await completeText(req());
-    assert.deepEqual(
-      msg.content.map((b) => (b.type === "toolCall" ? [b.id, b.name, b.arguments] : b.type)),
-      [
-        ["a", "ls", { path: "." }],
-        ["b", "read", { path: "x" }],
-        ["c", "find", { pattern: "*.ts" }],
-      ],
-    );
-    assert.equal(msg.stopReason, "toolUse");
-  });
-
   it("a stream that ends without a finish reason is an error, not a silent success", async () => {
     fake.enqueue({
       rawEvents: [
@@ -279,7 +249,7 @@ describe("openai provider against a fake server", () => {
     assert.equal(fake.requests.length, 1);
   });
 
-  it("drops failed turns' tool calls and empty messages before sending", async () => {
+  it("leaves failed and aborted turns out of the request, as pi does, and their tool results with them", async () => {
     fake.enqueue({ text: "ok" });
     const aborted: AssistantMessage = {
       ...final0(),
@@ -290,11 +260,18 @@ describe("openai provider against a fake server", () => {
       stopReason: "aborted",
     };
     const empty: AssistantMessage = { ...final0(), content: [], stopReason: "error" };
-    await collect(req({ messages: [user("one"), aborted, empty, user("two")] }));
+    const skipped: LlmMessage = {
+      role: "toolResult",
+      toolCallId: "call_x",
+      toolName: "bash",
+      content: [{ type: "text", text: "Aborted" }],
+      isError: true,
+      timestamp: 5,
+    };
+    await collect(req({ messages: [user("one"), aborted, skipped, empty, user("two")] }));
     const sent = fake.requests[0].messages as Record<string, unknown>[];
     assert.deepEqual(sent, [
       { role: "user", content: "one" },
-      { role: "assistant", content: "I was saying" },
       { role: "user", content: "two" },
     ]);
   });
@@ -329,13 +306,18 @@ describe("openai provider against a fake server", () => {
     await assert.rejects(completeText(req()), (e: unknown) => e instanceof ProviderError && e.kind === "auth");
   });
 
-  it("refuses to call without a key unless the model needs none", async () => {
-    const { final } = await collect({ ...req(), apiKey: undefined });
-    assert.match(final.errorMessage ?? "", /No API key for fakeai/);
+  it("refuses to call without a key unless the provider needs none", async () => {
+    const keyed = { ...model(fake.baseURL), provider: KEYED_PROVIDER };
+    const { final, events } = await collect({ ...req(), apiKey: undefined, model: keyed });
+    assert.match(final.errorMessage ?? "", new RegExp(`No API key for ${KEYED_PROVIDER}: set ${KEYED_PROVIDER_ENV}`));
+    const last = events[events.length - 1];
+    assert.equal(last.type === "error" && last.errorKind, "auth");
     assert.equal(fake.requests.length, 0);
     fake.enqueue({ text: "local ok" });
-    const local = await collect({ ...req(), apiKey: undefined, model: { ...model(fake.baseURL), noApiKey: true } });
+    // The suite's provider is keyless (noApiKey): it is called without a key of the test's.
+    const local = await collect({ ...req(), apiKey: undefined });
     assert.equal(local.final.stopReason, "stop");
+    assert.equal(fake.requests.length, 1);
   });
 
   it("the default reply echoes, summarizes and calls tools on /tool", async () => {

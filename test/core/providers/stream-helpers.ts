@@ -1,9 +1,27 @@
 /** Shared set-up of the provider stream tests (each against its fake server through the real SDK). */
 import assert from "node:assert/strict";
 import type { AssistantMessage } from "../../../src/core/messages.js";
-import { streamCompletion } from "../../../src/core/providers/stream-completion.js";
+import type { ModelRegistry } from "../../../src/core/providers/model-registry.js";
 import type { ModelInfo, StreamEvent, StreamRequest } from "../../../src/core/providers/types.js";
 import { user } from "../../util/session-builder.js";
+import { testModels } from "../../util/test-models.js";
+
+let shared: ModelRegistry | undefined;
+/** The registry the helpers stream through (pi-ai's providers and the fake servers'), made once per file. */
+export function registry(): ModelRegistry {
+  shared ??= testModels();
+  return shared;
+}
+
+/** One streamed completion through the registry. */
+export function streamCompletion(req: StreamRequest): AsyncIterable<StreamEvent> {
+  return registry().stream(req);
+}
+
+/** A whole completion through the registry (rejects with a ProviderError on failure). */
+export function completeText(req: StreamRequest): Promise<AssistantMessage> {
+  return registry().complete(req);
+}
 
 /** Run one streamed completion to its end; it must end with exactly one `done` or `error` event. */
 export async function collect(req: StreamRequest): Promise<{ events: StreamEvent[]; final: AssistantMessage }> {

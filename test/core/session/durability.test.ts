@@ -126,11 +126,12 @@ describe("durability and bad input", () => {
     await assert.rejects(SessionManager.open(path.join(tmp.dir, "nope.jsonl"), { readOnly: true }), /file not found/);
   });
 
-  test("an empty file opens as a new session; the header is written on the first append", async () => {
+  test("an empty file opens as a new session, named after the file; its header is written at once (pi 1.6)", async () => {
     const file = path.join(tmp.dir, "2025-01-01T00-00-00-000Z_0b0d9f9c-1111-4222-8333-444455556666.jsonl");
     fs.writeFileSync(file, "");
     const sm = await SessionManager.open(file);
     assert.equal(sm.getSessionId(), "0b0d9f9c-1111-4222-8333-444455556666");
+    assert.equal(readJsonl(file)[0].id, "0b0d9f9c-1111-4222-8333-444455556666");
     sm.appendMessage(user("x"));
     await sm.close();
     const lines = readJsonl(file);

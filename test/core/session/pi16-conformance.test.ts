@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import { afterEach, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import {
   defaultSessionDir,
   SessionLockLostError,
@@ -16,26 +16,14 @@ import {
   type SessionEntry,
 } from "../../../src/core/index.js";
 import { uuidv7 } from "../../../src/core/session/ids.js";
-import { writeTestHooks } from "../../../src/core/session/write-all.js";
 import { assistant, readJsonl, user } from "../../util/session-builder.js";
+import { faultyDisk } from "../../util/faulty-disk.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
 import { lockDirOf } from "./lock-helpers.js";
 
 const tmp = tempDirPerTest("pi16-");
-afterEach(() => {
-  writeTestHooks.write = undefined;
-});
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-
-/** Make the next write(2) of the store write `part` of its bytes, then fail as a full disk does. */
-function failNextWritePartway(part: number): void {
-  writeTestHooks.write = (fd, buf, offset, length) => {
-    writeTestHooks.write = undefined;
-    fs.writeSync(fd, buf, offset, Math.floor(length * part));
-    throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
-  };
-}
 
 async function sessionOf(cwd: string, sessionDir: string, text: string): Promise<string> {
   const sm = await SessionManager.create(cwd, sessionDir);
@@ -71,10 +59,11 @@ describe("defects of issue 22", () => {
   });
 
   test("2. a write that fails partway leaves no glued line: the next entry starts on a clean line", async () => {
-    const sm = await SessionManager.create("/p", tmp.dir);
+    const disk = faultyDisk();
+    const sm = await SessionManager.create("/p", tmp.dir, { io: disk.io });
     const u1 = sm.appendMessage(user("first"));
     const a1 = sm.appendMessage(assistant("answer"));
-    failNextWritePartway(0.5);
+    disk.failNextWritePartway(0.5);
     assert.throws(() => sm.appendMessage(user("lost to a full disk")), /ENOSPC/);
     assert.equal(sm.getLeafId(), a1, "the failed entry is not in memory");
     const u2 = sm.appendMessage(user("after the failure"));
@@ -98,12 +87,13 @@ describe("defects of issue 22", () => {
   });
 
   test("2. when the partial bytes cannot be cut, the next append starts with a newline", async () => {
-    const sm = await SessionManager.create("/p", tmp.dir);
+    const disk = faultyDisk();
+    const sm = await SessionManager.create("/p", tmp.dir, { io: disk.io });
     const u1 = sm.appendMessage(user("first"));
     // The node:fs module itself (the store's import reads through to it): its ftruncate fails too.
     const nodeFs = createRequire(__filename)("node:fs") as typeof fs;
     const ftruncate = nodeFs.ftruncateSync;
-    failNextWritePartway(0.5);
+    disk.failNextWritePartway(0.5);
     nodeFs.ftruncateSync = () => {
       throw Object.assign(new Error("EIO: i/o error, ftruncate"), { code: "EIO" });
     };
@@ -317,6 +307,56 @@ describe("pi 1.6's API beside ours", () => {
     const empty = path.join(tmp.dir, "empty.jsonl");
     fs.writeFileSync(empty, "");
     await assert.rejects(SessionManager.forkFrom(empty, "/to", path.join(tmp.dir, "to")), /empty or invalid/);
+  });
+
+  test("forkFrom() of a session with a header and no entries writes the fork, as pi 1.6 does", async () => {
+    // Ours: createBranchedSession(null) of a file session writes a header-only file.
+    const src = await SessionManager.create("/from", path.join(tmp.dir, "from"));
+    src.appendMessage(user("q"));
+    const branched = (await src.createBranchedSession(null)) as string;
+    await src.close();
+    // pi 1.6's: it writes the header into an empty file it opens (no entry yet).
+    const piLike = path.join(tmp.dir, "pi-header-only.jsonl");
+    const piHeader = {
+      type: "session",
+      version: 3,
+      id: "0b0d9f9c-1111-7222-8333-444455556666",
+      timestamp: "2026-01-01T00:00:00.000Z",
+      cwd: "/from",
+    };
+    fs.writeFileSync(piLike, JSON.stringify(piHeader) + "\n");
+    for (const source of [branched, piLike]) {
+      assert.equal(readJsonl(source).length, 1, "the source is a header alone");
+      const fork = await SessionManager.forkFrom(source, "/to", path.join(tmp.dir, "to"));
+      const forkFile = fork.getSessionFile() as string;
+      assert.equal(fork.getEntryCount(), 0);
+      assert.equal(fork.getLeafId(), null);
+      assert.equal(fork.getCwd(), "/to");
+      assert.equal(fork.getHeader().parentSession, source);
+      await fork.close();
+      const lines = readJsonl(forkFile);
+      assert.equal(lines.length, 1, "the fork is written: its header alone");
+      assert.equal(lines[0].type, "session");
+      assert.equal(lines[0].parentSession, source);
+    }
+  });
+
+  test("an empty session file keeps one session id across reopenings (its header is written on open, as pi 1.6 does)", async () => {
+    const file = path.join(tmp.dir, "empty.jsonl");
+    fs.writeFileSync(file, "");
+    const first = await SessionManager.open(file, undefined, "/work/empty");
+    const id = first.getSessionId();
+    await first.close();
+    const second = await SessionManager.open(file);
+    assert.equal(second.getSessionId(), id, "the second opening names the same session");
+    assert.equal(second.getCwd(), "/work/empty");
+    await second.close();
+    const lines = readJsonl(file);
+    assert.equal(lines.length, 1);
+    assert.equal(lines[0].id, id);
+    const view = await SessionManager.open(file, { readOnly: true });
+    assert.equal(view.getSessionId(), id);
+    await view.close();
   });
 
   test("inMemory(cwd, options, entries) starts from given entries, under their header or a new one", async () => {

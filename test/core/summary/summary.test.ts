@@ -20,6 +20,10 @@ const model: ModelInfo = {
   name: "m",
   provider: "p",
   api: "openai-completions",
+  baseUrl: "http://127.0.0.1:9",
+  reasoning: false,
+  input: ["text"],
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
   contextWindow: 100_000,
   maxTokens: 8000,
 };

@@ -3,7 +3,8 @@
  * helper is run here in the situations `setsid -f` can leave it in: already re-parented (the usual case: it must
  * start the command at once), still a child of the process that started it (it must wait until that one has
  * gone), and never re-parented (it must not run the command). A `sleep` earlier on the PATH counts the helper's
- * wait rounds, so "did not wait" is checked by what the helper did, not by a clock.
+ * wait rounds, so "did not wait" is checked by what the helper did, not by a clock. A server (startServer, for MCP
+ * stdio servers) is started the same way and then talked to over its stdin and stdout.
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -11,7 +12,13 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { DETACH_WAIT_ROUNDS, DETACHED_HELPER_SCRIPT, startCommand } from "../../../src/core/tools/command-process.js";
+import {
+  DETACH_WAIT_ROUNDS,
+  DETACHED_HELPER_SCRIPT,
+  startCommand,
+  startServer,
+} from "../../../src/core/tools/command-process.js";
+import { groupAlive, pidAlive } from "../../../src/core/session/processes.js";
 import { tempDir } from "../../util/temp-dir.js";
 
 const REAL_SLEEP = ["/usr/bin/sleep", "/bin/sleep"].find((p) => fs.existsSync(p)) ?? "sleep";
@@ -43,6 +50,20 @@ function collect(child: ChildProcess): Promise<Run> {
     child.on("error", reject);
     child.on("close", () => resolve({ stdout, stderr, report: report.split("\n").filter(Boolean) }));
   });
+}
+
+/** The shell a server is started with in these tests. */
+function shellPath(): string {
+  return fs.existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
+}
+
+/** Waits (bounded) until `cond` holds. */
+async function until(cond: () => boolean, what: () => string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 /** The pid of a process that has already exited (as `setsid` has, in the usual case, when the helper starts). */
@@ -148,5 +169,75 @@ describe("the detached command helper", { skip: !HAS_SETSID && "needs setsid (Li
       assert.ok(chain.length >= 2, out);
       assert.ok(!chain.includes(process.pid), `run ${i}: this process is an ancestor: ${chain.join(" ← ")}`);
     }
+  });
+
+  it("through startServer, a server is not below this process, leads its own group, and keeps its stdin", async () => {
+    // A line-echoing server that first says who it is and where it stands (its ancestors, its group and session).
+    const script =
+      'p=$$; chain=""; for i in $(seq 1 40); do [ "$p" -gt 1 ] || break; read -r st < /proc/$p/stat || break; ' +
+      'st=${st##*) }; set -- $st; [ "$p" = "$$" ] && echo "group $3 session $4"; p=$2; chain="$chain $p"; done; ' +
+      'echo "pid $$ ancestors$chain"; while read -r line; do echo "echo: $line"; done';
+    const server = startServer([shellPath(), "-c", script], tmp.dir, process.env);
+    let out = "";
+    server.stdout.setEncoding("utf8");
+    server.stdout.on("data", (s: string) => (out += s));
+    server.stderr.resume();
+    const pid = await server.pid;
+    await until(
+      () => /ancestors/.test(out),
+      () => `the server's first lines (${out})`,
+    );
+    assert.match(out, new RegExp(`^group ${pid} session ${pid}$`, "m"), "its own session and process group");
+    const chain = (/^pid (\d+) ancestors(.*)$/m.exec(out) ?? []).slice(1);
+    assert.equal(Number(chain[0]), pid, "the pid reported is the server's own (the helper became it)");
+    assert.ok(!chain[1].split(" ").map(Number).includes(process.pid), `this process is an ancestor:${chain[1]}`);
+    // setsid has long exited (Node closes a child's stdin when the child exits): the server still gets its input.
+    await new Promise((r) => setTimeout(r, 200));
+    server.stdin.write("one\n");
+    await until(
+      () => out.includes("echo: one\n"),
+      () => `the echo (${out})`,
+    );
+    server.stdin.end();
+    await server.closed;
+    // Its parent (init or a subreaper) reaps it a moment after its output closed.
+    await until(
+      () => !pidAlive(pid),
+      () => "the server to end at the end of its input",
+    );
+  });
+
+  it("startServer's kill ends the server's group, also when asked before its pid is known", async () => {
+    const server = startServer([shellPath(), "-c", "sleep 300 & sleep 300"], tmp.dir, process.env);
+    server.stdout.resume();
+    server.stderr.resume();
+    server.kill();
+    const pid = await server.pid;
+    let closed = false;
+    void server.closed.then(() => (closed = true));
+    await until(
+      () => closed,
+      () => "the server's output to close after the kill",
+    );
+    await until(
+      () => !groupAlive(pid),
+      () => "every process of the server's group to end",
+    );
+  });
+
+  it("a server's command line does not run ~/.bashrc (bash would, its stdin being a socket)", async () => {
+    const home = path.join(tmp.dir, "home");
+    fs.mkdirSync(home, { recursive: true });
+    const marker = path.join(home, "bashrc-ran");
+    fs.writeFileSync(path.join(home, ".bashrc"), `echo ran > ${JSON.stringify(marker)}\n`);
+    // No SHLVL: a top-level shell, the case bash sources ~/.bashrc in.
+    const server = startServer(["/bin/echo", "started"], tmp.dir, { PATH: process.env.PATH, HOME: home });
+    let out = "";
+    server.stdout.on("data", (c: Buffer) => (out += c.toString()));
+    server.stderr.resume();
+    server.stdin.end();
+    await server.closed;
+    assert.equal(out, "started\n");
+    assert.equal(fs.existsSync(marker), false, "~/.bashrc ran before the server");
   });
 });

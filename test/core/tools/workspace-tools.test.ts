@@ -44,8 +44,8 @@ describe("workspace tools", () => {
     await fs.rm(path.dirname(root), { recursive: true, force: true });
   });
 
-  it("has pi's names and marks write/edit/bash as mutating", () => {
-    assert.deepEqual([...tools.keys()], ["read", "write", "edit", "bash", "grep", "find", "ls"]);
+  it("has pi's names (and todo) and marks write/edit/bash as mutating", () => {
+    assert.deepEqual([...tools.keys()], ["read", "write", "edit", "bash", "grep", "find", "ls", "todo"]);
     assert.deepEqual(
       [...tools.values()].filter((t) => t.mutates).map((t) => t.name),
       ["write", "edit", "bash"],
