@@ -379,7 +379,7 @@ export class SessionController {
     try {
       c.agent.queueMessage(kind, text, typeof content === "string" ? [] : content.slice(1));
     } catch (e) {
-      return e instanceof Error ? e.message : String(e);
+      return errorText(e);
     }
     return undefined;
   }
@@ -419,7 +419,7 @@ export class SessionController {
     try {
       c.agent.setThinkingLevel(level);
     } catch (e) {
-      return e instanceof Error ? e.message : String(e);
+      return errorText(e);
     }
     this.pushChat();
     return undefined;
