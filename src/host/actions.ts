@@ -43,7 +43,7 @@ export class HostActions {
   /** Move to an entry (click, Enter, menus, commands). */
   async navigate(entryId: string, mode: NavigateMode): Promise<void> {
     if (this.navigating) {
-      void vscode.window.showInformationMessage("A branch switch is already in progress.");
+      this.d.notify.info("A branch switch is already in progress.");
       return;
     }
     this.navigating = true;
@@ -87,7 +87,7 @@ export class HostActions {
     const sm = this.d.controller.sessionManager;
     if (!sm) return void this.noSession();
     const rows = nodeRows(treeRows(sm), sm.getLeafId());
-    if (rows.length === 0) return void vscode.window.showInformationMessage("The session has no messages yet.");
+    if (rows.length === 0) return void this.d.notify.info("The session has no messages yet.");
     const leafRow = rows.find((r) => r.value === sm.getLeafId());
     return pickValue(rows, {
       title,

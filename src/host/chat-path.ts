@@ -13,6 +13,7 @@ import type { Usage } from "../core/messages.js";
 import type { SessionEntry } from "../core/session/types.js";
 import { todoListOnPath, type TodoItem } from "../core/tools/todo-list.js";
 import type { ChatMessageDto } from "../shared/protocol.js";
+import { kindTitle } from "../core/entries/kind-words.js";
 import { entryToChat, isChatEntry, MAX_ENTRY_TEXT, type ChatEnvelope, type PathUsage } from "./chat-dto.js";
 import { errorText } from "../core/error-text.js";
 
@@ -231,6 +232,7 @@ class Collector {
       why = errorText(e);
     }
     // The row keeps its place, so indexes stay those of the path; the file is left as it is.
-    return { id, role: "custom", text: `(This entry could not be read: ${why})`, timestamp: 0 };
+    const title = kindTitle("unknown");
+    return { id, role: "custom", title, icon: "warning", text: `(This entry could not be read: ${why})`, timestamp: 0 };
   }
 }

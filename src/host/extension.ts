@@ -62,6 +62,7 @@ import { WorkspaceToolRules } from "./tool-rules.js";
 import { settingsStore, ToolRulesUi } from "./tool-rules-ui.js";
 import type { ApprovalOffer } from "./tool-approval.js";
 import { RunChangesView } from "./run-changes-view.js";
+import { errorText } from "../core/error-text.js";
 
 /** Payload of `onDidChangeSession`. */
 export interface SessionChangeEvent {
@@ -304,8 +305,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const workerScript = vscode.Uri.joinPath(context.extensionUri, "dist", "search-worker.js").fsPath;
   const search = new SessionSearchUi({ cwd, controller, opener, tree, log, workerScript });
   context.subscriptions.push(search);
-  // One notifier and one lock on the workspace's files for every operation (src/host/operations).
-  const notify = new Notifier([tree, chat], log);
+  // One notifier (its status line in one view: the chat, else the tree) and one lock on the workspace's files for
+  // every operation (src/host/operations).
+  const notify = new Notifier([chat, tree], log);
   const filesLock = new FilesLock();
   const fileActions = new CheckpointActions({ controller, service: checkpoints, notify, lock: filesLock });
   const actions = new HostActions({
@@ -368,7 +370,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const open = controller.sessionManager;
   if (open) parallel.watch(open);
   // Copies left by branches that were adopted, archived or deleted meanwhile, or by a window that was killed.
-  void parallel.removeOrphanCopies().catch((e: unknown) => log.warn(`Branch copies: ${String(e)}`));
+  void parallel.removeOrphanCopies().catch((e: unknown) => log.warn(`Branch copies: ${errorText(e)}`));
 
   let opening: Promise<void> | undefined;
   const ensureSession = async (): Promise<boolean> => {
@@ -391,7 +393,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     resolveWebviewView: (webviewView) => {
       view.resolveWebviewView(webviewView);
       // The model library loads meanwhile too, beside the session's file: the agent needs both.
-      void controller.models().catch((e: unknown) => log.error(`The model library could not be loaded: ${String(e)}`));
+      void controller
+        .models()
+        .catch((e: unknown) => log.error(`The model library could not be loaded: ${errorText(e)}`));
       void ensureSession();
     },
   });

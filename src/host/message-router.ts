@@ -14,6 +14,7 @@ import type { Operations } from "./operations/operations.js";
 import { validateWebviewMessage } from "./protocol-validation.js";
 import type { SessionController } from "./session-controller.js";
 import type { AgentWebviewView } from "./webview-view.js";
+import { errorDetail } from "../core/error-text.js";
 
 /** What the router dispatches to. */
 export interface RouterDeps {
@@ -48,7 +49,7 @@ export async function routeWebviewMessage(raw: unknown, view: AgentWebviewView, 
     await dispatch(result.message, view, d);
   } catch (e) {
     // Actions report their own failures; this is the last line of defence for the host.
-    d.log.error(`Handling ${result.message.type} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    d.log.error(`Handling ${result.message.type} failed: ${errorDetail(e)}`);
   }
 }
 

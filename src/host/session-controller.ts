@@ -392,7 +392,7 @@ export class SessionController {
     try {
       c.agent.queueMessage(kind, text, typeof content === "string" ? [] : content.slice(1));
     } catch (e) {
-      return e instanceof Error ? e.message : String(e);
+      return errorText(e);
     }
     return undefined;
   }
@@ -432,7 +432,7 @@ export class SessionController {
     try {
       c.agent.setThinkingLevel(level);
     } catch (e) {
-      return e instanceof Error ? e.message : String(e);
+      return errorText(e);
     }
     this.pushChat();
     return undefined;

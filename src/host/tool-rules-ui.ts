@@ -5,6 +5,7 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { errorText } from "../core/error-text.js";
 import { CLAUDE_SETTINGS_FILES } from "../core/tools/rules/claude-settings.js";
 import {
   SETTING_SOURCE,
@@ -119,7 +120,7 @@ export class ToolRulesUi {
       await this.rules.remove(r.rule, r.list);
       await refresh();
     } catch (e) {
-      void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
+      void vscode.window.showErrorMessage(errorText(e));
     }
   }
 }

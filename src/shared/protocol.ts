@@ -28,6 +28,11 @@ export interface ChatMessageDto {
   /** Entry id once stored; a temporary id while streaming. */
   id: string;
   role: "user" | "assistant" | "toolResult" | "bashExecution" | "custom" | "branchSummary" | "compactionSummary";
+  /** Its heading and codicon, as every view names the kind (src/core/entries/kind-words.ts). */
+  title: string;
+  icon: string;
+  /** Short facts after the heading (a hook message's type). */
+  facts?: string[];
   /** Markdown/plain text of the message (assistant: text blocks joined; user: the typed text only). */
   text: string;
   /** A user message's attachments by name (their text is for the model; the chat shows them compactly). */
@@ -35,12 +40,17 @@ export interface ChatMessageDto {
   /** A user message's images, for thumbnails. */
   images?: ImageDto[];
   thinking?: string;
-  toolCalls?: { id: string; name: string; args: string }[];
+  /** Each call: its tool as rows name it (`label`), what it acts on (`hint`), its arguments as JSON (capped). */
+  toolCalls?: { id: string; name: string; label: string; hint: string; args: string }[];
   toolName?: string;
   toolCallId?: string;
   isError?: boolean;
   stopReason?: string;
   errorMessage?: string;
+  /** How a reply ended badly, in words (`Error: …`, `Aborted`). */
+  failure?: string;
+  /** How the message is treated, in words (`Not sent to the model (!!)`). */
+  note?: string;
   model?: string;
   usage?: { input: number; output: number; cost: number };
   /** An assistant message's valid `todo` call: the list it sets (the chat's checklist follows the newest). */

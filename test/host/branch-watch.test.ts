@@ -108,7 +108,13 @@ function router(watch: BranchWatch, calls: string[]) {
   } as unknown as OperationActions);
   const operations = new Operations(table, {
     state: { hasSession: () => true, readOnlyReason: () => undefined, agentBusy: () => true, files: new FilesLock() },
-    notify: { status: rec("status"), error: rec("error"), info: rec("info"), warn: rec("warn") },
+    notify: {
+      status: rec("status"),
+      error: rec("error"),
+      info: rec("info"),
+      warn: rec("warn"),
+      offer: async (...args: unknown[]) => void rec("offer")(...args),
+    },
     ensureSession: async () => undefined,
     hasEntry: () => true,
   });

@@ -99,6 +99,7 @@ function setup(state: Partial<GuardState> = {}) {
       error: (w) => void said.push(`error:${w}`),
       info: (t) => void said.push(`info:${t}`),
       warn: (t) => void said.push(`warn:${t}`),
+      offer: async (t) => void said.push(`offer:${t}`),
     },
     ensureSession: async () => undefined,
     hasEntry: (id) => id === "e1",

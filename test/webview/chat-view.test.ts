@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ChatMessageDto } from "../../src/shared/protocol.js";
 import { settle, webviewRig, withPage, type ViewPage } from "./harness.js";
-import { chatSnapshot, CLAUDE, msg, openChatView, type ChatSnapshot } from "./chat-fixtures.js";
+import { call, chatSnapshot, CLAUDE, msg, openChatView, type ChatSnapshot } from "./chat-fixtures.js";
 
 const rig = webviewRig();
 
@@ -28,7 +28,7 @@ test("renders the path: user text, assistant markdown, collapsible thinking, too
       msg("u1", "user", "List *files*\nplease"),
       msg("a1", "assistant", "Here is **bold** and `code`", {
         thinking: "Let me think",
-        toolCalls: [{ id: "call1", name: "bash", args: '{"command":"ls"}' }],
+        toolCalls: [call("call1", "bash", '{"command":"ls"}')],
         model: "claude",
       }),
       msg("r1", "toolResult", "a.txt\nb.txt", { toolCallId: "call1", toolName: "bash" }),
@@ -219,7 +219,7 @@ test("message text is inert: markdown escapes raw HTML, drops unsafe links and r
   await withPage(
     openChat([
       msg("u1", "user", evil),
-      msg("a1", "assistant", evil, { thinking: evil, toolCalls: [{ id: "k", name: "bash", args: evil }] }),
+      msg("a1", "assistant", evil, { thinking: evil, toolCalls: [call("k", "bash", evil)] }),
       msg("r1", "toolResult", evil, { toolCallId: "k", toolName: "bash" }),
       msg("s1", "compactionSummary", evil),
     ]),

@@ -23,6 +23,7 @@ import {
 } from "../prompt/prompt-sections.js";
 import type { SystemPromptProvider } from "../prompt/workspace-prompt.js";
 import type { AgentTool } from "../tools/types.js";
+import { errorText } from "../error-text.js";
 
 /** What the sync needs from the session. */
 export interface PromptSyncEnv {
@@ -130,7 +131,7 @@ export class SystemPromptSync {
       options = await this.options();
       sections = this.sectionsOf(options);
     } catch (err) {
-      this.env.onError(`Could not build the system prompt: ${err instanceof Error ? err.message : String(err)}`);
+      this.env.onError(`Could not build the system prompt: ${errorText(err)}`);
       return [];
     }
     let messages: HookMessage[] = [];
@@ -155,7 +156,7 @@ export class SystemPromptSync {
         sections = this.sectionsOf(options);
         this.hookPatch = diffPromptSections(before, sections);
       } catch (err) {
-        this.env.onError(`Hook "before_agent_start" failed: ${err instanceof Error ? err.message : String(err)}`);
+        this.env.onError(`Hook "before_agent_start" failed: ${errorText(err)}`);
         sections = before;
       }
     }
@@ -185,7 +186,7 @@ export class SystemPromptSync {
       const built = this.sectionsOf(await this.options());
       this.record(this.hookPatch ? applySectionPatch(built, this.hookPatch) : built);
     } catch (err) {
-      this.env.onError(`Could not build the system prompt: ${err instanceof Error ? err.message : String(err)}`);
+      this.env.onError(`Could not build the system prompt: ${errorText(err)}`);
     }
   }
 

@@ -20,6 +20,7 @@ import type { SessionManager } from "../session/session-manager.js";
 import type { AgentTool, ToolApprovalPolicy } from "../tools/types.js";
 import { appendBranchRunLine, type BranchRunKind, type BranchRunState } from "./branch-run-lines.js";
 import type { BranchCopy, FileLineStat } from "./branch-copy.js";
+import { errorText } from "../error-text.js";
 
 /** Default bound on model calls of one branch. */
 export const DEFAULT_BRANCH_MAX_TURNS = 50;
@@ -169,7 +170,7 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
   let copyRemoval: Promise<void> | undefined;
   copy?.ready.catch((e: unknown) => {
     if (signal.aborted) return;
-    copyFailure = e instanceof Error ? e.message : String(e);
+    copyFailure = errorText(e);
     controller.abort();
   });
   const dropIncompleteCopy = (): void => {
@@ -318,7 +319,7 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
     });
     if (filesMayHaveChanged && !signal.aborted) await checkpoint("prompt-end");
   } catch (err) {
-    failure = err instanceof Error ? err.message : String(err);
+    failure = errorText(err);
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
   }

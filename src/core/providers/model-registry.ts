@@ -17,6 +17,7 @@ import { configValueEnvNames } from "./config-value.js";
 import { ProviderError } from "./provider-error.js";
 import { streamThroughModels } from "./registry-stream.js";
 import type { CredentialStore, ModelInfo, Provider, StreamEvent, StreamRequest, ThinkingLevel } from "./types.js";
+import { errorText } from "../error-text.js";
 
 /** How to build a registry. */
 export interface ModelRegistryOptions {
@@ -264,7 +265,7 @@ export class ModelRegistry {
               : { ready: false },
           );
         } catch (e) {
-          states.set(p.id, { ready: false, error: e instanceof Error ? e.message : String(e) });
+          states.set(p.id, { ready: false, error: errorText(e) });
         }
       }),
     );

@@ -8,6 +8,7 @@ import { metaOf } from "./entry-meta.js";
 import { scanEntry, type EntryFacts } from "./entry-scanner.js";
 import { envelopeOf } from "./preview.js";
 import type { SessionEntry } from "./types.js";
+import { errorText } from "../error-text.js";
 
 /**
  * In a session file up to this size, lines shorter than SCAN_MIN_BYTES go straight to JSON.parse; longer ones,
@@ -96,7 +97,7 @@ export function readEntryText(text: string, keep?: (entry: SessionEntry) => void
   try {
     v = JSON.parse(text);
   } catch (e) {
-    return { kind: "json", reason: (e as Error).message, text };
+    return { kind: "json", reason: errorText(e), text };
   }
   const shape = entryShapeError(v);
   if (shape) return { kind: "shape", reason: shape, text };

@@ -3,8 +3,8 @@
  * bytes with the entry scanner (entry-scanner.ts, preview-bytes.ts), which must give what these functions
  * give for the parsed line, and falls back to them for the lines it leaves to JSON.parse.
  */
+import { bookkeepingText } from "../entries/bookkeeping-text.js";
 import type { EntryEnvelope, SessionEntry, UnknownEntry } from "./types.js";
-import { PLAN_MODE_TYPE, planModePreview } from "./entry-kinds.js";
 
 /** Longest preview, in UTF-16 code units. */
 export const PREVIEW_MAX = 200;
@@ -167,43 +167,12 @@ export function entryPreview(entry: SessionEntry | UnknownEntry): string {
     case "branch_summary":
       raw = typeof e.summary === "string" ? e.summary : "";
       break;
-    case "label":
-      raw = typeof e.label === "string" ? e.label : "(label cleared)";
-      break;
-    case "custom":
-      // A plan-mode line says which way it turns the mode, so its tree row reads without reading its body.
-      raw =
-        e.customType === PLAN_MODE_TYPE
-          ? planModePreview(e.data)
-          : typeof e.customType === "string"
-            ? e.customType
-            : "";
-      break;
     case "custom_message":
       raw = textOfContent(e.content);
       break;
-    case "model_change":
-      raw = `${String(e.provider)}/${String(e.modelId)}`;
-      break;
-    case "thinking_level_change":
-      raw = String(e.thinkingLevel);
-      break;
-    case "session_info":
-      raw = typeof e.name === "string" ? e.name : "";
-      break;
-    case "usage": {
-      const u = isRecord(e.usage) ? e.usage : {};
-      const tokens = `${String(u.input ?? 0)} in, ${String(u.output ?? 0)} out`;
-      raw = `${String(e.kind)} ${String(e.provider)}/${String(e.model)}: ${tokens}${typeof e.note === "string" ? ` (${e.note})` : ""}`;
-      break;
-    }
-    case "context_edit": {
-      const r = e.replacement;
-      raw = isRecord(r) ? `replace ${String(e.targetId)}: ${textOfContent(r.content)}` : `omit ${String(e.targetId)}`;
-      break;
-    }
     default:
-      raw = String(e.type);
+      // Bookkeeping says what the entry view says of it (src/core/entries/bookkeeping-text.ts).
+      raw = bookkeepingText(e) ?? String(e.type);
   }
   return normalizePreview(raw);
 }

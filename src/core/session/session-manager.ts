@@ -54,6 +54,7 @@ import {
   type SessionTreeNode,
   type FileEntry,
 } from "./types.js";
+import { errorText } from "../error-text.js";
 
 type NewEntry = Omit<SessionEntry, "id" | "parentId" | "timestamp"> & Record<string, unknown>;
 
@@ -1292,7 +1293,7 @@ export class SessionManager {
       throw new SessionFormatError(
         this.file.path ?? "(in memory)",
         line,
-        `entry ${env.id} has a corrupt body: ${(e as Error).message}`,
+        `entry ${env.id} has a corrupt body: ${errorText(e)}`,
       );
     }
     const shape = entryShapeError(v);

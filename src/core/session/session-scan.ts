@@ -34,6 +34,7 @@ import { EntryTable } from "./entry-table.js";
 import { openRegular } from "./file-identity.js";
 import { splitGluedLine, type GluedLine } from "./glued-line.js";
 import type { LoadIssue, SessionEntry, SessionHeader } from "./types.js";
+import { errorText } from "../error-text.js";
 
 /** Bytes read at a time. */
 export const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -99,7 +100,7 @@ function parseHeader(text: string): { header?: SessionHeader; error?: string } {
   try {
     v = JSON.parse(text);
   } catch (e) {
-    return { error: `line 1 is not JSON (${(e as Error).message})` };
+    return { error: `line 1 is not JSON (${errorText(e)})` };
   }
   if (typeof v !== "object" || v === null || Array.isArray(v)) return { error: "line 1 is not a JSON object" };
   const h = v as Record<string, unknown>;

@@ -11,12 +11,14 @@ export type OperationNeed = "session" | "writable" | "idle" | "files";
 
 /** How operations report (src/host/operations/notifier.ts). */
 export interface Notify {
-  /** A status line in the views, the status bar and the log. */
+  /** A transient status line: in one view (the chat, else the tree), the status bar and the log. */
   status(text: string, kind?: "info" | "error"): void;
-  /** A failure: "what: why". */
+  /** A failure: "what: why", in a notification (not also a status line). */
   error(what: string, e: unknown): void;
   info(text: string): void;
   warn(text: string): void;
+  /** A result with buttons, in a notification (not also a status line); resolves to the button picked. */
+  offer<A extends string>(text: string, ...actions: A[]): PromiseLike<A | undefined>;
 }
 
 /** What the guards ask about the window's state. */

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { CARRY_OUT_PLAN_TEXT, PLAN_MODE_TYPE, planModeTools } from "../../../src/core/agent/plan-mode.js";
-import { describeRow, treeRowOf } from "../../../src/core/rows/tree-row.js";
+import { rowWords } from "../../../src/core/entries/row-words.js";
+import { treeRowOf } from "../../../src/core/rows/tree-row.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { AgentTool } from "../../../src/core/tools/types.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
@@ -112,7 +113,7 @@ describe("plan mode", { timeout: 60_000 }, () => {
     // Its row reads as what it does.
     const line = sm.getEnvelopes().find((e) => e.type === "custom" && e.preview.startsWith(PLAN_MODE_TYPE));
     assert.ok(line);
-    assert.deepEqual(describeRow(treeRowOf(line)), { role: "[plan mode]", text: "on" });
+    assert.deepEqual(rowWords(treeRowOf(line)), { role: "[plan mode]", text: "on" });
     // pi's context has no trace of it (custom entries are left out).
     assert.equal(
       sm.buildSessionContext().messages.some((m) => JSON.stringify(m).includes(PLAN_MODE_TYPE)),
@@ -137,7 +138,7 @@ describe("plan mode", { timeout: 60_000 }, () => {
     assert.equal(agent.getPlanMode(), false);
     const env = sm.getEnvelope(off);
     assert.ok(env);
-    assert.deepEqual(describeRow(treeRowOf(env)), { role: "[plan mode]", text: "off" });
+    assert.deepEqual(rowWords(treeRowOf(env)), { role: "[plan mode]", text: "off" });
     await sm.close();
   });
 

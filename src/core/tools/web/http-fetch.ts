@@ -10,6 +10,7 @@ import type { LookupAddress, LookupOptions } from "node:dns";
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from "undici";
 import { describeLocal, localKindOf } from "./address-kind.js";
 import { hostOf, inspectTarget, systemLookup, type LookupAll } from "./fetch-target.js";
+import { errorText } from "../../error-text.js";
 
 /** Limits of one fetch. */
 export interface FetchLimits {
@@ -264,5 +265,5 @@ function networkText(e: unknown): string {
   const inner = err.cause?.message ?? "";
   const code = err.code ?? err.cause?.code;
   const msg = [err.message, inner].filter((m) => m && m !== "fetch failed").join(": ");
-  return code && !msg.includes(code) ? `${msg} (${code})` : msg || String(e);
+  return code && !msg.includes(code) ? `${msg} (${code})` : msg || errorText(e);
 }
