@@ -6,7 +6,7 @@ import type { ChatInputService } from "./chat-input/chat-input-service.js";
 import { COMMAND_IDS, type CommandId } from "./command-ids.js";
 import type { EditReview } from "./edit-review.js";
 import type { McpServersUi } from "./mcp-servers-ui.js";
-import type { ModelActions } from "./model-actions.js";
+import type { ModelActions } from "./models/model-actions.js";
 import type { OperationId } from "./operations/host-operations.js";
 import type { Operations } from "./operations/operations.js";
 import type { ParallelActions } from "./parallel/parallel-actions.js";

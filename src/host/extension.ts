@@ -12,8 +12,8 @@ import type { ToolApprovalRequest } from "../core/tools/types.js";
 import { HostActions } from "./actions.js";
 import { CompareActions } from "./compare/compare-actions.js";
 import { ComparePanels } from "./compare/compare-panel.js";
-import { ApiKeys } from "./api-keys.js";
-import { ModelService } from "./model-service.js";
+import { ApiKeys } from "./models/api-keys.js";
+import { ModelService } from "./models/model-service.js";
 import { ArchiveActions } from "./archive-actions.js";
 import { ArchivedVisibility } from "./archived-visibility.js";
 import { CheckpointActions } from "./checkpoint-actions.js";
@@ -30,7 +30,7 @@ import type { HostToWebview } from "../shared/protocol.js";
 import { BranchWatch } from "./parallel/branch-watch.js";
 import { branchCopiesDir, ParallelActions } from "./parallel/parallel-actions.js";
 import { ExportActions } from "./export-actions.js";
-import { ModelActions } from "./model-actions.js";
+import { ModelActions } from "./models/model-actions.js";
 import { SessionController } from "./session-controller.js";
 import { McpService } from "./mcp-service.js";
 import { McpServersUi } from "./mcp-servers-ui.js";
@@ -103,7 +103,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
 
   const keys = new ApiKeys(context.secrets);
   context.subscriptions.push(keys);
-  // The models load with the first session (or model command), not here: see src/host/model-service.ts.
+  // The models load with the first session (or model command), not here: see src/host/models/model-service.ts.
   const modelService = new ModelService({ keys, log, cwd });
   context.subscriptions.push(modelService);
 

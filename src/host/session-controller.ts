@@ -30,7 +30,7 @@ import {
   pickDefaultModel,
   toModelDto,
   usableModels,
-} from "./model-choice.js";
+} from "./models/model-choice.js";
 import { ApprovalBroker, approvalSummary, type ApprovalUi, type AutoApprove } from "./tool-approval.js";
 import { TreeSync } from "./tree-sync.js";
 import { errorText } from "../core/error-text.js";
@@ -40,7 +40,7 @@ import { followRunInput } from "./run-input-sync.js";
 export interface ControllerDeps {
   cwd: string;
   /**
-   * The model registry, built on the first call (src/host/model-service.ts): a session's agent needs it, so the
+   * The model registry, built on the first call (src/host/models/model-service.ts): a session's agent needs it, so the
    * model library loads when the first session opens, not at activation.
    */
   models(): Promise<ModelRegistry>;

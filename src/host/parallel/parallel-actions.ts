@@ -31,7 +31,7 @@ import type { AsideDto, HostToWebview } from "../../shared/protocol.js";
 import type { CheckpointActions } from "../checkpoint-actions.js";
 import type { CheckpointService } from "../checkpoint-service.js";
 import { askFilesModal } from "../compare/vscode-bring-ui.js";
-import { modelKey } from "../model-choice.js";
+import { modelKey } from "../models/model-choice.js";
 import type { FilesLock } from "../operations/files-lock.js";
 import { NO_SESSION_TEXT, type Notify } from "../operations/operation-guards.js";
 import type { SessionController } from "../session-controller.js";

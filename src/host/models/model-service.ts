@@ -5,18 +5,18 @@
  * are reported once each, naming the file and field.
  */
 import * as vscode from "vscode";
-import { ModelRegistry } from "../core/providers/model-registry.js";
-import { formatIssue, type ConfigIssue } from "../core/providers/json-check.js";
-import { readPiAgentConfig } from "../core/providers/pi-agent-config.js";
+import { ModelRegistry } from "../../core/providers/model-registry.js";
+import { formatIssue, type ConfigIssue } from "../../core/providers/json-check.js";
+import { readPiAgentConfig } from "../../core/providers/pi-agent-config.js";
 import {
   mergeModelSettings,
   type EffectiveModelSettings,
   type PiModelSettings,
-} from "../core/providers/pi-settings.js";
-import { getAgentDir } from "../core/session/paths.js";
-import { errorText } from "../core/error-text.js";
+} from "../../core/providers/pi-settings.js";
+import { getAgentDir } from "../../core/session/paths.js";
+import { errorText } from "../../core/error-text.js";
 import type { ApiKeys } from "./api-keys.js";
-import { customModelsSetting, defaultModelSetting } from "./settings.js";
+import { customModelsSetting, defaultModelSetting } from "../settings.js";
 
 /** What the service needs. */
 export interface ModelServiceDeps {
