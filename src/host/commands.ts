@@ -75,6 +75,9 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.rejectEdit": (arg?: unknown) => d.review.decide(arg, false),
     "agentTree.acceptAllEditsInRun": (arg?: unknown) => d.review.decide(arg, true, true),
     "agentTree.setApiKey": () => models.setApiKey(),
+    "agentTree.logIn": () => models.credentials.logIn(),
+    "agentTree.logOut": () => models.credentials.logOut(),
+    "agentTree.nextModel": ensured(() => models.nextModel()),
     "agentTree.abort": () => actions.abort(),
     // Bound to Ctrl+O / Ctrl+U while the tree has focus: the view toggles its filter itself, and this
     // binding keeps the workbench (Open File…) from acting on the same key press.

@@ -12,7 +12,7 @@ import type { ToolApprovalRequest } from "../core/tools/types.js";
 import { HostActions } from "./actions.js";
 import { CompareActions } from "./compare/compare-actions.js";
 import { ComparePanels } from "./compare/compare-panel.js";
-import { ApiKeys } from "./models/api-keys.js";
+import { CredentialActions } from "./models/credential-actions.js";
 import { ModelService } from "./models/model-service.js";
 import { ArchiveActions } from "./archive-actions.js";
 import { ArchivedVisibility } from "./archived-visibility.js";
@@ -101,10 +101,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   context.subscriptions.push(log);
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
 
-  const keys = new ApiKeys(context.secrets);
-  context.subscriptions.push(keys);
   // The models load with the first session (or model command), not here: see src/host/models/model-service.ts.
-  const modelService = new ModelService({ keys, log, cwd });
+  const modelService = new ModelService({ secrets: context.secrets, globalState: context.globalState, log, cwd });
   context.subscriptions.push(modelService);
 
   const hookRegistry = new HookRegistry();
@@ -193,8 +191,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     onRunEnd: (sm, firstUserId) => void runChangesView.runEnded(sm, firstUserId),
     models: () => modelService.load(),
     hookRegistry,
-    getApiKey: (m) => keys.get(m.provider),
-    hasKey: (m) => keys.has(m.provider),
     autoApprove: autoApproveSetting,
     defaultModelKey: defaultModelSetting,
     piDefaultModelKey: () => modelService.piDefaultModelKey(),
@@ -286,7 +282,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     notify,
     filesFollow: () => fileActions.filesFollow(),
   });
-  const models = new ModelActions(controller, keys, notify);
+  const credentials = new CredentialActions(modelService, () => controller.models(), context.globalState, notify);
+  const models = new ModelActions(controller, modelService, credentials, notify, (line) => log.info(line));
   const exporter = new ExportActions(controller, actions, notify, context.extensionUri);
   const archive = new ArchiveActions({ controller, actions, notify });
   const panels = new ComparePanels(context.extensionUri, {
@@ -316,7 +313,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     cwd,
     checkpoints,
     files: fileActions,
-    getApiKey: (m) => keys.get(m.provider),
     systemPrompt: instructions.provider,
     pickNode: (title) => actions.pickNode(title),
     openCompare: (left, right) => {
@@ -419,11 +415,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       mcpServers: new McpServersUi(mcp, log),
       parallel,
     }),
-    keys.onDidChange(() => controller.refreshModels()),
     modelService.onDidChange(() => controller.refreshModels()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affects(e, "models.custom")) modelService.reloadCustomModels();
-      if (affects(e, "models.custom") || affects(e, "model")) controller.refreshModels();
+      if (["models", "model", "thinkingLevel", "compaction"].some((k) => affects(e, k))) {
+        models.invalidate();
+        controller.refreshModels();
+      }
       if (affects(e, "checkpoints.maxFileSizeMB")) checkpoints.reset();
       if (affects(e, "chat.enterWhileRunning")) chatInput.service.settingsChanged();
       if (affects(e, "sessionDirectory")) {

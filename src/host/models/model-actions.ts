@@ -1,51 +1,101 @@
-/** Model picker and API keys. */
+/**
+ * The model commands: **Agent: Select Model** (the picker, also behind the chat's model button), **Agent: Next
+ * Model** (cycles the short list, as pi's Ctrl+P), **Agent: Select Thinking Level**; keys and logins are
+ * credential-actions.ts's.
+ */
+import { performance } from "node:perf_hooks";
 import * as vscode from "vscode";
+import type { ModelRegistry } from "../../core/providers/model-registry.js";
 import { THINKING_LEVEL_DESCRIPTIONS } from "../../core/providers/thinking-levels.js";
 import type { ThinkingLevel } from "../../core/providers/types.js";
-import type { ApiKeys } from "./api-keys.js";
 import type { Notify } from "../operations/operation-guards.js";
-import { modelKey } from "./model-choice.js";
 import type { SessionController } from "../session-controller.js";
+import type { CredentialActions } from "./credential-actions.js";
+import { modelKey } from "./model-choice.js";
+import { nextInShortList } from "./next-model.js";
+import { pickerItems, showModelPicker } from "./model-picker.js";
+import { pickerRows } from "./model-picker-rows.js";
+import type { ModelService } from "./model-service.js";
 
 /** See the file comment. */
 export class ModelActions {
+  /** The picker's items, built once per change of the models, their readiness or the settings. */
+  private items: { version: number; currentKey: string; items: ReturnType<typeof pickerItems> } | undefined;
+  private version = 0;
+
   constructor(
     private readonly controller: SessionController,
-    private readonly keys: ApiKeys,
-    private readonly notify: Pick<Notify, "status" | "error">,
-  ) {}
-
-  /** Quick pick of the usable models; offers Set API Key when there are none. */
-  async selectModel(): Promise<void> {
-    await this.controller.models();
-    const usable = this.controller.usable();
-    if (usable.length === 0) {
-      const choice = await vscode.window.showInformationMessage(
-        "No model is usable yet: set an API key or add a local model (setting agentTree.models.custom).",
-        "Set API Key",
-        "Open Settings",
-      );
-      if (choice === "Set API Key") await this.setApiKey();
-      if (choice === "Open Settings")
-        await vscode.commands.executeCommand("workbench.action.openSettings", "agentTree.models");
-      return;
-    }
-    const current = this.controller.agent?.getModel();
-    const items = usable.map((m) => ({
-      label: m.name,
-      description: `${modelKey(m)}${current && modelKey(current) === modelKey(m) ? " (current)" : ""}`,
-      detail: `${Math.round(m.contextWindow / 1000)}k context${m.baseUrl ? ` · ${m.baseUrl}` : ""}`,
-      key: modelKey(m),
-    }));
-    const picked = await vscode.window.showQuickPick(items, { title: "Select Model", matchOnDescription: true });
-    if (picked) this.select(picked.key);
+    private readonly service: ModelService,
+    readonly credentials: CredentialActions,
+    private readonly notify: Pick<Notify, "status" | "error" | "info">,
+    private readonly log: (line: string) => void,
+  ) {
+    service.onDidChange(() => this.version++);
   }
 
-  /** Switch to a model by key (picker or webview). */
-  select(key: string): void {
+  /** The model, the short list or the settings changed (the current model is marked in the picker). */
+  invalidate(): void {
+    this.version++;
+  }
+
+  /** Agent: Select Model — the picker of every model (see model-picker.ts). */
+  async selectModel(): Promise<void> {
+    const started = performance.now();
+    const registry = await this.controller.models();
+    const built = this.pickerItemsFor(registry);
+    await showModelPicker(
+      built.items,
+      {
+        select: (key, level) => this.select(key, level),
+        setUp: (providerId, kind) => this.credentials.setUp(providerId, kind),
+        providerName: (id) => registry.provider(id)?.name ?? id,
+      },
+      () =>
+        this.log(
+          `Model picker: ${built.items.length} items (${built.fresh ? "built" : "cached"}) shown in ${Math.round(performance.now() - started)} ms`,
+        ),
+    );
+  }
+
+  /** Agent: Next Model — the next model of the short list (pi's `enabledModels`; every usable model without one). */
+  async nextModel(): Promise<void> {
+    const registry = await this.controller.models();
+    const { models, configured } = this.service.shortList(registry);
+    const current = this.controller.agent?.getModel();
+    const next = nextInShortList(models, current ? modelKey(current) : undefined);
+    if (!next) {
+      const choice = await vscode.window.showInformationMessage(
+        configured
+          ? "No model of the short list (enabledModels) can be called: log in or set an API key for one."
+          : "No model can be called yet: log in or set an API key.",
+        "Log In…",
+        "Set API Key…",
+      );
+      if (choice === "Log In…") await this.credentials.logIn();
+      if (choice === "Set API Key…") await this.credentials.setApiKey();
+      return;
+    }
+    if (models.length === 1 && current && modelKey(current) === modelKey(next.scoped.model)) {
+      this.notify.status(`Only ${next.scoped.model.name} is in the short list.`);
+      return;
+    }
+    this.select(modelKey(next.scoped.model), next.scoped.thinkingLevel, `(${next.index + 1}/${models.length})`);
+  }
+
+  /** Switch to a model by key (picker, Next Model or webview), with a thinking level its pattern named. */
+  select(key: string, thinkingLevel?: ThinkingLevel, suffix = ""): void {
     const error = this.controller.selectModel(key);
-    if (error) void vscode.window.showErrorMessage(error);
-    else this.notify.status(`Model: ${key}`);
+    if (error) {
+      void vscode.window.showErrorMessage(error);
+      return;
+    }
+    this.invalidate();
+    const model = this.controller.agent?.getModel();
+    if (thinkingLevel && model && this.controller.modelRegistry) {
+      const level = this.controller.modelRegistry.clampThinkingLevel(model, thinkingLevel);
+      this.controller.selectThinkingLevel(level);
+    }
+    this.notify.status(`Model: ${model?.name ?? key}${suffix ? ` ${suffix}` : ""}`);
   }
 
   /** Select Thinking Level: a quick pick of the levels the current model takes. */
@@ -81,29 +131,25 @@ export class ModelActions {
     this.controller.pushChat();
   }
 
-  /** Store a provider's key in SecretStorage (never in settings or logs). */
+  /** Agent: Set API Key. */
   async setApiKey(): Promise<void> {
-    const registry = await this.controller.models();
-    // Every provider that takes a key (pi-ai's and the configured ones), named as pi names them.
-    const providers = registry.providers().filter((p) => p.auth.apiKey);
-    const picked = await vscode.window.showQuickPick(
-      providers.map((p) => ({
-        label: p.id,
-        description: p.name !== p.id ? p.name : undefined,
-        detail: p.auth.apiKey?.envNames.length ? `instead of ${p.auth.apiKey.envNames.join(" / ")}` : undefined,
-      })),
-      { title: "Set API Key", placeHolder: "Which provider's key?", matchOnDescription: true },
-    );
-    if (!picked) return;
-    const key = await vscode.window.showInputBox({
-      title: `API key for ${picked.label}`,
-      prompt: "Stored in VS Code's secret storage. Leave empty to remove the stored key.",
-      password: true,
-      ignoreFocusOut: true,
+    await this.credentials.setApiKey();
+  }
+
+  private pickerItemsFor(registry: ModelRegistry): { items: ReturnType<typeof pickerItems>; fresh: boolean } {
+    const current = this.controller.agent?.getModel();
+    const currentKey = current ? modelKey(current) : "";
+    if (this.items?.version === this.version && this.items.currentKey === currentKey)
+      return { items: this.items.items, fresh: false };
+    const shortList = this.service.shortList(registry);
+    const rows = pickerRows({
+      listings: registry.listModels(),
+      providers: registry.providers(),
+      shortList: shortList.configured ? shortList.models : [],
+      currentKey,
     });
-    if (key === undefined) return;
-    await this.keys.set(picked.label, key);
-    this.controller.refreshModels();
-    this.notify.status(key.trim() ? `API key for ${picked.label} stored.` : `API key for ${picked.label} removed.`);
+    const items = pickerItems(rows, { providerName: (id) => registry.provider(id)?.name ?? id });
+    this.items = { version: this.version, currentKey, items };
+    return { items, fresh: true };
   }
 }
