@@ -7,6 +7,8 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { HookAPI } from "../core/hooks/types.js";
 import { keyEnvNames, withoutKeys } from "../core/providers/api-key.js";
+import type { PiAi } from "../core/providers/pi-ai.js";
+import type { Provider } from "../core/providers/types.js";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { ToolApprovalRequest } from "../core/tools/types.js";
 import { HostActions } from "./actions.js";
@@ -75,6 +77,12 @@ export interface AgentTreeApi {
   onDidChangeSession: vscode.Event<SessionChangeEvent>;
   /** The current session store, if a session is open. */
   getSessionManager(): SessionManager | undefined;
+  /**
+   * Adds a model provider (as pi's `registerProvider` does for pi's extensions): `create` gets the model library's
+   * runtime (pi-ai: `createProvider`, its API implementations such as `openAICompletionsApi`) and returns a pi-ai
+   * provider — its models appear in the picker, its login (OAuth) in "Agent: Log In…". Dispose to remove it.
+   */
+  registerModelProvider(create: (pi: PiAi) => Provider): vscode.Disposable;
 }
 
 let controllerRef: SessionController | undefined;
@@ -453,6 +461,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     hooks: hookRegistry.api,
     onDidChangeSession: sessionChanged.event,
     getSessionManager: () => controller.sessionManager,
+    registerModelProvider: (create) => modelService.registerProvider(create),
   };
 }
 

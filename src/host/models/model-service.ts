@@ -7,6 +7,8 @@
  */
 import * as vscode from "vscode";
 import { ModelRegistry } from "../../core/providers/model-registry.js";
+import type { PiAi } from "../../core/providers/pi-ai.js";
+import type { Provider } from "../../core/providers/types.js";
 import { formatIssue, type ConfigIssue } from "../../core/providers/json-check.js";
 import { readPiAgentConfig } from "../../core/providers/pi-agent-config.js";
 import { PiAuthFileStore, piAuthFile } from "../../core/providers/pi-auth-store.js";
@@ -54,6 +56,8 @@ export class ModelService implements vscode.Disposable {
   /** What the registry reads credentials from: the extension's, and pi's when the user chose so. */
   readonly credentials: LayeredCredentialStore;
   private lm: LmModels | undefined;
+  /** Providers other extensions registered (`AgentTreeApi.registerModelProvider`), with the id each got. */
+  private readonly external = new Set<{ create: (pi: PiAi) => Provider; id?: string }>();
 
   constructor(private readonly deps: ModelServiceDeps) {
     this.ownCredentials = new SecretCredentialStore(deps.secrets);
@@ -128,6 +132,33 @@ export class ModelService implements vscode.Disposable {
     return v === "use" || v === "ignore" ? v : undefined;
   }
 
+  /**
+   * Adds a provider another extension makes with pi-ai (`create` gets the model library's runtime: `createProvider`,
+   * the API implementations, …), now or when the models load; disposing removes it.
+   */
+  registerProvider(create: (pi: PiAi) => Provider): vscode.Disposable {
+    const entry: { create: (pi: PiAi) => Provider; id?: string } = { create };
+    this.external.add(entry);
+    if (this.loaded) this.addExternal(this.loaded, entry);
+    return {
+      dispose: () => {
+        this.external.delete(entry);
+        if (entry.id) this.loaded?.unregisterProvider(entry.id);
+      },
+    };
+  }
+
+  private addExternal(registry: ModelRegistry, entry: { create: (pi: PiAi) => Provider; id?: string }): void {
+    try {
+      const provider = entry.create(registry.pi);
+      entry.id = provider.id;
+      registry.registerProvider(provider);
+      this.deps.log.info(`Model provider ${provider.id} registered by another extension`);
+    } catch (e) {
+      this.deps.log.warn(`A model provider of another extension could not be added: ${errorText(e)}`);
+    }
+  }
+
   /** pi's `auth.json` in its agent folder. */
   piStore(): PiAuthFileStore {
     return new PiAuthFileStore(piAuthFile(getAgentDir()));
@@ -155,6 +186,7 @@ export class ModelService implements vscode.Disposable {
       await registry.refreshAuth();
     }
     this.disposables.push({ dispose: registry.onDidChange(() => this.changed.fire()) });
+    for (const entry of this.external) this.addExternal(registry, entry);
     this.watchPiFiles(pi.watch);
     await this.startLanguageModels(registry);
     this.deps.log.info(
