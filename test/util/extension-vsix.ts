@@ -17,7 +17,8 @@ const PACK_TIMEOUT_MS = 3 * 60_000;
 
 /**
  * The files .vscodeignore lets into the package (package.json, the README and its screenshots, CHANGELOG, LICENSE,
- * the top-level bundles of dist/, media/): a change to any of them makes a new package.
+ * the top-level bundles of dist/, the model library's in dist/pi-ai/, media/): a change to any of them makes a new
+ * package.
  */
 function packagedFiles(): string[] {
   const files = ["package.json", "README.md", "CHANGELOG.md", "LICENSE", "docs/screenshot.png", "docs/compare.png"];
@@ -29,7 +30,9 @@ function packagedFiles(): string[] {
       else files.push(`${dir}/${f.name}`);
   };
   walk("media");
-  return files.filter((f) => existsSync(join(ROOT, f))).sort();
+  // The model library's ES module bundle and its chunks (.vscodeignore lets them in too).
+  if (existsSync(join(dist, "pi-ai"))) walk("dist/pi-ai");
+  return files.filter((f) => existsSync(join(ROOT, f)) && !(f.startsWith("dist/pi-ai/") && !f.endsWith(".mjs"))).sort();
 }
 
 /** Path of the .vsix of the current build, packed now unless an identical one is cached. */
