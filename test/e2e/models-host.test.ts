@@ -10,6 +10,7 @@
  *   `createProvider` whose only auth is a fake OAuth login. Agent: Log In… runs it (device code, a typed code), the
  *   credential is stored, the first request refreshes the expired token and uses the new one, the next request the
  *   stored refreshed one, and Agent: Log Out… removes it (the picker offers to log in again).
+ * - Agent: Next Model cycles the short list (`agentTree.models.enabled`, pi's `enabledModels`: both local models).
  * - A tool that reads the token finds it redacted; no access or refresh token appears in the session files, the
  *   extension's logs or the chat webview.
  * Screenshots in test-results/e2e/models-host-*.png.
@@ -21,6 +22,7 @@ import { before, describe, it } from "node:test";
 import { chatView, MODEL_TIMEOUT_MS, readSession, sendAndAwait, sendPrompt, sessionFiles } from "../util/agent-ui.js";
 import { CODE_SERVER, REPO_ROOT } from "../util/code-server.js";
 import { vscodeVersion } from "../util/code-server-install.js";
+import { DEMO_MODEL } from "../../demo/generate-demo.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import {
   answerInputBox,
@@ -44,6 +46,9 @@ const TOKENS = [ACCESS_1, ACCESS_2, REFRESH_1, REFRESH_2];
 const FILE = "lm-notes.txt";
 const FILE_TEXT = "The word of the day is marmalade.";
 
+/** The short list's second model (the demo's model is the first). */
+const SECOND_MODEL = "Second local model";
+
 /** VS Code's chat model provider API arrived (finalized) in 1.104. */
 function hasChatProviderApi(): boolean {
   const [major = 0, minor = 0] = (vscodeVersion(CODE_SERVER) ?? "0.0").split(".").map(Number);
@@ -61,7 +66,16 @@ const { demo, fake, step, page, wb, openAgentTree } = demoWorkbenchSuite({
   isolateOtherTools: true,
   files: { [FILE]: `${FILE_TEXT}\n` },
   installExtensions: [{ folder: join(REPO_ROOT, "test", "fixtures", "models-extension") }],
-  prepare: (setup) => ({ AGENT_TREE_TEST_OAUTH_BASE_URL: setup.fake?.baseURL ?? "" }),
+  prepare(setup) {
+    // A second local model, and both local models as the short list (pi's enabledModels) Agent: Next Model cycles.
+    const settingsFile = join(setup.demo.workspace, ".vscode", "settings.json");
+    const settings = JSON.parse(readFileSync(settingsFile, "utf8")) as Record<string, unknown>;
+    const models = settings["agentTree.models.custom"] as Record<string, unknown>[];
+    settings["agentTree.models.custom"] = [...models, { ...models[0], id: "second-model", name: SECOND_MODEL }];
+    settings["agentTree.models.enabled"] = ["local/*"];
+    writeFileSync(settingsFile, JSON.stringify(settings, null, 2) + "\n");
+    return { AGENT_TREE_TEST_OAUTH_BASE_URL: setup.fake?.baseURL ?? "" };
+  },
 });
 
 /**
@@ -84,6 +98,12 @@ async function selectModel(name: string): Promise<{ opened: string[]; rows: stri
 async function expectCurrentModel(name: string): Promise<void> {
   const chat = await chatView(page());
   await expectVisible(chat.locator(".model-picker-label", { hasText: name }), `the chat's model to be ${name}`);
+}
+
+/** What the chat's model button says now ("<name> · <provider>"). */
+async function currentModelLabel(): Promise<string> {
+  const chat = await chatView(page());
+  return ((await chat.locator(".model-picker-label").first().textContent()) ?? "").trim();
 }
 
 /** Every file under `dir` (logs), for the search for tokens. */
@@ -129,13 +149,17 @@ describe(
         await screenshot(page(), "models-host-lm-picker");
         await expectCurrentModel("Echo LM");
         const chat = await chatView(page());
-        // VS Code may ask once whether Agent Tree may use the other extension's models.
+        // VS Code may ask once whether Agent Tree may use the other extension's models: allowed as a user would.
         const allow = page()
           .locator(".monaco-dialog-box .monaco-button", { hasText: /^Allow/ })
           .first();
-        const consent = allow
+        let consentAsked = false;
+        void allow
           .waitFor({ state: "visible", timeout: MODEL_TIMEOUT_MS })
-          .then(() => allow.click())
+          .then(async () => {
+            consentAsked = true;
+            await allow.click();
+          })
           .catch(() => undefined);
         await sendAndAwait(
           chat,
@@ -149,7 +173,7 @@ describe(
           "the model's answer quoting what our read tool returned",
           MODEL_TIMEOUT_MS,
         );
-        void consent;
+        console.log(`VS Code asked for consent to use the other extension's model: ${consentAsked}`);
         await screenshot(page(), "models-host-lm-chat");
         const replies = assistantMessages().filter((m) => m.model === "echo-lm");
         assert.ok(replies.length >= 3, `three replies of the VS Code model stored, found ${replies.length}`);
@@ -231,6 +255,29 @@ describe(
     );
 
     it(
+      "Agent: Next Model cycles the short list (enabledModels), as pi's Ctrl+P",
+      step("next-model", async () => {
+        const seen: string[] = [];
+        for (let i = 0; i < 3; i++) {
+          const before = await currentModelLabel();
+          await runCommand(page(), "Agent: Next Model");
+          seen.push(
+            await waitUntil(async () => {
+              const now = await currentModelLabel();
+              return now !== before ? now : undefined;
+            }, `the model after ${before}`),
+          );
+        }
+        assert.ok(
+          seen.every((l) => l.startsWith(DEMO_MODEL.name) || l.startsWith(SECOND_MODEL)),
+          seen.join(" → "),
+        );
+        assert.notEqual(seen[0], seen[1], "the next model of the list");
+        assert.equal(seen[2], seen[0], "the list wraps around");
+      }),
+    );
+
+    it(
       "no access or refresh token is in the session files, the extension's logs or the chat",
       step("secrets", async () => {
         const chat = await chatView(page());
@@ -243,7 +290,10 @@ describe(
           ]),
           ["the chat webview", chatText],
         ];
-        assert.ok(places.length > 2, "session files and logs were written");
+        assert.ok(
+          places.some(([f]) => f.endsWith(".jsonl")) && places.some(([f]) => /Agent Tree\.log$/.test(f)),
+          `the session file and the extension's log were searched: ${places.map(([f]) => f).join(", ")}`,
+        );
         for (const [where, text] of places)
           for (const token of TOKENS) assert.ok(!text.includes(token), `${where} holds a token of the login`);
       }),
