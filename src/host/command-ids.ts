@@ -50,6 +50,7 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.rejectEdit",
   "agentTree.acceptAllEditsInRun",
   "agentTree.showMcpServers",
+  "agentTree.showToolRules",
   "agentTree.exploreInParallel",
   "agentTree.stopBranch",
   "agentTree.stopAllBranches",

@@ -7,6 +7,7 @@ import { COMMAND_IDS, type CommandId } from "./command-ids.js";
 import type { EditReview } from "./edit-review.js";
 import type { McpServersUi } from "./mcp-servers-ui.js";
 import type { ModelActions } from "./models/model-actions.js";
+import type { ToolRulesUi } from "./tool-rules-ui.js";
 import type { OperationId } from "./operations/host-operations.js";
 import type { Operations } from "./operations/operations.js";
 import type { ParallelActions } from "./parallel/parallel-actions.js";
@@ -38,6 +39,8 @@ export interface CommandDeps {
   review: EditReview;
   /** Agent: Show MCP Servers. */
   mcpServers: McpServersUi;
+  /** Agent: Show Tool Rules. */
+  toolRules: Pick<ToolRulesUi, "show">;
   /** Stop All Branches, Ask Aside (the row commands of parallel branches are operations). */
   parallel: Pick<ParallelActions, "stopAll" | "askAside">;
 }
@@ -100,6 +103,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     },
     "agentTree.renameSession": ensured(() => d.renameSession()),
     "agentTree.showMcpServers": () => d.mcpServers.show(),
+    "agentTree.showToolRules": () => d.toolRules.show(),
     "agentTree.stopAllBranches": () => d.parallel.stopAll(),
     "agentTree.askAside": ensured(() => d.parallel.askAside()),
   };

@@ -59,6 +59,9 @@ import { Notifier } from "./operations/notifier.js";
 import { Operations } from "./operations/operations.js";
 import { sessionGuardState } from "./operations/session-guard-state.js";
 import { EditReview } from "./edit-review.js";
+import { WorkspaceToolRules } from "./tool-rules.js";
+import { settingsStore, ToolRulesUi } from "./tool-rules-ui.js";
+import type { ApprovalOffer } from "./tool-approval.js";
 import { RunChangesView } from "./run-changes-view.js";
 
 /** Payload of `onDidChangeSession`. */
@@ -86,6 +89,9 @@ export interface AgentTreeApi {
 }
 
 let controllerRef: SessionController | undefined;
+
+/** The answer that adds the offered rules to the workspace's setting (docs/tools.md). */
+const ALWAYS_IN_WORKSPACE = "Always Allow in This Workspace";
 let mcpRef: McpService | undefined;
 
 /** "name (read-only)" for the tree view's title bar. */
@@ -183,6 +189,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   });
   context.subscriptions.push(instructions);
 
+  // Approval rules (docs/tools.md): the workspace's setting and, when trusted, Claude Code's files.
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const toolRules = new WorkspaceToolRules({
+    store: settingsStore(),
+    cwd: folder?.scheme === "file" ? folder.fsPath : undefined,
+    trusted: () => vscode.workspace.isTrusted,
+    warn: (m) => log.warn(m),
+  });
   const runChangesView = new RunChangesView({ service: checkpoints, postChat: postMainChat, log });
   const editReview = new EditReview({
     cwd,
@@ -208,8 +222,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     postChat: postMainChat,
     isViewReady: (kind) => (kind === "tree" ? tree : chat).isReady,
     showArchived: () => archivedVisibility.shown,
+    approvalRules: toolRules,
     approvalUi: {
-      ask: (r, summary) => void askApproval(r, summary),
+      ask: (r, summary, offer) => void askApproval(r, summary, offer),
       done: (id) => {
         postMainChat({ type: "chat/approvalDone", toolCallId: id });
         void editReview.close(id);
@@ -248,7 +263,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   controllerRef = controller;
   context.subscriptions.push({ dispose: () => void controller.close() });
 
-  async function askApproval(r: ToolApprovalRequest, summary: string): Promise<void> {
+  async function askApproval(r: ToolApprovalRequest, summary: string, offer: ApprovalOffer): Promise<void> {
     // A write or edit opens its diff first, so the chat offers Accept and Reject next to it.
     const edited = await editReview.open(r);
     if (!controller.approvals?.pendingRequests().some((p) => p.toolCallId === r.toolCallId)) {
@@ -261,15 +276,30 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       toolName: r.toolName,
       summary,
       ...(edited === undefined ? {} : { edit: { path: edited } }),
+      ...(offer.rules.length > 0 ? { rules: offer.rules } : {}),
+      ...(offer.local === undefined ? {} : { local: offer.local }),
     });
     if (chat.isReady && chat.isVisible && !watch.active) return;
     // The chat is hidden, or shows a watched branch (the card is easy to miss there): ask in a notification too; whichever answers first wins. An edit's diff is open and
     // answers from its title bar.
     if (edited !== undefined) return;
+    // A local address is allowed for this call only; a rule is offered when one can cover the call.
+    const choices =
+      offer.local !== undefined
+        ? ["Allow", "Deny"]
+        : ["Allow", "Allow Always", ...(offer.rules.length > 0 ? [ALWAYS_IN_WORKSPACE] : []), "Deny"];
+    const local = offer.local === undefined ? "" : ` (${offer.local})`;
     void vscode.window
-      .showWarningMessage(`Agent wants to run ${r.toolName}: ${summary}`, "Allow", "Allow Always", "Deny")
+      .showWarningMessage(`Agent wants to run ${r.toolName}: ${summary}${local}`, ...choices)
       .then((choice) => {
-        if (choice) controller.approvals?.answer(r.toolCallId, choice !== "Deny", choice === "Allow Always");
+        if (choice)
+          controller.approvals?.answer(
+            r.toolCallId,
+            choice !== "Deny",
+            choice === "Allow Always",
+            false,
+            choice === ALWAYS_IN_WORKSPACE,
+          );
       });
   }
 
@@ -421,6 +451,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       views: [tree, chat],
       archived: archivedVisibility,
       mcpServers: new McpServersUi(mcp, log),
+      toolRules: new ToolRulesUi(toolRules, folder?.scheme === "file" ? folder.fsPath : undefined),
       parallel,
     }),
     modelService.onDidChange(() => controller.refreshModels()),

@@ -89,7 +89,13 @@ async function dispatch(msg: WebviewToHost, view: AgentWebviewView, d: RouterDep
     case "chat/abort":
       return d.actions.abort();
     case "chat/approve":
-      d.controller.approvals?.answer(msg.toolCallId, msg.approved, msg.always === true, msg.allInRun === true);
+      d.controller.approvals?.answer(
+        msg.toolCallId,
+        msg.approved,
+        msg.always === true,
+        msg.allInRun === true,
+        msg.inWorkspace === true,
+      );
       return;
     case "chat/queue":
       return d.chatInput.submit(msg.text, msg.mentions, msg.images, msg.kind);

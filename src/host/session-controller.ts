@@ -31,7 +31,7 @@ import {
   toModelDto,
   usableModels,
 } from "./models/model-choice.js";
-import { ApprovalBroker, approvalSummary, type ApprovalUi, type AutoApprove } from "./tool-approval.js";
+import { ApprovalBroker, type ApprovalRules, type ApprovalUi, type AutoApprove } from "./tool-approval.js";
 import { TreeSync } from "./tree-sync.js";
 import { errorText } from "../core/error-text.js";
 import { followRunInput } from "./run-input-sync.js";
@@ -64,6 +64,8 @@ export interface ControllerDeps {
   /** Whether the tree shows archived branches (src/host/archived-visibility.ts); none: hidden. */
   showArchived?(): boolean;
   approvalUi: ApprovalUi;
+  /** The workspace's tool rules (src/host/tool-rules.ts); none: only the setting and the answers decide. */
+  approvalRules?: ApprovalRules;
   onStreaming(streaming: boolean): void;
   /** A different session is now current. */
   onSessionChanged(sm: SessionManager): void;
@@ -187,6 +189,11 @@ export class SessionController {
       () => d.autoApprove(),
       d.approvalUi,
       (name) => mutating(name),
+      {
+        cwd: d.cwd,
+        ...(d.approvalRules ? { rules: d.approvalRules } : {}),
+        ...(d.onError ? { onError: d.onError } : {}),
+      },
     );
     const agent = new AgentSession({
       sessionManager: sm,
@@ -208,7 +215,10 @@ export class SessionController {
     if (startLevel && model && sm.getEntryCount() === 0 && !sm.isReadOnly())
       agent.setThinkingLevel(this.requireRegistry().clampThinkingLevel(model, startLevel));
     const tools = agent.getTools();
-    mutating = (name) => tools.find((t) => t.name === name)?.mutates !== false;
+    mutating = (name) => {
+      const tool = tools.find((t) => t.name === name);
+      return tool?.mutates !== false || tool.asks === true;
+    };
     const tree = new TreeSync(
       sm,
       (m) => d.postTree(m),
@@ -308,7 +318,7 @@ export class SessionController {
     this.deps.postChat(this.modelsMessage());
     this.deps.postChat({ type: "chat/queue", items: [...c.agent.getQueuedMessages()] });
     // A reloaded chat view lost its approval prompts: show them again.
-    for (const r of c.broker.pendingRequests()) this.deps.approvalUi.ask(r, approvalSummary(r));
+    for (const p of c.broker.pendingPrompts()) this.deps.approvalUi.ask(p.request, p.summary, p.offer);
   }
 
   /** The chat of the current path, as the chat view needs it after what it was sent before (see ChatPath). */

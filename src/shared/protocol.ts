@@ -241,9 +241,18 @@ export type HostToWebview =
   | { type: "chat/addMention"; mention: MentionDto }
   /**
    * A tool call waits for approval. `edit`: a write or edit whose result opened in a diff editor (Accept, Reject,
-   * Accept All in This Run).
+   * Accept All in This Run). `rules`: what Always Allow in This Workspace adds (absent: not offered). `local`: the
+   * call reaches a loopback or private address, in words (only Allow and Deny are offered).
    */
-  | { type: "chat/approval"; toolCallId: string; toolName: string; summary: string; edit?: { path: string } }
+  | {
+      type: "chat/approval";
+      toolCallId: string;
+      toolName: string;
+      summary: string;
+      edit?: { path: string };
+      rules?: string[];
+      local?: string;
+    }
   /** The messages typed while the agent works, waiting for delivery (oldest first). */
   | { type: "chat/queue"; items: QueuedMessage[] }
   /** Queued messages a run left undelivered (aborted, failed): put back into the input, before what it holds. */
@@ -300,9 +309,16 @@ export type WebviewToHost =
   | { type: "chat/abort" }
   /**
    * Answer a tool approval. `always` auto-approves this tool for the session; `allInRun` accepts every write and
-   * edit until the run ends.
+   * edit until the run ends; `inWorkspace` adds the offered rules to the workspace's setting.
    */
-  | { type: "chat/approve"; toolCallId: string; approved: boolean; always?: boolean; allInRun?: boolean }
+  | {
+      type: "chat/approve";
+      toolCallId: string;
+      approved: boolean;
+      always?: boolean;
+      allInRun?: boolean;
+      inWorkspace?: boolean;
+    }
   /** While a run works: queue a follow-up or a steering message (Enter one, Alt+Enter the other: chat/settings). */
   | { type: "chat/queue"; kind: QueuedKind; text: string; mentions?: MentionDto[]; images?: ImageDto[] }
   /** Change a queued message's text (empty removes it). */

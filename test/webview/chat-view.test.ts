@@ -130,6 +130,47 @@ test("approvals: Allow / Allow always / Deny post chat/approve; approvalDone rem
     assert.equal(await vp.page.locator(".approval").count(), 0);
   }));
 
+test("approvals: Always Allow in This Workspace shows the rules it adds; a local address offers only Allow and Deny", () =>
+  withPage(openChat([], true), async (vp) => {
+    await vp.send({
+      type: "chat/approval",
+      toolCallId: "r1",
+      toolName: "bash",
+      summary: "Run: npm test",
+      rules: ["Bash(npm test:*)"],
+    });
+    await vp.send({
+      type: "chat/approval",
+      toolCallId: "l1",
+      toolName: "web_fetch",
+      summary: "Fetch http://127.0.0.1:8080/ from 127.0.0.1",
+      local: "127.0.0.1 is a loopback address (this computer)",
+    });
+    await vp.send({ type: "chat/approval", toolCallId: "n1", toolName: "bash", summary: "Run: if x; then y; fi" });
+    const withRule = vp.page.locator(".approval", { hasText: "npm test" });
+    assert.match((await withRule.textContent()) ?? "", /Always Allow in This Workspace adds: Bash\(npm test:\*\)/);
+    const local = vp.page.locator(".approval", { hasText: "127.0.0.1" });
+    assert.match(
+      (await local.textContent()) ?? "",
+      /Local address: 127\.0\.0\.1 is a loopback address \(this computer\)/,
+    );
+    assert.deepEqual(await local.locator("vscode-button").allTextContents(), ["Allow", "Deny"]);
+    const none = vp.page.locator(".approval", { hasText: "if x" });
+    assert.equal(
+      await none.locator("vscode-button", { hasText: "This Workspace" }).count(),
+      0,
+      "no rules: not offered",
+    );
+    await vp.clearPosted();
+    await withRule.locator("vscode-button", { hasText: "Always Allow in This Workspace" }).click();
+    await local.locator("vscode-button", { hasText: "Allow" }).first().click();
+    await settle(vp.page);
+    assert.deepEqual(await vp.posted(), [
+      { type: "chat/approve", toolCallId: "r1", approved: true, inWorkspace: true },
+      { type: "chat/approve", toolCallId: "l1", approved: true },
+    ]);
+  }));
+
 test("the model button names the current model and opens the host's picker; header buttons post commands; no-model notice", () =>
   withPage(openChat(), async (vp) => {
     await vp.send({ type: "chat/models", models: [CLAUDE], current: CLAUDE.key });

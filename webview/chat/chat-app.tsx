@@ -231,6 +231,7 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
       approved: a.approved,
       ...(a.always ? { always: true } : {}),
       ...(a.allInRun ? { allInRun: true } : {}),
+      ...(a.inWorkspace ? { inWorkspace: true } : {}),
     });
     model.answered(toolCallId);
   }

@@ -26,6 +26,10 @@ export interface PendingApproval {
   summary: string;
   /** A write or edit shown as a diff (Accept, Reject, Accept All in This Run). */
   edit?: { path: string };
+  /** The rules Always Allow in This Workspace adds (absent: not offered). */
+  rules?: string[];
+  /** The call reaches a loopback or private address, in words (only Allow and Deny). */
+  local?: string;
 }
 
 /** The chat view's model. */

@@ -89,6 +89,7 @@ async function runTool(
     const result = await tool.execute(call.arguments, {
       cwd: env.cwd,
       signal: env.signal,
+      ...(decision.localNetwork === true ? { localNetwork: true } : {}),
       ...(decision.reviewed ? { reviewed: decision.reviewed } : {}),
       onUpdate: (partial) =>
         env.emit({
