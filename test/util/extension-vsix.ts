@@ -17,8 +17,8 @@ const PACK_TIMEOUT_MS = 3 * 60_000;
 
 /**
  * The files .vscodeignore lets into the package (package.json, the README and its screenshots, CHANGELOG, LICENSE,
- * the top-level bundles of dist/, the model library's in dist/pi-ai/, media/): a change to any of them makes a new
- * package.
+ * the top-level bundles of dist/, those loaded on first use in dist/pi-ai/ and dist/tools/, media/): a change to any
+ * of them makes a new package.
  */
 function packagedFiles(): string[] {
   const files = ["package.json", "README.md", "CHANGELOG.md", "LICENSE", "docs/screenshot.png", "docs/compare.png"];
@@ -30,9 +30,11 @@ function packagedFiles(): string[] {
       else files.push(`${dir}/${f.name}`);
   };
   walk("media");
-  // The model library's ES module bundle and its chunks (.vscodeignore lets them in too).
-  if (existsSync(join(dist, "pi-ai"))) walk("dist/pi-ai");
-  return files.filter((f) => existsSync(join(ROOT, f)) && !(f.startsWith("dist/pi-ai/") && !f.endsWith(".mjs"))).sort();
+  // The ES module bundles loaded on first use, their chunks and wasm (.vscodeignore lets them in too), not their maps.
+  const lazy = ["dist/pi-ai", "dist/tools"];
+  for (const dir of lazy) if (existsSync(join(ROOT, dir))) walk(dir);
+  const mapOfLazy = (f: string): boolean => lazy.some((d) => f.startsWith(`${d}/`)) && !/\.(mjs|wasm)$/.test(f);
+  return files.filter((f) => existsSync(join(ROOT, f)) && !mapOfLazy(f)).sort();
 }
 
 /** Path of the .vsix of the current build, packed now unless an identical one is cached. */
