@@ -6,8 +6,8 @@ import type { ChatInputService } from "./chat-input/chat-input-service.js";
 import { COMMAND_IDS, type CommandId } from "./command-ids.js";
 import type { EditReview } from "./edit-review.js";
 import type { McpServersUi } from "./mcp-servers-ui.js";
+import type { ModelActions } from "./models/model-actions.js";
 import type { ToolRulesUi } from "./tool-rules-ui.js";
-import type { ModelActions } from "./model-actions.js";
 import type { OperationId } from "./operations/host-operations.js";
 import type { Operations } from "./operations/operations.js";
 import type { ParallelActions } from "./parallel/parallel-actions.js";
@@ -81,6 +81,9 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.rejectEdit": (arg?: unknown) => d.review.decide(arg, false),
     "agentTree.acceptAllEditsInRun": (arg?: unknown) => d.review.decide(arg, true, true),
     "agentTree.setApiKey": () => models.setApiKey(),
+    "agentTree.logIn": () => models.credentials.logIn(),
+    "agentTree.logOut": () => models.credentials.logOut(),
+    "agentTree.nextModel": ensured(() => models.nextModel()),
     "agentTree.abort": () => actions.abort(),
     // Bound to Ctrl+O / Ctrl+U while the tree has focus: the view toggles its filter itself, and this
     // binding keeps the workbench (Open File…) from acting on the same key press.

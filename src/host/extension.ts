@@ -7,13 +7,15 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { HookAPI } from "../core/hooks/types.js";
 import { keyEnvNames, withoutKeys } from "../core/providers/api-key.js";
+import type { PiAi } from "../core/providers/pi-ai.js";
+import type { Provider } from "../core/providers/types.js";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { ToolApprovalRequest } from "../core/tools/types.js";
 import { HostActions } from "./actions.js";
 import { CompareActions } from "./compare/compare-actions.js";
 import { ComparePanels } from "./compare/compare-panel.js";
-import { ApiKeys } from "./api-keys.js";
-import { ModelService } from "./model-service.js";
+import { CredentialActions } from "./models/credential-actions.js";
+import { ModelService } from "./models/model-service.js";
 import { ArchiveActions } from "./archive-actions.js";
 import { ArchivedVisibility } from "./archived-visibility.js";
 import { CheckpointActions } from "./checkpoint-actions.js";
@@ -31,7 +33,7 @@ import type { HostToWebview } from "../shared/protocol.js";
 import { BranchWatch } from "./parallel/branch-watch.js";
 import { branchCopiesDir, ParallelActions } from "./parallel/parallel-actions.js";
 import { ExportActions } from "./export-actions.js";
-import { ModelActions } from "./model-actions.js";
+import { ModelActions } from "./models/model-actions.js";
 import { SessionController } from "./session-controller.js";
 import { McpService } from "./mcp-service.js";
 import { McpServersUi } from "./mcp-servers-ui.js";
@@ -80,6 +82,12 @@ export interface AgentTreeApi {
   onDidChangeSession: vscode.Event<SessionChangeEvent>;
   /** The current session store, if a session is open. */
   getSessionManager(): SessionManager | undefined;
+  /**
+   * Adds a model provider (as pi's `registerProvider` does for pi's extensions): `create` gets the model library's
+   * runtime (pi-ai: `createProvider`, its API implementations such as `openAICompletionsApi`) and returns a pi-ai
+   * provider — its models appear in the picker, its login (OAuth) in "Agent: Log In…". Dispose to remove it.
+   */
+  registerModelProvider(create: (pi: PiAi) => Provider): vscode.Disposable;
 }
 
 let controllerRef: SessionController | undefined;
@@ -109,10 +117,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   context.subscriptions.push(log);
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
 
-  const keys = new ApiKeys(context.secrets);
-  context.subscriptions.push(keys);
-  // The models load with the first session (or model command), not here: see src/host/model-service.ts.
-  const modelService = new ModelService({ keys, log, cwd });
+  // The models load with the first session (or model command), not here: see src/host/models/model-service.ts.
+  const modelService = new ModelService({ secrets: context.secrets, globalState: context.globalState, log, cwd });
   context.subscriptions.push(modelService);
 
   const hookRegistry = new HookRegistry();
@@ -209,8 +215,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     onRunEnd: (sm, firstUserId) => void runChangesView.runEnded(sm, firstUserId),
     models: () => modelService.load(),
     hookRegistry,
-    getApiKey: (m) => keys.get(m.provider),
-    hasKey: (m) => keys.has(m.provider),
     autoApprove: autoApproveSetting,
     defaultModelKey: defaultModelSetting,
     piDefaultModelKey: () => modelService.piDefaultModelKey(),
@@ -319,7 +323,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     notify,
     filesFollow: () => fileActions.filesFollow(),
   });
-  const models = new ModelActions(controller, keys, notify);
+  const credentials = new CredentialActions(modelService, () => controller.models(), context.globalState, notify);
+  const models = new ModelActions(controller, modelService, credentials, notify, (line) => log.info(line));
   const exporter = new ExportActions(controller, actions, notify, context.extensionUri);
   const archive = new ArchiveActions({ controller, actions, notify });
   const panels = new ComparePanels(context.extensionUri, {
@@ -349,7 +354,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     cwd,
     checkpoints,
     files: fileActions,
-    getApiKey: (m) => keys.get(m.provider),
     systemPrompt: instructions.provider,
     pickNode: (title) => actions.pickNode(title),
     openCompare: (left, right) => {
@@ -456,11 +460,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       parallel,
       planMode: new PlanModeActions({ controller, notify, send: (text) => actions.submit(text) }),
     }),
-    keys.onDidChange(() => controller.refreshModels()),
     modelService.onDidChange(() => controller.refreshModels()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affects(e, "models.custom")) modelService.reloadCustomModels();
-      if (affects(e, "models.custom") || affects(e, "model")) controller.refreshModels();
+      if (["models", "model", "thinkingLevel", "compaction"].some((k) => affects(e, k))) {
+        models.invalidate();
+        controller.refreshModels();
+      }
       if (affects(e, "checkpoints.maxFileSizeMB")) checkpoints.reset();
       if (affects(e, "chat.enterWhileRunning")) chatInput.service.settingsChanged();
       if (affects(e, "sessionDirectory")) {
@@ -492,6 +498,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     hooks: hookRegistry.api,
     onDidChangeSession: sessionChanged.event,
     getSessionManager: () => controller.sessionManager,
+    registerModelProvider: (create) => modelService.registerProvider(create),
   };
 }
 

@@ -7,7 +7,7 @@ import type { WatchAction, WebviewCommand, WebviewToHost } from "../shared/proto
 import type { HostActions } from "./actions.js";
 import type { ArchivedVisibility } from "./archived-visibility.js";
 import type { ChatInputService } from "./chat-input/chat-input-service.js";
-import type { ModelActions } from "./model-actions.js";
+import type { ModelActions } from "./models/model-actions.js";
 import type { BranchWatch } from "./parallel/branch-watch.js";
 import { MOVE } from "./operations/host-operations.js";
 import type { Operations } from "./operations/operations.js";

@@ -30,7 +30,7 @@ import {
   pickDefaultModel,
   toModelDto,
   usableModels,
-} from "./model-choice.js";
+} from "./models/model-choice.js";
 import { ApprovalBroker, type ApprovalRules, type ApprovalUi, type AutoApprove } from "./tool-approval.js";
 import { TreeSync } from "./tree-sync.js";
 import { errorText } from "../core/error-text.js";
@@ -40,15 +40,11 @@ import { followRunInput } from "./run-input-sync.js";
 export interface ControllerDeps {
   cwd: string;
   /**
-   * The model registry, built on the first call (src/host/model-service.ts): a session's agent needs it, so the
+   * The model registry, built on the first call (src/host/models/model-service.ts): a session's agent needs it, so the
    * model library loads when the first session opens, not at activation.
    */
   models(): Promise<ModelRegistry>;
   hookRegistry: HookRegistry;
-  /** Key from SecretStorage (when none, the provider resolves its own credentials). */
-  getApiKey(model: ModelInfo): Promise<string | undefined>;
-  /** True when a key of the model's provider is stored in SecretStorage. */
-  hasKey(model: ModelInfo): boolean;
   autoApprove(): AutoApprove;
   /** The setting agentTree.model (`provider/id`, or ""). */
   defaultModelKey(): string;
@@ -203,7 +199,6 @@ export class SessionController {
       sessionManager: sm,
       cwd: d.cwd,
       modelRegistry: this.requireRegistry(),
-      getApiKey: (m) => d.getApiKey(m),
       ...(d.compaction ? { compaction: d.compaction() } : {}),
       approve: broker.policy,
       selectModel: (sessionModel) =>
@@ -361,7 +356,8 @@ export class SessionController {
     const current = this.current?.agent.getModel();
     const msg: Extract<HostToWebview, { type: "chat/models" }> = {
       type: "chat/models",
-      models: this.usable().map(toModelDto),
+      // The picker is the host's QuickPick (models/model-picker.ts): the view needs the current model only.
+      models: current ? [toModelDto(current)] : [],
     };
     if (current) msg.current = modelKey(current);
     const agent = this.current?.agent;
@@ -438,9 +434,12 @@ export class SessionController {
     return undefined;
   }
 
-  /** True when the model can be called: a key stored here, or its provider's own credentials (or none needed). */
+  /**
+   * True when the model can be called: its provider has credentials (a stored key or login, the environment, VS Code)
+   * or needs none — the registry's readiness snapshot.
+   */
   isUsable(m: ModelInfo): boolean {
-    return this.deps.hasKey(m) || this.registry?.isReady(m.provider) === true;
+    return this.registry?.isReady(m.provider) === true;
   }
 
   /** Models usable now. */

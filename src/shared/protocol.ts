@@ -276,8 +276,8 @@ export type HostToWebview =
   /** The approval was answered elsewhere (notification) or the run ended. */
   | { type: "chat/approvalDone"; toolCallId: string }
   /**
-   * Models the picker offers, and the current one; the thinking levels the current model takes (only "off" for
-   * a model without reasoning) and the one in force at the leaf.
+   * The current model (`models` holds it, for its name and whether it takes images; the picker of every model is the
+   * host's), the thinking levels it takes (only "off" for a model without reasoning) and the one in force at the leaf.
    */
   | {
       type: "chat/models";

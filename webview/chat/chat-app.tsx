@@ -97,7 +97,7 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
     return () => document.removeEventListener("keydown", onKey);
   }, [model]);
 
-  const modelOptions = model.models.map((m) => ({ value: m.key, label: `${m.name} · ${m.provider}` }));
+  const current = model.models.find((m) => m.key === model.currentModelKey) ?? model.model;
   // The host sets a reason whenever sending cannot work (no model, no key for it, read-only session).
   const noModel = model.noModelReason !== undefined;
   // A watched branch is read-only: the input is off, its Abort and queueing too (the banner stops the branch).
@@ -107,21 +107,17 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
   return (
     <div class="app chat-app">
       <div class="chat-header toolbar">
-        {modelOptions.length > 0 ? (
-          <Dropdown
-            class="model-picker"
-            ariaLabel="Model"
-            value={model.currentModelKey ?? modelOptions[0].value}
-            options={modelOptions}
-            onChange={(key) => {
-              model.currentModelKey = key;
-              props.post({ type: "chat/selectModel", key });
-              bump(0);
-            }}
-          />
-        ) : (
-          <span class="model-name">{model.model?.name ?? "No model"}</span>
-        )}
+        {/* The picker of every model (grouped by provider, logins and keys included) is the host's QuickPick. */}
+        <Button
+          class="model-picker"
+          appearance="secondary"
+          icon="sparkle"
+          ariaLabel="Select Model"
+          title={current ? `Model: ${current.name} (${current.key}): select another` : "Select a model"}
+          onClick={() => props.post({ type: "command", command: "selectModel" })}
+        >
+          <span class="model-picker-label">{current ? `${current.name} · ${current.provider}` : "Select Model"}</span>
+        </Button>
         {model.thinkingLevels.length > 1 ? (
           <Dropdown
             class="thinking-picker"

@@ -31,7 +31,7 @@ import type { AsideDto, HostToWebview } from "../../shared/protocol.js";
 import type { CheckpointActions } from "../checkpoint-actions.js";
 import type { CheckpointService } from "../checkpoint-service.js";
 import { askFilesModal } from "../compare/vscode-bring-ui.js";
-import { modelKey } from "../model-choice.js";
+import { modelKey } from "../models/model-choice.js";
 import type { FilesLock } from "../operations/files-lock.js";
 import { NO_SESSION_TEXT, type Notify } from "../operations/operation-guards.js";
 import type { SessionController } from "../session-controller.js";
@@ -56,7 +56,6 @@ export interface ParallelDeps {
   cwd: string;
   checkpoints: CheckpointService;
   files: Pick<CheckpointActions, "bringFiles" | "filesBrought">;
-  getApiKey(model: ModelInfo): Promise<string | undefined>;
   /** The workspace's system prompt (the agent's own): each branch records the one it runs under on its path. */
   systemPrompt?: SystemPromptProvider;
   /** A node picked in a quick pick (the palette's form of a row command). */
@@ -224,7 +223,6 @@ export class ParallelActions {
           extraTools: mcpTools,
         },
         approveFor: (i) => this.approvalFor(`Branch ${i + 1} of ${count}`, place),
-        getApiKey: (m) => this.d.getApiKey(m),
         modelRegistry: registry,
         secretValues: () => keyEnvValues(process.env, registry),
         thinkingLevel: agent.getThinkingLevel(),
@@ -320,7 +318,6 @@ export class ParallelActions {
       extraTools,
       model,
       cwd: this.d.cwd,
-      getApiKey: (m) => this.d.getApiKey(m),
       modelRegistry: registry,
       ...(this.d.systemPrompt ? { systemPrompt: this.d.systemPrompt } : {}),
       secretValues: () => keyEnvValues(process.env, registry),
