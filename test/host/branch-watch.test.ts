@@ -19,8 +19,7 @@ import type { AgentWebviewView } from "../../src/host/webview-view.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
 import type { FakeReply, FakeRequestBody } from "../util/fake-provider-common.js";
-import { openAIModel } from "../core/agent/helpers.js";
-import { testModels } from "../util/test-models.js";
+import { newAgent, openAIModel } from "../core/agent/helpers.js";
 import { assistant, user } from "../util/session-builder.js";
 import { tempDirPerTest } from "../util/temp-dir.js";
 import { requestTexts } from "../core/parallel/helpers.js";
@@ -57,7 +56,8 @@ async function setUp() {
     notify: { info: (t) => void said.push(t) },
   });
   // Every branch of the test: from the node, no tools, the fake model.
-  const from = { sessionManager: sm, parentId: node, kind: "explore", groupId: "g", tools: [], cwd: tmp.dir } as const;
+  const session = newAgent(sm).agent;
+  const from = { session, parentId: node, kind: "explore", groupId: "g", tools: [], cwd: tmp.dir } as const;
   const start = (prompt: string, label: string, signal?: AbortSignal) => {
     let branchId: string | undefined;
     let firstUpdate: () => void = () => undefined;
@@ -66,8 +66,6 @@ async function setUp() {
       ...from,
       prompt,
       model: openAIModel(fake),
-      modelRegistry: testModels(),
-      getApiKey: async () => "test-key",
       ...(signal ? { signal } : {}),
       onEvent: (e: BranchEvent) => {
         if (e.type === "branch_entry" && branchId === undefined) {

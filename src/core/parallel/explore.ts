@@ -80,7 +80,7 @@ function sandboxedBash(tool: AgentTool, sandbox: BranchSandbox): AgentTool {
 /** How to explore. */
 export type ExploreOptions = Omit<
   BranchRunOptions,
-  "parentId" | "kind" | "groupId" | "tools" | "cwd" | "copy" | "model" | "onEvent" | "signal" | "approve"
+  "parentId" | "kind" | "groupId" | "tools" | "cwd" | "copy" | "model" | "onEvent" | "signal" | "approve" | "label"
 > & {
   /** The node the branches start under (null: new roots). */
   parentId: string | null;
@@ -146,7 +146,7 @@ export async function exploreInParallel(options: ExploreOptions): Promise<Explor
           storeDir: isolation.storeDir,
           checkpointId: isolation.checkpointId,
           copiesDir: isolation.copiesDir,
-          sessionFile: options.sessionManager.getSessionFile(),
+          sessionFile: options.session.sessionManager.getSessionFile(),
           ...(isolation.env ? { env: isolation.env } : {}),
           // One after another: the first branches get their files soonest (docs/parallel.md).
           ...(i > 0 ? { after: copies[i - 1].ready } : {}),
@@ -205,6 +205,7 @@ export async function exploreInParallel(options: ExploreOptions): Promise<Explor
     branch.outcome = runBranch({
       ...common,
       ...(approve ? { approve } : {}),
+      label: `Branch ${index + 1} of ${count}`,
       model,
       kind: "explore",
       groupId,

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import * as vscode from "vscode";
 import { findCheckpointForEntry } from "../../core/checkpoints/session-link.js";
-import { keyEnvValues, withoutKeys } from "../../core/providers/api-key.js";
+import { withoutKeys } from "../../core/providers/api-key.js";
 import { errorText } from "../../core/error-text.js";
 import type { SystemPromptProvider } from "../../core/prompt/workspace-prompt.js";
 import type { ModelInfo } from "../../core/providers/types.js";
@@ -206,7 +206,7 @@ export class ParallelActions {
       const place = branchBashPlace(sandboxSettings(), await findSandbox());
       this.logToolPlaces(place, mcpTools);
       exploration = await exploreInParallel({
-        sessionManager: sm,
+        session: agent,
         parentId,
         prompt: text,
         count,
@@ -224,9 +224,6 @@ export class ParallelActions {
           extraTools: mcpTools,
         },
         approveFor: (i) => this.approvalFor(`Branch ${i + 1} of ${count}`, place),
-        getApiKey: (m) => this.d.getApiKey(m),
-        modelRegistry: registry,
-        secretValues: () => keyEnvValues(process.env, registry),
         thinkingLevel: agent.getThinkingLevel(),
         ...(this.d.systemPrompt ? { systemPrompt: this.d.systemPrompt } : {}),
         // Branches start inside the call: their first events come before it returns.
@@ -274,7 +271,7 @@ export class ParallelActions {
   async askAside(question?: string): Promise<void> {
     const open = this.writableSession();
     if (!open) return;
-    const { sm, agent } = open;
+    const { agent } = open;
     const model = agent.getModel();
     if (!model) return this.d.notify.warn("Choose a model first (Agent: Select Model…).");
     const asked =
@@ -285,7 +282,6 @@ export class ParallelActions {
         validateInput: (v) => (v.trim() === "" ? "Ask something" : undefined),
       }));
     if (!asked?.trim()) return;
-    const registry = await this.d.controller.models();
     let stop: (() => void) | undefined;
     const controllerAbort = new AbortController();
     const asideBranch: LiveBranch = {
@@ -315,15 +311,12 @@ export class ParallelActions {
     };
     const extraTools = (await this.d.mcpTools?.(true)) ?? [];
     const outcome = await askAside({
-      sessionManager: sm,
+      session: agent,
       question: asked,
       extraTools,
       model,
       cwd: this.d.cwd,
-      getApiKey: (m) => this.d.getApiKey(m),
-      modelRegistry: registry,
       ...(this.d.systemPrompt ? { systemPrompt: this.d.systemPrompt } : {}),
-      secretValues: () => keyEnvValues(process.env, registry),
       signal: controllerAbort.signal,
       onEvent: (e) => {
         if (e.type === "branch_entry" && !stop) {
