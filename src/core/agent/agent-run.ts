@@ -310,7 +310,10 @@ export class AgentRun {
    */
   start(initial: readonly AgentMessage[]): Promise<RunResult> {
     if (this.result) throw new Error("An AgentRun starts once");
-    this.result = this.execute(initial);
+    let settle: { resolve(r: RunResult): void; reject(e: unknown): void } | undefined;
+    // Known before the run registers (synchronously, below): a listener told of it may wait for its end.
+    this.result = new Promise<RunResult>((resolve, reject) => (settle = { resolve, reject }));
+    this.execute(initial).then(settle?.resolve, settle?.reject);
     return this.result;
   }
 

@@ -65,6 +65,8 @@ export interface BranchRunOptions {
   copy?: BranchCopy;
   /** Every event of the branch's loop, and `branch_entry` when an entry was written (the tip moved). */
   onEvent?: (event: BranchEvent) => void;
+  /** The branch's run, once started (its progress, its registration with the session). */
+  onRun?: (run: AgentRun) => void;
 }
 
 /** What a branch run reports while it runs (an AgentRun's events). */
@@ -240,6 +242,7 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
       files: [],
     };
   }
+  options.onRun?.(run);
   const result = await run.done;
   const files = copy ? await copy.lineStats().catch(() => []) : [];
   return {

@@ -207,7 +207,7 @@ describe("explore in parallel (core)", { timeout: 120_000 }, () => {
       let settled = 0;
       for (const b of exploration.branches) void b.outcome.finally(() => ++settled === 2 && resolve());
     });
-    const stalled = exploration.branches.find((b) => b.running);
+    const stalled = exploration.branches.find((b) => b.run?.running === true);
     assert.ok(stalled);
     stalled.stop();
     const outcomes = await exploration.done;
