@@ -55,6 +55,7 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.askAside",
   "agentTree.showSystemPrompt",
   "agentTree.watchBranch",
+  "agentTree.goToEntry",
   "agentTree.backToMyBranch",
   "agentTree.switchToWatchedBranch",
 ] as const;

@@ -1,6 +1,5 @@
 /** Registers the "Agent: …" commands and the tree's context-menu commands (package.json contributes). */
 import * as vscode from "vscode";
-import type { HostActions } from "./actions.js";
 import type { ArchivedVisibility } from "./archived-visibility.js";
 import type { ChatInputService } from "./chat-input/chat-input-service.js";
 import { COMMAND_IDS, type CommandId } from "./command-ids.js";
@@ -9,7 +8,6 @@ import type { McpServersUi } from "./mcp-servers-ui.js";
 import type { ModelActions } from "./model-actions.js";
 import type { OperationId } from "./operations/host-operations.js";
 import type { Operations } from "./operations/operations.js";
-import type { ParallelActions } from "./parallel/parallel-actions.js";
 import type { SessionController } from "./session-controller.js";
 import type { SessionOpener } from "./session-opener.js";
 import type { SessionSearchUi } from "./session-search-ui.js";
@@ -20,14 +18,11 @@ export interface CommandDeps {
   controller: SessionController;
   opener: SessionOpener;
   search: SessionSearchUi;
-  actions: HostActions;
   models: ModelActions;
   /** The operations table (src/host/operations): every command that acts on the session. */
   operations: Operations;
   /** Add Selection to Chat, Add File to Chat. */
   chatInput: ChatInputService;
-  /** Rename Session…: asks for the name. */
-  renameSession(): Promise<void>;
   /** Opens the workspace's session if none is open yet. */
   ensureSession(): Promise<boolean>;
   /** The tree and chat views ("Reload Views"). */
@@ -38,8 +33,6 @@ export interface CommandDeps {
   review: EditReview;
   /** Agent: Show MCP Servers. */
   mcpServers: McpServersUi;
-  /** Stop All Branches, Ask Aside (the row commands of parallel branches are operations). */
-  parallel: Pick<ParallelActions, "stopAll" | "askAside">;
 }
 
 /** A command handler: the palette passes nothing, a menu its context, the Explorer its item and selection. */
@@ -50,7 +43,7 @@ type Handler = (arg?: unknown, more?: unknown) => unknown;
  * table runs through it (its guards, its entry); the others — opening sessions, models, views — are here.
  */
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
-  const { actions, models, opener, operations } = d;
+  const { models, opener, operations } = d;
   const ensured = (run: () => unknown) => async (): Promise<void> => {
     await d.ensureSession();
     await run();
@@ -75,7 +68,6 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.rejectEdit": (arg?: unknown) => d.review.decide(arg, false),
     "agentTree.acceptAllEditsInRun": (arg?: unknown) => d.review.decide(arg, true, true),
     "agentTree.setApiKey": () => models.setApiKey(),
-    "agentTree.abort": () => actions.abort(),
     // Bound to Ctrl+O / Ctrl+U while the tree has focus: the view toggles its filter itself, and this
     // binding keeps the workbench (Open File…) from acting on the same key press.
     "agentTree.treeKeyHandled": () => undefined,
@@ -95,10 +87,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       await d.ensureSession();
       await d.chatInput.addFiles(arg, all);
     },
-    "agentTree.renameSession": ensured(() => d.renameSession()),
     "agentTree.showMcpServers": () => d.mcpServers.show(),
-    "agentTree.stopAllBranches": () => d.parallel.stopAll(),
-    "agentTree.askAside": ensured(() => d.parallel.askAside()),
   };
   const rest: Partial<Record<CommandId, Handler>> = others;
   return COMMAND_IDS.map((id) => {

@@ -3,7 +3,7 @@ import * as vscode from "vscode";
 import { THINKING_LEVEL_DESCRIPTIONS } from "../core/providers/thinking-levels.js";
 import type { ThinkingLevel } from "../core/providers/types.js";
 import type { ApiKeys } from "./api-keys.js";
-import type { Notify } from "./operations/operation-guards.js";
+import type { Notify } from "./common/notifier.js";
 import { modelKey } from "./model-choice.js";
 import type { SessionController } from "./session-controller.js";
 

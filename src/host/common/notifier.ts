@@ -1,12 +1,22 @@
 /**
  * The one way the extension tells the user how an operation went: a status line in both views (and the status
  * bar and the log), and notifications for what must not be missed. Made before everything that reports, so no
- * action needs another action to speak.
+ * action needs another action to speak. Shared by every feature (the operations table's guards say their refusals
+ * through it too).
  */
 import * as vscode from "vscode";
 import { errorText } from "../../core/error-text.js";
 import type { HostToWebview } from "../../shared/protocol.js";
-import type { Notify } from "./operation-guards.js";
+
+/** How the extension reports (the Notifier below, or a recording fake in tests). */
+export interface Notify {
+  /** A status line in the views, the status bar and the log. */
+  status(text: string, kind?: "info" | "error"): void;
+  /** A failure: "what: why". */
+  error(what: string, e: unknown): void;
+  info(text: string): void;
+  warn(text: string): void;
+}
 
 /** Where status lines go besides the status bar: the tree and chat views. */
 export interface StatusTarget {
