@@ -6,15 +6,14 @@
  * are checkpointed in the copy). Several branches — and the user's own agent on the leaf — append to one session at
  * once, their lines interleaving in the file, each branch's context only its own path. A branch never compacts.
  */
-import type { AgentSession } from "../agent/agent-session.js";
+import type { AgentSession, StartRunOptions } from "../agent/agent-session.js";
 import type { AgentRun, RunCheckpoints, RunEvent } from "../agent/agent-run.js";
-import type { StreamFn } from "../agent/stream-turn.js";
 import { errorText } from "../error-text.js";
 import { CHECKPOINT_ENTRY_TYPE, findPathCheckpoint, MAX_LISTED_FILES } from "../checkpoints/session-link.js";
 import type { CheckpointEntryData } from "../checkpoints/session-link.js";
 import { emptyUsage, type Usage } from "../messages.js";
 import type { SystemPromptProvider } from "../prompt/workspace-prompt.js";
-import type { ModelInfo, ThinkingLevel } from "../providers/types.js";
+import type { ModelInfo } from "../providers/types.js";
 import type { AgentTool, ToolApprovalPolicy } from "../tools/types.js";
 import { appendBranchRunLine, type BranchRunKind, type BranchRunState } from "./branch-run-lines.js";
 import type { BranchCopy, FileLineStat } from "./branch-copy.js";
@@ -22,40 +21,31 @@ import type { BranchCopy, FileLineStat } from "./branch-copy.js";
 /** Default bound on model calls of one branch. */
 export const DEFAULT_BRANCH_MAX_TURNS = 50;
 
-/** How to run one branch. */
-export interface BranchRunOptions {
+/**
+ * How to run one branch: what it shares with every run off the leaf (`StartRunOptions`: the entry it starts under,
+ * its prompt, tools, thinking level, stream, turn bound, signal), and what makes it a branch. `systemPrompt`: a fixed
+ * text, or the workspace's provider built for the branch's folder; each request records on the branch's own path
+ * what differs from the prompt replayed there, as the agent's own requests do, so the branch replays — here and in
+ * pi — the instructions and tools it ran under. `approve`: default, approve everything. `maxTurns`: default
+ * DEFAULT_BRANCH_MAX_TURNS.
+ */
+export interface BranchRunOptions extends Pick<
+  StartRunOptions,
+  "parentId" | "prompt" | "tools" | "approve" | "systemPrompt" | "thinkingLevel" | "stream" | "maxTurns" | "signal"
+> {
   /**
    * The session the branch belongs to: its store, hooks (tool_call guards the branch's calls too), keys, and the run
    * registry it is registered with while it runs (`busyAt` answers for its entries).
    */
   session: Pick<AgentSession, "startRun" | "sessionManager">;
-  /** The entry the branch starts under (null: a new root). */
-  parentId: string | null;
-  prompt: string;
   model: ModelInfo;
   kind: BranchRunKind;
   /** How the user is told about it while it runs ("Branch 2 of 3"); default "A branch" / "The aside". */
   label?: string;
   /** Shared by the branches started together. */
   groupId: string;
-  /** The tools the model is offered, confined to the branch's folder. */
-  tools: readonly AgentTool[];
   /** The folder the tools run in (the branch's copy, or the workspace for a read-only aside). */
   cwd: string;
-  /** Asked before every tool call; default: approve everything. */
-  approve?: ToolApprovalPolicy;
-  /**
-   * The agent's system prompt: a fixed text, or the workspace's provider (built for the branch's folder). Each
-   * request records on the branch's own path what differs from the prompt replayed there, as the agent's own
-   * requests do, so the branch replays — here and in pi — the instructions and tools it ran under. Undefined: the
-   * prompt in force at `parentId` is sent as it is.
-   */
-  systemPrompt?: string | SystemPromptProvider;
-  thinkingLevel?: ThinkingLevel;
-  /** Default: the session's (its registry's `stream`). */
-  stream?: StreamFn;
-  maxTurns?: number;
-  signal?: AbortSignal;
   /**
    * The branch's copy: its files are recorded after tool calls that may change them. The branch starts while the
    * copy's files are still being written: every tool call waits for them (`BranchCopy.ready`), a copy that cannot
