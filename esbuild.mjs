@@ -20,6 +20,17 @@ function piAiRuntimeExternal(fromOut) {
   };
 }
 
+/**
+ * The extension host is Node, not a browser. Libraries written for both (zod, bundled with the MCP SDK, probes
+ * `navigator.userAgent` for Cloudflare when its first schema is built; the SDKs look for React Native in error
+ * paths) read the global `navigator` to tell where they run. Node >= 21 has one, and VS Code >= 1.101 replaces it in
+ * its extension host with a getter that reports every read as a deprecation (PendingMigrationError "navigator is
+ * now a global in nodejs", logged for a development extension, sent to telemetry for an installed one) and returns
+ * undefined. So the Node bundles say what is true there at build time: no browser `navigator`. The probes become
+ * dead code and nothing reads the global.
+ */
+const NODE_GLOBALS = { navigator: "undefined", "globalThis.navigator": "undefined" };
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   {
@@ -30,6 +41,7 @@ const builds = [
     format: "cjs",
     target: "node20",
     external: ["vscode"],
+    define: NODE_GLOBALS,
     // jsonc-parser's default (UMD) build loads its parts with a require() esbuild cannot follow; its ES build bundles.
     alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" },
     plugins: [piAiRuntimeExternal("./pi-ai")],
@@ -49,6 +61,7 @@ const builds = [
     target: "node20",
     outdir: "dist/pi-ai",
     outExtension: { ".js": ".mjs" },
+    define: NODE_GLOBALS,
     chunkNames: "chunks/[name]-[hash]",
     // Some SDKs call require() for Node built-ins; an ES module has none of its own (pi-ai README, "Bundling").
     banner: {
@@ -89,6 +102,7 @@ if (process.argv.includes("--tests")) {
     target: "node20",
     external: ["vscode", "mocha"],
     plugins: [piAiRuntimeExternal("../../pi-ai")],
+    define: NODE_GLOBALS,
     outdir: "dist",
     sourcemap: true,
     logLevel: "warning",

@@ -22,6 +22,7 @@ export default tseslint.config(
       "out/**",
       "node_modules/**",
       "e2e-server/**",
+      "e2e-server-newest/**",
       ".e2e/**",
       "bench/.data/**",
       "tools/pi/.cache/**",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs node's test runner (with tsx) over every *.test.ts under the given folders.
+# Runs node's test runner (with tsx) over every *.test.ts under the given folders, and the given test files.
 # Node 20's `--test` does not expand globs itself, so the files are listed here.
-#   bash scripts/run-node-tests.sh [--concurrency N] <folder>...
+#   bash scripts/run-node-tests.sh [--concurrency N] <folder or file.test.ts>...
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 concurrency=1
@@ -11,6 +11,10 @@ if [[ "${1:-}" == "--concurrency" ]]; then
 fi
 files=()
 for dir in "$@"; do
+  if [[ -f "$dir" && "$dir" == *.test.ts ]]; then
+    files+=("$dir")
+    continue
+  fi
   [[ -d "$dir" ]] || continue
   while IFS= read -r -d '' f; do files+=("$f"); done < <(find "$dir" -name '*.test.ts' -type f -print0 | sort -z)
 done

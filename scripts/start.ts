@@ -57,16 +57,12 @@ async function main(): Promise<void> {
     workspace,
     port: await pickPort(),
     runDir,
-    // Opens the Agent view on start (VS Code has no setting for that).
-    installExtensions: [
-      { id: "agent-tree.agent-tree-demo-reveal-0.0.1", folder: join(REPO_ROOT, "demo", "reveal-extension") },
-    ],
+    // The extension goes in from the .vsix of the build above, as users install it; the helper opens the Agent view
+    // on start (VS Code has no setting for that).
+    installExtensions: [{ folder: join(REPO_ROOT, "demo", "reveal-extension") }],
   });
   running.server = server;
-  const url = workbenchUrl(server, {
-    folder: workspace,
-    extensionDevelopmentPath: REPO_ROOT,
-  });
+  const url = workbenchUrl(server, { folder: workspace });
   server.process.once("exit", (code) => {
     if (running.stopping) return;
     console.error(`[start] code-server exited (${code ?? "signal"}). Its output:\n${server.output().slice(-4000)}`);

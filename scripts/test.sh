@@ -4,7 +4,8 @@
 #   2. lint (eslint + prettier --check)   3. typecheck (the three tsconfigs)   4. build (extension, webview, tests)
 #   5. unit tests (test/core, test/host)   6. interop tests (test/interop: the real pi 0.73.1 and 1.6.0)
 #   7. webview tests (test/webview)
-#   8. end-to-end tests in a real VS Code (test/e2e: code-server + Chromium, incl. the extension-host suite)
+#   8. end-to-end tests in a real VS Code (code-server + Chromium, incl. the extension-host suite): a subset on the
+#      oldest VS Code the extension claims (scripts/e2e-oldest.sh), then all of test/e2e on the newest
 # Every stage runs even if an earlier one failed, so one run shows every problem; the exit code is non-zero
 # if any stage failed. Failed stages are listed before the last stage, so that the output ends with the
 # node test runner's summary of the last stage.
@@ -62,8 +63,12 @@ elif [[ " ${failed[*]} " == *" build "* ]]; then
   exit 1
 else
   stage "webview tests (test/webview)" bash scripts/run-node-tests.sh --concurrency 2 test/webview
+  # One code-server (about 1.7 GB with Chromium) at a time: the oldest VS Code first (a subset), then the newest.
+  code_server() { node -p "require('./$1/package.json').dependencies['code-server']"; }
+  stage "end-to-end tests, oldest VS Code (code-server $(code_server e2e-server), scripts/e2e-oldest.sh)" \
+    bash scripts/e2e-oldest.sh
   report_failed
-  # One code-server (about 1.7 GB with Chromium) at a time.
-  LAST_STAGE=1 stage "end-to-end tests (test/e2e, code-server + Chromium)" bash scripts/run-node-tests.sh --concurrency 1 test/e2e
+  LAST_STAGE=1 stage "end-to-end tests, newest VS Code (code-server $(code_server e2e-server-newest), test/e2e)" \
+    env AGENT_TREE_CODE_SERVER=newest bash scripts/run-node-tests.sh --concurrency 1 test/e2e
 fi
 ((${#failed[@]} == 0))

@@ -13,7 +13,6 @@ import {
 } from "../core/import/claude-session.js";
 import { listAllSessions, listPiSessionFolders, type AnySessionInfo } from "../core/import/session-sources.js";
 import { SessionLockedError } from "../core/session/errors.js";
-import type { LockOptions } from "../core/session/types.js";
 import { defaultSessionDir } from "../core/session/paths.js";
 import { SessionManager } from "../core/session/session-manager.js";
 import { loadIssuesMessage } from "./load-issues.js";
@@ -30,8 +29,6 @@ const TAKEOVER_ROUNDS = 3;
 
 /** See the file comment. */
 export class SessionOpener {
-  private readonly lock: LockOptions = hostLockOptions();
-
   constructor(
     private readonly controller: SessionController,
     private readonly cwd: string,
@@ -60,7 +57,9 @@ export class SessionOpener {
   /** Start a new session (its file appears on the first message). */
   async newSession(): Promise<void> {
     try {
-      await this.controller.attach(await SessionManager.create(this.cwd, this.sessionDir(), { lock: this.lock }));
+      await this.controller.attach(
+        await SessionManager.create(this.cwd, this.sessionDir(), { lock: hostLockOptions() }),
+      );
       this.log.info(`New session in ${this.sessionDir()}`);
     } catch (e) {
       this.fail("Cannot create a session", e);
@@ -90,7 +89,7 @@ export class SessionOpener {
     let takeOver: string | undefined;
     for (let round = 0; !sm && round < TAKEOVER_ROUNDS; round++) {
       try {
-        sm = await SessionManager.open(file, { sessionDir, lock: { ...this.lock, takeOver } });
+        sm = await SessionManager.open(file, { sessionDir, lock: { ...hostLockOptions(), takeOver } });
         if (takeOver) this.log.info(`Took over the writer lock of ${file}`);
       } catch (e) {
         if (!(e instanceof SessionLockedError)) {

@@ -19,6 +19,20 @@ export function sessionDirectorySetting(): string | undefined {
   return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
 }
 
+/** A positive number of seconds of a setting, in milliseconds; undefined (the core's default) otherwise. */
+function secondsSetting(key: string, minimum: number): number | undefined {
+  const v = cfg().get<unknown>(key);
+  return typeof v === "number" && Number.isFinite(v) && v >= minimum ? Math.round(v * 1000) : undefined;
+}
+
+/** `agentTree.session.lockHeartbeatSeconds` and `lockTakeOverAfterSeconds`, in ms (undefined: the defaults). */
+export function lockTimingSettings(): { heartbeatMs?: number; staleAfterMs?: number } {
+  return {
+    heartbeatMs: secondsSetting("session.lockHeartbeatSeconds", 0.5),
+    staleAfterMs: secondsSetting("session.lockTakeOverAfterSeconds", 2),
+  };
+}
+
 /** `agentTree.branchSummary.ask`. */
 export function askSetting(): AskSetting {
   const v = cfg().get<unknown>("branchSummary.ask");

@@ -238,15 +238,18 @@ describe("Typing while it works and edits reviewed as diffs (code-server)", { ti
       await runCommand(page(), "View: Close All Editors");
       const first = "first write of call_same\n";
       const second = "second write, the same call id\n";
-      // One reply with two writes under one id, as some OpenAI-compatible servers send them: the second is asked
-      // about right after the first ran, while the first one's diff is still closing.
+      // Two replies whose writes carry one id, as providers that number their calls per reply (call_0, …) send
+      // them: the second is asked about right after the first ran, while the first one's diff is still closing.
+      // (Two calls under one id in one reply are merged into one call by the model library, as in pi.)
+      fake().enqueue({
+        text: "Writing once.",
+        toolCalls: [{ name: "write", id: "call_same", args: { path: FILE, content: first } }],
+      });
       fake().enqueue({
         text: "Writing twice.",
-        toolCalls: [
-          { name: "write", id: "call_same", args: { path: FILE, content: first } },
-          { name: "write", id: "call_same", args: { path: FILE, content: second } },
-        ],
+        toolCalls: [{ name: "write", id: "call_same", args: { path: FILE, content: second } }],
       });
+      fake().enqueue({ text: "Written twice." });
       await sendPrompt(chat, "write it twice");
       await expectVisible(approval(chat), "the first write's approval", MODEL_TIMEOUT_MS);
       await reviewEditor("BETA, reviewed", "first write of call_same");

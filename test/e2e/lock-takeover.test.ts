@@ -5,7 +5,7 @@
  * is no longer refreshed. Window B finds the lock unresponsive and offers "Take Over"; after it, B writes.
  * When A's page answers again, A finds its lock taken, turns read-only and says so, and writes nothing.
  * Then B's extension host is killed: A opens the session again and takes the dead holder's lock at once.
- * Lock timings are shortened through AGENT_TREE_LOCK_HEARTBEAT_MS / AGENT_TREE_LOCK_STALE_MS (test seam).
+ * Lock timings are shortened through the settings agentTree.session.lockHeartbeatSeconds / lockTakeOverAfterSeconds.
  * Every step leaves a screenshot in test-results/e2e/lock-*.png.
  */
 import assert from "node:assert/strict";
@@ -40,7 +40,10 @@ const DEMO_NAME = "Demo: a --verbose flag for the greeting CLI";
 
 const suite = demoWorkbenchSuite({
   name: "lock",
-  prepare: () => ({ AGENT_TREE_LOCK_HEARTBEAT_MS: String(HEARTBEAT_MS), AGENT_TREE_LOCK_STALE_MS: String(STALE_MS) }),
+  settings: {
+    "agentTree.session.lockHeartbeatSeconds": HEARTBEAT_MS / 1000,
+    "agentTree.session.lockTakeOverAfterSeconds": STALE_MS / 1000,
+  },
 });
 const { demo, wb } = suite;
 let pageB: Page | undefined;

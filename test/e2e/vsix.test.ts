@@ -87,7 +87,8 @@ test(
       const demo = generateDemo(join(tmp, "demo"), { baseUrl: fake.baseURL });
       const runDir = join(tmp, "cs");
       installVsix(runDir, vsixPath);
-      const server = await startCodeServer({ workspace: demo.workspace, runDir });
+      // The run's extensions folder holds the .vsix just built; the harness must not install the current build's.
+      const server = await startCodeServer({ workspace: demo.workspace, runDir, extension: "none" });
       const context = await launchBrowser(join(tmp, "profile"));
       try {
         const page = context.pages()[0] ?? (await context.newPage());

@@ -170,4 +170,13 @@ describe("package.json", () => {
     assert.ok(hidden.includes("agentTree.restoreFilesHere"), "a row item needs its row");
     assert.ok(!hidden.includes("agentTree.undoFileRestore"), "Undo File Restore is in the palette");
   });
+
+  it("the README's tables name every setting and every command it contributes (the README stays true)", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const missing = [
+      ...Object.keys(pkg.contributes.configuration.properties),
+      ...pkg.contributes.commands.map((c) => c.command),
+    ].filter((id) => !readme.includes(`\`${id}\``));
+    assert.deepEqual(missing, [], "add them to the README's Settings or Commands table");
+  });
 });

@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, test } from "node:test";
 import { emptyUsage, SessionManager, type Usage } from "../../src/core/index.js";
-import { writeTestHooks } from "../../src/core/session/write-all.js";
+import { faultyDisk } from "../util/faulty-disk.js";
 import { tempDirPerTest } from "../util/temp-dir.js";
 import {
   assertSameView,
@@ -36,24 +36,16 @@ const { user, assistant } = timedMessages(T0, { provider: "openai", model: "gpt-
 
 const tmp = tempDirPerTest("agent-tree-interop-");
 
-/** Make the store's next write(2) write half of its bytes, then fail as a full disk does. */
-function failNextWriteHalfway(): void {
-  writeTestHooks.write = (fd, buf, offset, length) => {
-    writeTestHooks.write = undefined;
-    fs.writeSync(fd, buf, offset, Math.floor(length / 2));
-    throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
-  };
-}
-
 /**
  * A session of ours with a failed append in the middle, then a branch summary and a compaction that record their
  * model usage, and a label.
  */
 async function sessionWithFailedAppend(dir: string): Promise<{ file: string; ids: Record<string, string> }> {
-  const sm = await SessionManager.create("/work/project", dir);
+  const disk = faultyDisk();
+  const sm = await SessionManager.create("/work/project", dir, { io: disk.io });
   const u1 = sm.appendMessage(user("Add a cache", 1));
   const a1 = sm.appendMessage(assistant("A map with a TTL.", 2));
-  failNextWriteHalfway();
+  disk.failNextWritePartway(0.5);
   assert.throws(() => sm.appendMessage(user("this one hit a full disk", 3)), /ENOSPC/);
   const u2 = sm.appendMessage(user("Make it an LRU", 4));
   const a2 = sm.appendMessage(assistant("LRU done.", 5));

@@ -205,8 +205,8 @@ export interface AgentWorkbenchOptions {
 }
 
 /**
- * The end-to-end tests' start-up: an isolated code-server on `workspace`, headless Chromium with console
- * errors collected, the workbench opened with this repository as the development extension.
+ * The end-to-end tests' start-up: an isolated code-server on `workspace` with the extension installed from the
+ * .vsix of the current build, headless Chromium with console errors collected, the workbench opened.
  */
 export async function startAgentWorkbench(options: AgentWorkbenchOptions): Promise<AgentWorkbench> {
   const server = await startCodeServer({ workspace: options.workspace, env: options.env });
@@ -226,7 +226,7 @@ export async function startAgentWorkbench(options: AgentWorkbenchOptions): Promi
         consoleErrors.push(`${m.location().url.slice(-60)}: ${m.text().slice(0, 400)}`);
     });
     page.on("pageerror", (e) => consoleErrors.push(`pageerror: ${e.message.slice(0, 400)}`));
-    const url = workbenchUrl(server, { folder: options.workspace, extensionDevelopmentPath: REPO_ROOT });
+    const url = workbenchUrl(server, { folder: options.workspace });
     await openWorkbench(page, url);
     return { server, context, page, url, consoleErrors, close };
   } catch (err) {

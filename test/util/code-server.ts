@@ -1,32 +1,33 @@
 /**
- * Starts code-server (VS Code 1.100.3 server + web workbench, installed in e2e-server/ by
- * scripts/ensure-deps.sh) isolated in a temp folder, on 127.0.0.1 and a free port. Used by the end-to-end
- * tests and by `npm start` (scripts/start.ts). The README section "The end-to-end tests" says how they use it.
+ * Starts code-server (the VS Code server + web workbench, installed by scripts/ensure-deps.sh: the newest in
+ * e2e-server-newest/, the oldest the extension claims in e2e-server/; `AGENT_TREE_CODE_SERVER` picks, see
+ * ./code-server-install.ts) isolated in a temp folder, on 127.0.0.1 and a free port, with this repository's
+ * extension installed from the .vsix of the current build, as users install it. Used by the end-to-end tests and
+ * by `npm start` (scripts/start.ts). The README section "The end-to-end tests" says how they use it.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { selectedCodeServer, type CodeServerInstall } from "./code-server-install.js";
+import { currentBuildVsix, folderVsix } from "./extension-vsix.js";
 
 /** Repository root (this file is test/util/code-server.ts). */
 export const REPO_ROOT = resolve(dirname(__filename), "..", "..");
 
-/** The code-server entry point installed by scripts/ensure-deps.sh. */
-export const CODE_SERVER_ENTRY = join(
-  REPO_ROOT,
-  "e2e-server",
-  "node_modules",
-  "code-server",
-  "out",
-  "node",
-  "entry.js",
-);
+/** The code-server the tests run on (`AGENT_TREE_CODE_SERVER`; the newest by default). */
+export const CODE_SERVER: CodeServerInstall = selectedCodeServer();
+
+/** The code-server entry point installed by scripts/ensure-deps.sh (of {@link CODE_SERVER}). */
+export const CODE_SERVER_ENTRY = CODE_SERVER.entry;
+
+/** This extension's folder name prefix in an extensions folder (publisher.name-version). */
+const EXTENSION_DIR_PREFIX = "agent-tree.agent-tree-";
 
 /** code-server's webview shell, the outer frame of every webview. */
 const WEBVIEW_SHELL = join(
-  REPO_ROOT,
-  "e2e-server",
+  CODE_SERVER.folder,
   "node_modules",
   "code-server",
   "lib",
@@ -62,16 +63,30 @@ export interface CodeServerOptions {
   env?: Record<string, string>;
   /** Where the isolated config/user data live; default: a new temp folder removed by `stop()`. */
   runDir?: string;
-  /** Extension folders to install into the isolated extensions dir (the payload takes one development path only). */
-  installExtensions?: { id: string; folder: string }[];
+  /**
+   * More extensions to install, each from its folder (packed into a .vsix and installed like this repository's;
+   * VS Code >= 1.133 does not load a folder merely copied into the extensions folder). `id` is no longer needed.
+   */
+  installExtensions?: { id?: string; folder: string }[];
   /** Extra user settings (merged over the quiet defaults). */
   userSettings?: Record<string, unknown>;
   /** How long to wait for /healthz (default 60 s: the first start on a busy 2-core machine is slow). */
   startTimeoutMs?: number;
+  /**
+   * This repository's extension: "installed" (the default) installs the .vsix of the current build (dist/) into
+   * the run's extensions folder with `--install-extension` (replacing one a kept `runDir` holds from an earlier
+   * build); "none" leaves it as it is (for a caller that installs a .vsix of its own with {@link installVsix}, or a
+   * run that loads the extension as a development extension: ./development-options.ts).
+   */
+  extension?: "installed" | "none";
 }
 
 /** A running code-server. */
 export interface CodeServer {
+  /** Which code-server runs (its folder, version, Node). */
+  install: CodeServerInstall;
+  /** True when this repository's extension is installed in the run's extensions folder. */
+  extensionInstalled: boolean;
   port: number;
   /** http://127.0.0.1:PORT */
   origin: string;
@@ -86,9 +101,14 @@ export interface CodeServer {
 /** Parameters of the workbench URL. */
 export interface WorkbenchUrlOptions {
   folder: string;
-  /** Load the extension from this folder, like `code --extensionDevelopmentPath`. */
+  /**
+   * Load the extension from this folder, like `code --extensionDevelopmentPath`. Left out of the URL when it is
+   * this repository and the server has its extension installed already (the default of {@link startCodeServer}):
+   * the tests run the installed .vsix on every VS Code. VS Code >= 1.133 ignores this payload in code-server (it
+   * wants --enable-smoke-test-driver, which code-server does not offer): ./development-options.ts works on both.
+   */
   extensionDevelopmentPath?: string;
-  /** Run this compiled test entry (exports `run()`) in the extension host, like `--extensionTestsPath`. */
+  /** Run this compiled test entry (exports `run()`) in the extension host, like `--extensionTestsPath` (as above: VS Code < 1.133). */
   extensionTestsPath?: string;
 }
 
@@ -106,24 +126,31 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** True when code-server is installed in e2e-server/. */
+/** True when the selected code-server ({@link CODE_SERVER}) is installed. */
 export function codeServerInstalled(): boolean {
-  return existsSync(CODE_SERVER_ENTRY);
+  return existsSync(CODE_SERVER_ENTRY) && existsSync(CODE_SERVER.node);
+}
+
+/** True when the extensions folder `extDir` holds this repository's extension. */
+function holdsExtension(extDir: string): boolean {
+  return existsSync(extDir) && readdirSync(extDir).some((f) => f.startsWith(EXTENSION_DIR_PREFIX));
 }
 
 /** Starts code-server and waits until /healthz answers. Throws with the server's output if it does not. */
 export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {
   if (!codeServerInstalled()) {
-    throw new Error(`code-server is not installed (${CODE_SERVER_ENTRY} missing). Run: bash scripts/ensure-deps.sh`);
+    throw new Error(
+      `code-server ${CODE_SERVER.version} is not installed (${CODE_SERVER_ENTRY} or ${CODE_SERVER.node} missing). Run: bash scripts/ensure-deps.sh`,
+    );
   }
   if (restorePublishedWebviewShell())
     console.log("[code-server] restored the published webview shell (index.html.orig)");
   const ownRunDir = options.runDir === undefined;
   const runDir = options.runDir ?? mkdtempSync(join(tmpdir(), "agent-tree-cs-"));
   for (const sub of ["xdg-config", "xdg-data", "tmp", "ud", "ext"]) mkdirSync(join(runDir, sub), { recursive: true });
-  for (const ext of options.installExtensions ?? []) {
-    cpSync(ext.folder, join(runDir, "ext", ext.id), { recursive: true, force: true });
-  }
+  for (const ext of options.installExtensions ?? []) installVsix(runDir, folderVsix(ext.folder));
+  if ((options.extension ?? "installed") === "installed") installVsix(runDir, currentBuildVsix());
+  const extensionInstalled = holdsExtension(join(runDir, "ext"));
   // Quiet, deterministic workbench: no welcome page, tips, telemetry or update checks.
   mkdirSync(join(runDir, "ud", "User"), { recursive: true });
   writeFileSync(
@@ -139,6 +166,12 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
         "extensions.autoUpdate": false,
         "security.workspace.trust.enabled": false,
         "chat.commandCenter.enabled": false,
+        // The title bar stays empty: the helpers click it to take the focus from a webview (1.139's command center
+        // sits there and would open Quick Open).
+        "window.commandCenter": false,
+        // Newer VS Codes open their own Chat in the secondary side bar of every new window: keep the layout the
+        // oldest has (and the machine's CPU) for the extension under test.
+        "workbench.secondarySideBar.defaultVisibility": "hidden",
         ...options.userSettings,
       },
       null,
@@ -169,7 +202,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     join(runDir, "ext"),
     options.workspace,
   ];
-  const child = spawn(process.execPath, args, { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(CODE_SERVER.node, args, { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   const collect = (chunk: Buffer): void => {
     out += chunk.toString();
@@ -206,15 +239,19 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     }
     await sleep(250);
   }
-  return { port, origin, runDir, process: child, output: () => out, stop };
+  return { install: CODE_SERVER, extensionInstalled, port, origin, runDir, process: child, output: () => out, stop };
 }
 
 /** The workbench URL that opens `folder` with the development extension (and tests) loaded. */
-export function workbenchUrl(server: Pick<CodeServer, "origin" | "port">, options: WorkbenchUrlOptions): string {
+export function workbenchUrl(
+  server: Pick<CodeServer, "origin" | "port"> & Partial<Pick<CodeServer, "extensionInstalled">>,
+  options: WorkbenchUrlOptions,
+): string {
   const remote = (p: string): string => `vscode-remote://127.0.0.1:${server.port}${resolve(p)}`;
   const payload: [string, string][] = [];
-  if (options.extensionDevelopmentPath)
-    payload.push(["extensionDevelopmentPath", remote(options.extensionDevelopmentPath)]);
+  const development = options.extensionDevelopmentPath;
+  const installedAlready = server.extensionInstalled === true && development && resolve(development) === REPO_ROOT;
+  if (development && !installedAlready) payload.push(["extensionDevelopmentPath", remote(development)]);
   if (options.extensionTestsPath) payload.push(["extensionTestsPath", remote(options.extensionTestsPath)]);
   const params = new URLSearchParams({ folder: resolve(options.folder) });
   if (payload.length > 0) params.set("payload", JSON.stringify(payload));
@@ -252,10 +289,11 @@ function isolatedEnv(runDir: string, extra?: Record<string, string>): NodeJS.Pro
  * desktop VS Code would with `code --install-extension`. Pass the same runDir to {@link startCodeServer}.
  */
 export function installVsix(runDir: string, vsix: string): string {
-  if (!codeServerInstalled()) throw new Error(`code-server is not installed. Run: bash scripts/ensure-deps.sh`);
+  if (!codeServerInstalled())
+    throw new Error(`code-server ${CODE_SERVER.version} is not installed. Run: bash scripts/ensure-deps.sh`);
   for (const sub of ["xdg-config", "xdg-data", "tmp", "ud", "ext"]) mkdirSync(join(runDir, sub), { recursive: true });
   const result = spawnSync(
-    process.execPath,
+    CODE_SERVER.node,
     [
       CODE_SERVER_ENTRY,
       "--user-data-dir",
@@ -264,6 +302,8 @@ export function installVsix(runDir: string, vsix: string): string {
       join(runDir, "ext"),
       "--install-extension",
       resolve(vsix),
+      // Replaces an installed build of the same version (a kept runDir, e.g. `npm start`'s).
+      "--force",
     ],
     { env: isolatedEnv(runDir), encoding: "utf8", timeout: 120_000 },
   );

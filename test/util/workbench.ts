@@ -327,13 +327,32 @@ export async function clearNotifications(page: Page): Promise<void> {
 
 /** Drags the side bar's edge so that it is `width` px wide (the tree reads better wider). */
 export async function setSidebarWidth(page: Page, width: number): Promise<void> {
-  const box = await page.locator(".part.sidebar").boundingBox();
+  const sidebar = page.locator(".part.sidebar");
+  const box = await sidebar.boundingBox();
   if (!box) throw new Error("the side bar is not visible");
+  const edge = box.x + box.width;
+  // Grab the sash that resizes it: the tall vertical one nearest its right edge. VS Code 1.100 lays it over the
+  // edge; 1.139 puts it in the gap beside the side bar's card, a pixel or two outside.
+  const sashes = await page
+    .locator(".monaco-sash.vertical")
+    .evaluateAll((els) =>
+      els.map((e) => ({
+        x: e.getBoundingClientRect().x + e.getBoundingClientRect().width / 2,
+        height: e.clientHeight,
+      })),
+    );
+  const sash = sashes
+    .filter((s) => s.height > box.height / 2 && Math.abs(s.x - edge) < 12)
+    .sort((a, b) => Math.abs(a.x - edge) - Math.abs(b.x - edge))[0];
+  const from = sash?.x ?? edge - 1;
   const y = box.y + box.height / 2;
-  await page.mouse.move(box.x + box.width - 1, y);
+  await page.mouse.move(from, y);
   await page.mouse.down();
-  await page.mouse.move(box.x + width, y, { steps: 5 });
+  await page.mouse.move(from + box.x + width - edge, y, { steps: 5 });
   await page.mouse.up();
+  const after = (await sidebar.boundingBox())?.width ?? 0;
+  if (Math.abs(after - width) > 20)
+    throw new Error(`the side bar is ${after} px wide after dragging it to ${width} px`);
 }
 
 /** Opens a workspace file in the editor with Quick Open. */

@@ -18,7 +18,7 @@ import {
 import { identityOf, openRegular, realSessionPath } from "./file-identity.js";
 import { SessionLock } from "./lock.js";
 import { rewriteTempPath, syncFolder } from "./migrate.js";
-import type { LockOptions } from "./types.js";
+import type { LockOptions, SessionFileIo } from "./types.js";
 import { writeAll } from "./write-all.js";
 
 const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_EXCL } = fs.constants;
@@ -39,9 +39,6 @@ export function rewriteBackupPath(realFile: string): string {
   return `${realFile}.before-delete.bak`;
 }
 
-/** Lets a test fail or kill the process between the temp file's fsync and its rename over the session. */
-export const rewriteTestHooks: { beforeRename?: (tempFile: string) => void } = {};
-
 /**
  * Writes the new bytes of a rewrite: `end` is where the session's whole lines end (a torn tail is left out),
  * `write` takes the bytes in order.
@@ -54,6 +51,8 @@ export interface ExistingFile {
   /** The writer lock, already taken (none for a read-only view). */
   lock?: SessionLock;
   lockOptions?: LockOptions;
+  /** The file operations of its writes (see SessionFileIo). */
+  io?: SessionFileIo;
   /** The file's size when it was scanned. */
   size: number;
   /** The file ends in a torn line starting here: cut off (and kept beside the file) before the next append. */
@@ -102,6 +101,8 @@ export class SessionFile {
     readOnly: boolean,
     /** The writer lock's options (a new session in the same folder takes its lock with them). */
     readonly lockOptions: LockOptions | undefined,
+    /** The file operations of its writes (a new session in the same folder writes with them too). */
+    readonly io: SessionFileIo = {},
   ) {
     this.image = image;
     this.imageLength = image.length;
@@ -120,15 +121,21 @@ export class SessionFile {
    * A new file at `file` (absent or empty), written with its header line with the first append that is not
    * deferred; its writer lock is taken then, unless `lock` holds it already.
    */
-  static created(file: string, headerLine: string, lockOptions?: LockOptions, lock?: SessionLock): SessionFile {
-    const f = new SessionFile(file, Buffer.from(headerLine + "\n"), 0, true, false, lockOptions);
+  static created(
+    file: string,
+    headerLine: string,
+    lockOptions?: LockOptions,
+    lock?: SessionLock,
+    io?: SessionFileIo,
+  ): SessionFile {
+    const f = new SessionFile(file, Buffer.from(headerLine + "\n"), 0, true, false, lockOptions, io);
     if (lock) f.holdLock(lock);
     return f;
   }
 
   /** A file on disk as the scan found it. */
   static existing(file: string, found: ExistingFile): SessionFile {
-    const f = new SessionFile(file, Buffer.alloc(0), found.size, false, found.readOnly, found.lockOptions);
+    const f = new SessionFile(file, Buffer.alloc(0), found.size, false, found.readOnly, found.lockOptions, found.io);
     if (found.lock) {
       f.holdLock(found.lock);
       // Held from now on: should the file (or its folder) be deleted under this writer, its bytes stay readable,
@@ -207,7 +214,7 @@ export class SessionFile {
     line.copy(data, prefix + kept);
     data[data.length - 1] = 10;
     try {
-      writeAll(fd, data);
+      writeAll(fd, data, this.io.write);
     } catch (e) {
       this.dropPartialWrite(fd, st.size);
       throw e;
@@ -272,12 +279,12 @@ export class SessionFile {
       try {
         produce(end, (b) => {
           if (b.length === 0) return;
-          writeAll(fd, b);
+          writeAll(fd, b, this.io.write);
           size += b.length;
           last = b[b.length - 1];
         });
         if (last !== 10) {
-          writeAll(fd, Buffer.from("\n"));
+          writeAll(fd, Buffer.from("\n"), this.io.write);
           size++;
         }
         fs.fsyncSync(fd);
@@ -286,7 +293,7 @@ export class SessionFile {
       }
       const backup = rewriteBackupPath(real);
       if (!fs.existsSync(backup)) keepBackup(real, backup);
-      rewriteTestHooks.beforeRename?.(tmp);
+      this.io.beforeRename?.(tmp);
       fs.renameSync(tmp, real);
       renamed = true;
       syncFolder(path.dirname(real));
@@ -332,7 +339,7 @@ export class SessionFile {
     }
     try {
       lock.bindIdentity(identityOf(fd));
-      writeAll(fd, bytes);
+      writeAll(fd, bytes, this.io.write);
       fs.fsyncSync(fd);
       syncFolder(path.dirname(file));
     } catch (e) {
@@ -584,11 +591,11 @@ export class SessionFile {
  * opens, so the session keeps one id across openings), and flushes it. Returns false, writing nothing, when the
  * file is no longer empty (another program wrote to it since it was scanned).
  */
-export function writeHeaderIfEmpty(file: string, headerLine: string): boolean {
+export function writeHeaderIfEmpty(file: string, headerLine: string, io: SessionFileIo = {}): boolean {
   const fd = openRegular(file, O_WRONLY | O_APPEND);
   try {
     if (fs.fstatSync(fd).size !== 0) return false;
-    writeAll(fd, Buffer.from(headerLine + "\n"));
+    writeAll(fd, Buffer.from(headerLine + "\n"), io.write);
     fs.fsyncSync(fd);
     return true;
   } finally {

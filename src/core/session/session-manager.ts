@@ -146,7 +146,7 @@ export class SessionManager {
     const file = path.join(dir, sessionFileName(header.timestamp, header.id));
     return new SessionManager({
       header,
-      file: SessionFile.created(file, JSON.stringify(header), options?.lock),
+      file: SessionFile.created(file, JSON.stringify(header), options?.lock, undefined, options?.io),
       sessionDir: dir,
       entries: new EntryTable(),
       issues: [],
@@ -171,7 +171,7 @@ export class SessionManager {
       const header = SessionManager.newHeader(cwd ?? process.cwd(), idFromFileName(abs));
       return new SessionManager({
         header,
-        file: SessionFile.created(abs, JSON.stringify(header), o.lock),
+        file: SessionFile.created(abs, JSON.stringify(header), o.lock, undefined, o.io),
         sessionDir: o.sessionDir ?? path.dirname(abs),
         entries: new EntryTable(),
         issues: [],
@@ -225,12 +225,12 @@ export class SessionManager {
       // another session); then it opens as any file. Under the writer lock; once only, whatever is there next.
       const header = SessionManager.newHeader(cwd ?? process.cwd(), idFromFileName(file));
       if (!readOnly && !headerWritten) {
-        writeHeaderIfEmpty(file, JSON.stringify(header));
+        writeHeaderIfEmpty(file, JSON.stringify(header), o.io);
         return SessionManager.load(file, real, o, lock, cwd, true);
       }
       const bytes = readOnly
         ? SessionFile.view(file, Buffer.alloc(0))
-        : SessionFile.created(file, JSON.stringify(header), o.lock, lock);
+        : SessionFile.created(file, JSON.stringify(header), o.lock, lock, o.io);
       return new SessionManager({
         header,
         file: bytes,
@@ -289,6 +289,7 @@ export class SessionManager {
         readOnly: o.readOnly === true,
         lock,
         lockOptions: o.lock,
+        io: o.io,
         size: scan.fileSize,
         tornOffset: scan.tornOffset,
         needsNewline: scan.missingFinalNewline,
@@ -871,7 +872,7 @@ export class SessionManager {
    * background; close() waits for it). Returns the new file's path (undefined in memory). Listeners get a `rewrite`
    * change.
    */
-  newSession(options?: Omit<NewSessionOptions, "lock">): string | undefined {
+  newSession(options?: Omit<NewSessionOptions, "lock" | "io">): string | undefined {
     if (this.closed) throw new Error(`Session ${this.file.path ?? "(in memory)"} is closed`);
     const header = SessionManager.newHeader(this.header.cwd, options?.id, options?.parentSession);
     const old = this.file;
@@ -884,6 +885,8 @@ export class SessionManager {
             path.join(dir, sessionFileName(header.timestamp, header.id)),
             JSON.stringify(header),
             old.lockOptions,
+            undefined,
+            old.io,
           );
     this.issues = [];
     this.lineCount = 0;

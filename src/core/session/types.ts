@@ -245,6 +245,18 @@ export interface LockOptions {
 }
 
 /**
+ * The low-level file operations of a session's writes. The extension passes none; a caller may give its own to
+ * reproduce what the disk can do (a test makes a write stop half-way as a full disk does, or kills the process
+ * between a rewrite's fsync and its rename).
+ */
+export interface SessionFileIo {
+  /** write(2) of every append and rewrite: may write fewer bytes than asked, or throw; default fs.writeSync. */
+  write?: (fd: number, buf: Buffer, offset: number, length: number) => number;
+  /** Called between a rewrite's temp file being flushed and its rename over the session. */
+  beforeRename?: (tempFile: string) => void;
+}
+
+/**
  * The two instants of taking a lock where another process may act in between, called synchronously. They let a
  * caller hold this process right there (a test reproduces a race with them); the extension passes none.
  */
@@ -282,6 +294,8 @@ export interface NewSessionOptions {
   parentSession?: string;
   /** create(): the writer lock, taken when the file is first written. */
   lock?: LockOptions;
+  /** create(): the file operations of its writes (see SessionFileIo); default the real ones. */
+  io?: SessionFileIo;
 }
 
 /** Options of SessionManager.open(). */
@@ -292,6 +306,8 @@ export interface OpenSessionOptions {
   readOnly?: boolean;
   /** The writer lock (not taken with readOnly). */
   lock?: LockOptions;
+  /** The file operations of its writes (see SessionFileIo); default the real ones. */
+  io?: SessionFileIo;
 }
 
 /** customType of the entries that persist a leaf move (branch()/resetLeaf()). data: LeafMarkerData. */

@@ -4,14 +4,13 @@
  *   argv: <session file> <entry id of the branch>
  */
 import { SessionManager } from "../../../src/core/index.js";
-import { rewriteTestHooks } from "../../../src/core/session/session-file.js";
 
 const [file, entryId] = process.argv.slice(2);
-rewriteTestHooks.beforeRename = () => {
+const kill = (): void => {
   process.kill(process.pid, "SIGKILL");
 };
 void (async () => {
-  const sm = await SessionManager.open(file);
+  const sm = await SessionManager.open(file, { io: { beforeRename: kill } });
   await sm.deleteBranch(entryId);
   // Not reached: the kill comes first.
   process.stdout.write("rewritten\n");

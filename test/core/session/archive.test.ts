@@ -6,23 +6,22 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterEach, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { ActiveBranchError, ARCHIVE_MARKER_TYPE, SessionManager } from "../../../src/core/index.js";
-import { rewriteTestHooks } from "../../../src/core/session/session-file.js";
 import { assistant, readJsonl, user } from "../../util/session-builder.js";
+import { type FaultyDisk, faultyDisk } from "../../util/faulty-disk.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
 
 const tmp = tempDirPerTest("session-archive-");
-afterEach(() => {
-  rewriteTestHooks.beforeRename = undefined;
-});
 
 /**
  * a → b → c (the main line, where the leaf ends) and b → d → e (a side branch). Returns the ids; the session is
  * open for writing.
  */
-async function twoBranches(): Promise<{ sm: SessionManager; file: string; ids: Record<string, string> }> {
-  const sm = await SessionManager.create("/proj", tmp.dir);
+async function twoBranches(
+  disk: FaultyDisk = faultyDisk(),
+): Promise<{ sm: SessionManager; file: string; ids: Record<string, string> }> {
+  const sm = await SessionManager.create("/proj", tmp.dir, { io: disk.io });
   const a = sm.appendMessage(user("first question"));
   const b = sm.appendMessage(assistant("first answer"));
   const d = sm.appendMessage(user("a side idea"));
@@ -181,13 +180,14 @@ describe("delete a branch for good", () => {
   });
 
   test("a failure between the temp file and the rename leaves the file and the session as they were", async () => {
-    const { sm, file, ids } = await twoBranches();
+    const disk = faultyDisk();
+    const { sm, file, ids } = await twoBranches(disk);
     const bytes = fs.readFileSync(file);
-    rewriteTestHooks.beforeRename = () => {
+    disk.beforeRename(() => {
       throw new Error("disk went away");
-    };
+    });
     await assert.rejects(sm.deleteBranch(ids.d), /disk went away/);
-    rewriteTestHooks.beforeRename = undefined;
+    disk.beforeRename(undefined);
     assert.deepEqual(fs.readFileSync(file), bytes, "the file is untouched");
     assert.deepEqual(
       fs.readdirSync(tmp.dir).filter((n) => n.includes(".rewriting-")),

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import { afterEach, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import {
   defaultSessionDir,
   SessionLockLostError,
@@ -16,26 +16,14 @@ import {
   type SessionEntry,
 } from "../../../src/core/index.js";
 import { uuidv7 } from "../../../src/core/session/ids.js";
-import { writeTestHooks } from "../../../src/core/session/write-all.js";
 import { assistant, readJsonl, user } from "../../util/session-builder.js";
+import { faultyDisk } from "../../util/faulty-disk.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
 import { lockDirOf } from "./lock-helpers.js";
 
 const tmp = tempDirPerTest("pi16-");
-afterEach(() => {
-  writeTestHooks.write = undefined;
-});
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-
-/** Make the next write(2) of the store write `part` of its bytes, then fail as a full disk does. */
-function failNextWritePartway(part: number): void {
-  writeTestHooks.write = (fd, buf, offset, length) => {
-    writeTestHooks.write = undefined;
-    fs.writeSync(fd, buf, offset, Math.floor(length * part));
-    throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
-  };
-}
 
 async function sessionOf(cwd: string, sessionDir: string, text: string): Promise<string> {
   const sm = await SessionManager.create(cwd, sessionDir);
@@ -71,10 +59,11 @@ describe("defects of issue 22", () => {
   });
 
   test("2. a write that fails partway leaves no glued line: the next entry starts on a clean line", async () => {
-    const sm = await SessionManager.create("/p", tmp.dir);
+    const disk = faultyDisk();
+    const sm = await SessionManager.create("/p", tmp.dir, { io: disk.io });
     const u1 = sm.appendMessage(user("first"));
     const a1 = sm.appendMessage(assistant("answer"));
-    failNextWritePartway(0.5);
+    disk.failNextWritePartway(0.5);
     assert.throws(() => sm.appendMessage(user("lost to a full disk")), /ENOSPC/);
     assert.equal(sm.getLeafId(), a1, "the failed entry is not in memory");
     const u2 = sm.appendMessage(user("after the failure"));
@@ -98,12 +87,13 @@ describe("defects of issue 22", () => {
   });
 
   test("2. when the partial bytes cannot be cut, the next append starts with a newline", async () => {
-    const sm = await SessionManager.create("/p", tmp.dir);
+    const disk = faultyDisk();
+    const sm = await SessionManager.create("/p", tmp.dir, { io: disk.io });
     const u1 = sm.appendMessage(user("first"));
     // The node:fs module itself (the store's import reads through to it): its ftruncate fails too.
     const nodeFs = createRequire(__filename)("node:fs") as typeof fs;
     const ftruncate = nodeFs.ftruncateSync;
-    failNextWritePartway(0.5);
+    disk.failNextWritePartway(0.5);
     nodeFs.ftruncateSync = () => {
       throw Object.assign(new Error("EIO: i/o error, ftruncate"), { code: "EIO" });
     };
