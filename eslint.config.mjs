@@ -53,6 +53,36 @@ export default tseslint.config(
     files: ["src/host/**/*.ts"],
     rules: { "no-restricted-imports": ["error", layerRule("src/host", ["webview"], { allowVscode: true })] },
   },
+  // One way in (docs/architecture.md): what acts on the session runs through the operations table, so only the ways
+  // in — the wiring, the commands, the webview router and the chat's slash commands — import it. An action imports
+  // nothing of it (Notify, the guard texts and the files lock are src/host/common's), so none can call back into it.
+  {
+    files: ["src/host/**/*.ts"],
+    ignores: [
+      "src/host/operations/**",
+      "src/host/extension.ts",
+      "src/host/commands.ts",
+      "src/host/message-router.ts",
+      "src/host/chat-input/chat-input-setup.ts",
+      "src/host/chat-input/slash-commands.ts",
+    ],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          ...layerRule("src/host", ["webview"], { allowVscode: true }),
+          patterns: [
+            ...layerRule("src/host", ["webview"], { allowVscode: true }).patterns,
+            {
+              regex: "^(\\.\\.?/)+(host/)?operations/",
+              message:
+                "Only the ways in (extension.ts, commands.ts, message-router.ts, the chat's slash commands) import the operations table; an action reports through src/host/common.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ["webview/**/*.ts", "webview/**/*.tsx"],
     rules: { "no-restricted-imports": ["error", layerRule("webview", ["src/host"])] },

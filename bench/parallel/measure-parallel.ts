@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { FolderCheckpoints } from "../../src/core/checkpoints/index.js";
 import { BranchCopy } from "../../src/core/parallel/branch-copy.js";
+import { AgentSession } from "../../src/core/agent/agent-session.js";
 import { runBranch } from "../../src/core/parallel/branch-run.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { FAKE_CUSTOM_MODELS, openAIModel } from "../../test/util/fake-models.js";
@@ -160,6 +161,13 @@ export async function measureParallel(rounds: number): Promise<ParallelMeasureme
       const model = openAIModel({ baseURL });
       // Built before the clock starts: the model library loads once per process, not per branch.
       const modelRegistry = await ModelRegistry.create({ custom: FAKE_CUSTOM_MODELS });
+      const session = new AgentSession({
+        sessionManager: sm,
+        cwd: ws,
+        modelRegistry,
+        getApiKey: async () => "bench-key",
+        tools: [],
+      });
       const before = sm.getEntryCount();
       const loop = monitorEventLoopDelay({ resolution: 5 });
       loop.enable();
@@ -167,16 +175,14 @@ export async function measureParallel(rounds: number): Promise<ParallelMeasureme
       await Promise.all(
         [0, 1, 2, 3].map((i) =>
           runBranch({
-            sessionManager: sm,
+            session,
             parentId: leaf,
             prompt: `branch ${i}`,
             model,
-            modelRegistry,
             kind: "explore",
             groupId: "bench",
             tools: [],
             cwd: ws,
-            getApiKey: async () => "bench-key",
           }),
         ),
       );

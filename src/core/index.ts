@@ -52,7 +52,24 @@ export * from "./checkpoints/index.js";
 export * from "./agent/events.js";
 export * from "./agent/navigate-types.js";
 export * from "./hooks/hook-events.js";
-export { AgentSession, DEFAULT_MAX_TURNS, type AgentSessionOptions } from "./agent/agent-session.js";
+export {
+  AgentSession,
+  DEFAULT_MAX_TURNS,
+  type AgentSessionOptions,
+  type StartRunOptions,
+} from "./agent/agent-session.js";
+export {
+  AgentRun,
+  type AgentRunOptions,
+  type RunCheckpoints,
+  type RunEvent,
+  type RunKind,
+  type RunProgress,
+  type RunResult,
+  type RunState,
+  type RunWriter,
+} from "./agent/agent-run.js";
+export { SessionRuns, type SessionWork, type WorkChange, type WorkKind } from "./agent/session-runs.js";
 export type { ForkResult } from "./agent/fork.js";
 export { ABORTED_TOOL_RESULT } from "./agent/tool-execution.js";
 export * from "./compare/compare-types.js";

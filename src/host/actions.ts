@@ -1,7 +1,9 @@
 /**
  * What the commands, context-menu items and webview messages do. They run through the operations table
- * (src/host/operations), whose guards checked what each needs (a session, writable, the agent idle, the files
- * free) before; each reports its outcome through the Notifier and never throws to its caller.
+ * (src/host/operations), whose guards checked what each needs (a session, writable, nothing at work where it acts,
+ * the files free) before — a move holds the leaf meanwhile —, so they do not check it again; each reports its outcome
+ * through the Notifier and never throws to its caller. `submit` and `entryText` are the chat's and the hover's (no
+ * operation).
  */
 import * as vscode from "vscode";
 import { CompactionError } from "../core/compaction/run-compaction.js";
@@ -18,7 +20,8 @@ import { askSetting } from "./settings.js";
 import { vscodeNavigateUi } from "./vscode-navigate-ui.js";
 import type { AgentWebviewView } from "./webview-view.js";
 import type { ChatInputHandoff } from "./chat-input/chat-input-handoff.js";
-import { NO_SESSION_TEXT, type Notify } from "./operations/operation-guards.js";
+import type { Notify } from "./common/notifier.js";
+import { NO_SESSION_TEXT } from "./common/guard-texts.js";
 
 /** What the actions need. */
 export interface ActionDeps {
@@ -35,30 +38,15 @@ export interface ActionDeps {
 
 /** See the file comment. */
 export class HostActions {
-  /** One navigation at a time: a second click while the summary question or progress is up is ignored. */
-  private navigating = false;
-
   constructor(private readonly d: ActionDeps) {}
 
-  /** Move to an entry (click, Enter, menus, commands). */
+  /**
+   * Move to an entry (click, Enter, menus, commands, a picked node). Its operation holds the leaf meanwhile, so a
+   * second move is refused by the guards while the summary question or progress is up.
+   */
   async navigate(entryId: string, mode: NavigateMode): Promise<void> {
-    if (this.navigating) {
-      this.d.notify.info("A branch switch is already in progress.");
-      return;
-    }
-    this.navigating = true;
-    try {
-      await this.runNavigate(entryId, mode);
-    } finally {
-      this.navigating = false;
-    }
-  }
-
-  private async runNavigate(entryId: string, mode: NavigateMode): Promise<void> {
     const { controller, tree, input } = this.d;
-    const agent = controller.agent;
-    const sm = controller.sessionManager;
-    if (!agent || !sm) return;
+    const { sm, agent } = controller.requireSession();
     const ui = vscodeNavigateUi(
       (busy, message) =>
         tree.post(busy && message ? { type: "tree/busy", busy, message } : { type: "tree/busy", busy }),
@@ -76,16 +64,10 @@ export class HostActions {
     this.d.notify.status(movedMessage(outcome));
   }
 
-  /** Pick a node, then move there (Summarize and Switch Branch / Switch Branch commands). */
-  async pickAndNavigate(mode: NavigateMode): Promise<void> {
-    const id = await this.pickNode(mode === "none" ? "Switch Branch" : "Summarize and Switch Branch");
-    if (id) await this.navigate(id, mode);
-  }
-
-  /** Quick pick of the tree's nodes; resolves to an entry id. */
+  /** Quick pick of the tree's nodes (an operation's picker); resolves to an entry id. */
   async pickNode(title: string): Promise<string | undefined> {
     const sm = this.d.controller.sessionManager;
-    if (!sm) return void this.noSession();
+    if (!sm) return void this.d.notify.info(NO_SESSION_TEXT);
     const rows = nodeRows(treeRows(sm), sm.getLeafId());
     if (rows.length === 0) return void this.d.notify.info("The session has no messages yet.");
     const leafRow = rows.find((r) => r.value === sm.getLeafId());
@@ -98,11 +80,8 @@ export class HostActions {
   }
 
   /** Set (or with an empty input, remove) an entry's label. */
-  async labelEntry(entryId?: string): Promise<void> {
-    const sm = this.d.controller.sessionManager;
-    if (!sm) return this.noSession();
-    const id = entryId ?? (await this.pickNode("Label Entry"));
-    if (!id) return;
+  async labelEntry(id: string): Promise<void> {
+    const { sm } = this.d.controller.requireSession();
     const current = sm.getLabel(id);
     const label = await vscode.window.showInputBox({
       title: "Label Entry",
@@ -116,8 +95,7 @@ export class HostActions {
 
   /** Remove an entry's label. */
   removeLabel(entryId: string): void {
-    const sm = this.d.controller.sessionManager;
-    if (!sm) return this.noSession();
+    const { sm } = this.d.controller.requireSession();
     if (sm.getLabel(entryId) !== undefined) this.writeLabel(entryId, undefined);
   }
 
@@ -136,15 +114,11 @@ export class HostActions {
   }
 
   /** Copy root→entry into a new session file and open it. */
-  async forkAt(entryId?: string): Promise<void> {
+  async forkAt(id: string): Promise<void> {
     const { controller, opener, input } = this.d;
-    const agent = controller.agent;
-    if (!agent) return this.noSession();
-    const id = entryId ?? (await this.pickNode("Fork Session"));
-    if (!id) return;
+    const { sm, agent } = controller.requireSession();
     // A Claude Code view is converted (pi tool names, workspace folder), not copied as it is.
-    const sm = controller.sessionManager;
-    if (sm && claudeTranscriptPathOf(sm)) return void (await opener.continueInNewSession(id));
+    if (claudeTranscriptPathOf(sm)) return void (await opener.continueInNewSession(id));
     try {
       const r = await agent.fork(id);
       if (r.cancelled || !r.newSessionFile) return;
@@ -158,8 +132,7 @@ export class HostActions {
 
   /** Summarize older history under a cancellable progress. */
   async compact(focus?: string): Promise<void> {
-    const agent = this.d.controller.agent;
-    if (!agent) return this.noSession();
+    const { agent } = this.d.controller.requireSession();
     try {
       const entry = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: "Compacting the conversation…", cancellable: true },
@@ -180,7 +153,7 @@ export class HostActions {
   async submit(text: string, content?: string | (TextContent | ImageContent)[]): Promise<void> {
     const { controller, input } = this.d;
     const agent = controller.agent;
-    if (!agent) return this.noSession();
+    if (!agent) return this.d.notify.info(NO_SESSION_TEXT);
     const readOnly = controller.readOnlyReason();
     if (readOnly !== undefined) return this.d.notify.status(readOnly, "error");
     try {
@@ -191,7 +164,7 @@ export class HostActions {
     }
   }
 
-  /** Stop the running reply, and the command the user typed if one runs (Stop, Escape). */
+  /** Stop the running reply at the leaf, and the command the user typed if one runs (Stop, Escape, Agent: Abort). */
   abort(): void {
     this.d.controller.agent?.abort();
     this.d.controller.agent?.abortBash();
@@ -203,9 +176,5 @@ export class HostActions {
     } catch (e) {
       this.d.notify.error("Cannot label", e);
     }
-  }
-
-  private noSession(): void {
-    this.d.notify.info(NO_SESSION_TEXT);
   }
 }

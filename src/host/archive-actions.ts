@@ -1,8 +1,9 @@
 /**
  * Archive Branch, Unarchive Branch and Delete Branch Permanently… (docs/archive.md): the context-menu items, the
  * commands and the tree's Delete / Shift+Delete keys. When the branch holds the current position, the user is
- * asked where to move first. The operations table checked the session is open, writable and idle; failures are
- * reported as messages, never thrown.
+ * asked where to move first (a step of the operation: its guards found nothing at work in the branch). The
+ * operations table checked the session is open, writable and idle there, and picked the entry from the palette;
+ * failures are reported as messages, never thrown.
  */
 import * as vscode from "vscode";
 import { treeRows } from "../core/rows/tree-row.js";
@@ -11,13 +12,13 @@ import type { HostActions } from "./actions.js";
 import { nodeRows } from "./pick-items.js";
 import { pickValue } from "./pick-value.js";
 import type { SessionController } from "./session-controller.js";
-import type { Notify } from "./operations/operation-guards.js";
+import type { Notify } from "./common/notifier.js";
 
 /** What the archive actions need. */
 export interface ArchiveDeps {
   controller: SessionController;
-  /** The node picker and the branch switch. */
-  actions: Pick<HostActions, "pickNode" | "navigate">;
+  /** The branch switch (moving out of the branch first). */
+  actions: Pick<HostActions, "navigate">;
   notify: Notify;
 }
 
@@ -49,12 +50,9 @@ export function deletionQuestion(plan: { removed: number; branch: number }): str
 export class ArchiveActions {
   constructor(private readonly d: ArchiveDeps) {}
 
-  /** Archive Branch: hide the branch starting at the entry (picked when not given). */
-  async archive(entryId?: string): Promise<void> {
-    const sm = this.writable();
-    if (!sm) return;
-    const id = entryId ?? (await this.d.actions.pickNode("Archive Branch: pick the first entry of the branch"));
-    if (!id) return;
+  /** Archive Branch: hide the branch starting at the entry. */
+  async archive(id: string): Promise<void> {
+    const { sm } = this.d.controller.requireSession();
     if (sm.isArchived(id)) return this.d.notify.info("This branch is archived already.");
     if (!(await this.moveOutOf(sm, id, "archiving"))) return;
     try {
@@ -65,12 +63,9 @@ export class ArchiveActions {
     }
   }
 
-  /** Unarchive Branch: bring back the archived branch holding the entry (picked among archived ones when not given). */
-  async unarchive(entryId?: string): Promise<void> {
-    const sm = this.writable();
-    if (!sm) return;
-    const id = entryId ?? (await this.pickArchived(sm));
-    if (!id) return;
+  /** Unarchive Branch: bring back the archived branch holding the entry. */
+  unarchive(id: string): void {
+    const { sm } = this.d.controller.requireSession();
     try {
       const lines = sm.unarchiveBranch(id);
       if (lines.length === 0) return this.d.notify.info("This branch is not archived.");
@@ -81,11 +76,8 @@ export class ArchiveActions {
   }
 
   /** Delete Branch Permanently…: confirm with the count, move out of the branch if needed, rewrite the file. */
-  async deletePermanently(entryId?: string): Promise<void> {
-    const sm = this.writable();
-    if (!sm) return;
-    const id = entryId ?? (await this.d.actions.pickNode("Delete Branch Permanently: pick the first entry"));
-    if (!id) return;
+  async deletePermanently(id: string): Promise<void> {
+    const { sm } = this.d.controller.requireSession();
     let question: string;
     try {
       question = deletionQuestion(sm.planBranchDeletion(id));
@@ -105,11 +97,6 @@ export class ArchiveActions {
     } catch (e) {
       this.d.notify.error("Cannot delete the branch; the file was left as it was", e);
     }
-  }
-
-  /** The open session (the operations table checked it is there, writable and idle). */
-  private writable(): SessionManager | undefined {
-    return this.d.controller.sessionManager;
   }
 
   /**
@@ -147,8 +134,10 @@ export class ArchiveActions {
     return pickValue(rows, { title: "Move to…" });
   }
 
-  /** Quick pick of the first entries of the archived branches. */
-  private pickArchived(sm: SessionManager): Promise<string | undefined> {
+  /** Quick pick of the first entries of the archived branches (Unarchive Branch's picker). */
+  pickArchived(): Promise<string | undefined> {
+    const sm = this.d.controller.sessionManager;
+    if (!sm) return Promise.resolve(undefined);
     const roots = new Set(sm.getArchivedBranches());
     if (roots.size === 0) {
       this.d.notify.info("No branch of this session is archived.");

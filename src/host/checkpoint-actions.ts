@@ -1,7 +1,7 @@
 /**
  * The editor side of "files follow the tree": the files step of a branch switch, the row items Restore Files to
  * This Point and Show Changes at This Point, the palette's Undo File Restore, and the read-only checkpoint
- * documents the diff editor shows. Every file operation takes the window's one files lock (operations/files-lock.ts),
+ * documents the diff editor shows. Every file operation takes the window's one files lock (common/files-lock.ts),
  * so they run one at a time, a branch switch's file restore included; none runs while the agent is replying (its
  * tools write files too).
  */
@@ -18,8 +18,8 @@ import { CANNOT_FOLLOW, type CheckpointService } from "./checkpoint-service.js";
 import { restoreFilesTo, undoFileRestore, type RestoreUi } from "./file-restore.js";
 import type { FilesFollow } from "./navigate-flow.js";
 import { RestoreOnSwitch } from "./restore-on-switch.js";
-import type { FilesLock } from "./operations/files-lock.js";
-import type { Notify } from "./operations/operation-guards.js";
+import type { FilesLock } from "./common/files-lock.js";
+import type { Notify } from "./common/notifier.js";
 import type { SessionController } from "./session-controller.js";
 import { restoreOnSwitchSetting } from "./settings.js";
 import {

@@ -59,6 +59,7 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.askAside",
   "agentTree.showSystemPrompt",
   "agentTree.watchBranch",
+  "agentTree.goToEntry",
   "agentTree.backToMyBranch",
   "agentTree.switchToWatchedBranch",
   "agentTree.togglePlanMode",

@@ -1,6 +1,5 @@
 /** Registers the "Agent: …" commands and the tree's context-menu commands (package.json contributes). */
 import * as vscode from "vscode";
-import type { HostActions } from "./actions.js";
 import type { ArchivedVisibility } from "./archived-visibility.js";
 import type { ChatInputService } from "./chat-input/chat-input-service.js";
 import { COMMAND_IDS, type CommandId } from "./command-ids.js";
@@ -10,7 +9,6 @@ import type { ModelActions } from "./models/model-actions.js";
 import type { ToolRulesUi } from "./tool-rules-ui.js";
 import type { OperationId } from "./operations/host-operations.js";
 import type { Operations } from "./operations/operations.js";
-import type { ParallelActions } from "./parallel/parallel-actions.js";
 import type { PlanModeActions } from "./plan-mode-actions.js";
 import type { SessionController } from "./session-controller.js";
 import type { SessionOpener } from "./session-opener.js";
@@ -22,14 +20,11 @@ export interface CommandDeps {
   controller: SessionController;
   opener: SessionOpener;
   search: SessionSearchUi;
-  actions: HostActions;
   models: ModelActions;
   /** The operations table (src/host/operations): every command that acts on the session. */
   operations: Operations;
   /** Add Selection to Chat, Add File to Chat. */
   chatInput: ChatInputService;
-  /** Rename Session…: asks for the name. */
-  renameSession(): Promise<void>;
   /** Opens the workspace's session if none is open yet. */
   ensureSession(): Promise<boolean>;
   /** The tree and chat views ("Reload Views"). */
@@ -42,8 +37,6 @@ export interface CommandDeps {
   mcpServers: McpServersUi;
   /** Agent: Show Tool Rules. */
   toolRules: Pick<ToolRulesUi, "show">;
-  /** Stop All Branches, Ask Aside (the row commands of parallel branches are operations). */
-  parallel: Pick<ParallelActions, "stopAll" | "askAside">;
   /** Toggle Plan Mode (a string argument: a task to plan), Approve Plan. */
   planMode: Pick<PlanModeActions, "toggle" | "approve">;
 }
@@ -56,7 +49,7 @@ type Handler = (arg?: unknown, more?: unknown) => unknown;
  * table runs through it (its guards, its entry); the others — opening sessions, models, views — are here.
  */
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
-  const { actions, models, opener, operations } = d;
+  const { models, opener, operations } = d;
   const ensured = (run: () => unknown) => async (): Promise<void> => {
     await d.ensureSession();
     await run();
@@ -84,7 +77,6 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.logIn": () => models.credentials.logIn(),
     "agentTree.logOut": () => models.credentials.logOut(),
     "agentTree.nextModel": ensured(() => models.nextModel()),
-    "agentTree.abort": () => actions.abort(),
     // Bound to Ctrl+O / Ctrl+U while the tree has focus: the view toggles its filter itself, and this
     // binding keeps the workbench (Open File…) from acting on the same key press.
     "agentTree.treeKeyHandled": () => undefined,
@@ -104,11 +96,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       await d.ensureSession();
       await d.chatInput.addFiles(arg, all);
     },
-    "agentTree.renameSession": ensured(() => d.renameSession()),
     "agentTree.showMcpServers": () => d.mcpServers.show(),
     "agentTree.showToolRules": () => d.toolRules.show(),
-    "agentTree.stopAllBranches": () => d.parallel.stopAll(),
-    "agentTree.askAside": ensured(() => d.parallel.askAside()),
     "agentTree.togglePlanMode": async (arg?: unknown) => {
       await d.ensureSession();
       await d.planMode.toggle(arg);

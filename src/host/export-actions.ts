@@ -3,7 +3,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { writeSessionHtml } from "../core/export/export-session.js";
 import type { HostActions } from "./actions.js";
-import type { Notify } from "./operations/operation-guards.js";
+import type { Notify } from "./common/notifier.js";
 import type { SessionController } from "./session-controller.js";
 
 /** See the file comment. */

@@ -32,6 +32,7 @@ import { routeWebviewMessage } from "./message-router.js";
 import type { HostToWebview } from "../shared/protocol.js";
 import { BranchWatch } from "./parallel/branch-watch.js";
 import { branchCopiesDir, ParallelActions } from "./parallel/parallel-actions.js";
+import { RunningBranches } from "./parallel/running-branches.js";
 import { ExportActions } from "./export-actions.js";
 import { ModelActions } from "./models/model-actions.js";
 import { SessionController } from "./session-controller.js";
@@ -54,9 +55,9 @@ import { findSandbox } from "../core/tools/sandbox.js";
 import { OneAtATime } from "./webview-ready-watchdog.js";
 import { AgentWebviewView } from "./webview-view.js";
 import { loadWorkspaceHooks } from "./workspace-hooks.js";
-import { FilesLock } from "./operations/files-lock.js";
+import { FilesLock } from "./common/files-lock.js";
 import { hostOperations } from "./operations/host-operations.js";
-import { Notifier } from "./operations/notifier.js";
+import { Notifier } from "./common/notifier.js";
 import { Operations } from "./operations/operations.js";
 import { sessionGuardState } from "./operations/session-guard-state.js";
 import { EditReview } from "./edit-review.js";
@@ -172,10 +173,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   context.subscriptions.push(mcp);
   /** Set once the parallel actions exist; sessions opened before that are watched when they are created. */
   const parallelRef: { current?: ParallelActions } = {};
+  // Which branches run is the session's run registry's to say; the views are told from there (running-branches.ts).
+  const running = new RunningBranches({
+    onRunningChanged: (n) => void vscode.commands.executeCommand("setContext", "agentTree.branchesRunning", n > 0),
+    postTree: (msg) => tree.post(msg),
+    watcher: { event: (id, e) => watch.event(id, e), ended: (id, state, error) => watch.ended(id, state, error) },
+  });
+  context.subscriptions.push({ dispose: () => running.dispose() });
   // The chat may show a running parallel branch instead of the main one (branch-watch.ts): the main's posts wait.
   const watch: BranchWatch = new BranchWatch({
     session: () => controller.sessionManager,
-    runningBranchOf: (entryId) => parallelRef.current?.runningBranchOf(entryId),
+    runningBranchOf: (entryId) => running.runningBranchOf(entryId),
     postChat: (m) => chat.post(m),
     showMain: () => controller.chatViewLoaded(),
     onWatchingChanged: (on) => void vscode.commands.executeCommand("setContext", "agentTree.watchingBranch", on),
@@ -234,6 +242,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       reviewed: (id) => editReview.reviewed(id),
     },
     onStreaming: (s) => void vscode.commands.executeCommand("setContext", "agentTree.streaming", s),
+    onAgentChanged: (agent) => running.attach(agent),
     onError: (message) => {
       log.error(message);
       void vscode.window.showErrorMessage(message);
@@ -345,7 +354,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     log,
     onRenamed: (sm) => tree.setDescription(sessionTitle(sm)),
     instructions: instructions.loader,
-    parallel: () => parallelRef.current,
+    operations: () => operations,
   });
   context.subscriptions.push(...chatInput.disposables);
   const parallel: ParallelActions = new ParallelActions({
@@ -362,13 +371,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     },
     revealInTree: (entryId) => tree.post({ type: "tree/reveal", entryId }),
     notify,
-    lock: filesLock,
     copiesDir: branchCopiesDir(storage),
     log,
-    onRunningChanged: (n) => void vscode.commands.executeCommand("setContext", "agentTree.branchesRunning", n > 0),
-    postTree: (msg) => tree.post(msg),
     postChat: postMainChat,
-    watcher: watch,
   });
   parallelRef.current = parallel;
   const open = controller.sessionManager;
@@ -413,8 +418,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     systemPrompt,
     parallel,
     watch,
+    renameSession: (name) => chatInput.renameSession(name),
   });
-  const operations = new Operations(table, {
+  const operations: Operations = new Operations(table, {
     state: sessionGuardState(controller, filesLock),
     notify,
     ensureSession,
@@ -423,7 +429,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   route = (raw, view) =>
     void routeWebviewMessage(raw, view, {
       controller,
-      actions,
+      actions: { entryText: (requestId, entryId) => actions.entryText(requestId, entryId) },
       operations,
       models,
       chatInput: chatInput.service,
@@ -447,17 +453,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       controller,
       opener,
       search,
-      actions,
       models,
       operations,
       ensureSession,
       chatInput: chatInput.service,
-      renameSession: () => chatInput.renameSession(),
       views: [tree, chat],
       archived: archivedVisibility,
       mcpServers: new McpServersUi(mcp, log),
       toolRules: new ToolRulesUi(toolRules, folder?.scheme === "file" ? folder.fsPath : undefined),
-      parallel,
       planMode: new PlanModeActions({ controller, notify, send: (text) => actions.submit(text) }),
     }),
     modelService.onDidChange(() => controller.refreshModels()),

@@ -14,7 +14,7 @@ import {
 import { restoreTargetsFor, type CheckpointSessionView } from "../core/checkpoints/session-link.js";
 import type { RestoreChange, RestoreOptions, RestorePlan, RestoreResult } from "../core/checkpoints/types.js";
 import type { FolderTarget, WorkspaceCheckpoints } from "../core/checkpoints/workspace-checkpoints.js";
-import { filesBusyText, type FilesLock } from "./operations/files-lock.js";
+import { filesBusyText, type FilesLock } from "./common/files-lock.js";
 import { errorText } from "../core/error-text.js";
 
 /** Title of the question before a restore (and its button). */

@@ -1,15 +1,18 @@
 /**
- * Entry point of every webview message: validate (refusals are logged, never thrown), then dispatch.
- * The `switch` ends in a `never` check so a new protocol message fails to compile until handled here.
+ * Entry point of every webview message: validate (refusals are logged, never thrown), then dispatch. What acts on
+ * the session — a click or key on a row, Stop, a banner's button — runs its operation of the operations table
+ * (src/host/operations), guards and all; the chat's own input goes to the chat input. The `switch` ends in a `never`
+ * check so a new protocol message fails to compile until handled here.
  */
 import type * as vscode from "vscode";
+import type { NavigateMode } from "./navigate-flow.js";
 import type { WatchAction, WebviewCommand, WebviewToHost } from "../shared/protocol.js";
 import type { HostActions } from "./actions.js";
 import type { ArchivedVisibility } from "./archived-visibility.js";
 import type { ChatInputService } from "./chat-input/chat-input-service.js";
 import type { ModelActions } from "./models/model-actions.js";
 import type { BranchWatch } from "./parallel/branch-watch.js";
-import { MOVE } from "./operations/host-operations.js";
+import type { OperationId } from "./operations/host-operations.js";
 import type { Operations } from "./operations/operations.js";
 import { validateWebviewMessage } from "./protocol-validation.js";
 import type { SessionController } from "./session-controller.js";
@@ -19,12 +22,13 @@ import { errorDetail } from "../core/error-text.js";
 /** What the router dispatches to. */
 export interface RouterDeps {
   controller: SessionController;
-  actions: Pick<HostActions, "navigate" | "entryText" | "submit" | "abort">;
-  /** The operations table: a row key runs its command's operation. */
-  operations: Pick<Operations, "run" | "guarded">;
+  /** The tree's hover (the whole text of an entry): reads, acts on nothing. */
+  actions: Pick<HostActions, "entryText">;
+  /** The operations table: a click, a row key, Stop and the banner's buttons run their operations. */
+  operations: Pick<Operations, "run">;
   models: ModelActions;
-  /** The chat's watch of a running parallel branch: a click on its row watches it instead of moving the leaf. */
-  watch: Pick<BranchWatch, "isRunningRow" | "active" | "branchId" | "older" | "reset">;
+  /** The chat's watch of a running parallel branch (what the chat shows; the operations watch and leave it). */
+  watch: Pick<BranchWatch, "active" | "branchId" | "older" | "reset">;
   /** Completions, mentions, slash commands and templates of the chat input. */
   chatInput: ChatInputService;
   /** Whether the tree shows archived branches: the host owns the choice (archived-visibility.ts). */
@@ -68,8 +72,7 @@ async function dispatch(msg: WebviewToHost, view: AgentWebviewView, d: RouterDep
       }
       return;
     case "tree/navigate":
-      if (d.watch.isRunningRow(msg.entryId)) return d.operations.run("agentTree.watchBranch", msg.entryId);
-      return d.operations.guarded(MOVE, msg.entryId, () => d.actions.navigate(msg.entryId, msg.mode ?? "ask"));
+      return d.operations.run(NAVIGATE_OPERATIONS[msg.mode ?? "ask"], msg.entryId);
     case "tree/requestText":
       return d.actions.entryText(msg.requestId, msg.entryId);
     case "tree/showArchived":
@@ -88,7 +91,7 @@ async function dispatch(msg: WebviewToHost, view: AgentWebviewView, d: RouterDep
       d.controller.pushOlderChat(msg.requestId, msg.before, msg.beforeId);
       return;
     case "chat/abort":
-      return d.actions.abort();
+      return d.operations.run("agentTree.abort");
     case "chat/approve":
       d.controller.approvals?.answer(
         msg.toolCallId,
@@ -120,6 +123,16 @@ async function dispatch(msg: WebviewToHost, view: AgentWebviewView, d: RouterDep
     }
   }
 }
+
+/**
+ * The operation of a click or Enter on a row (`tree/navigate`), by how it asks about the summary: the click's own
+ * (asks, or watches a running branch's row) and the two switches of the row menu.
+ */
+const NAVIGATE_OPERATIONS: Readonly<Record<Exclude<NavigateMode, "choose">, OperationId>> = {
+  ask: "agentTree.goToEntry",
+  none: "agentTree.switchHere",
+  summarize: "agentTree.summarizeAndSwitchHere",
+};
 
 /** The buttons of a watched branch's banner: each runs its operation of the table. */
 function watchAction(action: WatchAction, d: RouterDeps): Promise<void> | undefined {

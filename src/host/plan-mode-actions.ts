@@ -4,7 +4,8 @@
  * mode indicator) and the words the user reads. Pure: no `vscode` import.
  */
 import { errorText } from "../core/error-text.js";
-import { NO_SESSION_TEXT, type Notify } from "./operations/operation-guards.js";
+import { NO_SESSION_TEXT } from "./common/guard-texts.js";
+import type { Notify } from "./common/notifier.js";
 import type { SessionController } from "./session-controller.js";
 
 /** Said when plan mode goes on. */

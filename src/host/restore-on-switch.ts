@@ -21,7 +21,7 @@ import {
   type RestoreUi,
 } from "./file-restore.js";
 import type { FilesFollow } from "./navigate-flow.js";
-import { filesBusyText, type FilesLock } from "./operations/files-lock.js";
+import { filesBusyText, type FilesLock } from "./common/files-lock.js";
 import { errorText } from "../core/error-text.js";
 
 /** The setting `agentTree.checkpoints.restoreOnSwitch`. */

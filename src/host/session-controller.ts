@@ -69,6 +69,11 @@ export interface ControllerDeps {
   onStreaming(streaming: boolean): void;
   /** A different session is now current. */
   onSessionChanged(sm: SessionManager): void;
+  /**
+   * The current agent is another one (a session opened or closed, or its agent rebuilt): what follows its run
+   * registry (AgentSession.runs) follows this one now.
+   */
+  onAgentChanged?(agent: AgentSession | undefined): void;
   /** A failure nobody else reports (closing the previous session). */
   onError?(message: string): void;
   /** A tool call the agent loop refused on its own (a file that kept changing under review): for the log. */
@@ -122,6 +127,16 @@ export class SessionController {
   /** The current agent, if a session is open. */
   get agent(): AgentSession | undefined {
     return this.current?.agent;
+  }
+
+  /**
+   * The open session and its agent, for an operation whose guards checked that one is open (an invariant, not a
+   * question to the user: it throws when none is).
+   */
+  requireSession(): { sm: SessionManager; agent: AgentSession } {
+    const c = this.current;
+    if (!c) throw new Error("No Agent session is open");
+    return { sm: c.sm, agent: c.agent };
   }
 
   /** The models known to the host, once a session opened (or `models()` was awaited). */
@@ -244,6 +259,7 @@ export class SessionController {
     };
     const unsubscribeLock = sm.onLockLost((newHolder, reason) => this.lockLost(sm, newHolder, reason));
     d.hookRegistry.attach(agent.hooks);
+    d.onAgentChanged?.(agent);
     return { sm, agent, tree, chat, chatPath: new ChatPath(sm), broker, unsubscribe, unsubscribeLock, readOnlyCause };
   }
 
@@ -278,6 +294,7 @@ export class SessionController {
 
   private teardown(c: Current): void {
     this.deps.hookRegistry.attach(undefined);
+    this.deps.onAgentChanged?.(undefined);
     c.broker.cancelAll();
     c.unsubscribe();
     c.unsubscribeLock();
@@ -481,7 +498,8 @@ export class SessionController {
     const c = this.current;
     if (!c) return;
     const model = c.agent.getModel();
-    if ((!model || !this.isUsable(model)) && !c.agent.isStreaming && this.usable().length > 0) {
+    // Not while anything works in the session (a reply, a branch beside it): a new agent would stop it.
+    if ((!model || !this.isUsable(model)) && c.agent.runs.list().length === 0 && this.usable().length > 0) {
       this.teardown(c);
       this.current = this.build(c.sm, c.readOnlyCause);
     }

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import type { BringFilesQuestion } from "../../src/host/compare/bring-files.js";
-import { FilesLock } from "../../src/host/operations/files-lock.js";
+import { FilesLock } from "../../src/host/common/files-lock.js";
 import { adoptBranchFiles, type AdoptUi } from "../../src/host/parallel/adopt-flow.js";
 import { checkpointSession, type CheckpointSession } from "./checkpoint-session.js";
 import { FakeRestoreUi } from "./fake-restore-ui.js";

@@ -8,19 +8,20 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { runBranch } from "../../src/core/parallel/branch-run.js";
-import type { BranchEvent, BranchOutcome } from "../../src/core/parallel/branch-run.js";
+import type { SessionWork } from "../../src/core/agent/session-runs.js";
+import type { BranchEvent } from "../../src/core/parallel/branch-run.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { routeWebviewMessage, type RouterDeps } from "../../src/host/message-router.js";
-import { FilesLock } from "../../src/host/operations/files-lock.js";
+import { FilesLock } from "../../src/host/common/files-lock.js";
 import { hostOperations, type OperationActions } from "../../src/host/operations/host-operations.js";
 import { Operations } from "../../src/host/operations/operations.js";
 import { BranchWatch, STILL_RUNNING_TEXT } from "../../src/host/parallel/branch-watch.js";
+import { RunningBranches } from "../../src/host/parallel/running-branches.js";
 import type { AgentWebviewView } from "../../src/host/webview-view.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
 import type { FakeReply, FakeRequestBody } from "../util/fake-provider-common.js";
-import { openAIModel } from "../core/agent/helpers.js";
-import { testModels } from "../util/test-models.js";
+import { newAgent, openAIModel } from "../core/agent/helpers.js";
 import { assistant, user } from "../util/session-builder.js";
 import { tempDirPerTest } from "../util/temp-dir.js";
 import { requestTexts } from "../core/parallel/helpers.js";
@@ -44,20 +45,21 @@ async function setUp() {
   const posts: HostToWebview[] = [];
   const said: string[] = [];
   let mainShown = 0;
-  /** Running branches by first entry (what ParallelActions keeps). */
-  const running = new Map<string, string>();
-  const watch = new BranchWatch({
+  // Which branches run, their events and how they ended: the session's run registry, as the extension wires it.
+  const running: RunningBranches = new RunningBranches({
+    watcher: { event: (id, e) => watch.event(id, e), ended: (id, state, error) => watch.ended(id, state, error) },
+  });
+  const watch: BranchWatch = new BranchWatch({
     session: () => sm,
-    runningBranchOf: (entryId) => {
-      const onPath = sm.getPathEnvelopes(entryId).find((e) => running.has(e.id));
-      return onPath ? { branchId: onPath.id, label: running.get(onPath.id) as string } : undefined;
-    },
+    runningBranchOf: (entryId) => running.runningBranchOf(entryId),
     postChat: (m) => void posts.push(m),
     showMain: () => void mainShown++,
     notify: { info: (t) => void said.push(t) },
   });
   // Every branch of the test: from the node, no tools, the fake model.
-  const from = { sessionManager: sm, parentId: node, kind: "explore", groupId: "g", tools: [], cwd: tmp.dir } as const;
+  const session = newAgent(sm).agent;
+  running.attach(session);
+  const from = { session, parentId: node, kind: "explore", groupId: "g", tools: [], cwd: tmp.dir } as const;
   const start = (prompt: string, label: string, signal?: AbortSignal) => {
     let branchId: string | undefined;
     let firstUpdate: () => void = () => undefined;
@@ -65,24 +67,13 @@ async function setUp() {
     const outcome = runBranch({
       ...from,
       prompt,
+      label,
       model: openAIModel(fake),
-      modelRegistry: testModels(),
-      getApiKey: async () => "test-key",
       ...(signal ? { signal } : {}),
       onEvent: (e: BranchEvent) => {
-        if (e.type === "branch_entry" && branchId === undefined) {
-          branchId = e.entryId;
-          running.set(e.entryId, label);
-        }
-        if (branchId !== undefined) watch.event(branchId, e);
+        if (e.type === "branch_entry" && branchId === undefined) branchId = e.entryId;
         if (e.type === "message_update") firstUpdate();
       },
-    }).then((o: BranchOutcome) => {
-      if (o.branchId) {
-        running.delete(o.branchId);
-        watch.ended(o.branchId, o.state, o.error);
-      }
-      return o;
     });
     return { outcome, streaming, id: () => branchId as string };
   };
@@ -106,15 +97,18 @@ function router(watch: BranchWatch, calls: string[]) {
     parallel: actions,
     watch,
   } as unknown as OperationActions);
+  // The main agent streams meanwhile: the leaf is busy at every entry of the current path.
+  const reply: SessionWork = { kind: "run", place: "leaf", label: "a reply", firstEntryId: undefined };
   const operations = new Operations(table, {
-    state: { hasSession: () => true, readOnlyReason: () => undefined, agentBusy: () => true, files: new FilesLock() },
-    notify: {
-      status: rec("status"),
-      error: rec("error"),
-      info: rec("info"),
-      warn: rec("warn"),
-      offer: async (...args: unknown[]) => void rec("offer")(...args),
+    state: {
+      hasSession: () => true,
+      readOnlyReason: () => undefined,
+      busyAt: () => reply,
+      busyWithin: () => reply,
+      hold: () => () => undefined,
+      files: new FilesLock(),
     },
+    notify: { info: rec("info"), warn: rec("warn") },
     ensureSession: async () => undefined,
     hasEntry: () => true,
   });
@@ -139,7 +133,7 @@ describe("watching a running parallel branch", { timeout: 60_000 }, () => {
     await branch.streaming;
     const calls: string[] = [];
     const route = router(watch, calls);
-    // The main agent streams meanwhile (agentBusy): a move would be refused, the watch reads only.
+    // The main agent streams meanwhile (busy at the leaf): a move would be refused, the watch reads only.
     await route({ type: "tree/navigate", entryId: branch.id(), mode: "ask" });
     assert.deepEqual(calls, [], "no move, no refusal");
     assert.equal(sm.getLeafId(), node, "the leaf stayed");

@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterEach, describe, it } from "node:test";
 import { nodeRestoreFileSystem } from "../../src/core/checkpoints/index.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
-import { FilesLock } from "../../src/host/operations/files-lock.js";
+import { FilesLock } from "../../src/host/common/files-lock.js";
 import { runBringFlow, type ConclusionsTarget } from "../../src/host/compare/bring-flow.js";
 import { CheckpointCompareFiles } from "../../src/host/compare/compare-files.js";
 import { undoFileRestore } from "../../src/host/file-restore.js";

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { afterEach, describe, it } from "node:test";
 import type { RestorePlan } from "../../src/core/checkpoints/index.js";
-import { FilesLock } from "../../src/host/operations/files-lock.js";
+import { FilesLock } from "../../src/host/common/files-lock.js";
 import { MAX_LISTED_LINES, restoreFilesTo, restoreQuestion, undoFileRestore } from "../../src/host/file-restore.js";
 import {
   CHECKPOINT_SCHEME,

@@ -23,19 +23,12 @@ function setup(opts: { attachOnReady?: boolean; throwing?: boolean } = {}) {
       editQueuedMessage: rec("editQueuedMessage"),
       removeQueuedMessage: rec("removeQueuedMessage"),
     },
-    actions: {
-      navigate: rec("navigate"),
-      entryText: rec("entryText"),
-      submit: rec("submit"),
-      abort: rec("abort"),
-    },
-    operations: {
-      run: rec("run"),
-      guarded: async (_needs: unknown, _id: unknown, task: () => unknown) => task(),
-    },
+    // The hover's text is read straight; whatever acts — a click, Stop — runs its operation of the table.
+    actions: { entryText: rec("entryText") },
+    operations: { run: rec("run") },
     models: { select: rec("select"), setThinkingLevel: rec("setThinkingLevel") },
     // No branch runs, none is watched (test/host/branch-watch.test.ts: the watch itself).
-    watch: { isRunningRow: () => false, active: false, branchId: "b1", reset: rec("watchReset") },
+    watch: { active: false, branchId: "b1", reset: rec("watchReset") },
     chatInput: {
       submit: rec("chatSubmit"),
       complete: rec("complete"),
@@ -113,8 +106,8 @@ test("valid messages reach their actions", async () => {
   ];
   for (const m of msgs) await routeWebviewMessage(m, view, deps);
   assert.deepEqual(calls, [
-    'navigate("e1","ask")',
-    'navigate("e1","none")',
+    'run("agentTree.goToEntry","e1")',
+    'run("agentTree.switchHere","e1")',
     'entryText(3,"e1")',
     "showArchived(true)",
     'run("agentTree.labelEntry","e1")',
@@ -125,7 +118,7 @@ test("valid messages reach their actions", async () => {
     'complete(5,"@","ap")',
     'dropFiles(["file:///w/b.ts"])',
     'pushOlderChat(4,60,"e1")',
-    "abort()",
+    'run("agentTree.abort")',
     'answer("c",true,true,false,false)',
     'select("fake/m")',
     'command("compact")',
@@ -147,5 +140,5 @@ test("an action that throws is logged, not propagated", async () => {
   const { deps, view, logs } = setup({ throwing: true });
   await routeWebviewMessage({ type: "chat/abort" }, view, deps);
   assert.equal(logs.length, 1);
-  assert.match(logs[0], /^error:Handling chat\/abort failed: .*abort exploded/);
+  assert.match(logs[0], /^error:Handling chat\/abort failed: .*run exploded/);
 });

@@ -9,9 +9,11 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { CONTRIBUTED_COMMAND_IDS, type CommandId } from "../../src/host/command-ids.js";
 import { routeWebviewMessage, type RouterDeps } from "../../src/host/message-router.js";
-import { FilesLock } from "../../src/host/operations/files-lock.js";
+import type { SessionWork } from "../../src/core/agent/session-runs.js";
+import { FilesLock } from "../../src/host/common/files-lock.js";
+import { NO_SESSION_TEXT, STREAMING_TEXT } from "../../src/host/common/guard-texts.js";
 import { hostOperations, type OperationActions } from "../../src/host/operations/host-operations.js";
-import { NO_SESSION_TEXT, STREAMING_TEXT, type GuardState } from "../../src/host/operations/operation-guards.js";
+import type { GuardState } from "../../src/host/operations/operation-guards.js";
 import { Operations } from "../../src/host/operations/operations.js";
 import type { AgentWebviewView } from "../../src/host/webview-view.js";
 import { TREE_KEY_COMMANDS } from "../../src/shared/protocol.js";
@@ -38,17 +40,30 @@ function recordingActions(calls: string[]): OperationActions {
     (name: string) =>
     (...args: unknown[]): void =>
       void calls.push(`${name}(${args.map((a) => JSON.stringify(a) ?? "undefined").join(",")})`);
+  /** A picker: records that it asked, and answers the entry "e2". */
+  const picker =
+    (name: string) =>
+    async (...args: unknown[]): Promise<string> => {
+      calls.push(`${name}(${args.map((a) => JSON.stringify(a)).join(",")})`);
+      return "e2";
+    };
   return {
     actions: {
-      pickAndNavigate: rec("pickAndNavigate"),
+      pickNode: picker("pickNode"),
       labelEntry: rec("labelEntry"),
       removeLabel: rec("removeLabel"),
       navigate: rec("navigate"),
       forkAt: rec("forkAt"),
       copyText: rec("copyText"),
       compact: rec("compact"),
+      abort: rec("abort"),
     },
-    archive: { archive: rec("archive"), unarchive: rec("unarchive"), deletePermanently: rec("deletePermanently") },
+    archive: {
+      archive: rec("archive"),
+      unarchive: rec("unarchive"),
+      deletePermanently: rec("deletePermanently"),
+      pickArchived: picker("pickArchived"),
+    },
     compare: {
       compareWithCurrent: rec("compareWithCurrent"),
       compareBranches: rec("compareBranches"),
@@ -64,12 +79,23 @@ function recordingActions(calls: string[]): OperationActions {
     systemPrompt: { show: rec("showSystemPrompt") },
     parallel: {
       explore: rec("explore"),
+      askAside: rec("askAside"),
       stopBranch: rec("stopBranch"),
+      stopAll: rec("stopAll"),
       adopt: rec("adopt"),
       archiveOthers: rec("archiveOthers"),
     },
-    watch: { watch: rec("watch"), back: rec("back"), leaveForSwitch: rec("leaveForSwitch") },
+    watch: { watch: rec("watch"), back: rec("back"), leaveForSwitch: rec("leaveForSwitch"), isRunningRow: () => false },
+    renameSession: rec("renameSession"),
   } as unknown as OperationActions;
+}
+
+/** The leaf's reply, as the session's run registry answers `busyAt` with it. */
+const REPLY: SessionWork = { kind: "run", place: "leaf", label: "a reply", firstEntryId: undefined };
+
+/** A state where `work` is at every entry (and below it). */
+function busyWith(work: SessionWork): Partial<GuardState> {
+  return { busyAt: () => work, busyWithin: () => work };
 }
 
 /** A writable session with an idle agent, unless `state` says otherwise. */
@@ -80,9 +106,9 @@ function setup(state: Partial<GuardState> = {}) {
   const specs = hostOperations(recordingActions(calls)).map((spec) => ({
     ...spec,
     // Which table entry ran, and on what: the one place every way in must reach.
-    run: (entryId: string | undefined) => {
+    run: (entryId: string | undefined, input?: string) => {
       ran.push(`${spec.id}:${entryId ?? "-"}`);
-      return spec.run(entryId);
+      return spec.run(entryId, input);
     },
   }));
   const files = state.files ?? new FilesLock();
@@ -90,16 +116,15 @@ function setup(state: Partial<GuardState> = {}) {
     state: {
       hasSession: () => true,
       readOnlyReason: () => undefined,
-      agentBusy: () => false,
+      busyAt: () => undefined,
+      busyWithin: () => undefined,
+      hold: () => () => undefined,
       ...state,
       files,
     },
     notify: {
-      status: (t) => void said.push(`status:${t}`),
-      error: (w) => void said.push(`error:${w}`),
       info: (t) => void said.push(`info:${t}`),
       warn: (t) => void said.push(`warn:${t}`),
-      offer: async (t) => void said.push(`offer:${t}`),
     },
     ensureSession: async () => undefined,
     hasEntry: (id) => id === "e1",
@@ -109,8 +134,7 @@ function setup(state: Partial<GuardState> = {}) {
     actions: {},
     operations,
     models: {},
-    // No branch runs: a click on a row is a move.
-    watch: { isRunningRow: () => false, active: false },
+    watch: { active: false },
     log: { warn: (m: string) => said.push(`log:${m}`), error: (m: string) => said.push(`log:${m}`) },
     ensureSession: async () => false,
     runCommand: async () => undefined,
@@ -167,10 +191,12 @@ test("each row action runs its one table entry from the menu, the keyboard and t
       assert.deepEqual(key.ran, [`${id}:e1`], `${id} from its key`);
       assert.deepEqual(key.calls, menu.calls, `${id}: the key and the menu run the same action`);
     }
-    // The palette: no argument; an operation that can pick asks for the entry, a row-only one does nothing.
+    // The palette: no argument; an operation that can pick asks for the entry (the picker answers e2), one that
+    // acts at the leaf runs without one, a row-only one does nothing.
     const palette = setup();
     await palette.operations.handler(id)();
-    if (spec.target === "entryOrPick") assert.deepEqual(palette.ran, [`${id}:-`], `${id} from the palette picks`);
+    if (spec.target === "entryOrPick")
+      assert.deepEqual(palette.ran, [`${id}:${"pick" in spec ? "e2" : "-"}`], `${id} from the palette picks`);
     else {
       assert.deepEqual(palette.ran, [], `${id} needs a row`);
       assert.ok(HIDDEN_IN_PALETTE.has(id), `${id} needs a row, so the palette hides it`);
@@ -200,7 +226,7 @@ test("the guards refuse once, with one wording, and nothing runs", async () => {
   assert.deepEqual(readOnly.said, ["warn:This session is open read-only."]);
   assert.deepEqual(readOnly.ran, ["agentTree.copyText:e1"], "reading needs no writable session");
 
-  const streaming = await runOnRow({ agentBusy: () => true }, [
+  const streaming = await runOnRow(busyWith(REPLY), [
     "agentTree.switchHere",
     "agentTree.deleteBranch",
     "agentTree.restoreFilesHere",
@@ -226,12 +252,15 @@ test("the guards refuse once, with one wording, and nothing runs", async () => {
 });
 
 test("a click on a row moves through the same guards", async () => {
-  const streaming = setup({ agentBusy: () => true });
-  await routeWebviewMessage({ type: "tree/navigate", entryId: "e1" }, streaming.view, {
-    ...streaming.routerDeps,
-    actions: { navigate: () => assert.fail("moved while a reply streams") },
-  } as unknown as RouterDeps);
+  const streaming = setup(busyWith(REPLY));
+  await routeWebviewMessage({ type: "tree/navigate", entryId: "e1" }, streaming.view, streaming.routerDeps);
   assert.deepEqual(streaming.said, [`warn:${STREAMING_TEXT}`]);
+  assert.deepEqual(streaming.calls, [], "nothing moved while a reply streams");
+
+  const idle = setup();
+  await routeWebviewMessage({ type: "tree/navigate", entryId: "e1", mode: "ask" }, idle.view, idle.routerDeps);
+  assert.deepEqual(idle.ran, ["agentTree.goToEntry:e1"], "a click is the table's Go to Entry");
+  assert.deepEqual(idle.calls, ['navigate("e1","ask")']);
 });
 
 test("the parallel branches' row actions declare their needs: Adopt This Branch takes the files, Explore does not", async () => {
@@ -245,7 +274,7 @@ test("the parallel branches' row actions declare their needs: Adopt This Branch 
   assert.deepEqual(busy.ran, ["agentTree.exploreInParallel:e1", "agentTree.showSystemPrompt:e1"]);
   restore.release();
 
-  const streaming = await runOnRow({ agentBusy: () => true }, [
+  const streaming = await runOnRow(busyWith(REPLY), [
     "agentTree.adoptBranch",
     "agentTree.exploreInParallel",
     "agentTree.stopBranch",

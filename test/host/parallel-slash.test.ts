@@ -15,20 +15,20 @@ test("parses /explore and /aside with their text, and nothing else", () => {
   assert.equal(at("please /aside x"), undefined);
 });
 
-test("running them calls Explore in Parallel and Ask Aside with the text after the command", async () => {
+test("running them runs Explore in Parallel and Ask Aside with the text after the command", async () => {
   const calls: string[] = [];
   const ctx: SlashCommandContext = {
-    runCommand: async (id) => void calls.push(`command:${id}`),
-    compact: async () => void calls.push("compact"),
-    rename: async () => void calls.push("rename"),
+    runCommand: async (id, input) => void calls.push(`${id}:${input || "(ask)"}`),
     focusTree: async () => void calls.push("tree"),
-    explore: async (p) => void calls.push(`explore:${p ?? "(ask)"}`),
-    askAside: async (q) => void calls.push(`aside:${q ?? "(ask)"}`),
   };
   for (const text of ["/aside why?", "/explore", "/explore three ways"]) {
     const m = matchSlashCommand(text);
     assert.ok(m, text);
     await m.command.run(m.args, ctx);
   }
-  assert.deepEqual(calls, ["aside:why?", "explore:(ask)", "explore:three ways"]);
+  assert.deepEqual(calls, [
+    "agentTree.askAside:why?",
+    "agentTree.exploreInParallel:(ask)",
+    "agentTree.exploreInParallel:three ways",
+  ]);
 });

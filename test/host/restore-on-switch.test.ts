@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, it } from "node:test";
 import { nodeRestoreFileSystem, type RestoreFileSystem } from "../../src/core/checkpoints/index.js";
-import { FilesLock } from "../../src/host/operations/files-lock.js";
+import { FilesLock } from "../../src/host/common/files-lock.js";
 import type { NavigateMode } from "../../src/host/navigate-flow.js";
 import { RestoreOnSwitch, type RestoreOnSwitchSetting } from "../../src/host/restore-on-switch.js";
 import { checkpointSession, switchBranch, type CheckpointSession } from "./checkpoint-session.js";

@@ -12,12 +12,8 @@ function recorder(): { calls: string[]; ctx: SlashCommandContext } {
   return {
     calls,
     ctx: {
-      runCommand: async (id, ...args) => void calls.push(`run ${[id, ...args].join(" ")}`),
-      compact: async (focus) => void calls.push(`compact ${focus ?? "-"}`),
-      rename: async (name) => void calls.push(`rename ${name}`),
+      runCommand: async (id, input) => void calls.push(`run ${id}${input ? ` ${input}` : ""}`),
       focusTree: async () => void calls.push("tree"),
-      explore: async (prompt) => void calls.push(`explore ${prompt ?? "-"}`),
-      askAside: async (question) => void calls.push(`aside ${question ?? "-"}`),
     },
   };
 }
@@ -61,10 +57,10 @@ test("each runs what it names, with its arguments", async () => {
   assert.deepEqual(calls, [
     "run agentTree.newSession",
     "run agentTree.forkSession",
-    "compact keep the API notes",
-    "compact -",
+    "run agentTree.compact keep the API notes",
+    "run agentTree.compact",
     "run agentTree.selectModel",
-    "rename Release plan",
+    "run agentTree.renameSession Release plan",
     "tree",
     "run agentTree.exportHtml",
     "run agentTree.togglePlanMode",

@@ -41,16 +41,14 @@ describe("parallel branches in pi", { timeout: 180_000 }, () => {
     });
     const runs = [0, 1, 2].map((i) =>
       runBranch({
-        sessionManager: sm,
+        session: agent,
         parentId: leaf,
         prompt: `finished branch ${i}`,
         model: openAIModel(fake),
-        modelRegistry: testModels(),
         kind: "explore",
         groupId: "g",
         tools: [],
         cwd: tmp.dir,
-        getApiKey: async () => "test-key",
       }),
     );
     await agent.prompt("the user goes on");

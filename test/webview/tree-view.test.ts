@@ -305,15 +305,18 @@ test("a row whose tool calls changed files shows the count, from a snapshot and 
     assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
   }));
 
-test("busy: a progress bar shows and clicks do not navigate", () =>
+test("busy: the host's progress bar shows; a click still asks the host, which decides", () =>
   withPage(openTree(), async (vp) => {
     await vp.send({ type: "tree/busy", busy: true, message: "Summarizing branch…" });
     assert.equal(await vp.page.locator('[role="progressbar"]').count(), 1);
     assert.match((await vp.page.textContent(".tree-app")) ?? "", /Summarizing branch…/);
     await vp.clearPosted();
+    // The view refuses nothing itself: the host's operations table says "A branch switch is already in progress."
+    // (test/host/busy-at-entry.test.ts).
     await vp.page.click('[data-entry-id="u2"]');
-    await press(vp, "Enter");
-    assert.deepEqual(await postedActions(vp), []);
+    await settle(vp.page);
+    assert.deepEqual(await postedActions(vp), [{ type: "tree/navigate", entryId: "u2", mode: "ask" }]);
+    await vp.clearPosted();
     await vp.send({ type: "tree/busy", busy: false });
     assert.equal(await vp.page.locator('[role="progressbar"]').count(), 0);
     await vp.page.click('[data-entry-id="u2"]');

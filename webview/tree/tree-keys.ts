@@ -102,7 +102,8 @@ export function handleTreeKey(e: KeyboardEvent, ctx: KeyContext): boolean {
       return true;
     }
     case "Enter":
-      if (sel < 0 || model.busy) return true;
+      // Busy or not, the host decides whether the move may start (its operations table): one answer, there.
+      if (sel < 0) return true;
       ctx.post(
         e.shiftKey
           ? { type: "tree/action", command: "agentTree.summarizeAndSwitchHere", entryId: model.index.id(sel) }

@@ -189,7 +189,7 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
           model.select(idx);
           // The clicked row is in view already: focusing must not scroll anything under the pointer.
           scrollRef.current?.focus({ preventScroll: true });
-          if (model.busy) return;
+          // The host's operations table decides whether the move may start (a move in progress refuses it).
           post({ type: "tree/navigate", entryId: index.id(idx), mode: "ask" });
         }}
         onTwistyClick={(idx) => {

@@ -10,7 +10,13 @@ import type { StreamRequest } from "../providers/types.js";
 import type { AgentTool, ToolApprovalPolicy, ToolResult } from "../tools/types.js";
 import type { AgentEvent } from "./events.js";
 import { streamAssistant, type StreamFn } from "./stream-turn.js";
-import { ABORTED_TOOL_RESULT, FAILED_REPLY_TOOL_RESULT, executeToolCall, skippedToolResult } from "./tool-execution.js";
+import {
+  ABORTED_TOOL_RESULT,
+  FAILED_REPLY_TOOL_RESULT,
+  executeToolCall,
+  skippedToolResult,
+  type ToolCallEnv,
+} from "./tool-execution.js";
 import { isContextOverflowError } from "../compaction/settings.js";
 
 /** What the loop needs from the session. */
@@ -24,6 +30,8 @@ export interface LoopEnv {
   emit: (event: AgentEvent) => void;
   /** Removes known keys from a tool result (see KeyRedactor). */
   redact: (result: ToolResult) => ToolResult;
+  /** Before each call's approval: a text when a hook blocks it (ToolCallEnv.beforeCall). */
+  beforeCall?: ToolCallEnv["beforeCall"];
   /** Appends a message to the session and emits message_end. */
   append: (message: AgentMessage) => void;
   /** Adds the hook messages sent meanwhile. */
@@ -100,6 +108,7 @@ export async function runAgentLoop(env: LoopEnv): Promise<void> {
               signal,
               emit,
               redact: env.redact,
+              ...(env.beforeCall ? { beforeCall: env.beforeCall } : {}),
             })
           : // Calls of a failed or aborted reply never run, but still get a result so the transcript stays valid.
             skippedToolResult(call, skippedText(message), emit);

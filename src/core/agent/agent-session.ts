@@ -1,18 +1,13 @@
 /**
  * AgentSession: one conversation with a model on top of a SessionManager. Streams replies, runs tool
  * calls through the host's approval policy, appends every message as it completes, compacts, moves
- * around the tree, forks, and runs hooks. See docs/core-api.md.
+ * around the tree, forks, and runs hooks. Every turn is an AgentRun — the leaf's (`prompt()`) and those that
+ * append off the leaf (`startRun()`: parallel branches, asides, subagents) — and every piece of work registers with
+ * the session's SessionRuns, which answers `busyAt(entryId)`. See docs/core-api.md.
  */
 import * as path from "node:path";
 import { ContextCache } from "./context-cache.js";
-import {
-  contentText,
-  convertToLlm,
-  type AgentMessage,
-  type BashExecutionMessage,
-  type CustomMessage,
-  type UserMessage,
-} from "../messages.js";
+import { type AgentMessage, type BashExecutionMessage, type CustomMessage, type UserMessage } from "../messages.js";
 import { CompactionError, runCompaction, type CompactionEnv } from "../compaction/run-compaction.js";
 import {
   DEFAULT_BRANCH_SUMMARY_RESERVE_TOKENS,
@@ -25,8 +20,8 @@ import { HookRunner } from "../hooks/hook-runner.js";
 import type { HookAPI, HookContext } from "../hooks/types.js";
 import { keyEnvValues, withoutKeys } from "../providers/api-key.js";
 import type { ModelRegistry } from "../providers/model-registry.js";
-import type { ModelInfo, StreamRequest, ThinkingLevel } from "../providers/types.js";
-import { clampThinkingLevel, isThinkingLevel, supportedThinkingLevels } from "../providers/thinking-levels.js";
+import type { ModelInfo, ThinkingLevel } from "../providers/types.js";
+import { isThinkingLevel, supportedThinkingLevels } from "../providers/thinking-levels.js";
 import type { SessionManager } from "../session/session-manager.js";
 // The content of a user message with attachments (src/core/mentions).
 import type { ImageContent, TextContent } from "../messages.js";
@@ -48,9 +43,18 @@ import {
 } from "./navigate-types.js";
 import { navigateTree, type NavigateEnv } from "./navigate-tree.js";
 import type { StreamFn } from "./stream-turn.js";
-import { runAgentLoop } from "./agent-loop.js";
-import type { CheckpointMoment } from "../checkpoints/session-link.js";
 import type { AgentCheckpointHook } from "../checkpoints/turn-checkpoints.js";
+import {
+  AgentRun,
+  levelOf,
+  type LeafParts,
+  type RunCheckpoints,
+  type RunEvent,
+  type RunKind,
+  type RunResult,
+  type RunSession,
+} from "./agent-run.js";
+import { SessionRuns, type SessionWork } from "./session-runs.js";
 import { chooseSummarySource, type SummarySource } from "./summary-source.js";
 import { KeyRedactor } from "./key-redactor.js";
 import { errorText } from "../error-text.js";
@@ -67,11 +71,7 @@ import {
   planModeTools,
   type PlanModeState,
 } from "./plan-mode.js";
-
-/** A recorded level as a ThinkingLevel (pi 1.6's levels; anything unknown is "off"). */
-function levelOf(recorded: string): ThinkingLevel {
-  return isThinkingLevel(recorded) ? recorded : "off";
-}
+import type { SkillInfo } from "../prompt/prompt-options.js";
 
 /** Default bound on model calls per prompt, so a model that keeps calling tools cannot loop forever. */
 export const DEFAULT_MAX_TURNS = 50;
@@ -132,6 +132,37 @@ interface QueuedHookMessage {
   triggerTurn: boolean;
 }
 
+/**
+ * A run off the leaf (`AgentSession.startRun`): it appends under `parentId` and then under its own newest entry,
+ * never moving the leaf, with its own context (the path to `parentId`, read once, plus its own messages). What is
+ * not given is the session's: its model, folder, approval policy, stream, thinking level, turn bound.
+ */
+export interface StartRunOptions {
+  kind: Exclude<RunKind, "prompt">;
+  /** How the user is told about it ("Branch 2 of 3", "The aside"). */
+  label: string;
+  /** The entry it appends under (null: a new root). */
+  parentId: string | null;
+  /** Its first message: the user's text (redacted of known keys before it is recorded). */
+  prompt: string;
+  model?: ModelInfo;
+  /** The tools it is offered (confined to its folder). */
+  tools: readonly AgentTool[];
+  /** The folder its tools work in (a branch's copy); hooks get it as `ctx.cwd`. Default: the session's. */
+  cwd?: string;
+  approve?: ToolApprovalPolicy;
+  /** As AgentRunOptions.systemPrompt (none: the prompt in force at `parentId` is sent as it is). */
+  systemPrompt?: string | SystemPromptProvider;
+  thinkingLevel?: ThinkingLevel;
+  stream?: StreamFn;
+  maxTurns?: number;
+  signal?: AbortSignal;
+  checkpoints?: RunCheckpoints;
+  onEvent?: (event: RunEvent) => void;
+  onStarted?: (firstEntryId: string | undefined) => Promise<void>;
+  finish?: (result: RunResult, signal: AbortSignal) => Promise<RunResult>;
+}
+
 const approveAll: ToolApprovalPolicy = async () => ({ approved: true });
 
 /** See the file comment. */
@@ -148,25 +179,23 @@ export class AgentSession {
   private readonly tools: AgentTool[];
   private readonly stream: StreamFn;
   private readonly complete: CompleteFn;
+  /**
+   * The work going on in this session — its runs (the leaf's and those off it), commands, moves — and the one answer
+   * to "may this start?" (`busyAt`).
+   */
+  readonly runs: SessionRuns;
+
   private model: ModelInfo | undefined;
-  private abortController: AbortController | undefined;
-  private running = false;
-  /** The tools of the running prompt (the session's own and its tool source's). */
-  private runTools: readonly AgentTool[] | undefined;
-  /** Plan mode as the running prompt started (it cannot change while the prompt runs). */
-  private runPlanMode: boolean | undefined;
-  private busyWith: string | undefined;
   private queued: QueuedHookMessage[] = [];
   private disposed = false;
   private readonly contextCache: ContextCache;
   private readonly redactor: KeyRedactor;
-  private readonly promptSync: SystemPromptSync | undefined;
-  /** Where the running prompt appends what it produces (the system prompt's patches go there too). */
-  private produced: AgentMessage[] = [];
+  /** Builds the prompt a request would start from (previewSystemPrompt); each run records its own. */
+  private readonly promptPreview: SystemPromptSync | undefined;
+  /** What every run takes from this session. */
+  private readonly runSession: RunSession;
   /** Folders of the agent folder's skills the system prompt lists: `read` may open their files (outside the workspace). */
   private skillFolders: readonly string[] = [];
-  /** A mutating tool started since the last checkpoint. */
-  private filesMayHaveChanged = false;
   /** What the user typed while this agent works (steering and follow-ups). */
   private readonly promptQueue = new PromptQueue((items) => this.emit({ type: "queue_update", items }));
   /** Commands the user types (`!command`), one at a time. */
@@ -207,31 +236,38 @@ export class AgentSession {
       (error) => this.emit({ type: "error", error, source: "hook" }),
     );
     this.hooks = this.createHookApi();
+    this.runs = new SessionRuns(this.sessionManager);
+    this.runSession = {
+      sessionManager: this.sessionManager,
+      hookRunner: this.hookRunner,
+      redactor: this.redactor,
+      runs: this.runs,
+      hostKeyFor: (model) => this.hostKeyFor(model),
+      learnHostKeys: () => this.learnHostKeys(),
+    };
     const source = options.systemPrompt;
-    this.promptSync =
+    this.promptPreview =
       source === undefined || source === ""
         ? undefined
         : new SystemPromptSync({
             source,
-            // The running prompt's tools (its MCP tools included); between prompts, those available now.
-            tools: () => this.runTools ?? this.getTools(),
+            tools: () => this.getTools(),
             // Plan mode's instructions, recorded with the prompt (a patch when the mode changes).
-            sections: (): Record<string, string> =>
-              (this.runPlanMode ?? this.getPlanMode()) ? { [PLAN_MODE_SECTION]: PLAN_MODE_INSTRUCTIONS } : {},
-            hooks: this.hookRunner,
+            sections: () => this.planModeSections(),
             contextMessages: () => this.contextCache.get().messages,
-            append: (m) => {
-              this.emit({ type: "message_start", message: m });
-              this.appendMessage(m, this.produced);
-            },
-            // Only the user's own skills (pi's agent folder) widen `read`: a workspace's are inside it already, and
-            // a parent folder's are not the workspace's to open.
-            onSkills: (skills) => {
-              this.skillFolders = skills.filter((s) => s.scope === "user").map((s) => path.dirname(s.filePath));
-            },
+            append: () => undefined,
+            onSkills: (skills) => this.learnSkills(skills),
             onError: (error) => this.emit({ type: "error", error, source: "hook" }),
             redact: (text) => this.redactor.redactText(text),
           });
+  }
+
+  /**
+   * Only the user's own skills (pi's agent folder) widen `read`: a workspace's are inside it already, and a parent
+   * folder's are not the workspace's to open.
+   */
+  private learnSkills(skills: readonly SkillInfo[]): void {
+    this.skillFolders = skills.filter((s) => s.scope === "user").map((s) => path.dirname(s.filePath));
   }
 
   /**
@@ -239,7 +275,7 @@ export class AgentSession {
    * ("" when the session has no system prompt). before_agent_start hooks are not run for it.
    */
   previewSystemPrompt(): Promise<string> {
-    return this.promptSync?.preview() ?? Promise.resolve("");
+    return this.promptPreview?.preview() ?? Promise.resolve("");
   }
 
   /** The system prompt in force at the leaf, as recorded in the session ("" when none is recorded). */
@@ -267,9 +303,23 @@ export class AgentSession {
 
   // ---- state --------------------------------------------------------------------------------
 
-  /** True while a prompt (or a hook-triggered turn) runs. */
+  /** True while a prompt (or a hook-triggered turn) runs at the leaf. */
   get isStreaming(): boolean {
-    return this.running;
+    return this.leafRun !== undefined;
+  }
+
+  /** The run at the leaf, if one runs. */
+  private get leafRun(): AgentRun | undefined {
+    return this.runs.atLeaf().find((w) => w.kind === "run")?.run;
+  }
+
+  /**
+   * The work at `entryId` — undefined: at the leaf — or undefined when nothing is (SessionRuns.busyAt): leaf work
+   * (the leaf's run, a command the user typed, a move, a compaction, an operation the host holds) is at every entry
+   * of the current path; a run off the leaf at its own entries.
+   */
+  busyAt(entryId?: string): SessionWork | undefined {
+    return this.runs.busyAt(entryId);
   }
 
   /** The model in use, if any. */
@@ -353,23 +403,41 @@ export class AgentSession {
     await this.prompt(CARRY_OUT_PLAN_TEXT, options);
   }
 
+  /** The session's own prompt sections: plan mode's instructions while it is on. */
+  private planModeSections(): Record<string, string> {
+    return this.getPlanMode() ? { [PLAN_MODE_SECTION]: PLAN_MODE_INSTRUCTIONS } : {};
+  }
+
   private withSourceTools(extra: readonly AgentTool[]): readonly AgentTool[] {
     if (extra.length === 0) return this.tools;
     const own = new Set(this.tools.map((t) => t.name));
     return [...this.tools, ...extra.filter((t) => !own.has(t.name))];
   }
 
-  /** `duringPrompt`: the action may run while a prompt runs (a command the user types). */
+  /**
+   * Refuses while the leaf is busy with a prompt (unless `duringPrompt`: a command the user types may run then) or
+   * with a move, compaction, fork or hook command of this session's. An operation the host holds the leaf for is not
+   * in the way: the host calls in while it holds it (its own guards asked `busyAt` before).
+   */
   private assertIdle(action: string, writes = true, duringPrompt = false): void {
     if (this.disposed) throw new Error(`Cannot ${action}: the session was disposed`);
     if (writes && this.sessionManager.isReadOnly()) throw new Error(`Cannot ${action}: the session is open read-only`);
-    if (this.running && !duringPrompt) throw new Error(`Cannot ${action} while a prompt is running; abort it first`);
-    if (this.busyWith) throw new Error(`Cannot ${action} while ${this.busyWith} is in progress`);
+    for (const work of this.runs.atLeaf()) {
+      if (work.kind === "run" && !duringPrompt)
+        throw new Error(`Cannot ${action} while a prompt is running; abort it first`);
+      if (work.kind === "session") throw new Error(`Cannot ${action} while ${work.label} is in progress`);
+    }
   }
 
   /** A move or a compaction waits for the user's command: it is recorded at the leaf it ends on. */
   private assertNoCommand(action: string): void {
-    if (this.userCommands.running) throw new Error(`Cannot ${action} while a command runs; stop it first`);
+    if (this.isBashRunning) throw new Error(`Cannot ${action} while a command runs; stop it first`);
+  }
+
+  /** Registers one of this session's own pieces of work at the leaf (a move, a compaction, …) until `endBusy`. */
+  private beginBusy(label: string): () => void {
+    const work = this.runs.begin({ kind: "session", place: "leaf", label });
+    return () => this.endBusy(work.end);
   }
 
   // ---- prompting ----------------------------------------------------------------------------
@@ -387,11 +455,11 @@ export class AgentSession {
     if (typeof text !== "string" || text.trim() === "") throw new Error("Cannot send an empty message");
     this.assertIdle("send a message");
     if (text.startsWith("/") && this.hookRunner.getCommand(text.slice(1).split(/\s/, 1)[0])) {
-      this.busyWith = "a command";
+      const work = this.runs.begin({ kind: "session", place: "leaf", label: "a command" });
       try {
         await this.hookRunner.runCommand(text);
       } finally {
-        this.busyWith = undefined;
+        work.end();
       }
       // A command may have queued messages that ask for a reply.
       await this.drainTriggeredTurns();
@@ -413,7 +481,7 @@ export class AgentSession {
   queueMessage(kind: QueuedKind, text: string, attachments: readonly (TextContent | ImageContent)[] = []): string {
     if (typeof text !== "string" || text.trim() === "") throw new Error("Cannot queue an empty message");
     if (this.disposed) throw new Error("Cannot queue a message: the session was disposed");
-    if (!this.running) throw new Error("Nothing is running: send the message instead of queueing it");
+    if (!this.isStreaming) throw new Error("Nothing is running: send the message instead of queueing it");
     // Keys are redacted before the queue (and the views it updates) holds the message; again when it is delivered.
     return this.promptQueue.enqueue(kind, this.redactor.redactText(text), this.redactor.redactContent(attachments));
   }
@@ -438,9 +506,9 @@ export class AgentSession {
     return this.promptQueue.clear();
   }
 
-  /** Stops the running prompt: the stream and tools are aborted, what was said is kept. */
+  /** Stops the running prompt: the stream and tools are aborted, what was said is kept. Runs off the leaf go on. */
   abort(): void {
-    this.abortController?.abort();
+    this.leafRun?.stop();
   }
 
   // ---- commands the user types --------------------------------------------------------------
@@ -456,13 +524,19 @@ export class AgentSession {
     if (typeof command !== "string" || command.trim() === "") throw new Error("Cannot run an empty command");
     this.assertIdle("run a command", true, true);
     if (this.userCommands.running) throw new Error(COMMAND_RUNNING_TEXT);
-    // Keys the host holds are known before the command's output is shown or recorded (it is redacted of them).
-    await this.learnHostKeys();
-    const message = await this.userCommands.run({
-      command: command.trim(),
-      excludeFromContext: options.excludeFromContext === true,
-    });
-    if (this.running) this.pendingCommands.push(message);
+    const work = this.runs.begin({ kind: "command", place: "leaf", label: "a command" });
+    let message: BashExecutionMessage;
+    try {
+      // Keys the host holds are known before the command's output is shown or recorded (it is redacted of them).
+      await this.learnHostKeys();
+      message = await this.userCommands.run({
+        command: command.trim(),
+        excludeFromContext: options.excludeFromContext === true,
+      });
+    } finally {
+      work.end();
+    }
+    if (this.isStreaming) this.pendingCommands.push(message);
     else this.appendMessage(message, []);
     return message;
   }
@@ -474,7 +548,7 @@ export class AgentSession {
 
   /** True while a command the user typed runs. */
   get isBashRunning(): boolean {
-    return this.userCommands.running;
+    return this.runs.atLeaf().some((w) => w.kind === "command");
   }
 
   /** Records the commands that ended while the prompt ran. */
@@ -489,8 +563,8 @@ export class AgentSession {
   }
 
   /** Ends a navigation/compaction/fork; hook messages sent meanwhile are added now. */
-  private endBusy(): void {
-    this.busyWith = undefined;
+  private endBusy(end: () => void): void {
+    end();
     if (this.queued.length === 0) return;
     this.drainTriggeredTurns().catch((err: unknown) =>
       this.emit({ type: "error", error: errorText(err), source: "hook" }),
@@ -527,89 +601,98 @@ export class AgentSession {
     return queued.some((q) => q.triggerTurn);
   }
 
+  /** Runs a prompt at the leaf (`given`: its user message; none for a turn a hook's message started). */
   private async run(given: AgentMessage[], external: AbortSignal | undefined): Promise<void> {
     const model = this.model;
     if (!model) throw new Error("No model selected: choose a model before sending a message");
-    this.running = true;
-    const controller = new AbortController();
-    this.abortController = controller;
-    const signal = controller.signal;
-    const onExternalAbort = (): void => controller.abort();
-    if (external?.aborted) controller.abort();
-    external?.addEventListener("abort", onExternalAbort, { once: true });
-    const produced: AgentMessage[] = [];
-    this.produced = produced;
-    this.emit({ type: "agent_start" });
-    try {
-      // The host's keys are known before anything of this prompt is shown, recorded or sent: the user's message
-      // (its attachments, an expanded template) and the system prompt are redacted of them.
-      await this.learnHostKeys();
-      const initial = given.map((m) => this.redactUser(m));
-      // User edits since the last turn are recorded before the prompt that may build on them.
-      await this.recordCheckpoint("prompt-start", signal);
-      // The user's message shows at once; it is recorded after the system prompt's patch, which waits for the tools.
-      for (const m of initial) this.emit({ type: "message_start", message: m });
+    const run = new AgentRun(this.runSession, {
+      kind: "prompt",
+      label: "a reply",
+      model,
+      cwd: this.cwd,
+      approve: this.options.approve ?? approveAll,
+      stream: this.stream,
+      maxTurns: this.options.maxTurns ?? DEFAULT_MAX_TURNS,
+      ...(this.options.systemPrompt !== undefined ? { systemPrompt: this.options.systemPrompt } : {}),
+      onSkills: (skills) => this.learnSkills(skills),
+      sections: () => this.planModeSections(),
+      ...(this.options.checkpoints ? { checkpoints: leafCheckpoints(this.options.checkpoints) } : {}),
+      ...(external ? { signal: external } : {}),
+      onEvent: (e) => {
+        if (e.type !== "branch_entry") this.emit(e);
+      },
+      leaf: this.leafParts(),
+    });
+    await run.start(given);
+  }
+
+  /** The leaf's own parts of its runs: the context cache, the queues, compaction, the commands the user typed. */
+  private leafParts(): LeafParts {
+    return {
+      context: () => this.contextCache.get(),
       // Servers behind the tool source start with the first prompt that needs them (bounded wait); the system
       // prompt built next lists the tools this prompt is offered.
       // Plan mode offers only tools that change nothing; the mode cannot change while the prompt runs.
-      const planMode = this.getPlanMode();
-      const offered = this.withSourceTools((await this.options.toolSource?.ready(signal)) ?? []);
-      const tools = planMode ? planModeTools(offered) : offered;
-      this.runPlanMode = planMode;
-      this.runTools = tools;
-      // The prompt's changed sections go before the user's message, as pi writes them.
-      const first = initial[0];
-      const hookMessages = await this.promptSync?.startRun(
-        first?.role === "user" ? contentText(first.content) : undefined,
-      );
-      for (const m of initial) this.appendMessage(m, produced);
-      for (const message of hookMessages ?? []) this.queued.push({ message, triggerTurn: false });
-      const settings = this.compactionSettings;
-      await runAgentLoop({
-        signal,
-        maxTurns: this.options.maxTurns ?? DEFAULT_MAX_TURNS,
-        tools,
-        approve: this.options.approve ?? approveAll,
-        cwd: this.cwd,
-        stream: this.stream,
-        emit: (e) => {
-          if (e.type === "tool_execution_start" && tools.some((t) => t.name === e.toolName && t.mutates))
-            this.filesMayHaveChanged = true;
-          this.emit(e);
-        },
-        redact: (r) => this.redactor.redact(r),
-        append: (m) => void this.appendMessage(m, produced),
-        flushQueued: () => void this.flushQueued(produced),
-        hasTriggeredMessages: () => this.queued.some((q) => q.triggerTurn),
-        compactIfNeeded: () => this.compactIfNeeded(model, signal),
-        compactForOverflow: async () =>
-          (await runCompaction(this.compactionEnv(), "overflow", undefined, signal)).status === "done",
-        canCompact: settings.enabled,
-        // pi-ai's test: every provider's wording, and a reply whose usage is over the window.
-        isContextOverflow: (m) => this.modelRegistry.isContextOverflow(m, model),
-        buildRequest: () => this.buildRequest(model, signal),
-        beforeModelCall: () =>
-          this.filesMayHaveChanged ? this.recordCheckpoint("after-tools", signal) : Promise.resolve(),
-        takeSteering: () => this.takeQueued("steer"),
-        takeFollowUp: () => this.takeQueued("followUp"),
-        beforeDeliver: async () => await this.promptSync?.recordChanges(),
-      });
-    } catch (err) {
-      // Only a bug or a failing session store gets here: report it rather than leaving the UI hanging.
-      this.emit({ type: "error", error: errorText(err), source: "model" });
-    } finally {
-      external?.removeEventListener("abort", onExternalAbort);
-      // Messages a hook sent too late for this prompt are kept, not lost.
-      if (this.queued.length > 0) this.flushQueued(produced);
-      this.flushCommands();
-      await this.endCheckpoints();
-      this.promptSync?.endRun();
-      this.running = false;
-      this.runTools = undefined;
-      this.runPlanMode = undefined;
-      this.abortController = undefined;
-      this.emit({ type: "agent_end", messages: produced });
-    }
+      tools: async (signal) => {
+        const offered = this.withSourceTools((await this.options.toolSource?.ready(signal)) ?? []);
+        return this.getPlanMode() ? planModeTools(offered) : offered;
+      },
+      queueHookMessages: (messages) => {
+        for (const message of messages) this.queued.push({ message, triggerTurn: false });
+      },
+      flushQueued: (produced) => void this.flushQueued(produced),
+      hasTriggeredMessages: () => this.queued.some((q) => q.triggerTurn),
+      takeSteering: () => this.takeQueued("steer"),
+      takeFollowUp: () => this.takeQueued("followUp"),
+      compactIfNeeded: (model, signal) => this.compactIfNeeded(model, signal),
+      compactForOverflow: async (signal) =>
+        (await runCompaction(this.compactionEnv(), "overflow", undefined, signal)).status === "done",
+      canCompact: this.compactionSettings.enabled,
+      // pi-ai's test: every provider's wording, and a reply whose usage is over the window.
+      isContextOverflow: (m, model) => this.modelRegistry.isContextOverflow(m, model),
+      onLoopEnd: (produced) => {
+        // Messages a hook sent too late for this prompt are kept, not lost.
+        if (this.queued.length > 0) this.flushQueued(produced);
+        this.flushCommands();
+      },
+    };
+  }
+
+  /**
+   * Starts a run off the leaf (see StartRunOptions): a parallel branch, an aside, a subagent. It is registered with
+   * this session while it runs (`busyAt` answers for its entries), runs this session's hooks, and is stopped when the
+   * session is disposed. Rejects (throws) on a disposed or read-only session and for an unknown `parentId`; every
+   * failure after the start ends the run as `failed` (`run.done`).
+   */
+  startRun(options: StartRunOptions): AgentRun {
+    if (this.disposed) throw new Error("Cannot start a run: the session was disposed");
+    if (this.sessionManager.isReadOnly()) throw new Error("Cannot start a run: the session is open read-only");
+    if (options.parentId !== null && !this.sessionManager.hasEntry(options.parentId))
+      throw new Error(`Cannot start a run under ${options.parentId}: no such entry`);
+    if (typeof options.prompt !== "string" || options.prompt.trim() === "")
+      throw new Error("Cannot start a run without a prompt");
+    const model = options.model ?? this.model;
+    if (!model) throw new Error("No model selected: choose a model before starting a run");
+    const run = new AgentRun(this.runSession, {
+      kind: options.kind,
+      label: options.label,
+      parentId: options.parentId,
+      model,
+      tools: options.tools,
+      cwd: options.cwd ?? this.cwd,
+      approve: options.approve ?? this.options.approve ?? approveAll,
+      stream: options.stream ?? this.stream,
+      maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
+      thinkingLevel: options.thinkingLevel ?? this.getThinkingLevel(),
+      ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+      ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+      ...(options.onStarted ? { onStarted: options.onStarted } : {}),
+      ...(options.finish ? { finish: options.finish } : {}),
+    });
+    void run.start([{ role: "user", content: options.prompt, timestamp: Date.now() }]);
+    return run;
   }
 
   private takeQueued(kind: QueuedKind): UserMessage | undefined {
@@ -624,56 +707,6 @@ export class AgentSession {
   private redactUser<M extends AgentMessage>(message: M): M {
     if (message.role !== "user") return message;
     return { ...message, content: this.redactor.redactContent(message.content) };
-  }
-
-  /** Runs the checkpoint hook; a failure is reported as an `error` event and the prompt goes on. */
-  private async recordCheckpoint(moment: CheckpointMoment, signal?: AbortSignal): Promise<void> {
-    const hook = this.options.checkpoints;
-    if (!hook) return;
-    this.filesMayHaveChanged = false;
-    try {
-      await hook.record(moment, this.sessionManager, signal);
-    } catch (err) {
-      if (!signal?.aborted) this.emit({ type: "error", error: errorText(err), source: "checkpoint" });
-    }
-  }
-
-  /** Records files changed by tool calls no model call followed (abort, turn limit); leaves the leaf on content. */
-  private async endCheckpoints(): Promise<void> {
-    const hook = this.options.checkpoints;
-    if (!hook) return;
-    if (this.filesMayHaveChanged) await this.recordCheckpoint("prompt-end");
-    try {
-      hook.settle(this.sessionManager);
-    } catch (err) {
-      this.emit({ type: "error", error: errorText(err), source: "checkpoint" });
-    }
-  }
-
-  private async buildRequest(model: ModelInfo, signal: AbortSignal): Promise<StreamRequest> {
-    // First: the prompt's changed sections are recorded, and the context read after includes them.
-    const systemPrompt = await this.promptSync?.beforeRequest();
-    const context = this.contextCache.get();
-    let messages = context.messages;
-    if (this.hookRunner.has("context")) messages = await this.hookRunner.emitContext(messages);
-    const request: StreamRequest = {
-      model,
-      messages: convertToLlm(messages),
-      tools: (this.runTools ?? this.tools).map((t) => ({
-        name: t.name,
-        description: t.description,
-        parameters: t.parameters,
-      })),
-      apiKey: await this.hostKeyFor(model),
-      signal,
-      // Prompt-cache affinity, as pi passes it.
-      sessionId: this.sessionManager.getSessionId(),
-      // The level of the branch the request continues (a move in the tree may have changed it).
-      thinkingLevel: clampThinkingLevel(model, levelOf(context.thinkingLevel)),
-      onRetry: (info) => this.emit({ type: "retry", attempt: info.attempt, delayMs: info.delayMs, error: info.error }),
-    };
-    if (systemPrompt) request.systemPrompt = systemPrompt.text;
-    return request;
   }
 
   /** The host's key for the model's provider, if it holds one (learned, so tool output is redacted of it). */
@@ -746,7 +779,7 @@ export class AgentSession {
   async compact(customInstructions?: string, signal?: AbortSignal): Promise<CompactionEntry | undefined> {
     this.assertIdle("compact");
     this.assertNoCommand("compact");
-    this.busyWith = "a compaction";
+    const endBusy = this.beginBusy("a compaction");
     try {
       const outcome = await runCompaction(
         this.compactionEnv(),
@@ -757,7 +790,7 @@ export class AgentSession {
       if (outcome.status === "failed") throw new CompactionError(outcome.error);
       return outcome.status === "done" ? outcome.entry : undefined;
     } finally {
-      this.endBusy();
+      endBusy();
     }
   }
 
@@ -770,11 +803,11 @@ export class AgentSession {
   async navigateTree(targetId: string, options: NavigateTreeOptions = {}): Promise<NavigateTreeResult> {
     this.assertIdle("navigate");
     this.assertNoCommand("navigate");
-    this.busyWith = "a navigation";
+    const endBusy = this.beginBusy("a navigation");
     try {
       return withPiFields(await navigateTree(this.navigateEnv(), targetId, options));
     } finally {
-      this.endBusy();
+      endBusy();
     }
   }
 
@@ -800,22 +833,22 @@ export class AgentSession {
   async bringConclusions(sourceId: string, options: BringConclusionsOptions = {}): Promise<BringConclusionsResult> {
     this.assertIdle("bring conclusions");
     this.assertNoCommand("bring conclusions");
-    this.busyWith = "bringing conclusions";
+    const endBusy = this.beginBusy("bringing conclusions");
     try {
       return await bringConclusions(this.navigateEnv(), sourceId, options);
     } finally {
-      this.endBusy();
+      endBusy();
     }
   }
 
   /** Copies the path up to `entryId` into a new session file (pi's /fork); this session is unchanged. */
   async fork(entryId: string): Promise<ForkResult> {
     this.assertIdle("fork", false);
-    this.busyWith = "a fork";
+    const endBusy = this.beginBusy("a fork");
     try {
       return await forkSession(this.sessionManager, this.hookRunner, entryId);
     } finally {
-      this.endBusy();
+      endBusy();
     }
   }
 
@@ -842,7 +875,7 @@ export class AgentSession {
         if (typeof message.content !== "string" && !Array.isArray(message.content))
           throw new Error("sendMessage needs string or block-array content");
         this.queued.push({ message: { ...message, display: message.display !== false }, triggerTurn });
-        if (this.running || this.busyWith) return;
+        if (this.runs.atLeaf().some((w) => w.kind === "run" || w.kind === "session")) return;
         if (triggerTurn && this.model) {
           this.run([], undefined).catch((err: unknown) =>
             this.emit({ type: "error", error: errorText(err), source: "hook" }),
@@ -854,12 +887,20 @@ export class AgentSession {
     };
   }
 
-  /** Aborts whatever runs and drops listeners, hooks and commands. */
+  /** Aborts whatever runs — the leaf's run and every run off the leaf — and drops listeners, hooks and commands. */
   dispose(): void {
-    this.abort();
+    for (const work of this.runs.list()) work.run?.stop();
     this.abortBash();
     this.disposed = true;
     this.listeners.clear();
     this.hookRunner.clear();
   }
+}
+
+/** The workspace's checkpoints (TurnCheckpoints) as a leaf run records them: at the leaf. */
+function leafCheckpoints(hook: AgentCheckpointHook): RunCheckpoints {
+  return {
+    record: (moment, run, signal) => hook.record(moment, run.sessionManager, signal),
+    settle: (run) => hook.settle(run.sessionManager),
+  };
 }

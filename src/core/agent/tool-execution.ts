@@ -30,6 +30,11 @@ export interface ToolCallEnv {
   emit: (event: AgentEvent) => void;
   /** Applied to every result and partial result before it is emitted or kept (removes known keys). */
   redact: (result: ToolResult) => ToolResult;
+  /**
+   * Asked before the approval (the session's tool_call hooks): a text when the call is blocked (then it is neither
+   * asked about nor run, and the model gets the text), undefined to go on. May change `call.arguments` in place.
+   */
+  beforeCall?: (call: ToolCall, signal: AbortSignal) => Promise<string | undefined>;
 }
 
 /**
@@ -125,6 +130,9 @@ export async function executeToolCall(call: ToolCall, env: ToolCallEnv): Promise
   // pi-ai says when the arguments the model sent were not a JSON object (`arguments` is then empty): the model is
   // told so, and can send the call again; nothing runs and nothing is asked.
   if (call.argumentsError) return skippedToolResult(call, `Tool "${call.name}": ${call.argumentsError}`, env.emit);
+  const blocked = await env.beforeCall?.(call, env.signal);
+  if (env.signal.aborted) return skippedToolResult(call, ABORTED_TOOL_RESULT, env.emit);
+  if (blocked !== undefined) return skippedToolResult(call, blocked, env.emit);
   const args = call.arguments;
   let changed: string | undefined;
   let result: ToolResult | undefined;

@@ -83,6 +83,18 @@ export interface HookEventMap {
     systemPrompt: string;
     systemPromptOptions?: SystemPromptOptions;
   };
+  /**
+   * Before a tool call the model asked for is approved and run, in every run of the session — the leaf's, a
+   * parallel branch's, an aside's (pi's tool_call). `input` is the call's arguments, the handlers' to change in place
+   * (later handlers and the tool see the change). A handler that returns `block: true` stops the call: it is not
+   * asked about and not run, and the model gets "Blocked by a hook: <reason>" as its result.
+   */
+  tool_call: {
+    type: "tool_call";
+    toolCallId: string;
+    toolName: string;
+    input: Record<string, unknown>;
+  };
 }
 
 /** What each hook event's handlers may return. */
@@ -110,6 +122,12 @@ export interface HookResultMap {
     systemPrompt?: string;
     /** Added after the user's message (a custom_message the model sees). */
     message?: HookMessage;
+  };
+  tool_call: {
+    /** Stops the call (the remaining handlers are not asked). */
+    block?: boolean;
+    /** Why, told to the model in the call's result. */
+    reason?: string;
   };
 }
 

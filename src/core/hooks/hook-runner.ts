@@ -63,9 +63,11 @@ export class HookRunner {
     event: E,
     payload: HookEventMap[E],
     handler: AnyHandler,
+    context?: Partial<HookContext>,
   ): Promise<HookResultMap[E] | undefined> {
     try {
-      const result = await (handler as unknown as HookHandler<E>)(payload, this.getContext());
+      const ctx = context ? { ...this.getContext(), ...context } : this.getContext();
+      const result = await (handler as unknown as HookHandler<E>)(payload, ctx);
       return result === undefined || result === null ? undefined : (result as HookResultMap[E]);
     } catch (err) {
       this.onError(`Hook "${event}" failed: ${errorText(err)}`);
@@ -139,6 +141,21 @@ export class HookRunner {
         this.onError('Hook "before_agent_start" returned a message without customType or content; ignored');
     }
     return { ...(forced !== undefined ? { systemPrompt: forced } : {}), messages };
+  }
+
+  /**
+   * Runs the tool_call handlers in order, each with `context` over the session's (the run's folder); stops at the
+   * first that blocks and returns its result (undefined: nobody blocked).
+   */
+  async emitToolCall(
+    event: HookEventMap["tool_call"],
+    context?: Partial<HookContext>,
+  ): Promise<HookResultMap["tool_call"] | undefined> {
+    for (const h of [...(this.handlers.get("tool_call") ?? [])]) {
+      const result = await this.call("tool_call", event, h, context);
+      if (result && typeof result === "object" && result.block === true) return result;
+    }
+    return undefined;
   }
 
   /** Registers a command (name without the slash). */

@@ -5,6 +5,7 @@ import type { SessionManager } from "../session/session-manager.js";
 
 /** Given to every handler: where the session is and how to read it. */
 export interface HookContext {
+  /** The folder the run's tools work in: the workspace, or a parallel branch's copy (tool_call). */
   cwd: string;
   sessionManager: SessionManager;
   modelRegistry?: ModelRegistry;

@@ -36,7 +36,7 @@ export function askAside(options: AskAsideOptions): Promise<BranchOutcome> {
   void _q;
   return runBranch({
     ...rest,
-    parentId: options.sessionManager.getLeafId(),
+    parentId: options.session.sessionManager.getLeafId(),
     prompt: question,
     kind: "aside",
     groupId: groupId ?? `aside-${Date.now().toString(36)}`,

@@ -1,63 +1,51 @@
 /**
- * One agent loop on a branch of a session that does not move the session's leaf (docs/parallel.md). The branch
- * starts under `parentId` with the prompt as a user message; every message and checkpoint entry is appended under
- * the branch's own tip with SessionManager's off-leaf appends, so several branches — and the user's own agent on
- * the leaf — append to one session at once, their lines interleaving in the file, each branch's context only its
- * own path. The loop is the agent's own (runAgentLoop); a branch never compacts.
+ * One branch of a session that runs beside the user's without moving the session's leaf (docs/parallel.md): an
+ * AgentRun off the leaf (`AgentSession.startRun`) — the session's own loop, hooks, redaction, system-prompt record
+ * and run registry — plus what makes it a parallel branch: the prompt as the branch's first entry under `parentId`,
+ * its run lines (branch-run-lines.ts), and its copy of the workspace (the tools wait for the copy's files, its turns
+ * are checkpointed in the copy). Several branches — and the user's own agent on the leaf — append to one session at
+ * once, their lines interleaving in the file, each branch's context only its own path. A branch never compacts.
  */
-import { runAgentLoop } from "../agent/agent-loop.js";
-import type { AgentEvent } from "../agent/events.js";
-import { KeyRedactor } from "../agent/key-redactor.js";
-import type { StreamFn } from "../agent/stream-turn.js";
-import { SystemPromptSync, promptTextOf } from "../agent/system-prompt-sync.js";
+import type { AgentSession, StartRunOptions } from "../agent/agent-session.js";
+import type { AgentRun, RunCheckpoints, RunEvent } from "../agent/agent-run.js";
+import { errorText } from "../error-text.js";
 import { CHECKPOINT_ENTRY_TYPE, findPathCheckpoint, MAX_LISTED_FILES } from "../checkpoints/session-link.js";
-import type { CheckpointEntryData, CheckpointMoment } from "../checkpoints/session-link.js";
-import { convertToLlm, emptyUsage, type AgentMessage, type AssistantMessage, type Usage } from "../messages.js";
-import type { ModelRegistry } from "../providers/model-registry.js";
+import type { CheckpointEntryData } from "../checkpoints/session-link.js";
+import { emptyUsage, type Usage } from "../messages.js";
 import type { SystemPromptProvider } from "../prompt/workspace-prompt.js";
-import type { ModelInfo, StreamRequest, ThinkingLevel } from "../providers/types.js";
-import type { SessionManager } from "../session/session-manager.js";
+import type { ModelInfo } from "../providers/types.js";
 import type { AgentTool, ToolApprovalPolicy } from "../tools/types.js";
 import { appendBranchRunLine, type BranchRunKind, type BranchRunState } from "./branch-run-lines.js";
 import type { BranchCopy, FileLineStat } from "./branch-copy.js";
-import { errorText } from "../error-text.js";
 
 /** Default bound on model calls of one branch. */
 export const DEFAULT_BRANCH_MAX_TURNS = 50;
 
-/** How to run one branch. */
-export interface BranchRunOptions {
-  sessionManager: SessionManager;
-  /** The entry the branch starts under (null: a new root). */
-  parentId: string | null;
-  prompt: string;
+/**
+ * How to run one branch: what it shares with every run off the leaf (`StartRunOptions`: the entry it starts under,
+ * its prompt, tools, thinking level, stream, turn bound, signal), and what makes it a branch. `systemPrompt`: a fixed
+ * text, or the workspace's provider built for the branch's folder; each request records on the branch's own path
+ * what differs from the prompt replayed there, as the agent's own requests do, so the branch replays — here and in
+ * pi — the instructions and tools it ran under. `approve`: default, approve everything. `maxTurns`: default
+ * DEFAULT_BRANCH_MAX_TURNS.
+ */
+export interface BranchRunOptions extends Pick<
+  StartRunOptions,
+  "parentId" | "prompt" | "tools" | "approve" | "systemPrompt" | "thinkingLevel" | "stream" | "maxTurns" | "signal"
+> {
+  /**
+   * The session the branch belongs to: its store, hooks (tool_call guards the branch's calls too), keys, and the run
+   * registry it is registered with while it runs (`busyAt` answers for its entries).
+   */
+  session: Pick<AgentSession, "startRun" | "sessionManager">;
   model: ModelInfo;
-  /** The registry the model comes from: requests go through it (unless `stream` is given). */
-  modelRegistry?: Pick<ModelRegistry, "stream">;
   kind: BranchRunKind;
+  /** How the user is told about it while it runs ("Branch 2 of 3"); default "A branch" / "The aside". */
+  label?: string;
   /** Shared by the branches started together. */
   groupId: string;
-  /** The tools the model is offered, confined to the branch's folder. */
-  tools: readonly AgentTool[];
   /** The folder the tools run in (the branch's copy, or the workspace for a read-only aside). */
   cwd: string;
-  /** Asked before every tool call; default: approve everything. */
-  approve?: ToolApprovalPolicy;
-  /** The host's key for a model; when it returns nothing, the provider resolves its own credentials. */
-  getApiKey?: (model: ModelInfo) => Promise<string | undefined>;
-  /** Values that must never reach the session or a view (keys of the environment); see KeyRedactor. */
-  secretValues?: () => readonly string[];
-  /**
-   * The agent's system prompt: a fixed text, or the workspace's provider (built for the branch's folder). Each
-   * request records on the branch's own path what differs from the prompt replayed there, as the agent's own
-   * requests do, so the branch replays — here and in pi — the instructions and tools it ran under. Undefined: the
-   * prompt in force at `parentId` is sent as it is.
-   */
-  systemPrompt?: string | SystemPromptProvider;
-  thinkingLevel?: ThinkingLevel;
-  stream?: StreamFn;
-  maxTurns?: number;
-  signal?: AbortSignal;
   /**
    * The branch's copy: its files are recorded after tool calls that may change them. The branch starts while the
    * copy's files are still being written: every tool call waits for them (`BranchCopy.ready`), a copy that cannot
@@ -67,17 +55,12 @@ export interface BranchRunOptions {
   copy?: BranchCopy;
   /** Every event of the branch's loop, and `branch_entry` when an entry was written (the tip moved). */
   onEvent?: (event: BranchEvent) => void;
+  /** The branch's run, once started (its progress, its registration with the session). */
+  onRun?: (run: AgentRun) => void;
 }
 
-/** The stream a branch's requests go through: `stream`, else its registry's. */
-function streamOf(options: BranchRunOptions): StreamFn {
-  const registry = options.modelRegistry;
-  if (!registry) throw new Error("runBranch needs a modelRegistry (or a stream function) to call the model");
-  return (request) => registry.stream(request);
-}
-
-/** What a branch run reports while it runs. */
-export type BranchEvent = AgentEvent | { type: "branch_entry"; entryId: string };
+/** What a branch run reports while it runs (an AgentRun's events). */
+export type BranchEvent = RunEvent;
 
 /** How a branch run ended. */
 export interface BranchOutcome {
@@ -121,24 +104,32 @@ function afterCopy(tools: readonly AgentTool[], copy: BranchCopy | undefined): r
   }));
 }
 
-function addUsage(total: Usage, u: Usage): void {
-  total.input += u.input;
-  total.output += u.output;
-  total.cacheRead += u.cacheRead;
-  total.cacheWrite += u.cacheWrite;
-  total.totalTokens += u.totalTokens;
-  total.cost.input += u.cost.input;
-  total.cost.output += u.cost.output;
-  total.cost.cacheRead += u.cost.cacheRead;
-  total.cost.cacheWrite += u.cost.cacheWrite;
-  total.cost.total += u.cost.total;
-}
-
-function textOf(message: AssistantMessage): string {
-  return message.content
-    .filter((c) => c.type === "text")
-    .map((c) => (c as { text: string }).text)
-    .join("");
+/** The copy's checkpoints, linked on the branch as the agent's own are: the entry sits where its files were recorded. */
+function copyCheckpoints(copy: BranchCopy): RunCheckpoints {
+  return {
+    record: async (moment, run, signal) => {
+      if (run.tipId === null) return;
+      const result = await copy.checkpoint(moment, signal);
+      const folder = copy.info.folder;
+      const previous = findPathCheckpoint(run.sessionManager, run.tipId, folder);
+      if (previous?.ref.tree === result.tree) return;
+      const data: CheckpointEntryData = {
+        version: 1,
+        moment,
+        folders: [
+          {
+            folder,
+            checkpointId: result.id,
+            tree: result.tree,
+            ...(previous ? { baseId: previous.ref.checkpointId } : {}),
+            changed: result.changes.length,
+            files: result.changes.slice(0, MAX_LISTED_FILES),
+          },
+        ],
+      };
+      run.appendCustom(CHECKPOINT_ENTRY_TYPE, data);
+    },
+  };
 }
 
 /**
@@ -148,16 +139,7 @@ function textOf(message: AssistantMessage): string {
  */
 export async function runBranch(options: BranchRunOptions): Promise<BranchOutcome> {
   const started = Date.now();
-  const sm = options.sessionManager;
-  const usage = emptyUsage();
-  const emit = (e: BranchEvent): void => {
-    try {
-      options.onEvent?.(e);
-    } catch {
-      // a broken listener must not stop the branch
-    }
-  };
-  const redactor = new KeyRedactor(options.secretValues ?? (() => []));
+  const sm = options.session.sessionManager;
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   if (options.signal?.aborted) controller.abort();
@@ -178,189 +160,89 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
   };
   if (signal.aborted) dropIncompleteCopy();
   signal.addEventListener("abort", dropIncompleteCopy, { once: true });
-  const tools = afterCopy(options.tools, copy);
 
-  // The context is the parent's, built once, plus the branch's own messages: nothing else enters it.
-  const base = sm.buildSessionContextAt(options.parentId).messages;
-  const own: AgentMessage[] = [];
-  let tip: string | null = options.parentId;
-  let contentTip: string | undefined;
-  let branchId: string | undefined;
-  let finalText = "";
-  let modelError: string | undefined;
-  let filesMayHaveChanged = false;
-  const mutating = new Set(options.tools.filter((t) => t.mutates).map((t) => t.name));
-
-  const append = (message: AgentMessage): void => {
-    const id = sm.appendMessageAt(tip, message);
-    tip = id;
-    own.push(message);
-    emit({ type: "message_end", message, entryId: id });
-    emit({ type: "branch_entry", entryId: id });
-    if (message.role === "system") return;
-    contentTip = id;
-    if (message.role === "assistant") {
-      addUsage(usage, message.usage);
-      finalText = textOf(message) || finalText;
-      if (message.stopReason === "error") modelError = message.errorMessage ?? "The model call failed";
-    }
-  };
-
-  const checkpoint = async (moment: CheckpointMoment): Promise<void> => {
-    if (!copy || tip === null) return;
-    filesMayHaveChanged = false;
-    const result = await copy.checkpoint(moment, signal);
-    const folder = copy.info.folder;
-    const previous = findPathCheckpoint(sm, tip, folder);
-    if (previous?.ref.tree === result.tree) return;
-    const data: CheckpointEntryData = {
-      version: 1,
-      moment,
-      folders: [
-        {
-          folder,
-          checkpointId: result.id,
-          tree: result.tree,
-          ...(previous ? { baseId: previous.ref.checkpointId } : {}),
-          changed: result.changes.length,
-          files: result.changes.slice(0, MAX_LISTED_FILES),
-        },
-      ],
-    };
-    // As the agent's own checkpoints: the entry sits where the files were recorded and the next message follows it.
-    tip = sm.appendCustomEntryAt(tip, CHECKPOINT_ENTRY_TYPE, data);
-    emit({ type: "branch_entry", entryId: tip });
-  };
-
-  // The prompt's changed sections and tools are recorded under the branch's tip before each model call (after the
-  // branch's user message, so the branch's first entry stays its prompt: the run lines, its copy's owner, adopt and
-  // archive all name that one entry).
-  const source = options.systemPrompt;
-  const provider = typeof source === "function" ? source : undefined;
-  const sync =
-    source === undefined || source === ""
-      ? undefined
-      : new SystemPromptSync({
-          source: provider
-            ? async (tools) => ({ ...(await provider(tools)), cwd: options.cwd, workspaceFolders: [options.cwd] })
-            : (source as string),
-          tools: () => options.tools,
-          contextMessages: () => [...base, ...own],
-          append: (m) => append(m),
-          onError: (error) => emit({ type: "error", error, source: "hook" }),
-          redact: (text) => redactor.redactText(text),
-        });
-
-  const buildRequest = async (): Promise<StreamRequest> => {
-    let fromHost: string | undefined;
-    try {
-      fromHost = await options.getApiKey?.(options.model);
-    } catch {
-      // The host could not read its secret store; the environment may still have a key.
-    }
-    redactor.learn(fromHost);
-    const request: StreamRequest = {
-      model: options.model,
-      messages: convertToLlm([...base, ...own]),
-      tools: options.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
-      ...(fromHost?.trim() ? { apiKey: fromHost.trim() } : {}),
-      signal,
-      thinkingLevel: options.thinkingLevel ?? "off",
-      onRetry: (info) => emit({ type: "retry", attempt: info.attempt, delayMs: info.delayMs, error: info.error }),
-    };
-    if (sync) {
-      const prompt = await sync.beforeRequest();
-      if (prompt) request.systemPrompt = prompt.text;
-    } else {
-      const replayed = promptTextOf(base);
-      if (replayed !== "") request.systemPrompt = replayed;
-    }
-    request.messages = convertToLlm([...base, ...own]);
-    return request;
-  };
-
-  let failure: string | undefined;
-  emit({ type: "agent_start" });
-  try {
-    // The host's key is known before the branch's prompt is recorded: a key in it is redacted as in a tool result.
-    redactor.learn(await options.getApiKey?.(options.model).catch(() => undefined));
-    const user: AgentMessage = { role: "user", content: redactor.redactText(options.prompt), timestamp: Date.now() };
-    emit({ type: "message_start", message: user });
-    append(user);
-    branchId = contentTip;
-    appendBranchRunLine(sm, branchId as string, {
+  const model = { provider: options.model.provider, modelId: options.model.id };
+  const line = (state: BranchRunState, branchId: string, error?: string): void =>
+    void appendBranchRunLine(sm, branchId, {
       version: 1,
       kind: options.kind,
-      state: "running",
+      state,
       groupId: options.groupId,
-      model: { provider: options.model.provider, modelId: options.model.id },
+      model,
+      ...(error !== undefined ? { error } : {}),
     });
-    await options.copy?.setOwner(sm.getSessionFile(), branchId as string);
-    await runAgentLoop({
-      signal,
-      maxTurns: options.maxTurns ?? DEFAULT_BRANCH_MAX_TURNS,
-      tools,
-      approve: options.approve ?? approveAll,
+  // The workspace's provider builds the prompt for the branch's own folder.
+  const source = options.systemPrompt;
+  const systemPrompt: string | SystemPromptProvider | undefined =
+    typeof source === "function"
+      ? async (tools) => ({ ...(await source(tools)), cwd: options.cwd, workspaceFolders: [options.cwd] })
+      : source;
+  let run: AgentRun;
+  try {
+    run = options.session.startRun({
+      kind: options.kind,
+      label: options.label ?? (options.kind === "aside" ? "The aside" : "A branch"),
+      parentId: options.parentId,
+      prompt: options.prompt,
+      model: options.model,
+      tools: afterCopy(options.tools, copy),
       cwd: options.cwd,
-      stream: options.stream ?? streamOf(options),
-      emit: (e) => {
-        if (e.type === "tool_execution_start" && mutating.has(e.toolName)) filesMayHaveChanged = true;
-        emit(e);
+      approve: options.approve ?? approveAll,
+      ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+      thinkingLevel: options.thinkingLevel ?? "off",
+      ...(options.stream ? { stream: options.stream } : {}),
+      maxTurns: options.maxTurns ?? DEFAULT_BRANCH_MAX_TURNS,
+      signal,
+      ...(copy ? { checkpoints: copyCheckpoints(copy) } : {}),
+      ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+      onStarted: async (branchId) => {
+        if (branchId === undefined) return;
+        line("running", branchId);
+        await copy?.setOwner(sm.getSessionFile(), branchId);
       },
-      redact: (r) => redactor.redact(r),
-      append,
-      flushQueued: () => undefined,
-      hasTriggeredMessages: () => false,
-      compactIfNeeded: async () => undefined,
-      compactForOverflow: async () => false,
-      canCompact: false,
-      buildRequest,
-      beforeModelCall: () => (filesMayHaveChanged ? checkpoint("after-tools") : Promise.resolve()),
+      finish: async (result) => {
+        options.signal?.removeEventListener("abort", onAbort);
+        await copyRemoval;
+        let ended = result;
+        if (copyFailure !== undefined) ended = { ...result, state: "failed", error: copyFailure };
+        else {
+          const reason: unknown = options.signal?.aborted ? options.signal.reason : undefined;
+          if (reason instanceof BranchStop) ended = { ...result, error: reason.message };
+        }
+        if (ended.firstEntryId !== undefined) {
+          try {
+            line(ended.state, ended.firstEntryId, ended.error);
+          } catch {
+            // The session closed under the run (the window went): the branch reads as stopped when reopened.
+          }
+        }
+        return ended;
+      },
     });
-    if (filesMayHaveChanged && !signal.aborted) await checkpoint("prompt-end");
   } catch (err) {
-    failure = errorText(err);
-  } finally {
     options.signal?.removeEventListener("abort", onAbort);
+    controller.abort();
+    await copyRemoval;
+    return {
+      state: "failed",
+      error: errorText(err),
+      usage: emptyUsage(),
+      durationMs: Date.now() - started,
+      finalText: "",
+      files: [],
+    };
   }
-  await copyRemoval;
-  failure = copyFailure ?? failure;
-  const state: BranchOutcome["state"] =
-    copyFailure !== undefined
-      ? "failed"
-      : signal.aborted
-        ? "stopped"
-        : failure !== undefined || modelError !== undefined
-          ? "failed"
-          : "done";
-  const reason: unknown = options.signal?.aborted ? options.signal.reason : undefined;
-  const stopMessage = copyFailure === undefined && reason instanceof BranchStop ? reason.message : undefined;
-  const error = stopMessage ?? failure ?? (state === "failed" ? modelError : undefined);
-  if (branchId !== undefined) {
-    try {
-      appendBranchRunLine(sm, branchId, {
-        version: 1,
-        kind: options.kind,
-        state,
-        groupId: options.groupId,
-        model: { provider: options.model.provider, modelId: options.model.id },
-        ...(error !== undefined ? { error } : {}),
-      });
-    } catch {
-      // The session closed under the run (the window went): the branch reads as stopped when reopened.
-    }
-  }
+  options.onRun?.(run);
+  const result = await run.done;
   const files = copy ? await copy.lineStats().catch(() => []) : [];
-  if (error !== undefined) emit({ type: "error", error, source: failure !== undefined ? "tool" : "model" });
-  emit({ type: "agent_end", messages: own });
   return {
-    state,
-    ...(branchId !== undefined ? { branchId } : {}),
-    ...(contentTip !== undefined ? { tipId: contentTip } : {}),
-    ...(error !== undefined ? { error } : {}),
-    usage,
+    state: result.state,
+    ...(result.firstEntryId !== undefined ? { branchId: result.firstEntryId } : {}),
+    ...(result.tipId !== undefined ? { tipId: result.tipId } : {}),
+    ...(result.error !== undefined ? { error: result.error } : {}),
+    usage: result.usage,
     durationMs: Date.now() - started,
-    finalText,
+    finalText: result.finalText,
     files,
   };
 }

@@ -5,6 +5,7 @@
  * fails does not affect the others.
  */
 import { randomBytes } from "node:crypto";
+import type { AgentRun } from "../agent/agent-run.js";
 import type { ModelInfo } from "../providers/types.js";
 import { createWorkspaceTools } from "../tools/workspace-tools.js";
 import type { SandboxPolicy } from "../tools/sandbox.js";
@@ -80,7 +81,18 @@ function sandboxedBash(tool: AgentTool, sandbox: BranchSandbox): AgentTool {
 /** How to explore. */
 export type ExploreOptions = Omit<
   BranchRunOptions,
-  "parentId" | "kind" | "groupId" | "tools" | "cwd" | "copy" | "model" | "onEvent" | "signal" | "approve"
+  | "parentId"
+  | "kind"
+  | "groupId"
+  | "tools"
+  | "cwd"
+  | "copy"
+  | "model"
+  | "onEvent"
+  | "signal"
+  | "approve"
+  | "label"
+  | "onRun"
 > & {
   /** The node the branches start under (null: new roots). */
   parentId: string | null;
@@ -108,7 +120,8 @@ export interface ExploreBranch {
   branchId?: string;
   /** The newest entry written. */
   tipId?: string;
-  running: boolean;
+  /** Its run, once started: where it is (`progress()`, `running`), registered with the session while it runs. */
+  run?: AgentRun;
   stop(): void;
   outcome: Promise<BranchOutcome>;
 }
@@ -146,7 +159,7 @@ export async function exploreInParallel(options: ExploreOptions): Promise<Explor
           storeDir: isolation.storeDir,
           checkpointId: isolation.checkpointId,
           copiesDir: isolation.copiesDir,
-          sessionFile: options.sessionManager.getSessionFile(),
+          sessionFile: options.session.sessionManager.getSessionFile(),
           ...(isolation.env ? { env: isolation.env } : {}),
           // One after another: the first branches get their files soonest (docs/parallel.md).
           ...(i > 0 ? { after: copies[i - 1].ready } : {}),
@@ -197,7 +210,6 @@ export async function exploreInParallel(options: ExploreOptions): Promise<Explor
       index,
       model,
       copy,
-      running: true,
       stop: () => controller.abort(),
       outcome: Promise.resolve(undefined as unknown as BranchOutcome),
     };
@@ -205,6 +217,7 @@ export async function exploreInParallel(options: ExploreOptions): Promise<Explor
     branch.outcome = runBranch({
       ...common,
       ...(approve ? { approve } : {}),
+      label: `Branch ${index + 1} of ${count}`,
       model,
       kind: "explore",
       groupId,
@@ -212,6 +225,7 @@ export async function exploreInParallel(options: ExploreOptions): Promise<Explor
       cwd: copy.dir,
       copy,
       signal: controller.signal,
+      onRun: (run) => (branch.run = run),
       onEvent: (e) => {
         if (e.type === "branch_entry") {
           branch.branchId ??= e.entryId;
@@ -220,7 +234,6 @@ export async function exploreInParallel(options: ExploreOptions): Promise<Explor
         onEvent?.(index, e);
       },
     }).finally(() => {
-      branch.running = false;
       // The branch ended: a clean-up may now judge its copy by its owner (branch-copy.ts).
       copy.release();
     });

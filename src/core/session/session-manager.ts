@@ -786,6 +786,17 @@ export class SessionManager {
     return this.appendOffLeaf({ type: "custom", customType, data }, parentId);
   }
 
+  /** Append an extension message under `parentId` without moving the leaf (a hook's message in a branch's run). */
+  appendCustomMessageEntryAt<T = unknown>(
+    parentId: string | null,
+    customType: string,
+    content: string | (TextContent | ImageContent)[],
+    display: boolean,
+    details?: T,
+  ): string {
+    return this.appendOffLeaf({ type: "custom_message", customType, content, display, details }, parentId);
+  }
+
   /** What the model sees from `leafId` (null: nothing), as buildSessionContext() gives it at the leaf. */
   buildSessionContextAt(leafId: string | null): SessionContext {
     const items = this.pathItems(leafId);

@@ -4,8 +4,8 @@ import type { InstructionLoader } from "../../core/prompt/instruction-loader.js"
 import { expandSkillCommand } from "../../core/prompt/skill-command.js";
 import type { SessionManager } from "../../core/session/session-manager.js";
 import type { HostActions } from "../actions.js";
-import type { Notify } from "../operations/operation-guards.js";
-import type { ParallelActions } from "../parallel/parallel-actions.js";
+import type { Notify } from "../common/notifier.js";
+import type { Operations } from "../operations/operations.js";
 import type { SessionController } from "../session-controller.js";
 import { enterWhileRunningSetting } from "../settings.js";
 import type { AgentWebviewView } from "../webview-view.js";
@@ -13,11 +13,13 @@ import { ChatCompletions } from "./chat-completions.js";
 import type { ChatInputHandoff } from "./chat-input-handoff.js";
 import { ChatInputService } from "./chat-input-service.js";
 import { renameSession } from "./session-rename.js";
+import { slashCommandContext } from "./slash-commands.js";
 
 /** What the chat input needs from the extension. */
 export interface ChatInputSetupDeps {
   controller: SessionController;
-  actions: HostActions;
+  /** Sending a prompt (the chat's own way in; no operation). */
+  actions: Pick<HostActions, "submit">;
   /** How the chat input reports (the one notifier). */
   notify: Pick<Notify, "status" | "error">;
   tree: AgentWebviewView;
@@ -29,11 +31,11 @@ export interface ChatInputSetupDeps {
   onRenamed(sm: SessionManager): void;
   /** The workspace's instructions: `/skill:name` expands its skills, and the `/` list offers them. */
   instructions: InstructionLoader;
-  /** `/explore` and `/aside` (built after the chat input, so asked for when typed). */
-  parallel(): Pick<ParallelActions, "explore" | "askAside"> | undefined;
+  /** The operations table: the slash commands that act on the session run through it (built after the chat input). */
+  operations(): Pick<Operations, "spec" | "run">;
 }
 
-/** The service, the rename command, and what to dispose. */
+/** The service, the rename operation's action, and what to dispose. */
 export function setUpChatInput(d: ChatInputSetupDeps): {
   service: ChatInputService;
   renameSession: (name?: string) => Promise<void>;
@@ -46,16 +48,11 @@ export function setUpChatInput(d: ChatInputSetupDeps): {
     async () => (await d.instructions.load()).skills,
   );
   const rename = (name = ""): Promise<void> =>
-    renameSession(
-      d.controller.sessionManager,
-      name,
-      (sm) => {
-        d.onRenamed(sm);
-        d.controller.pushTree();
-        d.notify.status(`Session named “${sm.getSessionName() ?? ""}”.`);
-      },
-      () => d.controller.readOnlyReason(),
-    );
+    renameSession(d.controller.requireSession().sm, name, (sm) => {
+      d.onRenamed(sm);
+      d.controller.pushTree();
+      d.notify.status(`Session named “${sm.getSessionName() ?? ""}”.`);
+    });
   const service = new ChatInputService({
     completions,
     postChat: (m) => d.chat.post(m),
@@ -71,14 +68,15 @@ export function setUpChatInput(d: ChatInputSetupDeps): {
     currentModel: () => d.controller.agent?.getModel(),
     workspaceRoots: () =>
       (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath),
-    slash: {
-      runCommand: async (id, ...args) => void (await vscode.commands.executeCommand(id, ...args)),
-      compact: (focus) => d.actions.compact(focus),
-      rename,
+    slash: slashCommandContext({
+      operations: {
+        spec: (id) => d.operations().spec(id),
+        run: (id, entryId, input) => d.operations().run(id, entryId, input),
+      },
+      executeCommand: async (id, input) =>
+        void (await vscode.commands.executeCommand(id, ...(input !== undefined ? [input] : []))),
       focusTree: async () => void (await vscode.commands.executeCommand("agentTree.tree.focus")),
-      explore: async (prompt) => d.parallel()?.explore(undefined, prompt),
-      askAside: async (question) => d.parallel()?.askAside(question),
-    },
+    }),
   });
   return { service, renameSession: rename, disposables: [completions] };
 }

@@ -1,27 +1,20 @@
 /**
- * Names the session (`/name <title>` in the chat input, Agent: Rename Session…): pi's `session_info` entry,
- * which the tree's title and Open Session… show. Without a name the user is asked, the current one offered.
+ * Names the session (`/name <title>` in the chat input, Agent: Rename Session…; an operation of the operations
+ * table, whose guards checked the session is open and writable): pi's `session_info` entry, which the tree's title
+ * and Open Session… show. Without a name the user is asked, the current one offered.
  */
 import * as vscode from "vscode";
 import type { SessionManager } from "../../core/session/session-manager.js";
-import { NO_SESSION_TEXT } from "../operations/operation-guards.js";
 
 /** Longest session name kept (a title, not a message). */
 export const MAX_SESSION_NAME = 200;
 
-/**
- * Ask for a name when `name` is empty, write it, and call `renamed`. Read-only or missing sessions are
- * reported, never thrown.
- */
+/** Ask for a name when `name` is empty, write it, and call `renamed`. */
 export async function renameSession(
-  sm: SessionManager | undefined,
+  sm: SessionManager,
   name: string,
   renamed: (sm: SessionManager) => void,
-  readOnlyReason: () => string | undefined,
 ): Promise<void> {
-  if (!sm) return void vscode.window.showInformationMessage(NO_SESSION_TEXT);
-  const readOnly = readOnlyReason();
-  if (readOnly !== undefined) return void vscode.window.showWarningMessage(readOnly);
   let title = name.trim();
   if (!title) {
     const asked = await vscode.window.showInputBox({

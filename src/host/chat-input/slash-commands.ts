@@ -1,24 +1,20 @@
 /**
  * The chat input's built-in `/` commands, in one table: the completion list shows each with its description
- * and argument hint, and a message whose first word names one runs it instead of going to the model. Another
- * feature adds its command here (one row); pi's prompt templates come after these (a template of the same
- * name is shadowed).
+ * and argument hint, and a message whose first word names one runs it instead of going to the model. Each names the
+ * extension command it runs — an operation of the operations table runs through it (its guards, its refusals, as
+ * from the palette), with the text after the name as its input; another command runs as the palette runs it. Another
+ * feature adds its command here (one row); pi's prompt templates come after these (a template of the same name is
+ * shadowed).
  */
+import type { CommandId } from "../command-ids.js";
+import type { Operations } from "../operations/operations.js";
 
 /** What a built-in command may do. */
 export interface SlashCommandContext {
-  /** Runs an extension command by id (New Session, Fork, Select Model, Export), with its arguments. */
-  runCommand(id: string, ...args: unknown[]): Promise<void>;
-  /** Compact with optional focus instructions. */
-  compact(focus: string | undefined): Promise<void>;
-  /** Names the session (pi's `session_info` entry); an empty name asks for one. */
-  rename(name: string): Promise<void>;
+  /** Runs an extension command by id; `input` goes to an operation of the table (`/compact <focus>`). */
+  runCommand(id: CommandId, input?: string): Promise<void>;
   /** Shows and focuses the session tree. */
   focusTree(): Promise<void>;
-  /** Explore in Parallel from the leaf; `prompt` prefills the prompt question. */
-  explore(prompt: string | undefined): Promise<void>;
-  /** Ask Aside: a read-only side branch from the leaf; without a question, one is asked for. */
-  askAside(question: string | undefined): Promise<void>;
 }
 
 /** One built-in command. */
@@ -44,23 +40,28 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: "compact",
     description: "Summarize older history to free context",
     argumentHint: "[focus]",
-    run: (a, c) => c.compact(a || undefined),
+    run: (a, c) => c.runCommand("agentTree.compact", a),
   },
   { name: "model", description: "Choose the model", run: (_a, c) => c.runCommand("agentTree.selectModel") },
-  { name: "name", description: "Name this session", argumentHint: "<title>", run: (a, c) => c.rename(a) },
+  {
+    name: "name",
+    description: "Name this session",
+    argumentHint: "<title>",
+    run: (a, c) => c.runCommand("agentTree.renameSession", a),
+  },
   { name: "tree", description: "Focus the session tree", run: (_a, c) => c.focusTree() },
   { name: "export", description: "Export the session to HTML", run: (_a, c) => c.runCommand("agentTree.exportHtml") },
   {
     name: "explore",
     description: "Explore in parallel: several branches from here at once",
     argumentHint: "[prompt]",
-    run: (a, c) => c.explore(a || undefined),
+    run: (a, c) => c.runCommand("agentTree.exploreInParallel", a),
   },
   {
     name: "aside",
     description: "Ask aside: a read-only side question that does not move the leaf",
     argumentHint: "<question>",
-    run: (a, c) => c.askAside(a || undefined),
+    run: (a, c) => c.runCommand("agentTree.askAside", a),
   },
   {
     name: "plan",
@@ -70,6 +71,23 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     run: (a, c) => (a ? c.runCommand("agentTree.togglePlanMode", a) : c.runCommand("agentTree.togglePlanMode")),
   },
 ];
+
+/**
+ * The context the chat's slash commands run in: an operation of the table through the table (from the leaf: no
+ * row), any other command as the palette runs it.
+ */
+export function slashCommandContext(d: {
+  operations: Pick<Operations, "spec" | "run">;
+  /** Runs a command that is no operation, as the palette does (`input`, when given, as its argument). */
+  executeCommand(id: CommandId, input?: string): Promise<void>;
+  focusTree(): Promise<void>;
+}): SlashCommandContext {
+  return {
+    runCommand: (id, input) =>
+      d.operations.spec(id) ? d.operations.run(id, undefined, input) : d.executeCommand(id, input),
+    focusTree: () => d.focusTree(),
+  };
+}
 
 /** The built-in `text` invokes (`/name args`), with its arguments; undefined when it names none. */
 export function matchSlashCommand(

@@ -5,7 +5,7 @@
  */
 import { treeRows } from "../../core/rows/tree-row.js";
 import * as vscode from "vscode";
-import { NO_SESSION_TEXT, type Notify } from "../operations/operation-guards.js";
+import type { Notify } from "../common/notifier.js";
 import type { CheckpointActions } from "../checkpoint-actions.js";
 import type { SessionController } from "../session-controller.js";
 import type { AgentWebviewView } from "../webview-view.js";
@@ -32,8 +32,7 @@ export class CompareActions {
 
   /** Compare the path to `entryId` with the path to the current leaf (left: the current branch). */
   compareWithCurrent(entryId: string): void {
-    const sm = this.d.controller.sessionManager;
-    if (!sm) return this.noSession();
+    const { sm } = this.d.controller.requireSession();
     const leaf = sm.getLeafId();
     if (leaf === null) return this.d.notify.info("The current branch is empty: there is nothing to compare with.");
     if (leaf === entryId)
@@ -43,8 +42,6 @@ export class CompareActions {
 
   /** Pick two nodes (branch tips first) and compare their paths. */
   async compareBranches(): Promise<void> {
-    const sm = this.d.controller.sessionManager;
-    if (!sm) return this.noSession();
     const first = await this.pickEnd("Compare Branches (1/2): the first branch", undefined);
     if (first === undefined) return;
     const second = await this.pickEnd("Compare Branches (2/2): compare it with", first);
@@ -55,9 +52,7 @@ export class CompareActions {
   /** Summarize the branch of `entryId` and add the summary at the current leaf. */
   async bringConclusions(entryId: string): Promise<void> {
     const { controller, tree, notify } = this.d;
-    const agent = controller.agent;
-    const sm = controller.sessionManager;
-    if (!agent || !sm) return this.noSession();
+    const { sm, agent } = controller.requireSession();
     const ui = vscodeBringUi(
       (busy, message) =>
         tree.post(busy && message ? { type: "tree/busy", busy, message } : { type: "tree/busy", busy }),
@@ -101,8 +96,7 @@ export class CompareActions {
   }
 
   private open(leftId: string, rightId: string): void {
-    const sm = this.d.controller.sessionManager;
-    if (!sm) return this.noSession();
+    const { sm } = this.d.controller.requireSession();
     try {
       this.d.panels.show(sm, leftId, rightId);
     } catch (e) {
@@ -121,10 +115,6 @@ export class CompareActions {
       placeholder: "Branch tips first; type to filter by text or label",
       matchOnDetail: true,
     });
-  }
-
-  private noSession(): void {
-    this.d.notify.info(NO_SESSION_TEXT);
   }
 }
 

@@ -10,7 +10,7 @@ import type { Credential, ProviderAuthInteraction } from "@earendil-works/pi-ai"
 import * as vscode from "vscode";
 import type { ModelRegistry, ProviderInfo } from "../../core/providers/model-registry.js";
 import { NO_KEY_SOURCE } from "../../core/providers/provider-compose.js";
-import type { Notify } from "../operations/operation-guards.js";
+import type { Notify } from "../common/notifier.js";
 import { LoginCancelled, vscodeAuthInteraction } from "./login-interaction.js";
 import type { ModelService } from "./model-service.js";
 import type { SetupKind } from "./model-picker-rows.js";

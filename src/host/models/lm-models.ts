@@ -24,7 +24,7 @@ const KNOWN_VENDORS: Record<string, string> = { copilot: "GitHub Copilot" };
 /** See the file comment. */
 export class LmModels {
   private registered = new Set<string>();
-  private running: Promise<void> | undefined;
+  private refreshing: Promise<void> | undefined;
   private again = false;
   private readonly sub: { dispose(): unknown };
 
@@ -40,17 +40,17 @@ export class LmModels {
 
   /** Reads VS Code's models and updates the registry (one pass at a time; a change meanwhile reads again). */
   refresh(): Promise<void> {
-    if (this.running) {
+    if (this.refreshing) {
       this.again = true;
-      return this.running;
+      return this.refreshing;
     }
-    this.running = (async () => {
+    this.refreshing = (async () => {
       do {
         this.again = false;
         await this.read();
       } while (this.again);
-    })().finally(() => (this.running = undefined));
-    return this.running;
+    })().finally(() => (this.refreshing = undefined));
+    return this.refreshing;
   }
 
   dispose(): void {

@@ -8,7 +8,7 @@ import * as vscode from "vscode";
 import type { ModelRegistry } from "../../core/providers/model-registry.js";
 import { THINKING_LEVEL_DESCRIPTIONS } from "../../core/providers/thinking-levels.js";
 import type { ThinkingLevel } from "../../core/providers/types.js";
-import type { Notify } from "../operations/operation-guards.js";
+import type { Notify } from "../common/notifier.js";
 import type { SessionController } from "../session-controller.js";
 import type { CredentialActions } from "./credential-actions.js";
 import { modelKey } from "./model-choice.js";

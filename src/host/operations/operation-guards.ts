@@ -1,50 +1,54 @@
 /**
  * What an operation needs before it may start, checked in one place with one wording: a session open, the
- * session writable, the agent idle on the branch it touches, the workspace's files free. Pure: no `vscode`
- * import (the Notify it reports through is the host's Notifier, or a recording fake in tests).
+ * session writable, nothing at work where it acts (the session's one answer, `busyAt`: docs/architecture.md,
+ * "One busy"), the workspace's files free. Pure: no `vscode` import (the Notify it reports through is the host's
+ * Notifier, or a recording fake in tests).
  */
-import type { FilesLock } from "./files-lock.js";
-import { filesBusyText } from "./files-lock.js";
+import type { SessionWork } from "../../core/agent/session-runs.js";
+import type { FilesLock } from "../common/files-lock.js";
+import { filesBusyText } from "../common/files-lock.js";
+import { busyText, NO_SESSION_TEXT } from "../common/guard-texts.js";
+import type { Notify } from "../common/notifier.js";
 
-/** One need of an operation (see the file comment). */
-export type OperationNeed = "session" | "writable" | "idle" | "files";
-
-/** How operations report (src/host/operations/notifier.ts). */
-export interface Notify {
-  /** A transient status line: in one view (the chat, else the tree), the status bar and the log. */
-  status(text: string, kind?: "info" | "error"): void;
-  /** A failure: "what: why", in a notification (not also a status line). */
-  error(what: string, e: unknown): void;
-  info(text: string): void;
-  warn(text: string): void;
-  /** A result with buttons, in a notification (not also a status line); resolves to the button picked. */
-  offer<A extends string>(text: string, ...actions: A[]): PromiseLike<A | undefined>;
-}
+/**
+ * One need of an operation on an entry (undefined: the leaf):
+ * - `session`: a session is open; `writable`: it may be written;
+ * - `idle`: no work at the entry — the leaf's run, a command the user typed or a move when the entry is on the
+ *   current path; a parallel branch, an aside or a subagent when the entry is one of its own;
+ * - `leafIdle`: no work at the leaf (the operation moves the leaf or changes the workspace's files, where the leaf's
+ *   agent works), whatever its entry;
+ * - `branchIdle`: no work at the entry or anywhere below it (an archive or a deletion takes the whole branch);
+ * - `files`: the workspace's files are free (the one FilesLock).
+ */
+export type OperationNeed = "session" | "writable" | "idle" | "leafIdle" | "branchIdle" | "files";
 
 /** What the guards ask about the window's state. */
 export interface GuardState {
   hasSession(): boolean;
   /** Why the open session cannot be written, or undefined when it can (the flag and its reason, together). */
   readOnlyReason(): string | undefined;
+  /** The work at `entryId` (undefined: the leaf), or undefined: the session's `busyAt`. */
+  busyAt(entryId: string | undefined): SessionWork | undefined;
+  /** The work at `entryId` or below it, or undefined (`SessionRuns.busyWithin`). */
+  busyWithin(entryId: string): SessionWork | undefined;
   /**
-   * True when the agent is working on the branch that holds `entryId` (undefined: the current branch). One agent
-   * runs per session today, so a reply makes every branch busy; with several agents, only their branches.
+   * Holds the leaf for an operation while it asks and works (a branch switch with its questions): registered with the
+   * session as work at the leaf, so a second one is refused. Returns the release.
    */
-  agentBusy(entryId: string | undefined): boolean;
+  hold(label: string): () => void;
   /** The window's one lock on the workspace's files. */
   files: FilesLock;
 }
-
-/** Said when an operation needs a session and none is open. */
-export const NO_SESSION_TEXT = "No Agent session is open: open the Agent view first.";
-
-/** Said when an operation needs the agent idle and a reply is streaming. */
-export const STREAMING_TEXT = "A reply or a command is running: abort it (Agent: Abort) first.";
 
 /** Why an operation may not start: how loudly to say it, and what. */
 export interface Refusal {
   level: "info" | "warn";
   text: string;
+}
+
+/** How a busy entry is said: a hold of the host's informs (the user caused it), anything running warns. */
+function busyRefusal(work: SessionWork): Refusal {
+  return { level: work.kind === "operation" ? "info" : "warn", text: busyText(work) };
 }
 
 /** The first need of `needs` that is not met for an operation on `entryId`, or undefined when all are. */
@@ -64,8 +68,17 @@ export function refusal(
         break;
       }
       case "idle":
-        if (state.agentBusy(entryId)) return { level: "warn", text: STREAMING_TEXT };
+      case "leafIdle":
+      case "branchIdle": {
+        const work =
+          need === "leafIdle"
+            ? state.busyAt(undefined)
+            : need === "branchIdle" && entryId !== undefined
+              ? state.busyWithin(entryId)
+              : state.busyAt(entryId);
+        if (work) return busyRefusal(work);
         break;
+      }
       case "files": {
         const holder = state.files.heldBy;
         if (holder !== undefined) return { level: "info", text: filesBusyText(holder) };

@@ -13,7 +13,7 @@ import type { HostToWebview, WatchedBranchDto } from "../../shared/protocol.js";
 import { usageOf } from "../chat-dto.js";
 import { ChatPath } from "../chat-path.js";
 import { ChatSync } from "../chat-sync.js";
-import type { Notify } from "../operations/operation-guards.js";
+import type { Notify } from "../common/notifier.js";
 import { newestEntryOf } from "./branch-lookup.js";
 
 /** What the watch reads from the session. */

@@ -1,21 +1,23 @@
 /**
  * The editor side of branches that run beside the user's (docs/parallel.md): **Explore in Parallel…** (its three
- * questions, the copies, live progress per branch, the finish summary), **Stop Branch**, **Stop All Branches**,
- * **Adopt This Branch** (the branch's files brought in by the three-way merge of Bring Conclusions Here, then the
- * leaf moved to its newest entry), **Archive Other Branches**, **Ask Aside…**, the chat's `/explore` and `/aside`,
- * and the removal of copies no branch needs any more. Each action reports its own failures; none throws.
+ * questions, the copies, progress per branch, the finish summary), **Stop Branch**, **Stop All Branches**, **Adopt
+ * This Branch** (the branch's files brought in by the three-way merge of Bring Conclusions Here, then the leaf moved
+ * to its newest entry), **Archive Other Branches**, **Ask Aside…** (also the chat's `/explore` and `/aside`), and the
+ * removal of copies no branch needs any more. They run through the operations table, whose guards checked the
+ * session (open, writable, nothing running where it acts). Which branches run is the session's run registry's to
+ * say (running-branches.ts); each action reports its own failures; none throws.
  */
 import fs from "node:fs";
 import path from "node:path";
 import * as vscode from "vscode";
 import { findCheckpointForEntry } from "../../core/checkpoints/session-link.js";
-import { keyEnvValues, withoutKeys } from "../../core/providers/api-key.js";
+import { withoutKeys } from "../../core/providers/api-key.js";
 import { errorText } from "../../core/error-text.js";
 import type { SystemPromptProvider } from "../../core/prompt/workspace-prompt.js";
 import type { ModelInfo } from "../../core/providers/types.js";
 import { askAside } from "../../core/parallel/aside.js";
 import { removeOrphanCopies, type BranchCopyInfo } from "../../core/parallel/branch-copy.js";
-import type { BranchEvent, BranchOutcome } from "../../core/parallel/branch-run.js";
+import type { BranchOutcome } from "../../core/parallel/branch-run.js";
 import {
   exploreInParallel,
   MAX_PARALLEL_BRANCHES,
@@ -24,7 +26,6 @@ import {
 } from "../../core/parallel/explore.js";
 import { ARCHIVE_MARKER_TYPE } from "../../core/session/entry-kinds.js";
 import { SessionManager } from "../../core/session/session-manager.js";
-import type { AgentSession } from "../../core/agent/agent-session.js";
 import { findSandbox } from "../../core/tools/sandbox.js";
 import type { AgentTool, ToolApprovalPolicy } from "../../core/tools/types.js";
 import type { AsideDto, HostToWebview } from "../../shared/protocol.js";
@@ -32,16 +33,15 @@ import type { CheckpointActions } from "../checkpoint-actions.js";
 import type { CheckpointService } from "../checkpoint-service.js";
 import { askFilesModal } from "../compare/vscode-bring-ui.js";
 import { modelKey } from "../models/model-choice.js";
-import type { FilesLock } from "../operations/files-lock.js";
-import { NO_SESSION_TEXT, type Notify } from "../operations/operation-guards.js";
+import type { Notify } from "../common/notifier.js";
 import type { SessionController } from "../session-controller.js";
 import { branchApprovalText, branchBashPlace, type BranchBashPlace } from "../sandbox-choice.js";
 import { autoApproveSetting, sandboxSettings } from "../settings.js";
 import { summarizeToolCall } from "../tool-approval.js";
 import { adoptBranchFiles, ADOPT_FILES_TITLE } from "./adopt-flow.js";
 import { branchRunOf, newestEntryOf, otherBranchesOf } from "./branch-lookup.js";
-import type { BranchWatch, RunningBranch } from "./branch-watch.js";
 import { exploreSummaryMarkdown, firstLines, type SummaryBranch } from "./explore-summary.js";
+import { liveBranchIds, runningBranchAt } from "./running-branches.js";
 
 /** What the actions need from the rest of the host. */
 export interface ParallelDeps {
@@ -64,50 +64,21 @@ export interface ParallelDeps {
   revealInTree(entryId: string): void;
   /** How the actions report (the one notifier). */
   notify: Notify;
-  /** The window's one lock on the workspace's files: Adopt This Branch brings files in under it. */
-  lock: FilesLock;
   /** Where copies live: `<globalStorage>/branch-copies`; undefined: no copies (a remote storage). */
   copiesDir: string | undefined;
   log: vscode.LogOutputChannel;
-  /** How many branches run now (the tree's title bar shows Stop All Branches while some do). */
-  onRunningChanged?(count: number): void;
   /** The chat view: an aside's question and answer, marked as an aside (chat/aside). */
   postChat?(msg: Extract<HostToWebview, { type: "chat/aside" }>): void;
-  /** The tree view: running branches show on their newest rows (tree/running). */
-  postTree?(msg: Extract<HostToWebview, { type: "tree/running" }>): void;
-  /** The chat's watch of a running branch (branch-watch.ts): every branch's events, and how each ended. */
-  watcher?: Pick<BranchWatch, "event" | "ended">;
 }
 
 /** The button of Adopt This Branch's question. */
 export const ADOPT_CHOICE = "Adopt";
-
-/** The tree's running rows are sent at most this often while branches stream. */
-const RUNNING_POST_MS = 250;
 
 /** The setting agentTree.parallel.maxCopiesSizeMB in bytes (default 2 GiB). */
 function copiesCapBytes(): number {
   const v = vscode.workspace.getConfiguration("agentTree").get<unknown>("parallel.maxCopiesSizeMB");
   const mb = typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 2048;
   return Math.round(mb * 1024 * 1024);
-}
-
-/** Live state of one running branch, for the progress line. */
-interface LiveBranch {
-  number: number;
-  /** How the chat's watch banner names it: "Branch 2 of 3", "The aside". */
-  label: string;
-  /** Its first entry, once written. */
-  id?: string;
-  state: "starting" | "streaming" | "tool" | BranchOutcome["state"];
-  tool?: string;
-  /** Tokens of the finished replies, plus an estimate of the streaming one. */
-  tokens: number;
-  /** Tokens of the finished replies. */
-  tokensDone?: number;
-  /** The newest message entry: the row that shows the branch running. */
-  tipId?: string;
-  stop(): void;
 }
 
 /** The text of a user row (the prompt prefilled when exploring from it). */
@@ -121,9 +92,6 @@ function userText(content: unknown): string {
 
 /** See the file comment. */
 export class ParallelActions {
-  /** Running branches by their first entry. */
-  private readonly live = new Map<string, LiveBranch>();
-
   constructor(private readonly d: ParallelDeps) {}
 
   private unwatch: (() => void) | undefined;
@@ -147,16 +115,14 @@ export class ParallelActions {
     });
   }
 
-  /** The first entries of the branches this window runs now. */
-  liveBranchIds(): ReadonlySet<string> {
-    return new Set(this.live.keys());
+  /** The first entries of the branches the current session runs now (its run registry). */
+  private liveBranchIds(): ReadonlySet<string> {
+    return liveBranchIds(this.d.controller.agent?.runs);
   }
 
   /** Explore in Parallel… from `entryId` (a row), else from the leaf; `prompt` skips the prompt question's default. */
   async explore(entryId?: string, prompt?: string): Promise<void> {
-    const open = this.writableSession();
-    if (!open) return;
-    const { sm, agent } = open;
+    const { sm, agent } = this.d.controller.requireSession();
     if (!this.d.copiesDir)
       return this.d.notify.warn("Explore in Parallel needs a local storage folder for its copies.");
     const node = entryId ?? sm.getLeafId() ?? (await this.d.pickNode("Explore in Parallel: from which node?"));
@@ -197,7 +163,6 @@ export class ParallelActions {
       this.d.notify.status("No files were recorded at that node: the branches start from the workspace as it is now.");
     }
 
-    const live: LiveBranch[] = [];
     const registry = await this.d.controller.models();
     let exploration: Exploration | undefined;
     try {
@@ -205,7 +170,7 @@ export class ParallelActions {
       const place = branchBashPlace(sandboxSettings(), await findSandbox());
       this.logToolPlaces(place, mcpTools);
       exploration = await exploreInParallel({
-        sessionManager: sm,
+        session: agent,
         parentId,
         prompt: text,
         count,
@@ -223,43 +188,14 @@ export class ParallelActions {
           extraTools: mcpTools,
         },
         approveFor: (i) => this.approvalFor(`Branch ${i + 1} of ${count}`, place),
-        modelRegistry: registry,
-        secretValues: () => keyEnvValues(process.env, registry),
         thinkingLevel: agent.getThinkingLevel(),
         ...(this.d.systemPrompt ? { systemPrompt: this.d.systemPrompt } : {}),
-        // Branches start inside the call: their first events come before it returns.
-        onEvent: (i, e) => {
-          live[i] ??= {
-            number: i + 1,
-            label: `Branch ${i + 1} of ${count}`,
-            state: "starting",
-            tokens: 0,
-            stop: () => exploration?.branches[i]?.stop(),
-          };
-          this.onBranchEvent(live[i], e);
-        },
       });
     } catch (e) {
       return this.d.notify.error("Explore in Parallel", e);
     }
-    exploration.branches.forEach((b, i) => {
-      live[i] ??= {
-        number: i + 1,
-        label: `Branch ${i + 1} of ${count}`,
-        state: "starting",
-        tokens: 0,
-        stop: () => b.stop(),
-      };
-      void b.outcome.then((o) => {
-        if (o.branchId) this.d.watcher?.ended(o.branchId, o.state, o.error);
-      });
-    });
-    const outcomes = await this.progress(
-      exploration.branches.length,
-      live,
-      () => exploration.stopAll(),
-      exploration.done,
-    );
+    const started = exploration;
+    const outcomes = await this.progress(started);
     const branches: SummaryBranch[] = outcomes.map((outcome, i) => ({
       number: i + 1,
       model: modelKey(exploration.branches[i].model),
@@ -270,9 +206,7 @@ export class ParallelActions {
 
   /** Ask Aside…: a read-only side question from the leaf, whether or not the main branch runs. */
   async askAside(question?: string): Promise<void> {
-    const open = this.writableSession();
-    if (!open) return;
-    const { sm, agent } = open;
+    const { agent } = this.d.controller.requireSession();
     const model = agent.getModel();
     if (!model) return this.d.notify.warn("Choose a model first (Agent: Select Model…).");
     const asked =
@@ -283,16 +217,6 @@ export class ParallelActions {
         validateInput: (v) => (v.trim() === "" ? "Ask something" : undefined),
       }));
     if (!asked?.trim()) return;
-    const registry = await this.d.controller.models();
-    let stop: (() => void) | undefined;
-    const controllerAbort = new AbortController();
-    const asideBranch: LiveBranch = {
-      number: 0,
-      label: "The aside",
-      state: "streaming",
-      tokens: 0,
-      stop: () => controllerAbort.abort(),
-    };
     this.d.notify.status("Asking aside…");
     // The chat shows the aside apart from the path's messages, as it goes.
     let asideId: string | undefined;
@@ -313,20 +237,14 @@ export class ParallelActions {
     };
     const extraTools = (await this.d.mcpTools?.(true)) ?? [];
     const outcome = await askAside({
-      sessionManager: sm,
+      session: agent,
       question: asked,
       extraTools,
       model,
       cwd: this.d.cwd,
-      modelRegistry: registry,
       ...(this.d.systemPrompt ? { systemPrompt: this.d.systemPrompt } : {}),
-      secretValues: () => keyEnvValues(process.env, registry),
-      signal: controllerAbort.signal,
       onEvent: (e) => {
-        if (e.type === "branch_entry" && !stop) {
-          stop = () => controllerAbort.abort();
-          this.live.set(e.entryId, asideBranch);
-          this.d.onRunningChanged?.(this.live.size);
+        if (e.type === "branch_entry" && asideId === undefined) {
           asideId = e.entryId;
           showAside("running");
         }
@@ -334,18 +252,12 @@ export class ParallelActions {
           answer = e.message.content.map((c) => (c.type === "text" ? c.text : "")).join("") || answer;
           showAside("running");
         }
-        this.onBranchEvent(asideBranch, e);
       },
     }).catch((e: unknown) => {
       this.d.notify.status(`Ask Aside: ${errorText(e)}`, "error");
       return undefined;
     });
     if (!outcome) return;
-    if (outcome.branchId) {
-      this.live.delete(outcome.branchId);
-      this.d.watcher?.ended(outcome.branchId, outcome.state, outcome.error);
-    }
-    this.d.onRunningChanged?.(this.live.size);
     const branchId = outcome.branchId;
     answer = outcome.finalText || answer;
     showAside(outcome.state, outcome.error);
@@ -374,35 +286,20 @@ export class ParallelActions {
     }
   }
 
-  /** Stop Branch: the running branch holding `entryId`. */
+  /** Stop Branch: the running branch holding `entryId` (the session's run registry says which). */
   stopBranch(entryId: string): void {
-    const sm = this.d.controller.sessionManager;
-    if (!sm) return this.noSession();
-    const branch = this.liveBranchOf(entryId);
-    if (!branch) return this.d.notify.info("That row is not on a running branch.");
-    branch.stop();
+    const work = runningBranchAt(this.d.controller.agent, entryId);
+    if (!work?.run) return this.d.notify.info("That row is not on a running branch.");
+    work.run.stop();
     this.d.notify.status("Stopping the branch; what it said so far is kept.");
   }
 
-  /** The running branch holding `entryId` (the chat watches it instead of moving the leaf), if one does. */
-  runningBranchOf(entryId: string): RunningBranch | undefined {
-    const branch = this.liveBranchOf(entryId);
-    return branch?.id === undefined ? undefined : { branchId: branch.id, label: branch.label };
-  }
-
-  /** The running branch whose path holds `entryId`. */
-  private liveBranchOf(entryId: string): LiveBranch | undefined {
-    const sm = this.d.controller.sessionManager;
-    if (!sm || this.live.size === 0 || !sm.hasEntry(entryId)) return undefined;
-    const ids = new Set(sm.getPathEnvelopes(entryId).map((e) => e.id));
-    return [...this.live.entries()].find(([id]) => ids.has(id))?.[1];
-  }
-
-  /** Stop All Branches. */
+  /** Stop All Branches: every run off the leaf of the current session. */
   stopAll(): void {
-    if (this.live.size === 0) return this.d.notify.info("No branch is running.");
-    for (const b of this.live.values()) b.stop();
-    this.d.notify.status(`Stopping ${this.live.size} running branch(es).`);
+    const running = this.d.controller.agent?.runs.offLeaf() ?? [];
+    if (running.length === 0) return this.d.notify.info("No branch is running.");
+    for (const work of running) work.run?.stop();
+    this.d.notify.status(`Stopping ${running.length} running branch(es).`);
   }
 
   /**
@@ -412,14 +309,11 @@ export class ParallelActions {
    */
   async adopt(entryId: string): Promise<void> {
     const { controller } = this.d;
-    const sm = controller.sessionManager;
-    const agent = controller.agent;
-    if (!sm || !agent) return this.noSession();
+    const { sm, agent } = controller.requireSession();
+    // Its guards found no run at the entry: the branch ended (or was cut off).
     const run = branchRunOf(sm, entryId, this.liveBranchIds());
     if (!run || run.kind !== "explore")
       return this.d.notify.info("That row is not on a branch of Explore in Parallel.");
-    if (run.state === "running")
-      return this.d.notify.warn("That branch is still running: stop it or wait for it first.");
     const tip = newestEntryOf(sm, run.branchId);
     const nodeId = sm.getEnvelope(run.branchId)?.parentId ?? null;
     const files = await this.d.files.bringFiles(sm);
@@ -444,11 +338,12 @@ export class ParallelActions {
 
   /** Archive Other Branches: the other branches started together with the one holding `entryId`. */
   async archiveOthers(entryId: string): Promise<void> {
-    const sm = this.d.controller.sessionManager;
-    if (!sm) return this.noSession();
-    const run = branchRunOf(sm, entryId, this.liveBranchIds());
+    const { sm } = this.d.controller.requireSession();
+    const live = this.liveBranchIds();
+    const run = branchRunOf(sm, entryId, live);
     if (!run) return this.d.notify.info("That row is not on a branch run in parallel.");
-    const others = otherBranchesOf(sm, run).filter((id) => !this.live.has(id));
+    // Branches still running are left as they are.
+    const others = otherBranchesOf(sm, run).filter((id) => !live.has(id));
     const onPath = new Set(sm.getPathEnvelopes().map((e) => e.id));
     const archivable = others.filter((id) => !onPath.has(id) && !sm.isArchived(id));
     for (const id of archivable) sm.archiveBranch(id);
@@ -465,9 +360,10 @@ export class ParallelActions {
     if (!dir || !fs.existsSync(dir)) return;
     const workspace = await this.d.checkpoints.workspace();
     const current = this.d.controller.sessionManager;
+    const live = this.liveBranchIds();
     const isOrphan = async (info: BranchCopyInfo): Promise<boolean> => {
       if (!info.branchId || !info.sessionFile || !fs.existsSync(info.sessionFile)) return true;
-      if (this.live.has(info.branchId)) return false;
+      if (live.has(info.branchId)) return false;
       const sm =
         current?.getSessionFile() === info.sessionFile
           ? current
@@ -496,82 +392,33 @@ export class ParallelActions {
     ).catch((e: unknown) => this.d.log.warn(`Removing branch copies failed: ${errorText(e)}`));
   }
 
-  private onBranchEvent(branch: LiveBranch | undefined, e: BranchEvent): void {
-    if (!branch) return;
-    if (e.type === "branch_entry") branch.id ??= e.entryId;
-    if (branch.id !== undefined) this.d.watcher?.event(branch.id, e);
-    if (e.type === "branch_entry" && branch.state === "starting") {
-      branch.state = "streaming";
-      this.live.set(e.entryId, branch);
-      this.d.onRunningChanged?.(this.live.size);
-    } else if (e.type === "message_end") {
-      branch.tipId = e.entryId;
-      if (e.message.role === "assistant") {
-        branch.tokensDone = (branch.tokensDone ?? 0) + e.message.usage.totalTokens;
-        branch.tokens = branch.tokensDone;
-      }
-      if (e.message.role === "toolResult") branch.tool = undefined;
-    } else if (e.type === "tool_execution_start") {
-      branch.state = "tool";
-      branch.tool = e.toolName;
-    } else if (e.type === "message_update") {
-      branch.state = "streaming";
-      const chars = e.message.content.reduce(
-        (n, c) => n + (c.type === "text" ? c.text.length : c.type === "thinking" ? c.thinking.length : 0),
-        0,
-      );
-      branch.tokens = (branch.tokensDone ?? 0) + (e.message.usage.output || Math.ceil(chars / 4));
-    } else if (e.type === "agent_end") {
-      for (const [id, b] of this.live) if (b === branch) this.live.delete(id);
-      this.d.onRunningChanged?.(this.live.size);
-    }
-    this.scheduleRunningPost();
-  }
-
-  private runningTimer: NodeJS.Timeout | undefined;
-
-  /** Sends the running rows to the tree, at most every RUNNING_POST_MS (and once more when none runs). */
-  private scheduleRunningPost(): void {
-    if (this.runningTimer || !this.d.postTree) return;
-    this.runningTimer = setTimeout(() => {
-      this.runningTimer = undefined;
-      const branches = [...new Set(this.live.values())]
-        .filter((b) => b.tipId !== undefined)
-        .map((b) => ({ tipId: b.tipId as string, tokens: b.tokens, ...(b.tool ? { tool: b.tool } : {}) }));
-      this.d.postTree?.({ type: "tree/running", branches });
-    }, RUNNING_POST_MS);
-  }
-
-  /** A cancellable notification with one line per branch until all end; cancelling stops them all. */
-  private progress(
-    count: number,
-    live: LiveBranch[],
-    stopAll: () => void,
-    done: Promise<BranchOutcome[]>,
-  ): Promise<BranchOutcome[]> {
+  /**
+   * A cancellable notification with one line per branch — each branch's run says where it is (AgentRun.progress) —
+   * until all end; cancelling stops them all.
+   */
+  private progress(exploration: Exploration): Promise<BranchOutcome[]> {
+    const { branches } = exploration;
     return Promise.resolve(
       vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
-          title: `Explore in Parallel: ${count} branches`,
+          title: `Explore in Parallel: ${branches.length} branches`,
           cancellable: true,
         },
         async (progress, token) => {
-          token.onCancellationRequested(stopAll);
+          token.onCancellationRequested(() => exploration.stopAll());
           const line = (): string =>
-            live
+            branches
               .map((b) => {
-                const what = b.state === "tool" ? `running ${b.tool ?? "a tool"}` : b.state;
-                return `B${b.number} ${what}${b.tokens ? ` · ${b.tokens} tok` : ""}`;
+                const p = b.run?.progress();
+                const state = p?.state ?? "starting";
+                const what = state === "tool" ? `running ${p?.tool ?? "a tool"}` : state;
+                return `B${b.index + 1} ${what}${p?.tokens ? ` · ${p.tokens} tok` : ""}`;
               })
               .join(" | ");
           const timer = setInterval(() => progress.report({ message: line() }), 500);
           try {
-            const outcomes = await done;
-            outcomes.forEach((o, i) => {
-              if (live[i]) live[i].state = o.state;
-            });
-            return outcomes;
+            return await exploration.done;
           } finally {
             clearInterval(timer);
           }
@@ -705,21 +552,6 @@ export class ParallelActions {
       if (choice === "Allow Always") always.add(request.toolName);
       return choice === "Allow" || choice === "Allow Always" ? { approved: true } : { approved: false };
     };
-  }
-
-  /** The open session and its agent when it may be written; otherwise says why (no session, read-only). */
-  private writableSession(): { sm: SessionManager; agent: AgentSession } | undefined {
-    const { controller } = this.d;
-    const sm = controller.sessionManager;
-    const agent = controller.agent;
-    if (!sm || !agent) return void this.noSession();
-    const readOnly = controller.readOnlyReason();
-    if (readOnly !== undefined) return void this.d.notify.warn(readOnly);
-    return { sm, agent };
-  }
-
-  private noSession(): void {
-    this.d.notify.info(NO_SESSION_TEXT);
   }
 }
 

@@ -2,7 +2,6 @@
  * Ask Aside in the core: a read-only side question asked while the user's agent streams a slow reply. The aside
  * answers first, the main reply completes, the leaf stays on the main branch and its context holds no aside.
  */
-import { testModels } from "../../util/test-models.js";
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { readBranchRuns } from "../../../src/core/parallel/branch-run-lines.js";
@@ -47,12 +46,10 @@ describe("ask aside (core)", { timeout: 60_000 }, () => {
     await streaming;
     const leafAtAsk = sm.getLeafId();
     const aside = await askAside({
-      sessionManager: sm,
+      session: agent,
       question: "ASIDE: what is the secret word?",
       model: openAIModel(fake),
-      modelRegistry: testModels(),
       cwd: tmp.dir,
-      getApiKey: async () => "test-key",
     });
     assert.equal(agent.isStreaming, true, "the aside did not wait for the running turn");
     await main;
@@ -91,12 +88,10 @@ describe("ask aside (core)", { timeout: 60_000 }, () => {
     };
     const before = fake.requests.length;
     const aside = await askAside({
-      sessionManager: sm,
+      session: newAgent(sm).agent,
       question: "ASIDE: which docs?",
       model: openAIModel(fake),
-      modelRegistry: testModels(),
       cwd: tmp.dir,
-      getApiKey: async () => "test-key",
       extraTools: [search],
     });
     assert.equal(aside.state, "done", aside.error);
@@ -110,10 +105,9 @@ describe("ask aside (core)", { timeout: 60_000 }, () => {
     const sm = SessionManager.inMemory(tmp.dir);
     await assert.rejects(
       askAside({
-        sessionManager: sm,
+        session: newAgent(sm).agent,
         question: "  ",
         model: openAIModel(fake),
-        modelRegistry: testModels(),
         cwd: tmp.dir,
       }),
       /needs a question/,

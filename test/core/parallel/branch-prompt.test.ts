@@ -3,7 +3,6 @@
  * prompt replayed at its start (its tools, its folder), so replaying the branch gives the prompt it ran under;
  * without a prompt of its own a branch sends the one in force at its start node. The main path is untouched.
  */
-import { testModels } from "../../util/test-models.js";
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { askAside, ASIDE_TOOL_NAMES } from "../../../src/core/parallel/aside.js";
@@ -38,7 +37,6 @@ describe("branch system prompt (core)", { timeout: 60_000 }, () => {
     const sm = await SessionManager.create(tmp.dir, tmp.dir);
     const { agent } = newAgent(sm, {
       model: openAIModel(fake),
-      modelRegistry: testModels(),
       tools: createWorkspaceTools(tmp.dir),
       systemPrompt: "You are terse. MAINPROMPT",
     });
@@ -49,12 +47,10 @@ describe("branch system prompt (core)", { timeout: 60_000 }, () => {
     assert.ok(mainSystem, "the main run recorded its prompt");
 
     const aside = await askAside({
-      sessionManager: sm,
+      session: agent,
       question: "ASIDEQ what now?",
       model: openAIModel(fake),
-      modelRegistry: testModels(),
       cwd: tmp.dir,
-      getApiKey: async () => "test-key",
       systemPrompt: "You are terse. MAINPROMPT",
     });
     assert.equal(aside.state, "done", aside.error);
@@ -80,16 +76,14 @@ describe("branch system prompt (core)", { timeout: 60_000 }, () => {
     const leaf = sm.getLeafId();
     const copyDir = tmp.dir + "/copy-folder";
     const withProvider = await runBranch({
-      sessionManager: sm,
+      session: agent,
       parentId: leaf,
       prompt: "PROVIDERQ",
       model: openAIModel(fake),
-      modelRegistry: testModels(),
       kind: "explore",
       groupId: "g1",
       tools: [],
       cwd: copyDir,
-      getApiKey: async () => "test-key",
       systemPrompt: async (tools) => normalizePromptOptions({ cwd: tmp.dir, tools: [...tools] }),
     });
     assert.equal(withProvider.state, "done", withProvider.error);
@@ -98,16 +92,14 @@ describe("branch system prompt (core)", { timeout: 60_000 }, () => {
     assert.match(systemPromptAt(sm, leaf), /Recorded MAINPROMPT/, "the main path's prompt is unchanged");
 
     const plain = await runBranch({
-      sessionManager: sm,
+      session: agent,
       parentId: leaf,
       prompt: "PLAINQ",
       model: openAIModel(fake),
-      modelRegistry: testModels(),
       kind: "explore",
       groupId: "g2",
       tools: [],
       cwd: tmp.dir,
-      getApiKey: async () => "test-key",
     });
     assert.equal(plain.state, "done", plain.error);
     assert.match(systemOf(requestWith("PLAINQ")), /Recorded MAINPROMPT/, "the prompt in force at the start node");

@@ -4,7 +4,6 @@
  * that cannot be made fails its branch with a clear error. git is the real one, behind a wrapper that makes the
  * copy's `checkout-index` slow (or fail), so the branch reliably runs ahead of its files.
  */
-import { testModels } from "../../util/test-models.js";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -18,7 +17,7 @@ import type { SessionManager } from "../../../src/core/session/session-manager.j
 import { createWorkspaceTools } from "../../../src/core/tools/index.js";
 import type { FakeRequestBody } from "../../util/fake-provider-common.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { openAIModel } from "../agent/helpers.js";
+import { newAgent, openAIModel } from "../agent/helpers.js";
 import { tempWorkspacePerTest } from "../checkpoints/helpers.js";
 import { exploreFromTurn, sessionWithTurn } from "./helpers.js";
 
@@ -75,17 +74,15 @@ function branchOnCopy(
   onEvent?: (e: BranchEvent) => void,
 ): Promise<BranchOutcome> {
   return runBranch({
-    sessionManager: sm,
+    session: newAgent(sm).agent,
     parentId: nodeId,
     prompt,
     model: openAIModel(fake),
-    modelRegistry: testModels(),
     kind: "explore",
     groupId: "g",
     tools: createWorkspaceTools(copy.dir),
     cwd: copy.dir,
     copy,
-    getApiKey: async () => "test-key",
     ...(onEvent ? { onEvent } : {}),
   });
 }

@@ -7,6 +7,7 @@
 import * as fs from "node:fs";
 import { FAKE_CUSTOM_MODELS, openAIModel } from "../../util/fake-models.js";
 import { ModelRegistry } from "../../../src/core/providers/model-registry.js";
+import { AgentSession } from "../../../src/core/agent/agent-session.js";
 import { runBranch } from "../../../src/core/parallel/branch-run.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { createWorkspaceTools } from "../../../src/core/tools/index.js";
@@ -17,20 +18,25 @@ async function main(): Promise<void> {
   const leaf = sm.getLeafId();
   const model = openAIModel({ baseURL });
   const modelRegistry = await ModelRegistry.create({ custom: FAKE_CUSTOM_MODELS });
+  const session = new AgentSession({
+    sessionManager: sm,
+    cwd: folder,
+    modelRegistry,
+    getApiKey: async () => "test-key",
+    tools: [],
+  });
   fs.writeSync(1, `leaf ${leaf}\n`);
   await Promise.all(
     [0, 1, 2].map((i) =>
       runBranch({
-        sessionManager: sm,
+        session,
         parentId: leaf,
         prompt: `CRASH branch ${i}`,
         model,
-        modelRegistry,
         kind: "explore",
         groupId: "crash",
         tools: createWorkspaceTools(folder),
         cwd: folder,
-        getApiKey: async () => "test-key",
         onEvent: (e) => {
           if (e.type === "branch_entry") fs.writeSync(1, `ack ${e.entryId}\n`);
         },

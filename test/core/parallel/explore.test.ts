@@ -4,7 +4,6 @@
  * The leaf, the workspace and the main branch's context stay as they were; each branch's context is its own path;
  * the branches' files are checkpointed in the folder's own store, so the three-way merge brings one of them in.
  */
-import { testModels } from "../../util/test-models.js";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -36,13 +35,11 @@ describe("explore in parallel (core)", { timeout: 120_000 }, () => {
     const engine = cps.engine(t.ws)!;
     const events: string[] = [];
     const exploration = await exploreInParallel({
-      sessionManager: sm,
+      session: agent,
       parentId: nodeId,
       prompt: "EXPLORE-TASK: rewrite app.txt",
       count: 3,
       models: [openAIModel(fake), openAIModel(fake, { id: "fake-model-2" })],
-      modelRegistry: testModels(),
-      getApiKey: async () => "test-key",
       isolation: { folder: t.ws, storeDir: engine.storeDir, checkpointId, copiesDir, capBytes: 64 * 1024 * 1024 },
       onEvent: (i, e) => {
         if (e.type === "tool_execution_start") events.push(`${i}:${e.toolName}`);
@@ -163,16 +160,15 @@ describe("explore in parallel (core)", { timeout: 120_000 }, () => {
   });
 
   it("refuses a run over the copies' size cap with a clear message, and writes nothing", async () => {
-    const { sm, cps, nodeId, checkpointId } = await sessionWithTurn(fake, t.root, t.ws, t.store);
+    const { sm, cps, agent, nodeId, checkpointId } = await sessionWithTurn(fake, t.root, t.ws, t.store);
     const before = sm.getEntryCount();
     await assert.rejects(
       exploreInParallel({
-        sessionManager: sm,
+        session: agent,
         parentId: nodeId,
         prompt: "try",
         count: 2,
         models: [openAIModel(fake)],
-        modelRegistry: testModels(),
         isolation: {
           folder: t.ws,
           storeDir: cps.engine(t.ws)!.storeDir,
@@ -211,7 +207,7 @@ describe("explore in parallel (core)", { timeout: 120_000 }, () => {
       let settled = 0;
       for (const b of exploration.branches) void b.outcome.finally(() => ++settled === 2 && resolve());
     });
-    const stalled = exploration.branches.find((b) => b.running);
+    const stalled = exploration.branches.find((b) => b.run?.running === true);
     assert.ok(stalled);
     stalled.stop();
     const outcomes = await exploration.done;

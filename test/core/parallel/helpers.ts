@@ -1,5 +1,4 @@
 /** Shared set-up of the parallel-branch tests: a workspace with checkpoints, a session with one turn, fake replies. */
-import { testModels } from "../../util/test-models.js";
 import fs from "node:fs";
 import path from "node:path";
 import { TurnCheckpoints, WorkspaceCheckpoints, findCheckpointForEntry } from "../../../src/core/checkpoints/index.js";
@@ -70,7 +69,6 @@ export async function sessionWithTurn(
   const { agent } = newAgent(sm, {
     cwd: ws,
     model: openAIModel(fake),
-    modelRegistry: testModels(),
     tools: undefined,
     checkpoints: new TurnCheckpoints(cps),
   });
@@ -92,13 +90,11 @@ export function exploreFromTurn(
   options: { count: number; env?: NodeJS.ProcessEnv; tools?: BranchTools; capBytes?: number; prompt?: string },
 ): Promise<Exploration> {
   return exploreInParallel({
-    sessionManager: setup.sm,
+    session: setup.agent,
     parentId: setup.nodeId,
     prompt: options.prompt ?? "go",
     count: options.count,
     models: [openAIModel(fake)],
-    modelRegistry: testModels(),
-    getApiKey: async () => "test-key",
     isolation: {
       folder: where.ws,
       storeDir: setup.cps.engine(where.ws)!.storeDir,

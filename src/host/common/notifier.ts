@@ -2,12 +2,24 @@
  * The one way the extension tells the user how an operation went, each message in one place: a transient status
  * line in one view (status-place.ts: the chat, else the tree) mirrored in the status bar and the log; a
  * notification for what must not be missed (a failure, a refusal, a result with buttons), which then is not also a
- * status line. Made before everything that reports, so no action needs another action to speak.
+ * status line. Made before everything that reports, so no action needs another action to speak. Shared by every
+ * feature (the operations table's guards say their refusals through it too).
  */
 import * as vscode from "vscode";
 import { errorText } from "../../core/error-text.js";
 import { showStatus, type StatusView } from "../status-place.js";
-import type { Notify } from "./operation-guards.js";
+
+/** How the extension reports (the Notifier below, or a recording fake in tests). */
+export interface Notify {
+  /** A transient status line: in one view (the chat, else the tree), the status bar and the log. */
+  status(text: string, kind?: "info" | "error"): void;
+  /** A failure: "what: why", in a notification (not also a status line). */
+  error(what: string, e: unknown): void;
+  info(text: string): void;
+  warn(text: string): void;
+  /** A result with buttons, in a notification (not also a status line); resolves to the button picked. */
+  offer<A extends string>(text: string, ...actions: A[]): PromiseLike<A | undefined>;
+}
 
 /** See the file comment. */
 export class Notifier implements Notify {
