@@ -28,6 +28,7 @@ import { offerSaveAgain } from "./save-again.js";
 import { routeWebviewMessage } from "./message-router.js";
 import type { HostToWebview } from "../shared/protocol.js";
 import { BranchWatch } from "./parallel/branch-watch.js";
+import { BranchChecks } from "./parallel/branch-checks.js";
 import { branchCopiesDir, ParallelActions } from "./parallel/parallel-actions.js";
 import { ExportActions } from "./export-actions.js";
 import { ModelActions } from "./model-actions.js";
@@ -310,6 +311,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     parallel: () => parallelRef.current,
   });
   context.subscriptions.push(...chatInput.disposables);
+  // A check per branch: it adopts and reads running branches through the actions below (called later).
+  const checks = new BranchChecks({
+    controller,
+    checkpoints,
+    copiesDir: branchCopiesDir(storage),
+    notify,
+    log,
+    liveBranchIds: () => parallel.liveBranchIds(),
+    adopt: (entryId) => parallel.adopt(entryId),
+  });
   const parallel: ParallelActions = new ParallelActions({
     controller,
     mcpTools: (readOnly) => mcp.pool.source({ readOnly }).ready(),
@@ -332,6 +343,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     postTree: (msg) => tree.post(msg),
     postChat: postMainChat,
     watcher: watch,
+    checks,
   });
   parallelRef.current = parallel;
   const open = controller.sessionManager;
@@ -373,6 +385,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     exporter,
     systemPrompt,
     parallel,
+    checks,
     watch,
   });
   const operations = new Operations(table, {

@@ -104,6 +104,7 @@ function router(watch: BranchWatch, calls: string[]) {
     exporter: actions,
     systemPrompt: actions,
     parallel: actions,
+    checks: actions,
     watch,
   } as unknown as OperationActions);
   const operations = new Operations(table, {

@@ -69,6 +69,7 @@ function recordingActions(calls: string[]): OperationActions {
       archiveOthers: rec("archiveOthers"),
     },
     watch: { watch: rec("watch"), back: rec("back"), leaveForSwitch: rec("leaveForSwitch") },
+    checks: { runAgain: rec("runAgain"), adoptBest: rec("adoptBest") },
   } as unknown as OperationActions;
 }
 

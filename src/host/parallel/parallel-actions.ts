@@ -40,6 +40,7 @@ import { autoApproveSetting, sandboxSettings } from "../settings.js";
 import { summarizeToolCall } from "../tool-approval.js";
 import { adoptBranchFiles, ADOPT_FILES_TITLE } from "./adopt-flow.js";
 import { branchRunOf, newestEntryOf, otherBranchesOf } from "./branch-lookup.js";
+import type { BranchChecks } from "./branch-checks.js";
 import type { BranchWatch, RunningBranch } from "./branch-watch.js";
 import { exploreSummaryMarkdown, firstLines, type SummaryBranch } from "./explore-summary.js";
 
@@ -78,6 +79,8 @@ export interface ParallelDeps {
   postTree?(msg: Extract<HostToWebview, { type: "tree/running" }>): void;
   /** The chat's watch of a running branch (branch-watch.ts): every branch's events, and how each ended. */
   watcher?: Pick<BranchWatch, "event" | "ended">;
+  /** A check per branch (branch-checks.ts): its question, its runs as branches finish, the ranked summary tab. */
+  checks?: Pick<BranchChecks, "ask" | "follow" | "showSummary">;
 }
 
 /** The button of Adopt This Branch's question. */
@@ -182,6 +185,8 @@ export class ParallelActions {
     if (count === undefined) return;
     const models = await this.pickModels();
     if (!models) return;
+    const check = this.d.checks ? await this.d.checks.ask() : "";
+    if (check === undefined) return;
 
     const workspace = await this.d.checkpoints.workspace();
     const folder = workspace?.folders()[0];
@@ -256,12 +261,15 @@ export class ParallelActions {
         if (o.branchId) this.d.watcher?.ended(o.branchId, o.state, o.error);
       });
     });
+    // Each branch's check runs as it finishes (branch-checks.ts); the summary waits for them.
+    const checked = this.d.checks?.follow(exploration, check);
     const outcomes = await this.progress(
       exploration.branches.length,
       live,
       () => exploration.stopAll(),
       exploration.done,
     );
+    await checked;
     const branches: SummaryBranch[] = outcomes.map((outcome, i) => ({
       number: i + 1,
       model: modelKey(exploration.branches[i].model),
@@ -596,7 +604,8 @@ export class ParallelActions {
     void vscode.window
       .showInformationMessage(`Explore in Parallel ended: ${text}.`, "Show Summary", "Compare Two…")
       .then(async (pick) => {
-        if (pick === "Show Summary") {
+        if (pick === "Show Summary" && this.d.checks) this.d.checks.showSummary(prompt, branches);
+        else if (pick === "Show Summary") {
           const doc = await vscode.workspace.openTextDocument({
             language: "markdown",
             content: exploreSummaryMarkdown(prompt, branches),
