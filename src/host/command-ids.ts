@@ -56,6 +56,8 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.stopAllBranches",
   "agentTree.adoptBranch",
   "agentTree.archiveOtherBranches",
+  "agentTree.adoptBestBranch",
+  "agentTree.runCheckAgain",
   "agentTree.askAside",
   "agentTree.showSystemPrompt",
   "agentTree.watchBranch",

@@ -31,6 +31,7 @@ import { offerSaveAgain } from "./save-again.js";
 import { routeWebviewMessage } from "./message-router.js";
 import type { HostToWebview } from "../shared/protocol.js";
 import { BranchWatch } from "./parallel/branch-watch.js";
+import { BranchChecks } from "./parallel/branch-checks.js";
 import { branchCopiesDir, ParallelActions } from "./parallel/parallel-actions.js";
 import { RunningBranches } from "./parallel/running-branches.js";
 import { ExportActions } from "./export-actions.js";
@@ -357,6 +358,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     operations: () => operations,
   });
   context.subscriptions.push(...chatInput.disposables);
+  // A check per branch: it adopts and reads running branches through the actions below (called later).
+  const checks = new BranchChecks({
+    controller,
+    checkpoints,
+    copiesDir: branchCopiesDir(storage),
+    notify,
+    log,
+    liveBranchIds: () => parallel.liveBranchIds(),
+    // Through the table: Adopt This Branch's guards look at the branch picked.
+    adopt: (entryId) => operations.run("agentTree.adoptBranch", entryId),
+  });
   const parallel: ParallelActions = new ParallelActions({
     controller,
     mcpTools: (readOnly) => mcp.pool.source({ readOnly }).ready(),
@@ -374,6 +386,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     copiesDir: branchCopiesDir(storage),
     log,
     postChat: postMainChat,
+    checks,
   });
   parallelRef.current = parallel;
   const open = controller.sessionManager;
@@ -417,6 +430,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     exporter,
     systemPrompt,
     parallel,
+    checks,
     watch,
     renameSession: (name) => chatInput.renameSession(name),
   });

@@ -3,10 +3,13 @@
  * events, gathered per tick into one `tree/update` (new rows, labels, archived branches, leaf), so a streamed
  * turn does not flood the webview and a move (its leaf marker and the leaf) redraws the tree once; a rewrite of
  * the file (a deleted branch) sends a new snapshot. A checkpoint entry gives the row it hangs off a badge: that
- * row is sent again with its count. Pure: no `vscode` import.
+ * row is sent again with its count; a parallel branch's check record gives the row it checked its mark (✓ / ✗,
+ * running) the same way. Pure: no `vscode` import.
  */
+import { branchCheckOf, rowCheckOf } from "../core/parallel/branch-check.js";
+import { liveCheckIds } from "../core/parallel/check-runner.js";
 import { encodeEnvelopes, encodeTreeRows } from "../core/rows/row-columns.js";
-import { treeRowOf, type TreeRow } from "../core/rows/tree-row.js";
+import { treeRowOf, type RowCheck, type TreeRow } from "../core/rows/tree-row.js";
 import { ARCHIVE_MARKER_TYPE } from "../core/session/entry-kinds.js";
 import type { EntryEnvelope, SessionEntry } from "../core/session/types.js";
 import type { HostToWebview } from "../shared/protocol.js";
@@ -71,6 +74,8 @@ export class TreeSync {
   private readonly unsubscribe: () => void;
   /** Badge counts by entry id (file-counts.ts), rebuilt by every snapshot. */
   private fileCounts = new Map<string, number>();
+  /** Check marks by the checked entry's id (src/core/parallel/branch-check.ts), rebuilt by every snapshot. */
+  private checkMarks = new Map<string, RowCheck>();
 
   constructor(
     private readonly source: TreeSource,
@@ -94,10 +99,16 @@ export class TreeSync {
     const leafId = s.getLeafId();
     const envelopes = s.getEnvelopes();
     this.fileCounts = changedFileCounts(envelopes, (id) => s.getEntry(id));
+    this.checkMarks = new Map();
+    const live = liveCheckIds();
+    for (const env of envelopes) {
+      const check = branchCheckOf(env, (id) => s.getEntry(id), live);
+      if (check) this.checkMarks.set(check.rowId, rowCheckOf(check));
+    }
     const msg: Extract<HostToWebview, { type: "tree/snapshot" }> = {
       type: "tree/snapshot",
       sessionId: s.getSessionId(),
-      rows: encodeEnvelopes(envelopes, (id) => s.getLabel(id), this.fileCounts),
+      rows: encodeEnvelopes(envelopes, (id) => s.getLabel(id), this.fileCounts, this.checkMarks),
       leafId,
     };
     const name = s.getSessionName();
@@ -143,6 +154,7 @@ export class TreeSync {
       const p = this.update();
       this.enqueueRow(p, this.rowOf(c.entry));
       this.enqueueBadge(p, c.entry.id);
+      this.enqueueCheck(p, c.entry.id);
       const change = labelChangeOf(c.entry as { type: string; targetId?: unknown; label?: unknown });
       if (change) p.labels.set(change.id, change);
       if (isArchiveLine(c.entry)) p.archived = this.source.getArchivedBranches();
@@ -175,12 +187,28 @@ export class TreeSync {
     if (!badge) return;
     this.fileCounts.set(badge.rowId, badge.count);
     const row = this.source.getEnvelope(badge.rowId);
-    if (row) this.enqueueRow(p, treeRowOf(row, this.source.getLabel(row.id), badge.count));
+    if (row) this.enqueueRow(p, this.rowOf(row));
+  }
+
+  /** An appended check record gives the row it checked its mark: that row goes again, with it. */
+  private enqueueCheck(p: PendingUpdate, id: string): void {
+    const env = this.source.getEnvelope(id);
+    const check = env && branchCheckOf(env, (entryId) => this.source.getEntry(entryId), liveCheckIds());
+    if (!check) return;
+    this.checkMarks.set(check.rowId, rowCheckOf(check));
+    const row = this.source.getEnvelope(check.rowId);
+    if (row) this.enqueueRow(p, this.rowOf(row));
   }
 
   private rowOf(entry: { id: string; type: string; parentId: string | null; timestamp: string }): TreeRow {
     const env = this.source.getEnvelope(entry.id);
-    if (env) return treeRowOf(env, this.source.getLabel(entry.id), this.fileCounts.get(entry.id));
+    if (env)
+      return treeRowOf(
+        env,
+        this.source.getLabel(entry.id),
+        this.fileCounts.get(entry.id),
+        this.checkMarks.get(entry.id),
+      );
     // The store should always have the envelope; fall back to the bare entry rather than drop the row.
     const { id, type, parentId, timestamp } = entry;
     return treeRowOf({ id, type, parentId, timestamp, preview: "" });

@@ -95,6 +95,7 @@ function router(watch: BranchWatch, calls: string[]) {
     exporter: actions,
     systemPrompt: actions,
     parallel: actions,
+    checks: actions,
     watch,
   } as unknown as OperationActions);
   // The main agent streams meanwhile: the leaf is busy at every entry of the current path.

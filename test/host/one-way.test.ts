@@ -49,6 +49,7 @@ const ACTION_CLASSES: Record<string, string> = {
   systemPrompt: "SystemPromptDocuments",
   parallel: "ParallelActions",
   watch: "BranchWatch",
+  checks: "BranchChecks",
 };
 
 /** Calls of an action outside the table that are a step of the operation calling them (file → Class.method). */

@@ -87,6 +87,7 @@ function recordingActions(calls: string[]): OperationActions {
     },
     watch: { watch: rec("watch"), back: rec("back"), leaveForSwitch: rec("leaveForSwitch"), isRunningRow: () => false },
     renameSession: rec("renameSession"),
+    checks: { runAgain: rec("runAgain"), adoptBest: rec("adoptBest") },
   } as unknown as OperationActions;
 }
 

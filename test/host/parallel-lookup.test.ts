@@ -10,7 +10,7 @@ import { appendBranchRunLine } from "../../src/core/parallel/branch-run-lines.js
 import type { BranchOutcome } from "../../src/core/parallel/branch-run.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { branchRunOf, newestEntryOf, otherBranchesOf } from "../../src/host/parallel/branch-lookup.js";
-import { exploreSummaryMarkdown, firstLines } from "../../src/host/parallel/explore-summary.js";
+import { exploreSummaryHtml, exploreSummaryMarkdown, firstLines } from "../../src/host/parallel/explore-summary.js";
 import { assistant, user } from "../util/session-builder.js";
 
 function branch(sm: SessionManager, parent: string, text: string, group: string, state: "running" | "done"): string[] {
@@ -60,5 +60,43 @@ describe("parallel branch lookups", () => {
     assert.match(md, /\| 2 \| anthropic\/claude \| failed \| Error: rate limited \| none \|/);
     assert.match(md, /2\.5 s/);
     assert.equal(firstLines("x".repeat(500), 1, 10), "xxxxxxxxx…");
+  });
+
+  it("show the ranked branches' checks in the summary tab, escaped, with Adopt Best Branch", () => {
+    const outcome: BranchOutcome = {
+      state: "done",
+      usage: emptyUsage(),
+      durationMs: 1000,
+      finalText: "<b>done</b>",
+      files: [{ path: "ok.txt", added: 3, removed: 0 }],
+    };
+    const check = {
+      version: 1 as const,
+      state: "passed" as const,
+      command: "test -f ok.txt",
+      branchId: "b2",
+      timeoutSeconds: 300,
+      sandboxed: true,
+      exitCode: 0,
+      durationMs: 40,
+      output: "<all good>",
+      entryId: "c1",
+      rowId: "t2",
+    };
+    const html = exploreSummaryHtml(
+      "Make <it> pass",
+      [
+        { number: 2, model: "m", outcome, check, changedLines: 3 },
+        { number: 1, model: "m", outcome, changedLines: 1 },
+      ],
+      "command:agentTree.adoptBestBranch?x",
+    );
+    assert.match(html, /<a class="button" id="adopt-best" href="command:agentTree.adoptBestBranch\?x">/);
+    assert.match(html, /Branch 2: ✓ passed \(exit 0, 0\.0 s\), 3 changed lines/);
+    assert.ok(html.indexOf("<td>Branch 2</td>") < html.indexOf("<td>Branch 1</td>"), "in the order given");
+    assert.match(html, /&#60;all good&#62;/);
+    assert.match(html, /Make &#60;it&#62; pass/);
+    assert.ok(!html.includes("<b>done</b>"), "answers are escaped");
+    assert.match(html, /no check/);
   });
 });

@@ -5,6 +5,7 @@ import type { SessionManager } from "../../src/core/index.js";
 import { decodeRows } from "../../src/core/rows/row-columns.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
 import { labelChangeOf, TreeSync } from "../../src/host/tree-sync.js";
+import { BRANCH_CHECK_TYPE } from "../../src/core/parallel/branch-check.js";
 import { parserSession } from "./flow-session.js";
 
 test("label entries yield label changes; clearing has no label", () => {
@@ -71,4 +72,29 @@ test("a burst keeps the last label of an entry and the final leaf, rows in file 
   assert.deepEqual(kinds, ["label", "custom", "label", "custom"]);
   assert.deepEqual(update.labels, [{ id: ids.u1, label: "two" }]);
   assert.equal(update.leafId, ids.a3);
+});
+
+test("a branch's check record gives the row it checked its mark: sent again with it, and in a snapshot", () => {
+  const data = (state: string, runId = "r1") => ({
+    version: 1,
+    state,
+    command: "npm test",
+    branchId: "b",
+    timeoutSeconds: 300,
+    sandboxed: true,
+    runId,
+    ...(state === "running" ? {} : { exitCode: 1, durationMs: 1200, output: "1 failing" }),
+  });
+  const { update, ids } = oneUpdateFor((sm, ids) => sm.appendCustomEntryAt(ids.a2, BRANCH_CHECK_TYPE, data("failed")));
+  const rows = decodeRows(update.rows as NonNullable<TreeUpdate["rows"]>);
+  const checked = rows.find((r) => r.id === ids.a2);
+  assert.equal(checked?.check?.state, "failed");
+  assert.match(checked?.check?.title ?? "", /^Check `npm test`: failed \(exit 1, 1\.2 s\)\n1 failing$/);
+
+  const fresh = parserSession();
+  fresh.sm.appendCustomEntryAt(fresh.ids.a2, BRANCH_CHECK_TYPE, data("running", "gone"));
+  const snapshot = new TreeSync(fresh.sm, () => undefined).snapshot();
+  const marked = decodeRows(snapshot.rows).find((r) => r.id === fresh.ids.a2);
+  assert.equal(marked?.check?.state, "stopped", "a running record no check of this process ends was cut off");
+  assert.equal(decodeRows(snapshot.rows).filter((r) => r.check).length, 1, "only the checked row has a mark");
 });

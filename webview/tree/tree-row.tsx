@@ -4,7 +4,7 @@
 import type { JSX } from "preact";
 import { isLandmarkKind } from "../../src/core/entries/kind-words.js";
 import { rowWords } from "../../src/core/entries/row-words.js";
-import type { TreeRow as TreeRowData } from "../../src/core/rows/tree-row.js";
+import type { RowCheck, TreeRow as TreeRowData } from "../../src/core/rows/tree-row.js";
 import { EXPANDED, FOLDABLE, guideText, type FlatRows } from "./tree-flatten.js";
 import { CONTEXT } from "./tree-filter.js";
 import type { RunningBranchDto } from "../../src/shared/protocol.js";
@@ -143,6 +143,7 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
           {d.changedFiles}
         </span>
       ) : null}
+      {d.check !== undefined ? <CheckMark check={d.check} /> : null}
       {d.failed === true ? <span class="failed-tag"> (failed)</span> : null}
       {p.archivedRoot ? (
         <span class="archived-tag" title="Archived branch: Unarchive Branch brings it back">
@@ -157,5 +158,29 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
       ) : null}
       {p.isLeaf ? <span class="active-marker"> ← active</span> : null}
     </div>
+  );
+}
+
+/** What a check mark shows, and says to a screen reader. */
+const CHECK_MARKS: Record<RowCheck["state"], { mark: string; words: string }> = {
+  running: { mark: "", words: "check running" },
+  passed: { mark: "✓", words: "check passed" },
+  failed: { mark: "✗", words: "check failed" },
+  timedOut: { mark: "✗", words: "check timed out" },
+  stopped: { mark: "–", words: "check stopped" },
+  error: { mark: "✗", words: "check could not run" },
+};
+
+/** A parallel branch's check on the row it checked: ✓ / ✗, or a spinner while it runs; the hover has its output. */
+function CheckMark(p: { check: RowCheck }) {
+  const { mark, words } = CHECK_MARKS[p.check.state];
+  return (
+    <span class={`check-mark check-${p.check.state}`} title={p.check.title} aria-label={words}>
+      {p.check.state === "running" ? (
+        <span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" />
+      ) : (
+        mark
+      )}
+    </span>
   );
 }

@@ -44,3 +44,27 @@ export {
   type ExploreOptions,
 } from "./explore.js";
 export { CopiesMeter, guardCopiesCap, overCapMessage, CAP_POLL_MS, type CopiesSize } from "./copies-cap.js";
+export {
+  appendBranchCheck,
+  branchCheckDataOf,
+  branchCheckOf,
+  checkHoverText,
+  checkSummary,
+  readBranchChecks,
+  BRANCH_CHECK_TYPE,
+  CHECK_HOVER_CHARS,
+  rowCheckOf,
+  type BranchCheckData,
+  type BranchCheckRecord,
+  type BranchCheckState,
+} from "./branch-check.js";
+export {
+  runBranchCheck,
+  defaultCheckCommand,
+  liveCheckIds,
+  CHECK_TAIL_BYTES,
+  CHECK_TAIL_LINES,
+  DEFAULT_CHECK_TIMEOUT_SECONDS,
+  type BranchCheckOptions,
+} from "./check-runner.js";
+export { rankBranches, branchCost, type RankedBranch, type CostSource } from "./branch-ranking.js";

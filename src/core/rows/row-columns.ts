@@ -8,7 +8,7 @@
 import { ENTRY_KINDS, kindOf, type EntryKind } from "../session/entry-kinds.js";
 import { breakCycles, siblingOrder } from "../session/tree-shape.js";
 import type { EntryEnvelope } from "../session/types.js";
-import { rowPreview, type TreeRow } from "./tree-row.js";
+import { rowPreview, type RowCheck, type TreeRow } from "./tree-row.js";
 
 /** Bits of `RowColumns.flags`. */
 export const FLAG_TOOL_CALLS_ONLY = 1;
@@ -64,6 +64,8 @@ export interface RowColumns {
   fromIds: SparseColumn<string>;
   /** Files changed by a row's tool calls. */
   changedFiles: SparseColumn<number>;
+  /** Check marks of parallel branches' rows (absent when no row has one). */
+  checks?: SparseColumn<RowCheck>;
   /**
    * The rows in sibling order (src/core/session/tree-shape.ts): linking each row to its parent in this order gives
    * every parent, and the roots, their children in pi's order. Absent when index order is that order (nearly
@@ -125,6 +127,7 @@ interface RowExtras<T> {
   kind(item: T): EntryKind;
   label?(item: T): string | undefined;
   changedFiles?(item: T): number | undefined;
+  check?(item: T): RowCheck | undefined;
 }
 
 /**
@@ -156,6 +159,7 @@ function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<
     fromIds: { at: [], values: [] } as SparseColumn<string>,
     changedFiles: { at: [], values: [] } as SparseColumn<number>,
   };
+  const checks: SparseColumn<RowCheck> = { at: [], values: [] };
   const put = <V>(col: SparseColumn<V>, i: number, v: V | undefined): void => {
     if (v === undefined) return;
     col.at.push(i);
@@ -186,6 +190,7 @@ function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<
     put(sparse.tokens, i, item.tokens);
     put(sparse.fromIds, i, item.fromId);
     put(sparse.changedFiles, i, extras.changedFiles?.(item));
+    put(checks, i, extras.check?.(item));
     i++;
   }
   // A cycle the store did not break already (rows not from the store): broken where the store would break it.
@@ -206,6 +211,7 @@ function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<
     toolNames: toolNames.build(),
     ...sparse,
   };
+  if (checks.at.length > 0) cols.checks = checks;
   if (order !== undefined) cols.order = order;
   return cols;
 }
@@ -221,16 +227,18 @@ const ROW_EXTRAS: RowExtras<TreeRow> = {
   kind: (r) => r.kind,
   label: (r) => r.label,
   changedFiles: (r) => r.changedFiles,
+  check: (r) => r.check,
 };
 
 /**
  * Encode a session's envelopes (the host's snapshot), labels resolved through `getLabel`, badges from
- * `changedFiles` (src/host/file-counts.ts). No row object is made.
+ * `changedFiles` (src/host/file-counts.ts), check marks from `checks`. No row object is made.
  */
 export function encodeEnvelopes(
   envelopes: readonly EntryEnvelope[],
   getLabel: (id: string) => string | undefined,
   changedFiles: ReadonlyMap<string, number> = new Map(),
+  checks: ReadonlyMap<string, RowCheck> = new Map(),
 ): RowColumns {
   // Runs of one type and role are common: the kind of the previous envelope is reused for them.
   let lastType = "";
@@ -247,6 +255,7 @@ export function encodeEnvelopes(
     },
     label: (e) => getLabel(e.id),
     changedFiles: changedFiles.size > 0 ? (e) => changedFiles.get(e.id) : undefined,
+    check: checks.size > 0 ? (e) => checks.get(e.id) : undefined,
   });
 }
 
@@ -256,7 +265,9 @@ export function encodeTreeRows(rows: readonly TreeRow[]): RowColumns {
 }
 
 /** The sparse fields of one row (most rows have none of them). */
-export type SparseRowFields = Pick<TreeRow, "label" | "tokens" | "fromId" | "changedFiles"> & { parentId?: string };
+export type SparseRowFields = Pick<TreeRow, "label" | "tokens" | "fromId" | "changedFiles" | "check"> & {
+  parentId?: string;
+};
 
 /** Row `i` from the columns; its sparse fields are passed in (the receiver keeps them by index). */
 export function rowAt(cols: RowColumns, i: number, sparse: SparseRowFields = {}): TreeRow {
@@ -279,6 +290,7 @@ export function rowAt(cols: RowColumns, i: number, sparse: SparseRowFields = {})
   if (f & FLAG_HIDDEN) row.hidden = true;
   if (sparse.fromId !== undefined) row.fromId = sparse.fromId;
   if (sparse.changedFiles !== undefined) row.changedFiles = sparse.changedFiles;
+  if (sparse.check !== undefined) row.check = sparse.check;
   return row;
 }
 
@@ -297,6 +309,7 @@ export function sparseFields(cols: RowColumns): Map<number, SparseRowFields> {
   add(cols.tokens, "tokens");
   add(cols.fromIds, "fromId");
   add(cols.changedFiles, "changedFiles");
+  if (cols.checks) add(cols.checks, "check");
   return out;
 }
 

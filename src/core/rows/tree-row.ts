@@ -6,6 +6,7 @@
  */
 import { kindOf, type EntryKind } from "../session/entry-kinds.js";
 import type { EntryEnvelope } from "../session/types.js";
+import type { BranchCheckState } from "../parallel/branch-check.js";
 
 /** One session entry as the tree draws it: envelope and a short preview, never the whole body. */
 export interface TreeRow {
@@ -37,6 +38,18 @@ export interface TreeRow {
    * docs/checkpoints.md); absent when none.
    */
   changedFiles?: number;
+  /**
+   * A parallel branch's check on the row it checked (the newest check record hanging off it, src/core/parallel/
+   * branch-check.ts): ✓ / ✗ or running, its hover the command, outcome and output tail.
+   */
+  check?: RowCheck;
+}
+
+/** A check's mark on a row. */
+export interface RowCheck {
+  state: BranchCheckState;
+  /** The hover: the command, how it went, the end of its output (capped). */
+  title: string;
 }
 
 /** Longest preview a row carries. */
@@ -53,8 +66,8 @@ export function rowPreview(preview: string): string {
   return preview.length > PREVIEW_CHARS || preview.includes("\n") ? singleLine(preview) : preview;
 }
 
-/** One envelope as a row; `changedFiles` is its badge (src/host/file-counts.ts). */
-export function treeRowOf(env: EntryEnvelope, label?: string, changedFiles?: number): TreeRow {
+/** One envelope as a row; `changedFiles` is its badge (src/host/file-counts.ts), `check` its check mark. */
+export function treeRowOf(env: EntryEnvelope, label?: string, changedFiles?: number, check?: RowCheck): TreeRow {
   const row: TreeRow = {
     id: env.id,
     parentId: env.parentId,
@@ -71,6 +84,7 @@ export function treeRowOf(env: EntryEnvelope, label?: string, changedFiles?: num
   if (env.hidden) row.hidden = true;
   if (env.fromId !== undefined) row.fromId = env.fromId;
   if (changedFiles !== undefined) row.changedFiles = changedFiles;
+  if (check !== undefined) row.check = check;
   return row;
 }
 

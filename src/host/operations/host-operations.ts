@@ -9,6 +9,7 @@ import type { ArchiveActions } from "../archive-actions.js";
 import type { CheckpointActions } from "../checkpoint-actions.js";
 import type { CompareActions } from "../compare/compare-actions.js";
 import type { ExportActions } from "../export-actions.js";
+import type { BranchChecks } from "../parallel/branch-checks.js";
 import type { BranchWatch } from "../parallel/branch-watch.js";
 import type { ParallelActions } from "../parallel/parallel-actions.js";
 import type { SystemPromptDocuments } from "../system-prompt-document.js";
@@ -27,6 +28,8 @@ export interface OperationActions {
   exporter: Pick<ExportActions, "exportHtml">;
   systemPrompt: Pick<SystemPromptDocuments, "show">;
   parallel: Pick<ParallelActions, "explore" | "askAside" | "stopBranch" | "stopAll" | "adopt" | "archiveOthers">;
+  /** A check per branch: Run Check Again, Adopt Best Branch. */
+  checks: Pick<BranchChecks, "runAgain" | "adoptBest">;
   /** The chat's watch of a running branch (a click on its row, the banner's buttons). */
   watch: Pick<BranchWatch, "watch" | "back" | "leaveForSwitch" | "isRunningRow">;
   /** Rename Session… and `/name`: names the session (an empty name asks for one). */
@@ -59,7 +62,7 @@ const SWITCHING = "a branch switch";
  * (OperationId), so commands.ts is checked at compile time to handle every other id.
  */
 export function hostOperations(a: OperationActions) {
-  const { actions, archive, compare, files, exporter, systemPrompt, parallel, watch } = a;
+  const { actions, archive, compare, files, exporter, systemPrompt, parallel, watch, checks } = a;
   const id = (entryId: string | undefined): string => entryId as string;
   const pick = (title: string) => () => actions.pickNode(title);
   return [
@@ -188,6 +191,15 @@ export function hostOperations(a: OperationActions) {
       run: (e) => parallel.adopt(id(e)),
     },
     { id: "agentTree.archiveOtherBranches", target: "entry", needs: LABEL, run: (e) => parallel.archiveOthers(id(e)) },
+    // The check runs in the branch's copy: the workspace's files are not touched, and the main agent may run.
+    {
+      id: "agentTree.runCheckAgain",
+      target: "entry",
+      needs: ["session", "writable"],
+      run: (e) => checks.runAgain(id(e)),
+    },
+    // A row's: its exploration; the palette: the newest. Adopting is Adopt This Branch's merge and move.
+    { id: "agentTree.adoptBestBranch", target: "entryOrPick", needs: MOVE, run: (e) => checks.adoptBest(e) },
     // Watching moves nothing and writes nothing: the main agent may run meanwhile (a click on a running branch's row).
     { id: "agentTree.watchBranch", target: "entry", needs: READ, run: (e) => watch.watch(id(e)) },
     { id: "agentTree.backToMyBranch", target: "none", needs: READ, run: () => watch.back() },

@@ -40,6 +40,7 @@ import { autoApproveSetting, sandboxSettings } from "../settings.js";
 import { summarizeToolCall } from "../tool-approval.js";
 import { adoptBranchFiles, ADOPT_FILES_TITLE } from "./adopt-flow.js";
 import { branchRunOf, newestEntryOf, otherBranchesOf } from "./branch-lookup.js";
+import type { BranchChecks } from "./branch-checks.js";
 import { exploreSummaryMarkdown, firstLines, type SummaryBranch } from "./explore-summary.js";
 import { liveBranchIds, runningBranchAt } from "./running-branches.js";
 
@@ -69,6 +70,8 @@ export interface ParallelDeps {
   log: vscode.LogOutputChannel;
   /** The chat view: an aside's question and answer, marked as an aside (chat/aside). */
   postChat?(msg: Extract<HostToWebview, { type: "chat/aside" }>): void;
+  /** A check per branch (branch-checks.ts): its question, its runs as branches finish, the ranked summary tab. */
+  checks?: Pick<BranchChecks, "ask" | "follow" | "showSummary">;
 }
 
 /** The button of Adopt This Branch's question. */
@@ -116,7 +119,7 @@ export class ParallelActions {
   }
 
   /** The first entries of the branches the current session runs now (its run registry). */
-  private liveBranchIds(): ReadonlySet<string> {
+  liveBranchIds(): ReadonlySet<string> {
     return liveBranchIds(this.d.controller.agent?.runs);
   }
 
@@ -147,6 +150,8 @@ export class ParallelActions {
     if (count === undefined) return;
     const models = await this.pickModels();
     if (!models) return;
+    const check = this.d.checks ? await this.d.checks.ask() : "";
+    if (check === undefined) return;
 
     const workspace = await this.d.checkpoints.workspace();
     const folder = workspace?.folders()[0];
@@ -195,7 +200,10 @@ export class ParallelActions {
       return this.d.notify.error("Explore in Parallel", e);
     }
     const started = exploration;
+    // Each branch's check runs as it finishes (branch-checks.ts); the summary waits for them.
+    const checked = this.d.checks?.follow(started, check);
     const outcomes = await this.progress(started);
+    await checked;
     const branches: SummaryBranch[] = outcomes.map((outcome, i) => ({
       number: i + 1,
       model: modelKey(exploration.branches[i].model),
@@ -439,7 +447,8 @@ export class ParallelActions {
     void this.d.notify
       .offer(`Explore in Parallel ended: ${text}.`, "Show Summary", "Compare Two…")
       .then(async (pick) => {
-        if (pick === "Show Summary") {
+        if (pick === "Show Summary" && this.d.checks) this.d.checks.showSummary(prompt, branches);
+        else if (pick === "Show Summary") {
           const doc = await vscode.workspace.openTextDocument({
             language: "markdown",
             content: exploreSummaryMarkdown(prompt, branches),

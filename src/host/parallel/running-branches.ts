@@ -23,17 +23,22 @@ export interface RunningBranchesDeps {
   watcher?: Pick<BranchWatch, "event" | "ended">;
 }
 
+/** The agent runs off the leaf that `runs` holds now (a branch's check is work there too, but no run). */
+function branchRuns(runs: SessionRuns | undefined): readonly SessionWork[] {
+  return (runs?.offLeaf() ?? []).filter((w) => w.run !== undefined);
+}
+
 /** The first entries of the runs off the leaf that `runs` holds now. */
 export function liveBranchIds(runs: SessionRuns | undefined): ReadonlySet<string> {
   const ids = new Set<string>();
-  for (const w of runs?.offLeaf() ?? []) if (w.firstEntryId !== undefined) ids.add(w.firstEntryId);
+  for (const w of branchRuns(runs)) if (w.firstEntryId !== undefined) ids.add(w.firstEntryId);
   return ids;
 }
 
 /** The run off the leaf whose branch holds `entryId` (its own entries: `busyAt`), if one does. */
 export function runningBranchAt(agent: AgentSession | undefined, entryId: string): SessionWork | undefined {
   const work = agent?.busyAt(entryId);
-  return work?.place === "off-leaf" && work.firstEntryId !== undefined ? work : undefined;
+  return work?.place === "off-leaf" && work.run !== undefined && work.firstEntryId !== undefined ? work : undefined;
 }
 
 /** See the file comment. One per window; `attach` follows the current session's agent. */
@@ -59,7 +64,7 @@ export class RunningBranches {
       offRegistry();
       for (const off of offs.values()) off();
     };
-    this.d.onRunningChanged?.(runs.offLeaf().length);
+    this.d.onRunningChanged?.(branchRuns(runs).length);
     this.schedulePost();
   }
 
@@ -100,7 +105,7 @@ export class RunningBranches {
       offs.get(work)?.();
       offs.delete(work);
     }
-    if (change.type !== "first-entry") this.d.onRunningChanged?.(this.runs?.offLeaf().length ?? 0);
+    if (change.type !== "first-entry") this.d.onRunningChanged?.(branchRuns(this.runs).length);
     this.schedulePost();
   }
 
@@ -109,7 +114,7 @@ export class RunningBranches {
     if (this.timer || !this.d.postTree) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      const branches = (this.runs?.offLeaf() ?? []).flatMap((w) => {
+      const branches = branchRuns(this.runs).flatMap((w) => {
         const p = w.run?.progress();
         return p?.tipId === undefined
           ? []
