@@ -68,3 +68,26 @@ export function parentAndSubagents(options: {
     };
   };
 }
+
+/**
+ * Replies of subagent-crash-child.ts: the parent calls two writing subagents; each writes a file, then streams a
+ * long answer slowly, so a kill lands while both stream.
+ */
+export function subagentCrashReplies(body: FakeRequestBody): FakeReply {
+  const first = firstUserText(body);
+  if (first.startsWith("PARENT")) {
+    if (lastRole(body) === "tool") return { text: "parent done" };
+    return {
+      text: "Two subagents.",
+      toolCalls: [
+        { name: "subagent", args: { prompt: "SUB one" } },
+        { name: "subagent", args: { prompt: "SUB two" } },
+      ],
+    };
+  }
+  if (lastRole(body) === "tool") return { text: "a long answer ".repeat(200), chunks: 200, chunkDelayMs: 50 };
+  return { text: "writing", toolCalls: [{ name: "write", args: { path: `${first.slice(4)}.txt`, content: "x" } }] };
+}
+
+/** Entries the crash child acknowledges before both subagents stream: the parent's 2, each subagent's 3. */
+export const SUBAGENT_CRASH_ACKS = 8;
