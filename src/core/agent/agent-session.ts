@@ -677,7 +677,10 @@ export class AgentSession {
         ? { record: (moment, run, signal) => hook.recordAt?.(moment, run, signal) ?? Promise.resolve() }
         : undefined;
     const maxTurns = this.options.subagents?.maxTurns ?? this.options.maxTurns;
+    const approve = this.options.approve ?? approveAll;
     return this.startRun({
+      // The agent's own approvals, each question naming the subagent that asks.
+      approve: (call, signal) => approve({ ...call, asker: request.label }, signal),
       kind: "subagent",
       label: request.label,
       parentId: request.parentId,

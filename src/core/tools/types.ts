@@ -60,6 +60,8 @@ export interface ToolApprovalRequest {
    * written). The host shows the new diff and should ask even where it would not ask again (Accept All in This Run).
    */
   changed?: string;
+  /** Who asks when it is not the agent at the leaf: a subagent sharing its approvals ("Subagent 2"). */
+  asker?: string;
 }
 
 /**

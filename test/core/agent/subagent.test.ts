@@ -228,11 +228,16 @@ describe("subagent tool", { timeout: 60_000 }, () => {
   it("a writing subagent's turns are checkpointed on its branch, and the parent's path records the change", async () => {
     const { ws, sm } = await workspaceSession();
     const cps = await WorkspaceCheckpoints.open({ folders: [ws], storageDir: path.join(tmp.dir, "store") });
+    const asked: string[] = [];
     const { agent } = newAgent(sm, {
       model: openAIModel(fake),
       tools: undefined,
       subagents: {},
       checkpoints: new TurnCheckpoints(cps),
+      approve: async (request) => {
+        asked.push(`${request.asker ?? "the agent"}: ${request.toolName}`);
+        return { approved: true };
+      },
     });
     fake.setDefault(
       parentAndSubagents({
@@ -242,6 +247,7 @@ describe("subagent tool", { timeout: 60_000 }, () => {
     );
     await agent.prompt("PARENT write through a subagent");
     assert.equal(fs.readFileSync(path.join(ws, "out.txt"), "utf8"), "from the subagent\n");
+    assert.deepEqual(asked, ["the agent: subagent", "Subagent 1: write"], "the session's approvals, naming who asks");
     const callId = sm.getPathEnvelopes(sm.getLeafId() as string).find((e) => e.role === "assistant")?.id as string;
     const [subFirst] = userChildren(sm, callId);
     const subEntries = sm.getEnvelopes().filter((e) => sm.getPathEnvelopes(e.id).some((p) => p.id === subFirst));
