@@ -41,8 +41,8 @@ export function summarizeToolCall(toolName: string, args: Record<string, unknown
 }
 
 /**
- * The question's text: who asks when it is not the agent itself, what the tool will do, and first, when it is asked again because its file changed after
- * the diff was accepted, that (nothing was written).
+ * The question's text: who asks when it is not the agent itself, what the tool will do, and first, when it is asked
+ * again because its file changed after the diff was accepted, that (nothing was written).
  */
 export function approvalSummary(request: ToolApprovalRequest): string {
   const call = summarizeToolCall(request.toolName, request.args);
