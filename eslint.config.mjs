@@ -87,6 +87,36 @@ export default tseslint.config(
     files: ["webview/**/*.ts", "webview/**/*.tsx"],
     rules: { "no-restricted-imports": ["error", layerRule("webview", ["src/host"])] },
   },
+  // Errors become text one way (src/core/error-text.ts): an inline conversion here would word a thrown value its
+  // own way (String(err) says "Error: …", `(e as Error).message` throws on a thrown string).
+  {
+    files: ["src/**/*.ts", "src/**/*.mts", "webview/**/*.ts", "webview/**/*.tsx"],
+    ignores: ["src/core/error-text.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "ConditionalExpression[test.operator='instanceof'][test.right.name='Error'][consequent.type='MemberExpression']",
+          message: "Use errorText(e) / errorDetail(e) from src/core/error-text.ts, the one error-to-text.",
+        },
+        {
+          selector:
+            "ConditionalExpression[test.operator='instanceof'][test.right.name='Error'][alternate.type='NewExpression']",
+          message: "Use toError(e) from src/core/error-text.ts.",
+        },
+        {
+          selector:
+            "MemberExpression[property.name=/^(message|stack)$/][object.type='TSAsExpression'][object.typeAnnotation.typeName.name='Error']",
+          message: "Use errorText(e) from src/core/error-text.ts: a thrown value need not be an Error.",
+        },
+        {
+          selector: "CallExpression[callee.name='String'][arguments.0.name=/^(e|err|error|cause)$/]",
+          message: "Use errorText(e) from src/core/error-text.ts, the one error-to-text.",
+        },
+      ],
+    },
+  },
   {
     files: ["**/*.mjs", "**/*.cjs", "scripts/**/*.js"],
     languageOptions: {

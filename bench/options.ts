@@ -36,6 +36,8 @@ export interface BenchOptions {
   searchOnly: boolean;
   /** Only the start of a `bash` tool call against a plain spawn: printed, nothing written. */
   bashOnly: boolean;
+  /** Only the session stores (open → tree → context against pi and the floor): printed with their targets, nothing written. */
+  storesOnly: boolean;
   /** Measure only the headless tree webview on the selected sessions (printed, never written). */
   webviewOnly: boolean;
   /** Measure only the real UI, the demo session against the big one (printed, never written). */
@@ -48,7 +50,7 @@ export interface BenchOptions {
   activationBaseline?: string;
 }
 
-const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only] [--bash-only] [--mcp-only] [--webview-only|--ui-only] [--activation-only] [--activation-baseline <git ref>]`;
+const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only] [--bash-only] [--stores-only] [--mcp-only] [--webview-only|--ui-only] [--activation-only] [--activation-baseline <git ref>]`;
 
 /** Parses argv (without node and script). Throws with the usage line on anything unknown. */
 export function parseOptions(argv: string[]): BenchOptions {
@@ -70,6 +72,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     skipSearch: false,
     searchOnly: false,
     bashOnly: false,
+    storesOnly: false,
     webviewOnly: false,
     uiOnly: false,
     mcpOnly: false,
@@ -125,6 +128,9 @@ export function parseOptions(argv: string[]): BenchOptions {
       case "--bash-only":
         options.bashOnly = true;
         break;
+      case "--stores-only":
+        options.storesOnly = true;
+        break;
       case "--webview-only":
         options.webviewOnly = true;
         break;
@@ -171,5 +177,7 @@ export function parseOptions(argv: string[]): BenchOptions {
   if (options.activationOnly) options.write = false;
   // A search-only run rewrites its own section only, and only when asked to.
   if (options.searchOnly && !writeGiven) options.write = false;
+  // A stores-only run is printed, never written over the full run's results.
+  if (options.storesOnly) options.write = false;
   return options;
 }

@@ -25,8 +25,8 @@ import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./g
 import { parseOptions, UsageRequested, type BenchOptions } from "./options.js";
 import { DATA_DIR, DOCS_FILE, RESULTS_FILE } from "./paths.js";
 import { summariseStore, summariseWebview, type BenchReport, type DatasetResult } from "./report/summary.js";
-import { resultsMarkdown, uiLine, uiTable, webviewTable } from "./report/table.js";
-import { checkTargets } from "./report/targets.js";
+import { resultsMarkdown, storeTable, uiLine, uiTable, webviewTable } from "./report/table.js";
+import { checkTargets, checkUiTargets } from "./report/targets.js";
 import { measureUi, type UiReport } from "./ui/run-ui.js";
 import type { ParallelUiReport } from "./ui/measure-parallel-ui.js";
 import { parallelUiLines } from "./ui/parallel-ui-report.js";
@@ -67,8 +67,10 @@ async function measureStores(
 ): Promise<DatasetResult["stores"]> {
   const runs: Record<Impl, ChildResult[]> = { floor: [], piLegacy: [], piLatest: [], ours: [] };
   const errors: Partial<Record<Impl, string>> = {};
+  // The ASCII-only copy of the heavy session is there for the newest pi's best case: pi 0.73.1 is left out.
+  const impls = dataset.role === "ascii" ? IMPLS.filter((i) => i !== "piLegacy") : IMPLS;
   for (let run = 0; run < options.runs; run++) {
-    for (const impl of IMPLS) {
+    for (const impl of impls) {
       if (errors[impl] !== undefined) continue;
       try {
         runs[impl].push(
@@ -89,7 +91,7 @@ async function measureStores(
     }
   }
   const stores: DatasetResult["stores"] = {};
-  for (const impl of IMPLS) stores[impl] = summariseStore(impl, runs[impl], errors[impl]);
+  for (const impl of impls) stores[impl] = summariseStore(impl, runs[impl], errors[impl]);
   return stores;
 }
 
@@ -183,8 +185,13 @@ async function main(): Promise<void> {
         ? `${impl} ${s.readyMs.toFixed(0)} ms/${(s.peakRssReady / 1e6).toFixed(0)} MB`
         : `${impl} failed`;
     };
-    log(`${dataset.name}: open → tree → context ${IMPLS.map(fmt).join(", ")}`);
+    log(
+      `${dataset.name}: open → tree → context ${IMPLS.filter((i) => stores[i])
+        .map(fmt)
+        .join(", ")}`,
+    );
   }
+  if (options.storesOnly) return printStores(results, options, pi as PiReleases, loadAtStart, startedAt, started);
   // Activation and the bundles (and the model library's first use): printed, not part of the result tables.
   await measureActivation(options.quick ? 3 : 15, options.activationBaseline, log)
     .then((r) => activationLines(r).forEach((line) => log(line)))
@@ -219,7 +226,9 @@ async function main(): Promise<void> {
     .catch((error: unknown) => log(`mcp: ${errorText(error)}`));
   if (!options.skipWebview && results.length > 0) {
     // No Chromium (or a broken bundle) must not cost the store results: the webview targets show "n/a".
-    await measureWebviews(results, options).catch((error: unknown) => log(`webview: ${errorText(error)}`));
+    // The ASCII-only copy draws the same tree as the heavy session: not measured twice.
+    const drawn = results.filter((r) => r.dataset.role !== "ascii");
+    await measureWebviews(drawn, options).catch((error: unknown) => log(`webview: ${errorText(error)}`));
   }
 
   let ui: UiReport | undefined;
@@ -274,6 +283,34 @@ async function main(): Promise<void> {
   }
 }
 
+/**
+ * `--stores-only`: the session stores alone (open → tree → context against pi and the floor, side by side in
+ * this run), printed with the targets they bear on; nothing is written.
+ */
+function printStores(
+  results: DatasetResult[],
+  options: BenchOptions,
+  pi: PiReleases,
+  loadAtStart: number,
+  startedAt: string,
+  started: number,
+): void {
+  const report: BenchReport = {
+    quick: options.quick,
+    piVersions: { latest: pi.latest.version, legacy: pi.legacy.version },
+    runs: options.runs,
+    appends: options.appends,
+    startedAt,
+    durationS: (performance.now() - started) / 1000,
+    machine: machineLine(loadAtStart),
+    results,
+  };
+  console.log(`\nStores only, ${startedAt}: medians of ${options.runs} runs; ${machineLine(loadAtStart)}.\n`);
+  console.log(`${storeTable(report)}\n`);
+  for (const c of checkTargets(report).filter((t) => t.status !== "n/a"))
+    console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);
+}
+
 function machineLine(loadAtStart: number): string {
   const cpu = cpus();
   return `${cpu.length}× ${cpu[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(totalmem() / 1e9)} GB, Node ${process.version}, ${platform()}; 1-min load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (other work shares this machine)`;
@@ -320,7 +357,8 @@ async function searchOnly(options: BenchOptions): Promise<void> {
  * no stores, no real UI, nothing written.
  */
 async function webviewOnly(options: BenchOptions): Promise<void> {
-  let specs = options.quick ? QUICK_DATASETS : FULL_DATASETS;
+  // The ASCII-only copy draws the same tree as the heavy session: not measured twice.
+  let specs = (options.quick ? QUICK_DATASETS : FULL_DATASETS).filter((s) => s.role !== "ascii");
   if (options.only) specs = specs.filter((s) => options.only!.includes(s.name));
   if (specs.length === 0) throw new Error("no dataset selected (see --only)");
   const loadAtStart = loadavg()[0];
@@ -333,7 +371,7 @@ async function webviewOnly(options: BenchOptions): Promise<void> {
 
 /**
  * `--ui-only`: the real-UI figures (the demo session against the big one of the selected sessions, generated when
- * missing), printed; nothing else measured, nothing written.
+ * missing), printed with the UI's targets; nothing else measured, nothing written.
  */
 async function uiOnly(options: BenchOptions): Promise<void> {
   let specs = options.quick ? QUICK_DATASETS : FULL_DATASETS;
@@ -350,7 +388,8 @@ async function uiOnly(options: BenchOptions): Promise<void> {
     { runs: options.uiRuns, moves: options.uiMoves },
     log,
   );
-  console.log(`\n${uiTable({ ui })}\n\n${uiLine({ ui })} Machine: ${machineLine(loadAtStart)}.`);
+  console.log(`\n${uiTable({ ui })}\n\n${uiLine({ ui })} Machine: ${machineLine(loadAtStart)}.\n`);
+  for (const c of checkUiTargets(ui)) console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);
 }
 
 main().catch((error: unknown) => {

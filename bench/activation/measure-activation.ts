@@ -3,8 +3,9 @@
  * (issue 35, item 4): a production build of this checkout — and, with a baseline, of that git revision — in a
  * staging folder, then per build
  *
- * - **bundle sizes**: dist/extension.js (what activation reads) and dist/pi-ai (the model library, read on first
- *   model use; its SDK chunks on the first request of their API);
+ * - **bundle sizes**: dist/extension.js (what activation reads), dist/pi-ai (the model library, read on first
+ *   model use; its SDK chunks on the first request of their API) and dist/tools (the tools' heavy parts, read on
+ *   their first use);
  * - **activation**: `require` of dist/extension.js and its `activate()`, `vscode` stood in for
  *   (activate-child.ts), fresh process per run, medians;
  * - **first model use** (builds with dist/pi-ai): the registry built (pi-ai and its catalog loaded, readiness
@@ -26,9 +27,8 @@ export interface ActivationFigures {
   /** "this checkout", or the git revision. */
   label: string;
   extensionBytes: number;
-  /** dist/pi-ai, all files (0 for a build without it), and how many. */
-  lazyBytes: number;
-  lazyFiles: number;
+  /** Each folder of {@link LAZY_FOLDERS}: all its files' bytes (0 for a build without it), and how many. */
+  lazy: Record<string, { bytes: number; files: number }>;
   requireMs: number;
   activateMs: number;
   /** RSS of the child after activation. */
@@ -122,6 +122,12 @@ function runJson<T>(args: string[]): Promise<T> {
   });
 }
 
+/** The ES module bundles under dist/ that activation does not read (esbuild.mjs), and when they are read. */
+const LAZY_FOLDERS: Record<string, string> = {
+  "pi-ai": "read on first model use, SDK chunks per API",
+  tools: "read on first web_fetch or bash rule check",
+};
+
 interface Build {
   label: string;
   dir: string;
@@ -131,12 +137,10 @@ interface Build {
 }
 
 function figures(b: Build): ActivationFigures {
-  const lazy = folderBytes(join(b.dir, "dist", "pi-ai"));
   const out: ActivationFigures = {
     label: b.label,
     extensionBytes: statSync(join(b.dir, "dist", "extension.js")).size,
-    lazyBytes: lazy.bytes,
-    lazyFiles: lazy.files,
+    lazy: Object.fromEntries(Object.keys(LAZY_FOLDERS).map((f) => [f, folderBytes(join(b.dir, "dist", f))])),
     requireMs: median(b.activations.map((a) => a.requireMs)),
     activateMs: median(b.activations.map((a) => a.activateMs)),
     rssBytes: median(b.activations.map((a) => a.rss)),
@@ -208,8 +212,13 @@ export function activationLines(r: ActivationReport): string[] {
       `require of dist/extension.js ${pair((x) => x.requireMs, ms)}, activate() ${pair((x) => x.activateMs, ms)}, ` +
       `together ${pair((x) => x.requireMs + x.activateMs, ms)}; RSS after ${pair((x) => x.rssBytes, kb)}`,
     `bundle: dist/extension.js (read at activation) ${pair((x) => x.extensionBytes, kb)}; ` +
-      `dist/pi-ai (read on first model use, SDK chunks per API) ${kb(now.lazyBytes)} in ${now.lazyFiles} files` +
-      (before ? ` (none before)` : ""),
+      Object.entries(LAZY_FOLDERS)
+        .map(
+          ([folder, when]) =>
+            `dist/${folder} (${when}) ${pair((x) => x.lazy[folder]?.bytes ?? 0, kb)} in ` +
+            `${pair((x) => x.lazy[folder]?.files ?? 0, String)} files`,
+        )
+        .join("; "),
   ];
   if (now.firstUse)
     lines.push(

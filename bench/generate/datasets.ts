@@ -2,7 +2,19 @@
  * The sessions a run measures, generated once into bench/.data and reused while their recipe is unchanged
  * (a manifest records the recipe, size and navigation targets of each file).
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import { isAscii } from "node:buffer";
 import { join } from "node:path";
 import type { WrittenSession } from "./session-writer.js";
 import { writeBushy, writeDeep, writeHeavy, writeLinear } from "./shapes.js";
@@ -10,8 +22,12 @@ import { writeBushy, writeDeep, writeHeavy, writeLinear } from "./shapes.js";
 /** Bump when generated content changes, so old files are regenerated. */
 const GENERATOR_VERSION = 3;
 
-/** What a dataset is used for when targets are checked. */
-export type DatasetRole = "small" | "large" | "heavy" | "deep" | "bushy";
+/**
+ * What a dataset is used for when targets are checked. `ascii`: the heavy session with its few non-ASCII
+ * characters replaced by ASCII ones of the same byte length (pi decodes a chunk holding one such character as a
+ * two-byte string: see bench/analysis.md), so the ratio against pi is shown for both kinds of content.
+ */
+export type DatasetRole = "small" | "large" | "heavy" | "deep" | "bushy" | "ascii";
 
 /** A recipe for one session file. */
 export interface DatasetSpec {
@@ -19,9 +35,11 @@ export interface DatasetSpec {
   role: DatasetRole;
   /** Human description for the table. */
   label: string;
-  kind: "linear" | "heavy" | "deep" | "bushy";
-  /** Entries (linear), bytes (heavy), levels (deep) or branches (bushy). */
+  kind: "linear" | "heavy" | "deep" | "bushy" | "ascii";
+  /** Entries (linear), bytes (heavy), levels (deep) or branches (bushy); for `ascii`, the size of its source. */
   size: number;
+  /** `ascii`: the dataset it is an ASCII-only copy of (generated before it). */
+  source?: string;
 }
 
 /** A generated session file. */
@@ -40,6 +58,14 @@ export const FULL_DATASETS: DatasetSpec[] = [
   { name: "linear-10k", role: "small", label: "10k entries", kind: "linear", size: 10_000 },
   { name: "linear-100k", role: "large", label: "100k entries", kind: "linear", size: 100_000 },
   { name: "heavy-300mb", role: "heavy", label: "~300 MB, 10 KB tool outputs", kind: "heavy", size: 300_000_000 },
+  {
+    name: "heavy-300mb-ascii",
+    role: "ascii",
+    label: "~300 MB, ASCII only",
+    kind: "ascii",
+    size: 300_000_000,
+    source: "heavy-300mb",
+  },
   { name: "deep-10k", role: "deep", label: "10k levels deep", kind: "deep", size: 10_000 },
   { name: "bushy-1k", role: "bushy", label: "1k branches", kind: "bushy", size: 1_000 },
 ];
@@ -53,7 +79,45 @@ export const QUICK_DATASETS: DatasetSpec[] = [
   { name: "bushy-100", role: "bushy", label: "100 branches", kind: "bushy", size: 100 },
 ];
 
-function write(spec: DatasetSpec, path: string): WrittenSession {
+/** The byte sequences the generator's text holds outside ASCII ("—", "✓"), and same-length ASCII for them. */
+const NON_ASCII_SWAPS: [Buffer, Buffer][] = [
+  [Buffer.from("—"), Buffer.from("---")],
+  [Buffer.from("✓"), Buffer.from("v/ ")],
+];
+
+/**
+ * Copies `from` to `to` with the generator's non-ASCII characters swapped for ASCII of the same byte length: the
+ * same entries at the same offsets, in a file without a byte above 127 (checked).
+ */
+function writeAsciiCopy(from: string, to: string): void {
+  const input = openSync(from, "r");
+  const output = openSync(`${to}.tmp`, "w");
+  const buf = Buffer.allocUnsafe(4 * 1024 * 1024);
+  let carry = 0; // bytes of a possibly split character kept from the previous chunk
+  try {
+    for (;;) {
+      const n = readSync(input, buf, carry, buf.length - carry, null);
+      const end = carry + n;
+      for (const [was, now] of NON_ASCII_SWAPS)
+        for (let i = buf.indexOf(was); i >= 0 && i + was.length <= end; i = buf.indexOf(was, i + was.length))
+          now.copy(buf, i);
+      // The last two bytes may start a character the next chunk ends (the swapped ones are 3 bytes): kept.
+      const upto = n === 0 ? end : Math.max(0, end - 2);
+      if (!isAscii(buf.subarray(0, upto)))
+        throw new Error(`${from}: a byte above 127 the ASCII copy does not know how to swap`);
+      writeSync(output, buf, 0, upto);
+      buf.copy(buf, 0, upto, end);
+      carry = end - upto;
+      if (n === 0) break;
+    }
+  } finally {
+    closeSync(input);
+    closeSync(output);
+  }
+  renameSync(`${to}.tmp`, to);
+}
+
+function write(spec: DatasetSpec, path: string, dir: string, manifest: Record<string, ManifestRecord>): WrittenSession {
   // Different seeds per dataset so pools differ, fixed so reruns are identical.
   const seed = spec.size + spec.kind.length;
   switch (spec.kind) {
@@ -65,6 +129,18 @@ function write(spec: DatasetSpec, path: string): WrittenSession {
       return writeDeep(path, spec.size, seed);
     case "bushy":
       return writeBushy(path, spec.size, seed);
+    case "ascii": {
+      const source = manifest[spec.source ?? ""];
+      if (!source) throw new Error(`${spec.name}: its source ${spec.source ?? "(none)"} was not generated before it`);
+      writeAsciiCopy(join(dir, `${source.name}.jsonl`), path);
+      return {
+        path,
+        entries: source.entries,
+        bytes: source.bytes,
+        lastId: source.lastId,
+        sampleIds: source.navTargets,
+      };
+    }
   }
 }
 
@@ -94,7 +170,7 @@ export function ensureDatasets(specs: DatasetSpec[], dir: string, log: (line: st
       continue;
     }
     const started = performance.now();
-    const written = write(spec, path);
+    const written = write(spec, path, dir, manifest);
     const dataset: Dataset = {
       ...spec,
       path,

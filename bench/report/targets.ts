@@ -75,7 +75,34 @@ export function checkUiTargets(ui: UiReport | undefined): TargetCheck[] {
   const large = ok(ui?.large);
   const on = ui ? `${ui.large.label} (UI)` : "-";
   const delta = small && large ? ui?.leafDelayMs : undefined;
+  const rounds = ui?.leafDelaysMs ?? [];
+  const worst = small && large && rounds.length > 0 ? Math.max(...rounds) : undefined;
+  const ratio = (big: number | undefined, little: number | undefined): number | undefined =>
+    big !== undefined && little !== undefined && little > 0 ? big / little : undefined;
   return [
+    uiCheck(
+      "UI: tree with leaf never > 1 s after the small session's (worst round)",
+      on,
+      worst,
+      (v) => v <= 1000,
+      (v) =>
+        `${v >= 0 ? "+" : "−"}${seconds(Math.abs(v))} in the worst of ${rounds.length} rounds (all: ${rounds.map((d) => (d / 1000).toFixed(1)).join(", ")} s; ${(small?.recovered ?? 0) + (large?.recovered ?? 0)} run(s) re-created a blank view)`,
+    ),
+    uiCheck(
+      "UI: click → summary question within 20 % of the small session's",
+      on,
+      ratio(large?.clickToChoiceMs, small?.clickToChoiceMs),
+      (v) => v <= 1.2,
+      (v) => `${v.toFixed(2)}× (${ms(large!.clickToChoiceMs)} vs ${ms(small!.clickToChoiceMs)})`,
+    ),
+    uiCheck(
+      "UI: choice → tree moved within 20 % of the small session's",
+      on,
+      ratio(large?.moveTreeMs, small?.moveTreeMs),
+      (v) => v <= 1.2,
+      (v) =>
+        `${v.toFixed(2)}× (${ms(large!.moveTreeMs)} vs ${ms(small!.moveTreeMs)}; tree and chat ${ms(large!.moveMs)} vs ${ms(small!.moveMs)})`,
+    ),
     uiCheck(
       "UI: tree with leaf ≤ 1 s after the small session's",
       on,
@@ -152,15 +179,22 @@ export function checkTargets(
   const piHeavy = store(heavy, "piLatest");
   const wv = webview(large);
   // Everyday sessions and the odd shapes: never slower than the newest pi; 10k entries 1.5× faster.
-  const others = results.filter((r) => r.dataset.role !== "heavy" && r.dataset.role !== "large");
+  const others = results.filter((r) => !["heavy", "large", "ascii"].includes(r.dataset.role));
+  const ascii = byRole(results, "ascii")[0];
   const everyday = others.map((r) =>
     r.dataset.name === "linear-10k"
       ? faster(`Open → tree → context ≥ 1.5× faster than ${latest}`, r, "piLatest", latest, 1.5)
       : faster(`Open → tree → context not slower than ${latest}`, r, "piLatest", latest, 1),
   );
+  // Issue 35: never slower than the newest pi, at every size (the 10k and 100k sessions included).
+  const notSlower = results
+    .filter((r) => r.dataset.role === "large" || r.dataset.name === "linear-10k")
+    .map((r) => faster(`Open → tree → context not slower than ${latest}`, r, "piLatest", latest, 1));
   return [
     faster(`Open → tree → context ≥ 4× faster than ${latest}`, heavy, "piLatest", latest, 4),
     faster(`Open → tree → context ≥ 8× faster than ${legacy}`, heavy, "piLegacy", legacy, 8),
+    // The same session without its non-ASCII characters: pi's best case (see DatasetRole `ascii`).
+    faster(`Open → tree → context ≥ 4× faster than ${latest}`, ascii, "piLatest", latest, 4),
     check(
       "Open → tree → context within 3× of the raw floor",
       heavy,
@@ -175,7 +209,15 @@ export function checkTargets(
       (v) => v <= 0.4,
       (v) => `${(v * 100).toFixed(0)} % (${mb(ours!.peakRssReady)} vs ${mb(piHeavy!.peakRssReady)})`,
     ),
+    check(
+      "Context at the leaf costs no more than the tree",
+      heavy,
+      ours && ours.buildContextMs / ours.getTreeMs,
+      (v) => v <= 1,
+      (v) => `${v.toFixed(2)}× (context ${ms(ours!.buildContextMs)} vs tree ${ms(ours!.getTreeMs)})`,
+    ),
     ...everyday,
+    ...notSlower,
     check("Tree first paint ≤ 300 ms (component)", large, wv?.firstPaintMs, (v) => v <= 300, ms),
     check(
       "Search ≤ 50 ms per keystroke (component)",

@@ -69,7 +69,7 @@ export class HostActions {
     const sm = this.d.controller.sessionManager;
     if (!sm) return void this.d.notify.info(NO_SESSION_TEXT);
     const rows = nodeRows(treeRows(sm), sm.getLeafId());
-    if (rows.length === 0) return void vscode.window.showInformationMessage("The session has no messages yet.");
+    if (rows.length === 0) return void this.d.notify.info("The session has no messages yet.");
     const leafRow = rows.find((r) => r.value === sm.getLeafId());
     return pickValue(rows, {
       title,

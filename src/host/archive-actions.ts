@@ -128,7 +128,7 @@ export class ArchiveActions {
     const inside = sm.getSubtreeIds(branchId);
     const rows = nodeRows(treeRows(sm), sm.getLeafId()).filter((r) => !hidden.has(r.value) && !inside.has(r.value));
     if (rows.length === 0) {
-      void vscode.window.showInformationMessage("There is no other entry to move to.");
+      this.d.notify.info("There is no other entry to move to.");
       return Promise.resolve(undefined);
     }
     return pickValue(rows, { title: "Move to…" });
@@ -140,7 +140,7 @@ export class ArchiveActions {
     if (!sm) return Promise.resolve(undefined);
     const roots = new Set(sm.getArchivedBranches());
     if (roots.size === 0) {
-      void vscode.window.showInformationMessage("No branch of this session is archived.");
+      this.d.notify.info("No branch of this session is archived.");
       return Promise.resolve(undefined);
     }
     const rows = nodeRows(treeRows(sm), sm.getLeafId()).filter((r) => roots.has(r.value));

@@ -1,111 +1,60 @@
-/** Chat rows for the webview, flattened from AgentMessages, and the token/cost line. Pure. */
-import { splitAttachments } from "../core/mentions/user-content.js";
-import {
-  contentText,
-  repairMessage,
-  systemPromptText,
-  type AgentMessage,
-  type AssistantMessage,
-  type BashExecutionMessage,
-  type ToolResultMessage,
-  type Usage,
-  type UserMessage,
-} from "../core/messages.js";
+/**
+ * Chat rows for the webview, flattened from AgentMessages, and the token/cost line. What a row says (its title, text,
+ * tool calls, failure) is its entry's view (src/core/entries/entry-view.ts); this adds what only the chat needs. Pure.
+ */
+import { entryView, messageView, MAX_PLAIN_TEXT, plainText, type EntryView } from "../core/entries/entry-view.js";
+import { repairMessage, type AgentMessage, type Usage } from "../core/messages.js";
+import { envelopeOf } from "../core/session/preview.js";
 import type { EntryEnvelope, SessionEntry } from "../core/session/types.js";
 import { todosOfContent } from "../core/tools/todo-list.js";
-import type { ChatMessageDto, ChatUsage, ImageDto } from "../shared/protocol.js";
+import type { ChatMessageDto, ChatUsage } from "../shared/protocol.js";
 
 /** Tool-call arguments shown in the chat are capped; the full call stays in the session. */
 const MAX_ARGS_CHARS = 4000;
 
-function argsText(args: Record<string, unknown>): string {
-  let s: string;
-  try {
-    s = JSON.stringify(args, null, 2) ?? "";
-  } catch {
-    s = "(arguments not serializable)";
-  }
+function capArgs(s: string): string {
   return s.length > MAX_ARGS_CHARS ? s.slice(0, MAX_ARGS_CHARS) + "\n…" : s;
 }
 
-function assistantDto(id: string, m: AssistantMessage): ChatMessageDto {
-  const text: string[] = [];
-  const thinking: string[] = [];
-  const toolCalls: { id: string; name: string; args: string }[] = [];
-  for (const c of m.content) {
-    if (c.type === "text") text.push(c.text);
-    else if (c.type === "thinking") thinking.push(c.thinking);
-    else if (c.type === "toolCall") toolCalls.push({ id: c.id, name: c.name, args: argsText(c.arguments) });
-  }
-  const dto: ChatMessageDto = { id, role: "assistant", text: text.join("\n"), timestamp: m.timestamp };
-  if (thinking.length) dto.thinking = thinking.join("\n");
-  if (toolCalls.length) dto.toolCalls = toolCalls;
-  dto.stopReason = m.stopReason;
-  if (m.errorMessage) dto.errorMessage = m.errorMessage;
-  dto.model = `${m.provider}/${m.model}`;
-  if (m.usage) dto.usage = { input: m.usage.input, output: m.usage.output, cost: m.usage.cost?.total ?? 0 };
-  const todos = toolCalls.length > 0 ? todosOfContent(m.content) : undefined;
-  if (todos) dto.todos = todos;
+/** A chat row from what the entry says (src/core/entries/entry-view.ts), with the chat's own fields. */
+function viewDto(id: string, role: ChatMessageDto["role"], v: EntryView, timestamp: number): ChatMessageDto {
+  const dto: ChatMessageDto = { id, role, title: v.title, icon: v.icon, text: v.text, timestamp };
+  if (v.facts.length > 0) dto.facts = v.facts;
+  if (v.thinking !== undefined) dto.thinking = v.thinking;
+  if (v.toolCalls)
+    dto.toolCalls = v.toolCalls.map((c) => ({
+      id: c.id,
+      name: c.name,
+      label: c.label,
+      hint: c.hint,
+      args: capArgs(c.argsText),
+    }));
+  if (v.failure !== undefined) dto.failure = v.failure;
+  if (v.note !== undefined) dto.note = v.note;
+  if (v.attachments) dto.attachments = v.attachments;
   return dto;
 }
 
 /** One message as a chat row with the given id (entry id, or a temporary id while streaming). */
 export function messageToDto(id: string, message: AgentMessage): ChatMessageDto {
   const m = repairMessage(message);
-  switch (m.role) {
-    case "system":
-      // pi 1.5's recorded prompt: not a chat row (isChatEntry skips it); shown whole on hover and Copy Text.
-      return { id, role: "custom", text: systemPromptText(m), timestamp: m.timestamp };
-    case "user": {
-      const { text, attachments } = splitAttachments(m.content);
-      const dto: ChatMessageDto = { id, role: "user", text, timestamp: m.timestamp };
-      if (attachments.length > 0) dto.attachments = attachments;
-      const images = imagesOf(m.content);
-      if (images.length > 0) dto.images = images;
-      return dto;
-    }
-    case "assistant":
-      return assistantDto(id, m);
-    case "toolResult":
-      return {
-        id,
-        role: "toolResult",
-        text: toolResultText(m.content),
-        toolName: m.toolName,
-        toolCallId: m.toolCallId,
-        isError: m.isError,
-        timestamp: m.timestamp,
-      };
-    case "bashExecution":
-      return bashDto(id, m);
-    case "custom":
-      return { id, role: "custom", text: contentText(m.content), timestamp: m.timestamp };
-    case "branchSummary":
-      return { id, role: "branchSummary", text: m.summary, timestamp: m.timestamp };
-    case "compactionSummary":
-      return { id, role: "compactionSummary", text: m.summary, timestamp: m.timestamp };
-    default: {
-      const never: never = m;
-      return never;
-    }
-  }
-}
-
-/** A command the user typed (`!command`), as the chat shows it: the command, its output and how it ended. */
-export function bashDto(id: string, m: BashExecutionMessage): ChatMessageDto {
-  const exit =
-    m.cancelled === true
-      ? "\n(cancelled)"
-      : m.exitCode !== null && m.exitCode !== undefined && m.exitCode !== 0
-        ? `\n(exit code ${m.exitCode})`
-        : "";
-  const dto: ChatMessageDto = {
-    id,
-    role: "bashExecution",
-    text: `$ ${m.command}\n${m.output}${exit}`,
-    timestamp: m.timestamp,
-  };
-  if (m.excludeFromContext === true) dto.excludedFromContext = true;
+  // pi 1.5's recorded prompt is no chat row (isChatEntry skips it); shown whole on hover and Copy Text.
+  const v = messageView(m);
+  const dto = viewDto(id, m.role === "system" ? "custom" : m.role, v, m.timestamp);
+  if (m.role === "user") {
+    if (v.images) dto.images = v.images;
+  } else if (m.role === "assistant") {
+    dto.stopReason = m.stopReason;
+    if (m.errorMessage) dto.errorMessage = m.errorMessage;
+    dto.model = `${m.provider}/${m.model}`;
+    if (m.usage) dto.usage = { input: m.usage.input, output: m.usage.output, cost: m.usage.cost?.total ?? 0 };
+    const todos = dto.toolCalls ? todosOfContent(m.content) : undefined;
+    if (todos) dto.todos = todos;
+  } else if (m.role === "toolResult") {
+    dto.toolName = m.toolName;
+    dto.toolCallId = m.toolCallId;
+    dto.isError = m.isError;
+  } else if (m.role === "bashExecution" && m.excludeFromContext === true) dto.excludedFromContext = true;
   return dto;
 }
 
@@ -157,79 +106,21 @@ export function isChatEntry(env: ChatEnvelope): boolean {
 
 /** The chat row of an entry (see isChatEntry), or undefined for entries the chat does not show. */
 export function entryToChat(e: SessionEntry): ChatMessageDto | undefined {
-  const ts = Date.parse(e.timestamp) || 0;
-  switch (e.type) {
-    case "message":
-      // A message entry whose message is null is a load issue; nothing to show.
-      return typeof e.message !== "object" || e.message === null || e.message.role === "system"
-        ? undefined
-        : messageToDto(e.id, e.message);
-    case "custom_message":
-      return e.display ? { id: e.id, role: "custom", text: contentText(e.content), timestamp: ts } : undefined;
-    case "branch_summary":
-      return { id: e.id, role: "branchSummary", text: e.summary, timestamp: ts };
-    case "compaction":
-      return { id: e.id, role: "compactionSummary", text: e.summary, timestamp: ts };
-    default:
-      return undefined;
-  }
+  if (!isChatEntry(envelopeOf(e))) return undefined;
+  // A message entry whose message is null is a load issue; nothing to show.
+  if (e.type === "message") return isRecord(e.message) ? messageToDto(e.id, e.message) : undefined;
+  const role = e.type === "branch_summary" ? "branchSummary" : e.type === "compaction" ? "compactionSummary" : "custom";
+  return viewDto(e.id, role, entryView(e), Date.parse(e.timestamp) || 0);
+}
+
+function isRecord(v: unknown): v is AgentMessage {
+  return typeof v === "object" && v !== null;
 }
 
 /** Cap of the text sent for hover and copy; a session line can be megabytes. */
-export const MAX_ENTRY_TEXT = 200_000;
+export const MAX_ENTRY_TEXT = MAX_PLAIN_TEXT;
 
-/** An entry's whole readable text (hover, Copy Text). */
+/** An entry's whole readable text (hover, Copy Text), as its view says it. */
 export function entryFullText(entry: SessionEntry | { type: string; [k: string]: unknown }): string {
-  const e = entry as SessionEntry;
-  let text: string;
-  switch (e.type) {
-    case "message": {
-      const dto = messageToDto(e.id, e.message);
-      const calls = (dto.toolCalls ?? []).map((c) => `${c.name}(${c.args})`);
-      text = [dto.text, ...calls].filter((s) => s !== "").join("\n\n");
-      break;
-    }
-    case "custom_message":
-      text = contentText(e.content);
-      break;
-    case "branch_summary":
-    case "compaction":
-      text = e.summary;
-      break;
-    case "label":
-      text = e.label === undefined ? `Label removed from ${e.targetId}` : `Label "${e.label}" on ${e.targetId}`;
-      break;
-    case "model_change":
-      text = `Model: ${e.provider}/${e.modelId}`;
-      break;
-    case "thinking_level_change":
-      text = `Thinking level: ${e.thinkingLevel}`;
-      break;
-    case "session_info":
-      text = `Session name: ${e.name ?? ""}`;
-      break;
-    default: {
-      let json: string;
-      try {
-        json = JSON.stringify(entry, null, 2) ?? "";
-      } catch {
-        json = "";
-      }
-      text = json;
-    }
-  }
-  return text.length > MAX_ENTRY_TEXT ? text.slice(0, MAX_ENTRY_TEXT) + "\n…" : text;
-}
-
-/** The images of a user message's content (for thumbnails in the chat). */
-function imagesOf(content: UserMessage["content"]): ImageDto[] {
-  if (typeof content === "string") return [];
-  return content.flatMap((c) => (c.type === "image" ? [{ mimeType: c.mimeType, data: c.data }] : []));
-}
-
-/** A tool result's text, with a line naming each image it holds (MCP tools return images; the chat shows text). */
-function toolResultText(content: ToolResultMessage["content"]): string {
-  const text = contentText(content);
-  const images = content.flatMap((c) => (c.type === "image" ? [`[image ${c.mimeType}]`] : []));
-  return images.length === 0 ? text : [text, ...images].filter((t) => t !== "").join("\n");
+  return plainText(entryView(entry));
 }

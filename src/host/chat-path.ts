@@ -13,6 +13,7 @@ import type { Usage } from "../core/messages.js";
 import type { SessionEntry } from "../core/session/types.js";
 import { todoListOnPath, type TodoItem } from "../core/tools/todo-list.js";
 import type { ChatMessageDto } from "../shared/protocol.js";
+import { kindTitle } from "../core/entries/kind-words.js";
 import { entryToChat, isChatEntry, MAX_ENTRY_TEXT, type ChatEnvelope, type PathUsage } from "./chat-dto.js";
 import { errorText } from "../core/error-text.js";
 
@@ -76,7 +77,16 @@ function sizeOf(dto: ChatMessageDto): number {
 /** Mirrors the chat view's window of the current path. */
 export class ChatPath {
   /** Ids of the chat messages of the path the view shows (root first). */
-  private ids: string[] = [];
+  private readonly ids: string[] = [];
+  /**
+   * The path of the last update and, per entry of it, how many chat messages and usage records the entries
+   * before it hold. A move keeps most of a long path (30,000 entries in a big session): the next update reads
+   * only what comes after the part it shares with this one (envelopes are the store's objects, compared as such).
+   */
+  private path: readonly ChatEnvelope[] = [];
+  private readonly chatBefore: number[] = [];
+  private readonly usageBefore: number[] = [];
+  private readonly usageRecords: PathUsage[] = [];
   /** Index in `ids` of the first message the view holds. */
   private lo = 0;
   /** The view holds `ids[lo…]` (false until the first update, and after it reloaded). */
@@ -97,14 +107,11 @@ export class ChatPath {
    * holds, only the messages after the common part; else the newest window.
    */
   update(): ChatPathUpdate {
-    const path = this.source.getPathEnvelopes();
-    const ids = path.filter(isChatEntry).map((e) => e.id);
+    const shared = this.follow(this.source.getPathEnvelopes());
+    const ids = this.ids;
     const n = ids.length;
-    let common = 0;
-    if (this.held) {
-      const max = Math.min(n, this.ids.length);
-      while (common < max && this.ids[common] === ids[common]) common++;
-    }
+    // The chat messages the new path shares with the last one: those of the entries both paths start with.
+    const common = this.held ? shared : 0;
     const window = new Collector(this.source, ids, n);
     // Reuse what the view holds when the new tail is small and the view keeps at least half a window.
     const half = { messages: Math.max(1, this.limits.messages >> 1), bytes: this.limits.bytes >> 1 };
@@ -119,12 +126,37 @@ export class ChatPath {
       start = window.collect(0, this.limits);
       this.lo = start;
     }
-    this.ids = ids;
     this.held = true;
-    const update: ChatPathUpdate = { start, keep, messages: window.messages(), usage: this.usage(path) };
-    const todos = this.todos(path);
+    const update: ChatPathUpdate = { start, keep, messages: window.messages(), usage: this.usageRecords.slice() };
+    const todos = this.todos(this.path);
     if (todos) update.todos = todos;
     return update;
+  }
+
+  /**
+   * Makes `ids` and the usage records those of `path`: kept as far as it is the last update's path, read from
+   * the rest of it. Returns how many chat messages the two paths share (their first ones).
+   */
+  private follow(path: readonly ChatEnvelope[]): number {
+    const old = this.path;
+    let same = 0;
+    const max = Math.min(old.length, path.length);
+    while (same < max && old[same] === path[same]) same++;
+    const shared = same < old.length ? this.chatBefore[same] : this.ids.length;
+    this.ids.length = shared;
+    this.usageRecords.length = same < old.length ? this.usageBefore[same] : this.usageRecords.length;
+    this.chatBefore.length = same;
+    this.usageBefore.length = same;
+    for (let i = same; i < path.length; i++) {
+      const e = path[i];
+      this.chatBefore.push(this.ids.length);
+      this.usageBefore.push(this.usageRecords.length);
+      if (isChatEntry(e)) this.ids.push(e.id);
+      const record = this.usageOf(e);
+      if (record) this.usageRecords.push(record);
+    }
+    this.path = path;
+    return shared;
   }
 
   /** The page before the view's first message, or undefined when the request is stale or there is none. */
@@ -150,13 +182,10 @@ export class ChatPath {
     });
   }
 
-  private usage(path: readonly ChatEnvelope[]): PathUsage[] {
-    const out: PathUsage[] = [];
-    for (const e of path) {
-      const usage = this.source.getUsage(e.id);
-      if (usage) out.push({ usage, setsContext: e.type === "message" && e.role === "assistant" && e.failed !== true });
-    }
-    return out;
+  /** The usage record of a path entry, if it records token use. */
+  private usageOf(e: ChatEnvelope): PathUsage | undefined {
+    const usage = this.source.getUsage(e.id);
+    return usage && { usage, setsContext: e.type === "message" && e.role === "assistant" && e.failed !== true };
   }
 }
 
@@ -203,6 +232,7 @@ class Collector {
       why = errorText(e);
     }
     // The row keeps its place, so indexes stay those of the path; the file is left as it is.
-    return { id, role: "custom", text: `(This entry could not be read: ${why})`, timestamp: 0 };
+    const title = kindTitle("unknown");
+    return { id, role: "custom", title, icon: "warning", text: `(This entry could not be read: ${why})`, timestamp: 0 };
   }
 }

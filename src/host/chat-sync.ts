@@ -8,7 +8,7 @@
 import type { AgentEvent } from "../core/agent/events.js";
 import type { AgentMessage, BashExecutionMessage } from "../core/messages.js";
 import type { ChatMessageDto, HostToWebview } from "../shared/protocol.js";
-import { bashDto, messageToDto } from "./chat-dto.js";
+import { messageToDto } from "./chat-dto.js";
 
 /** What the chat sync reports besides webview posts. */
 export interface ChatSyncHooks {
@@ -123,14 +123,8 @@ export class ChatSync {
   private postCommand(output: string): void {
     const c = this.command;
     if (!c) return;
-    const message: ChatMessageDto = {
-      id: c.id,
-      role: "bashExecution",
-      text: `$ ${c.command}\n${output}`,
-      running: true,
-      timestamp: Date.now(),
-    };
-    if (c.excluded) message.excludedFromContext = true;
+    const message = messageToDto(c.id, commandMessage(c, output));
+    message.running = true;
     this.post({ type: "chat/message", message });
   }
 
@@ -139,15 +133,12 @@ export class ChatSync {
     const c = this.command;
     this.command = undefined;
     this.commandRunning = false;
-    if (c && message) this.post({ type: "chat/message", message: bashDto(c.id, message) });
+    if (c && message) this.post({ type: "chat/message", message: messageToDto(c.id, message) });
     else if (c) {
       // Nothing is recorded: the row says why, and is gone with the next snapshot.
       this.tempCommands = this.tempCommands.filter((id) => id !== c.id);
-      const failed = `$ ${c.command}\n(could not run: ${error ?? "unknown error"})`;
-      this.post({
-        type: "chat/message",
-        message: { id: c.id, role: "bashExecution", text: failed, timestamp: Date.now() },
-      });
+      const failed = commandMessage(c, `(could not run: ${error ?? "unknown error"})`);
+      this.post({ type: "chat/message", message: messageToDto(c.id, failed) });
     }
     this.setStreaming();
     if (!message && !this.agentRunning) this.hooks.onSettled();
@@ -204,4 +195,18 @@ function streamedDto(id: string, m: AgentMessage): ChatMessageDto {
   const dto = messageToDto(id, m);
   delete dto.todos;
   return dto;
+}
+
+/** A command still running (or one that could not run) as the message it will be recorded as, with `output` so far. */
+function commandMessage(c: { command: string; excluded: boolean }, output: string): BashExecutionMessage {
+  return {
+    role: "bashExecution",
+    command: c.command,
+    output,
+    exitCode: undefined,
+    cancelled: false,
+    truncated: false,
+    ...(c.excluded ? { excludeFromContext: true } : {}),
+    timestamp: Date.now(),
+  };
 }

@@ -32,7 +32,6 @@ import {
   type TurnFileChange,
 } from "./turn-changes.js";
 import { UNDO_CHOICE, vscodeRestoreUi } from "./vscode-restore-ui.js";
-import { errorText } from "../core/error-text.js";
 
 /** The command id of Undo File Restore (offered on the message after a restore). */
 const UNDO_FILE_RESTORE_COMMAND: CommandId = "agentTree.undoFileRestore";
@@ -101,9 +100,8 @@ export class CheckpointActions {
 
   /** The message after another branch's files came along: Undo File Restore, and Open Conflicts when some are. */
   filesBrought(message: string, conflicts: readonly BroughtConflict[]): void {
-    this.d.notify.status(message, "info");
     const choices = conflicts.length > 0 ? [OPEN_CONFLICTS_CHOICE, UNDO_CHOICE] : [UNDO_CHOICE];
-    void vscode.window.showInformationMessage(message, ...choices).then((pick) => {
+    void this.d.notify.offer(message, ...choices).then((pick) => {
       if (pick === UNDO_CHOICE) void vscode.commands.executeCommand(UNDO_FILE_RESTORE_COMMAND);
       if (pick === OPEN_CONFLICTS_CHOICE) void this.openConflicts(conflicts);
     });
@@ -161,9 +159,9 @@ export class CheckpointActions {
     try {
       changes = await turnChanges(sm, entryId, checkpoints);
     } catch (e) {
-      return void vscode.window.showErrorMessage(`Cannot list the changes: ${errorText(e)}`);
+      return this.d.notify.error("Cannot list the changes", e);
     }
-    if (changes.length === 0) return void vscode.window.showInformationMessage("This turn changed no files here.");
+    if (changes.length === 0) return this.d.notify.info("This turn changed no files here.");
     if (changes.length === 1) {
       // A side the checkpoint lacks (an added or deleted file) reads as an empty document.
       const c = changes[0];
@@ -192,7 +190,7 @@ export class CheckpointActions {
     const checkpoints = await this.d.service.workspace();
     if (!checkpoints || checkpoints.folders().length === 0) {
       const why = this.d.service.problems();
-      void vscode.window.showWarningMessage(why.length > 0 ? why.join(" ") : `${CANNOT_FOLLOW} in this window.`);
+      this.d.notify.warn(why.length > 0 ? why.join(" ") : `${CANNOT_FOLLOW} in this window.`);
       return undefined;
     }
     return checkpoints;

@@ -27,6 +27,9 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.compact",
   "agentTree.selectModel",
   "agentTree.setApiKey",
+  "agentTree.logIn",
+  "agentTree.logOut",
+  "agentTree.nextModel",
   "agentTree.abort",
   "agentTree.exportHtml",
   "agentTree.exportBranchHtml",
@@ -47,6 +50,7 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.rejectEdit",
   "agentTree.acceptAllEditsInRun",
   "agentTree.showMcpServers",
+  "agentTree.showToolRules",
   "agentTree.exploreInParallel",
   "agentTree.stopBranch",
   "agentTree.stopAllBranches",
@@ -58,6 +62,8 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.goToEntry",
   "agentTree.backToMyBranch",
   "agentTree.switchToWatchedBranch",
+  "agentTree.togglePlanMode",
+  "agentTree.approvePlan",
 ] as const;
 
 /**
@@ -80,4 +86,6 @@ export const WEBVIEW_COMMAND_IDS: Readonly<Record<WebviewCommand, CommandId>> = 
   setApiKey: "agentTree.setApiKey",
   selectModel: "agentTree.selectModel",
   exportHtml: "agentTree.exportHtml",
+  togglePlanMode: "agentTree.togglePlanMode",
+  approvePlan: "agentTree.approvePlan",
 };

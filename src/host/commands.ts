@@ -5,9 +5,11 @@ import type { ChatInputService } from "./chat-input/chat-input-service.js";
 import { COMMAND_IDS, type CommandId } from "./command-ids.js";
 import type { EditReview } from "./edit-review.js";
 import type { McpServersUi } from "./mcp-servers-ui.js";
-import type { ModelActions } from "./model-actions.js";
+import type { ModelActions } from "./models/model-actions.js";
+import type { ToolRulesUi } from "./tool-rules-ui.js";
 import type { OperationId } from "./operations/host-operations.js";
 import type { Operations } from "./operations/operations.js";
+import type { PlanModeActions } from "./plan-mode-actions.js";
 import type { SessionController } from "./session-controller.js";
 import type { SessionOpener } from "./session-opener.js";
 import type { SessionSearchUi } from "./session-search-ui.js";
@@ -33,6 +35,10 @@ export interface CommandDeps {
   review: EditReview;
   /** Agent: Show MCP Servers. */
   mcpServers: McpServersUi;
+  /** Agent: Show Tool Rules. */
+  toolRules: Pick<ToolRulesUi, "show">;
+  /** Toggle Plan Mode (a string argument: a task to plan), Approve Plan. */
+  planMode: Pick<PlanModeActions, "toggle" | "approve">;
 }
 
 /** A command handler: the palette passes nothing, a menu its context, the Explorer its item and selection. */
@@ -68,6 +74,9 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.rejectEdit": (arg?: unknown) => d.review.decide(arg, false),
     "agentTree.acceptAllEditsInRun": (arg?: unknown) => d.review.decide(arg, true, true),
     "agentTree.setApiKey": () => models.setApiKey(),
+    "agentTree.logIn": () => models.credentials.logIn(),
+    "agentTree.logOut": () => models.credentials.logOut(),
+    "agentTree.nextModel": ensured(() => models.nextModel()),
     // Bound to Ctrl+O / Ctrl+U while the tree has focus: the view toggles its filter itself, and this
     // binding keeps the workbench (Open File…) from acting on the same key press.
     "agentTree.treeKeyHandled": () => undefined,
@@ -88,6 +97,12 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       await d.chatInput.addFiles(arg, all);
     },
     "agentTree.showMcpServers": () => d.mcpServers.show(),
+    "agentTree.showToolRules": () => d.toolRules.show(),
+    "agentTree.togglePlanMode": async (arg?: unknown) => {
+      await d.ensureSession();
+      await d.planMode.toggle(arg);
+    },
+    "agentTree.approvePlan": ensured(() => d.planMode.approve()),
   };
   const rest: Partial<Record<CommandId, Handler>> = others;
   return COMMAND_IDS.map((id) => {

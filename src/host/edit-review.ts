@@ -13,6 +13,7 @@ import type { ToolApprovalRequest } from "../core/tools/types.js";
 import { EDIT_REVIEW_SCHEME, parseReviewUri, reviewUriParts } from "./edit-review-uri.js";
 import { PendingReviews, type PendingReview } from "./pending-reviews.js";
 import { EDIT_TOOLS } from "./tool-approval.js";
+import { errorText } from "../core/error-text.js";
 
 /** What the review needs from the host. */
 export interface EditReviewDeps {
@@ -60,7 +61,7 @@ export class EditReview implements vscode.TextDocumentContentProvider {
     try {
       change = await proposedFileChange(this.d.cwd, request.toolName, request.args);
     } catch (e) {
-      this.d.log.info(`No diff for ${request.toolName}: ${e instanceof Error ? e.message : String(e)}`);
+      this.d.log.info(`No diff for ${request.toolName}: ${errorText(e)}`);
       return undefined;
     }
     if (!change) return undefined;
@@ -72,7 +73,7 @@ export class EditReview implements vscode.TextDocumentContentProvider {
       await this.show(review);
     } catch (e) {
       // Without its diff the call is asked about like any other: the approval must reach the user regardless.
-      this.d.log.warn(`Opening the diff of ${change.path} failed: ${e instanceof Error ? e.message : String(e)}`);
+      this.d.log.warn(`Opening the diff of ${change.path} failed: ${errorText(e)}`);
       await this.close(request.toolCallId);
       return undefined;
     }

@@ -11,7 +11,7 @@ export class ExportActions {
   constructor(
     private readonly controller: SessionController,
     private readonly actions: Pick<HostActions, "pickNode">,
-    private readonly notify: Pick<Notify, "status" | "error">,
+    private readonly notify: Pick<Notify, "error" | "offer">,
     private readonly extensionUri: vscode.Uri,
   ) {}
 
@@ -35,8 +35,10 @@ export class ExportActions {
     try {
       const assetsDir = vscode.Uri.joinPath(this.extensionUri, "dist").fsPath;
       const bytes = await writeSessionHtml(sm, target.fsPath, { assetsDir, branchOnly, leafId });
-      this.notify.status(`Exported ${Math.round(bytes / 1024)} KB to ${path.basename(target.fsPath)}.`);
-      const open = await vscode.window.showInformationMessage(`Exported to ${target.fsPath}`, "Open in Browser");
+      const open = await this.notify.offer(
+        `Exported ${Math.round(bytes / 1024)} KB to ${target.fsPath}.`,
+        "Open in Browser",
+      );
       if (open) await vscode.env.openExternal(target);
     } catch (e) {
       this.notify.error("Export failed", e);

@@ -7,13 +7,15 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { HookAPI } from "../core/hooks/types.js";
 import { keyEnvNames, withoutKeys } from "../core/providers/api-key.js";
+import type { PiAi } from "../core/providers/pi-ai.js";
+import type { Provider } from "../core/providers/types.js";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { ToolApprovalRequest } from "../core/tools/types.js";
 import { HostActions } from "./actions.js";
 import { CompareActions } from "./compare/compare-actions.js";
 import { ComparePanels } from "./compare/compare-panel.js";
-import { ApiKeys } from "./api-keys.js";
-import { ModelService } from "./model-service.js";
+import { CredentialActions } from "./models/credential-actions.js";
+import { ModelService } from "./models/model-service.js";
 import { ArchiveActions } from "./archive-actions.js";
 import { ArchivedVisibility } from "./archived-visibility.js";
 import { CheckpointActions } from "./checkpoint-actions.js";
@@ -22,6 +24,7 @@ import { setUpChatInput } from "./chat-input/chat-input-setup.js";
 import { CheckpointService, checkpointFolders } from "./checkpoint-service.js";
 import { WEBVIEW_COMMAND_IDS } from "./command-ids.js";
 import { registerCommands } from "./commands.js";
+import { PlanModeActions } from "./plan-mode-actions.js";
 import { HookRegistry } from "./hook-registry.js";
 import { lockLostMessage } from "./lock-choice.js";
 import { offerSaveAgain } from "./save-again.js";
@@ -31,7 +34,7 @@ import { BranchWatch } from "./parallel/branch-watch.js";
 import { branchCopiesDir, ParallelActions } from "./parallel/parallel-actions.js";
 import { RunningBranches } from "./parallel/running-branches.js";
 import { ExportActions } from "./export-actions.js";
-import { ModelActions } from "./model-actions.js";
+import { ModelActions } from "./models/model-actions.js";
 import { SessionController } from "./session-controller.js";
 import { McpService } from "./mcp-service.js";
 import { McpServersUi } from "./mcp-servers-ui.js";
@@ -59,7 +62,11 @@ import { Notifier } from "./common/notifier.js";
 import { Operations } from "./operations/operations.js";
 import { sessionGuardState } from "./operations/session-guard-state.js";
 import { EditReview } from "./edit-review.js";
+import { WorkspaceToolRules } from "./tool-rules.js";
+import { settingsStore, ToolRulesUi } from "./tool-rules-ui.js";
+import type { ApprovalOffer } from "./tool-approval.js";
 import { RunChangesView } from "./run-changes-view.js";
+import { errorText } from "../core/error-text.js";
 
 /** Payload of `onDidChangeSession`. */
 export interface SessionChangeEvent {
@@ -77,9 +84,18 @@ export interface AgentTreeApi {
   onDidChangeSession: vscode.Event<SessionChangeEvent>;
   /** The current session store, if a session is open. */
   getSessionManager(): SessionManager | undefined;
+  /**
+   * Adds a model provider (as pi's `registerProvider` does for pi's extensions): `create` gets the model library's
+   * runtime (pi-ai: `createProvider`, its API implementations such as `openAICompletionsApi`) and returns a pi-ai
+   * provider — its models appear in the picker, its login (OAuth) in "Agent: Log In…". Dispose to remove it.
+   */
+  registerModelProvider(create: (pi: PiAi) => Provider): vscode.Disposable;
 }
 
 let controllerRef: SessionController | undefined;
+
+/** The answer that adds the offered rules to the workspace's setting (docs/tools.md). */
+const ALWAYS_IN_WORKSPACE = "Always Allow in This Workspace";
 let mcpRef: McpService | undefined;
 
 /** "name (read-only)" for the tree view's title bar. */
@@ -103,10 +119,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   context.subscriptions.push(log);
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
 
-  const keys = new ApiKeys(context.secrets);
-  context.subscriptions.push(keys);
-  // The models load with the first session (or model command), not here: see src/host/model-service.ts.
-  const modelService = new ModelService({ keys, log, cwd });
+  // The models load with the first session (or model command), not here: see src/host/models/model-service.ts.
+  const modelService = new ModelService({ secrets: context.secrets, globalState: context.globalState, log, cwd });
   context.subscriptions.push(modelService);
 
   const hookRegistry = new HookRegistry();
@@ -186,6 +200,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   });
   context.subscriptions.push(instructions);
 
+  // Approval rules (docs/tools.md): the workspace's setting and, when trusted, Claude Code's files.
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const toolRules = new WorkspaceToolRules({
+    store: settingsStore(),
+    cwd: folder?.scheme === "file" ? folder.fsPath : undefined,
+    trusted: () => vscode.workspace.isTrusted,
+    warn: (m) => log.warn(m),
+  });
   const runChangesView = new RunChangesView({ service: checkpoints, postChat: postMainChat, log });
   const editReview = new EditReview({
     cwd,
@@ -204,8 +226,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     onRunEnd: (sm, firstUserId) => void runChangesView.runEnded(sm, firstUserId),
     models: () => modelService.load(),
     hookRegistry,
-    getApiKey: (m) => keys.get(m.provider),
-    hasKey: (m) => keys.has(m.provider),
     autoApprove: autoApproveSetting,
     defaultModelKey: defaultModelSetting,
     piDefaultModelKey: () => modelService.piDefaultModelKey(),
@@ -215,8 +235,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     postChat: postMainChat,
     isViewReady: (kind) => (kind === "tree" ? tree : chat).isReady,
     showArchived: () => archivedVisibility.shown,
+    approvalRules: toolRules,
     approvalUi: {
-      ask: (r, summary) => void askApproval(r, summary),
+      ask: (r, summary, offer) => void askApproval(r, summary, offer),
       done: (id) => {
         postMainChat({ type: "chat/approvalDone", toolCallId: id });
         void editReview.close(id);
@@ -256,7 +277,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   controllerRef = controller;
   context.subscriptions.push({ dispose: () => void controller.close() });
 
-  async function askApproval(r: ToolApprovalRequest, summary: string): Promise<void> {
+  async function askApproval(r: ToolApprovalRequest, summary: string, offer: ApprovalOffer): Promise<void> {
     // A write or edit opens its diff first, so the chat offers Accept and Reject next to it.
     const edited = await editReview.open(r);
     if (!controller.approvals?.pendingRequests().some((p) => p.toolCallId === r.toolCallId)) {
@@ -269,15 +290,30 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       toolName: r.toolName,
       summary,
       ...(edited === undefined ? {} : { edit: { path: edited } }),
+      ...(offer.rules.length > 0 ? { rules: offer.rules } : {}),
+      ...(offer.local === undefined ? {} : { local: offer.local }),
     });
     if (chat.isReady && chat.isVisible && !watch.active) return;
     // The chat is hidden, or shows a watched branch (the card is easy to miss there): ask in a notification too; whichever answers first wins. An edit's diff is open and
     // answers from its title bar.
     if (edited !== undefined) return;
+    // A local address is allowed for this call only; a rule is offered when one can cover the call.
+    const choices =
+      offer.local !== undefined
+        ? ["Allow", "Deny"]
+        : ["Allow", "Allow Always", ...(offer.rules.length > 0 ? [ALWAYS_IN_WORKSPACE] : []), "Deny"];
+    const local = offer.local === undefined ? "" : ` (${offer.local})`;
     void vscode.window
-      .showWarningMessage(`Agent wants to run ${r.toolName}: ${summary}`, "Allow", "Allow Always", "Deny")
+      .showWarningMessage(`Agent wants to run ${r.toolName}: ${summary}${local}`, ...choices)
       .then((choice) => {
-        if (choice) controller.approvals?.answer(r.toolCallId, choice !== "Deny", choice === "Allow Always");
+        if (choice)
+          controller.approvals?.answer(
+            r.toolCallId,
+            choice !== "Deny",
+            choice === "Allow Always",
+            false,
+            choice === ALWAYS_IN_WORKSPACE,
+          );
       });
   }
 
@@ -285,8 +321,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const workerScript = vscode.Uri.joinPath(context.extensionUri, "dist", "search-worker.js").fsPath;
   const search = new SessionSearchUi({ cwd, controller, opener, tree, log, workerScript });
   context.subscriptions.push(search);
-  // One notifier and one lock on the workspace's files for every operation (src/host/operations).
-  const notify = new Notifier([tree, chat], log);
+  // One notifier (its status line in one view: the chat, else the tree) and one lock on the workspace's files for
+  // every operation (src/host/operations).
+  const notify = new Notifier([chat, tree], log);
   const filesLock = new FilesLock();
   const fileActions = new CheckpointActions({ controller, service: checkpoints, notify, lock: filesLock });
   const actions = new HostActions({
@@ -298,7 +335,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     notify,
     filesFollow: () => fileActions.filesFollow(),
   });
-  const models = new ModelActions(controller, keys, notify);
+  const credentials = new CredentialActions(modelService, () => controller.models(), context.globalState, notify);
+  const models = new ModelActions(controller, modelService, credentials, notify, (line) => log.info(line));
   const exporter = new ExportActions(controller, actions, notify, context.extensionUri);
   const archive = new ArchiveActions({ controller, actions, notify });
   const panels = new ComparePanels(context.extensionUri, {
@@ -344,7 +382,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const open = controller.sessionManager;
   if (open) parallel.watch(open);
   // Copies left by branches that were adopted, archived or deleted meanwhile, or by a window that was killed.
-  void parallel.removeOrphanCopies().catch((e: unknown) => log.warn(`Branch copies: ${String(e)}`));
+  void parallel.removeOrphanCopies().catch((e: unknown) => log.warn(`Branch copies: ${errorText(e)}`));
 
   let opening: Promise<void> | undefined;
   const ensureSession = async (): Promise<boolean> => {
@@ -367,7 +405,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     resolveWebviewView: (webviewView) => {
       view.resolveWebviewView(webviewView);
       // The model library loads meanwhile too, beside the session's file: the agent needs both.
-      void controller.models().catch((e: unknown) => log.error(`The model library could not be loaded: ${String(e)}`));
+      void controller
+        .models()
+        .catch((e: unknown) => log.error(`The model library could not be loaded: ${errorText(e)}`));
       void ensureSession();
     },
   });
@@ -423,12 +463,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       views: [tree, chat],
       archived: archivedVisibility,
       mcpServers: new McpServersUi(mcp, log),
+      toolRules: new ToolRulesUi(toolRules, folder?.scheme === "file" ? folder.fsPath : undefined),
+      planMode: new PlanModeActions({ controller, notify, send: (text) => actions.submit(text) }),
     }),
-    keys.onDidChange(() => controller.refreshModels()),
     modelService.onDidChange(() => controller.refreshModels()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affects(e, "models.custom")) modelService.reloadCustomModels();
-      if (affects(e, "models.custom") || affects(e, "model")) controller.refreshModels();
+      if (["models", "model", "thinkingLevel", "compaction"].some((k) => affects(e, k))) {
+        models.invalidate();
+        controller.refreshModels();
+      }
       if (affects(e, "checkpoints.maxFileSizeMB")) checkpoints.reset();
       if (affects(e, "chat.enterWhileRunning")) chatInput.service.settingsChanged();
       if (affects(e, "sessionDirectory")) {
@@ -460,6 +504,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     hooks: hookRegistry.api,
     onDidChangeSession: sessionChanged.event,
     getSessionManager: () => controller.sessionManager,
+    registerModelProvider: (create) => modelService.registerProvider(create),
   };
 }
 

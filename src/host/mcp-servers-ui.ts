@@ -8,6 +8,7 @@ import * as vscode from "vscode";
 import type { McpServerStatus } from "../core/mcp/mcp-pool.js";
 import { PROJECT_MCP_FILES } from "../core/mcp/mcp-config-files.js";
 import type { McpService } from "./mcp-service.js";
+import { errorText } from "../core/error-text.js";
 
 const STATE_ICON: Record<McpServerStatus["state"], string> = {
   running: "$(pass-filled)",
@@ -130,7 +131,7 @@ export class McpServersUi {
         else if (button === ALLOW) await this.mcp.allow(s.name);
         else await this.mcp.pool.restart(s.name);
       } catch (e) {
-        void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
+        void vscode.window.showErrorMessage(errorText(e));
       }
       refresh();
     });

@@ -10,13 +10,14 @@ import type { WatchAction, WebviewCommand, WebviewToHost } from "../shared/proto
 import type { HostActions } from "./actions.js";
 import type { ArchivedVisibility } from "./archived-visibility.js";
 import type { ChatInputService } from "./chat-input/chat-input-service.js";
-import type { ModelActions } from "./model-actions.js";
+import type { ModelActions } from "./models/model-actions.js";
 import type { BranchWatch } from "./parallel/branch-watch.js";
 import type { OperationId } from "./operations/host-operations.js";
 import type { Operations } from "./operations/operations.js";
 import { validateWebviewMessage } from "./protocol-validation.js";
 import type { SessionController } from "./session-controller.js";
 import type { AgentWebviewView } from "./webview-view.js";
+import { errorDetail } from "../core/error-text.js";
 
 /** What the router dispatches to. */
 export interface RouterDeps {
@@ -52,7 +53,7 @@ export async function routeWebviewMessage(raw: unknown, view: AgentWebviewView, 
     await dispatch(result.message, view, d);
   } catch (e) {
     // Actions report their own failures; this is the last line of defence for the host.
-    d.log.error(`Handling ${result.message.type} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    d.log.error(`Handling ${result.message.type} failed: ${errorDetail(e)}`);
   }
 }
 
@@ -92,7 +93,13 @@ async function dispatch(msg: WebviewToHost, view: AgentWebviewView, d: RouterDep
     case "chat/abort":
       return d.operations.run("agentTree.abort");
     case "chat/approve":
-      d.controller.approvals?.answer(msg.toolCallId, msg.approved, msg.always === true, msg.allInRun === true);
+      d.controller.approvals?.answer(
+        msg.toolCallId,
+        msg.approved,
+        msg.always === true,
+        msg.allInRun === true,
+        msg.inWorkspace === true,
+      );
       return;
     case "chat/queue":
       return d.chatInput.submit(msg.text, msg.mentions, msg.images, msg.kind);

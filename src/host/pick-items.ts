@@ -8,7 +8,8 @@ import { buildSessionThreads, flattenThreads } from "../core/session/session-thr
 import type { SessionInfo } from "../core/session/types.js";
 import { kindCode, rowFlags } from "../core/rows/row-columns.js";
 import { passesFilter } from "../core/rows/row-filter.js";
-import { describeRow, singleLine, type TreeRow } from "../core/rows/tree-row.js";
+import { rowWords } from "../core/entries/row-words.js";
+import { singleLine, type TreeRow } from "../core/rows/tree-row.js";
 import { shapeTree } from "../core/session/tree-shape.js";
 
 /** A quick-pick row carrying its value. */
@@ -106,7 +107,7 @@ function listed(r: TreeRow, leafId: string | null): boolean {
 
 /** "role: text" of a row, as the tree shows it, for a picker (shortened). */
 export function pickerText(r: TreeRow, max = 100): string {
-  const { role, text } = describeRow(r);
+  const { role, text } = rowWords(r);
   return text === "" ? role : `${role} ${singleLine(text, max)}`;
 }
 

@@ -156,6 +156,7 @@ export const WEBVIEW_PARSERS: MessageParsers<WebviewToHost> = {
   "chat/approve": (o) => {
     const always = optionalBool(o, "always");
     const allInRun = optionalBool(o, "allInRun");
+    const inWorkspace = optionalBool(o, "inWorkspace");
     const toolCallId = id(o, "toolCallId");
     const approved = bool(o, "approved");
     return {
@@ -164,6 +165,7 @@ export const WEBVIEW_PARSERS: MessageParsers<WebviewToHost> = {
       approved,
       ...(always === undefined ? {} : { always }),
       ...(allInRun === undefined ? {} : { allInRun }),
+      ...(inWorkspace === undefined ? {} : { inWorkspace }),
     };
   },
   "chat/queue": (o) => {

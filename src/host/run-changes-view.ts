@@ -9,6 +9,7 @@ import type { SessionManager } from "../core/session/session-manager.js";
 import type { HostToWebview } from "../shared/protocol.js";
 import type { CheckpointService } from "./checkpoint-service.js";
 import { checkpointUriParts, runChanges, type RunFileChange } from "./turn-changes.js";
+import { errorText } from "../core/error-text.js";
 
 /** What the list needs from the host. */
 export interface RunChangesDeps {
@@ -34,7 +35,7 @@ export class RunChangesView {
     try {
       files = await runChanges(sm, firstUserId, lastId, checkpoints);
     } catch (e) {
-      this.d.log.warn(`Listing the run's changed files failed: ${e instanceof Error ? e.message : String(e)}`);
+      this.d.log.warn(`Listing the run's changed files failed: ${errorText(e)}`);
       return;
     }
     if (files.length === 0) return;

@@ -5,6 +5,7 @@
 import * as vscode from "vscode";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { SessionController } from "./session-controller.js";
+import { errorText } from "../core/error-text.js";
 
 /** The button that writes the session back. */
 export const SAVE_AGAIN = "Save Again";
@@ -24,7 +25,7 @@ export async function offerSaveAgain(
     log.info(saved);
     void vscode.window.showInformationMessage(saved);
   } catch (e) {
-    const failed = `The session could not be saved again: ${e instanceof Error ? e.message : String(e)}`;
+    const failed = `The session could not be saved again: ${errorText(e)}`;
     log.error(failed);
     void vscode.window.showErrorMessage(failed);
   }

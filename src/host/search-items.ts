@@ -3,20 +3,9 @@
  * plus the hit they stand for.
  */
 import type { SessionSearchHit } from "../core/search/types.js";
-import type { EntryKind } from "../core/session/entry-kinds.js";
+import { kindIcon } from "../core/entries/kind-words.js";
 import { sourceLabel, type PickRow } from "./pick-items.js";
 import { singleLine } from "../core/rows/tree-row.js";
-
-/** Codicons for the kinds a search lists. */
-const KIND_ICONS: Partial<Record<EntryKind, string>> = {
-  user: "account",
-  assistant: "hubot",
-  toolResult: "tools",
-  bashExecution: "terminal",
-  custom_message: "extensions",
-  branch_summary: "git-merge",
-  compaction: "fold",
-};
 
 /** Longest snippet a row shows. */
 const SNIPPET_CHARS = 160;
@@ -33,7 +22,7 @@ export function branchName(hit: SessionSearchHit): string {
  * description, the branch (and whether it is abandoned) and the time as the detail.
  */
 export function searchHitRow(hit: SessionSearchHit): PickRow<SessionSearchHit> {
-  const icon = KIND_ICONS[hit.kind] ?? "circle-small";
+  const icon = kindIcon(hit.kind);
   const time = new Date(hit.timestamp);
   const when = Number.isNaN(time.getTime()) ? "" : time.toLocaleString();
   const session = singleLine(hit.sessionTitle || "(untitled session)", 60);

@@ -30,8 +30,8 @@ import {
   pickDefaultModel,
   toModelDto,
   usableModels,
-} from "./model-choice.js";
-import { ApprovalBroker, approvalSummary, type ApprovalUi, type AutoApprove } from "./tool-approval.js";
+} from "./models/model-choice.js";
+import { ApprovalBroker, type ApprovalRules, type ApprovalUi, type AutoApprove } from "./tool-approval.js";
 import { TreeSync } from "./tree-sync.js";
 import { errorText } from "../core/error-text.js";
 import { followRunInput } from "./run-input-sync.js";
@@ -40,15 +40,11 @@ import { followRunInput } from "./run-input-sync.js";
 export interface ControllerDeps {
   cwd: string;
   /**
-   * The model registry, built on the first call (src/host/model-service.ts): a session's agent needs it, so the
+   * The model registry, built on the first call (src/host/models/model-service.ts): a session's agent needs it, so the
    * model library loads when the first session opens, not at activation.
    */
   models(): Promise<ModelRegistry>;
   hookRegistry: HookRegistry;
-  /** Key from SecretStorage (when none, the provider resolves its own credentials). */
-  getApiKey(model: ModelInfo): Promise<string | undefined>;
-  /** True when a key of the model's provider is stored in SecretStorage. */
-  hasKey(model: ModelInfo): boolean;
   autoApprove(): AutoApprove;
   /** The setting agentTree.model (`provider/id`, or ""). */
   defaultModelKey(): string;
@@ -68,6 +64,8 @@ export interface ControllerDeps {
   /** Whether the tree shows archived branches (src/host/archived-visibility.ts); none: hidden. */
   showArchived?(): boolean;
   approvalUi: ApprovalUi;
+  /** The workspace's tool rules (src/host/tool-rules.ts); none: only the setting and the answers decide. */
+  approvalRules?: ApprovalRules;
   onStreaming(streaming: boolean): void;
   /** A different session is now current. */
   onSessionChanged(sm: SessionManager): void;
@@ -208,12 +206,16 @@ export class SessionController {
       () => d.autoApprove(),
       d.approvalUi,
       (name) => mutating(name),
+      {
+        cwd: d.cwd,
+        ...(d.approvalRules ? { rules: d.approvalRules } : {}),
+        ...(d.onError ? { onError: d.onError } : {}),
+      },
     );
     const agent = new AgentSession({
       sessionManager: sm,
       cwd: d.cwd,
       modelRegistry: this.requireRegistry(),
-      getApiKey: (m) => d.getApiKey(m),
       ...(d.compaction ? { compaction: d.compaction() } : {}),
       approve: broker.policy,
       selectModel: (sessionModel) =>
@@ -231,7 +233,10 @@ export class SessionController {
     if (startLevel && model && sm.getEntryCount() === 0 && !sm.isReadOnly())
       agent.setThinkingLevel(this.requireRegistry().clampThinkingLevel(model, startLevel));
     const tools = agent.getTools();
-    mutating = (name) => tools.find((t) => t.name === name)?.mutates !== false;
+    mutating = (name) => {
+      const tool = tools.find((t) => t.name === name);
+      return tool?.mutates !== false || tool.asks === true;
+    };
     const tree = new TreeSync(
       sm,
       (m) => d.postTree(m),
@@ -333,7 +338,7 @@ export class SessionController {
     this.deps.postChat(this.modelsMessage());
     this.deps.postChat({ type: "chat/queue", items: [...c.agent.getQueuedMessages()] });
     // A reloaded chat view lost its approval prompts: show them again.
-    for (const r of c.broker.pendingRequests()) this.deps.approvalUi.ask(r, approvalSummary(r));
+    for (const p of c.broker.pendingPrompts()) this.deps.approvalUi.ask(p.request, p.summary, p.offer);
   }
 
   /** The chat of the current path, as the chat view needs it after what it was sent before (see ChatPath). */
@@ -350,6 +355,9 @@ export class SessionController {
       usage: usageOf(path.usage, model?.contextWindow ?? 0),
     };
     if (path.todos) msg.todos = path.todos;
+    const plan = c.agent.getPlanModeState();
+    if (plan.enabled) msg.planMode = true;
+    if (plan.planId !== undefined) msg.planId = plan.planId;
     if (model) msg.model = toModelDto(model);
     const readOnly = this.readOnlyReason();
     if (readOnly !== undefined) msg.noModelReason = readOnly;
@@ -368,7 +376,8 @@ export class SessionController {
     const current = this.current?.agent.getModel();
     const msg: Extract<HostToWebview, { type: "chat/models" }> = {
       type: "chat/models",
-      models: this.usable().map(toModelDto),
+      // The picker is the host's QuickPick (models/model-picker.ts): the view needs the current model only.
+      models: current ? [toModelDto(current)] : [],
     };
     if (current) msg.current = modelKey(current);
     const agent = this.current?.agent;
@@ -399,7 +408,7 @@ export class SessionController {
     try {
       c.agent.queueMessage(kind, text, typeof content === "string" ? [] : content.slice(1));
     } catch (e) {
-      return e instanceof Error ? e.message : String(e);
+      return errorText(e);
     }
     return undefined;
   }
@@ -439,15 +448,18 @@ export class SessionController {
     try {
       c.agent.setThinkingLevel(level);
     } catch (e) {
-      return e instanceof Error ? e.message : String(e);
+      return errorText(e);
     }
     this.pushChat();
     return undefined;
   }
 
-  /** True when the model can be called: a key stored here, or its provider's own credentials (or none needed). */
+  /**
+   * True when the model can be called: its provider has credentials (a stored key or login, the environment, VS Code)
+   * or needs none — the registry's readiness snapshot.
+   */
   isUsable(m: ModelInfo): boolean {
-    return this.deps.hasKey(m) || this.registry?.isReady(m.provider) === true;
+    return this.registry?.isReady(m.provider) === true;
   }
 
   /** Models usable now. */

@@ -1,6 +1,9 @@
 /** Reads the extension's settings (contributes.configuration in package.json). */
 import * as vscode from "vscode";
 import { DEFAULT_CHECKPOINT_LIMITS } from "../core/checkpoints/types.js";
+import type { CompactionSettings } from "../core/compaction/settings.js";
+import type { VsCodeModelSettings } from "../core/providers/pi-settings.js";
+import { isThinkingLevel } from "../core/providers/thinking-levels.js";
 import type { QueuedKind } from "../core/agent/prompt-queue.js";
 import { DEFAULT_MAX_CONCURRENT_SUBAGENTS } from "../core/agent/subagent-tool.js";
 import type { AskSetting } from "./navigate-flow.js";
@@ -86,6 +89,36 @@ export function customModelsSetting(): unknown[] {
 export function defaultModelSetting(): string {
   const v = cfg().get<unknown>("model");
   return typeof v === "string" ? v.trim() : "";
+}
+
+/**
+ * The model settings a user set in VS Code, over pi's settings.json (`mergeModelSettings`): `agentTree.model`,
+ * `agentTree.thinkingLevel`, `agentTree.models.enabled` (the short list) and `agentTree.compaction.*`. Only values
+ * set somewhere (user, workspace) count: a default leaves pi's value in force.
+ */
+export function vsCodeModelSettings(): VsCodeModelSettings {
+  const c = cfg();
+  const set = <T>(key: string, valid: (v: unknown) => v is T): T | undefined => {
+    const i = c.inspect<unknown>(key);
+    const v = i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
+    return valid(v) ? v : undefined;
+  };
+  const isCount = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;
+  const out: VsCodeModelSettings = { model: defaultModelSetting() };
+  const level = set("thinkingLevel", isThinkingLevel);
+  if (level) out.thinkingLevel = level;
+  const enabled = set("models.enabled", (v): v is unknown[] => Array.isArray(v));
+  const patterns = enabled?.filter((p): p is string => typeof p === "string" && p.trim() !== "");
+  if (patterns && patterns.length > 0) out.enabledModels = patterns;
+  const compaction: Partial<CompactionSettings> = {};
+  const enabledCompaction = set("compaction.enabled", (v): v is boolean => typeof v === "boolean");
+  if (enabledCompaction !== undefined) compaction.enabled = enabledCompaction;
+  const reserve = set("compaction.reserveTokens", isCount);
+  if (reserve !== undefined) compaction.reserveTokens = reserve;
+  const keep = set("compaction.keepRecentTokens", isCount);
+  if (keep !== undefined) compaction.keepRecentTokens = keep;
+  if (Object.keys(compaction).length > 0) out.compaction = compaction;
+  return out;
 }
 
 /** `agentTree.hooks.loadWorkspaceHooks`. */

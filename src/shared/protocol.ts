@@ -28,6 +28,11 @@ export interface ChatMessageDto {
   /** Entry id once stored; a temporary id while streaming. */
   id: string;
   role: "user" | "assistant" | "toolResult" | "bashExecution" | "custom" | "branchSummary" | "compactionSummary";
+  /** Its heading and codicon, as every view names the kind (src/core/entries/kind-words.ts). */
+  title: string;
+  icon: string;
+  /** Short facts after the heading (a hook message's type). */
+  facts?: string[];
   /** Markdown/plain text of the message (assistant: text blocks joined; user: the typed text only). */
   text: string;
   /** A user message's attachments by name (their text is for the model; the chat shows them compactly). */
@@ -35,12 +40,17 @@ export interface ChatMessageDto {
   /** A user message's images, for thumbnails. */
   images?: ImageDto[];
   thinking?: string;
-  toolCalls?: { id: string; name: string; args: string }[];
+  /** Each call: its tool as rows name it (`label`), what it acts on (`hint`), its arguments as JSON (capped). */
+  toolCalls?: { id: string; name: string; label: string; hint: string; args: string }[];
   toolName?: string;
   toolCallId?: string;
   isError?: boolean;
   stopReason?: string;
   errorMessage?: string;
+  /** How a reply ended badly, in words (`Error: …`, `Aborted`). */
+  failure?: string;
+  /** How the message is treated, in words (`Not sent to the model (!!)`). */
+  note?: string;
   model?: string;
   usage?: { input: number; output: number; cost: number };
   /** An assistant message's valid `todo` call: the list it sets (the chat's checklist follows the newest). */
@@ -218,6 +228,10 @@ export type HostToWebview =
       noModelReason?: string;
       /** The todo list of the path (its newest valid `todo` call); absent when it has none. */
       todos?: TodoItem[];
+      /** Plan mode is on at the leaf (its path's newest plan-mode line: src/core/agent/plan-mode.ts). */
+      planMode?: boolean;
+      /** The plan to approve: the leaf's entry, an answer the agent gave in plan mode (Approve Plan shows under it). */
+      planId?: string;
     }
   /**
    * A message was added or replaced (streaming updates carry the same id). When the stored entry
@@ -241,9 +255,18 @@ export type HostToWebview =
   | { type: "chat/addMention"; mention: MentionDto }
   /**
    * A tool call waits for approval. `edit`: a write or edit whose result opened in a diff editor (Accept, Reject,
-   * Accept All in This Run).
+   * Accept All in This Run). `rules`: what Always Allow in This Workspace adds (absent: not offered). `local`: the
+   * call reaches a loopback or private address, in words (only Allow and Deny are offered).
    */
-  | { type: "chat/approval"; toolCallId: string; toolName: string; summary: string; edit?: { path: string } }
+  | {
+      type: "chat/approval";
+      toolCallId: string;
+      toolName: string;
+      summary: string;
+      edit?: { path: string };
+      rules?: string[];
+      local?: string;
+    }
   /** The messages typed while the agent works, waiting for delivery (oldest first). */
   | { type: "chat/queue"; items: QueuedMessage[] }
   /** Queued messages a run left undelivered (aborted, failed): put back into the input, before what it holds. */
@@ -253,8 +276,8 @@ export type HostToWebview =
   /** The approval was answered elsewhere (notification) or the run ended. */
   | { type: "chat/approvalDone"; toolCallId: string }
   /**
-   * Models the picker offers, and the current one; the thinking levels the current model takes (only "off" for
-   * a model without reasoning) and the one in force at the leaf.
+   * The current model (`models` holds it, for its name and whether it takes images; the picker of every model is the
+   * host's), the thinking levels it takes (only "off" for a model without reasoning) and the one in force at the leaf.
    */
   | {
       type: "chat/models";
@@ -300,9 +323,16 @@ export type WebviewToHost =
   | { type: "chat/abort" }
   /**
    * Answer a tool approval. `always` auto-approves this tool for the session; `allInRun` accepts every write and
-   * edit until the run ends.
+   * edit until the run ends; `inWorkspace` adds the offered rules to the workspace's setting.
    */
-  | { type: "chat/approve"; toolCallId: string; approved: boolean; always?: boolean; allInRun?: boolean }
+  | {
+      type: "chat/approve";
+      toolCallId: string;
+      approved: boolean;
+      always?: boolean;
+      allInRun?: boolean;
+      inWorkspace?: boolean;
+    }
   /** While a run works: queue a follow-up or a steering message (Enter one, Alt+Enter the other: chat/settings). */
   | { type: "chat/queue"; kind: QueuedKind; text: string; mentions?: MentionDto[]; images?: ImageDto[] }
   /** Change a queued message's text (empty removes it). */
@@ -372,6 +402,8 @@ export const WEBVIEW_COMMANDS = [
   "setApiKey",
   "selectModel",
   "exportHtml",
+  "togglePlanMode",
+  "approvePlan",
 ] as const;
 
 /** A command of a `command` message. */

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { test } from "node:test";
 import { generateDemo } from "../../demo/generate-demo.js";
 import { chatView, sendPrompt, treeView, waitForLeaf } from "../util/agent-ui.js";
@@ -67,6 +67,12 @@ test(
       for (const needed of [
         "extension/package.json",
         "extension/dist/extension.js",
+        "extension/dist/tools/html-worker.mjs",
+        "extension/dist/tools/html-to-markdown.mjs",
+        "extension/dist/tools/http-fetch.mjs",
+        "extension/dist/tools/shell-parts.mjs",
+        "extension/dist/tools/web-tree-sitter.wasm",
+        "extension/dist/tools/tree-sitter-bash.wasm",
         "extension/dist/webview.js",
         "extension/dist/compare.js",
         "extension/dist/compare.css",
@@ -76,6 +82,18 @@ test(
       ]) {
         assert.ok(entries.includes(needed), `${needed} missing from the .vsix`);
       }
+      // Every file the production build wrote is there: the bundles loaded later (the model library's chunks, the
+      // tools' lazy parts, the grammars) are not reached by activation, so a pattern missing from .vscodeignore would
+      // only show when a user first needs one.
+      const distFiles = readdirSync(join(staging, "dist"), { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile() && !e.name.endsWith(".map"))
+        .map((e) => relative(staging, join(e.parentPath, e.name)).split(sep).join("/"));
+      assert.ok(distFiles.length > 10, `the build wrote only ${distFiles.join(", ")}`);
+      assert.deepEqual(
+        distFiles.filter((f) => !entries.includes(`extension/${f}`)),
+        [],
+        "built files missing from the .vsix",
+      );
       const leaked = entries.filter((e) =>
         /(^|\/)(node_modules|src|test|bench|e2e-server|scripts|webview)\/|\.map$|\.ts$/.test(
           e.replace(/^extension\//, ""),

@@ -6,7 +6,9 @@ import * as vscode from "vscode";
 import { claudeTranscriptPathOf } from "../../src/core/import/claude-session.js";
 import type { AgentTreeApi, SessionChangeEvent } from "../../src/host/extension.js";
 import { tempDir } from "../util/temp-dir.js";
-import { activateApi, EXTENSION_ID, writeSession } from "./helpers.js";
+// The transcript travels in the test bundle (esbuild's text loader): the installed extension has no test fixtures.
+import claudeFixture from "../fixtures/claude/branching-tools.jsonl";
+import { activateApi, writeSession } from "./helpers.js";
 
 function nextSessionChange(api: AgentTreeApi): Promise<SessionChangeEvent> {
   return new Promise((resolve) => {
@@ -100,11 +102,8 @@ describe("Agent Tree: sessions", () => {
   });
 
   it("a Claude Code transcript opens read-only and continues in a new writable session", async () => {
-    const ext = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(ext);
-    const fixture = path.join(ext.extensionPath, "test", "fixtures", "claude", "branching-tools.jsonl");
     const transcript = path.join(dir, "3f6b2c1e-claude.jsonl");
-    fs.copyFileSync(fixture, transcript);
+    fs.writeFileSync(transcript, claudeFixture);
     const changed = nextSessionChange(api);
     await vscode.commands.executeCommand("agentTree.openSession", transcript);
     const e = await changed;
@@ -122,7 +121,7 @@ describe("Agent Tree: sessions", () => {
     assert.equal(claudeTranscriptPathOf(c.sessionManager), undefined);
     assert.ok(c.sessionManager.getPath().some((x) => x.type === "message" && x.message.role === "assistant"));
     // The source transcript is untouched.
-    assert.equal(fs.readFileSync(transcript, "utf8"), fs.readFileSync(fixture, "utf8"));
+    assert.equal(fs.readFileSync(transcript, "utf8"), claudeFixture);
     // Continuing a writable session does nothing.
     await vscode.commands.executeCommand("agentTree.continueInNewSession");
     assert.equal(api.getSessionManager(), c.sessionManager);

@@ -33,7 +33,10 @@ test("assistant messages flatten text, thinking, tool calls, model and usage", (
   const dto = messageToDto("tmp-1", assistant());
   assert.equal(dto.text, "Reading it.");
   assert.equal(dto.thinking, "hmm");
-  assert.deepEqual(dto.toolCalls, [{ id: "c1", name: "read", args: '{\n  "path": "a.ts"\n}' }]);
+  assert.deepEqual(dto.toolCalls, [
+    { id: "c1", name: "read", label: "read", hint: "a.ts", args: '{\n  "path": "a.ts"\n}' },
+  ]);
+  assert.deepEqual([dto.title, dto.icon], ["Assistant", "hubot"]);
   assert.equal(dto.model, "openai/gpt-4.1");
   assert.deepEqual(dto.usage, { input: 100, output: 20, cost: 0.5 });
   assert.equal(dto.stopReason, "toolUse");

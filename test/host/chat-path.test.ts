@@ -239,6 +239,8 @@ describe("chat window round trip (host ChatPath ↔ webview ChatModel)", () => {
         const apply = (msg: HostToWebview): void => void model.apply(msg);
         const snapshot = (): void => {
           const u = path.update();
+          // What a move keeps of the last path (ChatPath.follow) adds up to what a fresh read of the path gives.
+          assert.deepEqual(u.usage, new ChatPath(sm, LIMITS).update().usage, "the path's usage records");
           apply({ type: "chat/snapshot", start: u.start, keep: u.keep, messages: u.messages, streaming: false, usage });
         };
         snapshot();

@@ -81,8 +81,6 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
       return registry;
     },
     hookRegistry: hooks,
-    getApiKey: async () => undefined,
-    hasKey: () => false,
     autoApprove: () => opts.autoApprove ?? false,
     defaultModelKey: () => "",
     postTree: (m) => h.tree.push(m),

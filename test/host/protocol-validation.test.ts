@@ -75,6 +75,12 @@ test("accepts every valid message type and returns only known fields", () => {
     approved: true,
     always: true,
   });
+  assert.deepEqual(ok({ type: "chat/approve", toolCallId: "call_1", approved: true, inWorkspace: true }), {
+    type: "chat/approve",
+    toolCallId: "call_1",
+    approved: true,
+    inWorkspace: true,
+  });
   assert.deepEqual(ok({ type: "chat/selectModel", key: "openai/gpt-4.1" }), {
     type: "chat/selectModel",
     key: "openai/gpt-4.1",
@@ -126,6 +132,7 @@ test("refuses wrong field types", () => {
   bad({ type: "chat/approve", toolCallId: "c", approved: "yes" }, /"approved" must be a boolean/);
   bad({ type: "chat/approve", toolCallId: "c" }, /"approved" is required/);
   bad({ type: "chat/approve", toolCallId: "c", approved: true, always: 1 }, /"always" must be a boolean/);
+  bad({ type: "chat/approve", toolCallId: "c", approved: true, inWorkspace: "y" }, /"inWorkspace" must be a boolean/);
   bad({ type: "chat/approve", toolCallId: 9, approved: true }, /"toolCallId" must be a string/);
   bad({ type: "chat/selectModel", key: {} }, /"key" must be a string/);
   bad({ type: "chat/watchAction", action: "adopt" }, /"action"/);

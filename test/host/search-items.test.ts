@@ -32,7 +32,7 @@ test("the branch is named by its label first; the entry's own label and the work
       branch: { active: true, label: "plan B", firstUserMessage: "ignored" },
     }),
   );
-  assert.match(row.label, /^\$\(tools\) /);
+  assert.match(row.label, /^\$\(output\) /);
   assert.equal(row.description, "How should the deploy script pick its target?");
   assert.match(row.detail ?? "", /^\$\(git-branch\) plan B · \$\(tag\) the fix · /);
   assert.equal(branchName(hit({ branch: { active: true } })), "(no user message)");

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { emptyUsage, type AssistantMessage } from "../../src/core/messages.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import type { AgentTool } from "../../src/core/tools/types.js";
-import { NO_MODEL_REASON } from "../../src/host/model-choice.js";
+import { NO_MODEL_REASON } from "../../src/host/models/model-choice.js";
 import { decodeRows } from "../../src/core/rows/row-columns.js";
 import { startFakeOpenAI } from "../util/fake-openai-server.js";
 import { createHarness, ofType, tick } from "./controller-harness.js";

@@ -31,6 +31,7 @@ test("the built-ins are the issue's, in one table", () => {
       "/export",
       "/explore [prompt]",
       "/aside <question>",
+      "/plan [task]",
     ],
   );
 });
@@ -46,6 +47,8 @@ test("each runs what it names, with its arguments", async () => {
     "/name  Release plan ",
     "/tree",
     "/export",
+    "/plan",
+    "/plan  add a cache ",
   ]) {
     const m = matchSlashCommand(text);
     assert.ok(m, text);
@@ -60,6 +63,8 @@ test("each runs what it names, with its arguments", async () => {
     "run agentTree.renameSession Release plan",
     "tree",
     "run agentTree.exportHtml",
+    "run agentTree.togglePlanMode",
+    "run agentTree.togglePlanMode add a cache",
   ]);
 });
 

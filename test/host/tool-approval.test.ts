@@ -2,6 +2,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ApprovalBroker, parseAutoApprove, summarizeToolCall, type AutoApprove } from "../../src/host/tool-approval.js";
 
+/** The policy asks after reading the rules (async): wait until the question is there. */
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 2));
+  assert.ok(cond(), "timed out waiting");
+}
+
 function setup(auto: AutoApprove = false) {
   const asked: string[] = [];
   const done: string[] = [];
@@ -26,6 +32,7 @@ test("auto-approve skips asking, for all tools or the listed ones", async () => 
   assert.deepEqual(await some.broker.policy({ toolCallId: "1", toolName: "edit", args: {} }), { approved: true });
   assert.deepEqual(some.asked, []);
   const pending = some.broker.policy({ toolCallId: "2", toolName: "bash", args: { command: "rm x" } });
+  await until(() => some.asked.length > 0);
   assert.deepEqual(some.asked, ["2:Run: rm x"]);
   assert.equal(some.broker.answer("2", false), true);
   assert.deepEqual(await pending, { approved: false, reason: "denied by the user" });
@@ -35,6 +42,7 @@ test("auto-approve skips asking, for all tools or the listed ones", async () => 
 test("'Allow always' is remembered for the tool; unknown answers are ignored", async () => {
   const { broker, asked } = setup();
   const first = broker.policy({ toolCallId: "a", toolName: "write", args: { path: "f", content: "xyz" } });
+  await until(() => asked.length > 0);
   assert.equal(broker.answer("nope", true), false);
   broker.answer("a", true, true);
   assert.deepEqual(await first, { approved: true });
@@ -47,7 +55,7 @@ test("abort refuses a pending approval and hides it", async () => {
   const { broker, done } = setup();
   const ctl = new AbortController();
   const p = broker.policy({ toolCallId: "x", toolName: "bash", args: {} }, ctl.signal);
-  assert.equal(broker.pendingRequests().length, 1);
+  await until(() => broker.pendingRequests().length === 1);
   ctl.abort();
   assert.deepEqual(await p, { approved: false, reason: "aborted" });
   assert.deepEqual(done, ["x"]);
@@ -59,6 +67,7 @@ test("cancelAll refuses everything waiting", async () => {
   const { broker } = setup();
   const a = broker.policy({ toolCallId: "1", toolName: "bash", args: {} });
   const b = broker.policy({ toolCallId: "2", toolName: "edit", args: {} });
+  await until(() => broker.pendingRequests().length === 2);
   broker.cancelAll();
   assert.deepEqual(await Promise.all([a, b]), [
     { approved: false, reason: "session closed" },
@@ -82,6 +91,7 @@ test("tools that change nothing run without a question", async () => {
   );
   assert.deepEqual(await broker.policy({ toolCallId: "1", toolName: "read", args: {} }), { approved: true });
   void broker.policy({ toolCallId: "2", toolName: "bash", args: {} });
+  await until(() => asked.length > 0);
   assert.deepEqual(asked, ["bash"]);
   broker.cancelAll();
 });
@@ -89,6 +99,7 @@ test("tools that change nothing run without a question", async () => {
 test("a rejected edit tells the model nothing was written; Accept All in This Run accepts writes and edits until the run ends", async () => {
   const { broker, asked } = setup();
   const rejected = broker.policy({ toolCallId: "e1", toolName: "edit", args: { path: "a" } });
+  await until(() => asked.length === 1);
   broker.answer("e1", false);
   assert.deepEqual(await rejected, {
     approved: false,
@@ -97,6 +108,7 @@ test("a rejected edit tells the model nothing was written; Accept All in This Ru
   const first = broker.policy({ toolCallId: "w1", toolName: "write", args: { path: "a", content: "" } });
   const second = broker.policy({ toolCallId: "w2", toolName: "edit", args: { path: "b" } });
   const bash = broker.policy({ toolCallId: "b1", toolName: "bash", args: { command: "ls" } });
+  await until(() => broker.pendingRequests().length === 3);
   assert.equal(broker.answer("w1", true, false, true), true);
   assert.deepEqual(await first, { approved: true });
   assert.deepEqual(await second, { approved: true }, "an edit already waiting is accepted too");
@@ -108,6 +120,7 @@ test("a rejected edit tells the model nothing was written; Accept All in This Ru
   assert.deepEqual(await broker.policy({ toolCallId: "w3", toolName: "write", args: {} }), { approved: true });
   broker.endRun();
   void broker.policy({ toolCallId: "w4", toolName: "write", args: {} });
+  await until(() => asked.some((a) => a.startsWith("w4:")));
   assert.ok(
     asked.some((a) => a.startsWith("w4:")),
     "after the run it asks again",
@@ -130,6 +143,7 @@ test("Accept from a diff carries what the diff showed; a write asked again after
   const write = { toolName: "write", args: { path: "a.txt", content: "x" } };
   const first = broker.policy({ toolCallId: "w1", ...write });
   const other = broker.policy({ toolCallId: "w2", ...write });
+  await until(() => broker.pendingRequests().length === 2);
   broker.answer("w1", true, false, true);
   assert.deepEqual(await first, { approved: true, reviewed: { sha256: "aa" } });
   assert.deepEqual(await other, { approved: true, reviewed: { sha256: null } }, "Accept All: each with its own diff");
@@ -137,17 +151,20 @@ test("Accept from a diff carries what the diff showed; a write asked again after
   const changed = "a.txt changed after its diff was shown; nothing was written.";
   shown.set("w1", { sha256: "bb" });
   const again = broker.policy({ toolCallId: "w1", ...write, changed });
+  await until(() => broker.pendingRequests().length === 1);
   assert.equal(asked.at(-1), `w1:${changed} Review the new diff.\nWrite a.txt (1 characters)`);
   broker.answer("w1", true);
   assert.deepEqual(await again, { approved: true, reviewed: { sha256: "bb" } });
   // Refused: nothing to carry.
   shown.set("w3", { sha256: "cc" });
   const refused = broker.policy({ toolCallId: "w3", ...write, changed });
+  await until(() => broker.pendingRequests().length === 1);
   broker.answer("w3", false);
   assert.equal((await refused).approved, false);
   // Asked again after a reload: the same question, its note included.
   shown.set("w4", { sha256: "dd" });
   void broker.policy({ toolCallId: "w4", ...write, changed });
+  await until(() => broker.pendingRequests().length === 1);
   assert.equal(broker.pendingRequests()[0].changed, changed);
   broker.cancelAll();
 });
@@ -155,6 +172,7 @@ test("Accept from a diff carries what the diff showed; a write asked again after
 test("a question a subagent asks names it", async () => {
   const { broker, asked } = setup();
   const pending = broker.policy({ toolCallId: "s", toolName: "bash", args: { command: "ls" }, asker: "Subagent 2" });
+  await until(() => asked.length > 0);
   assert.deepEqual(asked, ["s:Subagent 2: Run: ls"]);
   broker.answer("s", true);
   assert.deepEqual(await pending, { approved: true });

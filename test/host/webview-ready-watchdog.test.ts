@@ -32,7 +32,7 @@ interface FakeView {
   onRecreate?: () => void;
 }
 
-function fakeView(queue: OneAtATime, log?: string[], name = "view"): FakeView {
+function fakeView(queue: OneAtATime, log?: string[], name = "view", now?: () => number): FakeView {
   const state = {
     visible: true,
     recreated: [] as number[],
@@ -53,6 +53,7 @@ function fakeView(queue: OneAtATime, log?: string[], name = "view"): FakeView {
         v.onRecreate?.();
       },
       giveUp: () => v.gaveUp++,
+      now,
     }),
   });
   return v;
@@ -140,5 +141,37 @@ describe("ReadyWatchdog", () => {
     await retried;
     assert.deepEqual(v.recreated, [1, 2, 3, 1]);
     assert.equal(v.gaveUp, 1);
+  });
+
+  it("a timer that fired late (the host was busy) first lets the view's `ready` that arrived meanwhile in", async () => {
+    // The extension host was blocked (opening a big session) past the deadline: Node runs the expired timer
+    // before the messages that waited, the view's `ready` among them. It must not be taken for a blank view.
+    let clock = 0;
+    const v = fakeView(new OneAtATime(), undefined, "view", () => clock);
+    v.watchdog.expect();
+    clock = TIMEOUT * 6;
+    mock.timers.tick(TIMEOUT);
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    v.watchdog.ready();
+    await settle();
+    await advance(TIMEOUT * 3);
+    assert.deepEqual(v.recreated, []);
+  });
+
+  it("a late timer gives the view its full time again; a view still blank then is re-created", async () => {
+    let clock = 0;
+    const v = fakeView(new OneAtATime(), undefined, "view", () => clock);
+    v.watchdog.expect();
+    clock = TIMEOUT * 6;
+    mock.timers.tick(TIMEOUT);
+    await settle();
+    assert.deepEqual(v.recreated, [], "re-created while the host was busy");
+    // From now on the host answers: the clock runs with the timers.
+    for (let t = 0; t < TIMEOUT + 200; t += 100) {
+      clock += 100;
+      mock.timers.tick(100);
+      await settle();
+    }
+    assert.deepEqual(v.recreated, [1]);
   });
 });

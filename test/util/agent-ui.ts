@@ -202,6 +202,8 @@ export interface AgentWorkbenchOptions {
   profileDir: string;
   /** Extra environment of the server and its extension host (e.g. PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR). */
   env?: Record<string, string>;
+  /** More extensions to install beside this one, each from its folder (e.g. a test extension: test/fixtures/). */
+  installExtensions?: { folder: string }[];
 }
 
 /**
@@ -209,7 +211,11 @@ export interface AgentWorkbenchOptions {
  * .vsix of the current build, headless Chromium with console errors collected, the workbench opened.
  */
 export async function startAgentWorkbench(options: AgentWorkbenchOptions): Promise<AgentWorkbench> {
-  const server = await startCodeServer({ workspace: options.workspace, env: options.env });
+  const server = await startCodeServer({
+    workspace: options.workspace,
+    env: options.env,
+    installExtensions: options.installExtensions,
+  });
   let context: BrowserContext | undefined;
   const close = async (): Promise<void> => {
     await context?.close().catch(() => undefined);

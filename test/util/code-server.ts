@@ -75,8 +75,7 @@ export interface CodeServerOptions {
   /**
    * This repository's extension: "installed" (the default) installs the .vsix of the current build (dist/) into
    * the run's extensions folder with `--install-extension` (replacing one a kept `runDir` holds from an earlier
-   * build); "none" leaves it as it is (for a caller that installs a .vsix of its own with {@link installVsix}, or a
-   * run that loads the extension as a development extension: ./development-options.ts).
+   * build); "none" leaves it as it is (for a caller that installs a .vsix of its own with {@link installVsix}).
    */
   extension?: "installed" | "none";
 }
@@ -105,11 +104,10 @@ export interface WorkbenchUrlOptions {
    * Load the extension from this folder, like `code --extensionDevelopmentPath`. Left out of the URL when it is
    * this repository and the server has its extension installed already (the default of {@link startCodeServer}):
    * the tests run the installed .vsix on every VS Code. VS Code >= 1.133 ignores this payload in code-server (it
-   * wants --enable-smoke-test-driver, which code-server does not offer): ./development-options.ts works on both.
+   * wants --enable-smoke-test-driver, which code-server does not offer); extension tests run through an installed
+   * runner extension instead (test/extension-runner/).
    */
   extensionDevelopmentPath?: string;
-  /** Run this compiled test entry (exports `run()`) in the extension host, like `--extensionTestsPath` (as above: VS Code < 1.133). */
-  extensionTestsPath?: string;
 }
 
 /** Finds a free TCP port on 127.0.0.1. */
@@ -242,7 +240,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   return { install: CODE_SERVER, extensionInstalled, port, origin, runDir, process: child, output: () => out, stop };
 }
 
-/** The workbench URL that opens `folder` with the development extension (and tests) loaded. */
+/** The workbench URL that opens `folder` (with a development extension loaded, on VS Code < 1.133). */
 export function workbenchUrl(
   server: Pick<CodeServer, "origin" | "port"> & Partial<Pick<CodeServer, "extensionInstalled">>,
   options: WorkbenchUrlOptions,
@@ -252,7 +250,6 @@ export function workbenchUrl(
   const development = options.extensionDevelopmentPath;
   const installedAlready = server.extensionInstalled === true && development && resolve(development) === REPO_ROOT;
   if (development && !installedAlready) payload.push(["extensionDevelopmentPath", remote(development)]);
-  if (options.extensionTestsPath) payload.push(["extensionTestsPath", remote(options.extensionTestsPath)]);
   const params = new URLSearchParams({ folder: resolve(options.folder) });
   if (payload.length > 0) params.set("payload", JSON.stringify(payload));
   return `${server.origin}/?${params.toString()}`;

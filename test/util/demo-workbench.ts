@@ -57,6 +57,8 @@ export interface DemoWorkbenchOptions {
    * empty folder), so the extension reads no session from outside it.
    */
   isolateOtherTools?: boolean;
+  /** More extensions to install beside this one, each from its folder (e.g. a test extension: test/fixtures/). */
+  installExtensions?: { folder: string }[];
   /** Runs before the workbench starts (more files, other sessions); returns more environment for code-server. */
   prepare?(setup: DemoSetup): Record<string, string> | void;
 }
@@ -67,6 +69,8 @@ export interface DemoSetup {
   demo: DemoWorkspace;
   /** pi's agent folder of the suite (with `isolateOtherTools`). */
   piAgentDir: string;
+  /** The suite's fake model server (with a `{ chunkDelayMs }` model). */
+  fake?: FakeServer;
 }
 
 /** Bounds of the start-up (code-server, Chromium, the workbench) and of the clean-up, on a busy machine. */
@@ -102,9 +106,14 @@ export function demoWorkbenchSuite(options: DemoWorkbenchOptions): DemoWorkbench
       const env = {
         ...(model === "none" ? { OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "" } : {}),
         ...(options.isolateOtherTools ? { PI_CODING_AGENT_DIR: piAgentDir, CLAUDE_CONFIG_DIR: claudeDir } : {}),
-        ...options.prepare?.({ tmp, demo, piAgentDir }),
+        ...options.prepare?.({ tmp, demo, piAgentDir, fake }),
       };
-      ui = await startAgentWorkbench({ workspace: demo.workspace, profileDir: join(tmp, "profile"), env });
+      ui = await startAgentWorkbench({
+        workspace: demo.workspace,
+        profileDir: join(tmp, "profile"),
+        env,
+        installExtensions: options.installExtensions,
+      });
     },
     { timeout: START_TIMEOUT_MS },
   );

@@ -17,7 +17,8 @@ const PACK_TIMEOUT_MS = 3 * 60_000;
 
 /**
  * The files .vscodeignore lets into the package (package.json, the README and its screenshots, CHANGELOG, LICENSE,
- * the top-level bundles of dist/, media/): a change to any of them makes a new package.
+ * the top-level bundles of dist/, those loaded on first use in dist/pi-ai/ and dist/tools/, media/): a change to any
+ * of them makes a new package.
  */
 function packagedFiles(): string[] {
   const files = ["package.json", "README.md", "CHANGELOG.md", "LICENSE", "docs/screenshot.png", "docs/compare.png"];
@@ -29,7 +30,11 @@ function packagedFiles(): string[] {
       else files.push(`${dir}/${f.name}`);
   };
   walk("media");
-  return files.filter((f) => existsSync(join(ROOT, f))).sort();
+  // The ES module bundles loaded on first use, their chunks and wasm (.vscodeignore lets them in too), not their maps.
+  const lazy = ["dist/pi-ai", "dist/tools"];
+  for (const dir of lazy) if (existsSync(join(ROOT, dir))) walk(dir);
+  const mapOfLazy = (f: string): boolean => lazy.some((d) => f.startsWith(`${d}/`)) && !/\.(mjs|wasm)$/.test(f);
+  return files.filter((f) => existsSync(join(ROOT, f)) && !mapOfLazy(f)).sort();
 }
 
 /** Path of the .vsix of the current build, packed now unless an identical one is cached. */

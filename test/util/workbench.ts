@@ -333,14 +333,12 @@ export async function setSidebarWidth(page: Page, width: number): Promise<void> 
   const edge = box.x + box.width;
   // Grab the sash that resizes it: the tall vertical one nearest its right edge. VS Code 1.100 lays it over the
   // edge; 1.139 puts it in the gap beside the side bar's card, a pixel or two outside.
-  const sashes = await page
-    .locator(".monaco-sash.vertical")
-    .evaluateAll((els) =>
-      els.map((e) => ({
-        x: e.getBoundingClientRect().x + e.getBoundingClientRect().width / 2,
-        height: e.clientHeight,
-      })),
-    );
+  const sashes = await page.locator(".monaco-sash.vertical").evaluateAll((els) =>
+    els.map((e) => ({
+      x: e.getBoundingClientRect().x + e.getBoundingClientRect().width / 2,
+      height: e.clientHeight,
+    })),
+  );
   const sash = sashes
     .filter((s) => s.height > box.height / 2 && Math.abs(s.x - edge) < 12)
     .sort((a, b) => Math.abs(a.x - edge) - Math.abs(b.x - edge))[0];

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ChatMessageDto } from "../../src/shared/protocol.js";
 import { settle, webviewRig, withPage, type ViewPage } from "./harness.js";
-import { chatSnapshot, GPT, msg, openChatView } from "./chat-fixtures.js";
+import { call, chatSnapshot, GPT, msg, openChatView } from "./chat-fixtures.js";
 
 const rig = webviewRig();
 
@@ -22,7 +22,7 @@ function path(n: number): ChatMessageDto[] {
         out.push(msg(id, "user", `Old question ${i}`));
         break;
       case 1:
-        out.push(msg(id, "assistant", `Old call ${i}`, { toolCalls: [{ id: `c${i}`, name: "bash", args: "{}" }] }));
+        out.push(msg(id, "assistant", `Old call ${i}`, { toolCalls: [call(`c${i}`, "bash", "{}")] }));
         break;
       case 2:
         out.push(
@@ -32,8 +32,10 @@ function path(n: number): ChatMessageDto[] {
       default:
         out.push(
           msg(id, "assistant", `Old answer ${i}\n\n${"text ".repeat(30)}`, {
-            ...(i % 8 === 3 ? { stopReason: "error", errorMessage: `old error ${i}` } : {}),
-            ...(i % 8 === 7 ? { stopReason: "aborted" } : {}),
+            ...(i % 8 === 3
+              ? { stopReason: "error", errorMessage: `old error ${i}`, failure: `Error: old error ${i}` }
+              : {}),
+            ...(i % 8 === 7 ? { stopReason: "aborted", failure: "Aborted" } : {}),
           }),
         );
     }
@@ -237,7 +239,7 @@ test("approval requests, tool errors and failed replies are announced once", () 
     await vp.send({ type: "chat/approvalDone", toolCallId: "k1" });
     await vp.send({
       type: "chat/message",
-      message: msg("a9", "assistant", "", { toolCalls: [{ id: "k1", name: "bash", args: "{}" }] }),
+      message: msg("a9", "assistant", "", { toolCalls: [call("k1", "bash", "{}")] }),
     });
     await vp.send({
       type: "chat/message",
@@ -245,7 +247,11 @@ test("approval requests, tool errors and failed replies are announced once", () 
     });
     await vp.send({
       type: "chat/message",
-      message: msg("a10", "assistant", "Trying", { stopReason: "error", errorMessage: "rate limited" }),
+      message: msg("a10", "assistant", "Trying", {
+        stopReason: "error",
+        errorMessage: "rate limited",
+        failure: "Error: rate limited",
+      }),
     });
     await vp.send({ type: "chat/streaming", streaming: false });
     await settleList(vp);

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ChatMessageDto, HostToWebview } from "../../src/shared/protocol.js";
 import { ChatAnnouncer, quote, replyText } from "../../webview/chat/chat-announcer.js";
-import { chatSnapshot, msg } from "./chat-fixtures.js";
+import { call, chatSnapshot, msg } from "./chat-fixtures.js";
 
 function feed(a: ChatAnnouncer, msgs: HostToWebview[]): string[] {
   return msgs.flatMap((m) => a.onHost(m));
@@ -78,10 +78,7 @@ test("reply texts: markdown marks dropped, long text cut at a word, tool-only an
   const long = quote("word ".repeat(100));
   assert.ok(long.endsWith("…") && long.length <= 151, long);
   assert.ok(!long.includes("wor…"), "cut between words");
-  assert.equal(
-    replyText(msg("a", "assistant", "", { toolCalls: [{ id: "1", name: "read", args: "" }] })),
-    "Assistant called read",
-  );
+  assert.equal(replyText(msg("a", "assistant", "", { toolCalls: [call("1", "read", "")] })), "Assistant called read");
   assert.equal(replyText(msg("a", "assistant", "Half", { stopReason: "aborted" })), "Assistant replied: Half. Aborted");
   assert.equal(replyText(msg("a", "assistant", "", { stopReason: "error" })), "Assistant reply failed");
   assert.equal(

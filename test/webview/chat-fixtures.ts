@@ -1,4 +1,8 @@
 /** Shared test data for the chat view's tests, and opening the chat view on it. */
+import { kindIcon, kindTitle } from "../../src/core/entries/kind-words.js";
+import { toolCallHint } from "../../src/core/entries/tool-summary.js";
+import { toolLabel } from "../../src/core/mcp/mcp-display.js";
+import { kindOf } from "../../src/core/session/entry-kinds.js";
 import type { ChatMessageDto, ChatUsage, HostToWebview, ModelDto } from "../../src/shared/protocol.js";
 import type { ViewOptions, ViewPage, WebviewRig } from "./harness.js";
 
@@ -31,14 +35,29 @@ export async function openChatView(rig: WebviewRig, snapshot: ChatSnapshot, opts
   return vp;
 }
 
-/** A chat message as the host sends it (timestamp 1 unless `extra` says otherwise). */
+/**
+ * A chat message as the host sends it (timestamp 1 unless `extra` says otherwise): its role's title and icon as the
+ * entry view names the kind.
+ */
 export function msg(
   id: string,
   role: ChatMessageDto["role"],
   text: string,
   extra: Partial<ChatMessageDto> = {},
 ): ChatMessageDto {
-  return { id, role, text, timestamp: 1, ...extra };
+  const kind = kindOf("message", role);
+  return { id, role, title: kindTitle(kind), icon: kindIcon(kind), text, timestamp: 1, ...extra };
+}
+
+/** A tool call of a chat message as the host sends it: named and summed up as the entry view does. */
+export function call(id: string, name: string, args: string): NonNullable<ChatMessageDto["toolCalls"]>[number] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(args);
+  } catch {
+    parsed = undefined;
+  }
+  return { id, name, label: toolLabel(name), hint: toolCallHint(name, parsed), args };
 }
 
 /** About 10 KB of tool output. */
@@ -54,9 +73,7 @@ export function longPath(n: number): ChatMessageDto[] {
         out.push(msg(id, "user", `Question ${i}: ${"why ".repeat(i % 7 === 0 ? 60 : 3)}`));
         break;
       case 1:
-        out.push(
-          msg(id, "assistant", `Looking at **${i}**`, { toolCalls: [{ id: `c${i}`, name: "bash", args: "{}" }] }),
-        );
+        out.push(msg(id, "assistant", `Looking at **${i}**`, { toolCalls: [call(`c${i}`, "bash", "{}")] }));
         break;
       case 2:
         out.push(msg(id, "toolResult", BIG_OUTPUT, { toolCallId: `c${i - 1}`, toolName: "bash" }));

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ModelDto, WebviewToHost } from "../../src/shared/protocol.js";
-import { chatSnapshot, openChatView } from "./chat-fixtures.js";
+import { chatSnapshot, msg, openChatView } from "./chat-fixtures.js";
 import { settle, webviewRig, withPage, type ViewPage } from "./harness.js";
 
 const rig = webviewRig();
@@ -105,17 +105,13 @@ test("a sent message shows its images", () =>
     const data = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
     await vp.send({
       type: "chat/message",
-      message: {
-        id: "u1",
-        role: "user",
-        text: "look",
-        timestamp: 1,
+      message: msg("u1", "user", "look", {
         images: [{ mimeType: "image/png", data }],
         attachments: [
           { kind: "image", name: "image/png" },
           { kind: "file", name: "/w/a.ts" },
         ],
-      },
+      }),
     });
     await settle(vp.page);
     const img = vp.page.locator('[data-message-id="u1"] [aria-label="Images"] img');

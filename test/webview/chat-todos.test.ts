@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { TodoItem } from "../../src/core/tools/todo-list.js";
 import { settle, webviewRig, withPage } from "./harness.js";
-import { chatSnapshot, CLAUDE, msg, openChatView } from "./chat-fixtures.js";
+import { call, chatSnapshot, CLAUDE, msg, openChatView } from "./chat-fixtures.js";
 
 const rig = webviewRig();
 
@@ -64,7 +64,7 @@ test("the checklist: one line with 3/7 and the task in progress; expanded by cli
       );
       await vp.send({
         type: "chat/message",
-        message: msg("a2", "assistant", "", { toolCalls: [{ id: "c2", name: "todo", args: "{}" }], todos: next }),
+        message: msg("a2", "assistant", "", { toolCalls: [call("c2", "todo", "{}")], todos: next }),
       });
       assert.equal(await vp.page.locator(".chat-todos-progress").textContent(), "4/7");
       assert.equal(
@@ -118,7 +118,10 @@ test("a typed command's row: its output while it runs, and a note when `!!` keep
     await vp.send({
       type: "chat/message",
       replaces: "pending-1",
-      message: msg("b1", "bashExecution", "$ npm test\nall passed", { excludedFromContext: true }),
+      message: msg("b1", "bashExecution", "$ npm test\nall passed", {
+        excludedFromContext: true,
+        note: "Not sent to the model (!!)",
+      }),
     });
     const stored = vp.page.locator('[data-message-id="b1"]');
     assert.equal(await vp.page.locator('[data-message-id="pending-1"]').count(), 0);

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ChatMessageDto } from "../../src/shared/protocol.js";
 import { settle, webviewRig, withPage, type ViewPage } from "./harness.js";
-import { chatSnapshot, CLAUDE, msg, openChatView, type ChatSnapshot } from "./chat-fixtures.js";
+import { call, chatSnapshot, CLAUDE, msg, openChatView, type ChatSnapshot } from "./chat-fixtures.js";
 
 const rig = webviewRig();
 
@@ -28,7 +28,7 @@ test("renders the path: user text, assistant markdown, collapsible thinking, too
       msg("u1", "user", "List *files*\nplease"),
       msg("a1", "assistant", "Here is **bold** and `code`", {
         thinking: "Let me think",
-        toolCalls: [{ id: "call1", name: "bash", args: '{"command":"ls"}' }],
+        toolCalls: [call("call1", "bash", '{"command":"ls"}')],
         model: "claude",
       }),
       msg("r1", "toolResult", "a.txt\nb.txt", { toolCallId: "call1", toolName: "bash" }),
@@ -130,21 +130,58 @@ test("approvals: Allow / Allow always / Deny post chat/approve; approvalDone rem
     assert.equal(await vp.page.locator(".approval").count(), 0);
   }));
 
-test("model picker posts chat/selectModel; header buttons post commands; no-model notice", () =>
-  withPage(openChat(), async (vp) => {
+test("approvals: Always Allow in This Workspace shows the rules it adds; a local address offers only Allow and Deny", () =>
+  withPage(openChat([], true), async (vp) => {
     await vp.send({
-      type: "chat/models",
-      models: [CLAUDE, { key: "openai/gpt", name: "GPT", provider: "openai", contextWindow: 128000 }],
-      current: CLAUDE.key,
+      type: "chat/approval",
+      toolCallId: "r1",
+      toolName: "bash",
+      summary: "Run: npm test",
+      rules: ["Bash(npm test:*)"],
     });
+    await vp.send({
+      type: "chat/approval",
+      toolCallId: "l1",
+      toolName: "web_fetch",
+      summary: "Fetch http://127.0.0.1:8080/ from 127.0.0.1",
+      local: "127.0.0.1 is a loopback address (this computer)",
+    });
+    await vp.send({ type: "chat/approval", toolCallId: "n1", toolName: "bash", summary: "Run: if x; then y; fi" });
+    const withRule = vp.page.locator(".approval", { hasText: "npm test" });
+    assert.match((await withRule.textContent()) ?? "", /Always Allow in This Workspace adds: Bash\(npm test:\*\)/);
+    const local = vp.page.locator(".approval", { hasText: "127.0.0.1" });
+    assert.match(
+      (await local.textContent()) ?? "",
+      /Local address: 127\.0\.0\.1 is a loopback address \(this computer\)/,
+    );
+    assert.deepEqual(await local.locator("vscode-button").allTextContents(), ["Allow", "Deny"]);
+    const none = vp.page.locator(".approval", { hasText: "if x" });
+    assert.equal(
+      await none.locator("vscode-button", { hasText: "This Workspace" }).count(),
+      0,
+      "no rules: not offered",
+    );
     await vp.clearPosted();
-    await vp.page.click("vscode-dropdown.model-picker");
-    await vp.page.click('vscode-option:has-text("GPT · openai")');
+    await withRule.locator("vscode-button", { hasText: "Always Allow in This Workspace" }).click();
+    await local.locator("vscode-button", { hasText: "Allow" }).first().click();
+    await settle(vp.page);
+    assert.deepEqual(await vp.posted(), [
+      { type: "chat/approve", toolCallId: "r1", approved: true, inWorkspace: true },
+      { type: "chat/approve", toolCallId: "l1", approved: true },
+    ]);
+  }));
+
+test("the model button names the current model and opens the host's picker; header buttons post commands; no-model notice", () =>
+  withPage(openChat(), async (vp) => {
+    await vp.send({ type: "chat/models", models: [CLAUDE], current: CLAUDE.key });
+    await vp.clearPosted();
+    assert.equal((await textOf(vp, ".model-picker")).trim(), `${CLAUDE.name} · ${CLAUDE.provider}`);
+    await vp.page.click(".model-picker");
     await vp.page.click('[aria-label="New Session"]');
     await vp.page.click('[aria-label="Compact"]');
     await settle(vp.page);
     assert.deepEqual(await vp.posted(), [
-      { type: "chat/selectModel", key: "openai/gpt" },
+      { type: "command", command: "selectModel" },
       { type: "command", command: "newSession" },
       { type: "command", command: "compact" },
     ]);
@@ -178,7 +215,7 @@ test("message text is inert: markdown escapes raw HTML, drops unsafe links and r
   await withPage(
     openChat([
       msg("u1", "user", evil),
-      msg("a1", "assistant", evil, { thinking: evil, toolCalls: [{ id: "k", name: "bash", args: evil }] }),
+      msg("a1", "assistant", evil, { thinking: evil, toolCalls: [call("k", "bash", evil)] }),
       msg("r1", "toolResult", evil, { toolCallId: "k", toolName: "bash" }),
       msg("s1", "compactionSummary", evil),
     ]),

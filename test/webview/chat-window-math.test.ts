@@ -6,12 +6,12 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { chatRows, estimateRowHeight, RowOffsets } from "../../webview/chat/chat-window.js";
 import { DerivedTextCache } from "../../webview/chat/markdown-cache.js";
-import { msg } from "./chat-fixtures.js";
+import { call, msg } from "./chat-fixtures.js";
 
 test("paired tool results are no rows; orphans are", () => {
   const rows = chatRows([
     msg("u", "user", "hi"),
-    msg("a", "assistant", "", { toolCalls: [{ id: "c1", name: "ls", args: "{}" }] }),
+    msg("a", "assistant", "", { toolCalls: [call("c1", "ls", "{}")] }),
     msg("r1", "toolResult", "out", { toolCallId: "c1" }),
     msg("r2", "toolResult", "lost", { toolCallId: "c9" }),
   ]);

@@ -23,7 +23,7 @@ function overview(statuses: CompareStatus[]): CompareOverview {
     ancestor: {
       entryId: "anc",
       sharedTurns: 1,
-      items: [{ entryId: "anc", kind: "assistant", text: "Which **approach**?" }],
+      items: [{ entryId: "anc", kind: "assistant", text: "Which **approach**?", prose: true }],
     },
     statuses: statuses.map((s) => STATUS_CODES[s]).join(""),
   };
@@ -31,11 +31,18 @@ function overview(statuses: CompareStatus[]): CompareOverview {
 
 /** A turn as the host would send it: `changed` turns differ in one word, one-sided turns have one side. */
 function turn(index: number, status: CompareStatus): CompareTurn {
-  const user = (side: string) => ({ entryId: `${side}u${index}`, kind: "user" as const, text: `question ${index}` });
+  // Messages are prose, as the host marks them.
+  const user = (side: string) => ({
+    entryId: `${side}u${index}`,
+    kind: "user" as const,
+    text: `question ${index}`,
+    prose: true,
+  });
   const reply = (side: string, word: string) => ({
     entryId: `${side}a${index}`,
     kind: "assistant" as const,
     text: `answer ${index} uses ${word} here`,
+    prose: true,
   });
   if (status === "left") return { index, status, kind: "turn", rows: [{ status: "left", left: { item: user("l") } }] };
   if (status === "right")
@@ -138,12 +145,15 @@ describe("compare panel", () => {
       rows: [
         {
           status: "changed",
-          left: { item: { entryId: "l", kind: "user", text: XSS }, spans: [{ text: XSS, changed: true }] },
-          right: { item: { entryId: "r", kind: "user", text: "plain" }, spans: [{ text: "plain", changed: true }] },
+          left: { item: { entryId: "l", kind: "user", text: XSS, prose: true }, spans: [{ text: XSS, changed: true }] },
+          right: {
+            item: { entryId: "r", kind: "user", text: "plain", prose: true },
+            spans: [{ text: "plain", changed: true }],
+          },
         },
         {
           status: "left",
-          left: { item: { entryId: "l2", kind: "assistant", text: `**bold** ${XSS}` } },
+          left: { item: { entryId: "l2", kind: "assistant", text: `**bold** ${XSS}`, prose: true } },
         },
       ],
     };

@@ -12,7 +12,7 @@ import type { Page } from "playwright-core";
 import type { CompareItem, CompareOverview, CompareTurn } from "../../src/core/compare/compare-types.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
 import type { TreeRow } from "../../src/core/rows/tree-row.js";
-import { chatSnapshot, CLAUDE, msg, type ChatSnapshot } from "./chat-fixtures.js";
+import { call, chatSnapshot, CLAUDE, msg, type ChatSnapshot } from "./chat-fixtures.js";
 import { applyTheme, settle, webviewRig, withPage } from "./harness.js";
 import { treeRow, treeSnapshot } from "./tree-fixtures.js";
 
@@ -345,15 +345,19 @@ function themedChat(): ChatSnapshot {
       msg("a1", "assistant", markdown, {
         model: "claude",
         thinking: "The tokenizer is tangled with parsing.",
-        toolCalls: [
-          { id: "k1", name: "read", args: '{"path":"src/parser.ts"}' },
-          { id: "k2", name: "bash", args: '{"command":"npm test"}' },
-        ],
+        toolCalls: [call("k1", "read", '{"path":"src/parser.ts"}'), call("k2", "bash", '{"command":"npm test"}')],
       }),
       msg("r1", "toolResult", "export function parse(src) { … }", { toolCallId: "k1", toolName: "read" }),
       msg("r2", "toolResult", "42 passing\n1 failing", { toolCallId: "k2", toolName: "bash", isError: true }),
-      msg("a2", "assistant", "Running the tests again.", { stopReason: "error", errorMessage: "429 rate limited" }),
-      msg("b1", "bashExecution", "$ git status\nnothing to commit", { excludedFromContext: true }),
+      msg("a2", "assistant", "Running the tests again.", {
+        stopReason: "error",
+        errorMessage: "429 rate limited",
+        failure: "Error: 429 rate limited",
+      }),
+      msg("b1", "bashExecution", "$ git status\nnothing to commit", {
+        excludedFromContext: true,
+        note: "Not sent to the model (!!)",
+      }),
     ],
     {
       todos: [
@@ -502,8 +506,14 @@ function compareOverview(): CompareOverview {
 }
 
 function compareTurns(): CompareTurn[] {
-  const item = (entryId: string, kind: CompareItem["kind"], text: string, title?: string): CompareItem =>
-    title === undefined ? { entryId, kind, text } : { entryId, kind, text, title };
+  // Messages and summaries are prose (markdown), as the host marks them; tool calls are not.
+  const item = (entryId: string, kind: CompareItem["kind"], text: string, title?: string): CompareItem => ({
+    entryId,
+    kind,
+    text,
+    ...(title === undefined ? {} : { title }),
+    ...(kind === "toolCall" ? {} : { prose: true }),
+  });
   return [
     {
       index: 0,
@@ -538,7 +548,7 @@ function compareTurns(): CompareTurn[] {
       index: 1,
       status: "left",
       kind: "branchSummary",
-      rows: [{ status: "left", left: { item: item("ls", "branchSummary", "## Goal\nKeep the `parse()` API.") } }],
+      rows: [{ status: "left", left: { item: item("ls", "branch_summary", "## Goal\nKeep the `parse()` API.") } }],
     },
     {
       index: 2,

@@ -58,7 +58,7 @@ test("each node kind renders as specified, with the active path, leaf marker and
     assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "c1", "t1", "u3", "u4", "b1", "a4"]);
     const row = (id: string) => vp.page.locator(`[role="treeitem"][data-entry-id="${id}"]`);
     assert.match((await row("u1").textContent()) ?? "", /user: Hello, can you help/);
-    assert.match((await row("c1").textContent()) ?? "", /\[compaction: 12k tokens\]/);
+    assert.match((await row("c1").textContent()) ?? "", /\[compaction\] 12k tokens before/);
     assert.match((await row("a2").textContent()) ?? "", /\[plan-a\]/);
     assert.match((await row("t1").textContent()) ?? "", /tool read: file contents/);
     assert.match((await row("u2").textContent()) ?? "", /├─ /);
@@ -111,10 +111,11 @@ test("the other entry kinds render with their markers in the all filter", () =>
     await press(vp, "Control+o");
     assert.deepEqual(await rowIds(vp), ["r", "bx", "cm", "lb", "cu", "th", "si", "un", "fa", "tc", "or"]);
     assert.match(await text("bx"), /bash: ls -la/);
-    assert.match(await text("cm"), /custom: hook says hi/);
+    assert.match(await text("cm"), /hook message: hook says hi/);
     assert.match(await text("lb"), /\[label\] label entry/);
-    assert.match(await text("th"), /\[thinking\] high/);
-    assert.match(await text("si"), /\[session\] My session/);
+    assert.match(await text("cu"), /\[leaf move\]/);
+    assert.match(await text("th"), /\[thinking level\] high/);
+    assert.match(await text("si"), /\[session name\] My session/);
     assert.match(await text("un"), /\[unknown\] future/);
     assert.match(await text("fa"), /boom \(failed\)/);
     assert.match(await text("tc"), /\[tool calls: read, bash\] ← active/);

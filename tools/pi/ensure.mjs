@@ -64,12 +64,29 @@ function legacy() {
   return { version, node: process.execPath, sessionManager };
 }
 
+/**
+ * True when the packages npm recorded as installed (node_modules/.package-lock.json) are the ones the lock file
+ * pins. Compared by content, not by file times: a fresh checkout's lock file is newer than an install it matches
+ * (a git worktree whose node_modules links to another checkout's), and `npm ci` there would empty that install.
+ */
+function sameInstall(lock, stamp) {
+  try {
+    const want = JSON.parse(fs.readFileSync(lock, "utf8")).packages ?? {};
+    const have = JSON.parse(fs.readFileSync(stamp, "utf8")).packages ?? {};
+    return Object.entries(want).every(
+      ([key, p]) => key === "" || (have[key]?.version === p.version && have[key]?.integrity === p.integrity),
+    );
+  } catch {
+    return false;
+  }
+}
+
 /** Node 22 and cross-spawn in tools/pi/node_modules (npm ci; the `node` package's install step fetches the binary). */
 function node22() {
   const bin = path.join(TOOL_DIR, "node_modules", "node", "bin", "node");
   const stamp = path.join(TOOL_DIR, "node_modules", ".package-lock.json");
   const lock = path.join(TOOL_DIR, "package-lock.json");
-  const stale = !fs.existsSync(bin) || !fs.existsSync(stamp) || fs.statSync(lock).mtimeMs > fs.statSync(stamp).mtimeMs;
+  const stale = !fs.existsSync(bin) || !fs.existsSync(stamp) || !sameInstall(lock, stamp);
   if (stale) {
     say("npm ci in tools/pi (Node 22 from the npm package `node`, cross-spawn)");
     npm(["ci"], TOOL_DIR);

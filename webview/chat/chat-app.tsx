@@ -15,6 +15,7 @@ import { ChatInput } from "./chat-input.js";
 import { ChatInputAssist } from "./chat-input-assist.js";
 import { ChatQueue } from "./chat-queue.js";
 import { ChatTodos } from "./chat-todos.js";
+import { ChatPlanActions, ChatPlanBadge, planToApprove } from "./chat-plan.js";
 import { ChatList } from "./chat-list.js";
 import { ChatLiveRegion } from "./chat-live-region.js";
 import type { ChatUsage } from "../../src/shared/protocol.js";
@@ -48,6 +49,9 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
   // Bumped on send: the list follows the bottom again whatever the user scrolled to.
   const [followSeq, setFollowSeq] = useState(0);
   const lastInputSeq = useRef(0);
+  // Keep Planning: the plan's buttons go (until the next plan) and the input takes the focus.
+  const [keptPlan, setKeptPlan] = useState<string | undefined>(undefined);
+  const [planFocus, setPlanFocus] = useState(0);
   const lastRestoreSeq = useRef(0);
 
   // Layout effects run inside render(), so these exist before `ready` is posted.
@@ -93,30 +97,27 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
     return () => document.removeEventListener("keydown", onKey);
   }, [model]);
 
-  const modelOptions = model.models.map((m) => ({ value: m.key, label: `${m.name} · ${m.provider}` }));
+  const current = model.models.find((m) => m.key === model.currentModelKey) ?? model.model;
   // The host sets a reason whenever sending cannot work (no model, no key for it, read-only session).
   const noModel = model.noModelReason !== undefined;
   // A watched branch is read-only: the input is off, its Abort and queueing too (the banner stops the branch).
   const watching = model.watch !== undefined;
+  const plan = watching ? undefined : planToApprove(model.planId, model.streaming, model.messages);
 
   return (
     <div class="app chat-app">
       <div class="chat-header toolbar">
-        {modelOptions.length > 0 ? (
-          <Dropdown
-            class="model-picker"
-            ariaLabel="Model"
-            value={model.currentModelKey ?? modelOptions[0].value}
-            options={modelOptions}
-            onChange={(key) => {
-              model.currentModelKey = key;
-              props.post({ type: "chat/selectModel", key });
-              bump(0);
-            }}
-          />
-        ) : (
-          <span class="model-name">{model.model?.name ?? "No model"}</span>
-        )}
+        {/* The picker of every model (grouped by provider, logins and keys included) is the host's QuickPick. */}
+        <Button
+          class="model-picker"
+          appearance="secondary"
+          icon="sparkle"
+          ariaLabel="Select Model"
+          title={current ? `Model: ${current.name} (${current.key}): select another` : "Select a model"}
+          onClick={() => props.post({ type: "command", command: "selectModel" })}
+        >
+          <span class="model-picker-label">{current ? `${current.name} · ${current.provider}` : "Select Model"}</span>
+        </Button>
         {model.thinkingLevels.length > 1 ? (
           <Dropdown
             class="thinking-picker"
@@ -155,6 +156,18 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         }
         footer={
           <>
+            {plan && plan.id !== keptPlan && !noModel ? (
+              <ChatPlanActions
+                onApprove={() => {
+                  setKeptPlan(plan.id);
+                  props.post({ type: "command", command: "approvePlan" });
+                }}
+                onKeep={() => {
+                  setKeptPlan(plan.id);
+                  setPlanFocus((n) => n + 1);
+                }}
+              />
+            ) : null}
             <ChatAsides asides={model.asides} />
             {noModel ? (
               <div class="notice" role="note">
@@ -186,6 +199,10 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         onEdit={(id, text) => props.post({ type: "chat/queueEdit", id, text })}
         onRemove={(id) => props.post({ type: "chat/queueRemove", id })}
       />
+      <ChatPlanBadge
+        planMode={model.planMode && !watching}
+        onLeave={() => props.post({ type: "command", command: "togglePlanMode" })}
+      />
       <UsageLine usage={model.usage} />
       <ChatWatchBanner branch={model.watch} onAction={(action) => props.post({ type: "chat/watchAction", action })} />
       <ChatInput
@@ -195,7 +212,7 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         enterQueues={model.enterWhileRunning}
         disabled={noModel || watching}
         locked={watching}
-        focusSeq={model.inputRequest.seq}
+        focusSeq={model.inputRequest.seq + planFocus}
         assist={assist}
         post={props.post}
         onSend={(text) => send(text)}
@@ -235,6 +252,7 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
       approved: a.approved,
       ...(a.always ? { always: true } : {}),
       ...(a.allInRun ? { allInRun: true } : {}),
+      ...(a.inWorkspace ? { inWorkspace: true } : {}),
     });
     model.answered(toolCallId);
   }

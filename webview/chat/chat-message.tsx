@@ -1,12 +1,13 @@
 /**
- * One chat message. Assistant text goes through MarkdownBlock (sanitized); everything else is text nodes.
+ * One chat message. Assistant text goes through MarkdownBlock (sanitized); everything else is text nodes. The words
+ * (headings, failures, notes, what a tool call acts on) come with the message from its entry's view
+ * (src/core/entries/entry-view.ts); this file lays them out by role.
  */
 import { ImageThumbs } from "./image-thumbs.js";
 import { AttachmentChips } from "./attachment-chips.js";
 import { Component, type JSX } from "preact";
 import type { ChatMessageDto } from "../../src/shared/protocol.js";
 import { MarkdownBlock } from "./markdown-block.js";
-import { toolLabel } from "../../src/core/mcp/mcp-display.js";
 
 /**
  * Which <details> the user opened, by message and part. Rows leave the DOM when scrolled out of the chat's
@@ -39,9 +40,7 @@ export function ChatMessage({ message: m, results, live }: ChatMessageProps): JS
     case "user":
       return (
         <div class="msg msg-user" data-message-id={m.id}>
-          <div class="msg-role">
-            <span class="codicon codicon-account" aria-hidden="true" /> You
-          </div>
+          <RoleLine message={m} />
           <div class="msg-text plain">{m.text}</div>
           {m.images ? <ImageThumbs images={m.images} /> : null}
           {m.attachments?.some((a) => a.kind !== "image") ? (
@@ -52,10 +51,7 @@ export function ChatMessage({ message: m, results, live }: ChatMessageProps): JS
     case "assistant":
       return (
         <div class={`msg msg-assistant${live ? " live" : ""}`} data-message-id={m.id}>
-          <div class="msg-role">
-            <span class="codicon codicon-hubot" aria-hidden="true" /> Assistant
-            {m.model !== undefined ? <span class="msg-model"> · {m.model}</span> : null}
-          </div>
+          <RoleLine message={m} detail={m.model} />
           {m.thinking ? (
             <details class="thinking" {...detailsState(`${m.id}/thinking`)}>
               <summary>Thinking</summary>
@@ -68,17 +64,17 @@ export function ChatMessage({ message: m, results, live }: ChatMessageProps): JS
               key={call.id}
               stateKey={`${m.id}/${call.id}`}
               name={call.name}
+              label={call.label}
+              hint={call.hint}
               args={call.args}
               result={results.get(call.id)}
             />
           ))}
-          {m.stopReason === "error" || m.stopReason === "aborted" ? (
+          {m.failure !== undefined ? (
             // No role="alert": this row is mounted again whenever it scrolls back into the window, and an
             // alert would be read each time. ChatLiveRegion announces the error once, when it happens.
             <div class="msg-error">
-              <span class="codicon codicon-error" aria-hidden="true" />{" "}
-              {m.stopReason === "aborted" ? "Aborted" : "Error"}
-              {m.errorMessage ? `: ${m.errorMessage}` : ""}
+              <span class="codicon codicon-error" aria-hidden="true" /> {m.failure}
             </div>
           ) : null}
           {live ? <span class="cursor" aria-hidden="true" /> : null}
@@ -98,12 +94,13 @@ export function ChatMessage({ message: m, results, live }: ChatMessageProps): JS
               it)
             </div>
           ) : null}
-          {m.excludedFromContext === true ? <div class="msg-bash-note">Not sent to the model (!!)</div> : null}
+          {m.note !== undefined ? <div class="msg-bash-note">{m.note}</div> : null}
         </div>
       );
     case "custom":
       return (
         <div class="msg msg-custom" data-message-id={m.id}>
+          <RoleLine message={m} detail={m.facts?.[0]} />
           <div class="msg-text plain">{m.text}</div>
         </div>
       );
@@ -112,11 +109,7 @@ export function ChatMessage({ message: m, results, live }: ChatMessageProps): JS
       return (
         <details class={`msg msg-summary msg-${m.role}`} data-message-id={m.id} {...detailsState(`${m.id}/summary`)}>
           <summary>
-            <span
-              class={`codicon ${m.role === "branchSummary" ? "codicon-git-merge" : "codicon-fold"}`}
-              aria-hidden="true"
-            />{" "}
-            {m.role === "branchSummary" ? "Branch summary" : "Compaction summary"}
+            <span class={`codicon codicon-${m.icon}`} aria-hidden="true" /> {m.title}
           </summary>
           <MarkdownBlock text={m.text} cacheKey={m.id} />
         </details>
@@ -151,7 +144,24 @@ export class MessageItem extends Component<ChatMessageProps> {
 export function OrphanToolResult({ message: m }: { message: ChatMessageDto }): JSX.Element {
   return (
     <div class="msg msg-tool" data-message-id={m.id}>
-      <ToolCallBlock stateKey={`${m.id}/result`} name={m.toolName ?? "tool"} args="" result={m} />
+      <ToolCallBlock
+        stateKey={`${m.id}/result`}
+        name={m.toolName ?? m.title}
+        label={m.facts?.[0] ?? m.title}
+        hint=""
+        args=""
+        result={m}
+      />
+    </div>
+  );
+}
+
+/** A message's heading: its icon and title, and a detail after them (a reply's model, a hook message's type). */
+function RoleLine({ message: m, detail }: { message: ChatMessageDto; detail?: string }): JSX.Element {
+  return (
+    <div class="msg-role">
+      <span class={`codicon codicon-${m.icon}`} aria-hidden="true" /> {m.title}
+      {detail !== undefined ? <span class="msg-model"> · {detail}</span> : null}
     </div>
   );
 }
@@ -159,6 +169,9 @@ export function OrphanToolResult({ message: m }: { message: ChatMessageDto }): J
 function ToolCallBlock(props: {
   stateKey: string;
   name: string;
+  /** The tool as rows name it, and what the call acts on (its entry's view). */
+  label: string;
+  hint: string;
   args: string;
   result: ChatMessageDto | undefined;
 }): JSX.Element {
@@ -175,18 +188,12 @@ function ToolCallBlock(props: {
       <summary>
         <span class={`codicon ${icon}`} aria-hidden="true" />{" "}
         <span class="tool-name" title={props.name}>
-          {toolLabel(props.name)}
+          {props.label}
         </span>{" "}
-        <span class="tool-args-short">{shortArgs(props.args)}</span>
+        <span class="tool-args-short">{props.hint}</span>
       </summary>
       {props.args !== "" ? <pre class="tool-args plain">{props.args}</pre> : null}
       {r !== undefined ? <pre class="tool-result plain">{r.text}</pre> : null}
     </details>
   );
-}
-
-/** One line of arguments for the collapsed call. */
-function shortArgs(args: string): string {
-  const oneLine = args.replace(/\s+/g, " ").trim();
-  return oneLine.length > 80 ? `${oneLine.slice(0, 79)}…` : oneLine;
 }

@@ -26,6 +26,10 @@ export interface PendingApproval {
   summary: string;
   /** A write or edit shown as a diff (Accept, Reject, Accept All in This Run). */
   edit?: { path: string };
+  /** The rules Always Allow in This Workspace adds (absent: not offered). */
+  rules?: string[];
+  /** The call reaches a loopback or private address, in words (only Allow and Deny). */
+  local?: string;
 }
 
 /** The chat view's model. */
@@ -63,6 +67,10 @@ export class ChatModel {
    * `todo` after it. A move sends a snapshot, so another branch shows its own list.
    */
   todos: TodoItem[] | undefined;
+  /** Plan mode is on at the leaf (the snapshot's; a toggle or a move sends a new one). */
+  planMode = false;
+  /** The plan to approve (the snapshot's): the id of the answer the agent gave in plan mode, at the leaf. */
+  planId: string | undefined;
   /** What Enter queues while the agent works (the setting); Alt+Enter queues the other. */
   enterWhileRunning: QueuedKind = "followUp";
   private readonly byId = new Map<string, number>();
@@ -101,6 +109,8 @@ export class ChatModel {
         this.usage = { ...msg.usage };
         this.noModelReason = msg.noModelReason;
         this.todos = msg.todos;
+        this.planMode = msg.planMode === true;
+        this.planId = msg.planId;
         this.loaded = true;
         if (msg.model !== undefined) this.currentModelKey = msg.model.key;
         break;

@@ -14,6 +14,7 @@ import type {
   CompareTurnKind,
 } from "../../src/core/compare/compare-types.js";
 import { MarkdownBlock } from "../chat/markdown-block.js";
+import { kindIcon, kindTitle, TOOL_CALL_WORDS } from "../../src/core/entries/kind-words.js";
 
 /** Status words shown on turns and rows (the colours only repeat them). */
 export const STATUS_WORDS: Record<CompareStatus, string> = {
@@ -23,27 +24,18 @@ export const STATUS_WORDS: Record<CompareStatus, string> = {
   right: "only right",
 };
 
+/** A turn's heading; a summary's or a compaction's turn is named as its entry is (src/core/entries). */
 const KIND_WORDS: Record<CompareTurnKind, string> = {
   turn: "Turn",
   continuation: "Continuation",
-  branchSummary: "Branch summary",
-  compaction: "Compaction",
+  branchSummary: kindTitle("branch_summary"),
+  compaction: kindTitle("compaction"),
 };
 
-const ITEM_WORDS: Record<CompareItemKind, { word: string; icon: string }> = {
-  user: { word: "user", icon: "account" },
-  assistant: { word: "assistant", icon: "hubot" },
-  toolCall: { word: "tool call", icon: "tools" },
-  toolResult: { word: "tool result", icon: "output" },
-  bash: { word: "bash", icon: "terminal" },
-  custom: { word: "hook message", icon: "extensions" },
-  branchSummary: { word: "branch summary", icon: "git-merge" },
-  compaction: { word: "compaction", icon: "fold" },
-  model: { word: "model", icon: "sparkle" },
-};
-
-/** Items whose text is prose (markdown); the others are shown as they are, in a monospace block. */
-const PROSE: ReadonlySet<CompareItemKind> = new Set(["user", "assistant", "custom", "branchSummary", "compaction"]);
+/** An item's heading and icon: its entry's (src/core/entries/kind-words.ts), or a tool call's. */
+function itemWords(kind: CompareItemKind): { title: string; icon: string } {
+  return kind === "toolCall" ? TOOL_CALL_WORDS : { title: kindTitle(kind), icon: kindIcon(kind) };
+}
 
 /** Props shared by the views of items. */
 export interface ItemActions {
@@ -54,18 +46,18 @@ export interface ItemActions {
 /** An item's header and text (with its changed words when `cell.spans` is set). */
 export function ItemView(props: { cell: CompareCell; side: "left" | "right" | "both"; actions: ItemActions }) {
   const { item, spans } = props.cell;
-  const words = ITEM_WORDS[item.kind];
+  const words = itemWords(item.kind);
   return (
     <div class={`cmp-item kind-${item.kind}${item.isError === true ? " error" : ""}`}>
       <div class="cmp-item-head">
         <span class={`codicon codicon-${item.isError === true ? "error" : words.icon}`} aria-hidden="true" />
-        <span class="cmp-item-kind">{words.word}</span>
+        <span class="cmp-item-kind">{words.title}</span>
         {item.title !== undefined ? <span class="cmp-item-title">{item.title}</span> : null}
         <button
           type="button"
           class="cmp-reveal codicon codicon-list-tree"
           title="Show in the session tree"
-          aria-label={`Show this ${words.word} in the session tree`}
+          aria-label={`Show this ${words.title.toLowerCase()} in the session tree`}
           onClick={() => props.actions.reveal(item.entryId)}
         />
       </div>
@@ -80,7 +72,8 @@ export function ItemView(props: { cell: CompareCell; side: "left" | "right" | "b
 
 function ItemText(props: { item: CompareItem; spans: CompareCell["spans"]; side: "left" | "right" | "both" }) {
   const { item, spans } = props;
-  const mono = !PROSE.has(item.kind);
+  // Prose (messages, summaries) is markdown; program output and values are shown as they are.
+  const mono = item.prose !== true;
   if (spans !== undefined) {
     const mark = props.side === "right" ? "cmp-ins" : "cmp-del";
     return (

@@ -4,7 +4,8 @@
  */
 import type { TreeFilter } from "../../src/shared/protocol.js";
 import { encodeTreeRows } from "../../src/core/rows/row-columns.js";
-import { describeRow, type TreeRow } from "../../src/core/rows/tree-row.js";
+import { rowWords } from "../../src/core/entries/row-words.js";
+import type { TreeRow } from "../../src/core/rows/tree-row.js";
 import { CONTEXT, computeVisibility, queryTokens } from "../tree/tree-filter.js";
 import { EXPANDED, FOLDABLE, flatten, guideText, type FlatRows } from "../tree/tree-flatten.js";
 import { TreeIndex } from "../tree/tree-index.js";
@@ -156,7 +157,7 @@ export class TreePanel {
     if (this.vis[i] === CONTEXT) cls.push("context");
     if (d.failed) cls.push("failed");
     const guide = guideText(this.rows, row);
-    const { role, text } = describeRow(d);
+    const { role, text } = rowWords(d);
     const flags = this.rows.flags[row];
     const foldable = (flags & FOLDABLE) !== 0;
     const expanded = (flags & EXPANDED) !== 0;

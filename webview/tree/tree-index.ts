@@ -3,7 +3,8 @@
  * appends. Indices (not ids) link nodes so that filtering and flattening 100k nodes stay tight loops; row
  * objects are decoded only for rows that are drawn, and the id → index map only when an id is looked up.
  */
-import { ENTRY_KINDS, kindSearchWords } from "../../src/core/session/entry-kinds.js";
+import { kindSearchWords } from "../../src/core/entries/kind-words.js";
+import { ENTRY_KINDS } from "../../src/core/session/entry-kinds.js";
 import {
   columnString,
   decodeRows,

@@ -2,7 +2,9 @@
  * One tree row. Text goes in as text nodes only (Preact escapes it), never as HTML.
  */
 import type { JSX } from "preact";
-import { describeRow, type TreeRow as TreeRowData } from "../../src/core/rows/tree-row.js";
+import { isLandmarkKind } from "../../src/core/entries/kind-words.js";
+import { rowWords } from "../../src/core/entries/row-words.js";
+import type { TreeRow as TreeRowData } from "../../src/core/rows/tree-row.js";
 import { EXPANDED, FOLDABLE, guideText, type FlatRows } from "./tree-flatten.js";
 import { CONTEXT } from "./tree-filter.js";
 import type { RunningBranchDto } from "../../src/shared/protocol.js";
@@ -53,8 +55,8 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
   const expanded = (f & EXPANDED) !== 0;
   const level = rows.level[row];
   const g = guideText(rows, row);
-  const desc = describeRow(d);
-  const dim = d.kind !== "user" && d.kind !== "branch_summary" && d.kind !== "compaction";
+  const desc = rowWords(d);
+  const dim = !isLandmarkKind(d.kind);
   const cls = ["tree-row", `kind-${d.kind}`];
   if (dim) cls.push("dim");
   if (p.onPath) cls.push("on-path");

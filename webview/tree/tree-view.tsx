@@ -7,7 +7,8 @@
 import type { JSX } from "preact";
 import { useLayoutEffect, useMemo, useReducer, useRef, useState } from "preact/hooks";
 import type { HostToWebview, TreeFilter, WebviewToHost } from "../../src/shared/protocol.js";
-import { describeRow, type TreeRow as TreeRowData } from "../../src/core/rows/tree-row.js";
+import { rowWords } from "../../src/core/entries/row-words.js";
+import type { TreeRow as TreeRowData } from "../../src/core/rows/tree-row.js";
 import { TREE_FILTER_LABELS, TREE_FILTERS } from "../../src/core/rows/row-filter.js";
 import { Dropdown, TextField } from "../ui/controls.js";
 import { EXPANDED } from "./tree-flatten.js";
@@ -50,7 +51,7 @@ function rowInView(r: number, top: number, height: number): boolean {
 
 /** How a summary's source node is named on the summary's row. */
 function sourceText(d: TreeRowData): string {
-  const { role, text } = describeRow(d);
+  const { role, text } = rowWords(d);
   return text !== "" ? text : role;
 }
 

@@ -150,6 +150,8 @@ export interface AgentRunOptions {
   systemPrompt?: string | SystemPromptProvider;
   /** The prompt's skills each time it is built (the leaf's `read` may open their folders). */
   onSkills?: ConstructorParameters<typeof SystemPromptSync>[0]["onSkills"];
+  /** The session's own prompt sections (plan mode's), asked at each build. */
+  sections?: ConstructorParameters<typeof SystemPromptSync>[0]["sections"];
   checkpoints?: RunCheckpoints;
   /** Aborting it stops the run (as `stop()`); its reason is the run's signal's. */
   signal?: AbortSignal;
@@ -246,6 +248,7 @@ export class AgentRun {
               this.append(m);
             },
             ...(options.onSkills ? { onSkills: options.onSkills } : {}),
+            ...(options.sections ? { sections: options.sections } : {}),
             onError: (error) => this.emit({ type: "error", error, source: "hook" }),
             redact: (text) => session.redactor.redactText(text),
           });

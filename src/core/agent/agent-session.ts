@@ -63,6 +63,15 @@ import { PromptQueue, type QueuedKind, type QueuedMessage } from "./prompt-queue
 import { COMMAND_RUNNING_TEXT, UserCommandRunner } from "./user-command.js";
 import { SystemPromptSync, promptTextOf } from "./system-prompt-sync.js";
 import type { SystemPromptProvider } from "../prompt/workspace-prompt.js";
+import {
+  CARRY_OUT_PLAN_TEXT,
+  PLAN_MODE_INSTRUCTIONS,
+  PLAN_MODE_SECTION,
+  PLAN_MODE_TYPE,
+  planModeState,
+  planModeTools,
+  type PlanModeState,
+} from "./plan-mode.js";
 import type { SkillInfo } from "../prompt/prompt-options.js";
 
 /** Default bound on model calls per prompt, so a model that keeps calling tools cannot loop forever. */
@@ -270,6 +279,8 @@ export class AgentSession {
         : new SystemPromptSync({
             source,
             tools: () => this.getTools(),
+            // Plan mode's instructions, recorded with the prompt (a patch when the mode changes).
+            sections: () => this.planModeSections(),
             contextMessages: () => this.contextCache.get().messages,
             append: () => undefined,
             onSkills: (skills) => this.learnSkills(skills),
@@ -375,9 +386,53 @@ export class AgentSession {
     this.sessionManager.appendThinkingLevelChange(level);
   }
 
-  /** The tools the model is offered: the session's own, then those of its tool source available now. */
+  /**
+   * The tools the model is offered: the session's own, then those of its tool source available now; in plan mode
+   * only those that change nothing (plan-mode.ts).
+   */
   getTools(): readonly AgentTool[] {
-    return this.withSourceTools(this.options.toolSource?.current() ?? []);
+    const tools = this.withSourceTools(this.options.toolSource?.current() ?? []);
+    return this.getPlanMode() ? planModeTools(tools) : tools;
+  }
+
+  // ---- plan mode ----------------------------------------------------------------------------
+
+  /** True when plan mode is on at the leaf: the newest plan-mode line on its path says so (plan-mode.ts). */
+  getPlanMode(): boolean {
+    return this.getPlanModeState().enabled;
+  }
+
+  /** Plan mode at the leaf, and the plan to approve when the leaf is the agent's answer given in plan mode. */
+  getPlanModeState(): PlanModeState {
+    const sm = this.sessionManager;
+    return planModeState({ envelopes: sm.getPathEnvelopes(), entry: (id) => sm.getEntry(id) });
+  }
+
+  /**
+   * Turns plan mode on or off at the leaf by recording a plan-mode line there (nothing when it already is). Throws
+   * while a prompt runs or when the session is read-only.
+   */
+  setPlanMode(enabled: boolean): void {
+    this.assertIdle(enabled ? "turn plan mode on" : "turn plan mode off");
+    if (this.getPlanMode() === enabled) return;
+    this.sessionManager.appendCustomEntry(PLAN_MODE_TYPE, { enabled });
+  }
+
+  /**
+   * Approve Plan: turns plan mode off and asks the agent to carry out the plan above (CARRY_OUT_PLAN_TEXT) with all
+   * its tools. Rejects, recording nothing, when plan mode is off, no model is chosen or the session is busy.
+   */
+  async approvePlan(options: { signal?: AbortSignal } = {}): Promise<void> {
+    this.assertIdle("approve the plan");
+    if (!this.getPlanMode()) throw new Error("Plan mode is off: there is no plan to approve");
+    if (!this.model) throw new Error("No model selected: choose a model before sending a message");
+    this.setPlanMode(false);
+    await this.prompt(CARRY_OUT_PLAN_TEXT, options);
+  }
+
+  /** The session's own prompt sections: plan mode's instructions while it is on. */
+  private planModeSections(): Record<string, string> {
+    return this.getPlanMode() ? { [PLAN_MODE_SECTION]: PLAN_MODE_INSTRUCTIONS } : {};
   }
 
   private withSourceTools(extra: readonly AgentTool[]): readonly AgentTool[] {
@@ -587,6 +642,7 @@ export class AgentSession {
       maxTurns: this.options.maxTurns ?? DEFAULT_MAX_TURNS,
       ...(this.options.systemPrompt !== undefined ? { systemPrompt: this.options.systemPrompt } : {}),
       onSkills: (skills) => this.learnSkills(skills),
+      sections: () => this.planModeSections(),
       ...(this.options.checkpoints ? { checkpoints: leafCheckpoints(this.options.checkpoints) } : {}),
       ...(external ? { signal: external } : {}),
       onEvent: (e) => {
@@ -603,7 +659,11 @@ export class AgentSession {
       context: () => this.contextCache.get(),
       // Servers behind the tool source start with the first prompt that needs them (bounded wait); the system
       // prompt built next lists the tools this prompt is offered.
-      tools: async (signal) => this.withSourceTools((await this.options.toolSource?.ready(signal)) ?? []),
+      // Plan mode offers only tools that change nothing; the mode cannot change while the prompt runs.
+      tools: async (signal) => {
+        const offered = this.withSourceTools((await this.options.toolSource?.ready(signal)) ?? []);
+        return this.getPlanMode() ? planModeTools(offered) : offered;
+      },
       queueHookMessages: (messages) => {
         for (const message of messages) this.queued.push({ message, triggerTurn: false });
       },
@@ -665,15 +725,18 @@ export class AgentSession {
 
   /**
    * A subagent's run (subagent-tool.ts): off the leaf under the call's entry, with a context of its own (its prompt
-   * and the system prompt), the session's tools but `subagent` (only those that change nothing when `readOnly`), the
-   * session's approvals, and — when it may write — the workspace's checkpoints linked on its branch.
+   * and the system prompt), the session's tools but `subagent` (only those that change nothing when `readOnly` or in
+   * plan mode), the session's approvals, and — when it may write — the workspace's checkpoints linked on its branch.
    */
   private startSubagent(request: SubagentRequest): AgentRun {
+    // In plan mode every subagent only reads, as its parent does.
+    const readOnly = request.readOnly || this.getPlanMode();
     const all = this.getTools().filter((t) => t.name !== SUBAGENT_TOOL_NAME);
-    const tools = request.readOnly ? all.filter((t) => !t.mutates && !t.mayChangeFiles) : all;
+    // What "only reads" offers is plan mode's rule (plan-mode.ts): one owner for tools that change nothing.
+    const tools = readOnly ? planModeTools(all) : all;
     const hook = this.options.checkpoints;
     const checkpoints: RunCheckpoints | undefined =
-      hook?.recordAt && !request.readOnly
+      hook?.recordAt && !readOnly
         ? { record: (moment, run, signal) => hook.recordAt?.(moment, run, signal) ?? Promise.resolve() }
         : undefined;
     const maxTurns = this.options.subagents?.maxTurns ?? this.options.maxTurns;

@@ -4,7 +4,7 @@
  * (docs/subagents.md). It is an AgentRun off the leaf (AgentSession.startSubagent): the session's hooks, approvals,
  * redaction, usage and run registry, its turns checkpointed on its branch. Its context is its prompt and the system
  * prompt, not the parent's conversation; its tools are the workspace's (only those that change nothing when
- * `readOnly`), never `subagent` itself. Several calls in one reply run at once (`concurrent`), at most
+ * `readOnly` or in plan mode), never `subagent` itself. Several calls in one reply run at once (`concurrent`), at most
  * `maxConcurrent` of the session at a time; the others wait for a slot. The final answer, capped, is the call's
  * result, with the branch's entry ids so the model can name them. The leaf never moves: the parent's tool result is
  * appended at the leaf when the subagent ended.
@@ -54,7 +54,7 @@ export interface SubagentDetails {
   cost: number;
 }
 
-const DESCRIPTION = `Run a subagent: a fresh agent with its own context that works on one task and returns its final answer to you. It sees only your prompt and the system prompt, not this conversation, so say everything it needs (files, what to look for, what to return). It has the workspace's tools (only the read-only ones — read, grep, find, ls — when readOnly is true) and cannot start subagents itself.
+const DESCRIPTION = `Run a subagent: a fresh agent with its own context that works on one task and returns its final answer to you. It sees only your prompt and the system prompt, not this conversation, so say everything it needs (files, what to look for, what to return). It has the workspace's tools (only those that change nothing — read, grep, find, ls, web_fetch — when readOnly is true) and cannot start subagents itself.
 
 Use it for:
 - research that would fill your context (searching a large codebase, reading many files) when you only need the conclusion;
@@ -152,7 +152,7 @@ export function createSubagentTool(deps: SubagentDeps): AgentTool {
         prompt: { type: "string", description: "The whole task for the subagent, with everything it needs to know" },
         readOnly: {
           type: "boolean",
-          description: "Only the tools that change nothing (read, grep, find, ls); default false",
+          description: "Only the tools that change nothing (read, grep, find, ls, web_fetch); default false",
         },
       },
       required: ["prompt"],

@@ -23,6 +23,7 @@ import {
 } from "../prompt/prompt-sections.js";
 import type { SystemPromptProvider } from "../prompt/workspace-prompt.js";
 import type { AgentTool } from "../tools/types.js";
+import { errorText } from "../error-text.js";
 
 /** What the sync needs from the session. */
 export interface PromptSyncEnv {
@@ -30,6 +31,8 @@ export interface PromptSyncEnv {
   source: string | SystemPromptProvider;
   /** The tools the model is offered now (the running prompt's, MCP servers' included), asked at each build. */
   tools: () => readonly AgentTool[];
+  /** Sections of the session's own, by name (plan mode's), asked at each build; they go where hooks' sections go. */
+  sections?: () => Readonly<Record<string, string>>;
   /** The before_agent_start handlers of startRun (none: a branch that runs beside the user's runs no hooks). */
   hooks?: HookRunner;
   /** The context at the leaf (its system messages are the prompt in force). */
@@ -81,6 +84,13 @@ export function promptTextOf(messages: readonly AgentMessage[]): string {
   return m ? systemPromptText(m) : "";
 }
 
+/** Sections as a fixed prompt gets them: each wrapped in `<name>…</name>`, as buildPromptSections wraps its own. */
+function wrapSections(sections: Readonly<Record<string, string>>): PromptSections {
+  const out: PromptSections = {};
+  for (const [name, text] of Object.entries(sections)) if (text) out[name] = `<${name}>\n${text}\n</${name}>`;
+  return out;
+}
+
 /** See the file comment. One per AgentSession; a run is one prompt() (or hook-triggered turn). */
 export class SystemPromptSync {
   /** What the run's before_agent_start handlers changed, re-applied to every later build in the run. */
@@ -100,7 +110,10 @@ export class SystemPromptSync {
 
   private sectionsOf(options: SystemPromptOptions | undefined): PromptSections {
     const { source, redact } = this.env;
-    const sections = options ? buildPromptSections(options) : { preamble: typeof source === "string" ? source : "" };
+    const own = this.env.sections?.() ?? {};
+    const sections = options
+      ? buildPromptSections({ ...options, sections: { ...options.sections, ...own } })
+      : { preamble: typeof source === "string" ? source : "", ...wrapSections(own) };
     if (!redact) return sections;
     return Object.fromEntries(Object.entries(sections).map(([name, text]) => [name, redact(text)]));
   }
@@ -118,7 +131,7 @@ export class SystemPromptSync {
       options = await this.options();
       sections = this.sectionsOf(options);
     } catch (err) {
-      this.env.onError(`Could not build the system prompt: ${err instanceof Error ? err.message : String(err)}`);
+      this.env.onError(`Could not build the system prompt: ${errorText(err)}`);
       return [];
     }
     let messages: HookMessage[] = [];
@@ -143,7 +156,7 @@ export class SystemPromptSync {
         sections = this.sectionsOf(options);
         this.hookPatch = diffPromptSections(before, sections);
       } catch (err) {
-        this.env.onError(`Hook "before_agent_start" failed: ${err instanceof Error ? err.message : String(err)}`);
+        this.env.onError(`Hook "before_agent_start" failed: ${errorText(err)}`);
         sections = before;
       }
     }
@@ -173,7 +186,7 @@ export class SystemPromptSync {
       const built = this.sectionsOf(await this.options());
       this.record(this.hookPatch ? applySectionPatch(built, this.hookPatch) : built);
     } catch (err) {
-      this.env.onError(`Could not build the system prompt: ${err instanceof Error ? err.message : String(err)}`);
+      this.env.onError(`Could not build the system prompt: ${errorText(err)}`);
     }
   }
 

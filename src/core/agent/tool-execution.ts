@@ -96,6 +96,7 @@ async function runTool(
     const result = await tool.execute(call.arguments, {
       cwd: env.cwd,
       signal: env.signal,
+      ...(decision.localNetwork === true ? { localNetwork: true } : {}),
       ...(decision.reviewed ? { reviewed: decision.reviewed } : {}),
       ...(env.callEntryId !== undefined ? { callEntryId: env.callEntryId } : {}),
       onUpdate: (partial) =>

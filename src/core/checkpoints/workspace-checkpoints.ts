@@ -13,7 +13,7 @@ import {
   NothingToUndoError,
   type UnavailableReason,
 } from "./errors.js";
-import { errorText } from "../error-text.js";
+import { errorText, toError } from "../error-text.js";
 import { FolderCheckpoints, type FolderCheckpointsOptions } from "./folder-checkpoints.js";
 import type { CheckpointResult, MergePlan, MergeResult, RestoreOptions, RestorePlan, RestoreResult } from "./types.js";
 
@@ -128,7 +128,7 @@ export class WorkspaceCheckpoints {
           return { folder, result };
         } catch (error) {
           if (error instanceof CheckpointUnavailableError) this.statuses.set(folder, unavailable(folder, error));
-          return { folder, error: error instanceof Error ? error : new Error(String(error)) };
+          return { folder, error: toError(error) };
         }
       }),
     );

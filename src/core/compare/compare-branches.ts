@@ -7,6 +7,8 @@
  * envelopes differ are "changed" without reading anything; only aligned turns whose envelopes agree are read to
  * confirm they really are the same. Items and differences are built per page of turns, when the view asks.
  */
+import { rowLine } from "../entries/row-words.js";
+import { treeRowOf } from "../rows/tree-row.js";
 import type { EntryEnvelope, SessionEntry } from "../session/types.js";
 import { alignKeys } from "./align.js";
 import {
@@ -35,25 +37,9 @@ export const MAX_PAGE_TURNS = 50;
 /** Entries of the ancestor's turn shown for context (the ones nearest the ancestor). */
 const ANCESTOR_CONTEXT_ENTRIES = 12;
 
-const ROLE_WORDS: Record<string, string> = {
-  user: "user",
-  assistant: "assistant",
-  toolResult: "tool result",
-  bashExecution: "bash",
-  custom: "custom",
-  branchSummary: "branch summary",
-  compactionSummary: "compaction",
-};
-
-/** "role: preview" of an entry, for the ends' titles. */
+/** An end's title: its row, as the tree says it (`user: …`, `[branch summary] …`). */
 function titleOf(env: EntryEnvelope): string {
-  const word =
-    env.type === "message"
-      ? (ROLE_WORDS[env.role ?? ""] ?? "message")
-      : env.type === "branch_summary"
-        ? "branch summary"
-        : env.type.replace(/_/g, " ");
-  return env.preview ? `${word}: ${env.preview}` : word;
+  return rowLine(treeRowOf(env));
 }
 
 /** One aligned turn: indexes into the left and right turns (-1 where a side has none). */

@@ -4,6 +4,7 @@
  * summary or a compaction is a turn of its own — and the turns after the common ancestor are aligned.
  * No Node or editor imports here: the webview imports these types.
  */
+import type { EntryKind } from "../session/entry-kinds.js";
 
 /** How the two sides of an aligned turn or item relate: the same, both present but different, or one side only. */
 export type CompareStatus = "same" | "changed" | "left" | "right";
@@ -27,15 +28,14 @@ export function statusOfCode(code: string): CompareStatus {
  */
 export type CompareTurnKind = "turn" | "continuation" | "branchSummary" | "compaction";
 
-/** What an item of a turn is. */
-export type CompareItemKind =
-  "user" | "assistant" | "toolCall" | "toolResult" | "bash" | "custom" | "branchSummary" | "compaction" | "model";
+/** What an item of a turn is: the kind of its entry, or one tool call of an assistant reply. */
+export type CompareItemKind = EntryKind | "toolCall";
 
 /** One thing a turn shows: a message, a tool call, a tool result, a summary… */
 export interface CompareItem {
   entryId: string;
   kind: CompareItemKind;
-  /** Tool name, command, custom type, model, token count. */
+  /** Tool name, command, custom type, token count. */
   title?: string;
   /** The text, cut at a bound (see `omitted`). */
   text: string;
@@ -43,6 +43,8 @@ export interface CompareItem {
   omitted?: number;
   /** A failed tool result or a reply that ended in an error. */
   isError?: boolean;
+  /** The text is prose (rendered as markdown); else program output or a value, shown as it is. */
+  prose?: boolean;
   /** A user message's images (pi's image blocks), shown as thumbnails. */
   images?: { mimeType: string; data: string }[];
 }

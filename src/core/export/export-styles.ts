@@ -62,8 +62,8 @@ body.sidebar-closed #sidebar { display: none; }
 .msg.target { box-shadow: 0 0 0 2px var(--accent); }
 .msg > .head { font-size: 12px; color: var(--muted); display: flex; gap: 8px; flex-wrap: wrap; margin-bottom: 4px; }
 .msg > .head .role { font-weight: 600; color: var(--fg); }
-.msg.user { background: var(--user); }
-.msg.summary, .msg.compaction { background: var(--summary); }
+.msg.kind-user { background: var(--user); }
+.msg.kind-branch_summary, .msg.kind-compaction { background: var(--summary); }
 .msg.note { border-style: dashed; padding: 4px 12px; font-size: 12px; color: var(--muted); }
 .msg.error { border-color: var(--err); }
 .msg .error-text { color: var(--err); white-space: pre-wrap; }

@@ -128,7 +128,7 @@ export class HookRunner {
       try {
         event.systemPrompt = forced ?? render();
       } catch (err) {
-        this.onError(`Hook "before_agent_start" failed: ${err instanceof Error ? err.message : String(err)}`);
+        this.onError(`Hook "before_agent_start" failed: ${errorText(err)}`);
         break;
       }
       const result = await this.call("before_agent_start", event, h);

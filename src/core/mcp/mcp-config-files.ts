@@ -18,6 +18,7 @@ import {
   type McpConfigLayer,
   type McpOrigin,
 } from "./mcp-config.js";
+import { errorText } from "../error-text.js";
 
 /** Where to look. */
 export interface McpConfigPlaces {
@@ -49,7 +50,7 @@ function readLayer(
     text = fs.readFileSync(file, "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT")
-      issues.push({ source, message: `cannot read ${file}: ${(e as Error).message}` });
+      issues.push({ source, message: `cannot read ${file}: ${errorText(e)}` });
     return undefined;
   }
   // VS Code's mcp.json is JSONC (comments, trailing commas); the parser reads plain JSON the same way.

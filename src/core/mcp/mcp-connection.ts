@@ -35,6 +35,7 @@ import {
   type StartedProcess,
 } from "./mcp-process.js";
 import { DetachedStdioTransport } from "./mcp-stdio-transport.js";
+import { errorText } from "../error-text.js";
 
 /** Where a server is. */
 export type McpServerState = "stopped" | "starting" | "running" | "failed" | "disabled";
@@ -61,14 +62,10 @@ const STDERR_LINES = 20;
 /** Bound on pages of tools/list (a server that keeps returning cursors cannot hold the start forever). */
 const MAX_TOOL_PAGES = 50;
 
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 /** `fetch failed` says nothing: the cause (ECONNREFUSED, a DNS error) does. */
 function withCause(err: unknown): string {
   const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : "";
-  return cause && !message(err).includes(cause) ? `${message(err)} (${cause})` : message(err);
+  return cause && !errorText(err).includes(cause) ? `${errorText(err)} (${cause})` : errorText(err);
 }
 
 /** The SDK's schema check failed (zod 3 names it ZodError, zod 4 $ZodError). */
@@ -280,7 +277,7 @@ export class McpConnection {
         } else if (isGarbageError(err))
           this.fail(
             gen,
-            `it wrote something other than MCP messages on its standard output (${message(err).slice(0, 200)}); ` +
+            `it wrote something other than MCP messages on its standard output (${errorText(err).slice(0, 200)}); ` +
               "servers must log to stderr. It was disconnected.",
           );
       };

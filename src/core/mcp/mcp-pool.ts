@@ -14,6 +14,7 @@ import type { McpConfig, McpConfigIssue } from "./mcp-config.js";
 import { McpConnection, type McpServerState } from "./mcp-connection.js";
 import { mcpToolName } from "./mcp-names.js";
 import { createMcpAgentTool, type McpAgentTool } from "./mcp-tool.js";
+import { errorText } from "../error-text.js";
 
 /** Default bound on one tool call (the setting `agentTree.mcp.timeout` overrides it). */
 export const DEFAULT_MCP_CALL_TIMEOUT_MS = 60_000;
@@ -198,14 +199,14 @@ export class McpPool implements AgentToolSource {
     try {
       answer = await agreement.ask(c.config, question);
     } catch (e) {
-      this.log(`${this.label(c)}: the question failed (${e instanceof Error ? e.message : String(e)}); not started.`);
+      this.log(`${this.label(c)}: the question failed (${errorText(e)}); not started.`);
       answer = undefined;
     }
     if (answer) {
       try {
         await agreement.record(c.config, answer);
       } catch (e) {
-        this.log(`${this.label(c)}: your answer could not be kept (${e instanceof Error ? e.message : String(e)}).`);
+        this.log(`${this.label(c)}: your answer could not be kept (${errorText(e)}).`);
       }
     }
     this.log(

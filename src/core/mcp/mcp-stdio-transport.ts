@@ -18,6 +18,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { startServer, type ServerProcess } from "../tools/command-process.js";
 import { DEFAULT_END_TIMINGS, endProcess, startedGroup } from "./mcp-process.js";
+import { toError } from "../error-text.js";
 
 /** What to run, as the SDK's StdioServerParameters say it. */
 export interface DetachedStdioParams {
@@ -26,10 +27,6 @@ export interface DetachedStdioParams {
   cwd: string;
   /** Its environment, over the SDK's default one (HOME, PATH, …), as the SDK's transport does. */
   env: Record<string, string>;
-}
-
-function asError(err: unknown): Error {
-  return err instanceof Error ? err : new Error(String(err));
 }
 
 /** See the file comment. */
@@ -65,7 +62,7 @@ export class DetachedStdioTransport implements Transport {
         this.processReadBuffer();
       } catch (err) {
         // Over the read buffer: the SDK's error, and the connection is dropped (as the SDK's transport does).
-        this.onerror?.(asError(err));
+        this.onerror?.(toError(err));
         void this.close();
       }
     });
@@ -90,7 +87,7 @@ export class DetachedStdioTransport implements Transport {
         if (message === null) return;
         this.onmessage?.(message);
       } catch (err) {
-        this.onerror?.(asError(err));
+        this.onerror?.(toError(err));
       }
     }
   }

@@ -11,6 +11,7 @@ import { isIgnored } from "../tools/gitignore.js";
 import { resolveInWorkspace } from "../tools/path-guard.js";
 import { openFileInside, openFolderInside, folderPath } from "../tools/workspace-open.js";
 import { SKIP_DIRS, readIgnoreRules } from "../tools/walk.js";
+import { errorText } from "../error-text.js";
 
 /** Text of one attached file (or selection) kept in the message; the rest is cut with a note. */
 export const MAX_ATTACHMENT_BYTES = 100 * 1024;
@@ -54,7 +55,7 @@ export async function buildAttachment(cwd: string, ref: MentionRef): Promise<Att
   try {
     where = await resolveInWorkspace(cwd, ref.path);
   } catch (e) {
-    throw new AttachmentError(`@${ref.path}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new AttachmentError(`@${ref.path}: ${errorText(e)}`);
   }
   const abs = where.abs;
   const st = await fs.stat(where.real).catch(() => undefined);

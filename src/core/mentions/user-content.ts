@@ -70,6 +70,16 @@ export function compactPreview(preview: string): string {
   const m = PREVIEW_BLOCK.exec(preview);
   if (!m) return preview;
   const name = m[2].split(/[\\/]/).filter(Boolean).pop() ?? m[2];
-  const what = m[1] === "folder" ? "folder" : m[3] !== undefined ? `lines ${m[3]} of` : "file";
-  return `${preview.slice(0, m.index)} [${what} ${name}]`.trimStart();
+  const label: AttachmentLabel =
+    m[1] === "folder"
+      ? { kind: "folder", name }
+      : m[3] !== undefined
+        ? { kind: "selection", name, lines: m[3] }
+        : { kind: "file", name };
+  return `${preview.slice(0, m.index)} [${attachmentPhrase(label)}]`.trimStart();
+}
+
+/** An attachment in words, as rows, the compare view and the exported page name it: `file a.ts`, `lines 3-9 of a.ts`. */
+export function attachmentPhrase(a: AttachmentLabel): string {
+  return a.kind === "selection" ? `lines ${a.lines ?? ""} of ${a.name}` : `${a.kind} ${a.name}`;
 }

@@ -29,6 +29,7 @@ import { commitMessage, isCommitId, parseCommitMeta } from "../checkpoints/shado
 import { rawDiff, toFileChange } from "../checkpoints/tree-diff.js";
 import type { FileChange } from "../checkpoints/types.js";
 import { SessionLock } from "../session/lock.js";
+import { errorText } from "../error-text.js";
 
 /** What `copy.json` records: the copy's owner, so one found at start-up can be judged an orphan. */
 export interface BranchCopyInfo {
@@ -227,7 +228,7 @@ export class BranchCopy {
       this.release();
       const where = `The branch's copy of ${this.info.folder} (checkpoint ${this.info.fromCheckpoint.slice(0, 12)})`;
       if (removed) throw new Error(`${where} was removed before all its files were written`);
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorText(error);
       throw new Error(`${where} could not be made: ${reason}`, { cause: error });
     }
   }

@@ -152,7 +152,7 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
   let copyRemoval: Promise<void> | undefined;
   copy?.ready.catch((e: unknown) => {
     if (signal.aborted) return;
-    copyFailure = e instanceof Error ? e.message : String(e);
+    copyFailure = errorText(e);
     controller.abort();
   });
   const dropIncompleteCopy = (): void => {

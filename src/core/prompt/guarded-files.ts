@@ -12,6 +12,7 @@ import fs, { type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { OutsideWorkspaceError } from "../tools/path-guard.js";
 import { NotRegularFileError, folderPath, openInWorkspace, readUpTo } from "../tools/workspace-open.js";
+import { errorText } from "../error-text.js";
 
 /** Where a file is read from. */
 export interface FileScope {
@@ -53,7 +54,7 @@ function refusal(e: unknown, scope: FileScope): string | undefined {
   if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") return undefined;
   if (e instanceof OutsideWorkspaceError) return `it is a link that leads outside ${scope.root ?? "its folder"}`;
   if (e instanceof NotRegularFileError) return "it is not a regular file (a FIFO, socket or device)";
-  return e instanceof Error ? e.message : String(e);
+  return errorText(e);
 }
 
 const RESTRICTED = "it is a link, and links in the workspace are not followed in Restricted Mode";
@@ -98,7 +99,7 @@ export async function readGuardedText(file: string, maxBytes: number, scope: Fil
     }
     return { kind: "text", text: bytes.toString("utf8").replace(/^\uFEFF/, "") };
   } catch (e) {
-    return { kind: "refused", reason: e instanceof Error ? e.message : String(e) };
+    return { kind: "refused", reason: errorText(e) };
   } finally {
     await handle.close().catch(() => undefined);
   }

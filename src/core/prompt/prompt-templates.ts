@@ -12,6 +12,7 @@ import { getAgentDir } from "../session/paths.js";
 import { parseFrontmatter } from "./frontmatter.js";
 import { listGuardedFolder, readGuardedText, type FileScope } from "./guarded-files.js";
 import { parseCommandArgs, substituteArgs } from "./template-args.js";
+import { errorText } from "../error-text.js";
 
 /** A template file too large for a prompt is skipped (with a diagnostic) rather than read. */
 export const MAX_TEMPLATE_BYTES = 256 * 1024;
@@ -90,7 +91,7 @@ export async function loadPromptTemplates(opts: LoadTemplatesOptions): Promise<L
       try {
         out.templates.push(templateOf(filePath, read.text, scope));
       } catch (e) {
-        out.diagnostics.push({ path: filePath, message: e instanceof Error ? e.message : String(e) });
+        out.diagnostics.push({ path: filePath, message: errorText(e) });
       }
     }
   }

@@ -9,6 +9,7 @@ import { parseFrontmatter } from "./frontmatter.js";
 import { DEFAULT_MAX_INSTRUCTION_BYTES, readInstructionFile } from "./instruction-files.js";
 import type { InstructionLoader } from "./instruction-loader.js";
 import type { SkillInfo } from "./prompt-options.js";
+import { errorText } from "../error-text.js";
 
 /** The command's prefix; a skill `pdf` is `/skill:pdf` (pi's name, also in the completion list). */
 export const SKILL_COMMAND_PREFIX = "skill:";
@@ -52,7 +53,7 @@ export async function expandSkillCommand(text: string, loader: InstructionLoader
   try {
     body = parseFrontmatter(read.text).body.trim();
   } catch (e) {
-    throw new SkillCommandError(`The skill "${skill.name}" has frontmatter that is not valid YAML: ${String(e)}`);
+    throw new SkillCommandError(`The skill "${skill.name}" has frontmatter that is not valid YAML: ${errorText(e)}`);
   }
   return skillMessage(skill, body, command.args);
 }

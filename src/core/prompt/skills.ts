@@ -10,6 +10,7 @@ import { parseFrontmatter } from "./frontmatter.js";
 import { listGuardedFolder, type FileScope } from "./guarded-files.js";
 import { readInstructionFile, type InstructionIssue } from "./instruction-files.js";
 import type { SkillInfo } from "./prompt-options.js";
+import { errorText } from "../error-text.js";
 
 /** How deep below a skills folder a SKILL.md is looked for. */
 const MAX_DEPTH = 6;
@@ -42,7 +43,7 @@ export async function readSkill(
     return {
       issue: {
         path: file,
-        message: `Skipped skill ${file}: its frontmatter is not valid YAML (${(err as Error).message.split("\n", 1)[0]})`,
+        message: `Skipped skill ${file}: its frontmatter is not valid YAML (${errorText(err).split("\n", 1)[0]})`,
       },
     };
   }

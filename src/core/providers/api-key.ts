@@ -23,6 +23,8 @@ const PROVIDER_KEY_ENV = /^[A-Z0-9_]+_API_KEY$/;
 /** What knows the providers' variables (a ModelRegistry). */
 export interface KeyEnvSource {
   keyEnvNames(): readonly string[];
+  /** The secret values of the stored credentials (keys, OAuth tokens) it has seen: redacted like the variables'. */
+  secretValues?(): readonly string[];
 }
 
 /** Names in `env` that hold (or, for a provider configured later, would hold) a model key. */
@@ -38,10 +40,14 @@ export function withoutKeys(env: NodeJS.ProcessEnv, source?: KeyEnvSource): Node
   return out;
 }
 
-/** The values of the key variables set in `env` (see `keyEnvNames`). */
+/**
+ * The values a tool's output is redacted of: the key variables set in `env` (see `keyEnvNames`), and the secrets of
+ * the credentials `source` stores (keys entered with "Agent: Set API Key", login tokens), which are in no variable.
+ */
 export function keyEnvValues(env: NodeJS.ProcessEnv, source?: KeyEnvSource): string[] {
-  return keyEnvNames(env, source).flatMap((k) => {
+  const values = keyEnvNames(env, source).flatMap((k) => {
     const v = env[k]?.trim();
     return v ? [v] : [];
   });
+  return [...values, ...(source?.secretValues?.() ?? [])];
 }

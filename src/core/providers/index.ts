@@ -3,6 +3,7 @@ export {
   ModelRegistry,
   CUSTOM_MODELS_SETTING,
   issueLines,
+  type HostProviderOptions,
   type ModelListing,
   type ModelRegistryOptions,
   type ProviderAuthInfo,
@@ -27,6 +28,8 @@ export {
 } from "./thinking-levels.js";
 export { loadPiAi, type PiAi } from "./pi-ai.js";
 export { keyEnvNames, keyEnvValues, withoutKeys, type KeyEnvSource } from "./api-key.js";
+export { credentialSecrets, SecretTrackingStore } from "./credential-secrets.js";
+export { NO_KEY_SOURCE } from "./provider-compose.js";
 export { ProviderError, redactSecrets } from "./provider-error.js";
 export { RETRY_DEFAULTS } from "./retry.js";
 export { formatIssue, type ConfigIssue } from "./json-check.js";

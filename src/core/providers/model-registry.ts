@@ -14,9 +14,19 @@ import { loadPiAi, type PiAi } from "./pi-ai.js";
 import { emptyModelsConfig, type PiModelsConfig, type PiProviderConfig } from "./pi-models-json.js";
 import { composeProvider } from "./provider-compose.js";
 import { configValueEnvNames } from "./config-value.js";
+import { SecretTrackingStore } from "./credential-secrets.js";
 import { ProviderError } from "./provider-error.js";
 import { streamThroughModels } from "./registry-stream.js";
-import type { CredentialStore, ModelInfo, Provider, StreamEvent, StreamRequest, ThinkingLevel } from "./types.js";
+import type {
+  CredentialStore,
+  ModelInfo,
+  Provider,
+  ProviderErrorKind,
+  StreamEvent,
+  StreamRequest,
+  ThinkingLevel,
+} from "./types.js";
+import { errorText } from "../error-text.js";
 
 /** How to build a registry. */
 export interface ModelRegistryOptions {
@@ -36,8 +46,11 @@ export interface ModelRegistryOptions {
 
 /** What a provider offers to log in with. */
 export interface ProviderAuthInfo {
-  /** An API key: its label, and the environment variables the provider reads it from. */
-  apiKey?: { name: string; envNames: string[] };
+  /**
+   * An API key: its label, the environment variables the provider reads it from, and whether it can be entered
+   * (pi-ai's `ApiKeyAuth.login`; false for ambient-only auth such as VS Code's language models).
+   */
+  apiKey?: { name: string; envNames: string[]; login: boolean };
   /** A subscription login (pi-ai's OAuth flows). */
   oauth?: { name: string; isSubscription: boolean; loginLabel?: string };
 }
@@ -65,6 +78,15 @@ export interface ModelListing {
   model: ModelInfo;
   ready: boolean;
   source?: string;
+}
+
+/** How the registry treats a provider the host registers. */
+export interface HostProviderOptions {
+  /**
+   * The kind of a failure the provider reported (its reply's `errorMessage`), when the provider knows it better than
+   * an HTTP status would tell (it has none: e.g. VS Code refused access). Its message is then shown as it is.
+   */
+  errorKind?(errorMessage: string): ProviderErrorKind | undefined;
 }
 
 /** The file name used in issues of the VS Code setting. */
@@ -104,6 +126,9 @@ export class ModelRegistry {
   readonly models: MutableModels;
   private readonly builtinProviders: ReadonlyMap<string, Provider>;
   private readonly extra = new Map<string, Provider>();
+  private readonly extraOptions = new Map<string, HostProviderOptions>();
+  /** The credential store pi-ai uses, remembering the secrets that pass through it (credential-secrets.ts). */
+  private readonly credentials: SecretTrackingStore;
   private readonly env: NodeJS.ProcessEnv;
   private readonly authContext: AuthContext;
   private piModels: { config: PiModelsConfig; file: string } = { config: emptyModelsConfig(), file: "models.json" };
@@ -126,10 +151,8 @@ export class ModelRegistry {
   ) {
     this.env = options.env ?? process.env;
     this.authContext = { env: async (name) => this.env[name] || undefined, fileExists: fileExists };
-    this.models = pi.createModels({
-      authContext: this.authContext,
-      ...(options.credentials ? { credentials: options.credentials } : {}),
-    });
+    this.credentials = new SecretTrackingStore(options.credentials ?? new pi.InMemoryCredentialStore());
+    this.models = pi.createModels({ authContext: this.authContext, credentials: this.credentials });
     this.builtinProviders = new Map(options.builtins === false ? [] : pi.builtinProviders().map((p) => [p.id, p]));
     for (const p of options.providers ?? []) this.extra.set(p.id, p);
     if (options.piModels) this.piModels = options.piModels;
@@ -171,15 +194,34 @@ export class ModelRegistry {
   }
 
   /** Add (or replace) a provider of the host's, e.g. VS Code's language models, made with pi-ai's `createProvider`. */
-  registerProvider(provider: Provider): void {
-    this.extra.set(provider.id, provider);
-    this.rebuild();
-    void this.refreshAuth();
+  registerProvider(provider: Provider, options: HostProviderOptions = {}): void {
+    this.setHostProviders([{ provider, options }], []);
   }
 
   /** Remove a provider registered with `registerProvider` (a built-in one of the same id comes back). */
   unregisterProvider(id: string): void {
-    if (!this.extra.delete(id)) return;
+    this.setHostProviders([], [id]);
+  }
+
+  /**
+   * Add or replace `add` and remove the providers `remove` names, rebuilding once (VS Code's language models change
+   * several vendors at a time).
+   */
+  setHostProviders(
+    add: readonly { provider: Provider; options?: HostProviderOptions }[],
+    remove: readonly string[],
+  ): void {
+    let changed = false;
+    for (const id of remove) {
+      changed = this.extra.delete(id) || changed;
+      this.extraOptions.delete(id);
+    }
+    for (const { provider, options } of add) {
+      this.extra.set(provider.id, provider);
+      this.extraOptions.set(provider.id, options ?? {});
+      changed = true;
+    }
+    if (!changed) return;
     this.rebuild();
     void this.refreshAuth();
   }
@@ -228,7 +270,12 @@ export class ModelRegistry {
 
   private providerInfo(p: Provider): ProviderInfo {
     const auth: ProviderAuthInfo = {};
-    if (p.auth.apiKey) auth.apiKey = { name: p.auth.apiKey.name, envNames: [...(this.envNames.get(p.id) ?? [])] };
+    if (p.auth.apiKey)
+      auth.apiKey = {
+        name: p.auth.apiKey.name,
+        envNames: [...(this.envNames.get(p.id) ?? [])],
+        login: p.auth.apiKey.login !== undefined,
+      };
     if (p.auth.oauth)
       auth.oauth = {
         name: p.auth.oauth.name,
@@ -264,7 +311,7 @@ export class ModelRegistry {
               : { ready: false },
           );
         } catch (e) {
-          states.set(p.id, { ready: false, error: e instanceof Error ? e.message : String(e) });
+          states.set(p.id, { ready: false, error: errorText(e) });
         }
       }),
     );
@@ -307,6 +354,14 @@ export class ModelRegistry {
     return [...names];
   }
 
+  /**
+   * The secret values of the stored credentials seen so far (keys, login tokens: credential-secrets.ts), so tool
+   * output is redacted of them too (`keyEnvValues(env, registry)`).
+   */
+  secretValues(): string[] {
+    return this.credentials.values();
+  }
+
   // ---- thinking levels --------------------------------------------------------------------------
 
   /** The thinking levels `model` takes (pi-ai's rule). */
@@ -339,6 +394,8 @@ export class ModelRegistry {
           ...new Set([...(this.configuredKeyNames.get(provider) ?? []), ...(this.envNames.get(provider) ?? [])]),
         ],
         env: this.env === process.env ? undefined : this.env,
+        secrets: () => this.credentials.values(),
+        errorKind: (provider, message) => this.extraOptions.get(provider)?.errorKind?.(message),
       },
       request,
     );

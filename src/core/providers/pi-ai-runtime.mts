@@ -20,6 +20,8 @@ export {
   createAssistantMessageEventStream,
   calculateCost,
   lazyStream,
+  getCurrentSystemPrompt,
+  getCurrentTools,
   PI_AI_VERSION,
 } from "@earendil-works/pi-ai";
 export { builtinProviders } from "@earendil-works/pi-ai/providers/all";

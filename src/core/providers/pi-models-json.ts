@@ -18,6 +18,7 @@ import {
   type ConfigIssue,
   type JsonRecord,
 } from "./json-check.js";
+import { errorText } from "../error-text.js";
 
 /** Thinking levels a model's `thinkingLevelMap` may name. */
 const MAP_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
@@ -228,7 +229,7 @@ export function parsePiModelsJson(json: unknown, file: string): { config: PiMode
   const config = emptyModelsConfig();
   const issue = (e: unknown, fallbackPath: string): void => {
     if (e instanceof FieldError) issues.push({ file, path: e.path, message: e.message });
-    else issues.push({ file, path: fallbackPath, message: String(e) });
+    else issues.push({ file, path: fallbackPath, message: errorText(e) });
   };
   if (!isRecord(json)) {
     issues.push({ file, path: "", message: "must be a JSON object with a providers object" });
@@ -315,7 +316,7 @@ export async function readPiModelsJson(file: string): Promise<{ config: PiModels
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return { config: emptyModelsConfig(), issues: [] };
     return {
       config: emptyModelsConfig(),
-      issues: [{ file, path: "", message: `cannot be read: ${(e as Error).message}` }],
+      issues: [{ file, path: "", message: `cannot be read: ${errorText(e)}` }],
     };
   }
   const parsed = parseJsonWithComments(text);

@@ -21,6 +21,7 @@ import {
 import { parseJsonWithComments } from "./pi-models-json.js";
 import { THINKING_LEVELS, isThinkingLevel } from "./thinking-levels.js";
 import type { ThinkingLevel } from "./types.js";
+import { errorText } from "../error-text.js";
 
 /** The model settings pi's settings.json may hold (each absent when not set). */
 export interface PiModelSettings {
@@ -99,7 +100,7 @@ async function readOne(file: string, out: PiSettingsRead): Promise<PiModelSettin
     text = await fs.readFile(file, "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT")
-      out.issues.push({ file, path: "", message: `cannot be read: ${(e as Error).message}` });
+      out.issues.push({ file, path: "", message: `cannot be read: ${errorText(e)}` });
     return undefined;
   }
   out.files.push(file);

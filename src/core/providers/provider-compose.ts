@@ -21,6 +21,7 @@ import type { PiModelDefinition, PiModelOverride, PiProviderConfig } from "./pi-
 import type { Provider } from "./types.js";
 import { configValueEnvNames, isCommandValue, resolveConfigValue, type EnvLookup } from "./config-value.js";
 import { at, type ConfigIssue } from "./json-check.js";
+import { errorText } from "../error-text.js";
 
 type AnyModel = Model<Api>;
 
@@ -355,7 +356,7 @@ export function composeProvider(
       });
       return { provider, issues };
     } catch (e) {
-      issues.push({ file, path: at("providers", providerId), message: e instanceof Error ? e.message : String(e) });
+      issues.push({ file, path: at("providers", providerId), message: errorText(e) });
       return { issues };
     }
   }

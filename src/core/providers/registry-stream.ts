@@ -11,10 +11,10 @@ import { errorText } from "../error-text.js";
 import { prepareMessages } from "./message-prep.js";
 import type { PiAi } from "./pi-ai.js";
 import { fromPiReply, toPiMessages, toPiTools } from "./pi-messages.js";
-import { classifyFailure } from "./provider-error.js";
+import { ProviderError, classifyFailure, redactSecrets } from "./provider-error.js";
 import { RequestRecorder } from "./request-recorder.js";
 import { RETRY_DEFAULTS, abortableSleep, retryDelay } from "./retry.js";
-import type { StreamEvent, StreamRequest } from "./types.js";
+import type { ProviderErrorKind, StreamEvent, StreamRequest } from "./types.js";
 
 /** What a request needs of its registry. */
 export interface StreamDeps {
@@ -24,6 +24,10 @@ export interface StreamDeps {
   keyEnvNames(provider: string): readonly string[];
   /** The registry's own environment, when it is not the process's (tests). */
   env?: NodeJS.ProcessEnv;
+  /** Secrets of the stored credentials, kept out of error messages. */
+  secrets?(): readonly string[];
+  /** The kind of a failure as the provider itself knows it (a host provider's own errors; see HostProviderOptions). */
+  errorKind?(provider: string, errorMessage: string): ProviderErrorKind | undefined;
 }
 
 /** A live partial as ours: pi-ai's "pending" stop reason is not one of ours, and a partial has not stopped yet. */
@@ -188,20 +192,27 @@ export async function* streamThroughModels(deps: StreamDeps, request: StreamRequ
         : final?.type === "error"
           ? fromPiReply(final.error)
           : emptyReply(request, "The model stream ended without a result");
-    const failure = classifyFailure({
-      provider: model.provider,
-      modelId: model.id,
-      baseUrl: model.baseUrl,
-      message: failed.errorMessage ?? "Model call failed",
-      status: recorder.status,
-      headers: recorder.headers,
-      networkError: recorder.networkError,
-      aborted:
-        signal?.aborted === true || (thrown === undefined && final?.type === "error" && final.reason === "aborted"),
-      streamed,
-      secrets: [request.apiKey],
-      keyEnvNames: deps.keyEnvNames(model.provider),
-    });
+    const aborted =
+      signal?.aborted === true || (thrown === undefined && final?.type === "error" && final.reason === "aborted");
+    const ownKind = aborted ? undefined : deps.errorKind?.(model.provider, failed.errorMessage ?? "");
+    const failure = ownKind
+      ? new ProviderError(
+          ownKind,
+          redactSecrets(failed.errorMessage ?? "Model call failed", ...(deps.secrets?.() ?? [])),
+        )
+      : classifyFailure({
+          provider: model.provider,
+          modelId: model.id,
+          baseUrl: model.baseUrl,
+          message: failed.errorMessage ?? "Model call failed",
+          status: recorder.status,
+          headers: recorder.headers,
+          networkError: recorder.networkError,
+          aborted,
+          streamed,
+          secrets: [request.apiKey, ...(deps.secrets?.() ?? [])],
+          keyEnvNames: deps.keyEnvNames(model.provider),
+        });
     if (failure.kind !== "aborted" && !streamed && failure.retryable && attempt < maxRetries) {
       const delayMs = retryDelay(attempt + 1, failure, request);
       request.onRetry?.({ attempt: attempt + 1, delayMs, error: failure.message });

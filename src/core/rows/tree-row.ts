@@ -1,13 +1,11 @@
 /**
  * The tree's row: one session entry as every view of the tree shows it — the side bar's tree, the pickers, the
  * exported page — built from the store's envelope, so no body is read. One type from the store to the webview;
- * between host and webview rows travel as columns (row-columns.ts). docs/tree-navigation.md says what a row shows.
+ * between host and webview rows travel as columns (row-columns.ts). What a row says is worded by the entry view
+ * (src/core/entries/row-words.ts); docs/tree-navigation.md says what a row shows.
  */
-import { compactPreview } from "../mentions/user-content.js";
-import { isConversationKind, kindOf, kindWord, type EntryKind } from "../session/entry-kinds.js";
+import { kindOf, type EntryKind } from "../session/entry-kinds.js";
 import type { EntryEnvelope } from "../session/types.js";
-import { toolLabels } from "../mcp/mcp-display.js";
-import { progressText, TODO_TOOL_NAME, todoRowProgress } from "../tools/todo-list.js";
 
 /** One session entry as the tree draws it: envelope and a short preview, never the whole body. */
 export interface TreeRow {
@@ -74,44 +72,6 @@ export function treeRowOf(env: EntryEnvelope, label?: string, changedFiles?: num
   if (env.fromId !== undefined) row.fromId = env.fromId;
   if (changedFiles !== undefined) row.changedFiles = changedFiles;
   return row;
-}
-
-/** "12k", "1.5M": token counts as a row shows them. */
-function formatTokens(n: number): string {
-  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, "")}M`;
-  if (n >= 1000) return `${Math.round(n / 1000)}k`;
-  return String(n);
-}
-
-/**
- * The role word and the text of a row, as the tree, the pickers and the exported page show it: `user:` and the
- * preview for conversation, `[model]` and the preview for bookkeeping; a tool result names its tool (a todo list its
- * progress, `todo 3/7`), an assistant turn with tool calls only lists them, a compaction shows the tokens it replaced.
- */
-export function describeRow(row: TreeRow): { role: string; text: string } {
-  switch (row.kind) {
-    case "assistant":
-      if (row.toolCallsOnly === true)
-        return { role: "assistant:", text: `[tool calls${row.toolName ? `: ${toolLabels(row.toolName)}` : ""}]` };
-      break;
-    case "toolResult": {
-      // A todo list reads as its progress, `todo 3/7` (the result's first words: tools/todo-list.ts).
-      const todo = row.toolName === TODO_TOOL_NAME ? todoRowProgress(row.preview) : undefined;
-      if (todo) return { role: TODO_TOOL_NAME, text: progressText(todo) };
-      // An MCP tool as server/tool: the row says which server answered.
-      return { role: row.toolName ? `tool ${toolLabels(row.toolName)}:` : "tool:", text: row.preview };
-    }
-    case "branch_summary":
-      return { role: "[branch summary]", text: row.preview };
-    case "compaction":
-      return { role: `[compaction: ${formatTokens(row.tokens ?? 0)} tokens]`, text: "" };
-    case "unknown":
-      return { role: "[unknown]", text: row.preview };
-  }
-  const word = kindWord(row.kind);
-  // A user message with attachments (src/core/mentions) shows their names, not their text.
-  const text = row.kind === "user" ? compactPreview(row.preview) : row.preview;
-  return { role: isConversationKind(row.kind) ? `${word}:` : `[${word}]`, text };
 }
 
 /** Every entry of a session as a row, in file order, labels resolved (the pickers; the view gets columns). */

@@ -3,7 +3,7 @@
  * occur (lower-cased, as substrings) in the entry's kind words, label, tool names or text — the tree's rule,
  * over the whole text instead of its first 200 characters.
  */
-import { kindSearchWords } from "../session/entry-kinds.js";
+import { kindSearchWords } from "../entries/kind-words.js";
 import type { EntrySearchFields } from "./entry-text.js";
 import type { SearchSnippet } from "./types.js";
 

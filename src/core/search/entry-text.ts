@@ -1,12 +1,12 @@
 /**
- * The text of an entry that the session search matches: everything the chat shows of it, not only the tree's
- * 200-character preview — a message's text, an assistant's thinking and tool calls (name and argument
- * values), a tool's or a shell command's output, a summary. Parts are joined by newlines, so a word (which
- * has no whitespace) never spans two of them.
+ * The text of an entry that the session search matches: everything its view says (src/core/entries/entry-view.ts),
+ * not only the tree's 200-character preview — a message's text, an assistant's thinking and tool calls (name and
+ * argument values) and how it failed, a tool's or a shell command's output, a summary. Parts are joined by
+ * newlines, so a word (which has no whitespace) never spans two of them.
  */
-import { envelopeOf, textOfContent } from "../session/preview.js";
+import { entryView, type EntryView } from "../entries/entry-view.js";
 import type { SessionEntry, UnknownEntry } from "../session/types.js";
-import { isConversationKind, kindOf, type EntryKind } from "../session/entry-kinds.js";
+import { isConversationKind, type EntryKind } from "../session/entry-kinds.js";
 
 /** What a word of a query may match in one entry (its label comes from the session). */
 export interface EntrySearchFields {
@@ -33,37 +33,26 @@ function argumentValues(v: unknown, out: string[], depth = 0): void {
     for (const x of Object.values(v)) argumentValues(x, out, depth + 1);
 }
 
-function assistantText(content: unknown, errorMessage: unknown): string {
-  const parts: string[] = [];
-  if (Array.isArray(content)) {
-    for (const block of content as unknown[]) {
-      if (!isRecord(block)) continue;
-      if (block.type === "text" && typeof block.text === "string") parts.push(block.text);
-      else if (block.type === "thinking" && typeof block.thinking === "string") parts.push(block.thinking);
-      else if (block.type === "toolCall") {
-        if (typeof block.name === "string") parts.push(block.name);
-        argumentValues(block.arguments, parts);
-      }
-    }
+/** The searchable text of a view (see the file comment). */
+export function searchText(v: EntryView): string {
+  const parts = [v.text];
+  if (v.thinking !== undefined) parts.push(v.thinking);
+  for (const c of v.toolCalls ?? []) {
+    parts.push(c.name);
+    argumentValues(c.args, parts);
   }
-  if (typeof errorMessage === "string") parts.push(errorMessage);
+  if (v.failure !== undefined) parts.push(v.failure);
   return parts.join("\n");
 }
 
-function messageText(m: Record<string, unknown>): string {
-  switch (m.role) {
-    case "assistant":
-      return assistantText(m.content, m.errorMessage);
-    case "bashExecution":
-      return [typeof m.command === "string" ? `$ ${m.command}` : "", typeof m.output === "string" ? m.output : ""].join(
-        "\n",
-      );
-    case "branchSummary":
-    case "compactionSummary":
-      return typeof m.summary === "string" ? m.summary : "";
-    default:
-      return textOfContent(m.content);
-  }
+/** The tool names a search matches an entry by: a result's tool, a reply's calls (comma separated). */
+function toolNamesOf(v: EntryView): string {
+  return v.toolCalls
+    ? v.toolCalls
+        .map((c) => c.name)
+        .filter((n) => n !== "")
+        .join(", ")
+    : (v.toolName ?? "");
 }
 
 /**
@@ -72,16 +61,9 @@ function messageText(m: Record<string, unknown>): string {
  * label is matched as part of the entry it names.
  */
 export function entrySearchFields(entry: SessionEntry | UnknownEntry): EntrySearchFields | undefined {
-  const env = envelopeOf(entry);
-  const kind = kindOf(env.type, env.role);
-  if (!isConversationKind(kind)) return undefined;
-  const e = entry as Record<string, unknown>;
-  let text: string;
-  if (e.type === "message") text = isRecord(e.message) ? messageText(e.message) : "";
-  else if (e.type === "compaction" || e.type === "branch_summary")
-    text = typeof e.summary === "string" ? e.summary : "";
-  else if (e.type === "custom_message") text = textOfContent(e.content);
-  // An unknown entry shows its type, as in the tree.
-  else text = String(e.type);
-  return { kind, text, toolNames: env.toolName ?? "" };
+  const v = entryView(entry);
+  if (!isConversationKind(v.kind)) return undefined;
+  // An unknown entry is found by its type, as the tree finds its row.
+  const text = v.kind === "unknown" ? String((entry as Record<string, unknown>).type) : searchText(v);
+  return { kind: v.kind, text, toolNames: toolNamesOf(v) };
 }

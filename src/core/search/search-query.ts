@@ -21,7 +21,8 @@
  * lines to decode. A query with no anchor (every word a kind word, or no ASCII in it) decodes every line:
  * correct, only slower.
  */
-import { ENTRY_KINDS, kindSearchWords } from "../session/entry-kinds.js";
+import { kindSearchWords } from "../entries/kind-words.js";
+import { ENTRY_KINDS } from "../session/entry-kinds.js";
 
 /**
  * Split a query into lower-case words; empty for a blank query. The tree view's search box and the search over

@@ -92,6 +92,11 @@ export function contextEditsOf(entries: readonly SessionEntry[]): Map<string, Co
 /** Types whose entries can contribute messages or edits (the others are never loaded for the context). */
 const LOADED_TYPES = new Set(["message", "custom_message", "branch_summary", "context_edit"]);
 
+/** True for the entry types whose bodies building a context reads (compactions, and what LOADED_TYPES names). */
+export function contextReads(type: string): boolean {
+  return type === "compaction" || LOADED_TYPES.has(type);
+}
+
 /** The thinking level and model in force at the end of a root-first path: the last ones named on it. */
 export function settingsOf(path: readonly PathItem[]): Omit<SessionContext, "messages"> {
   let thinkingLevel = "off";

@@ -182,6 +182,39 @@ export class EntryIndex {
     return this.builtKids()[i] ?? NO_KIDS;
   }
 
+  /**
+   * Puts every item into its parent's `children` (items[i] stands for the entry at position i), oldest first, as
+   * kidsAt orders them: what getTree() needs, without a list of positions per entry first (a big session's tree
+   * is built once per open, in a process that has not optimised this code yet).
+   */
+  linkChildren(items: readonly { children: object[] }[]): void {
+    if (this.kids) {
+      for (let i = 0; i < items.length; i++) {
+        const list = this.kids[i];
+        if (list) for (let k = 0; k < list.length; k++) items[i].children.push(items[list[k]]);
+      }
+      return;
+    }
+    const { parents } = this;
+    /** Children lists that went out of time order, and the position of their last child. */
+    let unsorted: Set<number> | undefined;
+    const lastChild = new Int32Array(items.length).fill(-1);
+    for (let i = 0; i < parents.length; i++) {
+      const p = parents[i];
+      if (p < 0) continue;
+      // File order is usually time order: only lists that went out of order need a sort.
+      const last = lastChild[p];
+      if (last >= 0 && this.compare(last, i) > 0) (unsorted ??= new Set()).add(p);
+      lastChild[p] = i;
+      items[p].children.push(items[i]);
+    }
+    if (!unsorted) return;
+    const positionOf = new Map<object, number>();
+    items.forEach((item, i) => positionOf.set(item, i));
+    for (const p of unsorted)
+      items[p].children.sort((a, b) => this.compare(positionOf.get(a) as number, positionOf.get(b) as number));
+  }
+
   /** Positions of the roots: parentId null, orphans, and entries that break a parentId cycle. Oldest first. */
   rootPositions(): readonly number[] {
     return this.rootList;

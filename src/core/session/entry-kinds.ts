@@ -2,7 +2,7 @@
  * The vocabulary of session entries: the entry types and message roles of the format (docs/session-format.md),
  * and the one classification of an entry into the kind of row it is. Core owns it; the store's scanner, the
  * host's tree rows, the export and the session search all read entries through these names, so a new entry
- * kind is added here first.
+ * kind is added here first, then worded in src/core/entries/ (what an entry says).
  *
  * Pure data and functions (no Node or VS Code imports): the webview bundles it too.
  */
@@ -100,33 +100,27 @@ export function kindOf(type: string, role?: string): EntryKind {
     : "unknown";
 }
 
-/** How each kind shows and searches; a `Record` so that a kind added to `EntryKind` must be described here too. */
-interface KindInfo {
-  /** The word a row, a picker or an exported page shows for it. */
-  word: string;
-  /** Words a search matches it by besides its text (lower case, space separated), so "tool" finds tool results. */
-  searchWords: string;
-  /** Conversation (shown as `word: text`) or bookkeeping (`[word] text`, hidden by the tree's default filter). */
-  conversation: boolean;
-}
-
-const KIND_INFO: Readonly<Record<EntryKind, KindInfo>> = {
-  user: { word: "user", searchWords: "user", conversation: true },
-  assistant: { word: "assistant", searchWords: "assistant", conversation: true },
-  toolResult: { word: "tool", searchWords: "toolresult tool", conversation: true },
-  bashExecution: { word: "bash", searchWords: "bash", conversation: true },
-  custom_message: { word: "custom", searchWords: "custom", conversation: true },
-  branch_summary: { word: "branch summary", searchWords: "branch summary branch_summary", conversation: true },
-  compaction: { word: "compaction", searchWords: "compaction", conversation: true },
-  label: { word: "label", searchWords: "label", conversation: false },
-  custom: { word: "custom", searchWords: "custom", conversation: false },
-  model_change: { word: "model", searchWords: "model model_change", conversation: false },
-  thinking_level_change: { word: "thinking", searchWords: "thinking thinking_level_change", conversation: false },
-  session_info: { word: "session", searchWords: "session session_info", conversation: false },
-  unknown: { word: "unknown", searchWords: "unknown", conversation: true },
-  usage: { word: "usage", searchWords: "usage cost", conversation: false },
-  context_edit: { word: "context edit", searchWords: "context edit context_edit", conversation: false },
-  system: { word: "system prompt", searchWords: "system prompt", conversation: false },
+/**
+ * Conversation (shown as `word: text`) or bookkeeping (`[word] text`, hidden by the tree's default filter), per kind;
+ * a `Record` so that a kind added to `EntryKind` must be placed here too. Its words are src/core/entries/kind-words.ts.
+ */
+const CONVERSATION: Readonly<Record<EntryKind, boolean>> = {
+  user: true,
+  assistant: true,
+  toolResult: true,
+  bashExecution: true,
+  custom_message: true,
+  branch_summary: true,
+  compaction: true,
+  label: false,
+  custom: false,
+  model_change: false,
+  thinking_level_change: false,
+  session_info: false,
+  unknown: true,
+  usage: false,
+  context_edit: false,
+  system: false,
 };
 
 /**
@@ -134,21 +128,11 @@ const KIND_INFO: Readonly<Record<EntryKind, KindInfo>> = {
  * columns, src/core/rows/row-columns.ts). Host and webview are built together, so the order only has to agree
  * within one build.
  */
-export const ENTRY_KINDS: readonly EntryKind[] = Object.keys(KIND_INFO) as EntryKind[];
-
-/** The word rows, pickers and exported pages show for a kind. */
-export function kindWord(kind: EntryKind): string {
-  return KIND_INFO[kind].word;
-}
-
-/** The words a search matches a kind by, besides the entry's own text. */
-export function kindSearchWords(kind: EntryKind): string {
-  return KIND_INFO[kind].searchWords;
-}
+export const ENTRY_KINDS: readonly EntryKind[] = Object.keys(CONVERSATION) as EntryKind[];
 
 /** True for conversation kinds; false for bookkeeping, which the tree's default filter hides. */
 export function isConversationKind(kind: EntryKind): boolean {
-  return KIND_INFO[kind].conversation;
+  return CONVERSATION[kind];
 }
 
 /**
@@ -169,4 +153,35 @@ export function archiveMarkerData(data: unknown): ArchiveMarkerData | undefined 
   if (typeof data !== "object" || data === null || Array.isArray(data)) return undefined;
   const { targetId, archived } = data as Record<string, unknown>;
   return typeof targetId === "string" && typeof archived === "boolean" ? { targetId, archived } : undefined;
+}
+
+/**
+ * customType of the `custom` entry that turns plan mode on or off (src/core/agent/plan-mode.ts). pi ignores custom
+ * entries in the context, so the line changes nothing pi sees; the mode of a branch is its path's newest line.
+ */
+export const PLAN_MODE_TYPE = "agent-tree/plan-mode";
+
+/** data of a plan-mode line. */
+export interface PlanModeData {
+  enabled: boolean;
+}
+
+/** The data of a plan-mode line, or undefined when `data` is not one (a damaged or foreign entry). */
+export function planModeData(data: unknown): PlanModeData | undefined {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return undefined;
+  const { enabled } = data as Record<string, unknown>;
+  return typeof enabled === "boolean" ? { enabled } : undefined;
+}
+
+/** A plan-mode line's preview: its customType and the state it sets, so its row reads without its body. */
+export function planModePreview(data: unknown): string {
+  const d = planModeData(data);
+  return d ? `${PLAN_MODE_TYPE} ${d.enabled ? "on" : "off"}` : PLAN_MODE_TYPE;
+}
+
+/** The state a plan-mode line's preview says (planModePreview), or undefined for another preview. */
+export function planModeOfPreview(preview: string): boolean | undefined {
+  if (preview === `${PLAN_MODE_TYPE} on`) return true;
+  if (preview === `${PLAN_MODE_TYPE} off`) return false;
+  return undefined;
 }

@@ -8,6 +8,7 @@ import { metaOf } from "./entry-meta.js";
 import { scanEntry, type EntryFacts } from "./entry-scanner.js";
 import { envelopeOf } from "./preview.js";
 import type { SessionEntry } from "./types.js";
+import { errorText } from "../error-text.js";
 
 /**
  * In a session file up to this size, lines shorter than SCAN_MIN_BYTES go straight to JSON.parse; longer ones,
@@ -68,7 +69,8 @@ export function factsOfEntry(entry: SessionEntry): EntryFacts {
 /**
  * The entry on line buf[start, end), or why there is none. `strict`: read the line to its end (see
  * entry-scanner.ts). `previousId`: the id of the line before, shared by a parentId that spells it. `parseShort`:
- * a line shorter than SCAN_MIN_BYTES goes straight to JSON.parse (see PARSE_FILE_MAX_BYTES).
+ * a line shorter than SCAN_MIN_BYTES goes straight to JSON.parse (see PARSE_FILE_MAX_BYTES). `keep`: given the
+ * entry when the line was parsed whole (see readEntryText).
  */
 export function readEntryLine(
   buf: Buffer,
@@ -77,24 +79,29 @@ export function readEntryLine(
   strict: boolean,
   previousId?: string,
   parseShort = false,
+  keep?: (entry: SessionEntry) => void,
 ): EntryFacts | LineFailure {
   if (!parseShort || end - start >= SCAN_MIN_BYTES) {
     const scanned = scanEntry(buf, start, end, strict, previousId);
     if (scanned) return scanned;
   }
-  return readEntryText(buf.toString("utf8", start, end));
+  return readEntryText(buf.toString("utf8", start, end), keep);
 }
 
-/** The entry on a line already decoded (`text`), read with JSON.parse. */
-export function readEntryText(text: string): EntryFacts | LineFailure {
+/**
+ * The entry on a line already decoded (`text`), read with JSON.parse. `keep`: given the parsed entry, when the
+ * caller keeps it (session-scan.ts keeps the bodies the first context needs).
+ */
+export function readEntryText(text: string, keep?: (entry: SessionEntry) => void): EntryFacts | LineFailure {
   let v: unknown;
   try {
     v = JSON.parse(text);
   } catch (e) {
-    return { kind: "json", reason: (e as Error).message, text };
+    return { kind: "json", reason: errorText(e), text };
   }
   const shape = entryShapeError(v);
   if (shape) return { kind: "shape", reason: shape, text };
+  keep?.(v as SessionEntry);
   return factsOfEntry(v as SessionEntry);
 }
 

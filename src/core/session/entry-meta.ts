@@ -69,6 +69,35 @@ export function usageFrom(v: unknown): Usage | undefined {
   return usage;
 }
 
+/** One meta per model (frozen, shared): the assistant messages of a session name a handful of models between them. */
+const modelMetas = new Map<string, Map<string, EntryMeta>>();
+let lastModel: { provider: string; modelId: string; meta: EntryMeta } | undefined;
+
+/** The meta of an assistant message of `provider`/`modelId` that records no token use (shared, never changed). */
+export function modelMeta(provider: string, modelId: string): EntryMeta {
+  if (lastModel?.provider === provider && lastModel.modelId === modelId) return lastModel.meta;
+  let byModel = modelMetas.get(provider);
+  if (!byModel) modelMetas.set(provider, (byModel = new Map()));
+  let meta = byModel.get(modelId);
+  if (!meta) {
+    meta = Object.freeze({ model: Object.freeze({ provider, modelId }) });
+    byModel.set(modelId, meta);
+  }
+  lastModel = { provider, modelId, meta };
+  return meta;
+}
+
+/** The meta of an assistant message: its model (shared with modelMeta) and token use. */
+export function assistantMeta(
+  provider: string | undefined,
+  modelId: string | undefined,
+  usage: Usage | undefined,
+): EntryMeta {
+  const meta = provider !== undefined && modelId !== undefined ? modelMeta(provider, modelId) : NO_META;
+  if (!usage) return meta;
+  return meta.model ? { model: meta.model, usage } : { usage };
+}
+
 /** The small fields of a whole entry. */
 export function metaOf(entry: SessionEntry): EntryMeta {
   const e = entry as unknown as Record<string, unknown>;
@@ -78,11 +107,9 @@ export function metaOf(entry: SessionEntry): EntryMeta {
       const m = e.message;
       // Most messages have no meta: return the shared one without building and counting an empty object.
       if (!isRecord(m) || m.role !== "assistant") return NO_META;
-      if (typeof m.provider === "string" && typeof m.model === "string")
-        meta.model = { provider: m.provider, modelId: m.model };
-      const usage = usageFrom(m.usage);
-      if (usage) meta.usage = usage;
-      break;
+      const { provider, model } = m;
+      const named = typeof provider === "string" && typeof model === "string";
+      return assistantMeta(named ? provider : undefined, named ? model : undefined, usageFrom(m.usage));
     }
     case "model_change":
       if (typeof e.provider === "string" && typeof e.modelId === "string")

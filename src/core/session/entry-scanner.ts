@@ -39,7 +39,7 @@ import {
   stringEndFrom,
 } from "./json-bytes.js";
 import type { Usage } from "../messages.js";
-import { NO_META, usageFrom, type EntryMeta } from "./entry-meta.js";
+import { assistantMeta, NO_META, usageFrom, type EntryMeta } from "./entry-meta.js";
 import { normalizePreview } from "./preview.js";
 import { PreviewBuilder } from "./preview-bytes.js";
 import type { EntryEnvelope } from "./types.js";
@@ -111,23 +111,6 @@ function intern(s: string): string {
   if (hit !== undefined) return hit;
   if (interned.size < INTERN_MAX && s.length <= 64) interned.set(s, s);
   return s;
-}
-
-/** One meta per model: assistant lines of a session name a handful of models between them. */
-const modelMetas = new Map<string, Map<string, EntryMeta>>();
-let lastMeta: { provider: string; modelId: string; meta: EntryMeta } | undefined;
-
-function modelMeta(provider: string, modelId: string): EntryMeta {
-  if (lastMeta?.provider === provider && lastMeta.modelId === modelId) return lastMeta.meta;
-  let byModel = modelMetas.get(provider);
-  if (!byModel) modelMetas.set(provider, (byModel = new Map()));
-  let meta = byModel.get(modelId);
-  if (!meta) {
-    meta = Object.freeze({ model: Object.freeze({ provider, modelId }) });
-    byModel.set(modelId, meta);
-  }
-  lastMeta = { provider, modelId, meta };
-  return meta;
 }
 
 /** Where the key read by keyAt ends (its closing quote). */
@@ -674,8 +657,7 @@ class Scan {
         env.toolCallsOnly = !hasText;
       }
       if (this.failed) env.failed = true;
-      if (this.provider !== undefined && this.model !== undefined) meta = modelMeta(this.provider, this.model);
-      if (this.usage) meta = meta.model ? { model: meta.model, usage: this.usage } : { usage: this.usage };
+      meta = assistantMeta(this.provider, this.model, this.usage);
     }
     if ((role === "user" || role === "assistant") && (this.messageKeys & M_CONTENT) !== 0) {
       if (!Number.isNaN(this.messageTime)) activity = this.messageTime;

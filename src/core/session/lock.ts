@@ -108,6 +108,14 @@ function machine(): string {
   return machineKey;
 }
 
+let ownStartTime: number | undefined | null = null;
+
+/** This process's start time (read once: every lock record names it). */
+function ownStart(): number | undefined {
+  if (ownStartTime === null) ownStartTime = processStart(process.pid);
+  return ownStartTime;
+}
+
 function code(e: unknown): string | undefined {
   return (e as NodeJS.ErrnoException).code;
 }
@@ -434,7 +442,7 @@ export class SessionLock {
       heartbeatMs: this.heartbeatMs,
       file: this.realFile,
     };
-    const start = processStart(process.pid);
+    const start = ownStart();
     if (start !== undefined) record.start = start;
     if (site.nameLock) record.nameLock = site.nameLock;
     return record;
@@ -479,8 +487,15 @@ export class SessionLock {
   /** Build the lock under a private name and rename it into place; false when a lock is there. */
   private install(site: Site): boolean {
     const tmp = `${site.path}.tmp-${process.pid}-${this.token}`;
-    fs.rmSync(tmp, { recursive: true, force: true });
-    fs.mkdirSync(tmp);
+    // The name holds this lock's random token, so nothing is there but what an earlier attempt of this very
+    // lock left (it removes its own on failure): removed only then, which spares a look on every open.
+    try {
+      fs.mkdirSync(tmp);
+    } catch (e) {
+      if (code(e) !== "EEXIST") throw e;
+      fs.rmSync(tmp, { recursive: true, force: true });
+      fs.mkdirSync(tmp);
+    }
     let installed = false;
     try {
       fs.writeFileSync(path.join(tmp, `${this.token}.json`), JSON.stringify(this.record(site)));

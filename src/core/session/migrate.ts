@@ -15,6 +15,7 @@ import { splitGluedLine } from "./glued-line.js";
 import { SessionFormatError } from "./errors.js";
 import { pidAlive } from "./processes.js";
 import { CURRENT_SESSION_VERSION, type LoadIssue, type SessionHeader } from "./types.js";
+import { errorText } from "../error-text.js";
 
 /** Result of migrateText. */
 export interface MigrationResult {
@@ -63,7 +64,7 @@ export function migrateText(file: string, text: string): MigrationResult {
   try {
     header = JSON.parse(raw[0] ?? "");
   } catch (e) {
-    throw new SessionFormatError(file, 1, `line 1 is not JSON (${(e as Error).message})`);
+    throw new SessionFormatError(file, 1, `line 1 is not JSON (${errorText(e)})`);
   }
   if (!isObj(header) || header.type !== "session")
     throw new SessionFormatError(file, 1, "line 1 is not a session header");
@@ -111,7 +112,7 @@ export function migrateText(file: string, text: string): MigrationResult {
       }
       const issue: LoadIssue = {
         line: i + 1,
-        reason: `${torn ? "torn last line" : "not valid JSON"}: ${(e as Error).message}`,
+        reason: `${torn ? "torn last line" : "not valid JSON"}: ${errorText(e)}`,
         torn: torn || undefined,
       };
       issues.push(issue);

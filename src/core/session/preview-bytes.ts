@@ -32,7 +32,8 @@ function unicodeEscape(buf: Buffer, p: number, end: number): number {
 
 /** One preview being read (reused: reset() starts the next). */
 export class PreviewBuilder {
-  private readonly out = new Uint8Array(OUT_BYTES);
+  /** A Buffer, so that text() decodes it without making a view of it first. */
+  private readonly out = Buffer.alloc(OUT_BYTES);
   /** Bytes written to `out`. */
   private bytes = 0;
   /** UTF-16 code units written. */
@@ -188,7 +189,7 @@ export class PreviewBuilder {
   /** The preview read so far. */
   text(): string {
     if (this.units === 0) return "";
-    const s = Buffer.from(this.out.buffer, this.out.byteOffset, this.bytes).toString("utf8");
+    const s = this.out.toString("utf8", 0, this.bytes);
     // A character of two units at the cut is cut in half, as String#slice does.
     return s.length > PREVIEW_MAX ? s.slice(0, PREVIEW_MAX) : s;
   }

@@ -3,6 +3,7 @@
  * bytes with the entry scanner (entry-scanner.ts, preview-bytes.ts), which must give what these functions
  * give for the parsed line, and falls back to them for the lines it leaves to JSON.parse.
  */
+import { bookkeepingText } from "../entries/bookkeeping-text.js";
 import type { EntryEnvelope, SessionEntry, UnknownEntry } from "./types.js";
 
 /** Longest preview, in UTF-16 code units. */
@@ -49,14 +50,27 @@ export function collapseWhitespace(text: string, limit: number): string {
   // Often there is nothing to collapse: testing for it allocates nothing, replacing builds a copy.
   if (!UNEVEN_SPACE.test(head)) {
     if (head === text) return text.trim().slice(0, limit);
+    // `head` is a part of the longer text: the preview is made a string of its own (see detached()).
     const kept = head.trimStart();
-    if (kept.length > limit) return kept.slice(0, limit);
+    if (kept.length > limit) return detached(kept.slice(0, limit));
   }
   for (; cut < text.length; cut *= 4) {
     const collapsed = text.slice(0, cut).replace(WHITESPACE_RUNS, " ").trimStart();
-    if (collapsed.length > limit) return collapsed.slice(0, limit);
+    if (collapsed.length > limit)
+      return collapsed.length > 2 * limit ? detached(collapsed.slice(0, limit)) : collapsed.slice(0, limit);
   }
-  return text.replace(WHITESPACE_RUNS, " ").trim().slice(0, limit);
+  const all = text.replace(WHITESPACE_RUNS, " ").trim();
+  return all.length > 2 * limit ? detached(all.slice(0, limit)) : all.slice(0, limit);
+}
+
+/**
+ * `cut` (a part of a longer string) as a string of its own. V8 makes a part of 13 or more characters a view
+ * into the string it was cut from, which keeps that string alive: a preview kept for every entry would hold
+ * every long text of the session in memory, and every young-generation collection would copy them. Joining
+ * makes a rope, which slice() flattens into a new string of the preview's length.
+ */
+function detached(cut: string): string {
+  return (" " + cut).slice(1);
 }
 
 /** Collapse whitespace to single spaces, trim, and cut to PREVIEW_MAX. */
@@ -90,27 +104,40 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-function toolCallNames(content: unknown): string[] {
-  if (!Array.isArray(content)) return [];
-  const names: string[] = [];
+/** An assistant message's text (its text blocks joined by "\n") and the names of its tool calls, in one walk. */
+function assistantParts(content: unknown): { text: string; names: string[] | undefined } {
+  if (typeof content === "string") return { text: content, names: undefined };
+  if (!Array.isArray(content)) return { text: "", names: undefined };
+  let first: string | undefined;
+  let parts: string[] | undefined;
+  let names: string[] | undefined;
   for (const block of content as unknown[]) {
-    if (isRecord(block) && block.type === "toolCall" && typeof block.name === "string") names.push(block.name);
+    if (!isRecord(block)) continue;
+    const type = block.type;
+    if (type === "text") {
+      const t = block.text;
+      if (typeof t !== "string") continue;
+      if (first === undefined) first = t;
+      else (parts ??= [first]).push(t);
+    } else if (type === "toolCall" && typeof block.name === "string") (names ??= []).push(block.name);
   }
-  return names;
+  return { text: parts ? parts.join("\n") : (first ?? ""), names };
 }
 
-/** The raw preview text of an assistant message, from its text and the names of the tools it calls. */
-function assistantText(message: Record<string, unknown>, text: string, toolNames: readonly string[]): string {
+/** The raw preview text of an assistant message: its text, else the names of the tools it calls, else its error. */
+function assistantText(message: Record<string, unknown>, text: string, toolName: string | undefined): string {
   if (!isBlank(text)) return text;
-  if (toolNames.length > 0) return toolNames.join(", ");
+  if (toolName !== undefined) return toolName;
   return typeof message.errorMessage === "string" ? message.errorMessage : "";
 }
 
 /** The raw (not yet normalized) preview text of a message object. */
 function messageText(message: Record<string, unknown>): string {
   switch (message.role) {
-    case "assistant":
-      return assistantText(message, textOfContent(message.content), toolCallNames(message.content));
+    case "assistant": {
+      const { text, names } = assistantParts(message.content);
+      return assistantText(message, text, names?.join(", "));
+    }
     case "bashExecution":
       return typeof message.command === "string" ? "$ " + message.command : "";
     case "branchSummary":
@@ -140,73 +167,80 @@ export function entryPreview(entry: SessionEntry | UnknownEntry): string {
     case "branch_summary":
       raw = typeof e.summary === "string" ? e.summary : "";
       break;
-    case "label":
-      raw = typeof e.label === "string" ? e.label : "(label cleared)";
-      break;
-    case "custom":
-      raw = typeof e.customType === "string" ? e.customType : "";
-      break;
     case "custom_message":
       raw = textOfContent(e.content);
       break;
-    case "model_change":
-      raw = `${String(e.provider)}/${String(e.modelId)}`;
-      break;
-    case "thinking_level_change":
-      raw = String(e.thinkingLevel);
-      break;
-    case "session_info":
-      raw = typeof e.name === "string" ? e.name : "";
-      break;
-    case "usage": {
-      const u = isRecord(e.usage) ? e.usage : {};
-      const tokens = `${String(u.input ?? 0)} in, ${String(u.output ?? 0)} out`;
-      raw = `${String(e.kind)} ${String(e.provider)}/${String(e.model)}: ${tokens}${typeof e.note === "string" ? ` (${e.note})` : ""}`;
-      break;
-    }
-    case "context_edit": {
-      const r = e.replacement;
-      raw = isRecord(r) ? `replace ${String(e.targetId)}: ${textOfContent(r.content)}` : `omit ${String(e.targetId)}`;
-      break;
-    }
     default:
-      raw = String(e.type);
+      // Bookkeeping says what the entry view says of it (src/core/entries/bookkeeping-text.ts).
+      raw = bookkeepingText(e) ?? String(e.type);
   }
   return normalizePreview(raw);
 }
 
-const NO_NAMES: readonly string[] = [];
-
-/** The envelope of a whole entry (orphan is decided by the session, not here). */
+/**
+ * The envelope of a whole entry (orphan is decided by the session, not here). Runs for every line a small
+ * session's open parses (entry-line.ts), mostly before the engine has optimised it: a message's content is
+ * walked once, and the envelope has the shape the entry scanner gives it (the same keys in the same order), so
+ * the code reading envelopes sees one shape.
+ */
 export function envelopeOf(entry: SessionEntry | UnknownEntry): EntryEnvelope {
   const e = entry as Record<string, unknown>;
-  const m = e.type === "message" && isRecord(e.message) ? e.message : undefined;
-  // An assistant message's text and tool names give both its preview and its tool fields: read them once.
-  const text = m?.role === "assistant" ? textOfContent(m.content) : "";
-  const toolNames: readonly string[] = m?.role === "assistant" ? toolCallNames(m.content) : NO_NAMES;
+  const id = String(e.id);
+  const parentId = typeof e.parentId === "string" ? e.parentId : null;
+  const timestamp = typeof e.timestamp === "string" ? e.timestamp : "";
+  const m = e.type === "message" ? e.message : undefined;
+  if (isRecord(m))
+    return m.role === "assistant"
+      ? assistantEnvelope(id, parentId, timestamp, m)
+      : messageEnvelope(id, parentId, timestamp, m);
+  const env: EntryEnvelope = { id, parentId, type: String(e.type), timestamp, preview: entryPreview(entry) };
+  if (e.type === "compaction" && typeof e.tokensBefore === "number") env.tokens = e.tokensBefore;
+  else if (e.type === "branch_summary" && typeof e.fromId === "string") env.fromId = e.fromId;
+  else if (e.type === "custom_message" && e.display === false) env.hidden = true;
+  return env;
+}
+
+/** The envelope of a message other than an assistant's. */
+function messageEnvelope(
+  id: string,
+  parentId: string | null,
+  timestamp: string,
+  m: Record<string, unknown>,
+): EntryEnvelope {
+  const role = m.role;
+  const preview = normalizePreview(messageText(m));
+  const env: EntryEnvelope =
+    typeof role === "string"
+      ? { id, parentId, type: "message", role, timestamp, preview }
+      : { id, parentId, type: "message", timestamp, preview };
+  if (role === "toolResult" && typeof m.toolName === "string") env.toolName = m.toolName;
+  return env;
+}
+
+/**
+ * The envelope of an assistant message: its text (text blocks joined by "\n") and the names of its tool calls,
+ * read in one walk over its content; the preview is the text, else the tool names, else the error.
+ */
+function assistantEnvelope(
+  id: string,
+  parentId: string | null,
+  timestamp: string,
+  m: Record<string, unknown>,
+): EntryEnvelope {
+  const { text, names } = assistantParts(m.content);
+  const toolName = names?.join(", ");
   const env: EntryEnvelope = {
-    id: String(e.id),
-    parentId: typeof e.parentId === "string" ? e.parentId : null,
-    type: String(e.type),
-    timestamp: typeof e.timestamp === "string" ? e.timestamp : "",
-    preview: m?.role === "assistant" ? normalizePreview(assistantText(m, text, toolNames)) : entryPreview(entry),
+    id,
+    parentId,
+    type: "message",
+    role: "assistant",
+    timestamp,
+    preview: normalizePreview(assistantText(m, text, toolName)),
   };
-  if (m) {
-    if (typeof m.role === "string") env.role = m.role;
-    if (m.role === "toolResult" && typeof m.toolName === "string") env.toolName = m.toolName;
-    if (m.role === "assistant") {
-      if (toolNames.length > 0) {
-        env.toolName = toolNames.join(", ");
-        env.toolCallsOnly = isBlank(text);
-      }
-      if (m.stopReason === "error" || m.stopReason === "aborted") env.failed = true;
-    }
-  } else if (e.type === "compaction" && typeof e.tokensBefore === "number") {
-    env.tokens = e.tokensBefore;
-  } else if (e.type === "branch_summary" && typeof e.fromId === "string") {
-    env.fromId = e.fromId;
-  } else if (e.type === "custom_message" && e.display === false) {
-    env.hidden = true;
+  if (toolName !== undefined) {
+    env.toolName = toolName;
+    env.toolCallsOnly = isBlank(text);
   }
+  if (m.stopReason === "error" || m.stopReason === "aborted") env.failed = true;
   return env;
 }

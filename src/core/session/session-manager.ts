@@ -54,6 +54,7 @@ import {
   type SessionTreeNode,
   type FileEntry,
 } from "./types.js";
+import { errorText } from "../error-text.js";
 
 type NewEntry = Omit<SessionEntry, "id" | "parentId" | "timestamp"> & Record<string, unknown>;
 
@@ -73,7 +74,12 @@ interface Init {
   issues: LoadIssue[];
   /** Lines on disk (the header included). */
   lineCount: number;
+  /** Bodies the scan parsed for the first context (ScanResult.bodies). */
+  bodies?: Map<number, SessionEntry>;
 }
+
+/** Bodies kept from the open for the first context are let go after this long without one. */
+const OPEN_BODIES_MS = 60_000;
 
 const { O_RDONLY } = fs.constants;
 
@@ -103,6 +109,13 @@ export class SessionManager {
   /** Files left by newSession() whose close (flush, lock release) is still running: close() waits for them. */
   private readonly leaving = new Set<Promise<void>>();
   private readonly listeners = new Set<(change: SessionChange) => void>();
+  /**
+   * Bodies the open parsed anyway (a small file's short lines), by position: the first context takes them
+   * instead of reading and parsing their lines again (see ScanResult.bodies), and they are let go then, or
+   * after OPEN_BODIES_MS without a context. Nothing else reads them: every other body comes from the file.
+   */
+  private openBodies: Map<number, SessionEntry> | undefined;
+  private openBodiesTimer: NodeJS.Timeout | undefined;
 
   private constructor(init: Init) {
     this.header = init.header;
@@ -110,8 +123,22 @@ export class SessionManager {
     this.sessionDir = init.sessionDir;
     this.issues = init.issues;
     this.lineCount = init.lineCount;
+    const before = init.entries.length;
     this.index = this.buildIndex(init.entries);
     this.leafId = this.persistedLeaf();
+    // Positions hold only while no line was dropped (a duplicate id).
+    if (init.bodies && init.bodies.size > 0 && this.index.count === before) {
+      this.openBodies = init.bodies;
+      this.openBodiesTimer = setTimeout(() => this.dropOpenBodies(), OPEN_BODIES_MS);
+      this.openBodiesTimer.unref();
+    }
+  }
+
+  /** Let go of the bodies kept from the open. */
+  private dropOpenBodies(): void {
+    this.openBodies = undefined;
+    if (this.openBodiesTimer) clearTimeout(this.openBodiesTimer);
+    this.openBodiesTimer = undefined;
   }
 
   /** The index of `entries`; dropped duplicates and broken cycles become load issues. */
@@ -196,7 +223,7 @@ export class SessionManager {
       if (lock) removeStaleMigrationTemps(real);
       const sm = SessionManager.load(abs, real, o, lock, cwd);
       // The file opened fine after a branch deletion: the copy kept from before it is no longer needed.
-      if (lock) fs.rmSync(rewriteBackupPath(real), { force: true });
+      if (lock) removeIfPresent(rewriteBackupPath(real));
       return sm;
     } catch (e) {
       lock?.release();
@@ -213,7 +240,8 @@ export class SessionManager {
     headerWritten = false,
   ): SessionManager {
     const readOnly = o.readOnly === true;
-    const head = scanSessionFile(file, { headerOnly: true });
+    // One scan reads a current file; an older one stops after its header and is migrated first.
+    const head = scanSessionFile(file, { minVersion: CURRENT_SESSION_VERSION });
     if (head.headerError)
       throw new SessionFormatError(
         file,
@@ -267,8 +295,7 @@ export class SessionManager {
       ];
       return SessionManager.fromScan(file, scan, issues, o, lock, mig.header);
     }
-    const scan = scanSessionFile(file);
-    const sm = SessionManager.fromScan(file, scan, scan.issues, o, lock, head.header);
+    const sm = SessionManager.fromScan(file, head, head.issues, o, lock, head.header);
     if (!sm.index.hasOrphans()) return sm;
     // Orphans are what an entry glued onto a line read only partly leaves behind: read every line whole.
     const strict = scanSessionFile(file, { strict: true });
@@ -298,6 +325,7 @@ export class SessionManager {
       entries: scan.entries,
       issues,
       lineCount: scan.lineCount,
+      bodies: scan.bodies,
     });
   }
 
@@ -550,14 +578,13 @@ export class SessionManager {
         label === undefined ? undefined : { text: label, timestamp: index.labelTimestamps.get(env.id) },
       );
     }
-    for (let i = 0; i < n; i++) for (const child of index.kidsAt(i)) nodes[i].children.push(nodes[child]);
+    index.linkChildren(nodes);
     return index.rootPositions().map((i) => nodes[i]);
   }
 
   /** What the model sees from the leaf, and the model / thinking level in force there. */
   buildSessionContext(): SessionContext {
-    const items = this.pathItems(this.leafId);
-    return buildContext(items, (item) => this.loadForContext((item as (typeof items)[number]).position));
+    return this.buildSessionContextAt(this.leafId);
   }
 
   /**
@@ -610,10 +637,12 @@ export class SessionManager {
 
   /** Deepest entry on both root paths, or null. */
   findCommonAncestor(a: string, b: string): string | null {
-    const onA = new Set(this.pathPositions(a));
+    // An entry on both paths has its whole path on both: the common entries are the paths' common start.
+    const pathA = this.pathPositions(a);
     const pathB = this.pathPositions(b);
-    for (let i = pathB.length - 1; i >= 0; i--) if (onA.has(pathB[i])) return this.index.env(pathB[i]).id;
-    return null;
+    let k = 0;
+    while (k < pathA.length && k < pathB.length && pathA[k] === pathB[k]) k++;
+    return k === 0 ? null : this.index.env(pathA[k - 1]).id;
   }
 
   /**
@@ -771,7 +800,13 @@ export class SessionManager {
   /** What the model sees from `leafId` (null: nothing), as buildSessionContext() gives it at the leaf. */
   buildSessionContextAt(leafId: string | null): SessionContext {
     const items = this.pathItems(leafId);
-    return buildContext(items, (item) => this.loadForContext((item as (typeof items)[number]).position));
+    const bodies = this.openBodies;
+    // The bodies kept from the open serve one context (its caller may change what it gets): let go of them now.
+    if (bodies) this.dropOpenBodies();
+    return buildContext(items, (item) => {
+      const position = (item as (typeof items)[number]).position;
+      return bodies?.get(position) ?? this.loadForContext(position);
+    });
   }
 
   // ---------------------------------------------------------------- moves
@@ -848,6 +883,7 @@ export class SessionManager {
       const lines = [JSON.stringify(this.header), ...entries.map((e) => JSON.stringify(e))];
       const bytes = lines.join("\n");
       this.file = SessionFile.memory(bytes);
+      this.dropOpenBodies();
       this.index = this.buildIndex(scanSessionBytes(Buffer.from(bytes + "\n"), { strict: true }).entries);
       const leaf = this.persistedLeaf();
       if (leaf !== this.leafId) {
@@ -891,6 +927,7 @@ export class SessionManager {
     this.issues = [];
     this.lineCount = 0;
     this.unwritten = [];
+    this.dropOpenBodies();
     this.index = this.buildIndex(new EntryTable());
     this.leafId = null;
     // What the old file had appended is flushed, and its lock released, when its close ends; close() waits for it,
@@ -1056,6 +1093,7 @@ export class SessionManager {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.dropOpenBodies();
     await Promise.all([this.file.close(), ...this.leaving]);
     this.listeners.clear();
   }
@@ -1093,6 +1131,7 @@ export class SessionManager {
 
   /** Read the session's bytes again after a rewrite: index, load issues, line count and leaf. */
   private reload(): void {
+    this.dropOpenBodies();
     const bytes = this.file.path === undefined || this.file.pending ? this.file.readAll() : undefined;
     let scan = bytes ? scanSessionBytes(bytes) : scanSessionFile(this.file.path as string);
     this.issues = [...scan.issues];
@@ -1265,7 +1304,7 @@ export class SessionManager {
       throw new SessionFormatError(
         this.file.path ?? "(in memory)",
         line,
-        `entry ${env.id} has a corrupt body: ${(e as Error).message}`,
+        `entry ${env.id} has a corrupt body: ${errorText(e)}`,
       );
     }
     const shape = entryShapeError(v);
@@ -1305,6 +1344,15 @@ function isMissing(file: string): boolean {
 const COPY_CHUNK_BYTES = 4 * 1024 * 1024;
 const NEWLINE = 10;
 const NEWLINE_BYTE = Buffer.from("\n");
+
+/** Remove `file` if it is there (`fs.rmSync(file, { force: true })` without loading Node's recursive remover). */
+function removeIfPresent(file: string): void {
+  try {
+    fs.unlinkSync(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+  }
+}
 
 /** A file's text, read through a handle that is checked to be a regular file. */
 function readText(file: string): string {

@@ -18,6 +18,7 @@
  */
 import { isAscii } from "node:buffer";
 import * as fs from "node:fs";
+import { contextReads } from "./context.js";
 import {
   readEntryLine,
   readEntryText,
@@ -33,17 +34,28 @@ import { EntryTable } from "./entry-table.js";
 import { openRegular } from "./file-identity.js";
 import { splitGluedLine, type GluedLine } from "./glued-line.js";
 import type { LoadIssue, SessionEntry, SessionHeader } from "./types.js";
+import { errorText } from "../error-text.js";
 
 /** Bytes read at a time. */
 export const CHUNK_BYTES = 4 * 1024 * 1024;
 const HEADER_CHUNK_BYTES = 64 * 1024;
 /** A character of a Latin-1-decoded chunk that is not ASCII (a byte of a multi-byte UTF-8 character). */
 const NON_ASCII = /[\u0080-\u00ff]/g;
+/**
+ * How far down the current branch a line's parent is looked for (see ScanResult.bodies); one found further
+ * down starts the branch anew (its bodies are then read from the file when the context needs them).
+ */
+const BRANCH_LOOKBACK = 256;
 
 /** Options of scanSession. */
 export interface ScanOptions {
   /** Read line 1 only. */
   headerOnly?: boolean;
+  /**
+   * Read line 1 only when the header's version is below this (a file that is migrated before its entries are
+   * read): one scan, instead of a look at the header and then a scan, opens a current file.
+   */
+  minVersion?: number;
   /** Read every line to its end (see entry-scanner.ts): used when the tree has orphans. */
   strict?: boolean;
   /** Bytes read at a time (tests use small chunks to put lines across chunk ends). */
@@ -74,6 +86,13 @@ export interface ScanResult {
   lineCount: number;
   /** pi's activity time of the session: the newest user or assistant message's (see activityOf). */
   activity?: number;
+  /**
+   * The parsed bodies a context at the end of the file reads, by entry position: in a file whose short lines
+   * are parsed whole anyway (PARSE_FILE_MAX_BYTES), the entries of the branch the last line ends, after its
+   * latest compaction, are kept as parsed, so the first context after open does not read and parse them again.
+   * Long lines (read by the entry scanner, not parsed) are not in it.
+   */
+  bodies?: Map<number, SessionEntry>;
 }
 
 function parseHeader(text: string): { header?: SessionHeader; error?: string } {
@@ -81,7 +100,7 @@ function parseHeader(text: string): { header?: SessionHeader; error?: string } {
   try {
     v = JSON.parse(text);
   } catch (e) {
-    return { error: `line 1 is not JSON (${(e as Error).message})` };
+    return { error: `line 1 is not JSON (${errorText(e)})` };
   }
   if (typeof v !== "object" || v === null || Array.isArray(v)) return { error: "line 1 is not a JSON object" };
   const h = v as Record<string, unknown>;
@@ -144,14 +163,14 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
   let previousId: string | undefined;
   const entries = result.entries;
   const parseShort = opts.parseShort ?? fileSize <= PARSE_FILE_MAX_BYTES;
-  // Short lines go to JSON.parse: ASCII lines are cut from the chunk decoded once (one native call, not one
-  // per line).
+  // Short lines go to JSON.parse, cut from the chunk decoded once (one native call, not one per line).
   const decodeChunks = parseShort && !headerOnly;
   /**
    * buf[0 .. through the chunk's last newline] decoded as Latin-1, a character per byte, so the text's offsets
-   * are buf's ("" when not decoded). Only its ASCII lines are read from it: decoding the chunk as UTF-8 would
-   * make the whole of it a two-byte string when one character is not ASCII, slower to decode and to parse than
-   * its lines decoded one by one; lines with such a character are decoded alone, from buf.
+   * are buf's ("" when not decoded). Decoding the chunk as UTF-8 would make the whole of it a two-byte string
+   * when one character is not ASCII, slower to decode and to parse; an ASCII line of it is its text, and a line
+   * with another character is decoded alone, from buf. (Parsing such a line's Latin-1 text and decoding only the
+   * strings kept of it saved the decoding but cost as much in checks, measured.)
    */
   let text = "";
   /** Where text's next non-ASCII character is, at or after the last line asked about (text.length: none). */
@@ -166,13 +185,63 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     text = buf.toString("latin1", 0, last + 1);
     if (isAscii(buf.subarray(0, last + 1))) nonAsciiAt = text.length;
   };
-  /** True when text[s, end) is ASCII. */
+  /**
+   * True when text[s, end) is ASCII. The regular expression finds the next character that is not: one search
+   * serves every line before it (a native search over the text, not a check of each line).
+   */
   const asciiLine = (s: number, end: number): boolean => {
     if (nonAsciiAt < s) {
       NON_ASCII.lastIndex = s;
       nonAsciiAt = NON_ASCII.test(text) ? NON_ASCII.lastIndex - 1 : text.length;
     }
     return nonAsciiAt >= end;
+  };
+
+  // The branch the lines so far end on (its entries' ids, positions and kept bodies, root side first), while
+  // the short lines of a small file are parsed: see ScanResult.bodies.
+  const keepBodies = parseShort && !headerOnly;
+  const branchIds: string[] = [];
+  const branchPositions: number[] = [];
+  const branchBodies: (SessionEntry | undefined)[] = [];
+  /** Bodies below this index of the branch were let go (a compaction above them). */
+  let releasedBelow = 0;
+  let parsedBody: SessionEntry | undefined;
+  const keepBody = (entry: SessionEntry): void => {
+    parsedBody = entry;
+  };
+
+  /** Put the entry at `position` on the branch: after its parent, found near the branch's end. */
+  const follow = (facts: EntryFacts, position: number, body: SessionEntry | undefined): void => {
+    const parent = facts.env.parentId;
+    let n = branchIds.length;
+    if (parent === null) n = 0;
+    else if (n === 0 || branchIds[n - 1] !== parent) {
+      const stop = Math.max(-1, n - 1 - BRANCH_LOOKBACK);
+      let k = n - 2;
+      while (k > stop && branchIds[k] !== parent) k--;
+      n = k > stop ? k + 1 : 0;
+    }
+    if (n < branchIds.length) {
+      branchIds.length = n;
+      branchPositions.length = n;
+      branchBodies.length = n;
+      if (releasedBelow > n) releasedBelow = n;
+    }
+    branchIds.push(facts.env.id);
+    branchPositions.push(position);
+    branchBodies.push(body !== undefined && contextReads(facts.env.type) ? body : undefined);
+    if (facts.env.type === "compaction") {
+      // A context below this compaction starts at its first kept entry: what is before it is not read.
+      const firstKept = facts.meta.firstKeptEntryId;
+      let from = branchIds.length - 1;
+      for (let k = from - 1; k >= releasedBelow; k--)
+        if (branchIds[k] === firstKept) {
+          from = k;
+          break;
+        }
+      for (let k = releasedBelow; k < from; k++) branchBodies[k] = undefined;
+      releasedBelow = Math.max(releasedBelow, from);
+    }
   };
 
   /** Make buf hold [at, at + length) at least, reading from the file. */
@@ -183,7 +252,7 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     chunkLen = readRange(source.fd, buf, 0, at, Math.min(buf.length, fileSize - at));
   };
 
-  const add = (facts: EntryFacts, offset: number, size: number): void => {
+  const add = (facts: EntryFacts, offset: number, size: number, body?: SessionEntry): void => {
     // A message entry without a role: its line is read again to see whether it holds a message at all (rare).
     if (
       facts.env.type === "message" &&
@@ -194,12 +263,13 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
         line: lineNo,
         reason: `message entry ${facts.env.id} holds no message object; it is left out of the context`,
       });
-    entries.push(facts.env, facts.meta, offset, size, lineNo);
+    const position = entries.push(facts.env, facts.meta, offset, size, lineNo);
+    if (keepBodies) follow(facts, position, body);
     previousId = facts.env.id;
     if (facts.activity !== undefined && facts.activity > (result.activity ?? 0)) result.activity = facts.activity;
   };
 
-  /** `lineText`: the line, decoded, when it is short and its chunk was decoded. */
+  /** `lineText`: the line, decoded, when it is short and ASCII and its chunk was decoded. */
   const handleLine = (offset: number, length: number, terminated: boolean, lineText?: string): void => {
     lineNo++;
     const s = offset - chunkStart;
@@ -209,19 +279,24 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
         result.header = header;
         // A header without its newline: the first append must start a new line.
         if (!terminated) result.missingFinalNewline = true;
-      } else if (length > 0 || terminated) result.headerError = error;
+        if (opts.minVersion !== undefined && (header.version ?? 1) < opts.minVersion) done = true;
+      } else if (length > 0 || terminated) {
+        result.headerError = error;
+        done = opts.minVersion !== undefined;
+      }
       return;
     }
     if (length === 0) return;
     // The last line is read to its end: it is where torn and glued writes end up.
     const last = !terminated || offset + length + 1 >= fileSize;
+    parsedBody = undefined;
     const read =
       lineText === undefined
-        ? readEntryLine(buf, s, s + length, strict || last, previousId, parseShort)
-        : readEntryText(lineText);
+        ? readEntryLine(buf, s, s + length, strict || last, previousId, parseShort, keepBody)
+        : readEntryText(lineText, keepBody);
     if (!isLineFailure(read)) {
       if (!terminated) result.missingFinalNewline = true;
-      add(read, offset, length);
+      add(read, offset, length, parsedBody);
       return;
     }
     handleFailure(read, offset, length, terminated);
@@ -274,9 +349,11 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
   };
 
   let pos = 0; // file offset of the next line
+  /** Set when line 1 says the rest is not to be read (see minVersion). */
+  let done = false;
   fill(0, 0);
   decode();
-  while (pos < fileSize) {
+  while (pos < fileSize && !done) {
     if (pos < chunkStart || pos >= chunkStart + chunkLen) {
       fill(pos, 0);
       decode();
@@ -320,6 +397,12 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     text = "";
   }
   result.lineCount = lineNo;
+  if (keepBodies) {
+    for (let k = releasedBelow; k < branchBodies.length; k++) {
+      const body = branchBodies[k];
+      if (body !== undefined) (result.bodies ??= new Map()).set(branchPositions[k], body);
+    }
+  }
   return result;
 }
 

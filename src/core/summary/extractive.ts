@@ -5,6 +5,8 @@
  */
 import { contentText, type AgentMessage } from "../messages.js";
 import { truncateMiddle } from "./serialize.js";
+import { toolCallHint } from "../entries/tool-summary.js";
+import { toolLabel } from "../mcp/mcp-display.js";
 
 /** First line of every extractive summary, so readers (and models) know what they are looking at. */
 export const EXTRACTIVE_HEADER = "(Extractive summary: compiled from the conversation without a model.)";
@@ -21,22 +23,10 @@ function pushUnique(list: string[], item: string, cap: number): void {
   if (list.length < cap && !list.includes(item)) list.push(item);
 }
 
+/** A call as the entry view says it (`edit src/cli.ts`, `todo 3/7`), what it acts on set as code. */
 function describeToolCall(name: string, args: Record<string, unknown>): string {
-  const path = typeof args.path === "string" ? args.path : undefined;
-  switch (name) {
-    case "write":
-      return `wrote \`${path ?? "?"}\``;
-    case "edit":
-      return `edited \`${path ?? "?"}\``;
-    case "read":
-      return `read \`${path ?? "?"}\``;
-    case "bash":
-      return `ran \`${oneLine(String(args.command ?? ""), 120)}\``;
-    default: {
-      const first = Object.values(args).find((v) => typeof v === "string");
-      return `${name}${typeof first === "string" ? ` \`${oneLine(first, 80)}\`` : ""}`;
-    }
-  }
+  const hint = toolCallHint(name, args);
+  return hint === "" ? toolLabel(name) : `${toolLabel(name)} \`${hint}\``;
 }
 
 /** Input of {@link extractiveSummary}. */
@@ -88,7 +78,7 @@ export function extractiveSummary(input: ExtractiveInput): string {
         const action = pendingCalls.get(m.toolCallId) ?? m.toolName;
         pendingCalls.delete(m.toolCallId);
         if (m.isError) pushUnique(blocked, `${action} failed: ${oneLine(contentText(m.content), 200)}`, 10);
-        else if (!action.startsWith("read ")) pushUnique(done, action, 30);
+        else if (m.toolName !== "read") pushUnique(done, action, 30);
         break;
       }
       case "bashExecution":

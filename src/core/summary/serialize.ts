@@ -1,10 +1,12 @@
 /**
  * Turns messages into the plain-text transcript a summarizer model reads (pi's `[User]:` /
- * `[Assistant]:` / `[Assistant tool calls]:` format). Serializing, rather than replaying the messages,
- * keeps the summarizer from continuing the conversation instead of describing it.
+ * `[Assistant]:` / `[Assistant tool calls]:` format, with every kind named by its title). Serializing, rather than
+ * replaying the messages, keeps the summarizer from continuing the conversation instead of describing it.
  */
 import { contentText, type AgentMessage } from "../messages.js";
 import { estimateTextTokens } from "../compaction/tokens.js";
+import { messageView } from "../entries/entry-view.js";
+import { isConversationKind } from "../session/entry-kinds.js";
 
 /** Default cap on one tool result inside a summary prompt. */
 export const DEFAULT_MAX_TOOL_RESULT_CHARS = 2000;
@@ -19,55 +21,40 @@ export function truncateMiddle(text: string, max: number): string {
   return `${text.slice(0, head)}\n[… ${omitted} characters omitted …]\n${tail > 0 ? text.slice(-tail) : ""}`;
 }
 
-function formatArgs(args: Record<string, unknown>): string {
+function formatArgs(args: unknown): string {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return "";
   return Object.entries(args)
     .map(([k, v]) => `${k}=${truncateMiddle(JSON.stringify(v) ?? "undefined", 300)}`)
     .join(", ");
 }
 
-/** One message as transcript lines (empty string for a message with nothing to say). */
+/**
+ * One message as transcript lines (empty string for a message with nothing to say), worded by its view
+ * (src/core/entries/entry-view.ts): `[Title]: text`, `[Title: subject (error)]` for what a tool result or a hook
+ * message is about, a reply's thinking, tool calls and failure on lines of their own. Set-up (a recorded system
+ * prompt) is no conversation and says nothing.
+ */
 export function serializeMessage(m: AgentMessage, maxToolResultChars = DEFAULT_MAX_TOOL_RESULT_CHARS): string {
-  switch (m.role) {
-    case "system":
-      // A recorded system prompt is set-up, not conversation.
-      return "";
-    case "user": {
-      const text = contentText(m.content);
-      return text ? `[User]: ${text}` : "";
-    }
-    case "custom": {
-      const text = contentText(m.content);
-      return text ? `[User (${m.customType})]: ${text}` : "";
-    }
-    case "assistant": {
-      const lines: string[] = [];
-      const thinking = m.content.filter((c) => c.type === "thinking").map((c) => c.thinking);
-      if (thinking.length > 0) lines.push(`[Assistant thinking]: ${thinking.join("\n")}`);
-      const text = contentText(m.content);
-      if (text) lines.push(`[Assistant]: ${text}`);
-      const calls = m.content.filter((c) => c.type === "toolCall");
-      if (calls.length > 0)
-        lines.push(`[Assistant tool calls]: ${calls.map((c) => `${c.name}(${formatArgs(c.arguments)})`).join("; ")}`);
-      if (m.stopReason === "error" && m.errorMessage) lines.push(`[Assistant error]: ${m.errorMessage}`);
-      if (m.stopReason === "aborted") lines.push("[Assistant]: (reply aborted by the user)");
-      return lines.join("\n");
-    }
-    case "toolResult": {
-      const text = truncateMiddle(contentText(m.content), maxToolResultChars);
-      return `[Tool result${m.isError ? " (error)" : ""} ${m.toolName}]: ${text || "(no output)"}`;
-    }
-    case "bashExecution":
-      return `[User ran]: ${m.command}\n${truncateMiddle(m.output, maxToolResultChars) || "(no output)"}`;
-    case "branchSummary":
-      return `[Summary of an abandoned branch]: ${m.summary}`;
-    case "compactionSummary":
-      return `[Summary of earlier conversation]: ${m.summary}`;
-    default: {
-      const never: never = m;
-      void never;
-      return "";
-    }
+  const v = messageView(m);
+  if (!isConversationKind(v.kind) || v.kind === "unknown") return "";
+  const title = v.title;
+  if (v.kind === "assistant") {
+    const lines: string[] = [];
+    if (v.thinking !== undefined) lines.push(`[${title} thinking]: ${v.thinking}`);
+    if (v.text !== "") lines.push(`[${title}]: ${v.text}`);
+    if (v.toolCalls)
+      lines.push(`[${title} tool calls]: ${v.toolCalls.map((c) => `${c.name}(${formatArgs(c.args)})`).join("; ")}`);
+    if (v.failure !== undefined) lines.push(`[${title}]: ${v.failure}`);
+    return lines.join("\n");
   }
+  // A user message reads whole, its attachments' text with it: the summarizer should know what the user gave.
+  const text = m.role === "user" ? contentText(m.content) : v.text;
+  // What it is about (a tool, a hook's type), unless the text starts by saying it (a command).
+  const about = v.subject !== undefined && !text.startsWith(v.subject) ? `: ${v.subject}` : "";
+  const head = `[${title}${about}${v.isError === true ? " (error)" : ""}]`;
+  if (v.prose) return text === "" ? "" : `${head}: ${text}`;
+  // Program output is shortened; the summary needs its gist, not all of it.
+  return `${head}: ${truncateMiddle(text, maxToolResultChars) || "(no output)"}`;
 }
 
 /** The whole transcript, messages separated by blank lines. */

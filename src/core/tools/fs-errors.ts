@@ -1,4 +1,5 @@
 /** Friendlier messages for common file-system errors. */
+import { toError } from "../error-text.js";
 
 /** Describe an fs error for the model, naming the path as the model gave it. */
 export function describeFsError(e: unknown, shownPath: string): Error {
@@ -14,6 +15,6 @@ export function describeFsError(e: unknown, shownPath: string): Error {
     case "EPERM":
       return new Error(`Permission denied: ${shownPath}`);
     default:
-      return e instanceof Error ? e : new Error(String(e));
+      return toError(e);
   }
 }

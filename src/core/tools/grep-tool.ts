@@ -7,6 +7,7 @@ import { MAX_BYTES, MAX_LINE_CHARS, truncateHead } from "./truncate.js";
 import type { AgentTool } from "./types.js";
 import { walk, type WalkEntry } from "./walk.js";
 import { openFileInside } from "./workspace-open.js";
+import { errorText } from "../error-text.js";
 
 /** Default maximum number of matches. */
 const DEFAULT_LIMIT = 100;
@@ -53,7 +54,7 @@ export function createGrepTool(cwd: string): AgentTool {
         re = new RegExp(literal ? pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : pattern, ignoreCase ? "i" : "");
       } catch (e) {
         return textResult(
-          `Invalid regular expression "${pattern}": ${(e as Error).message}. Use literal=true to search for the text as-is.`,
+          `Invalid regular expression "${pattern}": ${errorText(e)}. Use literal=true to search for the text as-is.`,
           true,
         );
       }

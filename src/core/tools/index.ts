@@ -9,6 +9,7 @@ export { createGrepTool } from "./grep-tool.js";
 export { createFindTool } from "./find-tool.js";
 export { createLsTool } from "./ls-tool.js";
 export { createTodoTool } from "./todo-tool.js";
+export { createWebFetchTool } from "./web-fetch-tool.js";
 export { resolveInWorkspace, OutsideWorkspaceError } from "./path-guard.js";
 export { globToRegExp, globMatch } from "./glob.js";
 export { findSandbox, type CommandSandbox, type SandboxPolicy, type SandboxProbe } from "./sandbox.js";

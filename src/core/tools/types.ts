@@ -18,6 +18,11 @@ export interface ToolContext {
   /** Streaming partial output (bash). */
   onUpdate?: (partial: ToolResult) => void;
   /**
+   * The user approved this call knowing it reaches a loopback or private address (web_fetch): the approval said
+   * so. Without it such an address is refused.
+   */
+  localNetwork?: boolean;
+  /**
    * `write`/`edit` approved from a diff: the file as the diff showed it. The tool runs only on that file and
    * throws FileChangedSinceReviewError otherwise (src/core/tools/reviewed-file.ts).
    */
@@ -31,8 +36,10 @@ export interface ToolContext {
 
 /** A tool the agent loop can run. */
 export interface AgentTool<Args = Record<string, unknown>> extends ToolDefinition {
-  /** Whether the host should ask before running it (write, edit, bash). */
+  /** Whether it may change the workspace, so the host asks before running it (write, edit, bash). */
   mutates: boolean;
+  /** The host asks before running it although it changes nothing (web_fetch: it reaches the network). */
+  asks?: boolean;
   /** One line for the system prompt's tool list (else the first line of `description`). */
   promptSnippet?: string;
   /** Rule bullets the system prompt adds while the tool is offered. */
@@ -66,9 +73,11 @@ export interface ToolApprovalRequest {
 
 /**
  * The host's answer. `reviewed`: the call was approved from a diff of this file (a `write` or `edit`); it then runs
- * only on the file as the diff showed it.
+ * only on the file as the diff showed it. `localNetwork`: the approval said the call reaches a local address (see
+ * ToolContext).
  */
-export type ToolApprovalDecision = { approved: true; reviewed?: ReviewedFile } | { approved: false; reason?: string };
+export type ToolApprovalDecision =
+  { approved: true; reviewed?: ReviewedFile; localNetwork?: boolean } | { approved: false; reason?: string };
 
 /** Supplied by the host: asks the user (or a setting) before a tool runs. */
 export type ToolApprovalPolicy = (request: ToolApprovalRequest, signal?: AbortSignal) => Promise<ToolApprovalDecision>;

@@ -8,6 +8,7 @@ import { createReadTool } from "./read-tool.js";
 import type { CommandSandbox } from "./sandbox.js";
 import { createTodoTool } from "./todo-tool.js";
 import type { AgentTool } from "./types.js";
+import { createWebFetchTool } from "./web-fetch-tool.js";
 import { createWriteTool } from "./write-tool.js";
 
 /** Options of `createWorkspaceTools`. */
@@ -21,8 +22,9 @@ export interface WorkspaceToolOptions {
 }
 
 /**
- * read, write, edit, bash, grep, find, ls — all confined to `cwd` — and todo (the agent's checklist). write, edit and bash have
- * `mutates: true`, so the host asks before running them unless the user allowed it.
+ * read, write, edit, bash, grep, find, ls — all confined to `cwd` — todo (the agent's checklist) and web_fetch. write,
+ * edit and bash have `mutates: true`, web_fetch `asks: true`, so the host asks before running them unless the user
+ * allowed it.
  */
 export function createWorkspaceTools(cwd: string, options: WorkspaceToolOptions = {}): AgentTool[] {
   return [
@@ -34,5 +36,6 @@ export function createWorkspaceTools(cwd: string, options: WorkspaceToolOptions 
     createFindTool(cwd),
     createLsTool(cwd),
     createTodoTool(),
+    createWebFetchTool(),
   ];
 }

@@ -73,7 +73,8 @@ export function setUpChatInput(d: ChatInputSetupDeps): {
         spec: (id) => d.operations().spec(id),
         run: (id, entryId, input) => d.operations().run(id, entryId, input),
       },
-      executeCommand: async (id) => void (await vscode.commands.executeCommand(id)),
+      executeCommand: async (id, input) =>
+        void (await vscode.commands.executeCommand(id, ...(input !== undefined ? [input] : []))),
       focusTree: async () => void (await vscode.commands.executeCommand("agentTree.tree.focus")),
     }),
   });

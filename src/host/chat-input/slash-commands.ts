@@ -63,6 +63,13 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     argumentHint: "<question>",
     run: (a, c) => c.runCommand("agentTree.askAside", a),
   },
+  {
+    name: "plan",
+    description: "Toggle plan mode: read-only tools, the agent proposes a plan for you to approve",
+    argumentHint: "[task]",
+    // With a task: plan mode on, and the task sent (src/host/plan-mode-actions.ts).
+    run: (a, c) => (a ? c.runCommand("agentTree.togglePlanMode", a) : c.runCommand("agentTree.togglePlanMode")),
+  },
 ];
 
 /**
@@ -71,11 +78,13 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
  */
 export function slashCommandContext(d: {
   operations: Pick<Operations, "spec" | "run">;
-  executeCommand(id: CommandId): Promise<void>;
+  /** Runs a command that is no operation, as the palette does (`input`, when given, as its argument). */
+  executeCommand(id: CommandId, input?: string): Promise<void>;
   focusTree(): Promise<void>;
 }): SlashCommandContext {
   return {
-    runCommand: (id, input) => (d.operations.spec(id) ? d.operations.run(id, undefined, input) : d.executeCommand(id)),
+    runCommand: (id, input) =>
+      d.operations.spec(id) ? d.operations.run(id, undefined, input) : d.executeCommand(id, input),
     focusTree: () => d.focusTree(),
   };
 }

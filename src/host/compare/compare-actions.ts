@@ -34,14 +34,9 @@ export class CompareActions {
   compareWithCurrent(entryId: string): void {
     const { sm } = this.d.controller.requireSession();
     const leaf = sm.getLeafId();
-    if (leaf === null)
-      return void vscode.window.showInformationMessage(
-        "The current branch is empty: there is nothing to compare with.",
-      );
+    if (leaf === null) return this.d.notify.info("The current branch is empty: there is nothing to compare with.");
     if (leaf === entryId)
-      return void vscode.window.showInformationMessage(
-        "That is the current leaf: choose a node on another branch to compare with.",
-      );
+      return this.d.notify.info("That is the current leaf: choose a node on another branch to compare with.");
     this.open(leaf, entryId);
   }
 
@@ -95,7 +90,7 @@ export class CompareActions {
   async revealInTree(sessionId: string, entryId: string): Promise<void> {
     const sm = this.d.controller.sessionManager;
     if (sm?.getSessionId() !== sessionId || !sm.hasEntry(entryId))
-      return void vscode.window.showInformationMessage("The session of this comparison is no longer open.");
+      return this.d.notify.info("The session of this comparison is no longer open.");
     await this.d.tree.reveal();
     this.d.tree.post({ type: "tree/reveal", entryId });
   }
@@ -114,8 +109,7 @@ export class CompareActions {
     const sm = this.d.controller.sessionManager;
     if (!sm) return undefined;
     const rows = branchPickRows(treeRows(sm), sm.getLeafId(), exclude);
-    if (!rows.some((r) => "value" in r))
-      return void vscode.window.showInformationMessage("The session has nothing to compare yet.");
+    if (!rows.some((r) => "value" in r)) return void this.d.notify.info("The session has nothing to compare yet.");
     return pickValue(rows.map(toItem), {
       title,
       placeholder: "Branch tips first; type to filter by text or label",

@@ -32,7 +32,7 @@ import type { AsideDto, HostToWebview } from "../../shared/protocol.js";
 import type { CheckpointActions } from "../checkpoint-actions.js";
 import type { CheckpointService } from "../checkpoint-service.js";
 import { askFilesModal } from "../compare/vscode-bring-ui.js";
-import { modelKey } from "../model-choice.js";
+import { modelKey } from "../models/model-choice.js";
 import type { Notify } from "../common/notifier.js";
 import type { SessionController } from "../session-controller.js";
 import { branchApprovalText, branchBashPlace, type BranchBashPlace } from "../sandbox-choice.js";
@@ -110,7 +110,7 @@ export class ParallelActions {
       if (this.cleanupTimer) return;
       this.cleanupTimer = setTimeout(() => {
         this.cleanupTimer = undefined;
-        void this.removeOrphanCopies().catch((e: unknown) => this.d.log.warn(`Branch copies: ${String(e)}`));
+        void this.removeOrphanCopies().catch((e: unknown) => this.d.log.warn(`Branch copies: ${errorText(e)}`));
       }, 500);
     });
   }
@@ -265,8 +265,8 @@ export class ParallelActions {
       this.d.notify.status(`Aside ${outcome.state}${outcome.error ? `: ${outcome.error}` : ""}`, "error");
       return;
     }
-    this.d.notify.status(`Aside: ${firstLines(outcome.finalText, 2, 200)}`);
-    const pick = await vscode.window.showInformationMessage(
+    // The answer shows in the chat (its aside) and once more in one notification, for its buttons; no status line.
+    const pick = await this.d.notify.offer(
       `Aside: ${firstLines(outcome.finalText, 4, 400)}`,
       "Show Answer",
       "Bring Conclusions Here",
@@ -389,7 +389,7 @@ export class ParallelActions {
       dir,
       (info) => info.branchId !== undefined && branchIds.has(info.branchId),
       (f) => workspace?.engine(f)?.storeDir,
-    ).catch((e: unknown) => this.d.log.warn(`Removing branch copies failed: ${String(e)}`));
+    ).catch((e: unknown) => this.d.log.warn(`Removing branch copies failed: ${errorText(e)}`));
   }
 
   /**
@@ -432,13 +432,12 @@ export class ParallelActions {
     const counts = new Map<string, number>();
     for (const b of branches) counts.set(b.outcome.state, (counts.get(b.outcome.state) ?? 0) + 1);
     const text = [...counts].map(([state, n]) => `${n} ${state}`).join(", ");
-    this.d.notify.status(`Explore in Parallel ended: ${text}.`);
     // A branch stopped for a reason of its own (over the copies' size cap) says so, not only in the summary.
     for (const b of branches)
       if (b.outcome.state === "stopped" && b.outcome.error)
         this.d.notify.warn(`Branch ${b.number}: ${b.outcome.error}`);
-    void vscode.window
-      .showInformationMessage(`Explore in Parallel ended: ${text}.`, "Show Summary", "Compare Two…")
+    void this.d.notify
+      .offer(`Explore in Parallel ended: ${text}.`, "Show Summary", "Compare Two…")
       .then(async (pick) => {
         if (pick === "Show Summary") {
           const doc = await vscode.workspace.openTextDocument({

@@ -2,7 +2,8 @@
  * Model keys never reach a tool: a real bash call, made by a process holding keys in its start-up environment
  * (as the extension host does), finds none in its own environment, its parent's or any ancestor's; and keys it
  * digs up elsewhere (the host's /proc/<pid>/environ, a file) are redacted before the tool result, the events or
- * the session file see them.
+ * the session file see them — stored credentials too (a key entered with "Set API Key", a login's OAuth tokens),
+ * which are in no environment.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -29,7 +30,24 @@ const KEYS: Record<string, string> = {
 };
 /** Only in the host's memory (its secret store), never in an environment. */
 const HOST_KEY = fakeKey("stored");
-const SECRETS = [...Object.values(KEYS), HOST_KEY];
+/** The credential store's (SecretStorage in the extension): a stored key and a subscription login's tokens. */
+const STORED = {
+  key: fakeKey("set-api-key"),
+  access: `sk-ant-oat01-${randomBytes(24).toString("hex")}`,
+  refresh: `sk-ant-ort01-${randomBytes(24).toString("hex")}`,
+  copilot: `tid=${randomBytes(20).toString("hex")};exp=1900000000`,
+};
+const CREDENTIALS = {
+  openai: { type: "api_key", key: STORED.key },
+  anthropic: { type: "oauth", access: STORED.access, refresh: STORED.refresh, expires: 1_900_000_000_000 },
+  "github-copilot": {
+    type: "oauth",
+    access: STORED.copilot,
+    refresh: `ghu_${randomBytes(18).toString("hex")}`,
+    expires: 1_900_000_000_000,
+  },
+};
+const SECRETS = [...Object.values(KEYS), HOST_KEY, ...Object.values(STORED), CREDENTIALS["github-copilot"].refresh];
 
 /** "== name" sections of the dump, by name. */
 function sections(output: string): Map<string, string> {
@@ -57,6 +75,10 @@ describe("model keys and the bash tool", { timeout: 90_000 }, () => {
     fs.mkdirSync(ws);
     fs.mkdirSync(sessions);
     fs.writeFileSync(path.join(ws, "host-key.txt"), `stored key: ${HOST_KEY}\n`);
+    fs.writeFileSync(
+      path.join(ws, "credentials.txt"),
+      `${STORED.key}\naccess=${STORED.access}\nrefresh=${STORED.refresh}\n${STORED.copilot}\n${CREDENTIALS["github-copilot"].refresh}\n`,
+    );
     const eventsFile = path.join(tmp.dir, "events.json");
     const child = spawn(
       process.execPath,
@@ -67,7 +89,7 @@ describe("model keys and the bash tool", { timeout: 90_000 }, () => {
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-    child.stdin.end(`${HOST_KEY}\n`);
+    child.stdin.end(JSON.stringify({ hostKey: HOST_KEY, credentials: CREDENTIALS }));
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     assert.equal(code, 0, stderr);
     sessionText = fs.readFileSync(stdout.trim(), "utf8");
@@ -104,7 +126,14 @@ describe("model keys and the bash tool", { timeout: 90_000 }, () => {
     const parts = sections(output);
     const host = parts.get("host") ?? "";
     for (const key of Object.keys(KEYS)) assert.match(host, new RegExp(`^${key}=\\[redacted\\]$`, "m"), host);
-    assert.equal(parts.get("file"), "stored key: [redacted]");
+    assert.equal(parts.get("file")?.trim(), "stored key: [redacted]");
+  });
+
+  it("stored credentials (a key, OAuth access and refresh tokens), in no environment, are redacted where a tool finds them", () => {
+    assert.equal(
+      sections(output).get("credentials")?.trim(),
+      "[redacted]\naccess=[redacted]\nrefresh=[redacted]\n[redacted]\n[redacted]",
+    );
   });
 
   it("no key value appears in the tool result, the session file or the events", () => {

@@ -105,8 +105,30 @@ describe("subagent tool", { timeout: 60_000 }, () => {
     const toolsOf = (prompt: string): string[] =>
       toolNames(fake.requests.find((b) => firstUserText(b) === prompt) ?? {}).sort();
     assert.ok(toolNames(fake.requests[0]).includes("subagent"), "the parent is offered subagent");
-    assert.deepEqual(toolsOf("SUB reader"), ["find", "grep", "ls", "read", "todo"]);
-    assert.deepEqual(toolsOf("SUB writer"), ["bash", "edit", "find", "grep", "ls", "read", "todo", "write"]);
+    assert.deepEqual(toolsOf("SUB reader"), ["find", "grep", "ls", "read", "todo", "web_fetch"]);
+    assert.deepEqual(toolsOf("SUB writer"), [
+      "bash",
+      "edit",
+      "find",
+      "grep",
+      "ls",
+      "read",
+      "todo",
+      "web_fetch",
+      "write",
+    ]);
+    await sm.close();
+  });
+
+  it("in plan mode a subagent only reads, whatever it was asked", async () => {
+    const { sm } = await workspaceSession();
+    const { agent } = newAgent(sm, { model: openAIModel(fake), tools: undefined, subagents: {} });
+    agent.setPlanMode(true);
+    fake.setDefault(parentAndSubagents({ calls: [{ prompt: "SUB plan writer", readOnly: false }] }));
+    await agent.prompt("PARENT plan it");
+    assert.ok(toolNames(fake.requests[0]).includes("subagent"), "plan mode offers subagent");
+    const sub = fake.requests.find((b) => firstUserText(b) === "SUB plan writer");
+    assert.deepEqual(toolNames(sub ?? {}).sort(), ["find", "grep", "ls", "read", "todo", "web_fetch"]);
     await sm.close();
   });
 

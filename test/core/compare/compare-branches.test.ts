@@ -123,10 +123,14 @@ describe("BranchComparison", () => {
       turns.map((t) => t.kind),
       ["turn", "turn", "branchSummary", "compaction", "continuation"],
     );
-    assert.deepEqual(texts(turns[1], "left"), ["user:Run the tests", "assistant:All green", "model:openai/gpt-x"]);
-    assert.deepEqual(texts(turns[2], "left"), ["branchSummary:Approach B also passed its tests."]);
+    assert.deepEqual(texts(turns[1], "left"), [
+      "user:Run the tests",
+      "assistant:All green",
+      "model_change:openai/gpt-x",
+    ]);
+    assert.deepEqual(texts(turns[2], "left"), ["branch_summary:Approach B also passed its tests."]);
     assert.equal(turns[2].rows[0].left?.item.entryId, summary);
-    assert.equal(turns[3].rows[0].left?.item.title, "1234 tokens before");
+    assert.equal(turns[3].rows[0].left?.item.title, "1k tokens before");
     assert.equal(turns[3].rows[0].left?.item.entryId, comp);
     assert.deepEqual(statuses(c), ["changed", "changed", "left", "left", "left"]);
   });

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { type Browser, type Page } from "playwright-core";
+import { entryView } from "../../../src/core/entries/entry-view.js";
 import { emptyUsage, type AssistantMessage } from "../../../src/core/messages.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { writeSessionHtml } from "../../../src/core/export/export-session.js";
@@ -152,6 +153,15 @@ test("clicking a node shows its path; back to the session leaf", { skip }, async
   assert.match(all, /TOOLOUTPUT <b>not bold<\/b>/, "tool output is text");
   assert.equal(await page.locator("#messages strong").first().textContent(), "the plan", "markdown rendered");
   assert.equal(await page.locator(`#tree .row[data-id="${ids.a3}"] .leaf-mark`).count(), 1);
+  // Headings are the entry view's titles (src/core/entries), the same every view shows.
+  const headings = await page.locator("#messages .msg > .head .role").allTextContents();
+  const titles = sm.getPath(ids.a3).map((e) => entryView(e).title);
+  assert.deepEqual(headings, titles);
+  assert.ok(headings.includes("Tool result") && headings.includes("Compaction summary"), headings.join(", "));
+  assert.match(
+    (await page.locator("#messages details.tool-call summary").first().textContent()) ?? "",
+    /→ bash ls -la/,
+  );
 
   await page.click(`#tree .row[data-id="${ids.a4}"]`);
   assert.equal(await msgs.count(), 4);
@@ -339,7 +349,7 @@ test("a message's attachments fold under their names and its images show", { ski
   const w = await open(file, 1200, `#${id}`);
   const { page } = w;
   const details = page.locator("#messages details.attachment");
-  assert.equal(await details.locator("summary").textContent(), "File /ws/a.md");
+  assert.equal(await details.locator("summary").textContent(), "file /ws/a.md");
   assert.equal(await details.getAttribute("open"), null, "folded");
   assert.equal(await details.locator("pre").textContent(), "# HEADING **not bold**", "plain text, not markdown");
   assert.equal(await page.locator("#messages img.attached").count(), 1);

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { splitMcpToolName, toolLabel, toolLabels } from "../../../src/core/mcp/mcp-display.js";
-import { describeRow, type TreeRow } from "../../../src/core/rows/tree-row.js";
+import { rowWords } from "../../../src/core/entries/row-words.js";
+import { type TreeRow } from "../../../src/core/rows/tree-row.js";
 
 describe("MCP tool labels in rows", () => {
   it("names an MCP tool as server/tool and leaves other tools alone", () => {
@@ -14,12 +15,12 @@ describe("MCP tool labels in rows", () => {
 
   it("a tool result row and a tool-calls row show the tool's server", () => {
     const base = { id: "a", parentId: null, timestamp: "", preview: "echo: hi" } as unknown as TreeRow;
-    assert.deepEqual(describeRow({ ...base, kind: "toolResult", toolName: "mcp__fx__echo" } as TreeRow), {
+    assert.deepEqual(rowWords({ ...base, kind: "toolResult", toolName: "mcp__fx__echo" } as TreeRow), {
       role: "tool fx/echo:",
       text: "echo: hi",
     });
     assert.deepEqual(
-      describeRow({ ...base, kind: "assistant", toolCallsOnly: true, toolName: "mcp__fx__echo, read" } as TreeRow),
+      rowWords({ ...base, kind: "assistant", toolCallsOnly: true, toolName: "mcp__fx__echo, read" } as TreeRow),
       { role: "assistant:", text: "[tool calls: fx/echo, read]" },
     );
   });

@@ -12,7 +12,8 @@ import {
 import { FileIndex } from "../../../src/core/mentions/file-index.js";
 import { mentionInText } from "../../../src/core/mentions/mention-label.js";
 import { compactPreview, composeUserContent, splitAttachments } from "../../../src/core/mentions/user-content.js";
-import { describeRow, treeRowOf } from "../../../src/core/rows/tree-row.js";
+import { rowWords } from "../../../src/core/entries/row-words.js";
+import { treeRowOf } from "../../../src/core/rows/tree-row.js";
 import { normalizePreview, textOfContent } from "../../../src/core/session/preview.js";
 import { tempDir } from "../../util/temp-dir.js";
 
@@ -113,7 +114,7 @@ describe("compact display", () => {
     assert.equal(compactPreview('<folder name="/w/src"> a b'), "[folder src]");
     assert.equal(compactPreview("no attachments <b>"), "no attachments <b>");
     const row = treeRowOf({ id: "u", parentId: null, type: "message", role: "user", timestamp: "", preview });
-    assert.equal(describeRow(row).text, "look at @src/main.ts [file main.ts]");
+    assert.equal(rowWords(row).text, "look at @src/main.ts [file main.ts]");
   });
 
   it("finds a mention only as a whole word", () => {

@@ -65,7 +65,7 @@ describe("system prompt sections", () => {
     const lines = sections.tools.split("\n").slice(1, -1);
     assert.deepEqual(
       lines.map((l) => l.split(":")[0]),
-      ["- read", "- write", "- edit", "- bash", "- grep", "- find", "- ls", "- todo", "- mcp_weather"],
+      ["- read", "- write", "- edit", "- bash", "- grep", "- find", "- ls", "- todo", "- web_fetch", "- mcp_weather"],
     );
     assert.ok(lines.includes("- read: Read file contents"));
     assert.ok(lines.includes("- mcp_weather: Get the weather for a city."), "a tool without a snippet: its first line");

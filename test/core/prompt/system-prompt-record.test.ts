@@ -75,7 +75,7 @@ describe("the recorded system prompt", { timeout: 60_000 }, () => {
     ]);
     assert.deepEqual(
       recorded.toolsAdded?.map((t) => t.name),
-      ["read", "write", "edit", "bash", "grep", "find", "ls", "todo"],
+      ["read", "write", "edit", "bash", "grep", "find", "ls", "todo", "web_fetch"],
       "the tools are declared as pi records its loadout",
     );
     const sent = sentPrompt(fake.requests[0]);

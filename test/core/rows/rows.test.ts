@@ -2,7 +2,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { decodeRows, encodeEnvelopes, encodeTreeRows, indexOfId } from "../../../src/core/rows/row-columns.js";
-import { describeRow, singleLine, treeRowOf, treeRows } from "../../../src/core/rows/tree-row.js";
+import { rowWords } from "../../../src/core/entries/row-words.js";
+import { singleLine, treeRowOf, treeRows } from "../../../src/core/rows/tree-row.js";
 import { ENTRY_KINDS, kindOf, type EntryKind } from "../../../src/core/session/entry-kinds.js";
 import type { EntryEnvelope } from "../../../src/core/session/types.js";
 
@@ -88,14 +89,20 @@ test("treeRows keeps file order and resolves labels", () => {
 });
 
 test("every kind has a role word: conversation as `word:`, bookkeeping as `[word]`", () => {
-  const role = (kind: EntryKind, extra: Partial<EntryEnvelope> = {}): string =>
-    describeRow({ ...treeRowOf(env("x", null, "custom")), kind, ...extra }).role;
+  const words = (kind: EntryKind, extra: Partial<EntryEnvelope> = {}) =>
+    rowWords({ ...treeRowOf(env("x", null, "custom")), kind, ...extra });
+  const role = (kind: EntryKind, extra: Partial<EntryEnvelope> = {}): string => words(kind, extra).role;
   assert.equal(role("user"), "user:");
   assert.equal(role("bashExecution"), "bash:");
   assert.equal(role("model_change"), "[model]");
   assert.equal(role("system"), "[system prompt]");
   assert.equal(role("toolResult", { toolName: "read" }), "tool read:");
-  assert.equal(role("compaction", { tokens: 12_345 }), "[compaction: 12k tokens]");
+  assert.deepEqual(words("compaction", { tokens: 12_345 }), { role: "[compaction]", text: "12k tokens before" });
+  assert.equal(role("custom_message"), "hook message:");
+  assert.equal(role("thinking_level_change"), "[thinking level]");
+  assert.deepEqual(words("custom", { preview: "agent-tree/checkpoint" }), { role: "[checkpoint]", text: "" });
+  assert.deepEqual(words("custom", { preview: "my-ext/state" }), { role: "[extension state]", text: "my-ext/state" });
+  assert.deepEqual(words("label", { preview: "" }), { role: "[label]", text: "(label cleared)" });
   for (const k of ENTRY_KINDS) assert.notEqual(role(k), "", k);
 });
 

@@ -70,7 +70,8 @@ describe("serialization", () => {
     const text = serializeConversation(conversation);
     assert.match(text, /^\[User\]: Add a --verbose flag/);
     assert.match(text, /\[Assistant tool calls\]: read\(path="src\/cli\.ts"\)/);
-    assert.match(text, /\[Tool result \(error\) bash\]: 1 failing/);
+    assert.match(text, /\[Tool result: read\]: export function main/);
+    assert.match(text, /\[Tool result: bash \(error\)\]: 1 failing/);
     assert.match(text, /\[Assistant\]: The flag is added/);
   });
   it("keeps the newest messages within the budget, shortens big tool results and says what was left out", () => {
@@ -134,8 +135,8 @@ describe("extractive summarizer", () => {
     assert.ok(a.startsWith(EXTRACTIVE_HEADER));
     assert.match(a, /## Goal\nAdd a --verbose flag/);
     assert.match(a, /must not change the public API/);
-    assert.match(a, /- \[x\] edited `src\/cli\.ts`/);
-    assert.match(a, /ran `npm test` failed: 1 failing/);
+    assert.match(a, /- \[x\] edit `src\/cli\.ts`/);
+    assert.match(a, /bash `npm test` failed: 1 failing/);
     assert.match(a, /## Last Conclusions\nThe flag is added/);
   });
   it("summarize() without a model is extractive, marked, with file lists appended", async () => {

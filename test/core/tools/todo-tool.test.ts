@@ -13,7 +13,8 @@ import {
   todoRowProgress,
   type TodoItem,
 } from "../../../src/core/tools/todo-list.js";
-import { describeRow, treeRowOf } from "../../../src/core/rows/tree-row.js";
+import { rowWords } from "../../../src/core/entries/row-words.js";
+import { treeRowOf } from "../../../src/core/rows/tree-row.js";
 import type { SessionManager } from "../../../src/core/session/session-manager.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
@@ -78,7 +79,7 @@ describe("todo tool", () => {
 
   it("the result's row reads `todo 3/7`; an error result or another text keeps the usual row", () => {
     const row = (preview: string) =>
-      describeRow(
+      rowWords(
         treeRowOf({
           id: "t",
           parentId: "a",
@@ -131,7 +132,7 @@ describe("the todo list of a path", { timeout: 60_000 }, () => {
     const results = sm
       .getEntries()
       .flatMap((e) => (e.type === "message" && e.message.role === "toolResult" ? [e] : []));
-    const rows = results.map((e) => describeRow(treeRowOf(sm.getEnvelope(e.id)!)));
+    const rows = results.map((e) => rowWords(treeRowOf(sm.getEnvelope(e.id)!)));
     assert.deepEqual(
       rows.slice(0, 2).map((r) => `${r.role} ${r.text}`),
       ["todo 0/2", "todo 1/2"],

@@ -44,11 +44,15 @@ describe("workspace tools", () => {
     await fs.rm(path.dirname(root), { recursive: true, force: true });
   });
 
-  it("has pi's names (and todo) and marks write/edit/bash as mutating", () => {
-    assert.deepEqual([...tools.keys()], ["read", "write", "edit", "bash", "grep", "find", "ls", "todo"]);
+  it("has pi's names (and todo, web_fetch), marks write/edit/bash as mutating and web_fetch as asking", () => {
+    assert.deepEqual([...tools.keys()], ["read", "write", "edit", "bash", "grep", "find", "ls", "todo", "web_fetch"]);
     assert.deepEqual(
       [...tools.values()].filter((t) => t.mutates).map((t) => t.name),
       ["write", "edit", "bash"],
+    );
+    assert.deepEqual(
+      [...tools.values()].filter((t) => t.asks === true).map((t) => t.name),
+      ["web_fetch"],
     );
     for (const t of tools.values()) assert.equal(t.parameters.type, "object");
   });

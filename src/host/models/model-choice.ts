@@ -1,7 +1,7 @@
 /** Which models the chat offers, the default one, and why there is none. Pure. */
-import { acceptsImages } from "../core/mentions/image-attachment.js";
-import type { ModelInfo } from "../core/providers/types.js";
-import type { ModelDto } from "../shared/protocol.js";
+import { acceptsImages } from "../../core/mentions/image-attachment.js";
+import type { ModelInfo } from "../../core/providers/types.js";
+import type { ModelDto } from "../../shared/protocol.js";
 
 /** `provider/id` — the key used by the setting `agentTree.model` and the webview picker. */
 export function modelKey(m: Pick<ModelInfo, "provider" | "id">): string {
