@@ -49,6 +49,7 @@ import {
   checkpointMaxFileBytes,
   defaultModelSetting,
   loadWorkspaceHooksSetting,
+  maxConcurrentSubagentsSetting,
   sandboxSettings,
 } from "./settings.js";
 import { mainBashSandbox } from "./sandbox-choice.js";
@@ -218,6 +219,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     cwd,
     checkpoints,
     toolSource: mcp.pool,
+    // agentTree.subagents.maxConcurrent: read whenever a subagent waits for a slot, so a change applies at once.
+    subagents: { maxConcurrent: maxConcurrentSubagentsSetting },
     // agentTree.sandbox.mainAgent: read before each command, so turning it on or off applies at once.
     commandSandbox: async () => mainBashSandbox(sandboxSettings(), await findSandbox(), cwd),
     systemPrompt: instructions.provider,

@@ -4,7 +4,7 @@
  * lock) and re-applies the host-level hook registrations. Pure: everything editor-specific arrives
  * through `ControllerDeps`, so it runs under plain Node in tests.
  */
-import { AgentSession } from "../core/agent/agent-session.js";
+import { AgentSession, type SubagentSettings } from "../core/agent/agent-session.js";
 import type { AgentCheckpointHook } from "../core/checkpoints/turn-checkpoints.js";
 import type { ModelRegistry } from "../core/providers/model-registry.js";
 import type { CompactionSettings } from "../core/compaction/settings.js";
@@ -89,6 +89,8 @@ export interface ControllerDeps {
   commandSandbox?: () => Promise<CommandSandbox | undefined>;
   /** Tools that come and go (MCP servers), offered after the built-in ones. */
   toolSource?: AgentToolSource;
+  /** The `subagent` tool's settings (docs/subagents.md); none: the tool is not offered. */
+  subagents?: SubagentSettings;
   /** What every agent builds its system prompt from (src/host/instructions-service.ts); none: no prompt. */
   systemPrompt?: SystemPromptProvider;
   /** Workspace checkpoints for every agent (src/host/checkpoint-service.ts); none: files are not recorded. */
@@ -221,6 +223,7 @@ export class SessionController {
       ...(d.tools ? { tools: d.tools } : {}),
       ...(d.commandSandbox ? { commandSandbox: d.commandSandbox } : {}),
       ...(d.toolSource ? { toolSource: d.toolSource } : {}),
+      ...(d.subagents ? { subagents: d.subagents } : {}),
       ...(d.checkpoints ? { checkpoints: d.checkpoints } : {}),
       ...(d.systemPrompt ? { systemPrompt: d.systemPrompt } : {}),
     });

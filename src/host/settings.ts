@@ -5,6 +5,7 @@ import type { CompactionSettings } from "../core/compaction/settings.js";
 import type { VsCodeModelSettings } from "../core/providers/pi-settings.js";
 import { isThinkingLevel } from "../core/providers/thinking-levels.js";
 import type { QueuedKind } from "../core/agent/prompt-queue.js";
+import { DEFAULT_MAX_CONCURRENT_SUBAGENTS } from "../core/agent/subagent-tool.js";
 import type { AskSetting } from "./navigate-flow.js";
 import type { RestoreOnSwitchSetting } from "./restore-on-switch.js";
 import { parseSandboxSettings, type SandboxSettings } from "./sandbox-choice.js";
@@ -55,6 +56,17 @@ export function checkpointMaxFileBytes(): number {
     ? Math.round(v * 1024 * 1024)
     : DEFAULT_CHECKPOINT_LIMITS.maxFileBytes;
 }
+
+/** `agentTree.subagents.maxConcurrent`: how many subagents of a session run at once (1–16; default 4). */
+export function maxConcurrentSubagentsSetting(): number {
+  const v = cfg().get<unknown>("subagents.maxConcurrent");
+  return typeof v === "number" && Number.isFinite(v) && v >= 1
+    ? Math.min(MAX_CONCURRENT_SUBAGENTS_LIMIT, Math.floor(v))
+    : DEFAULT_MAX_CONCURRENT_SUBAGENTS;
+}
+
+/** The highest `agentTree.subagents.maxConcurrent` taken (package.json's maximum). */
+const MAX_CONCURRENT_SUBAGENTS_LIMIT = 16;
 
 /** `agentTree.tools.autoApprove`. */
 export function autoApproveSetting(): AutoApprove {

@@ -57,11 +57,13 @@ export function summarizeToolCall(toolName: string, args: Record<string, unknown
 }
 
 /**
- * The question's text: what the tool will do, and first, when it is asked again because its file changed after
- * the diff was accepted, that (nothing was written).
+ * The question's text: who asks when it is not the agent itself, what the tool will do, and first, when it is asked
+ * again because its file changed after the diff was accepted, that (nothing was written).
  */
 export function approvalSummary(request: ToolApprovalRequest): string {
-  const what = summarizeToolCall(request.toolName, request.args);
+  const call = summarizeToolCall(request.toolName, request.args);
+  // A run off the leaf that shares the agent's approvals (a subagent) is named, so the user knows who asks.
+  const what = request.asker === undefined ? call : `${request.asker}: ${call}`;
   return request.changed === undefined ? what : `${request.changed} Review the new diff.\n${what}`;
 }
 

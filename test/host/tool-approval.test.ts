@@ -168,3 +168,12 @@ test("Accept from a diff carries what the diff showed; a write asked again after
   assert.equal(broker.pendingRequests()[0].changed, changed);
   broker.cancelAll();
 });
+
+test("a question a subagent asks names it", async () => {
+  const { broker, asked } = setup();
+  const pending = broker.policy({ toolCallId: "s", toolName: "bash", args: { command: "ls" }, asker: "Subagent 2" });
+  await until(() => asked.length > 0);
+  assert.deepEqual(asked, ["s:Subagent 2: Run: ls"]);
+  broker.answer("s", true);
+  assert.deepEqual(await pending, { approved: true });
+});

@@ -5,7 +5,7 @@
  * pi delivers them: a steering message after the reply's tool calls ran, before the next model call;
  * a follow-up when the model would stop, as a request of its own (with a fresh turn budget).
  */
-import type { AgentMessage, AssistantMessage, ToolResultMessage, UserMessage } from "../messages.js";
+import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage, UserMessage } from "../messages.js";
 import type { StreamRequest } from "../providers/types.js";
 import type { AgentTool, ToolApprovalPolicy, ToolResult } from "../tools/types.js";
 import type { AgentEvent } from "./events.js";
@@ -32,8 +32,11 @@ export interface LoopEnv {
   redact: (result: ToolResult) => ToolResult;
   /** Before each call's approval: a text when a hook blocks it (ToolCallEnv.beforeCall). */
   beforeCall?: ToolCallEnv["beforeCall"];
-  /** Appends a message to the session and emits message_end. */
-  append: (message: AgentMessage) => void;
+  /**
+   * Appends a message to the session and emits message_end; returns its entry id as a string (anything else: the
+   * loop runs without a store, and its calls get no `callEntryId`).
+   */
+  append: (message: AgentMessage) => unknown;
   /** Adds the hook messages sent meanwhile. */
   flushQueued: () => void;
   /** True when a queued hook message asked for a reply (keeps the loop going). */
@@ -83,7 +86,7 @@ export async function runAgentLoop(env: LoopEnv): Promise<void> {
 
     emit({ type: "turn_start" });
     const message = await streamAssistant(env.stream, await env.buildRequest(), emit);
-    env.append(message);
+    const messageId = env.append(message);
 
     if (message.stopReason === "error") {
       const overflow = env.isContextOverflow?.(message) ?? isContextOverflowError(message.errorMessage);
@@ -97,21 +100,32 @@ export async function runAgentLoop(env: LoopEnv): Promise<void> {
 
     const calls = message.content.filter((c) => c.type === "toolCall");
     const ran = message.stopReason !== "error" && message.stopReason !== "aborted";
+    const execute = (call: ToolCall): Promise<ToolResultMessage> =>
+      ran && !signal.aborted
+        ? executeToolCall(call, {
+            tools: toolsByName,
+            approve: env.approve,
+            cwd: env.cwd,
+            signal,
+            emit,
+            redact: env.redact,
+            ...(env.beforeCall ? { beforeCall: env.beforeCall } : {}),
+            ...(typeof messageId === "string" ? { callEntryId: messageId } : {}),
+          })
+        : // Calls of a failed or aborted reply never run, but still get a result so the transcript stays valid.
+          Promise.resolve(skippedToolResult(call, skippedText(message), emit));
+    const concurrent = (call: ToolCall): boolean => ran && toolsByName.get(call.name)?.concurrent === true;
+    // Consecutive calls of a concurrent tool start together; every result is recorded in call order.
+    const started = new Map<number, Promise<ToolResultMessage>>();
     const toolResults: ToolResultMessage[] = [];
-    for (const call of calls) {
-      const result =
-        ran && !signal.aborted
-          ? await executeToolCall(call, {
-              tools: toolsByName,
-              approve: env.approve,
-              cwd: env.cwd,
-              signal,
-              emit,
-              redact: env.redact,
-              ...(env.beforeCall ? { beforeCall: env.beforeCall } : {}),
-            })
-          : // Calls of a failed or aborted reply never run, but still get a result so the transcript stays valid.
-            skippedToolResult(call, skippedText(message), emit);
+    for (let i = 0; i < calls.length; i++) {
+      if (!started.has(i)) {
+        if (concurrent(calls[i]))
+          for (let j = i; j < calls.length && concurrent(calls[j]) && !started.has(j); j++)
+            started.set(j, execute(calls[j]));
+        else started.set(i, execute(calls[i]));
+      }
+      const result = await (started.get(i) as Promise<ToolResultMessage>);
       emit({ type: "message_start", message: result });
       env.append(result);
       toolResults.push(result);

@@ -136,6 +136,11 @@ export interface AgentRunOptions {
   approve: ToolApprovalPolicy;
   stream: StreamFn;
   maxTurns: number;
+  /**
+   * Off the leaf: its requests carry only its own messages, not the path to `parentId` (a subagent: its prompt and
+   * the system prompt). The system prompt is still recorded against the path, so the branch replays as it ran.
+   */
+  freshContext?: boolean;
   /** Off the leaf: the level its requests ask for (default "off"); the leaf's is the path's. */
   thinkingLevel?: ThinkingLevel;
   /**
@@ -237,7 +242,7 @@ export class AgentRun {
             source,
             tools: () => this.runTools,
             hooks: session.hookRunner,
-            contextMessages: () => this.context().messages,
+            contextMessages: () => this.pathContext().messages,
             append: (m) => {
               this.emit({ type: "message_start", message: m });
               this.append(m);
@@ -425,7 +430,7 @@ export class AgentRun {
   private loopEnv(signal: AbortSignal): LoopEnv {
     const leaf = this.options.leaf;
     const model = this.model;
-    const mutating = new Set(this.runTools.filter((t) => t.mutates).map((t) => t.name));
+    const mutating = new Set(this.runTools.filter((t) => t.mutates || t.mayChangeFiles).map((t) => t.name));
     const hooks = this.session.hookRunner;
     return {
       signal,
@@ -449,7 +454,7 @@ export class AgentRun {
         const reason = typeof verdict.reason === "string" ? verdict.reason.trim() : "";
         return reason ? `Blocked by a hook: ${reason}` : "Blocked by a hook";
       },
-      append: (m) => void this.append(m),
+      append: (m) => this.append(m),
       flushQueued: () => leaf?.flushQueued(this.own),
       hasTriggeredMessages: () => leaf?.hasTriggeredMessages() ?? false,
       compactIfNeeded: () => leaf?.compactIfNeeded(model, signal) ?? Promise.resolve(),
@@ -463,11 +468,18 @@ export class AgentRun {
     };
   }
 
-  /** The context its next request starts from: the leaf's, or the path to `parentId` plus its own messages. */
-  private context(): { messages: AgentMessage[]; thinkingLevel: string } {
+  /** The context on the run's path: the leaf's, or the path to `parentId` plus its own messages. */
+  private pathContext(): { messages: AgentMessage[]; thinkingLevel: string } {
     const leaf = this.options.leaf;
     if (leaf) return leaf.context();
     return { messages: [...this.base, ...this.own], thinkingLevel: this.options.thinkingLevel ?? "off" };
+  }
+
+  /** The context its next request starts from: the path's, or only its own messages (`freshContext`). */
+  private context(): { messages: AgentMessage[]; thinkingLevel: string } {
+    if (this.options.freshContext && !this.options.leaf)
+      return { messages: [...this.own], thinkingLevel: this.options.thinkingLevel ?? "off" };
+    return this.pathContext();
   }
 
   private promptText(first: readonly AgentMessage[]): string | undefined {

@@ -55,6 +55,7 @@ import {
   type RunSession,
 } from "./agent-run.js";
 import { SessionRuns, type SessionWork } from "./session-runs.js";
+import { createSubagentTool, SUBAGENT_TOOL_NAME, type SubagentRequest } from "./subagent-tool.js";
 import { chooseSummarySource, type SummarySource } from "./summary-source.js";
 import { KeyRedactor } from "./key-redactor.js";
 import { errorText } from "../error-text.js";
@@ -125,6 +126,19 @@ export interface AgentSessionOptions {
    * that follows a mutating tool (write, edit, bash), and when a prompt ends. Without it no checkpoint is taken.
    */
   checkpoints?: AgentCheckpointHook;
+  /**
+   * Offer the `subagent` tool (docs/subagents.md): each call runs a fresh agent as a branch off the call's entry.
+   * Without it the tool is not offered.
+   */
+  subagents?: SubagentSettings;
+}
+
+/** The subagents' settings (AgentSessionOptions.subagents). */
+export interface SubagentSettings {
+  /** How many of the session's subagents run at once (read when a call waits; default 4). */
+  maxConcurrent?: () => number;
+  /** Model calls per subagent before it stops (default: the session's `maxTurns`). */
+  maxTurns?: number;
 }
 
 interface QueuedHookMessage {
@@ -158,6 +172,8 @@ export interface StartRunOptions {
   maxTurns?: number;
   signal?: AbortSignal;
   checkpoints?: RunCheckpoints;
+  /** Its requests carry only its own messages, not the path to `parentId` (a subagent; AgentRunOptions.freshContext). */
+  freshContext?: boolean;
   onEvent?: (event: RunEvent) => void;
   onStarted?: (firstEntryId: string | undefined) => Promise<void>;
   finish?: (result: RunResult, signal: AbortSignal) => Promise<RunResult>;
@@ -208,13 +224,24 @@ export class AgentSession {
     this.sessionManager = options.sessionManager;
     this.cwd = options.cwd;
     this.modelRegistry = options.modelRegistry;
-    this.tools =
+    const tools =
       options.tools ??
       createWorkspaceTools(options.cwd, {
         commandEnv: () => withoutKeys(process.env, this.modelRegistry),
         readRoots: () => this.skillFolders,
         ...(options.commandSandbox ? { commandSandbox: options.commandSandbox } : {}),
       });
+    const subagents = options.subagents;
+    this.tools =
+      subagents && !tools.some((t) => t.name === SUBAGENT_TOOL_NAME)
+        ? [
+            ...tools,
+            createSubagentTool({
+              start: (request) => this.startSubagent(request),
+              ...(subagents.maxConcurrent ? { maxConcurrent: subagents.maxConcurrent } : {}),
+            }),
+          ]
+        : tools;
     this.redactor = new KeyRedactor(() => keyEnvValues(process.env, this.modelRegistry));
     this.userCommands = new UserCommandRunner({
       cwd: options.cwd,
@@ -686,6 +713,7 @@ export class AgentSession {
       thinkingLevel: options.thinkingLevel ?? this.getThinkingLevel(),
       ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
       ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
+      ...(options.freshContext ? { freshContext: true } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       ...(options.onStarted ? { onStarted: options.onStarted } : {}),
@@ -693,6 +721,40 @@ export class AgentSession {
     });
     void run.start([{ role: "user", content: options.prompt, timestamp: Date.now() }]);
     return run;
+  }
+
+  /**
+   * A subagent's run (subagent-tool.ts): off the leaf under the call's entry, with a context of its own (its prompt
+   * and the system prompt), the session's tools but `subagent` (only those that change nothing when `readOnly` or in
+   * plan mode), the session's approvals, and — when it may write — the workspace's checkpoints linked on its branch.
+   */
+  private startSubagent(request: SubagentRequest): AgentRun {
+    // In plan mode every subagent only reads, as its parent does.
+    const readOnly = request.readOnly || this.getPlanMode();
+    const all = this.getTools().filter((t) => t.name !== SUBAGENT_TOOL_NAME);
+    // What "only reads" offers is plan mode's rule (plan-mode.ts): one owner for tools that change nothing.
+    const tools = readOnly ? planModeTools(all) : all;
+    const hook = this.options.checkpoints;
+    const checkpoints: RunCheckpoints | undefined =
+      hook?.recordAt && !readOnly
+        ? { record: (moment, run, signal) => hook.recordAt?.(moment, run, signal) ?? Promise.resolve() }
+        : undefined;
+    const maxTurns = this.options.subagents?.maxTurns ?? this.options.maxTurns;
+    const approve = this.options.approve ?? approveAll;
+    return this.startRun({
+      // The agent's own approvals, each question naming the subagent that asks.
+      approve: (call, signal) => approve({ ...call, asker: request.label }, signal),
+      kind: "subagent",
+      label: request.label,
+      parentId: request.parentId,
+      prompt: request.prompt,
+      tools,
+      freshContext: true,
+      ...(this.options.systemPrompt !== undefined ? { systemPrompt: this.options.systemPrompt } : {}),
+      ...(checkpoints ? { checkpoints } : {}),
+      ...(maxTurns !== undefined ? { maxTurns } : {}),
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
   }
 
   private takeQueued(kind: QueuedKind): UserMessage | undefined {

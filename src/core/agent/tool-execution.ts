@@ -35,6 +35,8 @@ export interface ToolCallEnv {
    * asked about nor run, and the model gets the text), undefined to go on. May change `call.arguments` in place.
    */
   beforeCall?: (call: ToolCall, signal: AbortSignal) => Promise<string | undefined>;
+  /** The entry of the assistant message holding the call (ToolContext.callEntryId). */
+  callEntryId?: string;
 }
 
 /**
@@ -96,6 +98,7 @@ async function runTool(
       signal: env.signal,
       ...(decision.localNetwork === true ? { localNetwork: true } : {}),
       ...(decision.reviewed ? { reviewed: decision.reviewed } : {}),
+      ...(env.callEntryId !== undefined ? { callEntryId: env.callEntryId } : {}),
       onUpdate: (partial) =>
         env.emit({
           type: "tool_execution_update",

@@ -31,6 +31,18 @@ import type { WorkspaceCheckpoints } from "./workspace-checkpoints.js";
 export interface AgentCheckpointHook {
   record(moment: CheckpointMoment, sessionManager: SessionManager, signal?: AbortSignal): Promise<void>;
   settle(sessionManager: SessionManager): void;
+  /**
+   * As `record`, with the entry linked where a run off the leaf appends (a subagent working in the workspace): the
+   * previous checkpoint is looked for on the path to `place.tipId`, and the entry is appended by `place`.
+   */
+  recordAt?(moment: CheckpointMoment, place: CheckpointPlace, signal?: AbortSignal): Promise<void>;
+}
+
+/** Where a checkpoint entry goes: after `tipId`, appended by `appendCustom` (a run's own writer). */
+export interface CheckpointPlace {
+  readonly sessionManager: SessionManager;
+  readonly tipId: string | null;
+  appendCustom(customType: string, data: unknown): string;
 }
 
 function notFound(error: unknown): undefined {
@@ -49,9 +61,25 @@ export class TurnCheckpoints implements AgentCheckpointHook {
    * A cancelled capture writes nothing (the next prompt's "prompt-start" records the files).
    */
   async record(moment: CheckpointMoment, sessionManager: SessionManager, signal?: AbortSignal): Promise<void> {
+    await this.recordAt(
+      moment,
+      {
+        sessionManager,
+        get tipId() {
+          return sessionManager.getLeafId();
+        },
+        appendCustom: (customType, data) => sessionManager.appendCustomEntry(customType, data),
+      },
+      signal,
+    );
+  }
+
+  /** See AgentCheckpointHook.recordAt. */
+  async recordAt(moment: CheckpointMoment, place: CheckpointPlace, signal?: AbortSignal): Promise<void> {
+    const { sessionManager } = place;
     const captures = await this.checkpoints.capture(moment, { signal });
     if (signal?.aborted) return;
-    const leaf = sessionManager.getLeafId();
+    const leaf = place.tipId;
     const refs: FolderCheckpointRef[] = [];
     const failures: string[] = [];
     for (const capture of captures) {
@@ -77,7 +105,7 @@ export class TurnCheckpoints implements AgentCheckpointHook {
     }
     if (refs.length > 0 && !signal?.aborted) {
       const data: CheckpointEntryData = { version: 1, moment, folders: refs };
-      sessionManager.appendCustomEntry(CHECKPOINT_ENTRY_TYPE, data);
+      place.appendCustom(CHECKPOINT_ENTRY_TYPE, data);
     }
     if (failures.length > 0) throw new CheckpointError(`Checkpoint failed: ${failures.join("; ")}`);
   }

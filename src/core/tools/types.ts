@@ -27,6 +27,11 @@ export interface ToolContext {
    * throws FileChangedSinceReviewError otherwise (src/core/tools/reviewed-file.ts).
    */
   reviewed?: ReviewedFile;
+  /**
+   * The entry of the assistant message holding this call, once recorded: where a branch off the call hangs (a
+   * subagent's). Undefined when the loop runs without a session store.
+   */
+  callEntryId?: string;
 }
 
 /** A tool the agent loop can run. */
@@ -39,6 +44,16 @@ export interface AgentTool<Args = Record<string, unknown>> extends ToolDefinitio
   promptSnippet?: string;
   /** Rule bullets the system prompt adds while the tool is offered. */
   promptGuidelines?: readonly string[];
+  /**
+   * Several calls of it in one reply run at once (the loop starts a reply's consecutive calls of such tools together
+   * and records their results in call order): a subagent, which waits for a whole agent run.
+   */
+  concurrent?: boolean;
+  /**
+   * It may change the workspace's files without being a `mutates` tool (a subagent: its own calls are asked), so
+   * the run records a checkpoint after it as after a `mutates` tool.
+   */
+  mayChangeFiles?: boolean;
   execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }
 
@@ -52,6 +67,8 @@ export interface ToolApprovalRequest {
    * written). The host shows the new diff and should ask even where it would not ask again (Accept All in This Run).
    */
   changed?: string;
+  /** Who asks when it is not the agent at the leaf: a subagent sharing its approvals ("Subagent 2"). */
+  asker?: string;
 }
 
 /**

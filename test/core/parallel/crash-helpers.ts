@@ -33,33 +33,40 @@ export async function crashSession(dir: string): Promise<{ file: string; leaf: s
   return { file, leaf };
 }
 
-/** Runs the child until it acknowledged `acks` entries, then SIGKILLs it; resolves the acknowledged ids. */
-export function runBranchesAndKill(file: string, baseURL: string, folder: string, acks: number): Promise<string[]> {
+/**
+ * Runs the child (`child`: a script taking the same arguments and printing `ack <id>` lines; default crash-child.ts)
+ * until it acknowledged `acks` entries, then SIGKILLs it; resolves the acknowledged ids.
+ */
+export function runBranchesAndKill(
+  file: string,
+  baseURL: string,
+  folder: string,
+  acks: number,
+  child: string = path.join(__dirname, "crash-child.ts"),
+): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", path.join(__dirname, "crash-child.ts"), file, baseURL, folder],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const proc = spawn(process.execPath, ["--import", "tsx", child, file, baseURL, folder], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const acked: string[] = [];
     let buf = "";
     let stderr = "";
     // Bounded: a child that never acknowledges enough is killed anyway.
-    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-    child.stdout.on("data", (d: Buffer) => {
+    const timer = setTimeout(() => proc.kill("SIGKILL"), 30_000);
+    proc.stdout.on("data", (d: Buffer) => {
       buf += d.toString();
       for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
         const line = buf.slice(0, nl);
         buf = buf.slice(nl + 1);
         if (line.startsWith("ack ")) {
           acked.push(line.slice(4));
-          if (acked.length === acks) child.kill("SIGKILL");
+          if (acked.length === acks) proc.kill("SIGKILL");
         }
       }
     });
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("exit", (code, signal) => {
+    proc.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    proc.on("error", reject);
+    proc.on("exit", (code, signal) => {
       clearTimeout(timer);
       if (signal !== "SIGKILL") reject(new Error(`the child ended before the kill (${code}): ${stderr}`));
       else if (acked.length < acks) reject(new Error(`the child acknowledged only ${acked.length} entries: ${stderr}`));
