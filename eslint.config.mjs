@@ -62,7 +62,7 @@ export default tseslint.config(
       "src/host/operations/**",
       "src/host/extension.ts",
       "src/host/commands.ts",
-      "src/host/message-router.ts",
+      "src/host/views/message-router.ts",
       "src/host/chat-input/chat-input-setup.ts",
       "src/host/chat-input/slash-commands.ts",
     ],

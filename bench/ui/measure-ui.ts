@@ -35,7 +35,7 @@ import { launchBrowser, openViewContainer, openWorkbench } from "../../test/util
 import { extensionHostMemory, type ProcessMemory } from "./ext-host.js";
 import { armInput, armWatch, LOAD_PROBE, loadTime, watchTime, webviewFrame } from "./probes.js";
 
-/** The summary quick pick's title (src/host/vscode-navigate-ui.ts). */
+/** The summary quick pick's title (src/host/tree/vscode-navigate-ui.ts). */
 const CHOICE_TITLE = "Summarize the branch you're leaving?";
 /** Pause between moves: a user does not click ten times a second, and the previous move's status settles. */
 const BETWEEN_MOVES_MS = 500;
@@ -65,7 +65,7 @@ export interface UiRun {
   peakRss: number;
   /**
    * Views the extension re-created because they had not said `ready` 8 s after they were shown (code-server's
-   * webview start-up race, see src/host/webview-view.ts): such a run's load time measures the recovery.
+   * webview start-up race, see src/host/views/webview-view.ts): such a run's load time measures the recovery.
    */
   recreatedViews: number;
 }

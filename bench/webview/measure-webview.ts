@@ -34,7 +34,7 @@ type TreeUpdate = HostToWebview & { type: "tree/update" };
 
 /**
  * The updates the host posts while a user chats and switches branches: a reply appended (its row, the leaf on it),
- * and a move (the leaf marker's row under the target, the leaf on the target) — as src/host/tree-sync.ts sends them.
+ * and a move (the leaf marker's row under the target, the leaf on the target) — as src/host/tree/tree-sync.ts sends them.
  */
 export function leafMoves(snapshot: HostToWebview & { type: "tree/snapshot" }): TreeUpdate[] {
   const cols = snapshot.rows;

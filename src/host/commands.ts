@@ -1,19 +1,19 @@
 /** Registers the "Agent: …" commands and the tree's context-menu commands (package.json contributes). */
 import * as vscode from "vscode";
-import type { ArchivedVisibility } from "./archived-visibility.js";
+import type { ArchivedVisibility } from "./archive/archived-visibility.js";
 import type { ChatInputService } from "./chat-input/chat-input-service.js";
-import { COMMAND_IDS, type CommandId } from "./command-ids.js";
-import type { EditReview } from "./edit-review.js";
-import type { McpServersUi } from "./mcp-servers-ui.js";
+import { COMMAND_IDS, type CommandId } from "./common/command-ids.js";
+import type { EditReview } from "./review/edit-review.js";
+import type { McpServersUi } from "./mcp/mcp-servers-ui.js";
 import type { ModelActions } from "./models/model-actions.js";
-import type { ToolRulesUi } from "./tool-rules-ui.js";
+import type { ToolRulesUi } from "./tools/tool-rules-ui.js";
 import type { OperationId } from "./operations/host-operations.js";
 import type { Operations } from "./operations/operations.js";
-import type { PlanModeActions } from "./plan-mode-actions.js";
-import type { SessionController } from "./session-controller.js";
-import type { SessionOpener } from "./session-opener.js";
-import type { SessionSearchUi } from "./session-search-ui.js";
-import type { AgentWebviewView } from "./webview-view.js";
+import type { PlanModeActions } from "./chat/plan-mode-actions.js";
+import type { SessionController } from "./session/session-controller.js";
+import type { SessionOpener } from "./session/session-opener.js";
+import type { SessionSearchUi } from "./search/session-search-ui.js";
+import type { AgentWebviewView } from "./views/webview-view.js";
 
 /** What the commands call. */
 export interface CommandDeps {

@@ -11,38 +11,38 @@ import type { PiAi } from "../core/providers/pi-ai.js";
 import type { Provider } from "../core/providers/types.js";
 import type { SessionManager } from "../core/session/session-manager.js";
 import type { ToolApprovalRequest } from "../core/tools/types.js";
-import { HostActions } from "./actions.js";
+import { HostActions } from "./tree/actions.js";
 import { CompareActions } from "./compare/compare-actions.js";
 import { ComparePanels } from "./compare/compare-panel.js";
 import { CredentialActions } from "./models/credential-actions.js";
 import { ModelService } from "./models/model-service.js";
-import { ArchiveActions } from "./archive-actions.js";
-import { ArchivedVisibility } from "./archived-visibility.js";
-import { CheckpointActions } from "./checkpoint-actions.js";
+import { ArchiveActions } from "./archive/archive-actions.js";
+import { ArchivedVisibility } from "./archive/archived-visibility.js";
+import { CheckpointActions } from "./checkpoints/checkpoint-actions.js";
 import { ChatInputHandoff } from "./chat-input/chat-input-handoff.js";
 import { setUpChatInput } from "./chat-input/chat-input-setup.js";
-import { CheckpointService, checkpointFolders } from "./checkpoint-service.js";
-import { WEBVIEW_COMMAND_IDS } from "./command-ids.js";
+import { CheckpointService, checkpointFolders } from "./checkpoints/checkpoint-service.js";
+import { WEBVIEW_COMMAND_IDS } from "./common/command-ids.js";
 import { registerCommands } from "./commands.js";
-import { PlanModeActions } from "./plan-mode-actions.js";
-import { HookRegistry } from "./hook-registry.js";
-import { lockLostMessage } from "./lock-choice.js";
-import { offerSaveAgain } from "./save-again.js";
-import { routeWebviewMessage } from "./message-router.js";
+import { PlanModeActions } from "./chat/plan-mode-actions.js";
+import { HookRegistry } from "./hooks/hook-registry.js";
+import { lockLostMessage } from "./session/lock-choice.js";
+import { offerSaveAgain } from "./session/save-again.js";
+import { routeWebviewMessage } from "./views/message-router.js";
 import type { HostToWebview } from "../shared/protocol.js";
 import { BranchWatch } from "./parallel/branch-watch.js";
 import { BranchChecks } from "./parallel/branch-checks.js";
 import { branchCopiesDir, ParallelActions } from "./parallel/parallel-actions.js";
 import { RunningBranches } from "./parallel/running-branches.js";
-import { ExportActions } from "./export-actions.js";
+import { ExportActions } from "./export/export-actions.js";
 import { ModelActions } from "./models/model-actions.js";
-import { SessionController } from "./session-controller.js";
-import { McpService } from "./mcp-service.js";
-import { McpServersUi } from "./mcp-servers-ui.js";
-import { SessionOpener } from "./session-opener.js";
-import { SessionSearchUi } from "./session-search-ui.js";
-import { InstructionsService } from "./instructions-service.js";
-import { SystemPromptDocuments } from "./system-prompt-document.js";
+import { SessionController } from "./session/session-controller.js";
+import { McpService } from "./mcp/mcp-service.js";
+import { McpServersUi } from "./mcp/mcp-servers-ui.js";
+import { SessionOpener } from "./session/session-opener.js";
+import { SessionSearchUi } from "./search/session-search-ui.js";
+import { InstructionsService } from "./prompt/instructions-service.js";
+import { SystemPromptDocuments } from "./prompt/system-prompt-document.js";
 import {
   affects,
   autoApproveSetting,
@@ -51,22 +51,22 @@ import {
   loadWorkspaceHooksSetting,
   maxConcurrentSubagentsSetting,
   sandboxSettings,
-} from "./settings.js";
-import { mainBashSandbox } from "./sandbox-choice.js";
+} from "./common/settings.js";
+import { mainBashSandbox } from "./tools/sandbox-choice.js";
 import { findSandbox } from "../core/tools/sandbox.js";
-import { OneAtATime } from "./webview-ready-watchdog.js";
-import { AgentWebviewView } from "./webview-view.js";
-import { loadWorkspaceHooks } from "./workspace-hooks.js";
+import { OneAtATime } from "./views/webview-ready-watchdog.js";
+import { AgentWebviewView } from "./views/webview-view.js";
+import { loadWorkspaceHooks } from "./hooks/workspace-hooks.js";
 import { FilesLock } from "./common/files-lock.js";
 import { hostOperations } from "./operations/host-operations.js";
 import { Notifier } from "./common/notifier.js";
 import { Operations } from "./operations/operations.js";
 import { sessionGuardState } from "./operations/session-guard-state.js";
-import { EditReview } from "./edit-review.js";
-import { WorkspaceToolRules } from "./tool-rules.js";
-import { settingsStore, ToolRulesUi } from "./tool-rules-ui.js";
-import type { ApprovalOffer } from "./tool-approval.js";
-import { RunChangesView } from "./run-changes-view.js";
+import { EditReview } from "./review/edit-review.js";
+import { WorkspaceToolRules } from "./tools/tool-rules.js";
+import { settingsStore, ToolRulesUi } from "./tools/tool-rules-ui.js";
+import type { ApprovalOffer } from "./tools/tool-approval.js";
+import { RunChangesView } from "./review/run-changes-view.js";
 import { errorText } from "../core/error-text.js";
 
 /** Payload of `onDidChangeSession`. */
@@ -139,7 +139,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const tree = new AgentWebviewView("tree", viewDeps);
   const chat = new AgentWebviewView("chat", viewDeps);
   context.subscriptions.push(tree, chat);
-  // The host owns what the views show but their frames lose (src/host/archived-visibility.ts, chat-input-handoff.ts).
+  // The host owns what the views show but their frames lose (src/host/archive/archived-visibility.ts, chat-input-handoff.ts).
   const archivedVisibility = new ArchivedVisibility(
     context.workspaceState,
     (m) => tree.post(m),

@@ -1,7 +1,7 @@
 /**
  * The host <-> webview protocol: one file of discriminated unions on `type`, used by both sides.
  * Names read like paths (`tree/navigate`). The host validates every incoming message
- * (src/host/protocol-validation.ts); the webview trusts the host.
+ * (src/host/views/protocol-validation.ts); the webview trusts the host.
  */
 import type { CompareFileChange, CompareOverview, CompareTurn } from "../core/compare/compare-types.js";
 import type { NavigateMode } from "../core/agent/navigate-types.js";
@@ -394,7 +394,7 @@ export const TREE_KEY_COMMANDS = [
 /** A command of `tree/action`. */
 export type TreeKeyCommand = (typeof TREE_KEY_COMMANDS)[number];
 
-/** Commands a webview button may run (each stands for an extension command: src/host/command-ids.ts). */
+/** Commands a webview button may run (each stands for an extension command: src/host/common/command-ids.ts). */
 export const WEBVIEW_COMMANDS = [
   "newSession",
   "openSession",

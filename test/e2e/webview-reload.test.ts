@@ -2,7 +2,7 @@
  * End to end, on code-server exactly as published (no patched webview shell): code-server serves every
  * webview from one origin, so the Session Tree and Chat views, which start together on every reload, race on
  * their service worker and one of them can stay blank. The extension re-creates a view that does not say
- * `ready` in time (src/host/webview-ready-watchdog.ts). Here the window is reloaded 20 times in a row and
+ * `ready` in time (src/host/views/webview-ready-watchdog.ts). Here the window is reloaded 20 times in a row and
  * both views must be drawn every time; then every webview frame of the extension is made to fail, and each
  * view must say it did not load and offer "Reload View", which brings it back once frames load again.
  * Screenshots in test-results/e2e/webview-reload-*.png.

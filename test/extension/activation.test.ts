@@ -1,7 +1,7 @@
 /** The extension activates, registers its commands and views, and returns the hook API. */
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
-import { COMMAND_IDS } from "../../src/host/command-ids.js";
+import { COMMAND_IDS } from "../../src/host/common/command-ids.js";
 import { activateApi, EXTENSION_ID } from "./helpers.js";
 
 describe("Agent Tree: activation", () => {

@@ -1,13 +1,13 @@
 /**
- * The host owns whether archived branches show (src/host/archived-visibility.ts): the palette's toggle changes it
+ * The host owns whether archived branches show (src/host/archive/archived-visibility.ts): the palette's toggle changes it
  * in the host, a tree view that is not ready yet (being created or re-created) gets it in its snapshot on `ready`,
  * a ready view gets each change as `tree/update` `showArchived`, and the choice is kept in the workspace's state.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { SessionManager } from "../../src/core/index.js";
-import { ArchivedVisibility, SHOW_ARCHIVED_KEY, type ChoiceStore } from "../../src/host/archived-visibility.js";
-import { TreeSync } from "../../src/host/tree-sync.js";
+import { ArchivedVisibility, SHOW_ARCHIVED_KEY, type ChoiceStore } from "../../src/host/archive/archived-visibility.js";
+import { TreeSync } from "../../src/host/tree/tree-sync.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
 import { createHarness, ofType } from "./controller-harness.js";
 

@@ -10,9 +10,9 @@ import {
 import type { SessionEntry } from "../../src/core/session/types.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { envelopeOf } from "../../src/core/session/preview.js";
-import { entryToChat, isChatEntry, messageToDto, usageOf } from "../../src/host/chat-dto.js";
+import { entryToChat, isChatEntry, messageToDto, usageOf } from "../../src/host/chat/chat-dto.js";
 import type { ChatUsage } from "../../src/shared/protocol.js";
-import { ChatPath } from "../../src/host/chat-path.js";
+import { ChatPath } from "../../src/host/chat/chat-path.js";
 
 const assistant = (over: Partial<AssistantMessage> = {}): AssistantMessage => ({
   role: "assistant",

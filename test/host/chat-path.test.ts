@@ -1,5 +1,5 @@
 /**
- * The chat's window of the path (src/host/chat-path.ts) against a real SessionManager, and, through the
+ * The chat's window of the path (src/host/chat/chat-path.ts) against a real SessionManager, and, through the
  * webview's own ChatModel, the protocol round trip: whatever the moves, pages and reloads, the chat holds a
  * contiguous run of the path's messages ending at the leaf.
  */
@@ -8,8 +8,8 @@ import { describe, test } from "node:test";
 import fc from "fast-check";
 import { emptyUsage, type AgentMessage, type AssistantMessage } from "../../src/core/messages.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
-import { isChatEntry, MAX_ENTRY_TEXT } from "../../src/host/chat-dto.js";
-import { CHAT_WINDOW, ChatPath, type ChatPathSource, type ChatWindowLimits } from "../../src/host/chat-path.js";
+import { isChatEntry, MAX_ENTRY_TEXT } from "../../src/host/chat/chat-dto.js";
+import { CHAT_WINDOW, ChatPath, type ChatPathSource, type ChatWindowLimits } from "../../src/host/chat/chat-path.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
 import { ChatModel } from "../../webview/chat/chat-model.js";
 import { createHarness, ofType } from "./controller-harness.js";

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { emptyUsage, type AssistantMessage } from "../../src/core/messages.js";
-import { ChatSync } from "../../src/host/chat-sync.js";
+import { ChatSync } from "../../src/host/chat/chat-sync.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
 
 const reply = (text: string): AssistantMessage => ({

@@ -8,7 +8,7 @@ import { describe, test } from "node:test";
 import { emptyUsage, type AssistantMessage } from "../../src/core/messages.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import type { TodoItem } from "../../src/core/tools/todo-list.js";
-import { ChatSync } from "../../src/host/chat-sync.js";
+import { ChatSync } from "../../src/host/chat/chat-sync.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
 import { ChatModel } from "../../webview/chat/chat-model.js";
 import { toolResult, user } from "../util/session-builder.js";

@@ -10,7 +10,7 @@ import { after, afterEach, before, beforeEach, describe, it } from "node:test";
 import { CHECKPOINT_ENTRY_TYPE } from "../../src/core/checkpoints/index.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { createWorkspaceTools } from "../../src/core/tools/index.js";
-import { CANNOT_FOLLOW, CheckpointService, checkpointFolders } from "../../src/host/checkpoint-service.js";
+import { CANNOT_FOLLOW, CheckpointService, checkpointFolders } from "../../src/host/checkpoints/checkpoint-service.js";
 import { decodeRows } from "../../src/core/rows/row-columns.js";
 import { envWithoutGit, tempWorkspace, writeFiles } from "../core/checkpoints/helpers.js";
 import { startFakeOpenAI, type FakeServer } from "../util/fake-openai-server.js";

@@ -21,7 +21,7 @@ import {
   type FilesFollow,
   type NavigateMode,
   type NavigateOutcome,
-} from "../../src/host/navigate-flow.js";
+} from "../../src/host/tree/navigate-flow.js";
 import { FakeNavigateUi } from "./fake-navigate-ui.js";
 
 /** The built session and everything around it; `cleanup()` removes the temp folders. */

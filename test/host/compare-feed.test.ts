@@ -7,7 +7,7 @@ import { test } from "node:test";
 import { BranchComparison } from "../../src/core/compare/compare-branches.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { CompareFeed, type CompareFilesHost } from "../../src/host/compare/compare-feed.js";
-import { validateCompareMessage } from "../../src/host/protocol-validation.js";
+import { validateCompareMessage } from "../../src/host/views/protocol-validation.js";
 import type { HostToCompare } from "../../src/shared/protocol.js";
 import { assistant, user } from "../util/session-builder.js";
 

@@ -10,8 +10,8 @@ import {
 } from "../../src/core/import/index.js";
 import type { AnySessionInfo } from "../../src/core/import/index.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
-import { looksLikeClaudeTranscript, planContinue, readOnlyReason } from "../../src/host/continue-plan.js";
-import { anySessionRows, piFolderRows } from "../../src/host/pick-items.js";
+import { looksLikeClaudeTranscript, planContinue, readOnlyReason } from "../../src/host/session/continue-plan.js";
+import { anySessionRows, piFolderRows } from "../../src/host/common/pick-items.js";
 import { createHarness, ofType } from "./controller-harness.js";
 import { tempDir } from "../util/temp-dir.js";
 

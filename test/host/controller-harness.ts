@@ -4,9 +4,9 @@ import { plainModels } from "../util/test-models.js";
 import type { ThinkingLevel } from "../../src/core/providers/types.js";
 import type { SessionManager } from "../../src/core/session/session-manager.js";
 import type { AgentTool, AgentToolSource } from "../../src/core/tools/types.js";
-import { HookRegistry } from "../../src/host/hook-registry.js";
-import { SessionController } from "../../src/host/session-controller.js";
-import type { AutoApprove } from "../../src/host/tool-approval.js";
+import { HookRegistry } from "../../src/host/hooks/hook-registry.js";
+import { SessionController } from "../../src/host/session/session-controller.js";
+import type { AutoApprove } from "../../src/host/tools/tool-approval.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
 
 /** Options of the harness. */

@@ -12,7 +12,7 @@ import { isConversationKind } from "../../src/core/session/entry-kinds.js";
 import { serializeMessage } from "../../src/core/summary/serialize.js";
 import type { AgentMessage } from "../../src/core/messages.js";
 import type { SessionEntry } from "../../src/core/session/types.js";
-import { entryFullText, entryToChat } from "../../src/host/chat-dto.js";
+import { entryFullText, entryToChat } from "../../src/host/chat/chat-dto.js";
 
 const TS = "2026-01-05T09:00:04.000Z";
 

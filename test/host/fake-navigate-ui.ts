@@ -1,5 +1,5 @@
 /** A scripted NavigateUi for host tests: records what was shown and answers from a script. */
-import type { NavigateUi, SummaryChoice } from "../../src/host/navigate-flow.js";
+import type { NavigateUi, SummaryChoice } from "../../src/host/tree/navigate-flow.js";
 import { FakeChoiceUi, type FakeChoiceScript } from "./fake-ui-record.js";
 
 /** Script for one run. */

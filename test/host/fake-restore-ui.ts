@@ -1,6 +1,11 @@
 /** A scripted RestoreUi for host tests: answers from a script, keeps "editors" in memory, records what was shown. */
 import fs from "node:fs";
-import type { DirtyAnswer, RestoreAnswer, RestoreQuestion, RestoreUi } from "../../src/host/file-restore.js";
+import type {
+  DirtyAnswer,
+  RestoreAnswer,
+  RestoreQuestion,
+  RestoreUi,
+} from "../../src/host/checkpoints/file-restore.js";
 import { FakeUiRecord } from "./fake-ui-record.js";
 
 /** Script for one run. */

@@ -7,14 +7,19 @@ import path from "node:path";
 import { afterEach, describe, it } from "node:test";
 import type { RestorePlan } from "../../src/core/checkpoints/index.js";
 import { FilesLock } from "../../src/host/common/files-lock.js";
-import { MAX_LISTED_LINES, restoreFilesTo, restoreQuestion, undoFileRestore } from "../../src/host/file-restore.js";
+import {
+  MAX_LISTED_LINES,
+  restoreFilesTo,
+  restoreQuestion,
+  undoFileRestore,
+} from "../../src/host/checkpoints/file-restore.js";
 import {
   CHECKPOINT_SCHEME,
   checkpointDocumentText,
   checkpointUriParts,
   parseCheckpointUri,
   turnChanges,
-} from "../../src/host/turn-changes.js";
+} from "../../src/host/checkpoints/turn-changes.js";
 import { checkpointSession, type CheckpointSession } from "./checkpoint-session.js";
 import { FakeRestoreUi } from "./fake-restore-ui.js";
 

@@ -4,10 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
-import type { RestoreAnswer, RestoreQuestion } from "../../src/host/file-restore.js";
-import { restoreFilesTo, undoFileRestore } from "../../src/host/file-restore.js";
+import type { RestoreAnswer, RestoreQuestion } from "../../src/host/checkpoints/file-restore.js";
+import { restoreFilesTo, undoFileRestore } from "../../src/host/checkpoints/file-restore.js";
 import { FilesLock } from "../../src/host/common/files-lock.js";
-import { RestoreOnSwitch } from "../../src/host/restore-on-switch.js";
+import { RestoreOnSwitch } from "../../src/host/checkpoints/restore-on-switch.js";
 import { checkpointSession, switchBranch, type CheckpointSession } from "./checkpoint-session.js";
 import { FakeRestoreUi } from "./fake-restore-ui.js";
 

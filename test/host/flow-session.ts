@@ -5,7 +5,7 @@
 import type { AgentSession, AgentSessionOptions } from "../../src/core/agent/agent-session.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import type { ConclusionsTarget } from "../../src/host/compare/bring-flow.js";
-import type { TreeNavigator } from "../../src/host/navigate-flow.js";
+import type { TreeNavigator } from "../../src/host/tree/navigate-flow.js";
 import { newAgent } from "../core/agent/helpers.js";
 import { assistant, user } from "../util/session-builder.js";
 

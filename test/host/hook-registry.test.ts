@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { HookAPI } from "../../src/core/hooks/types.js";
-import { HookRegistry, NoSessionError } from "../../src/host/hook-registry.js";
+import { HookRegistry, NoSessionError } from "../../src/host/hooks/hook-registry.js";
 
 /** A minimal per-session HookAPI that records what was registered on it. */
 class SessionHooks {

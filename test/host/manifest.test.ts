@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { DEFAULT_CHECKPOINT_LIMITS } from "../../src/core/checkpoints/types.js";
-import { COMMAND_IDS, CONTRIBUTED_COMMAND_IDS, KEYBINDING_COMMAND_IDS } from "../../src/host/command-ids.js";
+import { COMMAND_IDS, CONTRIBUTED_COMMAND_IDS, KEYBINDING_COMMAND_IDS } from "../../src/host/common/command-ids.js";
 
 const ROOT = join(__dirname, "..", "..");
 
@@ -125,7 +125,7 @@ describe("package.json", () => {
       assert.ok(existsSync(join(ROOT, container.icon)), `${container.id} icon ${container.icon} missing`);
   });
 
-  it("contributes exactly the commands the host registers (src/host/command-ids.ts) and binds no other", () => {
+  it("contributes exactly the commands the host registers (src/host/common/command-ids.ts) and binds no other", () => {
     const contributed = pkg.contributes.commands.map((c) => c.command);
     assert.deepEqual([...contributed].sort(), [...CONTRIBUTED_COMMAND_IDS].sort());
     const registered = new Set<string>(COMMAND_IDS);

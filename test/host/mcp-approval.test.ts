@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { McpPool } from "../../src/core/mcp/mcp-pool.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
-import { summarizeToolCall, type AutoApprove } from "../../src/host/tool-approval.js";
+import { summarizeToolCall, type AutoApprove } from "../../src/host/tools/tool-approval.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
 import { fixtureConfig } from "../util/mcp-fixture.js";
 import { createHarness, type Harness } from "./controller-harness.js";

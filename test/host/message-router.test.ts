@@ -1,8 +1,8 @@
 /** The router: refusals are logged and go nowhere; valid messages reach the right action. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { routeWebviewMessage, type RouterDeps } from "../../src/host/message-router.js";
-import type { AgentWebviewView } from "../../src/host/webview-view.js";
+import { routeWebviewMessage, type RouterDeps } from "../../src/host/views/message-router.js";
+import type { AgentWebviewView } from "../../src/host/views/webview-view.js";
 
 function setup(opts: { attachOnReady?: boolean; throwing?: boolean } = {}) {
   const calls: string[] = [];

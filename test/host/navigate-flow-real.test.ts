@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ALREADY_HERE, runNavigateFlow } from "../../src/host/navigate-flow.js";
+import { ALREADY_HERE, runNavigateFlow } from "../../src/host/tree/navigate-flow.js";
 import { openAIModel } from "../core/agent/helpers.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
 import { FakeNavigateUi } from "./fake-navigate-ui.js";

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { NavigateTreeOptions, TreeMoveResult } from "../../src/core/agent/navigate-types.js";
-import { ALREADY_HERE, movedMessage, runNavigateFlow, type TreeNavigator } from "../../src/host/navigate-flow.js";
+import { ALREADY_HERE, movedMessage, runNavigateFlow, type TreeNavigator } from "../../src/host/tree/navigate-flow.js";
 import { FakeNavigateUi } from "./fake-navigate-ui.js";
 
 class ScriptedNavigator implements TreeNavigator {

@@ -56,7 +56,7 @@ const ACTION_CLASSES: Record<string, string> = {
 const ALLOWED: Record<string, readonly string[]> = {
   // Archive and delete move the leaf out of the branch first, asking where: part of the archive's own operation,
   // whose guards found nothing at work in the branch (BRANCH needs).
-  "src/host/archive-actions.ts": ["HostActions.navigate"],
+  "src/host/archive/archive-actions.ts": ["HostActions.navigate"],
 };
 
 /** `Class.method` of every action the table runs (`run`): the table over proxies that record what it touches. */
@@ -186,5 +186,9 @@ test("one busy: the host keeps no busy flag or list of running work of its own; 
     };
     visit(sf);
   }
-  assert.deepEqual([...new Set(reads)], ["src/host/session-controller.ts"], "the guards read busyAt, not a flag");
+  assert.deepEqual(
+    [...new Set(reads)],
+    ["src/host/session/session-controller.ts"],
+    "the guards read busyAt, not a flag",
+  );
 });

@@ -7,15 +7,15 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { CONTRIBUTED_COMMAND_IDS, type CommandId } from "../../src/host/command-ids.js";
-import { routeWebviewMessage, type RouterDeps } from "../../src/host/message-router.js";
+import { CONTRIBUTED_COMMAND_IDS, type CommandId } from "../../src/host/common/command-ids.js";
+import { routeWebviewMessage, type RouterDeps } from "../../src/host/views/message-router.js";
 import type { SessionWork } from "../../src/core/agent/session-runs.js";
 import { FilesLock } from "../../src/host/common/files-lock.js";
 import { NO_SESSION_TEXT, STREAMING_TEXT } from "../../src/host/common/guard-texts.js";
 import { hostOperations, type OperationActions } from "../../src/host/operations/host-operations.js";
 import type { GuardState } from "../../src/host/operations/operation-guards.js";
 import { Operations } from "../../src/host/operations/operations.js";
-import type { AgentWebviewView } from "../../src/host/webview-view.js";
+import type { AgentWebviewView } from "../../src/host/views/webview-view.js";
 import { TREE_KEY_COMMANDS } from "../../src/shared/protocol.js";
 
 interface Manifest {

@@ -1,12 +1,12 @@
 /**
- * The pending edit reviews (src/host/pending-reviews.ts) and their documents' URIs: a provider that repeats a tool
+ * The pending edit reviews (src/host/review/pending-reviews.ts) and their documents' URIs: a provider that repeats a tool
  * call id, or a call reviewed again after its file changed, gets a review of its own under a new URI (VS Code keeps
  * a document it showed under its URI: a reused one would show the old diff), and an old diff answers nothing.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseReviewUri, reviewUriParts } from "../../src/host/edit-review-uri.js";
-import { PendingReviews } from "../../src/host/pending-reviews.js";
+import { parseReviewUri, reviewUriParts } from "../../src/host/review/edit-review-uri.js";
+import { PendingReviews } from "../../src/host/review/pending-reviews.js";
 
 test("a repeated tool call id gets a review of its own, under distinct URIs; the old one resolves to nothing", () => {
   const reviews = new PendingReviews<string>();

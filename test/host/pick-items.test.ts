@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { anySessionRows, formatSize, nodeRows, sessionRows } from "../../src/host/pick-items.js";
+import { anySessionRows, formatSize, nodeRows, sessionRows } from "../../src/host/common/pick-items.js";
 import type { AnySessionInfo } from "../../src/core/import/session-sources.js";
 import { modelKey, parseModelKey, pickDefaultModel, usableModels } from "../../src/host/models/model-choice.js";
 import { treeRowOf } from "../../src/core/rows/tree-row.js";

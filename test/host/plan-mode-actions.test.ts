@@ -1,5 +1,5 @@
 /**
- * Toggle Plan Mode, `/plan <task>` and Approve Plan through the host (src/host/plan-mode-actions.ts): the chat's
+ * Toggle Plan Mode, `/plan <task>` and Approve Plan through the host (src/host/chat/plan-mode-actions.ts): the chat's
  * snapshot says plan mode is on for the branch that has it, and Approve Plan sends the carry-out message with all tools.
  */
 import assert from "node:assert/strict";
@@ -7,7 +7,7 @@ import { describe, test } from "node:test";
 import { CARRY_OUT_PLAN_TEXT } from "../../src/core/agent/plan-mode.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import type { AgentTool } from "../../src/core/tools/types.js";
-import { PLAN_MODE_OFF_TEXT, PLAN_MODE_ON_TEXT, PlanModeActions } from "../../src/host/plan-mode-actions.js";
+import { PLAN_MODE_OFF_TEXT, PLAN_MODE_ON_TEXT, PlanModeActions } from "../../src/host/chat/plan-mode-actions.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
 import { user } from "../util/session-builder.js";
 import { createHarness, ofType, type Harness } from "./controller-harness.js";

@@ -8,7 +8,7 @@ import {
   validateWebviewMessage,
   WEBVIEW_PARSERS,
   type MessageParsers,
-} from "../../src/host/protocol-validation.js";
+} from "../../src/host/views/protocol-validation.js";
 import {
   MAX_WEBVIEW_TEXT,
   TREE_KEY_COMMANDS,

@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { QueuedKind } from "../../src/core/agent/prompt-queue.js";
-import { followRunInput } from "../../src/host/run-input-sync.js";
-import { ApprovalBroker } from "../../src/host/tool-approval.js";
+import { followRunInput } from "../../src/host/chat/run-input-sync.js";
+import { ApprovalBroker } from "../../src/host/tools/tool-approval.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
 import { gateTool, newAgent, openAIModel } from "../core/agent/helpers.js";
 import { tempDirPerTest } from "../util/temp-dir.js";

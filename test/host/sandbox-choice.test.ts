@@ -1,5 +1,5 @@
 /**
- * Where `bash` runs and what a branch's approval says about it (src/host/sandbox-choice.ts): sandboxed branches
+ * Where `bash` runs and what a branch's approval says about it (src/host/tools/sandbox-choice.ts): sandboxed branches
  * say so; without a sandbox (none on the machine, or turned off) the question says plainly that the command can
  * reach the rest of the machine; MCP tools say they run in their server's process, outside the copy. The settings
  * default to the safe side: branches sandboxed, no network, the main agent as it is; the main agent's sandbox
@@ -14,8 +14,8 @@ import {
   branchBashPlace,
   mainBashSandbox,
   parseSandboxSettings,
-} from "../../src/host/sandbox-choice.js";
-import { summarizeToolCall } from "../../src/host/tool-approval.js";
+} from "../../src/host/tools/sandbox-choice.js";
+import { summarizeToolCall } from "../../src/host/tools/tool-approval.js";
 
 const UNSET = { branches: undefined, mainAgent: undefined, allowNetwork: undefined, readOnlyPaths: undefined };
 const DEFAULTS = parseSandboxSettings(UNSET);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { SessionSearchHit } from "../../src/core/search/types.js";
-import { branchName, searchHitRow, searchTitle } from "../../src/host/search-items.js";
+import { branchName, searchHitRow, searchTitle } from "../../src/host/search/search-items.js";
 
 const hit = (extra: Partial<SessionSearchHit> = {}): SessionSearchHit => ({
   path: "/h/.pi/agent/sessions/--w--/s.jsonl",

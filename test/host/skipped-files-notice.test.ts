@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { MAX_NAMED_IN_CHAT, SkippedFilesNotice } from "../../src/host/skipped-files-notice.js";
+import { MAX_NAMED_IN_CHAT, SkippedFilesNotice } from "../../src/host/prompt/skipped-files-notice.js";
 
 function recorder(): { chat: [string, string][]; log: [string, string][]; notice: SkippedFilesNotice } {
   const chat: [string, string][] = [];

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { SessionWork } from "../../src/core/agent/session-runs.js";
 import { SLASH_COMMANDS, slashCommandContext } from "../../src/host/chat-input/slash-commands.js";
-import type { CommandId } from "../../src/host/command-ids.js";
+import type { CommandId } from "../../src/host/common/command-ids.js";
 import { FilesLock } from "../../src/host/common/files-lock.js";
 import { hostOperations, type OperationActions } from "../../src/host/operations/host-operations.js";
 import type { GuardState } from "../../src/host/operations/operation-guards.js";

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
 import ts from "typescript";
-import { showStatus, statusView, type StatusView } from "../../src/host/status-place.js";
+import { showStatus, statusView, type StatusView } from "../../src/host/views/status-place.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -33,8 +33,8 @@ test("the chat hidden: the tree shows it; neither on screen: no view does", () =
 
 /** Files that make a `{ type: "status" }` message, and the one view each speaks to. */
 const ALLOWED: Readonly<Record<string, string>> = {
-  "src/host/status-place.ts": "the Notifier's status line: one view, the chat else the tree",
-  "src/host/chat-sync.ts": "the chat's own run (compaction, retries, run errors), in the chat that shows it",
+  "src/host/views/status-place.ts": "the Notifier's status line: one view, the chat else the tree",
+  "src/host/chat/chat-sync.ts": "the chat's own run (compaction, retries, run errors), in the chat that shows it",
   "src/host/chat-input/chat-input-setup.ts": "the chat input's completions, in the chat",
   "src/host/extension.ts": "the instruction files' notice (skipped, unreadable), in the chat",
   "src/host/compare/compare-feed.ts": "a compare panel's own failure, in that panel",

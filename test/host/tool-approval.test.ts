@@ -1,6 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ApprovalBroker, parseAutoApprove, summarizeToolCall, type AutoApprove } from "../../src/host/tool-approval.js";
+import {
+  ApprovalBroker,
+  parseAutoApprove,
+  summarizeToolCall,
+  type AutoApprove,
+} from "../../src/host/tools/tool-approval.js";
 
 /** The policy asks after reading the rules (async): wait until the question is there. */
 async function until(cond: () => boolean): Promise<void> {

@@ -10,8 +10,8 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import type { FetchTarget } from "../../src/core/tools/web/fetch-target.js";
 import type { ToolApprovalRequest } from "../../src/core/tools/types.js";
-import { ApprovalBroker, type ApprovalOffer, type AutoApprove } from "../../src/host/tool-approval.js";
-import { SETTING_SOURCE, WorkspaceToolRules, type RulesSettingValue } from "../../src/host/tool-rules.js";
+import { ApprovalBroker, type ApprovalOffer, type AutoApprove } from "../../src/host/tools/tool-approval.js";
+import { SETTING_SOURCE, WorkspaceToolRules, type RulesSettingValue } from "../../src/host/tools/tool-rules.js";
 import { tempDirPerTest } from "../util/temp-dir.js";
 
 async function until(cond: () => boolean): Promise<void> {

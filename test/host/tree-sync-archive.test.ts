@@ -7,7 +7,7 @@ import { test } from "node:test";
 import { SessionManager } from "../../src/core/index.js";
 import { decodeRows } from "../../src/core/rows/row-columns.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
-import { TreeSync } from "../../src/host/tree-sync.js";
+import { TreeSync } from "../../src/host/tree/tree-sync.js";
 
 function session(): { sm: SessionManager; a: string; side: string; main: string } {
   const sm = SessionManager.inMemory("/p");

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import type { SessionManager } from "../../src/core/index.js";
 import { decodeRows } from "../../src/core/rows/row-columns.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
-import { labelChangeOf, TreeSync } from "../../src/host/tree-sync.js";
+import { labelChangeOf, TreeSync } from "../../src/host/tree/tree-sync.js";
 import { BRANCH_CHECK_TYPE } from "../../src/core/parallel/branch-check.js";
 import { parserSession } from "./flow-session.js";
 

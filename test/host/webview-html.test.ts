@@ -6,7 +6,7 @@ import {
   buildWebviewHtml,
   contentSecurityPolicy,
   makeNonce,
-} from "../../src/host/webview-html.js";
+} from "../../src/host/views/webview-html.js";
 
 const csp = "https://file+.vscode-resource.vscode-cdn.net";
 

@@ -1,11 +1,11 @@
 /**
- * The blank-view recovery policy (src/host/webview-ready-watchdog.ts) with mock timers: when a view is
+ * The blank-view recovery policy (src/host/views/webview-ready-watchdog.ts) with mock timers: when a view is
  * re-created, how often, one view at a time, and when it gives up. The end-to-end side (a real code-server
  * whose views race on their service worker) is test/e2e/webview-reload.test.ts.
  */
 import assert from "node:assert/strict";
 import { beforeEach, describe, it, mock } from "node:test";
-import { OneAtATime, ReadyWatchdog } from "../../src/host/webview-ready-watchdog.js";
+import { OneAtATime, ReadyWatchdog } from "../../src/host/views/webview-ready-watchdog.js";
 
 const TIMEOUT = 1000;
 const MAX = 3;

@@ -2,9 +2,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { HookRegistry } from "../../src/host/hook-registry.js";
-import { HOOKS_DIR, loadWorkspaceHooks } from "../../src/host/workspace-hooks.js";
-import { loadIssuesMessage } from "../../src/host/load-issues.js";
+import { HookRegistry } from "../../src/host/hooks/hook-registry.js";
+import { HOOKS_DIR, loadWorkspaceHooks } from "../../src/host/hooks/workspace-hooks.js";
+import { loadIssuesMessage } from "../../src/host/session/load-issues.js";
 import { tempDir } from "../util/temp-dir.js";
 
 function workspace(files: Record<string, string>): string {

@@ -50,7 +50,7 @@ export async function openWorkbench(page: Page, url: string): Promise<void> {
 /**
  * Reloads the window ("Developer: Reload Window" as far as the extension can tell: a new extension host and
  * new webviews), like a user's reload. Both Agent views start again together, which on code-server can leave
- * one blank until the extension re-creates it (src/host/webview-ready-watchdog.ts): callers wait for the
+ * one blank until the extension re-creates it (src/host/views/webview-ready-watchdog.ts): callers wait for the
  * views with bounds that allow for that.
  */
 export async function reloadWorkbench(page: Page, url: string): Promise<void> {

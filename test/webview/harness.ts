@@ -468,7 +468,7 @@ export async function openTreeBenchmark(
   const browser = await launchBrowser();
   try {
     const view = await openView(browser, server, { view: "tree", width: opts.width, height: opts.height });
-    // Encoded here, before timing: the host builds these columns from its store (src/host/tree-sync.ts).
+    // Encoded here, before timing: the host builds these columns from its store (src/host/tree/tree-sync.ts).
     const rows = encodeTreeRows(nodes);
     const first = await measureSnapshot(view, { type: "tree/snapshot", sessionId: "bench", rows, leafId });
     return {

@@ -16,7 +16,7 @@ import { buildExportData } from "../../src/core/export/build-export-data.js";
 import { writeSessionHtml } from "../../src/core/export/export-session.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { branchPickRows } from "../../src/host/compare/compare-picks.js";
-import { nodeRows } from "../../src/host/pick-items.js";
+import { nodeRows } from "../../src/host/common/pick-items.js";
 import { computeVisibility } from "../../webview/tree/tree-filter.js";
 import { flatten } from "../../webview/tree/tree-flatten.js";
 import { TreeIndex } from "../../webview/tree/tree-index.js";

@@ -1,7 +1,7 @@
 /**
  * The tree keeps the active row in view while the leaf moves, in real Chromium: a reply appended, a queued message
  * delivered, a branch switch (with and without a summary), a compaction and Adopt This Branch, each as the host's
- * tree sync (src/host/tree-sync.ts) posts it for a real SessionManager. It scrolls only as far as needed, never
+ * tree sync (src/host/tree/tree-sync.ts) posts it for a real SessionManager. It scrolls only as far as needed, never
  * while the pointer is over the rows (they must not move under it), and not when the user has just scrolled the
  * active row out of view: then the "active" control and Shift+A bring it back.
  */
@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { SessionManager } from "../../src/core/session/session-manager.js";
 import { SessionManager as Sessions } from "../../src/core/session/session-manager.js";
-import { TreeSync } from "../../src/host/tree-sync.js";
+import { TreeSync } from "../../src/host/tree/tree-sync.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
 import { FOLLOW_HOLD_MS } from "../../webview/tree/tree-follow.js";
 import { assistant, toolResult, user } from "../util/session-builder.js";

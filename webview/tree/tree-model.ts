@@ -1,7 +1,7 @@
 /**
  * View state of the tree outside Preact: index, filter, search, folds, selection and the flattened rows.
  * Components read it and call `changed()` subscribers; nothing here touches the DOM. Whether archived branches
- * show is the host's (src/host/archived-visibility.ts): the model shows what the host's messages say and asks
+ * show is the host's (src/host/archive/archived-visibility.ts): the model shows what the host's messages say and asks
  * the host to change it.
  */
 import type { HostToWebview, RunningBranchDto, TreeFilter, WebviewToHost } from "../../src/shared/protocol.js";

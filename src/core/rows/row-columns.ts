@@ -232,7 +232,7 @@ const ROW_EXTRAS: RowExtras<TreeRow> = {
 
 /**
  * Encode a session's envelopes (the host's snapshot), labels resolved through `getLabel`, badges from
- * `changedFiles` (src/host/file-counts.ts), check marks from `checks`. No row object is made.
+ * `changedFiles` (src/host/checkpoints/file-counts.ts), check marks from `checks`. No row object is made.
  */
 export function encodeEnvelopes(
   envelopes: readonly EntryEnvelope[],

@@ -66,7 +66,7 @@ export function rowPreview(preview: string): string {
   return preview.length > PREVIEW_CHARS || preview.includes("\n") ? singleLine(preview) : preview;
 }
 
-/** One envelope as a row; `changedFiles` is its badge (src/host/file-counts.ts), `check` its check mark. */
+/** One envelope as a row; `changedFiles` is its badge (src/host/checkpoints/file-counts.ts), `check` its check mark. */
 export function treeRowOf(env: EntryEnvelope, label?: string, changedFiles?: number, check?: RowCheck): TreeRow {
   const row: TreeRow = {
     id: env.id,

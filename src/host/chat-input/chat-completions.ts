@@ -15,7 +15,7 @@ import type { SkillInfo } from "../../core/prompt/prompt-options.js";
 import { SKILL_COMMAND_PREFIX } from "../../core/prompt/skill-command.js";
 import { getAgentDir } from "../../core/session/paths.js";
 import type { CompletionItemDto } from "../../shared/protocol.js";
-import { SkippedFilesNotice } from "../skipped-files-notice.js";
+import { SkippedFilesNotice } from "../prompt/skipped-files-notice.js";
 import { MAX_COMPLETIONS } from "./completion-limits.js";
 import { SLASH_COMMANDS, type SlashCommand } from "./slash-commands.js";
 

@@ -6,7 +6,7 @@
  * feature adds its command here (one row); pi's prompt templates come after these (a template of the same name is
  * shadowed).
  */
-import type { CommandId } from "../command-ids.js";
+import type { CommandId } from "../common/command-ids.js";
 import type { Operations } from "../operations/operations.js";
 
 /** What a built-in command may do. */
@@ -67,7 +67,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: "plan",
     description: "Toggle plan mode: read-only tools, the agent proposes a plan for you to approve",
     argumentHint: "[task]",
-    // With a task: plan mode on, and the task sent (src/host/plan-mode-actions.ts).
+    // With a task: plan mode on, and the task sent (src/host/chat/plan-mode-actions.ts).
     run: (a, c) => (a ? c.runCommand("agentTree.togglePlanMode", a) : c.runCommand("agentTree.togglePlanMode")),
   },
 ];

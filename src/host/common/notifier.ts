@@ -7,7 +7,7 @@
  */
 import * as vscode from "vscode";
 import { errorText } from "../../core/error-text.js";
-import { showStatus, type StatusView } from "../status-place.js";
+import { showStatus, type StatusView } from "../views/status-place.js";
 
 /** How the extension reports (the Notifier below, or a recording fake in tests). */
 export interface Notify {

@@ -11,7 +11,7 @@ import { CheckpointAbortedError } from "../../core/checkpoints/errors.js";
 import { mergeTargetsFor } from "../../core/checkpoints/session-link.js";
 import { CONFLICT_OUTCOMES, type MergedFile, type MergePlan, type MergeResult } from "../../core/checkpoints/types.js";
 import type { FolderMergeTarget } from "../../core/checkpoints/workspace-checkpoints.js";
-import { MAX_LISTED_LINES, runRestore, type FileRestoreDeps, type RestoreRun } from "../file-restore.js";
+import { MAX_LISTED_LINES, runRestore, type FileRestoreDeps, type RestoreRun } from "../checkpoints/file-restore.js";
 import { errorText } from "../../core/error-text.js";
 
 /** What the files part needs: what a file restore needs (the files lock included). */

@@ -11,7 +11,7 @@
  */
 import type { BringConclusionsOptions, BringConclusionsResult } from "../../core/agent/navigate-types.js";
 import type { MergeResult } from "../../core/checkpoints/types.js";
-import { failedMessage, withFilesLock, type RestoreRun } from "../file-restore.js";
+import { failedMessage, withFilesLock, type RestoreRun } from "../checkpoints/file-restore.js";
 import {
   bringFilesQuestion,
   broughtFilesMessage,
@@ -25,7 +25,7 @@ import {
   type PlannedBring,
 } from "./bring-files.js";
 import { errorText } from "../../core/error-text.js";
-import { askFocus, NO_FOCUS } from "../navigate-flow.js";
+import { askFocus, NO_FOCUS } from "../tree/navigate-flow.js";
 
 /** The answer to the first question. */
 export type BringChoice = "summarize" | "focus";

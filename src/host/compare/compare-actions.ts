@@ -6,14 +6,14 @@
 import { treeRows } from "../../core/rows/tree-row.js";
 import * as vscode from "vscode";
 import type { Notify } from "../common/notifier.js";
-import type { CheckpointActions } from "../checkpoint-actions.js";
-import type { SessionController } from "../session-controller.js";
-import type { AgentWebviewView } from "../webview-view.js";
+import type { CheckpointActions } from "../checkpoints/checkpoint-actions.js";
+import type { SessionController } from "../session/session-controller.js";
+import type { AgentWebviewView } from "../views/webview-view.js";
 import { BROUGHT_MESSAGE, runBringFlow } from "./bring-flow.js";
 import { branchPickRows, type BranchPickRow } from "./compare-picks.js";
 import type { ComparePanels } from "./compare-panel.js";
 import { vscodeBringUi } from "./vscode-bring-ui.js";
-import { pickValue, type ValueItem } from "../pick-value.js";
+import { pickValue, type ValueItem } from "../common/pick-value.js";
 
 /** What the compare actions need. */
 export interface CompareActionDeps {

@@ -11,7 +11,7 @@ import { findCheckpointForEntry, type CheckpointSessionView } from "../../core/c
 import type { FileChange } from "../../core/checkpoints/types.js";
 import type { WorkspaceCheckpoints } from "../../core/checkpoints/workspace-checkpoints.js";
 import type { CompareFileChange } from "../../core/compare/compare-types.js";
-import type { CheckpointFileRef } from "../turn-changes.js";
+import type { CheckpointFileRef } from "../checkpoints/turn-changes.js";
 import type { CompareFilesHost } from "./compare-feed.js";
 
 /** One file that differs between the two nodes, with the checkpoint of each side. */

@@ -6,9 +6,9 @@
 import * as vscode from "vscode";
 import type { CheckpointSessionView } from "../../core/checkpoints/session-link.js";
 import { BranchComparison, type CompareSource } from "../../core/compare/compare-branches.js";
-import { validateCompareMessage } from "../protocol-validation.js";
+import { validateCompareMessage } from "../views/protocol-validation.js";
 import { singleLine } from "../../core/rows/tree-row.js";
-import { buildWebviewHtml, COMPARE_ASSETS, makeNonce } from "../webview-html.js";
+import { buildWebviewHtml, COMPARE_ASSETS, makeNonce } from "../views/webview-html.js";
 import { CompareFeed, type CompareFilesHost } from "./compare-feed.js";
 
 /** The session a comparison reads (SessionManager has all of it; the checkpoint lookups need `getChildIds`). */

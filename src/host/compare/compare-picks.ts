@@ -5,7 +5,7 @@
  */
 import { singleLine, type TreeRow } from "../../core/rows/tree-row.js";
 import { timeOf } from "../../core/session/tree-shape.js";
-import { isBookkeepingChild, nodeRows, pickerText, type PickRow } from "../pick-items.js";
+import { isBookkeepingChild, nodeRows, pickerText, type PickRow } from "../common/pick-items.js";
 
 /** A row of the branch picker, or a separator line above a group. */
 export type BranchPickRow = PickRow<string> | { separator: string };

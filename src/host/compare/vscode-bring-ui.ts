@@ -4,7 +4,7 @@
  * message after the files came along is the checkpoint actions' (it offers Undo File Restore and the conflicts).
  */
 import * as vscode from "vscode";
-import { inputSummaryFocus, vscodeNavigateUi } from "../vscode-navigate-ui.js";
+import { inputSummaryFocus, vscodeNavigateUi } from "../tree/vscode-navigate-ui.js";
 import { BRING_FILES_TITLE, type BringFilesQuestion, type BroughtConflict } from "./bring-files.js";
 import type { BringChoice, BringUi } from "./bring-flow.js";
 

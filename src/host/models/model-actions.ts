@@ -9,7 +9,7 @@ import type { ModelRegistry } from "../../core/providers/model-registry.js";
 import { THINKING_LEVEL_DESCRIPTIONS } from "../../core/providers/thinking-levels.js";
 import type { ThinkingLevel } from "../../core/providers/types.js";
 import type { Notify } from "../common/notifier.js";
-import type { SessionController } from "../session-controller.js";
+import type { SessionController } from "../session/session-controller.js";
 import type { CredentialActions } from "./credential-actions.js";
 import { modelKey } from "./model-choice.js";
 import { nextInShortList } from "./next-model.js";

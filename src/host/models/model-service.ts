@@ -20,7 +20,7 @@ import {
 import { resolveModelScope, type ScopedModel } from "../../core/providers/model-scope.js";
 import { getAgentDir } from "../../core/session/paths.js";
 import { errorText } from "../../core/error-text.js";
-import { customModelsSetting, vsCodeModelSettings } from "../settings.js";
+import { customModelsSetting, vsCodeModelSettings } from "../common/settings.js";
 import { LayeredCredentialStore } from "./layered-credential-store.js";
 import { lmApiOf } from "./lm-messages.js";
 import { LmModels, type LmSource } from "./lm-models.js";

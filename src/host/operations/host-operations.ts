@@ -4,15 +4,15 @@
  * first. A new operation is one line here plus its command id (command-ids.ts) and package.json entry. Pure: the
  * actions come in as interfaces (type imports only), so a test can run the table with recording fakes.
  */
-import type { HostActions } from "../actions.js";
-import type { ArchiveActions } from "../archive-actions.js";
-import type { CheckpointActions } from "../checkpoint-actions.js";
+import type { HostActions } from "../tree/actions.js";
+import type { ArchiveActions } from "../archive/archive-actions.js";
+import type { CheckpointActions } from "../checkpoints/checkpoint-actions.js";
 import type { CompareActions } from "../compare/compare-actions.js";
-import type { ExportActions } from "../export-actions.js";
+import type { ExportActions } from "../export/export-actions.js";
 import type { BranchChecks } from "../parallel/branch-checks.js";
 import type { BranchWatch } from "../parallel/branch-watch.js";
 import type { ParallelActions } from "../parallel/parallel-actions.js";
-import type { SystemPromptDocuments } from "../system-prompt-document.js";
+import type { SystemPromptDocuments } from "../prompt/system-prompt-document.js";
 import type { OperationNeed } from "./operation-guards.js";
 import type { OperationSpec } from "./operations.js";
 

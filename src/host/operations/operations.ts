@@ -7,9 +7,9 @@
  * the operation — after the picker, when the operation asks for its entry — and the operation reports its own outcome
  * through the Notifier. Pure: no `vscode` import.
  */
-import type { CommandId } from "../command-ids.js";
+import type { CommandId } from "../common/command-ids.js";
 import type { Notify } from "../common/notifier.js";
-import { parseEntryContextArg } from "../protocol-validation.js";
+import { parseEntryContextArg } from "../views/protocol-validation.js";
 import { refusal, sayRefusal, type GuardState, type OperationNeed } from "./operation-guards.js";
 
 /**

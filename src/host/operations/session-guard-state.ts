@@ -1,6 +1,6 @@
 /** The guards' view of the window (operation-guards.ts), read from the session controller. Pure: no `vscode` import. */
 import type { FilesLock } from "../common/files-lock.js";
-import type { SessionController } from "../session-controller.js";
+import type { SessionController } from "../session/session-controller.js";
 import type { GuardState } from "./operation-guards.js";
 
 /**

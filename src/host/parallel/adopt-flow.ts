@@ -5,8 +5,8 @@
  * agrees; then run like that merge (the files lock, unsaved editors, all or nothing, Undo File Restore). Nothing is
  * written before the answer. Pure: the editor comes in as an AdoptUi.
  */
-import type { RestoreUi } from "../file-restore.js";
-import { failedMessage, withFilesLock } from "../file-restore.js";
+import type { RestoreUi } from "../checkpoints/file-restore.js";
+import { failedMessage, withFilesLock } from "../checkpoints/file-restore.js";
 import {
   bringFilesQuestion,
   broughtFilesMessage,

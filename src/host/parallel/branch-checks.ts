@@ -23,12 +23,12 @@ import {
 import type { Exploration } from "../../core/parallel/explore.js";
 import type { SessionManager } from "../../core/session/session-manager.js";
 import { findSandbox } from "../../core/tools/sandbox.js";
-import type { CheckpointService } from "../checkpoint-service.js";
+import type { CheckpointService } from "../checkpoints/checkpoint-service.js";
 import { NO_SESSION_TEXT } from "../common/guard-texts.js";
 import type { Notify } from "../common/notifier.js";
-import { branchBashPlace } from "../sandbox-choice.js";
-import type { SessionController } from "../session-controller.js";
-import { sandboxSettings } from "../settings.js";
+import { branchBashPlace } from "../tools/sandbox-choice.js";
+import type { SessionController } from "../session/session-controller.js";
+import { sandboxSettings } from "../common/settings.js";
 import { branchRunOf, newestEntryOf } from "./branch-lookup.js";
 import { exploreSummaryHtml, type RankedSummaryBranch, type SummaryBranch } from "./explore-summary.js";
 

@@ -10,9 +10,9 @@ import type { SessionChange } from "../../core/session/types.js";
 import type { SessionManager } from "../../core/session/session-manager.js";
 import type { BranchEvent } from "../../core/parallel/branch-run.js";
 import type { HostToWebview, WatchedBranchDto } from "../../shared/protocol.js";
-import { usageOf } from "../chat-dto.js";
-import { ChatPath } from "../chat-path.js";
-import { ChatSync } from "../chat-sync.js";
+import { usageOf } from "../chat/chat-dto.js";
+import { ChatPath } from "../chat/chat-path.js";
+import { ChatSync } from "../chat/chat-sync.js";
 import type { Notify } from "../common/notifier.js";
 import { newestEntryOf } from "./branch-lookup.js";
 

@@ -27,7 +27,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "src/core/compare/turns.ts": "which entries make a turn of a comparison",
   "src/core/import/claude-messages.ts": "Claude Code's own record types, converted",
   "src/core/summary/extractive.ts": "the model-free summarizer: which messages are requests, work done, failures",
-  "src/host/chat-dto.ts": "which entries are rows of the chat",
+  "src/host/chat/chat-dto.ts": "which entries are rows of the chat",
   "webview/chat/chat-message.tsx": "how the chat lays each role out (its words come with the message)",
   "webview/chat/chat-window.ts": "how tall each role's row is estimated",
   "webview/chat/chat-announcer.ts": "what a screen reader is told as messages arrive",
