@@ -15,6 +15,7 @@ import { ProviderError, classifyFailure, redactSecrets } from "./provider-error.
 import { RequestRecorder } from "./request-recorder.js";
 import { RETRY_DEFAULTS, abortableSleep, retryDelay } from "./retry.js";
 import type { ProviderErrorKind, StreamEvent, StreamRequest } from "./types.js";
+import { emptyUsage } from "../messages.js";
 
 /** What a request needs of its registry. */
 export interface StreamDeps {
@@ -51,14 +52,7 @@ function emptyReply(request: StreamRequest, message: string): AssistantMessage {
     api: request.model.api,
     provider: request.model.provider,
     model: request.model.id,
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
+    usage: emptyUsage(),
     stopReason: "error",
     errorMessage: message,
     timestamp: Date.now(),

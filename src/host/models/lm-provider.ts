@@ -24,6 +24,7 @@ import type { HostProviderOptions } from "../../core/providers/model-registry.js
 import type { ProviderErrorKind } from "../../core/providers/types.js";
 import { toLmRequest, type LmApi } from "./lm-messages.js";
 import { errorText } from "../../core/error-text.js";
+import { emptyUsage } from "../../core/messages.js";
 
 /** The API id of VS Code's models (pi-ai has no such API: the provider below is its only implementation). */
 export const LM_API = "vscode-lm";
@@ -140,14 +141,7 @@ async function run(pi: PiAi, api: LmApi, input: RunInput): Promise<void> {
     api: model.api,
     provider: model.provider,
     model: model.id,
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
+    usage: emptyUsage(),
     stopReason: "stop",
     timestamp: Date.now(),
   };
