@@ -47,7 +47,7 @@ function ask(p: AuthPrompt, options: LoginInteractionOptions): Promise<string> {
   return p.type === "select" ? choose(p, options) : type(p, options);
 }
 
-function whenAborted(signals: (AbortSignal | undefined)[], then: () => void): () => void {
+function whenAborted(signals: readonly (AbortSignal | undefined)[], then: () => void): () => void {
   const live = signals.filter((s): s is AbortSignal => s !== undefined);
   if (live.some((s) => s.aborted)) {
     then();
@@ -59,6 +59,28 @@ function whenAborted(signals: (AbortSignal | undefined)[], then: () => void): ()
   };
 }
 
+/**
+ * One ending for a login question: the first of an answer, a cancel or an abort of `signals` settles it, stops
+ * listening for the aborts and disposes of the box; later ones do nothing.
+ */
+function settleOnce(
+  signals: readonly (AbortSignal | undefined)[],
+  ui: { dispose(): void },
+  reject: (e: unknown) => void,
+): { finish(act: () => void): void; settled(): boolean } {
+  let done = false;
+  let stop = (): void => undefined;
+  const finish = (act: () => void): void => {
+    if (done) return;
+    done = true;
+    stop();
+    act();
+    ui.dispose();
+  };
+  stop = whenAborted(signals, () => finish(() => reject(abortError())));
+  return { finish, settled: () => done };
+}
+
 function type(p: Exclude<AuthPrompt, { type: "select" }>, options: LoginInteractionOptions): Promise<string> {
   return new Promise((resolve, reject) => {
     const box = vscode.window.createInputBox();
@@ -68,16 +90,7 @@ function type(p: Exclude<AuthPrompt, { type: "select" }>, options: LoginInteract
     box.password = p.type === "secret";
     // The user copies a code from the browser: the box must survive the trip.
     box.ignoreFocusOut = true;
-    let settled = false;
-    let stop = (): void => undefined;
-    const finish = (act: () => void): void => {
-      if (settled) return;
-      settled = true;
-      stop();
-      act();
-      box.dispose();
-    };
-    stop = whenAborted([p.signal, options.signal], () => finish(() => reject(abortError())));
+    const { finish, settled } = settleOnce([p.signal, options.signal], box, reject);
     box.onDidChangeValue(() => (box.validationMessage = undefined));
     box.onDidAccept(() => {
       const value = box.value.trim();
@@ -88,7 +101,7 @@ function type(p: Exclude<AuthPrompt, { type: "select" }>, options: LoginInteract
       finish(() => resolve(value));
     });
     box.onDidHide(() => finish(() => reject(new LoginCancelled())));
-    if (!settled) box.show();
+    if (!settled()) box.show();
   });
 }
 
@@ -99,22 +112,13 @@ function choose(p: Extract<AuthPrompt, { type: "select" }>, options: LoginIntera
     pick.placeholder = p.message;
     pick.ignoreFocusOut = true;
     pick.items = p.options.map((o) => ({ label: o.label, description: o.description, id: o.id }));
-    let settled = false;
-    let stop = (): void => undefined;
-    const finish = (act: () => void): void => {
-      if (settled) return;
-      settled = true;
-      stop();
-      act();
-      pick.dispose();
-    };
-    stop = whenAborted([p.signal, options.signal], () => finish(() => reject(abortError())));
+    const { finish, settled } = settleOnce([p.signal, options.signal], pick, reject);
     pick.onDidAccept(() => {
       const picked = pick.selectedItems[0];
       if (picked) finish(() => resolve(picked.id));
     });
     pick.onDidHide(() => finish(() => reject(new LoginCancelled())));
-    if (!settled) pick.show();
+    if (!settled()) pick.show();
   });
 }
 
