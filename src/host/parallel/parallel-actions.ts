@@ -244,7 +244,8 @@ export class ParallelActions {
     // The original path beside the first replay that wrote anything.
     if (first !== undefined && original !== null) this.d.openCompare(original, first);
     const said = plan.messages.map((m) => userText(m)).join("\n\n");
-    this.finished(`Replayed ${n === 1 ? "1 user message" : `${n} user messages`}: ${said}`, branches, REPLAY);
+    const replayed = `Replayed ${n === 1 ? "1 user message" : `${n} user messages`}: ${said}`;
+    this.finished(replayed, branches, REPLAY, original ?? undefined);
   }
 
   /** Ask Aside…: a read-only side question from the leaf, whether or not the main branch runs. */
@@ -525,8 +526,11 @@ export class ParallelActions {
     };
   }
 
-  /** The summary tab and the message after every branch ended. */
-  private finished(prompt: string, branches: SummaryBranch[], feature: string): void {
+  /**
+   * The summary tab and the message after every branch ended; `original` (a replay's: the leaf it replayed) is one
+   * more choice of Compare Two….
+   */
+  private finished(prompt: string, branches: SummaryBranch[], feature: string, original?: string): void {
     const counts = new Map<string, number>();
     for (const b of branches) counts.set(b.outcome.state, (counts.get(b.outcome.state) ?? 0) + 1);
     const text = [...counts].map(([state, n]) => `${n} ${state}`).join(", ");
@@ -542,11 +546,11 @@ export class ParallelActions {
           content: exploreSummaryMarkdown(prompt, branches, feature),
         });
         await vscode.commands.executeCommand("markdown.showPreview", doc.uri);
-      } else if (pick === "Compare Two…") await this.compareTwo(branches);
+      } else if (pick === "Compare Two…") await this.compareTwo(branches, original);
     });
   }
 
-  private async compareTwo(branches: SummaryBranch[]): Promise<void> {
+  private async compareTwo(branches: SummaryBranch[], original?: string): Promise<void> {
     const items = branches
       .filter((b) => b.outcome.tipId)
       .map((b) => ({
@@ -555,6 +559,8 @@ export class ParallelActions {
         detail: firstLines(b.outcome.finalText, 1, 120),
         id: b.outcome.tipId as string,
       }));
+    if (original !== undefined)
+      items.unshift({ label: "Original path", description: "the path replayed", detail: "", id: original });
     const picked = await vscode.window.showQuickPick(items, { title: "Compare two branches", canPickMany: true });
     if (!picked) return;
     if (picked.length !== 2) return this.d.notify.info("Pick exactly two branches to compare.");
