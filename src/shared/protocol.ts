@@ -389,6 +389,7 @@ export const TREE_KEY_COMMANDS = [
   "agentTree.archiveBranch",
   "agentTree.unarchiveBranch",
   "agentTree.deleteBranch",
+  "agentTree.replayWithModel",
 ] as const;
 
 /** A command of `tree/action`. */

@@ -79,6 +79,7 @@ function recordingActions(calls: string[]): OperationActions {
     systemPrompt: { show: rec("showSystemPrompt") },
     parallel: {
       explore: rec("explore"),
+      replay: rec("replay"),
       askAside: rec("askAside"),
       stopBranch: rec("stopBranch"),
       stopAll: rec("stopAll"),
@@ -264,31 +265,42 @@ test("a click on a row moves through the same guards", async () => {
   assert.deepEqual(idle.calls, ['navigate("e1","ask")']);
 });
 
-test("the parallel branches' row actions declare their needs: Adopt This Branch takes the files, Explore does not", async () => {
+test("the parallel branches' row actions declare their needs: Adopt This Branch takes the files, Explore and Replay do not", async () => {
   const restore = restoreRunning();
   const busy = await runOnRow({ files: restore.files }, [
     "agentTree.adoptBranch",
     "agentTree.exploreInParallel",
+    "agentTree.replayWithModel",
     "agentTree.showSystemPrompt",
   ]);
   assert.deepEqual(busy.said, [RESTORE_RUNNING]);
-  assert.deepEqual(busy.ran, ["agentTree.exploreInParallel:e1", "agentTree.showSystemPrompt:e1"]);
+  assert.deepEqual(busy.ran, [
+    "agentTree.exploreInParallel:e1",
+    "agentTree.replayWithModel:e1",
+    "agentTree.showSystemPrompt:e1",
+  ]);
   restore.release();
 
   const streaming = await runOnRow(busyWith(REPLY), [
     "agentTree.adoptBranch",
     "agentTree.exploreInParallel",
+    "agentTree.replayWithModel",
     "agentTree.stopBranch",
   ]);
   assert.deepEqual(streaming.said, [`warn:${STREAMING_TEXT}`]);
-  assert.deepEqual(streaming.ran, ["agentTree.exploreInParallel:e1", "agentTree.stopBranch:e1"]);
+  assert.deepEqual(streaming.ran, [
+    "agentTree.exploreInParallel:e1",
+    "agentTree.replayWithModel:e1",
+    "agentTree.stopBranch:e1",
+  ]);
 
   const readOnly = await runOnRow({ readOnlyReason: () => "This session is open read-only." }, [
     "agentTree.exploreInParallel",
+    "agentTree.replayWithModel",
     "agentTree.adoptBranch",
     "agentTree.archiveOtherBranches",
     "agentTree.showSystemPrompt",
   ]);
-  assert.deepEqual(readOnly.said, Array(3).fill("warn:This session is open read-only."));
+  assert.deepEqual(readOnly.said, Array(4).fill("warn:This session is open read-only."));
   assert.deepEqual(readOnly.ran, ["agentTree.showSystemPrompt:e1"]);
 });

@@ -150,7 +150,7 @@ test("message text is inert in rows and hover text: no elements created, no dial
     assert.deepEqual(vp.dialogs, []);
   }));
 
-test("click and Enter post tree/navigate; Shift+Enter, F2, Shift+L and Ctrl+C post actions", () =>
+test("click and Enter post tree/navigate; Shift+Enter, F2, Shift+L, Shift+R and Ctrl+C post actions", () =>
   withPage(openTree(), async (vp) => {
     await vp.clearPosted();
     await vp.page.click('[role="treeitem"][data-entry-id="u4"]');
@@ -158,12 +158,13 @@ test("click and Enter post tree/navigate; Shift+Enter, F2, Shift+L and Ctrl+C po
     assert.deepEqual(await vp.posted(), [{ type: "tree/navigate", entryId: "u4", mode: "ask" }]);
     assert.equal(await selectedId(vp), "u4");
     await vp.clearPosted();
-    await pressAll(vp, ["ArrowUp", "Enter", "Shift+Enter", "F2", "Shift+L", "Control+c"]);
+    await pressAll(vp, ["ArrowUp", "Enter", "Shift+Enter", "F2", "Shift+L", "Shift+R", "Control+c"]);
     assert.deepEqual(await postedActions(vp), [
       { type: "tree/navigate", entryId: "u3", mode: "ask" },
       { type: "tree/action", command: "agentTree.summarizeAndSwitchHere", entryId: "u3" },
       { type: "tree/action", command: "agentTree.labelEntry", entryId: "u3" },
       { type: "tree/action", command: "agentTree.labelEntry", entryId: "u3" },
+      { type: "tree/action", command: "agentTree.replayWithModel", entryId: "u3" },
       { type: "tree/action", command: "agentTree.copyText", entryId: "u3" },
     ]);
   }));

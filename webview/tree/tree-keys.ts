@@ -148,6 +148,13 @@ export function handleTreeKey(e: KeyboardEvent, ctx: KeyContext): boolean {
         return true;
       }
       break;
+    case "R":
+      // Shift+R: Replay with Model… from the selected row's turn (a lower-case "r" still starts a search).
+      if (e.shiftKey && !e.altKey && sel >= 0) {
+        ctx.post({ type: "tree/action", command: "agentTree.replayWithModel", entryId: model.index.id(sel) });
+        return true;
+      }
+      break;
     case "Escape":
       if (model.query !== "") {
         model.setQuery("");

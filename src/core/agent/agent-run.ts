@@ -14,7 +14,14 @@
  * own path (SystemPromptSync), and its token use and cost. While it runs it is registered with the session's
  * SessionRuns, which answers `busyAt(entryId)` for everyone.
  */
-import { convertToLlm, emptyUsage, type AgentMessage, type AssistantMessage, type Usage } from "../messages.js";
+import {
+  convertToLlm,
+  emptyUsage,
+  type AgentMessage,
+  type AssistantMessage,
+  type Usage,
+  type UserMessage,
+} from "../messages.js";
 import { errorText } from "../error-text.js";
 import type { CheckpointMoment } from "../checkpoints/session-link.js";
 import type { HookMessage } from "../hooks/hook-events.js";
@@ -32,7 +39,7 @@ import type { StreamFn } from "./stream-turn.js";
 import { SystemPromptSync, promptTextOf } from "./system-prompt-sync.js";
 
 /** What a run is for: the leaf's prompt, or a run off the leaf. */
-export type RunKind = "prompt" | "explore" | "aside" | "subagent";
+export type RunKind = "prompt" | "explore" | "replay" | "aside" | "subagent";
 
 /** Where a run is: starting (nothing streamed yet), streaming a reply, running a tool, or how it ended. */
 export type RunState = "starting" | "streaming" | "tool" | "done" | "stopped" | "failed";
@@ -155,6 +162,12 @@ export interface AgentRunOptions {
   checkpoints?: RunCheckpoints;
   /** Aborting it stops the run (as `stop()`); its reason is the run's signal's. */
   signal?: AbortSignal;
+  /**
+   * Off the leaf: user messages sent after its first, one at a time, each when the turn before it ended (the model
+   * answered without tool calls), as the leaf's queued follow-ups are (a replayed path, replay.ts). A turn that fails
+   * or is stopped sends none of the rest.
+   */
+  followUps?: readonly UserMessage["content"][];
   /** Every event of the run. */
   onEvent?: (event: RunEvent) => void;
   /**
@@ -219,6 +232,8 @@ export class AgentRun {
   private tokensNow = 0;
   private filesMayHaveChanged = false;
   private runTools: readonly AgentTool[] = [];
+  /** Off the leaf: the follow-ups not sent yet (AgentRunOptions.followUps). */
+  private readonly followUps: UserMessage["content"][];
   private work: WorkHandle | undefined;
   private result: Promise<RunResult> | undefined;
 
@@ -232,8 +247,11 @@ export class AgentRun {
     this.cwd = options.cwd;
     this.parentId = options.parentId;
     this.tip = options.parentId ?? null;
+    this.followUps = [...(options.followUps ?? [])];
     if ((options.parentId === undefined) !== (options.leaf !== undefined))
       throw new Error("AgentRun: a run at the leaf needs the leaf's parts, and only it");
+    if (options.leaf && this.followUps.length > 0)
+      throw new Error("AgentRun: a run at the leaf takes its follow-ups from the session's queue");
     const source = options.systemPrompt;
     this.sync =
       source === undefined || source === ""
@@ -463,9 +481,18 @@ export class AgentRun {
       ...(leaf ? { isContextOverflow: (m: AssistantMessage) => leaf.isContextOverflow(m, model) } : {}),
       buildRequest: () => this.buildRequest(signal),
       beforeModelCall: () => (this.filesMayHaveChanged ? this.checkpoint("after-tools") : Promise.resolve()),
-      ...(leaf ? { takeSteering: leaf.takeSteering, takeFollowUp: leaf.takeFollowUp } : {}),
+      ...(leaf
+        ? { takeSteering: leaf.takeSteering, takeFollowUp: leaf.takeFollowUp }
+        : { takeFollowUp: () => this.nextFollowUp() }),
       beforeDeliver: async () => await this.sync?.recordChanges(),
     };
+  }
+
+  /** Off the leaf: the next of its follow-ups as a user message, redacted as its first message is. */
+  private nextFollowUp(): UserMessage | undefined {
+    const content = this.followUps.shift();
+    if (content === undefined) return undefined;
+    return { role: "user", content: this.session.redactor.redactContent(content), timestamp: Date.now() };
   }
 
   /** The context on the run's path: the leaf's, or the path to `parentId` plus its own messages. */

@@ -157,8 +157,10 @@ export interface StartRunOptions {
   label: string;
   /** The entry it appends under (null: a new root). */
   parentId: string | null;
-  /** Its first message: the user's text (redacted of known keys before it is recorded). */
-  prompt: string;
+  /** Its first message: the user's text, or a recorded user message's content (redacted of known keys before it is recorded). */
+  prompt: string | UserMessage["content"];
+  /** User messages sent after the first, each when the turn before it ended (AgentRunOptions.followUps). */
+  followUps?: readonly UserMessage["content"][];
   model?: ModelInfo;
   /** The tools it is offered (confined to its folder). */
   tools: readonly AgentTool[];
@@ -180,6 +182,16 @@ export interface StartRunOptions {
 }
 
 const approveAll: ToolApprovalPolicy = async () => ({ approved: true });
+
+/** True when a user message's content says something: a text that is not blank, or an image. */
+function hasUserContent(content: unknown): boolean {
+  if (typeof content === "string") return content.trim() !== "";
+  if (!Array.isArray(content)) return false;
+  return content.some(
+    (c: { type?: unknown; text?: unknown }) =>
+      c.type === "image" || (c.type === "text" && typeof c.text === "string" && c.text.trim() !== ""),
+  );
+}
 
 /** See the file comment. */
 export class AgentSession {
@@ -696,7 +708,7 @@ export class AgentSession {
     if (this.sessionManager.isReadOnly()) throw new Error("Cannot start a run: the session is open read-only");
     if (options.parentId !== null && !this.sessionManager.hasEntry(options.parentId))
       throw new Error(`Cannot start a run under ${options.parentId}: no such entry`);
-    if (typeof options.prompt !== "string" || options.prompt.trim() === "")
+    if (!hasUserContent(options.prompt) || !(options.followUps ?? []).every(hasUserContent))
       throw new Error("Cannot start a run without a prompt");
     const model = options.model ?? this.model;
     if (!model) throw new Error("No model selected: choose a model before starting a run");
@@ -715,6 +727,7 @@ export class AgentSession {
       ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
       ...(options.freshContext ? { freshContext: true } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.followUps?.length ? { followUps: options.followUps } : {}),
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       ...(options.onStarted ? { onStarted: options.onStarted } : {}),
       ...(options.finish ? { finish: options.finish } : {}),

@@ -280,7 +280,8 @@ function ownCustomText(customType: string, data: unknown): string {
     case BRANCH_RUN_TYPE: {
       const model = isRecord(d.model) ? ` with ${str(d.model.provider)}/${str(d.model.modelId)}` : "";
       const error = typeof d.error === "string" ? `: ${d.error}` : "";
-      return `${d.kind === "aside" ? "Aside" : "Explore"} branch ${str(d.state) || "running"}${model}${error}`;
+      const kind = d.kind === "aside" ? "Aside" : d.kind === "replay" ? "Replay" : "Explore";
+      return `${kind} branch ${str(d.state) || "running"}${model}${error}`;
     }
     case IMPORT_TYPE:
       return `Imported from ${d.source === "claude-code" ? "Claude Code" : str(d.source) || "elsewhere"}${

@@ -11,8 +11,11 @@ import type { SessionEntry } from "../session/types.js";
 /** The customType of run lines. */
 export const BRANCH_RUN_TYPE = "agent-tree/branch-run";
 
-/** Why the branch ran: one of several explored in parallel, or a read-only side question (Ask Aside). */
-export type BranchRunKind = "explore" | "aside";
+/**
+ * Why the branch ran: one of several explored in parallel, a path's user messages sent again with another model
+ * (Replay with Model), or a read-only side question (Ask Aside).
+ */
+export type BranchRunKind = "explore" | "replay" | "aside";
 
 /** Where a run is. */
 export type BranchRunState = "running" | "done" | "stopped" | "failed";
@@ -36,7 +39,7 @@ export interface BranchRunRecord extends BranchRunData {
   branchId: string;
 }
 
-const KINDS: readonly BranchRunKind[] = ["explore", "aside"];
+const KINDS: readonly BranchRunKind[] = ["explore", "replay", "aside"];
 const STATES: readonly BranchRunState[] = ["running", "done", "stopped", "failed"];
 
 /** The run data of an entry, or undefined when it is not a (valid) run line. */

@@ -7,7 +7,7 @@
  * once, their lines interleaving in the file, each branch's context only its own path. A branch never compacts.
  */
 import type { AgentSession, StartRunOptions } from "../agent/agent-session.js";
-import type { AgentRun, RunCheckpoints, RunEvent } from "../agent/agent-run.js";
+import type { AgentRun, RunCheckpoints, RunEvent, RunResult } from "../agent/agent-run.js";
 import { errorText } from "../error-text.js";
 import { CHECKPOINT_ENTRY_TYPE, findPathCheckpoint, MAX_LISTED_FILES } from "../checkpoints/session-link.js";
 import type { CheckpointEntryData } from "../checkpoints/session-link.js";
@@ -27,11 +27,21 @@ export const DEFAULT_BRANCH_MAX_TURNS = 50;
  * text, or the workspace's provider built for the branch's folder; each request records on the branch's own path
  * what differs from the prompt replayed there, as the agent's own requests do, so the branch replays — here and in
  * pi — the instructions and tools it ran under. `approve`: default, approve everything. `maxTurns`: default
- * DEFAULT_BRANCH_MAX_TURNS.
+ * DEFAULT_BRANCH_MAX_TURNS (per user message). `followUps`: the user messages sent after the prompt, each when the
+ * turn before it ended (a replayed path); a branch that ends before it sent all of them did not finish (`failed`).
  */
 export interface BranchRunOptions extends Pick<
   StartRunOptions,
-  "parentId" | "prompt" | "tools" | "approve" | "systemPrompt" | "thinkingLevel" | "stream" | "maxTurns" | "signal"
+  | "parentId"
+  | "prompt"
+  | "followUps"
+  | "tools"
+  | "approve"
+  | "systemPrompt"
+  | "thinkingLevel"
+  | "stream"
+  | "maxTurns"
+  | "signal"
 > {
   /**
    * The session the branch belongs to: its store, hooks (tool_call guards the branch's calls too), keys, and the run
@@ -133,6 +143,22 @@ function copyCheckpoints(copy: BranchCopy): RunCheckpoints {
 }
 
 /**
+ * A branch that ended `done` before it sent every follow-up (a turn ran out of model calls: the loop ends there)
+ * did not replay its path: it ends `failed`, saying how far it got.
+ */
+function unsentFollowUps(result: RunResult, options: BranchRunOptions): RunResult {
+  const total = 1 + (options.followUps?.length ?? 0);
+  const sent = result.messages.filter((m) => m.role === "user").length;
+  if (sent >= total) return result;
+  const calls = options.maxTurns ?? DEFAULT_BRANCH_MAX_TURNS;
+  return {
+    ...result,
+    state: "failed",
+    error: `Only ${sent} of ${total} user messages were sent: the turn of message ${sent} stopped after ${calls} model calls`,
+  };
+}
+
+/**
  * Runs the branch to its end (see the file comment). Never rejects for model, tool or checkpoint failures: they
  * end the branch as `failed` with the reason, and the other branches are not affected. An abort of `signal` ends
  * it as `stopped`, keeping what was said.
@@ -184,6 +210,7 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
       label: options.label ?? (options.kind === "aside" ? "The aside" : "A branch"),
       parentId: options.parentId,
       prompt: options.prompt,
+      ...(options.followUps?.length ? { followUps: options.followUps } : {}),
       model: options.model,
       tools: afterCopy(options.tools, copy),
       cwd: options.cwd,
@@ -208,6 +235,7 @@ export async function runBranch(options: BranchRunOptions): Promise<BranchOutcom
         else {
           const reason: unknown = options.signal?.aborted ? options.signal.reason : undefined;
           if (reason instanceof BranchStop) ended = { ...result, error: reason.message };
+          else if (result.state === "done") ended = unsentFollowUps(result, options);
         }
         if (ended.firstEntryId !== undefined) {
           try {

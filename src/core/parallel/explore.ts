@@ -11,6 +11,7 @@ import { createWorkspaceTools } from "../tools/workspace-tools.js";
 import type { SandboxPolicy } from "../tools/sandbox.js";
 import type { AgentTool } from "../tools/types.js";
 import { assertCopiesFit, BranchCopy } from "./branch-copy.js";
+import type { BranchRunKind } from "./branch-run-lines.js";
 import { BranchStop, runBranch, type BranchEvent, type BranchOutcome, type BranchRunOptions } from "./branch-run.js";
 import { CopiesMeter, guardCopiesCap } from "./copies-cap.js";
 
@@ -82,6 +83,8 @@ function sandboxedBash(tool: AgentTool, sandbox: BranchSandbox): AgentTool {
 export type ExploreOptions = Omit<
   BranchRunOptions,
   | "parentId"
+  | "prompt"
+  | "followUps"
   | "kind"
   | "groupId"
   | "tools"
@@ -96,6 +99,8 @@ export type ExploreOptions = Omit<
 > & {
   /** The node the branches start under (null: new roots). */
   parentId: string | null;
+  /** What every branch is asked. */
+  prompt: string;
   /** How many branches (2–8). */
   count: number;
   /** Used in turn across the branches. */
@@ -142,13 +147,34 @@ export interface Exploration {
  * bad count or model list, a copy over the size cap (CopySizeCapError) or a copy that cannot be started.
  */
 export async function exploreInParallel(options: ExploreOptions): Promise<Exploration> {
-  const { count, models, isolation } = options;
+  const { count, models } = options;
   if (!Number.isInteger(count) || count < MIN_PARALLEL_BRANCHES || count > MAX_PARALLEL_BRANCHES)
     throw new Error(
       `Explore in Parallel starts ${MIN_PARALLEL_BRANCHES} to ${MAX_PARALLEL_BRANCHES} branches, not ${count}`,
     );
   if (models.length === 0) throw new Error("Explore in Parallel needs at least one model");
   if (options.prompt.trim() === "") throw new Error("Explore in Parallel needs a prompt");
+  return startBranchGroup({ ...options, kind: "explore", label: (i) => `Branch ${i + 1} of ${count}` });
+}
+
+/**
+ * How to start a group of parallel branches (Explore in Parallel's, a replayed path's): as ExploreOptions, with the
+ * kind its run lines record, each branch's name, and what every branch is sent (a prompt, maybe follow-ups).
+ */
+export type BranchGroupOptions = Omit<ExploreOptions, "prompt"> & {
+  kind: Extract<BranchRunKind, "explore" | "replay">;
+  /** How branch `index` is named while it runs ("Branch 2 of 3"). */
+  label: (index: number) => string;
+  prompt: BranchRunOptions["prompt"];
+  followUps?: BranchRunOptions["followUps"];
+};
+
+/**
+ * Starts `count` branches from one node (see exploreInParallel, which checks what a user asked for; the callers
+ * check their own): the cap, every copy first, then every branch at once, models in turn.
+ */
+export async function startBranchGroup(options: BranchGroupOptions): Promise<Exploration> {
+  const { count, models, isolation } = options;
   await assertCopiesFit({ ...isolation, count });
   const copies: BranchCopy[] = [];
   try {
@@ -169,7 +195,7 @@ export async function exploreInParallel(options: ExploreOptions): Promise<Explor
     await Promise.all(copies.map((c) => c.remove().catch(() => undefined)));
     throw error;
   }
-  const groupId = `explore-${randomBytes(4).toString("hex")}`;
+  const groupId = `${options.kind}-${randomBytes(4).toString("hex")}`;
   const {
     tools: toolOptions,
     approveFor,
@@ -177,6 +203,8 @@ export async function exploreInParallel(options: ExploreOptions): Promise<Explor
     isolation: _iso,
     count: _count,
     models: _models,
+    kind,
+    label,
     ...common
   } = options;
   void _iso;
@@ -217,9 +245,9 @@ export async function exploreInParallel(options: ExploreOptions): Promise<Explor
     branch.outcome = runBranch({
       ...common,
       ...(approve ? { approve } : {}),
-      label: `Branch ${index + 1} of ${count}`,
+      label: label(index),
       model,
-      kind: "explore",
+      kind,
       groupId,
       tools,
       cwd: copy.dir,

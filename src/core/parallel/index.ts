@@ -33,9 +33,11 @@ export {
 } from "./branch-run.js";
 export {
   exploreInParallel,
+  startBranchGroup,
   branchSandboxPolicy,
   MAX_PARALLEL_BRANCHES,
   MIN_PARALLEL_BRANCHES,
+  type BranchGroupOptions,
   type BranchSandbox,
   type BranchTools,
   type Exploration,
@@ -43,6 +45,7 @@ export {
   type ExploreIsolation,
   type ExploreOptions,
 } from "./explore.js";
+export { replayPlan, replayWithModels, ReplayPlanError, type ReplayOptions, type ReplayPlan } from "./replay.js";
 export { CopiesMeter, guardCopiesCap, overCapMessage, CAP_POLL_MS, type CopiesSize } from "./copies-cap.js";
 export {
   appendBranchCheck,

@@ -52,6 +52,7 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.showMcpServers",
   "agentTree.showToolRules",
   "agentTree.exploreInParallel",
+  "agentTree.replayWithModel",
   "agentTree.stopBranch",
   "agentTree.stopAllBranches",
   "agentTree.adoptBranch",

@@ -1,19 +1,23 @@
 /**
  * The model commands: **Agent: Select Model** (the picker, also behind the chat's model button), **Agent: Next
- * Model** (cycles the short list, as pi's Ctrl+P), **Agent: Select Thinking Level**; keys and logins are
- * credential-actions.ts's.
+ * Model** (cycles the short list, as pi's Ctrl+P), **Agent: Select Thinking Level**, and the pickers of several
+ * models and their level (Replay with Model…); keys and logins are credential-actions.ts's.
  */
 import { performance } from "node:perf_hooks";
 import * as vscode from "vscode";
 import type { ModelRegistry } from "../../core/providers/model-registry.js";
-import { THINKING_LEVEL_DESCRIPTIONS } from "../../core/providers/thinking-levels.js";
-import type { ThinkingLevel } from "../../core/providers/types.js";
+import {
+  supportedThinkingLevels,
+  THINKING_LEVEL_DESCRIPTIONS,
+  THINKING_LEVELS,
+} from "../../core/providers/thinking-levels.js";
+import type { ModelInfo, ThinkingLevel } from "../../core/providers/types.js";
 import type { Notify } from "../common/notifier.js";
 import type { SessionController } from "../session/session-controller.js";
 import type { CredentialActions } from "./credential-actions.js";
 import { modelKey } from "./model-choice.js";
 import { nextInShortList } from "./next-model.js";
-import { pickerItems, showModelPicker } from "./model-picker.js";
+import { pickerItems, showModelPicker, showModelsPicker } from "./model-picker.js";
 import { pickerRows } from "./model-picker-rows.js";
 import type { ModelService } from "./model-service.js";
 
@@ -120,6 +124,61 @@ export class ModelActions {
       },
     );
     if (picked) this.setThinkingLevel(picked.level);
+  }
+
+  /**
+   * Several models at once (Replay with Model…): the picker's grouped rows of the models that can be called, each
+   * with a check box, the current one checked. [] when none was checked; undefined when cancelled.
+   */
+  async pickModels(title: string): Promise<ModelInfo[] | undefined> {
+    const registry = await this.controller.models();
+    const ready = registry.listModels().filter((l) => l.ready);
+    const current = this.controller.agent?.getModel();
+    const shortList = this.service.shortList(registry);
+    const rows = pickerRows({
+      listings: ready,
+      providers: registry.providers(),
+      shortList: shortList.configured ? shortList.models : [],
+      currentKey: current ? modelKey(current) : "",
+    });
+    const keys = await showModelsPicker(rows, { providerName: (id) => registry.provider(id)?.name ?? id }, title);
+    if (keys === undefined) return undefined;
+    const byKey = new Map(ready.map((l) => [modelKey(l.model), l.model]));
+    return keys.flatMap((k) => byKey.get(k) ?? []);
+  }
+
+  /**
+   * A thinking level for `models` (Replay with Model…): every level one of them takes, the session's level first;
+   * each request carries the nearest level its model takes. Undefined when cancelled.
+   */
+  async pickThinkingLevel(models: readonly ModelInfo[], title: string): Promise<ThinkingLevel | undefined> {
+    const current = this.controller.agent?.getThinkingLevel() ?? "off";
+    const taken = new Set(models.flatMap((m) => supportedThinkingLevels(m)));
+    const levels = THINKING_LEVELS.filter((l) => taken.has(l) || l === current);
+    const items = levels.map((level) => ({
+      label: level,
+      description: `${THINKING_LEVEL_DESCRIPTIONS[level]}${level === current ? " (current)" : ""}`,
+      level,
+    }));
+    const picked = await new Promise<ThinkingLevel | undefined>((resolve) => {
+      const pick = vscode.window.createQuickPick<(typeof items)[number]>();
+      pick.title = title;
+      pick.placeholder =
+        levels.length > 1 ? "How hard the models think (each takes the nearest level it can)" : 'Only "off"';
+      pick.items = items;
+      pick.activeItems = items.filter((i) => i.level === current);
+      let chosen: ThinkingLevel | undefined;
+      pick.onDidAccept(() => {
+        chosen = (pick.selectedItems[0] ?? pick.activeItems[0])?.level;
+        pick.hide();
+      });
+      pick.onDidHide(() => {
+        pick.dispose();
+        resolve(chosen);
+      });
+      pick.show();
+    });
+    return picked;
   }
 
   /** Switch the thinking level (picker or webview). */

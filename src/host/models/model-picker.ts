@@ -97,3 +97,36 @@ export function showModelPicker(items: readonly Item[], actions: ModelPickerActi
     shown();
   });
 }
+
+/**
+ * One or more models at once (Replay with Model…): the same grouped rows as the picker, ready models only (a
+ * provider cannot be set up from here), a check box each, the current model checked. Resolves the checked models'
+ * keys in row order ([] when none was checked), or undefined when the picker was closed without accepting.
+ */
+export function showModelsPicker(
+  rows: readonly PickerRow[],
+  actions: Pick<ModelPickerActions, "providerName">,
+  title: string,
+): Promise<string[] | undefined> {
+  return new Promise((resolve) => {
+    const pick = vscode.window.createQuickPick<Item>();
+    pick.title = title;
+    pick.placeholder = "Check one or more models (Space checks the highlighted one), then Enter";
+    pick.canSelectMany = true;
+    pick.matchOnDescription = true;
+    pick.matchOnDetail = true;
+    const items = pickerItems(rows, actions);
+    pick.items = items;
+    pick.selectedItems = items.filter((i) => i.row?.kind === "model" && i.row.current);
+    let accepted: string[] | undefined;
+    pick.onDidAccept(() => {
+      accepted = pick.selectedItems.flatMap((i) => (i.row?.kind === "model" ? [i.row.key] : []));
+      pick.hide();
+    });
+    pick.onDidHide(() => {
+      pick.dispose();
+      resolve(accepted);
+    });
+    pick.show();
+  });
+}

@@ -27,7 +27,10 @@ export interface OperationActions {
   files: Pick<CheckpointActions, "restoreFilesHere" | "showChangesHere" | "undoFileRestore">;
   exporter: Pick<ExportActions, "exportHtml">;
   systemPrompt: Pick<SystemPromptDocuments, "show">;
-  parallel: Pick<ParallelActions, "explore" | "askAside" | "stopBranch" | "stopAll" | "adopt" | "archiveOthers">;
+  parallel: Pick<
+    ParallelActions,
+    "explore" | "replay" | "askAside" | "stopBranch" | "stopAll" | "adopt" | "archiveOthers"
+  >;
   /** A check per branch: Run Check Again, Adopt Best Branch. */
   checks: Pick<BranchChecks, "runAgain" | "adoptBest">;
   /** The chat's watch of a running branch (a click on its row, the banner's buttons). */
@@ -172,6 +175,15 @@ export function hostOperations(a: OperationActions) {
       target: "entryOrPick",
       needs: LABEL,
       run: (e, prompt) => parallel.explore(e, prompt || undefined),
+    },
+    // As Explore in Parallel: the branches work in copies, the main agent may run. A row's menu and key replay from
+    // that row's turn to the leaf; the palette asks for the row.
+    {
+      id: "agentTree.replayWithModel",
+      target: "entryOrPick",
+      pick: pick("Replay with Model: from which row's turn to the current leaf?"),
+      needs: LABEL,
+      run: (e) => parallel.replay(id(e)),
     },
     // From the leaf as it is, beside whatever runs there; `/aside <question>` brings its question.
     {

@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import * as vscode from "vscode";
 import { errorText } from "../../core/error-text.js";
+import { escapeHtml } from "../../core/escape-html.js";
 import { keyEnvValues, withoutKeys } from "../../core/providers/api-key.js";
 import { BranchCopy, listBranchCopies } from "../../core/parallel/branch-copy.js";
 import { readBranchChecks, checkSummary, type BranchCheckRecord } from "../../core/parallel/branch-check.js";
@@ -29,7 +30,7 @@ import type { Notify } from "../common/notifier.js";
 import { branchBashPlace } from "../tools/sandbox-choice.js";
 import type { SessionController } from "../session/session-controller.js";
 import { sandboxSettings } from "../common/settings.js";
-import { branchRunOf, newestEntryOf } from "./branch-lookup.js";
+import { branchRunOf, GROUP_KINDS, newestEntryOf } from "./branch-lookup.js";
 import { exploreSummaryHtml, type RankedSummaryBranch, type SummaryBranch } from "./explore-summary.js";
 
 /** What the checks need from the rest of the host. */
@@ -74,10 +75,10 @@ export class BranchChecks {
   constructor(private readonly d: BranchChecksDeps) {}
 
   /**
-   * Explore in Parallel's check question, prefilled from the setting, else the workspace's `package.json` test
-   * script; "" for no check, undefined when cancelled.
+   * The check question of Explore in Parallel (or `feature`: Replay with Model), prefilled from the setting, else the
+   * workspace's `package.json` test script; "" for no check, undefined when cancelled.
    */
-  async ask(): Promise<string | undefined> {
+  async ask(feature = "Explore in Parallel"): Promise<string | undefined> {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const pkg =
       folder?.scheme === "file"
@@ -86,7 +87,7 @@ export class BranchChecks {
     const place = branchBashPlace(sandboxSettings(), await findSandbox());
     const where = "sandbox" in place ? "sandboxed, in its copy" : `in its copy, not sandboxed (${place.unsandboxed})`;
     const command = await vscode.window.showInputBox({
-      title: "Explore in Parallel: a check when each branch finishes (empty: none)",
+      title: `${feature}: a check when each branch finishes (empty: none)`,
       prompt: `A shell command run ${where} when each branch finishes, limit ${checkTimeout()} s; exit code 0 passes`,
       value: defaultCheckCommand(checkSetting(), pkg),
       placeHolder: "e.g. npm test (empty: no check)",
@@ -128,8 +129,8 @@ export class BranchChecks {
     if (!sm) return this.d.notify.info(NO_SESSION_TEXT);
     const live = this.d.liveBranchIds();
     const run = branchRunOf(sm, entryId, live);
-    if (!run || run.kind !== "explore")
-      return this.d.notify.info("That row is not on a branch of Explore in Parallel.");
+    if (!run || !GROUP_KINDS.has(run.kind))
+      return this.d.notify.info("That row is not on a branch of Explore in Parallel or Replay with Model.");
     if (run.state === "running")
       return this.d.notify.warn("That branch is still running: its check runs when it ends.");
     if (this.checking(run.branchId)) return this.d.notify.info("That branch's check is running already.");
@@ -161,10 +162,11 @@ export class BranchChecks {
     const sm = this.d.controller.sessionManager;
     if (!sm) return this.d.notify.info(NO_SESSION_TEXT);
     const live = this.d.liveBranchIds();
-    const runs = [...readBranchRuns(sm, live).values()].filter((r) => r.kind === "explore");
+    const runs = [...readBranchRuns(sm, live).values()].filter((r) => GROUP_KINDS.has(r.kind));
     const groupId = entryId ? branchRunOf(sm, entryId, live)?.groupId : runs.at(-1)?.groupId;
     const group = runs.filter((r) => r.groupId === groupId);
-    if (group.length === 0) return this.d.notify.info("There is no branch of Explore in Parallel to adopt.");
+    if (group.length === 0)
+      return this.d.notify.info("There is no branch of Explore in Parallel or Replay with Model to adopt.");
     if (group.some((r) => r.state === "running"))
       return this.d.notify.warn("Branches of that exploration still run: stop them or wait for them first.");
     if (group.some((r) => this.checking(r.branchId)))
@@ -179,8 +181,8 @@ export class BranchChecks {
     await this.d.adopt(newestEntryOf(sm, best.branchId));
   }
 
-  /** The summary tab of a finished exploration: its branches ranked, with Adopt Best Branch. */
-  showSummary(prompt: string, branches: readonly SummaryBranch[]): void {
+  /** The summary tab of a finished exploration (or replay: `feature`): its branches ranked, with Adopt Best Branch. */
+  showSummary(prompt: string, branches: readonly SummaryBranch[], feature = "Explore in Parallel"): void {
     const sm = this.d.controller.sessionManager;
     if (!sm) return;
     const checks = readBranchChecks(sm, liveCheckIds());
@@ -207,7 +209,7 @@ export class BranchChecks {
     this.panel?.dispose();
     const panel = vscode.window.createWebviewPanel(
       "agentTree.exploreSummary",
-      "Explore in Parallel: Summary",
+      `${feature}: Summary`,
       vscode.ViewColumn.Active,
       { enableScripts: false, enableCommandUris: ["agentTree.adoptBestBranch"], localResourceRoots: [] },
     );
@@ -215,7 +217,11 @@ export class BranchChecks {
     panel.onDidDispose(() => {
       if (this.panel === panel) this.panel = undefined;
     });
-    panel.webview.html = summaryPage(panel.webview.cspSource, exploreSummaryHtml(prompt, ordered, uri));
+    panel.webview.html = summaryPage(
+      panel.webview.cspSource,
+      `${feature}: Summary`,
+      exploreSummaryHtml(prompt, ordered, uri, feature),
+    );
   }
 
   // ---- internals --------------------------------------------------------------------------------
@@ -323,11 +329,11 @@ export class BranchChecks {
 }
 
 /** The summary tab's page: the body, the theme's colours, no script (its button is a command link). */
-function summaryPage(cspSource: string, body: string): string {
+function summaryPage(cspSource: string, title: string, body: string): string {
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${cspSource} 'unsafe-inline';">
-<title>Explore in Parallel: Summary</title>
+<title>${escapeHtml(title)}</title>
 <style>
 body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 0 16px; }
 table { border-collapse: collapse; width: 100%; }

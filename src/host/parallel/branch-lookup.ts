@@ -2,13 +2,16 @@
  * Finding the parallel branch a tree row belongs to, its newest entry, and the other branches started with it —
  * from the session's envelopes and run lines (docs/parallel.md). Pure: no `vscode` import.
  */
-import { readBranchRuns, type BranchRunRecord } from "../../core/parallel/branch-run-lines.js";
+import { readBranchRuns, type BranchRunKind, type BranchRunRecord } from "../../core/parallel/branch-run-lines.js";
 import type { SessionManager } from "../../core/session/session-manager.js";
+
+/** The kinds of branches started as a group (checked, ranked, adopted): Explore in Parallel's and replays. */
+export const GROUP_KINDS: ReadonlySet<BranchRunKind> = new Set<BranchRunKind>(["explore", "replay"]);
 
 /** What the lookups read from a session. */
 export type BranchSource = Pick<SessionManager, "getEnvelopes" | "getEntry" | "getPathEnvelopes" | "getEnvelope">;
 
-/** The run (explore or aside) whose branch holds `entryId`: the nearest ancestor-or-self with a run line. */
+/** The run (explore, replay or aside) whose branch holds `entryId`: the nearest ancestor-or-self with a run line. */
 export function branchRunOf(
   sm: BranchSource,
   entryId: string,

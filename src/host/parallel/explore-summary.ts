@@ -37,8 +37,12 @@ function tokens(n: number): string {
 }
 
 /** The summary of one exploration, as Markdown. */
-export function exploreSummaryMarkdown(prompt: string, branches: readonly SummaryBranch[]): string {
-  const out = [`# Explore in Parallel`, "", `> ${cell(firstLines(prompt, 2, 300))}`, ""];
+export function exploreSummaryMarkdown(
+  prompt: string,
+  branches: readonly SummaryBranch[],
+  heading = "Explore in Parallel",
+): string {
+  const out = [`# ${heading}`, "", `> ${cell(firstLines(prompt, 2, 300))}`, ""];
   out.push("| Branch | Model | State | Answer (first lines) | Files | Tokens | Cost | Duration |");
   out.push("| --- | --- | --- | --- | --- | --- | --- | --- |");
   for (const b of branches) {
@@ -79,9 +83,10 @@ export function exploreSummaryHtml(
   prompt: string,
   ranked: readonly RankedSummaryBranch[],
   adoptBestUri: string | undefined,
+  heading = "Explore in Parallel",
 ): string {
   const e = escapeHtml;
-  const out = [`<h1>Explore in Parallel</h1>`, `<blockquote>${e(firstLines(prompt, 2, 300))}</blockquote>`];
+  const out = [`<h1>${e(heading)}</h1>`, `<blockquote>${e(firstLines(prompt, 2, 300))}</blockquote>`];
   const best = ranked[0];
   if (best && adoptBestUri)
     out.push(

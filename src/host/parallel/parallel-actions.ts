@@ -1,6 +1,7 @@
 /**
  * The editor side of branches that run beside the user's (docs/parallel.md): **Explore in Parallel…** (its three
- * questions, the copies, progress per branch, the finish summary), **Stop Branch**, **Stop All Branches**, **Adopt
+ * questions, the copies, progress per branch, the finish summary), **Replay with Model…** (a path's user messages
+ * sent again by other models, on branches of the same kind), **Stop Branch**, **Stop All Branches**, **Adopt
  * This Branch** (the branch's files brought in by the three-way merge of Bring Conclusions Here, then the leaf moved
  * to its newest entry), **Archive Other Branches**, **Ask Aside…** (also the chat's `/explore` and `/aside`), and the
  * removal of copies no branch needs any more. They run through the operations table, whose guards checked the
@@ -22,8 +23,11 @@ import {
   exploreInParallel,
   MAX_PARALLEL_BRANCHES,
   MIN_PARALLEL_BRANCHES,
+  type BranchTools,
   type Exploration,
+  type ExploreIsolation,
 } from "../../core/parallel/explore.js";
+import { replayPlan, replayWithModels, type ReplayPlan } from "../../core/parallel/replay.js";
 import { ARCHIVE_MARKER_TYPE } from "../../core/session/entry-kinds.js";
 import { SessionManager } from "../../core/session/session-manager.js";
 import { findSandbox } from "../../core/tools/sandbox.js";
@@ -33,13 +37,14 @@ import type { CheckpointActions } from "../checkpoints/checkpoint-actions.js";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.js";
 import { askFilesModal } from "../compare/vscode-bring-ui.js";
 import { modelKey } from "../models/model-choice.js";
+import type { ModelActions } from "../models/model-actions.js";
 import type { Notify } from "../common/notifier.js";
 import type { SessionController } from "../session/session-controller.js";
 import { branchApprovalText, branchBashPlace, type BranchBashPlace } from "../tools/sandbox-choice.js";
 import { autoApproveSetting, sandboxSettings } from "../common/settings.js";
 import { summarizeToolCall } from "../tools/tool-approval.js";
 import { adoptBranchFiles, ADOPT_FILES_TITLE } from "./adopt-flow.js";
-import { branchRunOf, newestEntryOf, otherBranchesOf } from "./branch-lookup.js";
+import { branchRunOf, GROUP_KINDS, newestEntryOf, otherBranchesOf } from "./branch-lookup.js";
 import type { BranchChecks } from "./branch-checks.js";
 import { exploreSummaryMarkdown, firstLines, type SummaryBranch } from "./explore-summary.js";
 import { liveBranchIds, runningBranchAt } from "./running-branches.js";
@@ -72,7 +77,13 @@ export interface ParallelDeps {
   postChat?(msg: Extract<HostToWebview, { type: "chat/aside" }>): void;
   /** A check per branch (branch-checks.ts): its question, its runs as branches finish, the ranked summary tab. */
   checks?: Pick<BranchChecks, "ask" | "follow" | "showSummary">;
+  /** Replay with Model's questions: several models (grouped as the model picker) and a thinking level. */
+  models: Pick<ModelActions, "pickModels" | "pickThinkingLevel">;
 }
+
+/** How the features name themselves in their questions, progress and messages. */
+const EXPLORE = "Explore in Parallel";
+const REPLAY = "Replay with Model";
 
 /** The button of Adopt This Branch's question. */
 export const ADOPT_CHOICE = "Adopt";
@@ -148,68 +159,93 @@ export class ParallelActions {
     if (text === undefined) return;
     const count = await this.pickCount();
     if (count === undefined) return;
-    const models = await this.pickModels();
+    const models = await this.pickModels("Explore in Parallel (3/3): which models (used in turn across the branches)");
     if (!models) return;
     const check = this.d.checks ? await this.d.checks.ask() : "";
     if (check === undefined) return;
 
-    const workspace = await this.d.checkpoints.workspace();
-    const folder = workspace?.folders()[0];
-    const engine = folder ? workspace?.engine(folder) : undefined;
-    if (!workspace || !folder || !engine) {
-      const why = this.d.checkpoints.problems().join(" ") || "no workspace folder is open.";
-      return void vscode.window.showErrorMessage(`Explore in Parallel needs files that follow the tree: ${why}`);
-    }
-    const found = findCheckpointForEntry(sm, parentId ?? node, folder);
-    let checkpointId = found?.ref.checkpointId;
-    if (!checkpointId) {
-      // Nothing recorded there yet (a session from before checkpoints): the files as they are now.
-      checkpointId = (await engine.checkpoint({ reason: "explore" })).id;
-      this.d.notify.status("No files were recorded at that node: the branches start from the workspace as it is now.");
-    }
-
-    const registry = await this.d.controller.models();
-    let exploration: Exploration | undefined;
+    const isolation = await this.isolationAt(sm, parentId ?? node, EXPLORE);
+    if (!isolation) return;
+    let exploration: Exploration;
     try {
-      const mcpTools = (await this.d.mcpTools?.(false)) ?? [];
-      const place = branchBashPlace(sandboxSettings(), await findSandbox());
-      this.logToolPlaces(place, mcpTools);
+      const { tools, place } = await this.branchTools(EXPLORE);
       exploration = await exploreInParallel({
         session: agent,
         parentId,
         prompt: text,
         count,
         models,
-        isolation: {
-          folder,
-          storeDir: engine.storeDir,
-          checkpointId,
-          copiesDir: this.d.copiesDir,
-          capBytes: copiesCapBytes(),
-        },
-        tools: {
-          commandEnv: () => withoutKeys(process.env, registry),
-          ...("sandbox" in place ? { sandbox: place.sandbox } : {}),
-          extraTools: mcpTools,
-        },
+        isolation,
+        tools,
         approveFor: (i) => this.approvalFor(`Branch ${i + 1} of ${count}`, place),
         thinkingLevel: agent.getThinkingLevel(),
         ...(this.d.systemPrompt ? { systemPrompt: this.d.systemPrompt } : {}),
       });
     } catch (e) {
-      return this.d.notify.error("Explore in Parallel", e);
+      return this.d.notify.error(EXPLORE, e);
     }
-    const started = exploration;
-    // Each branch's check runs as it finishes (branch-checks.ts); the summary waits for them.
-    const checked = this.d.checks?.follow(started, check);
-    const outcomes = await this.progress(started);
-    await checked;
-    const branches: SummaryBranch[] = outcomes.map((outcome, i) => ({
-      number: i + 1,
-      model: modelKey(exploration.branches[i].model),
-      outcome,
-    }));
-    this.finished(text, branches);
+    const branches = await this.followGroup(exploration, check, EXPLORE);
+    this.finished(text, branches, EXPLORE);
+  }
+
+  /**
+   * Replay with Model… from the row `entryId`: the user messages of the current path from the row's turn to the
+   * leaf, sent again one turn at a time by each picked model on a parallel branch of its own that starts where
+   * that turn started (core: replay.ts), at the picked thinking level, with the check question of Explore in
+   * Parallel. When every branch ended, compare opens on the original path (the leaf when it started) and the first
+   * replay.
+   */
+  async replay(entryId: string): Promise<void> {
+    const { sm, agent } = this.d.controller.requireSession();
+    if (!this.d.copiesDir) return this.d.notify.warn(`${REPLAY} needs a local storage folder for its copies.`);
+    let plan: ReplayPlan;
+    try {
+      plan = replayPlan(sm, entryId);
+    } catch (e) {
+      return this.d.notify.warn(errorText(e));
+    }
+    const original = sm.getLeafId();
+    const n = plan.messages.length;
+    const what = n === 1 ? "its user message" : `its ${n} user messages`;
+    const models = await this.d.models.pickModels(
+      `${REPLAY} (1/3): which models replay the path (${what}; one branch each)`,
+    );
+    if (models === undefined) return;
+    if (models.length === 0)
+      return this.d.notify.warn(`${REPLAY}: no model was picked. Check one or more models, then press Enter.`);
+    if (models.length > MAX_PARALLEL_BRANCHES)
+      return this.d.notify.warn(
+        `${REPLAY} runs at most ${MAX_PARALLEL_BRANCHES} models at once: ${models.length} were picked.`,
+      );
+    const level = await this.d.models.pickThinkingLevel(models, `${REPLAY} (2/3): the thinking level`);
+    if (level === undefined) return;
+    const check = this.d.checks ? await this.d.checks.ask(`${REPLAY} (3/3)`) : "";
+    if (check === undefined) return;
+    const isolation = await this.isolationAt(sm, plan.parentId ?? plan.userIds[0], REPLAY);
+    if (!isolation) return;
+    let replay: Exploration;
+    try {
+      const { tools, place } = await this.branchTools(REPLAY);
+      replay = await replayWithModels({
+        session: agent,
+        plan,
+        models,
+        isolation,
+        tools,
+        approveFor: (i) => this.approvalFor(`Replay ${i + 1} of ${models.length}`, place),
+        thinkingLevel: level,
+        ...(this.d.systemPrompt ? { systemPrompt: this.d.systemPrompt } : {}),
+      });
+    } catch (e) {
+      return this.d.notify.error(REPLAY, e);
+    }
+    const branches = await this.followGroup(replay, check, REPLAY);
+    const first = branches.find((b) => b.outcome.tipId !== undefined)?.outcome.tipId;
+    // The original path beside the first replay that wrote anything.
+    if (first !== undefined && original !== null) this.d.openCompare(original, first);
+    const said = plan.messages.map((m) => userText(m)).join("\n\n");
+    const replayed = `Replayed ${n === 1 ? "1 user message" : `${n} user messages`}: ${said}`;
+    this.finished(replayed, branches, REPLAY, original ?? undefined);
   }
 
   /** Ask Aside…: a read-only side question from the leaf, whether or not the main branch runs. */
@@ -320,8 +356,8 @@ export class ParallelActions {
     const { sm, agent } = controller.requireSession();
     // Its guards found no run at the entry: the branch ended (or was cut off).
     const run = branchRunOf(sm, entryId, this.liveBranchIds());
-    if (!run || run.kind !== "explore")
-      return this.d.notify.info("That row is not on a branch of Explore in Parallel.");
+    if (!run || !GROUP_KINDS.has(run.kind))
+      return this.d.notify.info("That row is not on a branch of Explore in Parallel or Replay with Model.");
     const tip = newestEntryOf(sm, run.branchId);
     const nodeId = sm.getEnvelope(run.branchId)?.parentId ?? null;
     const files = await this.d.files.bringFiles(sm);
@@ -404,13 +440,13 @@ export class ParallelActions {
    * A cancellable notification with one line per branch — each branch's run says where it is (AgentRun.progress) —
    * until all end; cancelling stops them all.
    */
-  private progress(exploration: Exploration): Promise<BranchOutcome[]> {
+  private progress(exploration: Exploration, feature: string): Promise<BranchOutcome[]> {
     const { branches } = exploration;
     return Promise.resolve(
       vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
-          title: `Explore in Parallel: ${branches.length} branches`,
+          title: `${feature}: ${branches.length} branches`,
           cancellable: true,
         },
         async (progress, token) => {
@@ -435,8 +471,66 @@ export class ParallelActions {
     );
   }
 
-  /** The summary tab and the message after every branch ended. */
-  private finished(prompt: string, branches: SummaryBranch[]): void {
+  /**
+   * Follows a started group until every branch ended: each branch's check as it finishes (branch-checks.ts), the
+   * progress notification; resolves the branches as the summary shows them.
+   */
+  private async followGroup(group: Exploration, check: string, feature: string): Promise<SummaryBranch[]> {
+    const checked = this.d.checks?.follow(group, check);
+    const outcomes = await this.progress(group, feature);
+    await checked;
+    return outcomes.map((outcome, i) => ({ number: i + 1, model: modelKey(group.branches[i].model), outcome }));
+  }
+
+  /**
+   * The files the branches start from: a copy of the first workspace folder as the checkpoint at or above
+   * `entryId` recorded it (the files as they are now, recorded, when nothing was recorded there). Says why and
+   * resolves undefined when the files do not follow the tree.
+   */
+  private async isolationAt(
+    sm: SessionManager,
+    entryId: string,
+    feature: string,
+  ): Promise<ExploreIsolation | undefined> {
+    const copiesDir = this.d.copiesDir;
+    const workspace = await this.d.checkpoints.workspace();
+    const folder = workspace?.folders()[0];
+    const engine = folder ? workspace?.engine(folder) : undefined;
+    if (!copiesDir || !workspace || !folder || !engine) {
+      const why = this.d.checkpoints.problems().join(" ") || "no workspace folder is open.";
+      return void vscode.window.showErrorMessage(`${feature} needs files that follow the tree: ${why}`);
+    }
+    const found = findCheckpointForEntry(sm, entryId, folder);
+    let checkpointId = found?.ref.checkpointId;
+    if (!checkpointId) {
+      // Nothing recorded there yet (a session from before checkpoints): the files as they are now.
+      checkpointId = (await engine.checkpoint({ reason: "explore" })).id;
+      this.d.notify.status("No files were recorded at that node: the branches start from the workspace as it is now.");
+    }
+    return { folder, storeDir: engine.storeDir, checkpointId, copiesDir, capBytes: copiesCapBytes() };
+  }
+
+  /** The branches' tools: the environment without keys, the sandbox where there is one, the MCP servers' tools. */
+  private async branchTools(feature: string): Promise<{ tools: BranchTools; place: BranchBashPlace }> {
+    const registry = await this.d.controller.models();
+    const mcpTools = (await this.d.mcpTools?.(false)) ?? [];
+    const place = branchBashPlace(sandboxSettings(), await findSandbox());
+    this.logToolPlaces(place, mcpTools, feature);
+    return {
+      place,
+      tools: {
+        commandEnv: () => withoutKeys(process.env, registry),
+        ...("sandbox" in place ? { sandbox: place.sandbox } : {}),
+        extraTools: mcpTools,
+      },
+    };
+  }
+
+  /**
+   * The summary tab and the message after every branch ended; `original` (a replay's: the leaf it replayed) is one
+   * more choice of Compare Two….
+   */
+  private finished(prompt: string, branches: SummaryBranch[], feature: string, original?: string): void {
     const counts = new Map<string, number>();
     for (const b of branches) counts.set(b.outcome.state, (counts.get(b.outcome.state) ?? 0) + 1);
     const text = [...counts].map(([state, n]) => `${n} ${state}`).join(", ");
@@ -444,21 +538,19 @@ export class ParallelActions {
     for (const b of branches)
       if (b.outcome.state === "stopped" && b.outcome.error)
         this.d.notify.warn(`Branch ${b.number}: ${b.outcome.error}`);
-    void this.d.notify
-      .offer(`Explore in Parallel ended: ${text}.`, "Show Summary", "Compare Two…")
-      .then(async (pick) => {
-        if (pick === "Show Summary" && this.d.checks) this.d.checks.showSummary(prompt, branches);
-        else if (pick === "Show Summary") {
-          const doc = await vscode.workspace.openTextDocument({
-            language: "markdown",
-            content: exploreSummaryMarkdown(prompt, branches),
-          });
-          await vscode.commands.executeCommand("markdown.showPreview", doc.uri);
-        } else if (pick === "Compare Two…") await this.compareTwo(branches);
-      });
+    void this.d.notify.offer(`${feature} ended: ${text}.`, "Show Summary", "Compare Two…").then(async (pick) => {
+      if (pick === "Show Summary" && this.d.checks) this.d.checks.showSummary(prompt, branches, feature);
+      else if (pick === "Show Summary") {
+        const doc = await vscode.workspace.openTextDocument({
+          language: "markdown",
+          content: exploreSummaryMarkdown(prompt, branches, feature),
+        });
+        await vscode.commands.executeCommand("markdown.showPreview", doc.uri);
+      } else if (pick === "Compare Two…") await this.compareTwo(branches, original);
+    });
   }
 
-  private async compareTwo(branches: SummaryBranch[]): Promise<void> {
+  private async compareTwo(branches: SummaryBranch[], original?: string): Promise<void> {
     const items = branches
       .filter((b) => b.outcome.tipId)
       .map((b) => ({
@@ -467,6 +559,8 @@ export class ParallelActions {
         detail: firstLines(b.outcome.finalText, 1, 120),
         id: b.outcome.tipId as string,
       }));
+    if (original !== undefined)
+      items.unshift({ label: "Original path", description: "the path replayed", detail: "", id: original });
     const picked = await vscode.window.showQuickPick(items, { title: "Compare two branches", canPickMany: true });
     if (!picked) return;
     if (picked.length !== 2) return this.d.notify.info("Pick exactly two branches to compare.");
@@ -495,7 +589,7 @@ export class ParallelActions {
     });
   }
 
-  private async pickModels(): Promise<ModelInfo[] | undefined> {
+  private async pickModels(title: string): Promise<ModelInfo[] | undefined> {
     const { controller } = this.d;
     const usable = controller.usable();
     if (usable.length === 0) {
@@ -510,7 +604,7 @@ export class ParallelActions {
       model: m,
     }));
     const picked = await vscode.window.showQuickPick(items, {
-      title: "Explore in Parallel (3/3): which models (used in turn across the branches)",
+      title,
       canPickMany: true,
     });
     if (!picked) return undefined;
@@ -522,20 +616,20 @@ export class ParallelActions {
    * The output channel's trail of where the branches' tools run: `bash` sandboxed or not (and why not), MCP tools
    * in their servers' processes.
    */
-  private logToolPlaces(place: BranchBashPlace, mcpTools: readonly AgentTool[]): void {
+  private logToolPlaces(place: BranchBashPlace, mcpTools: readonly AgentTool[], feature: string): void {
     if ("sandbox" in place)
       this.d.log.info(
-        `Explore in Parallel: the branches' bash runs sandboxed (${place.sandbox.bwrap}; ` +
+        `${feature}: the branches' bash runs sandboxed (${place.sandbox.bwrap}; ` +
           `${place.sandbox.network ? "network allowed" : "no network"}).`,
       );
     else
       this.d.log.warn(
-        `Explore in Parallel: the branches' bash is not sandboxed (${place.unsandboxed}): ` +
+        `${feature}: the branches' bash is not sandboxed (${place.unsandboxed}): ` +
           "it can reach the whole machine, the workspace included.",
       );
     if (mcpTools.length > 0)
       this.d.log.info(
-        `Explore in Parallel: ${mcpTools.length} MCP tool(s) offered to the branches run in their servers' ` +
+        `${feature}: ${mcpTools.length} MCP tool(s) offered to the branches run in their servers' ` +
           "processes, outside the branches' copies.",
       );
   }
