@@ -390,6 +390,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     log,
     postChat: postMainChat,
     checks,
+    navigation: actions,
   });
   parallelRef.current = parallel;
   const open = controller.sessionManager;

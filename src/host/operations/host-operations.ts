@@ -27,7 +27,10 @@ export interface OperationActions {
   files: Pick<CheckpointActions, "restoreFilesHere" | "showChangesHere" | "undoFileRestore">;
   exporter: Pick<ExportActions, "exportHtml">;
   systemPrompt: Pick<SystemPromptDocuments, "show">;
-  parallel: Pick<ParallelActions, "explore" | "askAside" | "stopBranch" | "stopAll" | "adopt" | "archiveOthers">;
+  parallel: Pick<
+    ParallelActions,
+    "explore" | "askAside" | "continueAsBranch" | "stopBranch" | "stopAll" | "adopt" | "archiveOthers"
+  >;
   /** A check per branch: Run Check Again, Adopt Best Branch. */
   checks: Pick<BranchChecks, "runAgain" | "adoptBest">;
   /** The chat's watch of a running branch (a click on its row, the banner's buttons). */
@@ -179,6 +182,15 @@ export function hostOperations(a: OperationActions) {
       target: "none",
       needs: LABEL,
       run: (_e, question) => parallel.askAside(question || undefined),
+    },
+    // An aside's answer becomes the leaf, as a click on it would (the summary question, the files): a move, refused
+    // while the aside still runs there or the main agent works.
+    {
+      id: "agentTree.continueAsBranch",
+      target: "entry",
+      needs: MOVE,
+      holds: SWITCHING,
+      run: (e) => parallel.continueAsBranch(id(e)),
     },
     { id: "agentTree.stopBranch", target: "entry", needs: READ, run: (e) => parallel.stopBranch(id(e)) },
     { id: "agentTree.stopAllBranches", target: "none", needs: READ, run: () => parallel.stopAll() },

@@ -43,6 +43,8 @@ import { branchRunOf, newestEntryOf, otherBranchesOf } from "./branch-lookup.js"
 import type { BranchChecks } from "./branch-checks.js";
 import { exploreSummaryMarkdown, firstLines, type SummaryBranch } from "./explore-summary.js";
 import { liveBranchIds, runningBranchAt } from "./running-branches.js";
+import { continueAsideFlow } from "./continue-aside-flow.js";
+import type { HostActions } from "../tree/actions.js";
 
 /** What the actions need from the rest of the host. */
 export interface ParallelDeps {
@@ -72,6 +74,8 @@ export interface ParallelDeps {
   postChat?(msg: Extract<HostToWebview, { type: "chat/aside" }>): void;
   /** A check per branch (branch-checks.ts): its question, its runs as branches finish, the ranked summary tab. */
   checks?: Pick<BranchChecks, "ask" | "follow" | "showSummary">;
+  /** The move of a click on a row (Continue as Branch moves the leaf to an aside's answer with it). */
+  navigation: Pick<HostActions, "navigate">;
 }
 
 /** The button of Adopt This Branch's question. */
@@ -278,6 +282,7 @@ export class ParallelActions {
       `Aside: ${firstLines(outcome.finalText, 4, 400)}`,
       "Show Answer",
       "Bring Conclusions Here",
+      "Continue as Branch",
     );
     if (pick === "Show Answer") {
       const doc = await vscode.workspace.openTextDocument({
@@ -286,12 +291,17 @@ export class ParallelActions {
       });
       await vscode.window.showTextDocument(doc, { preview: true });
       this.d.revealInTree(outcome.tipId ?? branchId);
-    } else if (pick === "Bring Conclusions Here") {
-      await vscode.commands.executeCommand("agentTree.bringConclusionsHere", {
-        webviewSection: "entry",
-        entryId: outcome.tipId ?? branchId,
-      });
+    } else if (pick === "Bring Conclusions Here" || pick === "Continue as Branch") {
+      // Each through its command, so the operations table guards it as from the row menu.
+      const command = pick === "Continue as Branch" ? "agentTree.continueAsBranch" : "agentTree.bringConclusionsHere";
+      await vscode.commands.executeCommand(command, { webviewSection: "entry", entryId: outcome.tipId ?? branchId });
     }
+  }
+
+  /** Continue as Branch: the aside holding `entryId` becomes an ordinary branch (continue-aside-flow.ts). */
+  async continueAsBranch(entryId: string): Promise<void> {
+    const { navigation, controller, notify } = this.d;
+    await continueAsideFlow({ controller, navigation, notify, liveBranchIds: () => this.liveBranchIds() }, entryId);
   }
 
   /** Stop Branch: the running branch holding `entryId` (the session's run registry says which). */
