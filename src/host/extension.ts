@@ -391,6 +391,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     postChat: postMainChat,
     checks,
     models,
+    navigation: actions,
   });
   parallelRef.current = parallel;
   const open = controller.sessionManager;

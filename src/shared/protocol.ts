@@ -350,6 +350,8 @@ export type WebviewToHost =
   | { type: "chat/selectModel"; key: string }
   /** The banner of a watched branch (chat/watch): stop it, go back to the main branch, or switch to it once ended. */
   | { type: "chat/watchAction"; action: WatchAction }
+  /** Continue as Branch on an aside of the chat (its first entry, AsideDto.id): the aside becomes the leaf's branch. */
+  | { type: "chat/continueAside"; asideId: string }
   /** Run an extension command with no arguments (New Session, Open Session…, Compact, Set API Key). */
   | { type: "command"; command: WebviewCommand };
 

@@ -103,6 +103,7 @@ test("valid messages reach their actions", async () => {
     { type: "chat/watchAction", action: "stop" },
     { type: "chat/watchAction", action: "back" },
     { type: "chat/watchAction", action: "switch" },
+    { type: "chat/continueAside", asideId: "e1" },
   ];
   for (const m of msgs) await routeWebviewMessage(m, view, deps);
   assert.deepEqual(calls, [
@@ -133,6 +134,7 @@ test("valid messages reach their actions", async () => {
     'run("agentTree.stopBranch","b1")',
     'run("agentTree.backToMyBranch")',
     'run("agentTree.switchToWatchedBranch")',
+    'run("agentTree.continueAsBranch","e1")',
   ]);
 });
 

@@ -57,6 +57,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   // Archive and delete move the leaf out of the branch first, asking where: part of the archive's own operation,
   // whose guards found nothing at work in the branch (BRANCH needs).
   "src/host/archive/archive-actions.ts": ["HostActions.navigate"],
+  // Continue as Branch moves the leaf to the aside's answer as a click does: part of its own operation (MOVE needs).
+  "src/host/parallel/continue-aside-flow.ts": ["HostActions.navigate"],
 };
 
 /** `Class.method` of every action the table runs (`run`): the table over proxies that record what it touches. */

@@ -81,6 +81,7 @@ function recordingActions(calls: string[]): OperationActions {
       explore: rec("explore"),
       replay: rec("replay"),
       askAside: rec("askAside"),
+      continueAsBranch: rec("continueAsBranch"),
       stopBranch: rec("stopBranch"),
       stopAll: rec("stopAll"),
       adopt: rec("adopt"),
@@ -263,6 +264,24 @@ test("a click on a row moves through the same guards", async () => {
   await routeWebviewMessage({ type: "tree/navigate", entryId: "e1", mode: "ask" }, idle.view, idle.routerDeps);
   assert.deepEqual(idle.ran, ["agentTree.goToEntry:e1"], "a click is the table's Go to Entry");
   assert.deepEqual(idle.calls, ['navigate("e1","ask")']);
+});
+
+test("Continue as Branch is a move: refused while the aside runs at the row, the main reply streams or files restore", async () => {
+  const aside: SessionWork = { kind: "run", place: "off-leaf", label: "the aside", firstEntryId: "e1" };
+  const running = await runOnRow({ busyAt: (id) => (id === "e1" ? aside : undefined) }, ["agentTree.continueAsBranch"]);
+  assert.deepEqual(running.said, [
+    "warn:The aside is running there: stop it (Agent: Stop Branch) or wait for it first.",
+  ]);
+  assert.deepEqual(running.ran, []);
+  const streaming = await runOnRow(busyWith(REPLY), ["agentTree.continueAsBranch"]);
+  assert.deepEqual(streaming.said, [`warn:${STREAMING_TEXT}`]);
+  assert.deepEqual(streaming.ran, []);
+  const restore = restoreRunning();
+  const restoring = await runOnRow({ files: restore.files }, ["agentTree.continueAsBranch"]);
+  assert.deepEqual(restoring.said, [RESTORE_RUNNING]);
+  restore.release();
+  const idle = await runOnRow({}, ["agentTree.continueAsBranch"]);
+  assert.deepEqual(idle.ran, ["agentTree.continueAsBranch:e1"]);
 });
 
 test("the parallel branches' row actions declare their needs: Adopt This Branch takes the files, Explore and Replay do not", async () => {

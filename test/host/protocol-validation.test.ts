@@ -320,6 +320,13 @@ const TABLE: Record<
   },
   "chat/selectModel": { valid: { key: "openai/gpt-4.1" }, bad: [[{ key: "" }, /"key" is empty/]] },
   "chat/watchAction": { valid: { action: "stop" }, bad: [[{ action: "adopt" }, /"action"/]] },
+  "chat/continueAside": {
+    valid: { asideId: "a1b2c3d4" },
+    bad: [
+      [{ asideId: "" }, /"asideId" is empty/],
+      [{ asideId: "nope" }, /unknown entry id/],
+    ],
+  },
   command: { valid: { command: "compact" }, bad: [[{ command: "agentTree.deleteBranch" }, /"command"/]] },
 };
 

@@ -275,3 +275,21 @@ test("an aside shows below the path marked as an aside, is updated in place, and
     await vp.send(snapshot([msg("u9", "user", "another session")]));
     assert.equal(await vp.page.locator(".msg-aside").count(), 0);
   }));
+
+test("an answered aside offers Continue as Branch; once its question is a message of the path it is not shown apart", () =>
+  withPage(openChat([msg("u1", "user", "main question"), msg("a1", "assistant", "main answer")]), async (vp) => {
+    const aside = vp.page.locator('.msg-aside[data-aside-id="x1"]');
+    await vp.send({ type: "chat/aside", aside: { id: "x1", question: "Which word?", text: "", state: "running" } });
+    assert.equal(await aside.getByRole("button", { name: "Continue as Branch" }).count(), 0, "not while it answers");
+    await vp.send({ type: "chat/aside", aside: { id: "x1", question: "Which word?", text: "heron", state: "done" } });
+    await aside.getByRole("button", { name: "Continue as Branch" }).click();
+    const posted = (await vp.posted()).filter((m) => m.type === "chat/continueAside");
+    assert.deepEqual(posted, [{ type: "chat/continueAside", asideId: "x1" }], "the host's operation decides");
+    assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
+    // The leaf moved onto the aside (a move keeps what it did not change): it is the conversation now.
+    await vp.send(
+      snapshot([msg("x1", "user", "Which word?"), msg("x2", "assistant", "heron")], { start: 1, keep: true }),
+    );
+    assert.equal(await vp.page.locator(".msg-aside").count(), 0, "not shown apart any more");
+    assert.equal(await vp.page.locator('[data-message-id="x2"]').count(), 1, "its answer is a message of the path");
+  }));

@@ -53,6 +53,20 @@ async function selectedId(vp: ViewPage): Promise<string | null> {
   });
 }
 
+test("a leaf the filter hides (a model change, a recorded loadout): its nearest shown ancestor is marked active", () =>
+  withPage(rig.openView({ view: "tree" }), async (vp) => {
+    await vp.send(treeSnapshot(sampleNodes(), "m1"));
+    assert.equal(await vp.page.locator('[data-entry-id="m1"]').count(), 0, "the default filter hides the model change");
+    assert.equal(await vp.page.getAttribute(".active-leaf", "data-entry-id"), "a4");
+    assert.match((await vp.page.locator('[data-entry-id="a4"]').textContent()) ?? "", /← active/);
+    // A continued aside: the loadout recorded below its answer becomes the leaf; the answer is the active row.
+    const rows = [treeRow("q1", "a4", "user", { preview: "aside question" })];
+    rows.push(treeRow("x1", "q1", "assistant", { preview: "aside answer" }), treeRow("s1", "x1", "system"));
+    await vp.send({ type: "tree/update", rows: encodeTreeRows(rows), leafId: "s1" });
+    assert.equal(await vp.page.getAttribute(".active-leaf", "data-entry-id"), "x1");
+    assert.equal(await vp.page.locator(".active-leaf").count(), 1);
+  }));
+
 test("each node kind renders as specified, with the active path, leaf marker and context-menu data", () =>
   withPage(openTree(), async (vp) => {
     assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "c1", "t1", "u3", "u4", "b1", "a4"]);

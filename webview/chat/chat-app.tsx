@@ -168,7 +168,12 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
                 }}
               />
             ) : null}
-            <ChatAsides asides={model.asides} />
+            <ChatAsides
+              asides={model.asides}
+              {...(watching
+                ? {}
+                : { onContinue: (asideId: string) => props.post({ type: "chat/continueAside", asideId }) })}
+            />
             {noModel ? (
               <div class="notice" role="note">
                 <span class="codicon codicon-warning" aria-hidden="true" /> <span>{model.noModelReason}</span>{" "}

@@ -164,6 +164,7 @@ export class ChatModel {
         this.approvals = this.approvals.filter((a) => a.toolCallId !== msg.toolCallId);
         break;
       case "chat/aside": {
+        if (this.byId.has(msg.aside.id)) break;
         const at = this.asides.findIndex((a) => a.id === msg.aside.id);
         this.asides = at < 0 ? [...this.asides, msg.aside] : this.asides.map((a, i) => (i === at ? msg.aside : a));
         break;
@@ -205,9 +206,14 @@ export class ChatModel {
     this.changed();
   }
 
+  /**
+   * Indexes the messages by id. An aside whose question is now a message of the path (the leaf moved onto it, or it
+   * was continued as a branch) is the conversation itself: it is no longer shown apart.
+   */
   private reindex(): void {
     this.byId.clear();
     this.messages.forEach((m, i) => this.byId.set(m.id, i));
+    if (this.asides.some((a) => this.byId.has(a.id))) this.asides = this.asides.filter((a) => !this.byId.has(a.id));
   }
 
   private changed(): void {

@@ -25,6 +25,7 @@ export interface TreeRowProps {
   nodeIdx: number;
   selected: boolean;
   onPath: boolean;
+  /** The active row: the leaf, or its nearest shown ancestor when the filter hides the leaf. */
   isLeaf: boolean;
   visibility: number;
   /** In an archived branch (shown dimmed; only when archived branches are shown). */

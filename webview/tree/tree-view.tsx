@@ -157,6 +157,9 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
   const vis = model.visibility;
   const index = model.index;
   const onPath = index.onPath;
+  // The row marked as the leaf: the leaf's, or its nearest shown ancestor's when the filter hides the leaf (a model
+  // change, or the loadout a continued aside records, can be the leaf).
+  const activeAt = model.activeNode();
   const items: JSX.Element[] = [];
   for (let r = first; r < last; r++) {
     const i = rows.node[r];
@@ -171,7 +174,7 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
         nodeIdx={i}
         selected={i === model.selected}
         onPath={onPath[i] === 1}
-        isLeaf={i === index.leaf}
+        isLeaf={i === activeAt}
         visibility={vis[i]}
         archived={model.isArchived(i)}
         running={model.running.get(d.id)}

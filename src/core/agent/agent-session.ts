@@ -317,6 +317,37 @@ export class AgentSession {
     return this.promptPreview?.preview() ?? Promise.resolve("");
   }
 
+  /**
+   * Records at the leaf what differs between the prompt and tools the leaf's next request starts from and those its
+   * path replays: a `system` entry, as a prompt records it (nothing when they agree, or without a system prompt).
+   * After a move onto a branch that ran with other tools — an aside continued as a branch — the path so declares
+   * the leaf's own tools again, and pi resuming the file activates them too. Rejects while the leaf is busy, on a
+   * read-only session and when the prompt cannot be built (nothing is recorded then).
+   */
+  async recordSystemPrompt(): Promise<void> {
+    this.assertIdle("record the system prompt");
+    const source = this.options.systemPrompt;
+    if (source === undefined || source === "") return;
+    let failure: string | undefined;
+    const sync = new SystemPromptSync({
+      source,
+      tools: () => this.getTools(),
+      sections: () => this.planModeSections(),
+      contextMessages: () => this.contextCache.get().messages,
+      append: (message) => void this.sessionManager.appendMessage(message),
+      onSkills: (skills) => this.learnSkills(skills),
+      onError: (error) => (failure = error),
+      redact: (text) => this.redactor.redactText(text),
+    });
+    const endBusy = this.beginBusy("recording the system prompt");
+    try {
+      await sync.recordChanges();
+    } finally {
+      endBusy();
+    }
+    if (failure !== undefined) throw new Error(failure);
+  }
+
   /** The system prompt in force at the leaf, as recorded in the session ("" when none is recorded). */
   getSystemPrompt(): string {
     return promptTextOf(this.contextCache.get().messages);

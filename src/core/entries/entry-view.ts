@@ -280,6 +280,7 @@ function ownCustomText(customType: string, data: unknown): string {
     case BRANCH_RUN_TYPE: {
       const model = isRecord(d.model) ? ` with ${str(d.model.provider)}/${str(d.model.modelId)}` : "";
       const error = typeof d.error === "string" ? `: ${d.error}` : "";
+      if (d.continued === true) return `Aside continued as a branch${model}`;
       const kind = d.kind === "aside" ? "Aside" : d.kind === "replay" ? "Replay" : "Explore";
       return `${kind} branch ${str(d.state) || "running"}${model}${error}`;
     }

@@ -31,6 +31,11 @@ export interface BranchRunData {
   model?: { provider: string; modelId: string };
   /** Why it failed. */
   error?: string;
+  /**
+   * An aside the user continued as an ordinary branch (Continue as Branch, continue-aside.ts): from this line on
+   * its rows are an ordinary path, not a branch run beside the user's (`branchRunOf` passes over it).
+   */
+  continued?: true;
 }
 
 /** A branch's run as the file records it. */
@@ -57,6 +62,7 @@ export function branchRunDataOf(entry: SessionEntry | undefined): BranchRunData 
   if (d.model && typeof d.model.provider === "string" && typeof d.model.modelId === "string")
     out.model = { provider: d.model.provider, modelId: d.model.modelId };
   if (typeof d.error === "string") out.error = d.error;
+  if (d.continued === true) out.continued = true;
   return out;
 }
 

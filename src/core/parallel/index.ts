@@ -71,3 +71,13 @@ export {
   type BranchCheckOptions,
 } from "./check-runner.js";
 export { rankBranches, branchCost, type RankedBranch, type CostSource } from "./branch-ranking.js";
+export { branchRunOf, newestEntryOf, type BranchSource } from "./branch-lookup.js";
+export {
+  asideToContinue,
+  continueAside,
+  settleContinuedAside,
+  type AsideSource,
+  type ContinuableAside,
+  type ContinueAsideResult,
+  type ContinueSession,
+} from "./continue-aside.js";

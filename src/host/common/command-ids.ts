@@ -60,6 +60,7 @@ export const CONTRIBUTED_COMMAND_IDS = [
   "agentTree.adoptBestBranch",
   "agentTree.runCheckAgain",
   "agentTree.askAside",
+  "agentTree.continueAsBranch",
   "agentTree.showSystemPrompt",
   "agentTree.watchBranch",
   "agentTree.goToEntry",

@@ -29,7 +29,7 @@ export interface OperationActions {
   systemPrompt: Pick<SystemPromptDocuments, "show">;
   parallel: Pick<
     ParallelActions,
-    "explore" | "replay" | "askAside" | "stopBranch" | "stopAll" | "adopt" | "archiveOthers"
+    "explore" | "replay" | "askAside" | "continueAsBranch" | "stopBranch" | "stopAll" | "adopt" | "archiveOthers"
   >;
   /** A check per branch: Run Check Again, Adopt Best Branch. */
   checks: Pick<BranchChecks, "runAgain" | "adoptBest">;
@@ -191,6 +191,15 @@ export function hostOperations(a: OperationActions) {
       target: "none",
       needs: LABEL,
       run: (_e, question) => parallel.askAside(question || undefined),
+    },
+    // An aside's answer becomes the leaf, as a click on it would (the summary question, the files): a move, refused
+    // while the aside still runs there or the main agent works.
+    {
+      id: "agentTree.continueAsBranch",
+      target: "entry",
+      needs: MOVE,
+      holds: SWITCHING,
+      run: (e) => parallel.continueAsBranch(id(e)),
     },
     { id: "agentTree.stopBranch", target: "entry", needs: READ, run: (e) => parallel.stopBranch(id(e)) },
     { id: "agentTree.stopAllBranches", target: "none", needs: READ, run: () => parallel.stopAll() },

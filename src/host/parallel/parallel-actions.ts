@@ -48,6 +48,8 @@ import { branchRunOf, GROUP_KINDS, newestEntryOf, otherBranchesOf } from "./bran
 import type { BranchChecks } from "./branch-checks.js";
 import { exploreSummaryMarkdown, firstLines, type SummaryBranch } from "./explore-summary.js";
 import { liveBranchIds, runningBranchAt } from "./running-branches.js";
+import { continueAsideFlow } from "./continue-aside-flow.js";
+import type { HostActions } from "../tree/actions.js";
 
 /** What the actions need from the rest of the host. */
 export interface ParallelDeps {
@@ -79,6 +81,8 @@ export interface ParallelDeps {
   checks?: Pick<BranchChecks, "ask" | "follow" | "showSummary">;
   /** Replay with Model's questions: several models (grouped as the model picker) and a thinking level. */
   models: Pick<ModelActions, "pickModels" | "pickThinkingLevel">;
+  /** The move of a click on a row (Continue as Branch moves the leaf to an aside's answer with it). */
+  navigation: Pick<HostActions, "navigate">;
 }
 
 /** How the features name themselves in their questions, progress and messages. */
@@ -314,6 +318,7 @@ export class ParallelActions {
       `Aside: ${firstLines(outcome.finalText, 4, 400)}`,
       "Show Answer",
       "Bring Conclusions Here",
+      "Continue as Branch",
     );
     if (pick === "Show Answer") {
       const doc = await vscode.workspace.openTextDocument({
@@ -322,12 +327,17 @@ export class ParallelActions {
       });
       await vscode.window.showTextDocument(doc, { preview: true });
       this.d.revealInTree(outcome.tipId ?? branchId);
-    } else if (pick === "Bring Conclusions Here") {
-      await vscode.commands.executeCommand("agentTree.bringConclusionsHere", {
-        webviewSection: "entry",
-        entryId: outcome.tipId ?? branchId,
-      });
+    } else if (pick === "Bring Conclusions Here" || pick === "Continue as Branch") {
+      // Each through its command, so the operations table guards it as from the row menu.
+      const command = pick === "Continue as Branch" ? "agentTree.continueAsBranch" : "agentTree.bringConclusionsHere";
+      await vscode.commands.executeCommand(command, { webviewSection: "entry", entryId: outcome.tipId ?? branchId });
     }
+  }
+
+  /** Continue as Branch: the aside holding `entryId` becomes an ordinary branch (continue-aside-flow.ts). */
+  async continueAsBranch(entryId: string): Promise<void> {
+    const { navigation, controller, notify } = this.d;
+    await continueAsideFlow({ controller, navigation, notify, liveBranchIds: () => this.liveBranchIds() }, entryId);
   }
 
   /** Stop Branch: the running branch holding `entryId` (the session's run registry says which). */

@@ -115,6 +115,8 @@ async function dispatch(msg: WebviewToHost, view: AgentWebviewView, d: RouterDep
       return d.models.select(msg.key);
     case "chat/watchAction":
       return watchAction(msg.action, d);
+    case "chat/continueAside":
+      return d.operations.run("agentTree.continueAsBranch", msg.asideId);
     case "command":
       return d.runCommand(msg.command);
     default: {

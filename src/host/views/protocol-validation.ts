@@ -193,6 +193,7 @@ export const WEBVIEW_PARSERS: MessageParsers<WebviewToHost> = {
   },
   "chat/selectModel": (o) => ({ type: "chat/selectModel", key: id(o, "key", MAX_ID_LENGTH * 2) }),
   "chat/watchAction": (o) => ({ type: "chat/watchAction", action: oneOf(o, "action", WATCH_ACTIONS) }),
+  "chat/continueAside": (o, ctx) => ({ type: "chat/continueAside", asideId: entryId(o, ctx, "asideId") }),
   command: (o) => ({ type: "command", command: oneOf(o, "command", WEBVIEW_COMMANDS) }),
 };
 

@@ -118,6 +118,26 @@ describe("the recorded system prompt", { timeout: 60_000 }, () => {
     await sm.close();
   });
 
+  it("recordSystemPrompt: nothing when the path agrees; a patch at the leaf after a move onto older instructions", async () => {
+    const { ws, sm, loader, agent } = await setup();
+    await agent.prompt("first");
+    const firstReply = sm.getLeafId() as string;
+    const count = sm.getEntryCount();
+    await agent.recordSystemPrompt();
+    assert.equal(sm.getEntryCount(), count, "the prompt in force is the one recorded: nothing written");
+    fs.writeFileSync(path.join(ws, "AGENTS.md"), "Project word: ANTELOPE");
+    loader.invalidate();
+    await agent.prompt("second");
+    assert.equal((await agent.navigateTree(firstReply)).kind, "moved");
+    await agent.recordSystemPrompt();
+    const leaf = sm.getLeafEntry();
+    assert.ok(leaf?.type === "message" && leaf.message.role === "system", "a patch at the leaf");
+    assert.equal(leaf.parentId, firstReply);
+    assert.deepEqual(Object.keys(leaf.message.sections ?? {}), ["project_context"]);
+    assert.match(agent.getSystemPrompt(), /ANTELOPE/, "the path now replays today's instructions");
+    await sm.close();
+  });
+
   it("a compaction keeps the prompt: nothing is recorded again after it", async () => {
     const { sm, agent } = await setup();
     for (let i = 0; i < 4; i++) {
