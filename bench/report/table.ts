@@ -185,7 +185,7 @@ export function uiLine(report: Pick<BenchReport, "ui">): string {
   if (!ui) return "";
   const recovered = ui.small.recovered + ui.large.recovered;
   return (
-    `Real UI: VS Code 1.100 (code-server) with the extension, driven by headless Chromium; medians of ` +
+    `Real UI: ${ui.codeServer ?? "code-server 4.100.3 (VS Code 1.100)"} with the extension, driven by headless Chromium; medians of ` +
     `${ui.large.runs} run${ui.large.runs === 1 ? "" : "s"} per session, each a fresh code-server; the big session is "${ui.large.label}".` +
     (recovered > 0
       ? ` In ${recovered} of ${ui.small.runs + ui.large.runs} runs a view stayed blank at first and was re-created after 8 s ` +

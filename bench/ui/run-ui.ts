@@ -4,7 +4,8 @@
  * …) so drift on a shared machine hits both alike. See measure-ui.ts for what each run measures.
  */
 import { spawnSync } from "node:child_process";
-import { codeServerInstalled, REPO_ROOT } from "../../test/util/code-server.js";
+import { CODE_SERVER, codeServerInstalled, REPO_ROOT } from "../../test/util/code-server.js";
+import { vscodeVersion } from "../../test/util/code-server-install.js";
 import { median, medianOf } from "../stats.js";
 import { measureUiRun, type UiRun, type UiSession } from "./measure-ui.js";
 
@@ -33,6 +34,8 @@ export interface UiSessionSummary {
 
 /** The real-UI figures: the small demo session against a big one. */
 export interface UiReport {
+  /** The code-server the runs used, e.g. "code-server 4.139.1 (VS Code 1.139.1)" (older reports lack it). */
+  codeServer?: string;
   small: UiSessionSummary;
   large: UiSessionSummary;
   /**
@@ -73,6 +76,12 @@ function summarise(label: string, runs: UiRun[], error?: string): UiSessionSumma
     peakRss: medianOf(runs, (r) => r.peakRss),
     error,
   };
+}
+
+/** The code-server the runs use, as the report names it. */
+export function codeServerName(): string {
+  const vscode = vscodeVersion(CODE_SERVER);
+  return `code-server ${CODE_SERVER.version}${vscode ? ` (VS Code ${vscode})` : ""}`;
 }
 
 function errorText(error: unknown): string {
@@ -122,6 +131,7 @@ export async function measureUi(large: UiSession, options: UiOptions, log: (line
     if (a.recreatedViews === 0 && b.recreatedViews === 0) delays.push(b.loadToLeafMs - a.loadToLeafMs);
   }
   return {
+    codeServer: codeServerName(),
     small: summarise(small.label, runs[0], errors[0]),
     large: summarise(large.label, runs[1], errors[1]),
     leafDelayMs: median(delays),

@@ -302,6 +302,38 @@ test("incremental updates keep selection, folds and scroll; leaf and labels upda
     assert.equal(await selectedId(vp), "a4");
   }));
 
+test("a move of the leaf alone: a row shown only as the leaf hides when the leaf leaves it, the path follows", () =>
+  withPage(rig.openView({ view: "tree" }), async (vp) => {
+    await vp.send(
+      treeSnapshot(
+        [
+          treeRow("u1", null, "user", { preview: "start" }),
+          treeRow("a1", "u1", "assistant", { preview: "reply" }),
+          treeRow("tc", "a1", "assistant", { preview: "", toolCallsOnly: true, toolName: "read" }),
+          treeRow("u2", "u1", "user", { preview: "other way" }),
+          treeRow("a2", "u2", "assistant", { preview: "other reply" }),
+        ],
+        "tc",
+      ),
+    );
+    const onPath = async (id: string) =>
+      /\bon-path\b/.test((await vp.page.getAttribute(`[data-entry-id="${id}"]`, "class")) ?? "");
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "tc", "u2", "a2"]);
+    // The tool-call-only row passes the default filter only while it is the leaf.
+    await vp.send({ type: "tree/update", leafId: "a2" });
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2"]);
+    assert.equal(await vp.page.getAttribute(".active-leaf", "data-entry-id"), "a2");
+    assert.deepEqual([await onPath("a1"), await onPath("u2")], [false, true]);
+    // Between two rows the filter shows anyway, nothing else changes but the marks.
+    await vp.send({ type: "tree/update", leafId: "a1" });
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2"]);
+    assert.equal(await vp.page.getAttribute(".active-leaf", "data-entry-id"), "a1");
+    assert.deepEqual([await onPath("a1"), await onPath("u2")], [true, false]);
+    await vp.send({ type: "tree/update", leafId: "tc" });
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "tc", "u2", "a2"]);
+    assert.equal(await vp.page.getAttribute(".active-leaf", "data-entry-id"), "tc");
+  }));
+
 test("a row whose tool calls changed files shows the count, from a snapshot and when the row is sent again", () =>
   withPage(rig.openView({ view: "tree" }), async (vp) => {
     const nodes = sampleNodes().map((n) => (n.id === "t1" ? { ...n, changedFiles: 3 } : n));

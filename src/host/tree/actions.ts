@@ -58,9 +58,13 @@ export class HostActions {
     this.d.log.info(`navigate ${entryId} (${mode}): ${outcome.kind}`);
     if (outcome.kind === "aborted") this.d.notify.status("Branch switch cancelled; nothing changed.");
     if (outcome.kind !== "moved") return;
+    tree.post({ type: "tree/reveal", entryId: sm.getLeafId() ?? entryId });
+    // The tree's messages (its update, posted when the leaf moved, and the reveal) leave the extension host on a
+    // timer of VS Code's message channel: without a turn of the event loop here they would wait for the chat's
+    // update, which reads the new part of the path (50–100 ms for a 300 MB session on a busy machine).
+    await new Promise((resolve) => setTimeout(resolve, 0));
     controller.pushChat();
     if (outcome.editorText !== undefined) input.setText(outcome.editorText);
-    tree.post({ type: "tree/reveal", entryId: sm.getLeafId() ?? entryId });
     this.d.notify.status(movedMessage(outcome));
   }
 
