@@ -355,17 +355,11 @@ class Scan {
           p = skipValue(buf, p, end);
           if (p < 0) return undefined;
       }
-      if (buf[p] <= 32) p = skipSpace(buf, p, end);
-      if (p >= end) return undefined;
-      const c = buf[p];
-      if (c === COMMA) {
-        p = p + 1;
-        if (buf[p] <= 32) p = skipSpace(buf, p, end);
-        continue;
-      }
-      if (c !== CLOSE_OBJECT) return undefined;
+      p = this.next(p, CLOSE_OBJECT);
+      if (p >= 0) continue;
+      if (p !== CLOSED) return undefined;
       // Nothing may follow the entry (a second entry glued on the line is JSON.parse's to report).
-      if (skipSpace(buf, p + 1, end) !== end || seen !== ENTRY_REQUIRED) return undefined;
+      if (skipSpace(buf, this.after, end) !== end || seen !== ENTRY_REQUIRED) return undefined;
       return this.facts();
     }
   }

@@ -290,6 +290,19 @@ function expected(line: string): EntryFacts | undefined {
   return entryShapeError(v) ? undefined : factsOfEntry(v as SessionEntry);
 }
 
+/** The store reads `line` (whoever reads it) as JSON.parse + factsOfEntry do, or as no entry when it is not JSON. */
+function readsAsParsed(line: string, why: string): void {
+  const r = readEntryLine(Buffer.from(line), 0, Buffer.byteLength(line), true);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    assert.ok(isLineFailure(r), why);
+    return;
+  }
+  assert.deepEqual(r, factsOfEntry(parsed as SessionEntry), why);
+}
+
 describe("entry scanner", () => {
   test("reads every line as JSON.parse + envelopeOf / metaOf do, in any layout, or leaves it to JSON.parse", () => {
     let answered = 0;
@@ -403,15 +416,7 @@ describe("entry scanner", () => {
       ["a raw control character", line.replace("hello", "he\u0001llo")],
     ] as const) {
       assert.equal(take(l), undefined, why);
-      const r = readEntryLine(Buffer.from(l), 0, Buffer.byteLength(l), true);
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(l);
-      } catch {
-        assert.ok(isLineFailure(r), why);
-        continue;
-      }
-      assert.deepEqual(r, factsOfEntry(parsed as SessionEntry), why);
+      readsAsParsed(l, why);
     }
     const bad = Buffer.from(line);
     bad[bad.indexOf("hello")] = 0xff;
@@ -449,16 +454,7 @@ describe("entry scanner", () => {
       '{"cost":[1]}',
     ]) {
       assert.equal(read(usage), undefined, usage);
-      const line = lineWith(usage);
-      const r = readEntryLine(Buffer.from(line), 0, Buffer.byteLength(line), true);
-      let v: unknown;
-      try {
-        v = JSON.parse(line);
-      } catch {
-        assert.ok(isLineFailure(r), usage);
-        continue;
-      }
-      assert.deepEqual(r, factsOfEntry(v as SessionEntry), usage);
+      readsAsParsed(lineWith(usage), usage);
     }
   });
 
