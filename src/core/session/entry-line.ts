@@ -4,7 +4,7 @@
  * alone, is parsed with JSON.parse — the one fallback — and read with envelopeOf / metaOf. Both give the same
  * answer for the same entry; the tests hold them to it.
  */
-import { metaOf } from "./entry-meta.js";
+import { assistantMessageMeta, metaOf, NO_META } from "./entry-meta.js";
 import { scanEntry, type EntryFacts } from "./entry-scanner.js";
 import { envelopeOf } from "./preview.js";
 import type { SessionEntry } from "./types.js";
@@ -51,19 +51,30 @@ export function entryShapeError(v: unknown): string | undefined {
  */
 export function activityOf(entry: Record<string, unknown>): number | undefined {
   const m = entry.message;
-  if (entry.type !== "message" || !isRecord(m) || !("content" in m)) return undefined;
-  if (m.role !== "user" && m.role !== "assistant") return undefined;
+  if (entry.type !== "message" || !isRecord(m)) return undefined;
+  return messageActivity(entry, m);
+}
+
+/** activityOf for a `message` entry whose message `m` is an object. */
+function messageActivity(entry: Record<string, unknown>, m: Record<string, unknown>): number | undefined {
+  if ((m.role !== "user" && m.role !== "assistant") || !("content" in m)) return undefined;
   if (typeof m.timestamp === "number") return m.timestamp;
   const t = typeof entry.timestamp === "string" ? Date.parse(entry.timestamp) : NaN;
   return Number.isNaN(t) ? undefined : t;
 }
 
-/** The facts of a whole, parsed entry (what the scanner reads from bytes). */
+/**
+ * The facts of a whole, parsed entry (what the scanner reads from bytes). A message — nearly every line — is
+ * looked at once for its meta and activity (this runs for every line of a small session while it opens).
+ */
 export function factsOfEntry(entry: SessionEntry): EntryFacts {
-  const activity = activityOf(entry as unknown as Record<string, unknown>);
-  const facts: EntryFacts = { env: envelopeOf(entry), meta: metaOf(entry) };
-  if (activity !== undefined) facts.activity = activity;
-  return facts;
+  const e = entry as unknown as Record<string, unknown>;
+  const m = e.type === "message" ? e.message : undefined;
+  if (!isRecord(m)) return { env: envelopeOf(entry), meta: metaOf(entry) };
+  const env = envelopeOf(entry);
+  const meta = m.role === "assistant" ? assistantMessageMeta(m) : NO_META;
+  const activity = messageActivity(e, m);
+  return activity === undefined ? { env, meta } : { env, meta, activity };
 }
 
 /**

@@ -33,12 +33,16 @@ export interface EntryMeta {
 /** The meta of the many entries that have none (shared; never changed). */
 export const NO_META: EntryMeta = Object.freeze({});
 
+/** A usage without a cost object reads its costs from this (all missing: 0). */
+const NO_COST: Readonly<Record<string, unknown>> = Object.freeze({});
+
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/** A finite number, else 0. (`v - v === 0` is Number.isFinite for a number, without a call: see usageFrom.) */
 function count(v: unknown): number {
-  return typeof v === "number" && Number.isFinite(v) ? v : 0;
+  return typeof v === "number" && v - v === 0 ? v : 0;
 }
 
 /**
@@ -47,8 +51,10 @@ function count(v: unknown): number {
  * line has them. Undefined when it is not an object.
  */
 export function usageFrom(v: unknown): Usage | undefined {
+  // Runs for every assistant line of a small session while it opens, mostly unoptimised: count() is small enough
+  // to be cheap there, and a missing cost reads as an empty one without building one.
   if (!isRecord(v)) return undefined;
-  const c = isRecord(v.cost) ? v.cost : {};
+  const c = isRecord(v.cost) ? v.cost : NO_COST;
   const usage: Usage = {
     input: count(v.input),
     output: count(v.output),
@@ -98,19 +104,24 @@ export function assistantMeta(
   return meta.model ? { model: meta.model, usage } : { usage };
 }
 
+/** The meta of an assistant message object (its model and token use). */
+export function assistantMessageMeta(m: Record<string, unknown>): EntryMeta {
+  const provider = m.provider;
+  const model = m.model;
+  const named = typeof provider === "string" && typeof model === "string";
+  return assistantMeta(named ? provider : undefined, named ? model : undefined, usageFrom(m.usage));
+}
+
 /** The small fields of a whole entry. */
 export function metaOf(entry: SessionEntry): EntryMeta {
   const e = entry as unknown as Record<string, unknown>;
+  if (e.type === "message") {
+    const m = e.message;
+    // Most messages have no meta: return the shared one without building and counting an empty object.
+    return isRecord(m) && m.role === "assistant" ? assistantMessageMeta(m) : NO_META;
+  }
   const meta: EntryMeta = {};
   switch (e.type) {
-    case "message": {
-      const m = e.message;
-      // Most messages have no meta: return the shared one without building and counting an empty object.
-      if (!isRecord(m) || m.role !== "assistant") return NO_META;
-      const { provider, model } = m;
-      const named = typeof provider === "string" && typeof model === "string";
-      return assistantMeta(named ? provider : undefined, named ? model : undefined, usageFrom(m.usage));
-    }
     case "model_change":
       if (typeof e.provider === "string" && typeof e.modelId === "string")
         meta.model = { provider: e.provider, modelId: e.modelId };

@@ -65,6 +65,8 @@ const EARLY_STOP_MIN_BYTES = 4096;
 const FAIL = -1;
 /** The walk has everything the envelope needs: the rest of the line is not read. */
 const STOP = -2;
+/** An object or array ended (see Scan.next). */
+const CLOSED = -3;
 
 // Keys of the entry object.
 const K_OTHER = 0;
@@ -217,12 +219,21 @@ const MESSAGE_KEY_BITS = [
   M_USAGE,
 ];
 const BLOCK_KEYS = keyBytes(["type", "text", "name"]);
+/** The keys of a usage and of its cost that usageFrom reads (entry-meta.ts). */
+const USAGE_NAMES = ["input", "output", "cacheRead", "cacheWrite", "totalTokens", "cacheWrite1h", "reasoning", "cost"];
+const COST_NAMES = ["input", "output", "cacheRead", "cacheWrite", "total", "totalFromProvider"];
+const USAGE_KEYS = keyBytes(USAGE_NAMES);
+const COST_KEYS = keyBytes(COST_NAMES);
+/** keyAt's answer for `cost` in USAGE_KEYS. */
+const USAGE_COST = USAGE_NAMES.indexOf("cost") + 1;
 const BLOCK_KEY_BITS = [0, B_TYPE, B_TEXT, B_NAME];
 
 /** The walk over one line (one instance, reused; the fields describe the line being read). */
 class Scan {
   private buf: Buffer = Buffer.alloc(0);
   private end = 0;
+  /** Set by next(): the position just past the object or array that ended. */
+  private after = 0;
   /** The line may stop being read once its envelope is complete. */
   private mayStop = false;
 
@@ -344,17 +355,11 @@ class Scan {
           p = skipValue(buf, p, end);
           if (p < 0) return undefined;
       }
-      if (buf[p] <= 32) p = skipSpace(buf, p, end);
-      if (p >= end) return undefined;
-      const c = buf[p];
-      if (c === COMMA) {
-        p = p + 1;
-        if (buf[p] <= 32) p = skipSpace(buf, p, end);
-        continue;
-      }
-      if (c !== CLOSE_OBJECT) return undefined;
+      p = this.next(p, CLOSE_OBJECT);
+      if (p >= 0) continue;
+      if (p !== CLOSED) return undefined;
       // Nothing may follow the entry (a second entry glued on the line is JSON.parse's to report).
-      if (skipSpace(buf, p + 1, end) !== end || seen !== ENTRY_REQUIRED) return undefined;
+      if (skipSpace(buf, this.after, end) !== end || seen !== ENTRY_REQUIRED) return undefined;
       return this.facts();
     }
   }
@@ -362,10 +367,8 @@ class Scan {
   /** Walks the message object at `p`; the position after it, FAIL or STOP. */
   private message(p: number): number {
     const { buf, end } = this;
-    p = p + 1;
-    if (buf[p] <= 32) p = skipSpace(buf, p, end);
-    if (p >= end) return FAIL;
-    if (buf[p] === CLOSE_OBJECT) return p + 1;
+    p = this.first(p, CLOSE_OBJECT);
+    if (p < 0) return p === CLOSED ? this.after : p;
     for (;;) {
       if (buf[p] !== QUOTE) return FAIL;
       const k = keyAt(buf, p, end, MESSAGE_KEYS);
@@ -452,19 +455,16 @@ class Scan {
           break;
         }
         case M_USAGE: {
-          const q = skipValue(buf, p, end);
-          if (q < 0) return FAIL;
-          // A few numbers: parsing the slice is simpler than walking it, and as cheap.
-          if (buf[p] === OPEN_OBJECT) {
-            let v: unknown;
-            try {
-              v = JSON.parse(buf.toString("utf8", p, q));
-            } catch {
-              return FAIL;
-            }
-            this.usage = usageFrom(v);
+          if (buf[p] !== OPEN_OBJECT) {
+            p = skipValue(buf, p, end);
+            break;
           }
-          p = q;
+          // Read from its bytes: decoding the slice and parsing it was a tenth of scanning a session of big
+          // assistant messages (every one has a usage).
+          const v = this.record(p, USAGE_KEYS, USAGE_NAMES);
+          if (v === undefined) return FAIL;
+          this.usage = usageFrom(v);
+          p = this.after;
           break;
         }
         default:
@@ -472,40 +472,108 @@ class Scan {
       }
       if (p < 0) return p;
       if (this.complete()) return STOP;
-      if (buf[p] <= 32) p = skipSpace(buf, p, end);
-      if (p >= end) return FAIL;
-      const c = buf[p];
-      if (c === COMMA) {
-        p = p + 1;
-        if (buf[p] <= 32) p = skipSpace(buf, p, end);
-        if (p >= end) return FAIL;
-        continue;
-      }
-      return c === CLOSE_OBJECT ? p + 1 : FAIL;
+      p = this.next(p, CLOSE_OBJECT);
+      if (p === CLOSED) return this.after;
+      if (p < 0) return p;
     }
   }
 
   /** Walks the content array at `p`: text blocks into the preview, tool call names. */
   private blocks(p: number): number {
     const { buf, end } = this;
-    p = p + 1;
-    if (buf[p] <= 32) p = skipSpace(buf, p, end);
-    if (p >= end) return FAIL;
-    if (buf[p] === CLOSE_ARRAY) return p + 1;
+    p = this.first(p, CLOSE_ARRAY);
+    if (p < 0) return p === CLOSED ? this.after : p;
     for (;;) {
       p = buf[p] === OPEN_OBJECT ? this.block(p) : skipValue(buf, p, end);
       if (p < 0) return p;
-      if (buf[p] <= 32) p = skipSpace(buf, p, end);
-      if (p >= end) return FAIL;
-      const c = buf[p];
-      if (c === COMMA) {
-        p = p + 1;
-        if (buf[p] <= 32) p = skipSpace(buf, p, end);
-        if (p >= end) return FAIL;
-        continue;
-      }
-      return c === CLOSE_ARRAY ? p + 1 : FAIL;
+      p = this.next(p, CLOSE_ARRAY);
+      if (p === CLOSED) return this.after;
+      if (p < 0) return p;
     }
+  }
+
+  /**
+   * The object at `p` as JSON.parse gives it, as far as usageFrom reads it (entry-meta.ts): the members named in
+   * `names` (`keys`: their bytes) with their numbers and booleans — `cost` as such an object of COST_NAMES —, null
+   * for a null, other members left out; `after` is set past it. Undefined (the line goes to JSON.parse) for
+   * anything else: a string or array value, another object, a key written with escapes, a malformed value.
+   * What it accepts it reads exactly as JSON.parse does (numbers, literals and structure are checked).
+   */
+  private record(
+    p: number,
+    keys: readonly Uint8Array[],
+    names: readonly string[],
+  ): Record<string, unknown> | undefined {
+    const { buf, end } = this;
+    const out: Record<string, unknown> = {};
+    p = this.first(p, CLOSE_OBJECT);
+    if (p === CLOSED) return out;
+    for (;;) {
+      if (p < 0 || buf[p] !== QUOTE) return undefined;
+      const k = keyAt(buf, p, end, keys);
+      if (k < 0) return undefined;
+      p = valueAt(buf, keyEnd, end);
+      if (p < 0) return undefined;
+      const c = buf[p];
+      let value: unknown;
+      if (c === OPEN_OBJECT) {
+        if (names !== USAGE_NAMES || k !== USAGE_COST) return undefined;
+        value = this.record(p, COST_KEYS, COST_NAMES);
+        if (value === undefined) return undefined;
+        p = this.after;
+      } else if (c === 45 || (c >= 48 && c <= 57)) {
+        const q = numberEnd(buf, p, end);
+        if (q < 0) return undefined;
+        value = numberValue(buf, p, q);
+        p = q;
+      } else if (bytesEqual(buf, p, "true")) {
+        value = true;
+        p += 4;
+      } else if (bytesEqual(buf, p, "false")) {
+        value = false;
+        p += 5;
+      } else if (bytesEqual(buf, p, "null")) {
+        value = null;
+        p += 4;
+      } else return undefined;
+      // A key given twice: the later value counts, as in JSON.parse.
+      if (k > 0) out[names[k - 1]] = value;
+      p = this.next(p, CLOSE_OBJECT);
+      if (p === CLOSED) return out;
+    }
+  }
+
+  /**
+   * The object or array that opens at `p` and that `close` ends: the start of its first member or element; or
+   * CLOSED (it is empty), with `after` set just past `close`; or FAIL.
+   */
+  private first(p: number, close: number): number {
+    const { buf, end } = this;
+    p = p + 1;
+    if (buf[p] <= 32) p = skipSpace(buf, p, end);
+    if (p >= end) return FAIL;
+    if (buf[p] !== close) return p;
+    this.after = p + 1;
+    return CLOSED;
+  }
+
+  /**
+   * After a member or element that ends at `p`, in an object or array that `close` ends: the start of the next
+   * one (the comma and whitespace skipped); or CLOSED, with `after` set just past `close`; or FAIL.
+   */
+  private next(p: number, close: number): number {
+    const { buf, end } = this;
+    if (buf[p] <= 32) p = skipSpace(buf, p, end);
+    if (p >= end) return FAIL;
+    const c = buf[p];
+    if (c === COMMA) {
+      p = p + 1;
+      if (buf[p] <= 32) p = skipSpace(buf, p, end);
+      return p >= end ? FAIL : p;
+    }
+    if (c !== close) return FAIL;
+    this.after = p + 1;
+    return CLOSED;
   }
 
   /** Walks one content block at `p` (an object). */
@@ -517,10 +585,8 @@ class Scan {
     let textAt = -1;
     let nameAt = -1;
     let nameEnd = -1;
-    p = p + 1;
-    if (buf[p] <= 32) p = skipSpace(buf, p, end);
-    if (p >= end) return FAIL;
-    if (buf[p] === CLOSE_OBJECT) return p + 1;
+    p = this.first(p, CLOSE_OBJECT);
+    if (p < 0) return p === CLOSED ? this.after : p;
     for (;;) {
       if (buf[p] !== QUOTE) return FAIL;
       const k = keyAt(buf, p, end, BLOCK_KEYS);
@@ -562,16 +628,10 @@ class Scan {
         p = nameEnd + 1;
       } else p = skipValue(buf, p, end);
       if (p < 0) return p;
-      if (buf[p] <= 32) p = skipSpace(buf, p, end);
-      if (p >= end) return FAIL;
-      const c = buf[p];
-      if (c === COMMA) {
-        p = p + 1;
-        if (buf[p] <= 32) p = skipSpace(buf, p, end);
-        if (p >= end) return FAIL;
-        continue;
-      }
-      if (c !== CLOSE_OBJECT) return FAIL;
+      p = this.next(p, CLOSE_OBJECT);
+      if (p >= 0) continue;
+      if (p !== CLOSED) return p;
+      const after = this.after;
       if (type === T_TEXT && textAt >= 0) {
         const r = this.textBlock(textAt);
         if (r < 0) return r;
@@ -580,7 +640,7 @@ class Scan {
         if (name === undefined) return FAIL;
         this.names.push(name);
       }
-      return p + 1;
+      return after;
     }
   }
 

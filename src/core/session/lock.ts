@@ -129,22 +129,29 @@ function registryDir(): string {
   const uid = process.getuid?.();
   let dir =
     uid === undefined ? path.join(os.tmpdir(), "agent-tree-locks") : path.join("/tmp", `agent-tree-locks-${uid}`);
-  try {
-    fs.mkdirSync(dir, { mode: 0o700 });
-  } catch (e) {
-    if (code(e) !== "EEXIST") {
-      // No usable /tmp (a sandbox): the temp folder of this process, which its own windows share.
-      dir = path.join(os.tmpdir(), `agent-tree-locks-${uid ?? "user"}`);
-      fs.mkdirSync(dir, { mode: 0o700, recursive: true });
+  // Looked at first: it is there nearly always, and a failed mkdir costs an exception (a fresh process opening
+  // its first session pays for each one).
+  let st = fs.lstatSync(dir, { throwIfNoEntry: false });
+  if (st === undefined) {
+    try {
+      fs.mkdirSync(dir, { mode: 0o700 });
+    } catch (e) {
+      if (code(e) !== "EEXIST") {
+        // No usable /tmp (a sandbox): the temp folder of this process, which its own windows share.
+        dir = path.join(os.tmpdir(), `agent-tree-locks-${uid ?? "user"}`);
+        fs.mkdirSync(dir, { mode: 0o700, recursive: true });
+      }
     }
+    st = fs.lstatSync(dir);
   }
-  const st = fs.lstatSync(dir);
   if (!st.isDirectory() || (uid !== undefined && (st.uid !== uid || (st.mode & 0o022) !== 0)))
     throw new Error(
       `The lock folder ${dir} is not a private folder of this user (owner ${st.uid}, mode ${(st.mode & 0o777).toString(8)}); remove it and try again.`,
     );
   registry = dir;
-  sweepRegistry(dir);
+  // Housekeeping for other files' locks, not needed to take this one (a dead holder's lock on this very file is
+  // judged when it is met): done once the open that got here has returned, so a fresh process does not wait for it.
+  setImmediate(() => sweepRegistry(dir)).unref();
   return dir;
 }
 

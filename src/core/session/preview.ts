@@ -78,25 +78,60 @@ export function normalizePreview(text: string): string {
   return collapseWhitespace(text, PREVIEW_MAX);
 }
 
+/*
+ * The functions below run for every entry of a small session while it opens (entry-line.ts), most of them before
+ * the engine has optimised them, where each call, iterator and temporary object costs: a 10k-entry session's
+ * envelopes took ~45 ms of CPU in a fresh process, as much as half of JSON.parse of its lines. Hence indexed
+ * loops (a for-of over an array runs the iterator protocol in the interpreter), tool names joined as they are
+ * found (no array to join), one walk over a content, and no result object for the walk (the last tool names
+ * are left in `lastNames`).
+ */
+
 /** Text blocks of a message content joined by newlines (strings pass through). */
 export function textOfContent(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  // Most contents hold one text block: it is returned as it is, without an array to join (this runs for
-  // every entry of a session while it opens, mostly before the engine has optimised it).
+  return contentText(content as unknown[], false);
+}
+
+/** The tool-call names the last contentText(…, true) found (comma separated), else undefined. */
+let lastNames: string | undefined;
+
+/**
+ * The text blocks of `content` joined by "\n"; with `toolNames`, the names of its tool calls are left in
+ * lastNames. Most contents hold one text block: it is returned as it is, without an array to join.
+ */
+function contentText(content: unknown[], toolNames: boolean): string {
   let first: string | undefined;
   let parts: string[] | undefined;
-  for (const block of content as unknown[]) {
-    if (!isRecord(block) || block.type !== "text" || typeof block.text !== "string") continue;
-    if (first === undefined) first = block.text;
-    else (parts ??= [first]).push(block.text);
+  let names: string | undefined;
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i];
+    if (typeof block !== "object" || block === null || Array.isArray(block)) continue;
+    const b = block as Record<string, unknown>;
+    const type = b.type;
+    if (type === "text") {
+      const t = b.text;
+      if (typeof t !== "string") continue;
+      if (first === undefined) first = t;
+      else (parts ??= [first]).push(t);
+    } else if (toolNames && type === "toolCall") {
+      const name = b.name;
+      if (typeof name === "string") names = names === undefined ? name : names + ", " + name;
+    }
   }
+  lastNames = names;
   return parts ? parts.join("\n") : (first ?? "");
 }
 
 /** True when `text` is empty or whitespace only (`text.trim() === ""` without building the trimmed copy). */
 function isBlank(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // Most texts start with a letter: no call for them.
+    if (c > 32 && c < 0xa0) return false;
+    if (!isSpace(c)) return false;
+  }
   return true;
 }
 
@@ -104,24 +139,15 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** An assistant message's text (its text blocks joined by "\n") and the names of its tool calls, in one walk. */
-function assistantParts(content: unknown): { text: string; names: string[] | undefined } {
-  if (typeof content === "string") return { text: content, names: undefined };
-  if (!Array.isArray(content)) return { text: "", names: undefined };
-  let first: string | undefined;
-  let parts: string[] | undefined;
-  let names: string[] | undefined;
-  for (const block of content as unknown[]) {
-    if (!isRecord(block)) continue;
-    const type = block.type;
-    if (type === "text") {
-      const t = block.text;
-      if (typeof t !== "string") continue;
-      if (first === undefined) first = t;
-      else (parts ??= [first]).push(t);
-    } else if (type === "toolCall" && typeof block.name === "string") (names ??= []).push(block.name);
-  }
-  return { text: parts ? parts.join("\n") : (first ?? ""), names };
+/**
+ * An assistant message's text (its text blocks joined by "\n"); the names of its tool calls (comma separated) are
+ * left in lastNames. One walk.
+ */
+function assistantContent(content: unknown): string {
+  lastNames = undefined;
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return contentText(content as unknown[], true);
 }
 
 /** The raw preview text of an assistant message: its text, else the names of the tools it calls, else its error. */
@@ -135,8 +161,8 @@ function assistantText(message: Record<string, unknown>, text: string, toolName:
 function messageText(message: Record<string, unknown>): string {
   switch (message.role) {
     case "assistant": {
-      const { text, names } = assistantParts(message.content);
-      return assistantText(message, text, names?.join(", "));
+      const text = assistantContent(message.content);
+      return assistantText(message, text, lastNames);
     }
     case "bashExecution":
       return typeof message.command === "string" ? "$ " + message.command : "";
@@ -189,10 +215,7 @@ export function envelopeOf(entry: SessionEntry | UnknownEntry): EntryEnvelope {
   const parentId = typeof e.parentId === "string" ? e.parentId : null;
   const timestamp = typeof e.timestamp === "string" ? e.timestamp : "";
   const m = e.type === "message" ? e.message : undefined;
-  if (isRecord(m))
-    return m.role === "assistant"
-      ? assistantEnvelope(id, parentId, timestamp, m)
-      : messageEnvelope(id, parentId, timestamp, m);
+  if (isRecord(m)) return messageEnvelope(id, parentId, timestamp, m);
   const env: EntryEnvelope = { id, parentId, type: String(e.type), timestamp, preview: entryPreview(entry) };
   if (e.type === "compaction" && typeof e.tokensBefore === "number") env.tokens = e.tokensBefore;
   else if (e.type === "branch_summary" && typeof e.fromId === "string") env.fromId = e.fromId;
@@ -200,7 +223,12 @@ export function envelopeOf(entry: SessionEntry | UnknownEntry): EntryEnvelope {
   return env;
 }
 
-/** The envelope of a message other than an assistant's. */
+/**
+ * The envelope of a message. The three roles nearly every line has (user, assistant, tool result) are read here
+ * in one function with one walk over the content (see the note above textOfContent); the preview of an
+ * assistant message is its text, else its tool names, else its error. Other roles take their text from
+ * messageText.
+ */
 function messageEnvelope(
   id: string,
   parentId: string | null,
@@ -208,38 +236,31 @@ function messageEnvelope(
   m: Record<string, unknown>,
 ): EntryEnvelope {
   const role = m.role;
-  const preview = normalizePreview(messageText(m));
-  const env: EntryEnvelope =
-    typeof role === "string"
+  if (role !== "user" && role !== "assistant" && role !== "toolResult") {
+    const preview = normalizePreview(messageText(m));
+    return typeof role === "string"
       ? { id, parentId, type: "message", role, timestamp, preview }
       : { id, parentId, type: "message", timestamp, preview };
-  if (role === "toolResult" && typeof m.toolName === "string") env.toolName = m.toolName;
-  return env;
-}
-
-/**
- * The envelope of an assistant message: its text (text blocks joined by "\n") and the names of its tool calls,
- * read in one walk over its content; the preview is the text, else the tool names, else the error.
- */
-function assistantEnvelope(
-  id: string,
-  parentId: string | null,
-  timestamp: string,
-  m: Record<string, unknown>,
-): EntryEnvelope {
-  const { text, names } = assistantParts(m.content);
-  const toolName = names?.join(", ");
-  const env: EntryEnvelope = {
-    id,
-    parentId,
-    type: "message",
-    role: "assistant",
-    timestamp,
-    preview: normalizePreview(assistantText(m, text, toolName)),
-  };
-  if (toolName !== undefined) {
-    env.toolName = toolName;
-    env.toolCallsOnly = isBlank(text);
+  }
+  const content = m.content;
+  let text = "";
+  let names: string | undefined;
+  if (typeof content === "string") text = content;
+  else if (Array.isArray(content)) {
+    text = contentText(content as unknown[], role === "assistant");
+    names = lastNames;
+  }
+  if (role !== "assistant") {
+    const env: EntryEnvelope = { id, parentId, type: "message", role, timestamp, preview: normalizePreview(text) };
+    if (role === "toolResult" && typeof m.toolName === "string") env.toolName = m.toolName;
+    return env;
+  }
+  const blank = isBlank(text);
+  const raw = !blank ? text : names !== undefined ? names : typeof m.errorMessage === "string" ? m.errorMessage : "";
+  const env: EntryEnvelope = { id, parentId, type: "message", role, timestamp, preview: normalizePreview(raw) };
+  if (names !== undefined) {
+    env.toolName = names;
+    env.toolCallsOnly = blank;
   }
   if (m.stopReason === "error" || m.stopReason === "aborted") env.failed = true;
   return env;

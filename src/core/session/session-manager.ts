@@ -1347,6 +1347,8 @@ const NEWLINE_BYTE = Buffer.from("\n");
 
 /** Remove `file` if it is there (`fs.rmSync(file, { force: true })` without loading Node's recursive remover). */
 function removeIfPresent(file: string): void {
+  // Nearly always absent: looking first spares the exception a failed unlink costs on every open.
+  if (!fs.existsSync(file)) return;
   try {
     fs.unlinkSync(file);
   } catch (e) {

@@ -141,6 +141,28 @@ const usage = fc.oneof(
     cost: fc.record({ input: fc.double({ min: 0, max: 1, noNaN: true }), total: fc.double({ noNaN: true }) }),
   }),
   fc.record({ input: fc.nat(), output: fc.constantFrom("7", null), cost: fc.constantFrom(null, 3, { total: 1 }) }),
+  // pi-ai's optional counts, signs, exponents, booleans, unknown keys, a cost of another type.
+  fc.record(
+    {
+      input: fc.integer(),
+      output: fc.double({ noNaN: true }),
+      cacheWrite1h: fc.oneof(fc.nat(), fc.constant(true), fc.constant(null)),
+      reasoning: fc.double({ noNaN: true }),
+      note: fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), text, fc.constant({ a: [1] })),
+      cost: fc.oneof(
+        fc.record(
+          {
+            total: fc.double({ noNaN: true }),
+            cacheRead: fc.constantFrom(1e21, -0, 5e-324, "1"),
+            totalFromProvider: fc.oneof(fc.boolean(), fc.constant(null), fc.constant(1)),
+          },
+          { requiredKeys: [] },
+        ),
+        fc.constantFrom(null, 3, false, [1]),
+      ),
+    },
+    { requiredKeys: [] },
+  ),
   fc.constantFrom(null, "none", [1, 2]),
 );
 
@@ -268,6 +290,19 @@ function expected(line: string): EntryFacts | undefined {
   return entryShapeError(v) ? undefined : factsOfEntry(v as SessionEntry);
 }
 
+/** The store reads `line` (whoever reads it) as JSON.parse + factsOfEntry do, or as no entry when it is not JSON. */
+function readsAsParsed(line: string, why: string): void {
+  const r = readEntryLine(Buffer.from(line), 0, Buffer.byteLength(line), true);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    assert.ok(isLineFailure(r), why);
+    return;
+  }
+  assert.deepEqual(r, factsOfEntry(parsed as SessionEntry), why);
+}
+
 describe("entry scanner", () => {
   test("reads every line as JSON.parse + envelopeOf / metaOf do, in any layout, or leaves it to JSON.parse", () => {
     let answered = 0;
@@ -381,19 +416,46 @@ describe("entry scanner", () => {
       ["a raw control character", line.replace("hello", "he\u0001llo")],
     ] as const) {
       assert.equal(take(l), undefined, why);
-      const r = readEntryLine(Buffer.from(l), 0, Buffer.byteLength(l), true);
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(l);
-      } catch {
-        assert.ok(isLineFailure(r), why);
-        continue;
-      }
-      assert.deepEqual(r, factsOfEntry(parsed as SessionEntry), why);
+      readsAsParsed(l, why);
     }
     const bad = Buffer.from(line);
     bad[bad.indexOf("hello")] = 0xff;
     assert.equal(scanEntry(bad, 0, bad.length, true), undefined, "invalid UTF-8 in the preview");
+  });
+
+  test("reads a usage from its bytes as JSON.parse does, and leaves an unusual one to JSON.parse", () => {
+    const base = { type: "message", id: "0123abcd", parentId: null, timestamp: "2026-01-05T09:00:04.000Z" };
+    const head = JSON.stringify({ ...base, message: { role: "assistant", content: "hi", provider: "p", model: "m" } });
+    const lineWith = (usage: string): string => head.slice(0, -2) + `,"usage":${usage}}}`;
+    const read = (usage: string): EntryFacts | undefined => {
+      const line = lineWith(usage);
+      return scanEntry(Buffer.from(line), 0, Buffer.byteLength(line), true);
+    };
+    const parsed = (usage: string): EntryFacts => factsOfEntry(JSON.parse(lineWith(usage)) as SessionEntry);
+    for (const usage of [
+      '{"input":1200,"output":300,"cacheRead":9000,"cacheWrite":0,"totalTokens":10500,"cost":{"input":0.0036,"output":0.0045,"cacheRead":0.0027,"cacheWrite":0,"total":0.0108}}',
+      '{"input":1,"input":2,"cost":{"total":1},"cost":{"total":2,"totalFromProvider":true}}',
+      '{ "input" : -3 , "output":1e400, "cacheWrite1h":7, "reasoning":2.5E-3, "x":null, "cost":null }',
+      '{"cacheWrite1h":true,"reasoning":null,"cost":{"totalFromProvider":false,"total":-0,"other":1}}',
+      '{"cost":3,"input":0.1}',
+      "{}",
+    ]) {
+      const got = read(usage);
+      assert.ok(got, `the scanner reads ${usage} itself`);
+      assert.deepEqual(got, parsed(usage), usage);
+    }
+    for (const usage of [
+      '{"input":"5"}',
+      '{"note":{"a":1}}',
+      '{"inp\\u0075t":5}',
+      '{"input":01}',
+      '{"input":tru}',
+      '{"input":1,}',
+      '{"cost":[1]}',
+    ]) {
+      assert.equal(read(usage), undefined, usage);
+      readsAsParsed(lineWith(usage), usage);
+    }
   });
 
   test("a long line stops after its preview unless strict; a short one is always read to its end", () => {

@@ -340,6 +340,8 @@ describe("heartbeat, takeover after asking, and the holder that lost its lock", 
     const { file } = await sessionWith(1);
     const fresh = await child();
     assert.equal((await fresh.send({ op: "open", file })).ok, true);
+    // The sweep runs right after the open returned (it does not hold the open up): give it a moment.
+    for (let i = 0; i < 50 && fs.existsSync(stale); i++) await new Promise((r) => setTimeout(r, 100));
     assert.equal(fs.existsSync(stale), false, "the dead process's registry lock is still there");
     await fresh.send({ op: "close" });
   });
