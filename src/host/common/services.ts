@@ -15,30 +15,9 @@ import type { SessionController } from "../session/session-controller.js";
 import { OneAtATime } from "../views/webview-ready-watchdog.js";
 import { AgentWebviewView, type RawMessageHandler } from "../views/webview-view.js";
 import { FilesLock } from "./files-lock.js";
+import { Late } from "./late.js";
 import { Notifier } from "./notifier.js";
 import { affects } from "./settings.js";
-
-/** A part built later in activation: set once, read when used (an error names it when read too early). */
-export class Late<T> {
-  private value: T | undefined;
-
-  constructor(private readonly what: string) {}
-
-  /** The part; throws when it is not built yet (a wiring mistake, not a user's). */
-  get(): T {
-    if (this.value === undefined) throw new Error(`${this.what} is used before it is built`);
-    return this.value;
-  }
-
-  /** The part, or undefined before it is built (deactivation before activation ended). */
-  peek(): T | undefined {
-    return this.value;
-  }
-
-  set(value: T): void {
-    this.value = value;
-  }
-}
 
 /** See the file comment. */
 export interface HostServices {
