@@ -85,9 +85,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     planMode: createPlanMode(s, actions),
   });
 
+  // The workspace's hook files load last, in the background: their reads do not compete with the wiring above.
+  hooks.load();
   s.log.info(`Activated for ${s.cwd}; sessions in ${opener.sessionDir()}`);
   return {
-    hooks: hooks.api,
+    hooks: hooks.registry.api,
     onDidChangeSession: session.onDidChangeSession,
     getSessionManager: () => session.controller.sessionManager,
     registerModelProvider: (create) => library.registerProvider(create),

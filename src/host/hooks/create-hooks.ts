@@ -1,4 +1,4 @@
-/** The hooks feature (docs/hooks.md): the registry the API and every session share, and the workspace's hook files. */
+/** Hooks (docs/extension-api.md): the registry the API and every session share, and the workspace's hook files. */
 import * as vscode from "vscode";
 import type { HostServices } from "../common/services.js";
 import { loadWorkspaceHooksSetting } from "../common/settings.js";
@@ -6,10 +6,10 @@ import { HookRegistry } from "./hook-registry.js";
 import { loadWorkspaceHooks } from "./workspace-hooks.js";
 
 /**
- * The registry; the workspace's hooks load in the background (when the setting and the workspace's trust allow),
- * again when the workspace becomes trusted.
+ * The registry, and `load`, which loads the workspace's hooks in the background (when the setting and the
+ * workspace's trust allow): activation calls it last, and it runs again when the workspace becomes trusted.
  */
-export function createHooks(s: HostServices): HookRegistry {
+export function createHooks(s: HostServices): { registry: HookRegistry; load(): void } {
   const registry = new HookRegistry();
   const load = async (): Promise<void> => {
     if (!loadWorkspaceHooksSetting()) return;
@@ -23,7 +23,6 @@ export function createHooks(s: HostServices): HookRegistry {
       }
     }
   };
-  void load();
   s.subscribe(vscode.workspace.onDidGrantWorkspaceTrust(() => void load()));
-  return registry;
+  return { registry, load: () => void load() };
 }

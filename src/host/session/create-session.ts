@@ -38,7 +38,7 @@ export interface SessionParts {
   store: CheckpointService;
   mcp: { service: McpService };
   instructions: InstructionsService;
-  hooks: HookRegistry;
+  hooks: { registry: HookRegistry };
   review: { runChanges: RunChangesView };
   approvals: { rules: WorkspaceToolRules; ui: ApprovalUi };
   branches: BranchViews;
@@ -71,7 +71,7 @@ export function createSession(s: HostServices, p: SessionParts): Session {
     systemPrompt: p.instructions.provider,
     onRunEnd: (sm, firstUserId) => void p.review.runChanges.runEnded(sm, firstUserId),
     models: () => p.library.load(),
-    hookRegistry: p.hooks,
+    hookRegistry: p.hooks.registry,
     autoApprove: autoApproveSetting,
     defaultModelKey: defaultModelSetting,
     piDefaultModelKey: () => p.library.piDefaultModelKey(),
