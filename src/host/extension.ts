@@ -85,7 +85,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
     planMode: createPlanMode(s, actions),
   });
 
-  // The workspace's hook files load last, in the background: their reads do not compete with the wiring above.
+  // The workspace's hook files load last, in the background, once everything is wired.
   hooks.load();
   s.log.info(`Activated for ${s.cwd}; sessions in ${opener.sessionDir()}`);
   return {
