@@ -1,36 +1,26 @@
 /** Registers the "Agent: …" commands and the tree's context-menu commands (package.json contributes). */
 import * as vscode from "vscode";
-import type { ArchivedVisibility } from "./archive/archived-visibility.js";
 import type { ChatInputService } from "./chat-input/chat-input-service.js";
 import { COMMAND_IDS, type CommandId } from "./common/command-ids.js";
+import type { HostServices } from "./common/services.js";
 import type { EditReview } from "./review/edit-review.js";
 import type { McpServersUi } from "./mcp/mcp-servers-ui.js";
 import type { ModelActions } from "./models/model-actions.js";
 import type { ToolRulesUi } from "./tools/tool-rules-ui.js";
 import type { OperationId } from "./operations/host-operations.js";
-import type { Operations } from "./operations/operations.js";
 import type { PlanModeActions } from "./chat/plan-mode-actions.js";
-import type { SessionController } from "./session/session-controller.js";
 import type { SessionOpener } from "./session/session-opener.js";
 import type { SessionSearchUi } from "./search/session-search-ui.js";
-import type { AgentWebviewView } from "./views/webview-view.js";
 
-/** What the commands call. */
+/** What the commands call besides the services (the operations table, the views, the archived branches' choice). */
 export interface CommandDeps {
-  controller: SessionController;
   opener: SessionOpener;
   search: SessionSearchUi;
   models: ModelActions;
-  /** The operations table (src/host/operations): every command that acts on the session. */
-  operations: Operations;
   /** Add Selection to Chat, Add File to Chat. */
   chatInput: ChatInputService;
   /** Opens the workspace's session if none is open yet. */
   ensureSession(): Promise<boolean>;
-  /** The tree and chat views ("Reload Views"). */
-  views: readonly AgentWebviewView[];
-  /** Whether the tree shows archived branches (Show or Hide Archived Branches). */
-  archived: Pick<ArchivedVisibility, "toggle">;
   /** Accept, Reject and Accept All in This Run of an edit shown as a diff. */
   review: EditReview;
   /** Agent: Show MCP Servers. */
@@ -45,11 +35,13 @@ export interface CommandDeps {
 type Handler = (arg?: unknown, more?: unknown) => unknown;
 
 /**
- * Register every command; the returned disposables go into the extension context. A command of the operations
- * table runs through it (its guards, its entry); the others — opening sessions, models, views — are here.
+ * Register every command (disposed with the extension). A command of the operations table runs through it (its
+ * guards, its entry); the others — opening sessions, models, views — are here.
  */
-export function registerCommands(d: CommandDeps): vscode.Disposable[] {
-  const { models, opener, operations } = d;
+export function registerCommands(s: HostServices, d: CommandDeps): void {
+  const { models, opener } = d;
+  const operations = s.operations.get();
+  const views = [s.views.tree, s.views.chat];
   const ensured = (run: () => unknown) => async (): Promise<void> => {
     await d.ensureSession();
     await run();
@@ -82,13 +74,13 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.treeKeyHandled": () => undefined,
     // From the palette: both views, one after the other; from a view's "Reload View" link: that view ("tree"/"chat").
     "agentTree.reloadViews": async (arg?: unknown) => {
-      for (const view of d.views) if (arg === undefined || arg === view.kind) await view.reload();
+      for (const view of views) if (arg === undefined || arg === view.kind) await view.reload();
     },
     // The tree's toolbar toggle, from the palette or a keybinding: the host keeps the choice, the tree shows it
     // (its snapshot on `ready` carries it when the view is still loading).
     "agentTree.toggleArchivedBranches": async () => {
-      d.archived.toggle();
-      await d.views.find((view) => view.kind === "tree")?.reveal();
+      s.views.archived.toggle();
+      await views.find((view) => view.kind === "tree")?.reveal();
     },
     "agentTree.addSelectionToChat": ensured(() => d.chatInput.addSelection()),
     // The Explorer passes the clicked item and every selected one.
@@ -105,9 +97,11 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     "agentTree.approvePlan": ensured(() => d.planMode.approve()),
   };
   const rest: Partial<Record<CommandId, Handler>> = others;
-  return COMMAND_IDS.map((id) => {
-    const handler = operations.spec(id) ? operations.handler(id) : rest[id];
-    if (!handler) throw new Error(`no handler for command ${id}`);
-    return vscode.commands.registerCommand(id, handler);
-  });
+  s.subscribe(
+    ...COMMAND_IDS.map((id) => {
+      const handler = operations.spec(id) ? operations.handler(id) : rest[id];
+      if (!handler) throw new Error(`no handler for command ${id}`);
+      return vscode.commands.registerCommand(id, handler);
+    }),
+  );
 }

@@ -194,3 +194,35 @@ test("one busy: the host keeps no busy flag or list of running work of its own; 
     "the guards read busyAt, not a flag",
   );
 });
+
+test("one way in: the services' accessor of the operations table is read by the ways in only", () => {
+  // src/host/common/services.ts carries the table (built late in activation) for the wiring; an action that read it
+  // would be a second way in, past the import rule of eslint.config.mjs.
+  const readers = new Set<string>();
+  for (const sf of program.getSourceFiles()) {
+    const file = path.relative(ROOT, sf.fileName);
+    if (!file.startsWith("src/host/")) continue;
+    const visit = (node: ts.Node): void => {
+      if (
+        ts.isPropertyAccessExpression(node) &&
+        node.name.text === "operations" &&
+        checker.getTypeAtLocation(node.expression).getSymbol()?.getName() === "HostServices"
+      )
+        readers.add(file);
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  assert.deepEqual([...readers].sort(), [
+    // The chat's slash commands run their operations.
+    "src/host/chat-input/chat-input-setup.ts",
+    // The commands run the table's commands.
+    "src/host/commands.ts",
+    // Sets it.
+    "src/host/operations/create-operations.ts",
+    // A check's Adopt Best Branch adopts through the table (Adopt This Branch's guards look at the branch picked).
+    "src/host/parallel/create-parallel.ts",
+    // The webview router: a click, a row key, Stop and the banner's buttons.
+    "src/host/views/create-views.ts",
+  ]);
+});

@@ -36,7 +36,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "src/host/views/status-place.ts": "the Notifier's status line: one view, the chat else the tree",
   "src/host/chat/chat-sync.ts": "the chat's own run (compaction, retries, run errors), in the chat that shows it",
   "src/host/chat-input/chat-input-setup.ts": "the chat input's completions, in the chat",
-  "src/host/extension.ts": "the instruction files' notice (skipped, unreadable), in the chat",
+  "src/host/prompt/create-prompt.ts": "the instruction files' notice (skipped, unreadable), in the chat",
   "src/host/compare/compare-feed.ts": "a compare panel's own failure, in that panel",
 };
 

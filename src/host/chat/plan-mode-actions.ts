@@ -26,16 +26,30 @@ export interface PlanModeDeps {
 export class PlanModeActions {
   constructor(private readonly d: PlanModeDeps) {}
 
+  /** The leaf's agent when a session is open and writable; else says why not, and undefined. */
+  private writableAgent(): PlanModeDeps["controller"]["agent"] {
+    const { controller, notify } = this.d;
+    const agent = controller.agent;
+    if (!agent) {
+      notify.info(NO_SESSION_TEXT);
+      return undefined;
+    }
+    const readOnly = controller.readOnlyReason();
+    if (readOnly !== undefined) {
+      notify.status(readOnly, "error");
+      return undefined;
+    }
+    return agent;
+  }
+
   /**
    * Turns plan mode on or off at the leaf. With a task (`/plan <task>`, or a string argument of the command) plan
    * mode goes on, whatever it was, and the task is sent.
    */
   async toggle(task?: unknown): Promise<void> {
     const { controller, notify } = this.d;
-    const agent = controller.agent;
-    if (!agent) return notify.info(NO_SESSION_TEXT);
-    const readOnly = controller.readOnlyReason();
-    if (readOnly !== undefined) return notify.status(readOnly, "error");
+    const agent = this.writableAgent();
+    if (!agent) return;
     const text = typeof task === "string" ? task.trim() : "";
     const on = text !== "" || !agent.getPlanMode();
     try {
@@ -51,10 +65,8 @@ export class PlanModeActions {
   /** Approve Plan: plan mode goes off and the agent is asked to carry out the plan, with all its tools. */
   async approve(): Promise<void> {
     const { controller, notify } = this.d;
-    const agent = controller.agent;
-    if (!agent) return notify.info(NO_SESSION_TEXT);
-    const readOnly = controller.readOnlyReason();
-    if (readOnly !== undefined) return notify.status(readOnly, "error");
+    const agent = this.writableAgent();
+    if (!agent) return;
     // The mode's line is written before the prompt's first await: the chat shows plan mode off while the plan runs.
     const run = agent.approvePlan();
     controller.pushChat();

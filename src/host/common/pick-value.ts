@@ -1,5 +1,13 @@
-/** The one quick pick of a value: shows `items`, resolves to the chosen item's value, or undefined when dismissed. */
+/**
+ * The one quick pick of a value: shows `items`, resolves to the chosen item's value, or undefined when dismissed.
+ * Also the quick picks' icon buttons.
+ */
 import * as vscode from "vscode";
+
+/** A quick pick's button: a codicon and its tooltip. */
+export function iconButton(icon: string, tooltip: string): vscode.QuickInputButton {
+  return { iconPath: new vscode.ThemeIcon(icon), tooltip };
+}
 
 /** A quick-pick item carrying the value it stands for (separators carry none). */
 export type ValueItem<T> = vscode.QuickPickItem & { value?: T };

@@ -7,6 +7,7 @@
 import * as vscode from "vscode";
 import type { McpServerStatus } from "../../core/mcp/mcp-pool.js";
 import { PROJECT_MCP_FILES } from "../../core/mcp/mcp-config-files.js";
+import { iconButton, type ValueItem } from "../common/pick-value.js";
 import type { McpService } from "./mcp-service.js";
 import { errorText } from "../../core/error-text.js";
 
@@ -30,15 +31,14 @@ const STATE_TEXT: Record<McpServerStatus["state"], string> = {
   refused: "not allowed (you refused this entry: Allow to start it)",
 };
 
-interface ServerItem extends vscode.QuickPickItem {
-  server?: McpServerStatus;
-}
+/** A row: a server's (its status as the value), or a note (none). */
+type ServerItem = ValueItem<McpServerStatus>;
 
-const RESTART: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("debug-restart"), tooltip: "Restart" };
-const START: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("play"), tooltip: "Start" };
-const DISABLE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("circle-slash"), tooltip: "Disable" };
-const ENABLE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("check"), tooltip: "Enable" };
-const ALLOW: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("unlock"), tooltip: "Allow…" };
+const RESTART = iconButton("debug-restart", "Restart");
+const START = iconButton("play", "Start");
+const DISABLE = iconButton("circle-slash", "Disable");
+const ENABLE = iconButton("check", "Enable");
+const ALLOW = iconButton("unlock", "Allow…");
 
 /** The row of one server. */
 export function serverItem(s: McpServerStatus): ServerItem {
@@ -62,7 +62,7 @@ export function serverItem(s: McpServerStatus): ServerItem {
     description: `${state} — ${s.source}`,
     detail,
     buttons,
-    server: s,
+    value: s,
   };
 }
 
@@ -116,15 +116,15 @@ export class McpServersUi {
     qp.matchOnDescription = true;
     qp.matchOnDetail = true;
     const refresh = (): void => {
-      const active = qp.activeItems[0]?.server?.name;
+      const active = qp.activeItems[0]?.value?.name;
       qp.items = this.items();
-      const again = qp.items.find((i) => i.server?.name === active);
+      const again = qp.items.find((i) => i.value?.name === active);
       if (again) qp.activeItems = [again];
     };
     refresh();
     const unsubscribe = this.mcp.pool.onDidChange(refresh);
     qp.onDidTriggerItemButton(async ({ item, button }) => {
-      const s = item.server;
+      const s = item.value;
       if (!s) return;
       try {
         if (button === ENABLE || button === DISABLE) await this.mcp.setEnabled(s.name, button === ENABLE);
@@ -136,7 +136,7 @@ export class McpServersUi {
       refresh();
     });
     qp.onDidAccept(() => {
-      const s = qp.selectedItems[0]?.server;
+      const s = qp.selectedItems[0]?.value;
       if (!s) return;
       this.log.info(serverDetails(s));
       this.log.show(true);

@@ -39,6 +39,7 @@ import { askFilesModal } from "../compare/vscode-bring-ui.js";
 import { modelKey } from "../models/model-choice.js";
 import type { ModelActions } from "../models/model-actions.js";
 import type { Notify } from "../common/notifier.js";
+import { pickValue } from "../common/pick-value.js";
 import type { SessionController } from "../session/session-controller.js";
 import { branchApprovalText, branchBashPlace, type BranchBashPlace } from "../tools/sandbox-choice.js";
 import { autoApproveSetting, sandboxSettings } from "../common/settings.js";
@@ -580,22 +581,11 @@ export class ParallelActions {
   private async pickCount(): Promise<number | undefined> {
     const items = Array.from({ length: MAX_PARALLEL_BRANCHES - MIN_PARALLEL_BRANCHES + 1 }, (_, i) => ({
       label: String(i + MIN_PARALLEL_BRANCHES),
+      value: i + MIN_PARALLEL_BRANCHES,
     }));
-    const qp = vscode.window.createQuickPick<{ label: string }>();
-    qp.title = "Explore in Parallel (2/3): how many branches";
-    qp.items = items;
-    qp.activeItems = [items[3 - MIN_PARALLEL_BRANCHES]];
-    return new Promise((resolve) => {
-      qp.onDidAccept(() => {
-        const n = Number((qp.selectedItems[0] ?? qp.activeItems[0])?.label);
-        resolve(Number.isInteger(n) ? n : undefined);
-        qp.hide();
-      });
-      qp.onDidHide(() => {
-        resolve(undefined);
-        qp.dispose();
-      });
-      qp.show();
+    return pickValue(items, {
+      title: "Explore in Parallel (2/3): how many branches",
+      active: items[3 - MIN_PARALLEL_BRANCHES],
     });
   }
 

@@ -7,6 +7,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { errorText } from "../../core/error-text.js";
 import { CLAUDE_SETTINGS_FILES } from "../../core/tools/rules/claude-settings.js";
+import { iconButton, type ValueItem } from "../common/pick-value.js";
 import {
   SETTING_SOURCE,
   type ListedRule,
@@ -35,12 +36,11 @@ const LIST_ICON: Record<ListedRule["list"], string> = {
   deny: "$(circle-slash)",
 };
 
-interface RuleItem extends vscode.QuickPickItem {
-  listed?: ListedRule;
-}
+/** A row: a rule's (the rule as the value), or a note (none). */
+type RuleItem = ValueItem<ListedRule>;
 
-const REMOVE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("trash"), tooltip: "Remove" };
-const OPEN: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("go-to-file"), tooltip: "Open the file" };
+const REMOVE = iconButton("trash", "Remove");
+const OPEN = iconButton("go-to-file", "Open the file");
 
 /** The row of one rule. */
 export function ruleItem(r: ListedRule): RuleItem {
@@ -49,7 +49,7 @@ export function ruleItem(r: ListedRule): RuleItem {
     description: `${r.list} · ${r.source}`,
     ...(r.problem ? { detail: `Not used: ${r.problem}` } : {}),
     buttons: [r.removable ? REMOVE : OPEN],
-    listed: r,
+    value: r,
   };
 }
 
@@ -100,7 +100,7 @@ export class ToolRulesUi {
 
   /** Remove a setting's rule (asked first), or open a Claude Code file. */
   private async act(item: RuleItem, refresh: () => Promise<void>): Promise<void> {
-    const r = item.listed;
+    const r = item.value;
     if (!r) return;
     try {
       if (!r.removable) {
