@@ -22,6 +22,7 @@ import {
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import type { FakeRequestBody } from "../util/fake-openai-server.js";
 import { expectVisible, screenshot, waitUntil } from "../util/workbench.js";
+import { SEVEN_TODOS } from "../util/todo-fixtures.js";
 
 const SKILL_WORD = "WOMBAT-4410";
 
@@ -39,16 +40,6 @@ const { demo, fake, step, page, openAgentTree } = demoWorkbenchSuite({
     );
   },
 });
-
-const TODOS = [
-  { content: "Read the config code", status: "completed" },
-  { content: "Write the loader", status: "completed" },
-  { content: "Add tests", status: "completed" },
-  { content: "Run the tests", status: "in_progress" },
-  { content: "Update the README", status: "pending" },
-  { content: "Update the changelog", status: "pending" },
-  { content: "Open the pull request", status: "pending" },
-];
 
 let chat: FrameLocator;
 
@@ -90,7 +81,7 @@ describe("The todo list and the chat input's conveniences (code-server)", { time
   it(
     "the model calls todo: the checklist shows 3/7 above the input, expands, and the tree row reads `todo 3/7`",
     step("todo", async () => {
-      await sendPrompt(chat, `/tool todo ${JSON.stringify({ todos: TODOS })}`);
+      await sendPrompt(chat, `/tool todo ${JSON.stringify({ todos: SEVEN_TODOS })}`);
       const progress = chat.locator(".chat-todos-progress");
       await expectVisible(progress, "the checklist above the input", MODEL_TIMEOUT_MS);
       assert.equal(await progress.textContent(), "3/7");

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AgentRun } from "../../src/core/agent/agent-run.js";
 import type { AgentSession } from "../../src/core/agent/agent-session.js";
-import { SessionManager } from "../../src/core/session/session-manager.js";
+import type { SessionManager } from "../../src/core/session/session-manager.js";
 import { FilesLock } from "../../src/host/common/files-lock.js";
 import { STREAMING_TEXT } from "../../src/host/common/guard-texts.js";
 import { routeWebviewMessage, type RouterDeps } from "../../src/host/views/message-router.js";
@@ -19,25 +19,10 @@ import { sessionGuardState } from "../../src/host/operations/session-guard-state
 import { runningBranchAt } from "../../src/host/parallel/running-branches.js";
 import type { SessionController } from "../../src/host/session/session-controller.js";
 import type { AgentWebviewView } from "../../src/host/views/webview-view.js";
-import { newAgent, openAIModel } from "../core/agent/helpers.js";
+import { newAgent, openAIModel, sideBranchSession } from "../core/agent/helpers.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
-import { assistant, user } from "../util/session-builder.js";
 
 const fake = fakeServerForSuite();
-
-/** u1 → a1 ┬→ u2 → a2 (leaf) ; a1 → s1 → s2 (a finished side branch). In memory. */
-function session(): { sm: SessionManager; ids: Record<string, string> } {
-  const sm = SessionManager.inMemory("/tmp");
-  const ids: Record<string, string> = {};
-  ids.u1 = sm.appendMessage(user("start"));
-  ids.a1 = sm.appendMessage(assistant("ok"));
-  ids.s1 = sm.appendMessage(user("a side question"));
-  ids.s2 = sm.appendMessage(assistant("a side answer"));
-  sm.branch(ids.a1);
-  ids.u2 = sm.appendMessage(user("go on"));
-  ids.a2 = sm.appendMessage(assistant("going on"));
-  return { sm, ids };
-}
 
 /** The real table and guards over `agent`, with recording actions; `navigate` may be held open. */
 function table(agent: AgentSession, sm: SessionManager) {
@@ -117,7 +102,7 @@ const BRANCH_RUNNING = "warn:Branch 1 of 2 is running there: stop it (Agent: Sto
 
 describe("the guards ask the session what runs where", { timeout: 60_000 }, () => {
   it("an operation is refused while a branch runs at its entry, and allowed elsewhere", async () => {
-    const { sm, ids } = session();
+    const { sm, ids } = sideBranchSession();
     const { agent } = newAgent(sm, { model: openAIModel(fake) });
     fake.setDefault(() => ({ stall: true }));
     const run = agent.startRun({ kind: "explore", label: "Branch 1 of 2", parentId: ids.a1, prompt: "go", tools: [] });
@@ -168,7 +153,7 @@ describe("the guards ask the session what runs where", { timeout: 60_000 }, () =
   });
 
   it("while the leaf's reply streams, a move is refused wherever it goes; labels, branches beside it are not", async () => {
-    const { sm, ids } = session();
+    const { sm, ids } = sideBranchSession();
     const { agent } = newAgent(sm, { model: openAIModel(fake) });
     fake.setDefault(() => ({ stall: true }));
     const prompt = agent.prompt("a long one");
@@ -188,7 +173,7 @@ describe("the guards ask the session what runs where", { timeout: 60_000 }, () =
   });
 
   it("a move holds the leaf: a click meanwhile is refused with the move's wording, and runs once it ended", async () => {
-    const { sm, ids } = session();
+    const { sm, ids } = sideBranchSession();
     const { agent } = newAgent(sm, { model: openAIModel(fake) });
     const t = table(agent, sm);
     let release: () => void = () => undefined;

@@ -10,10 +10,26 @@ import { InstructionLoader } from "../../../src/core/prompt/instruction-loader.j
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
 import type { AgentTool } from "../../../src/core/tools/types.js";
-import { assistant, fileSession, toolResult, user } from "../../util/session-builder.js";
+import { assistant, fileSession, namedSession, toolResult, user } from "../../util/session-builder.js";
 import { testModels } from "../../util/test-models.js";
 
 export { anthropicModel, openAIModel } from "../../util/fake-models.js";
+
+/**
+ * u1 → a1 ┬→ u2 → a2 (leaf) ; a1 → s1 → s2 (a finished side branch). In memory, cwd /tmp: where the run-registry
+ * tests put runs on the leaf's path and off it.
+ */
+export function sideBranchSession(): { sm: SessionManager; ids: Record<string, string> } {
+  return namedSession("/tmp", [
+    "u1: start",
+    "a1: ok",
+    "s1: a side question",
+    "s2: a side answer",
+    "from a1",
+    "u2: go on",
+    "a2: going on",
+  ]);
+}
 
 /** One way of {@link twoApproaches}: approach A's tool call, its result and the replies ending each branch. */
 export interface Approaches {
