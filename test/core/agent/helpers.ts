@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
+import type { AgentRun } from "../../../src/core/agent/agent-run.js";
 import { AgentSession, type AgentSessionOptions } from "../../../src/core/agent/agent-session.js";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
 import type { ModelInfo } from "../../../src/core/providers/types.js";
@@ -29,6 +30,18 @@ export function sideBranchSession(): { sm: SessionManager; ids: Record<string, s
     "u2: go on",
     "a2: going on",
   ]);
+}
+
+/** Resolves with `run`'s first entry once it is written. */
+export function firstEntryOf(run: AgentRun): Promise<string> {
+  return new Promise((resolve) => {
+    const off = run.subscribe((e) => {
+      if (e.type === "branch_entry") {
+        off();
+        resolve(e.entryId);
+      }
+    });
+  });
 }
 
 /** One way of {@link twoApproaches}: approach A's tool call, its result and the replies ending each branch. */

@@ -6,23 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { AgentRun } from "../../../src/core/agent/agent-run.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { newAgent, openAIModel, sideBranchSession } from "./helpers.js";
+import { firstEntryOf, newAgent, openAIModel, sideBranchSession } from "./helpers.js";
 
 const fake = fakeServerForSuite();
-
-/** Resolves once `run` wrote its first entry. */
-function firstEntry(run: AgentRun): Promise<string> {
-  return new Promise((resolve) => {
-    const off = run.subscribe((e) => {
-      if (e.type === "branch_entry") {
-        off();
-        resolve(e.entryId);
-      }
-    });
-  });
-}
 
 describe("SessionRuns: busyAt and busyWithin", { timeout: 60_000 }, () => {
   it("a run off the leaf is at its own entries, not above where it started nor at the leaf", async () => {
@@ -36,7 +23,7 @@ describe("SessionRuns: busyAt and busyWithin", { timeout: 60_000 }, () => {
       prompt: "explore",
       tools: [],
     });
-    const branchId = await firstEntry(run);
+    const branchId = await firstEntryOf(run);
 
     assert.equal(agent.busyAt(branchId)?.label, "Branch 1 of 2", "its first entry");
     assert.equal(agent.busyAt(branchId)?.run, run);
