@@ -12,6 +12,7 @@ import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
 import type { AgentTool } from "../../../src/core/tools/types.js";
 import { assistant, fileSession, namedSession, toolResult, user } from "../../util/session-builder.js";
+import type { FakeReply, FakeServer } from "../../util/fake-provider-common.js";
 import { testModels } from "../../util/test-models.js";
 
 export { anthropicModel, openAIModel } from "../../util/fake-models.js";
@@ -202,6 +203,28 @@ export async function gatedAgent(
   const sm = await fileSession(dir);
   const gate = gateTool();
   return { sm, gate, ...newAgent(sm, { model, tools: [gate.tool] }) };
+}
+
+/**
+ * Starts `agent` on `prompt` while the fake model first calls the gate's tool, then answers `replies`; resolves once
+ * the tool runs (the run waits there, so a test can queue). `finish()` releases the gate and waits for the prompt.
+ */
+export async function promptAtGate(
+  agent: AgentSession,
+  gate: ReturnType<typeof gateTool>,
+  fake: Pick<FakeServer, "enqueue">,
+  prompt: string,
+  ...replies: FakeReply[]
+): Promise<{ finish(): Promise<void> }> {
+  fake.enqueue({ toolCalls: [{ name: gate.tool.name, args: {}, id: "call_w" }] }, ...replies);
+  const running = agent.prompt(prompt);
+  await gate.started;
+  return {
+    finish: async () => {
+      gate.release();
+      await running;
+    },
+  };
 }
 
 /** A tool whose run waits until `release` is called (so a test can queue while it runs). */
