@@ -45,6 +45,9 @@ function throwIfDirty(plans: readonly { folder: string; dirty: readonly string[]
   if (dirty.length > 0) throw new DirtyFilesError(dirty);
 }
 
+/** What a plan of a restore or merge looks at: the unsaved files (workspace paths), and when to stop. */
+type PlanOptions = { dirtyPaths?: readonly string[]; signal?: AbortSignal };
+
 /** Where to restore one folder to. */
 export interface FolderTarget {
   folder: string;
@@ -137,7 +140,7 @@ export class WorkspaceCheckpoints {
   /** Plans a restore of each target folder (see FolderCheckpoints.planRestore). */
   async planRestore(
     targets: readonly FolderTarget[],
-    options: { dirtyPaths?: readonly string[]; signal?: AbortSignal } = {},
+    options: PlanOptions = {},
   ): Promise<(RestorePlan & { folder: string })[]> {
     return this.perFolder(targets, (engine, t) => engine.planRestore(t.checkpointId, options));
   }
@@ -159,7 +162,7 @@ export class WorkspaceCheckpoints {
   /** Plans a merge in each target folder (see FolderCheckpoints.planMerge). */
   async planMerge(
     targets: readonly FolderMergeTarget[],
-    options: { dirtyPaths?: readonly string[]; signal?: AbortSignal } = {},
+    options: PlanOptions = {},
   ): Promise<(MergePlan & { folder: string })[]> {
     return this.perFolder(targets, (engine, t) => engine.planMerge(t.baseId, t.theirsId, options));
   }
