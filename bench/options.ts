@@ -50,7 +50,26 @@ export interface BenchOptions {
   activationBaseline?: string;
 }
 
+/** The names of BenchOptions' yes/no options. */
+type BooleanOption = { [K in keyof BenchOptions]: BenchOptions[K] extends boolean ? K : never }[keyof BenchOptions];
+
 const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only] [--bash-only] [--stores-only] [--mcp-only] [--webview-only|--ui-only] [--activation-only] [--activation-baseline <git ref>]`;
+
+/** The options that set one flag of BenchOptions to true, and nothing else. */
+const TRUE_FLAGS: Partial<Record<string, BooleanOption>> = {
+  "--no-webview": "skipWebview",
+  "--no-ui": "skipUi",
+  "--cpu-prof": "cpuProf",
+  "--no-search": "skipSearch",
+  "--search-only": "searchOnly",
+  "--bash-only": "bashOnly",
+  "--stores-only": "storesOnly",
+  "--webview-only": "webviewOnly",
+  "--ui-only": "uiOnly",
+  "--mcp-only": "mcpOnly",
+  "--activation-only": "activationOnly",
+  "--checkpoints-only": "checkpointsOnly",
+};
 
 /** Parses argv (without node and script). Throws with the usage line on anything unknown. */
 export function parseOptions(argv: string[]): BenchOptions {
@@ -91,6 +110,11 @@ export function parseOptions(argv: string[]): BenchOptions {
       if (!Number.isInteger(n) || n < 1) throw new Error(`${arg} needs a positive whole number\n${USAGE}`);
       return n;
     };
+    const flag = TRUE_FLAGS[arg];
+    if (flag) {
+      options[flag] = true;
+      continue;
+    }
     switch (arg) {
       case "--quick":
         break;
@@ -100,17 +124,8 @@ export function parseOptions(argv: string[]): BenchOptions {
       case "--appends":
         options.appends = count();
         break;
-      case "--no-webview":
-        options.skipWebview = true;
-        break;
-      case "--no-ui":
-        options.skipUi = true;
-        break;
       case "--ui-runs":
         options.uiRuns = count();
-        break;
-      case "--cpu-prof":
-        options.cpuProf = true;
         break;
       case "--only":
         options.only = value().split(",");
@@ -118,30 +133,6 @@ export function parseOptions(argv: string[]): BenchOptions {
       case "--write":
         options.write = true;
         writeGiven = true;
-        break;
-      case "--no-search":
-        options.skipSearch = true;
-        break;
-      case "--search-only":
-        options.searchOnly = true;
-        break;
-      case "--bash-only":
-        options.bashOnly = true;
-        break;
-      case "--stores-only":
-        options.storesOnly = true;
-        break;
-      case "--webview-only":
-        options.webviewOnly = true;
-        break;
-      case "--ui-only":
-        options.uiOnly = true;
-        break;
-      case "--mcp-only":
-        options.mcpOnly = true;
-        break;
-      case "--activation-only":
-        options.activationOnly = true;
         break;
       case "--activation-baseline":
         options.activationBaseline = value();
@@ -155,9 +146,6 @@ export function parseOptions(argv: string[]): BenchOptions {
         break;
       case "--no-checkpoints":
         options.checkpoints = false;
-        break;
-      case "--checkpoints-only":
-        options.checkpointsOnly = true;
         break;
       case "--help":
       case "-h":

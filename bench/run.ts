@@ -44,6 +44,15 @@ const LAST_REPORT = join(DATA_DIR, "last-report.json");
 /** The numbers of the latest run of any kind (quick, partial or not written). */
 const LAST_RUN = join(DATA_DIR, "last-run.json");
 
+/** Runs a measurement whose lines are printed (not part of the result tables); its failure is one line naming it. */
+async function printed<T>(name: string, measure: () => Promise<T>, lines: (m: T) => readonly string[]): Promise<void> {
+  try {
+    for (const line of lines(await measure())) log(line);
+  } catch (error) {
+    log(`${name}: ${errorText(error)}`);
+  }
+}
+
 function log(line: string): void {
   console.log(`[bench] ${line}`);
 }
@@ -193,37 +202,37 @@ async function main(): Promise<void> {
   }
   if (options.storesOnly) return printStores(results, options, pi as PiReleases, loadAtStart, startedAt, started);
   // Activation and the bundles (and the model library's first use): printed, not part of the result tables.
-  await measureActivation(options.quick ? 3 : 15, options.activationBaseline, log)
-    .then((r) => activationLines(r).forEach((line) => log(line)))
-    .catch((error: unknown) => log(`activation: ${errorText(error)}`));
+  await printed(
+    "activation",
+    () => measureActivation(options.quick ? 3 : 15, options.activationBaseline, log),
+    activationLines,
+  );
   // The chat input's @ list on a 100k-file workspace: printed, not part of the result tables.
-  await measureMentions(DATA_DIR)
-    .then((m) => log(mentionsLine(m)))
-    .catch((error: unknown) => log(`mentions: ${errorText(error)}`));
+  await printed(
+    "mentions",
+    () => measureMentions(DATA_DIR),
+    (m) => [mentionsLine(m)],
+  );
   // The compare tab on long branches: printed, not part of the result tables.
-  await measureCompare(DATA_DIR, options.quick ? 2_000 : 10_000, options.runs)
-    .then((cases) => cases.forEach((c) => log(compareLine(c))))
-    .catch((error: unknown) => log(`compare: ${errorText(error)}`));
+  await printed(
+    "compare",
+    () => measureCompare(DATA_DIR, options.quick ? 2_000 : 10_000, options.runs),
+    (cases) => cases.map(compareLine),
+  );
   // Explore in Parallel: a branch's copy of a 10k-file workspace, and the event loop with four branches streaming.
-  await measureParallel(options.quick ? 2 : 5)
-    .then((m) => parallelLines(m).forEach((line) => log(line)))
-    .catch((error: unknown) => log(`parallel: ${errorText(error)}`));
+  await printed("parallel", () => measureParallel(options.quick ? 2 : 5), parallelLines);
   // The branches' confinement: a command's start in the sandbox, and one check of the copies' size cap.
-  await measureSandbox(options.quick ? 3 : 10)
-    .then((m) => sandboxLines(m).forEach((line) => log(line)))
-    .catch((error: unknown) => log(`sandbox: ${errorText(error)}`));
+  await printed("sandbox", () => measureSandbox(options.quick ? 3 : 10), sandboxLines);
   // The system prompt before each model call (20 instruction files, 50 skills): printed, not part of the tables.
-  await measurePrompt(options.quick ? 50 : 200)
-    .then((m) => log(promptLine(m)))
-    .catch((error: unknown) => log(`system prompt: ${errorText(error)}`));
+  await printed(
+    "system prompt",
+    () => measurePrompt(options.quick ? 50 : 200),
+    (m) => [promptLine(m)],
+  );
   // A bash tool call against a plain spawn of the same command: printed, not part of the tables.
-  await measureBash(options.quick ? 10 : 30)
-    .then((m) => bashLines(m).forEach((line) => log(line)))
-    .catch((error: unknown) => log(`bash: ${errorText(error)}`));
+  await printed("bash", () => measureBash(options.quick ? 10 : 30), bashLines);
   // An MCP stdio server's start through the pool (away from this process) against the SDK's own: printed.
-  await measureMcp(options.quick ? 5 : 20)
-    .then((m) => mcpLines(m).forEach((line) => log(line)))
-    .catch((error: unknown) => log(`mcp: ${errorText(error)}`));
+  await printed("mcp", () => measureMcp(options.quick ? 5 : 20), mcpLines);
   if (!options.skipWebview && results.length > 0) {
     // No Chromium (or a broken bundle) must not cost the store results: the webview targets show "n/a".
     // The ASCII-only copy draws the same tree as the heavy session: not measured twice.
@@ -253,14 +262,7 @@ async function main(): Promise<void> {
   const search = options.skipSearch || options.checkpointsOnly ? undefined : await measureSearchSafely(options);
 
   const report: BenchReport = {
-    quick: options.quick,
-    piVersions: pi ? { latest: pi.latest.version, legacy: pi.legacy.version } : undefined,
-    runs: options.runs,
-    appends: options.appends,
-    startedAt,
-    durationS: (performance.now() - started) / 1000,
-    machine: machineLine(loadAtStart),
-    results,
+    ...storesReport(results, options, pi, loadAtStart, startedAt, started),
     ui,
     parallelUi,
     checkpoints,
@@ -295,9 +297,25 @@ function printStores(
   startedAt: string,
   started: number,
 ): void {
-  const report: BenchReport = {
+  const report = storesReport(results, options, pi, loadAtStart, startedAt, started);
+  console.log(`\nStores only, ${startedAt}: medians of ${options.runs} runs; ${machineLine(loadAtStart)}.\n`);
+  console.log(`${storeTable(report)}\n`);
+  for (const c of checkTargets(report).filter((t) => t.status !== "n/a"))
+    console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);
+}
+
+/** A report of the stores' results: how the run went (its options, pi's releases, when, how long, on what). */
+function storesReport(
+  results: DatasetResult[],
+  options: BenchOptions,
+  pi: PiReleases | undefined,
+  loadAtStart: number,
+  startedAt: string,
+  started: number,
+): BenchReport {
+  return {
     quick: options.quick,
-    piVersions: { latest: pi.latest.version, legacy: pi.legacy.version },
+    piVersions: pi ? { latest: pi.latest.version, legacy: pi.legacy.version } : undefined,
     runs: options.runs,
     appends: options.appends,
     startedAt,
@@ -305,10 +323,6 @@ function printStores(
     machine: machineLine(loadAtStart),
     results,
   };
-  console.log(`\nStores only, ${startedAt}: medians of ${options.runs} runs; ${machineLine(loadAtStart)}.\n`);
-  console.log(`${storeTable(report)}\n`);
-  for (const c of checkTargets(report).filter((t) => t.status !== "n/a"))
-    console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);
 }
 
 function machineLine(loadAtStart: number): string {

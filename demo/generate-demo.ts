@@ -11,6 +11,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { tokenUsage } from "../src/core/messages.js";
 
 /** Ids of the demo entries, fixed so that tests can find them. */
 export const DEMO_IDS = {
@@ -139,14 +140,6 @@ function sessionLines(cwd: string): Json[] {
     const ms = START + minute++ * 60_000;
     return { ts: new Date(ms).toISOString(), ms };
   };
-  const usage = (input: number, output: number): Json => ({
-    input,
-    output,
-    cacheRead: 0,
-    cacheWrite: 0,
-    totalTokens: input + output,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-  });
   const entry = (type: string, id: string, parentId: string | null, fields: Json): Json => {
     const { ts } = at();
     return { type, id, parentId, timestamp: ts, ...fields };
@@ -165,7 +158,7 @@ function sessionLines(cwd: string): Json[] {
       api: "openai-completions",
       provider: DEMO_MODEL.provider,
       model: DEMO_MODEL.id,
-      usage: usage(900 + minute * 40, 120),
+      usage: tokenUsage(900 + minute * 40, 120),
       stopReason,
     }));
   const toolCall = (id: string, name: string, args: Json): Json => ({ type: "toolCall", id, name, arguments: args });

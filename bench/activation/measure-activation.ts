@@ -84,31 +84,30 @@ const piAiExternal: esbuild.Plugin = {
   },
 };
 
-async function bundleChildren(dir: string): Promise<{ activate: string; firstUse?: string }> {
-  const activate = join(dir, "bench-activate.cjs");
+/** Bundles the child script `name` (bench/activation/<name>.ts) for Node into `outfile`, with `extra` options. */
+async function bundleChild(name: string, outfile: string, extra: esbuild.BuildOptions = {}): Promise<void> {
   await esbuild.build({
-    entryPoints: [join(REPO_DIR, "bench", "activation", "activate-child.ts")],
-    outfile: activate,
+    entryPoints: [join(REPO_DIR, "bench", "activation", `${name}.ts`)],
+    outfile,
     bundle: true,
     platform: "node",
     format: "cjs",
     target: "node20",
     logLevel: "error",
+    ...extra,
   });
+}
+
+async function bundleChildren(dir: string): Promise<{ activate: string; firstUse?: string }> {
+  const activate = join(dir, "bench-activate.cjs");
+  await bundleChild("activate-child", activate);
   if (!existsSync(join(dir, "dist", "pi-ai", "runtime.mjs"))) return { activate };
   // Next to dist/extension.js, so its import of ./pi-ai/runtime.mjs finds the build's own bundle.
   const firstUse = join(dir, "dist", "bench-first-use.cjs");
-  await esbuild.build({
-    entryPoints: [join(REPO_DIR, "bench", "activation", "first-use-child.ts")],
-    outfile: firstUse,
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
+  await bundleChild("first-use-child", firstUse, {
     plugins: [piAiExternal],
     // As esbuild.mjs: jsonc-parser's UMD build loads its parts with a require() esbuild cannot follow.
     alias: { "jsonc-parser": join(REPO_DIR, "node_modules", "jsonc-parser", "lib", "esm", "main.js") },
-    logLevel: "error",
   });
   return { activate, firstUse };
 }

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createBashTool } from "../../src/core/tools/bash-tool.js";
 import { median } from "../stats.js";
+import { printAlone } from "../print-alone.js";
 
 /** How much a bash call may cost over a plain spawn of the same command (ms). */
 export const OVERHEAD_TARGET_MS = 150;
@@ -97,11 +98,4 @@ export function bashLines(m: BashMeasurement): string[] {
   });
 }
 
-if (process.argv[1]?.endsWith("measure-bash.ts")) {
-  measureBash()
-    .then((m) => bashLines(m).forEach((line) => console.log(`[bench] ${line}`)))
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    });
-}
+if (process.argv[1]?.endsWith("measure-bash.ts")) printAlone(measureBash(), bashLines);

@@ -15,6 +15,7 @@ import { withoutKeys } from "../../src/core/providers/api-key.js";
 import { canDetach } from "../../src/core/tools/command-process.js";
 import { FIXTURE_SERVER, fixtureConfig } from "../../test/util/mcp-fixture.js";
 import { median } from "../stats.js";
+import { printAlone } from "../print-alone.js";
 
 /** How much a server's start may cost over the SDK's own start of it (ms). */
 export const OVERHEAD_TARGET_MS = 150;
@@ -119,11 +120,4 @@ export function mcpLines(m: McpMeasurement): string[] {
   ];
 }
 
-if (process.argv[1]?.endsWith("measure-mcp.ts")) {
-  measureMcp()
-    .then((m) => mcpLines(m).forEach((line) => console.log(`[bench] ${line}`)))
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    });
-}
+if (process.argv[1]?.endsWith("measure-mcp.ts")) printAlone(measureMcp(), mcpLines);

@@ -24,6 +24,7 @@ import { ModelRegistry } from "../../src/core/providers/model-registry.js";
 import { generateWorkspace } from "../checkpoints/workspaces.js";
 import { REPO_DIR } from "../paths.js";
 import { median } from "../stats.js";
+import { printAlone } from "../print-alone.js";
 
 /** Target of starting a branch's copy of a 10k-file workspace (the time until the branch can start). */
 export const COPY_TARGET_MS = 2000;
@@ -227,11 +228,4 @@ export function parallelLines(m: ParallelMeasurement): string[] {
   ];
 }
 
-if (require.main === module) {
-  measureParallel(Number(process.argv[2] ?? 5))
-    .then((m) => parallelLines(m).forEach((l) => console.log(`[bench] ${l}`)))
-    .catch((e: unknown) => {
-      console.error(e);
-      process.exit(1);
-    });
-}
+if (require.main === module) printAlone(measureParallel(Number(process.argv[2] ?? 5)), parallelLines);

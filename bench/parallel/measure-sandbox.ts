@@ -16,6 +16,7 @@ import { CopiesMeter } from "../../src/core/parallel/copies-cap.js";
 import { bubblewrapArgs, findSandbox } from "../../src/core/tools/sandbox.js";
 import { generateWorkspace } from "../checkpoints/workspaces.js";
 import { median } from "../stats.js";
+import { printAlone } from "../print-alone.js";
 
 /** What was measured (ms per run). */
 export interface SandboxMeasurement {
@@ -84,11 +85,4 @@ export function sandboxLines(m: SandboxMeasurement): string[] {
   ];
 }
 
-if (require.main === module) {
-  measureSandbox(Number(process.argv[2] ?? 5))
-    .then((m) => sandboxLines(m).forEach((l) => console.log(`[bench] ${l}`)))
-    .catch((e: unknown) => {
-      console.error(e);
-      process.exit(1);
-    });
-}
+if (require.main === module) printAlone(measureSandbox(Number(process.argv[2] ?? 5)), sandboxLines);

@@ -13,6 +13,7 @@ import { InstructionLoader } from "../../src/core/prompt/instruction-loader.js";
 import { buildPromptSections } from "../../src/core/prompt/prompt-sections.js";
 import { workspacePromptProvider } from "../../src/core/prompt/workspace-prompt.js";
 import { createWorkspaceTools } from "../../src/core/tools/index.js";
+import { printAlone } from "../print-alone.js";
 
 /** The warm target (milliseconds). */
 export const WARM_TARGET_MS = 5;
@@ -120,11 +121,4 @@ export function promptLine(m: PromptMeasurement): string {
   );
 }
 
-if (process.argv[1]?.endsWith("measure-prompt.ts")) {
-  measurePrompt()
-    .then((m) => console.log(`[bench] ${promptLine(m)}`))
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    });
-}
+if (process.argv[1]?.endsWith("measure-prompt.ts")) printAlone(measurePrompt(), (m) => [promptLine(m)]);

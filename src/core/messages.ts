@@ -209,6 +209,11 @@ export function emptyUsage(): Usage {
   };
 }
 
+/** The usage of a call that read `input` tokens and wrote `output`, nothing cached and nothing charged. */
+export function tokenUsage(input: number, output: number): Usage {
+  return { ...emptyUsage(), input, output, totalTokens: input + output };
+}
+
 /**
  * A message as pi 1.5 reads it from a session file, whose lines are not validated: a `content` that is null or
  * missing becomes empty ("" for system messages, [] for user, assistant and tool results), so nothing downstream

@@ -13,30 +13,17 @@ import path from "node:path";
 import { before, describe, it } from "node:test";
 import type { Page } from "playwright-core";
 import type { FakeReply, FakeRequestBody } from "../util/fake-provider-common.js";
-import {
-  activeLeafId,
-  chatView,
-  pickFromRowMenu,
-  readSession,
-  row,
-  sendPrompt,
-  sessionFiles,
-  treeView,
-  waitForLeaf,
-  type SessionLine,
-} from "../util/agent-ui.js";
-import { demoWorkbenchSuite } from "../util/demo-workbench.js";
-import { answerExploreQuestions } from "../util/explore-ui.js";
-import { clickDialogButton, dialog, expectVisible, findWebview, screenshot, waitUntil } from "../util/workbench.js";
+import { pickFromRowMenu, readSession, row, treeView, waitForLeaf } from "../util/agent-ui.js";
+import { answerExploreQuestions, BRANCHES_TIMEOUT_MS, branchesWorkbenchSuite } from "../util/explore-ui.js";
+import { branchRunStates, expectAdoptQuestion, firstReplyLeaf, newestBelow, wireMessages } from "../util/explore-ui.js";
+import { clickDialogButton, expectVisible, findWebview, screenshot, waitUntil } from "../util/workbench.js";
 
-const MODEL_TIMEOUT_MS = 90_000;
 const CHECK = "test -f ok.txt";
 
 /** The second exploring request writes ok.txt (three lines); the others one line of notes.txt; then they answer. */
 let writes = 0;
 function replies(body: FakeRequestBody): FakeReply {
-  const messages = body.messages as { role: string; content: unknown }[];
-  const last = messages.at(-1);
+  const last = wireMessages(body).at(-1);
   if (last?.role === "tool") return { text: `Done: ${String(last.content).slice(0, 40)}`, chunkDelayMs: 20 };
   if (JSON.stringify(last?.content ?? "").includes("CHECKED")) {
     writes++;
@@ -49,13 +36,8 @@ function replies(body: FakeRequestBody): FakeReply {
   return { text: `Echo: ${JSON.stringify(last?.content ?? "").slice(1, 40)}`, chunkDelayMs: 5 };
 }
 
-const { demo, step, wb, fake, workspaceText, openAgentTree } = demoWorkbenchSuite({
-  name: "branch-check",
-  model: { chunkDelayMs: 5 },
-  settings: { "agentTree.tools.autoApprove": ["write"], "agentTree.branchSummary.ask": "never" },
-  newSession: true,
-  files: { "notes.txt": "the notes\n" },
-});
+const suite = branchesWorkbenchSuite("branch-check", { "notes.txt": "the notes\n" }, replies);
+const { demo, step, wb, workspaceText } = suite;
 let page: Page;
 let sessionFile: string;
 /** Branch first entry → its newest message entry, and the one that wrote ok.txt. */
@@ -63,13 +45,7 @@ let tips: Map<string, string>;
 let passing: string;
 
 /** Every branch's run lines' latest state. */
-function runStates(): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const l of readSession(sessionFile))
-    if (l.type === "custom" && l.customType === "agent-tree/branch-run" && typeof l.parentId === "string")
-      out.set(l.parentId, String((l.data as { state?: unknown }).state));
-  return out;
-}
+const runStates = (): Map<string, string> => branchRunStates(sessionFile);
 
 /** The check records of the file, in order. */
 function checkRecords(): { parentId: string; data: { state: string; branchId: string; command: string } }[] {
@@ -81,39 +57,17 @@ function checkRecords(): { parentId: string; data: { state: string; branchId: st
     }));
 }
 
-/** The newest message entry below `branchId`, in file order. */
-function newestBelow(lines: SessionLine[], branchId: string): string {
-  const below = new Set([branchId]);
-  let newest = branchId;
-  for (const l of lines)
-    if (typeof l.parentId === "string" && below.has(l.parentId) && l.id) {
-      below.add(l.id);
-      if (l.type === "message") newest = l.id;
-    }
-  return newest;
-}
-
 describe("A check per branch in VS Code (code-server)", { timeout: 10 * 60_000 }, () => {
   before(() => {
     page = wb().page;
-    fake().setDefault(replies);
   });
 
   it(
     "three branches with a check: the rows show ✓ and ✗, the workspace is untouched",
     step("check", async () => {
-      const t = await openAgentTree(520);
-      const chat = await chatView(page);
-      await sendPrompt(chat, "What is in this project?");
-      const node = await waitUntil(
-        async () => {
-          const id = await activeLeafId(t);
-          return id !== undefined && (await row(t, id).innerText()).includes("Echo") ? id : undefined;
-        },
-        "the first reply to become the leaf",
-        MODEL_TIMEOUT_MS,
-      );
-      sessionFile = sessionFiles(demo().sessionDir)[0];
+      const first = await firstReplyLeaf(suite, "What is in this project?", BRANCHES_TIMEOUT_MS);
+      const { tree: t, node } = first;
+      sessionFile = first.sessionFile;
 
       await pickFromRowMenu(page, t, node, "Explore in Parallel…");
       const start = await answerExploreQuestions(page, "CHECKED: change something", 3, CHECK);
@@ -124,15 +78,15 @@ describe("A check per branch in VS Code (code-server)", { timeout: 10 * 60_000 }
           return ids.length === 3 ? ids : undefined;
         },
         "3 branches started",
-        MODEL_TIMEOUT_MS,
+        BRANCHES_TIMEOUT_MS,
       );
       await waitUntil(
         async () => (checkRecords().filter((r) => r.data.state !== "running").length === 3 ? true : undefined),
         "every branch's check to end",
-        MODEL_TIMEOUT_MS,
+        BRANCHES_TIMEOUT_MS,
       );
       const lines = readSession(sessionFile);
-      tips = new Map(branches.map((id) => [id, newestBelow(lines, id)]));
+      tips = new Map(branches.map((id) => [id, newestBelow(lines, id).id as string]));
       const ended = checkRecords().filter((r) => r.data.state !== "running");
       assert.deepEqual(
         ended.map((r) => r.data.command),
@@ -152,7 +106,7 @@ describe("A check per branch in VS Code (code-server)", { timeout: 10 * 60_000 }
 
       for (const [id, tip] of tips) {
         const mark = row(t, tip).locator(".check-mark");
-        await expectVisible(mark, `the check mark of branch ${id}`, MODEL_TIMEOUT_MS);
+        await expectVisible(mark, `the check mark of branch ${id}`, BRANCHES_TIMEOUT_MS);
         const want = id === passing ? "check-passed" : "check-failed";
         await waitUntil(
           async () => ((await mark.getAttribute("class"))?.includes(want) ? true : undefined),
@@ -181,12 +135,7 @@ describe("A check per branch in VS Code (code-server)", { timeout: 10 * 60_000 }
       assert.equal(await summary.locator("tbody tr").count(), 3);
       await screenshot(page, "branch-check-02-summary");
       await summary.locator("#adopt-best").click();
-      const question = dialog(page);
-      await expectVisible(
-        question.getByText("Adopt This Branch: bring its file changes into your workspace?"),
-        "the adopt question",
-      );
-      await expectVisible(question.getByText("ok.txt"), "ok.txt listed");
+      await expectAdoptQuestion(page, "ok.txt");
       await clickDialogButton(page, "Adopt");
       await waitUntil(
         async () => (fs.existsSync(path.join(demo().workspace, "ok.txt")) ? true : undefined),
@@ -212,7 +161,7 @@ describe("A check per branch in VS Code (code-server)", { timeout: 10 * 60_000 }
           return mine.length === before + 2 && mine.at(-1)?.data.state === "failed" ? true : undefined;
         },
         "a new running record and its outcome",
-        MODEL_TIMEOUT_MS,
+        BRANCHES_TIMEOUT_MS,
       );
     }),
   );

@@ -12,20 +12,21 @@ import { before, describe, it } from "node:test";
 import type { FrameLocator } from "playwright-core";
 import {
   chatInput,
-  chatView,
   MODEL_TIMEOUT_MS,
+  modelRequest,
   readSession,
   sendPrompt,
   sessionFiles,
   treeView,
+  waitChatIdle,
 } from "../util/agent-ui.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
-import type { FakeRequestBody } from "../util/fake-openai-server.js";
 import { expectVisible, screenshot, waitUntil } from "../util/workbench.js";
+import { SEVEN_TODOS } from "../util/todo-fixtures.js";
 
 const SKILL_WORD = "WOMBAT-4410";
 
-const { demo, fake, step, page, openAgentTree } = demoWorkbenchSuite({
+const { demo, fake, step, page, openChat } = demoWorkbenchSuite({
   name: "chat-conveniences",
   model: { chunkDelayMs: 2 },
   newSession: true,
@@ -40,37 +41,15 @@ const { demo, fake, step, page, openAgentTree } = demoWorkbenchSuite({
   },
 });
 
-const TODOS = [
-  { content: "Read the config code", status: "completed" },
-  { content: "Write the loader", status: "completed" },
-  { content: "Add tests", status: "completed" },
-  { content: "Run the tests", status: "in_progress" },
-  { content: "Update the README", status: "pending" },
-  { content: "Update the changelog", status: "pending" },
-  { content: "Open the pull request", status: "pending" },
-];
-
 let chat: FrameLocator;
 
 /** The messages of the last request the model received, once there are `count` requests. */
 async function requestText(count: number): Promise<string> {
-  await waitUntil(
-    async () => (fake().requests.length >= count ? true : undefined),
-    "the model to receive the message",
-    MODEL_TIMEOUT_MS,
-  );
-  const body: FakeRequestBody = fake().requests[count - 1];
-  return JSON.stringify(body.messages ?? []);
+  return JSON.stringify((await modelRequest(fake(), count)).messages ?? []);
 }
 
 /** Waits until nothing runs (the progress bar is gone). */
-async function waitIdle(): Promise<void> {
-  await waitUntil(
-    async () => ((await chat.locator('[role="progressbar"]').count()) === 0 ? true : undefined),
-    "the run to end",
-    MODEL_TIMEOUT_MS,
-  );
-}
+const waitIdle = (): Promise<void> => waitChatIdle(chat);
 
 /** The bashExecution messages of the session file. */
 function recordedCommands(): Record<string, unknown>[] {
@@ -83,14 +62,13 @@ function recordedCommands(): Record<string, unknown>[] {
 
 describe("The todo list and the chat input's conveniences (code-server)", { timeout: 10 * 60_000 }, () => {
   before(async () => {
-    await openAgentTree(420);
-    chat = await chatView(page());
+    chat = await openChat(420);
   });
 
   it(
     "the model calls todo: the checklist shows 3/7 above the input, expands, and the tree row reads `todo 3/7`",
     step("todo", async () => {
-      await sendPrompt(chat, `/tool todo ${JSON.stringify({ todos: TODOS })}`);
+      await sendPrompt(chat, `/tool todo ${JSON.stringify({ todos: SEVEN_TODOS })}`);
       const progress = chat.locator(".chat-todos-progress");
       await expectVisible(progress, "the checklist above the input", MODEL_TIMEOUT_MS);
       assert.equal(await progress.textContent(), "3/7");

@@ -10,7 +10,14 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
-import { chatInput, chatView, MODEL_TIMEOUT_MS, readSession, refreshDocsScreenshot } from "../util/agent-ui.js";
+import {
+  chatInput,
+  chatView,
+  modelRequest,
+  readSession,
+  refreshDocsScreenshot,
+  waitChatIdle,
+} from "../util/agent-ui.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import type { FakeRequestBody } from "../util/fake-openai-server.js";
 import { expectVisible, quickOpenFile, runCommand, screenshot, setSidebarWidth, waitUntil } from "../util/workbench.js";
@@ -37,11 +44,7 @@ let chat: FrameLocator;
 
 /** The user text of the last request the model received. */
 async function lastRequestText(count: number): Promise<string> {
-  await waitUntil(
-    async () => (fake().requests.length >= count ? true : undefined),
-    "the model to receive the message",
-    MODEL_TIMEOUT_MS,
-  );
+  await modelRequest(fake(), count);
   const body: FakeRequestBody = fake().requests[fake().requests.length - 1];
   return JSON.stringify(body.messages ?? []);
 }
@@ -50,14 +53,8 @@ function input(): ReturnType<FrameLocator["locator"]> {
   return chatInput(chat);
 }
 
-async function waitIdle(): Promise<void> {
-  // Send is enabled again once the reply ended (and the input holds text); the progress bar is gone.
-  await waitUntil(
-    async () => ((await chat.locator('[role="progressbar"]').count()) === 0 ? true : undefined),
-    "the reply to end",
-    MODEL_TIMEOUT_MS,
-  );
-}
+/** Send is enabled again once the reply ended (and the input holds text); the progress bar is gone. */
+const waitIdle = (): Promise<void> => waitChatIdle(chat, "the reply to end");
 
 describe("the chat input in VS Code (code-server)", { timeout: 10 * 60_000 }, () => {
   before(async () => {

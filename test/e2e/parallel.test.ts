@@ -24,17 +24,15 @@ import {
   refreshDocsScreenshot,
   row,
   sendPrompt,
-  sessionFiles,
   treeView,
   waitForLeaf,
-  type SessionLine,
+  waitForLeafRow,
 } from "../util/agent-ui.js";
-import { demoWorkbenchSuite } from "../util/demo-workbench.js";
-import { answerExploreQuestions } from "../util/explore-ui.js";
+import { answerExploreQuestions, BRANCHES_TIMEOUT_MS, branchesWorkbenchSuite } from "../util/explore-ui.js";
+import { branchRunStates, expectAdoptQuestion, firstReplyLeaf, newestBelow, wireMessages } from "../util/explore-ui.js";
 import {
   answerInputBox,
   clickDialogButton,
-  dialog,
   expectVisible,
   runCommand,
   screenshot,
@@ -42,14 +40,12 @@ import {
 } from "../util/workbench.js";
 import { latestRelease, piOpen } from "../interop/pi.js";
 
-const MODEL_TIMEOUT_MS = 90_000;
 const ORIGINAL = "The original notes, written by hand.\n";
 
 /** Each exploring branch writes its own content; the second call of a branch answers; asides read nothing. */
 let written = 0;
 function replies(body: FakeRequestBody): FakeReply {
-  const messages = body.messages as { role: string; content: unknown }[];
-  const last = messages.at(-1);
+  const last = wireMessages(body).at(-1);
   const lastText = JSON.stringify(last?.content ?? "");
   if (last?.role === "tool") return { text: `Done: ${String(last.content).slice(0, 40)}`, chunkDelayMs: 150 };
   if (lastText.includes("EXPLORE")) {
@@ -68,13 +64,8 @@ function replies(body: FakeRequestBody): FakeReply {
   return { text: `Echo: ${lastText.slice(1, 40)}`, chunkDelayMs: 5 };
 }
 
-const { demo, step, wb, fake, workspaceText, openAgentTree } = demoWorkbenchSuite({
-  name: "parallel",
-  model: { chunkDelayMs: 5 },
-  settings: { "agentTree.tools.autoApprove": ["write"], "agentTree.branchSummary.ask": "never" },
-  newSession: true,
-  files: { "notes.txt": ORIGINAL },
-});
+const suite = branchesWorkbenchSuite("parallel", { "notes.txt": ORIGINAL }, replies);
+const { step, wb, workspaceText } = suite;
 let page: Page;
 let node: string;
 let sessionFile: string;
@@ -84,13 +75,7 @@ function notes(): string {
 }
 
 /** The branch run lines of the session file, latest per branch. */
-function runStates(): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const l of readSession(sessionFile))
-    if (l.type === "custom" && l.customType === "agent-tree/branch-run" && typeof l.parentId === "string")
-      out.set(l.parentId, String((l.data as { state?: unknown }).state));
-  return out;
-}
+const runStates = (): Map<string, string> => branchRunStates(sessionFile);
 
 /**
  * Explore in Parallel… from a row's menu with `prompt` and `count` branches, the current model (picked) accepted;
@@ -107,43 +92,21 @@ async function explore(t: FrameLocator, entryId: string, prompt: string, count: 
       return ids.length === count ? ids : undefined;
     },
     `${count} branches started`,
-    MODEL_TIMEOUT_MS,
+    BRANCHES_TIMEOUT_MS,
   );
-}
-
-/** The newest message entry below `branchId`, in file order. */
-function newestBelow(lines: SessionLine[], branchId: string): SessionLine {
-  const below = new Set([branchId]);
-  let newest = lines.find((l) => l.id === branchId) as SessionLine;
-  for (const l of lines)
-    if (typeof l.parentId === "string" && below.has(l.parentId) && l.id) {
-      below.add(l.id);
-      if (l.type === "message") newest = l;
-    }
-  return newest;
 }
 
 describe("Explore in Parallel and Ask Aside in VS Code (code-server)", { timeout: 12 * 60_000 }, () => {
   before(() => {
     page = wb().page;
-    fake().setDefault(replies);
   });
 
   it(
     "three branches run from a row in their own copies; the workspace file keeps its content",
     step("explore", async () => {
-      const t = await openAgentTree(520);
-      const chat = await chatView(page);
-      await sendPrompt(chat, "What is in this project?");
-      node = await waitUntil(
-        async () => {
-          const id = await activeLeafId(t);
-          return id !== undefined && (await row(t, id).innerText()).includes("Echo") ? id : undefined;
-        },
-        "the first reply to become the leaf",
-        MODEL_TIMEOUT_MS,
-      );
-      sessionFile = sessionFiles(demo().sessionDir)[0];
+      const first = await firstReplyLeaf(suite, "What is in this project?", BRANCHES_TIMEOUT_MS);
+      ({ node, sessionFile } = first);
+      const t = first.tree;
 
       // While they run: three branches in the file, the user's file untouched.
       const branches = await explore(t, node, "EXPLORE: rewrite notes.txt your way", 3);
@@ -155,7 +118,7 @@ describe("Explore in Parallel and Ask Aside in VS Code (code-server)", { timeout
       await waitUntil(
         async () => ([...runStates().values()].every((s) => s === "done") ? true : undefined),
         "every branch to finish",
-        MODEL_TIMEOUT_MS,
+        BRANCHES_TIMEOUT_MS,
       );
       assert.equal(notes(), ORIGINAL, "the workspace file after the branches ran");
       await t.locator(".running-tag").first().waitFor({ state: "detached" });
@@ -192,12 +155,7 @@ describe("Explore in Parallel and Ask Aside in VS Code (code-server)", { timeout
       assert.ok(content, "the second branch wrote notes.txt");
       await pickFromRowMenu(page, t, tip.id as string, "Adopt This Branch");
       // It lists the files it will change, and changes none before the answer.
-      const question = dialog(page);
-      await expectVisible(
-        question.getByText("Adopt This Branch: bring its file changes into your workspace?"),
-        "the question",
-      );
-      await expectVisible(question.getByText("notes.txt (changed)"), "the file it will change, listed");
+      await expectAdoptQuestion(page, "notes.txt (changed)");
       await screenshot(page, "parallel-03-adopt-question");
       assert.equal(notes(), ORIGINAL, "no file changed before the answer");
       await clickDialogButton(page, "Adopt");
@@ -227,16 +185,14 @@ describe("Explore in Parallel and Ask Aside in VS Code (code-server)", { timeout
       await expectVisible(
         page.getByText("Aside: The aside answer: heron.").first(),
         "the aside's answer",
-        MODEL_TIMEOUT_MS,
+        BRANCHES_TIMEOUT_MS,
       );
       await screenshot(page, "parallel-04-aside");
-      const leaf = await waitUntil(
-        async () => {
-          const id = await activeLeafId(t);
-          return id !== undefined && (await row(t, id).innerText()).includes("A slow main reply") ? id : undefined;
-        },
+      const leaf = await waitForLeafRow(
+        t,
+        "A slow main reply",
         "the main reply to complete as the leaf",
-        MODEL_TIMEOUT_MS,
+        BRANCHES_TIMEOUT_MS,
       );
       const view = await SessionManager.open(sessionFile, { readOnly: true });
       try {
@@ -273,12 +229,12 @@ describe("Explore in Parallel and Ask Aside in VS Code (code-server)", { timeout
       await expectVisible(banner, "the watched branch's banner");
       assert.match(await banner.innerText(), /Branch [12] of 2 is running — read-only until it finishes/);
       const reply = chat.locator(".msg", { hasText: "Watched branch streams" }).last();
-      await expectVisible(reply, "the branch's reply in the chat", MODEL_TIMEOUT_MS);
+      await expectVisible(reply, "the branch's reply in the chat", BRANCHES_TIMEOUT_MS);
       const first = await reply.innerText();
       await waitUntil(
         async () => ((await reply.innerText()) !== first ? true : undefined),
         "the reply to grow as the branch streams",
-        MODEL_TIMEOUT_MS,
+        BRANCHES_TIMEOUT_MS,
       );
       assert.equal(runStates().get(watched), "running", "the branch still runs while its reply shows");
       await expectVisible(chat.locator(".msg", { hasText: "WATCH: take your time" }), "the branch's prompt");
@@ -300,7 +256,7 @@ describe("Explore in Parallel and Ask Aside in VS Code (code-server)", { timeout
       await waitUntil(
         async () => (branches.every((id) => runStates().get(id) === "done") ? true : undefined),
         "both branches to finish",
-        MODEL_TIMEOUT_MS,
+        BRANCHES_TIMEOUT_MS,
       );
       assert.equal(await activeLeafId(t), leaf, "the leaf stayed after they ended");
     }),

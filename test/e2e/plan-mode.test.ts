@@ -8,7 +8,15 @@
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import type { FrameLocator } from "playwright-core";
-import { chatInput, chatView, MODEL_TIMEOUT_MS, readSession, sendPrompt, sessionFiles } from "../util/agent-ui.js";
+import {
+  chatInput,
+  chatView,
+  MODEL_TIMEOUT_MS,
+  modelRequest,
+  readSession,
+  sendPrompt,
+  sessionFiles,
+} from "../util/agent-ui.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
 import type { FakeRequestBody } from "../util/fake-openai-server.js";
 import {
@@ -21,7 +29,7 @@ import {
   WEBVIEW_TIMEOUT_MS,
 } from "../util/workbench.js";
 
-const { demo, fake, step, page, wb, openAgentTree } = demoWorkbenchSuite({
+const { demo, fake, step, page, wb, openChat } = demoWorkbenchSuite({
   name: "plan-mode",
   model: { chunkDelayMs: 2 },
   newSession: true,
@@ -31,14 +39,7 @@ const { demo, fake, step, page, wb, openAgentTree } = demoWorkbenchSuite({
 let chat: FrameLocator;
 
 /** The request number `count` (1-based), once the model received it. */
-async function request(count: number): Promise<FakeRequestBody> {
-  await waitUntil(
-    async () => (fake().requests.length >= count ? true : undefined),
-    "the model to receive the message",
-    MODEL_TIMEOUT_MS,
-  );
-  return fake().requests[count - 1];
-}
+const request = (count: number): Promise<FakeRequestBody> => modelRequest(fake(), count);
 
 function toolNames(body: FakeRequestBody): string[] {
   const tools = Array.isArray(body.tools) ? (body.tools as { function?: { name?: string } }[]) : [];
@@ -61,8 +62,7 @@ function planLines(): unknown[] {
 
 describe("Plan mode (code-server)", { timeout: 10 * 60_000 }, () => {
   before(async () => {
-    await openAgentTree(420);
-    chat = await chatView(page());
+    chat = await openChat(420);
   });
 
   it(

@@ -19,18 +19,12 @@ import {
   type SessionLine,
 } from "../util/agent-ui.js";
 import { demoWorkbenchSuite } from "../util/demo-workbench.js";
+import { BRANCHES_TIMEOUT_MS, wireMessages } from "../util/explore-ui.js";
 import { expectVisible, screenshot, waitUntil } from "../util/workbench.js";
-
-const MODEL_TIMEOUT_MS = 90_000;
-
-interface WireMessage {
-  role: string;
-  content: unknown;
-}
 
 /** The parent delegates; the subagent reads notes.txt, then answers slowly (so it can be watched while it runs). */
 function replies(body: FakeRequestBody): FakeReply {
-  const messages = body.messages as WireMessage[];
+  const messages = wireMessages(body);
   const first = JSON.stringify(messages.find((m) => m.role === "user")?.content ?? "");
   const last = messages.at(-1);
   if (first.includes("SUBTASK")) {
@@ -80,7 +74,7 @@ describe("Subagents as branches in VS Code (code-server)", { timeout: 10 * 60_00
       const file = await waitUntil(
         async () => sessionFiles(demo().sessionDir)[0],
         "the session file",
-        MODEL_TIMEOUT_MS,
+        BRANCHES_TIMEOUT_MS,
       );
       // While it runs: its branch hangs off the call's entry, and the tree shows it running.
       const { call, branch } = await waitUntil(
@@ -91,13 +85,13 @@ describe("Subagents as branches in VS Code (code-server)", { timeout: 10 * 60_00
           return sub && parent ? { call: parent, branch: sub.id as string } : undefined;
         },
         "the subagent's branch in the file",
-        MODEL_TIMEOUT_MS,
+        BRANCHES_TIMEOUT_MS,
       );
       assert.equal(role(call), "assistant", "the branch hangs off the assistant message holding the call");
       assert.match(JSON.stringify(call.message), /"name":"subagent"/);
       await expectVisible(row(t, branch), "the subagent's first row under the call");
       const running = t.locator(".running-tag").first();
-      await expectVisible(running, "the running subagent's newest row showing it runs", MODEL_TIMEOUT_MS);
+      await expectVisible(running, "the running subagent's newest row showing it runs", BRANCHES_TIMEOUT_MS);
       await screenshot(page, "subagents-01-running");
 
       // A click watches it, read-only; the leaf stays on the call.
@@ -115,7 +109,7 @@ describe("Subagents as branches in VS Code (code-server)", { timeout: 10 * 60_00
       await expectVisible(
         chat.getByText("Parent done: the subagent found it."),
         "the parent's answer",
-        MODEL_TIMEOUT_MS,
+        BRANCHES_TIMEOUT_MS,
       );
       const lines = readSession(file);
       const result = lines.find((l) => role(l) === "toolResult" && l.parentId === call.id);

@@ -12,9 +12,6 @@ import type { SessionWork } from "../../src/core/agent/session-runs.js";
 import type { BranchEvent } from "../../src/core/parallel/branch-run.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { routeWebviewMessage, type RouterDeps } from "../../src/host/views/message-router.js";
-import { FilesLock } from "../../src/host/common/files-lock.js";
-import { hostOperations, type OperationActions } from "../../src/host/operations/host-operations.js";
-import { Operations } from "../../src/host/operations/operations.js";
 import { BranchWatch, STILL_RUNNING_TEXT } from "../../src/host/parallel/branch-watch.js";
 import { RunningBranches } from "../../src/host/parallel/running-branches.js";
 import type { AgentWebviewView } from "../../src/host/views/webview-view.js";
@@ -25,6 +22,7 @@ import { newAgent, openAIModel } from "../core/agent/helpers.js";
 import { assistant, user } from "../util/session-builder.js";
 import { tempDirPerTest } from "../util/temp-dir.js";
 import { requestTexts } from "../core/parallel/helpers.js";
+import { callText, freeState, operationsOver, recordingActions } from "./operations-harness.js";
 
 const fake = fakeServerForSuite();
 const tmp = tempDirPerTest();
@@ -82,43 +80,18 @@ async function setUp() {
 
 /** The router and the operations table with the real watch, and recording fakes for every other action. */
 function router(watch: BranchWatch, calls: string[]) {
-  const rec =
-    (name: string) =>
-    (...args: unknown[]): void =>
-      void calls.push(`${name}(${args.map((a) => JSON.stringify(a)).join(",")})`);
-  const actions = new Proxy({}, { get: (_t, name) => rec(String(name)) });
-  const table = hostOperations({
-    actions,
-    archive: actions,
-    compare: actions,
-    files: actions,
-    exporter: actions,
-    systemPrompt: actions,
-    parallel: actions,
-    checks: actions,
-    watch,
-  } as unknown as OperationActions);
+  const actions = recordingActions(calls, {}, { watch });
   // The main agent streams meanwhile: the leaf is busy at every entry of the current path.
   const reply: SessionWork = { kind: "run", place: "leaf", label: "a reply", firstEntryId: undefined };
-  const operations = new Operations(table, {
-    state: {
-      hasSession: () => true,
-      readOnlyReason: () => undefined,
-      busyAt: () => reply,
-      busyWithin: () => reply,
-      hold: () => () => undefined,
-      files: new FilesLock(),
-    },
-    notify: { info: rec("info"), warn: rec("warn") },
-    ensureSession: async () => undefined,
-    hasEntry: () => true,
-  });
+  // What the table says (a refusal) lands in `calls` too: the test asserts that nothing ran and nothing was said.
+  const operations = operationsOver(actions, freeState({ busyAt: () => reply, busyWithin: () => reply }), calls);
+  const log = (m: string): void => void calls.push(callText("log", [m]));
   const deps = {
     controller: { hasEntry: () => true },
-    actions,
+    actions: actions.actions,
     operations,
     watch,
-    log: { warn: rec("log"), error: rec("log") },
+    log: { warn: log, error: log },
   } as unknown as RouterDeps;
   const view = { kind: "tree" } as unknown as AgentWebviewView;
   return (msg: unknown) => routeWebviewMessage(msg, view, deps);

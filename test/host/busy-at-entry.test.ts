@@ -7,77 +7,37 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { AgentRun } from "../../src/core/agent/agent-run.js";
 import type { AgentSession } from "../../src/core/agent/agent-session.js";
-import { SessionManager } from "../../src/core/session/session-manager.js";
+import type { SessionManager } from "../../src/core/session/session-manager.js";
 import { FilesLock } from "../../src/host/common/files-lock.js";
 import { STREAMING_TEXT } from "../../src/host/common/guard-texts.js";
 import { routeWebviewMessage, type RouterDeps } from "../../src/host/views/message-router.js";
-import { hostOperations, type OperationActions } from "../../src/host/operations/host-operations.js";
-import { Operations } from "../../src/host/operations/operations.js";
 import { sessionGuardState } from "../../src/host/operations/session-guard-state.js";
 import { runningBranchAt } from "../../src/host/parallel/running-branches.js";
 import type { SessionController } from "../../src/host/session/session-controller.js";
 import type { AgentWebviewView } from "../../src/host/views/webview-view.js";
-import { newAgent, openAIModel } from "../core/agent/helpers.js";
+import { firstEntryOf, newAgent, openAIModel, sideBranchSession } from "../core/agent/helpers.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
-import { assistant, user } from "../util/session-builder.js";
+import { callText, operationsOver, recordingActions } from "./operations-harness.js";
 
 const fake = fakeServerForSuite();
-
-/** u1 → a1 ┬→ u2 → a2 (leaf) ; a1 → s1 → s2 (a finished side branch). In memory. */
-function session(): { sm: SessionManager; ids: Record<string, string> } {
-  const sm = SessionManager.inMemory("/tmp");
-  const ids: Record<string, string> = {};
-  ids.u1 = sm.appendMessage(user("start"));
-  ids.a1 = sm.appendMessage(assistant("ok"));
-  ids.s1 = sm.appendMessage(user("a side question"));
-  ids.s2 = sm.appendMessage(assistant("a side answer"));
-  sm.branch(ids.a1);
-  ids.u2 = sm.appendMessage(user("go on"));
-  ids.a2 = sm.appendMessage(assistant("going on"));
-  return { sm, ids };
-}
 
 /** The real table and guards over `agent`, with recording actions; `navigate` may be held open. */
 function table(agent: AgentSession, sm: SessionManager) {
   const said: string[] = [];
   const calls: string[] = [];
   let hold: Promise<void> | undefined;
-  const rec =
-    (name: string) =>
-    async (...args: unknown[]): Promise<void> => {
-      calls.push(`${name}(${args.map((a) => JSON.stringify(a)).join(",")})`);
-      if (name === "navigate") await hold;
-    };
-  const actions = new Proxy({}, { get: (_t, name) => rec(String(name)) });
-  const controller = { agent, sessionManager: sm, readOnlyReason: () => undefined };
-  const operations = new Operations(
-    hostOperations({
-      actions,
-      archive: actions,
-      compare: actions,
-      files: actions,
-      exporter: actions,
-      systemPrompt: actions,
-      parallel: actions,
-      // A click on a running branch's row watches it (the extension asks the registry as this does).
-      watch: new Proxy(
-        {},
-        {
-          get: (_t, name) =>
-            name === "isRunningRow" ? (id: string) => runningBranchAt(agent, id) !== undefined : rec(String(name)),
-        },
-      ),
-      renameSession: rec("renameSession"),
-    } as unknown as OperationActions),
-    {
-      state: sessionGuardState(controller as unknown as SessionController, new FilesLock()),
-      notify: { info: (t) => void said.push(`info:${t}`), warn: (t) => void said.push(`warn:${t}`) },
-      ensureSession: async () => undefined,
-      hasEntry: (id) => sm.hasEntry(id),
+  const actions = recordingActions(calls, {
+    navigate: async (...args: unknown[]): Promise<void> => {
+      calls.push(callText("navigate", args));
+      await hold;
     },
-  );
+    // A click on a running branch's row watches it (the extension asks the registry as this does).
+    isRunningRow: (id: string) => runningBranchAt(agent, id) !== undefined,
+  });
+  const controller = { agent, sessionManager: sm, readOnlyReason: () => undefined };
+  const state = sessionGuardState(controller as unknown as SessionController, new FilesLock());
+  const operations = operationsOver(actions, state, said, (id) => sm.hasEntry(id));
   const route = (msg: unknown) =>
     routeWebviewMessage(
       msg,
@@ -101,27 +61,15 @@ function table(agent: AgentSession, sm: SessionManager) {
   };
 }
 
-/** Resolves with `run`'s first entry once written. */
-function firstEntry(run: AgentRun): Promise<string> {
-  return new Promise((resolve) => {
-    const off = run.subscribe((e) => {
-      if (e.type === "branch_entry") {
-        off();
-        resolve(e.entryId);
-      }
-    });
-  });
-}
-
 const BRANCH_RUNNING = "warn:Branch 1 of 2 is running there: stop it (Agent: Stop Branch) or wait for it first.";
 
 describe("the guards ask the session what runs where", { timeout: 60_000 }, () => {
   it("an operation is refused while a branch runs at its entry, and allowed elsewhere", async () => {
-    const { sm, ids } = session();
+    const { sm, ids } = sideBranchSession();
     const { agent } = newAgent(sm, { model: openAIModel(fake) });
     fake.setDefault(() => ({ stall: true }));
     const run = agent.startRun({ kind: "explore", label: "Branch 1 of 2", parentId: ids.a1, prompt: "go", tools: [] });
-    const branchId = await firstEntry(run);
+    const branchId = await firstEntryOf(run);
     const t = table(agent, sm);
 
     // At the running branch's entry: a move, Adopt, Fork, Archive are refused, with the branch named.
@@ -168,7 +116,7 @@ describe("the guards ask the session what runs where", { timeout: 60_000 }, () =
   });
 
   it("while the leaf's reply streams, a move is refused wherever it goes; labels, branches beside it are not", async () => {
-    const { sm, ids } = session();
+    const { sm, ids } = sideBranchSession();
     const { agent } = newAgent(sm, { model: openAIModel(fake) });
     fake.setDefault(() => ({ stall: true }));
     const prompt = agent.prompt("a long one");
@@ -188,7 +136,7 @@ describe("the guards ask the session what runs where", { timeout: 60_000 }, () =
   });
 
   it("a move holds the leaf: a click meanwhile is refused with the move's wording, and runs once it ended", async () => {
-    const { sm, ids } = session();
+    const { sm, ids } = sideBranchSession();
     const { agent } = newAgent(sm, { model: openAIModel(fake) });
     const t = table(agent, sm);
     let release: () => void = () => undefined;

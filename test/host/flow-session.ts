@@ -3,24 +3,23 @@
  * AgentSession those flows take.
  */
 import type { AgentSession, AgentSessionOptions } from "../../src/core/agent/agent-session.js";
-import { SessionManager } from "../../src/core/session/session-manager.js";
+import type { SessionManager } from "../../src/core/session/session-manager.js";
 import type { ConclusionsTarget } from "../../src/host/compare/bring-flow.js";
 import type { TreeNavigator } from "../../src/host/tree/navigate-flow.js";
 import { newAgent } from "../core/agent/helpers.js";
-import { assistant, user } from "../util/session-builder.js";
+import { namedSession } from "../util/session-builder.js";
 
 /** u1 → a1 ┬→ u2 → a2 (the other branch) ; a1 → u3 → a3 (leaf). In memory, cwd /tmp. */
 export function parserSession(): { sm: SessionManager; ids: Record<string, string> } {
-  const sm = SessionManager.inMemory("/tmp");
-  const ids: Record<string, string> = {};
-  ids.u1 = sm.appendMessage(user("Build a parser for src/parse.ts"));
-  ids.a1 = sm.appendMessage(assistant("Which grammar?"));
-  ids.u2 = sm.appendMessage(user("Try a recursive descent approach"));
-  ids.a2 = sm.appendMessage(assistant("Recursive descent written and fast."));
-  sm.branch(ids.a1);
-  ids.u3 = sm.appendMessage(user("Use a PEG instead"));
-  ids.a3 = sm.appendMessage(assistant("PEG parser written."));
-  return { sm, ids };
+  return namedSession("/tmp", [
+    "u1: Build a parser for src/parse.ts",
+    "a1: Which grammar?",
+    "u2: Try a recursive descent approach",
+    "a2: Recursive descent written and fast.",
+    "from a1",
+    "u3: Use a PEG instead",
+    "a3: PEG parser written.",
+  ]);
 }
 
 /** The parser session with an AgentSession over it (`opts.model`: summaries from it, else extractive). */

@@ -8,7 +8,7 @@ import { SessionManager } from "../../src/core/session/session-manager.js";
 import { readOnlyReason } from "../../src/host/session/continue-plan.js";
 import { lockedDialog, lockLostMessage } from "../../src/host/session/lock-choice.js";
 import { tempDir } from "../util/temp-dir.js";
-import { LockChild, lockDirOf, waitFor } from "../core/session/lock-helpers.js";
+import { LockChild, lockDirOf, stalledWindow, waitFor } from "../core/session/lock-helpers.js";
 import { createHarness, ofType } from "./controller-harness.js";
 
 const holder = { pid: 4242, hostname: "box", time: "2026-01-01T00:00:00.000Z" };
@@ -42,14 +42,8 @@ test("a window whose lock is taken over turns read-only, says why, and writes no
     await seed.close();
     const file = seed.getSessionFile() as string;
     // This window's round trips stall (its tab is gone) until the other process has taken over.
-    const pending: (() => void)[] = [];
-    let answering = false;
-    const sm = await SessionManager.open(file, {
-      lock: {
-        heartbeatMs: 50,
-        alive: () => (answering ? Promise.resolve() : new Promise<void>((r) => pending.push(r))),
-      },
-    });
+    const window = stalledWindow();
+    const sm = await SessionManager.open(file, { lock: window.lock });
     const h = createHarness();
     await h.controller.attach(sm);
     const token = path.join(lockDirOf(file), fs.readdirSync(lockDirOf(file))[0]);
@@ -58,8 +52,7 @@ test("a window whose lock is taken over turns read-only, says why, and writes no
     const asked = await other.send({ op: "open", file });
     assert.equal(asked.condition, "unresponsive");
     assert.equal((await other.send({ op: "open", file, options: { lock: { takeOver: asked.claim } } })).ok, true);
-    answering = true;
-    for (const answer of pending) answer();
+    window.answer();
     await waitFor(() => h.lockLost.length === 1, "the controller to hear of the lost lock");
     assert.equal(h.lockLost[0].pid, other.pid);
     assert.equal(ofType(h.chat, "chat/snapshot").at(-1)?.noModelReason, readOnlyReason("lockLost"));

@@ -17,6 +17,7 @@ import type { GuardState } from "../../src/host/operations/operation-guards.js";
 import { Operations } from "../../src/host/operations/operations.js";
 import type { AgentWebviewView } from "../../src/host/views/webview-view.js";
 import { TREE_KEY_COMMANDS } from "../../src/shared/protocol.js";
+import { freeState, recordingNotify } from "./operations-harness.js";
 
 interface Manifest {
   contributes: {
@@ -114,21 +115,9 @@ function setup(state: Partial<GuardState> = {}) {
       return spec.run(entryId, input);
     },
   }));
-  const files = state.files ?? new FilesLock();
   const operations = new Operations(specs, {
-    state: {
-      hasSession: () => true,
-      readOnlyReason: () => undefined,
-      busyAt: () => undefined,
-      busyWithin: () => undefined,
-      hold: () => () => undefined,
-      ...state,
-      files,
-    },
-    notify: {
-      info: (t) => void said.push(`info:${t}`),
-      warn: (t) => void said.push(`warn:${t}`),
-    },
+    state: freeState(state),
+    notify: recordingNotify(said),
     ensureSession: async () => undefined,
     hasEntry: (id) => id === "e1",
   });

@@ -1,7 +1,8 @@
 /** `/explore` and `/aside` in the chat: rows of the one slash-command table, run instead of going to the agent. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { matchSlashCommand, type SlashCommandContext } from "../../src/host/chat-input/slash-commands.js";
+import { matchSlashCommand } from "../../src/host/chat-input/slash-commands.js";
+import { slashRecorder } from "./slash-harness.js";
 
 test("parses /explore and /aside with their text, and nothing else", () => {
   const at = (text: string): [string, string] | undefined => {
@@ -16,19 +17,11 @@ test("parses /explore and /aside with their text, and nothing else", () => {
 });
 
 test("running them runs Explore in Parallel and Ask Aside with the text after the command", async () => {
-  const calls: string[] = [];
-  const ctx: SlashCommandContext = {
-    runCommand: async (id, input) => void calls.push(`${id}:${input || "(ask)"}`),
-    focusTree: async () => void calls.push("tree"),
-  };
-  for (const text of ["/aside why?", "/explore", "/explore three ways"]) {
-    const m = matchSlashCommand(text);
-    assert.ok(m, text);
-    await m.command.run(m.args, ctx);
-  }
+  const { calls, type } = slashRecorder();
+  await type(["/aside why?", "/explore", "/explore three ways"]);
   assert.deepEqual(calls, [
-    "agentTree.askAside:why?",
-    "agentTree.exploreInParallel:(ask)",
-    "agentTree.exploreInParallel:three ways",
+    "run agentTree.askAside why?",
+    "run agentTree.exploreInParallel",
+    "run agentTree.exploreInParallel three ways",
   ]);
 });

@@ -1,22 +1,8 @@
 /** The chat input's built-in `/` commands: one table, matched on the first word, anything else sent as typed. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import {
-  matchSlashCommand,
-  SLASH_COMMANDS,
-  type SlashCommandContext,
-} from "../../src/host/chat-input/slash-commands.js";
-
-function recorder(): { calls: string[]; ctx: SlashCommandContext } {
-  const calls: string[] = [];
-  return {
-    calls,
-    ctx: {
-      runCommand: async (id, input) => void calls.push(`run ${id}${input ? ` ${input}` : ""}`),
-      focusTree: async () => void calls.push("tree"),
-    },
-  };
-}
+import { matchSlashCommand, SLASH_COMMANDS } from "../../src/host/chat-input/slash-commands.js";
+import { slashRecorder } from "./slash-harness.js";
 
 test("the built-ins are the issue's, in one table", () => {
   assert.deepEqual(
@@ -37,8 +23,8 @@ test("the built-ins are the issue's, in one table", () => {
 });
 
 test("each runs what it names, with its arguments", async () => {
-  const { calls, ctx } = recorder();
-  for (const text of [
+  const { calls, type } = slashRecorder();
+  await type([
     "/new",
     "/fork",
     "/compact keep the API notes",
@@ -49,11 +35,7 @@ test("each runs what it names, with its arguments", async () => {
     "/export",
     "/plan",
     "/plan  add a cache ",
-  ]) {
-    const m = matchSlashCommand(text);
-    assert.ok(m, text);
-    await m.command.run(m.args, ctx);
-  }
+  ]);
   assert.deepEqual(calls, [
     "run agentTree.newSession",
     "run agentTree.forkSession",

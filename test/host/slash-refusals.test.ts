@@ -9,47 +9,15 @@ import type { SessionWork } from "../../src/core/agent/session-runs.js";
 import { SLASH_COMMANDS, slashCommandContext } from "../../src/host/chat-input/slash-commands.js";
 import type { CommandId } from "../../src/host/common/command-ids.js";
 import { FilesLock } from "../../src/host/common/files-lock.js";
-import { hostOperations, type OperationActions } from "../../src/host/operations/host-operations.js";
 import type { GuardState } from "../../src/host/operations/operation-guards.js";
-import { Operations } from "../../src/host/operations/operations.js";
+import { freeState, operationsOver, recordingActions } from "./operations-harness.js";
 
 /** The table over recording actions, under `state`: what is said, and which actions ran. */
 function table(state: Partial<GuardState>) {
   const said: string[] = [];
   const calls: string[] = [];
-  const rec =
-    (name: string) =>
-    async (...args: unknown[]): Promise<undefined> =>
-      void calls.push(`${name}(${args.map((a) => JSON.stringify(a)).join(",")})`);
-  const actions = new Proxy({}, { get: (_t, name) => (name === "isRunningRow" ? () => false : rec(String(name))) });
-  const operations = new Operations(
-    hostOperations({
-      actions,
-      archive: actions,
-      compare: actions,
-      files: actions,
-      exporter: actions,
-      systemPrompt: actions,
-      parallel: actions,
-      watch: actions,
-      renameSession: rec("renameSession"),
-    } as unknown as OperationActions),
-    {
-      state: {
-        hasSession: () => true,
-        readOnlyReason: () => undefined,
-        busyAt: () => undefined,
-        busyWithin: () => undefined,
-        hold: () => () => undefined,
-        files: new FilesLock(),
-        ...state,
-      },
-      notify: { info: (t) => void said.push(`info:${t}`), warn: (t) => void said.push(`warn:${t}`) },
-      ensureSession: async () => undefined,
-      hasEntry: () => true,
-    },
-  );
-  return { operations, said, calls };
+  const actions = recordingActions(calls, { isRunningRow: () => false });
+  return { operations: operationsOver(actions, freeState(state), said), said, calls };
 }
 
 /** The command each slash command runs, with the text it was typed with. */

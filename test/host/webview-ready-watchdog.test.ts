@@ -143,14 +143,20 @@ describe("ReadyWatchdog", () => {
     assert.equal(v.gaveUp, 1);
   });
 
+  /** A view whose watchdog's timer fired late: the host was blocked for six timeouts while the clock ran. */
+  function lateTimer() {
+    const clock = { now: 0 };
+    const v = fakeView(new OneAtATime(), undefined, "view", () => clock.now);
+    v.watchdog.expect();
+    clock.now = TIMEOUT * 6;
+    mock.timers.tick(TIMEOUT);
+    return { v, clock };
+  }
+
   it("a timer that fired late (the host was busy) first lets the view's `ready` that arrived meanwhile in", async () => {
     // The extension host was blocked (opening a big session) past the deadline: Node runs the expired timer
     // before the messages that waited, the view's `ready` among them. It must not be taken for a blank view.
-    let clock = 0;
-    const v = fakeView(new OneAtATime(), undefined, "view", () => clock);
-    v.watchdog.expect();
-    clock = TIMEOUT * 6;
-    mock.timers.tick(TIMEOUT);
+    const { v } = lateTimer();
     for (let i = 0; i < 5; i++) await Promise.resolve();
     v.watchdog.ready();
     await settle();
@@ -159,16 +165,12 @@ describe("ReadyWatchdog", () => {
   });
 
   it("a late timer gives the view its full time again; a view still blank then is re-created", async () => {
-    let clock = 0;
-    const v = fakeView(new OneAtATime(), undefined, "view", () => clock);
-    v.watchdog.expect();
-    clock = TIMEOUT * 6;
-    mock.timers.tick(TIMEOUT);
+    const { v, clock } = lateTimer();
     await settle();
     assert.deepEqual(v.recreated, [], "re-created while the host was busy");
     // From now on the host answers: the clock runs with the timers.
     for (let t = 0; t < TIMEOUT + 200; t += 100) {
-      clock += 100;
+      clock.now += 100;
       mock.timers.tick(100);
       await settle();
     }

@@ -9,7 +9,7 @@ import { describe, test } from "node:test";
 import { AgentSession, SessionManager } from "../../src/core/index.js";
 import { testModels } from "../util/test-models.js";
 import { tempDirPerTest } from "../util/temp-dir.js";
-import { assertSameView, ourView, piContinues, piOpen, releases, timedMessages } from "./pi.js";
+import { assertSameView, ourView, piContinues, piOpen, releases, timedMessages, openSameAsPi } from "./pi.js";
 
 const { user, assistant } = timedMessages(Date.parse("2026-03-01T10:00:00.000Z"), {
   provider: "openai",
@@ -68,8 +68,7 @@ for (const pi of releases()) {
         assistant("JSON, per the summary.", 11),
       ]);
       const piUser = results[0] as string;
-      const reopened = await SessionManager.open(file, { readOnly: true });
-      assertSameView(snapshot, ourView(reopened), "our view after pi appended");
+      const reopened = await openSameAsPi(file, snapshot, "our view after pi appended");
       assert.equal(reopened.getEntry(piUser as string)?.parentId, summaryId);
       await reopened.close();
     });

@@ -10,7 +10,7 @@ import { describe, test } from "node:test";
 import { emptyUsage, SessionManager, type AgentMessage } from "../../src/core/index.js";
 import { assistant, toolResult, user } from "../util/session-builder.js";
 import { tempDirPerTest } from "../util/temp-dir.js";
-import { assertSameView, ourView, piContinues, piOpen, releases } from "./pi.js";
+import { assertSameView, ourView, piContinues, piOpen, releases, openSameAsPi } from "./pi.js";
 
 const T0 = Date.parse("2026-03-01T10:00:00.000Z");
 const ask = (text: string, n: number): AgentMessage => user(text, T0 + n);
@@ -84,8 +84,7 @@ for (const pi of releases()) {
       reopened.branchWithSummary(ids.u1, "Explored JSON and YAML loaders.");
       reopened.resetLeaf();
       await reopened.close();
-      const again = await SessionManager.open(file, { readOnly: true });
-      assertSameView(piOpen(pi, file), ourView(again), "pi after our moves (ending with a reset)");
+      const again = await openSameAsPi(file, piOpen(pi, file), "pi after our moves (ending with a reset)");
       assert.equal(again.getLeafId(), null);
       await again.close();
     });
@@ -125,8 +124,7 @@ for (const pi of releases()) {
       const after = piContinues(pi, file, [ask("From pi after the crash", 41), reply("Continuing.", 42)]).snapshot;
       // pi 1.5 ends the torn line before appending; pi 0.73 appends right after it, gluing its first entry to the
       // torn bytes. Either way we read every entry pi wrote, and report the damaged line.
-      const reopened = await SessionManager.open(file, { readOnly: true });
-      assertSameView(after, ourView(reopened), "our view after pi appended to a torn file");
+      const reopened = await openSameAsPi(file, after, "our view after pi appended to a torn file");
       assert.ok(
         reopened.getLoadIssues().some((i) => i.line === tornLine),
         "the damaged line is reported",

@@ -6,12 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { AgentSession } from "../../src/core/agent/agent-session.js";
 import { readBranchRuns } from "../../src/core/parallel/branch-run-lines.js";
 import { runBranch } from "../../src/core/parallel/branch-run.js";
-import { testModels } from "../util/test-models.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
-import { openAIModel } from "../core/agent/helpers.js";
+import { newAgent, openAIModel } from "../core/agent/helpers.js";
 import { crashReplies, crashSession, runBranchesAndKill } from "../core/parallel/crash-helpers.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
 import { tempDirPerTest } from "../util/temp-dir.js";
@@ -31,14 +29,7 @@ describe("parallel branches in pi", { timeout: 180_000 }, () => {
       return last?.role === "tool" ? { text: "branch done" } : { text: "answer", chunkDelayMs: 5 };
     });
     const sm = await SessionManager.open(file);
-    const agent = new AgentSession({
-      sessionManager: sm,
-      cwd: tmp.dir,
-      modelRegistry: testModels(),
-      getApiKey: async () => "test-key",
-      model: openAIModel(fake),
-      tools: [],
-    });
+    const { agent } = newAgent(sm, { cwd: tmp.dir, model: openAIModel(fake) });
     const runs = [0, 1, 2].map((i) =>
       runBranch({
         session: agent,

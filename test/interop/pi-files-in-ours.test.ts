@@ -18,6 +18,7 @@ import {
   type PiSnapshot,
   type PiStep,
   timedMessages,
+  openSameAsPi,
 } from "./pi.js";
 
 const { user, assistant } = timedMessages(Date.parse("2026-04-01T08:00:00.000Z"), {
@@ -82,8 +83,7 @@ for (const pi of releases()) {
 
       // And pi goes on: we see it.
       const last = piContinues(pi, file, [user("pi again", 12), assistant("Still here.", 13)]).snapshot;
-      const final = await SessionManager.open(file, { readOnly: true });
-      assertSameView(last, ourView(final), "our view after pi appended again");
+      const final = await openSameAsPi(file, last, "our view after pi appended again");
       assert.ok(
         final.getPath().some((e) => e.id === a1),
         "pi went on from the branch we moved to",
@@ -105,8 +105,7 @@ for (const pi of releases()) {
       const forkFile = forked[2] as string;
       const piView = forked[3] as PiSnapshot;
       assert.equal(piView.file, forkFile);
-      const ours = await SessionManager.open(forkFile, { readOnly: true });
-      assertSameView(piView, ourView(ours), "our view of pi's fork");
+      const ours = await openSameAsPi(forkFile, piView, "our view of pi's fork");
       assert.equal(ours.getLabel(a1), "kept");
       assert.equal(ours.getHeader().parentSession, file);
       await ours.close();

@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import { ensurePiReleases, type PiRelease } from "../../tools/pi/index.js";
-import type { AgentMessage, SessionEntry, SessionManager, Usage } from "../../src/core/index.js";
-import { ARCHIVE_MARKER_TYPE, LEAF_MARKER_TYPE, emptyUsage } from "../../src/core/index.js";
+import type { AgentMessage, SessionEntry, Usage } from "../../src/core/index.js";
+import { ARCHIVE_MARKER_TYPE, LEAF_MARKER_TYPE, SessionManager, emptyUsage } from "../../src/core/index.js";
 import { assistant, user } from "../util/session-builder.js";
 
 export type { PiRelease };
@@ -123,6 +123,16 @@ export function assertSameView(pi: View, ours: View, what: string): void {
   assert.equal(ours.leafId, resolvedLeaf(pi), `${what}: the leaf`);
   assert.deepEqual(ours.labels, pi.labels, `${what}: the labels`);
   assert.deepEqual(normalized(ours.context), normalized(pi.context), `${what}: the context`);
+}
+
+/**
+ * Opens `file` read-only as this extension does and asserts it reads what pi's view `pi` says (`what` names the
+ * moment); returns the session for more checks (the caller closes it).
+ */
+export async function openSameAsPi(file: string, pi: View, what: string): Promise<SessionManager> {
+  const ours = await SessionManager.open(file, { readOnly: true });
+  assertSameView(pi, ourView(ours), what);
+  return ours;
 }
 
 /** Same context (messages, thinking level, model). */

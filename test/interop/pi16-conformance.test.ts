@@ -22,6 +22,7 @@ import {
   runPi,
   timedMessages,
   type PiSnapshot,
+  openSameAsPi,
 } from "./pi.js";
 
 const T0 = Date.parse("2026-11-21T09:00:00.000Z");
@@ -80,8 +81,7 @@ for (const pi of releases()) {
       assertSameView(afterPi, ourView(reopened), "our view after pi appended");
       reopened.appendMessage(user("Back here: document it", 30));
       await reopened.close();
-      const again = await SessionManager.open(file, { readOnly: true });
-      assertSameView(piOpen(pi, file), ourView(again), "pi after we appended");
+      const again = await openSameAsPi(file, piOpen(pi, file), "pi after we appended");
       await again.close();
     });
 
@@ -93,8 +93,7 @@ for (const pi of releases()) {
       const piFork = piOpen(pi, forkFile);
       const piSource = piOpen(pi, file);
       assert.deepEqual(piFork.entries, piSource.entries);
-      const ours = await SessionManager.open(forkFile, { readOnly: true });
-      assertSameView(piFork, ourView(ours), "pi opening our forkFrom copy");
+      const ours = await openSameAsPi(forkFile, piFork, "pi opening our forkFrom copy");
       assert.equal(ours.getHeader().parentSession, file);
       await ours.close();
     });
@@ -133,8 +132,7 @@ describe(`pi ${latestRelease().version} and issue 31: a session with a header an
         assert.equal(header.parentSession, source);
         // Each opens the other's fork as the same empty session.
         const inPi = piOpen(pi, fork);
-        const here = await SessionManager.open(fork, { readOnly: true });
-        assertSameView(inPi, ourView(here), `${path.basename(source)} forked`);
+        const here = await openSameAsPi(fork, inPi, `${path.basename(source)} forked`);
         assert.equal(here.getSessionId(), inPi.sessionId);
         await here.close();
       }
@@ -219,8 +217,7 @@ describe(`pi ${latestRelease().version}'s own view of issue 22`, () => {
       { op: "snapshot" },
     ]) as [string, string, string, string, string, string, string, PiSnapshot];
     assert.ok(u1 && a1);
-    const ours = await SessionManager.open(snap.file as string, { readOnly: true });
-    assertSameView(snap, ourView(ours), "our view of pi's session");
+    const ours = await openSameAsPi(snap.file as string, snap, "our view of pi's session");
     assert.match(ours.getSessionId(), /^[0-9a-f]{8}-[0-9a-f]{4}-7/, "pi 1.6 writes UUIDv7 session ids too");
     assert.equal(ours.getUsage(s1)?.input, usage.input);
     await ours.close();

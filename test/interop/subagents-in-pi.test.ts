@@ -8,13 +8,10 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { AgentSession } from "../../src/core/agent/agent-session.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
-import { openAIModel } from "../core/agent/helpers.js";
-import { parentAndSubagents, SUBAGENT_CRASH_ACKS, subagentCrashReplies } from "../core/agent/subagent-helpers.js";
-import { runBranchesAndKill } from "../core/parallel/crash-helpers.js";
+import { newAgent, openAIModel } from "../core/agent/helpers.js";
+import { killSubagentsMidRun, parentAndSubagents, subagentCrashReplies } from "../core/agent/subagent-helpers.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
-import { testModels } from "../util/test-models.js";
 import { tempDirPerTest } from "../util/temp-dir.js";
 import { assertSameView, ourView, piContinues, piOpen, releases } from "./pi.js";
 import { assistant } from "../util/session-builder.js";
@@ -25,24 +22,13 @@ const tmp = tempDirPerTest("agent-tree-interop-");
 describe("subagents in pi", { timeout: 180_000 }, () => {
   test("pi reads subagents cut off by a kill and a finished one as branches off their calls, as we do", async () => {
     fake.setDefault(subagentCrashReplies);
-    const sm0 = await SessionManager.create(tmp.dir, tmp.dir);
-    sm0.appendMessage({ role: "user", content: "PARENT before", timestamp: 1 });
-    const file = sm0.getSessionFile() as string;
-    await sm0.close();
-    const child = path.join(__dirname, "..", "core", "agent", "subagent-crash-child.ts");
-    const acked = await runBranchesAndKill(file, fake.baseURL, tmp.dir, SUBAGENT_CRASH_ACKS, child);
+    const { file, acked } = await killSubagentsMidRun(tmp.dir, fake.baseURL);
     const crashedCall = acked[1];
 
     fake.setDefault(parentAndSubagents({ calls: [{ prompt: "SUB after the crash", readOnly: true }] }));
     const sm = await SessionManager.open(file);
-    const agent = new AgentSession({
-      sessionManager: sm,
-      cwd: tmp.dir,
-      modelRegistry: testModels(),
-      getApiKey: async () => "test-key",
-      model: openAIModel(fake),
-      subagents: {},
-    });
+    // The workspace tools (AgentSession's default), as the killed parent had.
+    const { agent } = newAgent(sm, { cwd: tmp.dir, model: openAIModel(fake), subagents: {}, tools: undefined });
     await agent.prompt("PARENT goes on");
     const ours = ourView(sm);
     const userLeaf = sm.getLeafId();

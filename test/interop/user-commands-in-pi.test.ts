@@ -12,7 +12,7 @@ import { newAgent, openAIModel } from "../core/agent/helpers.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
 import { user } from "../util/session-builder.js";
 import { tempDirPerTest } from "../util/temp-dir.js";
-import { assertSameView, latestRelease, ourView, piContinues, piOpen, runPi } from "./pi.js";
+import { assertSameView, latestRelease, ourView, piContinues, piOpen, runPi, openSameAsPi } from "./pi.js";
 
 const fake = fakeServerForSuite();
 const tmp = tempDirPerTest("agent-tree-interop-");
@@ -56,8 +56,7 @@ describe("typed commands and todo lists in pi", { timeout: 120_000 }, () => {
 
     // pi goes on from our leaf; we see what pi sees.
     const { snapshot } = piContinues(pi, file, [user("From pi: thanks", Date.now())]);
-    const reopened = await SessionManager.open(file, { readOnly: true });
-    assertSameView(snapshot, ourView(reopened), "our view after pi appended");
+    const reopened = await openSameAsPi(file, snapshot, "our view after pi appended");
     await reopened.close();
   });
 });

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { BrowserContext, FrameLocator, Locator, Page } from "playwright-core";
 import { emptyUsage } from "../../src/core/messages.js";
 import { REPO_ROOT, startCodeServer, workbenchUrl, type CodeServer } from "./code-server.js";
+import type { FakeRequestBody, FakeServer } from "./fake-provider-common.js";
 import { assistant, readJsonl, SessionBuilder, user } from "./session-builder.js";
 import {
   clickMenuItem,
@@ -78,6 +79,42 @@ export async function waitForLeaf(
     },
     `${what} (active leaf is ${last ?? "none"})`,
     timeoutMs,
+  );
+}
+
+/** Waits (up to the model bound, or `timeoutMs`) until the active leaf's row shows `text`; returns the leaf's id. */
+export function waitForLeafRow(
+  tree: FrameLocator,
+  text: string,
+  what: string,
+  timeoutMs = MODEL_TIMEOUT_MS,
+): Promise<string> {
+  return waitUntil(
+    async () => {
+      const id = await activeLeafId(tree);
+      return id !== undefined && (await row(tree, id).innerText()).includes(text) ? id : undefined;
+    },
+    what,
+    timeoutMs,
+  );
+}
+
+/** The request number `count` (1-based) the fake model received, once it did. */
+export async function modelRequest(fake: Pick<FakeServer, "requests">, count: number): Promise<FakeRequestBody> {
+  await waitUntil(
+    async () => (fake.requests.length >= count ? true : undefined),
+    "the model to receive the message",
+    MODEL_TIMEOUT_MS,
+  );
+  return fake.requests[count - 1];
+}
+
+/** Waits until nothing runs in the chat (its progress bar is gone). */
+export async function waitChatIdle(chat: FrameLocator, what = "the run to end"): Promise<void> {
+  await waitUntil(
+    async () => ((await chat.locator('[role="progressbar"]').count()) === 0 ? true : undefined),
+    what,
+    MODEL_TIMEOUT_MS,
   );
 }
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { after, before } from "node:test";
 import type { FrameLocator, Page } from "playwright-core";
 import { DEMO_IDS, generateDemo, type DemoWorkspace } from "../../demo/generate-demo.js";
-import { startAgentWorkbench, treeView, uiStep, waitForLeaf, type AgentWorkbench } from "./agent-ui.js";
+import { chatView, startAgentWorkbench, treeView, uiStep, waitForLeaf, type AgentWorkbench } from "./agent-ui.js";
 import { startFakeOpenAI } from "./fake-openai-server.js";
 import type { FakeServer } from "./fake-provider-common.js";
 import { openViewContainer, setSidebarWidth } from "./workbench.js";
@@ -34,6 +34,8 @@ export interface DemoWorkbenchSuite {
    * session's leaf, or (with `newSession`) for the empty tree.
    */
   openAgentTree(sidebarWidth?: number): Promise<FrameLocator>;
+  /** Opens the Agent view container as {@link openAgentTree} does and returns its chat view. */
+  openChat(sidebarWidth?: number): Promise<FrameLocator>;
 }
 
 /** Options of {@link demoWorkbenchSuite}. */
@@ -132,6 +134,14 @@ export function demoWorkbenchSuite(options: DemoWorkbenchOptions): DemoWorkbench
     return value;
   };
   const wb = (): AgentWorkbench => started(ui, "the workbench");
+  const openAgentTree = async (sidebarWidth?: number): Promise<FrameLocator> => {
+    const { page } = wb();
+    await openViewContainer(page, "Agent");
+    if (sidebarWidth !== undefined) await setSidebarWidth(page, sidebarWidth);
+    const t = await treeView(page);
+    if (!options.newSession) await waitForLeaf(t, DEMO_IDS.leaf, "the demo session's leaf");
+    return t;
+  };
   return {
     tmp: () => started(tmp, "the temp folder"),
     demo: () => started(demo, "the demo workspace"),
@@ -140,13 +150,10 @@ export function demoWorkbenchSuite(options: DemoWorkbenchOptions): DemoWorkbench
     workspaceText: (path) => readFileSync(join(started(demo, "the demo workspace").workspace, path), "utf8"),
     fake: () => started(fake, "the fake model server"),
     step: (stepName, fn) => uiStep(() => ui, `${options.name}-${stepName}`, fn),
-    async openAgentTree(sidebarWidth) {
-      const { page } = wb();
-      await openViewContainer(page, "Agent");
-      if (sidebarWidth !== undefined) await setSidebarWidth(page, sidebarWidth);
-      const t = await treeView(page);
-      if (!options.newSession) await waitForLeaf(t, DEMO_IDS.leaf, "the demo session's leaf");
-      return t;
+    openAgentTree,
+    async openChat(sidebarWidth) {
+      await openAgentTree(sidebarWidth);
+      return chatView(wb().page);
     },
   };
 }

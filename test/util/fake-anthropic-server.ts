@@ -3,21 +3,10 @@
  * drive the real `@anthropic-ai/sdk`. Same scripting API as fake-openai-server.ts; `baseURL` has no /v1.
  */
 import type http from "node:http";
-import {
-  cutToolArgPieces,
-  estimateTokens,
-  pause,
-  splitChunks,
-  sse,
-  startFakeServer,
-  textOf,
-  type ConversationView,
-  type FakeProtocol,
-  type FakeRequestBody,
-  type FakeServer,
-  type FakeServerOptions,
-  type FakeStreamWriters,
-} from "./fake-provider-common.js";
+import { argPieces, cutTextPieces, cutToolArgPieces, estimateTokens, outputTokens } from "./fake-provider-common.js";
+import { paced, splitChunks, sse, startFakeServer, textOf } from "./fake-provider-common.js";
+import type { ConversationView, FakeProtocol, FakeRequestBody } from "./fake-provider-common.js";
+import type { FakeServer, FakeServerOptions, FakeStreamWriters } from "./fake-provider-common.js";
 
 export * from "./fake-provider-common.js";
 
@@ -94,10 +83,9 @@ const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, dela
   let index = 0;
   if (reply.thinking) {
     event(res, "content_block_start", { index, content_block: { type: "thinking", thinking: "", signature: "" } });
-    for (const piece of splitChunks(reply.thinking, reply.chunks)) {
-      await pause(delay);
-      event(res, "content_block_delta", { index, delta: { type: "thinking_delta", thinking: piece } });
-    }
+    await paced(splitChunks(reply.thinking, reply.chunks), delay, (piece) =>
+      event(res, "content_block_delta", { index, delta: { type: "thinking_delta", thinking: piece } }),
+    );
     const signature = reply.signature ?? `sig-${Buffer.from(reply.thinking).toString("base64").slice(0, 24)}`;
     event(res, "content_block_delta", { index, delta: { type: "signature_delta", signature } });
     event(res, "content_block_stop", { index });
@@ -105,22 +93,19 @@ const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, dela
   }
   if (reply.text) {
     event(res, "content_block_start", { index, content_block: { type: "text", text: "" } });
-    for (const piece of splitChunks(reply.text, reply.chunks)) {
-      await pause(delay);
-      event(res, "content_block_delta", { index, delta: { type: "text_delta", text: piece } });
-    }
+    await paced(splitChunks(reply.text, reply.chunks), delay, (piece) =>
+      event(res, "content_block_delta", { index, delta: { type: "text_delta", text: piece } }),
+    );
     event(res, "content_block_stop", { index });
     index++;
   }
   const calls = reply.toolCalls ?? [];
   for (const [i, call] of calls.entries()) {
-    const args = call.rawArgs ?? JSON.stringify(call.args ?? {});
     const id = call.id ?? `toolu_fake_${Array.isArray(body.messages) ? body.messages.length : 0}_${i}`;
     event(res, "content_block_start", { index, content_block: { type: "tool_use", id, name: call.name, input: {} } });
-    for (const piece of splitChunks(args, Math.min(4, args.length))) {
-      await pause(delay);
-      event(res, "content_block_delta", { index, delta: { type: "input_json_delta", partial_json: piece } });
-    }
+    await paced(argPieces(call), delay, (piece) =>
+      event(res, "content_block_delta", { index, delta: { type: "input_json_delta", partial_json: piece } }),
+    );
     event(res, "content_block_stop", { index });
     index++;
   }
@@ -130,9 +115,8 @@ const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, dela
       : calls.length || reply.stopReason === "toolUse"
         ? "tool_use"
         : "end_turn";
-  const output =
-    reply.usage?.output ?? estimateTokens((reply.text ?? "") + (reply.thinking ?? "") + JSON.stringify(calls));
-  event(res, "message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: output } });
+  const usage = { output_tokens: outputTokens(reply) };
+  event(res, "message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage });
   event(res, "message_stop", {});
 };
 
@@ -157,21 +141,14 @@ const protocol: FakeProtocol = {
     async cut(res, reply, model, delay) {
       messageStart(res, model, 10);
       textStart(res);
-      for (const piece of splitChunks(reply.text ?? "This reply will be cut off before it ends", 8).slice(
-        0,
-        reply.cutAfterChunks,
-      )) {
-        await pause(delay);
-        textDelta(res, piece);
-      }
+      await paced(cutTextPieces(reply), delay, (piece) => textDelta(res, piece));
       if (reply.toolCall) {
         const { name, id = "toolu_cut_0" } = reply.toolCall;
         event(res, "content_block_stop", { index: 0 });
         event(res, "content_block_start", { index: 1, content_block: { type: "tool_use", id, name, input: {} } });
-        for (const piece of cutToolArgPieces(reply)) {
-          await pause(delay);
-          event(res, "content_block_delta", { index: 1, delta: { type: "input_json_delta", partial_json: piece } });
-        }
+        await paced(cutToolArgPieces(reply), delay, (piece) =>
+          event(res, "content_block_delta", { index: 1, delta: { type: "input_json_delta", partial_json: piece } }),
+        );
       }
     },
     stall(res, reply, model) {

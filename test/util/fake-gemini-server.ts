@@ -9,18 +9,9 @@
  *   // model: { provider: "fake-gemini", api: "google-generative-ai", baseUrl: fake.baseURL, ... }
  */
 import http from "node:http";
-import {
-  estimateTokens,
-  pause,
-  splitChunks,
-  startFakeServer,
-  type ConversationView,
-  type FakeProtocol,
-  type FakeRequestBody,
-  type FakeServer,
-  type FakeServerOptions,
-  type FakeStreamWriters,
-} from "./fake-provider-common.js";
+import { cutTextPieces, estimateTokens, pause, paced, splitChunks, startFakeServer } from "./fake-provider-common.js";
+import type { ConversationView, FakeProtocol, FakeRequestBody } from "./fake-provider-common.js";
+import type { FakeServer, FakeServerOptions, FakeStreamWriters } from "./fake-provider-common.js";
 
 type Part = Record<string, unknown>;
 type Content = { role?: string; parts?: Part[] };
@@ -61,16 +52,12 @@ function view(body: FakeRequestBody): ConversationView {
 const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, delay) => {
   if (reply.thinking) {
     const pieces = splitChunks(reply.thinking, reply.chunks);
-    for (const [i, text] of pieces.entries()) {
-      await pause(delay);
+    await paced(pieces, delay, (text, i) => {
       const signature = i === pieces.length - 1 ? { thoughtSignature: reply.signature ?? "sig-fake" } : {};
       partsChunk(res, [{ text, thought: true, ...signature }]);
-    }
+    });
   }
-  for (const text of splitChunks(reply.text ?? "", reply.chunks)) {
-    await pause(delay);
-    partsChunk(res, [{ text }]);
-  }
+  await paced(splitChunks(reply.text ?? "", reply.chunks), delay, (text) => partsChunk(res, [{ text }]));
   const calls = reply.toolCalls ?? [];
   if (calls.length > 0) {
     await pause(delay);
@@ -130,13 +117,7 @@ const protocol: FakeProtocol = {
   stream: {
     message: writeMessage,
     async cut(res, reply, _model, delay) {
-      for (const text of splitChunks(reply.text ?? "This reply will be cut off before it ends", 8).slice(
-        0,
-        reply.cutAfterChunks,
-      )) {
-        await pause(delay);
-        partsChunk(res, [{ text }]);
-      }
+      await paced(cutTextPieces(reply), delay, (text) => partsChunk(res, [{ text }]));
     },
     stall(res, reply) {
       partsChunk(res, [{ text: reply.text ?? "Thinking about it" }]);

@@ -36,15 +36,22 @@ export const FAKE_CUSTOM_MODELS: readonly unknown[] = [
   },
 ];
 
-/** A model of `api` served by `fake` (4,096 output tokens), with `fields` and then `over`. */
-function fakeModel(
-  fake: Pick<FakeServer, "baseURL">,
+/** A model served by a fake server: the server's URL, then `over`. */
+export type FakeModelOf = (fake: Pick<FakeServer, "baseURL">, over?: Partial<ModelInfo>) => ModelInfo;
+
+/**
+ * The models of `api` from `provider` named `id` (shown as `name`, a context window of `contextWindow` tokens, 4,096
+ * output tokens), each served by the fake server it is given.
+ */
+function fakeModelOf(
   api: ModelInfo["api"],
-  fields: Pick<ModelInfo, "id" | "name" | "provider" | "contextWindow">,
-  over: Partial<ModelInfo>,
-): ModelInfo {
-  return {
-    ...fields,
+  [provider, id, name, contextWindow]: [provider: string, id: string, name: string, contextWindow: number],
+): FakeModelOf {
+  return (fake, over = {}) => ({
+    id,
+    name,
+    provider,
+    contextWindow,
     api,
     baseUrl: fake.baseURL,
     maxTokens: 4096,
@@ -52,29 +59,32 @@ function fakeModel(
     input: ["text", "image"],
     cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
     ...over,
-  };
+  });
 }
 
 /** A model served by a fake OpenAI server. */
-export function openAIModel(fake: Pick<FakeServer, "baseURL">, over: Partial<ModelInfo> = {}): ModelInfo {
-  const fields = { id: "fake-model", name: "Fake", provider: "fake-openai", contextWindow: 128_000 };
-  return fakeModel(fake, "openai-completions", fields, over);
-}
+export const openAIModel = fakeModelOf("openai-completions", ["fake-openai", "fake-model", "Fake", 128_000]);
 
 /** A model served by a fake Anthropic server. */
-export function anthropicModel(fake: Pick<FakeServer, "baseURL">, over: Partial<ModelInfo> = {}): ModelInfo {
-  const fields = { id: "claude-fake", name: "Fake Claude", provider: "fake-anthropic", contextWindow: 200_000 };
-  return fakeModel(fake, "anthropic-messages", fields, over);
-}
+export const anthropicModel = fakeModelOf("anthropic-messages", [
+  "fake-anthropic",
+  "claude-fake",
+  "Fake Claude",
+  200_000,
+]);
 
 /** A model served by a fake OpenAI Responses server (test/util/fake-openai-responses-server.ts). */
-export function responsesModel(fake: Pick<FakeServer, "baseURL">, over: Partial<ModelInfo> = {}): ModelInfo {
-  const fields = { id: "gpt-fake", name: "Fake GPT (Responses)", provider: "fake-responses", contextWindow: 400_000 };
-  return fakeModel(fake, "openai-responses", fields, over);
-}
+export const responsesModel = fakeModelOf("openai-responses", [
+  "fake-responses",
+  "gpt-fake",
+  "Fake GPT (Responses)",
+  400_000,
+]);
 
 /** A model served by a fake Gemini server (test/util/fake-gemini-server.ts). */
-export function geminiModel(fake: Pick<FakeServer, "baseURL">, over: Partial<ModelInfo> = {}): ModelInfo {
-  const fields = { id: "gemini-fake", name: "Fake Gemini", provider: "fake-gemini", contextWindow: 1_000_000 };
-  return fakeModel(fake, "google-generative-ai", fields, over);
-}
+export const geminiModel = fakeModelOf("google-generative-ai", [
+  "fake-gemini",
+  "gemini-fake",
+  "Fake Gemini",
+  1_000_000,
+]);

@@ -9,21 +9,11 @@
  *   // model: { provider: "fake-responses", api: "openai-responses", baseUrl: fake.baseURL, ... }
  */
 import http from "node:http";
-import {
-  cutToolArgPieces,
-  estimateTokens,
-  pause,
-  splitChunks,
-  sse,
-  startFakeServer,
-  textOf,
-  type ConversationView,
-  type FakeProtocol,
-  type FakeRequestBody,
-  type FakeServer,
-  type FakeServerOptions,
-  type FakeStreamWriters,
-} from "./fake-provider-common.js";
+import { argPieces, bearerKey, cutTextPieces, cutToolArgPieces, estimateTokens } from "./fake-provider-common.js";
+import { outputTokens, paced, splitChunks, sse, startFakeServer, textOf, toolArgs } from "./fake-provider-common.js";
+import { writeOpenAIError } from "./fake-provider-common.js";
+import type { ConversationView, FakeProtocol, FakeRequestBody } from "./fake-provider-common.js";
+import type { FakeServer, FakeServerOptions, FakeStreamWriters } from "./fake-provider-common.js";
 
 type Item = Record<string, unknown>;
 
@@ -73,10 +63,9 @@ async function messageItem(res: http.ServerResponse, index: number, pieces: stri
     output_index: index,
     item: { type: "message", id, role: "assistant", status: "in_progress", content: [] },
   });
-  for (const delta of pieces) {
-    await pause(delay);
-    event(res, { type: "response.output_text.delta", item_id: id, output_index: index, content_index: 0, delta });
-  }
+  await paced(pieces, delay, (delta) =>
+    event(res, { type: "response.output_text.delta", item_id: id, output_index: index, content_index: 0, delta }),
+  );
   const item = {
     type: "message",
     id,
@@ -100,16 +89,15 @@ const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, dela
       output_index: index,
       item: { type: "reasoning", id, summary: [] },
     });
-    for (const delta of splitChunks(reply.thinking, reply.chunks)) {
-      await pause(delay);
+    await paced(splitChunks(reply.thinking, reply.chunks), delay, (delta) =>
       event(res, {
         type: "response.reasoning_summary_text.delta",
         item_id: id,
         output_index: index,
         summary_index: 0,
         delta,
-      });
-    }
+      }),
+    );
     const item = {
       type: "reasoning",
       id,
@@ -122,7 +110,7 @@ const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, dela
   }
   if (reply.text) output.push(await messageItem(res, index++, splitChunks(reply.text, reply.chunks), delay));
   for (const [n, call] of (reply.toolCalls ?? []).entries()) {
-    const args = call.rawArgs ?? JSON.stringify(call.args ?? {});
+    const args = toolArgs(call);
     const id = `fc_fake_${n}`;
     const callId = call.id ?? `call_fake_${n}`;
     event(res, {
@@ -130,10 +118,9 @@ const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, dela
       output_index: index,
       item: { type: "function_call", id, call_id: callId, name: call.name, arguments: "", status: "in_progress" },
     });
-    for (const delta of splitChunks(args, Math.min(4, args.length))) {
-      await pause(delay);
-      event(res, { type: "response.function_call_arguments.delta", item_id: id, output_index: index, delta });
-    }
+    await paced(argPieces(call), delay, (delta) =>
+      event(res, { type: "response.function_call_arguments.delta", item_id: id, output_index: index, delta }),
+    );
     event(res, { type: "response.function_call_arguments.done", item_id: id, output_index: index, arguments: args });
     const item = { type: "function_call", id, call_id: callId, name: call.name, arguments: args, status: "completed" };
     event(res, { type: "response.output_item.done", output_index: index, item });
@@ -142,9 +129,7 @@ const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, dela
   }
   const input = reply.usage?.input ?? estimateTokens(JSON.stringify(body.input ?? ""));
   const cached = reply.usage?.cacheRead ?? 0;
-  const outputTokens =
-    reply.usage?.output ??
-    estimateTokens((reply.text ?? "") + (reply.thinking ?? "") + JSON.stringify(reply.toolCalls ?? []));
+  const output_tokens = outputTokens(reply);
   const incomplete = reply.stopReason === "length";
   event(res, {
     type: incomplete ? "response.incomplete" : "response.completed",
@@ -158,9 +143,9 @@ const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, dela
       usage: {
         input_tokens: input + cached,
         input_tokens_details: { cached_tokens: cached },
-        output_tokens: outputTokens,
+        output_tokens,
         output_tokens_details: { reasoning_tokens: reply.thinking ? estimateTokens(reply.thinking) : 0 },
-        total_tokens: input + cached + outputTokens,
+        total_tokens: input + cached + output_tokens,
       },
     },
   });
@@ -169,34 +154,21 @@ const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, dela
 const protocol: FakeProtocol = {
   basePath: "/v1",
   completionPath: "/v1/responses",
-  keyFromHeaders: (h) => (typeof h.authorization === "string" ? h.authorization.replace(/^Bearer\s+/i, "") : undefined),
-  writeError(res, status, message, type, headers) {
-    res.writeHead(status, { "content-type": "application/json", ...headers });
-    const code = status === 404 ? "model_not_found" : status === 401 ? "invalid_api_key" : null;
-    res.end(
-      JSON.stringify({
-        error: { message, type: type === "not_found_error" ? "invalid_request_error" : type, param: null, code },
-      }),
-    );
-  },
+  keyFromHeaders: bearerKey,
+  writeError: writeOpenAIError,
   stream: {
     message: writeMessage,
     async cut(res, reply, model, delay) {
       created(res, model);
-      const pieces = splitChunks(reply.text ?? "This reply will be cut off before it ends", 8).slice(
-        0,
-        reply.cutAfterChunks,
-      );
       const id = "msg_cut";
       event(res, {
         type: "response.output_item.added",
         output_index: 0,
         item: { type: "message", id, role: "assistant", status: "in_progress", content: [] },
       });
-      for (const delta of pieces) {
-        await pause(delay);
-        event(res, { type: "response.output_text.delta", item_id: id, output_index: 0, content_index: 0, delta });
-      }
+      await paced(cutTextPieces(reply), delay, (delta) =>
+        event(res, { type: "response.output_text.delta", item_id: id, output_index: 0, content_index: 0, delta }),
+      );
       if (reply.toolCall) {
         const { name, id: callId = "call_cut_0" } = reply.toolCall;
         event(res, {
@@ -204,10 +176,9 @@ const protocol: FakeProtocol = {
           output_index: 1,
           item: { type: "function_call", id: "fc_cut", call_id: callId, name, arguments: "", status: "in_progress" },
         });
-        for (const delta of cutToolArgPieces(reply)) {
-          await pause(delay);
-          event(res, { type: "response.function_call_arguments.delta", item_id: "fc_cut", output_index: 1, delta });
-        }
+        await paced(cutToolArgPieces(reply), delay, (delta) =>
+          event(res, { type: "response.function_call_arguments.delta", item_id: "fc_cut", output_index: 1, delta }),
+        );
       }
     },
     stall(res, reply, model) {

@@ -7,22 +7,11 @@
  *   // model: { provider: "openai", api: "openai-completions", baseUrl: fake.baseURL, ... }
  *   await fake.close();
  */
-import {
-  cutToolArgPieces,
-  estimateTokens,
-  pause,
-  splitChunks,
-  sse,
-  startFakeServer,
-  textOf,
-  type ConversationView,
-  type FakeErrorReply,
-  type FakeProtocol,
-  type FakeRequestBody,
-  type FakeServer,
-  type FakeServerOptions,
-  type FakeStreamWriters,
-} from "./fake-provider-common.js";
+import { argPieces, bearerKey, cutTextPieces, cutToolArgPieces, estimateTokens } from "./fake-provider-common.js";
+import { outputTokens, paced, splitChunks, sse, startFakeServer, textOf } from "./fake-provider-common.js";
+import { writeOpenAIError } from "./fake-provider-common.js";
+import type { ConversationView, FakeErrorReply, FakeProtocol, FakeRequestBody } from "./fake-provider-common.js";
+import type { FakeServer, FakeServerOptions, FakeStreamWriters } from "./fake-provider-common.js";
 
 export * from "./fake-provider-common.js";
 
@@ -67,36 +56,29 @@ function view(body: FakeRequestBody): ConversationView {
 const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, delay) => {
   const model = String(body.model);
   sse(res, chunk(model, { role: "assistant", content: "" }));
-  if (reply.thinking) {
-    for (const piece of splitChunks(reply.thinking, reply.chunks)) {
-      await pause(delay);
-      sse(res, chunk(model, { reasoning_content: piece }));
-    }
-  }
-  for (const piece of splitChunks(reply.text ?? "", reply.chunks)) {
-    await pause(delay);
-    sse(res, chunk(model, { content: piece }));
-  }
+  await paced(splitChunks(reply.thinking ?? "", reply.chunks), delay, (piece) =>
+    sse(res, chunk(model, { reasoning_content: piece })),
+  );
+  await paced(splitChunks(reply.text ?? "", reply.chunks), delay, (piece) =>
+    sse(res, chunk(model, { content: piece })),
+  );
   const calls = reply.toolCalls ?? [];
   for (const [index, call] of calls.entries()) {
-    const args = call.rawArgs ?? JSON.stringify(call.args ?? {});
     const id = call.id ?? `call_fake_${requestsSeen(body)}_${index}`;
     sse(
       res,
       chunk(model, { tool_calls: [{ index, id, type: "function", function: { name: call.name, arguments: "" } }] }),
     );
-    for (const piece of splitChunks(args, Math.min(4, args.length))) {
-      await pause(delay);
-      sse(res, chunk(model, { tool_calls: [{ index, function: { arguments: piece } }] }));
-    }
+    await paced(argPieces(call), delay, (piece) =>
+      sse(res, chunk(model, { tool_calls: [{ index, function: { arguments: piece } }] })),
+    );
   }
   const finish =
     reply.stopReason === "length" ? "length" : calls.length || reply.stopReason === "toolUse" ? "tool_calls" : "stop";
   sse(res, chunk(model, {}, finish));
   const input = reply.usage?.input ?? estimateTokens(JSON.stringify(body.messages ?? ""));
   const cached = reply.usage?.cacheRead ?? 0;
-  const output =
-    reply.usage?.output ?? estimateTokens((reply.text ?? "") + (reply.thinking ?? "") + JSON.stringify(calls));
+  const output = outputTokens(reply);
   sse(
     res,
     JSON.stringify({
@@ -124,32 +106,19 @@ function requestsSeen(body: FakeRequestBody): number {
 const protocol: FakeProtocol = {
   basePath: "/v1",
   completionPath: "/v1/chat/completions",
-  keyFromHeaders: (h) => (typeof h.authorization === "string" ? h.authorization.replace(/^Bearer\s+/i, "") : undefined),
-  writeError(res, status, message, type, headers) {
-    res.writeHead(status, { "content-type": "application/json", ...headers });
-    const code = status === 404 ? "model_not_found" : status === 401 ? "invalid_api_key" : null;
-    res.end(
-      JSON.stringify({
-        error: { message, type: type === "not_found_error" ? "invalid_request_error" : type, param: null, code },
-      }),
-    );
-  },
+  keyFromHeaders: bearerKey,
+  writeError: writeOpenAIError,
   stream: {
     message: writeMessage,
     async cut(res, reply, model, delay) {
-      const pieces = splitChunks(reply.text ?? "This reply will be cut off before it ends", 8);
       sse(res, chunk(model, { role: "assistant", content: "" }));
-      for (const piece of pieces.slice(0, reply.cutAfterChunks)) {
-        await pause(delay);
-        sse(res, chunk(model, { content: piece }));
-      }
+      await paced(cutTextPieces(reply), delay, (piece) => sse(res, chunk(model, { content: piece })));
       if (reply.toolCall) {
         const { name, id = "call_cut_0" } = reply.toolCall;
         sse(res, chunk(model, { tool_calls: [{ index: 0, id, type: "function", function: { name, arguments: "" } }] }));
-        for (const piece of cutToolArgPieces(reply)) {
-          await pause(delay);
-          sse(res, chunk(model, { tool_calls: [{ index: 0, function: { arguments: piece } }] }));
-        }
+        await paced(cutToolArgPieces(reply), delay, (piece) =>
+          sse(res, chunk(model, { tool_calls: [{ index: 0, function: { arguments: piece } }] })),
+        );
       }
     },
     stall(res, reply, model) {

@@ -61,12 +61,36 @@ export interface FakeCutReply {
   cutBy?: "destroy" | "end";
 }
 
+/** A tool call's JSON arguments as sent: `rawArgs` verbatim, else `args` encoded. */
+export function toolArgs(call: FakeToolCall): string {
+  return call.rawArgs ?? JSON.stringify(call.args ?? {});
+}
+
+/** The pieces a tool call's arguments ({@link toolArgs}) stream in (up to four). */
+export function argPieces(call: FakeToolCall): string[] {
+  const args = toolArgs(call);
+  return splitChunks(args, Math.min(4, args.length));
+}
+
 /** The argument text of a cut tool call that is sent before the cut, in up to two pieces. */
 export function cutToolArgPieces(reply: FakeCutReply): string[] {
   if (!reply.toolCall) return [];
-  const args = reply.toolCall.rawArgs ?? JSON.stringify(reply.toolCall.args ?? {});
+  const args = toolArgs(reply.toolCall);
   const sent = args.slice(0, reply.sentArgChars ?? Math.floor(args.length / 2));
   return splitChunks(sent, 2);
+}
+
+/** The pieces of a cut reply's text that are sent before the cut. */
+export function cutTextPieces(reply: FakeCutReply): string[] {
+  return splitChunks(reply.text ?? "This reply will be cut off before it ends", 8).slice(0, reply.cutAfterChunks);
+}
+
+/** The output tokens a message reply reports: its usage's, else estimated from its text, thinking and calls. */
+export function outputTokens(reply: FakeMessageReply): number {
+  return (
+    reply.usage?.output ??
+    estimateTokens((reply.text ?? "") + (reply.thinking ?? "") + JSON.stringify(reply.toolCalls ?? []))
+  );
 }
 
 /** Close a cut reply's connection the way it asks. */
@@ -253,6 +277,34 @@ export function estimateTokens(text: string): number {
 export function pause(ms: number): Promise<void> {
   return ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();
 }
+
+/** Sends `pieces` one by one, each after a pause of `delay` ms: a streamed reply's pace. */
+export async function paced<T>(
+  pieces: readonly T[],
+  delay: number,
+  send: (piece: T, index: number) => void,
+): Promise<void> {
+  for (const [i, piece] of pieces.entries()) {
+    await pause(delay);
+    send(piece, i);
+  }
+}
+
+/** The key of an `Authorization: Bearer <key>` header (OpenAI's way). */
+export function bearerKey(headers: http.IncomingHttpHeaders): string | undefined {
+  return typeof headers.authorization === "string" ? headers.authorization.replace(/^Bearer\s+/i, "") : undefined;
+}
+
+/** An HTTP error in OpenAI's JSON shape (Chat Completions and Responses alike). */
+export const writeOpenAIError: FakeProtocol["writeError"] = (res, status, message, type, headers) => {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  const code = status === 404 ? "model_not_found" : status === 401 ? "invalid_api_key" : null;
+  res.end(
+    JSON.stringify({
+      error: { message, type: type === "not_found_error" ? "invalid_request_error" : type, param: null, code },
+    }),
+  );
+};
 
 /** Write one SSE frame. */
 export function sse(res: http.ServerResponse, data: string, event?: string): void {

@@ -207,3 +207,34 @@ export class SessionBuilder {
 export function fileSession(dir: string, cwd = dir): Promise<SessionManager> {
   return SessionManager.create(cwd, dir);
 }
+
+/**
+ * An in-memory session for `cwd` holding a conversation whose entries have names: each step is `"<name>: <text>"`,
+ * the messages alternating user and assistant (the first a user's); a step `"from <name>"` goes back to that entry
+ * to start a branch there, whose first message is a user's again. The leaf is the last message. Returns the session
+ * and the entry ids by name.
+ */
+export function namedSession(
+  cwd: string,
+  steps: readonly string[],
+): { sm: SessionManager; ids: Record<string, string> } {
+  const sm = SessionManager.inMemory(cwd);
+  const ids: Record<string, string> = {};
+  let userNext = true;
+  for (const step of steps) {
+    const from = /^from (\S+)$/.exec(step);
+    if (from) {
+      sm.branch(ids[from[1]] ?? fail(`no entry named ${from[1]} before "${step}"`));
+      userNext = true;
+      continue;
+    }
+    const named = /^(\S+): (.*)$/s.exec(step) ?? fail(`a step is "<name>: <text>" or "from <name>", not "${step}"`);
+    ids[named[1]] = sm.appendMessage(userNext ? user(named[2]) : assistant(named[2]));
+    userNext = !userNext;
+  }
+  return { sm, ids };
+}
+
+function fail(message: string): never {
+  throw new Error(message);
+}

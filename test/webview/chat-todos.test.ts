@@ -6,27 +6,17 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { TodoItem } from "../../src/core/tools/todo-list.js";
 import { settle, webviewRig, withPage } from "./harness.js";
 import { call, chatSnapshot, CLAUDE, msg, openChatView } from "./chat-fixtures.js";
+import { SEVEN_TODOS } from "../util/todo-fixtures.js";
 
 const rig = webviewRig();
-
-const SEVEN: TodoItem[] = [
-  { content: "Read the config code", status: "completed" },
-  { content: "Write the loader", status: "completed" },
-  { content: "Add tests", status: "completed" },
-  { content: "Run the tests", status: "in_progress" },
-  { content: "Update the README", status: "pending" },
-  { content: "Update the changelog", status: "pending" },
-  { content: "Open the pull request", status: "pending" },
-];
 
 const SUMMARY = ".chat-todos-summary";
 
 test("the checklist: one line with 3/7 and the task in progress; expanded by click or keyboard; it follows the list", () =>
   withPage(
-    openChatView(rig, chatSnapshot([msg("u1", "user", "plan it")], { model: CLAUDE, todos: SEVEN })),
+    openChatView(rig, chatSnapshot([msg("u1", "user", "plan it")], { model: CLAUDE, todos: SEVEN_TODOS })),
     async (vp) => {
       const summary = vp.page.locator(SUMMARY);
       assert.equal(await vp.page.locator(".chat-todos-progress").textContent(), "3/7");
@@ -46,7 +36,7 @@ test("the checklist: one line with 3/7 and the task in progress; expanded by cli
       const items = vp.page.locator(".chat-todos-list li");
       assert.equal(await items.count(), 7);
       assert.deepEqual(await items.evaluateAll((lis) => lis.map((li) => li.className)), [
-        ...SEVEN.map((t) => `todo todo-${t.status}`),
+        ...SEVEN_TODOS.map((t) => `todo todo-${t.status}`),
       ]);
       assert.match((await items.nth(3).textContent()) ?? "", /Run the tests \(in progress\)/);
       // Keyboard: the summary is a button; Space closes it, Enter opens it again.
@@ -59,7 +49,7 @@ test("the checklist: one line with 3/7 and the task in progress; expanded by cli
       assert.equal(await summary.getAttribute("aria-expanded"), "true");
 
       // The next stored todo call updates it.
-      const next = SEVEN.map((t, i) =>
+      const next = SEVEN_TODOS.map((t, i) =>
         i === 3 ? { ...t, status: "completed" as const } : i === 4 ? { ...t, status: "in_progress" as const } : t,
       );
       await vp.send({
@@ -73,7 +63,7 @@ test("the checklist: one line with 3/7 and the task in progress; expanded by cli
       );
 
       // A snapshot of another path: its list, or none.
-      await vp.send(chatSnapshot([msg("u9", "user", "other branch")], { model: CLAUDE, todos: [SEVEN[0]] }));
+      await vp.send(chatSnapshot([msg("u9", "user", "other branch")], { model: CLAUDE, todos: [SEVEN_TODOS[0]] }));
       assert.equal(await vp.page.locator(".chat-todos-progress").textContent(), "1/1");
       await vp.send(chatSnapshot([msg("u8", "user", "no plan here")], { model: CLAUDE }));
       assert.equal(await vp.page.locator(".chat-todos").count(), 0, "a path without a todo call shows none");

@@ -11,20 +11,20 @@ import { test } from "node:test";
 import type { HostToWebview, WebviewToHost } from "../../src/shared/protocol.js";
 import type { TreeRow } from "../../src/core/rows/tree-row.js";
 import { settle, webviewRig, type ViewPage } from "./harness.js";
-import { treeRow, treeSnapshot } from "./tree-fixtures.js";
+import { rowsOf, treeSnapshot } from "./tree-fixtures.js";
 import { press, rowIds } from "./tree-page.js";
 
 const rig = webviewRig();
 
 /** u1 → a1 → u2 → a2 (the active path) and a1 → u3 → a3 (the side branch, archived in the snapshot). */
-const NODES: TreeRow[] = [
-  treeRow("u1", null, "user", { preview: "plan the parser" }),
-  treeRow("a1", "u1", "assistant", { preview: "two ways" }),
-  treeRow("u2", "a1", "user", { preview: "the hand-written way" }),
-  treeRow("a2", "u2", "assistant", { preview: "cleaner" }),
-  treeRow("u3", "a1", "user", { preview: "the regex way" }),
-  treeRow("a3", "u3", "assistant", { preview: "regexes get messy" }),
-];
+const NODES: TreeRow[] = rowsOf([
+  "u1 - user: plan the parser",
+  "a1 u1 assistant: two ways",
+  "u2 a1 user: the hand-written way",
+  "a2 u2 assistant: cleaner",
+  "u3 a1 user: the regex way",
+  "a3 u3 assistant: regexes get messy",
+]);
 
 function snapshot(archived: string[], showArchived?: boolean): HostToWebview {
   return { ...treeSnapshot(NODES, "a2"), archived, ...(showArchived === undefined ? {} : { showArchived }) };

@@ -23,6 +23,18 @@ export function treeRow(
   };
 }
 
+/**
+ * Tree rows from `<id> <parent id or "-"> <kind>: <preview>` lines (each a {@link treeRow}, in order), for trees
+ * whose rows differ only by their place, kind and preview.
+ */
+export function rowsOf(lines: readonly string[]): TreeRow[] {
+  return lines.map((line) => {
+    const m = /^(\S+) (\S+) (\w+): (.*)$/s.exec(line);
+    if (!m) throw new Error(`a row is "<id> <parent id or -> <kind>: <preview>", not "${line}"`);
+    return treeRow(m[1], m[2] === "-" ? null : m[2], m[3] as TreeRow["kind"], { preview: m[4] });
+  });
+}
+
 /** The message that hands the tree view a whole tree. */
 export type TreeSnapshot = Extract<HostToWebview, { type: "tree/snapshot" }>;
 

@@ -7,17 +7,17 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { TreeRow } from "../../src/core/rows/tree-row.js";
 import { webviewRig, withPage } from "./harness.js";
-import { treeRow, treeSnapshot } from "./tree-fixtures.js";
+import { rowsOf, treeSnapshot } from "./tree-fixtures.js";
 
 const rig = webviewRig();
 
-const NODES: TreeRow[] = [
-  treeRow("u1", null, "user", { preview: "start" }),
-  treeRow("a1", "u1", "assistant", { preview: "the node" }),
-  treeRow("b1", "a1", "user", { preview: "explore one" }),
-  treeRow("b2", "a1", "user", { preview: "explore two" }),
-  treeRow("c2", "b2", "assistant", { preview: "writing" }),
-];
+const NODES: TreeRow[] = rowsOf([
+  "u1 - user: start",
+  "a1 u1 assistant: the node",
+  "b1 a1 user: explore one",
+  "b2 a1 user: explore two",
+  "c2 b2 assistant: writing",
+]);
 
 /** The running tags, as `<row id>: <text>`. */
 async function runningTags(vp: Awaited<ReturnType<typeof rig.openView>>): Promise<string[]> {

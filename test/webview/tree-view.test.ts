@@ -16,7 +16,7 @@ import {
   webviewRig,
   withPage,
 } from "./harness.js";
-import { treeRow, treeSnapshot } from "./tree-fixtures.js";
+import { rowsOf, treeRow, treeSnapshot } from "./tree-fixtures.js";
 import { postedActions, press, pressAll, rowIds } from "./tree-page.js";
 
 const rig = webviewRig();
@@ -104,14 +104,16 @@ test("the other entry kinds render with their markers in the all filter", () =>
     await vp.send(
       treeSnapshot(
         [
-          treeRow("r", null, "user", { preview: "root" }),
-          treeRow("bx", "r", "bashExecution", { preview: "ls -la" }),
-          treeRow("cm", "bx", "custom_message", { preview: "hook says hi" }),
-          treeRow("lb", "cm", "label", { preview: "label entry" }),
-          treeRow("cu", "lb", "custom", { preview: "agent-tree/leaf" }),
-          treeRow("th", "cu", "thinking_level_change", { preview: "high" }),
-          treeRow("si", "th", "session_info", { preview: "My session" }),
-          treeRow("un", "si", "unknown", { preview: "future" }),
+          ...rowsOf([
+            "r - user: root",
+            "bx r bashExecution: ls -la",
+            "cm bx custom_message: hook says hi",
+            "lb cm label: label entry",
+            "cu lb custom: agent-tree/leaf",
+            "th cu thinking_level_change: high",
+            "si th session_info: My session",
+            "un si unknown: future",
+          ]),
           treeRow("fa", "un", "assistant", { preview: "boom", failed: true }),
           treeRow("tc", "fa", "assistant", { preview: "", toolCallsOnly: true, toolName: "read, bash" }),
           treeRow("or", "gone", "user", { preview: "orphaned", orphan: true }),

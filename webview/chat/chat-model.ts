@@ -19,18 +19,8 @@ import type {
   WebviewToHost,
 } from "../../src/shared/protocol.js";
 
-/** A tool call waiting for the user's answer. */
-export interface PendingApproval {
-  toolCallId: string;
-  toolName: string;
-  summary: string;
-  /** A write or edit shown as a diff (Accept, Reject, Accept All in This Run). */
-  edit?: { path: string };
-  /** The rules Always Allow in This Workspace adds (absent: not offered). */
-  rules?: string[];
-  /** The call reaches a loopback or private address, in words (only Allow and Deny). */
-  local?: string;
-}
+/** A tool call waiting for the user's answer: what the host's `chat/approval` message says of it. */
+export type PendingApproval = Omit<Extract<HostToWebview, { type: "chat/approval" }>, "type">;
 
 /** The chat view's model. */
 export class ChatModel {

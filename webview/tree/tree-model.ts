@@ -169,9 +169,7 @@ export class TreeModel {
   setFilter(filter: TreeFilter): void {
     if (filter === this.filter) return;
     this.filter = filter;
-    this.recompute();
-    this.keepSelectionVisible();
-    this.changed();
+    this.narrowed();
   }
 
   /**
@@ -192,6 +190,11 @@ export class TreeModel {
   setQuery(query: string): void {
     if (query === this.query) return;
     this.query = query;
+    this.narrowed();
+  }
+
+  /** After the filter or the query changed: the rows again, the selection kept in view, the view told. */
+  private narrowed(): void {
     this.recompute();
     this.keepSelectionVisible();
     this.changed();

@@ -1,15 +1,5 @@
 /** Workspace checkpoints: files follow the session tree (docs/checkpoints.md). */
-export {
-  CheckpointAbortedError,
-  CheckpointError,
-  CheckpointNotFoundError,
-  CheckpointUnavailableError,
-  DirtyFilesError,
-  GitCommandError,
-  NothingToUndoError,
-  RestoreFailedError,
-  type UnavailableReason,
-} from "./errors.js";
+export * from "./errors.js";
 export * from "./types.js";
 export { FolderCheckpoints, type FolderCheckpointsOptions } from "./folder-checkpoints.js";
 export type { LastRestore } from "./last-restore.js";

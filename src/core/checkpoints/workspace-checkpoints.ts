@@ -45,6 +45,9 @@ function throwIfDirty(plans: readonly { folder: string; dirty: readonly string[]
   if (dirty.length > 0) throw new DirtyFilesError(dirty);
 }
 
+/** What a plan of a restore or merge looks at: the unsaved files (workspace paths), and when to stop. */
+type PlanOptions = { dirtyPaths?: readonly string[]; signal?: AbortSignal };
+
 /** Where to restore one folder to. */
 export interface FolderTarget {
   folder: string;
@@ -137,14 +140,9 @@ export class WorkspaceCheckpoints {
   /** Plans a restore of each target folder (see FolderCheckpoints.planRestore). */
   async planRestore(
     targets: readonly FolderTarget[],
-    options: { dirtyPaths?: readonly string[]; signal?: AbortSignal } = {},
+    options: PlanOptions = {},
   ): Promise<(RestorePlan & { folder: string })[]> {
-    const plans: (RestorePlan & { folder: string })[] = [];
-    for (const t of targets) {
-      const plan = await this.engineOrThrow(t.folder).planRestore(t.checkpointId, options);
-      plans.push({ ...plan, folder: path.resolve(t.folder) });
-    }
-    return plans;
+    return this.perFolder(targets, (engine, t) => engine.planRestore(t.checkpointId, options));
   }
 
   /**
@@ -155,10 +153,7 @@ export class WorkspaceCheckpoints {
     targets: readonly FolderTarget[],
     options: RestoreOptions = {},
   ): Promise<(RestoreResult & { folder: string })[]> {
-    if (options.dirtyPaths?.length && !options.discardDirty) {
-      const plans = await this.planRestore(targets, { dirtyPaths: options.dirtyPaths, signal: options.signal });
-      throwIfDirty(plans);
-    }
+    await this.refuseDirty(options, (planOptions) => this.planRestore(targets, planOptions));
     return this.batch(targets, (t, batchId) =>
       this.engineOrThrow(t.folder).restore(t.checkpointId, { ...options, discardDirty: true, batchId }),
     );
@@ -167,14 +162,9 @@ export class WorkspaceCheckpoints {
   /** Plans a merge in each target folder (see FolderCheckpoints.planMerge). */
   async planMerge(
     targets: readonly FolderMergeTarget[],
-    options: { dirtyPaths?: readonly string[]; signal?: AbortSignal } = {},
+    options: PlanOptions = {},
   ): Promise<(MergePlan & { folder: string })[]> {
-    const plans: (MergePlan & { folder: string })[] = [];
-    for (const t of targets) {
-      const plan = await this.engineOrThrow(t.folder).planMerge(t.baseId, t.theirsId, options);
-      plans.push({ ...plan, folder: path.resolve(t.folder) });
-    }
-    return plans;
+    return this.perFolder(targets, (engine, t) => engine.planMerge(t.baseId, t.theirsId, options));
   }
 
   /**
@@ -185,16 +175,39 @@ export class WorkspaceCheckpoints {
     targets: readonly FolderMergeTarget[],
     options: RestoreOptions = {},
   ): Promise<(MergeResult & { folder: string })[]> {
-    if (options.dirtyPaths?.length && !options.discardDirty) {
-      const plans = await this.planMerge(targets, { dirtyPaths: options.dirtyPaths, signal: options.signal });
-      throwIfDirty(plans);
-    }
+    await this.refuseDirty(options, (planOptions) => this.planMerge(targets, planOptions));
     return this.batch(targets, (t, batchId) =>
       this.engineOrThrow(t.folder).merge(t.baseId, t.theirsId, { ...options, discardDirty: true, batchId }),
     );
   }
 
   /** Runs `run` for every target as one batch; if one fails, the folders already done are restored back. */
+  /** What `plan` gives for each target folder, one folder after the other, with the folder (resolved). */
+  private async perFolder<T extends { folder: string }, P>(
+    targets: readonly T[],
+    plan: (engine: FolderCheckpoints, target: T) => Promise<P>,
+  ): Promise<(P & { folder: string })[]> {
+    const plans: (P & { folder: string })[] = [];
+    for (const t of targets)
+      plans.push({ ...(await plan(this.engineOrThrow(t.folder), t)), folder: path.resolve(t.folder) });
+    return plans;
+  }
+
+  /**
+   * Throws DirtyFilesError when a file a restore or merge would write has unsaved changes (`options.dirtyPaths`),
+   * unless they are to be discarded: `plan` plans the operation over the dirty paths.
+   */
+  private async refuseDirty(
+    options: RestoreOptions,
+    plan: (planOptions: {
+      dirtyPaths: readonly string[];
+      signal?: AbortSignal;
+    }) => Promise<{ folder: string; dirty: readonly string[] }[]>,
+  ): Promise<void> {
+    if (!options.dirtyPaths?.length || options.discardDirty) return;
+    throwIfDirty(await plan({ dirtyPaths: options.dirtyPaths, signal: options.signal }));
+  }
+
   private async batch<T extends { folder: string }, R extends RestoreResult>(
     targets: readonly T[],
     run: (target: T, batchId: string) => Promise<R>,

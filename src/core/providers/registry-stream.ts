@@ -131,22 +131,9 @@ export async function* streamThroughModels(deps: StreamDeps, request: StreamRequ
             streamed = true;
             break;
           case "text_delta":
-            streamed = true;
-            yield {
-              type: "text_delta",
-              contentIndex: ev.contentIndex,
-              delta: ev.delta,
-              partial: partialOf(ev.partial),
-            };
-            break;
           case "thinking_delta":
             streamed = true;
-            yield {
-              type: "thinking_delta",
-              contentIndex: ev.contentIndex,
-              delta: ev.delta,
-              partial: partialOf(ev.partial),
-            };
+            yield { type: ev.type, contentIndex: ev.contentIndex, delta: ev.delta, partial: partialOf(ev.partial) };
             break;
           // A tool call shows from its start (its name), before its arguments stream.
           case "toolcall_start":

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
+import type { AgentRun } from "../../../src/core/agent/agent-run.js";
 import { AgentSession, type AgentSessionOptions } from "../../../src/core/agent/agent-session.js";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
 import type { ModelInfo } from "../../../src/core/providers/types.js";
@@ -10,10 +11,39 @@ import { InstructionLoader } from "../../../src/core/prompt/instruction-loader.j
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
 import type { AgentTool } from "../../../src/core/tools/types.js";
-import { assistant, fileSession, toolResult, user } from "../../util/session-builder.js";
+import { assistant, fileSession, namedSession, toolResult, user } from "../../util/session-builder.js";
+import type { FakeReply, FakeServer } from "../../util/fake-provider-common.js";
 import { testModels } from "../../util/test-models.js";
 
 export { anthropicModel, openAIModel } from "../../util/fake-models.js";
+
+/**
+ * u1 → a1 ┬→ u2 → a2 (leaf) ; a1 → s1 → s2 (a finished side branch). In memory, cwd /tmp: where the run-registry
+ * tests put runs on the leaf's path and off it.
+ */
+export function sideBranchSession(): { sm: SessionManager; ids: Record<string, string> } {
+  return namedSession("/tmp", [
+    "u1: start",
+    "a1: ok",
+    "s1: a side question",
+    "s2: a side answer",
+    "from a1",
+    "u2: go on",
+    "a2: going on",
+  ]);
+}
+
+/** Resolves with `run`'s first entry once it is written. */
+export function firstEntryOf(run: AgentRun): Promise<string> {
+  return new Promise((resolve) => {
+    const off = run.subscribe((e) => {
+      if (e.type === "branch_entry") {
+        off();
+        resolve(e.entryId);
+      }
+    });
+  });
+}
 
 /** One way of {@link twoApproaches}: approach A's tool call, its result and the replies ending each branch. */
 export interface Approaches {
@@ -173,6 +203,28 @@ export async function gatedAgent(
   const sm = await fileSession(dir);
   const gate = gateTool();
   return { sm, gate, ...newAgent(sm, { model, tools: [gate.tool] }) };
+}
+
+/**
+ * Starts `agent` on `prompt` while the fake model first calls the gate's tool, then answers `replies`; resolves once
+ * the tool runs (the run waits there, so a test can queue). `finish()` releases the gate and waits for the prompt.
+ */
+export async function promptAtGate(
+  agent: AgentSession,
+  gate: ReturnType<typeof gateTool>,
+  fake: Pick<FakeServer, "enqueue">,
+  prompt: string,
+  ...replies: FakeReply[]
+): Promise<{ finish(): Promise<void> }> {
+  fake.enqueue({ toolCalls: [{ name: gate.tool.name, args: {}, id: "call_w" }] }, ...replies);
+  const running = agent.prompt(prompt);
+  await gate.started;
+  return {
+    finish: async () => {
+      gate.release();
+      await running;
+    },
+  };
 }
 
 /** A tool whose run waits until `release` is called (so a test can queue while it runs). */

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { PromptQueue } from "../../../src/core/agent/prompt-queue.js";
 import type { UserMessage } from "../../../src/core/messages.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { gatedAgent, openAIModel, transcript } from "./helpers.js";
+import { gatedAgent, openAIModel, promptAtGate, transcript } from "./helpers.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
 
 /** The user texts the model saw in one request. */
@@ -63,13 +63,10 @@ describe("AgentSession steering and follow-ups", { timeout: 60_000 }, () => {
 
   it("a steering message is delivered after the running tool call, before the next model request", async () => {
     const { sm, gate, agent } = await gatedAgent(tmp.dir, openAIModel(fake));
-    fake.enqueue({ toolCalls: [{ name: "wait", args: {}, id: "call_w" }] }, { text: "Steered answer." });
-    const running = agent.prompt("start working");
-    await gate.started;
+    const run = await promptAtGate(agent, gate, fake, "start working", { text: "Steered answer." });
     agent.queueMessage("steer", "use tabs, not spaces");
     assert.equal(fake.requests.length, 1, "nothing is sent while the tool runs");
-    gate.release();
-    await running;
+    await run.finish();
     assert.deepEqual(transcript(sm.getEntries()), [
       "user:start working",
       "assistant",
@@ -87,19 +84,19 @@ describe("AgentSession steering and follow-ups", { timeout: 60_000 }, () => {
 
   it("a follow-up waits for the run to end and is sent as its own request; two go one at a time", async () => {
     const { sm, gate, agent, events } = await gatedAgent(tmp.dir, openAIModel(fake));
-    fake.enqueue(
-      { toolCalls: [{ name: "wait", args: {}, id: "call_w" }] },
+    const run = await promptAtGate(
+      agent,
+      gate,
+      fake,
+      "first",
       { text: "Done with the first." },
       { text: "Answer to the second." },
       { text: "Answer to the third." },
     );
-    const running = agent.prompt("first");
-    await gate.started;
     agent.queueMessage("followUp", "second");
     const third = agent.queueMessage("followUp", "third, draft");
     assert.equal(agent.editQueuedMessage(third, "third"), true);
-    gate.release();
-    await running;
+    await run.finish();
     assert.deepEqual(transcript(sm.getEntries()), [
       "user:first",
       "assistant",
@@ -122,15 +119,12 @@ describe("AgentSession steering and follow-ups", { timeout: 60_000 }, () => {
 
   it("steering comes before waiting follow-ups; a removed message is never sent", async () => {
     const { sm, gate, agent } = await gatedAgent(tmp.dir, openAIModel(fake));
-    fake.enqueue({ toolCalls: [{ name: "wait", args: {}, id: "call_w" }] }, { text: "a" }, { text: "b" });
-    const running = agent.prompt("go");
-    await gate.started;
+    const run = await promptAtGate(agent, gate, fake, "go", { text: "a" }, { text: "b" });
     agent.queueMessage("followUp", "later");
     const dropped = agent.queueMessage("followUp", "never mind");
     agent.queueMessage("steer", "now");
     assert.equal(agent.removeQueuedMessage(dropped), true);
-    gate.release();
-    await running;
+    await run.finish();
     const users = transcript(sm.getEntries()).filter((t) => t.startsWith("user:"));
     assert.deepEqual(users, ["user:go", "user:now", "user:later"]);
     await sm.close();
@@ -139,14 +133,11 @@ describe("AgentSession steering and follow-ups", { timeout: 60_000 }, () => {
   it("queued messages an abort leaves undelivered stay queued for the host to put back, and queueing needs a run", async () => {
     const { sm, gate, agent } = await gatedAgent(tmp.dir, openAIModel(fake));
     assert.throws(() => agent.queueMessage("followUp", "idle"), /Nothing is running/);
-    fake.enqueue({ toolCalls: [{ name: "wait", args: {}, id: "call_w" }] });
-    const running = agent.prompt("go");
-    await gate.started;
+    const run = await promptAtGate(agent, gate, fake, "go");
     agent.queueMessage("steer", "steer text");
     agent.queueMessage("followUp", "follow text");
     agent.abort();
-    gate.release();
-    await running;
+    await run.finish();
     assert.equal(fake.requests.length, 1, "an aborted run sends nothing more");
     assert.deepEqual(
       agent.clearQueue().map((i) => `${i.kind}:${i.text}`),
@@ -159,12 +150,9 @@ describe("AgentSession steering and follow-ups", { timeout: 60_000 }, () => {
 
   it("queued messages are ordinary user entries that pi's context builder reads back", async () => {
     const { sm, gate, agent } = await gatedAgent(tmp.dir, openAIModel(fake));
-    fake.enqueue({ toolCalls: [{ name: "wait", args: {}, id: "call_w" }] }, { text: "x" }, { text: "y" });
-    const running = agent.prompt("go");
-    await gate.started;
+    const run = await promptAtGate(agent, gate, fake, "go", { text: "x" }, { text: "y" });
     agent.queueMessage("followUp", "queued one");
-    gate.release();
-    await running;
+    await run.finish();
     const users = sm
       .buildSessionContext()
       .messages.filter((m): m is UserMessage => m.role === "user")

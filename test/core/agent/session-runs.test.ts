@@ -6,42 +6,14 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { AgentRun } from "../../../src/core/agent/agent-run.js";
-import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { assistant, user } from "../../util/session-builder.js";
-import { newAgent, openAIModel } from "./helpers.js";
+import { firstEntryOf, newAgent, openAIModel, sideBranchSession } from "./helpers.js";
 
 const fake = fakeServerForSuite();
 
-/** u1 → a1 ┬→ u2 → a2 (leaf) ; a1 → s1 (a side branch). In memory. */
-function session(): { sm: SessionManager; ids: Record<string, string> } {
-  const sm = SessionManager.inMemory("/tmp");
-  const ids: Record<string, string> = {};
-  ids.u1 = sm.appendMessage(user("start"));
-  ids.a1 = sm.appendMessage(assistant("ok"));
-  ids.s1 = sm.appendMessage(user("a side question"));
-  sm.branch(ids.a1);
-  ids.u2 = sm.appendMessage(user("go on"));
-  ids.a2 = sm.appendMessage(assistant("going on"));
-  return { sm, ids };
-}
-
-/** Resolves once `run` wrote its first entry. */
-function firstEntry(run: AgentRun): Promise<string> {
-  return new Promise((resolve) => {
-    const off = run.subscribe((e) => {
-      if (e.type === "branch_entry") {
-        off();
-        resolve(e.entryId);
-      }
-    });
-  });
-}
-
 describe("SessionRuns: busyAt and busyWithin", { timeout: 60_000 }, () => {
   it("a run off the leaf is at its own entries, not above where it started nor at the leaf", async () => {
-    const { sm, ids } = session();
+    const { sm, ids } = sideBranchSession();
     const { agent } = newAgent(sm, { model: openAIModel(fake) });
     fake.setDefault(() => ({ stall: true }));
     const run = agent.startRun({
@@ -51,7 +23,7 @@ describe("SessionRuns: busyAt and busyWithin", { timeout: 60_000 }, () => {
       prompt: "explore",
       tools: [],
     });
-    const branchId = await firstEntry(run);
+    const branchId = await firstEntryOf(run);
 
     assert.equal(agent.busyAt(branchId)?.label, "Branch 1 of 2", "its first entry");
     assert.equal(agent.busyAt(branchId)?.run, run);
@@ -73,7 +45,7 @@ describe("SessionRuns: busyAt and busyWithin", { timeout: 60_000 }, () => {
   });
 
   it("the leaf's run is at every entry of the current path and at no entry, not on other branches", async () => {
-    const { sm, ids } = session();
+    const { sm, ids } = sideBranchSession();
     const { agent } = newAgent(sm, { model: openAIModel(fake) });
     fake.setDefault(() => ({ stall: true }));
     const started = new Promise<void>((resolve) => {
@@ -99,7 +71,7 @@ describe("SessionRuns: busyAt and busyWithin", { timeout: 60_000 }, () => {
   });
 
   it("moves, compactions and commands are leaf work too; a hold of the host's is seen but not in the core's way", async () => {
-    const { sm, ids } = session();
+    const { sm, ids } = sideBranchSession();
     const { agent } = newAgent(sm, { model: openAIModel(fake) });
     const hold = agent.runs.begin({ kind: "operation", place: "leaf", label: "branch switch" });
     assert.equal(agent.busyAt(ids.a2)?.label, "branch switch");

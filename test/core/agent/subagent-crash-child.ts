@@ -4,25 +4,9 @@
  * on their branches — after the append returned. The parent kills it mid-run.
  * argv: <session file> <fake server base URL> <tools folder>
  */
-import * as fs from "node:fs";
-import { FAKE_CUSTOM_MODELS, openAIModel } from "../../util/fake-models.js";
-import { ModelRegistry } from "../../../src/core/providers/model-registry.js";
-import { AgentSession } from "../../../src/core/agent/agent-session.js";
-import { SessionManager } from "../../../src/core/session/session-manager.js";
+import { runCrashChild } from "../../util/crash-child.js";
 
-async function main(): Promise<void> {
-  const [file, baseURL, folder] = process.argv.slice(2);
-  const sm = await SessionManager.open(file);
-  const modelRegistry = await ModelRegistry.create({ custom: FAKE_CUSTOM_MODELS });
-  const session = new AgentSession({
-    sessionManager: sm,
-    cwd: folder,
-    modelRegistry,
-    getApiKey: async () => "test-key",
-    model: openAIModel({ baseURL }),
-    subagents: {},
-  });
-  const ack = (id: string): void => void fs.writeSync(1, `ack ${id}\n`);
+runCrashChild({ subagents: {} }, async ({ session, ack }) => {
   session.subscribe((e) => {
     if (e.type === "message_end") ack(e.entryId);
   });
@@ -33,10 +17,4 @@ async function main(): Promise<void> {
       });
   });
   await session.prompt("PARENT crash");
-  fs.writeSync(1, "finished\n");
-}
-
-main().catch((e: unknown) => {
-  process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
-  process.exit(1);
 });

@@ -3,13 +3,11 @@
  * opens without damage, the leaf is the parent's call, and the subagents are ordinary branches off it.
  */
 import assert from "node:assert/strict";
-import path from "node:path";
 import { describe, it } from "node:test";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
-import { runBranchesAndKill } from "../parallel/crash-helpers.js";
-import { SUBAGENT_CRASH_ACKS, subagentCrashReplies } from "./subagent-helpers.js";
+import { killSubagentsMidRun, subagentCrashReplies } from "./subagent-helpers.js";
 
 const fake = fakeServerForSuite();
 const tmp = tempDirPerTest();
@@ -17,12 +15,7 @@ const tmp = tempDirPerTest();
 describe("subagents killed mid-run", { timeout: 90_000 }, () => {
   it("leave every acknowledged entry, the leaf on the parent's call, and ordinary branches", async () => {
     fake.setDefault(subagentCrashReplies);
-    const sm0 = await SessionManager.create(tmp.dir, tmp.dir);
-    sm0.appendMessage({ role: "user", content: "PARENT before", timestamp: 1 });
-    const file = sm0.getSessionFile() as string;
-    await sm0.close();
-    const child = path.join(__dirname, "subagent-crash-child.ts");
-    const acked = await runBranchesAndKill(file, fake.baseURL, tmp.dir, SUBAGENT_CRASH_ACKS, child);
+    const { file, acked } = await killSubagentsMidRun(tmp.dir, fake.baseURL);
 
     const sm = await SessionManager.open(file);
     assert.deepEqual(sm.getLoadIssues(), [], "no damaged line");

@@ -1,5 +1,11 @@
-/** Shared set-up of the subagent tests: who a request is from, and a reply script for a parent and its subagents. */
+/**
+ * Shared set-up of the subagent tests: who a request is from, a reply script for a parent and its subagents, and a
+ * run of them killed mid-way.
+ */
+import path from "node:path";
+import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { FakeReply, FakeRequestBody } from "../../util/fake-provider-common.js";
+import { runBranchesAndKill } from "../parallel/crash-helpers.js";
 
 interface WireMessage {
   role?: string;
@@ -91,3 +97,17 @@ export function subagentCrashReplies(body: FakeRequestBody): FakeReply {
 
 /** Entries the crash child acknowledges before both subagents stream: the parent's 2, each subagent's 3. */
 export const SUBAGENT_CRASH_ACKS = 8;
+
+/**
+ * A session file in `dir` whose parent (subagent-crash-child.ts, against the fake server at `baseURL` answering with
+ * subagentCrashReplies) ran two subagents until {@link SUBAGENT_CRASH_ACKS} entries were written, then was killed:
+ * the file and the acknowledged entry ids, in order.
+ */
+export async function killSubagentsMidRun(dir: string, baseURL: string): Promise<{ file: string; acked: string[] }> {
+  const sm = await SessionManager.create(dir, dir);
+  sm.appendMessage({ role: "user", content: "PARENT before", timestamp: 1 });
+  const file = sm.getSessionFile() as string;
+  await sm.close();
+  const child = path.join(__dirname, "subagent-crash-child.ts");
+  return { file, acked: await runBranchesAndKill(file, baseURL, dir, SUBAGENT_CRASH_ACKS, child) };
+}

@@ -11,7 +11,7 @@ import { convertToLlm } from "../../../src/core/messages.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { fileSession } from "../../util/session-builder.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
-import { gatedAgent, newAgent, openAIModel, requestText, transcript } from "./helpers.js";
+import { gatedAgent, newAgent, openAIModel, promptAtGate, requestText, transcript } from "./helpers.js";
 
 /** The bashExecution messages of the session file, in order. */
 function commands(entries: ReturnType<Awaited<ReturnType<typeof fileSession>>["getEntries"]>): BashExecutionMessage[] {
@@ -126,13 +126,10 @@ describe("AgentSession.executeBash", { timeout: 60_000 }, () => {
 
   it("a command that ends while a prompt runs is recorded once the prompt ended", async () => {
     const { sm, gate, agent } = await gatedAgent(tmp.dir, openAIModel(fake));
-    fake.enqueue({ toolCalls: [{ name: "wait", args: {}, id: "call_w" }] }, { text: "Done waiting." });
-    const prompt = agent.prompt("start");
-    await gate.started;
+    const run = await promptAtGate(agent, gate, fake, "start", { text: "Done waiting." });
     await agent.executeBash("echo during");
     assert.deepEqual(commands(sm.getEntries()), [], "not between a tool call and its result");
-    gate.release();
-    await prompt;
+    await run.finish();
     assert.deepEqual(transcript(sm.getEntries()), [
       "user:start",
       "assistant",

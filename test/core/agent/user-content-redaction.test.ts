@@ -18,7 +18,7 @@ import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { AgentEvent } from "../../../src/core/agent/events.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
-import { gateTool, newAgent, openAIModel } from "./helpers.js";
+import { gateTool, newAgent, openAIModel, promptAtGate } from "./helpers.js";
 
 /** A key in the environment (as the extension host has OPENAI_API_KEY); the agent's own model uses another. */
 const VAR = "CANARY_TEST_API_KEY";
@@ -91,12 +91,9 @@ describe("keys in what the user sends", { timeout: 60_000 }, () => {
   it("a queued message's attachment is redacted too", async () => {
     const { ws, sm, agent, events, gate } = await setup();
     const file = await buildAttachment(ws, { path: ".env" });
-    fake.enqueue({ toolCalls: [{ name: "wait", args: {}, id: "call_w" }] }, { text: "Steered." });
-    const running = agent.prompt("start");
-    await gate.started;
+    const run = await promptAtGate(agent, gate, fake, "start", { text: "Steered." });
     agent.queueMessage("steer", `look at this ${CANARY}`, [{ type: "text", text: file.block }]);
-    gate.release();
-    await running;
+    await run.finish();
     assert.equal(fake.requests.length, 2);
     assertClean(sm, events);
     await sm.close();

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, test } from "node:test";
 import { BranchComparison, MAX_PAGE_TURNS } from "../../../src/core/compare/compare-branches.js";
 import { statusOfCode, type CompareTurn } from "../../../src/core/compare/compare-types.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
-import { assistant, user } from "../../util/session-builder.js";
+import { assistant, namedSession, user } from "../../util/session-builder.js";
 import { tempDir } from "../../util/temp-dir.js";
 
 const statuses = (c: BranchComparison): string[] => [...c.overview.statuses].map(statusOfCode);
@@ -20,20 +20,19 @@ const texts = (t: CompareTurn, side: "left" | "right"): string[] =>
  *         └→ u4 "Try approach B" → a4 → u5 "Run the tests" → a5 "All green"     (right)
  */
 function forked(): { sm: SessionManager; ids: Record<string, string> } {
-  const sm = SessionManager.inMemory("/p");
-  const ids: Record<string, string> = {};
-  ids.u1 = sm.appendMessage(user("Write a parser"));
-  ids.a1 = sm.appendMessage(assistant("Which approach?"));
-  ids.u2 = sm.appendMessage(user("Try approach A"));
-  ids.a2 = sm.appendMessage(assistant("Approach A: a hand-written recursive descent parser."));
-  ids.u3 = sm.appendMessage(user("Run the tests"));
-  ids.a3 = sm.appendMessage(assistant("All green"));
-  sm.branch(ids.a1);
-  ids.u4 = sm.appendMessage(user("Try approach B"));
-  ids.a4 = sm.appendMessage(assistant("Approach B: a generated PEG parser."));
-  ids.u5 = sm.appendMessage(user("Run the tests"));
-  ids.a5 = sm.appendMessage(assistant("All green"));
-  return { sm, ids };
+  return namedSession("/p", [
+    "u1: Write a parser",
+    "a1: Which approach?",
+    "u2: Try approach A",
+    "a2: Approach A: a hand-written recursive descent parser.",
+    "u3: Run the tests",
+    "a3: All green",
+    "from a1",
+    "u4: Try approach B",
+    "a4: Approach B: a generated PEG parser.",
+    "u5: Run the tests",
+    "a5: All green",
+  ]);
 }
 
 describe("BranchComparison", () => {

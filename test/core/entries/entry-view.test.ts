@@ -28,8 +28,9 @@ import { ARCHIVE_MARKER_TYPE, ENTRY_KINDS, isConversationKind } from "../../../s
 import { collapseWhitespace, envelopeOf, PREVIEW_MAX } from "../../../src/core/session/preview.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { LEAF_MARKER_TYPE, type SessionEntry } from "../../../src/core/session/types.js";
-import { todoResultText, type TodoItem } from "../../../src/core/tools/todo-list.js";
+import { todoResultText } from "../../../src/core/tools/todo-list.js";
 import { tempDir } from "../../util/temp-dir.js";
+import { SEVEN_TODOS } from "../../util/todo-fixtures.js";
 
 const TS = "2026-01-05T09:00:04.000Z";
 
@@ -40,16 +41,6 @@ function entry(type: string, fields: Record<string, unknown>, id = "e1"): Sessio
 function message(m: Record<string, unknown>, id = "e1"): SessionEntry {
   return entry("message", { message: { timestamp: 1, ...m } }, id);
 }
-
-const TODOS: TodoItem[] = [
-  { content: "Read", status: "completed" },
-  { content: "Write", status: "completed" },
-  { content: "Test", status: "completed" },
-  { content: "Ship", status: "in_progress" },
-  { content: "Docs", status: "pending" },
-  { content: "Notes", status: "pending" },
-  { content: "Tag", status: "pending" },
-];
 
 describe("one wording per kind", () => {
   test("every kind has a word, a title, an icon, and search words that hold its word", () => {
@@ -75,7 +66,7 @@ describe("one wording per kind", () => {
         content: [
           { type: "thinking", thinking: "hmm" },
           { type: "text", text: "Checking." },
-          { type: "toolCall", id: "c1", name: "todo", arguments: { todos: TODOS } },
+          { type: "toolCall", id: "c1", name: "todo", arguments: { todos: SEVEN_TODOS } },
           { type: "toolCall", id: "c2", name: "web_fetch", arguments: { url: "https://example.com/a" } },
           { type: "toolCall", id: "c3", name: "mcp__docs__search", arguments: { query: "rust  lifetimes" } },
         ],
@@ -103,7 +94,7 @@ describe("one wording per kind", () => {
         role: "toolResult",
         toolName: "todo",
         toolCallId: "c1",
-        content: [{ type: "text", text: todoResultText(TODOS) }],
+        content: [{ type: "text", text: todoResultText(SEVEN_TODOS) }],
       }),
     );
     assert.deepEqual([todo.title, todo.subject, todo.facts], ["Tool result", "todo 3/7", ["todo"]]);
@@ -237,7 +228,7 @@ describe("one wording per kind", () => {
   test("tool calls in one line: the tool as rows name it and what it acts on", () => {
     assert.equal(toolCallSummary("read", { path: "src/a.ts", offset: 3 }), "read src/a.ts");
     assert.equal(toolCallSummary("bash", { command: "npm   test\n--watch" }), "bash npm test --watch");
-    assert.equal(toolCallSummary("todo", { todos: TODOS }), "todo 3/7");
+    assert.equal(toolCallSummary("todo", { todos: SEVEN_TODOS }), "todo 3/7");
     assert.equal(toolCallSummary("todo", { todos: "nope" }), "todo nope");
     assert.equal(toolCallSummary("mcp__fx__echo", { n: 1 }), "fx/echo");
     assert.equal(toolResultSubject("todo", "Refused"), "todo");
@@ -271,7 +262,7 @@ const args = fc.oneof(
   fc.record({ path: text }),
   fc.record({ command: nonBlank }),
   fc.record({ url: fc.constant("https://example.com/page") }),
-  fc.constant({ todos: TODOS }),
+  fc.constant({ todos: SEVEN_TODOS }),
   fc.constant({}),
 );
 const call = fc.record({
@@ -310,7 +301,7 @@ const messages = fc.oneof(
     toolName,
     content: fc.oneof(
       text.map((t) => [{ type: "text", text: t }]),
-      fc.constant([{ type: "text", text: todoResultText(TODOS) }]),
+      fc.constant([{ type: "text", text: todoResultText(SEVEN_TODOS) }]),
       nonBlank.map((t) => [
         { type: "text", text: t },
         { type: "image", mimeType: "image/png", data: "AAAA" },

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { describe, it, type TestContext } from "node:test";
+import { describe, it } from "node:test";
 import { emptyUsage } from "../../../src/core/messages.js";
 import {
   BRANCH_CHECK_TYPE,
@@ -24,12 +24,11 @@ import {
   runBranchCheck,
 } from "../../../src/core/parallel/check-runner.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
-import { findSandbox } from "../../../src/core/tools/sandbox.js";
 import { assistant, user } from "../../util/session-builder.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
 import { read, tempWorkspacePerTest } from "../checkpoints/helpers.js";
-import { exploreFromTurn, exploreReplies, sessionWithTurn } from "./helpers.js";
+import { exploreFromTurn, exploreReplies, sessionWithTurn, sandboxOr } from "./helpers.js";
 
 const tmp = tempDirPerTest();
 
@@ -241,16 +240,6 @@ describe("the ranking", () => {
 
 const fake = fakeServerForSuite();
 const t = tempWorkspacePerTest();
-
-/** The sandbox of this machine, or the test skipped with the reason. */
-async function sandboxOr(tc: TestContext): Promise<{ bwrap: string } | undefined> {
-  const probe = await findSandbox();
-  if (!probe.available) {
-    tc.skip(`no working sandbox here: ${probe.reason}`);
-    return undefined;
-  }
-  return { bwrap: probe.bwrap };
-}
 
 describe("a check in an explored branch's copy", { timeout: 120_000 }, () => {
   it("runs in the copy and cannot touch the workspace, even by its absolute path", async (tc) => {

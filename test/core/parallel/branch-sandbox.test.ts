@@ -9,12 +9,11 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { describe, it, type TestContext } from "node:test";
-import { findSandbox } from "../../../src/core/tools/sandbox.js";
+import { describe, it } from "node:test";
 import type { FakeReply, FakeRequestBody } from "../../util/fake-provider-common.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { read, tempWorkspacePerTest } from "../checkpoints/helpers.js";
-import { exploreFromTurn, sessionWithTurn } from "./helpers.js";
+import { exploreFromTurn, sessionWithTurn, sandboxOr } from "./helpers.js";
 
 const fake = fakeServerForSuite();
 const t = tempWorkspacePerTest();
@@ -28,16 +27,6 @@ function bashReplies(command: string): (body: FakeRequestBody) => FakeReply {
       return { text: "Running it.", toolCalls: [{ name: "bash", args: { command } }] };
     return { text: "plain" };
   };
-}
-
-/** The sandbox of this machine, or the test skipped with the reason. */
-async function sandboxOr(tc: TestContext): Promise<{ bwrap: string } | undefined> {
-  const probe = await findSandbox();
-  if (!probe.available) {
-    tc.skip(`no working sandbox here: ${probe.reason}`);
-    return undefined;
-  }
-  return { bwrap: probe.bwrap };
 }
 
 /** The tool results of the branches, as the model got them. */

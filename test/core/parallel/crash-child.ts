@@ -5,26 +5,13 @@
  * argv: <session file> <fake server base URL> <tools folder>
  */
 import * as fs from "node:fs";
-import { FAKE_CUSTOM_MODELS, openAIModel } from "../../util/fake-models.js";
-import { ModelRegistry } from "../../../src/core/providers/model-registry.js";
-import { AgentSession } from "../../../src/core/agent/agent-session.js";
 import { runBranch } from "../../../src/core/parallel/branch-run.js";
-import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { createWorkspaceTools } from "../../../src/core/tools/index.js";
+import { openAIModel } from "../../util/fake-models.js";
+import { runCrashChild } from "../../util/crash-child.js";
 
-async function main(): Promise<void> {
-  const [file, baseURL, folder] = process.argv.slice(2);
-  const sm = await SessionManager.open(file);
+runCrashChild({ tools: [] }, async ({ sm, session, baseURL, folder, ack }) => {
   const leaf = sm.getLeafId();
-  const model = openAIModel({ baseURL });
-  const modelRegistry = await ModelRegistry.create({ custom: FAKE_CUSTOM_MODELS });
-  const session = new AgentSession({
-    sessionManager: sm,
-    cwd: folder,
-    modelRegistry,
-    getApiKey: async () => "test-key",
-    tools: [],
-  });
   fs.writeSync(1, `leaf ${leaf}\n`);
   await Promise.all(
     [0, 1, 2].map((i) =>
@@ -32,21 +19,15 @@ async function main(): Promise<void> {
         session,
         parentId: leaf,
         prompt: `CRASH branch ${i}`,
-        model,
+        model: openAIModel({ baseURL }),
         kind: "explore",
         groupId: "crash",
         tools: createWorkspaceTools(folder),
         cwd: folder,
         onEvent: (e) => {
-          if (e.type === "branch_entry") fs.writeSync(1, `ack ${e.entryId}\n`);
+          if (e.type === "branch_entry") ack(e.entryId);
         },
       }),
     ),
   );
-  fs.writeSync(1, "finished\n");
-}
-
-main().catch((e: unknown) => {
-  process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
-  process.exit(1);
 });

@@ -1,9 +1,9 @@
 /** Runs crash-child.ts over a session and kills it (SIGKILL) once it acknowledged enough entries. */
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { emptyUsage } from "../../../src/core/messages.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { FakeReply, FakeRequestBody } from "../../util/fake-provider-common.js";
+import { assistant, user } from "../../util/session-builder.js";
 
 /**
  * Replies that keep the branches busy: a first call writes a file, the next streams a long answer slowly, so a
@@ -18,16 +18,8 @@ export function crashReplies(body: FakeRequestBody): FakeReply {
 /** A session file with one exchange; returns its path and leaf. */
 export async function crashSession(dir: string): Promise<{ file: string; leaf: string }> {
   const sm = await SessionManager.create(dir, dir);
-  sm.appendMessage({ role: "user", content: "main", timestamp: 1 });
-  const leaf = sm.appendMessage({
-    role: "assistant",
-    content: [{ type: "text", text: "main answer" }],
-    provider: "fake-openai",
-    model: "fake-model",
-    usage: emptyUsage(),
-    stopReason: "stop",
-    timestamp: 2,
-  });
+  sm.appendMessage(user("main"));
+  const leaf = sm.appendMessage(assistant("main answer", [], { provider: "fake-openai", model: "fake-model" }));
   const file = sm.getSessionFile() as string;
   await sm.close();
   return { file, leaf };

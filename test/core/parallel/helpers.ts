@@ -1,9 +1,11 @@
 /** Shared set-up of the parallel-branch tests: a workspace with checkpoints, a session with one turn, fake replies. */
 import fs from "node:fs";
+import type { TestContext } from "node:test";
 import path from "node:path";
 import { TurnCheckpoints, WorkspaceCheckpoints, findCheckpointForEntry } from "../../../src/core/checkpoints/index.js";
 import { exploreInParallel, type BranchTools, type Exploration } from "../../../src/core/parallel/explore.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
+import { findSandbox } from "../../../src/core/tools/sandbox.js";
 import type { FakeReply, FakeRequestBody } from "../../util/fake-provider-common.js";
 import type { FakeServer } from "../../util/fake-provider-common.js";
 import { newAgent, openAIModel } from "../agent/helpers.js";
@@ -105,4 +107,14 @@ export function exploreFromTurn(
     },
     ...(options.tools ? { tools: options.tools } : {}),
   });
+}
+
+/** The sandbox of this machine, or the test skipped with the reason. */
+export async function sandboxOr(tc: TestContext): Promise<{ bwrap: string } | undefined> {
+  const probe = await findSandbox();
+  if (!probe.available) {
+    tc.skip(`no working sandbox here: ${probe.reason}`);
+    return undefined;
+  }
+  return { bwrap: probe.bwrap };
 }

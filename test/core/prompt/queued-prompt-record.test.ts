@@ -21,6 +21,7 @@ import {
   instructionWorkspace,
   newAgent,
   openAIModel,
+  promptAtGate,
   sentPrompt,
   transcript,
 } from "../agent/helpers.js";
@@ -47,13 +48,10 @@ describe("queued messages and the recorded system prompt", { timeout: 60_000 }, 
   it("a prompt change while a tool runs is recorded before the steering message, and the next request carries it", async () => {
     const gate = gateTool();
     const { sm, setWord, agent } = await workspaceAgent(tmp.dir, openAIModel(fake), [gate.tool]);
-    fake.enqueue({ toolCalls: [{ name: "wait", args: {}, id: "call_w" }] }, { text: "Steered." });
-    const running = agent.prompt("start");
-    await gate.started;
+    const run = await promptAtGate(agent, gate, fake, "start", { text: "Steered." });
     setWord("ANTELOPE");
     agent.queueMessage("steer", "use tabs");
-    gate.release();
-    await running;
+    await run.finish();
     assert.deepEqual(transcript(sm.getEntries()), [
       "system:preamble,tools,rules,cwd,project_context,environment",
       "user:start",
@@ -77,18 +75,18 @@ describe("queued messages and the recorded system prompt", { timeout: 60_000 }, 
     agent.subscribe((e) => {
       if (e.type === "turn_end" && ++turns === 2) setWord("OCELOT");
     });
-    fake.enqueue(
-      { toolCalls: [{ name: "wait", args: {}, id: "call_w" }] },
+    const run = await promptAtGate(
+      agent,
+      gate,
+      fake,
+      "first",
       { text: "First done." },
       { text: "Second done." },
       { text: "Third done." },
     );
-    const running = agent.prompt("first");
-    await gate.started;
     agent.queueMessage("followUp", "second");
     agent.queueMessage("followUp", "third");
-    gate.release();
-    await running;
+    await run.finish();
     assert.deepEqual(transcript(sm.getEntries()), [
       "system:preamble,tools,rules,cwd,project_context,environment",
       "user:first",

@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, test } from "node:test";
 import { SessionManager } from "../../../src/core/index.js";
-import { readJsonl, user } from "../../util/session-builder.js";
+import { headerLine, readJsonl, user } from "../../util/session-builder.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
 import { deadPid } from "./lock-helpers.js";
 
@@ -106,13 +106,7 @@ describe("paths that are not session files", () => {
 describe("damaged files", () => {
   test("a header without its final newline: the first append starts a new line", async () => {
     const file = path.join(tmp.dir, "2025-01-01T00-00-00-000Z_0b0d9f9c-1111-4222-8333-444455556666.jsonl");
-    const header = {
-      type: "session",
-      version: 3,
-      id: "0b0d9f9c-1111-4222-8333-444455556666",
-      timestamp: "t",
-      cwd: "/",
-    };
+    const header = headerLine("0b0d9f9c-1111-4222-8333-444455556666", { timestamp: "t", cwd: "/" });
     fs.writeFileSync(file, JSON.stringify(header));
     const sm = await SessionManager.open(file);
     const id = sm.appendMessage(user("first"));

@@ -187,3 +187,25 @@ export async function waitFor(probe: () => boolean, what: string, timeoutMs = 30
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/**
+ * A window whose round trips stall (its tab is gone) until `answer()`: `lock` makes a session's heartbeat (every
+ * 50 ms) wait on them; `answer()` answers the stalled ones and every later one at once.
+ */
+export function stalledWindow(): {
+  lock: { heartbeatMs: number; alive: () => Promise<void> };
+  answer(): void;
+} {
+  const pending: (() => void)[] = [];
+  let answering = false;
+  return {
+    lock: {
+      heartbeatMs: 50,
+      alive: () => (answering ? Promise.resolve() : new Promise<void>((r) => pending.push(r))),
+    },
+    answer: () => {
+      answering = true;
+      for (const answer of pending) answer();
+    },
+  };
+}

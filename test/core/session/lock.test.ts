@@ -18,7 +18,16 @@ import {
 } from "../../../src/core/index.js";
 import { readJsonl, user } from "../../util/session-builder.js";
 import { tempDir } from "../../util/temp-dir.js";
-import { ageLock, deadPid, LockChild, lockHolder, machineKey, plantLock, waitFor } from "./lock-helpers.js";
+import {
+  ageLock,
+  deadPid,
+  LockChild,
+  lockHolder,
+  machineKey,
+  plantLock,
+  stalledWindow,
+  waitFor,
+} from "./lock-helpers.js";
 
 let dir: string;
 let cleanup: () => void;
@@ -289,22 +298,15 @@ describe("heartbeat, takeover after asking, and the holder that lost its lock", 
   test("the heartbeat notices a lost lock without any write", async () => {
     const { file } = await sessionWith(1);
     // The window does not answer (round trips pending) until the other process has taken over.
-    const pending: (() => void)[] = [];
-    let answering = false;
-    const holder = await SessionManager.open(file, {
-      lock: {
-        heartbeatMs: 50,
-        alive: () => (answering ? Promise.resolve() : new Promise<void>((r) => pending.push(r))),
-      },
-    });
+    const window = stalledWindow();
+    const holder = await SessionManager.open(file, { lock: window.lock });
     const lost: (LockHolderInfo | undefined)[] = [];
     holder.onLockLost((h) => lost.push(h));
     ageLock(file);
     const other = await child();
     const asked = await other.send({ op: "open", file });
     assert.equal((await other.send({ op: "open", file, options: { lock: { takeOver: asked.claim } } })).ok, true);
-    answering = true;
-    for (const answer of pending) answer();
+    window.answer();
     await waitFor(() => lost.length === 1, "the old holder's heartbeat to notice the takeover");
     assert.equal(holder.isReadOnly(), true);
     assert.equal(lost[0]?.pid, other.pid);

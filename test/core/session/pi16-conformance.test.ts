@@ -16,7 +16,7 @@ import {
   type SessionEntry,
 } from "../../../src/core/index.js";
 import { uuidv7 } from "../../../src/core/session/ids.js";
-import { assistant, readJsonl, user } from "../../util/session-builder.js";
+import { assistant, headerLine, readJsonl, user } from "../../util/session-builder.js";
 import { faultyDisk } from "../../util/faulty-disk.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
 import { lockDirOf } from "./lock-helpers.js";
@@ -317,13 +317,10 @@ describe("pi 1.6's API beside ours", () => {
     await src.close();
     // pi 1.6's: it writes the header into an empty file it opens (no entry yet).
     const piLike = path.join(tmp.dir, "pi-header-only.jsonl");
-    const piHeader = {
-      type: "session",
-      version: 3,
-      id: "0b0d9f9c-1111-7222-8333-444455556666",
+    const piHeader = headerLine("0b0d9f9c-1111-7222-8333-444455556666", {
       timestamp: "2026-01-01T00:00:00.000Z",
       cwd: "/from",
-    };
+    });
     fs.writeFileSync(piLike, JSON.stringify(piHeader) + "\n");
     for (const source of [branched, piLike]) {
       assert.equal(readJsonl(source).length, 1, "the source is a header alone");

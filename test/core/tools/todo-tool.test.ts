@@ -20,16 +20,7 @@ import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
 import { newAgent, openAIModel } from "../agent/helpers.js";
 import { fileSession } from "../../util/session-builder.js";
-
-const SEVEN: TodoItem[] = [
-  { content: "Read the config code", status: "completed" },
-  { content: "Write the loader", status: "completed" },
-  { content: "Add tests", status: "completed" },
-  { content: "Run the tests", status: "in_progress" },
-  { content: "Update the README", status: "pending" },
-  { content: "Update the changelog", status: "pending" },
-  { content: "Open the pull request", status: "pending" },
-];
+import { SEVEN_TODOS } from "../../util/todo-fixtures.js";
 
 describe("todo tool", () => {
   const tool = createTodoTool();
@@ -40,7 +31,7 @@ describe("todo tool", () => {
     assert.equal(tool.name, "todo");
     assert.equal(tool.mutates, false, "read-only: it runs without an approval");
     assert.match(tool.description, /three or more/);
-    const r = await run({ todos: SEVEN });
+    const r = await run({ todos: SEVEN_TODOS });
     assert.equal(r.isError, undefined);
     assert.match(text(r), /^3\/7 completed\. In progress: Run the tests\./);
     assert.deepEqual(r.details, { progress: { done: 3, total: 7 } });
@@ -90,7 +81,7 @@ describe("todo tool", () => {
           preview,
         }),
       );
-    assert.deepEqual(row(todoResultText(SEVEN)), { role: "todo", text: "3/7" });
+    assert.deepEqual(row(todoResultText(SEVEN_TODOS)), { role: "todo", text: "3/7" });
     assert.deepEqual(row(todoResultText([])), { role: "todo", text: "0/0" });
     assert.deepEqual(row('todo: Missing or invalid "todos"'), {
       role: "tool todo:",
