@@ -14,8 +14,16 @@ import { before, describe, it } from "node:test";
 import type { Page } from "playwright-core";
 import type { FakeReply, FakeRequestBody } from "../util/fake-provider-common.js";
 import { pickFromRowMenu, readSession, row, treeView, waitForLeaf } from "../util/agent-ui.js";
-import { answerExploreQuestions, BRANCHES_TIMEOUT_MS, branchesWorkbenchSuite } from "../util/explore-ui.js";
-import { branchRunStates, expectAdoptQuestion, firstReplyLeaf, newestBelow, wireMessages } from "../util/explore-ui.js";
+import {
+  answerExploreQuestions,
+  BRANCHES_TIMEOUT_MS,
+  branchesWorkbenchSuite,
+  branchRunStates,
+  expectAdoptQuestion,
+  firstReplyLeaf,
+  newestBelow,
+  wireMessages,
+} from "../util/explore-ui.js";
 import { clickDialogButton, expectVisible, findWebview, screenshot, waitUntil } from "../util/workbench.js";
 
 const CHECK = "test -f ok.txt";

@@ -28,8 +28,16 @@ import {
   waitForLeaf,
   waitForLeafRow,
 } from "../util/agent-ui.js";
-import { answerExploreQuestions, BRANCHES_TIMEOUT_MS, branchesWorkbenchSuite } from "../util/explore-ui.js";
-import { branchRunStates, expectAdoptQuestion, firstReplyLeaf, newestBelow, wireMessages } from "../util/explore-ui.js";
+import {
+  answerExploreQuestions,
+  BRANCHES_TIMEOUT_MS,
+  branchesWorkbenchSuite,
+  branchRunStates,
+  expectAdoptQuestion,
+  firstReplyLeaf,
+  newestBelow,
+  wireMessages,
+} from "../util/explore-ui.js";
 import {
   answerInputBox,
   clickDialogButton,

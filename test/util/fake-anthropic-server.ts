@@ -3,10 +3,24 @@
  * drive the real `@anthropic-ai/sdk`. Same scripting API as fake-openai-server.ts; `baseURL` has no /v1.
  */
 import type http from "node:http";
-import { argPieces, cutTextPieces, cutToolArgPieces, estimateTokens, outputTokens } from "./fake-provider-common.js";
-import { paced, splitChunks, sse, startFakeServer, textOf } from "./fake-provider-common.js";
-import type { ConversationView, FakeProtocol, FakeRequestBody } from "./fake-provider-common.js";
-import type { FakeServer, FakeServerOptions, FakeStreamWriters } from "./fake-provider-common.js";
+import {
+  argPieces,
+  cutTextPieces,
+  cutToolArgPieces,
+  estimateTokens,
+  outputTokens,
+  paced,
+  splitChunks,
+  sse,
+  startFakeServer,
+  textOf,
+  type ConversationView,
+  type FakeProtocol,
+  type FakeRequestBody,
+  type FakeServer,
+  type FakeServerOptions,
+  type FakeStreamWriters,
+} from "./fake-provider-common.js";
 
 export * from "./fake-provider-common.js";
 

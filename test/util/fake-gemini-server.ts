@@ -9,9 +9,20 @@
  *   // model: { provider: "fake-gemini", api: "google-generative-ai", baseUrl: fake.baseURL, ... }
  */
 import http from "node:http";
-import { cutTextPieces, estimateTokens, pause, paced, splitChunks, startFakeServer } from "./fake-provider-common.js";
-import type { ConversationView, FakeProtocol, FakeRequestBody } from "./fake-provider-common.js";
-import type { FakeServer, FakeServerOptions, FakeStreamWriters } from "./fake-provider-common.js";
+import {
+  cutTextPieces,
+  estimateTokens,
+  pause,
+  paced,
+  splitChunks,
+  startFakeServer,
+  type ConversationView,
+  type FakeProtocol,
+  type FakeRequestBody,
+  type FakeServer,
+  type FakeServerOptions,
+  type FakeStreamWriters,
+} from "./fake-provider-common.js";
 
 type Part = Record<string, unknown>;
 type Content = { role?: string; parts?: Part[] };

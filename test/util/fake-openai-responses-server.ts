@@ -9,11 +9,27 @@
  *   // model: { provider: "fake-responses", api: "openai-responses", baseUrl: fake.baseURL, ... }
  */
 import http from "node:http";
-import { argPieces, bearerKey, cutTextPieces, cutToolArgPieces, estimateTokens } from "./fake-provider-common.js";
-import { outputTokens, paced, splitChunks, sse, startFakeServer, textOf, toolArgs } from "./fake-provider-common.js";
-import { writeOpenAIError } from "./fake-provider-common.js";
-import type { ConversationView, FakeProtocol, FakeRequestBody } from "./fake-provider-common.js";
-import type { FakeServer, FakeServerOptions, FakeStreamWriters } from "./fake-provider-common.js";
+import {
+  argPieces,
+  bearerKey,
+  cutTextPieces,
+  cutToolArgPieces,
+  estimateTokens,
+  outputTokens,
+  paced,
+  splitChunks,
+  sse,
+  startFakeServer,
+  textOf,
+  toolArgs,
+  writeOpenAIError,
+  type ConversationView,
+  type FakeProtocol,
+  type FakeRequestBody,
+  type FakeServer,
+  type FakeServerOptions,
+  type FakeStreamWriters,
+} from "./fake-provider-common.js";
 
 type Item = Record<string, unknown>;
 

@@ -7,11 +7,27 @@
  *   // model: { provider: "openai", api: "openai-completions", baseUrl: fake.baseURL, ... }
  *   await fake.close();
  */
-import { argPieces, bearerKey, cutTextPieces, cutToolArgPieces, estimateTokens } from "./fake-provider-common.js";
-import { outputTokens, paced, splitChunks, sse, startFakeServer, textOf } from "./fake-provider-common.js";
-import { writeOpenAIError } from "./fake-provider-common.js";
-import type { ConversationView, FakeErrorReply, FakeProtocol, FakeRequestBody } from "./fake-provider-common.js";
-import type { FakeServer, FakeServerOptions, FakeStreamWriters } from "./fake-provider-common.js";
+import {
+  argPieces,
+  bearerKey,
+  cutTextPieces,
+  cutToolArgPieces,
+  estimateTokens,
+  outputTokens,
+  paced,
+  splitChunks,
+  sse,
+  startFakeServer,
+  textOf,
+  writeOpenAIError,
+  type ConversationView,
+  type FakeErrorReply,
+  type FakeProtocol,
+  type FakeRequestBody,
+  type FakeServer,
+  type FakeServerOptions,
+  type FakeStreamWriters,
+} from "./fake-provider-common.js";
 
 export * from "./fake-provider-common.js";
 
