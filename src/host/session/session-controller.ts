@@ -186,9 +186,11 @@ export class SessionController {
     // pi-ai and its catalog, up to seconds beside a big session's open; later ones find them loaded).
     const opening: Opening = { sm, tree: this.newTree(sm), posted: false };
     this.opening = opening;
+    // Asked first, so the library's files are read while the snapshot is encoded.
+    const models = this.models();
     this.pushTree();
     try {
-      await this.models();
+      await models;
     } catch (e) {
       // The caller closes `sm`.
       if (this.opening === opening) {
