@@ -26,6 +26,8 @@ export interface HarnessOptions {
   showArchived?(): boolean;
   /** pi's default thinking level (settings.json), for new sessions. */
   defaultThinkingLevel?: ThinkingLevel;
+  /** The model library is loaded once this settles (default: at once). */
+  modelsLoaded?: Promise<unknown>;
 }
 
 /** A controller plus what it posted. */
@@ -77,6 +79,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
   h.controller = new SessionController({
     cwd: process.cwd(),
     models: async () => {
+      await opts.modelsLoaded;
       await ready;
       return registry;
     },

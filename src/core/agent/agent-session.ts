@@ -68,7 +68,7 @@ import {
   PLAN_MODE_INSTRUCTIONS,
   PLAN_MODE_SECTION,
   PLAN_MODE_TYPE,
-  planModeState,
+  planModeIn,
   planModeTools,
   type PlanModeState,
 } from "./plan-mode.js";
@@ -447,8 +447,8 @@ export class AgentSession {
 
   /** Plan mode at the leaf, and the plan to approve when the leaf is the agent's answer given in plan mode. */
   getPlanModeState(): PlanModeState {
-    const sm = this.sessionManager;
-    return planModeState({ envelopes: sm.getPathEnvelopes(), entry: (id) => sm.getEntry(id) });
+    // From the answers the store keeps per entry: a move or an append costs the part of the path it changed.
+    return planModeIn(this.sessionManager);
   }
 
   /**

@@ -9,6 +9,7 @@
  * fork keeps it. Pure (no Node): the host and tests read it too.
  */
 import { PLAN_MODE_TYPE, planModeData } from "../session/entry-kinds.js";
+import { searchEnvelopes, type PathSearch, type PathTest } from "../session/path-search.js";
 import type { AgentTool } from "../tools/types.js";
 
 export { PLAN_MODE_TYPE } from "../session/entry-kinds.js";
@@ -46,16 +47,19 @@ export function planModeTools(tools: readonly AgentTool[]): AgentTool[] {
 /** What planModeOnPath reads: a path's envelopes and an entry's body. */
 export interface PlanModePathSource {
   /** Envelopes root → leaf (no bodies read). */
-  envelopes: readonly {
-    id: string;
-    type: string;
-    preview: string;
-    role?: string;
-    toolCallsOnly?: boolean;
-    failed?: boolean;
-  }[];
+  envelopes: readonly PlanModeEnvelope[];
   /** The entry's body (read only for plan-mode lines). */
   entry(id: string): unknown;
+}
+
+/** The fields of an envelope plan mode reads. */
+export interface PlanModeEnvelope {
+  id: string;
+  type: string;
+  preview: string;
+  role?: string;
+  toolCallsOnly?: boolean;
+  failed?: boolean;
 }
 
 /** Plan mode at the end of a path. */
@@ -68,35 +72,49 @@ export interface PlanModeState {
   planId?: string;
 }
 
+/** A valid plan-mode line: its envelope names it (its preview), so only those bodies are read. */
+const isValidPlanModeLine: PathTest<PlanModeEnvelope> = (env, entry) => {
+  if (env.type !== "custom" || !env.preview.startsWith(PLAN_MODE_TYPE)) return false;
+  const body = entry();
+  return isPlanModeLine(body) && planModeData(body.data) !== undefined;
+};
+
+/** A message. */
+const isMessage: PathTest<PlanModeEnvelope> = (env) => env.type === "message";
+
 /**
- * The mode at the end of a path: the newest valid plan-mode line on it says; off without one. A line's envelope
- * names it (its preview), so only those bodies are read; a line whose body cannot be read is passed over.
+ * The mode at the end of a path: the newest valid plan-mode line on it says; off without one. A line whose body
+ * cannot be read is passed over.
  */
 export function planModeState(source: PlanModePathSource): PlanModeState {
-  const { envelopes } = source;
-  /** The last message of the path, when it is an answer with text (undefined once another message was seen). */
-  let answer: string | undefined;
-  let seenMessage = false;
-  for (let i = envelopes.length - 1; i >= 0; i--) {
-    const env = envelopes[i];
-    if (env.type === "message") {
-      if (!seenMessage && env.role === "assistant" && env.toolCallsOnly !== true && env.failed !== true)
-        answer = env.id;
-      seenMessage = true;
-      continue;
-    }
-    if (env.type !== "custom" || !env.preview.startsWith(PLAN_MODE_TYPE)) continue;
-    let body: unknown;
-    try {
-      body = source.entry(env.id);
-    } catch {
-      continue;
-    }
-    const data = isPlanModeLine(body) ? planModeData(body.data) : undefined;
-    if (!data) continue;
-    return data.enabled && answer !== undefined ? { enabled: true, planId: answer } : { enabled: data.enabled };
+  return planModeIn(searchEnvelopes(source.envelopes, (id) => source.entry(id)));
+}
+
+/**
+ * planModeState at the end of the path `search` searches (a SessionManager: its leaf, from the answers its index
+ * keeps, so a move or an append costs only the part of the path it changed).
+ */
+export function planModeIn(search: PathSearch<PlanModeEnvelope>): PlanModeState {
+  const line = search.newestOnPath(isValidPlanModeLine);
+  if (!line) return { enabled: false };
+  let body: unknown;
+  try {
+    body = search.getEntry(line.id);
+  } catch {
+    return { enabled: false };
   }
-  return { enabled: false };
+  const data = isPlanModeLine(body) ? planModeData(body.data) : undefined;
+  if (!data?.enabled) return { enabled: false };
+  // The path's last message, when it is an answer with text given after the line (the line's own path ends
+  // with another last message).
+  const last = search.newestOnPath(isMessage);
+  const answered =
+    last !== undefined &&
+    last.role === "assistant" &&
+    last.toolCallsOnly !== true &&
+    last.failed !== true &&
+    search.newestOnPath(isMessage, line.id)?.id !== last.id;
+  return answered ? { enabled: true, planId: last.id } : { enabled: true };
 }
 
 /** True when plan mode is on at the end of the path (planModeState). */

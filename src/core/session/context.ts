@@ -97,20 +97,39 @@ export function contextReads(type: string): boolean {
   return type === "compaction" || LOADED_TYPES.has(type);
 }
 
-/** The thinking level and model in force at the end of a root-first path: the last ones named on it. */
+/** True for an entry that sets the thinking level: a thinking_level_change naming one. */
+export function setsThinkingLevel(type: string, meta: EntryMeta): boolean {
+  return type === "thinking_level_change" && meta.thinkingLevel !== undefined;
+}
+
+/** True for an entry that names the model in force (model_change, or an assistant message's provider/model). */
+export function setsModel(meta: EntryMeta): boolean {
+  return meta.model !== undefined;
+}
+
+/**
+ * The thinking level and model in force at the end of a root-first path: the last ones named on it ("off" without
+ * a level). SessionManager.getLeafSettings answers the same from its index.
+ */
 export function settingsOf(path: readonly PathItem[]): Omit<SessionContext, "messages"> {
-  let thinkingLevel = "off";
+  let thinkingLevel: string | undefined;
   let model: SessionContext["model"];
-  for (const item of path) {
-    if (item.type === "thinking_level_change") thinkingLevel = item.meta.thinkingLevel ?? thinkingLevel;
-  }
   // Walk back from the leaf: `meta` may be read on demand (a large line's meta is filled when first asked
   // for), so ask as few entries as possible.
-  for (let i = path.length - 1; i >= 0 && !model; i--) {
-    const m = path[i].meta.model;
-    if (m) model = { ...m };
+  for (let i = path.length - 1; i >= 0 && (!model || thinkingLevel === undefined); i--) {
+    const { type, meta } = path[i];
+    if (thinkingLevel === undefined && setsThinkingLevel(type, meta)) thinkingLevel = meta.thinkingLevel;
+    if (!model && setsModel(meta)) model = { ...(meta.model as NonNullable<EntryMeta["model"]>) };
   }
-  return model ? { thinkingLevel, model } : { thinkingLevel };
+  return settingsFrom(thinkingLevel, model);
+}
+
+/** The settings of a context from the level and model found (the level "off" when none was). */
+export function settingsFrom(
+  thinkingLevel: string | undefined,
+  model: SessionContext["model"],
+): Omit<SessionContext, "messages"> {
+  return model ? { thinkingLevel: thinkingLevel ?? "off", model } : { thinkingLevel: thinkingLevel ?? "off" };
 }
 
 /** Build the context of a root-first path, loading bodies through `load`. */

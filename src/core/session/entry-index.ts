@@ -14,6 +14,9 @@ import type { EntryEnvelope } from "./types.js";
 
 const NO_KIDS: readonly number[] = Object.freeze([]);
 
+/** newestOnPath's mark for a position not asked about yet. */
+const UNKNOWN = -2;
+
 /** A line dropped because an earlier line has its id. */
 export interface DuplicateEntry {
   id: string;
@@ -45,6 +48,8 @@ export class EntryIndex {
   /** First entries of the archived branches (the latest archive line of each target wins), oldest line first. */
   readonly archivedRoots = new Set<string>();
   sessionName: string | undefined;
+  /** newestOnPath's answers per test: per position, the newest accepted entry on its path (-1: none; UNKNOWN). */
+  private readonly newest = new Map<(position: number) => boolean, Int32Array>();
 
   private constructor(readonly table: EntryTable) {}
 
@@ -218,6 +223,40 @@ export class EntryIndex {
   /** Positions of the roots: parentId null, orphans, and entries that break a parentId cycle. Oldest first. */
   rootPositions(): readonly number[] {
     return this.rootList;
+  }
+
+  /**
+   * The position of the newest entry on the path from the root to position `i` (inclusive) that `test` accepts, or
+   * -1. `test` must answer the same for an entry every time: its answers are kept per position (by the test), so a
+   * later call walks only up to the first entry a call before it walked — after a move, the part of the path that
+   * changed; after an append, the new entry. An entry's path never changes while this index lives (appends add
+   * leaves; a rewrite of the file builds a new index).
+   */
+  newestOnPath(i: number, test: (position: number) => boolean): number {
+    let memo = this.newest.get(test);
+    if (!memo || memo.length < this.table.length) {
+      const grown = new Int32Array(Math.max(this.table.length, (memo?.length ?? 0) * 2)).fill(UNKNOWN);
+      if (memo) grown.set(memo);
+      this.newest.set(test, grown);
+      memo = grown;
+    }
+    const walked: number[] = [];
+    let found = -1;
+    for (let k = i; k >= 0; k = this.parents[k]) {
+      const known = memo[k];
+      if (known !== UNKNOWN) {
+        found = known;
+        break;
+      }
+      if (test(k)) {
+        found = k;
+        break;
+      }
+      walked.push(k);
+    }
+    for (const k of walked) memo[k] = found;
+    if (found >= 0) memo[found] = found;
+    return found;
   }
 
   /** Positions from the root to `id` (inclusive); stops at an orphan or a broken cycle's root. */

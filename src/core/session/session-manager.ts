@@ -14,9 +14,10 @@ import {
 } from "../messages.js";
 import { branchEntries, branchPath, writeBranchFile, writeSessionCopy, type PathEntry } from "./branch-file.js";
 import { planBranchRemoval, type RemovalSource } from "./branch-removal.js";
-import { buildContext, settingsOf, type PathItem } from "./context.js";
+import { buildContext, setsModel, setsThinkingLevel, settingsFrom, type PathItem } from "./context.js";
 import { entryShapeError, isLineFailure, readEntryLine } from "./entry-line.js";
 import { EntryIndex } from "./entry-index.js";
+import type { EntryMeta } from "./entry-meta.js";
 import { ARCHIVE_MARKER_TYPE, type ArchiveMarkerData } from "./entry-kinds.js";
 import { EntryTable } from "./entry-table.js";
 import {
@@ -36,6 +37,7 @@ import { memorySession } from "./memory-session.js";
 import { rewriteBackupPath, SessionFile, writeHeaderIfEmpty } from "./session-file.js";
 import { listSessions, mostRecentSessionFile } from "./session-list.js";
 import { scanSessionBytes, scanSessionFile, type ScanResult } from "./session-scan.js";
+import type { PathTest } from "./path-search.js";
 import { LazyTreeNode } from "./tree-node.js";
 import { subtreeMask } from "./tree-shape.js";
 import {
@@ -116,6 +118,11 @@ export class SessionManager {
    */
   private openBodies: Map<number, SessionEntry> | undefined;
   private openBodiesTimer: NodeJS.Timeout | undefined;
+  /** getLeafSettings' tests, by position (the index keeps their answers per test: one function each). */
+  private readonly levelTest = (i: number): boolean => setsThinkingLevel(this.index.env(i).type, this.index.meta(i));
+  private readonly modelTest = (i: number): boolean => setsModel(this.index.meta(i));
+  /** newestOnPath's tests as the index asks them (by position), one per test. */
+  private readonly pathTests = new WeakMap<PathTest<EntryEnvelope>, (position: number) => boolean>();
 
   private constructor(init: Init) {
     this.header = init.header;
@@ -592,7 +599,43 @@ export class SessionManager {
    * body (both are kept in the index).
    */
   getLeafSettings(): Omit<SessionContext, "messages"> {
-    return settingsOf(this.pathItems(this.leafId));
+    const leaf = this.leafId === null ? undefined : this.index.positionOf(this.leafId);
+    if (leaf === undefined) return settingsFrom(undefined, undefined);
+    // Kept per entry by the index: after a move, only the part of the path that changed is walked.
+    const level = this.index.newestOnPath(leaf, this.levelTest);
+    const model = this.index.newestOnPath(leaf, this.modelTest);
+    return settingsFrom(
+      level < 0 ? undefined : this.index.meta(level).thinkingLevel,
+      model < 0 ? undefined : { ...(this.index.meta(model).model as NonNullable<EntryMeta["model"]>) },
+    );
+  }
+
+  /**
+   * The newest entry on the path from the root to `fromId` (included; default: the leaf) that `test` accepts, or
+   * undefined (path-search.ts). The answers are kept per entry and test, so a later call walks only what an
+   * earlier one did not: `test` must answer the same for an entry every time (a module constant).
+   */
+  newestOnPath(test: PathTest<EntryEnvelope>, fromId?: string | null): EntryEnvelope | undefined {
+    const id = fromId === undefined ? this.leafId : fromId;
+    if (id === null) return undefined;
+    const at = this.index.positionOf(id);
+    if (at === undefined) throw new EntryNotFoundError(id);
+    let byPosition = this.pathTests.get(test);
+    if (!byPosition) {
+      byPosition = (i) => test(this.index.env(i), () => this.loadQuietly(i));
+      this.pathTests.set(test, byPosition);
+    }
+    const found = this.index.newestOnPath(at, byPosition);
+    return found < 0 ? undefined : this.index.env(found);
+  }
+
+  /** The body at position `i`, or undefined when it cannot be read. */
+  private loadQuietly(i: number): SessionEntry | undefined {
+    try {
+      return this.load(i);
+    } catch {
+      return undefined;
+    }
   }
 
   /**

@@ -4,6 +4,8 @@
  * branch shows its own list and a switch shows the other branch's. Pure (no Node), for the host and the webview.
  */
 
+import { searchEnvelopes, type PathSearch, type PathTest } from "../session/path-search.js";
+
 /** The name of the tool (and of the calls the list is read from). */
 export const TODO_TOOL_NAME = "todo";
 
@@ -113,10 +115,18 @@ export function todosOfContent(content: unknown): TodoItem[] | undefined {
   return undefined;
 }
 
+/** The fields of an envelope the todo list reads. */
+export interface TodoEnvelope {
+  id: string;
+  type: string;
+  role?: string;
+  toolName?: string;
+}
+
 /** What todoListOnPath reads: a path's envelopes and an entry's body. */
 export interface TodoPathSource {
   /** Envelopes root → leaf (no bodies read). */
-  envelopes: readonly { id: string; type: string; role?: string; toolName?: string }[];
+  envelopes: readonly TodoEnvelope[];
   /** The entry's body (read only for the few entries whose envelope names a `todo` call). */
   entry(id: string): unknown;
 }
@@ -128,20 +138,35 @@ function callsTodo(toolName: string | undefined): boolean {
   return toolName === TODO_TOOL_NAME || toolName.split(", ").includes(TODO_TOOL_NAME);
 }
 
+/** An assistant message whose newest valid `todo` call holds a list (only bodies whose envelope names one are read). */
+const holdsTodoList: PathTest<TodoEnvelope> = (env, entry) =>
+  env.type === "message" && env.role === "assistant" && callsTodo(env.toolName) && todosOfEntry(entry()) !== undefined;
+
+/** The todos of an assistant message entry's body, if its content makes a valid `todo` call. */
+function todosOfEntry(entry: unknown): TodoItem[] | undefined {
+  const message = isRecord(entry) && isRecord(entry.message) ? entry.message : undefined;
+  return message ? todosOfContent(message.content) : undefined;
+}
+
 /**
  * The todo list in force at the end of a path: the newest valid `todo` call on it; undefined when it has none.
  * Envelopes say which assistant messages call `todo` (their tool names), so only those bodies are read, newest
  * first, until one holds a valid list.
  */
 export function todoListOnPath(source: TodoPathSource): TodoItem[] | undefined {
-  const { envelopes } = source;
-  for (let i = envelopes.length - 1; i >= 0; i--) {
-    const env = envelopes[i];
-    if (env.type !== "message" || env.role !== "assistant" || !callsTodo(env.toolName)) continue;
-    const entry = source.entry(env.id);
-    const message = isRecord(entry) && isRecord(entry.message) ? entry.message : undefined;
-    const todos = message ? todosOfContent(message.content) : undefined;
-    if (todos) return todos;
+  return todoListIn(searchEnvelopes(source.envelopes, (id) => source.entry(id)));
+}
+
+/**
+ * todoListOnPath at the end of the path `search` searches (a SessionManager: its leaf, from the answers its index
+ * keeps, so a move or an append costs only the part of the path it changed).
+ */
+export function todoListIn(search: PathSearch<TodoEnvelope>): TodoItem[] | undefined {
+  const env = search.newestOnPath(holdsTodoList);
+  if (!env) return undefined;
+  try {
+    return todosOfEntry(search.getEntry(env.id));
+  } catch {
+    return undefined;
   }
-  return undefined;
 }

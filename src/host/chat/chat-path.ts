@@ -11,7 +11,8 @@
  */
 import type { Usage } from "../../core/messages.js";
 import type { SessionEntry } from "../../core/session/types.js";
-import { todoListOnPath, type TodoItem } from "../../core/tools/todo-list.js";
+import type { PathSearch } from "../../core/session/path-search.js";
+import { todoListIn, todoListOnPath, type TodoItem } from "../../core/tools/todo-list.js";
 import type { ChatMessageDto } from "../../shared/protocol.js";
 import { kindTitle } from "../../core/entries/kind-words.js";
 import { entryToChat, isChatEntry, MAX_ENTRY_TEXT, type ChatEnvelope, type PathUsage } from "./chat-dto.js";
@@ -23,6 +24,11 @@ export interface ChatPathSource {
   getPathEnvelopes(): readonly ChatEnvelope[];
   getEntry(id: string): SessionEntry | undefined;
   getUsage(id: string): Usage | undefined;
+  /**
+   * Searches the same path from the answers the store keeps per entry (SessionManager.newestOnPath); without it the
+   * todo list is found by walking the path's envelopes back from the leaf.
+   */
+  newestOnPath?: PathSearch<ChatEnvelope>["newestOnPath"];
 }
 
 /** How much one window or page may hold. At least one message is sent whatever its size. */
@@ -170,6 +176,12 @@ export class ChatPath {
 
   /** The todo list in force at the leaf; a body that cannot be read is passed over (the chat says so in its row). */
   private todos(path: readonly ChatEnvelope[]): TodoItem[] | undefined {
+    const { source } = this;
+    if (source.newestOnPath)
+      return todoListIn({
+        newestOnPath: (test, fromId) => source.newestOnPath?.(test, fromId),
+        getEntry: (id) => source.getEntry(id),
+      });
     return todoListOnPath({
       envelopes: path,
       entry: (id) => {

@@ -114,9 +114,18 @@ interface Current {
   readOnlyCause: ReadOnlyCause;
 }
 
+/** A session being attached while the models load: its tree is in the tree view already. */
+interface Opening {
+  sm: SessionManager;
+  tree: TreeSync;
+  /** The tree view got its snapshot. */
+  posted: boolean;
+}
+
 /** See the file comment. */
 export class SessionController {
   private current: Current | undefined;
+  private opening: Opening | undefined;
   private registry: ModelRegistry | undefined;
 
   constructor(private readonly deps: ControllerDeps) {}
@@ -167,21 +176,46 @@ export class SessionController {
    * `readOnlyCause` says why a read-only `sm` is read-only (default: another writer holds its lock).
    */
   async attach(sm: SessionManager, readOnlyCause: ReadOnlyCause = "locked"): Promise<void> {
-    // The agent needs the models (the first attach loads pi-ai and its catalog; later ones find them loaded).
-    await this.models();
     try {
       await this.close();
     } catch (e) {
       // The old session is detached either way; say what went wrong closing it, then go on.
       this.deps.onError?.(`Closing the previous session failed: ${errorText(e)}`);
     }
-    this.current = this.build(sm, readOnlyCause);
+    // The tree needs no model: it goes to the tree view while the agent waits for the models (the first attach loads
+    // pi-ai and its catalog, up to seconds beside a big session's open; later ones find them loaded).
+    const opening: Opening = { sm, tree: this.newTree(sm), posted: false };
+    this.opening = opening;
+    // Asked first, so the library's files are read while the snapshot is encoded.
+    const models = this.models();
+    this.pushTree();
+    try {
+      await models;
+    } catch (e) {
+      // The caller closes `sm`.
+      if (this.opening === opening) {
+        this.opening = undefined;
+        opening.tree.dispose();
+      }
+      throw e;
+    }
+    // A later attach, or close(), took it over and closed it.
+    if (this.opening !== opening) return;
+    this.opening = undefined;
+    this.current = this.build(sm, readOnlyCause, opening.tree);
     this.deps.onSessionChanged(sm);
-    this.pushAll();
+    if (!opening.posted) this.pushTree();
+    this.pushChat();
   }
 
-  /** Dispose the agent and close the store (flush, release the lock). */
+  /** Dispose the agent and close the store (flush, release the lock); a session still being attached too. */
   async close(): Promise<void> {
+    const opening = this.opening;
+    if (opening) {
+      this.opening = undefined;
+      opening.tree.dispose();
+      await opening.sm.close();
+    }
     const c = this.current;
     if (!c) return;
     this.current = undefined;
@@ -198,7 +232,16 @@ export class SessionController {
     return c?.sm.isReadOnly() === true ? readOnlyReason(c.readOnlyCause) : undefined;
   }
 
-  private build(sm: SessionManager, readOnlyCause: ReadOnlyCause): Current {
+  /** The tree view's mirror of `sm`. */
+  private newTree(sm: SessionManager): TreeSync {
+    return new TreeSync(
+      sm,
+      (m) => this.deps.postTree(m),
+      () => this.deps.showArchived?.() === true,
+    );
+  }
+
+  private build(sm: SessionManager, readOnlyCause: ReadOnlyCause, tree = this.newTree(sm)): Current {
     const d = this.deps;
     // Only tools that change something ask; unknown names ask too (safe default).
     let mutating = (_name: string): boolean => true;
@@ -237,11 +280,6 @@ export class SessionController {
       const tool = tools.find((t) => t.name === name);
       return tool?.mutates !== false || tool.asks === true;
     };
-    const tree = new TreeSync(
-      sm,
-      (m) => d.postTree(m),
-      () => d.showArchived?.() === true,
-    );
     const chat = new ChatSync((m) => d.postChat(m), {
       onSettled: () => this.pushChat(),
       onStreaming: (s) => d.onStreaming(s),
@@ -314,7 +352,11 @@ export class SessionController {
 
   /** The tree snapshot to the tree view. */
   pushTree(): void {
-    if (this.current && this.deps.isViewReady("tree")) this.deps.postTree(this.current.tree.snapshot());
+    const opening = this.opening;
+    const tree = this.current?.tree ?? opening?.tree;
+    if (!tree || !this.deps.isViewReady("tree")) return;
+    this.deps.postTree(tree.snapshot());
+    if (opening) opening.posted = true;
   }
 
   /** The chat view was (re)loaded: it holds nothing yet, so it gets the newest window of the path. */
