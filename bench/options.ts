@@ -159,8 +159,10 @@ export function parseOptions(argv: string[]): BenchOptions {
     options.checkpoints = true;
     options.write = false;
   }
-  // A webview-only or UI-only run measures one part of the tables: it must not overwrite the committed results.
-  if (options.webviewOnly || options.uiOnly) options.write = false;
+  // A webview-only run measures one part of the tables: it must not overwrite the committed results.
+  if (options.webviewOnly) options.write = false;
+  // A UI-only run replaces the real-UI figures of the last written run, and only when asked to.
+  if (options.uiOnly && !writeGiven) options.write = false;
   // An activation-only run prints its figures only.
   if (options.activationOnly) options.write = false;
   // A search-only run rewrites its own section only, and only when asked to.

@@ -385,7 +385,8 @@ async function webviewOnly(options: BenchOptions): Promise<void> {
 
 /**
  * `--ui-only`: the real-UI figures (the demo session against the big one of the selected sessions, generated when
- * missing), printed with the UI's targets; nothing else measured, nothing written.
+ * missing), printed with the UI's targets; nothing else measured. With `--write`, the real-UI figures (this one and
+ * Explore in Parallel's) replace those of the last written run, and the result files are written again from it.
  */
 async function uiOnly(options: BenchOptions): Promise<void> {
   let specs = options.quick ? QUICK_DATASETS : FULL_DATASETS;
@@ -396,6 +397,7 @@ async function uiOnly(options: BenchOptions): Promise<void> {
     log,
   )[0];
   if (heavy === undefined) throw new Error("--ui-only needs the big session (see --only)");
+  const started = performance.now();
   const loadAtStart = loadavg()[0];
   const ui = await measureUi(
     { label: heavy.label, file: heavy.path },
@@ -404,6 +406,25 @@ async function uiOnly(options: BenchOptions): Promise<void> {
   );
   console.log(`\n${uiTable({ ui })}\n\n${uiLine({ ui })} Machine: ${machineLine(loadAtStart)}.\n`);
   for (const c of checkUiTargets(ui)) console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);
+  if (!options.write) return;
+  // The last written run is the base: only its real-UI part is measured again.
+  if (!existsSync(LAST_REPORT))
+    throw new Error(`--ui-only --write: no earlier written run (${LAST_REPORT} is missing)`);
+  const parallelUi = await measureParallelUi(options.uiRuns, log);
+  parallelUiLines(parallelUi).forEach((line) => log(line));
+  const startedAt = new Date(Date.now() - (performance.now() - started)).toISOString().replace(/\.\d+Z$/, "Z");
+  ui.measuredApart = `${startedAt}, ${machineLine(loadAtStart)}`;
+  const last = JSON.parse(readFileSync(LAST_REPORT, "utf8")) as { report: BenchReport };
+  const report: BenchReport = { ...last.report, ui, parallelUi };
+  const checks = checkTargets(report, {
+    ui,
+    parallelUi,
+    checkpoints: report.checkpoints,
+    search: report.search,
+  });
+  await writeResults(report, checks);
+  writeFileSync(LAST_REPORT, JSON.stringify({ report, checks }, null, 2));
+  log("wrote the real-UI figures into bench/results.md, docs/bench.md and the README's benchmark section");
 }
 
 main().catch((error: unknown) => {

@@ -187,6 +187,7 @@ export function uiLine(report: Pick<BenchReport, "ui">): string {
   return (
     `Real UI: ${ui.codeServer ?? "code-server 4.100.3 (VS Code 1.100)"} with the extension, driven by headless Chromium; medians of ` +
     `${ui.large.runs} run${ui.large.runs === 1 ? "" : "s"} per session, each a fresh code-server; the big session is "${ui.large.label}".` +
+    (ui.measuredApart ? ` Measured in a run of its own (\`--ui-only --write\`): ${ui.measuredApart}.` : "") +
     (recovered > 0
       ? ` In ${recovered} of ${ui.small.runs + ui.large.runs} runs a view stayed blank at first and was re-created after 8 s ` +
         `(code-server's webview start-up race; demo ${ui.small.recovered}, big ${ui.large.recovered}): their load times are left out.`

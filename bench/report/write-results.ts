@@ -202,7 +202,8 @@ from the extension host — and through the SDK's own \`StdioClientTransport\` w
 interleaved; printed, never written; target: within 150 ms), \`--stores-only\` to measure only the session stores
 (with \`--only a,b\` and \`--runs N\`; the table and its targets are printed, nothing is written),
 \`--webview-only\` or \`--ui-only\` to measure only the tree webview or the real UI of the sessions chosen with
-\`--only\` (printed with the UI's targets, never written), \`--help\` for the rest.
+\`--only\` (printed with the UI's targets; \`--ui-only --write\` measures the real UI and Explore in Parallel's real UI
+and puts them into the last written run's results), \`--help\` for the rest.
 `;
 
 /** Formats Markdown as the repository's Prettier config does, so `npm run lint` stays clean. */

@@ -36,6 +36,8 @@ export interface UiSessionSummary {
 export interface UiReport {
   /** The code-server the runs used, e.g. "code-server 4.139.1 (VS Code 1.139.1)" (older reports lack it). */
   codeServer?: string;
+  /** When and under what load the UI was measured, if in a run of its own (`--ui-only --write`). */
+  measuredApart?: string;
   small: UiSessionSummary;
   large: UiSessionSummary;
   /**
