@@ -8,9 +8,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { AgentSession, SessionManager, currentSystemMessage, type SystemMessage } from "../../src/core/index.js";
-import { askAside, continueAside } from "../../src/core/parallel/index.js";
+import { continueAside } from "../../src/core/parallel/index.js";
 import { createWorkspaceTools } from "../../src/core/tools/index.js";
 import { openAIModel } from "../core/agent/helpers.js";
+import { turnAsideTurn } from "../util/aside-session.js";
 import { startFakeOpenAI } from "../util/fake-openai-server.js";
 import type { FakeServer } from "../util/fake-provider-common.js";
 import { tempDir } from "../util/temp-dir.js";
@@ -35,16 +36,7 @@ before(async () => {
     systemPrompt: "You are terse.",
     model: openAIModel(fake),
   });
-  await agent.prompt("first");
-  const aside = await askAside({
-    session: agent,
-    question: "a side question",
-    model: openAIModel(fake),
-    cwd: tmp.dir,
-    systemPrompt: "You are terse.",
-  });
-  assert.equal(aside.state, "done", aside.error);
-  await agent.prompt("the main branch goes on");
+  const { aside } = await turnAsideTurn(agent, { fake, cwd: tmp.dir, systemPrompt: "You are terse." });
   const continued = await continueAside(agent, aside.branchId as string, { summarize: false });
   assert.equal(continued.kind, "moved");
   agent.dispose();
