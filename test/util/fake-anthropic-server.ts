@@ -12,13 +12,11 @@ import {
   paced,
   splitChunks,
   sse,
-  startFakeServer,
+  fakeServerStarter,
   textOf,
   type ConversationView,
   type FakeProtocol,
   type FakeRequestBody,
-  type FakeServer,
-  type FakeServerOptions,
   type FakeStreamWriters,
 } from "./fake-provider-common.js";
 
@@ -195,9 +193,7 @@ const protocol: FakeProtocol = {
 };
 
 /** Start a fake Anthropic server; `baseURL` is `http://127.0.0.1:PORT` (the SDK appends /v1/messages). */
-export function startFakeAnthropic(opts?: FakeServerOptions): Promise<FakeServer> {
-  return startFakeServer(protocol, opts);
-}
+export const startFakeAnthropic = fakeServerStarter(protocol);
 
 /** The provider-neutral view of an Anthropic request body (for custom `setDefault` functions). */
 export function anthropicConversationView(body: FakeRequestBody): ConversationView {

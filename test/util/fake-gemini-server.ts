@@ -15,12 +15,10 @@ import {
   pause,
   paced,
   splitChunks,
-  startFakeServer,
+  fakeServerStarter,
   type ConversationView,
   type FakeProtocol,
   type FakeRequestBody,
-  type FakeServer,
-  type FakeServerOptions,
   type FakeStreamWriters,
 } from "./fake-provider-common.js";
 
@@ -146,6 +144,4 @@ const protocol: FakeProtocol = {
 };
 
 /** Start a fake Gemini server; `baseURL` is `http://127.0.0.1:PORT/v1beta` (what pi-ai's Google models carry). */
-export function startFakeGemini(opts?: FakeServerOptions): Promise<FakeServer> {
-  return startFakeServer(protocol, opts);
-}
+export const startFakeGemini = fakeServerStarter(protocol);

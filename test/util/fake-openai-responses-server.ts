@@ -19,15 +19,13 @@ import {
   paced,
   splitChunks,
   sse,
-  startFakeServer,
+  fakeServerStarter,
   textOf,
   toolArgs,
   writeOpenAIError,
   type ConversationView,
   type FakeProtocol,
   type FakeRequestBody,
-  type FakeServer,
-  type FakeServerOptions,
   type FakeStreamWriters,
 } from "./fake-provider-common.js";
 
@@ -226,9 +224,7 @@ const protocol: FakeProtocol = {
 };
 
 /** Start a fake Responses server; `baseURL` is `http://127.0.0.1:PORT/v1`. */
-export function startFakeOpenAIResponses(opts?: FakeServerOptions): Promise<FakeServer> {
-  return startFakeServer(protocol, opts);
-}
+export const startFakeOpenAIResponses = fakeServerStarter(protocol);
 
 /** The conversation of a Responses request body, as the default reply sees it. */
 export function responsesConversationView(body: FakeRequestBody): ConversationView {

@@ -17,15 +17,13 @@ import {
   paced,
   splitChunks,
   sse,
-  startFakeServer,
+  fakeServerStarter,
   textOf,
   writeOpenAIError,
   type ConversationView,
   type FakeErrorReply,
   type FakeProtocol,
   type FakeRequestBody,
-  type FakeServer,
-  type FakeServerOptions,
   type FakeStreamWriters,
 } from "./fake-provider-common.js";
 
@@ -172,9 +170,7 @@ export const CONTEXT_OVERFLOW_REPLY: FakeErrorReply = {
 };
 
 /** Start a fake OpenAI server; `baseURL` is `http://127.0.0.1:PORT/v1`. */
-export function startFakeOpenAI(opts?: FakeServerOptions): Promise<FakeServer> {
-  return startFakeServer(protocol, opts);
-}
+export const startFakeOpenAI = fakeServerStarter(protocol);
 
 /** The default (echo / summary / `/tool`) reply for an OpenAI request body; handy inside custom `setDefault` functions. */
 export function openAIConversationView(body: FakeRequestBody): ConversationView {

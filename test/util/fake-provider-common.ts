@@ -539,6 +539,11 @@ export async function startFakeServer(protocol: FakeProtocol, opts: FakeServerOp
   };
 }
 
+/** A provider's start function: a fake server speaking `protocol`, with the options the test gives. */
+export function fakeServerStarter(protocol: FakeProtocol): (opts?: FakeServerOptions) => Promise<FakeServer> {
+  return (opts) => startFakeServer(protocol, opts);
+}
+
 /** Plain text of a content value in either provider's request format. */
 export function textOf(content: unknown): string {
   if (typeof content === "string") return content;
