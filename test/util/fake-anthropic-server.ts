@@ -5,14 +5,12 @@
 import type http from "node:http";
 import {
   argPieces,
-  cutTextPieces,
-  cutToolArgPieces,
   estimateTokens,
+  fakeServerStarter,
   outputTokens,
   paced,
   splitChunks,
   sse,
-  fakeServerStarter,
   textOf,
   type ConversationView,
   type FakeProtocol,
@@ -150,15 +148,15 @@ const protocol: FakeProtocol = {
   },
   stream: {
     message: writeMessage,
-    async cut(res, reply, model, delay) {
+    async cut(res, sent, model, delay) {
       messageStart(res, model, 10);
       textStart(res);
-      await paced(cutTextPieces(reply), delay, (piece) => textDelta(res, piece));
-      if (reply.toolCall) {
-        const { name, id = "toolu_cut_0" } = reply.toolCall;
+      await paced(sent.text, delay, (piece) => textDelta(res, piece));
+      if (sent.toolCall) {
+        const { name, id = "toolu_cut_0", args } = sent.toolCall;
         event(res, "content_block_stop", { index: 0 });
         event(res, "content_block_start", { index: 1, content_block: { type: "tool_use", id, name, input: {} } });
-        await paced(cutToolArgPieces(reply), delay, (piece) =>
+        await paced(args, delay, (piece) =>
           event(res, "content_block_delta", { index: 1, delta: { type: "input_json_delta", partial_json: piece } }),
         );
       }

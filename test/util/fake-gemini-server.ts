@@ -10,12 +10,11 @@
  */
 import http from "node:http";
 import {
-  cutTextPieces,
   estimateTokens,
-  pause,
-  paced,
-  splitChunks,
   fakeServerStarter,
+  paced,
+  pause,
+  splitChunks,
   type ConversationView,
   type FakeProtocol,
   type FakeRequestBody,
@@ -125,8 +124,8 @@ const protocol: FakeProtocol = {
   },
   stream: {
     message: writeMessage,
-    async cut(res, reply, _model, delay) {
-      await paced(cutTextPieces(reply), delay, (text) => partsChunk(res, [{ text }]));
+    async cut(res, sent, _model, delay) {
+      await paced(sent.text, delay, (text) => partsChunk(res, [{ text }]));
     },
     stall(res, reply) {
       partsChunk(res, [{ text: reply.text ?? "Thinking about it" }]);

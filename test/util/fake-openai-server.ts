@@ -10,14 +10,12 @@
 import {
   argPieces,
   bearerKey,
-  cutTextPieces,
-  cutToolArgPieces,
   estimateTokens,
+  fakeServerStarter,
   outputTokens,
   paced,
   splitChunks,
   sse,
-  fakeServerStarter,
   textOf,
   writeOpenAIError,
   type ConversationView,
@@ -124,13 +122,13 @@ const protocol: FakeProtocol = {
   writeError: writeOpenAIError,
   stream: {
     message: writeMessage,
-    async cut(res, reply, model, delay) {
+    async cut(res, sent, model, delay) {
       sse(res, chunk(model, { role: "assistant", content: "" }));
-      await paced(cutTextPieces(reply), delay, (piece) => sse(res, chunk(model, { content: piece })));
-      if (reply.toolCall) {
-        const { name, id = "call_cut_0" } = reply.toolCall;
+      await paced(sent.text, delay, (piece) => sse(res, chunk(model, { content: piece })));
+      if (sent.toolCall) {
+        const { name, id = "call_cut_0", args } = sent.toolCall;
         sse(res, chunk(model, { tool_calls: [{ index: 0, id, type: "function", function: { name, arguments: "" } }] }));
-        await paced(cutToolArgPieces(reply), delay, (piece) =>
+        await paced(args, delay, (piece) =>
           sse(res, chunk(model, { tool_calls: [{ index: 0, function: { arguments: piece } }] })),
         );
       }
