@@ -18,7 +18,7 @@ import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
 import { newAgent, openAIModel } from "../agent/helpers.js";
 import { checkpointedAgent, read, tempWorkspacePerTest, writeFiles } from "../checkpoints/helpers.js";
-import { crashSession, runBranchesAndKill } from "./crash-helpers.js";
+import { crashSession, reopenAfterKill, runBranchesAndKill } from "./crash-helpers.js";
 
 const fake = fakeServerForSuite();
 const t = tempWorkspacePerTest();
@@ -299,13 +299,8 @@ describe("replay with model (core)", { timeout: 120_000 }, () => {
       10,
       path.join(__dirname, "replay-crash-child.ts"),
     );
-    const sm = await SessionManager.open(file);
-    assert.deepEqual(sm.getLoadIssues(), [], "no damaged line");
-    for (const id of acked) assert.ok(sm.hasEntry(id), `acknowledged entry ${id} is there`);
-    assert.equal(sm.getLeafId(), leaf, "the leaf is where the user was");
-    const branches = sm.getChildIds(leaf).filter((id) => sm.getEnvelope(id)?.role === "user");
+    const { sm, branches, runs } = await reopenAfterKill(file, acked, leaf);
     assert.equal(branches.length, 2);
-    const runs = readBranchRuns(sm);
     assert.deepEqual(
       branches.map((id) => [runs.get(id)?.kind, runs.get(id)?.state]),
       [
