@@ -5,13 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { askAside } from "../../src/core/parallel/aside.js";
 import { readBranchRuns } from "../../src/core/parallel/branch-run-lines.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { createWorkspaceTools } from "../../src/core/tools/index.js";
 import { CONTINUED_TEXT, continueAsideFlow } from "../../src/host/parallel/continue-aside-flow.js";
 import { runNavigateFlow } from "../../src/host/tree/navigate-flow.js";
 import { newAgent, openAIModel } from "../core/agent/helpers.js";
+import { turnAsideTurn } from "../util/aside-session.js";
 import { fakeServerForSuite } from "../util/fake-server-suite.js";
 import { tempDirPerTest } from "../util/temp-dir.js";
 import { FakeNavigateUi, type FakeUiScript } from "./fake-navigate-ui.js";
@@ -30,17 +30,7 @@ async function setup(script: FakeUiScript) {
     extractiveSummaries: true,
   });
   fake.setDefault(() => ({ text: "an answer" }));
-  await agent.prompt("first");
-  // As the host asks it: with the workspace's prompt, so its path records its read-only loadout.
-  const aside = await askAside({
-    session: agent,
-    question: "a side question",
-    model: openAIModel(fake),
-    cwd: tmp.dir,
-    systemPrompt: "You are terse.",
-  });
-  assert.equal(aside.state, "done", aside.error);
-  await agent.prompt("the main branch goes on");
+  const { aside } = await turnAsideTurn(agent, { fake, cwd: tmp.dir, systemPrompt: "You are terse." });
   const ui = new FakeNavigateUi(script);
   const said: string[] = [];
   const deps = {

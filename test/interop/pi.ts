@@ -122,7 +122,7 @@ export function assertSameView(pi: View, ours: View, what: string): void {
   assert.deepEqual(ours.entries, pi.entries, `${what}: the entries`);
   assert.equal(ours.leafId, resolvedLeaf(pi), `${what}: the leaf`);
   assert.deepEqual(ours.labels, pi.labels, `${what}: the labels`);
-  assert.deepEqual(normalized(ours.context), normalized(pi.context), `${what}: the context`);
+  assert.deepEqual(jsonView(ours.context), jsonView(pi.context), `${what}: the context`);
 }
 
 /**
@@ -137,11 +137,11 @@ export async function openSameAsPi(file: string, pi: View, what: string): Promis
 
 /** Same context (messages, thinking level, model). */
 export function assertSameContext(pi: View, ours: View, what: string): void {
-  assert.deepEqual(normalized(ours.context), normalized(pi.context), `${what}: the context`);
+  assert.deepEqual(jsonView(ours.context), jsonView(pi.context), `${what}: the context`);
 }
 
-/** JSON's view (pi's context went through JSON; undefined fields vanish there). */
-function normalized(v: unknown): unknown {
+/** JSON's view (pi's answers went through JSON; undefined fields vanish there), to compare ours with them. */
+export function jsonView(v: unknown): unknown {
   return JSON.parse(JSON.stringify(v)) as unknown;
 }
 

@@ -5,9 +5,8 @@
  * replays the same prompt at the leaf and at the older branch point; pi 0.73.1 keeps every entry.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import {
-  AgentSession,
   SessionManager,
   currentSystemMessage,
   systemMessageAt,
@@ -15,31 +14,16 @@ import {
   workspacePromptProvider,
   type SystemMessage,
 } from "../../src/core/index.js";
-import { createWorkspaceTools } from "../../src/core/tools/index.js";
-import { instructionWorkspace, openAIModel } from "../core/agent/helpers.js";
-import { startFakeOpenAI } from "../util/fake-openai-server.js";
-import type { FakeServer } from "../util/fake-provider-common.js";
-import { tempDir } from "../util/temp-dir.js";
-import { readyTestModels } from "../util/test-models.js";
-import { assertSameView, latestRelease, ourView, piOpen, releases, runPi } from "./pi.js";
+import { instructionWorkspace } from "../core/agent/helpers.js";
+import { assertSameView, latestRelease, ourView, piOpen, releases, runPi, jsonView } from "./pi.js";
+import { recordedSessionForSuite } from "./recorded-session.js";
 
-let tmp: ReturnType<typeof tempDir>;
-let fake: FakeServer;
-let file: string;
 let firstReply: string;
 
-before(async () => {
-  tmp = tempDir("agent-tree-interop-");
-  fake = await startFakeOpenAI();
-  const { ws, sm, loader, setAgentsMd } = await instructionWorkspace(tmp.dir, "Interop word: PELICAN");
-  const agent = new AgentSession({
-    sessionManager: sm,
-    cwd: ws,
-    modelRegistry: await readyTestModels(),
-    getApiKey: async () => "test-key",
-    tools: createWorkspaceTools(ws),
+const recorded = recordedSessionForSuite(async ({ dir, agentOn }) => {
+  const { ws, sm, loader, setAgentsMd } = await instructionWorkspace(dir, "Interop word: PELICAN");
+  const agent = await agentOn(sm, ws, {
     systemPrompt: workspacePromptProvider({ loader, now: () => new Date(2026, 10, 27, 12), platform: "linux x64" }),
-    model: openAIModel(fake),
     extractiveSummaries: true,
     compaction: { enabled: true, reserveTokens: 500, keepRecentTokens: 50 },
   });
@@ -53,31 +37,22 @@ before(async () => {
   await agent.prompt(`fourth ${"please ".repeat(60)}`);
   assert.ok(await agent.compact(), "compacted");
   await agent.prompt("after the compaction");
-  agent.dispose();
-  await sm.close();
-  file = sm.getSessionFile() as string;
+  return agent;
 });
-after(async () => {
-  await fake.close();
-  tmp.cleanup();
-});
-
-/** JSON's view (pi's answer went through JSON). */
-const json = (v: unknown): unknown => JSON.parse(JSON.stringify(v)) as unknown;
 
 for (const pi of releases()) {
   describe(`pi ${pi.version} resumes our recorded system prompt`, () => {
     test("the same tree, leaf and context, system entries and compaction included", async () => {
-      const ours = await SessionManager.open(file, { readOnly: true });
+      const ours = await SessionManager.open(recorded.file, { readOnly: true });
       const kinds = ours.getEntries().filter((e) => e.type === "message" && e.message.role === "system").length;
       assert.equal(kinds, 3, "the first prompt, the AGENTS.md patch, and the patch on the other branch");
-      const seen = piOpen(pi, file);
+      const seen = piOpen(pi, recorded.file);
       const view = ourView(ours);
       if (pi === latestRelease()) assertSameView(seen, view, `pi ${pi.version} opening our file`);
       else {
         // pi 0.73 predates recorded prompts: it keeps every entry and the conversation; it has no prompt to replay.
-        const talk = (v: typeof view): unknown => json(v.context.messages.filter((m) => m.role !== "system"));
-        assert.deepEqual(json(view.entries), json(seen.entries), "the entries");
+        const talk = (v: typeof view): unknown => jsonView(v.context.messages.filter((m) => m.role !== "system"));
+        assert.deepEqual(jsonView(view.entries), jsonView(seen.entries), "the entries");
         assert.equal(view.leafId, seen.leafId, "the leaf");
         assert.deepEqual(talk(view), talk(seen), "the conversation");
       }
@@ -89,21 +64,21 @@ for (const pi of releases()) {
 describe(`pi ${latestRelease().version}: getCurrentSystemMessage`, () => {
   test("equals ours at the leaf (after the compaction) and at the older branch point", async () => {
     const pi = latestRelease();
-    const ours = await SessionManager.open(file, { readOnly: true });
+    const ours = await SessionManager.open(recorded.file, { readOnly: true });
     const atLeaf = currentSystemMessage(ours.buildSessionContext().messages);
     assert.ok(atLeaf);
     assert.match(systemPromptText(atLeaf), /HERON/);
     const [, piLeaf, , piBranch] = runPi(pi, [
-      { op: "open", file },
+      { op: "open", file: recorded.file },
       { op: "systemMessage" },
       { op: "branch", id: firstReply },
       { op: "systemMessage" },
     ]) as [null, SystemMessage, null, SystemMessage];
-    assert.deepEqual(json(piLeaf), json(atLeaf), "pi replays the prompt we sent last");
+    assert.deepEqual(jsonView(piLeaf), jsonView(atLeaf), "pi replays the prompt we sent last");
     const atBranch = systemMessageAt(ours, firstReply);
     assert.ok(atBranch);
     assert.match(systemPromptText(atBranch), /PELICAN/);
-    assert.deepEqual(json(piBranch), json(atBranch), "and the one the first branch ran under");
+    assert.deepEqual(jsonView(piBranch), jsonView(atBranch), "and the one the first branch ran under");
     await ours.close();
   });
 });

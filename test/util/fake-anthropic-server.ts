@@ -5,20 +5,16 @@
 import type http from "node:http";
 import {
   argPieces,
-  cutTextPieces,
-  cutToolArgPieces,
   estimateTokens,
+  fakeServerStarter,
   outputTokens,
   paced,
   splitChunks,
   sse,
-  startFakeServer,
   textOf,
   type ConversationView,
   type FakeProtocol,
   type FakeRequestBody,
-  type FakeServer,
-  type FakeServerOptions,
   type FakeStreamWriters,
 } from "./fake-provider-common.js";
 
@@ -152,15 +148,15 @@ const protocol: FakeProtocol = {
   },
   stream: {
     message: writeMessage,
-    async cut(res, reply, model, delay) {
+    async cut(res, sent, model, delay) {
       messageStart(res, model, 10);
       textStart(res);
-      await paced(cutTextPieces(reply), delay, (piece) => textDelta(res, piece));
-      if (reply.toolCall) {
-        const { name, id = "toolu_cut_0" } = reply.toolCall;
+      await paced(sent.text, delay, (piece) => textDelta(res, piece));
+      if (sent.toolCall) {
+        const { name, id = "toolu_cut_0", args } = sent.toolCall;
         event(res, "content_block_stop", { index: 0 });
         event(res, "content_block_start", { index: 1, content_block: { type: "tool_use", id, name, input: {} } });
-        await paced(cutToolArgPieces(reply), delay, (piece) =>
+        await paced(args, delay, (piece) =>
           event(res, "content_block_delta", { index: 1, delta: { type: "input_json_delta", partial_json: piece } }),
         );
       }
@@ -195,9 +191,7 @@ const protocol: FakeProtocol = {
 };
 
 /** Start a fake Anthropic server; `baseURL` is `http://127.0.0.1:PORT` (the SDK appends /v1/messages). */
-export function startFakeAnthropic(opts?: FakeServerOptions): Promise<FakeServer> {
-  return startFakeServer(protocol, opts);
-}
+export const startFakeAnthropic = fakeServerStarter(protocol);
 
 /** The provider-neutral view of an Anthropic request body (for custom `setDefault` functions). */
 export function anthropicConversationView(body: FakeRequestBody): ConversationView {

@@ -10,17 +10,14 @@
  */
 import http from "node:http";
 import {
-  cutTextPieces,
   estimateTokens,
-  pause,
+  fakeServerStarter,
   paced,
+  pause,
   splitChunks,
-  startFakeServer,
   type ConversationView,
   type FakeProtocol,
   type FakeRequestBody,
-  type FakeServer,
-  type FakeServerOptions,
   type FakeStreamWriters,
 } from "./fake-provider-common.js";
 
@@ -127,8 +124,8 @@ const protocol: FakeProtocol = {
   },
   stream: {
     message: writeMessage,
-    async cut(res, reply, _model, delay) {
-      await paced(cutTextPieces(reply), delay, (text) => partsChunk(res, [{ text }]));
+    async cut(res, sent, _model, delay) {
+      await paced(sent.text, delay, (text) => partsChunk(res, [{ text }]));
     },
     stall(res, reply) {
       partsChunk(res, [{ text: reply.text ?? "Thinking about it" }]);
@@ -146,6 +143,4 @@ const protocol: FakeProtocol = {
 };
 
 /** Start a fake Gemini server; `baseURL` is `http://127.0.0.1:PORT/v1beta` (what pi-ai's Google models carry). */
-export function startFakeGemini(opts?: FakeServerOptions): Promise<FakeServer> {
-  return startFakeServer(protocol, opts);
-}
+export const startFakeGemini = fakeServerStarter(protocol);

@@ -12,22 +12,18 @@ import http from "node:http";
 import {
   argPieces,
   bearerKey,
-  cutTextPieces,
-  cutToolArgPieces,
   estimateTokens,
+  fakeServerStarter,
   outputTokens,
   paced,
   splitChunks,
   sse,
-  startFakeServer,
   textOf,
   toolArgs,
   writeOpenAIError,
   type ConversationView,
   type FakeProtocol,
   type FakeRequestBody,
-  type FakeServer,
-  type FakeServerOptions,
   type FakeStreamWriters,
 } from "./fake-provider-common.js";
 
@@ -174,7 +170,7 @@ const protocol: FakeProtocol = {
   writeError: writeOpenAIError,
   stream: {
     message: writeMessage,
-    async cut(res, reply, model, delay) {
+    async cut(res, sent, model, delay) {
       created(res, model);
       const id = "msg_cut";
       event(res, {
@@ -182,17 +178,17 @@ const protocol: FakeProtocol = {
         output_index: 0,
         item: { type: "message", id, role: "assistant", status: "in_progress", content: [] },
       });
-      await paced(cutTextPieces(reply), delay, (delta) =>
+      await paced(sent.text, delay, (delta) =>
         event(res, { type: "response.output_text.delta", item_id: id, output_index: 0, content_index: 0, delta }),
       );
-      if (reply.toolCall) {
-        const { name, id: callId = "call_cut_0" } = reply.toolCall;
+      if (sent.toolCall) {
+        const { name, id: callId = "call_cut_0", args } = sent.toolCall;
         event(res, {
           type: "response.output_item.added",
           output_index: 1,
           item: { type: "function_call", id: "fc_cut", call_id: callId, name, arguments: "", status: "in_progress" },
         });
-        await paced(cutToolArgPieces(reply), delay, (delta) =>
+        await paced(args, delay, (delta) =>
           event(res, { type: "response.function_call_arguments.delta", item_id: "fc_cut", output_index: 1, delta }),
         );
       }
@@ -226,9 +222,7 @@ const protocol: FakeProtocol = {
 };
 
 /** Start a fake Responses server; `baseURL` is `http://127.0.0.1:PORT/v1`. */
-export function startFakeOpenAIResponses(opts?: FakeServerOptions): Promise<FakeServer> {
-  return startFakeServer(protocol, opts);
-}
+export const startFakeOpenAIResponses = fakeServerStarter(protocol);
 
 /** The conversation of a Responses request body, as the default reply sees it. */
 export function responsesConversationView(body: FakeRequestBody): ConversationView {

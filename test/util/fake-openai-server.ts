@@ -10,22 +10,18 @@
 import {
   argPieces,
   bearerKey,
-  cutTextPieces,
-  cutToolArgPieces,
   estimateTokens,
+  fakeServerStarter,
   outputTokens,
   paced,
   splitChunks,
   sse,
-  startFakeServer,
   textOf,
   writeOpenAIError,
   type ConversationView,
   type FakeErrorReply,
   type FakeProtocol,
   type FakeRequestBody,
-  type FakeServer,
-  type FakeServerOptions,
   type FakeStreamWriters,
 } from "./fake-provider-common.js";
 
@@ -126,13 +122,13 @@ const protocol: FakeProtocol = {
   writeError: writeOpenAIError,
   stream: {
     message: writeMessage,
-    async cut(res, reply, model, delay) {
+    async cut(res, sent, model, delay) {
       sse(res, chunk(model, { role: "assistant", content: "" }));
-      await paced(cutTextPieces(reply), delay, (piece) => sse(res, chunk(model, { content: piece })));
-      if (reply.toolCall) {
-        const { name, id = "call_cut_0" } = reply.toolCall;
+      await paced(sent.text, delay, (piece) => sse(res, chunk(model, { content: piece })));
+      if (sent.toolCall) {
+        const { name, id = "call_cut_0", args } = sent.toolCall;
         sse(res, chunk(model, { tool_calls: [{ index: 0, id, type: "function", function: { name, arguments: "" } }] }));
-        await paced(cutToolArgPieces(reply), delay, (piece) =>
+        await paced(args, delay, (piece) =>
           sse(res, chunk(model, { tool_calls: [{ index: 0, function: { arguments: piece } }] })),
         );
       }
@@ -172,9 +168,7 @@ export const CONTEXT_OVERFLOW_REPLY: FakeErrorReply = {
 };
 
 /** Start a fake OpenAI server; `baseURL` is `http://127.0.0.1:PORT/v1`. */
-export function startFakeOpenAI(opts?: FakeServerOptions): Promise<FakeServer> {
-  return startFakeServer(protocol, opts);
-}
+export const startFakeOpenAI = fakeServerStarter(protocol);
 
 /** The default (echo / summary / `/tool`) reply for an OpenAI request body; handy inside custom `setDefault` functions. */
 export function openAIConversationView(body: FakeRequestBody): ConversationView {

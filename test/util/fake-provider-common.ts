@@ -72,17 +72,19 @@ export function argPieces(call: FakeToolCall): string[] {
   return splitChunks(args, Math.min(4, args.length));
 }
 
-/** The argument text of a cut tool call that is sent before the cut, in up to two pieces. */
-export function cutToolArgPieces(reply: FakeCutReply): string[] {
-  if (!reply.toolCall) return [];
-  const args = toolArgs(reply.toolCall);
-  const sent = args.slice(0, reply.sentArgChars ?? Math.floor(args.length / 2));
-  return splitChunks(sent, 2);
+/** What a cut reply sends before its cut: its text's pieces, then the tool call cut in its arguments' pieces. */
+export interface CutPieces {
+  text: string[];
+  toolCall?: { name: string; id?: string; args: string[] };
 }
 
-/** The pieces of a cut reply's text that are sent before the cut. */
-export function cutTextPieces(reply: FakeCutReply): string[] {
-  return splitChunks(reply.text ?? "This reply will be cut off before it ends", 8).slice(0, reply.cutAfterChunks);
+/** A cut reply's {@link CutPieces}: up to `cutAfterChunks` of 8 text pieces; the sent arguments in up to two. */
+function cutPieces(reply: FakeCutReply): CutPieces {
+  const text = splitChunks(reply.text ?? "This reply will be cut off before it ends", 8).slice(0, reply.cutAfterChunks);
+  if (!reply.toolCall) return { text };
+  const args = toolArgs(reply.toolCall);
+  const sent = args.slice(0, reply.sentArgChars ?? Math.floor(args.length / 2));
+  return { text, toolCall: { name: reply.toolCall.name, id: reply.toolCall.id, args: splitChunks(sent, 2) } };
 }
 
 /** The output tokens a message reply reports: its usage's, else estimated from its text, thinking and calls. */
@@ -228,7 +230,7 @@ export interface FakeStreamWriters {
     chunkDelayMs: number,
   ): Promise<void>;
   /** What a cut reply sends before its connection is cut. */
-  cut(res: http.ServerResponse, reply: FakeCutReply, model: string, chunkDelayMs: number): Promise<void>;
+  cut(res: http.ServerResponse, sent: CutPieces, model: string, chunkDelayMs: number): Promise<void>;
   /** What a stalled reply sends before it hangs. */
   stall(res: http.ServerResponse, reply: FakeStallReply, model: string): void;
   /** The text and the in-stream error event. */
@@ -405,7 +407,7 @@ async function writeStream(
 ): Promise<void> {
   startSse(res);
   if (isCutReply(reply)) {
-    await writers.cut(res, reply, model, chunkDelayMs);
+    await writers.cut(res, cutPieces(reply), model, chunkDelayMs);
     await cutConnection(res, reply);
   } else if (isStallReply(reply)) {
     writers.stall(res, reply, model);
@@ -537,6 +539,11 @@ export async function startFakeServer(protocol: FakeProtocol, opts: FakeServerOp
         server.close(() => resolve());
       }),
   };
+}
+
+/** A provider's start function: a fake server speaking `protocol`, with the options the test gives. */
+export function fakeServerStarter(protocol: FakeProtocol): (opts?: FakeServerOptions) => Promise<FakeServer> {
+  return (opts) => startFakeServer(protocol, opts);
 }
 
 /** Plain text of a content value in either provider's request format. */

@@ -5,12 +5,9 @@
  * pi reads: the same context, the same resume point.
  */
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import path from "node:path";
 import { describe, it } from "node:test";
 import {
   CHECKPOINT_ENTRY_TYPE,
-  TurnCheckpoints,
   WorkspaceCheckpoints,
   checkpointDataOf,
   findCheckpointForEntry,
@@ -21,9 +18,9 @@ import { buildContextFromEntries } from "../../../src/core/session/context.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { SessionEntry } from "../../../src/core/session/types.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
-import { newAgent, openAIModel } from "../agent/helpers.js";
+import { newAgent } from "../agent/helpers.js";
 import { piLeafPath } from "../session/helpers.js";
-import { folderPicture, read, tempWorkspacePerTest, writeFiles } from "./helpers.js";
+import { checkpointedAgent, folderPicture, read, tempWorkspacePerTest, writeFiles } from "./helpers.js";
 
 const fake = fakeServerForSuite();
 const t = tempWorkspacePerTest();
@@ -34,17 +31,7 @@ async function setUp(maxTurns?: number): Promise<{
   agent: ReturnType<typeof newAgent>["agent"];
   errors: string[];
 }> {
-  const sessions = path.join(t.root, "sessions");
-  fs.mkdirSync(sessions);
-  const sm = await SessionManager.create(t.ws, sessions);
-  const cps = await WorkspaceCheckpoints.open({ folders: [t.ws], storageDir: t.store });
-  const { agent } = newAgent(sm, {
-    cwd: t.ws,
-    model: openAIModel(fake),
-    tools: undefined,
-    checkpoints: new TurnCheckpoints(cps),
-    ...(maxTurns ? { maxTurns } : {}),
-  });
+  const { sm, cps, agent } = await checkpointedAgent(t, fake, maxTurns ? { maxTurns } : {});
   const errors: string[] = [];
   agent.subscribe((e) => {
     if (e.type === "error") errors.push(`${e.source}: ${e.error}`);

@@ -5,14 +5,20 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach } from "node:test";
+import type { AgentSessionOptions } from "../../../src/core/agent/agent-session.js";
 import {
   FolderCheckpoints,
   RestoreFailedError,
+  TurnCheckpoints,
+  WorkspaceCheckpoints,
   nodeRestoreFileSystem,
   type FolderCheckpointsOptions,
   type RestoreFileSystem,
 } from "../../../src/core/checkpoints/index.js";
+import { SessionManager } from "../../../src/core/session/session-manager.js";
+import type { FakeServer } from "../../util/fake-provider-common.js";
 import { tempDir } from "../../util/temp-dir.js";
+import { newAgent, openAIModel } from "../agent/helpers.js";
 
 /** A temp root holding `ws/` (the workspace folder) and `store/` (the checkpoint storage); `cleanup()` removes it. */
 export function tempWorkspace(): { root: string; ws: string; store: string; cleanup: () => void } {
@@ -58,6 +64,29 @@ export function tempWorkspacePerTest(): WorkspacePerTest {
     },
     open: (options = {}) => FolderCheckpoints.open({ folder: current().ws, storageDir: current().store, ...options }),
   };
+}
+
+/**
+ * A session over the current test's workspace (its files in `root/sessions`) whose agent, on the fake server's
+ * model and with no tools unless `over` gives some, takes a checkpoint of the workspace at each turn.
+ */
+export async function checkpointedAgent(
+  t: WorkspacePerTest,
+  fake: Pick<FakeServer, "baseURL">,
+  over: Partial<AgentSessionOptions> = {},
+): Promise<{ sm: SessionManager; cps: WorkspaceCheckpoints; agent: ReturnType<typeof newAgent>["agent"] }> {
+  const sessions = path.join(t.root, "sessions");
+  fs.mkdirSync(sessions, { recursive: true });
+  const sm = await SessionManager.create(t.ws, sessions);
+  const cps = await WorkspaceCheckpoints.open({ folders: [t.ws], storageDir: t.store });
+  const { agent } = newAgent(sm, {
+    cwd: t.ws,
+    model: openAIModel(fake),
+    tools: undefined,
+    checkpoints: new TurnCheckpoints(cps),
+    ...over,
+  });
+  return { sm, cps, agent };
 }
 
 /** Writes files (relative path → content) under `dir`, creating folders. */

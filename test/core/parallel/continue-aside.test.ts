@@ -16,6 +16,7 @@ import { runBranch } from "../../../src/core/parallel/branch-run.js";
 import { systemMessageAt } from "../../../src/core/prompt/prompt-at-entry.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { createWorkspaceTools } from "../../../src/core/tools/index.js";
+import { turnAsideTurn } from "../../util/aside-session.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import type { FakeReply, FakeRequestBody } from "../../util/fake-provider-common.js";
 import { newAgent, openAIModel } from "../agent/helpers.js";
@@ -54,18 +55,13 @@ async function withAside() {
     systemPrompt: "You are terse. MAINPROMPT",
   });
   fake.setDefault(replies);
-  await agent.prompt("first");
-  const asked = sm.getLeafId();
-  const aside = await askAside({
-    session: agent,
-    question: "ASIDEQ what is the word?",
-    model: openAIModel(fake),
+  const { aside, asked, mainLeaf } = await turnAsideTurn(agent, {
+    fake,
     cwd: tmp.dir,
     systemPrompt: "You are terse. MAINPROMPT",
+    question: "ASIDEQ what is the word?",
+    mainPrompt: "second, on the main branch",
   });
-  assert.equal(aside.state, "done", aside.error);
-  await agent.prompt("second, on the main branch");
-  const mainLeaf = sm.getLeafId() as string;
   return { sm, agent, asked, aside, mainLeaf, branchId: aside.branchId as string, answerId: aside.tipId as string };
 }
 

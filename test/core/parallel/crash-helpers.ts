@@ -1,6 +1,8 @@
 /** Runs crash-child.ts over a session and kills it (SIGKILL) once it acknowledged enough entries. */
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { readBranchRuns } from "../../../src/core/parallel/branch-run-lines.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { FakeReply, FakeRequestBody } from "../../util/fake-provider-common.js";
 import { assistant, user } from "../../util/session-builder.js";
@@ -65,4 +67,17 @@ export function runBranchesAndKill(
       else resolve(acked);
     });
   });
+}
+
+/**
+ * Opens the file a killed child left and asserts what every crash must keep: no damaged line, each acknowledged entry,
+ * the leaf where the user was. Resolves the session, the user entries that start branches at the leaf, and the runs.
+ */
+export async function reopenAfterKill(file: string, acked: readonly string[], leaf: string) {
+  const sm = await SessionManager.open(file);
+  assert.deepEqual(sm.getLoadIssues(), [], "no damaged line");
+  for (const id of acked) assert.ok(sm.hasEntry(id), `acknowledged entry ${id} is there`);
+  assert.equal(sm.getLeafId(), leaf, "the leaf is where the user was");
+  const branches = sm.getChildIds(leaf).filter((id) => sm.getEnvelope(id)?.role === "user");
+  return { sm, branches, runs: readBranchRuns(sm) };
 }

@@ -4,11 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { readBranchRuns } from "../../../src/core/parallel/branch-run-lines.js";
-import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
-import { crashReplies, crashSession, runBranchesAndKill } from "./crash-helpers.js";
+import { crashReplies, crashSession, reopenAfterKill, runBranchesAndKill } from "./crash-helpers.js";
 
 const fake = fakeServerForSuite();
 const tmp = tempDirPerTest();
@@ -19,13 +17,8 @@ describe("parallel branches killed mid-run", { timeout: 90_000 }, () => {
     const { file, leaf } = await crashSession(tmp.dir);
     // 3 user messages, 3 replies with a write, 3 tool results; then the slow answers stream when the kill comes.
     const acked = await runBranchesAndKill(file, fake.baseURL, tmp.dir, 9);
-    const sm = await SessionManager.open(file);
-    assert.deepEqual(sm.getLoadIssues(), [], "no damaged line");
-    for (const id of acked) assert.ok(sm.hasEntry(id), `acknowledged entry ${id} is there`);
-    assert.equal(sm.getLeafId(), leaf, "the leaf is where the user was");
-    const branches = sm.getChildIds(leaf).filter((id) => sm.getEnvelope(id)?.role === "user");
+    const { sm, branches, runs } = await reopenAfterKill(file, acked, leaf);
     assert.equal(branches.length, 3);
-    const runs = readBranchRuns(sm);
     assert.deepEqual(
       branches.map((id) => runs.get(id)?.state),
       ["stopped", "stopped", "stopped"],

@@ -5,20 +5,20 @@
  * through the real OpenAI SDK against the fake server and the real tools.
  */
 import assert from "node:assert/strict";
-import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { TurnCheckpoints, WorkspaceCheckpoints, findCheckpointForEntry } from "../../../src/core/checkpoints/index.js";
+import { WorkspaceCheckpoints, findCheckpointForEntry } from "../../../src/core/checkpoints/index.js";
 import { emptyUsage } from "../../../src/core/messages.js";
 import { readBranchRuns } from "../../../src/core/parallel/branch-run-lines.js";
+import type { ExploreIsolation } from "../../../src/core/parallel/explore.js";
 import { replayPlan, replayWithModels, ReplayPlanError } from "../../../src/core/parallel/replay.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { FakeReply, FakeRequestBody } from "../../util/fake-provider-common.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
 import { newAgent, openAIModel } from "../agent/helpers.js";
-import { read, tempWorkspacePerTest, writeFiles } from "../checkpoints/helpers.js";
-import { crashSession, runBranchesAndKill } from "./crash-helpers.js";
+import { checkpointedAgent, read, tempWorkspacePerTest, writeFiles } from "../checkpoints/helpers.js";
+import { crashSession, reopenAfterKill, runBranchesAndKill } from "./crash-helpers.js";
 
 const fake = fakeServerForSuite();
 const t = tempWorkspacePerTest();
@@ -63,16 +63,7 @@ function conversationReply(body: FakeRequestBody): FakeReply {
  */
 async function threeTurns() {
   writeFiles(t.ws, { "app.txt": "original\n" });
-  const sessions = path.join(t.root, "sessions");
-  fs.mkdirSync(sessions, { recursive: true });
-  const sm = await SessionManager.create(t.ws, sessions);
-  const cps = await WorkspaceCheckpoints.open({ folders: [t.ws], storageDir: t.store });
-  const { agent } = newAgent(sm, {
-    cwd: t.ws,
-    model: openAIModel(fake),
-    tools: undefined,
-    checkpoints: new TurnCheckpoints(cps),
-  });
+  const { sm, cps, agent } = await checkpointedAgent(t, fake);
   fake.setDefault(conversationReply);
   await agent.prompt("hello");
   const node = sm.getLeafId() as string;
@@ -96,6 +87,17 @@ async function threeTurns() {
   };
 }
 
+/** Each branch in its own copy of the workspace as it was at `checkpointId`. */
+function isolation(cps: WorkspaceCheckpoints, checkpointId: string): ExploreIsolation {
+  return {
+    folder: t.ws,
+    storeDir: cps.engine(t.ws)!.storeDir,
+    checkpointId,
+    copiesDir: path.join(t.root, "copies"),
+    capBytes: 64 * 1024 * 1024,
+  };
+}
+
 describe("replay with model (core)", { timeout: 120_000 }, () => {
   it("sends the path's user messages again, in order, each model on its own branch in its own copy", async () => {
     const { sm, cps, agent, node, firstReply, checkpointId } = await threeTurns();
@@ -109,13 +111,7 @@ describe("replay with model (core)", { timeout: 120_000 }, () => {
       session: agent,
       plan,
       models,
-      isolation: {
-        folder: t.ws,
-        storeDir: cps.engine(t.ws)!.storeDir,
-        checkpointId,
-        copiesDir: path.join(t.root, "copies"),
-        capBytes: 64 * 1024 * 1024,
-      },
+      isolation: isolation(cps, checkpointId),
     });
     assert.deepEqual(
       replay.branches.map((b) => b.model.id),
@@ -204,13 +200,7 @@ describe("replay with model (core)", { timeout: 120_000 }, () => {
       session: agent,
       plan: replayPlan(sm, firstUser),
       models: [openAIModel(fake), openAIModel(fake, { id: "fake-model-2" }), openAIModel(fake, { id: "fake-model-3" })],
-      isolation: {
-        folder: t.ws,
-        storeDir: cps.engine(t.ws)!.storeDir,
-        checkpointId,
-        copiesDir: path.join(t.root, "copies"),
-        capBytes: 64 * 1024 * 1024,
-      },
+      isolation: isolation(cps, checkpointId),
     });
     started.stop = () => replay.branches[2].stop();
     const outcomes = await replay.done;
@@ -246,13 +236,7 @@ describe("replay with model (core)", { timeout: 120_000 }, () => {
       plan: replayPlan(sm, firstUser),
       models: [openAIModel(fake)],
       maxTurns: 1,
-      isolation: {
-        folder: t.ws,
-        storeDir: cps.engine(t.ws)!.storeDir,
-        checkpointId,
-        copiesDir: path.join(t.root, "copies"),
-        capBytes: 64 * 1024 * 1024,
-      },
+      isolation: isolation(cps, checkpointId),
     });
     const [outcome] = await replay.done;
     assert.equal(outcome.state, "failed");
@@ -315,13 +299,8 @@ describe("replay with model (core)", { timeout: 120_000 }, () => {
       10,
       path.join(__dirname, "replay-crash-child.ts"),
     );
-    const sm = await SessionManager.open(file);
-    assert.deepEqual(sm.getLoadIssues(), [], "no damaged line");
-    for (const id of acked) assert.ok(sm.hasEntry(id), `acknowledged entry ${id} is there`);
-    assert.equal(sm.getLeafId(), leaf, "the leaf is where the user was");
-    const branches = sm.getChildIds(leaf).filter((id) => sm.getEnvelope(id)?.role === "user");
+    const { sm, branches, runs } = await reopenAfterKill(file, acked, leaf);
     assert.equal(branches.length, 2);
-    const runs = readBranchRuns(sm);
     assert.deepEqual(
       branches.map((id) => [runs.get(id)?.kind, runs.get(id)?.state]),
       [
