@@ -3,25 +3,12 @@
  * drive the real `@anthropic-ai/sdk`. Same scripting API as fake-openai-server.ts; `baseURL` has no /v1.
  */
 import type http from "node:http";
-import {
-  argPieces,
-  estimateTokens,
-  fakeServerStarter,
-  outputTokens,
-  paced,
-  splitChunks,
-  sse,
-  textOf,
-  type ConversationView,
-  type FakeProtocol,
-  type FakeRequestBody,
-  type FakeStreamWriters,
-} from "./fake-provider-common.js";
+import * as fake from "./fake-provider-common.js";
 
 export * from "./fake-provider-common.js";
 
 function event(res: http.ServerResponse, type: string, data: Record<string, unknown>): void {
-  sse(res, JSON.stringify({ type, ...data }), type);
+  fake.sse(res, JSON.stringify({ type, ...data }), type);
 }
 
 function messageStart(res: http.ServerResponse, model: string, input: number, cacheRead = 0, cacheWrite = 0): void {
@@ -54,10 +41,10 @@ function textDelta(res: http.ServerResponse, text: string): void {
 }
 
 function systemText(system: unknown): string {
-  return textOf(system);
+  return fake.textOf(system);
 }
 
-function view(body: FakeRequestBody): ConversationView {
+function view(body: fake.FakeRequestBody): fake.ConversationView {
   const messages = Array.isArray(body.messages) ? (body.messages as Record<string, unknown>[]) : [];
   const last = messages[messages.length - 1];
   const blocks = (m: Record<string, unknown> | undefined): Record<string, unknown>[] =>
@@ -65,12 +52,12 @@ function view(body: FakeRequestBody): ConversationView {
   const lastBlocks = blocks(last);
   const toolResult =
     last?.role === "user" ? [...lastBlocks].reverse().find((b) => b.type === "tool_result") : undefined;
-  let lastToolResult: ConversationView["lastToolResult"];
+  let lastToolResult: fake.ConversationView["lastToolResult"];
   if (toolResult) {
     const use = messages.flatMap(blocks).find((b) => b.type === "tool_use" && b.id === toolResult.tool_use_id);
     lastToolResult = {
       toolName: typeof use?.name === "string" ? use.name : undefined,
-      text: textOf(toolResult.content),
+      text: fake.textOf(toolResult.content),
     };
   }
   const lastUser = [...messages]
@@ -79,21 +66,22 @@ function view(body: FakeRequestBody): ConversationView {
   const tools = Array.isArray(body.tools) ? (body.tools as { name?: string }[]) : [];
   return {
     system: systemText(body.system),
-    lastUserText: toolResult ? "" : textOf(lastUser?.content),
-    allText: [systemText(body.system), ...messages.map((m) => textOf(m.content))].join("\n"),
+    lastUserText: toolResult ? "" : fake.textOf(lastUser?.content),
+    allText: [systemText(body.system), ...messages.map((m) => fake.textOf(m.content))].join("\n"),
     toolNames: tools.map((t) => t.name ?? "").filter(Boolean),
     lastToolResult,
   };
 }
 
-const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, delay) => {
+const writeMessage: fake.FakeStreamWriters["message"] = async (res, reply, body, delay) => {
   const model = String(body.model);
-  const input = reply.usage?.input ?? estimateTokens(JSON.stringify(body.messages ?? "") + systemText(body.system));
+  const input =
+    reply.usage?.input ?? fake.estimateTokens(JSON.stringify(body.messages ?? "") + systemText(body.system));
   messageStart(res, model, input, reply.usage?.cacheRead ?? 0, reply.usage?.cacheWrite ?? 0);
   let index = 0;
   if (reply.thinking) {
     event(res, "content_block_start", { index, content_block: { type: "thinking", thinking: "", signature: "" } });
-    await paced(splitChunks(reply.thinking, reply.chunks), delay, (piece) =>
+    await fake.paced(fake.splitChunks(reply.thinking, reply.chunks), delay, (piece) =>
       event(res, "content_block_delta", { index, delta: { type: "thinking_delta", thinking: piece } }),
     );
     const signature = reply.signature ?? `sig-${Buffer.from(reply.thinking).toString("base64").slice(0, 24)}`;
@@ -103,7 +91,7 @@ const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, dela
   }
   if (reply.text) {
     event(res, "content_block_start", { index, content_block: { type: "text", text: "" } });
-    await paced(splitChunks(reply.text, reply.chunks), delay, (piece) =>
+    await fake.paced(fake.splitChunks(reply.text, reply.chunks), delay, (piece) =>
       event(res, "content_block_delta", { index, delta: { type: "text_delta", text: piece } }),
     );
     event(res, "content_block_stop", { index });
@@ -113,7 +101,7 @@ const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, dela
   for (const [i, call] of calls.entries()) {
     const id = call.id ?? `toolu_fake_${Array.isArray(body.messages) ? body.messages.length : 0}_${i}`;
     event(res, "content_block_start", { index, content_block: { type: "tool_use", id, name: call.name, input: {} } });
-    await paced(argPieces(call), delay, (piece) =>
+    await fake.paced(fake.argPieces(call), delay, (piece) =>
       event(res, "content_block_delta", { index, delta: { type: "input_json_delta", partial_json: piece } }),
     );
     event(res, "content_block_stop", { index });
@@ -125,12 +113,12 @@ const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, dela
       : calls.length || reply.stopReason === "toolUse"
         ? "tool_use"
         : "end_turn";
-  const usage = { output_tokens: outputTokens(reply) };
+  const usage = { output_tokens: fake.outputTokens(reply) };
   event(res, "message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage });
   event(res, "message_stop", {});
 };
 
-const protocol: FakeProtocol = {
+const protocol: fake.FakeProtocol = {
   basePath: "",
   completionPath: "/v1/messages",
   modelsPath: "/v1/models",
@@ -151,12 +139,12 @@ const protocol: FakeProtocol = {
     async cut(res, sent, model, delay) {
       messageStart(res, model, 10);
       textStart(res);
-      await paced(sent.text, delay, (piece) => textDelta(res, piece));
+      await fake.paced(sent.text, delay, (piece) => textDelta(res, piece));
       if (sent.toolCall) {
         const { name, id = "toolu_cut_0", args } = sent.toolCall;
         event(res, "content_block_stop", { index: 0 });
         event(res, "content_block_start", { index: 1, content_block: { type: "tool_use", id, name, input: {} } });
-        await paced(args, delay, (piece) =>
+        await fake.paced(args, delay, (piece) =>
           event(res, "content_block_delta", { index: 1, delta: { type: "input_json_delta", partial_json: piece } }),
         );
       }
@@ -191,9 +179,9 @@ const protocol: FakeProtocol = {
 };
 
 /** Start a fake Anthropic server; `baseURL` is `http://127.0.0.1:PORT` (the SDK appends /v1/messages). */
-export const startFakeAnthropic = fakeServerStarter(protocol);
+export const startFakeAnthropic = fake.fakeServerStarter(protocol);
 
 /** The provider-neutral view of an Anthropic request body (for custom `setDefault` functions). */
-export function anthropicConversationView(body: FakeRequestBody): ConversationView {
+export function anthropicConversationView(body: fake.FakeRequestBody): fake.ConversationView {
   return view(body);
 }

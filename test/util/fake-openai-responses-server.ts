@@ -9,51 +9,38 @@
  *   // model: { provider: "fake-responses", api: "openai-responses", baseUrl: fake.baseURL, ... }
  */
 import http from "node:http";
-import {
-  argPieces,
-  bearerKey,
-  estimateTokens,
-  fakeServerStarter,
-  outputTokens,
-  paced,
-  splitChunks,
-  sse,
-  textOf,
-  toolArgs,
-  writeOpenAIError,
-  type ConversationView,
-  type FakeProtocol,
-  type FakeRequestBody,
-  type FakeStreamWriters,
-} from "./fake-provider-common.js";
+import * as fake from "./fake-provider-common.js";
 
 type Item = Record<string, unknown>;
 
 /** One SSE event of the Responses stream (its `type` is also the SSE event name). */
 function event(res: http.ServerResponse, data: Item): void {
-  sse(res, JSON.stringify(data), String(data.type));
+  fake.sse(res, JSON.stringify(data), String(data.type));
 }
 
-function view(body: FakeRequestBody): ConversationView {
+function view(body: fake.FakeRequestBody): fake.ConversationView {
   const input = Array.isArray(body.input) ? (body.input as Item[]) : [];
   const system = [
     typeof body.instructions === "string" ? body.instructions : "",
-    ...input.filter((i) => i.role === "system" || i.role === "developer").map((i) => textOf(i.content)),
+    ...input.filter((i) => i.role === "system" || i.role === "developer").map((i) => fake.textOf(i.content)),
   ]
     .filter(Boolean)
     .join("\n");
   const last = input[input.length - 1];
   const lastUser = [...input].reverse().find((i) => i.role === "user");
   const tools = Array.isArray(body.tools) ? (body.tools as { name?: string }[]) : [];
-  let lastToolResult: ConversationView["lastToolResult"];
+  let lastToolResult: fake.ConversationView["lastToolResult"];
   if (last?.type === "function_call_output") {
     const call = input.find((i) => i.type === "function_call" && i.call_id === last.call_id);
-    lastToolResult = { toolName: typeof call?.name === "string" ? call.name : undefined, text: textOf(last.output) };
+    lastToolResult = {
+      toolName: typeof call?.name === "string" ? call.name : undefined,
+      text: fake.textOf(last.output),
+    };
   }
   return {
     system,
-    lastUserText: last?.type === "function_call_output" ? "" : textOf(lastUser?.content),
-    allText: input.map((i) => textOf(i.content ?? i.output)).join("\n"),
+    lastUserText: last?.type === "function_call_output" ? "" : fake.textOf(lastUser?.content),
+    allText: input.map((i) => fake.textOf(i.content ?? i.output)).join("\n"),
     toolNames: tools.map((t) => t.name ?? "").filter(Boolean),
     lastToolResult,
   };
@@ -75,7 +62,7 @@ async function messageItem(res: http.ServerResponse, index: number, pieces: stri
     output_index: index,
     item: { type: "message", id, role: "assistant", status: "in_progress", content: [] },
   });
-  await paced(pieces, delay, (delta) =>
+  await fake.paced(pieces, delay, (delta) =>
     event(res, { type: "response.output_text.delta", item_id: id, output_index: index, content_index: 0, delta }),
   );
   const item = {
@@ -89,7 +76,7 @@ async function messageItem(res: http.ServerResponse, index: number, pieces: stri
   return item;
 }
 
-const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, delay) => {
+const writeMessage: fake.FakeStreamWriters["message"] = async (res, reply, body, delay) => {
   const model = String(body.model);
   created(res, model);
   const output: Item[] = [];
@@ -101,7 +88,7 @@ const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, dela
       output_index: index,
       item: { type: "reasoning", id, summary: [] },
     });
-    await paced(splitChunks(reply.thinking, reply.chunks), delay, (delta) =>
+    await fake.paced(fake.splitChunks(reply.thinking, reply.chunks), delay, (delta) =>
       event(res, {
         type: "response.reasoning_summary_text.delta",
         item_id: id,
@@ -120,9 +107,9 @@ const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, dela
     output.push(item);
     index++;
   }
-  if (reply.text) output.push(await messageItem(res, index++, splitChunks(reply.text, reply.chunks), delay));
+  if (reply.text) output.push(await messageItem(res, index++, fake.splitChunks(reply.text, reply.chunks), delay));
   for (const [n, call] of (reply.toolCalls ?? []).entries()) {
-    const args = toolArgs(call);
+    const args = fake.toolArgs(call);
     const id = `fc_fake_${n}`;
     const callId = call.id ?? `call_fake_${n}`;
     event(res, {
@@ -130,7 +117,7 @@ const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, dela
       output_index: index,
       item: { type: "function_call", id, call_id: callId, name: call.name, arguments: "", status: "in_progress" },
     });
-    await paced(argPieces(call), delay, (delta) =>
+    await fake.paced(fake.argPieces(call), delay, (delta) =>
       event(res, { type: "response.function_call_arguments.delta", item_id: id, output_index: index, delta }),
     );
     event(res, { type: "response.function_call_arguments.done", item_id: id, output_index: index, arguments: args });
@@ -139,9 +126,9 @@ const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, dela
     output.push(item);
     index++;
   }
-  const input = reply.usage?.input ?? estimateTokens(JSON.stringify(body.input ?? ""));
+  const input = reply.usage?.input ?? fake.estimateTokens(JSON.stringify(body.input ?? ""));
   const cached = reply.usage?.cacheRead ?? 0;
-  const output_tokens = outputTokens(reply);
+  const output_tokens = fake.outputTokens(reply);
   const incomplete = reply.stopReason === "length";
   event(res, {
     type: incomplete ? "response.incomplete" : "response.completed",
@@ -156,18 +143,18 @@ const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, dela
         input_tokens: input + cached,
         input_tokens_details: { cached_tokens: cached },
         output_tokens,
-        output_tokens_details: { reasoning_tokens: reply.thinking ? estimateTokens(reply.thinking) : 0 },
+        output_tokens_details: { reasoning_tokens: reply.thinking ? fake.estimateTokens(reply.thinking) : 0 },
         total_tokens: input + cached + output_tokens,
       },
     },
   });
 };
 
-const protocol: FakeProtocol = {
+const protocol: fake.FakeProtocol = {
   basePath: "/v1",
   completionPath: "/v1/responses",
-  keyFromHeaders: bearerKey,
-  writeError: writeOpenAIError,
+  keyFromHeaders: fake.bearerKey,
+  writeError: fake.writeOpenAIError,
   stream: {
     message: writeMessage,
     async cut(res, sent, model, delay) {
@@ -178,7 +165,7 @@ const protocol: FakeProtocol = {
         output_index: 0,
         item: { type: "message", id, role: "assistant", status: "in_progress", content: [] },
       });
-      await paced(sent.text, delay, (delta) =>
+      await fake.paced(sent.text, delay, (delta) =>
         event(res, { type: "response.output_text.delta", item_id: id, output_index: 0, content_index: 0, delta }),
       );
       if (sent.toolCall) {
@@ -188,7 +175,7 @@ const protocol: FakeProtocol = {
           output_index: 1,
           item: { type: "function_call", id: "fc_cut", call_id: callId, name, arguments: "", status: "in_progress" },
         });
-        await paced(args, delay, (delta) =>
+        await fake.paced(args, delay, (delta) =>
           event(res, { type: "response.function_call_arguments.delta", item_id: "fc_cut", output_index: 1, delta }),
         );
       }
@@ -222,9 +209,9 @@ const protocol: FakeProtocol = {
 };
 
 /** Start a fake Responses server; `baseURL` is `http://127.0.0.1:PORT/v1`. */
-export const startFakeOpenAIResponses = fakeServerStarter(protocol);
+export const startFakeOpenAIResponses = fake.fakeServerStarter(protocol);
 
 /** The conversation of a Responses request body, as the default reply sees it. */
-export function responsesConversationView(body: FakeRequestBody): ConversationView {
+export function responsesConversationView(body: fake.FakeRequestBody): fake.ConversationView {
   return view(body);
 }

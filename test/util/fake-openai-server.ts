@@ -7,23 +7,7 @@
  *   // model: { provider: "openai", api: "openai-completions", baseUrl: fake.baseURL, ... }
  *   await fake.close();
  */
-import {
-  argPieces,
-  bearerKey,
-  estimateTokens,
-  fakeServerStarter,
-  outputTokens,
-  paced,
-  splitChunks,
-  sse,
-  textOf,
-  writeOpenAIError,
-  type ConversationView,
-  type FakeErrorReply,
-  type FakeProtocol,
-  type FakeRequestBody,
-  type FakeStreamWriters,
-} from "./fake-provider-common.js";
+import * as fake from "./fake-provider-common.js";
 
 export * from "./fake-provider-common.js";
 
@@ -37,16 +21,16 @@ function chunk(model: string, delta: Record<string, unknown>, finish: string | n
   });
 }
 
-function view(body: FakeRequestBody): ConversationView {
+function view(body: fake.FakeRequestBody): fake.ConversationView {
   const messages = Array.isArray(body.messages) ? (body.messages as Record<string, unknown>[]) : [];
   const system = messages
     .filter((m) => m.role === "system" || m.role === "developer")
-    .map((m) => textOf(m.content))
+    .map((m) => fake.textOf(m.content))
     .join("\n");
   const last = messages[messages.length - 1];
   const lastUser = [...messages].reverse().find((m) => m.role === "user");
   const tools = Array.isArray(body.tools) ? (body.tools as { function?: { name?: string } }[]) : [];
-  let lastToolResult: ConversationView["lastToolResult"];
+  let lastToolResult: fake.ConversationView["lastToolResult"];
   if (last?.role === "tool") {
     const callId = last.tool_call_id;
     const call = messages
@@ -54,44 +38,44 @@ function view(body: FakeRequestBody): ConversationView {
         Array.isArray(m.tool_calls) ? (m.tool_calls as { id?: string; function?: { name?: string } }[]) : [],
       )
       .find((c) => c.id === callId);
-    lastToolResult = { toolName: call?.function?.name, text: textOf(last.content) };
+    lastToolResult = { toolName: call?.function?.name, text: fake.textOf(last.content) };
   }
   return {
     system,
-    lastUserText: last?.role === "tool" ? "" : textOf(lastUser?.content),
-    allText: messages.map((m) => textOf(m.content)).join("\n"),
+    lastUserText: last?.role === "tool" ? "" : fake.textOf(lastUser?.content),
+    allText: messages.map((m) => fake.textOf(m.content)).join("\n"),
     toolNames: tools.map((t) => t.function?.name ?? "").filter(Boolean),
     lastToolResult,
   };
 }
 
-const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, delay) => {
+const writeMessage: fake.FakeStreamWriters["message"] = async (res, reply, body, delay) => {
   const model = String(body.model);
-  sse(res, chunk(model, { role: "assistant", content: "" }));
-  await paced(splitChunks(reply.thinking ?? "", reply.chunks), delay, (piece) =>
-    sse(res, chunk(model, { reasoning_content: piece })),
+  fake.sse(res, chunk(model, { role: "assistant", content: "" }));
+  await fake.paced(fake.splitChunks(reply.thinking ?? "", reply.chunks), delay, (piece) =>
+    fake.sse(res, chunk(model, { reasoning_content: piece })),
   );
-  await paced(splitChunks(reply.text ?? "", reply.chunks), delay, (piece) =>
-    sse(res, chunk(model, { content: piece })),
+  await fake.paced(fake.splitChunks(reply.text ?? "", reply.chunks), delay, (piece) =>
+    fake.sse(res, chunk(model, { content: piece })),
   );
   const calls = reply.toolCalls ?? [];
   for (const [index, call] of calls.entries()) {
     const id = call.id ?? `call_fake_${requestsSeen(body)}_${index}`;
-    sse(
+    fake.sse(
       res,
       chunk(model, { tool_calls: [{ index, id, type: "function", function: { name: call.name, arguments: "" } }] }),
     );
-    await paced(argPieces(call), delay, (piece) =>
-      sse(res, chunk(model, { tool_calls: [{ index, function: { arguments: piece } }] })),
+    await fake.paced(fake.argPieces(call), delay, (piece) =>
+      fake.sse(res, chunk(model, { tool_calls: [{ index, function: { arguments: piece } }] })),
     );
   }
   const finish =
     reply.stopReason === "length" ? "length" : calls.length || reply.stopReason === "toolUse" ? "tool_calls" : "stop";
-  sse(res, chunk(model, {}, finish));
-  const input = reply.usage?.input ?? estimateTokens(JSON.stringify(body.messages ?? ""));
+  fake.sse(res, chunk(model, {}, finish));
+  const input = reply.usage?.input ?? fake.estimateTokens(JSON.stringify(body.messages ?? ""));
   const cached = reply.usage?.cacheRead ?? 0;
-  const output = outputTokens(reply);
-  sse(
+  const output = fake.outputTokens(reply);
+  fake.sse(
     res,
     JSON.stringify({
       id: "chatcmpl-fake",
@@ -107,44 +91,47 @@ const writeMessage: FakeStreamWriters["message"] = async (res, reply, body, dela
       },
     }),
   );
-  sse(res, "[DONE]");
+  fake.sse(res, "[DONE]");
 };
 
 /** Deterministic ids: count of messages in the request. */
-function requestsSeen(body: FakeRequestBody): number {
+function requestsSeen(body: fake.FakeRequestBody): number {
   return Array.isArray(body.messages) ? body.messages.length : 0;
 }
 
-const protocol: FakeProtocol = {
+const protocol: fake.FakeProtocol = {
   basePath: "/v1",
   completionPath: "/v1/chat/completions",
-  keyFromHeaders: bearerKey,
-  writeError: writeOpenAIError,
+  keyFromHeaders: fake.bearerKey,
+  writeError: fake.writeOpenAIError,
   stream: {
     message: writeMessage,
     async cut(res, sent, model, delay) {
-      sse(res, chunk(model, { role: "assistant", content: "" }));
-      await paced(sent.text, delay, (piece) => sse(res, chunk(model, { content: piece })));
+      fake.sse(res, chunk(model, { role: "assistant", content: "" }));
+      await fake.paced(sent.text, delay, (piece) => fake.sse(res, chunk(model, { content: piece })));
       if (sent.toolCall) {
         const { name, id = "call_cut_0", args } = sent.toolCall;
-        sse(res, chunk(model, { tool_calls: [{ index: 0, id, type: "function", function: { name, arguments: "" } }] }));
-        await paced(args, delay, (piece) =>
-          sse(res, chunk(model, { tool_calls: [{ index: 0, function: { arguments: piece } }] })),
+        fake.sse(
+          res,
+          chunk(model, { tool_calls: [{ index: 0, id, type: "function", function: { name, arguments: "" } }] }),
+        );
+        await fake.paced(args, delay, (piece) =>
+          fake.sse(res, chunk(model, { tool_calls: [{ index: 0, function: { arguments: piece } }] })),
         );
       }
     },
     stall(res, reply, model) {
-      sse(res, chunk(model, { role: "assistant", content: reply.text ?? "Thinking about it" }));
+      fake.sse(res, chunk(model, { role: "assistant", content: reply.text ?? "Thinking about it" }));
     },
     streamError(res, reply, model) {
-      sse(res, chunk(model, { role: "assistant", content: reply.text ?? "" }));
-      sse(
+      fake.sse(res, chunk(model, { role: "assistant", content: reply.text ?? "" }));
+      fake.sse(
         res,
         JSON.stringify({ error: { message: reply.streamError, type: reply.errorType ?? "server_error", code: null } }),
       );
     },
     malformed(res, reply, model) {
-      sse(res, chunk(model, { role: "assistant", content: reply.text ?? "Partial" }));
+      fake.sse(res, chunk(model, { role: "assistant", content: reply.text ?? "Partial" }));
       res.write('data: {"id":"chatcmpl-fake","choices":[{"index":0,"delta":{"content":"x"\n\n');
     },
   },
@@ -156,7 +143,7 @@ const protocol: FakeProtocol = {
 };
 
 /** What an OpenAI server answers when the request is longer than the model's context window. */
-export const CONTEXT_OVERFLOW_REPLY: FakeErrorReply = {
+export const CONTEXT_OVERFLOW_REPLY: fake.FakeErrorReply = {
   status: 400,
   body: {
     error: {
@@ -168,9 +155,9 @@ export const CONTEXT_OVERFLOW_REPLY: FakeErrorReply = {
 };
 
 /** Start a fake OpenAI server; `baseURL` is `http://127.0.0.1:PORT/v1`. */
-export const startFakeOpenAI = fakeServerStarter(protocol);
+export const startFakeOpenAI = fake.fakeServerStarter(protocol);
 
 /** The default (echo / summary / `/tool`) reply for an OpenAI request body; handy inside custom `setDefault` functions. */
-export function openAIConversationView(body: FakeRequestBody): ConversationView {
+export function openAIConversationView(body: fake.FakeRequestBody): fake.ConversationView {
   return view(body);
 }

@@ -5,6 +5,7 @@ import { sandboxedCommandLine, type CommandSandbox } from "./sandbox.js";
 import { guarded, optInt, reqString, textResult } from "./tool-args.js";
 import { MAX_BYTES, MAX_LINES } from "./truncate.js";
 import type { AgentTool, ToolResult } from "./types.js";
+import { toolParameters } from "./tool-parameters.js";
 
 /**
  * The environment of a command: the host's without any key variable, so `env` or a prompt-injected
@@ -27,14 +28,10 @@ export function createBashTool(
   return {
     name: "bash",
     description: `Run a bash command in the workspace root. stdout and stderr are combined; only the last ${MAX_LINES} lines / ${MAX_BYTES / 1024}KB are returned. Optional timeout in seconds.`,
-    parameters: {
-      type: "object",
-      properties: {
-        command: { type: "string", description: "The command to run" },
-        timeout: { type: "number", description: "Timeout in seconds (optional)" },
-      },
-      required: ["command"],
-    },
+    parameters: toolParameters(
+      { command: ["string", "The command to run"], timeout: ["number", "Timeout in seconds (optional)"] },
+      ["command"],
+    ),
     mutates: true,
     promptSnippet: "Execute bash commands in the workspace folder",
     execute: guarded("bash", async (args, ctx): Promise<ToolResult> => {

@@ -7,6 +7,7 @@ import type { AgentTool, ToolResult } from "./types.js";
 import { applyEdit } from "./file-change.js";
 import { assertWrittenInPlace, FileChangedSinceReviewError, openAsReviewed } from "./reviewed-file.js";
 import { openInWorkspace, replaceContent } from "./workspace-open.js";
+import { FILE_PATH, toolParameters } from "./tool-parameters.js";
 
 /** A small line diff of the replaced region, for display (`-` old, `+` new, with line numbers). */
 function regionDiff(
@@ -27,15 +28,14 @@ export function createEditTool(cwd: string): AgentTool {
     name: "edit",
     description:
       "Edit a file by replacing exact text. oldText must match the file exactly (whitespace included) and occur exactly once; include surrounding lines to make it unique.",
-    parameters: {
-      type: "object",
-      properties: {
-        path: { type: "string", description: "File path, relative to the workspace root" },
-        oldText: { type: "string", description: "Exact text to find (must be unique in the file)" },
-        newText: { type: "string", description: "Replacement text" },
+    parameters: toolParameters(
+      {
+        path: FILE_PATH,
+        oldText: ["string", "Exact text to find (must be unique in the file)"],
+        newText: ["string", "Replacement text"],
       },
-      required: ["path", "oldText", "newText"],
-    },
+      ["path", "oldText", "newText"],
+    ),
     mutates: true,
     promptSnippet: "Make a precise file edit by exact text replacement",
     promptGuidelines: ["Use edit for targeted changes; its oldText must match the file exactly and only once."],

@@ -6,6 +6,7 @@ import { guarded, optInt, optString, reqString, textResult } from "./tool-args.j
 import { truncateHead } from "./truncate.js";
 import type { AgentTool } from "./types.js";
 import { walk } from "./walk.js";
+import { toolParameters } from "./tool-parameters.js";
 
 const DEFAULT_LIMIT = 1000;
 
@@ -14,15 +15,14 @@ export function createFindTool(cwd: string): AgentTool {
   return {
     name: "find",
     description: `Find files by glob pattern (e.g. "*.ts", "src/**/*.test.ts"). A pattern without "/" matches file names at any depth. Skips node_modules, .git and files ignored by .gitignore. At most ${DEFAULT_LIMIT} results by default.`,
-    parameters: {
-      type: "object",
-      properties: {
-        pattern: { type: "string", description: "Glob pattern" },
-        path: { type: "string", description: "Folder to search (default: workspace root)" },
-        limit: { type: "number", description: `Maximum results (default ${DEFAULT_LIMIT})` },
+    parameters: toolParameters(
+      {
+        pattern: ["string", "Glob pattern"],
+        path: ["string", "Folder to search (default: workspace root)"],
+        limit: ["number", `Maximum results (default ${DEFAULT_LIMIT})`],
       },
-      required: ["pattern"],
-    },
+      ["pattern"],
+    ),
     mutates: false,
     promptSnippet: "Find files by glob pattern (respects .gitignore)",
     execute: guarded("find", async (args, ctx) => {

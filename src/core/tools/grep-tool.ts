@@ -8,6 +8,7 @@ import type { AgentTool } from "./types.js";
 import { walk, type WalkEntry } from "./walk.js";
 import { openFileInside } from "./workspace-open.js";
 import { errorText } from "../error-text.js";
+import { toolParameters } from "./tool-parameters.js";
 
 /** Default maximum number of matches. */
 const DEFAULT_LIMIT = 100;
@@ -23,22 +24,18 @@ export function createGrepTool(cwd: string): AgentTool {
   return {
     name: "grep",
     description: `Search file contents with a regular expression (or literal text). Skips node_modules, .git, files ignored by .gitignore, and binary files. Output: "path:line: text" (context lines use "-"). At most ${DEFAULT_LIMIT} matches by default.`,
-    parameters: {
-      type: "object",
-      properties: {
-        pattern: {
-          type: "string",
-          description: "Regular expression (JavaScript syntax), or literal text with literal=true",
-        },
-        path: { type: "string", description: "File or folder to search (default: workspace root)" },
-        glob: { type: "string", description: "Only files matching this glob, e.g. *.ts or src/**/*.tsx" },
-        ignoreCase: { type: "boolean", description: "Case-insensitive search" },
-        literal: { type: "boolean", description: "Treat pattern as literal text" },
-        context: { type: "number", description: "Lines of context before and after each match" },
-        limit: { type: "number", description: `Maximum matches (default ${DEFAULT_LIMIT})` },
+    parameters: toolParameters(
+      {
+        pattern: ["string", "Regular expression (JavaScript syntax), or literal text with literal=true"],
+        path: ["string", "File or folder to search (default: workspace root)"],
+        glob: ["string", "Only files matching this glob, e.g. *.ts or src/**/*.tsx"],
+        ignoreCase: ["boolean", "Case-insensitive search"],
+        literal: ["boolean", "Treat pattern as literal text"],
+        context: ["number", "Lines of context before and after each match"],
+        limit: ["number", `Maximum matches (default ${DEFAULT_LIMIT})`],
       },
-      required: ["pattern"],
-    },
+      ["pattern"],
+    ),
     mutates: false,
     promptSnippet: "Search file contents for patterns (respects .gitignore)",
     execute: guarded("grep", async (args, ctx) => {

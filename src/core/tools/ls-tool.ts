@@ -5,6 +5,7 @@ import { displayPath, namedPath } from "./path-guard.js";
 import { guarded, optInt, optString, textResult } from "./tool-args.js";
 import type { AgentTool } from "./types.js";
 import { folderPath, openInWorkspace } from "./workspace-open.js";
+import { toolParameters } from "./tool-parameters.js";
 
 const DEFAULT_LIMIT = 500;
 
@@ -13,13 +14,10 @@ export function createLsTool(cwd: string): AgentTool {
   return {
     name: "ls",
     description: `List a folder (default: workspace root), sorted by name, dotfiles included; folders end with "/". At most ${DEFAULT_LIMIT} entries by default.`,
-    parameters: {
-      type: "object",
-      properties: {
-        path: { type: "string", description: "Folder to list (default: workspace root)" },
-        limit: { type: "number", description: `Maximum entries (default ${DEFAULT_LIMIT})` },
-      },
-    },
+    parameters: toolParameters({
+      path: ["string", "Folder to list (default: workspace root)"],
+      limit: ["number", `Maximum entries (default ${DEFAULT_LIMIT})`],
+    }),
     mutates: false,
     promptSnippet: "List directory contents",
     execute: guarded("ls", async (args) => {

@@ -7,6 +7,7 @@ import { openInWorkspace, type OpenedPath } from "./workspace-open.js";
 import { guarded, optInt, reqString, textResult } from "./tool-args.js";
 import { MAX_BYTES, MAX_LINES, truncateHead } from "./truncate.js";
 import type { AgentTool } from "./types.js";
+import { FILE_PATH, toolParameters } from "./tool-parameters.js";
 
 const IMAGE_TYPES: Record<string, string> = {
   ".png": "image/png",
@@ -38,15 +39,14 @@ export function createReadTool(cwd: string, extraRoots: () => readonly string[] 
   return {
     name: "read",
     description: `Read a file. Text is returned as-is; at most ${MAX_LINES} lines or ${MAX_BYTES / 1024}KB per call (use offset/limit to page; offset is a 1-based line number). Images (png, jpg, gif, webp) are returned as images.`,
-    parameters: {
-      type: "object",
-      properties: {
-        path: { type: "string", description: "File path, relative to the workspace root" },
-        offset: { type: "number", description: "Line number to start at (1-based)" },
-        limit: { type: "number", description: "Maximum number of lines to return" },
+    parameters: toolParameters(
+      {
+        path: FILE_PATH,
+        offset: ["number", "Line number to start at (1-based)"],
+        limit: ["number", "Maximum number of lines to return"],
       },
-      required: ["path"],
-    },
+      ["path"],
+    ),
     mutates: false,
     promptSnippet: "Read file contents",
     promptGuidelines: ["Use read to examine files instead of cat or sed."],

@@ -17,6 +17,7 @@ import { loadHttpFetch } from "./lazy-parts.js";
 import type { FetchLimits } from "./web/http-fetch.js";
 import { FetchUrlError, parseFetchUrl, type LookupAll } from "./web/fetch-target.js";
 import { convertHtml, HtmlConvertError } from "./web/html-convert.js";
+import { toolParameters } from "./tool-parameters.js";
 
 /** Options of `createWebFetchTool` (tests: limits, a resolver, the proxy variables). */
 export interface WebFetchToolOptions {
@@ -82,14 +83,13 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): AgentTool
   return {
     name: "web_fetch",
     description: `Fetch a web page (http or https) and return its main content as Markdown, links kept; other text (JSON, plain text) as it is. Binaries are refused. At most ${MAX_LINES} lines or ${MAX_BYTES / 1024}KB are returned. A redirect to another host is reported, not followed: fetch the new URL to follow it. Optional prompt: what you want to learn from the page (it heads the result).`,
-    parameters: {
-      type: "object",
-      properties: {
-        url: { type: "string", description: "The http or https URL to fetch" },
-        prompt: { type: "string", description: "What to look for in the page (optional)" },
+    parameters: toolParameters(
+      {
+        url: ["string", "The http or https URL to fetch"],
+        prompt: ["string", "What to look for in the page (optional)"],
       },
-      required: ["url"],
-    },
+      ["url"],
+    ),
     mutates: false,
     asks: true,
     promptSnippet: "Fetch a web page as Markdown",

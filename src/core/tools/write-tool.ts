@@ -5,20 +5,17 @@ import { assertWrittenInPlace, FileChangedSinceReviewError, openAsReviewed } fro
 import { guarded, reqString, textResult } from "./tool-args.js";
 import type { AgentTool } from "./types.js";
 import { openInWorkspace, replaceContent } from "./workspace-open.js";
+import { FILE_PATH, toolParameters } from "./tool-parameters.js";
 
 /** Create the write tool. */
 export function createWriteTool(cwd: string): AgentTool {
   return {
     name: "write",
     description: "Write a file, creating it (and its folders) or overwriting it entirely.",
-    parameters: {
-      type: "object",
-      properties: {
-        path: { type: "string", description: "File path, relative to the workspace root" },
-        content: { type: "string", description: "The complete new content" },
-      },
-      required: ["path", "content"],
-    },
+    parameters: toolParameters({ path: FILE_PATH, content: ["string", "The complete new content"] }, [
+      "path",
+      "content",
+    ]),
     mutates: true,
     promptSnippet: "Create or overwrite files",
     promptGuidelines: ["Use write only for new files or complete rewrites."],

@@ -2,28 +2,26 @@ import assert from "node:assert/strict";
 import { readFile, rm, writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
-import { emptyUsage } from "../../../src/core/messages.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { buildExportData } from "../../../src/core/export/build-export-data.js";
 import { createEntriesSource } from "../../../src/core/export/entries-source.js";
 import { exportSessionToHtml, writeSessionHtml } from "../../../src/core/export/export-session.js";
 import { embedJson, inlineScript, renderExportHtml } from "../../../src/core/export/html-template.js";
 import { shrinkEntry } from "../../../src/core/export/shrink-entry.js";
+import { assistant, user } from "../../util/session-builder.js";
 import { tempDir } from "../../util/temp-dir.js";
 
 function tinySession(): { sm: SessionManager; ids: Record<string, string> } {
   const sm = SessionManager.inMemory("/ws");
   const ts = Date.now();
-  const u1 = sm.appendMessage({ role: "user", content: "first question", timestamp: ts });
-  const a1 = sm.appendMessage({
-    role: "assistant",
-    content: [{ type: "toolCall", id: "c1", name: "read", arguments: { path: "a.ts" } }],
-    provider: "openai",
-    model: "gpt",
-    usage: emptyUsage(),
-    stopReason: "toolUse",
-    timestamp: ts,
-  });
+  const u1 = sm.appendMessage(user("first question", ts));
+  const a1 = sm.appendMessage(
+    assistant("", [{ id: "c1", name: "read", args: { path: "a.ts" } }], {
+      provider: "openai",
+      model: "gpt",
+      timestamp: ts,
+    }),
+  );
   const r1 = sm.appendMessage({
     role: "toolResult",
     toolCallId: "c1",
@@ -33,15 +31,7 @@ function tinySession(): { sm: SessionManager; ids: Record<string, string> } {
     timestamp: ts,
   });
   sm.branch(u1);
-  const a2 = sm.appendMessage({
-    role: "assistant",
-    content: [{ type: "text", text: "other branch" }],
-    provider: "openai",
-    model: "gpt",
-    usage: emptyUsage(),
-    stopReason: "stop",
-    timestamp: ts,
-  });
+  const a2 = sm.appendMessage(assistant("other branch", [], { provider: "openai", model: "gpt", timestamp: ts }));
   sm.appendLabelChange(a2, "keep");
   return { sm, ids: { u1, a1, r1, a2 } };
 }

@@ -8,13 +8,13 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { WorkspaceCheckpoints, findCheckpointForEntry } from "../../../src/core/checkpoints/index.js";
-import { emptyUsage } from "../../../src/core/messages.js";
 import { readBranchRuns } from "../../../src/core/parallel/branch-run-lines.js";
 import type { ExploreIsolation } from "../../../src/core/parallel/explore.js";
 import { replayPlan, replayWithModels, ReplayPlanError } from "../../../src/core/parallel/replay.js";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import type { FakeReply, FakeRequestBody } from "../../util/fake-provider-common.js";
 import { fakeServerForSuite } from "../../util/fake-server-suite.js";
+import { assistant } from "../../util/session-builder.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
 import { newAgent, openAIModel } from "../agent/helpers.js";
 import { checkpointedAgent, read, tempWorkspacePerTest, writeFiles } from "../checkpoints/helpers.js";
@@ -246,15 +246,9 @@ describe("replay with model (core)", { timeout: 120_000 }, () => {
 
   it("refuses a row off the path, a path without user messages, and no models", async () => {
     const sm = SessionManager.inMemory(t.ws);
-    const reply = sm.appendMessage({
-      role: "assistant",
-      content: [{ type: "text", text: "a greeting nobody asked for" }],
-      provider: "fake-openai",
-      model: "fake-model",
-      usage: emptyUsage(),
-      stopReason: "stop",
-      timestamp: 1,
-    });
+    const reply = sm.appendMessage(
+      assistant("a greeting nobody asked for", [], { provider: "fake-openai", model: "fake-model", timestamp: 1 }),
+    );
     assert.throws(
       () => replayPlan(sm, reply),
       (e: unknown) => e instanceof ReplayPlanError && /no user message/.test(e.message),

@@ -1,6 +1,7 @@
 /** Shared helpers for the session store tests: pi fixtures and pi's resume rule (sessions are built with test/util/session-builder.ts). */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import type { AgentMessage } from "../../../src/core/index.js";
 import { readJsonl } from "../../util/session-builder.js";
 
 /** Copy a pi fixture into `dir`; returns the copy's path (fixtures are read-only and shared). */
@@ -25,4 +26,14 @@ export function piLeafPath(file: string): Record<string, unknown>[] {
     cur = cur.parentId === null ? undefined : byId.get(cur.parentId as string);
   }
   return out.reverse();
+}
+
+/** The message a `compaction` line puts first in pi's context (the reference readers of these tests build it so). */
+export function compactionSummaryOf(line: Record<string, unknown>): AgentMessage {
+  return {
+    role: "compactionSummary",
+    summary: line.summary as string,
+    tokensBefore: line.tokensBefore as number,
+    timestamp: Date.parse(line.timestamp as string),
+  };
 }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { describe, test } from "node:test";
 import { SessionManager, type AgentMessage } from "../../../src/core/index.js";
-import { copyFixture, piLeafPath } from "./helpers.js";
+import { compactionSummaryOf, copyFixture, piLeafPath } from "./helpers.js";
 import { readJsonl } from "../../util/session-builder.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
 
@@ -34,12 +34,7 @@ function v1Context(lines: Record<string, unknown>[]): {
   if (last < 0) lines.slice(1).forEach(push);
   else {
     const c = lines[last];
-    messages.push({
-      role: "compactionSummary",
-      summary: c.summary as string,
-      tokensBefore: c.tokensBefore as number,
-      timestamp: Date.parse(c.timestamp as string),
-    });
+    messages.push(compactionSummaryOf(c));
     for (let i = c.firstKeptEntryIndex as number; i < last; i++) push(lines[i]);
     lines.slice(last + 1).forEach(push);
   }

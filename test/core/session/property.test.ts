@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
 import { envelopeOf, SessionManager, type AgentMessage } from "../../../src/core/index.js";
-import { piLeafPath } from "./helpers.js";
+import { compactionSummaryOf, piLeafPath } from "./helpers.js";
 import { assistant, readJsonl, toolResult, user } from "../../util/session-builder.js";
 import { tempDir } from "../../util/temp-dir.js";
 
@@ -71,12 +71,7 @@ function referenceContext(pathEntries: Obj[]): AgentMessage[] {
   if (ci < 0) pathEntries.forEach(push);
   else {
     const c = pathEntries[ci];
-    out.push({
-      role: "compactionSummary",
-      summary: c.summary as string,
-      tokensBefore: c.tokensBefore as number,
-      timestamp: ms(c.timestamp),
-    });
+    out.push(compactionSummaryOf(c));
     const start = pathEntries.findIndex((e) => e.id === c.firstKeptEntryId);
     if (start >= 0 && start < ci) pathEntries.slice(start, ci).forEach(push);
     pathEntries.slice(ci + 1).forEach(push);
