@@ -1,7 +1,8 @@
 /**
- * The event-loop delay of the real extension host, without touching the extension: code-server is started with
- * `NODE_OPTIONS=--require <this preload>` (the server passes its environment on to the extension hosts it forks),
- * and the preload does something only in a process whose command line says `--type=extensionHost` and only when
+ * The event-loop delay of the real extension host, without touching the extension: code-server's Node is started
+ * with `--require <this preload>` (code-server forks its server with its own `execArgv`, and the server starts each
+ * extension host with its `execArgv`; NODE_OPTIONS would not do: VS Code's server deletes it from an extension
+ * host's environment, as code-server 4.139 does), and the preload does something only in a process whose command line says `--type=extensionHost` and only when
  * AGENT_TREE_BENCH_LOOP_DIR is set. There it notes that it loaded (`loop-<pid>.ready`), and on SIGUSR2 starts a
  * `monitorEventLoopDelay` histogram (5 ms resolution, as bench/parallel uses); on the next SIGUSR2 it writes the
  * histogram to `loop-<pid>.json`. The bench signals a process only when its `.ready` file exists: SIGUSR2 would
@@ -51,12 +52,19 @@ export interface LoopDelay {
   count: number;
 }
 
-/** Writes the preload into `dir` and returns the environment for code-server that loads it. */
-export function loopProbeEnv(dir: string): Record<string, string> {
+/** How code-server is started so that its extension host loads the probe. */
+export interface LoopProbeStart {
+  /** The guard's folder, passed on to the extension host (VS Code keeps variables it does not know of). */
+  env: Record<string, string>;
+  /** `--require <preload>` for code-server's Node. */
+  nodeArgs: string[];
+}
+
+/** Writes the preload into `dir` and returns how to start code-server so that its extension host loads it. */
+export function loopProbeStart(dir: string): LoopProbeStart {
   const file = join(dir, "loop-probe.cjs");
   writeFileSync(file, PRELOAD);
-  const inherited = process.env.NODE_OPTIONS ? `${process.env.NODE_OPTIONS} ` : "";
-  return { NODE_OPTIONS: `${inherited}--require ${JSON.stringify(file)}`, [LOOP_DIR_ENV]: dir };
+  return { env: { [LOOP_DIR_ENV]: dir }, nodeArgs: ["--require", file] };
 }
 
 /** True when the preload runs in extension host `pid` (so it may be signalled). */

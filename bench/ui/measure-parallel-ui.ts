@@ -29,7 +29,7 @@ import { answerExploreQuestions } from "../../test/util/explore-ui.js";
 import { openViewContainer, runCommand } from "../../test/util/workbench.js";
 import { median, medianOf, percentile } from "../stats.js";
 import { extensionHostPids } from "./ext-host.js";
-import { loopProbeEnv, startLoopProbe, stopLoopProbe, type LoopDelay } from "./host-loop-probe.js";
+import { loopProbeStart, startLoopProbe, stopLoopProbe, type LoopDelay } from "./host-loop-probe.js";
 import { moveTargets } from "./measure-ui.js";
 import {
   armInput,
@@ -207,7 +207,7 @@ export async function measureParallelUiRun(load: number): Promise<ParallelUiRun>
     wb = await startAgentWorkbench({
       workspace: demo.workspace,
       profileDir: join(tmp, "profile"),
-      env: loopProbeEnv(loopDir),
+      ...loopProbeStart(loopDir),
     });
     const { page } = wb;
     await openViewContainer(page, "Agent");

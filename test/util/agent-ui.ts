@@ -239,6 +239,8 @@ export interface AgentWorkbenchOptions {
   profileDir: string;
   /** Extra environment of the server and its extension host (e.g. PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR). */
   env?: Record<string, string>;
+  /** Options for the server's Node, passed on to its extension host (see CodeServerOptions.nodeArgs). */
+  nodeArgs?: string[];
   /** More extensions to install beside this one, each from its folder (e.g. a test extension: test/fixtures/). */
   installExtensions?: { folder: string }[];
 }
@@ -251,6 +253,7 @@ export async function startAgentWorkbench(options: AgentWorkbenchOptions): Promi
   const server = await startCodeServer({
     workspace: options.workspace,
     env: options.env,
+    nodeArgs: options.nodeArgs,
     installExtensions: options.installExtensions,
   });
   let context: BrowserContext | undefined;

@@ -61,6 +61,12 @@ export interface CodeServerOptions {
   port?: number;
   /** Extra environment for the server and its extension host (e.g. PI_CODING_AGENT_DIR). */
   env?: Record<string, string>;
+  /**
+   * Options for the server's Node (before its entry script). code-server forks its server with them, and the
+   * server starts each extension host with its own `execArgv`, so they reach the extension host too — unlike
+   * NODE_OPTIONS, which VS Code 1.10x+ servers delete from an extension host's environment.
+   */
+  nodeArgs?: string[];
   /** Where the isolated config/user data live; default: a new temp folder removed by `stop()`. */
   runDir?: string;
   /**
@@ -183,6 +189,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const env = isolatedEnv(runDir, options.env);
 
   const args = [
+    ...(options.nodeArgs ?? []),
     CODE_SERVER_ENTRY,
     "--config",
     configFile,
