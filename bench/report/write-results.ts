@@ -168,7 +168,7 @@ of 16.7 ms: a frame over 32 ms is one that skipped at least one refresh. Both we
 workbench page and are drawn in the same animation frames, so their figures come out alike; both are shown. Meanwhile two tree rows are clicked
 alternately, 300 ms apart: **click → selection** is the click event until the frame that shows the row selected.
 The **extension host's event-loop delay** (\`monitorEventLoopDelay\`, 5 ms resolution) is measured in the real
-extension host by a bench-only preload (\`bench/ui/host-loop-probe.ts\`, loaded through \`NODE_OPTIONS\`, active only
+extension host by a bench-only preload (\`bench/ui/host-loop-probe.ts\`, loaded with \`--require\` by code-server's Node, active only
 in the extension host and only with \`AGENT_TREE_BENCH_LOOP_DIR\` set); the extension itself is unchanged. The same
 frames and loop over 3 s idle before the run show what the shared machine's load alone costs; the load average of
 each run's start is given with the figures. Per run the bench also prints where the long animation frames
