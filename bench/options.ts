@@ -36,7 +36,10 @@ export interface BenchOptions {
   searchOnly: boolean;
   /** Only the start of a `bash` tool call against a plain spawn: printed, nothing written. */
   bashOnly: boolean;
-  /** Only the session stores (open → tree → context against pi and the floor): printed with their targets, nothing written. */
+  /**
+   * Only the session stores (open → tree → context against pi and the floor): printed with their targets; with
+   * `--write`, they replace the stores' figures of the last written run.
+   */
   storesOnly: boolean;
   /** Measure only the headless tree webview on the selected sessions (printed, never written). */
   webviewOnly: boolean;
@@ -167,7 +170,7 @@ export function parseOptions(argv: string[]): BenchOptions {
   if (options.activationOnly) options.write = false;
   // A search-only run rewrites its own section only, and only when asked to.
   if (options.searchOnly && !writeGiven) options.write = false;
-  // A stores-only run is printed, never written over the full run's results.
-  if (options.storesOnly) options.write = false;
+  // A stores-only run replaces the stores' figures of the last written run, and only when asked to.
+  if (options.storesOnly && !writeGiven) options.write = false;
   return options;
 }

@@ -200,7 +200,11 @@ async function main(): Promise<void> {
         .join(", ")}`,
     );
   }
-  if (options.storesOnly) return printStores(results, options, pi as PiReleases, loadAtStart, startedAt, started);
+  if (options.storesOnly) {
+    printStores(results, options, pi as PiReleases, loadAtStart, startedAt, started);
+    if (options.write) await writeStoresApart(results, `${startedAt}, ${machineLine(loadAtStart)}`);
+    return;
+  }
   // Activation and the bundles (and the model library's first use): printed, not part of the result tables.
   await printed(
     "activation",
@@ -302,6 +306,34 @@ function printStores(
   console.log(`${storeTable(report)}\n`);
   for (const c of checkTargets(report).filter((t) => t.status !== "n/a"))
     console.log(`${c.status.padEnd(4)}  ${c.target} — ${c.measured} (${c.on})`);
+}
+
+/**
+ * `--stores-only --write`: the stores just measured replace those of the last written run (sessions matched by name;
+ * their webview figures and every other part of that run are kept), and the result files are written again.
+ */
+async function writeStoresApart(results: DatasetResult[], measuredApart: string): Promise<void> {
+  if (!existsSync(LAST_REPORT))
+    throw new Error(`--stores-only --write: no earlier written run (${LAST_REPORT} is missing)`);
+  const last = JSON.parse(readFileSync(LAST_REPORT, "utf8")) as { report: BenchReport };
+  const fresh = new Map(results.map((r) => [r.dataset.name, r.stores]));
+  const missing = last.report.results.filter((r) => !fresh.has(r.dataset.name)).map((r) => r.dataset.name);
+  if (missing.length > 0)
+    throw new Error(`--stores-only --write measures every session of the written run; missing: ${missing.join(", ")}`);
+  const report: BenchReport = {
+    ...last.report,
+    results: last.report.results.map((r) => ({ ...r, stores: fresh.get(r.dataset.name) ?? r.stores })),
+    storesMeasuredApart: measuredApart,
+  };
+  const checks = checkTargets(report, {
+    ui: report.ui,
+    parallelUi: report.parallelUi,
+    checkpoints: report.checkpoints,
+    search: report.search,
+  });
+  await writeResults(report, checks);
+  writeFileSync(LAST_REPORT, JSON.stringify({ report, checks }, null, 2));
+  log("wrote the session stores' figures into bench/results.md, docs/bench.md and the README's benchmark section");
 }
 
 /** A report of the stores' results: how the run went (its options, pi's releases, when, how long, on what). */

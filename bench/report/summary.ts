@@ -69,6 +69,11 @@ export interface BenchReport {
   durationS: number;
   machine: string;
   results: DatasetResult[];
+  /**
+   * Set when the session stores were measured in a run of their own (`--stores-only --write`) after the rest: when
+   * and on what (the rest of the report keeps the run line of its own run).
+   */
+  storesMeasuredApart?: string;
   /** The real UI (code-server + Chromium): the demo session against the big one; absent when skipped. */
   ui?: UiReport;
   /** Explore in Parallel in the real UI: frames, click → selection, the host's event loop; absent when skipped. */

@@ -259,6 +259,9 @@ export function resultsMarkdown(report: BenchReport, checks: TargetCheck[]): str
     "",
     "### Session store",
     "",
+    ...(report.storesMeasuredApart
+      ? [`Measured in a run of their own (\`--stores-only --write\`): ${report.storesMeasuredApart}.`, ""]
+      : []),
     storeTable(report),
     "",
     "### Tree webview (component figures: the webview alone in headless Chromium, 400×800 viewport)",

@@ -200,7 +200,8 @@ the start of a \`bash\` tool call (\`true\` and \`echo hello\` through the tool 
 the start of an MCP stdio server (the fixture server to its tools listed, through the pool — on Linux started away
 from the extension host — and through the SDK's own \`StdioClientTransport\` with the same environment,
 interleaved; printed, never written; target: within 150 ms), \`--stores-only\` to measure only the session stores
-(with \`--only a,b\` and \`--runs N\`; the table and its targets are printed, nothing is written),
+(with \`--only a,b\` and \`--runs N\`; the table and its targets are printed; \`--stores-only --write\` measures every
+session and puts the stores' figures into the last written run's results, saying when they were measured),
 \`--webview-only\` or \`--ui-only\` to measure only the tree webview or the real UI of the sessions chosen with
 \`--only\` (printed with the UI's targets; \`--ui-only --write\` measures the real UI and Explore in Parallel's real UI
 and puts them into the last written run's results), \`--help\` for the rest.
