@@ -118,7 +118,7 @@ export function readEntryText(text: string, keep?: (entry: SessionEntry) => void
   // What entryShapeError and factsOfEntry check and read, each field read once: this runs for every line of a
   // small session while it opens, mostly unoptimised, where every property read of a fresh parsed object costs
   // (the entry types give the objects many shapes). The shape error itself comes from entryShapeError.
-  if (!isRecord(v)) return { kind: "shape", reason: "not a JSON object", text };
+  if (!isRecord(v)) return { kind: "shape", reason: entryShapeError(v) as string, text };
   const type = v.type;
   const id = v.id;
   const parentId = v.parentId;
