@@ -6,7 +6,7 @@
  */
 import { assistantMessageMeta, metaOf, NO_META } from "./entry-meta.js";
 import { scanEntry, type EntryFacts } from "./entry-scanner.js";
-import { envelopeOf } from "./preview.js";
+import { envelopeOf, messageEnvelope } from "./preview.js";
 import type { SessionEntry } from "./types.js";
 import { errorText } from "../error-text.js";
 
@@ -57,9 +57,14 @@ export function activityOf(entry: Record<string, unknown>): number | undefined {
 
 /** activityOf for a `message` entry whose message `m` is an object. */
 function messageActivity(entry: Record<string, unknown>, m: Record<string, unknown>): number | undefined {
-  if ((m.role !== "user" && m.role !== "assistant") || !("content" in m)) return undefined;
+  return roleActivity(m.role, m, entry.timestamp);
+}
+
+/** messageActivity for a message of role `role` in an entry of timestamp `timestamp`. */
+function roleActivity(role: unknown, m: Record<string, unknown>, timestamp: unknown): number | undefined {
+  if ((role !== "user" && role !== "assistant") || !("content" in m)) return undefined;
   if (typeof m.timestamp === "number") return m.timestamp;
-  const t = typeof entry.timestamp === "string" ? Date.parse(entry.timestamp) : NaN;
+  const t = typeof timestamp === "string" ? Date.parse(timestamp) : NaN;
   return Number.isNaN(t) ? undefined : t;
 }
 
@@ -110,10 +115,32 @@ export function readEntryText(text: string, keep?: (entry: SessionEntry) => void
   } catch (e) {
     return { kind: "json", reason: errorText(e), text };
   }
-  const shape = entryShapeError(v);
-  if (shape) return { kind: "shape", reason: shape, text };
-  keep?.(v as SessionEntry);
-  return factsOfEntry(v as SessionEntry);
+  // What entryShapeError and factsOfEntry check and read, each field read once: this runs for every line of a
+  // small session while it opens, mostly unoptimised, where every property read of a fresh parsed object costs
+  // (the entry types give the objects many shapes). The shape error itself comes from entryShapeError.
+  if (!isRecord(v)) return { kind: "shape", reason: entryShapeError(v) as string, text };
+  const type = v.type;
+  const id = v.id;
+  const parentId = v.parentId;
+  const timestamp = v.timestamp;
+  if (
+    typeof type !== "string" ||
+    type === "session" ||
+    typeof id !== "string" ||
+    id === "" ||
+    (parentId !== null && typeof parentId !== "string") ||
+    typeof timestamp !== "string"
+  )
+    return { kind: "shape", reason: entryShapeError(v) as string, text };
+  keep?.(v as unknown as SessionEntry);
+  const m = type === "message" ? v.message : undefined;
+  if (!isRecord(m))
+    return { env: envelopeOf(v as unknown as SessionEntry), meta: metaOf(v as unknown as SessionEntry) };
+  const role = m.role;
+  const env = messageEnvelope(id, parentId, timestamp, m);
+  const meta = role === "assistant" ? assistantMessageMeta(m) : NO_META;
+  const activity = roleActivity(role, m, timestamp);
+  return activity === undefined ? { env, meta } : { env, meta, activity };
 }
 
 /** True when readEntryLine found no entry. */

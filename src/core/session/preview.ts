@@ -32,8 +32,12 @@ export function isSpace(c: number): boolean {
  * alone instead of being copied over by the same space, a third of the time the previews took).
  */
 const WHITESPACE_RUNS = /\s\s+|[^\S ]/g;
-/** What collapsing changes inside a text: whitespace other than a space, or two spaces in a row. */
-const UNEVEN_SPACE = /[^\S ]| {2}/;
+/**
+ * What collapsing changes inside a text: whitespace other than a space, or two spaces in a row. (The class lists
+ * what `\s` matches besides the space: one class and one alternative is about a quarter faster than `[^\S ]| {2}`,
+ * whose negated class is tried at every character, measured on the previews of a 10k-entry session.)
+ */
+const UNEVEN_SPACE = /[\t-\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}/;
 
 /**
  * The first `limit` characters of `text` with whitespace runs collapsed to one space and leading/trailing
@@ -46,15 +50,20 @@ export function collapseWhitespace(text: string, limit: number): string {
   // Whitespace runs are short in most texts, so a prefix a little longer than `limit` nearly always is (the
   // regular expressions then read a fraction of a 1 KB tool output); a text of long runs tries longer ones.
   let cut = limit + 32;
-  const head = text.length > cut ? text.slice(0, cut) : text;
+  if (text.length <= cut)
+    return (UNEVEN_SPACE.test(text) ? text.replace(WHITESPACE_RUNS, " ") : text).trim().slice(0, limit);
+  const head = text.slice(0, cut);
   // Often there is nothing to collapse: testing for it allocates nothing, replacing builds a copy.
   if (!UNEVEN_SPACE.test(head)) {
-    if (head === text) return text.trim().slice(0, limit);
     // `head` is a part of the longer text: the preview is made a string of its own (see detached()).
     const kept = head.trimStart();
     if (kept.length > limit) return detached(kept.slice(0, limit));
+  } else {
+    // The head collapsed is a string of its own already, short enough to keep a part of.
+    const collapsed = head.replace(WHITESPACE_RUNS, " ").trimStart();
+    if (collapsed.length > limit) return collapsed.slice(0, limit);
   }
-  for (; cut < text.length; cut *= 4) {
+  for (cut *= 4; cut < text.length; cut *= 4) {
     const collapsed = text.slice(0, cut).replace(WHITESPACE_RUNS, " ").trimStart();
     if (collapsed.length > limit)
       return collapsed.length > 2 * limit ? detached(collapsed.slice(0, limit)) : collapsed.slice(0, limit);
@@ -224,12 +233,12 @@ export function envelopeOf(entry: SessionEntry | UnknownEntry): EntryEnvelope {
 }
 
 /**
- * The envelope of a message. The three roles nearly every line has (user, assistant, tool result) are read here
- * in one function with one walk over the content (see the note above textOfContent); the preview of an
- * assistant message is its text, else its tool names, else its error. Other roles take their text from
- * messageText.
+ * The envelope of a message entry whose envelope fields were read already (`m`: its message object). The three
+ * roles nearly every line has (user, assistant, tool result) are read here in one function with one walk over the
+ * content (see the note above textOfContent); the preview of an assistant message is its text, else its tool
+ * names, else its error. Other roles take their text from messageText.
  */
-function messageEnvelope(
+export function messageEnvelope(
   id: string,
   parentId: string | null,
   timestamp: string,

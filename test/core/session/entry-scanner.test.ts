@@ -11,7 +11,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, test } from "node:test";
 import fc from "fast-check";
-import { entryShapeError, factsOfEntry, isLineFailure, readEntryLine } from "../../../src/core/session/entry-line.js";
+import {
+  entryShapeError,
+  factsOfEntry,
+  isLineFailure,
+  readEntryLine,
+  readEntryText,
+} from "../../../src/core/session/entry-line.js";
 import { metaOf } from "../../../src/core/session/entry-meta.js";
 import { scanEntry, type EntryFacts } from "../../../src/core/session/entry-scanner.js";
 import { PreviewBuilder } from "../../../src/core/session/preview-bytes.js";
@@ -329,6 +335,39 @@ describe("entry scanner", () => {
     assert.ok(answered > runs / 4, `the scanner should read many lines itself (read ${answered} of ${runs})`);
   });
 
+  test("the short-line reader (readEntryText) gives what entryShapeError and factsOfEntry give the parsed line", () => {
+    // A small file's short lines go to readEntryText alone (session-scan.ts), which reads each field once itself.
+    const shapes = fc.oneof(
+      entryArb,
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.record({
+        type: fc.oneof(fc.constantFrom("message", "session", "label"), fc.integer(), fc.constant(null)),
+        id: opt(fc.oneof(id, fc.constant(""), fc.integer(), fc.constant(null))),
+        parentId: opt(fc.oneof(fc.constant(null), id, fc.integer(), fc.constant(false))),
+        timestamp: opt(fc.oneof(text, fc.integer())),
+        message: opt(message),
+      }),
+    );
+    fc.assert(
+      fc.property(shapes, (value) => {
+        const line = JSON.stringify(value);
+        const kept: unknown[] = [];
+        const got = readEntryText(line, (e) => kept.push(e));
+        const parsed = JSON.parse(line) as unknown;
+        const shape = entryShapeError(parsed);
+        if (shape) {
+          assert.deepEqual(got, { kind: "shape", reason: shape, text: line });
+          assert.equal(kept.length, 0, "a line that is no entry is not kept");
+        } else {
+          assert.deepEqual(got, factsOfEntry(parsed as SessionEntry));
+          assert.deepEqual(kept, [parsed]);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    assert.equal((readEntryText('{"type":"message"') as { kind?: string }).kind, "json", "a torn line is no JSON");
+  });
+
   test("reads pi's own lines itself: user, assistant (thinking, text, tool calls), tool results, commands", () => {
     const base = { type: "message", id: "0123abcd", parentId: "89abcdef", timestamp: "2026-01-05T09:00:04.000Z" };
     const thinking = {
@@ -500,6 +539,19 @@ describe("previews from bytes", () => {
       ),
       { numRuns: 2000 },
     );
+  });
+
+  test("collapseWhitespace treats every UTF-16 code unit as \\s does", () => {
+    // Its test for text that needs collapsing lists \s's characters itself: none may be missing or extra.
+    const filler = "x".repeat(250);
+    for (let c = 0; c <= 0xffff; c++) {
+      const ch = String.fromCharCode(c);
+      for (const t of [`a${ch}b`, `a${ch}${ch}b`, `${filler.slice(0, 100)}${ch}${filler}`, `${ch} ${filler}`]) {
+        const want = t.replace(/\s+/g, " ").trim();
+        if (collapseWhitespace(t, 200) !== want.slice(0, 200)) assert.fail(`U+${c.toString(16)} in ${t.length} chars`);
+        if (collapseWhitespace(t, 5) !== want.slice(0, 5)) assert.fail(`U+${c.toString(16)}, limit 5`);
+      }
+    }
   });
 
   test("collapseWhitespace equals replace(/\\s+/g, ' ').trim().slice(0, n)", () => {
