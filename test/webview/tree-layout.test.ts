@@ -259,7 +259,7 @@ test("column search finds exactly what per-node search text finds", () => {
     seed = (seed * 1103515245 + 12345) % 2147483648;
     return seed % k;
   };
-  const words = ["alpha", "Beta", "gamma", "TOOL", "read", "bash", "ünï", "x"];
+  const words = ["alpha", "Beta", "gamma", "TOOL", "read", "bash", "ünï", "x", "🌲", "<b>&amp;"];
   const kinds: TreeRow["kind"][] = ["user", "assistant", "toolResult", "branch_summary", "model_change"];
   const nodes: TreeRow[] = [];
   for (let i = 0; i < 300; i++) {
@@ -286,6 +286,8 @@ test("column search finds exactly what per-node search text finds", () => {
     "model",
     "special",
     "ünï x",
+    "🌲 gamma",
+    "<b>",
     "gamma late",
     "zz",
   ];

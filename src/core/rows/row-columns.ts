@@ -1,9 +1,17 @@
 /**
  * How tree rows travel from the host to the webview: as columns, for a snapshot (every row) and for an append (a
  * few rows) alike. A snapshot of 100k rows as 100k objects cost most of the webview's first paint in the
- * structured clone alone; as a handful of big strings and number arrays it clones in a few copies, and the
- * webview decodes a row only when it draws it. Everything stays JSON-safe (VS Code's postMessage and the test
- * harness both serialise through JSON).
+ * structured clone alone; as a handful of columns it clones in a few copies, and the webview decodes a row only
+ * when it draws it.
+ *
+ * The big columns are binary: numbers in typed arrays, strings as UTF-8 bytes with their byte ends. VS Code's
+ * webview `postMessage` lifts typed arrays out of the message's JSON and sends their buffers as binary (for
+ * extensions whose engines.vscode is ≥ 1.57; ours is ^1.100.0), and revives them as typed arrays in the webview.
+ * A 300 MB session's snapshot was 6.25 M characters of JSON (a two-byte string when a preview holds one
+ * character outside Latin-1); as binary the JSON is a few hundred bytes and the rest is copied, never parsed.
+ * Each typed array owns its buffer, exactly its size: VS Code sends a view's whole `.buffer`. Sparse columns
+ * (few rows) stay plain arrays. Strings are UTF-8 (TextEncoder's rules: a lone surrogate, which is not valid
+ * UTF-16, arrives as U+FFFD).
  */
 import { ENTRY_KINDS, kindOf, type EntryKind } from "../session/entry-kinds.js";
 import { breakCycles, siblingOrder } from "../session/tree-shape.js";
@@ -24,10 +32,11 @@ export function kindCode(kind: EntryKind): number {
   return KIND_CODES.get(kind) ?? UNKNOWN_CODE;
 }
 
-/** Many strings as one: string `i` is `text.slice(ends[i - 1] ?? 0, ends[i])`. */
+/** Many strings as one: the UTF-8 bytes of string `i` are `bytes.subarray(ends[i - 1] ?? 0, ends[i])`. */
 export interface StringColumn {
-  text: string;
-  ends: number[];
+  bytes: Uint8Array;
+  /** Byte offset where each string ends. */
+  ends: Int32Array;
 }
 
 /** A field most rows lack: `values[k]` belongs to row `at[k]`. */
@@ -44,13 +53,13 @@ export interface RowColumns {
   count: number;
   ids: StringColumn;
   /** Parent index in this batch, or -1: a root, or a parent outside the batch (then in `parentIds`). */
-  parents: number[];
+  parents: Int32Array;
   /** Parent ids that are not in this batch: an appended row's earlier parent, an orphan's missing one. */
   parentIds: SparseColumn<string>;
   /** Codes into ENTRY_KINDS. */
-  kinds: number[];
+  kinds: Uint8Array;
   /** FLAG_* bits. */
-  flags: number[];
+  flags: Uint8Array;
   /** ISO timestamps. */
   timestamps: StringColumn;
   /** Single-line previews (≤ 200 characters each). */
@@ -71,7 +80,7 @@ export interface RowColumns {
    * every parent, and the roots, their children in pi's order. Absent when index order is that order (nearly
    * always), so the receiver links in index order and sorts nothing.
    */
-  order?: number[];
+  order?: Int32Array;
 }
 
 /** The fields a row has before its kind, label and badge are known: a TreeRow's, and a store envelope's alike. */
@@ -100,25 +109,114 @@ export function rowFlags(r: RowFields): number {
   );
 }
 
-/** String `i` of a column. */
-export function columnString(col: StringColumn, i: number): string {
-  return col.text.slice(i === 0 ? 0 : col.ends[i - 1], col.ends[i]);
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A StringColumn decoded whole: string `i` is `text.slice(ends[i - 1] ?? 0, ends[i])` (UTF-16 offsets). */
+export interface DecodedColumn {
+  text: string;
+  ends: Int32Array;
 }
 
-/** Builds a StringColumn by appending strings in order. */
-class StringColumnBuilder {
-  private readonly parts: string[] = [];
-  private readonly ends: number[] = [];
-  private length = 0;
+/** Columns decoded whole so far (search, the id lookup); their strings are then slices of one string. */
+const decodedColumns = new WeakMap<StringColumn, DecodedColumn>();
 
-  push(s: string): void {
-    if (s !== "") this.parts.push(s);
-    this.length += s.length;
-    this.ends.push(this.length);
+/**
+ * A column as one string, decoded once (by one TextDecoder call) and kept: for scanning every string (search, an
+ * id lookup). When every byte is ASCII, its ends are the byte ends.
+ */
+export function columnText(col: StringColumn): DecodedColumn {
+  let d = decodedColumns.get(col);
+  if (d === undefined) {
+    const text = decoder.decode(col.bytes);
+    d = { text, ends: text.length === col.bytes.length ? col.ends : utf16Ends(col) };
+    decodedColumns.set(col, d);
+  }
+  return d;
+}
+
+/** The UTF-16 end of each string: every byte but a continuation byte starts a character, a 4-byte one two units. */
+function utf16Ends(col: StringColumn): Int32Array {
+  const { bytes, ends } = col;
+  const out = new Int32Array(ends.length);
+  let units = 0;
+  let b = 0;
+  for (let i = 0; i < ends.length; i++) {
+    for (const end = ends[i]; b < end; b++) {
+      const x = bytes[b];
+      if ((x & 0xc0) !== 0x80) units += x >= 0xf0 ? 2 : 1;
+    }
+    out[i] = units;
+  }
+  return out;
+}
+
+/** String `i` of a column: a slice of the whole decoded column once there is one, else its own bytes decoded. */
+export function columnString(col: StringColumn, i: number): string {
+  const d = decodedColumns.get(col);
+  if (d !== undefined) return d.text.slice(i === 0 ? 0 : d.ends[i - 1], d.ends[i]);
+  return decodeBytes(col.bytes, i === 0 ? 0 : col.ends[i - 1], col.ends[i]);
+}
+
+/** Strings up to this long (ids, timestamps, tool names) are encoded and decoded in JS when they are ASCII. */
+const SHORT_BYTES = 32;
+
+function decodeBytes(bytes: Uint8Array, start: number, end: number): string {
+  if (end - start <= SHORT_BYTES) {
+    let s = "";
+    for (let k = start; k < end; k++) {
+      const c = bytes[k];
+      if (c >= 0x80) return decoder.decode(bytes.subarray(start, end));
+      s += String.fromCharCode(c);
+    }
+    return s;
+  }
+  return decoder.decode(bytes.subarray(start, end));
+}
+
+/** Builds a StringColumn by writing strings' UTF-8 in order into one growing byte array. */
+class StringColumnBuilder {
+  private bytes: Uint8Array;
+  private readonly ends: Int32Array;
+  private length = 0;
+  private count = 0;
+
+  /** `rows`: how many strings will be pushed; `guess`: bytes per string to start with (it grows as needed). */
+  constructor(rows: number, guess: number) {
+    this.ends = new Int32Array(rows);
+    this.bytes = new Uint8Array(Math.max(64, rows * guess));
   }
 
+  push(s: string): void {
+    const n = s.length;
+    let at = this.length;
+    // A UTF-16 unit takes at most 3 bytes (a surrogate pair, two units, takes 4).
+    if (at + n * 3 > this.bytes.length) this.grow(at + n * 3);
+    const b = this.bytes;
+    // Short ASCII (ids, timestamps, tool names) is written quicker here than by a TextEncoder call; long strings
+    // (previews) and the rest of a short one from its first other unit go through TextEncoder.
+    let k = 0;
+    if (n <= SHORT_BYTES)
+      for (; k < n; k++) {
+        const c = s.charCodeAt(k);
+        if (c >= 0x80) break;
+        b[at + k] = c;
+      }
+    at += k;
+    if (k < n) at += encoder.encodeInto(k === 0 ? s : s.slice(k), b.subarray(at)).written;
+    this.length = at;
+    this.ends[this.count++] = at;
+  }
+
+  /** The column, its bytes copied to their exact size (VS Code posts a view's whole buffer). */
   build(): StringColumn {
-    return { text: this.parts.join(""), ends: this.ends };
+    return { bytes: this.bytes.slice(0, this.length), ends: this.ends };
+  }
+
+  private grow(size: number): void {
+    const bigger = new Uint8Array(Math.max(size, this.bytes.length * 2));
+    bigger.set(this.bytes.subarray(0, this.length));
+    this.bytes = bigger;
   }
 }
 
@@ -145,13 +243,13 @@ function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<
     else indexOf.set(id, indexOf.size);
   }
   const n = indexOf.size;
-  const parents = new Array<number>(n);
-  const kinds = new Array<number>(n);
-  const flags = new Array<number>(n);
-  const ids = new StringColumnBuilder();
-  const timestamps = new StringColumnBuilder();
-  const previews = new StringColumnBuilder();
-  const toolNames = new StringColumnBuilder();
+  const parents = new Int32Array(n);
+  const kinds = new Uint8Array(n);
+  const flags = new Uint8Array(n);
+  const ids = new StringColumnBuilder(n, 12);
+  const timestamps = new StringColumnBuilder(n, 24);
+  const previews = new StringColumnBuilder(n, 96);
+  const toolNames = new StringColumnBuilder(n, 4);
   const sparse = {
     parentIds: { at: [], values: [] } as SparseColumn<string>,
     labels: { at: [], values: [] } as SparseColumn<string>,
@@ -212,7 +310,7 @@ function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<
     ...sparse,
   };
   if (checks.at.length > 0) cols.checks = checks;
-  if (order !== undefined) cols.order = order;
+  if (order !== undefined) cols.order = Int32Array.from(order);
   return cols;
 }
 
@@ -323,8 +421,8 @@ export function decodeRows(cols: RowColumns): TreeRow[] {
 
 /** Index of the row with this id, or -1, without building an id map (a snapshot's leaf, before first paint). */
 export function indexOfId(cols: RowColumns, id: string): number {
-  const { text, ends } = cols.ids;
   if (id === "") return -1;
+  const { text, ends } = columnText(cols.ids);
   for (let at = text.indexOf(id); at >= 0; at = text.indexOf(id, at + 1)) {
     // The hit must be a whole id: it starts where one id starts and ends where it ends.
     let lo = 0;
