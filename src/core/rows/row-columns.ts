@@ -16,7 +16,7 @@
 import { ENTRY_KINDS, kindOf, type EntryKind } from "../session/entry-kinds.js";
 import { breakCycles, siblingOrder } from "../session/tree-shape.js";
 import type { EntryEnvelope } from "../session/types.js";
-import { rowPreview, type RowCheck, type TreeRow } from "./tree-row.js";
+import { PREVIEW_CHARS, rowPreview, type RowCheck, type TreeRow } from "./tree-row.js";
 
 /** Bits of `RowColumns.flags`. */
 export const FLAG_TOOL_CALLS_ONLY = 1;
@@ -181,10 +181,10 @@ class StringColumnBuilder {
   private length = 0;
   private count = 0;
 
-  /** `rows`: how many strings will be pushed; `guess`: bytes per string to start with (it grows as needed). */
-  constructor(rows: number, guess: number) {
+  /** `rows`: how many strings will be pushed; `capacity`: bytes to start with (it grows as needed). */
+  constructor(rows: number, capacity: number) {
     this.ends = new Int32Array(rows);
-    this.bytes = new Uint8Array(Math.max(64, rows * guess));
+    this.bytes = new Uint8Array(Math.max(64, capacity));
   }
 
   push(s: string): void {
@@ -237,7 +237,10 @@ function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<
   // Index of each id's first occurrence; later duplicates are left out (the tree never shows them).
   const indexOf = new Map<string, number>();
   let keep: Uint8Array | undefined;
+  // The previews' UTF-16 length: their bytes' room, so that the biggest column is not grown and copied.
+  let previewChars = 0;
   for (let e = 0; e < total; e++) {
+    previewChars += Math.min(items[e].preview.length, PREVIEW_CHARS);
     const id = items[e].id;
     if (indexOf.has(id)) (keep ??= new Uint8Array(total).fill(1))[e] = 0;
     else indexOf.set(id, indexOf.size);
@@ -246,10 +249,11 @@ function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<
   const parents = new Int32Array(n);
   const kinds = new Uint8Array(n);
   const flags = new Uint8Array(n);
-  const ids = new StringColumnBuilder(n, 12);
-  const timestamps = new StringColumnBuilder(n, 24);
-  const previews = new StringColumnBuilder(n, 96);
-  const toolNames = new StringColumnBuilder(n, 4);
+  const ids = new StringColumnBuilder(n, n * 12);
+  const timestamps = new StringColumnBuilder(n, n * 24);
+  // An eighth more for characters outside ASCII (two or three bytes each).
+  const previews = new StringColumnBuilder(n, previewChars + (previewChars >> 3));
+  const toolNames = new StringColumnBuilder(n, n * 4);
   const sparse = {
     parentIds: { at: [], values: [] } as SparseColumn<string>,
     labels: { at: [], values: [] } as SparseColumn<string>,
