@@ -300,3 +300,14 @@ test("column search finds exactly what per-node search text finds", () => {
     }
   }
 });
+
+test("an id holding a lone surrogate is found, linked and made the leaf like any other", () => {
+  const odd = "n\ud800";
+  const idx = indexOf([treeRow("r", null, "user"), treeRow(odd, "r", "assistant"), treeRow("c", odd, "user")], odd);
+  assert.equal(idx.id(1), odd);
+  assert.equal(idx.idToIdx.get(odd), 1);
+  assert.equal(idx.leaf, 1);
+  assert.equal(idx.parent[2], 1);
+  idx.append(encodeTreeRows([treeRow("d", odd, "user")]));
+  assert.equal(idx.parent[idx.idToIdx.get("d") as number], 1);
+});

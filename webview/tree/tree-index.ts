@@ -9,6 +9,7 @@ import {
   columnString,
   columnText,
   decodeRows,
+  idAt,
   indexOfId,
   kindCode,
   rowAt,
@@ -163,7 +164,7 @@ export class TreeIndex {
 
   /** The node's entry id. */
   id(i: number): string {
-    return this.own.get(i)?.id ?? columnString(this.cols.ids, i);
+    return this.own.get(i)?.id ?? idAt(this.cols, i);
   }
 
   /**

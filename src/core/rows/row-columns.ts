@@ -8,10 +8,10 @@
  * webview `postMessage` lifts typed arrays out of the message's JSON and sends their buffers as binary (for
  * extensions whose engines.vscode is ≥ 1.57; ours is ^1.100.0), and revives them as typed arrays in the webview.
  * A 300 MB session's snapshot was 6.25 M characters of JSON (a two-byte string when a preview holds one
- * character outside Latin-1); as binary the JSON is a few hundred bytes and the rest is copied, never parsed.
- * Each typed array owns its buffer, exactly its size: VS Code sends a view's whole `.buffer`. Sparse columns
- * (few rows) stay plain arrays. Strings are UTF-8 (TextEncoder's rules: a lone surrogate, which is not valid
- * UTF-16, arrives as U+FFFD).
+ * character outside Latin-1); as binary the JSON is a few KB (the sparse columns) and the rest is copied, never
+ * parsed. Each typed array owns its buffer, exactly its size: VS Code sends a view's whole `.buffer`. Sparse
+ * columns (few rows) stay plain arrays. Strings are UTF-8 (TextEncoder's rules: a lone surrogate, which is not
+ * valid UTF-16, arrives as U+FFFD); an id holding one also travels as it is in `rawIds`, so no row is lost.
  */
 import { ENTRY_KINDS, kindOf, type EntryKind } from "../session/entry-kinds.js";
 import { breakCycles, siblingOrder } from "../session/tree-shape.js";
@@ -75,6 +75,8 @@ export interface RowColumns {
   changedFiles: SparseColumn<number>;
   /** Check marks of parallel branches' rows (absent when no row has one). */
   checks?: SparseColumn<RowCheck>;
+  /** Ids that UTF-8 cannot carry (a lone surrogate: a damaged or hand-made file), as they are; absent when none. */
+  rawIds?: SparseColumn<string>;
   /**
    * The rows in sibling order (src/core/session/tree-shape.ts): linking each row to its parent in this order gives
    * every parent, and the roots, their children in pi's order. Absent when index order is that order (nearly
@@ -158,6 +160,16 @@ export function columnString(col: StringColumn, i: number): string {
   return decodeBytes(col.bytes, i === 0 ? 0 : col.ends[i - 1], col.ends[i]);
 }
 
+/** A surrogate code point: with the `u` flag only a lone surrogate is one (a pair is one astral character). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** The id of row `i` (`rawIds` holds the few that UTF-8 cannot carry). */
+export function idAt(cols: RowColumns, i: number): string {
+  const raw = cols.rawIds;
+  const k = raw === undefined ? -1 : raw.at.indexOf(i);
+  return k >= 0 ? (raw as SparseColumn<string>).values[k] : columnString(cols.ids, i);
+}
+
 /** Strings up to this long (ids, timestamps, tool names) are encoded and decoded in JS when they are ASCII. */
 const SHORT_BYTES = 32;
 
@@ -187,7 +199,8 @@ class StringColumnBuilder {
     this.bytes = new Uint8Array(Math.max(64, capacity));
   }
 
-  push(s: string): void {
+  /** Appends `s`; false when it may hold a character outside ASCII (it went through TextEncoder). */
+  push(s: string): boolean {
     const n = s.length;
     let at = this.length;
     // A UTF-16 unit takes at most 3 bytes (a surrogate pair, two units, takes 4).
@@ -206,6 +219,7 @@ class StringColumnBuilder {
     if (k < n) at += encoder.encodeInto(k === 0 ? s : s.slice(k), b.subarray(at)).written;
     this.length = at;
     this.ends[this.count++] = at;
+    return k === n;
   }
 
   /** The column, its bytes copied to their exact size (VS Code posts a view's whole buffer). */
@@ -262,6 +276,7 @@ function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<
     changedFiles: { at: [], values: [] } as SparseColumn<number>,
   };
   const checks: SparseColumn<RowCheck> = { at: [], values: [] };
+  const rawIds: SparseColumn<string> = { at: [], values: [] };
   const put = <V>(col: SparseColumn<V>, i: number, v: V | undefined): void => {
     if (v === undefined) return;
     col.at.push(i);
@@ -273,7 +288,7 @@ function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<
   for (let e = 0, i = 0; e < total; e++) {
     if (keep !== undefined && keep[e] === 0) continue;
     const item = items[e];
-    ids.push(item.id);
+    if (!ids.push(item.id) && LONE_SURROGATE.test(item.id)) put(rawIds, i, item.id);
     // An orphan is a root even when its parentId names a row: the store broke a parentId cycle there.
     const inBatch = item.parentId === null || item.orphan === true ? undefined : indexOf.get(item.parentId);
     const p = inBatch === undefined || inBatch === i ? -1 : inBatch;
@@ -314,6 +329,7 @@ function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<
     ...sparse,
   };
   if (checks.at.length > 0) cols.checks = checks;
+  if (rawIds.at.length > 0) cols.rawIds = rawIds;
   if (order !== undefined) cols.order = Int32Array.from(order);
   return cols;
 }
@@ -376,8 +392,8 @@ export function rowAt(cols: RowColumns, i: number, sparse: SparseRowFields = {})
   const p = cols.parents[i];
   const f = cols.flags[i];
   const row: TreeRow = {
-    id: columnString(cols.ids, i),
-    parentId: p >= 0 ? columnString(cols.ids, p) : (sparse.parentId ?? null),
+    id: idAt(cols, i),
+    parentId: p >= 0 ? idAt(cols, p) : (sparse.parentId ?? null),
     kind: ENTRY_KINDS[cols.kinds[i]] ?? "unknown",
     timestamp: columnString(cols.timestamps, i),
     preview: columnString(cols.previews, i),
@@ -426,6 +442,11 @@ export function decodeRows(cols: RowColumns): TreeRow[] {
 /** Index of the row with this id, or -1, without building an id map (a snapshot's leaf, before first paint). */
 export function indexOfId(cols: RowColumns, id: string): number {
   if (id === "") return -1;
+  const raw = cols.rawIds;
+  if (raw !== undefined) {
+    const k = raw.values.indexOf(id);
+    if (k >= 0) return raw.at[k];
+  }
   const { text, ends } = columnText(cols.ids);
   for (let at = text.indexOf(id); at >= 0; at = text.indexOf(id, at + 1)) {
     // The hit must be a whole id: it starts where one id starts and ends where it ends.
@@ -437,7 +458,8 @@ export function indexOfId(cols: RowColumns, id: string): number {
       else hi = mid;
     }
     const start = lo === 0 ? 0 : ends[lo - 1];
-    if (start === at && ends[lo] === at + id.length) return lo;
+    // A raw id's U+FFFD stand-in is not that id.
+    if (start === at && ends[lo] === at + id.length && !(raw?.at.includes(lo) ?? false)) return lo;
   }
   return -1;
 }

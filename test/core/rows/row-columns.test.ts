@@ -177,7 +177,22 @@ test("sparse columns stay small plain arrays; an empty batch encodes and decodes
   assert.deepEqual(decodeRows(empty), []);
 });
 
-test("a lone surrogate (not valid UTF-16) arrives as U+FFFD, the rest of the string intact", () => {
+test("an id holding a lone surrogate travels as it is (rawIds); its stand-in U+FFFD is no other id", () => {
+  const odd = "id-\ud800";
+  const rows = [row("\ufffd", null), row(odd, "\ufffd"), row("c", odd), row("id-\udc00x", "c")].map((r) => ({
+    ...r,
+    preview: "plain",
+  }));
+  const cols = received(encodeTreeRows(rows));
+  assert.deepEqual(cols.rawIds, { at: [1, 3], values: [odd, "id-\udc00x"] });
+  assert.deepEqual(decodeRows(cols), rows);
+  assert.equal(indexOfId(cols, odd), 1);
+  assert.equal(indexOfId(cols, "\ufffd"), 0);
+  assert.equal(indexOfId(cols, "id-\ufffd"), -1, "the stand-in is not an id");
+  assert.equal(encodeTreeRows([row("🌲", null), row("ab", "🌲")]).rawIds, undefined, "pairs are well-formed");
+});
+
+test("a lone surrogate (not valid UTF-16) in a preview arrives as U+FFFD, the rest of the string intact", () => {
   const cols = received(encodeTreeRows([row("a", null, { preview: "x\ud800y" }), row("b", "a", { preview: "z" })]));
   assert.deepEqual(
     decodeRows(cols).map((r) => r.preview),
