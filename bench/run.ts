@@ -114,6 +114,12 @@ async function measureWebviews(results: DatasetResult[], options: BenchOptions):
       const runs: WebviewRun[] = [];
       try {
         snapshot = await buildSnapshot(result.dataset.path);
+        const p = snapshot.posted;
+        log(
+          `${result.dataset.name} host snapshot: ${snapshot.hostMs.toFixed(0)} ms (encode ${snapshot.encodeMs.toFixed(0)} ms), ` +
+            `posted as ${p.jsonChars} characters of JSON${p.jsonTwoByte ? " (two-byte)" : ""} + ` +
+            `${p.buffers} buffers of ${(p.bufferBytes / 1e6).toFixed(2)} MB`,
+        );
         for (let run = 0; run < options.runs; run++) {
           const profile =
             options.cpuProf && run === 0 ? join(profileDir, `webview-${result.dataset.name}.cpuprofile`) : undefined;

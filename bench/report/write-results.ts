@@ -125,7 +125,8 @@ busy machine disturbs less; the targets use wall-clock medians of runs interleav
 **Component figures.** The tree webview alone is driven through \`test/webview/harness.ts\`: the bundle built from \`webview/main.tsx\` as
 \`esbuild.mjs\` builds it (not minified), served on 127.0.0.1 under the host's CSP, in headless Chromium with a fake
 \`acquireVsCodeApi\`, a fresh page per run. The snapshot is what the host sends (our store's envelopes through
-\`src/core/rows/row-columns.ts\`; "host snapshot" is that step plus JSON serialisation, timed in the bench process).
+\`src/core/rows/row-columns.ts\`; "host snapshot" is that step plus the serialisation VS Code's \`postMessage\` does
+(JSON with typed arrays lifted out as binary), timed in the bench process).
 **First paint** = posting \`tree/snapshot\` until the frame after the rows exist (rAF, then a task).
 **Search** = one keystroke of "branch session" into the search field until the next frame after the re-render;
 **filter** = switching the filter dropdown, likewise. **Leaf move** = a \`tree/update\` as the host posts it for a

@@ -168,8 +168,9 @@ export type WatchAction = (typeof WATCH_ACTIONS)[number];
 /** Messages the host posts to a webview. */
 export type HostToWebview =
   /**
-   * Every row after `ready` or a session switch, as columns (src/core/rows/row-columns.ts: a few big strings and
-   * number arrays instead of one object per entry, so 100k entries clone and index quickly).
+   * Every row after `ready` or a session switch, as columns (src/core/rows/row-columns.ts: UTF-8 bytes and typed
+   * arrays instead of one object per entry, which VS Code posts as binary, out of the message's JSON, so 100k
+   * entries travel, clone and index quickly).
    */
   | {
       type: "tree/snapshot";

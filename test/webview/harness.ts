@@ -118,7 +118,8 @@ function pageHtml(view: string, theme: string, stateJson: string, nonce: string,
         if (acquired) throw new Error("acquireVsCodeApi called twice");
         acquired = true;
         return {
-          postMessage: (m) => posted.push(JSON.parse(JSON.stringify(m))),
+          // A copy as a real webview's message gets one: a structured clone (typed arrays stay typed arrays).
+          postMessage: (m) => posted.push(structuredClone(m)),
           getState: () => state,
           setState: (s) => { state = JSON.parse(JSON.stringify(s)); },
         };
@@ -309,10 +310,13 @@ export async function measureSnapshot(
   vp: ViewPage,
   snapshot: HostToWebview & { type: "tree/snapshot" },
 ): Promise<SnapshotTiming> {
-  // The snapshot goes into the page first, untimed. Posting it from the script that carries it as a literal
-  // made Chromium's first window.postMessage in that script take 300-400 ms at 100k entries whatever was
-  // posted (a tiny message too): a cost of the multi-megabyte evaluated script, not of the webview.
-  await vp.page.evaluate(`window.__benchSnapshot = ${JSON.stringify(snapshot)}; 0`);
+  // The snapshot goes into the page first, untimed, as an argument (Playwright keeps its typed arrays typed).
+  // Posting it from the script that carries it as a literal made Chromium's first window.postMessage in that
+  // script take 300-400 ms at 100k entries whatever was posted (a tiny message too).
+  await vp.page.evaluate(
+    (s) => void ((window as unknown as { __benchSnapshot: unknown }).__benchSnapshot = s),
+    snapshot,
+  );
   // In-page code is passed as a string: tsx's name-keeping helpers do not exist in the page.
   const src = `(snap) => new Promise((ok) => {
     delete window.__benchSnapshot;
@@ -376,7 +380,9 @@ export async function measureUpdate(
     channel.port2.postMessage(0);
     requestAnimationFrame(() => setTimeout(() => ok({ frameMs: performance.now() - t0, workMs }), 0));
   })`;
-  return vp.page.evaluate(`(${src})(${JSON.stringify(update)})`) as Promise<UpdateTiming>;
+  // Put into the page first, untimed, as an argument: its rows are typed arrays, which JSON would not keep.
+  await vp.page.evaluate((u) => void ((window as unknown as { __benchUpdate: unknown }).__benchUpdate = u), update);
+  return vp.page.evaluate(`(${src})(window.__benchUpdate)`) as Promise<UpdateTiming>;
 }
 
 /**

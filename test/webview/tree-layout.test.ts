@@ -259,7 +259,7 @@ test("column search finds exactly what per-node search text finds", () => {
     seed = (seed * 1103515245 + 12345) % 2147483648;
     return seed % k;
   };
-  const words = ["alpha", "Beta", "gamma", "TOOL", "read", "bash", "ünï", "x"];
+  const words = ["alpha", "Beta", "gamma", "TOOL", "read", "bash", "ünï", "x", "🌲", "<b>&amp;"];
   const kinds: TreeRow["kind"][] = ["user", "assistant", "toolResult", "branch_summary", "model_change"];
   const nodes: TreeRow[] = [];
   for (let i = 0; i < 300; i++) {
@@ -286,6 +286,8 @@ test("column search finds exactly what per-node search text finds", () => {
     "model",
     "special",
     "ünï x",
+    "🌲 gamma",
+    "<b>",
     "gamma late",
     "zz",
   ];
@@ -297,4 +299,15 @@ test("column search finds exactly what per-node search text finds", () => {
       assert.equal(fast[i], slow, `${q} at ${idx.id(i)}`);
     }
   }
+});
+
+test("an id holding a lone surrogate is found, linked and made the leaf like any other", () => {
+  const odd = "n\ud800";
+  const idx = indexOf([treeRow("r", null, "user"), treeRow(odd, "r", "assistant"), treeRow("c", odd, "user")], odd);
+  assert.equal(idx.id(1), odd);
+  assert.equal(idx.idToIdx.get(odd), 1);
+  assert.equal(idx.leaf, 1);
+  assert.equal(idx.parent[2], 1);
+  idx.append(encodeTreeRows([treeRow("d", odd, "user")]));
+  assert.equal(idx.parent[idx.idToIdx.get("d") as number], 1);
 });

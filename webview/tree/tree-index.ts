@@ -7,12 +7,15 @@ import { kindSearchWords } from "../../src/core/entries/kind-words.js";
 import { ENTRY_KINDS } from "../../src/core/session/entry-kinds.js";
 import {
   columnString,
+  columnText,
   decodeRows,
+  idAt,
   indexOfId,
   kindCode,
   rowAt,
   rowFlags,
   sparseFields,
+  type DecodedColumn,
   type RowColumns,
   type SparseRowFields,
 } from "../../src/core/rows/row-columns.js";
@@ -31,7 +34,7 @@ function grow<T extends Int32Array | Uint8Array>(a: T, size: number, fill: numbe
 }
 
 /** Marks nodes whose string in a lower-cased column contains `t` (a hit must not cross into the next string). */
-function markHits(text: string, ends: readonly number[], t: string, m: Uint8Array, maxLen = Infinity): void {
+function markHits(text: string, ends: Int32Array, t: string, m: Uint8Array, maxLen = Infinity): void {
   let node = 0;
   let from = 0;
   for (;;) {
@@ -47,6 +50,12 @@ function markHits(text: string, ends: readonly number[], t: string, m: Uint8Arra
       from = ends[node];
     } else from = at + t.length > ends[node] && at < stop ? at + 1 : ends[node];
   }
+}
+
+/** The lower-cased preview and tool-name columns, with their UTF-16 ends. */
+interface LoweredColumns {
+  previews: DecodedColumn;
+  toolNames: DecodedColumn;
 }
 
 /** Node arrays indexed by snapshot order, then append order; `parent[i] === -1` marks a root. */
@@ -77,7 +86,7 @@ export class TreeIndex {
   private readonly searchText: (string | undefined)[];
   private idMap: Map<string, number> | undefined;
   /** Lower-cased columns for search; null when unusable. */
-  private lowered: { previews: string; toolNames: string } | null | undefined;
+  private lowered: LoweredColumns | null | undefined;
   private leafIdx = -1;
   private pathMarks: Uint8Array = new Uint8Array(0);
 
@@ -89,9 +98,10 @@ export class TreeIndex {
     const n = cols.count;
     this.cols = cols;
     this.count = n;
-    this.parent = Int32Array.from(cols.parents);
-    this.kinds = Uint8Array.from(cols.kinds);
-    this.flags = Uint8Array.from(cols.flags);
+    // Copies: the index grows and changes its arrays; the message's stay as they came.
+    this.parent = cols.parents.slice();
+    this.kinds = cols.kinds.slice();
+    this.flags = cols.flags.slice();
     this.firstChild = new Int32Array(n).fill(-1);
     this.nextSibling = new Int32Array(n).fill(-1);
     this.sparse = sparseFields(cols);
@@ -154,7 +164,7 @@ export class TreeIndex {
 
   /** The node's entry id. */
   id(i: number): string {
-    return this.own.get(i)?.id ?? columnString(this.cols.ids, i);
+    return this.own.get(i)?.id ?? idAt(this.cols, i);
   }
 
   /**
@@ -265,8 +275,8 @@ export class TreeIndex {
     const m = new Uint8Array(base);
     for (const t of tokens) {
       m.fill(0);
-      markHits(blobs.previews, this.cols.previews.ends, t, m, PREVIEW_CHARS);
-      markHits(blobs.toolNames, this.cols.toolNames.ends, t, m);
+      markHits(blobs.previews.text, blobs.previews.ends, t, m, PREVIEW_CHARS);
+      markHits(blobs.toolNames.text, blobs.toolNames.ends, t, m);
       for (let i = 0; i < base; i++) {
         if (hits[i] === 0 || m[i] === 1) continue;
         const label = this.labels.get(i);
@@ -303,15 +313,21 @@ export class TreeIndex {
     else setTimeout(start, 0);
   }
 
-  /** The preview and tool-name columns lower-cased, or undefined when lower-casing changes their lengths. */
-  private lowerColumns(): { previews: string; toolNames: string } | undefined {
+  /**
+   * The preview and tool-name columns decoded whole and lower-cased, or undefined when lower-casing changes their
+   * lengths.
+   */
+  private lowerColumns(): LoweredColumns | undefined {
     if (this.lowered === undefined) {
-      const previews = this.cols.previews.text.toLowerCase();
-      const toolNames = this.cols.toolNames.text.toLowerCase();
+      const previews = columnText(this.cols.previews);
+      const toolNames = columnText(this.cols.toolNames);
+      const lowPreviews = previews.text.toLowerCase();
+      const lowTools = toolNames.text.toLowerCase();
       // A few characters lower-case to two (İ): offsets would no longer line up, so match per node then.
-      const ok =
-        previews.length === this.cols.previews.text.length && toolNames.length === this.cols.toolNames.text.length;
-      this.lowered = ok ? { previews, toolNames } : null;
+      const ok = lowPreviews.length === previews.text.length && lowTools.length === toolNames.text.length;
+      this.lowered = ok
+        ? { previews: { text: lowPreviews, ends: previews.ends }, toolNames: { text: lowTools, ends: toolNames.ends } }
+        : null;
     }
     return this.lowered ?? undefined;
   }

@@ -1,14 +1,22 @@
 /**
  * How tree rows travel from the host to the webview: as columns, for a snapshot (every row) and for an append (a
  * few rows) alike. A snapshot of 100k rows as 100k objects cost most of the webview's first paint in the
- * structured clone alone; as a handful of big strings and number arrays it clones in a few copies, and the
- * webview decodes a row only when it draws it. Everything stays JSON-safe (VS Code's postMessage and the test
- * harness both serialise through JSON).
+ * structured clone alone; as a handful of columns it clones in a few copies, and the webview decodes a row only
+ * when it draws it.
+ *
+ * The big columns are binary: numbers in typed arrays, strings as UTF-8 bytes with their byte ends. VS Code's
+ * webview `postMessage` lifts typed arrays out of the message's JSON and sends their buffers as binary (for
+ * extensions whose engines.vscode is ≥ 1.57; ours is ^1.100.0), and revives them as typed arrays in the webview.
+ * A 300 MB session's snapshot was 6.25 M characters of JSON (a two-byte string when a preview holds one
+ * character outside Latin-1); as binary the JSON is a few KB (the sparse columns) and the rest is copied, never
+ * parsed. Each typed array owns its buffer, exactly its size: VS Code sends a view's whole `.buffer`. Sparse
+ * columns (few rows) stay plain arrays. Strings are UTF-8 (TextEncoder's rules: a lone surrogate, which is not
+ * valid UTF-16, arrives as U+FFFD); an id holding one also travels as it is in `rawIds`, so no row is lost.
  */
 import { ENTRY_KINDS, kindOf, type EntryKind } from "../session/entry-kinds.js";
 import { breakCycles, siblingOrder } from "../session/tree-shape.js";
 import type { EntryEnvelope } from "../session/types.js";
-import { rowPreview, type RowCheck, type TreeRow } from "./tree-row.js";
+import { PREVIEW_CHARS, rowPreview, type RowCheck, type TreeRow } from "./tree-row.js";
 
 /** Bits of `RowColumns.flags`. */
 export const FLAG_TOOL_CALLS_ONLY = 1;
@@ -24,10 +32,11 @@ export function kindCode(kind: EntryKind): number {
   return KIND_CODES.get(kind) ?? UNKNOWN_CODE;
 }
 
-/** Many strings as one: string `i` is `text.slice(ends[i - 1] ?? 0, ends[i])`. */
+/** Many strings as one: the UTF-8 bytes of string `i` are `bytes.subarray(ends[i - 1] ?? 0, ends[i])`. */
 export interface StringColumn {
-  text: string;
-  ends: number[];
+  bytes: Uint8Array;
+  /** Byte offset where each string ends. */
+  ends: Int32Array;
 }
 
 /** A field most rows lack: `values[k]` belongs to row `at[k]`. */
@@ -44,13 +53,13 @@ export interface RowColumns {
   count: number;
   ids: StringColumn;
   /** Parent index in this batch, or -1: a root, or a parent outside the batch (then in `parentIds`). */
-  parents: number[];
+  parents: Int32Array;
   /** Parent ids that are not in this batch: an appended row's earlier parent, an orphan's missing one. */
   parentIds: SparseColumn<string>;
   /** Codes into ENTRY_KINDS. */
-  kinds: number[];
+  kinds: Uint8Array;
   /** FLAG_* bits. */
-  flags: number[];
+  flags: Uint8Array;
   /** ISO timestamps. */
   timestamps: StringColumn;
   /** Single-line previews (≤ 200 characters each). */
@@ -66,12 +75,14 @@ export interface RowColumns {
   changedFiles: SparseColumn<number>;
   /** Check marks of parallel branches' rows (absent when no row has one). */
   checks?: SparseColumn<RowCheck>;
+  /** Ids that UTF-8 cannot carry (a lone surrogate: a damaged or hand-made file), as they are; absent when none. */
+  rawIds?: SparseColumn<string>;
   /**
    * The rows in sibling order (src/core/session/tree-shape.ts): linking each row to its parent in this order gives
    * every parent, and the roots, their children in pi's order. Absent when index order is that order (nearly
    * always), so the receiver links in index order and sorts nothing.
    */
-  order?: number[];
+  order?: Int32Array;
 }
 
 /** The fields a row has before its kind, label and badge are known: a TreeRow's, and a store envelope's alike. */
@@ -100,25 +111,126 @@ export function rowFlags(r: RowFields): number {
   );
 }
 
-/** String `i` of a column. */
-export function columnString(col: StringColumn, i: number): string {
-  return col.text.slice(i === 0 ? 0 : col.ends[i - 1], col.ends[i]);
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A StringColumn decoded whole: string `i` is `text.slice(ends[i - 1] ?? 0, ends[i])` (UTF-16 offsets). */
+export interface DecodedColumn {
+  text: string;
+  ends: Int32Array;
 }
 
-/** Builds a StringColumn by appending strings in order. */
-class StringColumnBuilder {
-  private readonly parts: string[] = [];
-  private readonly ends: number[] = [];
-  private length = 0;
+/** Columns decoded whole so far (search, the id lookup); their strings are then slices of one string. */
+const decodedColumns = new WeakMap<StringColumn, DecodedColumn>();
 
-  push(s: string): void {
-    if (s !== "") this.parts.push(s);
-    this.length += s.length;
-    this.ends.push(this.length);
+/**
+ * A column as one string, decoded once (by one TextDecoder call) and kept: for scanning every string (search, an
+ * id lookup). When every byte is ASCII, its ends are the byte ends.
+ */
+export function columnText(col: StringColumn): DecodedColumn {
+  let d = decodedColumns.get(col);
+  if (d === undefined) {
+    const text = decoder.decode(col.bytes);
+    d = { text, ends: text.length === col.bytes.length ? col.ends : utf16Ends(col) };
+    decodedColumns.set(col, d);
+  }
+  return d;
+}
+
+/** The UTF-16 end of each string: every byte but a continuation byte starts a character, a 4-byte one two units. */
+function utf16Ends(col: StringColumn): Int32Array {
+  const { bytes, ends } = col;
+  const out = new Int32Array(ends.length);
+  let units = 0;
+  let b = 0;
+  for (let i = 0; i < ends.length; i++) {
+    for (const end = ends[i]; b < end; b++) {
+      const x = bytes[b];
+      if ((x & 0xc0) !== 0x80) units += x >= 0xf0 ? 2 : 1;
+    }
+    out[i] = units;
+  }
+  return out;
+}
+
+/** String `i` of a column: a slice of the whole decoded column once there is one, else its own bytes decoded. */
+export function columnString(col: StringColumn, i: number): string {
+  const d = decodedColumns.get(col);
+  if (d !== undefined) return d.text.slice(i === 0 ? 0 : d.ends[i - 1], d.ends[i]);
+  return decodeBytes(col.bytes, i === 0 ? 0 : col.ends[i - 1], col.ends[i]);
+}
+
+/** A surrogate code point: with the `u` flag only a lone surrogate is one (a pair is one astral character). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** The id of row `i` (`rawIds` holds the few that UTF-8 cannot carry). */
+export function idAt(cols: RowColumns, i: number): string {
+  const raw = cols.rawIds;
+  const k = raw === undefined ? -1 : raw.at.indexOf(i);
+  return k >= 0 ? (raw as SparseColumn<string>).values[k] : columnString(cols.ids, i);
+}
+
+/** Strings up to this long (ids, timestamps, tool names) are encoded and decoded in JS when they are ASCII. */
+const SHORT_BYTES = 32;
+
+function decodeBytes(bytes: Uint8Array, start: number, end: number): string {
+  if (end - start <= SHORT_BYTES) {
+    let s = "";
+    for (let k = start; k < end; k++) {
+      const c = bytes[k];
+      if (c >= 0x80) return decoder.decode(bytes.subarray(start, end));
+      s += String.fromCharCode(c);
+    }
+    return s;
+  }
+  return decoder.decode(bytes.subarray(start, end));
+}
+
+/** Builds a StringColumn by writing strings' UTF-8 in order into one growing byte array. */
+class StringColumnBuilder {
+  private bytes: Uint8Array;
+  private readonly ends: Int32Array;
+  private length = 0;
+  private count = 0;
+
+  /** `rows`: how many strings will be pushed; `capacity`: bytes to start with (it grows as needed). */
+  constructor(rows: number, capacity: number) {
+    this.ends = new Int32Array(rows);
+    this.bytes = new Uint8Array(Math.max(64, capacity));
   }
 
+  /** Appends `s`; false when it may hold a character outside ASCII (it went through TextEncoder). */
+  push(s: string): boolean {
+    const n = s.length;
+    let at = this.length;
+    // A UTF-16 unit takes at most 3 bytes (a surrogate pair, two units, takes 4).
+    if (at + n * 3 > this.bytes.length) this.grow(at + n * 3);
+    const b = this.bytes;
+    // Short ASCII (ids, timestamps, tool names) is written quicker here than by a TextEncoder call; long strings
+    // (previews) and the rest of a short one from its first other unit go through TextEncoder.
+    let k = 0;
+    if (n <= SHORT_BYTES)
+      for (; k < n; k++) {
+        const c = s.charCodeAt(k);
+        if (c >= 0x80) break;
+        b[at + k] = c;
+      }
+    at += k;
+    if (k < n) at += encoder.encodeInto(k === 0 ? s : s.slice(k), b.subarray(at)).written;
+    this.length = at;
+    this.ends[this.count++] = at;
+    return k === n;
+  }
+
+  /** The column, its bytes copied to their exact size (VS Code posts a view's whole buffer). */
   build(): StringColumn {
-    return { text: this.parts.join(""), ends: this.ends };
+    return { bytes: this.bytes.slice(0, this.length), ends: this.ends };
+  }
+
+  private grow(size: number): void {
+    const bigger = new Uint8Array(Math.max(size, this.bytes.length * 2));
+    bigger.set(this.bytes.subarray(0, this.length));
+    this.bytes = bigger;
   }
 }
 
@@ -139,19 +251,23 @@ function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<
   // Index of each id's first occurrence; later duplicates are left out (the tree never shows them).
   const indexOf = new Map<string, number>();
   let keep: Uint8Array | undefined;
+  // The previews' UTF-16 length: their bytes' room, so that the biggest column is not grown and copied.
+  let previewChars = 0;
   for (let e = 0; e < total; e++) {
+    previewChars += Math.min(items[e].preview.length, PREVIEW_CHARS);
     const id = items[e].id;
     if (indexOf.has(id)) (keep ??= new Uint8Array(total).fill(1))[e] = 0;
     else indexOf.set(id, indexOf.size);
   }
   const n = indexOf.size;
-  const parents = new Array<number>(n);
-  const kinds = new Array<number>(n);
-  const flags = new Array<number>(n);
-  const ids = new StringColumnBuilder();
-  const timestamps = new StringColumnBuilder();
-  const previews = new StringColumnBuilder();
-  const toolNames = new StringColumnBuilder();
+  const parents = new Int32Array(n);
+  const kinds = new Uint8Array(n);
+  const flags = new Uint8Array(n);
+  const ids = new StringColumnBuilder(n, n * 12);
+  const timestamps = new StringColumnBuilder(n, n * 24);
+  // An eighth more for characters outside ASCII (two or three bytes each).
+  const previews = new StringColumnBuilder(n, previewChars + (previewChars >> 3));
+  const toolNames = new StringColumnBuilder(n, n * 4);
   const sparse = {
     parentIds: { at: [], values: [] } as SparseColumn<string>,
     labels: { at: [], values: [] } as SparseColumn<string>,
@@ -160,6 +276,7 @@ function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<
     changedFiles: { at: [], values: [] } as SparseColumn<number>,
   };
   const checks: SparseColumn<RowCheck> = { at: [], values: [] };
+  const rawIds: SparseColumn<string> = { at: [], values: [] };
   const put = <V>(col: SparseColumn<V>, i: number, v: V | undefined): void => {
     if (v === undefined) return;
     col.at.push(i);
@@ -171,7 +288,7 @@ function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<
   for (let e = 0, i = 0; e < total; e++) {
     if (keep !== undefined && keep[e] === 0) continue;
     const item = items[e];
-    ids.push(item.id);
+    if (!ids.push(item.id) && LONE_SURROGATE.test(item.id)) put(rawIds, i, item.id);
     // An orphan is a root even when its parentId names a row: the store broke a parentId cycle there.
     const inBatch = item.parentId === null || item.orphan === true ? undefined : indexOf.get(item.parentId);
     const p = inBatch === undefined || inBatch === i ? -1 : inBatch;
@@ -212,7 +329,8 @@ function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<
     ...sparse,
   };
   if (checks.at.length > 0) cols.checks = checks;
-  if (order !== undefined) cols.order = order;
+  if (rawIds.at.length > 0) cols.rawIds = rawIds;
+  if (order !== undefined) cols.order = Int32Array.from(order);
   return cols;
 }
 
@@ -274,8 +392,8 @@ export function rowAt(cols: RowColumns, i: number, sparse: SparseRowFields = {})
   const p = cols.parents[i];
   const f = cols.flags[i];
   const row: TreeRow = {
-    id: columnString(cols.ids, i),
-    parentId: p >= 0 ? columnString(cols.ids, p) : (sparse.parentId ?? null),
+    id: idAt(cols, i),
+    parentId: p >= 0 ? idAt(cols, p) : (sparse.parentId ?? null),
     kind: ENTRY_KINDS[cols.kinds[i]] ?? "unknown",
     timestamp: columnString(cols.timestamps, i),
     preview: columnString(cols.previews, i),
@@ -323,8 +441,13 @@ export function decodeRows(cols: RowColumns): TreeRow[] {
 
 /** Index of the row with this id, or -1, without building an id map (a snapshot's leaf, before first paint). */
 export function indexOfId(cols: RowColumns, id: string): number {
-  const { text, ends } = cols.ids;
   if (id === "") return -1;
+  const raw = cols.rawIds;
+  if (raw !== undefined) {
+    const k = raw.values.indexOf(id);
+    if (k >= 0) return raw.at[k];
+  }
+  const { text, ends } = columnText(cols.ids);
   for (let at = text.indexOf(id); at >= 0; at = text.indexOf(id, at + 1)) {
     // The hit must be a whole id: it starts where one id starts and ends where it ends.
     let lo = 0;
@@ -335,7 +458,8 @@ export function indexOfId(cols: RowColumns, id: string): number {
       else hi = mid;
     }
     const start = lo === 0 ? 0 : ends[lo - 1];
-    if (start === at && ends[lo] === at + id.length) return lo;
+    // A raw id's U+FFFD stand-in is not that id.
+    if (start === at && ends[lo] === at + id.length && !(raw?.at.includes(lo) ?? false)) return lo;
   }
   return -1;
 }
