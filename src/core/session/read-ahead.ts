@@ -31,9 +31,8 @@ const STOP = 2;
 const ACTIVE = 3;
 /** Parts the worker read (for tests: the ring works with the worker in it, not only without). */
 const WORKER_PARTS = 4;
-/** The worker waits for RELEASED to reach this (see release()); NO_WANT while it does not wait. */
+/** The worker waits for RELEASED to reach this (see release()). */
 const WANT = 5;
-const NO_WANT = 0x7fffffff;
 /** One cell per slot: the part it holds + 1 once read, -(part + 1) when the worker's read failed. */
 const READY = 6;
 
@@ -72,7 +71,6 @@ for (;;) {
       if (released > part - slots || Atomics.load(ctl, ${STOP}) !== 0) break;
       Atomics.wait(ctl, ${RELEASED}, released, 100);
     }
-    Atomics.store(ctl, ${WANT}, ${NO_WANT});
   }
   Atomics.store(ctl, ${ACTIVE}, part + 1);
   const stop = Atomics.load(ctl, ${STOP}) !== 0;
@@ -121,7 +119,6 @@ export class ReadAhead {
     const shared = new SharedArrayBuffer(slotBytes * slots);
     const control = new SharedArrayBuffer(4 * (READY + slots));
     this.ctl = new Int32Array(control);
-    this.ctl[WANT] = NO_WANT;
     this.data = Buffer.from(shared);
     try {
       this.worker = new Worker(WORKER_SOURCE, {
