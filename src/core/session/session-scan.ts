@@ -47,7 +47,7 @@ const HEADER_CHUNK_BYTES = 64 * 1024;
  */
 const READ_AHEAD_MIN_BYTES = 64 * 1024 * 1024;
 /** Chunks read ahead (the memory of the ring: this many chunks). */
-const READ_AHEAD_SLOTS = 6;
+const READ_AHEAD_SLOTS = 4;
 /** A character of a Latin-1-decoded chunk that is not ASCII (a byte of a multi-byte UTF-8 character). */
 const NON_ASCII = /[\u0080-\u00ff]/g;
 /**
