@@ -18,7 +18,6 @@
  */
 import { isAscii } from "node:buffer";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import { contextReads } from "./context.js";
 import {
   readEntryLine,
@@ -33,7 +32,6 @@ import {
 import type { EntryFacts } from "./entry-scanner.js";
 import { EntryTable } from "./entry-table.js";
 import { openRegular } from "./file-identity.js";
-import { ReadAhead } from "./read-ahead.js";
 import { splitGluedLine, type GluedLine } from "./glued-line.js";
 import type { LoadIssue, SessionEntry, SessionHeader } from "./types.js";
 import { errorText } from "../error-text.js";
@@ -41,13 +39,6 @@ import { errorText } from "../error-text.js";
 /** Bytes read at a time. */
 export const CHUNK_BYTES = 4 * 1024 * 1024;
 const HEADER_CHUNK_BYTES = 64 * 1024;
-/**
- * Files from this size are read ahead of their scan on another thread (read-ahead.ts): the copy of a smaller file
- * costs less than starting the thread.
- */
-const READ_AHEAD_MIN_BYTES = 64 * 1024 * 1024;
-/** Chunks read ahead (the memory of the ring: this many chunks). */
-const READ_AHEAD_SLOTS = 4;
 /** A character of a Latin-1-decoded chunk that is not ASCII (a byte of a multi-byte UTF-8 character). */
 const NON_ASCII = /[\u0080-\u00ff]/g;
 /**
@@ -74,8 +65,6 @@ export interface ScanOptions {
    * file up to that size.
    */
   parseShort?: boolean;
-  /** Read the file ahead on another thread (read-ahead.ts); default: for a file from READ_AHEAD_MIN_BYTES. */
-  readAhead?: boolean;
 }
 
 /** What scanSession found. */
@@ -122,8 +111,8 @@ function parseHeader(text: string): { header?: SessionHeader; error?: string } {
   return { header: h as SessionHeader };
 }
 
-/** Where the bytes come from: a file (read in chunks, or ahead on another thread) or a buffer in memory. */
-type Source = { fd: number; size: number; ahead?: ReadAhead } | { bytes: Buffer };
+/** Where the bytes come from: a file (read in chunks) or a buffer in memory. */
+type Source = { fd: number; size: number } | { bytes: Buffer };
 
 /**
  * Scan the session file at `path`. Never throws for bad content; I/O errors propagate, and
@@ -132,20 +121,9 @@ type Source = { fd: number; size: number; ahead?: ReadAhead } | { bytes: Buffer 
  */
 export function scanSessionFile(path: string, opts: ScanOptions = {}): ScanResult {
   const fd = openRegular(path, fs.constants.O_RDONLY);
-  let ahead: ReadAhead | undefined;
   try {
-    const size = fs.fstatSync(fd).size;
-    // With one core the reading thread would only take turns with this one.
-    if (
-      !opts.headerOnly &&
-      size > 0 &&
-      (opts.readAhead ?? (size >= READ_AHEAD_MIN_BYTES && os.availableParallelism() > 1))
-    )
-      ahead = new ReadAhead(fd, size, opts.chunkBytes ?? CHUNK_BYTES, READ_AHEAD_SLOTS);
-    return scan({ fd, size, ahead }, opts);
+    return scan({ fd, size: fs.fstatSync(fd).size }, opts);
   } finally {
-    // The reading thread is out of the file before it is closed.
-    ahead?.close();
     fs.closeSync(fd);
   }
 }
@@ -178,8 +156,7 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     lineCount: 0,
   };
   const chunkBytes = headerOnly ? HEADER_CHUNK_BYTES : (opts.chunkBytes ?? CHUNK_BYTES);
-  let buf: Buffer =
-    "fd" in source ? Buffer.allocUnsafe(source.ahead ? 0 : Math.min(chunkBytes, Math.max(fileSize, 1))) : source.bytes;
+  let buf: Buffer = "fd" in source ? Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(fileSize, 1))) : source.bytes;
   let chunkStart = 0; // file offset of buf[0]
   let chunkLen = "fd" in source ? 0 : fileSize;
   let lineNo = 0;
@@ -267,60 +244,12 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     }
   };
 
-  const ahead = "fd" in source ? source.ahead : undefined;
-  /** Holds a line that runs from one chunk read ahead into the next ones. */
-  let carry: Buffer | undefined;
-
   /** Make buf hold [at, at + length) at least, reading from the file. */
   const fill = (at: number, length: number): void => {
     if (!("fd" in source)) return;
-    if (ahead) {
-      fillAhead(at);
-      return;
-    }
     if (length > buf.length) buf = Buffer.allocUnsafe(length);
     chunkStart = at;
     chunkLen = readRange(source.fd, buf, 0, at, Math.min(buf.length, fileSize - at));
-  };
-
-  /**
-   * fill() from the chunks read ahead: buf is the chunk that holds `at` when the line at `at` ends in it (or the
-   * file does), else the line copied whole into `carry` from the chunks it runs through — so buf always holds the
-   * whole line at `at`, whatever its length.
-   */
-  const fillAhead = (at: number): void => {
-    const reader = ahead as ReadAhead;
-    const size = reader.slotBytes;
-    let part = Math.floor(at / size);
-    reader.release(part);
-    let view = reader.part(part);
-    const offset = at - part * size;
-    if (view.indexOf(10, offset) >= 0 || part * size + view.length >= fileSize) {
-      buf = view;
-      chunkStart = part * size;
-      chunkLen = view.length;
-      return;
-    }
-    let n = view.length - offset;
-    if (carry === undefined || carry.length < 2 * n) carry = Buffer.allocUnsafe(Math.max(2 * n, 64 * 1024));
-    view.copy(carry, 0, offset);
-    for (;;) {
-      reader.release(++part);
-      view = reader.part(part);
-      const nl = view.indexOf(10);
-      const take = nl >= 0 ? nl + 1 : view.length;
-      if (n + take > carry.length) {
-        const grown = Buffer.allocUnsafe(Math.max(2 * carry.length, n + take));
-        carry.copy(grown, 0, 0, n);
-        carry = grown;
-      }
-      view.copy(carry, n, 0, take);
-      n += take;
-      if (nl >= 0 || part * size + view.length >= fileSize || view.length < size) break;
-    }
-    buf = carry;
-    chunkStart = at;
-    chunkLen = n;
   };
 
   const add = (facts: EntryFacts, offset: number, size: number, body?: SessionEntry): void => {
