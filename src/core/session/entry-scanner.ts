@@ -224,6 +224,28 @@ const USAGE_NAMES = ["input", "output", "cacheRead", "cacheWrite", "totalTokens"
 const COST_NAMES = ["input", "output", "cacheRead", "cacheWrite", "total", "totalFromProvider"];
 const USAGE_KEYS = keyBytes(USAGE_NAMES);
 const COST_KEYS = keyBytes(COST_NAMES);
+/** What Scan.record reads, by key (reused; see there). */
+const USAGE_VALUES: unknown[] = USAGE_NAMES.map(() => undefined);
+const COST_VALUES: unknown[] = COST_NAMES.map(() => undefined);
+
+/** A usage as usageFrom reads it, from the values of USAGE_NAMES (a missing key reads as undefined there too). */
+function usageRecord(v: readonly unknown[]): Record<string, unknown> {
+  return {
+    input: v[0],
+    output: v[1],
+    cacheRead: v[2],
+    cacheWrite: v[3],
+    totalTokens: v[4],
+    cacheWrite1h: v[5],
+    reasoning: v[6],
+    cost: v[7],
+  };
+}
+
+/** A cost as usageFrom reads it, from the values of COST_NAMES. */
+function costRecord(v: readonly unknown[]): Record<string, unknown> {
+  return { input: v[0], output: v[1], cacheRead: v[2], cacheWrite: v[3], total: v[4], totalFromProvider: v[5] };
+}
 /** keyAt's answer for `cost` in USAGE_KEYS. */
 const USAGE_COST = USAGE_NAMES.indexOf("cost") + 1;
 const BLOCK_KEY_BITS = [0, B_TYPE, B_TEXT, B_NAME];
@@ -246,7 +268,8 @@ class Scan {
   private readonly command = new PreviewBuilder();
   private readonly error = new PreviewBuilder();
   private textBlocks = 0;
-  private names: string[] = [];
+  /** Tool call names (reused: joined into the envelope). */
+  private readonly names: string[] = [];
   private toolName: string | undefined;
   /** stopReason is "error" or "aborted". */
   private failed = false;
@@ -272,7 +295,7 @@ class Scan {
     this.command.reset();
     this.error.reset();
     this.textBlocks = 0;
-    this.names = [];
+    this.names.length = 0;
     this.toolName = undefined;
     this.failed = false;
     this.provider = undefined;
@@ -461,9 +484,8 @@ class Scan {
           }
           // Read from its bytes: decoding the slice and parsing it was a tenth of scanning a session of big
           // assistant messages (every one has a usage).
-          const v = this.record(p, USAGE_KEYS, USAGE_NAMES);
-          if (v === undefined) return FAIL;
-          this.usage = usageFrom(v);
+          if (!this.record(p, USAGE_KEYS, USAGE_VALUES)) return FAIL;
+          this.usage = usageFrom(usageRecord(USAGE_VALUES));
           p = this.after;
           break;
         }
@@ -493,37 +515,34 @@ class Scan {
   }
 
   /**
-   * The object at `p` as JSON.parse gives it, as far as usageFrom reads it (entry-meta.ts): the members named in
-   * `names` (`keys`: their bytes) with their numbers and booleans — `cost` as such an object of COST_NAMES —, null
-   * for a null, other members left out; `after` is set past it. Undefined (the line goes to JSON.parse) for
-   * anything else: a string or array value, another object, a key written with escapes, a malformed value.
-   * What it accepts it reads exactly as JSON.parse does (numbers, literals and structure are checked).
+   * The object at `p` as JSON.parse gives it, as far as usageFrom reads it (entry-meta.ts): the values of the
+   * members named by `keys` — numbers, booleans, null, and for `cost` in a usage such an object of COST_KEYS — into
+   * `values` by key (undefined: missing), other members left out; `after` is set past it. False (the line goes to
+   * JSON.parse) for anything else: a string or array value, another object, a key written with escapes, a
+   * malformed value. What it accepts it reads exactly as JSON.parse does (numbers, literals and structure are
+   * checked). The values go into an array, and the object usageFrom reads is made from it by one literal
+   * (usageRecord, costRecord): an object grown key by key was several allocations and a megamorphic store each.
    */
-  private record(
-    p: number,
-    keys: readonly Uint8Array[],
-    names: readonly string[],
-  ): Record<string, unknown> | undefined {
+  private record(p: number, keys: readonly Uint8Array[], values: unknown[]): boolean {
     const { buf, end } = this;
-    const out: Record<string, unknown> = {};
+    values.fill(undefined);
     p = this.first(p, CLOSE_OBJECT);
-    if (p === CLOSED) return out;
+    if (p === CLOSED) return true;
     for (;;) {
-      if (p < 0 || buf[p] !== QUOTE) return undefined;
+      if (p < 0 || buf[p] !== QUOTE) return false;
       const k = keyAt(buf, p, end, keys);
-      if (k < 0) return undefined;
+      if (k < 0) return false;
       p = valueAt(buf, keyEnd, end);
-      if (p < 0) return undefined;
+      if (p < 0) return false;
       const c = buf[p];
       let value: unknown;
       if (c === OPEN_OBJECT) {
-        if (names !== USAGE_NAMES || k !== USAGE_COST) return undefined;
-        value = this.record(p, COST_KEYS, COST_NAMES);
-        if (value === undefined) return undefined;
+        if (keys !== USAGE_KEYS || k !== USAGE_COST || !this.record(p, COST_KEYS, COST_VALUES)) return false;
+        value = costRecord(COST_VALUES);
         p = this.after;
       } else if (c === 45 || (c >= 48 && c <= 57)) {
         const q = numberEnd(buf, p, end);
-        if (q < 0) return undefined;
+        if (q < 0) return false;
         value = numberValue(buf, p, q);
         p = q;
       } else if (bytesEqual(buf, p, "true")) {
@@ -535,11 +554,11 @@ class Scan {
       } else if (bytesEqual(buf, p, "null")) {
         value = null;
         p += 4;
-      } else return undefined;
+      } else return false;
       // A key given twice: the later value counts, as in JSON.parse.
-      if (k > 0) out[names[k - 1]] = value;
+      if (k > 0) values[k - 1] = value;
       p = this.next(p, CLOSE_OBJECT);
-      if (p === CLOSED) return out;
+      if (p === CLOSED) return true;
     }
   }
 
@@ -703,22 +722,30 @@ class Scan {
       else preview = this.error.text();
     } else if (role === "bashExecution") preview = this.command.text();
     else preview = content.text();
-    const env: EntryEnvelope =
-      role === undefined
-        ? { id: this.id, parentId: this.parentId, type: "message", timestamp: this.timestamp, preview }
-        : { id: this.id, parentId: this.parentId, type: "message", role, timestamp: this.timestamp, preview };
+    const { id, parentId, timestamp } = this;
+    // Each kind of envelope is made whole by one literal, not grown by a key or two after it is made (a new
+    // hidden class and a property store per envelope). The keys and their order are envelopeOf's.
+    let env: EntryEnvelope;
     let meta = NO_META;
     let activity: number | undefined;
-    if (role === "toolResult") {
-      if (this.toolName !== undefined) env.toolName = this.toolName;
+    if (role === undefined) env = { id, parentId, type: "message", timestamp, preview };
+    else if (role === "toolResult" && this.toolName !== undefined) {
+      const toolName = this.toolName;
+      env = { id, parentId, type: "message", role, timestamp, preview, toolName };
     } else if (role === "assistant") {
+      const failed = this.failed;
       if (this.names.length > 0) {
-        env.toolName = intern(this.names.join(", "));
-        env.toolCallsOnly = !hasText;
-      }
-      if (this.failed) env.failed = true;
+        const toolName = intern(this.names.join(", "));
+        const toolCallsOnly = !hasText;
+        env = failed
+          ? { id, parentId, type: "message", role, timestamp, preview, toolName, toolCallsOnly, failed }
+          : { id, parentId, type: "message", role, timestamp, preview, toolName, toolCallsOnly };
+      } else
+        env = failed
+          ? { id, parentId, type: "message", role, timestamp, preview, failed }
+          : { id, parentId, type: "message", role, timestamp, preview };
       meta = assistantMeta(this.provider, this.model, this.usage);
-    }
+    } else env = { id, parentId, type: "message", role, timestamp, preview };
     if ((role === "user" || role === "assistant") && (this.messageKeys & M_CONTENT) !== 0) {
       if (!Number.isNaN(this.messageTime)) activity = this.messageTime;
       else {

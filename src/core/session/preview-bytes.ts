@@ -85,6 +85,19 @@ export class PreviewBuilder {
     while (units < KEEP_UNITS) {
       if (p >= end) return -1;
       let c = buf[p];
+      if (c > 32 && c < 0x7f && c !== QUOTE && c !== BACKSLASH) {
+        // Printable ASCII other than a quote or backslash (nearly every byte of a text): written as it is.
+        p++;
+        if (pending) {
+          out[bytes++] = 32;
+          units++;
+          pending = false;
+          if (units >= KEEP_UNITS) break;
+        }
+        out[bytes++] = c;
+        units++;
+        continue;
+      }
       if (c === QUOTE) break;
       if (c === BACKSLASH) {
         const e = p + 1 < end ? buf[p + 1] : 0;
@@ -189,7 +202,8 @@ export class PreviewBuilder {
   /** The preview read so far. */
   text(): string {
     if (this.units === 0) return "";
-    const s = this.out.toString("utf8", 0, this.bytes);
+    // As many bytes as code units: all ASCII, which decodes the same as Latin-1, by a shorter path than UTF-8's.
+    const s = this.out.toString(this.bytes === this.units ? "latin1" : "utf8", 0, this.bytes);
     // A character of two units at the cut is cut in half, as String#slice does.
     return s.length > PREVIEW_MAX ? s.slice(0, PREVIEW_MAX) : s;
   }

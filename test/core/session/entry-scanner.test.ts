@@ -20,6 +20,7 @@ import {
 } from "../../../src/core/session/entry-line.js";
 import { metaOf } from "../../../src/core/session/entry-meta.js";
 import { scanEntry, type EntryFacts } from "../../../src/core/session/entry-scanner.js";
+import { numberEnd, numberValue, stringEndFrom } from "../../../src/core/session/json-bytes.js";
 import { PreviewBuilder } from "../../../src/core/session/preview-bytes.js";
 import { collapseWhitespace } from "../../../src/core/session/preview.js";
 import { scanSessionFile } from "../../../src/core/session/session-scan.js";
@@ -533,6 +534,8 @@ describe("previews from bytes", () => {
               assert.match(texts[i], /[\ud800-\udfff]/);
               return;
             }
+            // Where it stopped is the closing quote, or a place (not inside an escape) the string's end is found from.
+            assert.equal(lit[at] === 0x22 ? at : stringEndFrom(lit, at, lit.length), lit.length - 1);
           }
           assert.equal(b.text(), collapseWhitespace(texts.join("\n"), 200));
         },
@@ -563,6 +566,35 @@ describe("previews from bytes", () => {
         assert.equal(collapseWhitespace(t, n), t.replace(/\s+/g, " ").trim().slice(0, n));
       }),
       { numRuns: 1000 },
+    );
+  });
+});
+
+describe("numbers from bytes", () => {
+  /** numberValue of `text` (a whole JSON number) is JSON.parse's, -0 included. */
+  const readsAsParsed = (text: string): void => {
+    const b = Buffer.from(text);
+    assert.equal(numberEnd(b, 0, b.length), b.length, text);
+    assert.ok(Object.is(numberValue(b, 0, b.length), JSON.parse(text)), text);
+  };
+
+  test("equal JSON.parse: decimals read by hand (costs), long ones and exponents through Number()", () => {
+    for (const t of ["0", "-0", "0.0", "-0.0", "0.0036", "0.1", "0.3", "-12.5", "99999999999999.9", "123456789012345"])
+      readsAsParsed(t);
+    for (const t of ["1234567890123456", "9007199254740993", "0.000000000000001", "0.1234567890123456789", "1.5e3"])
+      readsAsParsed(t);
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (d) => readsAsParsed(JSON.stringify(d))),
+      { numRuns: 5000 },
+    );
+    // Up to 15 digits with the point anywhere, leading zeros of the fraction included.
+    fc.assert(
+      fc.property(fc.nat({ max: 999_999_999 }), fc.integer({ min: 0, max: 16 }), fc.boolean(), (m, k, neg) => {
+        const digits = String(m).padStart(k + 1, "0");
+        const cut = digits.length - k;
+        readsAsParsed((neg ? "-" : "") + digits.slice(0, cut) + (k > 0 ? "." + digits.slice(cut) : ""));
+      }),
+      { numRuns: 5000 },
     );
   });
 });
