@@ -136,8 +136,9 @@ page's work on it alone (handler, renders, layout; no wait for the frame). **DOM
 (the list is windowed). Per-operation numbers are judged on their median; the worst is shown too. These figures leave out
 VS Code: its extension host, the message channel, the workbench.
 
-**Real UI.** What a user waits for, in VS Code 1.100 (code-server, as \`test/util/code-server.ts\` starts it
-for the end-to-end tests) with the extension built as \`npm start\` builds it, driven by headless Chromium
+**Real UI.** What a user waits for, in VS Code (code-server 4.139.1 unless \`AGENT_TREE_CODE_SERVER=oldest\`
+picks 4.100.3, as \`test/util/code-server.ts\` starts it for the end-to-end tests) with the extension installed from
+the .vsix of its production build (\`node esbuild.mjs --production\`, as \`npm run package\` builds it), driven by headless Chromium
 (\`test/util/workbench.ts\`), on the demo workspace holding either the demo session or a copy of the ~300 MB
 session (\`--quick\`: the ~30 MB one). Every run is a fresh code-server, browser profile and copy of the
 session; a round is one run of each, back to back (five rounds; one with \`--quick\`), and how much later the

@@ -1,6 +1,7 @@
 /**
  * What the user sees, in the real UI: code-server (the newest by default; `AGENT_TREE_CODE_SERVER=oldest` picks
- * 4.100.3) with the extension loaded as a development extension, driven by Chromium, on the demo workspace with
+ * 4.100.3) with the extension installed from the .vsix of its production build (minified, as users install it; see
+ * run-ui.ts), driven by Chromium, on the demo workspace with
  * either its small sample session or a generated big one. Each run is a fresh code-server, browser profile and copy of the session file, so a run's moves do
  * not leak into the next and every open is a first open:
  *

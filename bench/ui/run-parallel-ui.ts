@@ -31,7 +31,7 @@ function longText(l: LongFrames): string {
 export async function measureParallelUi(runs: number, log: (line: string) => void): Promise<ParallelUiReport> {
   if (!codeServerInstalled())
     return summariseParallelUi([], "code-server is not installed (bash scripts/ensure-deps.sh)");
-  const build = spawnSync(process.execPath, ["esbuild.mjs"], { cwd: REPO_ROOT, encoding: "utf8" });
+  const build = spawnSync(process.execPath, ["esbuild.mjs", "--production"], { cwd: REPO_ROOT, encoding: "utf8" });
   if (build.status !== 0)
     return summariseParallelUi([], `building the extension failed: ${build.stderr || build.stdout}`);
   const done: ParallelUiRun[] = [];

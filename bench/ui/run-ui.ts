@@ -97,7 +97,8 @@ export async function measureUi(large: UiSession, options: UiOptions, log: (line
   const errors: [string | undefined, string | undefined] = [undefined, undefined];
   const setup = (): string | undefined => {
     if (!codeServerInstalled()) return "code-server is not installed (run: bash scripts/ensure-deps.sh)";
-    const build = spawnSync(process.execPath, ["esbuild.mjs"], { cwd: REPO_ROOT, encoding: "utf8" });
+    // The production build, minified, as the .vsix users install holds it (startCodeServer installs dist/ as a .vsix).
+    const build = spawnSync(process.execPath, ["esbuild.mjs", "--production"], { cwd: REPO_ROOT, encoding: "utf8" });
     return build.status === 0 ? undefined : `building the extension failed: ${build.stderr || build.stdout}`;
   };
   const failed = setup();
