@@ -160,20 +160,27 @@ export function buildContext(
       items = path.slice(compactionIdx + 1);
     }
   }
-  const entries = new Map<PathItem, SessionEntry>();
-  for (const item of items) {
-    if (!LOADED_TYPES.has(item.type)) continue;
-    const entry = load(item);
-    if (entry) entries.set(item, entry);
+  // The bodies by index in `items` (undefined: not read). Indexed loops, no map per item and no array per message:
+  // a 10k-level path builds its context once after open, in code not optimised yet.
+  const bodies: (SessionEntry | undefined)[] = new Array<SessionEntry | undefined>(items.length);
+  let editEntries: SessionEntry[] | undefined;
+  for (let i = 0; i < items.length; i++) {
+    if (!LOADED_TYPES.has(items[i].type)) continue;
+    const entry = load(items[i]);
+    bodies[i] = entry;
+    if (entry?.type === "context_edit") (editEntries ??= []).push(entry);
   }
-  const edits = contextEditsOf([...entries.values()]);
+  const edits = editEntries ? contextEditsOf(editEntries) : undefined;
   const messages: AgentMessage[] = compaction
-    ? applyContextEdit(compactionMessages(compaction), edits.get(compaction.id))
+    ? applyContextEdit(compactionMessages(compaction), edits?.get(compaction.id))
     : [];
-  for (const item of items) {
-    const entry = entries.get(item);
+  for (let i = 0; i < items.length; i++) {
+    const entry = bodies[i];
     const m = entry && messageOfEntry(entry);
-    if (m) messages.push(...applyContextEdit([m], edits.get(item.id)));
+    if (!m) continue;
+    const edit = edits?.get(items[i].id);
+    if (edit) messages.push(...applyContextEdit([m], edit));
+    else messages.push(m);
   }
   return model ? { messages, thinkingLevel, model } : { messages, thinkingLevel };
 }

@@ -7,8 +7,8 @@
  * the file: that entry is treated as a root (flagged `orphan`, like an entry whose parent is missing), the
  * others hang below it, so every entry is in the tree once and no path repeats an entry.
  */
-import { NO_META, type EntryMeta } from "./entry-meta.js";
-import type { EntryTable } from "./entry-table.js";
+import type { EntryMeta } from "./entry-meta.js";
+import type { DuplicateEntry, EntryTable } from "./entry-table.js";
 import { breakCycles, compareSiblings, siblingInsertAt, timeOf } from "./tree-shape.js";
 import type { EntryEnvelope } from "./types.js";
 
@@ -16,12 +16,6 @@ const NO_KIDS: readonly number[] = Object.freeze([]);
 
 /** newestOnPath's mark for a position not asked about yet. */
 const UNKNOWN = -2;
-
-/** A line dropped because an earlier line has its id. */
-export interface DuplicateEntry {
-  id: string;
-  line: number;
-}
 
 /** A parentId cycle found in the file, broken at its first entry. */
 export interface ParentCycle {
@@ -33,11 +27,12 @@ export interface ParentCycle {
 
 /** Mutable index of a session's entries. */
 export class EntryIndex {
-  private byId = new Map<string, number>();
-  /** Parent position per entry; -1 for roots and orphans. */
-  private readonly parents: number[] = [];
+  /** The table's id map (kept up to date by its push). */
+  private readonly byId: Map<string, number>;
+  /** The table's parent positions (kept up to date by its push); -1 for roots and orphans. */
+  private readonly parents: number[];
   /** Date.parse of each timestamp, NaN until needed (only sibling order needs it). */
-  private readonly times: number[] = [];
+  private times: Float64Array;
   private readonly orphans = new Set<number>();
   private readonly rootList: number[] = [];
   /** Children positions per entry (undefined: none), once built. */
@@ -51,7 +46,11 @@ export class EntryIndex {
   /** newestOnPath's answers per test: per position, the newest accepted entry on its path (-1: none; UNKNOWN). */
   private readonly newest = new Map<(position: number) => boolean, Int32Array>();
 
-  private constructor(readonly table: EntryTable) {}
+  private constructor(readonly table: EntryTable) {
+    this.byId = table.byId;
+    this.parents = table.parents;
+    this.times = new Float64Array(Math.max(16, table.length)).fill(NaN);
+  }
 
   /**
    * Build from a table in file order. Lines whose id an earlier line already has are dropped (the first one
@@ -59,15 +58,9 @@ export class EntryIndex {
    */
   static build(table: EntryTable): { index: EntryIndex; duplicates: DuplicateEntry[]; cycles: ParentCycle[] } {
     let t = table;
-    const duplicates: DuplicateEntry[] = [];
-    const seen = new Map<string, number>();
-    for (let i = 0; i < t.length; i++) {
-      const before = seen.size;
-      seen.set(t.envs[i].id, i); // one hash operation per entry
-      if (seen.size === before) duplicates.push({ id: t.envs[i].id, line: t.lines[i] });
-    }
+    const duplicates = t.duplicates.slice();
     if (duplicates.length > 0) {
-      // A damaged file: keep the first line of each id.
+      // A damaged file: keep the first line of each id (the new table links its entries again without the others).
       const first = new Set<string>();
       const drop: number[] = [];
       for (let i = 0; i < t.length; i++) {
@@ -77,45 +70,32 @@ export class EntryIndex {
       t = t.without(drop);
     }
     const index = new EntryIndex(t);
-    const cycles = index.link(duplicates.length > 0 ? undefined : seen);
+    const cycles = index.link();
     return { index, duplicates, cycles };
   }
 
-  /** Ids, parents, metadata and roots of every entry. `ids`: the id map when it is already right. */
-  private link(ids: Map<string, number> | undefined): ParentCycle[] {
-    const { table, parents, times } = this;
-    const { envs, metas } = table;
-    const n = table.length;
-    if (ids) this.byId = ids;
-    else for (let i = 0; i < n; i++) this.byId.set(envs[i].id, i);
-    const { byId } = this;
-    let later: number[] | undefined;
+  /**
+   * What the table's links leave to the whole file: parents that come later in it, orphans, metadata and roots
+   * (the table made the id map and the other parent links while the entries were added).
+   */
+  private link(): ParentCycle[] {
+    const { table, parents, byId } = this;
+    const { envs } = table;
+    for (const i of table.settings) this.applyMeta(i);
+    for (const i of table.nullParents) this.rootList.push(i);
     // Entries whose parent comes later in the file: rare, and every parentId cycle has one.
     let forward: number[] | undefined;
-    for (let i = 0; i < n; i++) {
-      times.push(NaN);
-      if (metas[i] !== NO_META) this.applyMeta(i);
-      const p = envs[i].parentId;
-      if (p === null) {
-        parents.push(-1);
-        this.rootList.push(i);
-        continue;
-      }
-      // Most entries follow their parent, and the scanner shares the parent's id string with them.
-      const at = i > 0 && envs[i - 1].id === p ? i - 1 : byId.get(p);
+    for (const i of table.unlinked) {
+      const at = byId.get(envs[i].parentId as string);
       if (at !== undefined && at !== i) {
-        parents.push(at);
-        if (at > i) (forward ??= []).push(i);
+        parents[i] = at;
+        (forward ??= []).push(i);
       } else {
-        parents.push(-1);
-        (later ??= []).push(i);
+        // Orphans: the parentId names no entry (or the entry itself).
+        this.orphans.add(i);
+        this.rootList.push(i);
+        envs[i].orphan = true;
       }
-    }
-    // Orphans: the parentId names no entry (or the entry itself).
-    for (const i of later ?? []) {
-      this.orphans.add(i);
-      this.rootList.push(i);
-      envs[i].orphan = true;
     }
     const cycles = forward ? this.breakCycles(forward) : [];
     this.rootList.sort((a, b) => this.compare(a, b));
@@ -164,13 +144,16 @@ export class EntryIndex {
 
   /** Add an entry appended to the session (its parent, if any, exists). Returns its position. */
   add(env: EntryEnvelope, meta: EntryMeta, offset: number, size: number, line: number): number {
+    // The table's push puts the id in the map and links the parent.
     const i = this.table.push(env, meta, offset, size, line);
-    this.byId.set(env.id, i);
-    this.times.push(NaN);
+    if (i >= this.times.length) {
+      const grown = new Float64Array(this.times.length * 2).fill(NaN);
+      grown.set(this.times);
+      this.times = grown;
+    }
     this.applyMeta(i);
-    const p = env.parentId === null ? undefined : this.byId.get(env.parentId);
-    this.parents.push(p ?? -1);
-    if (p === undefined) {
+    const p = this.parents[i];
+    if (p < 0) {
       this.insertSorted(this.rootList, i);
       return i;
     }

@@ -4,7 +4,7 @@
  * alone, is parsed with JSON.parse — the one fallback — and read with envelopeOf / metaOf. Both give the same
  * answer for the same entry; the tests hold them to it.
  */
-import { assistantMessageMeta, metaOf, NO_META } from "./entry-meta.js";
+import { assistantMessageMeta, metaOf, NO_META, parsedAssistantMeta } from "./entry-meta.js";
 import { scanEntry, type EntryFacts } from "./entry-scanner.js";
 import { envelopeOf, messageEnvelope } from "./preview.js";
 import type { SessionEntry } from "./types.js";
@@ -138,7 +138,7 @@ export function readEntryText(text: string, keep?: (entry: SessionEntry) => void
     return { env: envelopeOf(v as unknown as SessionEntry), meta: metaOf(v as unknown as SessionEntry) };
   const role = m.role;
   const env = messageEnvelope(id, parentId, timestamp, m);
-  const meta = role === "assistant" ? assistantMessageMeta(m) : NO_META;
+  const meta = role === "assistant" ? parsedAssistantMeta(m) : NO_META;
   const activity = roleActivity(role, m, timestamp);
   return activity === undefined ? { env, meta } : { env, meta, activity };
 }

@@ -112,6 +112,41 @@ export function assistantMessageMeta(m: Record<string, unknown>): EntryMeta {
   return assistantMeta(named ? provider : undefined, named ? model : undefined, usageFrom(m.usage));
 }
 
+/**
+ * The meta of an assistant message whose line was parsed whole (a short line of a small session): its `usage`
+ * value, as JSON.parse gave it, is made a Usage (usageFrom) when first asked for, not while the session opens.
+ * Making it at open was 9–16 ms of a 10k-entry open's CPU (three objects and a dozen checks per assistant line,
+ * mostly unoptimised; fresh processes, load 4–5), and nothing from open to the first context reads it: the chat's
+ * usage line asks for the entries of the path it shows (SessionManager.getUsage). The parsed value is kept
+ * instead of the Usage made of it (about its size), not the body it came from.
+ */
+class ParsedAssistantMeta implements EntryMeta {
+  /** The Usage made of `raw`; null until asked for. */
+  private made: Usage | null = null;
+
+  constructor(
+    readonly model: { provider: string; modelId: string } | undefined,
+    private readonly raw: Record<string, unknown>,
+  ) {}
+
+  get usage(): Usage {
+    return (this.made ??= usageFrom(this.raw) as Usage);
+  }
+}
+
+/**
+ * assistantMessageMeta for a message parsed from its own line, whose objects nothing else changes: its token use
+ * is read when first asked for (see ParsedAssistantMeta). Same answers as assistantMessageMeta.
+ */
+export function parsedAssistantMeta(m: Record<string, unknown>): EntryMeta {
+  const provider = m.provider;
+  const model = m.model;
+  const named = typeof provider === "string" && typeof model === "string";
+  const meta = named ? modelMeta(provider, model) : NO_META;
+  const usage = m.usage;
+  return isRecord(usage) ? new ParsedAssistantMeta(meta.model, usage) : meta;
+}
+
 /** The small fields of a whole entry. */
 export function metaOf(entry: SessionEntry): EntryMeta {
   const e = entry as unknown as Record<string, unknown>;

@@ -6,54 +6,15 @@
  * Positions are file order throughout: an entry's position is its place in the file.
  */
 
-/** Two decimal digits of `s` at `i`, or -1. */
-function digits2(s: string, i: number): number {
-  const a = s.charCodeAt(i) - 48;
-  const b = s.charCodeAt(i + 1) - 48;
-  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
-}
-
 /**
- * Parses a timestamp for ordering; unparsable ones sort first (file order breaks ties). The form every writer
- * uses (toISOString: 2026-01-05T09:00:03.000Z) is read by hand — Date.parse was a tenth of open() — and
- * anything else, or any value near a range edge, goes to Date.parse, so the result is always Date.parse's.
+ * Parses a timestamp for ordering; unparsable ones sort first (file order breaks ties). Date.parse itself: the
+ * hand-written reader of toISOString's form this replaced was slower in a fresh process, where the tree is built
+ * before that code is optimised (2,000 timestamps: 1.3–7 ms against Date.parse's 0.4–0.7 ms; 20,000: 6.5–15 ms
+ * against 3.8–9.3 ms; Node 20 and 22, load 2–4), and a thousand siblings' order cost 10 ms of the 1k-branches
+ * session's getTree().
  */
 export function timeOf(timestamp: string): number {
-  const s = timestamp;
-  if (s.length === 24 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45 && s.charCodeAt(10) === 84) {
-    const century = digits2(s, 0);
-    const year = digits2(s, 2);
-    const month = digits2(s, 5);
-    const day = digits2(s, 8);
-    const hour = digits2(s, 11);
-    const minute = digits2(s, 14);
-    const second = digits2(s, 17);
-    const milli = digits2(s, 20);
-    const milliLast = s.charCodeAt(22) - 48;
-    if (
-      century >= 19 &&
-      year >= 0 &&
-      month >= 1 &&
-      month <= 12 &&
-      day >= 1 &&
-      day <= 28 &&
-      hour >= 0 &&
-      hour <= 23 &&
-      minute >= 0 &&
-      minute <= 59 &&
-      second >= 0 &&
-      second <= 59 &&
-      milli >= 0 &&
-      milliLast >= 0 &&
-      milliLast <= 9 &&
-      s.charCodeAt(13) === 58 &&
-      s.charCodeAt(16) === 58 &&
-      s.charCodeAt(19) === 46 &&
-      s.charCodeAt(23) === 90
-    )
-      return Date.UTC(century * 100 + year, month - 1, day, hour, minute, second, milli * 10 + milliLast);
-  }
-  const t = Date.parse(s);
+  const t = Date.parse(timestamp);
   return Number.isNaN(t) ? 0 : t;
 }
 
