@@ -185,7 +185,7 @@ export function uiLine(report: Pick<BenchReport, "ui">): string {
   if (!ui) return "";
   const recovered = ui.small.recovered + ui.large.recovered;
   return (
-    `Real UI: ${ui.codeServer ?? "code-server 4.100.3 (VS Code 1.100)"} with the extension, driven by headless Chromium; medians of ` +
+    `Real UI: ${ui.codeServer ?? "code-server 4.100.3 (VS Code 1.100)"} with the extension's production build installed from its .vsix, driven by headless Chromium; medians of ` +
     `${ui.large.runs} run${ui.large.runs === 1 ? "" : "s"} per session, each a fresh code-server; the big session is "${ui.large.label}".` +
     (ui.measuredApart ? ` Measured in a run of its own (\`--ui-only --write\`): ${ui.measuredApart}.` : "") +
     (recovered > 0
@@ -244,7 +244,11 @@ export function runLine(report: BenchReport): string {
   return (
     `${report.quick ? "Quick smoke run (`--quick`: smaller sessions, fewer runs — not a verdict)" : "Full run"}, ` +
     `${report.startedAt}, ${report.durationS.toFixed(0)} s. Medians of ${report.runs} runs, each a fresh Node process ` +
-    `per implementation and session; ${report.appends} appends per run.${checkpoints} Machine: ${report.machine}.`
+    `per implementation and session; ${report.appends} appends per run.${checkpoints} Machine: ${report.machine}.` +
+    (report.storesMeasuredApart
+      ? ` The session stores (open → tree → context, navigate, append) were measured again in a run of their own ` +
+        `(\`--stores-only --write\`): ${report.storesMeasuredApart}.`
+      : "")
   );
 }
 
@@ -259,9 +263,6 @@ export function resultsMarkdown(report: BenchReport, checks: TargetCheck[]): str
     "",
     "### Session store",
     "",
-    ...(report.storesMeasuredApart
-      ? [`Measured in a run of their own (\`--stores-only --write\`): ${report.storesMeasuredApart}.`, ""]
-      : []),
     storeTable(report),
     "",
     "### Tree webview (component figures: the webview alone in headless Chromium, 400×800 viewport)",
