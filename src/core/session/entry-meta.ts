@@ -121,16 +121,17 @@ export function assistantMessageMeta(m: Record<string, unknown>): EntryMeta {
  * instead of the Usage made of it (about its size), not the body it came from.
  */
 class ParsedAssistantMeta implements EntryMeta {
-  /** The Usage made of `raw`; null until asked for. */
-  private made: Usage | null = null;
+  /** The Usage made of `raw` (undefined when `raw` is not one); null until asked for. */
+  private made: Usage | undefined | null = null;
 
   constructor(
     readonly model: { provider: string; modelId: string } | undefined,
     private readonly raw: Record<string, unknown>,
   ) {}
 
-  get usage(): Usage {
-    return (this.made ??= usageFrom(this.raw) as Usage);
+  get usage(): Usage | undefined {
+    if (this.made === null) this.made = usageFrom(this.raw);
+    return this.made;
   }
 }
 
