@@ -86,20 +86,10 @@ export class PreviewBuilder {
       if (p >= end) return -1;
       let c = buf[p];
       if (c > 32 && c < 0x7f && c !== QUOTE && c !== BACKSLASH) {
-        // Printable ASCII other than a quote or backslash (nearly every byte of a text): written as it is.
+        // Printable ASCII other than a quote or backslash (nearly every byte of a text): written as it is, below.
         p++;
-        if (pending) {
-          out[bytes++] = 32;
-          units++;
-          pending = false;
-          if (units >= KEEP_UNITS) break;
-        }
-        out[bytes++] = c;
-        units++;
-        continue;
-      }
-      if (c === QUOTE) break;
-      if (c === BACKSLASH) {
+      } else if (c === QUOTE) break;
+      else if (c === BACKSLASH) {
         const e = p + 1 < end ? buf[p + 1] : 0;
         if (e === 110 || e === 116 || e === 114 || e === 102) {
           // \n \t \r \f: whitespace
