@@ -226,11 +226,17 @@ export class SessionManager {
     const real = realSessionPath(abs);
     const lock = readOnly ? undefined : SessionLock.acquire(abs, real, identityOf(real), o.lock);
     try {
-      // Under the lock no migration of this file runs: a temp file of one is what a killed one left.
-      if (lock) removeStaleMigrationTemps(real);
       const sm = SessionManager.load(abs, real, o, lock, cwd);
-      // The file opened fine after a branch deletion: the copy kept from before it is no longer needed.
-      if (lock) removeIfPresent(rewriteBackupPath(real));
+      if (lock) {
+        // The file opened fine after a branch deletion: the copy kept from before it is no longer needed.
+        removeIfPresent(rewriteBackupPath(real));
+        // Under the lock no migration or rewrite of this file runs (both run start to end without yielding), so a
+        // temp file of one is what a killed one left. Removing them reads the whole folder — pi keeps every session
+        // of a project in one — which is housekeeping the open need not wait for: it runs once the open returned.
+        setImmediate(() => {
+          if (lock.verify()) removeStaleMigrationTemps(real);
+        }).unref();
+      }
       return sm;
     } catch (e) {
       lock?.release();

@@ -39,8 +39,6 @@ import { errorText } from "../error-text.js";
 /** Bytes read at a time. */
 export const CHUNK_BYTES = 4 * 1024 * 1024;
 const HEADER_CHUNK_BYTES = 64 * 1024;
-/** A character of a Latin-1-decoded chunk that is not ASCII (a byte of a multi-byte UTF-8 character). */
-const NON_ASCII = /[\u0080-\u00ff]/g;
 /**
  * How far down the current branch a line's parent is looked for (see ScanResult.bodies); one found further
  * down starts the branch anew (its bodies are then read from the file when the context needs them).
@@ -166,35 +164,20 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
   // Short lines go to JSON.parse, cut from the chunk decoded once (one native call, not one per line).
   const decodeChunks = parseShort && !headerOnly;
   /**
-   * buf[0 .. through the chunk's last newline] decoded as Latin-1, a character per byte, so the text's offsets
-   * are buf's ("" when not decoded). Decoding the chunk as UTF-8 would make the whole of it a two-byte string
-   * when one character is not ASCII, slower to decode and to parse; an ASCII line of it is its text, and a line
-   * with another character is decoded alone, from buf. (Parsing such a line's Latin-1 text and decoding only the
-   * strings kept of it saved the decoding but cost as much in checks, measured.)
+   * buf[0 .. through the chunk's last newline] as text when that part of the chunk is all ASCII (so the text's
+   * offsets are buf's), else "" and each short line is decoded alone, as UTF-8, from buf. Decoding a chunk with
+   * other characters as UTF-8 would make the whole of it a two-byte string, slower to parse; decoding it as
+   * Latin-1 and each line holding another character a second time, as UTF-8, cost more than decoding every line
+   * of it once (measured on the bench's 10k-entry session, where a third of the lines hold a "—" or "✓").
    */
   let text = "";
-  /** Where text's next non-ASCII character is, at or after the last line asked about (text.length: none). */
-  let nonAsciiAt = -1;
 
   const decode = (): void => {
     text = "";
-    nonAsciiAt = -1;
     if (!decodeChunks) return;
     const last = buf.lastIndexOf(10, chunkLen - 1);
-    if (last < 0) return;
+    if (last < 0 || !isAscii(buf.subarray(0, last + 1))) return;
     text = buf.toString("latin1", 0, last + 1);
-    if (isAscii(buf.subarray(0, last + 1))) nonAsciiAt = text.length;
-  };
-  /**
-   * True when text[s, end) is ASCII. The regular expression finds the next character that is not: one search
-   * serves every line before it (a native search over the text, not a check of each line).
-   */
-  const asciiLine = (s: number, end: number): boolean => {
-    if (nonAsciiAt < s) {
-      NON_ASCII.lastIndex = s;
-      nonAsciiAt = NON_ASCII.test(text) ? NON_ASCII.lastIndex - 1 : text.length;
-    }
-    return nonAsciiAt >= end;
   };
 
   // The branch the lines so far end on (its entries' ids, positions and kept bodies, root side first), while
@@ -276,7 +259,7 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     if (facts.activity !== undefined && facts.activity > (result.activity ?? 0)) result.activity = facts.activity;
   };
 
-  /** `lineText`: the line, decoded, when it is short and ASCII and its chunk was decoded. */
+  /** `lineText`: the line, decoded, when it is short and its chunk was decoded (see decode). */
   const handleLine = (offset: number, length: number, terminated: boolean, lineText?: string): void => {
     lineNo++;
     const s = offset - chunkStart;
@@ -369,7 +352,7 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     const at = s < text.length ? text.indexOf("\n", s) : -1;
     if (at >= 0) {
       // A line of the decoded text (lines through the chunk's last newline are whole in it).
-      const short = at - s < SCAN_MIN_BYTES && lineNo > 0 && asciiLine(s, at);
+      const short = at - s < SCAN_MIN_BYTES && lineNo > 0;
       handleLine(pos, at - s, true, short ? text.slice(s, at) : undefined);
       pos = chunkStart + at + 1;
       continue;

@@ -217,6 +217,8 @@ describe("delete a branch for good", () => {
       const reopened = await SessionManager.open(file);
       assert.equal(reopened.hasEntry(ids.d), true);
       assert.equal(reopened.getLeafId(), ids.c);
+      // Removed once the open has returned.
+      await new Promise((resolve) => setImmediate(resolve));
       assert.deepEqual(
         fs.readdirSync(tmp.dir).filter((n) => n.includes(".rewriting-")),
         [],

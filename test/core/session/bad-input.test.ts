@@ -139,7 +139,15 @@ describe("damaged files", () => {
     const ro = await SessionManager.open(file, { readOnly: true });
     await ro.close();
     assert.ok(fs.existsSync(leftover), "a read-only view removed a file while another process might migrate");
+    // Only a holder of the writer lock removes them: a session closed at once leaves them to the next open.
+    const closedAtOnce = await SessionManager.open(file);
+    await closedAtOnce.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.ok(fs.existsSync(leftover), "a temp file was removed without the writer lock");
     const sm = await SessionManager.open(file);
+    // Removed once the open has returned (housekeeping the open does not wait for).
+    assert.ok(fs.existsSync(leftover), "the open waited for the folder's housekeeping");
+    await new Promise((resolve) => setImmediate(resolve));
     assert.equal(fs.existsSync(leftover), false, "the stale migration temp file is still there");
     assert.ok(fs.existsSync(unrelated), "another file's temp was removed");
     assert.equal(sm.getEntryCount(), 1);
