@@ -74,12 +74,10 @@ const lazyEsm = {
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   {
-    // The session search's worker threads load their own bundle (src/core/search/session-search.ts), and so does the
-    // parallel scan of a big session file (src/core/session/parallel-scan.ts).
+    // The session search's worker threads load their own bundle (src/core/search/session-search.ts).
     entryPoints: {
       extension: "src/host/extension.ts",
       "search-worker": "src/core/search/search-worker.ts",
-      "scan-worker": "src/core/session/scan-worker.ts",
     },
     bundle: true,
     platform: "node",

@@ -21,14 +21,8 @@ const CHILD_TIMEOUT_MS = 5 * 60_000;
 /** Bundles bench/child/measure-store.ts (and our session store) into bench/.data/child.mjs. */
 export async function buildChild(): Promise<void> {
   await esbuild.build({
-    // The parallel scan's worker thread (src/core/session/parallel-scan.ts) loads a bundle of its own, beside the
-    // child's (bench/.data/scan-worker.mjs; the child points the store at it).
-    entryPoints: {
-      child: join(BENCH_DIR, "child", "measure-store.ts"),
-      "scan-worker": join(BENCH_DIR, "..", "src", "core", "session", "scan-worker.ts"),
-    },
-    outdir: DATA_DIR,
-    outExtension: { ".js": ".mjs" },
+    entryPoints: [join(BENCH_DIR, "child", "measure-store.ts")],
+    outfile: CHILD_BUNDLE,
     bundle: true,
     platform: "node",
     format: "esm",

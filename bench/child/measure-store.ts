@@ -4,9 +4,7 @@
  * Usage (by bench/run.ts): node child.mjs '<ChildConfig as JSON>'
  */
 import { performance } from "node:perf_hooks";
-import { dirname, join } from "node:path";
 import type { AgentMessage } from "../../src/core/messages.js";
-import { configureParallelScan } from "../../src/core/session/parallel-scan.js";
 import { textReply } from "../generate/text-reply.js";
 import { readFloor } from "./floor.js";
 import { peakRssBytes } from "./proc-stats.js";
@@ -98,10 +96,6 @@ function measureFloor(config: ChildConfig): ChildResult {
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? "{}") as ChildConfig;
-  // The store's parallel scan of a big file runs its worker from the bundle built beside this one (child-runner.ts);
-  // BENCH_SCAN_WORKER=off measures the one-thread scan.
-  if (process.env.BENCH_SCAN_WORKER !== "off")
-    configureParallelScan({ workerScript: join(dirname(process.argv[1]), "scan-worker.mjs") });
   const result = config.impl === "floor" ? measureFloor(config) : await measureStore(config);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

@@ -4,7 +4,6 @@
  * Activation is cheap: nothing is read but the secrets' store and, in the background, the workspace's hooks; the
  * session opens when a view loads or a command needs it. docs/architecture.md, "The layout", says who owns what.
  */
-import { join } from "node:path";
 import type * as vscode from "vscode";
 import { createArchive } from "./archive/create-archive.js";
 import { createPlanMode } from "./chat/create-plan-mode.js";
@@ -27,7 +26,6 @@ import { createSession } from "./session/create-session.js";
 import { createApprovals } from "./tools/create-approvals.js";
 import { createTree } from "./tree/create-tree.js";
 import { createViews } from "./views/create-views.js";
-import { configureParallelScan } from "../core/session/parallel-scan.js";
 
 export type { AgentTreeApi, SessionChangeEvent } from "./common/extension-api.js";
 
@@ -38,8 +36,6 @@ let services: HostServices | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<AgentTreeApi> {
   const s = createServices(context);
   services = s;
-  // A big session file is scanned by two threads (src/core/session/parallel-scan.ts) with this bundle's worker.
-  configureParallelScan({ workerScript: join(context.extensionPath, "dist", "scan-worker.js") });
   // What the session is built from: none of these needs the session while it is built.
   const hooks = createHooks(s);
   const library = createModelLibrary(s);

@@ -32,7 +32,6 @@ import {
 import type { EntryFacts } from "./entry-scanner.js";
 import { EntryTable } from "./entry-table.js";
 import { openRegular } from "./file-identity.js";
-import { ScanHelper } from "./parallel-scan.js";
 import { splitGluedLine, type GluedLine } from "./glued-line.js";
 import type { LoadIssue, SessionEntry, SessionHeader } from "./types.js";
 import { errorText } from "../error-text.js";
@@ -40,8 +39,6 @@ import { errorText } from "../error-text.js";
 /** Bytes read at a time. */
 export const CHUNK_BYTES = 4 * 1024 * 1024;
 const HEADER_CHUNK_BYTES = 64 * 1024;
-/** Bytes read at a time while looking for a piece's first line (scanFilePiece). */
-const PIECE_PROBE_BYTES = 64 * 1024;
 /** A character of a Latin-1-decoded chunk that is not ASCII (a byte of a multi-byte UTF-8 character). */
 const NON_ASCII = /[\u0080-\u00ff]/g;
 /**
@@ -49,16 +46,6 @@ const NON_ASCII = /[\u0080-\u00ff]/g;
  * down starts the branch anew (its bodies are then read from the file when the context needs them).
  */
 const BRANCH_LOOKBACK = 256;
-
-/** What the scan of a piece of a file gives (a ScanResult, or its copy made from a worker's message). */
-export interface ScanPart {
-  entries: Pick<EntryTable, "length" | "envs" | "metas" | "offsets" | "sizes" | "lines">;
-  issues: LoadIssue[];
-  activity?: number;
-  tornOffset?: number;
-  missingFinalNewline: boolean;
-  lineCount: number;
-}
 
 /** Options of scanSession. */
 export interface ScanOptions {
@@ -135,80 +122,10 @@ type Source = { fd: number; size: number } | { bytes: Buffer };
 export function scanSessionFile(path: string, opts: ScanOptions = {}): ScanResult {
   const fd = openRegular(path, fs.constants.O_RDONLY);
   try {
-    const size = fs.fstatSync(fd).size;
-    const parallel = opts.headerOnly !== true && (opts.parseShort ?? size <= PARSE_FILE_MAX_BYTES) === false;
-    const helper = parallel ? ScanHelper.start(fd, size, opts) : undefined;
-    return helper ? scanFileWithHelper(fd, size, opts, helper) : scan({ fd, size }, opts);
+    return scan({ fd, size: fs.fstatSync(fd).size }, opts);
   } finally {
     fs.closeSync(fd);
   }
-}
-
-/**
- * The lines that start in [from, to) of the open session file `fd` of `fileSize` bytes, scanned on their own
- * (a piece of a parallel scan, see parallel-scan.ts): line numbers count from the piece's first line, which is not
- * a header. `from` > 0.
- */
-export function scanFilePiece(fd: number, fileSize: number, from: number, to: number, opts: ScanOptions): ScanResult {
-  const source = { fd, size: fileSize };
-  const nl = lineEnd(source, from - 1, fileSize, PIECE_PROBE_BYTES);
-  const start = nl < 0 ? fileSize : nl + 1;
-  if (start >= to)
-    return { entries: new EntryTable(16), issues: [], fileSize, missingFinalNewline: false, lineCount: 0 };
-  return scan(source, opts, { start, end: to });
-}
-
-/**
- * A big file scanned by this thread from its start and by a worker thread from its end, piece by piece, each
- * piece claimed by one of them (parallel-scan.ts): this thread reads on until it meets a piece the worker has, then
- * adds the worker's pieces after its own, in file order, as the one scan would have (line numbers, issues, the
- * entries' links). A piece the worker did not deliver is scanned here. `helper` was started for this file (tests
- * start it themselves, to see a race through).
- */
-export function scanFileWithHelper(fd: number, size: number, opts: ScanOptions, helper: ScanHelper): ScanResult {
-  const source = { fd, size };
-  const bounds = helper.bounds;
-  let next = 1; // the first piece this thread has not claimed
-  try {
-    const result = scan(source, opts, {
-      start: 0,
-      end: bounds[1],
-      extend: () => (next < bounds.length - 1 && helper.claim(next) ? bounds[++next] : undefined),
-    });
-    if (next === bounds.length - 1 || result.lineCount === 0 || stoppedAtHeader(result, opts)) return result;
-    const parts = helper.finish(next);
-    for (let k = next; k < bounds.length - 1; k++)
-      appendPart(result, parts[k - next] ?? scanFilePiece(fd, size, bounds[k], bounds[k + 1], opts));
-    return result;
-  } finally {
-    helper.stop();
-  }
-}
-
-/** True when the scan read line 1 only because of `minVersion` (or line 1 is not a header). */
-function stoppedAtHeader(result: ScanResult, opts: ScanOptions): boolean {
-  if (result.headerError !== undefined) return opts.minVersion !== undefined;
-  return opts.minVersion !== undefined && result.header !== undefined && (result.header.version ?? 1) < opts.minVersion;
-}
-
-/**
- * Add a piece's scan (the lines after `result`'s) to `result`: its entries (linked as the one scan links them),
- * its issues at their line numbers in the file, its activity, and what its last line says of the file's end.
- */
-function appendPart(result: ScanResult, part: ScanPart): void {
-  const base = result.lineCount;
-  const entries = result.entries;
-  const p = part.entries;
-  // The one scan gives a parentId that spells the line before's id that very string (a piece starts without one).
-  const first = p.length > 0 ? p.envs[0] : undefined;
-  const previousId = entries.length > 0 ? entries.envs[entries.length - 1].id : undefined;
-  if (first !== undefined && previousId !== undefined && first.parentId === previousId) first.parentId = previousId;
-  for (let i = 0; i < p.length; i++) entries.push(p.envs[i], p.metas[i], p.offsets[i], p.sizes[i], p.lines[i] + base);
-  for (const issue of part.issues) result.issues.push({ ...issue, line: issue.line + base });
-  if (part.activity !== undefined && part.activity > (result.activity ?? 0)) result.activity = part.activity;
-  if (part.tornOffset !== undefined) result.tornOffset = part.tornOffset;
-  if (part.missingFinalNewline) result.missingFinalNewline = true;
-  result.lineCount = base + part.lineCount;
 }
 
 /** Scan a session held in memory (a migrated file viewed read-only). */
@@ -226,25 +143,10 @@ function readRange(fd: number, buf: Buffer, at: number, offset: number, length: 
   return done;
 }
 
-/**
- * The part of a file a scan reads (the parallel scan, parallel-scan.ts): the lines that start in
- * [start, end). A range that starts past 0 has no header line; its line numbers count from its first line.
- */
-export interface ScanRange {
-  /** Offset of the range's first line (a line start). */
-  start: number;
-  /** Lines that start before this offset are read (the last of them to its end). */
-  end: number;
-  /** Called when the scan reaches `end`: the next end, or undefined to stop there. */
-  extend?: () => number | undefined;
-}
-
-function scan(source: Source, opts: ScanOptions, range?: ScanRange): ScanResult {
+function scan(source: Source, opts: ScanOptions): ScanResult {
   const headerOnly = opts.headerOnly === true;
   const strict = opts.strict === true;
   const fileSize = "fd" in source ? source.size : source.bytes.length;
-  const rangeStart = range?.start ?? 0;
-  let limit = range?.end ?? fileSize;
   const result: ScanResult = {
     // About one entry per KB in real sessions; a guess only saves regrowing the columns.
     entries: new EntryTable(headerOnly ? 16 : fileSize / 1024),
@@ -378,7 +280,7 @@ function scan(source: Source, opts: ScanOptions, range?: ScanRange): ScanResult 
   const handleLine = (offset: number, length: number, terminated: boolean, lineText?: string): void => {
     lineNo++;
     const s = offset - chunkStart;
-    if (lineNo === 1 && rangeStart === 0) {
+    if (lineNo === 1) {
       const { header, error } = parseHeader(buf.toString("utf8", s, s + length));
       if (header) {
         result.header = header;
@@ -453,18 +355,12 @@ function scan(source: Source, opts: ScanOptions, range?: ScanRange): ScanResult 
     if (!terminated) result.missingFinalNewline = true;
   };
 
-  let pos = rangeStart; // file offset of the next line
+  let pos = 0; // file offset of the next line
   /** Set when line 1 says the rest is not to be read (see minVersion). */
   let done = false;
-  fill(pos, 0);
+  fill(0, 0);
   decode();
   while (pos < fileSize && !done) {
-    if (pos >= limit) {
-      const next = range?.extend?.();
-      if (next === undefined) break;
-      limit = next;
-      continue;
-    }
     if (pos < chunkStart || pos >= chunkStart + chunkLen) {
       fill(pos, 0);
       decode();
@@ -473,7 +369,7 @@ function scan(source: Source, opts: ScanOptions, range?: ScanRange): ScanResult 
     const at = s < text.length ? text.indexOf("\n", s) : -1;
     if (at >= 0) {
       // A line of the decoded text (lines through the chunk's last newline are whole in it).
-      const short = at - s < SCAN_MIN_BYTES && (lineNo > 0 || rangeStart > 0) && asciiLine(s, at);
+      const short = at - s < SCAN_MIN_BYTES && lineNo > 0 && asciiLine(s, at);
       handleLine(pos, at - s, true, short ? text.slice(s, at) : undefined);
       pos = chunkStart + at + 1;
       continue;
