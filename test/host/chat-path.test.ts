@@ -141,6 +141,28 @@ describe("chat window", () => {
     assert.deepEqual(path.update().usage, new ChatPath(sm).update().usage);
   });
 
+  test("a source that cannot say how its path changed is followed by its whole path", () => {
+    const sm = SessionManager.inMemory("/tmp");
+    const ids = appendTurns(sm, 30);
+    const path = new ChatPath({
+      getPathEnvelopes: () => sm.getPathEnvelopes(),
+      getPathChange: () => undefined,
+      getEntry: (id) => sm.getEntry(id),
+      getUsage: (id) => sm.getUsage(id),
+    });
+    assert.deepEqual(
+      path.update().messages.map((m) => m.id),
+      ids,
+    );
+    sm.branch(ids[20]);
+    // Read from the root again (sent again, too): what the view holds from `start` on is the new path's.
+    const moved = path.update();
+    assert.deepEqual(
+      moved.messages.map((m) => m.id),
+      ids.slice(moved.start, 21),
+    );
+  });
+
   test("the controller posts that bounded window and the usage of the whole path", async () => {
     const sm = SessionManager.inMemory("/tmp");
     appendTurns(sm, 2000);

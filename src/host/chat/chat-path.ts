@@ -158,7 +158,12 @@ export class ChatPath {
     let next = change(this.leafId);
     // The last leaf is gone (a rewrite of the file deleted it), or its path is not the one followed: read it all.
     if (next === undefined || next.shared > this.chatBefore.length) next = change(null);
-    if (next === undefined) throw new Error("the session did not say what its path holds");
+    if (next === undefined) {
+      // The source knows no path from the root (it should): compare whole paths, and ask from the root next time.
+      this.leafId = null;
+      this.path = [];
+      return this.followPath();
+    }
     this.leafId = next.leafId;
     return this.follow(next.shared, next.tail);
   }
