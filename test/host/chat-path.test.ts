@@ -98,6 +98,71 @@ describe("chat window", () => {
     assert.equal(update.usage.at(-1)?.usage.totalTokens, 110 + Math.ceil(2000 / 3) - 1);
   });
 
+  test("after the first update, a move or an append reads the entries it changed, not the whole path", () => {
+    const sm = SessionManager.inMemory("/tmp");
+    const ids = appendTurns(sm, 3000);
+    const asked = { wholePaths: 0, envelopes: 0 };
+    const source: ChatPathSource = {
+      getPathEnvelopes: () => {
+        asked.wholePaths++;
+        return sm.getPathEnvelopes();
+      },
+      getPathChange: (fromId) => {
+        const change = sm.getPathChange(fromId);
+        asked.envelopes += change?.tail.length ?? 0;
+        return change;
+      },
+      getEntry: (id) => sm.getEntry(id),
+      getUsage: (id) => sm.getUsage(id),
+      newestOnPath: (test, fromId) => sm.newestOnPath(test, fromId),
+    };
+    const path = new ChatPath(source);
+    path.update();
+    assert.equal(asked.envelopes, 3000, "the first update reads the path once");
+    for (const [to, tail] of [
+      [ids[2990], 0],
+      [ids[2996], 6],
+    ] as const) {
+      asked.envelopes = 0;
+      sm.branch(to);
+      const update = path.update();
+      assert.equal(update.keep, true);
+      assert.equal(asked.envelopes, tail, `a move to ${to} reads the entries after the fork`);
+    }
+    asked.envelopes = 0;
+    const appended = appendTurns(sm, 2);
+    assert.deepEqual(
+      path.update().messages.map((m) => m.id),
+      appended,
+    );
+    assert.equal(asked.envelopes, 2, "an append reads the new entries");
+    assert.equal(asked.wholePaths, 0, "no update asked for the whole path's envelopes");
+    // What it keeps adds up to what a fresh read of the path gives.
+    assert.deepEqual(path.update().usage, new ChatPath(sm).update().usage);
+  });
+
+  test("a source that cannot say how its path changed is followed by its whole path", () => {
+    const sm = SessionManager.inMemory("/tmp");
+    const ids = appendTurns(sm, 30);
+    const path = new ChatPath({
+      getPathEnvelopes: () => sm.getPathEnvelopes(),
+      getPathChange: () => undefined,
+      getEntry: (id) => sm.getEntry(id),
+      getUsage: (id) => sm.getUsage(id),
+    });
+    assert.deepEqual(
+      path.update().messages.map((m) => m.id),
+      ids,
+    );
+    sm.branch(ids[20]);
+    // Read from the root again (sent again, too): what the view holds from `start` on is the new path's.
+    const moved = path.update();
+    assert.deepEqual(
+      moved.messages.map((m) => m.id),
+      ids.slice(moved.start, 21),
+    );
+  });
+
   test("the controller posts that bounded window and the usage of the whole path", async () => {
     const sm = SessionManager.inMemory("/tmp");
     appendTurns(sm, 2000);

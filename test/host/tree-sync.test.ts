@@ -7,6 +7,7 @@ import type { HostToWebview } from "../../src/shared/protocol.js";
 import { labelChangeOf, TreeSync } from "../../src/host/tree/tree-sync.js";
 import { BRANCH_CHECK_TYPE } from "../../src/core/parallel/branch-check.js";
 import { parserSession } from "./flow-session.js";
+import { createHarness, ofType } from "./controller-harness.js";
 
 test("label entries yield label changes; clearing has no label", () => {
   assert.deepEqual(labelChangeOf({ type: "label", targetId: "a", label: "x" }), { id: "a", label: "x" });
@@ -97,4 +98,60 @@ test("a branch's check record gives the row it checked its mark: sent again with
   const marked = decodeRows(snapshot.rows).find((r) => r.id === fresh.ids.a2);
   assert.equal(marked?.check?.state, "stopped", "a running record no check of this process ends was cut off");
   assert.equal(decodeRows(snapshot.rows).filter((r) => r.check).length, 1, "only the checked row has a mark");
+});
+
+test("a snapshot encoded ahead, while the view loads, is the one its ready gets, unless something changed since", () => {
+  const { sm, ids } = parserSession();
+  let encoded = 0;
+  const source = Object.create(sm) as SessionManager;
+  source.getEnvelopes = () => {
+    encoded++;
+    return sm.getEnvelopes();
+  };
+  let showArchived = false;
+  const sync = new TreeSync(
+    source,
+    () => undefined,
+    () => showArchived,
+  );
+  sync.prepare();
+  assert.equal(encoded, 1);
+  const ahead = sync.snapshot();
+  assert.equal(encoded, 1, "ready got the snapshot encoded ahead");
+  assert.deepEqual(sync.snapshot(), ahead, "it is what encoding it now gives");
+  assert.equal(encoded, 2, "a later snapshot (a reloaded view) is encoded anew");
+
+  // The session changed after it was encoded: a move, then a label.
+  sync.prepare();
+  sm.branch(ids.a2);
+  sm.appendLabelChange(ids.u1, "start");
+  const moved = sync.snapshot();
+  assert.equal(moved.leafId, ids.a2);
+  assert.deepEqual(decodeRows(moved.rows).find((r) => r.id === ids.u1)?.label, "start");
+  // What the snapshot shows besides the store changed: archived branches are shown now.
+  sync.prepare();
+  showArchived = true;
+  assert.equal(sync.snapshot().showArchived, true);
+  sync.dispose();
+});
+
+test("attach encodes the tree's snapshot while the tree view loads; its ready posts that one", async () => {
+  const { sm } = parserSession();
+  let encoded = 0;
+  const getEnvelopes = sm.getEnvelopes.bind(sm);
+  sm.getEnvelopes = () => {
+    encoded++;
+    return getEnvelopes();
+  };
+  const h = createHarness();
+  h.ready.tree = false;
+  await h.controller.attach(sm);
+  assert.equal(ofType(h.tree, "tree/snapshot").length, 0, "nothing is posted to a view that is not loaded");
+  assert.equal(encoded, 1, "the snapshot was encoded during attach");
+  h.ready.tree = true;
+  h.controller.pushTree();
+  const [snap] = ofType(h.tree, "tree/snapshot");
+  assert.equal(snap.leafId, sm.getLeafId());
+  assert.equal(encoded, 1, "ready posted the snapshot encoded ahead");
+  await h.controller.close();
 });

@@ -336,6 +336,41 @@ test("a move of the leaf alone: a row shown only as the leaf hides when the leaf
     assert.equal(await vp.page.getAttribute(".active-leaf", "data-entry-id"), "tc");
   }));
 
+test("a move's update with its hidden leaf marker keeps the displayed rows without flattening the tree", () =>
+  withPage(rig.openView({ view: "tree" }), async (vp) => {
+    await vp.send(treeSnapshot(sampleNodes(), "u3"));
+    const before = await rowIds(vp);
+    /** Whether the tree was flattened since `since` (the view marks its last flatten). */
+    const flattenedSince = (since: number) =>
+      vp.page.evaluate((t) => performance.getEntriesByName("tree:flatten").some((m) => m.startTime > t), since);
+    const now = () => vp.page.evaluate(() => performance.now());
+    // A move to a2: the store appends a leaf marker (a custom entry the default filter hides) and moves the leaf.
+    let t = await now();
+    await vp.send({
+      type: "tree/update",
+      rows: encodeTreeRows([treeRow("mk1", "a2", "custom", { preview: "leaf marker" })]),
+      leafId: "a2",
+    });
+    assert.equal(await flattenedSince(t), false, "the displayed rows were kept");
+    assert.deepEqual(await rowIds(vp), before);
+    assert.equal(await vp.page.getAttribute(".active-leaf", "data-entry-id"), "a2");
+    // The node arrays grew for the hidden row: a row appended below it, and the filter that shows everything, see it.
+    t = await now();
+    await vp.send({
+      type: "tree/update",
+      rows: encodeTreeRows([treeRow("a5", "mk1", "assistant", { preview: "after the marker" })]),
+      leafId: "a5",
+    });
+    assert.equal(await flattenedSince(t), true, "a shown row is flattened in");
+    // a5 hangs off a2 through the hidden marker: a second branch there, after the first one (c1 … u3).
+    const u4 = before.indexOf("u4");
+    assert.deepEqual(await rowIds(vp), [...before.slice(0, u4), "a5", ...before.slice(u4)]);
+    assert.equal(await vp.page.getAttribute(".active-leaf", "data-entry-id"), "a5");
+    await press(vp, "Control+o");
+    assert.ok((await rowIds(vp)).includes("mk1"), "the marker shows with every entry shown");
+    assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
+  }));
+
 test("a row whose tool calls changed files shows the count, from a snapshot and when the row is sent again", () =>
   withPage(rig.openView({ view: "tree" }), async (vp) => {
     const nodes = sampleNodes().map((n) => (n.id === "t1" ? { ...n, changedFiles: 3 } : n));

@@ -125,6 +125,7 @@ export class TreeModel {
       }
       case "tree/update": {
         const leafBefore = this.index.leaf;
+        const sizeBefore = this.index.size;
         // A selection on the active row stays on it as the leaf moves (a deliberate one elsewhere stays put).
         const selectionOnActive = this.selected < 0 || this.selected === this.activeNode();
         // All parts first, then one flatten: a flatten walks every node (tens of thousands in a big session).
@@ -133,12 +134,14 @@ export class TreeModel {
         if (msg.archived !== undefined) this.archivedRoots = msg.archived;
         if (msg.leafId !== undefined) this.index.setLeaf(msg.leafId);
         if (msg.showArchived !== undefined) this.showArchived = msg.showArchived;
-        const onlyLeaf =
-          msg.rows === undefined &&
-          msg.labels === undefined &&
-          msg.archived === undefined &&
-          msg.showArchived === undefined;
-        if (!onlyLeaf || !this.rowsKeptByLeafMove(leafBefore)) this.recomputeAnchored();
+        // A move's update holds its leaf marker's row besides the leaf: a row the filter hides, as a label line's is.
+        const rowsAndLeaf = msg.labels === undefined && msg.archived === undefined && msg.showArchived === undefined;
+        if (
+          !rowsAndLeaf ||
+          !this.appendsHidden(sizeBefore, msg.rows?.count ?? 0) ||
+          !this.rowsKeptByLeafMove(leafBefore)
+        )
+          this.recomputeAnchored();
         if (msg.archived !== undefined || msg.showArchived !== undefined) this.keepSelectionVisible();
         if (msg.showArchived !== undefined) this.archivedStateArrived();
         if (this.index.leaf !== leafBefore) {
@@ -304,7 +307,41 @@ export class TreeModel {
     return true;
   }
 
+  /**
+   * True when an update's `count` rows are all new nodes the filter hides (nodes from `sizeBefore` on): the displayed
+   * rows stay as they are, and the per-node arrays grow to cover them, so the update skips the recompute (a flatten
+   * walks every node: in a 30,000-entry session that was most of the view's work per move, whose leaf marker is such
+   * a row). A row sent again (a badge), a search or hidden archived branches recompute.
+   */
+  private appendsHidden(sizeBefore: number, count: number): boolean {
+    const n = this.index.size;
+    if (count === 0) return true;
+    if (count !== n - sizeBefore || this.searching || this.visibility.length !== sizeBefore) return false;
+    if (!this.showArchived && this.archivedRoots.length > 0) return false;
+    for (let i = sizeBefore; i < n; i++)
+      if (passesFilterAt(this.index, i, this.filter, i === this.index.leaf)) return false;
+    const visibility = new Uint8Array(n);
+    visibility.set(this.visibility);
+    this.visibility = visibility;
+    // A new node is in an archived branch when its parent is (an archive line would have come with `archived`).
+    const archived = new Uint8Array(n);
+    archived.set(this.archived.subarray(0, sizeBefore));
+    for (let i = sizeBefore; i < n; i++) {
+      const p = this.index.parent[i];
+      archived[i] = p >= 0 ? archived[p] : 0;
+    }
+    this.archived = archived;
+    const rowOf = new Int32Array(n).fill(-1);
+    rowOf.set(this.rows.rowOf.subarray(0, sizeBefore));
+    this.rows = { ...this.rows, rowOf };
+    return true;
+  }
+
   private recompute(): void {
+    // The last flatten's time, for the tests (an update that keeps the displayed rows must not flatten the tree); one
+    // mark is kept, not one per recompute.
+    performance.clearMarks("tree:flatten");
+    performance.mark("tree:flatten");
     const folds = new Set<number>();
     for (const id of this.folded) {
       const i = this.index.idToIdx.get(id);

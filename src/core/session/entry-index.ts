@@ -45,6 +45,8 @@ export class EntryIndex {
   sessionName: string | undefined;
   /** newestOnPath's answers per test: per position, the newest accepted entry on its path (-1: none; UNKNOWN). */
   private readonly newest = new Map<(position: number) => boolean, Int32Array>();
+  /** Per position, how many entries lie above it on its path (UNKNOWN until asked; see depthOf). */
+  private depths = new Int32Array(0);
 
   private constructor(readonly table: EntryTable) {
     this.byId = table.byId;
@@ -125,6 +127,11 @@ export class EntryIndex {
   /** The position of an entry (file order), or undefined. */
   positionOf(id: string): number | undefined {
     return this.byId.get(id);
+  }
+
+  /** The parent position of position `i` (-1 for roots, orphans and broken cycles' first entries). */
+  parentOf(i: number): number {
+    return this.parents[i];
   }
 
   /** The envelope at position `i`. */
@@ -240,6 +247,45 @@ export class EntryIndex {
     for (const k of walked) memo[k] = found;
     if (found >= 0) memo[found] = found;
     return found;
+  }
+
+  /**
+   * How many entries lie above position `i` on its path (0 for a root): the length of pathTo less one. Kept per
+   * position, like newestOnPath's answers (an entry's path never changes while this index lives), so a later call
+   * walks only up to the first entry an earlier one reached, and nothing is allocated per call.
+   */
+  depthOf(i: number): number {
+    const n = this.table.length;
+    if (this.depths.length < n) {
+      const grown = new Int32Array(Math.max(n, this.depths.length * 2)).fill(UNKNOWN);
+      grown.set(this.depths);
+      this.depths = grown;
+    }
+    const depths = this.depths;
+    let steps = 0;
+    let k = i;
+    // Bounded by the entry count, as pathTo is: more steps would mean a parentId cycle (link() breaks them).
+    for (; k >= 0 && depths[k] === UNKNOWN && steps <= n; k = this.parents[k]) steps++;
+    let d = (k >= 0 ? depths[k] : -1) + steps;
+    for (k = i; steps > 0; steps--, k = this.parents[k]) depths[k] = d--;
+    return depths[i];
+  }
+
+  /**
+   * The deepest position on the paths of both `a` and `b` (either itself, when it is on the other's path), or -1
+   * when the paths share no entry. Walks from each up to that entry only (see depthOf), without building a path: a
+   * move between two leaves of a 30,000-entry path looks at the few entries after their fork.
+   */
+  commonAncestor(a: number, b: number): number {
+    let da = this.depthOf(a);
+    let db = this.depthOf(b);
+    for (; da > db; da--) a = this.parents[a];
+    for (; db > da; db--) b = this.parents[b];
+    while (a !== b && a >= 0 && b >= 0) {
+      a = this.parents[a];
+      b = this.parents[b];
+    }
+    return a === b ? a : -1;
   }
 
   /** Positions from the root to `id` (inclusive); stops at an orphan or a broken cycle's root. */

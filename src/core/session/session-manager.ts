@@ -44,6 +44,7 @@ import {
   CURRENT_SESSION_VERSION,
   LEAF_MARKER_TYPE,
   type EntryEnvelope,
+  type PathChange,
   type LoadIssue,
   type NewSessionOptions,
   type OpenSessionOptions,
@@ -653,6 +654,29 @@ export class SessionManager {
   }
 
   /**
+   * How the path to the leaf differs from the path to `fromId` (null: from no path): how many entries both start
+   * with, and the envelopes after those up to the leaf. Undefined when no entry has `fromId`. Walks from the leaf up
+   * to the fork only (EntryIndex.commonAncestor), so after a move or an append a reader of the path (the chat) gets
+   * the few entries that changed, not the whole path as getPathEnvelopes() gives it.
+   */
+  getPathChange(fromId: string | null): PathChange | undefined {
+    const { index } = this;
+    const leaf = this.leafId === null ? -1 : (index.positionOf(this.leafId) ?? -1);
+    let fork = -1;
+    if (fromId !== null) {
+      const from = index.positionOf(fromId);
+      if (from === undefined) return undefined;
+      if (leaf >= 0) fork = index.commonAncestor(from, leaf);
+    }
+    const tail: EntryEnvelope[] = [];
+    // Bounded by the entry count, as the path walks are.
+    for (let k = leaf; k >= 0 && k !== fork && tail.length <= index.count; k = index.parentOf(k))
+      tail.push(index.env(k));
+    tail.reverse();
+    return { shared: fork < 0 ? 0 : index.depthOf(fork) + 1, tail, leafId: leaf < 0 ? null : this.leafId };
+  }
+
+  /**
    * The token use and cost an entry records — an assistant message, or pi 1.5's compaction, branch summary or
    * `usage` entry — kept in the index since open (no body is read); undefined for others.
    */
@@ -686,12 +710,17 @@ export class SessionManager {
 
   /** Deepest entry on both root paths, or null. */
   findCommonAncestor(a: string, b: string): string | null {
-    // An entry on both paths has its whole path on both: the common entries are the paths' common start.
-    const pathA = this.pathPositions(a);
-    const pathB = this.pathPositions(b);
-    let k = 0;
-    while (k < pathA.length && k < pathB.length && pathA[k] === pathB[k]) k++;
-    return k === 0 ? null : this.index.env(pathA[k - 1]).id;
+    // Walked up from both entries to their fork (EntryIndex.commonAncestor), not along two whole paths: a move
+    // asks this first, and in a 30,000-entry session building the two paths cost milliseconds before the tree moved.
+    const found = this.index.commonAncestor(this.positionOrThrow(a), this.positionOrThrow(b));
+    return found < 0 ? null : this.index.env(found).id;
+  }
+
+  /** The position of an entry; EntryNotFoundError for an unknown id. */
+  private positionOrThrow(id: string): number {
+    const at = this.index.positionOf(id);
+    if (at === undefined) throw new EntryNotFoundError(id);
+    return at;
   }
 
   /**

@@ -226,6 +226,16 @@ export interface EntryEnvelope {
   orphan?: boolean;
 }
 
+/** How the path to the leaf differs from an earlier path (SessionManager.getPathChange). */
+export interface PathChange<E = EntryEnvelope> {
+  /** How many entries the two paths start with (the depth of their fork, plus one; 0 when they share none). */
+  shared: number;
+  /** The envelopes of the path after those, up to the leaf, root first. */
+  tail: E[];
+  /** The leaf: the path's last entry (null when the path is empty). */
+  leafId: string | null;
+}
+
 /** Options of a session's writer lock (see docs/session-format.md, "One writer per file"). */
 export interface LockOptions {
   /** How often this process refreshes its lock (default 10 s). */

@@ -12,6 +12,7 @@
 import type { Usage } from "../../core/messages.js";
 import type { SessionEntry } from "../../core/session/types.js";
 import type { PathSearch } from "../../core/session/path-search.js";
+import type { PathChange } from "../../core/session/types.js";
 import { todoListIn, todoListOnPath, type TodoItem } from "../../core/tools/todo-list.js";
 import type { ChatMessageDto } from "../../shared/protocol.js";
 import { kindTitle } from "../../core/entries/kind-words.js";
@@ -22,6 +23,12 @@ import { errorText } from "../../core/error-text.js";
 export interface ChatPathSource {
   /** Envelopes root → leaf (no bodies read). */
   getPathEnvelopes(): readonly ChatEnvelope[];
+  /**
+   * How the path to the leaf differs from the path to `fromId` (SessionManager.getPathChange); undefined for an id
+   * the session does not have. With it an update reads only the entries a move or an append changed; without it,
+   * the whole path's envelopes, compared with the last ones.
+   */
+  getPathChange?(fromId: string | null): PathChange<ChatEnvelope> | undefined;
   getEntry(id: string): SessionEntry | undefined;
   getUsage(id: string): Usage | undefined;
   /**
@@ -90,6 +97,8 @@ export class ChatPath {
    * only what comes after the part it shares with this one (envelopes are the store's objects, compared as such).
    */
   private path: readonly ChatEnvelope[] = [];
+  /** The last update's leaf (its path's last entry), when the source says how paths change (getPathChange). */
+  private leafId: string | null = null;
   private readonly chatBefore: number[] = [];
   private readonly usageBefore: number[] = [];
   private readonly usageRecords: PathUsage[] = [];
@@ -113,7 +122,7 @@ export class ChatPath {
    * holds, only the messages after the common part; else the newest window.
    */
   update(): ChatPathUpdate {
-    const shared = this.follow(this.source.getPathEnvelopes());
+    const shared = this.source.getPathChange ? this.followChange() : this.followPath();
     const ids = this.ids;
     const n = ids.length;
     // The chat messages the new path shares with the last one: those of the entries both paths start with.
@@ -134,34 +143,61 @@ export class ChatPath {
     }
     this.held = true;
     const update: ChatPathUpdate = { start, keep, messages: window.messages(), usage: this.usageRecords.slice() };
-    const todos = this.todos(this.path);
+    const todos = this.todos();
     if (todos) update.todos = todos;
     return update;
   }
 
   /**
-   * Makes `ids` and the usage records those of `path`: kept as far as it is the last update's path, read from
-   * the rest of it. Returns how many chat messages the two paths share (their first ones).
+   * Follows the path by what changed since the last update's leaf (a move reads the entries after the fork, an
+   * append the new ones): the whole path's envelopes are asked for once, at the first update. Returns how many chat
+   * messages the two paths share (their first ones).
    */
-  private follow(path: readonly ChatEnvelope[]): number {
+  private followChange(): number {
+    const change = (fromId: string | null) => this.source.getPathChange?.(fromId);
+    let next = change(this.leafId);
+    // The last leaf is gone (a rewrite of the file deleted it), or its path is not the one followed: read it all.
+    if (next === undefined || next.shared > this.chatBefore.length) next = change(null);
+    if (next === undefined) {
+      // The source knows no path from the root (it should): compare whole paths, and ask from the root next time.
+      this.leafId = null;
+      this.path = [];
+      return this.followPath();
+    }
+    this.leafId = next.leafId;
+    return this.follow(next.shared, next.tail);
+  }
+
+  /** Follows the path by comparing the whole path's envelopes with the last update's (sources without getPathChange). */
+  private followPath(): number {
+    const path = this.source.getPathEnvelopes();
     const old = this.path;
     let same = 0;
     const max = Math.min(old.length, path.length);
     while (same < max && old[same] === path[same]) same++;
-    const shared = same < old.length ? this.chatBefore[same] : this.ids.length;
+    this.path = path;
+    return this.follow(same, path, same);
+  }
+
+  /**
+   * Makes `ids` and the usage records those of the new path: the first `same` entries are the last update's path's,
+   * the rest are `tail` from `from` on. Returns how many chat messages the two paths share (their first ones).
+   */
+  private follow(same: number, tail: readonly ChatEnvelope[], from = 0): number {
+    const kept = same < this.chatBefore.length;
+    const shared = kept ? this.chatBefore[same] : this.ids.length;
     this.ids.length = shared;
-    this.usageRecords.length = same < old.length ? this.usageBefore[same] : this.usageRecords.length;
+    if (kept) this.usageRecords.length = this.usageBefore[same];
     this.chatBefore.length = same;
     this.usageBefore.length = same;
-    for (let i = same; i < path.length; i++) {
-      const e = path[i];
+    for (let i = from; i < tail.length; i++) {
+      const e = tail[i];
       this.chatBefore.push(this.ids.length);
       this.usageBefore.push(this.usageRecords.length);
       if (isChatEntry(e)) this.ids.push(e.id);
       const record = this.usageOf(e);
       if (record) this.usageRecords.push(record);
     }
-    this.path = path;
     return shared;
   }
 
@@ -175,7 +211,7 @@ export class ChatPath {
   }
 
   /** The todo list in force at the leaf; a body that cannot be read is passed over (the chat says so in its row). */
-  private todos(path: readonly ChatEnvelope[]): TodoItem[] | undefined {
+  private todos(): TodoItem[] | undefined {
     const { source } = this;
     if (source.newestOnPath)
       return todoListIn({
@@ -183,7 +219,7 @@ export class ChatPath {
         getEntry: (id) => source.getEntry(id),
       });
     return todoListOnPath({
-      envelopes: path,
+      envelopes: source.getPathChange ? source.getPathEnvelopes() : this.path,
       entry: (id) => {
         try {
           return this.source.getEntry(id);

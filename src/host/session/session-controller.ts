@@ -189,6 +189,8 @@ export class SessionController {
     // Asked first, so the library's files are read while the snapshot is encoded.
     const models = this.models();
     this.pushTree();
+    // The view is still loading: encode its snapshot meanwhile, so that its `ready` is answered at once.
+    if (!opening.posted) opening.tree.prepare();
     try {
       await models;
     } catch (e) {
