@@ -171,6 +171,25 @@ test("approvals: Always Allow in This Workspace shows the rules it adds; a local
     ]);
   }));
 
+test("the model button shows as much of the model's name as the header has room for, and ellipsizes the rest", () =>
+  withPage(openChatView(rig, snapshot([]), { width: 300 }), async (vp) => {
+    // vscode-button sizes every slotted span as a 16 px icon; the label once kept that size and read "L…".
+    const long = { ...CLAUDE, name: "Claude Sonnet with a long preview name" };
+    await vp.send({ type: "chat/models", models: [long], current: long.key });
+    await settle(vp.page);
+    const sizes = await vp.page.evaluate(() => {
+      const label = document.querySelector(".model-picker-label")!;
+      return {
+        label: label.getBoundingClientRect().width,
+        labelFull: label.scrollWidth,
+        button: document.querySelector(".model-picker")!.getBoundingClientRect().width,
+      };
+    });
+    assert.ok(sizes.label > 80, `the label shows more than a few letters (${JSON.stringify(sizes)})`);
+    assert.ok(sizes.label < sizes.button, `the label stays inside its button (${JSON.stringify(sizes)})`);
+    assert.ok(sizes.labelFull > sizes.label, `the rest is cut (ellipsis) (${JSON.stringify(sizes)})`);
+  }));
+
 test("the model button names the current model and opens the host's picker; header buttons post commands; no-model notice", () =>
   withPage(openChat(), async (vp) => {
     await vp.send({ type: "chat/models", models: [CLAUDE], current: CLAUDE.key });
