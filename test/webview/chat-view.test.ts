@@ -82,6 +82,19 @@ test("streaming replaces the message in place; Abort button and Escape post chat
     assert.equal(await vp.page.locator('[aria-label="Abort"]').count(), 0);
   }));
 
+test("Abort pressed from the keyboard leaves the focus in the message box once the run ends, not on the page", () =>
+  withPage(openChat([msg("u1", "user", "hi")], true), async (vp) => {
+    await vp.page.focus('[aria-label="Abort"]');
+    await vp.page.keyboard.press("Enter");
+    await settle(vp.page);
+    assert.deepEqual(await vp.posted().then((p) => p.filter((m) => m.type === "chat/abort")), [{ type: "chat/abort" }]);
+    // The host ends the run: the Abort button goes away with the focus it held.
+    await vp.send({ type: "chat/streaming", streaming: false });
+    await settle(vp.page);
+    assert.equal(await vp.page.locator('[aria-label="Abort"]').count(), 0);
+    assert.equal(await vp.page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Message");
+  }));
+
 test("input: Enter sends, Shift+Enter adds a line, Send button sends, setInput fills and focuses", () =>
   withPage(openChat(), async (vp) => {
     const box = vp.page.locator('textarea[aria-label="Message"]');

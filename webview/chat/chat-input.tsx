@@ -45,6 +45,16 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
     el.focus();
     el.setSelectionRange(el.value.length, el.value.length);
   }, [p.focusSeq]);
+  // The Abort button goes away when the run ends; if it held the focus, the focus would fall to the page, and a
+  // keyboard user would have to find the chat again. It goes to the message box instead.
+  const abortHadFocus = useRef(false);
+  useLayoutEffect(() => {
+    if (p.streaming || !abortHadFocus.current) return;
+    abortHadFocus.current = false;
+    const active = document.activeElement;
+    // Only while the view has the focus: a user who went to an editor meanwhile keeps it there.
+    if (document.hasFocus() && (active === null || active === document.body)) ref.current?.focus();
+  }, [p.streaming]);
   const other: QueuedKind = p.enterQueues === "steer" ? "followUp" : "steer";
   const send = (alt = false): void => {
     if (p.disabled || p.value.trim() === "") return;
@@ -90,7 +100,16 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
           // Escape while streaming is handled once, at the document (chat-app), wherever focus is.
         }}
       />
-      <div class="chat-input-buttons">
+      <div
+        class="chat-input-buttons"
+        onFocusIn={(e) => {
+          abortHadFocus.current = (e.target as Element).getAttribute("aria-label") === "Abort";
+        }}
+        onFocusOut={(e) => {
+          // Focus leaving for somewhere else in the view (not the removal of the button) clears the mark.
+          if (e.relatedTarget !== null) abortHadFocus.current = false;
+        }}
+      >
         {p.streaming ? (
           <Button
             appearance="secondary"
