@@ -95,6 +95,24 @@ test("Abort pressed from the keyboard leaves the focus in the message box once t
     assert.equal(await vp.page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Message");
   }));
 
+test("a focus that comes from the workbench (Focus on Chat View) lands in the message box; a click keeps its own", () =>
+  withPage(openChat([msg("u1", "user", "hi")]), async (vp) => {
+    await vp.page.evaluate(() => window.dispatchEvent(new FocusEvent("focus")));
+    await settle(vp.page);
+    assert.equal(await vp.page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Message");
+    // A click on something that takes no focus (the usage line, to select its text) brings the focus with a
+    // pointer: it does not jump to the box.
+    await vp.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    const box = (await vp.page.locator(".usage-line").boundingBox())!;
+    await vp.page.mouse.move(box.x + 5, box.y + 5);
+    await vp.page.mouse.down();
+    // The frame gets the focus while the button is down, as it does for a click from outside the view.
+    await vp.page.evaluate(() => window.dispatchEvent(new FocusEvent("focus")));
+    await vp.page.mouse.up();
+    await settle(vp.page);
+    assert.notEqual(await vp.page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Message");
+  }));
+
 test("input: Enter sends, Shift+Enter adds a line, Send button sends, setInput fills and focuses", () =>
   withPage(openChat(), async (vp) => {
     const box = vp.page.locator('textarea[aria-label="Message"]');

@@ -185,6 +185,22 @@ test("click and Enter post tree/navigate; Shift+Enter, F2, Shift+L, Shift+R and 
     ]);
   }));
 
+test("a focus that comes from the workbench (Focus on Session Tree View, /tree) lands on the list: arrows move at once", () =>
+  withPage(openTree(), async (vp) => {
+    assert.equal(await vp.page.evaluate(() => document.activeElement === document.body), true);
+    // VS Code focuses the view's frame: its window gets the focus with nothing inside focused.
+    await vp.page.evaluate(() => window.dispatchEvent(new FocusEvent("focus")));
+    await settle(vp.page);
+    assert.equal(await vp.page.evaluate(() => document.activeElement?.getAttribute("role")), "tree");
+    await vp.page.keyboard.press("ArrowUp");
+    await settle(vp.page);
+    assert.equal(await selectedId(vp), "t1", "ArrowUp moved the selection from the leaf");
+    // A focus that a pointer brings (a click into the view) is left to the click.
+    await vp.page.locator(".search").click();
+    await vp.page.evaluate(() => window.dispatchEvent(new FocusEvent("focus")));
+    assert.equal(await vp.page.evaluate(() => document.activeElement?.closest(".search") !== null), true);
+  }));
+
 test("keyboard moves the selection with ARIA state; ←/→ fold and unfold", () =>
   withPage(openTree(), async (vp) => {
     assert.equal(await selectedId(vp), "u3", "the leaf starts selected");

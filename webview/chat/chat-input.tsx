@@ -8,6 +8,7 @@ import { useLayoutEffect, useRef } from "preact/hooks";
 import type { QueuedKind } from "../../src/core/agent/prompt-queue.js";
 import type { WebviewToHost } from "../../src/shared/protocol.js";
 import { Button } from "../ui/controls.js";
+import { useFocusOnArrival } from "../ui/focus-on-arrival.js";
 import { useAssistedInput } from "./assisted-input.js";
 import type { ChatInputAssist } from "./chat-input-assist.js";
 
@@ -39,6 +40,8 @@ const VERB: Record<QueuedKind, string> = { followUp: "queues a follow-up", steer
 export function ChatInput(p: ChatInputProps): JSX.Element {
   const ref = useRef<HTMLTextAreaElement>(null);
   const assisted = useAssistedInput(p.assist, ref, p.onValue, p.post);
+  // Focus on Chat View: the message box (a box that is off, while a branch is watched, takes no focus).
+  useFocusOnArrival(() => ref.current);
   useLayoutEffect(() => {
     const el = ref.current;
     if (el === null || p.focusSeq === 0) return;

@@ -126,6 +126,11 @@ export class AgentWebviewView implements vscode.WebviewViewProvider {
     else await vscode.commands.executeCommand(`agentTree.${this.kind}.focus`);
   }
 
+  /** Show the view and give it the focus (the view puts it on its list or input: webview/ui/focus-on-arrival.ts). */
+  async focus(): Promise<void> {
+    await vscode.commands.executeCommand(`agentTree.${this.kind}.focus`);
+  }
+
   /** "Reload View": re-create the view's frame now (after the other view's, if that one is being re-created). */
   async reload(): Promise<void> {
     this.deps.log.info(`${this.title} view: reload requested`);
