@@ -96,6 +96,8 @@ export class HostActions {
       value: current ?? "",
       validateInput: (v) => (v.length > 200 ? "Keep labels under 200 characters" : undefined),
     });
+    // The workbench does not give the focus back to the tree when the input box closes.
+    void this.d.tree.focus();
     if (label === undefined) return;
     this.writeLabel(id, label.trim() || undefined);
   }
