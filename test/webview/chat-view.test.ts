@@ -113,6 +113,17 @@ test("a focus that comes from the workbench (Focus on Chat View) lands in the me
     assert.notEqual(await vp.page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Message");
   }));
 
+test("a click on Send leaves the focus in the message box (the emptied box disables the button that had it)", () =>
+  withPage(openChat(), async (vp) => {
+    await vp.page.fill('textarea[aria-label="Message"]', "hello");
+    await vp.page.click('[aria-label="Send"]');
+    await settle(vp.page);
+    assert.deepEqual(await vp.posted().then((p) => p.filter((m) => m.type === "chat/submit")), [
+      { type: "chat/submit", text: "hello" },
+    ]);
+    assert.equal(await vp.page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Message");
+  }));
+
 test("input: Enter sends, Shift+Enter adds a line, Send button sends, setInput fills and focuses", () =>
   withPage(openChat(), async (vp) => {
     const box = vp.page.locator('textarea[aria-label="Message"]');

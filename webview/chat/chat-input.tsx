@@ -129,7 +129,12 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
             p.streaming ? `${p.enterQueues === "steer" ? "Steer" : "Queue a follow-up"} (${queueHint})` : "Send (Enter)"
           }
           disabled={p.disabled || p.value.trim() === ""}
-          onClick={() => send()}
+          onClick={() => {
+            send();
+            // The box is emptied and the button disabled, which would drop the focus to the page: the next
+            // message is typed in the box.
+            ref.current?.focus();
+          }}
         />
       </div>
     </div>
