@@ -24,6 +24,7 @@ import {
   rowIds,
   sendAndAwait,
   sessionFiles,
+  treeListFocused,
   treeView,
   waitForLeaf,
 } from "../util/agent-ui.js";
@@ -171,6 +172,7 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
       await row(t, DEMO_IDS.branchALeaf).click();
       await screenshot(page(), "04-summary-question");
       await pickQuickItem(page(), "Summarize");
+      await treeListFocused(t, "after the summary question closed");
       const summaryId = await waitForLeaf(
         t,
         (id) => id !== oldLeaf && id !== DEMO_IDS.branchALeaf,
@@ -204,6 +206,7 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
       await screenshot(page(), "06-context-menu");
       await clickMenuItem(page(), "Label Entry…");
       await answerInputBox(page(), "env var idea");
+      await treeListFocused(t, "after the label's input box closed");
       await expectVisible(
         row(t, DEMO_IDS.branchCUser).locator(".label-tag", { hasText: "env var idea" }),
         "the new label",

@@ -9,12 +9,22 @@ import { ChatInputHandoff, MAX_HELD_MENTIONS } from "../../src/host/chat-input/c
 import type { HostToWebview, MentionDto } from "../../src/shared/protocol.js";
 
 /** A chat view that drops what it is posted while not ready (as AgentWebviewView does). */
-function chatView(): { isReady: boolean; got: HostToWebview[]; post(msg: HostToWebview): void } {
+function chatView(): {
+  isReady: boolean;
+  got: HostToWebview[];
+  focused: number;
+  post(msg: HostToWebview): void;
+  focus(): void;
+} {
   const view = {
     isReady: false,
     got: [] as HostToWebview[],
+    focused: 0,
     post(msg: HostToWebview): void {
       if (view.isReady) view.got.push(msg);
+    },
+    focus(): void {
+      view.focused++;
     },
   };
   return view;
@@ -77,4 +87,14 @@ test("held mentions are bounded", () => {
   input.viewReady();
   assert.equal(view.got.length, MAX_HELD_MENTIONS);
   assert.deepEqual(view.got[0], { type: "chat/addMention", mention: mention("f0.ts") });
+});
+
+test("text put into the input (a user message selected in the tree, a fork) brings the focus to the chat view", () => {
+  const view = chatView();
+  view.isReady = true;
+  const input = new ChatInputHandoff(view);
+  input.setText("edit me and send again");
+  assert.equal(view.focused, 1, "the workbench focus goes to the chat view, whose box takes it");
+  input.addMention(mention("a.ts"));
+  assert.equal(view.focused, 1, "a mention leaves the focus where it is");
 });

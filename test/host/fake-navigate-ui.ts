@@ -8,6 +8,8 @@ export type FakeUiScript = FakeChoiceScript<SummaryChoice>;
 /** Records every UI call. */
 export class FakeNavigateUi extends FakeChoiceUi<SummaryChoice, FakeUiScript> implements NavigateUi {
   progressTitles: string[] = [];
+  /** The calls made so far, each time the flow said its questions closed. */
+  questionsClosedAfter: string[][] = [];
 
   constructor(script: FakeUiScript = {}) {
     super(script);
@@ -15,6 +17,10 @@ export class FakeNavigateUi extends FakeChoiceUi<SummaryChoice, FakeUiScript> im
 
   pickSummaryChoice(): Promise<SummaryChoice | undefined> {
     return this.pick();
+  }
+
+  questionsClosed(): void {
+    this.questionsClosedAfter.push([...this.calls]);
   }
 
   async withProgress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T> {

@@ -41,7 +41,11 @@ function setup(opts: { attachOnReady?: boolean; throwing?: boolean } = {}) {
     ensureSession: async () => opts.attachOnReady === true,
     runCommand: async (c: string) => rec("command")(c),
   } as unknown as RouterDeps;
-  const view = { kind: "tree", markReady: () => calls.push("markReady") } as unknown as AgentWebviewView;
+  const view = {
+    kind: "tree",
+    markReady: () => calls.push("markReady"),
+    focus: async () => void calls.push("focusView"),
+  } as unknown as AgentWebviewView;
   return { deps, view, calls, logs };
 }
 
@@ -143,4 +147,19 @@ test("an action that throws is logged, not propagated", async () => {
   await routeWebviewMessage({ type: "chat/abort" }, view, deps);
   assert.equal(logs.length, 1);
   assert.match(logs[0], /^error:Handling chat\/abort failed: .*run exploded/);
+});
+
+test("a toolbar command that asks in the workbench gives the focus back to its view once it closed; others do not", async () => {
+  const { deps, calls } = setup();
+  const chat = { kind: "chat", focus: async () => void calls.push("focusChat") } as unknown as AgentWebviewView;
+  for (const command of ["selectModel", "openSession", "setApiKey", "exportHtml"]) {
+    calls.length = 0;
+    await routeWebviewMessage({ type: "command", command }, chat, deps);
+    assert.deepEqual(calls, [`command("${command}")`, "focusChat"], command);
+  }
+  for (const command of ["compact", "newSession", "togglePlanMode"]) {
+    calls.length = 0;
+    await routeWebviewMessage({ type: "command", command }, chat, deps);
+    assert.deepEqual(calls, [`command("${command}")`], command);
+  }
 });

@@ -79,6 +79,19 @@ test("dismissing the question or the input box changes nothing", async () => {
   assert.equal(nav.seen.length, 0);
 });
 
+test("once the questions close (answered or dismissed), the UI hears it, before the summary runs; not when none was asked", async () => {
+  const nav = new ScriptedNavigator("old", () => ({ kind: "moved" }));
+  const answered = new FakeNavigateUi({ choice: "custom", focus: "x" });
+  await runNavigateFlow(nav, answered, "t", "ask", "ask");
+  assert.deepEqual(answered.questionsClosedAfter, [["pick", "input"]]);
+  const dismissed = new FakeNavigateUi({});
+  await runNavigateFlow(nav, dismissed, "t", "ask", "ask");
+  assert.deepEqual(dismissed.questionsClosedAfter, [["pick"]]);
+  const unasked = new FakeNavigateUi();
+  await runNavigateFlow(nav, unasked, "t", "ask", "always");
+  assert.deepEqual(unasked.questionsClosedAfter, []);
+});
+
 test("cancelling the progress aborts the signal the core sees", async () => {
   const nav = new ScriptedNavigator("old", (o) =>
     o?.signal?.aborted === true ? { kind: "aborted" } : { kind: "moved" },

@@ -118,6 +118,20 @@ export async function waitChatIdle(chat: FrameLocator, what = "the run to end"):
   );
 }
 
+/** Waits until the keyboard is on the tree's list (its frame focused, the list the focused element). */
+export async function treeListFocused(tree: FrameLocator, what: string): Promise<void> {
+  await waitUntil(
+    async () =>
+      (await tree
+        .locator("body")
+        .evaluate(() => document.hasFocus() && document.activeElement?.getAttribute("role") === "tree"))
+        ? true
+        : undefined,
+    `the focus on the tree's list ${what}`,
+    10_000,
+  );
+}
+
 /** Ids of all rendered tree rows, top to bottom. */
 export async function rowIds(tree: FrameLocator): Promise<string[]> {
   return tree

@@ -82,6 +82,48 @@ test("streaming replaces the message in place; Abort button and Escape post chat
     assert.equal(await vp.page.locator('[aria-label="Abort"]').count(), 0);
   }));
 
+test("Abort pressed from the keyboard leaves the focus in the message box once the run ends, not on the page", () =>
+  withPage(openChat([msg("u1", "user", "hi")], true), async (vp) => {
+    await vp.page.focus('[aria-label="Abort"]');
+    await vp.page.keyboard.press("Enter");
+    await settle(vp.page);
+    assert.deepEqual(await vp.posted().then((p) => p.filter((m) => m.type === "chat/abort")), [{ type: "chat/abort" }]);
+    // The host ends the run: the Abort button goes away with the focus it held.
+    await vp.send({ type: "chat/streaming", streaming: false });
+    await settle(vp.page);
+    assert.equal(await vp.page.locator('[aria-label="Abort"]').count(), 0);
+    assert.equal(await vp.page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Message");
+  }));
+
+test("a focus that comes from the workbench (Focus on Chat View) lands in the message box; a click keeps its own", () =>
+  withPage(openChat([msg("u1", "user", "hi")]), async (vp) => {
+    await vp.page.evaluate(() => window.dispatchEvent(new FocusEvent("focus")));
+    await settle(vp.page);
+    assert.equal(await vp.page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Message");
+    // A click on something that takes no focus (the usage line, to select its text) brings the focus with a
+    // pointer: it does not jump to the box.
+    await vp.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    const box = (await vp.page.locator(".usage-line").boundingBox())!;
+    await vp.page.mouse.move(box.x + 5, box.y + 5);
+    await vp.page.mouse.down();
+    // The frame gets the focus while the button is down, as it does for a click from outside the view.
+    await vp.page.evaluate(() => window.dispatchEvent(new FocusEvent("focus")));
+    await vp.page.mouse.up();
+    await settle(vp.page);
+    assert.notEqual(await vp.page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Message");
+  }));
+
+test("a click on Send leaves the focus in the message box (the emptied box disables the button that had it)", () =>
+  withPage(openChat(), async (vp) => {
+    await vp.page.fill('textarea[aria-label="Message"]', "hello");
+    await vp.page.click('[aria-label="Send"]');
+    await settle(vp.page);
+    assert.deepEqual(await vp.posted().then((p) => p.filter((m) => m.type === "chat/submit")), [
+      { type: "chat/submit", text: "hello" },
+    ]);
+    assert.equal(await vp.page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Message");
+  }));
+
 test("input: Enter sends, Shift+Enter adds a line, Send button sends, setInput fills and focuses", () =>
   withPage(openChat(), async (vp) => {
     const box = vp.page.locator('textarea[aria-label="Message"]');
@@ -169,6 +211,25 @@ test("approvals: Always Allow in This Workspace shows the rules it adds; a local
       { type: "chat/approve", toolCallId: "r1", approved: true, inWorkspace: true },
       { type: "chat/approve", toolCallId: "l1", approved: true },
     ]);
+  }));
+
+test("the model button shows as much of the model's name as the header has room for, and ellipsizes the rest", () =>
+  withPage(openChatView(rig, snapshot([]), { width: 300 }), async (vp) => {
+    // vscode-button sizes every slotted span as a 16 px icon; the label once kept that size and read "L…".
+    const long = { ...CLAUDE, name: "Claude Sonnet with a long preview name" };
+    await vp.send({ type: "chat/models", models: [long], current: long.key });
+    await settle(vp.page);
+    const sizes = await vp.page.evaluate(() => {
+      const label = document.querySelector(".model-picker-label")!;
+      return {
+        label: label.getBoundingClientRect().width,
+        labelFull: label.scrollWidth,
+        button: document.querySelector(".model-picker")!.getBoundingClientRect().width,
+      };
+    });
+    assert.ok(sizes.label > 80, `the label shows more than a few letters (${JSON.stringify(sizes)})`);
+    assert.ok(sizes.label < sizes.button, `the label stays inside its button (${JSON.stringify(sizes)})`);
+    assert.ok(sizes.labelFull > sizes.label, `the rest is cut (ellipsis) (${JSON.stringify(sizes)})`);
   }));
 
 test("the model button names the current model and opens the host's picker; header buttons post commands; no-model notice", () =>

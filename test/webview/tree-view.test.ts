@@ -115,7 +115,8 @@ test("the other entry kinds render with their markers in the all filter", () =>
             "un si unknown: future",
           ]),
           treeRow("fa", "un", "assistant", { preview: "boom", failed: true }),
-          treeRow("tc", "fa", "assistant", { preview: "", toolCallsOnly: true, toolName: "read, bash" }),
+          treeRow("ab", "fa", "assistant", { preview: "half a repl", failed: true, aborted: true }),
+          treeRow("tc", "ab", "assistant", { preview: "", toolCallsOnly: true, toolName: "read, bash" }),
           treeRow("or", "gone", "user", { preview: "orphaned", orphan: true }),
         ],
         "tc",
@@ -123,9 +124,9 @@ test("the other entry kinds render with their markers in the all filter", () =>
     );
     const text = async (id: string) => (await vp.page.textContent(`[data-entry-id="${id}"]`)) ?? "";
     // Default filter: bookkeeping hidden, the tool-call-only leaf shown because it is the leaf.
-    assert.deepEqual(await rowIds(vp), ["r", "bx", "cm", "un", "fa", "tc", "or"]);
+    assert.deepEqual(await rowIds(vp), ["r", "bx", "cm", "un", "fa", "ab", "tc", "or"]);
     await press(vp, "Control+o");
-    assert.deepEqual(await rowIds(vp), ["r", "bx", "cm", "lb", "cu", "th", "si", "un", "fa", "tc", "or"]);
+    assert.deepEqual(await rowIds(vp), ["r", "bx", "cm", "lb", "cu", "th", "si", "un", "fa", "ab", "tc", "or"]);
     assert.match(await text("bx"), /bash: ls -la/);
     assert.match(await text("cm"), /hook message: hook says hi/);
     assert.match(await text("lb"), /\[label\] label entry/);
@@ -134,6 +135,10 @@ test("the other entry kinds render with their markers in the all filter", () =>
     assert.match(await text("si"), /\[session name\] My session/);
     assert.match(await text("un"), /\[unknown\] future/);
     assert.match(await text("fa"), /boom \(failed\)/);
+    // A reply the user stopped is not a failure: "(aborted)", as pi's tree says, not in the error colour.
+    assert.match(await text("ab"), /half a repl \(aborted\)/);
+    assert.doesNotMatch(await text("ab"), /failed/);
+    assert.doesNotMatch((await vp.page.getAttribute('[data-entry-id="ab"]', "class")) ?? "", /failed/);
     assert.match(await text("tc"), /\[tool calls: read, bash\] ← active/);
     assert.equal(await vp.page.locator('[data-entry-id="or"] .orphan').count(), 1);
     assert.match((await vp.page.getAttribute('[data-entry-id="r"]', "class")) ?? "", /on-path/);
@@ -183,6 +188,22 @@ test("click and Enter post tree/navigate; Shift+Enter, F2, Shift+L, Shift+R and 
       { type: "tree/action", command: "agentTree.replayWithModel", entryId: "u3" },
       { type: "tree/action", command: "agentTree.copyText", entryId: "u3" },
     ]);
+  }));
+
+test("a focus that comes from the workbench (Focus on Session Tree View, /tree) lands on the list: arrows move at once", () =>
+  withPage(openTree(), async (vp) => {
+    assert.equal(await vp.page.evaluate(() => document.activeElement === document.body), true);
+    // VS Code focuses the view's frame: its window gets the focus with nothing inside focused.
+    await vp.page.evaluate(() => window.dispatchEvent(new FocusEvent("focus")));
+    await settle(vp.page);
+    assert.equal(await vp.page.evaluate(() => document.activeElement?.getAttribute("role")), "tree");
+    await vp.page.keyboard.press("ArrowUp");
+    await settle(vp.page);
+    assert.equal(await selectedId(vp), "t1", "ArrowUp moved the selection from the leaf");
+    // A focus that a pointer brings (a click into the view) is left to the click.
+    await vp.page.locator(".search").click();
+    await vp.page.evaluate(() => window.dispatchEvent(new FocusEvent("focus")));
+    assert.equal(await vp.page.evaluate(() => document.activeElement?.closest(".search") !== null), true);
   }));
 
 test("keyboard moves the selection with ARIA state; ←/→ fold and unfold", () =>

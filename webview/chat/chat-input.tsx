@@ -8,6 +8,7 @@ import { useLayoutEffect, useRef } from "preact/hooks";
 import type { QueuedKind } from "../../src/core/agent/prompt-queue.js";
 import type { WebviewToHost } from "../../src/shared/protocol.js";
 import { Button } from "../ui/controls.js";
+import { useFocusOnArrival } from "../ui/focus-on-arrival.js";
 import { useAssistedInput } from "./assisted-input.js";
 import type { ChatInputAssist } from "./chat-input-assist.js";
 
@@ -39,12 +40,24 @@ const VERB: Record<QueuedKind, string> = { followUp: "queues a follow-up", steer
 export function ChatInput(p: ChatInputProps): JSX.Element {
   const ref = useRef<HTMLTextAreaElement>(null);
   const assisted = useAssistedInput(p.assist, ref, p.onValue, p.post);
+  // Focus on Chat View: the message box (a box that is off, while a branch is watched, takes no focus).
+  useFocusOnArrival(() => ref.current);
   useLayoutEffect(() => {
     const el = ref.current;
     if (el === null || p.focusSeq === 0) return;
     el.focus();
     el.setSelectionRange(el.value.length, el.value.length);
   }, [p.focusSeq]);
+  // The Abort button goes away when the run ends; if it held the focus, the focus would fall to the page, and a
+  // keyboard user would have to find the chat again. It goes to the message box instead.
+  const abortHadFocus = useRef(false);
+  useLayoutEffect(() => {
+    if (p.streaming || !abortHadFocus.current) return;
+    abortHadFocus.current = false;
+    const active = document.activeElement;
+    // Only while the view has the focus: a user who went to an editor meanwhile keeps it there.
+    if (document.hasFocus() && (active === null || active === document.body)) ref.current?.focus();
+  }, [p.streaming]);
   const other: QueuedKind = p.enterQueues === "steer" ? "followUp" : "steer";
   const send = (alt = false): void => {
     if (p.disabled || p.value.trim() === "") return;
@@ -90,7 +103,16 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
           // Escape while streaming is handled once, at the document (chat-app), wherever focus is.
         }}
       />
-      <div class="chat-input-buttons">
+      <div
+        class="chat-input-buttons"
+        onFocusIn={(e) => {
+          abortHadFocus.current = (e.target as Element).getAttribute("aria-label") === "Abort";
+        }}
+        onFocusOut={(e) => {
+          // Focus leaving for somewhere else in the view (not the removal of the button) clears the mark.
+          if (e.relatedTarget !== null) abortHadFocus.current = false;
+        }}
+      >
         {p.streaming ? (
           <Button
             appearance="secondary"
@@ -107,7 +129,12 @@ export function ChatInput(p: ChatInputProps): JSX.Element {
             p.streaming ? `${p.enterQueues === "steer" ? "Steer" : "Queue a follow-up"} (${queueHint})` : "Send (Enter)"
           }
           disabled={p.disabled || p.value.trim() === ""}
-          onClick={() => send()}
+          onClick={() => {
+            send();
+            // The box is emptied and the button disabled, which would drop the focus to the page: the next
+            // message is typed in the box.
+            ref.current?.focus();
+          }}
         />
       </div>
     </div>

@@ -155,7 +155,7 @@ export class TreePanel {
     if (selected) cls.push("selected");
     if (this.index.onPath[i] === 1) cls.push("on-path");
     if (this.vis[i] === CONTEXT) cls.push("context");
-    if (d.failed) cls.push("failed");
+    if (d.failed && !d.aborted) cls.push("failed");
     const guide = guideText(this.rows, row);
     const { role, text } = rowWords(d);
     const flags = this.rows.flags[row];

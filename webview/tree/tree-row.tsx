@@ -63,7 +63,8 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
   if (p.onPath) cls.push("on-path");
   if (p.isLeaf) cls.push("active-leaf");
   if (p.selected) cls.push("selected");
-  if (d.failed === true) cls.push("failed");
+  // A reply the user stopped is marked as such, not in the error colour of a failure.
+  if (d.failed === true && d.aborted !== true) cls.push("failed");
   if (p.visibility === CONTEXT) cls.push("search-context");
   if (p.archived) cls.push("archived");
   const context = JSON.stringify({
@@ -145,7 +146,11 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
         </span>
       ) : null}
       {d.check !== undefined ? <CheckMark check={d.check} /> : null}
-      {d.failed === true ? <span class="failed-tag"> (failed)</span> : null}
+      {d.aborted === true ? (
+        <span class="aborted-tag"> (aborted)</span>
+      ) : d.failed === true ? (
+        <span class="failed-tag"> (failed)</span>
+      ) : null}
       {p.archivedRoot ? (
         <span class="archived-tag" title="Archived branch: Unarchive Branch brings it back">
           <span class="codicon codicon-archive" aria-hidden="true" /> archived

@@ -11,6 +11,7 @@ import { rowWords } from "../../src/core/entries/row-words.js";
 import type { TreeRow as TreeRowData } from "../../src/core/rows/tree-row.js";
 import { TREE_FILTER_LABELS, TREE_FILTERS } from "../../src/core/rows/row-filter.js";
 import { Dropdown, TextField } from "../ui/controls.js";
+import { useFocusOnArrival } from "../ui/focus-on-arrival.js";
 import { EXPANDED } from "./tree-flatten.js";
 import { ActiveFollow } from "./tree-follow.js";
 import { handleTreeKey } from "./tree-keys.js";
@@ -70,6 +71,8 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
   const seenLeafMoves = useRef(model.leafMoves);
   const archivedAnswerSeq = useRef(0);
   const texts = useRef(new Map<string, string>());
+  // Focus on Session Tree View, `/tree`, the end of the summary question: the list, where the keys work.
+  useFocusOnArrival(() => scrollRef.current);
   const hover = useRef<{ idx: number; timer: number | undefined; requestId: number }>({
     idx: -1,
     timer: undefined,

@@ -23,6 +23,7 @@ export const FLAG_TOOL_CALLS_ONLY = 1;
 export const FLAG_FAILED = 2;
 export const FLAG_ORPHAN = 4;
 export const FLAG_HIDDEN = 8;
+export const FLAG_ABORTED = 16;
 
 const KIND_CODES: ReadonlyMap<EntryKind, number> = new Map(ENTRY_KINDS.map((k, i) => [k, i]));
 const UNKNOWN_CODE = KIND_CODES.get("unknown") as number;
@@ -97,6 +98,7 @@ type RowFields = Pick<
   | "tokens"
   | "fromId"
   | "failed"
+  | "aborted"
   | "hidden"
   | "orphan"
 >;
@@ -107,7 +109,8 @@ export function rowFlags(r: RowFields): number {
     (r.toolCallsOnly === true ? FLAG_TOOL_CALLS_ONLY : 0) |
     (r.failed === true ? FLAG_FAILED : 0) |
     (r.orphan === true ? FLAG_ORPHAN : 0) |
-    (r.hidden === true ? FLAG_HIDDEN : 0)
+    (r.hidden === true ? FLAG_HIDDEN : 0) |
+    (r.aborted === true ? FLAG_ABORTED : 0)
   );
 }
 
@@ -404,6 +407,7 @@ export function rowAt(cols: RowColumns, i: number, sparse: SparseRowFields = {})
   if (tool !== "") row.toolName = tool;
   if (sparse.tokens !== undefined) row.tokens = sparse.tokens;
   if (f & FLAG_FAILED) row.failed = true;
+  if (f & FLAG_ABORTED) row.aborted = true;
   if (f & FLAG_ORPHAN) row.orphan = true;
   if (f & FLAG_HIDDEN) row.hidden = true;
   if (sparse.fromId !== undefined) row.fromId = sparse.fromId;

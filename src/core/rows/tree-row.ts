@@ -27,6 +27,8 @@ export interface TreeRow {
   tokens?: number;
   /** Assistant: stopReason "error" or "aborted". */
   failed?: boolean;
+  /** Assistant: stopReason "aborted": the user stopped it (`failed` is set too); shown as such, not as a failure. */
+  aborted?: boolean;
   /** Shown as a root although its parentId is set: the parent names no entry, or the store broke a cycle here. */
   orphan?: boolean;
   /** custom_message with display:false. */
@@ -80,6 +82,7 @@ export function treeRowOf(env: EntryEnvelope, label?: string, changedFiles?: num
   if (env.toolName !== undefined) row.toolName = env.toolName;
   if (env.tokens !== undefined) row.tokens = env.tokens;
   if (env.failed) row.failed = true;
+  if (env.aborted) row.aborted = true;
   if (env.orphan) row.orphan = true;
   if (env.hidden) row.hidden = true;
   if (env.fromId !== undefined) row.fromId = env.fromId;

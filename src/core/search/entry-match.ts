@@ -52,6 +52,25 @@ function occurrences(lower: string, tokens: readonly string[]): [number, number]
   return merged;
 }
 
+/** How far a cut moves to fall between words rather than inside one (a text without spaces is cut where it is). */
+const WORD_SNAP = 16;
+
+const isSpace = (c: string | undefined): boolean => c !== undefined && /\s/.test(c);
+
+/** A snippet's start moved past the rest of the word (and its punctuation) it fell in, not past `limit`. */
+function startAtWord(text: string, start: number, limit: number): number {
+  if (start === 0 || isSpace(text[start - 1])) return start;
+  for (let i = start; i < Math.min(limit, start + WORD_SNAP); i++) if (isSpace(text[i])) return i + 1;
+  return start;
+}
+
+/** A snippet's end moved back to the end of the last whole word, not before `limit`. */
+function endAtWord(text: string, end: number, limit: number): number {
+  if (end >= text.length || isSpace(text[end])) return end;
+  for (let i = end - 1; i > Math.max(limit, end - WORD_SNAP); i--) if (isSpace(text[i])) return i;
+  return end;
+}
+
 /** Keeps a cut from splitting a surrogate pair. */
 function safeCut(text: string, at: number): number {
   const c = text.charCodeAt(at);
@@ -67,11 +86,9 @@ export function snippetOf(text: string, tokens: readonly string[]): SearchSnippe
   const lower = text.toLowerCase();
   const aligned = lower.length === text.length;
   const first = aligned ? firstOccurrence(lower, tokens) : -1;
-  const start = first <= SNIPPET_LEAD ? 0 : safeCut(text, first - SNIPPET_LEAD);
-  const end = Math.min(text.length, safeCut(text, start + SNIPPET_SPAN));
-  let body = text.slice(start, end).replace(/\s+/g, " ");
-  if (start === 0) body = body.trimStart();
-  if (end === text.length) body = body.trimEnd();
+  const start = first <= SNIPPET_LEAD ? 0 : startAtWord(text, safeCut(text, first - SNIPPET_LEAD), first);
+  const end = endAtWord(text, Math.min(text.length, safeCut(text, start + SNIPPET_SPAN)), Math.max(start, first) + 1);
+  const body = text.slice(start, end).replace(/\s+/g, " ").trim();
   const prefix = start > 0 ? "…" : "";
   const snippet = `${prefix}${body}${end < text.length ? "…" : ""}`;
   const lowerSnippet = snippet.toLowerCase();

@@ -273,6 +273,7 @@ class Scan {
   private toolName: string | undefined;
   /** stopReason is "error" or "aborted". */
   private failed = false;
+  private aborted = false;
   private provider: string | undefined;
   private model: string | undefined;
   private messageTime = NaN;
@@ -298,6 +299,7 @@ class Scan {
     this.names.length = 0;
     this.toolName = undefined;
     this.failed = false;
+    this.aborted = false;
     this.provider = undefined;
     this.model = undefined;
     this.messageTime = NaN;
@@ -441,12 +443,13 @@ class Scan {
           if (q < 0) return FAIL;
           // Only "error" and "aborted" matter (failed); an escaped spelling is decoded.
           const n = q - p - 1;
-          if ((n === 5 && bytesEqual(buf, p + 1, "error")) || (n === 7 && bytesEqual(buf, p + 1, "aborted")))
-            this.failed = true;
+          if (n === 5 && bytesEqual(buf, p + 1, "error")) this.failed = true;
+          else if (n === 7 && bytesEqual(buf, p + 1, "aborted")) this.failed = this.aborted = true;
           else if (n >= 5 && n <= 42) {
             const v = decodeString(buf, p, q);
             if (v === undefined) return FAIL;
             this.failed = v === "error" || v === "aborted";
+            this.aborted = v === "aborted";
           }
           p = q + 1;
           break;
@@ -744,6 +747,8 @@ class Scan {
         env = failed
           ? { id, parentId, type: "message", role, timestamp, preview, failed }
           : { id, parentId, type: "message", role, timestamp, preview };
+      // Rare (a reply the user stopped): set after the literal, which keeps the common shapes as they are.
+      if (this.aborted) env.aborted = true;
       meta = assistantMeta(this.provider, this.model, this.usage);
     } else env = { id, parentId, type: "message", role, timestamp, preview };
     if ((role === "user" || role === "assistant") && (this.messageKeys & M_CONTENT) !== 0) {

@@ -272,5 +272,6 @@ export function messageEnvelope(
     env.toolCallsOnly = blank;
   }
   if (m.stopReason === "error" || m.stopReason === "aborted") env.failed = true;
+  if (m.stopReason === "aborted") env.aborted = true;
   return env;
 }

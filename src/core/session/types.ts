@@ -217,6 +217,8 @@ export interface EntryEnvelope {
   fromId?: string;
   /** Assistant: stopReason "error" or "aborted". */
   failed?: boolean;
+  /** Assistant: stopReason "aborted" (the user stopped it; `failed` is set too). */
+  aborted?: boolean;
   /** custom_message with display:false. */
   hidden?: boolean;
   /**

@@ -15,6 +15,8 @@ export const MAX_HELD_MENTIONS = 100;
 export interface ChatInputView {
   readonly isReady: boolean;
   post(msg: Extract<HostToWebview, { type: "chat/setInput" | "chat/addMention" }>): void;
+  /** Gives the view the workbench's focus (its box takes it): a webview cannot take it by itself. */
+  focus(): Promise<void> | void;
 }
 
 /** See the file comment. */
@@ -32,6 +34,8 @@ export class ChatInputHandoff {
     if (this.chat.isReady) {
       this.text = undefined;
       this.chat.post({ type: "chat/setInput", text });
+      // The text is there to be edited and sent: a user message selected in the tree, a fork's message.
+      void this.chat.focus();
     } else this.text = text;
   }
 

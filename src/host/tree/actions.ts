@@ -52,6 +52,9 @@ export class HostActions {
         tree.post(busy && message ? { type: "tree/busy", busy, message } : { type: "tree/busy", busy }),
       (text, kind) => this.d.notify.status(text, kind),
     );
+    // A move from the tree (a click, Enter, its menu) gives the focus back to the tree once the question closes;
+    // one from the command palette's node picker (`choose`) leaves it where the workbench puts it.
+    if (mode !== "choose") ui.questionsClosed = () => void tree.focus();
     const navigator = { getLeafId: () => sm.getLeafId(), navigateTree: agent.navigateTree.bind(agent) };
     const files = await this.d.filesFollow?.();
     const outcome = await runNavigateFlow(navigator, ui, entryId, mode, askSetting(), files);
@@ -93,6 +96,8 @@ export class HostActions {
       value: current ?? "",
       validateInput: (v) => (v.length > 200 ? "Keep labels under 200 characters" : undefined),
     });
+    // The workbench does not give the focus back to the tree when the input box closes.
+    void this.d.tree.focus();
     if (label === undefined) return;
     this.writeLabel(id, label.trim() || undefined);
   }

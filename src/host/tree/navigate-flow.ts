@@ -26,6 +26,12 @@ export interface NavigateUi {
   showInfo(message: string): void;
   /** The tree disables clicks while a move runs. */
   setBusy(busy: boolean, message?: string): void;
+  /**
+   * The questions the flow asked (the summary choice, the focus) have closed, answered or dismissed; not called when
+   * none was asked. The workbench does not give the focus back to a webview when a quick pick closes: the tree
+   * takes it back here.
+   */
+  questionsClosed?(): void;
 }
 
 /** The part of AgentSession the flow uses. */
@@ -52,12 +58,14 @@ export type NavigateOutcome = TreeMoveResult | { kind: "dismissed" };
 /** Shown when the target is already the leaf. */
 export const ALREADY_HERE = "Already at this point.";
 
+/** Whether the summary question is asked: always in `choose` mode, and as the setting says in `ask` mode. */
+function asksChoice(mode: NavigateMode, ask: AskSetting): boolean {
+  return mode === "choose" || (mode === "ask" && ask === "ask");
+}
+
 async function resolveChoice(mode: NavigateMode, ask: AskSetting, ui: NavigateUi): Promise<SummaryChoice | undefined> {
-  if (mode === "summarize") return "summarize";
-  if (mode === "none") return "none";
-  if (mode === "ask" && ask === "always") return "summarize";
-  if (mode === "ask" && ask === "never") return "none";
-  return ui.pickSummaryChoice();
+  if (asksChoice(mode, ask)) return ui.pickSummaryChoice();
+  return mode === "none" || (mode === "ask" && ask === "never") ? "none" : "summarize";
 }
 
 /**
@@ -75,6 +83,7 @@ export async function runNavigateFlow(
   if (nav.getLeafId() === targetId) return report({ kind: "noop" }, ui);
   const choice = await resolveChoice(mode, ask, ui);
   const focus = choice === "custom" ? await askFocus(ui) : NO_FOCUS;
+  if (asksChoice(mode, ask)) ui.questionsClosed?.();
   if (choice === undefined || focus === undefined) return { kind: "dismissed" };
   const { customInstructions } = focus;
   if (files && !(await files.beforeMove(targetId))) return { kind: "dismissed" };

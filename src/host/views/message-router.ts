@@ -118,13 +118,24 @@ async function dispatch(msg: WebviewToHost, view: AgentWebviewView, d: RouterDep
     case "chat/continueAside":
       return d.operations.run("agentTree.continueAsBranch", msg.asideId);
     case "command":
-      return d.runCommand(msg.command);
+      await d.runCommand(msg.command);
+      // The workbench does not give the focus back to a webview when its quick pick or input box closes.
+      if (ASKS_IN_THE_WORKBENCH.has(msg.command)) await view.focus();
+      return;
     default: {
       const never: never = msg;
       return never;
     }
   }
 }
+
+/** The toolbar commands that ask in a quick pick or an input box, and return once it closed. */
+const ASKS_IN_THE_WORKBENCH: ReadonlySet<WebviewCommand> = new Set<WebviewCommand>([
+  "selectModel",
+  "openSession",
+  "setApiKey",
+  "exportHtml",
+]);
 
 /**
  * The operation of a click or Enter on a row (`tree/navigate`), by how it asks about the summary: the click's own

@@ -5,6 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as vscode from "vscode";
+import { errorText } from "../../core/error-text.js";
 import type { HostToWebview } from "../../shared/protocol.js";
 import type { CommandId } from "../common/command-ids.js";
 import { buildUnavailableHtml, buildWebviewHtml, makeNonce, WEBVIEW_ASSETS, type WebviewKind } from "./webview-html.js";
@@ -124,6 +125,16 @@ export class AgentWebviewView implements vscode.WebviewViewProvider {
   async reveal(): Promise<void> {
     if (this.view) this.view.show(true);
     else await vscode.commands.executeCommand(`agentTree.${this.kind}.focus`);
+  }
+
+  /** Show the view and give it the focus (the view puts it on its list or input: webview/ui/focus-on-arrival.ts). */
+  async focus(): Promise<void> {
+    try {
+      await vscode.commands.executeCommand(`agentTree.${this.kind}.focus`);
+    } catch (e) {
+      // Only the focus is lost (a window closing, say): nothing to tell the user.
+      this.deps.log.debug(`${this.title} view: focus failed: ${errorText(e)}`);
+    }
   }
 
   /** "Reload View": re-create the view's frame now (after the other view's, if that one is being re-created). */

@@ -307,6 +307,31 @@ describe("SessionManager basics", () => {
     await ro.close();
     await sm.close();
   });
+
+  test("a reply the user stopped is marked aborted besides failed, as written and as read back; an error is not", async () => {
+    const sm = await SessionManager.create("/p", tmp.dir);
+    sm.appendMessage(user("hello"));
+    sm.appendMessage(assistant("half a repl", [], "aborted"));
+    sm.appendMessage(user("again"));
+    sm.appendMessage(assistant("", [], "error"));
+    sm.appendMessage(user("and again"));
+    sm.appendMessage(assistant("", ["read"], "aborted"));
+    const flags = (m: SessionManager): [boolean?, boolean?][] =>
+      m
+        .getEnvelopes()
+        .filter((e) => e.role === "assistant")
+        .map((e) => [e.failed, e.aborted]);
+    const expected: [boolean?, boolean?][] = [
+      [true, true],
+      [true, undefined],
+      [true, true],
+    ];
+    assert.deepEqual(flags(sm), expected, "as appended");
+    const ro = await SessionManager.open(sm.getSessionFile() as string, { readOnly: true });
+    assert.deepEqual(flags(ro), expected, "as read from the file");
+    await ro.close();
+    await sm.close();
+  });
 });
 
 describe("ordering", () => {
