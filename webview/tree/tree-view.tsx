@@ -180,6 +180,7 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
         isLeaf={i === activeAt}
         visibility={vis[i]}
         archived={model.isArchived(i)}
+        branchItems={index.branchItems(i)}
         running={model.running.get(d.id)}
         archivedRoot={model.isArchived(i) && (index.parent[i] < 0 || !model.isArchived(index.parent[i]))}
         title={texts.current.get(d.id) ?? (d.label ? `[${d.label}] ${d.preview}` : d.preview)}
