@@ -161,6 +161,14 @@ describe("Explore in Parallel and Ask Aside in VS Code (code-server)", { timeout
       );
       const content = JSON.stringify(call?.message).match(/Written by branch \d\./)?.[0];
       assert.ok(content, "the second branch wrote notes.txt");
+      // The node's row is on no branch: its menu has none of the branches' items (they show on their rows only).
+      const menuItem = (label: string) => page.locator(".monaco-menu .action-label", { hasText: label });
+      await row(t, node).click({ button: "right" });
+      await expectVisible(menuItem("Label Entry"), "the node row's menu");
+      for (const item of ["Adopt This Branch", "Archive Other Branches", "Run Check Again", "Continue as Branch"])
+        assert.equal(await menuItem(item).count(), 0, `no ${item} on the node's row`);
+      await page.keyboard.press("Escape");
+      await menuItem("Label Entry").waitFor({ state: "hidden" });
       await pickFromRowMenu(page, t, tip.id as string, "Adopt This Branch");
       // It lists the files it will change, and changes none before the answer.
       await expectAdoptQuestion(page, "notes.txt (changed)");

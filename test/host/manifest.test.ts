@@ -171,6 +171,23 @@ describe("package.json", () => {
     assert.ok(!hidden.includes("agentTree.undoFileRestore"), "Undo File Restore is in the palette");
   });
 
+  it("the row menu's parallel items show only on the rows they act on (the keys the tree row sets)", () => {
+    // The tree row's data-vscode-context sets these (webview/tree/tree-branches.ts; test/webview/tree-branch-menu).
+    const expected: Record<string, string> = {
+      "agentTree.adoptBranch": "parallelBranch",
+      "agentTree.archiveOtherBranches": "parallelBranch",
+      "agentTree.runCheckAgain": "checkedBranch",
+      "agentTree.continueAsBranch": "aside",
+    };
+    const rowMenu = pkg.contributes.menus["webview/context"];
+    for (const [command, key] of Object.entries(expected)) {
+      const item = rowMenu.find((m) => m.command === command);
+      const terms = (item?.when ?? "").split("&&").map((t) => t.trim());
+      assert.ok(terms.includes(key), `${command}'s when clause needs \`${key}\`: ${item?.when}`);
+      assert.ok(terms.includes("webviewSection == 'entry'"), command);
+    }
+  });
+
   it("the README's tables name every setting and every command it contributes (the README stays true)", () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
     const missing = [

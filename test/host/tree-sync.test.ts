@@ -6,6 +6,7 @@ import { decodeRows } from "../../src/core/rows/row-columns.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
 import { labelChangeOf, TreeSync } from "../../src/host/tree/tree-sync.js";
 import { BRANCH_CHECK_TYPE } from "../../src/core/parallel/branch-check.js";
+import { appendBranchRunLine, BRANCH_RUN_TYPE } from "../../src/core/parallel/branch-run-lines.js";
 import { parserSession } from "./flow-session.js";
 import { createHarness, ofType } from "./controller-harness.js";
 
@@ -98,6 +99,33 @@ test("a branch's check record gives the row it checked its mark: sent again with
   const marked = decodeRows(snapshot.rows).find((r) => r.id === fresh.ids.a2);
   assert.equal(marked?.check?.state, "stopped", "a running record no check of this process ends was cut off");
   assert.equal(decodeRows(snapshot.rows).filter((r) => r.check).length, 1, "only the checked row has a mark");
+});
+
+test("a run line's row carries what its branch ran as (the row menu's parallel items), appended and in a snapshot", () => {
+  const { update, ids } = oneUpdateFor((sm, ids) => {
+    appendBranchRunLine(sm, ids.u2, { version: 1, kind: "explore", state: "running", groupId: "g" });
+    appendBranchRunLine(sm, ids.a2, { version: 1, kind: "aside", state: "done", groupId: "h" });
+  });
+  // Only the run lines (the leaf's markers, which keep the user's leaf, come with them unmarked).
+  const marks = decodeRows(update.rows!)
+    .filter((r) => r.preview === BRANCH_RUN_TYPE)
+    .map((r) => [r.parentId, r.branchRun]);
+  assert.deepEqual(marks, [
+    [ids.u2, "group"],
+    [ids.a2, "aside"],
+  ]);
+  const { sm, ids: again } = parserSession();
+  const at = again.u3;
+  appendBranchRunLine(sm, at, { version: 1, kind: "replay", state: "done", groupId: "g" });
+  appendBranchRunLine(sm, at, { version: 1, kind: "aside", state: "done", groupId: "g", continued: true });
+  const sync = new TreeSync(sm, () => undefined);
+  const rows = decodeRows(sync.snapshot().rows);
+  sync.dispose();
+  assert.deepEqual(
+    rows.filter((r) => r.branchRun !== undefined).map((r) => r.branchRun),
+    ["group", "continued"],
+    "only run lines are marked; a continued aside says so",
+  );
 });
 
 test("a snapshot encoded ahead, while the view loads, is the one its ready gets, unless something changed since", () => {

@@ -67,6 +67,59 @@ test("a leaf the filter hides (a model change, a recorded loadout): its nearest 
     assert.equal(await vp.page.locator(".active-leaf").count(), 1);
   }));
 
+test("a move to a leaf the filter hides keeps the filter: the nearest shown ancestor, or a cue at the top", () =>
+  withPage(rig.openView({ view: "tree" }), async (vp) => {
+    // A named session: the session name comes first, the first user message hangs off it.
+    const nodes = [
+      treeRow("sn", null, "session_info", { preview: "My session" }),
+      treeRow("u1", "sn", "user", { preview: "First question" }),
+      treeRow("a1", "u1", "assistant", { preview: "First answer" }),
+      treeRow("u2", "a1", "user", { preview: "Second question" }),
+      treeRow("a2", "u2", "assistant", { preview: "Second answer" }),
+    ];
+    await vp.send(treeSnapshot(nodes, "a2"));
+    const filter = () => vp.page.$eval("vscode-dropdown.filter", (d) => (d as unknown as { value: string }).value);
+    assert.equal(await filter(), "default");
+    // Edit and resend u2: the leaf goes to a1 (shown).
+    await vp.send({ type: "tree/update", leafId: "a1" });
+    await vp.send({ type: "tree/reveal", entryId: "a1" });
+    assert.equal(await selectedId(vp), "a1");
+    // Edit and resend u1: the leaf goes to its parent, the session name (pi's move), which the filter hides; the
+    // host reveals the new leaf (its leaf marker below the session name).
+    await vp.send({
+      type: "tree/update",
+      rows: encodeTreeRows([treeRow("mk", "sn", "custom", { preview: "leaf marker" })]),
+      leafId: "mk",
+    });
+    await vp.send({ type: "tree/reveal", entryId: "mk" });
+    assert.equal(await filter(), "default", "the filter the user chose stays");
+    assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2"]);
+    // No shown row is on the path: none is marked active, and a cue over the rows says where the leaf is.
+    assert.equal(await vp.page.locator(".active-leaf").count(), 0);
+    assert.match((await vp.page.locator(".active-hidden").textContent()) ?? "", /start of the conversation/);
+    // Everything shown: the leaf marker is the active row, and the cue goes.
+    await press(vp, "Control+o");
+    assert.equal(await vp.page.getAttribute(".active-leaf", "data-entry-id"), "mk");
+    assert.equal(await vp.page.locator(".active-hidden").count(), 0);
+    await press(vp, "Control+o");
+    // A move back to a2: the cue goes, the row is marked.
+    await vp.send({ type: "tree/update", leafId: "a2" });
+    await vp.send({ type: "tree/reveal", entryId: "a2" });
+    assert.equal(await vp.page.locator(".active-hidden").count(), 0);
+    assert.equal(await vp.page.getAttribute(".active-leaf", "data-entry-id"), "a2");
+    // A revealed leaf the filter hides below a shown row: that row is selected, the filter stays.
+    await vp.send({
+      type: "tree/update",
+      rows: encodeTreeRows([treeRow("mc", "a2", "model_change", { preview: "openai/gpt" })]),
+      leafId: "mc",
+    });
+    await vp.send({ type: "tree/reveal", entryId: "mc" });
+    assert.equal(await filter(), "default");
+    assert.equal(await selectedId(vp), "a2");
+    assert.equal(await vp.page.getAttribute(".active-leaf", "data-entry-id"), "a2");
+    assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
+  }));
+
 test("each node kind renders as specified, with the active path, leaf marker and context-menu data", () =>
   withPage(openTree(), async (vp) => {
     assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "c1", "t1", "u3", "u4", "b1", "a4"]);

@@ -21,6 +21,7 @@ import {
 } from "../../src/core/rows/row-columns.js";
 import { PREVIEW_CHARS, type TreeRow } from "../../src/core/rows/tree-row.js";
 import { compareSiblings, timeOf } from "../../src/core/session/tree-shape.js";
+import { TreeBranches, type BranchItems } from "./tree-branches.js";
 
 /** Kind words by kind code. */
 const KIND_WORDS_BY_CODE: readonly string[] = ENTRY_KINDS.map(kindSearchWords);
@@ -89,6 +90,8 @@ export class TreeIndex {
   private lowered: LoweredColumns | null | undefined;
   private leafIdx = -1;
   private pathMarks: Uint8Array = new Uint8Array(0);
+  /** Which branch run beside the user's each row is on (the row menu's parallel items). */
+  private readonly branches = new TreeBranches();
 
   /**
    * Build from a snapshot's columns. Their shape is the core's (src/core/session/tree-shape.ts): no cycles, and
@@ -127,7 +130,13 @@ export class TreeIndex {
         last[p] = i;
       }
     }
+    for (const [i, s] of this.sparse) this.branches.note(i, this.parent[i], s);
     this.setLeafIndex(leafId === null ? -1 : indexOfId(cols, leafId));
+  }
+
+  /** The row menu's parallel items that apply to node `i` (its data-vscode-context). */
+  branchItems(i: number): BranchItems {
+    return this.branches.itemsOf(i, this.parent, this.count);
   }
 
   /** Number of nodes. */
@@ -213,6 +222,7 @@ export class TreeIndex {
       else this.labels.delete(i);
       if (existing === undefined)
         this.linkNew(i, dto.parentId === null || dto.orphan === true ? -1 : (ids.get(dto.parentId) ?? -1));
+      this.branches.note(i, this.parent[i], dto);
     }
     // The path array must cover new indices even when the leaf did not move.
     if (this.pathMarks.length < this.count) this.setLeafIndex(this.leafIdx);

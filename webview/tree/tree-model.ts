@@ -226,8 +226,9 @@ export class TreeModel {
   }
 
   /**
-   * Select an entry, unfolding and, if the filter hides it, showing all so it is displayed. An entry in a hidden
-   * archived branch is selected once the host, asked to show archived branches, says they show.
+   * Select an entry, unfolding it. The leaf (a move's reveal) the filter hides is not shown by changing the filter:
+   * its active row is selected instead. Another entry the filter hides is shown with the _all_ filter. An entry in
+   * a hidden archived branch is selected once the host, asked to show archived branches, says they show.
    */
   reveal(entryId: string): void {
     const i = this.index.idToIdx.get(entryId);
@@ -260,11 +261,30 @@ export class TreeModel {
       return;
     }
     this.revealWhenShown = undefined;
+    if (this.rows.rowOf[i] < 0 && i === this.index.leaf) {
+      // A move's leaf the filter hides (a leaf marker, a model change, the session name before the first message
+      // when that message is edited and resent): the filter the user chose stays, as in pi; the active row — the
+      // nearest shown ancestor — is selected, and when none is shown the view says where the leaf is.
+      const active = this.activeNode();
+      if (active >= 0) this.selected = active;
+      else this.keepSelectionVisible();
+      return;
+    }
     if (this.rows.rowOf[i] < 0) {
+      // Another row asked for by name (a search hit, a summary's source) that the filter hides: shown with all.
       this.filter = "all";
       this.recompute();
     }
     this.selected = i;
+  }
+
+  /**
+   * True when no shown row is on the path to the leaf: the leaf is before the first message (reset, or on the
+   * bookkeeping the filter hides, as after editing the first message of a named session). The view shows a cue
+   * above the rows instead of a marker.
+   */
+  get activeHidden(): boolean {
+    return this.loaded && this.rows.count > 0 && this.activeNode() < 0;
   }
 
   /** The host said whether archived branches show: a reveal waiting for them completes, a request is answered. */

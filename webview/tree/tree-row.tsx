@@ -8,6 +8,7 @@ import type { RowCheck, TreeRow as TreeRowData } from "../../src/core/rows/tree-
 import { EXPANDED, FOLDABLE, guideText, type FlatRows } from "./tree-flatten.js";
 import { CONTEXT } from "./tree-filter.js";
 import type { RunningBranchDto } from "../../src/shared/protocol.js";
+import type { BranchItems } from "./tree-branches.js";
 
 /** Fixed row height in px: windowing depends on it (keep in sync with `.tree-row` in media/webview.css). */
 export const ROW_HEIGHT = 22;
@@ -32,6 +33,8 @@ export interface TreeRowProps {
   archived: boolean;
   /** The first entry of an archived branch (marked "archived"). */
   archivedRoot: boolean;
+  /** The row menu's parallel items that apply here (a parallel branch's row, a checked one's, an aside's). */
+  branchItems: BranchItems;
   /** The newest row of a branch running beside the user's: a spinner, the current tool, tokens so far. */
   running?: RunningBranchDto;
   /** Whole text once the host sent it; the preview until then. */
@@ -75,6 +78,9 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
     ...(p.archived ? { archived: true } : {}),
     // Only set when true: "Go to Source" shows for rows that have one.
     ...(p.sourceText !== undefined ? { hasSource: true } : {}),
+    // Only set when true: Adopt This Branch, Archive Other Branches, Run Check Again and Continue as Branch show
+    // on the rows they act on (package.json's webview/context menu reads these keys).
+    ...p.branchItems,
     preventDefaultContextMenuItems: true,
   });
   return (

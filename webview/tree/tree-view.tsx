@@ -180,6 +180,7 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
         isLeaf={i === activeAt}
         visibility={vis[i]}
         archived={model.isArchived(i)}
+        branchItems={index.branchItems(i)}
         running={model.running.get(d.id)}
         archivedRoot={model.isArchived(i) && (index.parent[i] < 0 || !model.isArchived(index.parent[i]))}
         title={texts.current.get(d.id) ?? (d.label ? `[${d.label}] ${d.preview}` : d.preview)}
@@ -297,6 +298,16 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
       </div>
       {model.busy ? <div class="progress-bar" role="progressbar" aria-label={model.busyMessage ?? "Working"} /> : null}
       {model.busy && model.busyMessage ? <div class="busy-message">{model.busyMessage}</div> : null}
+      {model.activeHidden ? (
+        // No shown row is on the path (next to no row can `← active` stand): where the next message goes, in words.
+        <div
+          class="active-hidden"
+          role="status"
+          title="The next message starts the conversation. The rows before it (a session name, settings) show with the All filter."
+        >
+          ← active: the start of the conversation, before the first row
+        </div>
+      ) : null}
       <div class="tree-body">
         <div
           ref={scrollRef}

@@ -66,6 +66,23 @@ export function branchRunDataOf(entry: SessionEntry | undefined): BranchRunData 
   return out;
 }
 
+/**
+ * What a run line tells the tree about the branch it hangs off (the row menu's items that apply there): one of a
+ * group started together (explore, replay), an aside, or an aside continued as an ordinary branch (passed over).
+ */
+export type BranchRunMark = "group" | "aside" | "continued";
+
+/** The mark of a run line's envelope (read only when its preview says it is one), or undefined. */
+export function branchRunMarkOf(
+  env: { type: string; preview: string },
+  entry: () => SessionEntry | undefined,
+): BranchRunMark | undefined {
+  if (env.type !== "custom" || env.preview !== BRANCH_RUN_TYPE) return undefined;
+  const data = branchRunDataOf(entry());
+  if (!data) return undefined;
+  return data.continued === true ? "continued" : data.kind === "aside" ? "aside" : "group";
+}
+
 /** Appends a run line off the branch's first entry; the user's leaf stays. Returns its id. */
 export function appendBranchRunLine(sm: SessionManager, branchId: string, data: BranchRunData): string {
   return sm.appendCustomEntryAt(branchId, BRANCH_RUN_TYPE, data);

@@ -17,6 +17,7 @@ import { ENTRY_KINDS, kindOf, type EntryKind } from "../session/entry-kinds.js";
 import { breakCycles, siblingOrder } from "../session/tree-shape.js";
 import type { EntryEnvelope } from "../session/types.js";
 import { PREVIEW_CHARS, rowPreview, type RowCheck, type TreeRow } from "./tree-row.js";
+import type { BranchRunMark } from "../parallel/branch-run-lines.js";
 
 /** Bits of `RowColumns.flags`. */
 export const FLAG_TOOL_CALLS_ONLY = 1;
@@ -76,6 +77,8 @@ export interface RowColumns {
   changedFiles: SparseColumn<number>;
   /** Check marks of parallel branches' rows (absent when no row has one). */
   checks?: SparseColumn<RowCheck>;
+  /** Run lines' marks (on the run line's row, a few per session; absent when none). */
+  branchRuns?: SparseColumn<BranchRunMark>;
   /** Ids that UTF-8 cannot carry (a lone surrogate: a damaged or hand-made file), as they are; absent when none. */
   rawIds?: SparseColumn<string>;
   /**
@@ -243,6 +246,7 @@ interface RowExtras<T> {
   label?(item: T): string | undefined;
   changedFiles?(item: T): number | undefined;
   check?(item: T): RowCheck | undefined;
+  branchRun?(item: T): BranchRunMark | undefined;
 }
 
 /**
@@ -279,6 +283,7 @@ function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<
     changedFiles: { at: [], values: [] } as SparseColumn<number>,
   };
   const checks: SparseColumn<RowCheck> = { at: [], values: [] };
+  const branchRuns: SparseColumn<BranchRunMark> = { at: [], values: [] };
   const rawIds: SparseColumn<string> = { at: [], values: [] };
   const put = <V>(col: SparseColumn<V>, i: number, v: V | undefined): void => {
     if (v === undefined) return;
@@ -311,6 +316,7 @@ function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<
     put(sparse.fromIds, i, item.fromId);
     put(sparse.changedFiles, i, extras.changedFiles?.(item));
     put(checks, i, extras.check?.(item));
+    put(branchRuns, i, extras.branchRun?.(item));
     i++;
   }
   // A cycle the store did not break already (rows not from the store): broken where the store would break it.
@@ -332,6 +338,7 @@ function encodeRows<T extends RowFields>(items: readonly T[], extras: RowExtras<
     ...sparse,
   };
   if (checks.at.length > 0) cols.checks = checks;
+  if (branchRuns.at.length > 0) cols.branchRuns = branchRuns;
   if (rawIds.at.length > 0) cols.rawIds = rawIds;
   if (order !== undefined) cols.order = Int32Array.from(order);
   return cols;
@@ -349,17 +356,20 @@ const ROW_EXTRAS: RowExtras<TreeRow> = {
   label: (r) => r.label,
   changedFiles: (r) => r.changedFiles,
   check: (r) => r.check,
+  branchRun: (r) => r.branchRun,
 };
 
 /**
  * Encode a session's envelopes (the host's snapshot), labels resolved through `getLabel`, badges from
- * `changedFiles` (src/host/checkpoints/file-counts.ts), check marks from `checks`. No row object is made.
+ * `changedFiles` (src/host/checkpoints/file-counts.ts), check marks from `checks`, run lines' marks from
+ * `branchRuns`. No row object is made.
  */
 export function encodeEnvelopes(
   envelopes: readonly EntryEnvelope[],
   getLabel: (id: string) => string | undefined,
   changedFiles: ReadonlyMap<string, number> = new Map(),
   checks: ReadonlyMap<string, RowCheck> = new Map(),
+  branchRuns: ReadonlyMap<string, BranchRunMark> = new Map(),
 ): RowColumns {
   // Runs of one type and role are common: the kind of the previous envelope is reused for them.
   let lastType = "";
@@ -377,6 +387,7 @@ export function encodeEnvelopes(
     label: (e) => getLabel(e.id),
     changedFiles: changedFiles.size > 0 ? (e) => changedFiles.get(e.id) : undefined,
     check: checks.size > 0 ? (e) => checks.get(e.id) : undefined,
+    branchRun: branchRuns.size > 0 ? (e) => branchRuns.get(e.id) : undefined,
   });
 }
 
@@ -386,7 +397,7 @@ export function encodeTreeRows(rows: readonly TreeRow[]): RowColumns {
 }
 
 /** The sparse fields of one row (most rows have none of them). */
-export type SparseRowFields = Pick<TreeRow, "label" | "tokens" | "fromId" | "changedFiles" | "check"> & {
+export type SparseRowFields = Pick<TreeRow, "label" | "tokens" | "fromId" | "changedFiles" | "check" | "branchRun"> & {
   parentId?: string;
 };
 
@@ -413,6 +424,7 @@ export function rowAt(cols: RowColumns, i: number, sparse: SparseRowFields = {})
   if (sparse.fromId !== undefined) row.fromId = sparse.fromId;
   if (sparse.changedFiles !== undefined) row.changedFiles = sparse.changedFiles;
   if (sparse.check !== undefined) row.check = sparse.check;
+  if (sparse.branchRun !== undefined) row.branchRun = sparse.branchRun;
   return row;
 }
 
@@ -432,6 +444,7 @@ export function sparseFields(cols: RowColumns): Map<number, SparseRowFields> {
   add(cols.fromIds, "fromId");
   add(cols.changedFiles, "changedFiles");
   if (cols.checks) add(cols.checks, "check");
+  if (cols.branchRuns) add(cols.branchRuns, "branchRun");
   return out;
 }
 

@@ -7,6 +7,7 @@
 import { kindOf, type EntryKind } from "../session/entry-kinds.js";
 import type { EntryEnvelope } from "../session/types.js";
 import type { BranchCheckState } from "../parallel/branch-check.js";
+import type { BranchRunMark } from "../parallel/branch-run-lines.js";
 
 /** One session entry as the tree draws it: envelope and a short preview, never the whole body. */
 export interface TreeRow {
@@ -45,6 +46,11 @@ export interface TreeRow {
    * branch-check.ts): ✓ / ✗ or running, its hover the command, outcome and output tail.
    */
   check?: RowCheck;
+  /**
+   * A branch's run line (src/core/parallel/branch-run-lines.ts): what the branch it hangs off ran as. The tree
+   * reads from it which of the row menu's parallel items apply to that branch's rows.
+   */
+  branchRun?: BranchRunMark;
 }
 
 /** A check's mark on a row. */
@@ -68,8 +74,17 @@ export function rowPreview(preview: string): string {
   return preview.length > PREVIEW_CHARS || preview.includes("\n") ? singleLine(preview) : preview;
 }
 
-/** One envelope as a row; `changedFiles` is its badge (src/host/checkpoints/file-counts.ts), `check` its check mark. */
-export function treeRowOf(env: EntryEnvelope, label?: string, changedFiles?: number, check?: RowCheck): TreeRow {
+/**
+ * One envelope as a row; `changedFiles` is its badge (src/host/checkpoints/file-counts.ts), `check` its check mark,
+ * `branchRun` a run line's mark.
+ */
+export function treeRowOf(
+  env: EntryEnvelope,
+  label?: string,
+  changedFiles?: number,
+  check?: RowCheck,
+  branchRun?: BranchRunMark,
+): TreeRow {
   const row: TreeRow = {
     id: env.id,
     parentId: env.parentId,
@@ -88,6 +103,7 @@ export function treeRowOf(env: EntryEnvelope, label?: string, changedFiles?: num
   if (env.fromId !== undefined) row.fromId = env.fromId;
   if (changedFiles !== undefined) row.changedFiles = changedFiles;
   if (check !== undefined) row.check = check;
+  if (branchRun !== undefined) row.branchRun = branchRun;
   return row;
 }
 

@@ -8,6 +8,7 @@
  */
 import { branchCheckOf, rowCheckOf } from "../../core/parallel/branch-check.js";
 import { liveCheckIds } from "../../core/parallel/check-runner.js";
+import { branchRunMarkOf, type BranchRunMark } from "../../core/parallel/branch-run-lines.js";
 import { encodeEnvelopes, encodeTreeRows } from "../../core/rows/row-columns.js";
 import { treeRowOf, type RowCheck, type TreeRow } from "../../core/rows/tree-row.js";
 import { ARCHIVE_MARKER_TYPE } from "../../core/session/entry-kinds.js";
@@ -127,15 +128,19 @@ export class TreeSync {
     const envelopes = s.getEnvelopes();
     this.fileCounts = changedFileCounts(envelopes, (id) => s.getEntry(id));
     this.checkMarks = new Map();
+    // Run lines' marks: the row menu offers a branch's items (Adopt This Branch, …) on its rows only.
+    const runMarks = new Map<string, BranchRunMark>();
     const live = liveCheckIds();
     for (const env of envelopes) {
       const check = branchCheckOf(env, (id) => s.getEntry(id), live);
       if (check) this.checkMarks.set(check.rowId, rowCheckOf(check));
+      const mark = branchRunMarkOf(env, () => s.getEntry(env.id));
+      if (mark) runMarks.set(env.id, mark);
     }
     const msg: TreeSnapshot = {
       type: "tree/snapshot",
       sessionId: s.getSessionId(),
-      rows: encodeEnvelopes(envelopes, (id) => s.getLabel(id), this.fileCounts, this.checkMarks),
+      rows: encodeEnvelopes(envelopes, (id) => s.getLabel(id), this.fileCounts, this.checkMarks, runMarks),
       leafId,
     };
     const name = s.getSessionName();
@@ -237,6 +242,7 @@ export class TreeSync {
         this.source.getLabel(entry.id),
         this.fileCounts.get(entry.id),
         this.checkMarks.get(entry.id),
+        branchRunMarkOf(env, () => this.source.getEntry(entry.id)),
       );
     // The store should always have the envelope; fall back to the bare entry rather than drop the row.
     const { id, type, parentId, timestamp } = entry;

@@ -56,6 +56,23 @@ describe("navigateTree", { timeout: 60_000 }, () => {
     await again.close();
   });
 
+  it("the first user message of a named session: the leaf goes to the session name before it (pi's move)", async () => {
+    // pi 1.6.0's navigateTree: a user message's parent becomes the leaf, whatever that parent is; only a message
+    // with no parent resets the leaf. The session name stays on the path, so the session keeps its name.
+    const sm = await fileSession(tmp.dir);
+    const name = sm.appendSessionInfo("My session");
+    const u1 = sm.appendMessage(user("First question"));
+    sm.appendMessage(assistant("First answer"));
+    const { agent } = newAgent(sm);
+    const r = await agent.navigateTree(u1);
+    assert.ok(r.kind === "moved", r.kind);
+    assert.equal(r.editorText, "First question");
+    assert.equal(sm.getLeafId(), name);
+    assert.deepEqual(sm.buildSessionContext().messages, []);
+    assert.equal(sm.getSessionName(), "My session");
+    await sm.close();
+  });
+
   it("non-user message: the leaf becomes that entry, no editor text", async () => {
     const { sm, ids, agent } = await treeAgent(tmp.dir);
     const r = await agent.navigateTree(ids.a4);
