@@ -131,9 +131,12 @@ export class TreeSync {
     // Run lines' marks: the row menu offers a branch's items (Adopt This Branch, …) on its rows only.
     const runMarks = new Map<string, BranchRunMark>();
     const live = liveCheckIds();
+    const entryOf = (id: string): SessionEntry | undefined => s.getEntry(id);
     for (const env of envelopes) {
-      const check = branchCheckOf(env, (id) => s.getEntry(id), live);
+      const check = branchCheckOf(env, entryOf, live);
       if (check) this.checkMarks.set(check.rowId, rowCheckOf(check));
+      // Run lines are custom entries: no closure is made for the rest (a 30k-entry snapshot encodes every row).
+      if (env.type !== "custom") continue;
       const mark = branchRunMarkOf(env, () => s.getEntry(env.id));
       if (mark) runMarks.set(env.id, mark);
     }
