@@ -362,6 +362,16 @@ describe("Agent Tree in VS Code (code-server)", { timeout: 15 * 60_000 }, () => 
         async () => ((await chatInput(chat).inputValue()).includes("Option C") ? true : undefined),
         "the forked user message in the chat input",
       );
+      // The fork keeps the demo's name (pi copies it): the tree's title marks the fork. Cut short in a narrow
+      // sidebar, the title shows whole on hover (VS Code's hover of a view's description).
+      const title = page().locator(".pane-header", { hasText: "Session Tree" }).locator(".description");
+      await expectVisible(
+        title.filter({ hasText: "Demo: a --verbose flag for the greeting CLI (fork)" }),
+        "the fork's title",
+      );
+      await title.hover();
+      await expectVisible(page().locator(".monaco-hover").filter({ hasText: "(fork)" }), "the title's hover");
+      await page().mouse.move(0, 0);
       await screenshot(page(), "12-forked");
     }),
   );

@@ -103,6 +103,22 @@ for (const pi of releases()) {
       await ours.close();
     });
 
+    test("our fork of a named session keeps the name, as pi's fork does: pi reads it", async () => {
+      const dir = path.join(tmp.dir, `named-fork-${pi.version}`);
+      const { file } = await writeBranchedSession(dir);
+      const sm = await SessionManager.open(file);
+      sm.appendSessionInfo("Config loader");
+      const fork = (await sm.createBranchedSession(sm.getLeafId())) as string;
+      await sm.close();
+      const ours = await SessionManager.open(fork, { readOnly: true });
+      assert.equal(ours.getSessionName(), "Config loader");
+      assert.equal(ours.isSessionNameInherited(), true);
+      const piView = piOpen(pi, fork);
+      assert.equal(piView.name, "Config loader");
+      assertSameView(piView, ourView(ours), "pi opening our named fork");
+      await ours.close();
+    });
+
     test("a torn last line: pi and we skip it; after pi appends we see pi's entries; it is reported", async () => {
       const dir = path.join(tmp.dir, `torn-${pi.version}`);
       const { file, ids } = await writeBranchedSession(dir);

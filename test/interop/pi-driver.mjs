@@ -17,7 +17,7 @@ import { pathToFileURL } from "node:url";
 const { SessionManager } = await import(pathToFileURL(process.argv[2]).href);
 const steps = JSON.parse(readFileSync(0, "utf8"));
 
-/** What the tests compare: the tree in file order, the leaf, the context, every label, the file. */
+/** What the tests compare: the tree in file order, the leaf, the context, every label, the name, the file. */
 function snapshot(sm) {
   const entries = sm.getEntries();
   const labels = {};
@@ -32,6 +32,7 @@ function snapshot(sm) {
     leafId: sm.getLeafId(),
     entries,
     labels,
+    name: sm.getSessionName() ?? null,
     context: { messages: context.messages, thinkingLevel: context.thinkingLevel, model: context.model ?? undefined },
   };
 }
@@ -86,6 +87,9 @@ for (const step of steps) {
         break;
       case "model":
         results.push(sm.appendModelChange(s.provider, s.modelId));
+        break;
+      case "sessionName":
+        results.push(sm.appendSessionInfo(s.name));
         break;
       case "thinking":
         results.push(sm.appendThinkingLevelChange(s.level));

@@ -110,5 +110,32 @@ for (const pi of releases()) {
       assert.equal(ours.getHeader().parentSession, file);
       await ours.close();
     });
+
+    test("pi's fork of a named session keeps the name: here it is the name that came with the fork", async () => {
+      const dir = path.join(tmp.dir, `pi-named-fork-${pi.version}`);
+      const r = runPi(pi, piSession(dir));
+      const file = r[0] as string;
+      const a1 = r[3] as string;
+      const forked = runPi(pi, [
+        { op: "open", file },
+        { op: "branch", id: a1 },
+        { op: "sessionName", name: "Release review" }, // 2: on the path the fork copies
+        { op: "fork", leafId: "$2" },
+        { op: "snapshot" },
+      ]);
+      const forkFile = forked[3] as string;
+      const piView = forked[4] as PiSnapshot;
+      assert.equal(piView.name, "Release review", "pi copies the name into its fork");
+      const ours = await openSameAsPi(forkFile, piView, "our view of pi's named fork");
+      assert.equal(ours.getSessionName(), piView.name);
+      assert.equal(ours.isSessionNameInherited(), true);
+      await ours.close();
+      // Named again in pi (its /name on the fork): the fork's own name from then on.
+      const renamed = piContinues(pi, forkFile, [], [{ op: "sessionName", name: "Second try" }]).snapshot;
+      const again = await openSameAsPi(forkFile, renamed, "pi renamed its fork");
+      assert.equal(again.getSessionName(), "Second try");
+      assert.equal(again.isSessionNameInherited(), false);
+      await again.close();
+    });
   });
 }

@@ -38,6 +38,8 @@ export interface View {
 export interface PiSnapshot extends View {
   file?: string;
   sessionId: string;
+  /** pi's getSessionName() (null: none). */
+  name: string | null;
 }
 
 const DRIVER = path.join(__dirname, "pi-driver.mjs");

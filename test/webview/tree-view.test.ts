@@ -120,6 +120,60 @@ test("a move to a leaf the filter hides keeps the filter: the nearest shown ance
     assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
   }));
 
+test("the cue of a hidden active row has a Show all button: the hidden rows show, the active row is selected", () =>
+  withPage(rig.openView({ view: "tree" }), async (vp) => {
+    // A named session whose first message was edited: the leaf is below the session name, which the filter hides.
+    const nodes = [
+      treeRow("sn", null, "session_info", { preview: "My session" }),
+      treeRow("u1", "sn", "user", { preview: "First question" }),
+      treeRow("a1", "u1", "assistant", { preview: "First answer" }),
+      treeRow("mk", "sn", "custom", { preview: "leaf marker" }),
+    ];
+    await vp.send(treeSnapshot(nodes, "mk"));
+    await vp.send({ type: "tree/reveal", entryId: "mk" });
+    const filter = () => vp.page.$eval("vscode-dropdown.filter", (d) => (d as unknown as { value: string }).value);
+    assert.equal(await vp.page.locator(".active-hidden").count(), 1);
+    const show = vp.page.getByRole("button", { name: "Show all rows" });
+    assert.equal(await show.count(), 1, "the cue offers a button");
+    assert.equal(await show.getAttribute("aria-keyshortcuts"), "Control+O");
+    // Reached with the keyboard: after the toolbar's filter, before the tree.
+    await vp.page.focus("vscode-dropdown.filter");
+    await vp.page.keyboard.press("Tab");
+    assert.equal(await vp.page.evaluate(() => document.activeElement?.textContent?.trim()), "Show all");
+    await vp.page.keyboard.press("Enter");
+    await settle(vp.page);
+    assert.equal(await filter(), "all");
+    assert.equal(await vp.page.locator(".active-hidden").count(), 0, "the cue goes");
+    assert.equal(await vp.page.getAttribute(".active-leaf", "data-entry-id"), "mk");
+    assert.equal(await selectedId(vp), "mk", "the active row is selected");
+    assert.equal(
+      await vp.page.evaluate(() => document.activeElement?.getAttribute("role")),
+      "tree",
+      "the tree has the focus",
+    );
+    // Ctrl+O goes back to the filter before, where the cue (and its button) come back.
+    await press(vp, "Control+o");
+    assert.equal(await filter(), "default");
+    assert.equal(await show.count(), 1);
+    // A search hides the path on purpose: no cue then (its words would be wrong, its button no help).
+    await press(vp, "q");
+    await vp.page.keyboard.type("uestion");
+    await settle(vp.page);
+    assert.deepEqual(await rowIds(vp), ["u1"]);
+    assert.equal(await vp.page.locator(".active-hidden").count(), 0);
+    assert.deepEqual(await vp.problems(), { violations: [], errors: [] });
+  }));
+
+test("the search box has a short placeholder and its whole hint as a title; the names stay complete", () =>
+  withPage(openTree(), async (vp) => {
+    const search = vp.page.locator("vscode-text-field.search");
+    assert.equal(await search.getAttribute("placeholder"), "Search");
+    assert.equal(await search.getAttribute("aria-label"), "Search tree");
+    // The name the input itself has (the toolkit's field renamed itself "Text field" once in the page).
+    assert.equal(await vp.page.getByRole("textbox", { name: "Search tree", exact: true }).count(), 1);
+    assert.match((await search.getAttribute("title")) ?? "", /rows with all the words/);
+  }));
+
 test("each node kind renders as specified, with the active path, leaf marker and context-menu data", () =>
   withPage(openTree(), async (vp) => {
     assert.deepEqual(await rowIds(vp), ["u1", "a1", "u2", "a2", "c1", "t1", "u3", "u4", "b1", "a4"]);

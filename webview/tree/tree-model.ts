@@ -284,7 +284,8 @@ export class TreeModel {
    * above the rows instead of a marker.
    */
   get activeHidden(): boolean {
-    return this.loaded && this.rows.count > 0 && this.activeNode() < 0;
+    // A search hides the path on purpose (only hits and their paths show): no cue, whose button would not help.
+    return this.loaded && this.rows.count > 0 && !this.searching && this.activeNode() < 0;
   }
 
   /** The host said whether archived branches show: a reveal waiting for them completes, a request is answered. */

@@ -234,6 +234,12 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
     revealSelection();
   }
 
+  /** The cue's button: the All filter shows the hidden active row; it is selected, the tree focused (the button goes). */
+  function showAll(): void {
+    model.setFilter("all");
+    goToActive();
+  }
+
   const focusSearch = (initial?: string): void => {
     if (initial !== undefined) model.setQuery(model.query + initial);
     searchRef.current?.focus();
@@ -251,7 +257,8 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
           class="search"
           inputRef={searchRef}
           value={model.query}
-          placeholder="Search (all words)"
+          placeholder="Search"
+          title="Search the tree: rows with all the words"
           ariaLabel="Search tree"
           onInput={(v) => model.setQuery(v)}
           onKeyDown={(e) => {
@@ -299,13 +306,25 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
       {model.busy ? <div class="progress-bar" role="progressbar" aria-label={model.busyMessage ?? "Working"} /> : null}
       {model.busy && model.busyMessage ? <div class="busy-message">{model.busyMessage}</div> : null}
       {model.activeHidden ? (
-        // No shown row is on the path (next to no row can `← active` stand): where the next message goes, in words.
-        <div
-          class="active-hidden"
-          role="status"
-          title="The next message starts the conversation. The rows before it (a session name, settings) show with the All filter."
-        >
-          ← active: the start of the conversation, before the first row
+        // No shown row is on the path (next to no row can `← active` stand): where the next message goes, in words,
+        // and a button that shows the hidden rows (as Ctrl+O does), so the cue needs no known key.
+        <div class="active-hidden" role="status">
+          <span
+            class="active-hidden-text"
+            title="The next message starts the conversation. The rows before it (a session name, settings) show with the All filter."
+          >
+            ← active: the start of the conversation, before the first row
+          </span>
+          <button
+            type="button"
+            class="show-all"
+            aria-label="Show all rows"
+            aria-keyshortcuts="Control+O"
+            title="Show all rows: the All filter (Ctrl+O)"
+            onClick={showAll}
+          >
+            Show all
+          </button>
         </div>
       ) : null}
       <div class="tree-body">

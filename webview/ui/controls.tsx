@@ -10,6 +10,7 @@ import {
   vsCodeTextField,
 } from "@vscode/webview-ui-toolkit";
 import type { ComponentChildren, HTMLAttributes, JSX, Ref } from "preact";
+import { useLayoutEffect, useRef } from "preact/hooks";
 
 let registered = false;
 
@@ -63,18 +64,28 @@ function controlAttributes(props: ControlProps): ToolkitProps {
 export function TextField(props: {
   value: string;
   placeholder?: string;
+  /** The hover text: what a short placeholder leaves out. */
+  title?: string;
   ariaLabel: string;
   onInput: (value: string) => void;
   onKeyDown?: (e: KeyboardEvent) => void;
   inputRef?: Ref<HTMLElement>;
   class?: string;
 }): JSX.Element {
+  const own = useRef<HTMLElement | null>(null);
+  // The toolkit's text field names itself when it is put into the page ("Text field", over the aria-label set
+  // before that), and its input reads the name from there: the name is set again once the field is in the page.
+  useLayoutEffect(() => own.current?.setAttribute("aria-label", props.ariaLabel), [props.ariaLabel]);
   return (
     <vscode-text-field
-      ref={props.inputRef}
+      ref={(el: HTMLElement | null) => {
+        own.current = el;
+        setRef(props.inputRef, el);
+      }}
       class={props.class}
       value={props.value}
       placeholder={props.placeholder}
+      title={props.title}
       aria-label={props.ariaLabel}
       onInput={(e: Event) => props.onInput(valueOf(e.currentTarget))}
       onKeyDown={props.onKeyDown}
@@ -82,6 +93,12 @@ export function TextField(props: {
       <span slot="start" class="codicon codicon-search" aria-hidden="true" />
     </vscode-text-field>
   );
+}
+
+/** Point `ref` (an object or a callback, or none) at `el`. */
+function setRef(ref: Ref<HTMLElement> | undefined, el: HTMLElement | null): void {
+  if (typeof ref === "function") ref(el);
+  else if (ref) ref.current = el;
 }
 
 /** A dropdown of fixed options. */

@@ -43,6 +43,8 @@ export class EntryIndex {
   /** First entries of the archived branches (the latest archive line of each target wins), oldest line first. */
   readonly archivedRoots = new Set<string>();
   sessionName: string | undefined;
+  /** Position of the session_info entry `sessionName` comes from (-1: none). */
+  sessionNameAt = -1;
   /** newestOnPath's answers per test: per position, the newest accepted entry on its path (-1: none; UNKNOWN). */
   private readonly newest = new Map<(position: number) => boolean, Int32Array>();
   /** Per position, how many entries lie above it on its path (UNKNOWN until asked; see depthOf). */
@@ -312,7 +314,10 @@ export class EntryIndex {
       if (meta.archive.archived) this.archivedRoots.add(meta.archive.targetId);
       else this.archivedRoots.delete(meta.archive.targetId);
     }
-    if (this.table.envs[i].type === "session_info") this.sessionName = meta.name;
+    if (this.table.envs[i].type === "session_info") {
+      this.sessionName = meta.name;
+      this.sessionNameAt = i;
+    }
   }
 
   /** Date.parse of the entry's timestamp (0 when unparsable), computed once. */

@@ -567,6 +567,18 @@ export class SessionManager {
   getSessionName(): string | undefined {
     return this.index.sessionName;
   }
+  /**
+   * True when the name came with a fork: the header names a parent session and the name's session_info entry is
+   * no newer than the header. A fork copies the path's entries with their times, the name among them (pi's
+   * createBranchedSession and forkFrom do); a name set in the fork afterwards is newer than its header.
+   */
+  isSessionNameInherited(): boolean {
+    const at = this.index.sessionNameAt;
+    if (this.index.sessionName === undefined || at < 0 || this.header.parentSession === undefined) return false;
+    const named = Date.parse(this.index.env(at).timestamp);
+    const forked = Date.parse(this.header.timestamp);
+    return Number.isFinite(named) && Number.isFinite(forked) && named <= forked;
+  }
 
   /** Entries from the root to `fromId` (default: the leaf), root first. */
   getPath(fromId?: string | null): SessionEntry[] {

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { SessionManager } from "../../../src/core/session/session-manager.js";
 import { newAgent } from "./helpers.js";
-import { assistant, fileSession, user } from "../../util/session-builder.js";
+import { assistant, fileSession, SessionBuilder, user } from "../../util/session-builder.js";
 import { tempDir } from "../../util/temp-dir.js";
 
 describe("fork", () => {
@@ -67,6 +67,41 @@ describe("fork", () => {
     assert.equal(forked.getEntryCount(), 0);
     await forked.close();
     await sm.close();
+  });
+
+  it("of a named session: the fork keeps the name on its path, as pi's does, and knows the name came with it", async () => {
+    const sm = await fileSession(tmp.dir);
+    sm.appendMessage(user("first"));
+    sm.appendSessionInfo("Release review");
+    const a1 = sm.appendMessage(assistant("one"));
+    const { agent } = newAgent(sm);
+    const r = await agent.fork(a1);
+    const forked = await SessionManager.open(r.newSessionFile!);
+    // pi's createBranchedSession copies every entry of the path but labels: the session_info line too.
+    assert.equal(forked.getSessionName(), "Release review");
+    assert.equal(forked.isSessionNameInherited(), true);
+    assert.equal(sm.isSessionNameInherited(), false, "the parent named itself");
+    await forked.close();
+    await sm.close();
+  });
+
+  it("a fork's name is its own once set after the fork; a session with no parent never inherits one", async () => {
+    // A fork (its header names a parent) named in the fork, after its header: its own name.
+    const own = new SessionBuilder().header({ parentSession: "/sessions/parent.jsonl" });
+    own.message(user("first"));
+    own.entry("session_info", { name: "Inherited" });
+    own.entry("session_info", { name: "Fork name" });
+    const ownFile = await SessionManager.open(own.write(tmp.dir, "own.jsonl"), { readOnly: true });
+    assert.equal(ownFile.getSessionName(), "Fork name");
+    assert.equal(ownFile.isSessionNameInherited(), false);
+    await ownFile.close();
+    // Entries older than the header (copied by the fork) under a header naming no parent: not a fork.
+    const plain = new SessionBuilder().header({ timestamp: "2027-01-01T00:00:00.000Z" });
+    plain.message(user("first"));
+    plain.entry("session_info", { name: "Mine" });
+    const plainFile = await SessionManager.open(plain.write(tmp.dir, "plain.jsonl"), { readOnly: true });
+    assert.equal(plainFile.isSessionNameInherited(), false);
+    await plainFile.close();
   });
 
   it("a hook can cancel; nothing is written", async () => {
