@@ -269,3 +269,37 @@ test("approval requests, tool errors and failed replies are announced once", () 
     assert.match((await vp.page.textContent('[data-message-id="a10"] .msg-error')) ?? "", /rate limited/);
     assert.equal(await vp.page.locator('[data-message-id="a10"] [role="alert"]').count(), 0);
   }));
+
+test("an approval answered from the keyboard hands the focus on: to the next prompt, then to the message box", () =>
+  withPage(open(8, true), async (vp) => {
+    await vp.send({ type: "chat/approval", toolCallId: "k1", toolName: "bash", summary: "ls" });
+    await vp.send({ type: "chat/approval", toolCallId: "k2", toolName: "bash", summary: "pwd" });
+    const focused = (): Promise<string> =>
+      vp.page.evaluate(() => {
+        const a = document.activeElement;
+        const prompt = a?.closest(".approval")?.getAttribute("aria-label");
+        return a === null || a === document.body ? "page" : prompt ? `${prompt}: ${a.textContent}` : a.tagName;
+      });
+    // From the message box, Shift+Tab reaches the prompts' buttons (the last prompt's Deny first).
+    await vp.page.focus("textarea");
+    await vp.page.keyboard.press("Shift+Tab");
+    assert.equal(await focused(), "Approve bash: Deny");
+    await vp.page.keyboard.press("Enter");
+    await settle(vp.page);
+    assert.deepEqual(
+      (await vp.posted()).filter((m) => m.type === "chat/approve"),
+      [{ type: "chat/approve", toolCallId: "k2", approved: false }],
+    );
+    assert.equal(await focused(), "Approve bash: Allow", "the other prompt's first button, not the page");
+    await vp.page.keyboard.press("Space");
+    await settle(vp.page);
+    assert.equal((await vp.posted()).filter((m) => m.type === "chat/approve").length, 2);
+    assert.equal(await focused(), "TEXTAREA", "the message box once no prompt is left");
+    // A prompt the host takes back (the run was stopped) while it has the focus hands it on too.
+    await vp.send({ type: "chat/approval", toolCallId: "k3", toolName: "bash", summary: "whoami" });
+    await vp.page.keyboard.press("Shift+Tab");
+    assert.match(await focused(), /^Approve bash: /);
+    await vp.send({ type: "chat/approvalDone", toolCallId: "k3" });
+    await settle(vp.page);
+    assert.equal(await focused(), "TEXTAREA");
+  }));

@@ -51,7 +51,23 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
   const lastInputSeq = useRef(0);
   // Keep Planning: the plan's buttons go (until the next plan) and the input takes the focus.
   const [keptPlan, setKeptPlan] = useState<string | undefined>(undefined);
-  const [planFocus, setPlanFocus] = useState(0);
+  // Bumped when the message box should take the focus (Keep Planning, the last approval prompt answered).
+  const [inputFocus, setInputFocus] = useState(0);
+  // An approval prompt had the focus (a keyboard user on its buttons). When it goes — answered, or taken back by
+  // the host — its focused button goes with it and the focus would fall to the page: it goes to the next prompt,
+  // or else to the message box (as the Abort button's does, chat-input.tsx).
+  const approvalHadFocus = useRef(false);
+  useLayoutEffect(() => {
+    if (!approvalHadFocus.current) return;
+    const active = document.activeElement;
+    if (active !== null && active !== document.body) return;
+    approvalHadFocus.current = false;
+    // Only while the view has the focus: a user who went to an editor meanwhile keeps it there.
+    if (!document.hasFocus()) return;
+    const next = document.querySelector<HTMLElement>(".approval vscode-button");
+    if (next !== null) next.focus();
+    else setInputFocus((n) => n + 1);
+  });
   const lastRestoreSeq = useRef(0);
 
   // Layout effects run inside render(), so these exist before `ready` is posted.
@@ -105,7 +121,12 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
   const plan = watching ? undefined : planToApprove(model.planId, model.streaming, model.messages);
 
   return (
-    <div class="app chat-app">
+    <div
+      class="app chat-app"
+      onFocusIn={(e) =>
+        (approvalHadFocus.current = e.target instanceof Element && e.target.closest(".approval") !== null)
+      }
+    >
       <div class="chat-header toolbar">
         {/* The picker of every model (grouped by provider, logins and keys included) is the host's QuickPick. */}
         <Button
@@ -164,7 +185,7 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
                 }}
                 onKeep={() => {
                   setKeptPlan(plan.id);
-                  setPlanFocus((n) => n + 1);
+                  setInputFocus((n) => n + 1);
                 }}
               />
             ) : null}
@@ -217,7 +238,7 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         enterQueues={model.enterWhileRunning}
         disabled={noModel || watching}
         locked={watching}
-        focusSeq={model.inputRequest.seq + planFocus}
+        focusSeq={model.inputRequest.seq + inputFocus}
         assist={assist}
         post={props.post}
         onSend={(text) => send(text)}

@@ -146,7 +146,8 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
         {desc.text !== "" ? <span class="text"> {desc.text}</span> : null}
       </span>
       {d.changedFiles !== undefined ? (
-        <span class="files-badge" title={filesTitle(d.changedFiles)}>
+        // Named as an image: its words ("3 files changed here"), not the bare count, go into the row's name.
+        <span class="files-badge" role="img" aria-label={filesTitle(d.changedFiles)} title={filesTitle(d.changedFiles)}>
           <span class="codicon codicon-diff" aria-hidden="true" />
           {d.changedFiles}
         </span>
@@ -168,7 +169,13 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
           {p.running.tool ?? "streaming"} · {p.running.tokens} tok
         </span>
       ) : null}
-      {p.isLeaf ? <span class="active-marker"> ← active</span> : null}
+      {p.isLeaf ? (
+        // The arrow is for the eye; a screen reader hears "active" (and the row's aria-current).
+        <span class="active-marker">
+          {" "}
+          <span aria-hidden="true">←</span> active
+        </span>
+      ) : null}
     </div>
   );
 }
