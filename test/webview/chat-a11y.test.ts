@@ -303,3 +303,48 @@ test("an approval answered from the keyboard hands the focus on: to the next pro
     await settle(vp.page);
     assert.equal(await focused(), "TEXTAREA");
   }));
+
+test("a queued message edited or removed from the keyboard keeps the focus in the chat", () =>
+  withPage(open(8, true), async (vp) => {
+    const items = [
+      { id: "q1", kind: "followUp" as const, text: "later please" },
+      { id: "q2", kind: "steer" as const, text: "now please" },
+    ];
+    await vp.send({ type: "chat/queue", items });
+    const focused = (): Promise<string> =>
+      vp.page.evaluate(() => {
+        const a = document.activeElement;
+        return a === null || a === document.body ? "page" : (a.getAttribute("aria-label") ?? a.tagName);
+      });
+    const edit = vp.page.locator('vscode-button[aria-label="Edit queued message: later please"]');
+    await edit.focus();
+    await vp.page.keyboard.press("Enter");
+    await settle(vp.page);
+    assert.equal(await focused(), "Edit queued message");
+    await vp.page.keyboard.press("Escape");
+    await settle(vp.page);
+    assert.equal(await focused(), "Edit queued message: later please", "Escape: back to the button that opened it");
+    await vp.page.keyboard.press("Enter");
+    await settle(vp.page);
+    await vp.page.keyboard.type(" now");
+    await vp.page.keyboard.press("Enter");
+    await settle(vp.page);
+    assert.deepEqual(
+      (await vp.posted()).filter((m) => m.type === "chat/queueEdit"),
+      [{ type: "chat/queueEdit", id: "q1", text: "later please now" }],
+    );
+    assert.equal(await focused(), "Edit queued message: later please", "Enter: back to the button that opened it");
+    // Remove: the host drops the item (and its focused button with it); the focus goes to the message box.
+    await vp.page.keyboard.press("Tab");
+    assert.equal(await focused(), "Remove queued message: later please");
+    await vp.page.keyboard.press("Enter");
+    await vp.send({ type: "chat/queue", items: items.slice(1) });
+    await settle(vp.page);
+    assert.equal(await focused(), "Message");
+    // A focus the user takes away from the queue (a click on no control) stays where it went, render after render.
+    await vp.page.locator('vscode-button[aria-label="Remove queued message: now please"]').focus();
+    await vp.page.locator(".usage-line").click();
+    await vp.send({ type: "chat/queue", items: items.slice(1).map((i) => ({ ...i, text: "now, please" })) });
+    await settle(vp.page);
+    assert.equal(await focused(), "page");
+  }));

@@ -53,15 +53,15 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
   const [keptPlan, setKeptPlan] = useState<string | undefined>(undefined);
   // Bumped when the message box should take the focus (Keep Planning, the last approval prompt answered).
   const [inputFocus, setInputFocus] = useState(0);
-  // An approval prompt had the focus (a keyboard user on its buttons). When it goes — answered, or taken back by
-  // the host — its focused button goes with it and the focus would fall to the page: it goes to the next prompt,
-  // or else to the message box (as the Abort button's does, chat-input.tsx).
-  const approvalHadFocus = useRef(false);
+  // An approval prompt or a queued message had the focus (a keyboard user on its buttons). When it goes — answered,
+  // removed, delivered, taken back by the host — its focused button goes with it and the focus would fall to the
+  // page: it goes to the next prompt, or else to the message box (as the Abort button's does, chat-input.tsx).
+  const promptHadFocus = useRef(false);
   useLayoutEffect(() => {
-    if (!approvalHadFocus.current) return;
+    if (!promptHadFocus.current) return;
     const active = document.activeElement;
     if (active !== null && active !== document.body) return;
-    approvalHadFocus.current = false;
+    promptHadFocus.current = false;
     // Only while the view has the focus: a user who went to an editor meanwhile keeps it there.
     if (!document.hasFocus()) return;
     const next = document.querySelector<HTMLElement>(".approval vscode-button");
@@ -124,8 +124,18 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
     <div
       class="app chat-app"
       onFocusIn={(e) =>
-        (approvalHadFocus.current = e.target instanceof Element && e.target.closest(".approval") !== null)
+        (promptHadFocus.current = e.target instanceof Element && e.target.closest(".approval, .chat-queue") !== null)
       }
+      onFocusOut={(e) => {
+        // Left for nowhere by a control still in the page afterwards (a click on no control, the workbench took
+        // the focus): not taken away, so it stays where the user put it. (Removal also sends focusout, while the
+        // control is still connected: hence the look once the render is over.)
+        const from = e.target;
+        if (e.relatedTarget === null && from instanceof Element)
+          queueMicrotask(() => {
+            if (from.isConnected) promptHadFocus.current = false;
+          });
+      }}
     >
       <div class="chat-header toolbar">
         {/* The picker of every model (grouped by provider, logins and keys included) is the host's QuickPick. */}
