@@ -73,6 +73,22 @@ test("a row's accessible name says what it shows in words: the active row, its l
     assert.doesNotMatch(snap, /←/);
   }));
 
+test("a row's hover text is no description: a screen reader does not read the row's text twice", () =>
+  withPage(openTree(), async (vp) => {
+    const cdp = await vp.page.context().newCDPSession(vp.page);
+    try {
+      await cdp.send("Accessibility.enable");
+      const { nodes } = await cdp.send("Accessibility.getFullAXTree");
+      const items = nodes.filter((n) => n.role?.value === "treeitem" && !n.ignored);
+      assert.equal(items.length, 5);
+      for (const n of items) assert.equal(n.description?.value ?? "", "", `${String(n.name?.value)}: no description`);
+    } finally {
+      await cdp.detach();
+    }
+    // The hover still shows it.
+    assert.equal(await vp.page.getAttribute('[data-entry-id="u1"]', "title"), "Hello");
+  }));
+
 test("Shift+F10 and the context-menu key open the selected row's menu; the list outside a row opens none", () =>
   withPage(openTree(), async (vp) => {
     await recordMenus(vp);

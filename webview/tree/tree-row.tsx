@@ -98,6 +98,9 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
       aria-expanded={foldable ? expanded : undefined}
       aria-current={p.isLeaf ? "true" : undefined}
       title={p.title}
+      // The hover text is no description: the row's name says its text already, and a screen reader would read
+      // it twice (a title that does not name an element describes it, unless a description is given).
+      aria-description=""
       onClick={() => p.onRowClick(p.nodeIdx)}
       onMouseEnter={() => p.onHover(p.nodeIdx)}
     >
