@@ -2,8 +2,7 @@
  * End to end in code-server, by keyboard only: the Session Tree's row menu opens with Shift+F10 and the
  * context-menu key on the selected row (VS Code's webview shell builds the menu from the row's
  * `data-vscode-context`; the keyboard's own event targets the list, which has none, and showed Cut/Copy/Paste),
- * its items act on that row, and Escape gives the keys back to the list. The toolkit's search field is named in
- * the real webview too.
+ * its items act on that row, and Escape gives the keys back to the list.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -26,7 +25,6 @@ describe("the Session Tree by keyboard (code-server)", { timeout: 10 * 60_000 },
     "Shift+F10 opens the selected row's menu, its item labels that row, and the context-menu key shows Remove Label",
     step("row-menu", async () => {
       const t = await openAgentTree(520);
-      assert.match(await t.locator(".toolbar").ariaSnapshot(), /textbox "Search tree"/);
       await runCommand(page(), "Focus on Session Tree View");
       await treeListFocused(t, "after Focus on Session Tree View");
 

@@ -56,13 +56,6 @@ async function menus(vp: ViewPage): Promise<{ entryId: string | null; prevented:
   );
 }
 
-test("the search box is named for what it searches (the toolkit's field called itself 'Text field')", () =>
-  withPage(openTree(), async (vp) => {
-    const snap = await vp.page.locator(".toolbar").ariaSnapshot();
-    assert.match(snap, /textbox "Search tree"/);
-    assert.doesNotMatch(snap, /Text field/);
-  }));
-
 test("a row's accessible name says what it shows in words: the active row, its label, its changed files", () =>
   withPage(openTree(), async (vp) => {
     const snap = await vp.page.locator('[role="tree"]').ariaSnapshot();

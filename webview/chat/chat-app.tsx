@@ -143,7 +143,8 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
           class="model-picker"
           appearance="secondary"
           icon="sparkle"
-          ariaLabel="Select Model"
+          // The name holds the words it shows (a voice user says what they see), and what the button does.
+          ariaLabel={current ? `${current.name} · ${current.provider}: Select Model` : "Select Model"}
           title={current ? `Model: ${current.name} (${current.key}): select another` : "Select a model"}
           onClick={() => props.post({ type: "command", command: "selectModel" })}
         >

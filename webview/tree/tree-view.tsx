@@ -350,6 +350,9 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
           aria-label={model.sessionName ? `Session tree: ${model.sessionName}` : "Session tree"}
           aria-busy={model.busy}
           aria-activedescendant={activeDescendant}
+          // A list with no rows says why as its description: the words themselves are hidden (a tree holds only
+          // tree items), so focusing it reads "Session tree, No entries yet."
+          aria-describedby={!model.loaded || rows.count === 0 ? "tree-empty" : undefined}
           tabIndex={0}
           onScroll={(e) => {
             const el = e.currentTarget as HTMLDivElement;
@@ -379,11 +382,15 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
             {items}
           </div>
           {model.loaded && rows.count === 0 ? (
-            <div class="tree-empty">
+            <div class="tree-empty" id="tree-empty" aria-hidden="true">
               {index.size === 0 ? "No entries yet." : "Nothing matches this filter or search."}
             </div>
           ) : null}
-          {!model.loaded ? <div class="tree-empty">Loading…</div> : null}
+          {!model.loaded ? (
+            <div class="tree-empty" id="tree-empty" aria-hidden="true">
+              Loading…
+            </div>
+          ) : null}
         </div>
         {activeAway ? (
           // Outside the tree (a tree holds only tree items), over the side of the list the active row is on.

@@ -10,7 +10,6 @@ import {
   vsCodeTextField,
 } from "@vscode/webview-ui-toolkit";
 import type { ComponentChildren, HTMLAttributes, JSX, Ref } from "preact";
-import { useLayoutEffect, useRef } from "preact/hooks";
 
 let registered = false;
 
@@ -60,12 +59,6 @@ function controlAttributes(props: ControlProps): ToolkitProps {
   return { class: props.class, "aria-label": props.ariaLabel, disabled: props.disabled };
 }
 
-/** Hands `el` to a ref of the caller's, an object or a function. */
-function setRef<T>(ref: Ref<T> | undefined, el: T | null): void {
-  if (typeof ref === "function") ref(el);
-  else if (ref) ref.current = el;
-}
-
 /** A single-line text field. */
 export function TextField(props: {
   value: string;
@@ -76,16 +69,9 @@ export function TextField(props: {
   inputRef?: Ref<HTMLElement>;
   class?: string;
 }): JSX.Element {
-  const el = useRef<HTMLElement | null>(null);
-  // The toolkit's field names itself "Text field" when it connects (after Preact set the attribute, and Preact
-  // does not set an unchanged one again): give it its name back once it is in the page. Its inner input reads it.
-  useLayoutEffect(() => el.current?.setAttribute("aria-label", props.ariaLabel), [props.ariaLabel]);
   return (
     <vscode-text-field
-      ref={(e: HTMLElement | null) => {
-        el.current = e;
-        setRef(props.inputRef, e);
-      }}
+      ref={props.inputRef}
       class={props.class}
       value={props.value}
       placeholder={props.placeholder}
