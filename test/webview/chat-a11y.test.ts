@@ -269,3 +269,82 @@ test("approval requests, tool errors and failed replies are announced once", () 
     assert.match((await vp.page.textContent('[data-message-id="a10"] .msg-error')) ?? "", /rate limited/);
     assert.equal(await vp.page.locator('[data-message-id="a10"] [role="alert"]').count(), 0);
   }));
+
+test("an approval answered from the keyboard hands the focus on: to the next prompt, then to the message box", () =>
+  withPage(open(8, true), async (vp) => {
+    await vp.send({ type: "chat/approval", toolCallId: "k1", toolName: "bash", summary: "ls" });
+    await vp.send({ type: "chat/approval", toolCallId: "k2", toolName: "bash", summary: "pwd" });
+    const focused = (): Promise<string> =>
+      vp.page.evaluate(() => {
+        const a = document.activeElement;
+        const prompt = a?.closest(".approval")?.getAttribute("aria-label");
+        return a === null || a === document.body ? "page" : prompt ? `${prompt}: ${a.textContent}` : a.tagName;
+      });
+    // From the message box, Shift+Tab reaches the prompts' buttons (the last prompt's Deny first).
+    await vp.page.focus("textarea");
+    await vp.page.keyboard.press("Shift+Tab");
+    assert.equal(await focused(), "Approve bash: Deny");
+    await vp.page.keyboard.press("Enter");
+    await settle(vp.page);
+    assert.deepEqual(
+      (await vp.posted()).filter((m) => m.type === "chat/approve"),
+      [{ type: "chat/approve", toolCallId: "k2", approved: false }],
+    );
+    assert.equal(await focused(), "Approve bash: Allow", "the other prompt's first button, not the page");
+    await vp.page.keyboard.press("Space");
+    await settle(vp.page);
+    assert.equal((await vp.posted()).filter((m) => m.type === "chat/approve").length, 2);
+    assert.equal(await focused(), "TEXTAREA", "the message box once no prompt is left");
+    // A prompt the host takes back (the run was stopped) while it has the focus hands it on too.
+    await vp.send({ type: "chat/approval", toolCallId: "k3", toolName: "bash", summary: "whoami" });
+    await vp.page.keyboard.press("Shift+Tab");
+    assert.match(await focused(), /^Approve bash: /);
+    await vp.send({ type: "chat/approvalDone", toolCallId: "k3" });
+    await settle(vp.page);
+    assert.equal(await focused(), "TEXTAREA");
+  }));
+
+test("a queued message edited or removed from the keyboard keeps the focus in the chat", () =>
+  withPage(open(8, true), async (vp) => {
+    const items = [
+      { id: "q1", kind: "followUp" as const, text: "later please" },
+      { id: "q2", kind: "steer" as const, text: "now please" },
+    ];
+    await vp.send({ type: "chat/queue", items });
+    const focused = (): Promise<string> =>
+      vp.page.evaluate(() => {
+        const a = document.activeElement;
+        return a === null || a === document.body ? "page" : (a.getAttribute("aria-label") ?? a.tagName);
+      });
+    const edit = vp.page.locator('vscode-button[aria-label="Edit queued message: later please"]');
+    await edit.focus();
+    await vp.page.keyboard.press("Enter");
+    await settle(vp.page);
+    assert.equal(await focused(), "Edit queued message");
+    await vp.page.keyboard.press("Escape");
+    await settle(vp.page);
+    assert.equal(await focused(), "Edit queued message: later please", "Escape: back to the button that opened it");
+    await vp.page.keyboard.press("Enter");
+    await settle(vp.page);
+    await vp.page.keyboard.type(" now");
+    await vp.page.keyboard.press("Enter");
+    await settle(vp.page);
+    assert.deepEqual(
+      (await vp.posted()).filter((m) => m.type === "chat/queueEdit"),
+      [{ type: "chat/queueEdit", id: "q1", text: "later please now" }],
+    );
+    assert.equal(await focused(), "Edit queued message: later please", "Enter: back to the button that opened it");
+    // Remove: the host drops the item (and its focused button with it); the focus goes to the message box.
+    await vp.page.keyboard.press("Tab");
+    assert.equal(await focused(), "Remove queued message: later please");
+    await vp.page.keyboard.press("Enter");
+    await vp.send({ type: "chat/queue", items: items.slice(1) });
+    await settle(vp.page);
+    assert.equal(await focused(), "Message");
+    // A focus the user takes away from the queue (a click on no control) stays where it went, render after render.
+    await vp.page.locator('vscode-button[aria-label="Remove queued message: now please"]').focus();
+    await vp.page.locator(".usage-line").click();
+    await vp.send({ type: "chat/queue", items: items.slice(1).map((i) => ({ ...i, text: "now, please" })) });
+    await settle(vp.page);
+    assert.equal(await focused(), "page");
+  }));

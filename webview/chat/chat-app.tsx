@@ -51,7 +51,23 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
   const lastInputSeq = useRef(0);
   // Keep Planning: the plan's buttons go (until the next plan) and the input takes the focus.
   const [keptPlan, setKeptPlan] = useState<string | undefined>(undefined);
-  const [planFocus, setPlanFocus] = useState(0);
+  // Bumped when the message box should take the focus (Keep Planning, the last approval prompt answered).
+  const [inputFocus, setInputFocus] = useState(0);
+  // An approval prompt or a queued message had the focus (a keyboard user on its buttons). When it goes — answered,
+  // removed, delivered, taken back by the host — its focused button goes with it and the focus would fall to the
+  // page: it goes to the next prompt, or else to the message box (as the Abort button's does, chat-input.tsx).
+  const promptHadFocus = useRef(false);
+  useLayoutEffect(() => {
+    if (!promptHadFocus.current) return;
+    const active = document.activeElement;
+    if (active !== null && active !== document.body) return;
+    promptHadFocus.current = false;
+    // Only while the view has the focus: a user who went to an editor meanwhile keeps it there.
+    if (!document.hasFocus()) return;
+    const next = document.querySelector<HTMLElement>(".approval vscode-button");
+    if (next !== null) next.focus();
+    else setInputFocus((n) => n + 1);
+  });
   const lastRestoreSeq = useRef(0);
 
   // Layout effects run inside render(), so these exist before `ready` is posted.
@@ -105,14 +121,30 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
   const plan = watching ? undefined : planToApprove(model.planId, model.streaming, model.messages);
 
   return (
-    <div class="app chat-app">
+    <div
+      class="app chat-app"
+      onFocusIn={(e) =>
+        (promptHadFocus.current = e.target instanceof Element && e.target.closest(".approval, .chat-queue") !== null)
+      }
+      onFocusOut={(e) => {
+        // Left for nowhere by a control still in the page afterwards (a click on no control, the workbench took
+        // the focus): not taken away, so it stays where the user put it. (Removal also sends focusout, while the
+        // control is still connected: hence the look once the render is over.)
+        const from = e.target;
+        if (e.relatedTarget === null && from instanceof Element)
+          queueMicrotask(() => {
+            if (from.isConnected) promptHadFocus.current = false;
+          });
+      }}
+    >
       <div class="chat-header toolbar">
         {/* The picker of every model (grouped by provider, logins and keys included) is the host's QuickPick. */}
         <Button
           class="model-picker"
           appearance="secondary"
           icon="sparkle"
-          ariaLabel="Select Model"
+          // The name holds the words it shows (a voice user says what they see), and what the button does.
+          ariaLabel={current ? `${current.name} · ${current.provider}: Select Model` : "Select Model"}
           title={current ? `Model: ${current.name} (${current.key}): select another` : "Select a model"}
           onClick={() => props.post({ type: "command", command: "selectModel" })}
         >
@@ -164,7 +196,7 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
                 }}
                 onKeep={() => {
                   setKeptPlan(plan.id);
-                  setPlanFocus((n) => n + 1);
+                  setInputFocus((n) => n + 1);
                 }}
               />
             ) : null}
@@ -217,7 +249,7 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         enterQueues={model.enterWhileRunning}
         disabled={noModel || watching}
         locked={watching}
-        focusSeq={model.inputRequest.seq + planFocus}
+        focusSeq={model.inputRequest.seq + inputFocus}
         assist={assist}
         post={props.post}
         onSend={(text) => send(text)}

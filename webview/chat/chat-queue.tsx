@@ -31,7 +31,17 @@ export function ChatQueue(p: ChatQueueProps): JSX.Element | null {
     setEditingState(next);
   };
   const editRef = useRef<HTMLTextAreaElement>(null);
-  useLayoutEffect(() => editRef.current?.focus(), [editing?.id]);
+  // The item whose editor Enter or Escape closed: the focus the editor had goes back to its Edit button (it would
+  // fall to the page with the editor).
+  const returnTo = useRef<string | undefined>(undefined);
+  useLayoutEffect(() => {
+    if (editRef.current !== null) return editRef.current.focus();
+    const id = returnTo.current;
+    returnTo.current = undefined;
+    const active = document.activeElement;
+    if (id === undefined || (active !== null && active !== document.body)) return;
+    document.querySelector<HTMLElement>(`.chat-queue [data-queue-id="${CSS.escape(id)}"] vscode-button`)?.focus();
+  }, [editing?.id]);
   if (p.items.length === 0) return null;
   // An item delivered while being edited is gone: its editor goes with it.
   const edited = editing && p.items.some((i) => i.id === editing.id) ? editing : undefined;
@@ -60,11 +70,13 @@ export function ChatQueue(p: ChatQueueProps): JSX.Element | null {
               onKeyDown={(e) => {
                 if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
                   e.preventDefault();
+                  returnTo.current = item.id;
                   save();
                 } else if (e.key === "Escape") {
                   // Cancels the edit only; the run goes on.
                   e.preventDefault();
                   e.stopPropagation();
+                  returnTo.current = item.id;
                   setEditing(undefined);
                 }
               }}

@@ -17,6 +17,8 @@ export interface KeyContext {
   revealSelection: () => void;
   /** Select the active row and bring it into view (Shift+A, as the view's "active" control). */
   goToActive: () => void;
+  /** Open the selected row's menu, as a right click on it does (Shift+F10, the context-menu key). */
+  openRowMenu: () => void;
 }
 
 /** Handle a keydown on the tree; returns true when handled (the caller prevents the default). */
@@ -131,6 +133,16 @@ export function handleTreeKey(e: KeyboardEvent, ctx: KeyContext): boolean {
               : "agentTree.archiveBranch",
           entryId: model.index.id(sel),
         });
+      return true;
+    case "F10":
+      // Shift+F10, as in VS Code's own lists (F10 alone is the browser's and the workbench's).
+      if (e.shiftKey && !e.altKey) {
+        ctx.openRowMenu();
+        return true;
+      }
+      break;
+    case "ContextMenu":
+      ctx.openRowMenu();
       return true;
     case "F2":
       if (sel >= 0) ctx.post({ type: "tree/action", command: "agentTree.labelEntry", entryId: model.index.id(sel) });

@@ -98,6 +98,9 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
       aria-expanded={foldable ? expanded : undefined}
       aria-current={p.isLeaf ? "true" : undefined}
       title={p.title}
+      // The hover text is no description: the row's name says its text already, and a screen reader would read
+      // it twice (a title that does not name an element describes it, unless a description is given).
+      aria-description=""
       onClick={() => p.onRowClick(p.nodeIdx)}
       onMouseEnter={() => p.onHover(p.nodeIdx)}
     >
@@ -146,7 +149,8 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
         {desc.text !== "" ? <span class="text"> {desc.text}</span> : null}
       </span>
       {d.changedFiles !== undefined ? (
-        <span class="files-badge" title={filesTitle(d.changedFiles)}>
+        // Named as an image: its words ("3 files changed here"), not the bare count, go into the row's name.
+        <span class="files-badge" role="img" aria-label={filesTitle(d.changedFiles)} title={filesTitle(d.changedFiles)}>
           <span class="codicon codicon-diff" aria-hidden="true" />
           {d.changedFiles}
         </span>
@@ -168,7 +172,13 @@ export function TreeRow(p: TreeRowProps): JSX.Element {
           {p.running.tool ?? "streaming"} · {p.running.tokens} tok
         </span>
       ) : null}
-      {p.isLeaf ? <span class="active-marker"> ← active</span> : null}
+      {p.isLeaf ? (
+        // The arrow is for the eye; a screen reader hears "active" (and the row's aria-current).
+        <span class="active-marker">
+          {" "}
+          <span aria-hidden="true">←</span> active
+        </span>
+      ) : null}
     </div>
   );
 }

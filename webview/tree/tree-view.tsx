@@ -50,6 +50,24 @@ function rowInView(r: number, top: number, height: number): boolean {
   return r < 0 || (r * ROW_HEIGHT >= top - 0.5 && (r + 1) * ROW_HEIGHT <= top + height + 0.5);
 }
 
+/**
+ * Open the row menu of `row` from the keyboard. VS Code's webview shell opens the menu of a `contextmenu` event
+ * with the `data-vscode-context` of its target, and a keyboard's event targets the focused list, which has none:
+ * the event is sent to the row instead, placed under the start of its text.
+ */
+function openRowMenuAt(row: HTMLElement): void {
+  const r = row.getBoundingClientRect();
+  const x = row.querySelector(".entry")?.getBoundingClientRect().left ?? r.left;
+  row.dispatchEvent(
+    new MouseEvent("contextmenu", {
+      bubbles: true,
+      cancelable: true,
+      clientX: Math.round(x),
+      clientY: Math.round(r.bottom),
+    }),
+  );
+}
+
 /** How a summary's source node is named on the summary's row. */
 function sourceText(d: TreeRowData): string {
   const { role, text } = rowWords(d);
@@ -64,6 +82,8 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
   const [scrollTop, setScrollTop] = useState(0);
   const [viewHeight, setViewHeight] = useState(400);
   const revealPending = useRef(false);
+  /** Shift+F10 or the context-menu key asked for the selected row's menu: opened once the row is drawn in view. */
+  const menuPending = useRef(false);
   const follow = useMemo(() => new ActiveFollow(), []);
   /** The "active" control has the keyboard focus (it goes away once the row is in view; the tree takes it then). */
   const controlFocused = useRef(false);
@@ -143,6 +163,13 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
       controlFocused.current = false;
       if (document.activeElement === null || document.activeElement === document.body)
         el.focus({ preventScroll: true });
+    }
+    if (menuPending.current) {
+      const sel = model.selected;
+      const rowEl = sel >= 0 ? document.getElementById(`tree-row-${sel}`) : null;
+      // Asked once: a selection that went (or has no row) drops it; a row not drawn yet waits for its render.
+      if (rowEl !== null || sel < 0 || model.rows.rowOf[sel] < 0) menuPending.current = false;
+      if (rowEl !== null) openRowMenuAt(rowEl);
     }
     model.viewTopRow = Math.floor(el.scrollTop / ROW_HEIGHT);
     if (el.scrollTop !== scrollTop) setScrollTop(el.scrollTop);
@@ -240,6 +267,13 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
     goToActive();
   }
 
+  /** Shift+F10 and the context-menu key: the selected row's menu, the row first brought into view. */
+  function openRowMenu(): void {
+    if (model.selected < 0) return;
+    menuPending.current = true;
+    revealSelection();
+  }
+
   const focusSearch = (initial?: string): void => {
     if (initial !== undefined) model.setQuery(model.query + initial);
     searchRef.current?.focus();
@@ -335,6 +369,9 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
           aria-label={model.sessionName ? `Session tree: ${model.sessionName}` : "Session tree"}
           aria-busy={model.busy}
           aria-activedescendant={activeDescendant}
+          // A list with no rows says why as its description: the words themselves are hidden (a tree holds only
+          // tree items), so focusing it reads "Session tree, No entries yet."
+          aria-describedby={!model.loaded || rows.count === 0 ? "tree-empty" : undefined}
           tabIndex={0}
           onScroll={(e) => {
             const el = e.currentTarget as HTMLDivElement;
@@ -351,19 +388,28 @@ export function TreeView({ model, post, subscribeHost }: TreeViewProps): JSX.Ele
           }}
           onKeyDown={(e) => {
             const pageRows = Math.max(1, Math.floor(viewHeight / ROW_HEIGHT));
-            if (handleTreeKey(e, { model, pageRows, post, focusSearch, revealSelection, goToActive }))
-              e.preventDefault();
+            const ctx = { model, pageRows, post, focusSearch, revealSelection, goToActive, openRowMenu };
+            if (handleTreeKey(e, ctx)) e.preventDefault();
+          }}
+          onContextMenu={(e) => {
+            // A menu asked for outside a row (the keyboard's targets the focused list; the space below the rows) has
+            // no entry to act on: none, rather than the workbench's Cut/Copy/Paste. Shift+F10 sends it to the row.
+            if (e.target instanceof Element && e.target.closest(".tree-row") === null) e.preventDefault();
           }}
         >
           <div class="tree-spacer" style={{ height: `${rows.count * ROW_HEIGHT}px` }}>
             {items}
           </div>
           {model.loaded && rows.count === 0 ? (
-            <div class="tree-empty">
+            <div class="tree-empty" id="tree-empty" aria-hidden="true">
               {index.size === 0 ? "No entries yet." : "Nothing matches this filter or search."}
             </div>
           ) : null}
-          {!model.loaded ? <div class="tree-empty">Loading…</div> : null}
+          {!model.loaded ? (
+            <div class="tree-empty" id="tree-empty" aria-hidden="true">
+              Loading…
+            </div>
+          ) : null}
         </div>
         {activeAway ? (
           // Outside the tree (a tree holds only tree items), over the side of the list the active row is on.
