@@ -232,6 +232,35 @@ test("the model button shows as much of the model's name as the header has room 
     assert.ok(sizes.labelFull > sizes.label, `the rest is cut (ellipsis) (${JSON.stringify(sizes)})`);
   }));
 
+test("with a thinking picker too, a narrow header still names the model and shows the level (the icons wrap)", () =>
+  withPage(openChatView(rig, snapshot([]), { width: 280 }), async (vp) => {
+    // The default side bar's width: the model picker, the thinking picker and five icon buttons do not fit one line.
+    await vp.send({
+      type: "chat/models",
+      models: [CLAUDE],
+      current: CLAUDE.key,
+      thinkingLevels: ["off", "minimal", "low", "medium", "high"],
+      thinkingLevel: "medium",
+    });
+    await settle(vp.page);
+    const sizes = await vp.page.evaluate(() => {
+      const header = document.querySelector(".chat-header")!.getBoundingClientRect();
+      const buttons = [...document.querySelectorAll(".chat-header vscode-button")].map((b) =>
+        b.getBoundingClientRect(),
+      );
+      return {
+        label: document.querySelector(".model-picker-label")!.getBoundingClientRect().width,
+        thinking: document.querySelector(".thinking-picker")!.getBoundingClientRect().width,
+        headerRight: header.right,
+        rightmost: Math.max(...buttons.map((b) => b.right)),
+      };
+    });
+    assert.ok(sizes.label > 80, `the model's name shows more than a few letters (${JSON.stringify(sizes)})`);
+    assert.ok(sizes.thinking >= 90, `the thinking level keeps its width (${JSON.stringify(sizes)})`);
+    assert.ok(sizes.rightmost <= sizes.headerRight + 0.5, `no button is cut off (${JSON.stringify(sizes)})`);
+    assert.equal(await vp.page.locator(".thinking-picker").getAttribute("current-value"), "medium");
+  }));
+
 test("the model button names the current model and opens the host's picker; header buttons post commands; no-model notice", () =>
   withPage(openChat(), async (vp) => {
     await vp.send({ type: "chat/models", models: [CLAUDE], current: CLAUDE.key });

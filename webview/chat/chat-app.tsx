@@ -150,7 +150,8 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
           if (request) props.post(request);
         }}
         header={
-          model.loaded && model.messages.length === 0 ? (
+          // Without a model the notice below says what to do first.
+          model.loaded && model.messages.length === 0 && !noModel ? (
             <div class="chat-empty">Start the conversation below.</div>
           ) : null
         }

@@ -207,6 +207,28 @@ describe("AgentSession prompt loop (OpenAI wire)", { timeout: 60_000 }, () => {
     assert.ok(err);
     assert.equal(err.source, "model");
     assert.equal(err.error, a.errorMessage);
+    assert.equal(err.errorKind, "bad_response");
+    await sm.close();
+  });
+
+  it("a refused key's error event says it was an auth failure, and of which provider (the host offers a key)", async () => {
+    const sm = await fileSession(tmp.dir);
+    const model = openAIModel(fake);
+    const { agent, events } = newAgent(sm, { model });
+    fake.enqueue({ status: 401, body: { error: { message: "Incorrect API key provided" } } });
+    await agent.prompt("hi");
+    const err = events.find((e): e is Extract<AgentEvent, { type: "error" }> => e.type === "error");
+    assert.ok(err);
+    assert.equal(err.errorKind, "auth");
+    assert.equal(err.provider, model.provider);
+    assert.match(err.error, /Authentication failed .*HTTP 401/);
+    // The prompt and the failed reply stay, and the session answers the next prompt.
+    assert.deepEqual(
+      messages(sm.getEntries()).map((m) => m.role),
+      ["user", "assistant"],
+    );
+    await agent.prompt("again");
+    assert.equal(lastAssistant(sm.getEntries()).stopReason, "stop");
     await sm.close();
   });
 
