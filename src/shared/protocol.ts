@@ -404,6 +404,7 @@ export const WEBVIEW_COMMANDS = [
   "openSession",
   "compact",
   "setApiKey",
+  "logIn",
   "selectModel",
   "exportHtml",
   "togglePlanMode",

@@ -166,6 +166,50 @@ test("a model that always reasons shows the level its requests carry, one it off
   await h.controller.close();
 });
 
+test("a rate limit is retried with its wait said in the chat; the reply then comes", async () => {
+  const fake = await startFakeOpenAI();
+  try {
+    fake.enqueue({ status: 429, headers: { "retry-after": "1" }, body: { error: { message: "Slow down" } } });
+    fake.enqueue({ text: "After the wait" });
+    const h = createHarness({ fakeBaseURL: fake.baseURL });
+    await h.controller.attach(SessionManager.inMemory("/tmp"));
+    await h.controller.agent!.prompt("hi");
+    const said = ofType(h.chat, "status").map((s) => [s.kind, s.text]);
+    assert.deepEqual(said, [["info", "Retrying in 1 s (attempt 1): Rate limited by fake (HTTP 429): Slow down"]]);
+    const last = ofType(h.chat, "chat/message").at(-1)!.message;
+    assert.deepEqual([last.role, last.text], ["assistant", "After the wait"]);
+    assert.deepEqual(h.modelFailures, []);
+    await h.controller.close();
+  } finally {
+    await fake.close();
+  }
+});
+
+test("a server that is not running is said so in the chat, not retried; the prompt and the failed reply are kept", async () => {
+  const fake = await startFakeOpenAI();
+  const baseURL = fake.baseURL;
+  await fake.close();
+  const h = createHarness({ fakeBaseURL: baseURL });
+  const sm = SessionManager.inMemory("/tmp");
+  await h.controller.attach(sm);
+  await h.controller.agent!.prompt("anyone there?");
+  const error = ofType(h.chat, "status").find((s) => s.kind === "error");
+  assert.equal(error?.text, `Cannot reach ${baseURL}: is the server running? (ECONNREFUSED)`);
+  assert.deepEqual(
+    h.modelFailures.map((f) => f.errorKind),
+    ["unreachable"],
+  );
+  const stored = sm.getEntries().flatMap((e) => (e.type === "message" ? [e.message] : []));
+  assert.deepEqual(
+    stored.map((m) => [m.role, m.role === "assistant" ? m.stopReason : undefined]),
+    [
+      ["user", undefined],
+      ["assistant", "error"],
+    ],
+  );
+  await h.controller.close();
+});
+
 test("hook registrations survive a session switch", async () => {
   const h = createHarness();
   const seen: string[] = [];

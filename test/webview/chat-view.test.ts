@@ -287,9 +287,13 @@ test("the model button names the current model and opens the host's picker; head
       0,
       "nothing is sent without a model",
     );
-    await vp.page.locator(".notice vscode-button").click();
+    await vp.page.locator(".notice vscode-button", { hasText: "Set API Key" }).click();
     await settle(vp.page);
     assert.deepEqual((await vp.posted()).at(-1), { type: "command", command: "setApiKey" });
+    // A subscription (Claude Pro/Max, ChatGPT, Copilot) is the other way in.
+    await vp.page.locator(".notice vscode-button", { hasText: "Log In…" }).click();
+    await settle(vp.page);
+    assert.deepEqual((await vp.posted()).at(-1), { type: "command", command: "logIn" });
   }));
 
 test("message text is inert: markdown escapes raw HTML, drops unsafe links and remote images", async () => {

@@ -180,6 +180,9 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
                 <span class="codicon codicon-warning" aria-hidden="true" /> <span>{model.noModelReason}</span>{" "}
                 <Button appearance="secondary" onClick={() => props.post({ type: "command", command: "setApiKey" })}>
                   Set API Key
+                </Button>{" "}
+                <Button appearance="secondary" onClick={() => props.post({ type: "command", command: "logIn" })}>
+                  Log In…
                 </Button>
               </div>
             ) : null}
