@@ -3,7 +3,7 @@
  * VS Code user-data folder, a home folder and pi agent folder of their own (no `~/.pi` login or setting; only pi's
  * `models.json` sends Anthropic's models to a fake Anthropic server on 127.0.0.1, so nothing leaves the machine),
  * no key in the environment, a workspace without sessions:
- * 1. the Agent sidebar shows an empty tree and a chat that says why it cannot send yet, with Set API Key and the
+ * 1. the Agent sidebar shows an empty tree and a chat that says why it cannot send yet, with Set API Key and Log In…,
  *    Send off (the box takes a draft) — never "undefined" or a stack;
  * 2. Set API Key from that notice → Anthropic → a key (a wrong one, as users mistype): the notice goes, the chat's
  *    model button names the model and provider; the first prompt gets HTTP 401, the chat says authentication failed
@@ -35,6 +35,7 @@ import {
   expectVisible,
   openViewContainer,
   pickQuickItem,
+  quickInput,
   screenshot,
   waitUntil,
 } from "../util/workbench.js";
@@ -102,12 +103,21 @@ describe("The first run: no model, no key, no session", { timeout: 15 * 60_000 }
       const text = (await notice.innerText()).trim();
       assert.match(text, /No model available/);
       assert.match(text, /Set API Key/);
+      assert.match(text, /Log In/, "a subscription is offered too");
       assert.doesNotMatch(text, /undefined|Error:|\bat \S+:\d+/, "no stack or 'undefined' in the notice");
       // The box still takes a draft; sending waits for a model.
       assert.equal(await chatInput(chat).getAttribute("placeholder"), "Sending is unavailable (see above)");
       assert.equal(await chat.getByRole("button", { name: "Send" }).getAttribute("disabled"), "");
       assert.equal(await chat.locator(".chat-empty").count(), 0, "no invitation to start what cannot be sent");
       await screenshot(page(), "first-run-empty");
+      // Log In… lists the subscription logins (nothing is logged in to here: the pick is closed).
+      await notice.locator("vscode-button", { hasText: "Log In…" }).click();
+      await expectVisible(
+        quickInput(page()).locator(".quick-input-list .monaco-list-row", { hasText: "Claude Pro/Max" }),
+        "the Log In pick offering Claude Pro/Max",
+      );
+      await page().keyboard.press("Escape");
+      await quickInput(page()).waitFor({ state: "hidden" });
     }),
   );
 
@@ -127,7 +137,11 @@ describe("The first run: no model, no key, no session", { timeout: 15 * 60_000 }
       // The thinking picker shows the level the requests carry (a model that always reasons has no "off").
       const level = await chat.locator(".thinking-picker").getAttribute("current-value");
       assert.ok(level, "the thinking picker shows a level");
-      assert.equal(await chat.locator(`.thinking-picker vscode-option[value="${level}"]`).count(), 1, level);
+      assert.equal(
+        await chat.locator(".thinking-picker vscode-option", { hasText: `Thinking: ${level}` }).count(),
+        1,
+        `the level shown (${level}) is one of the picker's`,
+      );
       await sendPrompt(chat, "Hello from the first run");
       await expectVisible(
         chat.locator(".msg-error", { hasText: /Authentication failed for anthropic \(HTTP 401\)/ }),
@@ -173,6 +187,14 @@ describe("The first run: no model, no key, no session", { timeout: 15 * 60_000 }
       const assistants = storedMessages(demo().sessionDir).filter((m) => m.role === "assistant");
       assert.equal(assistants.at(-1)?.stopReason, "stop");
       assert.equal(assistants.at(-1)?.provider, "anthropic");
+      // The key's progress notification ended with the key's entry.
+      await waitUntil(
+        async () =>
+          (await page().locator(".notification-toast", { hasText: "API Key for Anthropic" }).count()) === 0
+            ? true
+            : undefined,
+        "the key's progress notification to close",
+      );
       await screenshot(page(), "first-run-answered");
     }),
   );
