@@ -10,7 +10,9 @@
  *    for Anthropic, the Output channel logs it and a notification offers Set API Key for Anthropic; the user's prompt
  *    and the failed reply are in the session file;
  * 3. that offer → the right key → the same session's next prompt is answered (the key reached the server);
- * 4. no key is in the session file, the extension's logs or the chat.
+ * 4. a reply that stalls mid-text is aborted (the partial reply kept as aborted), a stream cut mid-reply is said so
+ *    (the partial reply kept as failed), and each time the next prompt is answered;
+ * 5. no key is in the session file, the extension's logs or the chat.
  * Screenshots in test-results/e2e/first-run-*.png.
  */
 import assert from "node:assert/strict";
@@ -196,6 +198,44 @@ describe("The first run: no model, no key, no session", { timeout: 15 * 60_000 }
         "the key's progress notification to close",
       );
       await screenshot(page(), "first-run-answered");
+    }),
+  );
+
+  it(
+    "a reply that stalls mid-text: the chat shows it working with Abort; Abort keeps the partial reply; the next prompt is answered",
+    step("abort", async () => {
+      const chat = await chatView(page());
+      server().enqueue({ stall: true, text: "Half an answer" });
+      await sendPrompt(chat, "A long question");
+      await expectVisible(chat.getByText("Half an answer"), "the partial reply", MODEL_TIMEOUT_MS);
+      await expectVisible(chat.locator('[role="progressbar"]'), "the chat's progress bar while it works");
+      await chat.getByRole("button", { name: "Abort" }).click();
+      await expectVisible(chat.getByRole("button", { name: "Send" }), "the run to end");
+      const aborted = storedMessages(demo().sessionDir).at(-1);
+      assert.equal(aborted?.stopReason, "aborted", "the partial reply is kept as aborted, as pi keeps it");
+      assert.match(JSON.stringify(aborted?.content), /Half an answer/);
+      await sendAndAwait(chat, "After the abort", "Echo: After the abort", "the answer after the abort");
+    }),
+  );
+
+  it(
+    "a stream cut mid-reply says the connection was lost and keeps the partial reply; the next prompt is answered",
+    step("cut", async () => {
+      const chat = await chatView(page());
+      server().enqueue({ cutAfterChunks: 3, text: "Words before the connection drops and the rest never comes" });
+      await sendPrompt(chat, "Tell me more");
+      await expectVisible(
+        chat.locator(".msg-error", { hasText: /was lost mid-reply|ended before the reply was complete/ }),
+        "the failure row of the cut reply",
+        MODEL_TIMEOUT_MS,
+      );
+      const cut = storedMessages(demo().sessionDir).at(-1);
+      assert.equal(cut?.stopReason, "error");
+      assert.match(JSON.stringify(cut?.content), /Words before/);
+      await expectVisible(chat.locator(".status-line.status-error"), "the failure's status line");
+      await sendAndAwait(chat, "Once more", "Echo: Once more", "the answer after the cut");
+      assert.equal(await chat.locator(".status-line.status-error").count(), 0, "the next run cleared the old failure");
+      await screenshot(page(), "first-run-cut");
     }),
   );
 

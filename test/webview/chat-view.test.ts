@@ -387,3 +387,11 @@ test("an answered aside offers Continue as Branch; once its question is a messag
     assert.equal(await vp.page.locator(".msg-aside").count(), 0, "not shown apart any more");
     assert.equal(await vp.page.locator('[data-message-id="x2"]').count(), 1, "its answer is a message of the path");
   }));
+
+test("an error's status line stays until a status with no text clears it (the next run's start)", () =>
+  withPage(openChat(), async (vp) => {
+    await vp.send({ type: "status", text: "Connection lost mid-reply", kind: "error" });
+    assert.match(await textOf(vp, ".status-line"), /Connection lost mid-reply/);
+    await vp.send({ type: "status", text: "", kind: "info" });
+    assert.equal(await vp.page.locator(".status-line").count(), 0);
+  }));
