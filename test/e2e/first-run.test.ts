@@ -10,7 +10,8 @@
  *    for Anthropic, the Output channel logs it and a notification offers Set API Key for Anthropic; the user's prompt
  *    and the failed reply are in the session file;
  * 3. that offer → the right key → the same session's next prompt is answered (the key reached the server);
- * 4. a reply that stalls mid-text is aborted (the partial reply kept as aborted), a stream cut mid-reply is said so
+ * 4. a slow first token shows the chat waiting for the model, and Abort stops it; a reply that stalls mid-text is
+ *    aborted (the partial reply kept as aborted); a stream cut mid-reply is said so
  *    (the partial reply kept as failed), and each time the next prompt is answered;
  * 5. no key is in the session file, the extension's logs or the chat.
  * Screenshots in test-results/e2e/first-run-*.png.
@@ -202,9 +203,24 @@ describe("The first run: no model, no key, no session", { timeout: 15 * 60_000 }
   );
 
   it(
-    "a reply that stalls mid-text: the chat shows it working with Abort; Abort keeps the partial reply; the next prompt is answered",
+    "a slow first token: the chat says it waits for the model; Abort before it or mid-text keeps the prompt; the next prompt is answered",
     step("abort", async () => {
       const chat = await chatView(page());
+      // Its first word comes after 30 s: the user aborts long before.
+      server().enqueue({ text: "Too late", chunks: 1, chunkDelayMs: 30_000 });
+      await sendPrompt(chat, "A slow question");
+      await expectVisible(
+        chat.locator(".chat-waiting", { hasText: /Waiting for .+… \(Escape or Abort stops it\)/ }),
+        "the chat waiting for the model's first token",
+      );
+      await screenshot(page(), "first-run-waiting");
+      await chat.getByRole("button", { name: "Abort" }).click();
+      await expectVisible(chat.getByRole("button", { name: "Send" }), "the run to end");
+      assert.equal(await chat.locator(".chat-waiting").count(), 0);
+      const before = storedMessages(demo().sessionDir).slice(-2);
+      assert.match(JSON.stringify(before[0]?.content), /A slow question/, "the prompt is kept");
+      assert.equal(before[1]?.stopReason, "aborted", "the empty reply is kept as aborted");
+
       server().enqueue({ stall: true, text: "Half an answer" });
       await sendPrompt(chat, "A long question");
       await expectVisible(chat.getByText("Half an answer"), "the partial reply", MODEL_TIMEOUT_MS);

@@ -395,3 +395,24 @@ test("an error's status line stays until a status with no text clears it (the ne
     await vp.send({ type: "status", text: "", kind: "info" });
     assert.equal(await vp.page.locator(".status-line").count(), 0);
   }));
+
+test("while the model has said nothing yet, the chat says it is waiting for it and how to stop; the reply replaces it", () =>
+  withPage(openChat([msg("u1", "user", "a slow question")], true), async (vp) => {
+    await vp.send({ type: "chat/models", models: [CLAUDE], current: CLAUDE.key });
+    await settle(vp.page);
+    assert.match(await textOf(vp, ".chat-waiting"), new RegExp(`Waiting for ${CLAUDE.name}.*Escape`));
+    await vp.send({ type: "chat/message", message: msg("tmp1", "assistant", "At last") });
+    assert.equal(await vp.page.locator(".chat-waiting").count(), 0, "the reply has started");
+    await vp.send({ type: "chat/streaming", streaming: false });
+    assert.equal(await vp.page.locator(".chat-waiting").count(), 0);
+  }));
+
+test("while a new prompt waits for its reply, the previous reply shows no streaming cursor", () =>
+  withPage(
+    openChat([msg("u1", "user", "first"), msg("a1", "assistant", "First answer"), msg("u2", "user", "second")], true),
+    async (vp) => {
+      assert.equal(await vp.page.locator('[data-message-id="a1"] .cursor').count(), 0);
+      await vp.send({ type: "chat/message", message: msg("tmp2", "assistant", "Second") });
+      assert.equal(await vp.page.locator('[data-message-id="tmp2"] .cursor').count(), 1, "the reply streaming now");
+    },
+  ));

@@ -103,6 +103,9 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
   // A watched branch is read-only: the input is off, its Abort and queueing too (the banner stops the branch).
   const watching = model.watch !== undefined;
   const plan = watching ? undefined : planToApprove(model.planId, model.streaming, model.messages);
+  // A request is out and nothing of its reply came yet (a slow first token, a retry's wait): say what the chat waits for.
+  const lastRole = model.messages.at(-1)?.role;
+  const waiting = model.streaming && !watching && (lastRole === "user" || lastRole === "toolResult");
 
   return (
     <div class="app chat-app">
@@ -157,6 +160,12 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
         }
         footer={
           <>
+            {waiting ? (
+              <div class="chat-waiting">
+                <span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> Waiting for{" "}
+                {current?.name ?? "the model"}… (Escape or Abort stops it)
+              </div>
+            ) : null}
             {plan && plan.id !== keptPlan && !noModel ? (
               <ChatPlanActions
                 onApprove={() => {
