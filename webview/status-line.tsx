@@ -5,7 +5,7 @@ import type { JSX } from "preact";
 import { useEffect, useLayoutEffect, useState } from "preact/hooks";
 import type { HostToWebview } from "../src/shared/protocol.js";
 
-/** Info messages fade after this long; errors stay until the next message or a click. */
+/** Info messages fade after this long; errors stay until the next message (one with no text clears) or a click. */
 const INFO_MS = 8000;
 
 /** Status line fed by the host bus. */
@@ -16,7 +16,8 @@ export function StatusLine(props: {
   useLayoutEffect(
     () =>
       props.subscribeHost((msg) => {
-        if (msg.type === "status") setStatus({ text: msg.text, kind: msg.kind });
+        // A status with no text clears the line (the chat's next run starts after a failure).
+        if (msg.type === "status") setStatus(msg.text === "" ? null : { text: msg.text, kind: msg.kind });
       }),
     [props.subscribeHost],
   );

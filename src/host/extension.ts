@@ -50,7 +50,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const { opener, ensureSession } = session;
   const files = createCheckpoints(s, store);
   const actions = createTree(s, { opener, files });
-  const models = createModels(s, library);
+  const models = createModels(s, library, session.onModelFailed);
   const search = createSearch(s, opener);
   const { compare, panels } = createCompare(s, files);
   const chatInput = createChatInput(s, { actions, instructions: instructions.loader });

@@ -294,7 +294,7 @@ export type HostToWebview =
    * `branch`: it shows the main branch again. Sent before the chat/snapshot of what it shows.
    */
   | { type: "chat/watch"; branch?: WatchedBranchDto }
-  /** A transient status line. */
+  /** A transient status line; one with no text clears the line. */
   | { type: "status"; text: string; kind: "info" | "error" };
 
 /** Messages a webview posts to the host. */
@@ -367,7 +367,7 @@ export type HostToCompare =
   | { type: "compare/turns"; turns: CompareTurn[] }
   /** The files that differ between the two ends, when the host can tell (workspace checkpoints). */
   | { type: "compare/files"; files: CompareFileChange[] }
-  /** A transient status line. */
+  /** A transient status line; one with no text clears the line. */
   | { type: "status"; text: string; kind: "info" | "error" };
 
 /** Messages a compare panel posts to the host. */
@@ -404,6 +404,7 @@ export const WEBVIEW_COMMANDS = [
   "openSession",
   "compact",
   "setApiKey",
+  "logIn",
   "selectModel",
   "exportHtml",
   "togglePlanMode",

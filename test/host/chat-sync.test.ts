@@ -73,6 +73,22 @@ test("errors, retries and compactions become status lines", () => {
   assert.equal(settled, 1);
 });
 
+test("a model failure's status line is cleared when the next run starts (the failed reply's row stays)", () => {
+  const posts: HostToWebview[] = [];
+  const sync = new ChatSync((m) => posts.push(m), { onSettled() {}, onStreaming() {} }, 60_000);
+  sync.handle({ type: "agent_start" });
+  sync.handle({ type: "error", error: "Connection lost mid-reply", source: "model" });
+  sync.handle({ type: "agent_end", messages: [] });
+  sync.handle({ type: "agent_start" });
+  sync.handle({ type: "agent_end", messages: [] });
+  sync.handle({ type: "agent_start" });
+  assert.deepEqual(
+    posts.flatMap((p) => (p.type === "status" ? [`${p.kind}:${p.text}`] : [])),
+    ["error:Connection lost mid-reply", "info:"],
+    "one clearing line, for the one error",
+  );
+});
+
 test("the user's message shows when submitted; the system prompt recorded before it is no row", () => {
   const posts: HostToWebview[] = [];
   const sync = new ChatSync((m) => posts.push(m), { onSettled() {}, onStreaming() {} }, 60_000);

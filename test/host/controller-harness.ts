@@ -5,7 +5,7 @@ import type { ThinkingLevel } from "../../src/core/providers/types.js";
 import type { SessionManager } from "../../src/core/session/session-manager.js";
 import type { AgentTool, AgentToolSource } from "../../src/core/tools/types.js";
 import { HookRegistry } from "../../src/host/hooks/hook-registry.js";
-import { SessionController } from "../../src/host/session/session-controller.js";
+import { SessionController, type ModelFailure } from "../../src/host/session/session-controller.js";
 import type { AutoApprove } from "../../src/host/tools/tool-approval.js";
 import type { HostToWebview } from "../../src/shared/protocol.js";
 
@@ -42,6 +42,8 @@ export interface Harness {
   ready: { tree: boolean; chat: boolean };
   /** Sessions whose writer lock was taken over, with the new holder's pid. */
   lockLost: { sm: SessionManager; pid: number | undefined }[];
+  /** Model calls that failed, as the controller reported them (ControllerDeps.onModelFailed). */
+  modelFailures: ModelFailure[];
 }
 
 /** Create a controller whose posts land in arrays. */
@@ -75,6 +77,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     changed: [],
     ready: { tree: true, chat: true },
     lockLost: [],
+    modelFailures: [],
   };
   h.controller = new SessionController({
     cwd: process.cwd(),
@@ -93,6 +96,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     onStreaming: () => undefined,
     onSessionChanged: (sm) => h.changed.push(sm),
     onLockLost: (sm, holder) => h.lockLost.push({ sm, pid: holder?.pid }),
+    onModelFailed: (failure) => h.modelFailures.push(failure),
     tools: opts.tools ?? [],
     ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
     ...(opts.toolSource ? { toolSource: opts.toolSource } : {}),

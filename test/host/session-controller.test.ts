@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { emptyUsage, type AssistantMessage } from "../../src/core/messages.js";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import type { AgentTool } from "../../src/core/tools/types.js";
-import { NO_MODEL_REASON } from "../../src/host/models/model-choice.js";
+import { modelKey, NO_MODEL_REASON } from "../../src/host/models/model-choice.js";
+import { supportedThinkingLevels } from "../../src/core/providers/thinking-levels.js";
 import { decodeRows } from "../../src/core/rows/row-columns.js";
 import { startFakeOpenAI } from "../util/fake-openai-server.js";
 import { createHarness, ofType, tick } from "./controller-harness.js";
@@ -122,6 +123,91 @@ test("a prompt streams into the chat and the tree through the real SDK", async (
   } finally {
     await fake.close();
   }
+});
+
+test("a refused key is reported with its provider, once, for the offer to set it; the session goes on", async () => {
+  const fake = await startFakeOpenAI();
+  try {
+    fake.enqueue({ status: 401, body: { error: { message: "Incorrect API key provided" } } });
+    const h = createHarness({ fakeBaseURL: fake.baseURL });
+    const sm = SessionManager.inMemory("/tmp");
+    await h.controller.attach(sm);
+    await h.controller.agent!.prompt("hi there");
+    assert.deepEqual(
+      h.modelFailures.map((f) => [f.provider, f.errorKind]),
+      [["fake", "auth"]],
+    );
+    assert.match(h.modelFailures[0].error, /Authentication failed for fake \(HTTP 401\)/);
+    // The chat says it too: the failed reply's row, and the status line.
+    const failed = ofType(h.chat, "chat/message")
+      .filter((m) => m.message.role === "assistant")
+      .at(-1);
+    assert.equal(failed?.message.stopReason, "error");
+    assert.ok(ofType(h.chat, "status").some((s) => s.kind === "error" && /HTTP 401/.test(s.text)));
+    await h.controller.agent!.prompt("again");
+    assert.equal(h.modelFailures.length, 1, "a reply that works reports nothing");
+    await h.controller.close();
+  } finally {
+    await fake.close();
+  }
+});
+
+test("a model that always reasons shows the level its requests carry, one it offers (not a blank 'off')", async () => {
+  const h = createHarness();
+  await h.controller.attach(SessionManager.inMemory("/tmp"));
+  const registry = await h.controller.models();
+  const always = registry.all().find((m) => m.reasoning && !supportedThinkingLevels(m).includes("off"));
+  assert.ok(always, "pi-ai's catalog has a model that cannot turn reasoning off");
+  assert.equal(h.controller.selectModel(modelKey(always)), undefined);
+  const models = ofType(h.chat, "chat/models").at(-1)!;
+  assert.equal(h.controller.agent!.getThinkingLevel(), "off", "the session recorded no level");
+  assert.ok(models.thinkingLevels?.includes(models.thinkingLevel!), JSON.stringify(models));
+  assert.equal(models.thinkingLevel, registry.clampThinkingLevel(always, "off"));
+  await h.controller.close();
+});
+
+test("a rate limit is retried with its wait said in the chat; the reply then comes", async () => {
+  const fake = await startFakeOpenAI();
+  try {
+    fake.enqueue({ status: 429, headers: { "retry-after": "1" }, body: { error: { message: "Slow down" } } });
+    fake.enqueue({ text: "After the wait" });
+    const h = createHarness({ fakeBaseURL: fake.baseURL });
+    await h.controller.attach(SessionManager.inMemory("/tmp"));
+    await h.controller.agent!.prompt("hi");
+    const said = ofType(h.chat, "status").map((s) => [s.kind, s.text]);
+    assert.deepEqual(said, [["info", "Retrying in 1 s (attempt 1): Rate limited by fake (HTTP 429): Slow down"]]);
+    const last = ofType(h.chat, "chat/message").at(-1)!.message;
+    assert.deepEqual([last.role, last.text], ["assistant", "After the wait"]);
+    assert.deepEqual(h.modelFailures, []);
+    await h.controller.close();
+  } finally {
+    await fake.close();
+  }
+});
+
+test("a server that is not running is said so in the chat, not retried; the prompt and the failed reply are kept", async () => {
+  const fake = await startFakeOpenAI();
+  const baseURL = fake.baseURL;
+  await fake.close();
+  const h = createHarness({ fakeBaseURL: baseURL });
+  const sm = SessionManager.inMemory("/tmp");
+  await h.controller.attach(sm);
+  await h.controller.agent!.prompt("anyone there?");
+  const error = ofType(h.chat, "status").find((s) => s.kind === "error");
+  assert.equal(error?.text, `Cannot reach ${baseURL}: is the server running? (ECONNREFUSED)`);
+  assert.deepEqual(
+    h.modelFailures.map((f) => f.errorKind),
+    ["unreachable"],
+  );
+  const stored = sm.getEntries().flatMap((e) => (e.type === "message" ? [e.message] : []));
+  assert.deepEqual(
+    stored.map((m) => [m.role, m.role === "assistant" ? m.stopReason : undefined]),
+    [
+      ["user", undefined],
+      ["assistant", "error"],
+    ],
+  );
+  await h.controller.close();
 });
 
 test("hook registrations survive a session switch", async () => {

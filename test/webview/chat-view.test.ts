@@ -232,6 +232,35 @@ test("the model button shows as much of the model's name as the header has room 
     assert.ok(sizes.labelFull > sizes.label, `the rest is cut (ellipsis) (${JSON.stringify(sizes)})`);
   }));
 
+test("with a thinking picker too, a narrow header still names the model and shows the level (the icons wrap)", () =>
+  withPage(openChatView(rig, snapshot([]), { width: 280 }), async (vp) => {
+    // The default side bar's width: the model picker, the thinking picker and five icon buttons do not fit one line.
+    await vp.send({
+      type: "chat/models",
+      models: [CLAUDE],
+      current: CLAUDE.key,
+      thinkingLevels: ["off", "minimal", "low", "medium", "high"],
+      thinkingLevel: "medium",
+    });
+    await settle(vp.page);
+    const sizes = await vp.page.evaluate(() => {
+      const header = document.querySelector(".chat-header")!.getBoundingClientRect();
+      const buttons = [...document.querySelectorAll(".chat-header vscode-button")].map((b) =>
+        b.getBoundingClientRect(),
+      );
+      return {
+        label: document.querySelector(".model-picker-label")!.getBoundingClientRect().width,
+        thinking: document.querySelector(".thinking-picker")!.getBoundingClientRect().width,
+        headerRight: header.right,
+        rightmost: Math.max(...buttons.map((b) => b.right)),
+      };
+    });
+    assert.ok(sizes.label > 80, `the model's name shows more than a few letters (${JSON.stringify(sizes)})`);
+    assert.ok(sizes.thinking >= 90, `the thinking level keeps its width (${JSON.stringify(sizes)})`);
+    assert.ok(sizes.rightmost <= sizes.headerRight + 0.5, `no button is cut off (${JSON.stringify(sizes)})`);
+    assert.equal(await vp.page.locator(".thinking-picker").getAttribute("current-value"), "medium");
+  }));
+
 test("the model button names the current model and opens the host's picker; header buttons post commands; no-model notice", () =>
   withPage(openChat(), async (vp) => {
     await vp.send({ type: "chat/models", models: [CLAUDE], current: CLAUDE.key });
@@ -258,9 +287,13 @@ test("the model button names the current model and opens the host's picker; head
       0,
       "nothing is sent without a model",
     );
-    await vp.page.locator(".notice vscode-button").click();
+    await vp.page.locator(".notice vscode-button", { hasText: "Set API Key" }).click();
     await settle(vp.page);
     assert.deepEqual((await vp.posted()).at(-1), { type: "command", command: "setApiKey" });
+    // A subscription (Claude Pro/Max, ChatGPT, Copilot) is the other way in.
+    await vp.page.locator(".notice vscode-button", { hasText: "Log In…" }).click();
+    await settle(vp.page);
+    assert.deepEqual((await vp.posted()).at(-1), { type: "command", command: "logIn" });
   }));
 
 test("message text is inert: markdown escapes raw HTML, drops unsafe links and remote images", async () => {
@@ -354,3 +387,32 @@ test("an answered aside offers Continue as Branch; once its question is a messag
     assert.equal(await vp.page.locator(".msg-aside").count(), 0, "not shown apart any more");
     assert.equal(await vp.page.locator('[data-message-id="x2"]').count(), 1, "its answer is a message of the path");
   }));
+
+test("an error's status line stays until a status with no text clears it (the next run's start)", () =>
+  withPage(openChat(), async (vp) => {
+    await vp.send({ type: "status", text: "Connection lost mid-reply", kind: "error" });
+    assert.match(await textOf(vp, ".status-line"), /Connection lost mid-reply/);
+    await vp.send({ type: "status", text: "", kind: "info" });
+    assert.equal(await vp.page.locator(".status-line").count(), 0);
+  }));
+
+test("while the model has said nothing yet, the chat says it is waiting for it and how to stop; the reply replaces it", () =>
+  withPage(openChat([msg("u1", "user", "a slow question")], true), async (vp) => {
+    await vp.send({ type: "chat/models", models: [CLAUDE], current: CLAUDE.key });
+    await settle(vp.page);
+    assert.match(await textOf(vp, ".chat-waiting"), new RegExp(`Waiting for ${CLAUDE.name}.*Escape`));
+    await vp.send({ type: "chat/message", message: msg("tmp1", "assistant", "At last") });
+    assert.equal(await vp.page.locator(".chat-waiting").count(), 0, "the reply has started");
+    await vp.send({ type: "chat/streaming", streaming: false });
+    assert.equal(await vp.page.locator(".chat-waiting").count(), 0);
+  }));
+
+test("while a new prompt waits for its reply, the previous reply shows no streaming cursor", () =>
+  withPage(
+    openChat([msg("u1", "user", "first"), msg("a1", "assistant", "First answer"), msg("u2", "user", "second")], true),
+    async (vp) => {
+      assert.equal(await vp.page.locator('[data-message-id="a1"] .cursor').count(), 0);
+      await vp.send({ type: "chat/message", message: msg("tmp2", "assistant", "Second") });
+      assert.equal(await vp.page.locator('[data-message-id="tmp2"] .cursor').count(), 1, "the reply streaming now");
+    },
+  ));

@@ -119,6 +119,9 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
   // A watched branch is read-only: the input is off, its Abort and queueing too (the banner stops the branch).
   const watching = model.watch !== undefined;
   const plan = watching ? undefined : planToApprove(model.planId, model.streaming, model.messages);
+  // A request is out and nothing of its reply came yet (a slow first token, a retry's wait): say what the chat waits for.
+  const lastRole = model.messages.at(-1)?.role;
+  const waiting = model.streaming && !watching && (lastRole === "user" || lastRole === "toolResult");
 
   return (
     <div
@@ -182,12 +185,19 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
           if (request) props.post(request);
         }}
         header={
-          model.loaded && model.messages.length === 0 ? (
+          // Without a model the notice below says what to do first.
+          model.loaded && model.messages.length === 0 && !noModel ? (
             <div class="chat-empty">Start the conversation below.</div>
           ) : null
         }
         footer={
           <>
+            {waiting ? (
+              <div class="chat-waiting">
+                <span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true" /> Waiting for{" "}
+                {current?.name ?? "the model"}… (Escape or Abort stops it)
+              </div>
+            ) : null}
             {plan && plan.id !== keptPlan && !noModel ? (
               <ChatPlanActions
                 onApprove={() => {
@@ -211,6 +221,9 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
                 <span class="codicon codicon-warning" aria-hidden="true" /> <span>{model.noModelReason}</span>{" "}
                 <Button appearance="secondary" onClick={() => props.post({ type: "command", command: "setApiKey" })}>
                   Set API Key
+                </Button>{" "}
+                <Button appearance="secondary" onClick={() => props.post({ type: "command", command: "logIn" })}>
+                  Log In…
                 </Button>
               </div>
             ) : null}

@@ -54,6 +54,8 @@ function derive(messages: readonly ChatMessageDto[]): Derived {
   for (const m of messages) {
     if (m.role === "toolResult" && m.toolCallId !== undefined) results.set(m.toolCallId, m);
     if (m.role === "assistant") lastAssistant = m;
+    // A prompt after it: that reply is done, the one streaming (if any) comes after the prompt.
+    else if (m.role === "user") lastAssistant = undefined;
   }
   return { rows, indexOf, results, lastAssistant };
 }

@@ -85,7 +85,7 @@ export async function runAgentLoop(env: LoopEnv): Promise<void> {
     if (signal.aborted) return;
 
     emit({ type: "turn_start" });
-    const message = await streamAssistant(env.stream, await env.buildRequest(), emit);
+    const { message, errorKind } = await streamAssistant(env.stream, await env.buildRequest(), emit);
     const messageId = env.append(message);
 
     if (message.stopReason === "error") {
@@ -95,7 +95,13 @@ export async function runAgentLoop(env: LoopEnv): Promise<void> {
         emit({ type: "turn_end", message, toolResults: [] });
         if (await env.compactForOverflow()) continue;
       }
-      emit({ type: "error", error: message.errorMessage ?? "The model call failed", source: "model" });
+      emit({
+        type: "error",
+        error: message.errorMessage ?? "The model call failed",
+        source: "model",
+        ...(errorKind ? { errorKind } : {}),
+        provider: message.provider,
+      });
     }
 
     const calls = message.content.filter((c) => c.type === "toolCall");

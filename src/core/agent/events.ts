@@ -1,6 +1,7 @@
 /** Events an AgentSession emits while it works; a UI renders them while streaming. */
 import type { AgentMessage, AssistantMessage, BashExecutionMessage, ToolResultMessage } from "../messages.js";
 import type { ToolResult } from "../tools/types.js";
+import type { ProviderErrorKind } from "../providers/types.js";
 import type { QueuedMessage } from "./prompt-queue.js";
 
 /** Emitted by AgentSession.subscribe(). */
@@ -44,5 +45,14 @@ export type AgentEvent =
   | { type: "queue_update"; items: readonly QueuedMessage[] }
   /** Retrying a failed model call. */
   | { type: "retry"; attempt: number; delayMs: number; error: string }
-  /** A failure the user should see (model error, hook error). The session is unchanged by it. */
-  | { type: "error"; error: string; source: "model" | "tool" | "hook" | "compaction" | "summary" | "checkpoint" };
+  /**
+   * A failure the user should see (model error, hook error). The session is unchanged by it. A failed model call
+   * says what failed (`errorKind`: a refused key is "auth") and whose (`provider`), so the host can offer the fix.
+   */
+  | {
+      type: "error";
+      error: string;
+      source: "model" | "tool" | "hook" | "compaction" | "summary" | "checkpoint";
+      errorKind?: ProviderErrorKind;
+      provider?: string;
+    };

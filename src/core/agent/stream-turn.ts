@@ -1,11 +1,17 @@
 /** Streams one assistant reply and turns provider events into AgentEvents. */
 import { emptyUsage, type AssistantMessage } from "../messages.js";
-import type { StreamEvent, StreamRequest } from "../providers/types.js";
+import type { ProviderErrorKind, StreamEvent, StreamRequest } from "../providers/types.js";
 import type { AgentEvent } from "./events.js";
 import { errorText } from "../error-text.js";
 
 /** Streams a reply (the providers' streamCompletion in production). */
 export type StreamFn = (request: StreamRequest) => AsyncIterable<StreamEvent>;
+
+/** A streamed reply: the final message and, when it failed, what kind of failure the provider layer saw. */
+export interface StreamedReply {
+  message: AssistantMessage;
+  errorKind?: ProviderErrorKind;
+}
 
 /**
  * Runs `request` and returns the final assistant message, which always exists: a stream that throws
@@ -17,7 +23,7 @@ export async function streamAssistant(
   stream: StreamFn,
   request: StreamRequest,
   emit: (event: AgentEvent) => void,
-): Promise<AssistantMessage> {
+): Promise<StreamedReply> {
   let started = false;
   const start = (message: AssistantMessage): void => {
     if (started) return;
@@ -25,6 +31,7 @@ export async function streamAssistant(
     emit({ type: "message_start", message });
   };
   let final: AssistantMessage | undefined;
+  let errorKind: ProviderErrorKind | undefined;
   let last: AssistantMessage | undefined;
   /** The reply as far as it came before a failure: the last partial, or an empty reply from the model. */
   const soFar = (): Omit<AssistantMessage, "stopReason"> =>
@@ -40,6 +47,7 @@ export async function streamAssistant(
     for await (const event of stream(request)) {
       if (event.type === "done" || event.type === "error") {
         final = event.message;
+        if (event.type === "error") errorKind = event.errorKind;
         break;
       }
       last = event.partial;
@@ -64,7 +72,10 @@ export async function streamAssistant(
   }
   if (request.signal?.aborted && final.stopReason === "error") {
     final = { ...final, stopReason: "aborted", errorMessage: final.errorMessage ?? "Aborted" };
+    errorKind = "aborted";
   }
   start(final);
-  return final;
+  return final.stopReason === "error" || final.stopReason === "aborted"
+    ? { message: final, ...(errorKind ? { errorKind } : {}) }
+    : { message: final };
 }

@@ -27,6 +27,8 @@ export class ChatSync {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private agentRunning = false;
   private commandRunning = false;
+  /** The status line shows a failure this sync posted (cleared when the next run starts). */
+  private errorShown = false;
   /** What the chat was last told: streaming or not. */
   private streaming = false;
   /** Temporary ids of typed commands shown and not stored yet, oldest first (one that ends during a prompt waits). */
@@ -46,6 +48,9 @@ export class ChatSync {
       case "agent_start":
         this.agentRunning = true;
         this.setStreaming();
+        // A failure the line still says is from before this run (a failed reply's row keeps it): the line goes.
+        if (this.errorShown) this.post({ type: "status", text: "", kind: "info" });
+        this.errorShown = false;
         break;
       case "agent_end":
         this.flushUpdate();
@@ -84,8 +89,11 @@ export class ChatSync {
         this.post({ type: "status", text: "Compacting the conversation…", kind: "info" });
         break;
       case "compaction_end":
-        if (e.error) this.post({ type: "status", text: `Compaction failed: ${e.error}`, kind: "error" });
-        else if (!e.aborted && e.entryId) this.post({ type: "status", text: "Conversation compacted.", kind: "info" });
+        if (e.error) {
+          this.post({ type: "status", text: `Compaction failed: ${e.error}`, kind: "error" });
+          this.errorShown = true;
+        } else if (!e.aborted && e.entryId)
+          this.post({ type: "status", text: "Conversation compacted.", kind: "info" });
         this.hooks.onSettled();
         break;
       case "retry":
@@ -97,6 +105,7 @@ export class ChatSync {
         break;
       case "error":
         this.post({ type: "status", text: e.error, kind: "error" });
+        this.errorShown = true;
         break;
       default:
         // turn_*, tool_* events: the tool result arrives as its own message_end.

@@ -88,6 +88,7 @@ export const WEBVIEW_COMMAND_IDS: Readonly<Record<WebviewCommand, CommandId>> = 
   openSession: "agentTree.openSession",
   compact: "agentTree.compact",
   setApiKey: "agentTree.setApiKey",
+  logIn: "agentTree.logIn",
   selectModel: "agentTree.selectModel",
   exportHtml: "agentTree.exportHtml",
   togglePlanMode: "agentTree.togglePlanMode",

@@ -2,7 +2,9 @@
  * The models feature (docs/models.md) in two steps: the model library, which the session needs to be built, and
  * the picker, keys and logins, which act on the session once it is.
  */
+import type * as vscode from "vscode";
 import type { HostServices } from "../common/services.js";
+import type { ModelFailure } from "../session/session-controller.js";
 import { CredentialActions } from "./credential-actions.js";
 import { ModelActions } from "./model-actions.js";
 import { ModelService } from "./model-service.js";
@@ -16,10 +18,22 @@ export function createModelLibrary(s: HostServices): ModelService {
   return service;
 }
 
-/** The picker, thinking levels, keys and logins; the session's models follow the library and the settings. */
-export function createModels(s: HostServices, library: ModelService): ModelActions {
+/**
+ * The picker, thinking levels, keys and logins; the session's models follow the library and the settings. A model
+ * call refused for its key (`onModelFailed`, kind "auth") offers to set the key or log in again.
+ */
+export function createModels(
+  s: HostServices,
+  library: ModelService,
+  onModelFailed: vscode.Event<ModelFailure>,
+): ModelActions {
   const controller = s.controller.get();
   const credentials = new CredentialActions(library, () => controller.models(), s.context.globalState, s.notify);
+  s.subscribe(
+    onModelFailed((failure) => {
+      if (failure.errorKind === "auth") void credentials.offerAfterRefusal(failure.provider, failure.error);
+    }),
+  );
   const models = new ModelActions(controller, library, credentials, s.notify, (line) => s.log.info(line));
   s.subscribe(library.onDidChange(() => controller.refreshModels()));
   s.onSettingChange(["models", "model", "thinkingLevel", "compaction"], () => {

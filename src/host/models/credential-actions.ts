@@ -13,7 +13,7 @@ import { NO_KEY_SOURCE } from "../../core/providers/provider-compose.js";
 import type { Notify } from "../common/notifier.js";
 import { LoginCancelled, vscodeAuthInteraction } from "./login-interaction.js";
 import type { ModelService } from "./model-service.js";
-import type { SetupKind } from "./model-picker-rows.js";
+import { setupLabel, type SetupKind } from "./model-picker-rows.js";
 
 /** The globalState key of this installation's id (some logins send one, e.g. OpenAI's). */
 const DEVICE_ID = "agentTree.deviceId";
@@ -76,6 +76,28 @@ export class CredentialActions {
       return false;
     }
     return (await this.run(registry, providerId, chosen)) && registry.isReady(providerId);
+  }
+
+  /**
+   * A model call was refused for its credentials (HTTP 401/403, or no key): the chat says so; this offers the fix in
+   * a notification — Set API Key for / Log In to the provider, the way its credential was given first. A provider
+   * that takes neither (VS Code's models, credentials only from the environment) gets no offer: its message says
+   * what to do.
+   */
+  async offerAfterRefusal(providerId: string, message: string): Promise<void> {
+    const registry = await this.registry();
+    const p = registry.provider(providerId);
+    if (!p) return;
+    const kinds: SetupKind[] = [
+      ...(p.auth.apiKey?.login ? (["apiKey"] as const) : []),
+      ...(p.auth.oauth ? (["login"] as const) : []),
+    ];
+    if (registry.authState(providerId)?.type === "oauth") kinds.reverse();
+    if (kinds.length === 0) return;
+    const actions = kinds.map((kind) => ({ kind, label: setupLabel(kind, p.name) }));
+    const picked = await vscode.window.showErrorMessage(message, ...actions.map((a) => a.label));
+    const kind = actions.find((a) => a.label === picked)?.kind;
+    if (kind) await this.run(registry, providerId, kind);
   }
 
   /** Agent: Log Out… — removes a stored login or key (pi's too, when it is pi's: said before). */

@@ -106,7 +106,7 @@ export class ModelActions {
   async selectThinkingLevel(): Promise<void> {
     const agent = this.controller.agent;
     if (!agent) return;
-    const current = agent.getThinkingLevel();
+    const current = this.controller.thinkingLevelInUse();
     const levels = agent.getSupportedThinkingLevels();
     const model = agent.getModel();
     const picked = await vscode.window.showQuickPick(

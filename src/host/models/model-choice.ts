@@ -49,5 +49,6 @@ export function pickDefaultModel(
 
 /** Shown in the chat instead of an input when nothing can be called. */
 export const NO_MODEL_REASON =
-  "No model available: run “Agent: Set API Key”, set OPENAI_API_KEY or ANTHROPIC_API_KEY, or add a local " +
-  "model under the setting agentTree.models.custom. The session tree still works (summaries are extractive).";
+  "No model available: set an API key (“Agent: Set API Key”, or OPENAI_API_KEY / ANTHROPIC_API_KEY in the " +
+  "environment), log in with a subscription (“Agent: Log In…”: Claude Pro/Max, ChatGPT, GitHub Copilot), or add a " +
+  "local model under the setting agentTree.models.custom. The session tree still works (summaries are extractive).";

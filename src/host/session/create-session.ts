@@ -26,7 +26,7 @@ import type { ApprovalUi } from "../tools/tool-approval.js";
 import type { WorkspaceToolRules } from "../tools/tool-rules.js";
 import { lockLostMessage } from "./lock-choice.js";
 import { offerSaveAgain } from "./save-again.js";
-import { SessionController } from "./session-controller.js";
+import { SessionController, type ModelFailure } from "./session-controller.js";
 import { SessionOpener } from "./session-opener.js";
 import { sessionTitle } from "./session-title.js";
 
@@ -46,6 +46,8 @@ export interface SessionParts {
 
 /** The session feature's parts for the others. */
 export interface Session {
+  /** A model call of the current agent failed (said in the chat already; logged): for the offer of a fix. */
+  onModelFailed: vscode.Event<ModelFailure>;
   controller: SessionController;
   opener: SessionOpener;
   /** Opens the workspace's session if none is open yet; true when this call opened it (snapshots went out). */
@@ -60,6 +62,8 @@ export function createSession(s: HostServices, p: SessionParts): Session {
   const { tree, chat } = s.views;
   const changed = new vscode.EventEmitter<SessionChangeEvent>();
   s.subscribe(changed);
+  const modelFailed = new vscode.EventEmitter<ModelFailure>();
+  s.subscribe(modelFailed);
   const controller: SessionController = new SessionController({
     cwd,
     checkpoints: p.store,
@@ -90,6 +94,11 @@ export function createSession(s: HostServices, p: SessionParts): Session {
       void vscode.window.showErrorMessage(message);
     },
     onToolRefused: (message) => log.warn(message),
+    onModelFailed: (failure) => {
+      // The chat shows it; the log keeps it (its words never hold a key: src/core/providers/provider-error.ts).
+      if (failure.errorKind !== "aborted") log.warn(`Model call failed (${failure.errorKind}): ${failure.error}`);
+      modelFailed.fire(failure);
+    },
     onLockLost: (sm, newHolder, reason) => {
       const message = lockLostMessage(path.basename(sm.getSessionFile() ?? ""), newHolder, reason);
       log.warn(message);
@@ -135,5 +144,11 @@ export function createSession(s: HostServices, p: SessionParts): Session {
     await opening;
     return true;
   };
-  return { controller, opener, ensureSession, onDidChangeSession: changed.event };
+  return {
+    controller,
+    opener,
+    ensureSession,
+    onDidChangeSession: changed.event,
+    onModelFailed: modelFailed.event,
+  };
 }

@@ -8,7 +8,7 @@ import { AgentSession, type SubagentSettings } from "../../core/agent/agent-sess
 import type { AgentCheckpointHook } from "../../core/checkpoints/turn-checkpoints.js";
 import type { ModelRegistry } from "../../core/providers/model-registry.js";
 import type { CompactionSettings } from "../../core/compaction/settings.js";
-import type { ModelInfo, ThinkingLevel } from "../../core/providers/types.js";
+import type { ModelInfo, ProviderErrorKind, ThinkingLevel } from "../../core/providers/types.js";
 import type { QueuedKind } from "../../core/agent/prompt-queue.js";
 import type { UserCommand } from "../../core/agent/user-command.js";
 import type { ImageContent, TextContent } from "../../core/messages.js";
@@ -79,6 +79,11 @@ export interface ControllerDeps {
   /** A tool call the agent loop refused on its own (a file that kept changing under review): for the log. */
   onToolRefused?(message: string): void;
   /**
+   * A model call of the current agent failed (the chat shows it already): what failed, whose, and the message, so
+   * the host can offer the fix — a refused key ("auth") offers to set the provider's key or log in again.
+   */
+  onModelFailed?(failure: ModelFailure): void;
+  /**
    * The current session lost its writer lock — another process took it over, or its file or folder was deleted
    * (`reason`) —: it is read-only now (say so).
    */
@@ -97,6 +102,13 @@ export interface ControllerDeps {
   checkpoints?: AgentCheckpointHook;
   /** A run of the current agent ended; `firstUserId`: its first user message (the chat lists the files it changed). */
   onRunEnd?(sm: SessionManager, firstUserId: string | undefined): void;
+}
+
+/** A failed model call of the current agent, as {@link ControllerDeps.onModelFailed} gets it. */
+export interface ModelFailure {
+  provider: string;
+  errorKind: ProviderErrorKind;
+  error: string;
 }
 
 interface Current {
@@ -289,6 +301,8 @@ export class SessionController {
     const unsubscribeChat = agent.subscribe((e) => {
       chat.handle(e);
       if (e.type === "error" && e.source === "tool") d.onToolRefused?.(e.error);
+      if (e.type === "error" && e.source === "model" && e.errorKind && e.provider)
+        d.onModelFailed?.({ provider: e.provider, errorKind: e.errorKind, error: e.error });
     });
     const unsubscribeInput = followRunInput(
       agent,
@@ -415,6 +429,17 @@ export class SessionController {
     return msg;
   }
 
+  /**
+   * The thinking level the current agent's requests carry: a recorded one the model does not take (a new session's
+   * "off", for a model that always reasons) is sent as the nearest it does, and the pickers show that one.
+   */
+  thinkingLevelInUse(): ThinkingLevel | undefined {
+    const agent = this.current?.agent;
+    const model = agent?.getModel();
+    if (!agent || !model || !this.registry) return agent?.getThinkingLevel();
+    return this.registry.clampThinkingLevel(model, agent.getThinkingLevel());
+  }
+
   /** The picker's models. */
   modelsMessage(): Extract<HostToWebview, { type: "chat/models" }> {
     const current = this.current?.agent.getModel();
@@ -427,7 +452,7 @@ export class SessionController {
     const agent = this.current?.agent;
     if (agent) {
       msg.thinkingLevels = agent.getSupportedThinkingLevels();
-      msg.thinkingLevel = agent.getThinkingLevel();
+      msg.thinkingLevel = this.thinkingLevelInUse() ?? agent.getThinkingLevel();
     }
     return msg;
   }

@@ -134,6 +134,7 @@ const ASKS_IN_THE_WORKBENCH: ReadonlySet<WebviewCommand> = new Set<WebviewComman
   "selectModel",
   "openSession",
   "setApiKey",
+  "logIn",
   "exportHtml",
 ]);
 

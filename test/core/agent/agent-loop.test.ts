@@ -129,6 +129,59 @@ describe("AgentSession prompt loop (OpenAI wire)", { timeout: 60_000 }, () => {
     await sm.close();
   });
 
+  it("abort before the first token keeps the prompt, stores the empty reply as aborted, and the next prompt works", async () => {
+    const sm = await fileSession(tmp.dir);
+    const { agent, events } = newAgent(sm, { model: openAIModel(fake) });
+    // The server has the request and has said nothing yet when the user aborts.
+    fake.enqueue(() => {
+      agent.abort();
+      return { stall: true };
+    });
+    await agent.prompt("a slow question");
+    const a = lastAssistant(sm.getEntries());
+    assert.equal(a.stopReason, "aborted");
+    assert.equal(events.filter((e) => e.type === "error").length, 0, "an abort is not an error");
+    await agent.prompt("again");
+    assert.equal(lastAssistant(sm.getEntries()).stopReason, "stop");
+    const roles = messages(sm.getEntries()).map((m) => m.role);
+    assert.deepEqual(roles, ["user", "assistant", "user", "assistant"]);
+    assert.match(JSON.stringify(sm.getEntries()[0]), /a slow question/);
+    await sm.close();
+  });
+
+  it("abort mid-tool-call keeps the partial call unrun, answered 'Aborted', and leaves it out of the next request", async () => {
+    const sm = await fileSession(tmp.dir);
+    const ran: string[] = [];
+    const { agent } = newAgent(sm, { model: openAIModel(fake), tools: [fakeReadTool({ "a.txt": "a" }, ran)] });
+    fake.enqueue({
+      text: "Reading it",
+      toolCalls: [{ name: "read", args: { path: "a.txt", note: "x".repeat(200) }, id: "t1" }],
+      chunkDelayMs: 30,
+    });
+    agent.subscribe((e) => {
+      if (
+        e.type === "message_update" &&
+        e.message.role === "assistant" &&
+        e.message.content.some((c) => c.type === "toolCall")
+      )
+        agent.abort();
+    });
+    await agent.prompt("read a.txt");
+    const a = lastAssistant(sm.getEntries());
+    assert.equal(a.stopReason, "aborted");
+    assert.match(JSON.stringify(a.content), /Reading it/);
+    assert.deepEqual(ran, [], "the cut call never ran");
+    const result = messages(sm.getEntries()).find((m) => m.role === "toolResult");
+    assert.ok(result && result.entry.type === "message");
+    assert.match(JSON.stringify((result.entry.message as ToolResultMessage).content), /Aborted/);
+    await agent.prompt("go on");
+    assert.equal(lastAssistant(sm.getEntries()).stopReason, "stop");
+    const next = JSON.stringify(fake.requests.at(-1));
+    assert.doesNotMatch(next, /Reading it/, "the aborted turn is not sent again (pi-ai's rule)");
+    assert.match(next, /read a\.txt/, "the prompt before it is");
+    await sm.close();
+  });
+
   it("abort while a tool call waits for approval gives every pending call an 'Aborted' result", async () => {
     const sm = await fileSession(tmp.dir);
     const { agent } = newAgent(sm, {
@@ -207,6 +260,28 @@ describe("AgentSession prompt loop (OpenAI wire)", { timeout: 60_000 }, () => {
     assert.ok(err);
     assert.equal(err.source, "model");
     assert.equal(err.error, a.errorMessage);
+    assert.equal(err.errorKind, "bad_response");
+    await sm.close();
+  });
+
+  it("a refused key's error event says it was an auth failure, and of which provider (the host offers a key)", async () => {
+    const sm = await fileSession(tmp.dir);
+    const model = openAIModel(fake);
+    const { agent, events } = newAgent(sm, { model });
+    fake.enqueue({ status: 401, body: { error: { message: "Incorrect API key provided" } } });
+    await agent.prompt("hi");
+    const err = events.find((e): e is Extract<AgentEvent, { type: "error" }> => e.type === "error");
+    assert.ok(err);
+    assert.equal(err.errorKind, "auth");
+    assert.equal(err.provider, model.provider);
+    assert.match(err.error, /Authentication failed .*HTTP 401/);
+    // The prompt and the failed reply stay, and the session answers the next prompt.
+    assert.deepEqual(
+      messages(sm.getEntries()).map((m) => m.role),
+      ["user", "assistant"],
+    );
+    await agent.prompt("again");
+    assert.equal(lastAssistant(sm.getEntries()).stopReason, "stop");
     await sm.close();
   });
 
