@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { settle, webviewRig, withPage, type ViewPage } from "./harness.js";
-import { call, chatSnapshot, GPT, msg, openChatView } from "./chat-fixtures.js";
+import { chatSnapshot, GPT, openChatView, toolTurn } from "./chat-fixtures.js";
 import { treeRow, treeSnapshot } from "./tree-fixtures.js";
 
 const rig = webviewRig();
@@ -53,15 +53,7 @@ test("axe finds nothing in the chat during a run: a tool call, an approval, a qu
   withPage(
     openChatView(
       rig,
-      chatSnapshot(
-        [
-          msg("u1", "user", "Question"),
-          msg("a1", "assistant", "Looking", { toolCalls: [call("c1", "bash", '{"command":"ls"}')] }),
-          msg("r1", "toolResult", "a.txt", { toolCallId: "c1", toolName: "bash" }),
-          msg("a2", "assistant", "Answer with **bold**, `code` and\n\n```js\nrun();\n```"),
-        ],
-        { streaming: true, model: GPT },
-      ),
+      chatSnapshot(toolTurn("Answer with **bold**, `code` and\n\n```js\nrun();\n```"), { streaming: true, model: GPT }),
     ),
     async (vp) => {
       await vp.send({ type: "chat/approval", toolCallId: "k1", toolName: "bash", summary: "ls" });

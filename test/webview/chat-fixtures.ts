@@ -49,6 +49,16 @@ export function msg(
   return { id, role, title: kindTitle(kind), icon: kindIcon(kind), text, timestamp: 1, ...extra };
 }
 
+/** A turn with one tool call: the question, the call (`bash` running `ls`), its result and `answer`. */
+export function toolTurn(answer: string): ChatMessageDto[] {
+  return [
+    msg("u1", "user", "Question"),
+    msg("a1", "assistant", "Looking", { toolCalls: [call("c1", "bash", '{"command":"ls"}')] }),
+    msg("r1", "toolResult", "a.txt", { toolCallId: "c1", toolName: "bash" }),
+    msg("a2", "assistant", answer),
+  ];
+}
+
 /** A tool call of a chat message as the host sends it: named and summed up as the entry view does. */
 export function call(id: string, name: string, args: string): NonNullable<ChatMessageDto["toolCalls"]>[number] {
   let parsed: unknown;

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
 import { settle, webviewRig, withPage } from "./harness.js";
-import { call, chatSnapshot, GPT, msg, openChatView } from "./chat-fixtures.js";
+import { chatSnapshot, GPT, openChatView, toolTurn } from "./chat-fixtures.js";
 import { treeRow, treeSnapshot } from "./tree-fixtures.js";
 
 const rig = webviewRig();
@@ -42,41 +42,27 @@ async function focused(page: Page): Promise<Stop> {
 }
 
 test("every stop Tab reaches in the chat shows the focus in --vscode-focusBorder", () =>
-  withPage(
-    openChatView(
-      rig,
-      chatSnapshot(
-        [
-          msg("u1", "user", "Question"),
-          msg("a1", "assistant", "Looking", { toolCalls: [call("c1", "bash", '{"command":"ls"}')] }),
-          msg("r1", "toolResult", "a.txt", { toolCallId: "c1", toolName: "bash" }),
-          msg("a2", "assistant", "Answer"),
-        ],
-        { model: GPT },
-      ),
-    ),
-    async (vp) => {
-      await setFocusBorder(vp.page);
-      await vp.page.focus("textarea");
-      const stops: Stop[] = [];
-      for (let i = 0; i < 30; i++) {
-        await vp.page.keyboard.press("Tab");
-        await settle(vp.page);
-        const s = await focused(vp.page);
-        if (s.tag === "TEXTAREA") break;
-        stops.push(s);
-      }
-      const own = stops.filter((s) => !s.tag.startsWith("VSCODE-") && s.tag !== "BODY");
-      assert.ok(
-        own.some((s) => s.name === "Conversation") && own.some((s) => s.tag === "SUMMARY"),
-        `the list and a tool call's summary line are stops: ${JSON.stringify(stops)}`,
-      );
-      for (const s of own) assert.equal(s.outline, `solid ${FOCUS}`, `${s.tag} "${s.name}"`);
-      // The message box draws its focus as its border.
-      await vp.page.focus("textarea");
-      assert.equal((await focused(vp.page)).border, FOCUS);
-    },
-  ));
+  withPage(openChatView(rig, chatSnapshot(toolTurn("Answer"), { model: GPT })), async (vp) => {
+    await setFocusBorder(vp.page);
+    await vp.page.focus("textarea");
+    const stops: Stop[] = [];
+    for (let i = 0; i < 30; i++) {
+      await vp.page.keyboard.press("Tab");
+      await settle(vp.page);
+      const s = await focused(vp.page);
+      if (s.tag === "TEXTAREA") break;
+      stops.push(s);
+    }
+    const own = stops.filter((s) => !s.tag.startsWith("VSCODE-") && s.tag !== "BODY");
+    assert.ok(
+      own.some((s) => s.name === "Conversation") && own.some((s) => s.tag === "SUMMARY"),
+      `the list and a tool call's summary line are stops: ${JSON.stringify(stops)}`,
+    );
+    for (const s of own) assert.equal(s.outline, `solid ${FOCUS}`, `${s.tag} "${s.name}"`);
+    // The message box draws its focus as its border.
+    await vp.page.focus("textarea");
+    assert.equal((await focused(vp.page)).border, FOCUS);
+  }));
 
 test("the tree's list shows the focus around itself when no selected row is drawn, else on the row only", () =>
   withPage(rig.openView({ view: "tree" }), async (vp) => {
