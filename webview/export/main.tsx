@@ -78,6 +78,9 @@ function start(data: ExportData, app: HTMLElement): void {
   messages.id = "messages";
   const content = h("main", undefined, pathHeader, messages);
   content.id = "content";
+  // The path scrolls on its own; a path without folds has nothing else to focus, so the pane takes the focus
+  // itself for the arrow and page keys.
+  content.tabIndex = 0;
   const layout = h("div", undefined, sidebar, backdrop, content);
   layout.id = "layout";
   app.replaceChildren(topbar, layout);
