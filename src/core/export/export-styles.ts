@@ -57,6 +57,7 @@ body.sidebar-closed #sidebar { display: none; }
 #content { flex: 1; overflow: auto; min-width: 0; padding: 16px 24px 64px; }
 #show-earlier { display: block; margin: 0 0 10px; }
 #show-earlier[hidden] { display: none; }
+#session-info { color: var(--muted); font-size: 12px; margin: 0 0 4px; }
 #path-header { color: var(--muted); font-size: 12px; margin-bottom: 12px; display: flex; gap: 10px; flex-wrap: wrap; align-items: center; }
 .msg { border: 1px solid var(--border); border-radius: 8px; padding: 8px 12px; margin: 0 0 10px; max-width: 980px; overflow-wrap: anywhere; }
 .msg.target { box-shadow: 0 0 0 2px var(--accent); }

@@ -449,3 +449,21 @@ test("printing shows the whole path without the sidebar and the buttons", { skip
   assert.ok(box[2] >= box[0], "the document grows with the path");
   await finish(w);
 });
+
+test("the page names the session's models, tokens and cost, as pi's export does", { skip }, async () => {
+  const sm = SessionManager.inMemory("/ws");
+  sm.appendMessage({ role: "user", content: "q", timestamp: 1 });
+  const usage = { ...emptyUsage(), input: 12_000, output: 3400, cacheRead: 1_500_000 };
+  usage.cost = { ...usage.cost, total: 0.1234 };
+  sm.appendMessage(assistant("a", { usage }));
+  const file = join(dir, "usage.html");
+  await writeSessionHtml(sm, file, { pageScript });
+  const w = await open(file);
+  const info = (await w.page.locator("#session-info").textContent()) ?? "";
+  assert.match(info, /openai\/gpt-test/);
+  assert.match(info, /12k in/);
+  assert.match(info, /3k out/);
+  assert.match(info, /1\.5M cache read/);
+  assert.match(info, /\$0\.1234/);
+  await finish(w);
+});
