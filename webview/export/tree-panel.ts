@@ -180,6 +180,9 @@ export class TreePanel {
     el.id = `tree-row-${i}`;
     el.setAttribute("role", "treeitem");
     el.setAttribute("aria-level", String(this.rows.level[row] + 1));
+    // Only the rows in view exist: the row says where it stands among its siblings itself.
+    el.setAttribute("aria-setsize", String(this.rows.setSize[row]));
+    el.setAttribute("aria-posinset", String(this.rows.posInSet[row]));
     el.setAttribute("aria-selected", selected ? "true" : "false");
     if (foldable) el.setAttribute("aria-expanded", expanded ? "true" : "false");
     el.style.top = `${row * ROW_HEIGHT}px`;

@@ -431,6 +431,16 @@ test("the tree names its selected row to screen readers as the keyboard moves", 
   await page.keyboard.press("ArrowDown");
   assert.equal(await active(), ids.a1);
   assert.equal(await page.locator("#tree [aria-selected=true]").count(), 1);
+  // Only the rows in view are in the page: each says where it stands in its sibling set (as in the sidebar, a
+  // branch's start and its chain are one set: the root's chain is the first message and the reply it branches at).
+  const place = (id: string) =>
+    page.locator(`#tree .row[data-id="${id}"]`).evaluate((el) => [el.ariaPosInSet, el.ariaSetSize].join(" of "));
+  assert.equal(await place(ids.u1), "1 of 2");
+  assert.equal(await place(ids.a1), "2 of 2");
+  const places = await page
+    .locator("#tree .row")
+    .evaluateAll((els) => els.map((el) => [Number(el.ariaPosInSet), Number(el.ariaSetSize)]));
+  assert.ok(places.length > 2 && places.every(([p, n]) => p >= 1 && p <= n), JSON.stringify(places));
   await finish(w);
 });
 
