@@ -51,6 +51,8 @@ function start(data: ExportData, app: HTMLElement): void {
   const toggle = h("button", undefined, "☰");
   toggle.id = "toggle-sidebar";
   toggle.title = "Show or hide the tree";
+  toggle.setAttribute("aria-label", "Session tree");
+  toggle.setAttribute("aria-controls", "sidebar");
   const back = h("button", undefined, "Back to session leaf");
   back.id = "back-to-leaf";
   back.disabled = data.leafId === null || !entries.has(data.leafId);

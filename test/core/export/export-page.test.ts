@@ -272,6 +272,9 @@ test("HTML in messages stays inert", { skip }, async () => {
 test("a narrow screen collapses the sidebar behind a toggle", { skip }, async () => {
   const { ids, w, page } = await openExport("narrow.html", 480);
   assert.equal(await page.locator("#sidebar").isVisible(), false);
+  // The ☰ button is named in words (a screen reader would say the symbol) and says whether the tree shows.
+  const toggle = page.getByRole("button", { name: "Session tree", exact: true });
+  assert.equal(await toggle.getAttribute("aria-expanded"), "false");
   assert.equal(await page.locator("#messages .msg.target").isVisible(), true);
   await page.click("#toggle-sidebar");
   assert.equal(await page.locator("#sidebar").isVisible(), true);
