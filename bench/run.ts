@@ -19,6 +19,7 @@ import { measureParallel, parallelLines } from "./parallel/measure-parallel.js";
 import { measureSandbox, sandboxLines } from "./parallel/measure-sandbox.js";
 import { measurePrompt, promptLine } from "./prompt/measure-prompt.js";
 import { bashLines, measureBash } from "./bash/measure-bash.js";
+import { exportLines, measureExport } from "./export/measure-export.js";
 import { mcpLines, measureMcp } from "./mcp/measure-mcp.js";
 import type { ChildResult, Impl } from "./child/protocol.js";
 import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./generate/datasets.js";
@@ -172,6 +173,10 @@ async function main(): Promise<void> {
   if (options.uiOnly) return uiOnly(options);
   if (options.mcpOnly) {
     mcpLines(await measureMcp(options.quick ? 5 : 20)).forEach((line) => log(line));
+    return;
+  }
+  if (options.exportOnly) {
+    exportLines(await measureExport(options.quick)).forEach((line) => log(line));
     return;
   }
   if (options.activationOnly) return activationOnly(options);

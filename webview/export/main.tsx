@@ -4,7 +4,8 @@
  */
 import type { TreeFilter } from "../../src/shared/protocol.js";
 import { TREE_FILTER_LABELS, TREE_FILTERS } from "../../src/core/rows/row-filter.js";
-import type { ExportData, ExportEntry } from "../../src/core/export/export-data.js";
+import type { ExportData, ExportEntry, ExportUsage } from "../../src/core/export/export-data.js";
+import { formatTokens } from "../../src/core/entries/row-words.js";
 import { h } from "./dom.js";
 import { readExportData } from "./read-data.js";
 import { renderEntry } from "./render-entry.js";
@@ -17,6 +18,20 @@ const FILTERS: readonly { value: TreeFilter; text: string }[] = TREE_FILTERS.map
 const NARROW = "(max-width: 800px)";
 /** Path entries rendered at once. */
 const PATH_CHUNK = 200;
+
+/** "openai/gpt · 12k in · 3k out · 1.5M cache read · $0.1234": what the session used, as pi's export heads it. */
+function usageLine(u: ExportUsage): string {
+  const parts = [u.models.join(", ")];
+  const tokens: [number, string][] = [
+    [u.input, "in"],
+    [u.output, "out"],
+    [u.cacheRead, "cache read"],
+    [u.cacheWrite, "cache write"],
+  ];
+  for (const [n, word] of tokens) if (n > 0) parts.push(`${formatTokens(n)} ${word}`);
+  if (u.cost > 0) parts.push(`$${u.cost.toFixed(u.cost < 1 ? 4 : 2)}`);
+  return parts.filter((p) => p !== "").join(" · ");
+}
 
 function fail(app: HTMLElement, message: string): void {
   app.replaceChildren(h("p", "msg error", message));
@@ -36,6 +51,8 @@ function start(data: ExportData, app: HTMLElement): void {
   const toggle = h("button", undefined, "☰");
   toggle.id = "toggle-sidebar";
   toggle.title = "Show or hide the tree";
+  toggle.setAttribute("aria-label", "Session tree");
+  toggle.setAttribute("aria-controls", "sidebar");
   const back = h("button", undefined, "Back to session leaf");
   back.id = "back-to-leaf";
   back.disabled = data.leafId === null || !entries.has(data.leafId);
@@ -76,8 +93,14 @@ function start(data: ExportData, app: HTMLElement): void {
   pathHeader.id = "path-header";
   const messages = h("div");
   messages.id = "messages";
-  const content = h("main", undefined, pathHeader, messages);
+  const info = h("p", undefined, data.usage ? usageLine(data.usage) : "");
+  info.id = "session-info";
+  info.hidden = info.textContent === "";
+  const content = h("main", undefined, info, pathHeader, messages);
   content.id = "content";
+  // The path scrolls on its own; a path without folds has nothing else to focus, so the pane takes the focus
+  // itself for the arrow and page keys.
+  content.tabIndex = 0;
   const layout = h("div", undefined, sidebar, backdrop, content);
   layout.id = "layout";
   app.replaceChildren(topbar, layout);

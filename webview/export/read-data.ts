@@ -32,6 +32,10 @@ export function readExportData(doc: Document): ExportData | string {
     if (typeof r.kind !== "string") r.kind = "unknown";
     if (typeof r.label !== "string") delete r.label;
   }
+  const u = asRecord(d.usage);
+  const counts = ["input", "output", "cacheRead", "cacheWrite", "cost"];
+  if (!u || !counts.every((k) => typeof u[k] === "number") || !Array.isArray(u.models)) delete d.usage;
+  else u.models = u.models.filter((m): m is string => typeof m === "string");
   if (typeof d.title !== "string") d.title = "Session";
   if (d.leafId !== null && typeof d.leafId !== "string") d.leafId = null;
   return value as ExportData;

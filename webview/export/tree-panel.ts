@@ -144,6 +144,9 @@ export class TreePanel {
       else this.spacer.appendChild(el);
       this.rendered.set(row, el);
     }
+    const sel = this.selected >= 0 ? this.rows.rowOf[this.selected] : -1;
+    if (sel >= first && sel <= last) this.scroller.setAttribute("aria-activedescendant", `tree-row-${this.selected}`);
+    else this.scroller.removeAttribute("aria-activedescendant");
   }
 
   private renderRow(row: number): HTMLElement {
@@ -173,8 +176,13 @@ export class TreePanel {
       d.orphan ? h("span", "leaf-mark", "(orphan)") : undefined,
     );
     el.dataset.id = d.id;
+    // Focus stays on the tree; the selected row is its active descendant, so screen readers read it.
+    el.id = `tree-row-${i}`;
     el.setAttribute("role", "treeitem");
     el.setAttribute("aria-level", String(this.rows.level[row] + 1));
+    // Only the rows in view exist: the row says where it stands among its siblings itself.
+    el.setAttribute("aria-setsize", String(this.rows.setSize[row]));
+    el.setAttribute("aria-posinset", String(this.rows.posInSet[row]));
     el.setAttribute("aria-selected", selected ? "true" : "false");
     if (foldable) el.setAttribute("aria-expanded", expanded ? "true" : "false");
     el.style.top = `${row * ROW_HEIGHT}px`;

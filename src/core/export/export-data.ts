@@ -15,6 +15,18 @@ export const EXPORT_DATA_ELEMENT_ID = "agent-tree-data";
 /** A session entry as exported: whole, except giant tool outputs/arguments cut with a note. */
 export type ExportEntry = SessionEntry | UnknownEntry;
 
+/** Token use and cost summed over the exported entries (the session header pi's export shows). */
+export interface ExportUsage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** USD, as the providers reported it. */
+  cost: number;
+  /** `provider/model` of the replies, in the order first used. */
+  models: string[];
+}
+
 /** Everything the page needs. `nodes[i]` and `entries[i]` describe the same entry (file order). */
 export interface ExportData {
   format: typeof EXPORT_FORMAT;
@@ -34,4 +46,6 @@ export interface ExportData {
   truncatedCount: number;
   /** The limit used, in characters. */
   truncateLimit: number;
+  /** Sums of the exported entries' usage (absent in pages exported before it existed). */
+  usage?: ExportUsage;
 }

@@ -4,13 +4,13 @@ export const EXPORT_CSS = `
   color-scheme: light dark;
   --bg: #ffffff; --fg: #1f2328; --muted: #656d76; --border: #d0d7de; --panel: #f6f8fa;
   --accent: #0969da; --sel: #ddf4ff; --path: #f0f6ff; --user: #eef6ff; --err: #cf222e; --tool: #f6f8fa;
-  --summary: #fff8c5; --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+  --summary: #fff8c5; --label: #0969da; --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
 }
 @media (prefers-color-scheme: dark) {
   :root {
     --bg: #0d1117; --fg: #e6edf3; --muted: #8d96a0; --border: #30363d; --panel: #161b22;
-    --accent: #4493f8; --sel: #1f3a5f; --path: #131d2b; --user: #142033; --err: #f85149; --tool: #161b22;
-    --summary: #2d2a12;
+    --accent: #4493f8; --sel: #15263d; --path: #131d2b; --user: #142033; --err: #f85149; --tool: #161b22;
+    --summary: #2d2a12; --label: #195cc8;
   }
 }
 * { box-sizing: border-box; }
@@ -48,7 +48,7 @@ body.sidebar-closed #sidebar { display: none; }
 .row .kind-user { color: var(--accent); }
 .row.failed .preview { color: var(--err); }
 .row.context { opacity: 0.6; }
-.row .label { background: var(--accent); color: #fff; border-radius: 8px; padding: 0 6px; font-size: 11px; margin-right: 4px;
+.row .label { background: var(--label); color: #fff; border-radius: 8px; padding: 0 6px; font-size: 11px; margin-right: 4px;
   line-height: 18px; flex: 0 1 auto; max-width: 45%; overflow: hidden; text-overflow: ellipsis; }
 .row .twisty { width: 14px; text-align: center; color: var(--muted); }
 .row .twisty:not(.none):hover { color: var(--accent); }
@@ -57,6 +57,7 @@ body.sidebar-closed #sidebar { display: none; }
 #content { flex: 1; overflow: auto; min-width: 0; padding: 16px 24px 64px; }
 #show-earlier { display: block; margin: 0 0 10px; }
 #show-earlier[hidden] { display: none; }
+#session-info { color: var(--muted); font-size: 12px; margin: 0 0 4px; }
 #path-header { color: var(--muted); font-size: 12px; margin-bottom: 12px; display: flex; gap: 10px; flex-wrap: wrap; align-items: center; }
 .msg { border: 1px solid var(--border); border-radius: 8px; padding: 8px 12px; margin: 0 0 10px; max-width: 980px; overflow-wrap: anywhere; }
 .msg.target { box-shadow: 0 0 0 2px var(--accent); }
@@ -67,7 +68,7 @@ body.sidebar-closed #sidebar { display: none; }
 .msg.note { border-style: dashed; padding: 4px 12px; font-size: 12px; color: var(--muted); }
 .msg.error { border-color: var(--err); }
 .msg .error-text { color: var(--err); white-space: pre-wrap; }
-.msg .label { background: var(--accent); color: #fff; border-radius: 8px; padding: 0 6px; font-size: 11px; }
+.msg .label { background: var(--label); color: #fff; border-radius: 8px; padding: 0 6px; font-size: 11px; }
 .md > :first-child { margin-top: 0; } .md > :last-child { margin-bottom: 0; }
 .md pre, pre.out { background: var(--tool); border: 1px solid var(--border); border-radius: 6px; padding: 8px; overflow: auto;
   font: 12px/1.45 var(--mono); white-space: pre-wrap; overflow-wrap: anywhere; }
@@ -88,6 +89,16 @@ img.attached { max-width: 100%; max-height: 480px; border: 1px solid var(--borde
   body.sidebar-open #sidebar-backdrop { display: block; position: absolute; inset: 0; z-index: 10; background: rgba(0,0,0,0.3); }
   #content { padding: 12px; }
   #topbar .meta { display: none; }
+}
+@media print {
+  /* Paper gets the path as one long document: no tree, no buttons, no scrolling panes. */
+  #app, #layout { display: block; height: auto; }
+  #sidebar, #sidebar-backdrop, #topbar button, #show-earlier { display: none !important; }
+  #topbar { background: none; }
+  #topbar h1 { white-space: normal; }
+  #content { overflow: visible; padding: 12px 0; }
+  .msg { break-inside: avoid-page; max-width: none; }
+  .msg.target { box-shadow: none; }
 }
 @media (prefers-reduced-motion: no-preference) { .msg.target { transition: box-shadow 0.2s; } }
 `;

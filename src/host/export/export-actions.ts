@@ -1,10 +1,9 @@
-/** Agent: Export to HTML / Export Branch to HTML: a save dialog, then the self-contained page (src/core/export). */
-import * as path from "node:path";
+/** Agent: Export to HTML / Export Branch to HTML in VS Code: the export flow with a save dialog and notifications. */
 import * as vscode from "vscode";
-import { writeSessionHtml } from "../../core/export/export-session.js";
 import type { HostActions } from "../tree/actions.js";
 import type { Notify } from "../common/notifier.js";
 import type { SessionController } from "../session/session-controller.js";
+import { runExportFlow, type ExportUi } from "./export-flow.js";
 
 /** See the file comment. */
 export class ExportActions {
@@ -24,24 +23,28 @@ export class ExportActions {
       leafId = await this.actions.pickNode("Export Branch: pick the last entry of the branch");
       if (!leafId) return;
     }
-    const base = path.basename(sm.getSessionFile() ?? `session-${sm.getSessionId()}.jsonl`, ".jsonl");
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const target = await vscode.window.showSaveDialog({
-      title: branchOnly ? "Export Branch to HTML" : "Export Session to HTML",
-      defaultUri: folder ? vscode.Uri.joinPath(folder, `${base}.html`) : undefined,
-      filters: { HTML: ["html"] },
-    });
-    if (!target) return;
-    try {
-      const assetsDir = vscode.Uri.joinPath(this.extensionUri, "dist").fsPath;
-      const bytes = await writeSessionHtml(sm, target.fsPath, { assetsDir, branchOnly, leafId });
-      const open = await this.notify.offer(
-        `Exported ${Math.round(bytes / 1024)} KB to ${target.fsPath}.`,
-        "Open in Browser",
-      );
-      if (open) await vscode.env.openExternal(target);
-    } catch (e) {
-      this.notify.error("Export failed", e);
-    }
+    const assetsDir = vscode.Uri.joinPath(this.extensionUri, "dist").fsPath;
+    await runExportFlow(sm, this.ui(), { branchOnly, leafId, assetsDir });
+  }
+
+  private ui(): ExportUi {
+    return {
+      pickTarget: async (title, defaultName) => {
+        const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+        const uri = await vscode.window.showSaveDialog({
+          title,
+          defaultUri: folder ? vscode.Uri.joinPath(folder, defaultName) : undefined,
+          filters: { HTML: ["html"] },
+        });
+        return uri?.fsPath;
+      },
+      withProgress: async (title, task) =>
+        await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, task),
+      offerOpen: async (message) => (await this.notify.offer(message, "Open in Browser")) !== undefined,
+      open: async (file) => {
+        await vscode.env.openExternal(vscode.Uri.file(file));
+      },
+      error: (title, err) => this.notify.error(title, err),
+    };
   }
 }

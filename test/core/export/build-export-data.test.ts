@@ -54,6 +54,34 @@ test("export data holds every entry, labels, the leaf; giant tool output is cut 
   assert.match(JSON.stringify(sm.getEntry(ids.r1)), /x{50000}/);
 });
 
+test("export data sums the token use and cost of the exported entries and names their models", () => {
+  const sm = SessionManager.inMemory("/ws");
+  const usage = (input: number, output: number, cacheRead: number, total: number) => ({
+    input,
+    output,
+    cacheRead,
+    cacheWrite: 10,
+    totalTokens: input + output + cacheRead + 10,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total },
+  });
+  const u1 = sm.appendMessage(user("q", 1));
+  sm.appendMessage(assistant("a", [], { provider: "openai", model: "gpt", usage: usage(1000, 200, 0, 0.25) }));
+  sm.branch(u1);
+  sm.appendMessage(assistant("b", [], { provider: "anthropic", model: "claude", usage: usage(500, 50, 4000, 0.5) }));
+  const data = buildExportData(sm);
+  assert.deepEqual(data.usage, {
+    input: 1500,
+    output: 250,
+    cacheRead: 4000,
+    cacheWrite: 20,
+    cost: 0.75,
+    models: ["openai/gpt", "anthropic/claude"],
+  });
+  const branch = buildExportData(sm, { branchOnly: true });
+  assert.deepEqual(branch.usage?.models, ["anthropic/claude"], "a branch export counts its path only");
+  assert.equal(branch.usage?.input, 500);
+});
+
 test("an archived branch is left out of the whole-session export", () => {
   const { sm, ids } = tinySession();
   sm.archiveBranch(ids.a1);

@@ -16,6 +16,7 @@ import { writeSessionHtml } from "../../../src/core/export/export-session.js";
 import { openClaudeTranscript } from "../../../src/core/import/claude-session.js";
 import { CHROMIUM_PATH, launchHeadless } from "../../util/chromium.js";
 import { buildPageScript } from "./page-script.js";
+import { readFileSync } from "node:fs";
 import { tempDir } from "../../util/temp-dir.js";
 
 const XSS_TEXT =
@@ -84,9 +85,9 @@ interface Watched {
   dialogs: string[];
 }
 
-async function open(file: string, width = 1200, hash = ""): Promise<Watched> {
+async function open(file: string, width = 1200, hash = "", colorScheme: "light" | "dark" = "light"): Promise<Watched> {
   assert.ok(browser);
-  const page = await browser.newPage({ viewport: { width, height: 800 } });
+  const page = await browser.newPage({ viewport: { width, height: 800 }, colorScheme });
   const w: Watched = { page, errors: [], external: [], dialogs: [] };
   page.on("pageerror", (e) => w.errors.push(`pageerror: ${e.message}`));
   page.on("console", (m) => {
@@ -127,6 +128,18 @@ async function finish(w: Watched): Promise<void> {
   assert.deepEqual(w.errors, [], "no script errors");
   assert.deepEqual(w.external, [], "no network requests");
   assert.deepEqual(w.dialogs, [], "no dialogs");
+}
+
+const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+/** axe's violations in the page, one line each: rule, impact and the first offending elements. */
+async function violations(page: Page): Promise<string[]> {
+  // Evaluated, not a script tag: the page's CSP admits only its own script.
+  await page.evaluate(`${AXE};0`);
+  return (await page.evaluate(`(async () => {
+    const r = await axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v) => v.id + " (" + v.impact + "): " + v.nodes.slice(0, 2).map((n) => n.html.slice(0, 120)).join(" | "));
+  })()`)) as string[];
 }
 
 const skip = existsSync(CHROMIUM_PATH) ? false : `${CHROMIUM_PATH} is not installed`;
@@ -259,6 +272,9 @@ test("HTML in messages stays inert", { skip }, async () => {
 test("a narrow screen collapses the sidebar behind a toggle", { skip }, async () => {
   const { ids, w, page } = await openExport("narrow.html", 480);
   assert.equal(await page.locator("#sidebar").isVisible(), false);
+  // The ☰ button is named in words (a screen reader would say the symbol) and says whether the tree shows.
+  const toggle = page.getByRole("button", { name: "Session tree", exact: true });
+  assert.equal(await toggle.getAttribute("aria-expanded"), "false");
   assert.equal(await page.locator("#messages .msg.target").isVisible(), true);
   await page.click("#toggle-sidebar");
   assert.equal(await page.locator("#sidebar").isVisible(), true);
@@ -353,5 +369,114 @@ test("a message's attachments fold under their names and its images show", { ski
   assert.equal(await details.getAttribute("open"), null, "folded");
   assert.equal(await details.locator("pre").textContent(), "# HEADING **not bold**", "plain text, not markdown");
   assert.equal(await page.locator("#messages img.attached").count(), 1);
+  await finish(w);
+});
+
+test(
+  "remote images and long lines: nothing is fetched, text stays text, the page does not scroll sideways",
+  { skip },
+  async () => {
+    const sm = SessionManager.inMemory("/ws");
+    const word = "W".repeat(6000);
+    const id = sm.appendMessage({
+      role: "user",
+      content: `See ![diagram](https://example.com/d.png) <img src="https://example.com/e.png"> [js](javascript:void(0)) ${word}`,
+      timestamp: Date.now(),
+    });
+    const a = sm.appendMessage(
+      assistant("```\n" + "c".repeat(5000) + "\n```\n\n| a | b |\n|---|---|\n| " + word + " | 2 |"),
+    );
+    const file = join(dir, "remote.html");
+    await writeSessionHtml(sm, file, { pageScript });
+    const w = await open(file, 1000, `#${a}`);
+    const { page } = w;
+    const text = (await page.locator(`#messages .msg[data-id="${id}"]`).textContent()) ?? "";
+    assert.ok(text.includes("[image: diagram]"), "a markdown image is named, not loaded");
+    assert.ok(text.includes('<img src="https://example.com/e.png">'), "HTML is shown as text");
+    assert.equal(await page.locator("#messages img, #messages a[href^=javascript]").count(), 0);
+    const widths = (await page.evaluate(`[document.documentElement.scrollWidth, innerWidth,
+    ...[...document.querySelectorAll("#messages .msg")].map((m) => m.scrollWidth - m.clientWidth)]`)) as number[];
+    assert.ok(widths[0] <= widths[1], `the page is ${widths[0]} px wide in a ${widths[1]} px window`);
+    assert.deepEqual(widths.slice(2), [0, 0], "long lines wrap inside their message");
+    assert.deepEqual(
+      await violations(page),
+      [],
+      "a path without folds: the message pane is still reachable by keyboard",
+    );
+    await finish(w);
+  },
+);
+
+test("axe finds nothing in the page, light and dark", { skip }, async () => {
+  for (const scheme of ["light", "dark"] as const) {
+    const { sm, ids } = buildSession();
+    const file = join(dir, `axe-${scheme}.html`);
+    await writeSessionHtml(sm, file, { pageScript });
+    const w = await open(file, 1200, "", scheme);
+    assert.deepEqual(await violations(w.page), [], `${scheme}: the leaf selected`);
+    await w.page.click(`#tree .row[data-id="${ids.a4}"]`);
+    await w.page.locator("#messages details").first().locator("summary").click();
+    assert.deepEqual(await violations(w.page), [], `${scheme}: a labelled entry selected, a fold open`);
+    await finish(w);
+  }
+});
+
+test("the tree names its selected row to screen readers as the keyboard moves", { skip }, async () => {
+  const { ids, w, page } = await openExport("active.html");
+  const active = async (): Promise<string | null> => {
+    const ref = await page.getAttribute("#tree", "aria-activedescendant");
+    return ref === null ? null : page.getAttribute(`#${ref}`, "data-id");
+  };
+  assert.equal(await active(), ids.a3, "the leaf at the start");
+  await page.focus("#tree");
+  await page.keyboard.press("Home");
+  assert.equal(await active(), ids.u1);
+  await page.keyboard.press("ArrowDown");
+  assert.equal(await active(), ids.a1);
+  assert.equal(await page.locator("#tree [aria-selected=true]").count(), 1);
+  // Only the rows in view are in the page: each says where it stands in its sibling set (as in the sidebar, a
+  // branch's start and its chain are one set: the root's chain is the first message and the reply it branches at).
+  const place = (id: string) =>
+    page.locator(`#tree .row[data-id="${id}"]`).evaluate((el) => [el.ariaPosInSet, el.ariaSetSize].join(" of "));
+  assert.equal(await place(ids.u1), "1 of 2");
+  assert.equal(await place(ids.a1), "2 of 2");
+  const places = await page
+    .locator("#tree .row")
+    .evaluateAll((els) => els.map((el) => [Number(el.ariaPosInSet), Number(el.ariaSetSize)]));
+  assert.ok(places.length > 2 && places.every(([p, n]) => p >= 1 && p <= n), JSON.stringify(places));
+  await finish(w);
+});
+
+test("printing shows the whole path without the sidebar and the buttons", { skip }, async () => {
+  const { w, page } = await openExport("print.html");
+  await page.emulateMedia({ media: "print" });
+  const shown = (await page.evaluate(`["sidebar", "toggle-sidebar", "back-to-leaf", "controls"].map(
+    (id) => getComputedStyle(document.getElementById(id)).display)`)) as string[];
+  assert.ok(
+    shown.slice(0, 3).every((d) => d === "none"),
+    shown.join(", "),
+  );
+  const box = (await page.evaluate(`(() => { const c = document.getElementById("content");
+    return [c.scrollHeight, c.clientHeight, document.documentElement.scrollHeight]; })()`)) as number[];
+  assert.ok(box[0] <= box[1], `the path is cut: ${box[0]} px in a ${box[1]} px box`);
+  assert.ok(box[2] >= box[0], "the document grows with the path");
+  await finish(w);
+});
+
+test("the page names the session's models, tokens and cost, as pi's export does", { skip }, async () => {
+  const sm = SessionManager.inMemory("/ws");
+  sm.appendMessage({ role: "user", content: "q", timestamp: 1 });
+  const usage = { ...emptyUsage(), input: 12_000, output: 3400, cacheRead: 1_500_000 };
+  usage.cost = { ...usage.cost, total: 0.1234 };
+  sm.appendMessage(assistant("a", { usage }));
+  const file = join(dir, "usage.html");
+  await writeSessionHtml(sm, file, { pageScript });
+  const w = await open(file);
+  const info = (await w.page.locator("#session-info").textContent()) ?? "";
+  assert.match(info, /openai\/gpt-test/);
+  assert.match(info, /12k in/);
+  assert.match(info, /3k out/);
+  assert.match(info, /1\.5M cache read/);
+  assert.match(info, /\$0\.1234/);
   await finish(w);
 });
