@@ -222,7 +222,10 @@ export class SessionController {
     this.pushChat();
   }
 
-  /** Dispose the agent and close the store (flush, release the lock); a session still being attached too. */
+  /**
+   * Stop the agent's runs (waiting until each wrote what it had), dispose it and close the store (flush, release the
+   * lock); a session still being attached too.
+   */
   async close(): Promise<void> {
     const opening = this.opening;
     if (opening) {
@@ -233,6 +236,8 @@ export class SessionController {
     const c = this.current;
     if (!c) return;
     this.current = undefined;
+    // A run going on is stopped and writes what it had before the file is closed: nothing of it is lost.
+    await c.agent.stopAll();
     this.teardown(c);
     await c.sm.close();
   }
