@@ -274,3 +274,35 @@ describe("file replaced while open", () => {
     await sm.close();
   });
 });
+
+describe("pi appends while the session is open here", () => {
+  test("pi's lines and ours both stay whole in the file; reopened, the session has both as branches", async () => {
+    const d = tmp.dir;
+    const sm = await SessionManager.create("/p", d);
+    const q = sm.appendMessage(user("question"));
+    const a = sm.appendMessage(assistant("answer"));
+    const file = sm.getSessionFile() as string;
+    // pi 1.6 appends one JSON line with appendFileSync, parented to the leaf it knows.
+    const piEntry = {
+      type: "message",
+      id: "pi000001",
+      parentId: a,
+      timestamp: new Date().toISOString(),
+      message: user("from pi"),
+    };
+    fs.appendFileSync(file, `${JSON.stringify(piEntry)}\n`);
+    const ours = sm.appendMessage(user("from here"));
+    await sm.close();
+
+    const again = await SessionManager.open(file);
+    try {
+      assert.deepEqual(again.getLoadIssues(), []);
+      const byId = new Map(again.getEntries().map((e) => [e.id, e]));
+      assert.equal(byId.get("pi000001")?.parentId, a, "pi's entry kept, under the leaf pi knew");
+      assert.equal(byId.get(ours)?.parentId, a, "ours kept beside it: two branches, nothing overwritten");
+      assert.ok(byId.has(q));
+    } finally {
+      await again.close();
+    }
+  });
+});
