@@ -34,7 +34,7 @@ import { SessionLock } from "./lock.js";
 import { migrateText, removeStaleMigrationTemps, writeMigrated } from "./migrate.js";
 import { cwdFilterOf, defaultSessionDir, getAgentDir, sessionFileName } from "./paths.js";
 import { memorySession } from "./memory-session.js";
-import { rewriteBackupPath, SessionFile, writeHeaderIfEmpty } from "./session-file.js";
+import { rewriteBackupPath, SessionFile, writeHeaderIfEmpty, type DiskChange } from "./session-file.js";
 import { listSessions, mostRecentSessionFile } from "./session-list.js";
 import { scanSessionBytes, scanSessionFile, type ScanResult } from "./session-scan.js";
 import type { PathTest } from "./path-search.js";
@@ -500,6 +500,15 @@ export class SessionManager {
    */
   onLockLost(listener: (newHolder: LockHolderInfo | undefined, reason: LockLossReason) => void): () => void {
     return this.file.onLockLost(listener);
+  }
+
+  /**
+   * Called once, at the first write that finds the file grown since this session's last write: another program
+   * (pi takes no lock) appended to it. Nothing is lost — its lines stay and this session's go after them, a branch
+   * of their own — but its entries are not in this session until it is opened again.
+   */
+  onChangedOnDisk(listener: (change: DiskChange) => void): () => void {
+    return this.file.onChangedOnDisk(listener);
   }
   /**
    * After the file or its folder was deleted while open (`file-gone`): write the session back to its path, whole
