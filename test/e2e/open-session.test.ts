@@ -3,10 +3,13 @@
  * holds the demo session and a second one, pi's own folder for the workspace (PI_CODING_AGENT_DIR, a temp
  * folder) a third; Claude Code's folder (CLAUDE_CONFIG_DIR) is an empty temp folder, so nothing outside the
  * test's temp folder is read. "Agent: Open Session…" from the command palette lists them and opens the one
- * picked; the Session Tree's title bar runs Fork Session from its "…" menu, and its Open Session and New
+ * picked, and says which files of the folder are no session (an empty file, a folder named `x.jsonl`) and why;
+ * the Session Tree's title bar runs Fork Session from its "…" menu, and its Open Session and New
  * Session icons. Every step leaves a screenshot in test-results/e2e/open-session-*.png.
  */
 import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { defaultSessionDir } from "../../src/core/session/paths.js";
 import {
@@ -72,6 +75,9 @@ const { demo, step, wb, openAgentTree } = demoWorkbenchSuite({
       messages: PI,
       modified: new Date(now - 7_200_000),
     });
+    // Damage in the folder: listed as skipped with a reason, never breaking the list.
+    writeFileSync(join(setup.demo.sessionDir, "broken.jsonl"), "");
+    mkdirSync(join(setup.demo.sessionDir, "x.jsonl"));
   },
 });
 
@@ -120,6 +126,11 @@ describe("Opening sessions in VS Code (code-server)", { timeout: 5 * 60_000 }, (
       assert.match(rows[piRow], new RegExp(PI[0].text.replace(/\./g, "\\.")), "pi's first message is not the detail");
       assert.ok(demoRow < piRow && otherRow < piRow, "the workspace's sessions do not come first");
       assert.ok(index("pi sessions of other folders") >= 0, "no entry for pi's other folders");
+      const skippedRow = index("not listed: not a session");
+      assert.ok(skippedRow >= 0, `no row for the damaged files:\n${rows.join("\n")}`);
+      assert.match(rows[skippedRow], /2 files are not listed/);
+      assert.match(rows[skippedRow], /broken\.jsonl: the file is empty/);
+      assert.match(rows[skippedRow], /x\.jsonl: it is a folder, not a file/);
 
       await pickQuickItemContaining(page(), "Rename the greeting", OTHER[0].text);
       await waitForRows(

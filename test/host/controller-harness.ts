@@ -44,6 +44,8 @@ export interface Harness {
   lockLost: { sm: SessionManager; pid: number | undefined }[];
   /** Model calls that failed, as the controller reported them (ControllerDeps.onModelFailed). */
   modelFailures: ModelFailure[];
+  /** What the controller reported through ControllerDeps.onError. */
+  errors: string[];
 }
 
 /** Create a controller whose posts land in arrays. */
@@ -78,6 +80,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     ready: { tree: true, chat: true },
     lockLost: [],
     modelFailures: [],
+    errors: [],
   };
   h.controller = new SessionController({
     cwd: process.cwd(),
@@ -97,6 +100,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     onSessionChanged: (sm) => h.changed.push(sm),
     onLockLost: (sm, holder) => h.lockLost.push({ sm, pid: holder?.pid }),
     onModelFailed: (failure) => h.modelFailures.push(failure),
+    onError: (message) => h.errors.push(message),
     tools: opts.tools ?? [],
     ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
     ...(opts.toolSource ? { toolSource: opts.toolSource } : {}),

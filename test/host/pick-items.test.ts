@@ -1,6 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { anySessionRows, formatSize, nodeRows, sessionRows } from "../../src/host/common/pick-items.js";
+import {
+  anySessionRows,
+  formatSize,
+  nodeRows,
+  sessionRows,
+  skippedFilesRow,
+} from "../../src/host/common/pick-items.js";
 import type { AnySessionInfo } from "../../src/core/import/session-sources.js";
 import { modelKey, parseModelKey, pickDefaultModel, usableModels } from "../../src/host/models/model-choice.js";
 import { treeRowOf } from "../../src/core/rows/tree-row.js";
@@ -164,4 +170,17 @@ test("session picker rows: forks as threads under the session they came from, ne
   assert.doesNotMatch(rows[4].description ?? "", /fork of/);
   assert.match(rows[6].description ?? "", /^fork of pi question · /);
   assert.equal(rows[6].value.path, "/w/from-pi.jsonl");
+});
+
+test("session picker: files that are no session get one row naming the first few with their reasons", () => {
+  assert.equal(skippedFilesRow([]), undefined);
+  const one = skippedFilesRow([{ path: "/s/empty.jsonl", reason: "the file is empty" }]);
+  assert.equal(one?.label, "$(warning) 1 file is not listed: not a session");
+  assert.equal(one?.detail, "empty.jsonl: the file is empty");
+  assert.equal(one?.value, "skippedFiles");
+  const many = skippedFilesRow(
+    ["a", "b", "c", "d", "e"].map((n) => ({ path: `/s/${n}.jsonl`, reason: `reason ${n}` })),
+  );
+  assert.equal(many?.label, "$(warning) 5 files are not listed: not a session");
+  assert.equal(many?.detail, "a.jsonl: reason a; b.jsonl: reason b; c.jsonl: reason c; and 2 more");
 });

@@ -993,6 +993,22 @@ export class AgentSession {
     };
   }
 
+  /**
+   * Stops every run (the leaf's and those off it) and a `!` command, and waits until the runs have ended — a stopped
+   * run writes what it had (its reply so far, marked aborted; a new session's deferred prompt with it) — so that the
+   * session can be closed without losing them. A run that does not end within `maxMs` is not waited for longer.
+   */
+  async stopAll(maxMs = 5_000): Promise<void> {
+    const runs = this.runs.list().flatMap((w) => (w.run ? [w.run] : []));
+    for (const run of runs) run.stop();
+    this.abortBash();
+    if (runs.length === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const cap = new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs)));
+    await Promise.race([Promise.allSettled(runs.map((r) => r.done)), cap]);
+    clearTimeout(timer);
+  }
+
   /** Aborts whatever runs — the leaf's run and every run off the leaf — and drops listeners, hooks and commands. */
   dispose(): void {
     for (const work of this.runs.list()) work.run?.stop();

@@ -6,7 +6,7 @@ import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { SessionManager } from "../session/session-manager.js";
 import { defaultSessionDir, getAgentDir } from "../session/paths.js";
-import type { SessionInfo } from "../session/types.js";
+import type { SessionInfo, SkippedSessionFile } from "../session/types.js";
 import { listClaudeTranscripts } from "./claude-paths.js";
 
 /** One folder of pi sessions (`<agentDir>/sessions/--<cwd>--`). */
@@ -33,6 +33,8 @@ export interface ListAllOptions {
   agentDir?: string;
   /** Claude Code's folder (default `CLAUDE_CONFIG_DIR` or `~/.claude`); `null` skips Claude Code. */
   claudeDir?: string | null;
+  /** Receives the `*.jsonl` files of the session folders that are no session, with their reasons. */
+  skipped?: SkippedSessionFile[];
 }
 
 /** Every pi session folder (one per workspace pi was used in). A missing folder gives an empty list. */
@@ -58,9 +60,12 @@ export async function listPiSessionFolders(agentDir: string = getAgentDir()): Pr
 export async function listAllSessions(cwd: string, opts: ListAllOptions = {}): Promise<AnySessionInfo[]> {
   const piDir = defaultSessionDir(cwd, opts.agentDir);
   const ownDir = opts.sessionDir ?? piDir;
-  const out: AnySessionInfo[] = (await SessionManager.list(cwd, ownDir)).map((s) => ({ ...s, source: "workspace" }));
+  const out: AnySessionInfo[] = (await SessionManager.list(cwd, ownDir, { skipped: opts.skipped })).map((s) => ({
+    ...s,
+    source: "workspace",
+  }));
   if (resolve(ownDir) !== resolve(piDir)) {
-    for (const s of await SessionManager.list(cwd, piDir)) out.push({ ...s, source: "pi" });
+    for (const s of await SessionManager.list(cwd, piDir, { skipped: opts.skipped })) out.push({ ...s, source: "pi" });
   }
   if (opts.claudeDir !== null) {
     for (const c of await listClaudeTranscripts(cwd, opts.claudeDir)) out.push({ ...c, source: "claude" });

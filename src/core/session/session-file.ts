@@ -61,6 +61,12 @@ export interface ExistingFile {
   needsNewline: boolean;
 }
 
+/** The file's size as this session left it, and as another program's append made it. */
+export interface DiskChange {
+  before: number;
+  now: number;
+}
+
 /** Bytes of a session, on disk and/or in memory. */
 export class SessionFile {
   /** Lines not on disk: the whole session in memory, or what a new file holds until it is written. */
@@ -73,6 +79,9 @@ export class SessionFile {
   private readOnlyNow: boolean;
   private lock: SessionLock | undefined;
   private lost: { newHolder: LockHolderInfo | undefined; reason: LockLossReason } | undefined;
+  private readonly diskChangeListeners = new Set<(change: DiskChange) => void>();
+  /** Set once another program's bytes were seen after the end this session wrote (said once). */
+  private diskChanged = false;
   private readonly lostListeners = new Set<(newHolder: LockHolderInfo | undefined, reason: LockLossReason) => void>();
   private tornOffset: number | undefined;
   /** File size when the torn tail was seen: the repair cuts only if the file still ends there. */
@@ -179,6 +188,15 @@ export class SessionFile {
     return () => this.lostListeners.delete(listener);
   }
 
+  /**
+   * Called once, at the first write that finds the file longer than this session left it: another program (pi,
+   * which takes no lock) appended to it since. Its lines stay; this session's go after them.
+   */
+  onChangedOnDisk(listener: (change: DiskChange) => void): () => void {
+    this.diskChangeListeners.add(listener);
+    return () => this.diskChangeListeners.delete(listener);
+  }
+
   /** Throws unless this session may write now; a lock taken over since the last write turns it read-only. */
   assertWritable(): void {
     if (this.lost) throw this.lockLostError();
@@ -205,6 +223,13 @@ export class SessionFile {
     const prefix = this.needsNewline ? 1 : 0;
     const st = fs.fstatSync(fd);
     this.assertSameFile(st);
+    // The file ends where this session left it unless another program appended (a torn tail cut off by the repair
+    // makes it shorter, a line of ours left without its newline sets needsNewline: neither is someone else's).
+    if (!this.pendingFile && !this.needsNewline && !this.diskChanged && st.size > this.imageStart) {
+      this.diskChanged = true;
+      const change = { before: this.imageStart, now: st.size };
+      for (const l of this.diskChangeListeners) l(change);
+    }
     const base = st.size + prefix;
     const kept = this.imageLength;
     // One buffer, one write: the header and deferred lines of a new file, then the line.

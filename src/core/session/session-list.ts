@@ -1,12 +1,13 @@
 /** Listing the sessions of a folder (SessionManager.list, findMostRecent). */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { errorText } from "../error-text.js";
 import { activityOf } from "./entry-line.js";
 import { migrateText } from "./migrate.js";
 import { cwdMatches } from "./paths.js";
 import { normalizePreview, textOfContent } from "./preview.js";
 import { scanSessionFile } from "./session-scan.js";
-import type { SessionInfo } from "./types.js";
+import type { ListSessionsOptions, SessionInfo, SkippedSessionFile } from "./types.js";
 
 /** `modified` as pi reports it: the newest activity, else the header's time, else the file's. */
 function modifiedOf(activity: number | undefined, headerTimestamp: unknown, stat: fs.Stats): Date {
@@ -15,9 +16,15 @@ function modifiedOf(activity: number | undefined, headerTimestamp: unknown, stat
   return Number.isNaN(header) ? stat.mtime : new Date(header);
 }
 
-function infoOf(file: string, stat: fs.Stats): SessionInfo | undefined {
+/** Why a file without a session header is not a session, as the user is told. */
+function noHeaderReason(stat: fs.Stats, headerError: string | undefined): string {
+  if (stat.size === 0) return "the file is empty";
+  return headerError ?? "line 1 is not a session header";
+}
+
+function infoOf(file: string, stat: fs.Stats): SessionInfo | string {
   const head = scanSessionFile(file, { headerOnly: true });
-  if (!head.header) return undefined;
+  if (!head.header) return noHeaderReason(stat, head.headerError);
   const h = head.header;
   const base = {
     path: file,
@@ -67,8 +74,8 @@ function infoOf(file: string, stat: fs.Stats): SessionInfo | undefined {
   return { ...base, modified: modifiedOf(activity, h.timestamp, stat), name, messageCount, firstMessage };
 }
 
-/** `*.jsonl` files of `dir` with their stats; a missing folder has none. */
-async function sessionFiles(dir: string): Promise<{ file: string; stat: fs.Stats }[]> {
+/** `*.jsonl` files of `dir` with their stats; a missing folder has none. Others named so go to `skipped`. */
+async function sessionFiles(dir: string, skipped?: SkippedSessionFile[]): Promise<{ file: string; stat: fs.Stats }[]> {
   let names: string[];
   try {
     names = await fs.promises.readdir(dir);
@@ -83,6 +90,8 @@ async function sessionFiles(dir: string): Promise<{ file: string; stat: fs.Stats
     try {
       const stat = await fs.promises.stat(file);
       if (stat.isFile()) out.push({ file, stat });
+      else
+        skipped?.push({ path: file, reason: stat.isDirectory() ? "it is a folder, not a file" : "it is not a file" });
     } catch {
       // vanished meanwhile: not listed
     }
@@ -92,17 +101,22 @@ async function sessionFiles(dir: string): Promise<{ file: string; stat: fs.Stats
 
 /**
  * Sessions (`*.jsonl` with a session header) in `dir`, newest `modified` first; with `cwd`, only those whose header
- * names that folder (paths.ts cwdFilterOf). A missing folder lists nothing.
+ * names that folder (paths.ts cwdFilterOf). A missing folder lists nothing. A damaged file never fails the listing:
+ * a torn last line is listed (its whole lines counted); a file that is no session (empty, no header, a folder,
+ * unreadable) is left out and, with `opts.skipped`, reported there with its reason. Sessions of another `cwd` are
+ * not "skipped": they belong elsewhere.
  */
-export async function listSessions(dir: string, cwd?: string): Promise<SessionInfo[]> {
+export async function listSessions(dir: string, cwd?: string, opts: ListSessionsOptions = {}): Promise<SessionInfo[]> {
   const out: SessionInfo[] = [];
-  for (const { file, stat } of await sessionFiles(dir)) {
+  for (const { file, stat } of await sessionFiles(dir, opts.skipped)) {
     try {
-      if (cwd !== undefined && !cwdMatches(scanSessionFile(file, { headerOnly: true }).header?.cwd, cwd)) continue;
+      const header = cwd === undefined ? undefined : scanSessionFile(file, { headerOnly: true }).header;
+      if (header && !cwdMatches(header.cwd, cwd)) continue;
       const info = infoOf(file, stat);
-      if (info) out.push(info);
-    } catch {
-      // unreadable or not a session: not listed
+      if (typeof info === "string") opts.skipped?.push({ path: file, reason: info });
+      else out.push(info);
+    } catch (e) {
+      opts.skipped?.push({ path: file, reason: `it cannot be read (${errorText(e)})` });
     }
   }
   return out.sort((a, b) => b.modified.getTime() - a.modified.getTime());

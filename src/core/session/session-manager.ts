@@ -34,7 +34,7 @@ import { SessionLock } from "./lock.js";
 import { migrateText, removeStaleMigrationTemps, writeMigrated } from "./migrate.js";
 import { cwdFilterOf, defaultSessionDir, getAgentDir, sessionFileName } from "./paths.js";
 import { memorySession } from "./memory-session.js";
-import { rewriteBackupPath, SessionFile, writeHeaderIfEmpty } from "./session-file.js";
+import { rewriteBackupPath, SessionFile, writeHeaderIfEmpty, type DiskChange } from "./session-file.js";
 import { listSessions, mostRecentSessionFile } from "./session-list.js";
 import { scanSessionBytes, scanSessionFile, type ScanResult } from "./session-scan.js";
 import type { PathTest } from "./path-search.js";
@@ -53,6 +53,7 @@ import {
   type SessionContext,
   type SessionEntry,
   type SessionHeader,
+  type ListSessionsOptions,
   type SessionInfo,
   type SessionTreeNode,
   type FileEntry,
@@ -404,18 +405,19 @@ export class SessionManager {
    * The sessions of `cwd` in `sessionDir` (default pi's folder for `cwd`), newest first by `modified`, which is
    * pi's: the time of the newest user or assistant message, else the header's timestamp, else the file's. A
    * folder of the caller's may be shared by several projects: there, only sessions whose header names `cwd` are
-   * listed, as pi does (listAll() lists them all).
+   * listed, as pi does (listAll() lists them all). Files that are no session are left out; `opts.skipped` gets
+   * each with its reason.
    */
-  static async list(cwd: string, sessionDir?: string): Promise<SessionInfo[]> {
-    return listSessions(sessionDir ?? defaultSessionDir(cwd), cwdFilterOf(cwd, sessionDir));
+  static async list(cwd: string, sessionDir?: string, opts?: ListSessionsOptions): Promise<SessionInfo[]> {
+    return listSessions(sessionDir ?? defaultSessionDir(cwd), cwdFilterOf(cwd, sessionDir), opts);
   }
 
   /**
    * Every session: of one folder (`sessionDir`, whatever their cwd), or of every project folder under pi's
    * sessions folder (`<agent dir>/sessions/*`). Newest first by `modified`, as list().
    */
-  static async listAll(sessionDir?: string): Promise<SessionInfo[]> {
-    if (sessionDir !== undefined) return listSessions(sessionDir);
+  static async listAll(sessionDir?: string, opts?: ListSessionsOptions): Promise<SessionInfo[]> {
+    if (sessionDir !== undefined) return listSessions(sessionDir, undefined, opts);
     const root = path.join(getAgentDir(), "sessions");
     let dirs: fs.Dirent[];
     try {
@@ -426,7 +428,8 @@ export class SessionManager {
     }
     const all: SessionInfo[] = [];
     for (const d of dirs)
-      if (d.isDirectory() || d.isSymbolicLink()) all.push(...(await listSessions(path.join(root, d.name))));
+      if (d.isDirectory() || d.isSymbolicLink())
+        all.push(...(await listSessions(path.join(root, d.name), undefined, opts)));
     return all.sort((a, b) => b.modified.getTime() - a.modified.getTime());
   }
 
@@ -497,6 +500,15 @@ export class SessionManager {
    */
   onLockLost(listener: (newHolder: LockHolderInfo | undefined, reason: LockLossReason) => void): () => void {
     return this.file.onLockLost(listener);
+  }
+
+  /**
+   * Called once, at the first write that finds the file grown since this session's last write: another program
+   * (pi takes no lock) appended to it. Nothing is lost — its lines stay and this session's go after them, a branch
+   * of their own — but its entries are not in this session until it is opened again.
+   */
+  onChangedOnDisk(listener: (change: DiskChange) => void): () => void {
+    return this.file.onChangedOnDisk(listener);
   }
   /**
    * After the file or its folder was deleted while open (`file-gone`): write the session back to its path, whole

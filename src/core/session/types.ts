@@ -184,6 +184,18 @@ export interface SessionInfo {
   sizeBytes: number;
 }
 
+/** A `*.jsonl` file of a session folder that a listing left out, and why (said to the user, not thrown). */
+export interface SkippedSessionFile {
+  path: string;
+  reason: string;
+}
+
+/** Options of a folder listing (SessionManager.list, listAll). */
+export interface ListSessionsOptions {
+  /** Receives every `*.jsonl` file that is not listed as a session, with its reason. */
+  skipped?: SkippedSessionFile[];
+}
+
 /** A problem found while loading a file; the line is skipped (and left in the file). */
 export interface LoadIssue {
   /** 1-based line number in the file. */

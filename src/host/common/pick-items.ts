@@ -5,7 +5,7 @@
 import * as path from "node:path";
 import type { AnySessionInfo, PiSessionFolder, SessionSource } from "../../core/import/session-sources.js";
 import { buildSessionThreads, flattenThreads } from "../../core/session/session-threads.js";
-import type { SessionInfo } from "../../core/session/types.js";
+import type { SessionInfo, SkippedSessionFile } from "../../core/session/types.js";
 import { kindCode, rowFlags } from "../../core/rows/row-columns.js";
 import { passesFilter } from "../../core/rows/row-filter.js";
 import { rowWords } from "../../core/entries/row-words.js";
@@ -87,6 +87,25 @@ export function anySessionRows(sessions: readonly AnySessionInfo[], current?: st
       value: s,
     };
   });
+}
+
+/** How many skipped files the picker's row names before it says "and N more". */
+const SKIPPED_NAMED = 3;
+
+/**
+ * The picker's last row when files of the session folders are no session (empty, no header, a folder): how many,
+ * the first few with their reasons; picking it shows the log, which has every one. None: no row.
+ */
+export function skippedFilesRow(skipped: readonly SkippedSessionFile[]): PickRow<"skippedFiles"> | undefined {
+  if (skipped.length === 0) return undefined;
+  const named = skipped.slice(0, SKIPPED_NAMED).map((s) => `${path.basename(s.path)}: ${singleLine(s.reason, 80)}`);
+  const more = skipped.length - named.length;
+  return {
+    label: `$(warning) ${skipped.length === 1 ? "1 file is" : `${skipped.length} files are`} not listed: not a session`,
+    description: "show the log",
+    detail: named.join("; ") + (more > 0 ? `; and ${more} more` : ""),
+    value: "skippedFiles",
+  };
 }
 
 /** Rows for pi's session folders of other workspaces: every folder but the `exclude`d ones (resolved paths). */

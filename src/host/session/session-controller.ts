@@ -4,6 +4,7 @@
  * lock) and re-applies the host-level hook registrations. Pure: everything editor-specific arrives
  * through `ControllerDeps`, so it runs under plain Node in tests.
  */
+import * as path from "node:path";
 import { AgentSession, type SubagentSettings } from "../../core/agent/agent-session.js";
 import type { AgentCheckpointHook } from "../../core/checkpoints/turn-checkpoints.js";
 import type { ModelRegistry } from "../../core/providers/model-registry.js";
@@ -222,7 +223,10 @@ export class SessionController {
     this.pushChat();
   }
 
-  /** Dispose the agent and close the store (flush, release the lock); a session still being attached too. */
+  /**
+   * Stop the agent's runs (waiting until each wrote what it had), dispose it and close the store (flush, release the
+   * lock); a session still being attached too.
+   */
   async close(): Promise<void> {
     const opening = this.opening;
     if (opening) {
@@ -233,6 +237,8 @@ export class SessionController {
     const c = this.current;
     if (!c) return;
     this.current = undefined;
+    // A run going on is stopped and writes what it had before the file is closed: nothing of it is lost.
+    await c.agent.stopAll();
     this.teardown(c);
     await c.sm.close();
   }
@@ -310,9 +316,11 @@ export class SessionController {
       (m) => d.postChat(m),
       (first) => d.onRunEnd?.(sm, first),
     );
+    const unsubscribeDisk = sm.onChangedOnDisk(() => d.onError?.(changedOnDiskMessage(sm)));
     const unsubscribe = (): void => {
       unsubscribeChat();
       unsubscribeInput();
+      unsubscribeDisk();
     };
     const unsubscribeLock = sm.onLockLost((newHolder, reason) => this.lockLost(sm, newHolder, reason));
     d.hookRegistry.attach(agent.hooks);
@@ -577,4 +585,15 @@ export class SessionController {
     }
     this.pushChat();
   }
+}
+
+/** What the user is told when another program (pi takes no lock) appended to the session open here. */
+function changedOnDiskMessage(sm: SessionManager): string {
+  const file = sm.getSessionFile();
+  const name = file === undefined ? "This session's file" : path.basename(file);
+  return (
+    `${name} was written by another program (pi?) while it is open here: its new entries are not shown, and this ` +
+    "window's next entries went after them, a branch of their own. Nothing is lost: open the session again " +
+    "(Agent: Open Session…) to see both, and keep it open in one program only."
+  );
 }

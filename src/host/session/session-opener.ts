@@ -15,11 +15,12 @@ import { listAllSessions, listPiSessionFolders, type AnySessionInfo } from "../.
 import { SessionLockedError } from "../../core/session/errors.js";
 import { defaultSessionDir } from "../../core/session/paths.js";
 import { SessionManager } from "../../core/session/session-manager.js";
+import type { SkippedSessionFile } from "../../core/session/types.js";
 import { loadIssuesMessage } from "./load-issues.js";
 import { lockedDialog } from "./lock-choice.js";
 import { hostLockOptions } from "./lock-options.js";
 import { looksLikeClaudeTranscript, planContinue } from "./continue-plan.js";
-import { anySessionRows, piFolderRows, type PickRow } from "../common/pick-items.js";
+import { anySessionRows, piFolderRows, skippedFilesRow, type PickRow } from "../common/pick-items.js";
 import type { SessionController } from "./session-controller.js";
 import { sessionDirectorySetting } from "../common/settings.js";
 import { errorText } from "../../core/error-text.js";
@@ -179,8 +180,9 @@ export class SessionOpener {
   /** Quick pick of the workspace's sessions, then pi's other folder and Claude Code transcripts. */
   async pick(): Promise<void> {
     let sessions: AnySessionInfo[];
+    const skipped: SkippedSessionFile[] = [];
     try {
-      sessions = await listAllSessions(this.cwd, { sessionDir: this.sessionDir() });
+      sessions = await listAllSessions(this.cwd, { sessionDir: this.sessionDir(), skipped });
     } catch (e) {
       this.fail("Cannot list sessions", e);
       return;
@@ -188,9 +190,13 @@ export class SessionOpener {
     const sm = this.controller.sessionManager;
     // A Claude view's file is a temp copy: mark the row by the transcript it shows.
     const current = (sm && claudeTranscriptPathOf(sm)) ?? sm?.getSessionFile();
-    const rows: PickRow<AnySessionInfo | "otherPiFolders">[] = [
+    // Said each time the list is shown: the user may have mended or removed a file meanwhile.
+    for (const s of skipped) this.log.warn(`Open Session: ${s.path} is not listed: ${s.reason}`);
+    const skippedRow = skippedFilesRow(skipped);
+    const rows: PickRow<AnySessionInfo | "otherPiFolders" | "skippedFiles">[] = [
       ...anySessionRows(sessions, current),
       { label: "$(folder-library) pi sessions of other folders…", description: "read-only", value: "otherPiFolders" },
+      ...(skippedRow ? [skippedRow] : []),
     ];
     const picked = await vscode.window.showQuickPick(rows, {
       title: "Open Session",
@@ -202,7 +208,8 @@ export class SessionOpener {
       matchOnDetail: true,
     });
     if (!picked) return;
-    if (picked.value === "otherPiFolders") await this.pickOtherPiFolder();
+    if (picked.value === "skippedFiles") this.log.show(true);
+    else if (picked.value === "otherPiFolders") await this.pickOtherPiFolder();
     // The open session again: only a read-only one (its writer may have gone, or taken this window's lock).
     else if (picked.value.path !== current || sm?.isReadOnly()) await this.openAny(picked.value);
   }

@@ -274,3 +274,60 @@ describe("file replaced while open", () => {
     await sm.close();
   });
 });
+
+describe("pi appends while the session is open here", () => {
+  test("pi's lines and ours both stay whole in the file, as branches; our next write notices pi's, once", async () => {
+    const d = tmp.dir;
+    const sm = await SessionManager.create("/p", d);
+    const q = sm.appendMessage(user("question"));
+    const a = sm.appendMessage(assistant("answer"));
+    const file = sm.getSessionFile() as string;
+    // pi 1.6 appends one JSON line with appendFileSync, parented to the leaf it knows.
+    const piEntry = {
+      type: "message",
+      id: "pi000001",
+      parentId: a,
+      timestamp: new Date().toISOString(),
+      message: user("from pi"),
+    };
+    const noticed: { before: number; now: number }[] = [];
+    sm.onChangedOnDisk((change) => noticed.push(change));
+    sm.appendMessage(assistant("not noticed: nobody else wrote"));
+    assert.deepEqual(noticed, []);
+    const before = fs.statSync(file).size;
+    fs.appendFileSync(file, `${JSON.stringify(piEntry)}\n`);
+    const now = fs.statSync(file).size;
+    const ours = sm.appendMessage(user("from here"));
+    sm.appendMessage(assistant("said once"));
+    assert.deepEqual(noticed, [{ before, now }], "the foreign append is noticed once, at our next write");
+    await sm.close();
+
+    const again = await SessionManager.open(file);
+    try {
+      assert.deepEqual(again.getLoadIssues(), []);
+      const byId = new Map(again.getEntries().map((e) => [e.id, e]));
+      assert.equal(byId.get("pi000001")?.parentId, a, "pi's entry kept, under the leaf pi knew");
+      assert.notEqual(byId.get(ours)?.parentId, "pi000001", "ours kept beside it: two branches, nothing overwritten");
+      assert.ok(byId.has(q));
+    } finally {
+      await again.close();
+    }
+  });
+
+  test("a torn last line cut off by the repair is no foreign write", async () => {
+    const d = tmp.dir;
+    const sm = await SessionManager.create("/p", d);
+    sm.appendMessage(user("q"));
+    sm.appendMessage(assistant("a"));
+    const file = sm.getSessionFile() as string;
+    await sm.close();
+    fs.appendFileSync(file, '{"type":"message","id":"torn00","parentId":null,"mess');
+    const again = await SessionManager.open(file);
+    const noticed: unknown[] = [];
+    again.onChangedOnDisk((c) => noticed.push(c));
+    again.appendMessage(user("after the repair"));
+    again.appendMessage(assistant("and on"));
+    await again.close();
+    assert.deepEqual(noticed, []);
+  });
+});

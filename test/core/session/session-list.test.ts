@@ -4,8 +4,9 @@
  */
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { test } from "node:test";
-import { SessionManager } from "../../../src/core/index.js";
+import { SessionManager, type SkippedSessionFile } from "../../../src/core/index.js";
 import {
   assistant,
   entryLine,
@@ -75,4 +76,45 @@ test("switching branch in an old session keeps it below newer ones; continueRece
   const resumed = await SessionManager.continueRecent("/p", tmp.dir);
   assert.equal(resumed.getSessionFile(), old.getSessionFile());
   await resumed.close();
+});
+
+test("damaged files in the folder: a torn last line is listed, the rest skipped each with its reason", async () => {
+  const good = write("good.jsonl", new Date(T).toISOString(), [
+    entry("g1", null, T, { ...user("fine"), timestamp: T }),
+  ]);
+  const torn = path.join(tmp.dir, "torn.jsonl");
+  fs.writeFileSync(
+    torn,
+    JSON.stringify(headerLine("torn", { timestamp: new Date(T).toISOString(), cwd: "/p" })) +
+      "\n" +
+      JSON.stringify(entry("t1", null, T - 1000, { ...user("kept"), timestamp: T - 1000 })) +
+      '\n{"type":"message","id":"t2","parentId":"t1","mess',
+  );
+  fs.writeFileSync(path.join(tmp.dir, "garbage.jsonl"), "\u0000\u0001 not json at all\n");
+  fs.writeFileSync(path.join(tmp.dir, "empty.jsonl"), "");
+  fs.writeFileSync(path.join(tmp.dir, "other.jsonl"), JSON.stringify({ type: "message", id: "x" }) + "\n");
+  fs.mkdirSync(path.join(tmp.dir, "x.jsonl"));
+  fs.writeFileSync(path.join(tmp.dir, "notes.txt"), "not a session and not said to be one");
+
+  const skipped: SkippedSessionFile[] = [];
+  const list = await SessionManager.list("/p", tmp.dir, { skipped });
+  assert.deepEqual(
+    list.map((s) => [path.basename(s.path), s.messageCount, s.firstMessage]),
+    [
+      [path.basename(good), 1, "fine"],
+      ["torn.jsonl", 1, "kept"],
+    ],
+  );
+  const reasons = new Map(skipped.map((s) => [path.basename(s.path), s.reason]));
+  assert.deepEqual([...reasons.keys()].sort(), ["empty.jsonl", "garbage.jsonl", "other.jsonl", "x.jsonl"]);
+  assert.equal(reasons.get("empty.jsonl"), "the file is empty");
+  assert.match(reasons.get("garbage.jsonl") ?? "", /^line 1 is not JSON/);
+  assert.match(reasons.get("other.jsonl") ?? "", /line 1 is not a session header \(type "message"\)/);
+  assert.equal(reasons.get("x.jsonl"), "it is a folder, not a file");
+
+  // listAll() says the same; without a collector nothing changes.
+  const all: SkippedSessionFile[] = [];
+  assert.equal((await SessionManager.listAll(tmp.dir, { skipped: all })).length, 2);
+  assert.equal(all.length, 4);
+  assert.equal((await SessionManager.list("/p", tmp.dir)).length, 2);
 });
