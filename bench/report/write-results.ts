@@ -200,7 +200,9 @@ files from the last run (e.g. after editing \`bench/analysis.md\`), \`--no-ui\` 
 the start of a \`bash\` tool call (\`true\` and \`echo hello\` through the tool and as a plain \`spawn\` of
 \`bash -c\`, interleaved; printed, never written; target: within 150 ms of the plain spawn), \`--export-only\` to measure only
 the HTML export of a 30,000-entry line and a 24,000-entry bushy tree (page size against the JSONL, time to write it,
-time until Chromium shows it from the file, a search, elements in the page; printed, never written), \`--mcp-only\` to time only
+time until Chromium shows it from the file, a search, elements in the page; printed, never written), \`--list-only\` to
+measure only Open Session…'s listing of the search corpus (below), first and again in one process, the longest the event loop
+was held, against pi 1.6.0's \`SessionManager.list()\` of the same folders (printed, never written), \`--mcp-only\` to time only
 the start of an MCP stdio server (the fixture server to its tools listed, through the pool — on Linux started away
 from the extension host — and through the SDK's own \`StdioClientTransport\` with the same environment,
 interleaved; printed, never written; target: within 150 ms), \`--stores-only\` to measure only the session stores

@@ -74,6 +74,36 @@ function infoOf(file: string, stat: fs.Stats): SessionInfo | string {
   return { ...base, modified: modifiedOf(activity, h.timestamp, stat), name, messageCount, firstMessage };
 }
 
+/**
+ * What listing learned of each file, kept while the file is unchanged: the same file (device and inode), size,
+ * modification and change times. A listing reads every session whole (the message count, the name and the newest
+ * activity can be anywhere in it), so a folder of a few hundred sessions and a gigabyte took seconds each time
+ * Open Session… was shown; unchanged files now cost a `stat`. Bounded: the oldest entries go first.
+ */
+const infoCache = new Map<string, { signature: string; info: SessionInfo | string }>();
+const INFO_CACHE_LIMIT = 4096;
+
+function signatureOf(stat: fs.Stats): string {
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
+}
+
+/** infoOf, from the cache while the file is unchanged. A copy is returned: callers may spread or change it. */
+function cachedInfoOf(file: string, stat: fs.Stats): SessionInfo | string {
+  const signature = signatureOf(stat);
+  const hit = infoCache.get(file);
+  if (hit?.signature === signature) return typeof hit.info === "string" ? hit.info : { ...hit.info };
+  const info = infoOf(file, stat);
+  infoCache.delete(file);
+  infoCache.set(file, { signature, info });
+  if (infoCache.size > INFO_CACHE_LIMIT) infoCache.delete(infoCache.keys().next().value as string);
+  return typeof info === "string" ? info : { ...info };
+}
+
+/** Lets the event loop run between files, so a long listing never holds the extension host for more than one file. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** `*.jsonl` files of `dir` with their stats; a missing folder has none. Others named so go to `skipped`. */
 async function sessionFiles(dir: string, skipped?: SkippedSessionFile[]): Promise<{ file: string; stat: fs.Stats }[]> {
   let names: string[];
@@ -104,15 +134,17 @@ async function sessionFiles(dir: string, skipped?: SkippedSessionFile[]): Promis
  * names that folder (paths.ts cwdFilterOf). A missing folder lists nothing. A damaged file never fails the listing:
  * a torn last line is listed (its whole lines counted); a file that is no session (empty, no header, a folder,
  * unreadable) is left out and, with `opts.skipped`, reported there with its reason. Sessions of another `cwd` are
- * not "skipped": they belong elsewhere.
+ * not "skipped": they belong elsewhere. Unchanged files are not read again (cachedInfoOf); the event loop runs between
+ * files.
  */
 export async function listSessions(dir: string, cwd?: string, opts: ListSessionsOptions = {}): Promise<SessionInfo[]> {
   const out: SessionInfo[] = [];
   for (const { file, stat } of await sessionFiles(dir, opts.skipped)) {
+    await nextTurn();
     try {
       const header = cwd === undefined ? undefined : scanSessionFile(file, { headerOnly: true }).header;
       if (header && !cwdMatches(header.cwd, cwd)) continue;
-      const info = infoOf(file, stat);
+      const info = cachedInfoOf(file, stat);
       if (typeof info === "string") opts.skipped?.push({ path: file, reason: info });
       else out.push(info);
     } catch (e) {

@@ -3,6 +3,7 @@
  * Also the quick picks' icon buttons.
  */
 import * as vscode from "vscode";
+import { toError } from "../../core/error-text.js";
 
 /** A quick pick's button: a codicon and its tooltip. */
 export function iconButton(icon: string, tooltip: string): vscode.QuickInputButton {
@@ -21,24 +22,62 @@ export interface PickOptions<T> {
   active?: ValueItem<T>;
 }
 
-/** See the file comment. Typing matches labels and descriptions (and details when asked). */
-export function pickValue<T>(items: readonly ValueItem<T>[], options: PickOptions<T>): Promise<T | undefined> {
+/** Items that take a while to find, and the placeholder to show once they are there. */
+export interface LoadedItems<T> {
+  items: readonly ValueItem<T>[];
+  placeholder?: string;
+}
+
+/**
+ * See the file comment. Typing matches labels and descriptions (and details when asked). `items` may be a promise
+ * (e.g. a folder being read): the pick shows at once, busy with `options.placeholder`, and fills in when it settles;
+ * if it fails, the pick closes and the promise returned rejects with its error.
+ */
+export function pickValue<T>(
+  items: readonly ValueItem<T>[] | Promise<LoadedItems<T>>,
+  options: PickOptions<T>,
+): Promise<T | undefined> {
   const qp = vscode.window.createQuickPick<ValueItem<T>>();
-  qp.items = items;
   qp.title = options.title;
   if (options.placeholder !== undefined) qp.placeholder = options.placeholder;
   qp.matchOnDescription = true;
   qp.matchOnDetail = options.matchOnDetail === true;
-  if (options.active) qp.activeItems = [options.active];
-  return new Promise((resolve) => {
+  const fill = (rows: readonly ValueItem<T>[]): void => {
+    qp.items = rows;
+    if (options.active) qp.activeItems = [options.active];
+  };
+  return new Promise((resolve, reject) => {
+    let done = false;
     qp.onDidAccept(() => {
+      // Enter while still loading picks nothing: there is nothing to pick yet.
+      if (qp.busy) return;
+      done = true;
       resolve((qp.selectedItems[0] ?? qp.activeItems[0])?.value);
       qp.hide();
     });
     qp.onDidHide(() => {
+      done = true;
       resolve(undefined);
       qp.dispose();
     });
+    if (Array.isArray(items)) fill(items as readonly ValueItem<T>[]);
+    else {
+      qp.busy = true;
+      (items as Promise<LoadedItems<T>>).then(
+        (loaded) => {
+          if (done) return;
+          qp.busy = false;
+          if (loaded.placeholder !== undefined) qp.placeholder = loaded.placeholder;
+          fill(loaded.items);
+        },
+        (e: unknown) => {
+          if (done) return;
+          done = true;
+          reject(toError(e));
+          qp.hide();
+        },
+      );
+    }
     qp.show();
   });
 }

@@ -21,6 +21,7 @@ import { lockedDialog } from "./lock-choice.js";
 import { hostLockOptions } from "./lock-options.js";
 import { looksLikeClaudeTranscript, planContinue } from "./continue-plan.js";
 import { anySessionRows, piFolderRows, skippedFilesRow, type PickRow } from "../common/pick-items.js";
+import { pickValue, type LoadedItems } from "../common/pick-value.js";
 import type { SessionController } from "./session-controller.js";
 import { sessionDirectorySetting } from "../common/settings.js";
 import { errorText } from "../../core/error-text.js";
@@ -177,41 +178,50 @@ export class SessionOpener {
     return this.openPath(s.path);
   }
 
-  /** Quick pick of the workspace's sessions, then pi's other folder and Claude Code transcripts. */
+  /**
+   * Quick pick of the workspace's sessions, then pi's other folder and Claude Code transcripts. It shows at once,
+   * busy while the folders are read (seconds for a gigabyte of sessions the first time).
+   */
   async pick(): Promise<void> {
-    let sessions: AnySessionInfo[];
-    const skipped: SkippedSessionFile[] = [];
+    const sm = this.controller.sessionManager;
+    // A Claude view's file is a temp copy: mark the row by the transcript it shows.
+    const current = (sm && claudeTranscriptPathOf(sm)) ?? sm?.getSessionFile();
+    type Value = AnySessionInfo | "otherPiFolders" | "skippedFiles";
+    const rows = async (): Promise<LoadedItems<Value>> => {
+      const skipped: SkippedSessionFile[] = [];
+      const sessions = await listAllSessions(this.cwd, { sessionDir: this.sessionDir(), skipped });
+      // Said each time the list is shown: the user may have mended or removed a file meanwhile.
+      for (const s of skipped) this.log.warn(`Open Session: ${s.path} is not listed: ${s.reason}`);
+      const skippedRow = skippedFilesRow(skipped);
+      const items: PickRow<Value>[] = [
+        ...anySessionRows(sessions, current),
+        { label: "$(folder-library) pi sessions of other folders…", description: "read-only", value: "otherPiFolders" },
+        ...(skippedRow ? [skippedRow] : []),
+      ];
+      return {
+        items,
+        placeholder:
+          sessions.length === 0
+            ? `No sessions in ${this.sessionDir()} yet`
+            : `Sessions in ${this.sessionDir()}, pi's folder and Claude Code`,
+      };
+    };
+    let picked: Value | undefined;
     try {
-      sessions = await listAllSessions(this.cwd, { sessionDir: this.sessionDir(), skipped });
+      picked = await pickValue(rows(), {
+        title: "Open Session",
+        placeholder: `Reading the sessions in ${this.sessionDir()}…`,
+        matchOnDetail: true,
+      });
     } catch (e) {
       this.fail("Cannot list sessions", e);
       return;
     }
-    const sm = this.controller.sessionManager;
-    // A Claude view's file is a temp copy: mark the row by the transcript it shows.
-    const current = (sm && claudeTranscriptPathOf(sm)) ?? sm?.getSessionFile();
-    // Said each time the list is shown: the user may have mended or removed a file meanwhile.
-    for (const s of skipped) this.log.warn(`Open Session: ${s.path} is not listed: ${s.reason}`);
-    const skippedRow = skippedFilesRow(skipped);
-    const rows: PickRow<AnySessionInfo | "otherPiFolders" | "skippedFiles">[] = [
-      ...anySessionRows(sessions, current),
-      { label: "$(folder-library) pi sessions of other folders…", description: "read-only", value: "otherPiFolders" },
-      ...(skippedRow ? [skippedRow] : []),
-    ];
-    const picked = await vscode.window.showQuickPick(rows, {
-      title: "Open Session",
-      placeHolder:
-        sessions.length === 0
-          ? `No sessions in ${this.sessionDir()} yet`
-          : `Sessions in ${this.sessionDir()}, pi's folder and Claude Code`,
-      matchOnDescription: true,
-      matchOnDetail: true,
-    });
     if (!picked) return;
-    if (picked.value === "skippedFiles") this.log.show(true);
-    else if (picked.value === "otherPiFolders") await this.pickOtherPiFolder();
+    if (picked === "skippedFiles") this.log.show(true);
+    else if (picked === "otherPiFolders") await this.pickOtherPiFolder();
     // The open session again: only a read-only one (its writer may have gone, or taken this window's lock).
-    else if (picked.value.path !== current || sm?.isReadOnly()) await this.openAny(picked.value);
+    else if (picked.path !== current || sm?.isReadOnly()) await this.openAny(picked);
   }
 
   /** A pi session of another workspace's folder, opened read-only. */
@@ -229,20 +239,23 @@ export class SessionOpener {
       });
       if (!folder) return;
       // Every session of that folder: it is another workspace's, so list() (scoped to this cwd) would show none.
-      const sessions = (await SessionManager.listAll(folder.value.path)).map((s): AnySessionInfo => ({
-        ...s,
-        source: "pi",
-      }));
-      if (sessions.length === 0) {
-        void vscode.window.showInformationMessage(`No sessions in ${folder.value.path}.`);
-        return;
-      }
-      const picked = await vscode.window.showQuickPick(anySessionRows(sessions), {
+      const rows = async (): Promise<LoadedItems<AnySessionInfo>> => {
+        const sessions = (await SessionManager.listAll(folder.value.path)).map((s): AnySessionInfo => ({
+          ...s,
+          source: "pi",
+        }));
+        return {
+          items: anySessionRows(sessions),
+          placeholder:
+            sessions.length === 0 ? `No sessions in ${folder.value.path}` : `Sessions in ${folder.value.path}`,
+        };
+      };
+      const picked = await pickValue(rows(), {
         title: `pi Sessions of ${folder.value.cwdGuess}`,
-        matchOnDescription: true,
+        placeholder: `Reading the sessions in ${folder.value.path}…`,
         matchOnDetail: true,
       });
-      if (picked) await this.openPiReadOnly(picked.value.path);
+      if (picked) await this.openPiReadOnly(picked.path);
     } catch (e) {
       this.fail("Cannot list pi's sessions", e);
     }

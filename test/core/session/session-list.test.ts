@@ -118,3 +118,45 @@ test("damaged files in the folder: a torn last line is listed, the rest skipped 
   assert.equal(all.length, 4);
   assert.equal((await SessionManager.list("/p", tmp.dir)).length, 2);
 });
+
+test("a listing again reads the files that changed: an append, a same-size rewrite set back in time, a replacement", async () => {
+  const a = write("a.jsonl", new Date(T).toISOString(), [entry("a1", null, T, { ...user("first"), timestamp: T })]);
+  const b = write("b.jsonl", new Date(T).toISOString(), [entry("b1", null, T, { ...user("bbbbb"), timestamp: T })]);
+  const c = write("c.jsonl", new Date(T).toISOString(), [entry("c1", null, T, { ...user("ccccc"), timestamp: T })]);
+  // Whole seconds, so that setting a time back restores it exactly.
+  for (const f of [a, b, c]) fs.utimesSync(f, new Date(T), new Date(T));
+  const before = new Map((await SessionManager.list("/p", tmp.dir)).map((s) => [s.path, s]));
+  assert.equal(before.get(a)?.messageCount, 1);
+  assert.equal(before.get(b)?.firstMessage, "bbbbb");
+
+  fs.appendFileSync(
+    a,
+    JSON.stringify(entry("a2", "a1", T + 1000, { ...assistant("answer"), timestamp: T + 1000 })) + "\n",
+  );
+  // Same size, same modification time: only the change time (and, for c, the inode) tells.
+  fs.writeFileSync(b, fs.readFileSync(b, "utf8").replace("bbbbb", "BBBBB"));
+  fs.utimesSync(b, new Date(T), new Date(T));
+  const replacement = path.join(tmp.dir, "c.tmp");
+  fs.writeFileSync(replacement, fs.readFileSync(c, "utf8").replace("ccccc", "CCCCC"));
+  fs.utimesSync(replacement, new Date(T), new Date(T));
+  fs.renameSync(replacement, c);
+  assert.equal(fs.statSync(b).mtimeMs, T, "b's time is set back exactly");
+
+  const after = new Map((await SessionManager.list("/p", tmp.dir)).map((s) => [s.path, s]));
+  assert.equal(after.get(a)?.messageCount, 2);
+  assert.equal(after.get(b)?.firstMessage, "BBBBB");
+  assert.equal(after.get(c)?.firstMessage, "CCCCC");
+});
+
+test("a listed session is the caller's own: changing it does not change the next listing", async () => {
+  const a = write("a.jsonl", new Date(T).toISOString(), [entry("a1", null, T, { ...user("mine"), timestamp: T })]);
+  await SessionManager.list("/p", tmp.dir);
+  // The second listing is the one the cache answers.
+  const [first] = await SessionManager.list("/p", tmp.dir);
+  first.firstMessage = "changed by a caller";
+  first.messageCount = 99;
+  const [again] = await SessionManager.list("/p", tmp.dir);
+  assert.equal(again.path, a);
+  assert.equal(again.firstMessage, "mine");
+  assert.equal(again.messageCount, 1);
+});
