@@ -15,7 +15,11 @@ import { expectVisible, notificationsText, screenshot, waitUntil } from "../util
 /** Noticing is within a second or so (file events, else the poll); a busy machine gets more. */
 const FOLLOW_TIMEOUT_MS = 30_000;
 
-const { step, page, demo, openAgentTree } = demoWorkbenchSuite({ name: "follow-pi" });
+// Go There moves as a click does; without the summary question, so the test need not answer it.
+const { step, page, demo, openAgentTree } = demoWorkbenchSuite({
+  name: "follow-pi",
+  settings: { "agentTree.branchSummary.ask": "never" },
+});
 
 /** A message line as pi 1.6 appends it. */
 function piLine(id: string, parentId: string, role: "user" | "assistant", text: string): string {
@@ -81,12 +85,18 @@ describe("the open session follows pi's appends (code-server)", { timeout: 10 * 
     step("other-branch", async () => {
       const tree = await treeView(page());
       const file = demo().sessionFile;
-      appendFileSync(file, piLine("pi0000b1", DEMO_IDS.askFlag, "user", "pi took another road"));
-      await expectVisible(row(tree, "pi0000b1"), "the other branch's row", FOLLOW_TIMEOUT_MS);
+      // pi's leaf was an older entry: its turn (a question and its answer) is a branch beside the user's.
+      // One write for both, so that one notice names them (two would each offer Go There).
+      appendFileSync(
+        file,
+        piLine("pi0000b1", DEMO_IDS.askFlag, "user", "pi took another road") +
+          piLine("pi0000b2", "pi0000b1", "assistant", "pi answered on its road"),
+      );
+      await expectVisible(row(tree, "pi0000b2"), "the other branch's rows", FOLLOW_TIMEOUT_MS);
       const text = await waitUntil(
         async () => {
           const t = await notificationsText(page());
-          return /pi added 1 entry to .* on another branch/.test(t) ? t : undefined;
+          return /pi added 2 entries to .* on another branch/.test(t) ? t : undefined;
         },
         "the notification about the other branch",
         FOLLOW_TIMEOUT_MS,
@@ -98,6 +108,10 @@ describe("the open session follows pi's appends (code-server)", { timeout: 10 * 
       );
       assert.equal(await activeLeafId(tree), "pi0000a2", "the leaf stays where the user was");
       await screenshot(page(), "follow-pi-other-branch");
+      await page().locator(".notification-list-item .monaco-button", { hasText: "Go There" }).first().click();
+      await waitForLeaf(tree, "pi0000b2", "Go There moving the leaf to the end of pi's branch", FOLLOW_TIMEOUT_MS);
+      const chat = await chatView(page());
+      await expectVisible(chat.locator(".msg", { hasText: "pi answered on its road" }), "pi's branch in the chat");
     }),
   );
 });

@@ -72,7 +72,7 @@ export type AppendedBytes =
   | { kind: "lines"; start: number; end: number; torn: boolean }
   | { kind: "replaced"; reason: string };
 
-/** The first bytes of the file kept to tell a file rewritten in place from one appended to. */
+/** At most this much of the header line is kept to tell a file rewritten in place from one appended to. */
 const HEAD_BYTES = 512;
 
 /** Bytes of a session, on disk and/or in memory. */
@@ -494,8 +494,10 @@ export class SessionFile {
   private remember(): void {
     try {
       const st = fs.fstatSync(this.readHandle());
-      const head = this.readBytes(0, Math.min(HEAD_BYTES, this.imageStart, st.size));
-      this.seen = { dev: st.dev, ino: st.ino, head };
+      const first = this.readBytes(0, Math.min(HEAD_BYTES, this.imageStart, st.size));
+      // The header line (or its first bytes): what a rewrite in place changes first (a new session id, a migration).
+      const nl = first.indexOf(10);
+      this.seen = { dev: st.dev, ino: st.ino, head: nl < 0 ? first : first.subarray(0, nl + 1) };
     } catch {
       // Unreadable now: this session does not follow the file (readAppended finds nothing).
       this.seen = undefined;

@@ -70,6 +70,28 @@ describe("refreshFromDisk", () => {
       }
     });
 
+  test("only the bytes past what was read are read: the lines before are not scanned again", async () => {
+    const { file, leaf } = await written();
+    const sm = await SessionManager.open(file, { readOnly: true });
+    try {
+      // Damage the second line in place (same length, the header untouched): a scan from the start would see it.
+      const bytes = fs.readFileSync(file);
+      const second = bytes.indexOf(10) + 1;
+      const fd = fs.openSync(file, "r+");
+      fs.writeSync(fd, Buffer.from("#".repeat(10)), 0, 10, second);
+      fs.closeSync(fd);
+      fs.appendFileSync(file, piLine("pi000001", leaf, "new"));
+      const r = sm.refreshFromDisk();
+      assert.deepEqual(
+        r.added.map((e) => e.id),
+        ["pi000001"],
+      );
+      assert.deepEqual(r.issues, [], "the damaged line before was not read again");
+    } finally {
+      await sm.close();
+    }
+  });
+
   test("a line without its newline is held until it is whole", async () => {
     const { file, leaf } = await written();
     const sm = await SessionManager.open(file, { readOnly: true });
