@@ -3,6 +3,7 @@ import type { AgentCheckpointHook } from "../../src/core/checkpoints/index.js";
 import { plainModels } from "../util/test-models.js";
 import type { ThinkingLevel } from "../../src/core/providers/types.js";
 import type { SessionManager } from "../../src/core/session/session-manager.js";
+import type { DiskRefresh } from "../../src/core/session/types.js";
 import type { AgentTool, AgentToolSource } from "../../src/core/tools/types.js";
 import { HookRegistry } from "../../src/host/hooks/hook-registry.js";
 import { SessionController, type ModelFailure } from "../../src/host/session/session-controller.js";
@@ -46,6 +47,8 @@ export interface Harness {
   modelFailures: ModelFailure[];
   /** What the controller reported through ControllerDeps.onError. */
   errors: string[];
+  /** What another program appended, as the controller passed it on (ControllerDeps.onAppendedByOther). */
+  appended: DiskRefresh[];
 }
 
 /** Create a controller whose posts land in arrays. */
@@ -81,6 +84,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     lockLost: [],
     modelFailures: [],
     errors: [],
+    appended: [],
   };
   h.controller = new SessionController({
     cwd: process.cwd(),
@@ -101,6 +105,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     onLockLost: (sm, holder) => h.lockLost.push({ sm, pid: holder?.pid }),
     onModelFailed: (failure) => h.modelFailures.push(failure),
     onError: (message) => h.errors.push(message),
+    onAppendedByOther: (_sm, refresh) => h.appended.push(refresh),
     tools: opts.tools ?? [],
     ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
     ...(opts.toolSource ? { toolSource: opts.toolSource } : {}),

@@ -222,6 +222,8 @@ test("one way in: the services' accessor of the operations table is read by the 
     "src/host/operations/create-operations.ts",
     // A check's Adopt Best Branch adopts through the table (Adopt This Branch's guards look at the branch picked).
     "src/host/parallel/create-parallel.ts",
+    // Go There on "pi added N entries on another branch" moves through the table, as a click on the row would.
+    "src/host/session/create-session.ts",
     // The webview router: a click, a row key, Stop and the banner's buttons.
     "src/host/views/create-views.ts",
   ]);

@@ -61,11 +61,19 @@ export interface ExistingFile {
   needsNewline: boolean;
 }
 
-/** The file's size as this session left it, and as another program's append made it. */
-export interface DiskChange {
-  before: number;
-  now: number;
-}
+/**
+ * What another program appended since this session last read or wrote the file (readAppended): nothing yet,
+ * whole lines in [start, end) — `torn`: the first of them starts where the open saw a torn last line, which was
+ * counted as a line then —, or a file that is not the one read any more (replaced, cut short, its first line
+ * changed), whose lines are not read.
+ */
+export type AppendedBytes =
+  | { kind: "none" }
+  | { kind: "lines"; start: number; end: number; torn: boolean }
+  | { kind: "replaced"; reason: string };
+
+/** At most this much of the header line is kept to tell a file rewritten in place from one appended to. */
+const HEAD_BYTES = 512;
 
 /** Bytes of a session, on disk and/or in memory. */
 export class SessionFile {
@@ -79,9 +87,10 @@ export class SessionFile {
   private readOnlyNow: boolean;
   private lock: SessionLock | undefined;
   private lost: { newHolder: LockHolderInfo | undefined; reason: LockLossReason } | undefined;
-  private readonly diskChangeListeners = new Set<(change: DiskChange) => void>();
-  /** Set once another program's bytes were seen after the end this session wrote (said once). */
-  private diskChanged = false;
+  /** The file's identity and first bytes as read (readAppended compares them); undefined until first asked. */
+  private seen: { dev: number; ino: number; head: Buffer } | undefined;
+  /** A view of bytes held in memory (a migrated file): it follows nothing on disk. */
+  private memoryView = false;
   private readonly lostListeners = new Set<(newHolder: LockHolderInfo | undefined, reason: LockLossReason) => void>();
   private tornOffset: number | undefined;
   /** File size when the torn tail was seen: the repair cuts only if the file still ends there. */
@@ -154,12 +163,15 @@ export class SessionFile {
     f.tornOffset = found.tornOffset;
     f.tornEnd = found.tornOffset === undefined ? undefined : found.size;
     f.needsNewline = found.needsNewline;
+    f.remember();
     return f;
   }
 
   /** A read-only view of `file` whose bytes are given (a migration done in memory only). */
   static view(file: string, bytes: Buffer): SessionFile {
-    return new SessionFile(file, bytes, 0, false, true, undefined);
+    const f = new SessionFile(file, bytes, 0, false, true, undefined);
+    f.memoryView = true;
+    return f;
   }
 
   /** True for a view opened read-only, and once the writer lock was lost. */
@@ -189,12 +201,50 @@ export class SessionFile {
   }
 
   /**
-   * Called once, at the first write that finds the file longer than this session left it: another program (pi,
-   * which takes no lock) appended to it since. Its lines stay; this session's go after them.
+   * What another program (pi takes no lock) appended since this session last read or wrote the file: only whole
+   * lines past that point — a last line without its newline is a write still going on, left for the next call —,
+   * read from nothing but the file's size, identity and first bytes (a 300 MB file is not read again). A file
+   * that was replaced (another inode: an atomic rewrite), cut short or whose first bytes changed is `replaced`:
+   * its lines are not read. Sessions not on disk, and files not written yet, have nothing appended. The caller
+   * ingests the lines, then calls markRead(end).
    */
-  onChangedOnDisk(listener: (change: DiskChange) => void): () => void {
-    this.diskChangeListeners.add(listener);
-    return () => this.diskChangeListeners.delete(listener);
+  readAppended(): AppendedBytes {
+    if (this.path === undefined || this.pendingFile || this.memoryView || this.closed || !this.seen)
+      return { kind: "none" };
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(this.path);
+    } catch {
+      // Deleted: the writer lock says so (file-gone); a view keeps what it read.
+      return { kind: "none" };
+    }
+    if (st.ino !== this.seen.ino || st.dev !== this.seen.dev)
+      return { kind: "replaced", reason: "it was replaced by another file (rewritten by another program)" };
+    const known = this.imageStart;
+    if (st.size < known)
+      return { kind: "replaced", reason: `it is shorter than when it was read (${known} bytes then, ${st.size} now)` };
+    if (st.size === known) return { kind: "none" };
+    const head = this.seen.head;
+    if (!this.readBytes(0, head.length).equals(head))
+      return { kind: "replaced", reason: "its first line changed (rewritten in place by another program)" };
+    let start = this.tornOffset ?? known;
+    if (this.tornOffset === undefined && this.needsNewline) {
+      // Our last line had no newline: pi 1.6 ends it with one when it opens the file, then appends.
+      const next = Buffer.alloc(1);
+      if (this.readInto(next, known, 1) !== 1 || next[0] !== 10)
+        return { kind: "replaced", reason: "another program wrote onto its last line, which had no newline" };
+      start = known + 1;
+    }
+    const end = this.lastLineEnd(start, st.size);
+    return end <= start ? { kind: "none" } : { kind: "lines", start, end, torn: this.tornOffset !== undefined };
+  }
+
+  /** The lines up to `end` (from readAppended) are in the session now: appends and reads go on from there. */
+  markRead(end: number): void {
+    this.imageStart = end;
+    this.tornOffset = undefined;
+    this.tornEnd = undefined;
+    this.needsNewline = false;
   }
 
   /** Throws unless this session may write now; a lock taken over since the last write turns it read-only. */
@@ -223,13 +273,8 @@ export class SessionFile {
     const prefix = this.needsNewline ? 1 : 0;
     const st = fs.fstatSync(fd);
     this.assertSameFile(st);
-    // The file ends where this session left it unless another program appended (a torn tail cut off by the repair
-    // makes it shorter, a line of ours left without its newline sets needsNewline: neither is someone else's).
-    if (!this.pendingFile && !this.needsNewline && !this.diskChanged && st.size > this.imageStart) {
-      this.diskChanged = true;
-      const change = { before: this.imageStart, now: st.size };
-      for (const l of this.diskChangeListeners) l(change);
-    }
+    // Lines another program appended were read just before (SessionManager ingests them first); bytes past them
+    // (a line still being written, or one written since) stay before this line, where a new open reads them.
     const base = st.size + prefix;
     const kept = this.imageLength;
     // One buffer, one write: the header and deferred lines of a new file, then the line.
@@ -248,11 +293,14 @@ export class SessionFile {
     // The window may hold bytes this append replaced (a torn tail that was cut off).
     this.windowLength = 0;
     const shift = base - this.imageStart;
+    const wasPending = this.pendingFile;
     this.needsNewline = false;
     this.pendingFile = false;
     this.image = Buffer.alloc(0);
     this.imageLength = 0;
     this.imageStart = base + kept + line.length + 1;
+    // A new file is on disk from now on: what another program appends to it is followed from here.
+    if (wasPending) this.remember();
     return { offset: base + kept, shift: kept > 0 ? shift : 0 };
   }
 
@@ -330,6 +378,7 @@ export class SessionFile {
       this.needsNewline = false;
       this.imageStart = size;
       this.lastReadEnd = -1;
+      this.remember();
       return { backup };
     } finally {
       if (!renamed) fs.rmSync(tmp, { force: true });
@@ -383,6 +432,7 @@ export class SessionFile {
     this.tornEnd = undefined;
     this.imageStart = end;
     this.lastReadEnd = -1;
+    this.remember();
   }
 
   /** A line's text (offset and length as appended or scanned). */
@@ -439,6 +489,35 @@ export class SessionFile {
   }
 
   // ---------------------------------------------------------------- internals
+
+  /** Keep the file's identity and first bytes as they are now (see readAppended). */
+  private remember(): void {
+    try {
+      const st = fs.fstatSync(this.readHandle());
+      const first = this.readBytes(0, Math.min(HEAD_BYTES, this.imageStart, st.size));
+      // The header line (or its first bytes): what a rewrite in place changes first (a new session id, a migration).
+      const nl = first.indexOf(10);
+      this.seen = { dev: st.dev, ino: st.ino, head: nl < 0 ? first : first.subarray(0, nl + 1) };
+    } catch {
+      // Unreadable now: this session does not follow the file (readAppended finds nothing).
+      this.seen = undefined;
+    }
+  }
+
+  /** The end (after its newline) of the last whole line in [start, size), or `start` when there is none. */
+  private lastLineEnd(start: number, size: number): number {
+    const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, size - start));
+    // Backwards from the end, a chunk at a time: the whole new part only when it holds a single line.
+    for (let to = size; to > start;) {
+      const from = Math.max(start, to - chunk.length);
+      const n = this.readInto(chunk, from, to - from);
+      if (n === 0) break;
+      const nl = chunk.lastIndexOf(10, n - 1);
+      if (nl >= 0) return from + nl + 1;
+      to = from;
+    }
+    return start;
+  }
 
   /** Flush and close the write handle, close the read handle, forget the read window. */
   private closeHandles(): void {
@@ -587,6 +666,12 @@ export class SessionFile {
       fs.ftruncateSync(fd, size);
     } catch {
       this.needsNewline = true;
+      try {
+        // The bytes left are this session's own: not another program's lines to follow (readAppended).
+        this.imageStart = fs.fstatSync(fd).size;
+      } catch {
+        // the file cannot be read either: the next append's fstat finds its end
+      }
     }
   }
 

@@ -23,6 +23,7 @@ import { EntryTable } from "./entry-table.js";
 import {
   ActiveBranchError,
   EntryNotFoundError,
+  SessionChangedError,
   SessionFileTypeError,
   SessionFormatError,
   type LockHolderInfo,
@@ -34,7 +35,8 @@ import { SessionLock } from "./lock.js";
 import { migrateText, removeStaleMigrationTemps, writeMigrated } from "./migrate.js";
 import { cwdFilterOf, defaultSessionDir, getAgentDir, sessionFileName } from "./paths.js";
 import { memorySession } from "./memory-session.js";
-import { rewriteBackupPath, SessionFile, writeHeaderIfEmpty, type DiskChange } from "./session-file.js";
+import { rewriteBackupPath, SessionFile, writeHeaderIfEmpty } from "./session-file.js";
+import { watchFile } from "./file-watch.js";
 import { listSessions, mostRecentSessionFile } from "./session-list.js";
 import { scanSessionBytes, scanSessionFile, type ScanResult } from "./session-scan.js";
 import type { PathTest } from "./path-search.js";
@@ -49,6 +51,8 @@ import {
   type NewSessionOptions,
   type OpenSessionOptions,
   type BranchDeletion,
+  type DiskRefresh,
+  type DiskWatchOptions,
   type SessionChange,
   type SessionContext,
   type SessionEntry,
@@ -113,6 +117,11 @@ export class SessionManager {
   /** Files left by newSession() whose close (flush, lock release) is still running: close() waits for them. */
   private readonly leaving = new Set<Promise<void>>();
   private readonly listeners = new Set<(change: SessionChange) => void>();
+  private readonly diskListeners = new Set<(refresh: DiskRefresh) => void>();
+  /** Why the file counts as replaced since it was read (refreshFromDisk reads nothing more of it then). */
+  private replacedReason: string | undefined;
+  /** The watch of the file (watchDisk), while one runs. */
+  private watching: { options: DiskWatchOptions; stop: () => void } | undefined;
   /**
    * Bodies the open parsed anyway (a small file's short lines), by position: the first context takes them
    * instead of reading and parsing their lines again (see ScanResult.bodies), and they are let go then, or
@@ -503,13 +512,103 @@ export class SessionManager {
   }
 
   /**
-   * Called once, at the first write that finds the file grown since this session's last write: another program
-   * (pi takes no lock) appended to it. Nothing is lost — its lines stay and this session's go after them, a branch
-   * of their own — but its entries are not in this session until it is opened again.
+   * Called when refreshFromDisk() — the watch (watchDisk), or this session's next write — found entries another
+   * program (pi takes no lock) appended to the file, lines of theirs it could not read, or the file replaced (said
+   * once). The entries are in this session already; `followed` says whether the leaf moved onto them.
    */
-  onChangedOnDisk(listener: (change: DiskChange) => void): () => void {
-    return this.file.onChangedOnDisk(listener);
+  onAppendedByOther(listener: (refresh: DiskRefresh) => void): () => void {
+    this.diskListeners.add(listener);
+    return () => this.diskListeners.delete(listener);
   }
+
+  /**
+   * Take in what another program appended to the file since this session last read or wrote it, as `tail -f`
+   * would: only whole lines past that offset (a line still without its newline waits for the next call), through
+   * the same scan as open() (a corrupt line is a load issue; the rest is read), added to the tree as open() adds
+   * them (a duplicate id is left out, an unknown parent makes an orphan). The leaf follows their entries when they
+   * continue from it, unless `keepLeaf` (an agent run writes from it); it stays when they are on another branch.
+   * A file replaced, cut short or rewritten in place is not read (`replaced`). Subscribers get an `append` change
+   * (`byOther`) per entry and a `leaf` change when it moved; onAppendedByOther listeners the result. Cheap when
+   * nothing changed (a stat): every write calls it first, so the file's order stays the session's.
+   */
+  refreshFromDisk(options: { keepLeaf?: boolean } = {}): DiskRefresh {
+    const none: DiskRefresh = { added: [], issues: [], replaced: false, followed: false, otherBranch: false };
+    if (this.replacedReason !== undefined) return { ...none, replaced: true, reason: this.replacedReason };
+    if (this.closed) return none;
+    const found = this.file.readAppended();
+    if (found.kind === "none") return none;
+    if (found.kind === "replaced") {
+      this.replacedReason = found.reason;
+      return this.tellDisk({ ...none, replaced: true, reason: found.reason });
+    }
+    // A torn last line the open counted and reported is read again, whole now.
+    const first = found.torn ? this.lineCount - 1 : this.lineCount;
+    const scan = scanSessionFile(this.file.path as string, {
+      strict: true,
+      range: { start: found.start, end: found.end, line: first },
+    });
+    this.file.markRead(found.end);
+    this.lineCount = scan.lineCount;
+    if (found.torn) this.issues = this.issues.filter((i) => !(i.torn === true && i.line === first + 1));
+    const issues = [...scan.issues];
+    const start = this.index.count;
+    const { entries } = scan;
+    for (let k = 0; k < entries.length; k++) {
+      const env = entries.envs[k];
+      if (this.index.has(env.id)) {
+        issues.push({
+          line: entries.lines[k],
+          reason: `duplicate entry id ${env.id}; the first entry with this id is used`,
+        });
+        continue;
+      }
+      // As open() shows it: an entry whose parent no line has is a root, flagged.
+      if (env.parentId !== null && !this.index.has(env.parentId)) env.orphan = true;
+      this.index.add(env, entries.metas[k], entries.offsets[k], entries.sizes[k], entries.lines[k]);
+    }
+    if (issues.length > 0) this.issues = [...this.issues, ...issues].sort((a, b) => a.line - b.line);
+    const added: EntryEnvelope[] = [];
+    for (let i = start; i < this.index.count; i++) {
+      const env = this.index.env(i);
+      added.push(env);
+      const entry = this.loadQuietly(i) ?? ({ ...env } as unknown as SessionEntry);
+      this.emit({ type: "append", entry, byOther: true });
+    }
+    const result: DiskRefresh = { ...none, added, issues };
+    if (added.length > 0) this.followOther(result, options.keepLeaf === true);
+    return this.tellDisk(result);
+  }
+
+  /**
+   * Follow the file on disk (file-watch.ts: change events, and a poll of its stat every `intervalMs` where those
+   * fail): each change runs refreshFromDisk(), whose finds go to onAppendedByOther listeners. Returns the function
+   * that stops it; close() stops it too. A session not on disk has nothing to follow. One watch at a time: a
+   * second call replaces the first.
+   */
+  watchDisk(options: DiskWatchOptions = {}): () => void {
+    this.watching?.stop();
+    this.watching = undefined;
+    const file = this.file.path;
+    if (file === undefined || this.closed) return () => undefined;
+    const stop = watchFile(
+      file,
+      () => {
+        try {
+          this.refreshFromDisk({ keepLeaf: options.keepLeaf?.() === true });
+        } catch (e) {
+          options.onError?.(e);
+        }
+      },
+      options.intervalMs,
+    );
+    const watching = { options, stop };
+    this.watching = watching;
+    return () => {
+      stop();
+      if (this.watching === watching) this.watching = undefined;
+    };
+  }
+
   /**
    * After the file or its folder was deleted while open (`file-gone`): write the session back to its path, whole
    * and unchanged, under a new writer lock, and make it writable again. Nothing at the path is overwritten
@@ -1037,6 +1136,9 @@ export class SessionManager {
     const leaving = old.close().catch(() => undefined);
     this.leaving.add(leaving);
     void leaving.finally(() => this.leaving.delete(leaving));
+    this.replacedReason = undefined;
+    // The watch follows the session this manager goes on with.
+    if (this.watching) this.watchDisk(this.watching.options);
     this.emit({ type: "rewrite" });
     return this.file.path;
   }
@@ -1127,6 +1229,8 @@ export class SessionManager {
     const at = this.index.positionOf(id);
     if (at === undefined) throw new EntryNotFoundError(id);
     this.file.assertWritable();
+    // Lines another program appended are read first: the rewrite keeps them (and refuses a replaced file).
+    this.refreshFromDisk({ keepLeaf: true });
     this.assertLeafOutside(at);
     const plan = planBranchRemoval(this.removalSource(), at);
     // The leaf itself may go (a summary brought here from the branch): its nearest ancestor that stays.
@@ -1195,12 +1299,51 @@ export class SessionManager {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.watching?.stop();
+    this.watching = undefined;
     this.dropOpenBodies();
     await Promise.all([this.file.close(), ...this.leaving]);
     this.listeners.clear();
+    this.diskListeners.clear();
   }
 
   // ---------------------------------------------------------------- internals
+
+  /**
+   * The leaf policy of refreshFromDisk (docs/tree-navigation.md): their entries end on the file's last leaf; it
+   * continues from ours → the leaf follows (unless kept); it is elsewhere → the leaf stays, on another branch
+   * (a read-only view follows it there); it is above ours (a label of theirs on our path) → nothing to say.
+   */
+  private followOther(result: DiskRefresh, keepLeaf: boolean): void {
+    const other = this.persistedLeaf();
+    result.otherLeafId = other;
+    if (other === this.leafId || other === null) return;
+    const theirs = this.index.positionOf(other) ?? -1;
+    const ours = this.leafId === null ? -1 : (this.index.positionOf(this.leafId) ?? -1);
+    const fork = ours < 0 ? -1 : this.index.commonAncestor(ours, theirs);
+    if (ours >= 0 && fork === theirs) return;
+    // A read-only view has no leaf of its own to keep (it cannot move it): it shows where the file's writer is.
+    if ((fork !== ours && !this.file.readOnly) || keepLeaf) {
+      result.otherBranch = true;
+      return;
+    }
+    this.leafId = other;
+    result.followed = true;
+    this.emit({ type: "leaf", leafId: other });
+  }
+
+  /** Tell onAppendedByOther listeners what a refresh found (when it found anything). */
+  private tellDisk(result: DiskRefresh): DiskRefresh {
+    if (result.added.length === 0 && result.issues.length === 0 && !result.replaced) return result;
+    for (const l of [...this.diskListeners]) {
+      try {
+        l(result);
+      } catch {
+        // a failing listener must not break the session
+      }
+    }
+    return result;
+  }
 
   private appendArchiveLine(data: ArchiveMarkerData): string {
     return this.append({ type: "custom", customType: ARCHIVE_MARKER_TYPE, data });
@@ -1351,6 +1494,10 @@ export class SessionManager {
   /** Write entries as consecutive lines with one `write` (see append); returns their ids. */
   private writeEntries(items: PendingEntry[]): string[] {
     this.file.assertWritable();
+    // Another program's lines first, so that the file's order stays the session's (the leaf stays: ours go on it).
+    const disk = this.refreshFromDisk({ keepLeaf: true });
+    if (disk.replaced)
+      throw new SessionChangedError(this.file.path as string, `was deleted or replaced while open: ${disk.reason}`);
     const taken = new Set<string>();
     const written = items.map(({ fields, parentId, preset, keepLeaf }) => {
       const id = preset?.id ?? newEntryId((c) => this.index.has(c) || taken.has(c));

@@ -63,6 +63,11 @@ export interface ScanOptions {
    * file up to that size.
    */
   parseShort?: boolean;
+  /**
+   * Read only the lines of [start, end) — whole lines another program appended since the open
+   * (SessionManager.refreshFromDisk) —, numbering them after line `line`. No header is read there.
+   */
+  range?: { start: number; end: number; line: number };
 }
 
 /** What scanSession found. */
@@ -144,23 +149,26 @@ function readRange(fd: number, buf: Buffer, at: number, offset: number, length: 
 function scan(source: Source, opts: ScanOptions): ScanResult {
   const headerOnly = opts.headerOnly === true;
   const strict = opts.strict === true;
-  const fileSize = "fd" in source ? source.size : source.bytes.length;
+  const range = opts.range;
+  const fileSize = range ? range.end : "fd" in source ? source.size : source.bytes.length;
+  const first = range?.start ?? 0;
   const result: ScanResult = {
     // About one entry per KB in real sessions; a guess only saves regrowing the columns.
-    entries: new EntryTable(headerOnly ? 16 : fileSize / 1024),
+    entries: new EntryTable(headerOnly ? 16 : (fileSize - first) / 1024),
     issues: [],
     fileSize,
     missingFinalNewline: false,
     lineCount: 0,
   };
   const chunkBytes = headerOnly ? HEADER_CHUNK_BYTES : (opts.chunkBytes ?? CHUNK_BYTES);
-  let buf: Buffer = "fd" in source ? Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(fileSize, 1))) : source.bytes;
+  let buf: Buffer =
+    "fd" in source ? Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(fileSize - first, 1))) : source.bytes;
   let chunkStart = 0; // file offset of buf[0]
   let chunkLen = "fd" in source ? 0 : fileSize;
-  let lineNo = 0;
+  let lineNo = range?.line ?? 0;
   let previousId: string | undefined;
   const entries = result.entries;
-  const parseShort = opts.parseShort ?? fileSize <= PARSE_FILE_MAX_BYTES;
+  const parseShort = opts.parseShort ?? fileSize - first <= PARSE_FILE_MAX_BYTES;
   // Short lines go to JSON.parse, cut from the chunk decoded once (one native call, not one per line).
   const decodeChunks = parseShort && !headerOnly;
   /**
@@ -338,10 +346,10 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     if (!terminated) result.missingFinalNewline = true;
   };
 
-  let pos = 0; // file offset of the next line
+  let pos = first; // file offset of the next line
   /** Set when line 1 says the rest is not to be read (see minVersion). */
   let done = false;
-  fill(0, 0);
+  fill(first, 0);
   decode();
   while (pos < fileSize && !done) {
     if (pos < chunkStart || pos >= chunkStart + chunkLen) {

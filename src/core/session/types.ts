@@ -293,10 +293,45 @@ export interface LockHooks {
 
 /**
  * What SessionManager.subscribe() listeners receive. `rewrite`: the file was rewritten (deleteBranch): entries
- * are gone, parents and positions changed; read the session again.
+ * are gone, parents and positions changed; read the session again. `append` with `byOther`: an entry another
+ * program appended to the file (refreshFromDisk); it does not move the leaf — a `leaf` change follows when the
+ * leaf follows it.
  */
 export type SessionChange =
-  { type: "append"; entry: SessionEntry } | { type: "leaf"; leafId: string | null } | { type: "rewrite" };
+  | { type: "append"; entry: SessionEntry; byOther?: true }
+  | { type: "leaf"; leafId: string | null }
+  | { type: "rewrite" };
+
+/** What SessionManager.refreshFromDisk() found in the file since this session last read or wrote it. */
+export interface DiskRefresh {
+  /** The entries another program appended, now in this session, in file order (none: nothing new). */
+  added: EntryEnvelope[];
+  /** Lines of theirs that could not be read (corrupt, duplicate id); each is in getLoadIssues() too. */
+  issues: LoadIssue[];
+  /**
+   * The file is not the one read any more (replaced by an atomic rewrite, cut short, its first line changed):
+   * nothing of it was read, and nothing will be; open it again to see it. Said once, then every call returns it.
+   */
+  replaced: boolean;
+  /** Why it counts as replaced. */
+  reason?: string;
+  /** The leaf the file's lines now end on (where pi, or a reopen, resumes), when entries were added. */
+  otherLeafId?: string | null;
+  /** The leaf moved to `otherLeafId`: their entries continue from it, and it was not kept. */
+  followed: boolean;
+  /** Their entries end on a branch the leaf is not on (or will not be: it was kept while ours are written). */
+  otherBranch: boolean;
+}
+
+/** Options of SessionManager.watchDisk(). */
+export interface DiskWatchOptions {
+  /** Asked at each change: true keeps the leaf where it is (an agent run writes from it). Default: follow. */
+  keepLeaf?: () => boolean;
+  /** How often the file's stat is polled where change events fail (network folders), in ms; default 1000. */
+  intervalMs?: number;
+  /** A refresh that failed (an unreadable file): the watch goes on. */
+  onError?: (error: unknown) => void;
+}
 
 /** What SessionManager.deleteBranch() did. */
 export interface BranchDeletion {

@@ -5,6 +5,7 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { errorText } from "../../core/error-text.js";
 import { findSandbox } from "../../core/tools/sandbox.js";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.js";
 import type { SessionChangeEvent } from "../common/extension-api.js";
@@ -24,6 +25,7 @@ import type { RunChangesView } from "../review/run-changes-view.js";
 import { mainBashSandbox } from "../tools/sandbox-choice.js";
 import type { ApprovalUi } from "../tools/tool-approval.js";
 import type { WorkspaceToolRules } from "../tools/tool-rules.js";
+import { followNotices } from "./follow-notice.js";
 import { lockLostMessage } from "./lock-choice.js";
 import { offerSaveAgain } from "./save-again.js";
 import { SessionController, type ModelFailure } from "./session-controller.js";
@@ -106,6 +108,30 @@ export function createSession(s: HostServices, p: SessionParts): Session {
       s.setContext("agentTree.readOnly", true);
       if (reason === "file-gone") void offerSaveAgain(sm, message, controller, log);
       else void vscode.window.showWarningMessage(message);
+    },
+    onAppendedByOther: (sm, refresh) => {
+      const file = sm.getSessionFile() ?? "";
+      for (const notice of followNotices(path.basename(file), refresh)) {
+        if (notice.kind === "warning") log.warn(notice.text);
+        else log.info(notice.text);
+        const show =
+          notice.kind === "warning" ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+        const action = notice.action;
+        if (!action) {
+          void show(notice.text);
+          continue;
+        }
+        const act = async (): Promise<void> => {
+          const picked = await show(notice.text, action.label);
+          if (picked !== action.label || controller.sessionManager !== sm) return;
+          // As a click on the row would: the operations table's guards, the summary question, the files.
+          if ("entryId" in action) return s.operations.get().run("agentTree.goToEntry", action.entryId);
+          // Its writer lock is let go first: the file opens as any file does (a lock held elsewhere asks).
+          await controller.close();
+          await opener.openPath(file);
+        };
+        void act().catch((e: unknown) => log.error(`${action.label}: ${errorText(e)}`));
+      }
     },
     onSessionChanged: (sm) => {
       // The features' listeners first (the branch watch resets, parallel branches are watched, files warm up).

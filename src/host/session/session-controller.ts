@@ -15,6 +15,7 @@ import type { UserCommand } from "../../core/agent/user-command.js";
 import type { ImageContent, TextContent } from "../../core/messages.js";
 import type { LockHolderInfo, LockLossReason } from "../../core/session/errors.js";
 import type { SessionManager } from "../../core/session/session-manager.js";
+import type { DiskRefresh } from "../../core/session/types.js";
 import type { CommandSandbox } from "../../core/tools/sandbox.js";
 import type { AgentTool, AgentToolSource } from "../../core/tools/types.js";
 import type { SystemPromptProvider } from "../../core/prompt/workspace-prompt.js";
@@ -89,6 +90,11 @@ export interface ControllerDeps {
    * (`reason`) —: it is read-only now (say so).
    */
   onLockLost?(sm: SessionManager, newHolder: LockHolderInfo | undefined, reason: LockLossReason): void;
+  /**
+   * Another program (pi) appended to the current session and it was taken in (the views show it already when the
+   * leaf followed): say what the user must know — entries on another branch, unreadable lines, a replaced file.
+   */
+  onAppendedByOther?(sm: SessionManager, refresh: DiskRefresh): void;
   /** Tools override (tests). */
   tools?: AgentTool[];
   /** Where the agent's bash commands run (agentTree.sandbox.mainAgent: src/host/tools/sandbox-choice.ts). */
@@ -316,16 +322,35 @@ export class SessionController {
       (m) => d.postChat(m),
       (first) => d.onRunEnd?.(sm, first),
     );
-    const unsubscribeDisk = sm.onChangedOnDisk(() => d.onError?.(changedOnDiskMessage(sm)));
+    // What pi (in a terminal, no lock) appends shows here as it is written (docs/tree-navigation.md).
+    const unsubscribeDisk = sm.onAppendedByOther((r) => this.appendedByOther(sm, r));
+    const stopWatch = sm.watchDisk({
+      // While the agent works its next entries go on from the leaf: it stays.
+      keepLeaf: () => agent.isStreaming || agent.isBashRunning,
+      onError: (e) => d.onError?.(`Following ${path.basename(sm.getSessionFile() ?? "")} failed: ${errorText(e)}`),
+    });
     const unsubscribe = (): void => {
       unsubscribeChat();
       unsubscribeInput();
       unsubscribeDisk();
+      stopWatch();
     };
     const unsubscribeLock = sm.onLockLost((newHolder, reason) => this.lockLost(sm, newHolder, reason));
     d.hookRegistry.attach(agent.hooks);
     d.onAgentChanged?.(agent);
     return { sm, agent, tree, chat, chatPath: new ChatPath(sm), broker, unsubscribe, unsubscribeLock, readOnlyCause };
+  }
+
+  /**
+   * Another program appended to the open session (SessionManager.refreshFromDisk): the tree has their rows already
+   * (TreeSync follows the store); the chat shows their messages when the leaf followed them; the rest (another
+   * branch, lines that could not be read, a replaced file) the editor says.
+   */
+  private appendedByOther(sm: SessionManager, refresh: DiskRefresh): void {
+    const c = this.current;
+    if (!c || c.sm !== sm) return;
+    if (refresh.followed) this.pushChat();
+    this.deps.onAppendedByOther?.(sm, refresh);
   }
 
   /**
@@ -585,15 +610,4 @@ export class SessionController {
     }
     this.pushChat();
   }
-}
-
-/** What the user is told when another program (pi takes no lock) appended to the session open here. */
-function changedOnDiskMessage(sm: SessionManager): string {
-  const file = sm.getSessionFile();
-  const name = file === undefined ? "This session's file" : path.basename(file);
-  return (
-    `${name} was written by another program (pi?) while it is open here: its new entries are not shown, and this ` +
-    "window's next entries went after them, a branch of their own. Nothing is lost: open the session again " +
-    "(Agent: Open Session…) to see both, and keep it open in one program only."
-  );
 }

@@ -276,7 +276,7 @@ describe("file replaced while open", () => {
 });
 
 describe("pi appends while the session is open here", () => {
-  test("pi's lines and ours both stay whole in the file, as branches; our next write notices pi's, once", async () => {
+  test("pi's lines and ours both stay whole in the file, as branches; our next write takes pi's in first", async () => {
     const d = tmp.dir;
     const sm = await SessionManager.create("/p", d);
     const q = sm.appendMessage(user("question"));
@@ -290,16 +290,16 @@ describe("pi appends while the session is open here", () => {
       timestamp: new Date().toISOString(),
       message: user("from pi"),
     };
-    const noticed: { before: number; now: number }[] = [];
-    sm.onChangedOnDisk((change) => noticed.push(change));
-    sm.appendMessage(assistant("not noticed: nobody else wrote"));
+    const noticed: string[][] = [];
+    sm.onAppendedByOther((r) => noticed.push(r.added.map((e) => e.id)));
+    const mine = sm.appendMessage(assistant("not noticed: nobody else wrote"));
     assert.deepEqual(noticed, []);
-    const before = fs.statSync(file).size;
     fs.appendFileSync(file, `${JSON.stringify(piEntry)}\n`);
-    const now = fs.statSync(file).size;
     const ours = sm.appendMessage(user("from here"));
-    sm.appendMessage(assistant("said once"));
-    assert.deepEqual(noticed, [{ before, now }], "the foreign append is noticed once, at our next write");
+    sm.appendMessage(assistant("taken in once"));
+    assert.deepEqual(noticed, [["pi000001"]], "the foreign append is taken in once, at our next write");
+    assert.equal(sm.getEntry(ours)?.parentId, mine, "ours goes on from our leaf");
+    assert.equal(sm.getEnvelope("pi000001")?.parentId, a);
     await sm.close();
 
     const again = await SessionManager.open(file);
@@ -324,7 +324,7 @@ describe("pi appends while the session is open here", () => {
     fs.appendFileSync(file, '{"type":"message","id":"torn00","parentId":null,"mess');
     const again = await SessionManager.open(file);
     const noticed: unknown[] = [];
-    again.onChangedOnDisk((c) => noticed.push(c));
+    again.onAppendedByOther((c) => noticed.push(c));
     again.appendMessage(user("after the repair"));
     again.appendMessage(assistant("and on"));
     await again.close();

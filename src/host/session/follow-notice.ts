@@ -1,0 +1,43 @@
+/**
+ * What the editor says when another program (pi in a terminal) appended to the open session and the session took
+ * it in (SessionManager.refreshFromDisk; docs/tree-navigation.md): entries on another branch than the one shown
+ * (with "Go There"), lines of theirs that could not be read, a file replaced on disk (with "Reopen"). Entries that
+ * the leaf followed need no words: the tree and the chat show them. Pure: no `vscode` import.
+ */
+import type { DiskRefresh } from "../../core/session/types.js";
+import { loadIssuesMessage } from "./load-issues.js";
+
+/** The button that moves to their branch's end, as a click on its row would. */
+export const GO_THERE = "Go There";
+/** The button that opens the session file again. */
+export const REOPEN = "Reopen";
+
+/** One message to show: its words, how grave, and the button it offers with what it acts on. */
+export type FollowNotice =
+  | { kind: "info"; text: string; action?: { label: typeof GO_THERE; entryId: string } }
+  | { kind: "warning"; text: string; action?: { label: typeof REOPEN } };
+
+/** The messages a refresh of the session in `fileName` calls for (none when the views say it all). */
+export function followNotices(fileName: string, refresh: DiskRefresh): FollowNotice[] {
+  if (refresh.replaced)
+    return [
+      {
+        kind: "warning",
+        text:
+          `${fileName}: the file was replaced on disk (${refresh.reason ?? "rewritten by another program"}). ` +
+          "This window shows it as it was read and takes in nothing more of it; reopen it to see it as it is now.",
+        action: { label: REOPEN },
+      },
+    ];
+  const out: FollowNotice[] = [];
+  const n = refresh.added.length;
+  if (refresh.otherBranch && n > 0 && typeof refresh.otherLeafId === "string")
+    out.push({
+      kind: "info",
+      text: `pi added ${n} ${n === 1 ? "entry" : "entries"} to ${fileName} on another branch.`,
+      action: { label: GO_THERE, entryId: refresh.otherLeafId },
+    });
+  const issues = loadIssuesMessage(fileName, refresh.issues);
+  if (issues !== undefined) out.push({ kind: "warning", text: issues });
+  return out;
+}
