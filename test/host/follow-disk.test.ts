@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { SessionManager } from "../../src/core/session/session-manager.js";
 import { decodeRows } from "../../src/core/rows/row-columns.js";
-import { followNotices, GO_THERE } from "../../src/host/session/follow-notice.js";
+import { followNotices, GO_THERE, OtherBranchNotice } from "../../src/host/session/follow-notice.js";
 import { tempDirPerTest } from "../util/temp-dir.js";
 import { readJsonl } from "../util/session-builder.js";
 import { createHarness, ofType } from "./controller-harness.js";
@@ -70,4 +70,17 @@ test("pi's appends show in the tree and the chat without a write of ours; anothe
       ["from here", "pi000001"],
     ],
   );
+});
+
+test("pi writing turn after turn on another branch is said once at a time; Go There goes to its newest end", () => {
+  const gate = new OtherBranchNotice();
+  const session = {};
+  const other = {};
+  assert.equal(gate.offer(session, "a1"), true, "the first append is said");
+  assert.equal(gate.offer(session, "a2"), false, "while it shows, a later append is not said again");
+  assert.equal(gate.offer(session, "a3"), false);
+  assert.equal(gate.offer(other, "b1"), true, "another session's notice is its own");
+  assert.equal(gate.settle(session), "a3", "Go There goes to the newest end");
+  assert.equal(gate.settle(session), undefined);
+  assert.equal(gate.offer(session, "a4"), true, "once answered, the next append is said again");
 });

@@ -25,7 +25,7 @@ import type { RunChangesView } from "../review/run-changes-view.js";
 import { mainBashSandbox } from "../tools/sandbox-choice.js";
 import type { ApprovalUi } from "../tools/tool-approval.js";
 import type { WorkspaceToolRules } from "../tools/tool-rules.js";
-import { followNotices } from "./follow-notice.js";
+import { followNotices, OtherBranchNotice } from "./follow-notice.js";
 import { lockLostMessage } from "./lock-choice.js";
 import { offerSaveAgain } from "./save-again.js";
 import { SessionController, type ModelFailure } from "./session-controller.js";
@@ -62,6 +62,7 @@ export interface Session {
 export function createSession(s: HostServices, p: SessionParts): Session {
   const { cwd, log } = s;
   const { tree, chat } = s.views;
+  const otherBranchNotice = new OtherBranchNotice();
   const changed = new vscode.EventEmitter<SessionChangeEvent>();
   s.subscribe(changed);
   const modelFailed = new vscode.EventEmitter<ModelFailure>();
@@ -121,11 +122,14 @@ export function createSession(s: HostServices, p: SessionParts): Session {
           void show(notice.text);
           continue;
         }
+        // pi writing turn after turn on another branch: one notice, whose Go There goes to its newest end.
+        if ("entryId" in action && !otherBranchNotice.offer(sm, action.entryId)) continue;
         const act = async (): Promise<void> => {
           const picked = await show(notice.text, action.label);
+          const newest = "entryId" in action ? otherBranchNotice.settle(sm) : undefined;
           if (picked !== action.label || controller.sessionManager !== sm) return;
           // As a click on the row would: the operations table's guards, the summary question, the files.
-          if ("entryId" in action) return s.operations.get().run("agentTree.goToEntry", action.entryId);
+          if ("entryId" in action) return s.operations.get().run("agentTree.goToEntry", newest ?? action.entryId);
           // Its writer lock is let go first: the file opens as any file does (a lock held elsewhere asks).
           await controller.close();
           await opener.openPath(file);

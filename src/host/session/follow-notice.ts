@@ -41,3 +41,27 @@ export function followNotices(fileName: string, refresh: DiskRefresh): FollowNot
   if (issues !== undefined) out.push({ kind: "warning", text: issues });
   return out;
 }
+
+/**
+ * One "on another branch" notice at a time. pi writes a turn as several appends seconds apart (the prompt, each
+ * reply, each tool result), and each was said anew: a notice per append. While one is showing, later appends only
+ * move the end its Go There goes to; once it is answered or dismissed, the next append may say so again.
+ */
+export class OtherBranchNotice {
+  /** Per session showing a notice: the end its Go There goes to. */
+  private readonly showing = new WeakMap<object, string>();
+
+  /** pi's branch now ends at `entryId` in `session`: true when a notice is to be shown (none is showing). */
+  offer(session: object, entryId: string): boolean {
+    const open = this.showing.has(session);
+    this.showing.set(session, entryId);
+    return !open;
+  }
+
+  /** The notice of `session` was answered or dismissed: the end its Go There goes to (the newest offered). */
+  settle(session: object): string | undefined {
+    const entryId = this.showing.get(session);
+    this.showing.delete(session);
+    return entryId;
+  }
+}
