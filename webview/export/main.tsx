@@ -6,9 +6,10 @@ import type { TreeFilter } from "../../src/shared/protocol.js";
 import { TREE_FILTER_LABELS, TREE_FILTERS } from "../../src/core/rows/row-filter.js";
 import type { ExportData, ExportEntry, ExportUsage } from "../../src/core/export/export-data.js";
 import { formatTokens } from "../../src/core/entries/row-words.js";
-import { h } from "./dom.js";
+import { asRecord, h } from "./dom.js";
 import { readExportData } from "./read-data.js";
-import { renderEntry } from "./render-entry.js";
+import { renderEntry, type RenderContext } from "./render-entry.js";
+import { LazyHighlighter } from "./highlight.js";
 import { TreePanel } from "./tree-panel.js";
 
 const FILTERS: readonly { value: TreeFilter; text: string }[] = TREE_FILTERS.map((value) => ({
@@ -47,6 +48,16 @@ function start(data: ExportData, app: HTMLElement): void {
     parents.set(n.id, n.parentId);
     if (n.label) labels.set(n.id, n.label);
   });
+  // Tool call arguments by call id, so a result can show the file it read in the file's language.
+  const calls = new Map<string, unknown>();
+  for (const e of data.entries) {
+    const content = asRecord(asRecord(e)?.message)?.content;
+    if (!Array.isArray(content)) continue;
+    for (const b of content) {
+      const block = asRecord(b);
+      if (block?.type === "toolCall" && typeof block.id === "string") calls.set(block.id, block.arguments);
+    }
+  }
 
   const toggle = h("button", undefined, "☰");
   toggle.id = "toggle-sidebar";
@@ -104,6 +115,10 @@ function start(data: ExportData, app: HTMLElement): void {
   const layout = h("div", undefined, sidebar, backdrop, content);
   layout.id = "layout";
   app.replaceChildren(topbar, layout);
+  const highlighter = new LazyHighlighter(content);
+  const ctx: RenderContext = { highlighter, callArgs: (id) => calls.get(id) };
+  // Paper never scrolls blocks into view: highlight what is waiting before printing.
+  window.addEventListener("beforeprint", () => highlighter.flush(messages));
 
   // Sidebar: open by default on wide screens, closed on narrow ones (where it overlays the page).
   const narrow = window.matchMedia(NARROW);
@@ -128,7 +143,7 @@ function start(data: ExportData, app: HTMLElement): void {
       const frag = document.createDocumentFragment();
       for (let k = from; k < to; k++) {
         const pid = path[k];
-        const el = renderEntry(entries.get(pid), labels.get(pid));
+        const el = renderEntry(entries.get(pid), labels.get(pid), ctx);
         el.dataset.id = pid;
         if (pid === id) el.classList.add("target");
         frag.appendChild(el);
@@ -151,6 +166,7 @@ function start(data: ExportData, app: HTMLElement): void {
       content.scrollTop = content.scrollHeight - before;
     });
     updateMore();
+    highlighter.reset();
     messages.replaceChildren(more, render(start, path.length));
     const isLeaf = id === data.leafId;
     pathHeader.replaceChildren(

@@ -5,12 +5,17 @@ export const EXPORT_CSS = `
   --bg: #ffffff; --fg: #1f2328; --muted: #656d76; --border: #d0d7de; --panel: #f6f8fa;
   --accent: #0969da; --sel: #ddf4ff; --path: #f0f6ff; --user: #eef6ff; --err: #cf222e; --tool: #f6f8fa;
   --summary: #fff8c5; --label: #0969da; --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+  /* Syntax colours (highlight.js classes), each at least 4.5:1 on the code blocks' background. */
+  --hl-keyword: #cf222e; --hl-string: #0a3069; --hl-title: #6639ba; --hl-number: #0550ae; --hl-type: #953800;
+  --hl-comment: #57606a; --hl-tag: #116329; --hl-del: #82071e;
 }
 @media (prefers-color-scheme: dark) {
   :root {
     --bg: #0d1117; --fg: #e6edf3; --muted: #8d96a0; --border: #30363d; --panel: #161b22;
     --accent: #4493f8; --sel: #15263d; --path: #131d2b; --user: #142033; --err: #f85149; --tool: #161b22;
     --summary: #2d2a12; --label: #195cc8;
+    --hl-keyword: #ff7b72; --hl-string: #a5d6ff; --hl-title: #d2a8ff; --hl-number: #79c0ff; --hl-type: #ffa657;
+    --hl-comment: #8b949e; --hl-tag: #7ee787; --hl-del: #ffa198;
   }
 }
 * { box-sizing: border-box; }
@@ -74,6 +79,18 @@ body.sidebar-closed #sidebar { display: none; }
   font: 12px/1.45 var(--mono); white-space: pre-wrap; overflow-wrap: anywhere; }
 .md code { font-family: var(--mono); font-size: 12px; background: var(--panel); padding: 1px 4px; border-radius: 4px; }
 .md pre code { background: none; padding: 0; }
+pre.out code { font: inherit; }
+.arg-name { font: 12px var(--mono); color: var(--muted); margin: 6px 0 2px; }
+.hljs-keyword, .hljs-selector-tag, .hljs-doctag, .hljs-template-tag { color: var(--hl-keyword); }
+.hljs-string, .hljs-regexp, .hljs-meta .hljs-string, .hljs-char.escape_ { color: var(--hl-string); }
+.hljs-title, .hljs-title.function_, .hljs-title.class_, .hljs-section { color: var(--hl-title); }
+.hljs-number, .hljs-literal, .hljs-attr, .hljs-attribute, .hljs-variable, .hljs-meta, .hljs-symbol,
+.hljs-selector-id, .hljs-selector-class, .hljs-link { color: var(--hl-number); }
+.hljs-built_in, .hljs-type, .hljs-template-variable { color: var(--hl-type); }
+.hljs-comment, .hljs-quote { color: var(--hl-comment); font-style: italic; }
+.hljs-tag, .hljs-name, .hljs-selector-pseudo, .hljs-addition, .hljs-bullet { color: var(--hl-tag); }
+.hljs-deletion { color: var(--hl-del); }
+.hljs-strong { font-weight: 600; } .hljs-emphasis { font-style: italic; }
 .md table { border-collapse: collapse; } .md th, .md td { border: 1px solid var(--border); padding: 2px 8px; }
 .md blockquote { margin: 0; padding-left: 12px; border-left: 3px solid var(--border); color: var(--muted); }
 details { margin: 6px 0; border: 1px solid var(--border); border-radius: 6px; background: var(--tool); }

@@ -74,7 +74,7 @@ function buildSession(): { sm: SessionManager; ids: Record<string, string> } {
   sm.appendLabelChange(a4, "important");
   const bs = sm.branchWithSummary(r2, "SUMTEXT summary of branch two");
   const c = sm.appendCompaction("COMPTEXT compacted", u2, 1234);
-  const a3 = sm.appendMessage(assistant("Final answer LEAFTEXT"));
+  const a3 = sm.appendMessage(assistant("Final answer LEAFTEXT\n\n```ts\nconst answer: number = 42; // done\n```"));
   return { sm, ids: { u1, a1, u2, a2, r2, u3, a4, bs, c, a3 } };
 }
 
@@ -413,6 +413,8 @@ test("axe finds nothing in the page, light and dark", { skip }, async () => {
     const file = join(dir, `axe-${scheme}.html`);
     await writeSessionHtml(sm, file, { pageScript });
     const w = await open(file, 1200, "", scheme);
+    // The leaf's code block, highlighted: its token colours are checked for contrast too.
+    await w.page.waitForSelector("#messages .hljs-keyword");
     assert.deepEqual(await violations(w.page), [], `${scheme}: the leaf selected`);
     await w.page.click(`#tree .row[data-id="${ids.a4}"]`);
     await w.page.locator("#messages details").first().locator("summary").click();
@@ -478,5 +480,68 @@ test("the page names the session's models, tokens and cost, as pi's export does"
   assert.match(info, /3k out/);
   assert.match(info, /1\.5M cache read/);
   assert.match(info, /\$0\.1234/);
+  await finish(w);
+});
+
+test("code blocks and files read, written and edited are highlighted by language, as text", { skip }, async () => {
+  const sm = SessionManager.inMemory("/ws");
+  const t = Date.now();
+  sm.appendMessage({ role: "user", content: "show me", timestamp: t });
+  const hostile = 'x = "<img src=x onerror=window.__xss=5>"';
+  sm.appendMessage(
+    assistant("Fenced:\n\n```python\ndef greet():\n    return 1\n```\n\nPlain:\n\n```\nno language here\n```"),
+  );
+  sm.appendMessage(
+    assistant("", {
+      content: [
+        { type: "toolCall", id: "r1", name: "read", arguments: { path: "src/app.py" } },
+        { type: "toolCall", id: "w1", name: "write", arguments: { path: "lib/main.rs", content: "fn main() {}\n" } },
+        {
+          type: "toolCall",
+          id: "e1",
+          name: "edit",
+          arguments: { path: "a.ts", oldText: "let a = 1;", newText: "const a = 2;" },
+        },
+      ],
+      stopReason: "toolUse",
+    }),
+  );
+  const result = (id: string, name: string, text: string) =>
+    sm.appendMessage({
+      role: "toolResult",
+      toolCallId: id,
+      toolName: name,
+      content: [{ type: "text", text }],
+      isError: false,
+      timestamp: t,
+    });
+  result("r1", "read", `import os\n${hostile}\nclass Thing:\n    pass`);
+  result("w1", "write", "Wrote lib/main.rs");
+  result("e1", "edit", "Edited a.ts");
+  const file = join(dir, "highlight.html");
+  await writeSessionHtml(sm, file, { pageScript });
+  const w = await open(file);
+  const { page } = w;
+  const tokens = (scope: string, cls: string) => page.locator(`${scope} .hljs-${cls}`).allTextContents();
+  await page.waitForSelector("#messages .md pre code.hljs");
+  assert.deepEqual(await tokens("#messages .md", "keyword"), ["def", "return"], "the python fence");
+  assert.equal(await page.locator("#messages .md pre code").nth(1).locator("span").count(), 0, "no language: plain");
+  // Folded blocks are highlighted when they are opened (not before: the page opens as fast as without).
+  const readOut = page.locator("#messages .msg.kind-toolResult").first().locator("details");
+  assert.equal(await readOut.locator("span").count(), 0, "not highlighted while folded");
+  await readOut.locator("summary").click();
+  await page.waitForSelector("#messages .msg.kind-toolResult details code.hljs");
+  const read = (await readOut.locator("code").textContent()) ?? "";
+  assert.ok(read.includes(hostile), "the text is unchanged");
+  assert.ok((await tokens("#messages .msg.kind-toolResult", "keyword")).includes("import"), "the .py file read");
+  assert.equal(await page.locator("#messages img").count(), 0, "HTML in code stays text");
+  assert.equal(await page.evaluate("window.__xss"), undefined);
+  const calls = page.locator("#messages details.tool-call");
+  for (let i = 0; i < 3; i++) await calls.nth(i).locator("summary").click();
+  await page.waitForFunction(() => document.querySelectorAll("details.tool-call code[data-lang]").length === 0);
+  assert.deepEqual(await calls.nth(1).locator(".hljs-keyword").allTextContents(), ["fn"], "the .rs file written");
+  assert.deepEqual(await calls.nth(2).locator(".hljs-keyword").allTextContents(), ["let", "const"], "the .ts edit");
+  assert.deepEqual(await calls.nth(2).locator(".arg-name").allTextContents(), ["oldText", "newText"]);
+  assert.ok((await calls.nth(0).locator(".hljs-attr").count()) > 0, "other arguments as JSON");
   await finish(w);
 });
