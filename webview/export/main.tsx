@@ -34,6 +34,61 @@ function usageLine(u: ExportUsage): string {
   return parts.filter((p) => p !== "").join(" · ");
 }
 
+/** The page's address with `#<entry id>`: opening it shows that entry's path. */
+/** The entry id the address names after `#`, or undefined (none, or a malformed one: the page starts at the leaf). */
+function idOfHash(): string | undefined {
+  try {
+    return location.hash.length > 1 ? decodeURIComponent(location.hash.slice(1)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function linkTo(id: string): string {
+  return `${location.href.split("#")[0]}#${encodeURIComponent(id)}`;
+}
+
+/** Put text on the clipboard; the old way when the async API is missing or refused (some file:// pages). */
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = h("textarea", undefined, text);
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.appendChild(area);
+    area.select();
+    const ok = document.execCommand("copy");
+    area.remove();
+    return ok;
+  }
+}
+
+const COPY_LINK = "Copy a link to this entry";
+
+function copyLinkButton(): HTMLButtonElement {
+  const b = h("button", "copy-link", "🔗");
+  b.type = "button";
+  b.title = COPY_LINK;
+  b.setAttribute("aria-label", COPY_LINK);
+  return b;
+}
+
+/** Copies the link of the entry whose button was clicked, and says so on the button for a moment. */
+async function onCopyLink(button: HTMLButtonElement, id: string, say: (text: string) => void): Promise<void> {
+  const ok = await copyText(linkTo(id));
+  const text = ok ? "Link copied" : "Could not copy the link";
+  button.textContent = ok ? "✓" : "✗";
+  button.title = text;
+  say(text);
+  setTimeout(() => {
+    button.textContent = "🔗";
+    button.title = COPY_LINK;
+  }, 1500);
+}
+
 function fail(app: HTMLElement, message: string): void {
   app.replaceChildren(h("p", "msg error", message));
 }
@@ -107,7 +162,10 @@ function start(data: ExportData, app: HTMLElement): void {
   const info = h("p", undefined, data.usage ? usageLine(data.usage) : "");
   info.id = "session-info";
   info.hidden = info.textContent === "";
-  const content = h("main", undefined, info, pathHeader, messages);
+  // Says what a button did (a copied link) to screen readers.
+  const live = h("div", "visually-hidden");
+  live.setAttribute("aria-live", "polite");
+  const content = h("main", undefined, info, pathHeader, messages, live);
   content.id = "content";
   // The path scrolls on its own; a path without folds has nothing else to focus, so the pane takes the focus
   // itself for the arrow and page keys.
@@ -145,6 +203,7 @@ function start(data: ExportData, app: HTMLElement): void {
         const pid = path[k];
         const el = renderEntry(entries.get(pid), labels.get(pid), ctx);
         el.dataset.id = pid;
+        el.querySelector(".head")?.appendChild(copyLinkButton());
         if (pid === id) el.classList.add("target");
         frag.appendChild(el);
       }
@@ -206,13 +265,18 @@ function start(data: ExportData, app: HTMLElement): void {
   back.addEventListener("click", () => {
     if (data.leafId !== null) select(data.leafId, false);
   });
+  messages.addEventListener("click", (e) => {
+    const button = (e.target as HTMLElement).closest<HTMLButtonElement>("button.copy-link");
+    const id = button?.closest<HTMLElement>(".msg")?.dataset.id;
+    if (button && id !== undefined) void onCopyLink(button, id, (text) => (live.textContent = text));
+  });
+  // A link to an entry followed inside the page (or typed into the address bar) shows that entry's path.
+  window.addEventListener("hashchange", () => {
+    const id = idOfHash();
+    if (id !== undefined && entries.has(id)) select(id, false);
+  });
 
-  let fromHash = "";
-  try {
-    fromHash = decodeURIComponent(location.hash.slice(1));
-  } catch {
-    // A malformed link: start at the leaf.
-  }
+  const fromHash = idOfHash() ?? "";
   const initial = entries.has(fromHash) ? fromHash : (data.leafId ?? data.nodes[data.nodes.length - 1]?.id);
   if (initial !== undefined && entries.has(initial)) select(initial, false);
   else pathHeader.textContent = "This session has no entries.";

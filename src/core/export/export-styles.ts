@@ -67,6 +67,8 @@ body.sidebar-closed #sidebar { display: none; }
 .msg { border: 1px solid var(--border); border-radius: 8px; padding: 8px 12px; margin: 0 0 10px; max-width: 980px; overflow-wrap: anywhere; }
 .msg.target { box-shadow: 0 0 0 2px var(--accent); }
 .msg > .head { font-size: 12px; color: var(--muted); display: flex; gap: 8px; flex-wrap: wrap; margin-bottom: 4px; }
+.msg > .head .copy-link { margin-left: auto; padding: 0 6px; font-size: 12px; line-height: 18px; background: none; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .msg > .head .role { font-weight: 600; color: var(--fg); }
 .msg.kind-user { background: var(--user); }
 .msg.kind-branch_summary, .msg.kind-compaction { background: var(--summary); }
@@ -110,7 +112,7 @@ img.attached { max-width: 100%; max-height: 480px; border: 1px solid var(--borde
 @media print {
   /* Paper gets the path as one long document: no tree, no buttons, no scrolling panes. */
   #app, #layout { display: block; height: auto; }
-  #sidebar, #sidebar-backdrop, #topbar button, #show-earlier { display: none !important; }
+  #sidebar, #sidebar-backdrop, #topbar button, #show-earlier, .copy-link { display: none !important; }
   #topbar { background: none; }
   #topbar h1 { white-space: normal; }
   #content { overflow: visible; padding: 12px 0; }

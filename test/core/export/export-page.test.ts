@@ -545,3 +545,39 @@ test("code blocks and files read, written and edited are highlighted by language
   assert.ok((await calls.nth(0).locator(".hljs-attr").count()) > 0, "other arguments as JSON");
   await finish(w);
 });
+
+test(
+  "each entry's button copies a link to it; the link opens its path, in this page or a new one",
+  { skip },
+  async () => {
+    const { ids, w, page } = await openExport("links.html");
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    const u2 = page.locator(`#messages .msg[data-id="${ids.u2}"]`);
+    await u2.locator("button.copy-link").click();
+    await page.waitForFunction(() => document.querySelector("[aria-live]")?.textContent === "Link copied");
+    const link = (await page.evaluate("navigator.clipboard.readText()")) as string;
+    assert.equal(link, `${page.url().split("#")[0]}#${encodeURIComponent(ids.u2)}`);
+    assert.equal(
+      await page.locator("#messages button.copy-link").count(),
+      await page.locator("#messages .msg").count(),
+    );
+
+    // Opened: the path to that entry, the entry marked and its row selected, as a click on the row does.
+    assert.equal(link.split("#")[0], pathToFileURL(join(dir, "links.html")).href);
+    const o = await open(join(dir, "links.html"), 1200, link.slice(link.indexOf("#")));
+    assert.equal(await o.page.locator("#messages .msg.target").getAttribute("data-id"), ids.u2);
+    assert.equal(await o.page.locator(`#tree .row[data-id="${ids.u2}"]`).getAttribute("aria-selected"), "true");
+    assert.equal(await o.page.locator("#messages .msg").count(), 3, "root → u2");
+    await finish(o);
+
+    // Followed inside the open page (a link in a message, the address bar): the page goes there.
+    await page.evaluate(`location.hash = ${JSON.stringify("#" + encodeURIComponent(ids.a4))}`);
+    await page.waitForFunction(
+      (id) => document.querySelector("#messages .msg.target")?.getAttribute("data-id") === id,
+      ids.a4,
+    );
+    assert.match((await page.locator("#messages .msg.target").textContent()) ?? "", /BRANCHTEXT/);
+    assert.equal(await page.locator(`#tree .row[data-id="${ids.a4}"]`).getAttribute("aria-selected"), "true");
+    await finish(w);
+  },
+);
