@@ -11,6 +11,7 @@ import { readExportData } from "./read-data.js";
 import { renderEntry, type RenderContext } from "./render-entry.js";
 import { LazyHighlighter } from "./highlight.js";
 import { TreePanel } from "./tree-panel.js";
+import { systemPromptBlocks } from "./system-prompt.js";
 
 const FILTERS: readonly { value: TreeFilter; text: string }[] = TREE_FILTERS.map((value) => ({
   value,
@@ -159,13 +160,16 @@ function start(data: ExportData, app: HTMLElement): void {
   pathHeader.id = "path-header";
   const messages = h("div");
   messages.id = "messages";
+  // The system prompt and tools in force at the selected entry, folded (when the session records them).
+  const system = h("div");
+  system.id = "system";
   const info = h("p", undefined, data.usage ? usageLine(data.usage) : "");
   info.id = "session-info";
   info.hidden = info.textContent === "";
   // Says what a button did (a copied link) to screen readers.
   const live = h("div", "visually-hidden");
   live.setAttribute("aria-live", "polite");
-  const content = h("main", undefined, info, pathHeader, messages, live);
+  const content = h("main", undefined, info, pathHeader, system, messages, live);
   content.id = "content";
   // The path scrolls on its own; a path without folds has nothing else to focus, so the pane takes the focus
   // itself for the arrow and page keys.
@@ -227,6 +231,7 @@ function start(data: ExportData, app: HTMLElement): void {
     updateMore();
     highlighter.reset();
     messages.replaceChildren(more, render(start, path.length));
+    system.replaceChildren(...systemPromptBlocks(path.map((pid) => entries.get(pid))));
     const isLeaf = id === data.leafId;
     pathHeader.replaceChildren(
       h("span", undefined, `Path to ${isLeaf ? "the session leaf" : "the selected entry"}: ${path.length} entries`),

@@ -100,6 +100,10 @@ details > summary { cursor: pointer; padding: 3px 8px; font-size: 12px; font-fam
 details > .body { padding: 0 8px 8px; }
 details.thinking > .body { font-style: italic; color: var(--muted); white-space: pre-wrap; }
 details.is-error > summary { color: var(--err); }
+#system { max-width: 980px; }
+ul.tools { margin: 4px 0; padding-left: 18px; font-size: 13px; }
+ul.tools .tool-name { font-family: var(--mono); font-weight: 600; }
+ul.tools ul.params { padding-left: 18px; font-size: 12px; color: var(--muted); }
 img.attached { max-width: 100%; max-height: 480px; border: 1px solid var(--border); border-radius: 6px; display: block; margin: 6px 0; }
 #sidebar-backdrop { display: none; }
 @media (max-width: 800px) {

@@ -581,3 +581,72 @@ test(
     await finish(w);
   },
 );
+
+test("the system prompt and the tools in force at the entry shown sit folded above its path", { skip }, async () => {
+  const sm = SessionManager.inMemory("/ws");
+  const t = Date.now();
+  sm.appendMessage({
+    role: "system",
+    content: "You are PROMPTTEXT.",
+    sections: { rules: "RULESTEXT <b>not bold</b>" },
+    toolsAdded: [
+      {
+        name: "read",
+        description: "Read a file",
+        parameters: {
+          type: "object",
+          properties: { path: { type: "string", description: "File path" } },
+          required: ["path"],
+        },
+      },
+      { name: "bash", description: "Run a command" },
+    ],
+    timestamp: t,
+  });
+  const u1 = sm.appendMessage({ role: "user", content: "first", timestamp: t });
+  sm.appendMessage({
+    role: "system",
+    content: "",
+    sections: { rules: null },
+    toolsRemoved: [{ name: "bash" }],
+    timestamp: t,
+  });
+  sm.appendMessage({ role: "user", content: "second", timestamp: t });
+  const file = join(dir, "system.html");
+  await writeSessionHtml(sm, file, { pageScript });
+  const w = await open(file);
+  const { page } = w;
+  const prompt = page.locator("#system details.system-prompt");
+  const tools = page.locator("#system details.tool-list");
+  assert.equal(await prompt.getAttribute("open"), null, "folded");
+  assert.equal(await tools.getAttribute("open"), null, "folded");
+  // At the leaf: the update removed the rules section and bash.
+  assert.match((await prompt.locator("summary").textContent()) ?? "", /System prompt \(1 line\)/);
+  assert.equal(await prompt.locator("pre").textContent(), "You are PROMPTTEXT.");
+  assert.equal(await tools.locator("summary").textContent(), "Tools (1): read");
+  await tools.locator("summary").click();
+  assert.equal(
+    await tools.locator("li.tool").first().textContent(),
+    "read — Read a filepath string, required — File path",
+  );
+
+  // Before the update: the rules (as text) and both tools.
+  await page.click(`#tree .row[data-id="${u1}"]`);
+  await page.waitForFunction(
+    (id) => document.querySelector("#messages .msg.target")?.getAttribute("data-id") === id,
+    u1,
+  );
+  assert.equal(await prompt.locator("pre").textContent(), "You are PROMPTTEXT.\n\nRULESTEXT <b>not bold</b>");
+  assert.equal(await page.locator("#system b").count(), 0, "the prompt is text");
+  assert.equal(await tools.locator("summary").textContent(), "Tools (2): read, bash");
+  await prompt.locator("summary").click();
+  assert.deepEqual(await violations(page), [], "both open");
+  await finish(w);
+
+  // A session that records no prompt shows none.
+  const plain = join(dir, "no-system.html");
+  await writeSessionHtml(buildSession().sm, plain, { pageScript });
+  const w2 = await open(plain);
+  assert.equal(await w2.page.locator("#system > *").count(), 0);
+  await finish(w2);
+});
