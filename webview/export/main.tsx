@@ -18,6 +18,18 @@ const FILTERS: readonly { value: TreeFilter; text: string }[] = TREE_FILTERS.map
   text: TREE_FILTER_LABELS[value],
 }));
 const NARROW = "(max-width: 800px)";
+/** The folds the T and O keys (and their buttons) open and close together. */
+const THINKING = "details.thinking";
+const TOOLS = "details.tool-call, details.output";
+/** The keys, as the help line under the usage line lists them. */
+const KEYS_HELP = "Keys: T thinking · O tool calls and output · / search · Esc clear search";
+
+/** True when a key press goes to a text field (typing there is no shortcut), or is a chord with a modifier. */
+function typing(e: KeyboardEvent): boolean {
+  if (e.ctrlKey || e.metaKey || e.altKey) return true;
+  const t = e.target instanceof HTMLElement ? e.target : null;
+  return t !== null && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName));
+}
 /** Path entries rendered at once. */
 const PATH_CHUNK = 200;
 
@@ -128,9 +140,13 @@ function start(data: ExportData, app: HTMLElement): void {
     "meta",
     `${data.branchOnly ? "branch, " : ""}${data.nodes.length} entries · exported ${new Date(data.exportedAt).toLocaleString()}`,
   );
+  const thinkingButton = h("button", undefined, "Thinking");
+  thinkingButton.title = "Open or close all thinking (T)";
+  const toolsButton = h("button", undefined, "Tools");
+  toolsButton.title = "Open or close all tool calls and output (O)";
   const title = h("h1", undefined, data.title);
   title.title = `${data.title} — ${data.cwd}`;
-  const topbar = h("header", undefined, toggle, title, meta, back);
+  const topbar = h("header", undefined, toggle, title, meta, thinkingButton, toolsButton, back);
   topbar.id = "topbar";
 
   const filter = h("select");
@@ -166,10 +182,12 @@ function start(data: ExportData, app: HTMLElement): void {
   const info = h("p", undefined, data.usage ? usageLine(data.usage) : "");
   info.id = "session-info";
   info.hidden = info.textContent === "";
+  const keys = h("p", undefined, KEYS_HELP);
+  keys.id = "keys-help";
   // Says what a button did (a copied link) to screen readers.
   const live = h("div", "visually-hidden");
   live.setAttribute("aria-live", "polite");
-  const content = h("main", undefined, info, pathHeader, system, messages, live);
+  const content = h("main", undefined, info, keys, pathHeader, system, messages, live);
   content.id = "content";
   // The path scrolls on its own; a path without folds has nothing else to focus, so the pane takes the focus
   // itself for the arrow and page keys.
@@ -191,6 +209,21 @@ function start(data: ExportData, app: HTMLElement): void {
     if (open) panel.refresh();
   };
 
+  // Whether all thinking / all tool folds are open; entries rendered later (another path, earlier entries) follow.
+  const open = { [THINKING]: false, [TOOLS]: false };
+  const buttons = { [THINKING]: thinkingButton, [TOOLS]: toolsButton };
+  const applyFolds = (root: ParentNode, selector: typeof THINKING | typeof TOOLS): void => {
+    for (const d of root.querySelectorAll<HTMLDetailsElement>(selector)) d.open = open[selector];
+  };
+  const toggleFolds = (selector: typeof THINKING | typeof TOOLS): void => {
+    open[selector] = !open[selector];
+    buttons[selector].setAttribute("aria-pressed", String(open[selector]));
+    applyFolds(messages, selector);
+  };
+  for (const b of [thinkingButton, toolsButton]) b.setAttribute("aria-pressed", "false");
+  thinkingButton.addEventListener("click", () => toggleFolds(THINKING));
+  toolsButton.addEventListener("click", () => toggleFolds(TOOLS));
+
   const showPath = (id: string): void => {
     const path: string[] = [];
     const seen = new Set<string>();
@@ -209,6 +242,8 @@ function start(data: ExportData, app: HTMLElement): void {
         el.dataset.id = pid;
         el.querySelector(".head")?.appendChild(copyLinkButton());
         if (pid === id) el.classList.add("target");
+        if (open[THINKING]) applyFolds(el, THINKING);
+        if (open[TOOLS]) applyFolds(el, TOOLS);
         frag.appendChild(el);
       }
       return frag;
@@ -274,6 +309,22 @@ function start(data: ExportData, app: HTMLElement): void {
     const button = (e.target as HTMLElement).closest<HTMLButtonElement>("button.copy-link");
     const id = button?.closest<HTMLElement>(".msg")?.dataset.id;
     if (button && id !== undefined) void onCopyLink(button, id, (text) => (live.textContent = text));
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && e.target === search && search.value !== "") {
+      search.value = "";
+      panel.setQuery("");
+      return;
+    }
+    if (typing(e)) return;
+    const key = e.key.toLowerCase();
+    if (key === "t") toggleFolds(THINKING);
+    else if (key === "o") toggleFolds(TOOLS);
+    else if (key === "/") {
+      if (!document.body.classList.contains("sidebar-open")) setSidebar(true);
+      search.focus();
+    } else return;
+    e.preventDefault();
   });
   // A link to an entry followed inside the page (or typed into the address bar) shows that entry's path.
   window.addEventListener("hashchange", () => {

@@ -108,7 +108,7 @@ function output(v: EntryView, toolCallId: string, ctx: RenderContext): HTMLEleme
   const box = h("div", undefined, code(v.text, lang, ctx));
   for (const img of v.images ?? []) box.appendChild(image(img));
   const what = `${v.isError === true ? "✗" : "✓"} ${v.subject ?? v.title} output ${outputSize(v.text)}`;
-  return collapsible(what, box, v.isError === true ? "is-error" : "");
+  return collapsible(what, box, v.isError === true ? "output is-error" : "output");
 }
 
 /**

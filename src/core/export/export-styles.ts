@@ -63,6 +63,8 @@ body.sidebar-closed #sidebar { display: none; }
 #show-earlier { display: block; margin: 0 0 10px; }
 #show-earlier[hidden] { display: none; }
 #session-info { color: var(--muted); font-size: 12px; margin: 0 0 4px; }
+#keys-help { color: var(--muted); font-size: 12px; margin: 0 0 4px; }
+button[aria-pressed="true"] { background: var(--sel); border-color: var(--accent); }
 #path-header { color: var(--muted); font-size: 12px; margin-bottom: 12px; display: flex; gap: 10px; flex-wrap: wrap; align-items: center; }
 .msg { border: 1px solid var(--border); border-radius: 8px; padding: 8px 12px; margin: 0 0 10px; max-width: 980px; overflow-wrap: anywhere; }
 .msg.target { box-shadow: 0 0 0 2px var(--accent); }
@@ -111,12 +113,12 @@ img.attached { max-width: 100%; max-height: 480px; border: 1px solid var(--borde
     box-shadow: 4px 0 16px rgba(0,0,0,0.25); }
   body.sidebar-open #sidebar-backdrop { display: block; position: absolute; inset: 0; z-index: 10; background: rgba(0,0,0,0.3); }
   #content { padding: 12px; }
-  #topbar .meta { display: none; }
+  #topbar .meta, #keys-help { display: none; }
 }
 @media print {
   /* Paper gets the path as one long document: no tree, no buttons, no scrolling panes. */
   #app, #layout { display: block; height: auto; }
-  #sidebar, #sidebar-backdrop, #topbar button, #show-earlier, .copy-link { display: none !important; }
+  #sidebar, #sidebar-backdrop, #topbar button, #show-earlier, .copy-link, #keys-help { display: none !important; }
   #topbar { background: none; }
   #topbar h1 { white-space: normal; }
   #content { overflow: visible; padding: 12px 0; }

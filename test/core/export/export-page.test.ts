@@ -650,3 +650,48 @@ test("the system prompt and the tools in force at the entry shown sit folded abo
   assert.equal(await w2.page.locator("#system > *").count(), 0);
   await finish(w2);
 });
+
+test(
+  "T and O open and close all thinking and all tool folds, / goes to the search; typing there is no shortcut",
+  { skip },
+  async () => {
+    const { ids, w, page } = await openExport("keys.html");
+    const openCount = (sel: string) =>
+      page.locator(`#messages ${sel}`).evaluateAll((els) => els.filter((d) => (d as HTMLDetailsElement).open).length);
+    const tools = "details.tool-call, details.output";
+    assert.match((await page.locator("#keys-help").textContent()) ?? "", /T thinking · O tool calls and output/);
+    const thinking = await page.locator("#messages details.thinking").count();
+    const toolFolds = await page.locator(`#messages ${tools}`).count();
+    assert.ok(thinking > 0 && toolFolds > 1, `${thinking} thinking, ${toolFolds} tool folds`);
+    assert.equal(await openCount("details"), 0);
+    await page.locator("#content").focus();
+    await page.keyboard.press("t");
+    assert.equal(await openCount("details.thinking"), thinking);
+    assert.equal(await openCount(tools), 0);
+    assert.equal(await page.getAttribute("button[title*='(T)']", "aria-pressed"), "true");
+    await page.keyboard.press("o");
+    assert.equal(await openCount(tools), toolFolds);
+    // Another path keeps the folds as the keys left them.
+    await page.click(`#tree .row[data-id="${ids.a1}"]`);
+    assert.equal(await openCount("details.thinking"), 1);
+    await page.click(`#tree .row[data-id="${ids.a3}"]`);
+    assert.equal(await openCount(tools), toolFolds);
+    await page.locator("#content").focus();
+    await page.keyboard.press("o");
+    assert.equal(await openCount(tools), 0);
+    assert.equal(await page.getAttribute("button[title*='(O)']", "aria-pressed"), "false");
+    // The search: "/" focuses it; letters typed there are text, not shortcuts; Escape empties it.
+    await page.keyboard.press("/");
+    assert.equal(await page.evaluate("document.activeElement.id"), "search");
+    await page.keyboard.type("to");
+    assert.equal(await page.inputValue("#search"), "to");
+    assert.equal(await openCount(tools), 0, "o typed into the search");
+    assert.equal(await openCount("details.thinking"), thinking, "t typed into the search");
+    await page.keyboard.press("Escape");
+    assert.equal(await page.inputValue("#search"), "");
+    // The button does what the key does.
+    await page.click("button[title*='(T)']");
+    assert.equal(await openCount("details.thinking"), 0);
+    await finish(w);
+  },
+);
