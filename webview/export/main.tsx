@@ -197,8 +197,18 @@ function start(data: ExportData, app: HTMLElement): void {
   app.replaceChildren(topbar, layout);
   const highlighter = new LazyHighlighter(content);
   const ctx: RenderContext = { highlighter, callArgs: (id) => calls.get(id) };
-  // Paper never scrolls blocks into view: highlight what is waiting before printing.
-  window.addEventListener("beforeprint", () => highlighter.flush(messages));
+  // Paper cannot open a fold or scroll a block into view: before printing, every fold opens (the stylesheet does it
+  // too, where the browser lets it) and what waits is highlighted; afterwards the folds close as they were.
+  let openedForPrint: HTMLDetailsElement[] = [];
+  window.addEventListener("beforeprint", () => {
+    openedForPrint = [...content.querySelectorAll<HTMLDetailsElement>("details:not([open])")];
+    for (const d of openedForPrint) d.open = true;
+    highlighter.flush(content);
+  });
+  window.addEventListener("afterprint", () => {
+    for (const d of openedForPrint) d.open = false;
+    openedForPrint = [];
+  });
 
   // Sidebar: open by default on wide screens, closed on narrow ones (where it overlays the page).
   const narrow = window.matchMedia(NARROW);

@@ -124,6 +124,9 @@ img.attached { max-width: 100%; max-height: 480px; border: 1px solid var(--borde
   #content { overflow: visible; padding: 12px 0; }
   .msg { break-inside: avoid-page; max-width: none; }
   .msg.target { box-shadow: none; }
+  /* Folds print open (thinking, tool calls and output, the system prompt): paper cannot be clicked. Chromium does
+     it here; the page script opens them before printing for the others. */
+  details::details-content { content-visibility: visible; display: block; }
 }
 @media (prefers-reduced-motion: no-preference) { .msg.target { transition: box-shadow 0.2s; } }
 `;

@@ -449,7 +449,7 @@ test("the tree names its selected row to screen readers as the keyboard moves", 
   await finish(w);
 });
 
-test("printing shows the whole path without the sidebar and the buttons", { skip }, async () => {
+test("printing shows the whole path, folds open, without the sidebar and the buttons", { skip }, async () => {
   const { w, page } = await openExport("print.html");
   await page.emulateMedia({ media: "print" });
   const shown = (await page.evaluate(`["sidebar", "toggle-sidebar", "back-to-leaf", "controls"].map(
@@ -462,6 +462,20 @@ test("printing shows the whole path without the sidebar and the buttons", { skip
     return [c.scrollHeight, c.clientHeight, document.documentElement.scrollHeight]; })()`)) as number[];
   assert.ok(box[0] <= box[1], `the path is cut: ${box[0]} px in a ${box[1]} px box`);
   assert.ok(box[2] >= box[0], "the document grows with the path");
+  // Folds print open: the stylesheet opens them on paper, the page script before printing (other browsers).
+  const shownBodies = () =>
+    page.locator("#messages details > .body").evaluateAll((els) => els.filter((e) => e.checkVisibility()).length);
+  const folds = await page.locator("#messages details").count();
+  assert.ok(folds > 2, `${folds} folds`);
+  assert.equal(await page.locator("#messages details[open]").count(), 0, "folded on the page");
+  assert.equal(await shownBodies(), folds, "every fold's body on paper");
+  await page.emulateMedia({ media: "screen" });
+  assert.equal(await shownBodies(), 0, "folded again on screen");
+  await page.evaluate(`window.dispatchEvent(new Event("beforeprint"))`);
+  assert.equal(await page.locator("#messages details[open]").count(), folds);
+  assert.equal(await page.locator("#messages code[data-lang]").count(), 0, "every block highlighted");
+  await page.evaluate(`window.dispatchEvent(new Event("afterprint"))`);
+  assert.equal(await page.locator("#messages details[open]").count(), 0, "closed as they were");
   await finish(w);
 });
 
