@@ -12,6 +12,7 @@ import { renderEntry, type RenderContext } from "./render-entry.js";
 import { LazyHighlighter } from "./highlight.js";
 import { TreePanel } from "./tree-panel.js";
 import { systemPromptBlocks } from "./system-prompt.js";
+import { copyLinkButton, idOfHash, onCopyLink } from "./copy-link.js";
 
 const FILTERS: readonly { value: TreeFilter; text: string }[] = TREE_FILTERS.map((value) => ({
   value,
@@ -45,61 +46,6 @@ function usageLine(u: ExportUsage): string {
   for (const [n, word] of tokens) if (n > 0) parts.push(`${formatTokens(n)} ${word}`);
   if (u.cost > 0) parts.push(`$${u.cost.toFixed(u.cost < 1 ? 4 : 2)}`);
   return parts.filter((p) => p !== "").join(" · ");
-}
-
-/** The page's address with `#<entry id>`: opening it shows that entry's path. */
-/** The entry id the address names after `#`, or undefined (none, or a malformed one: the page starts at the leaf). */
-function idOfHash(): string | undefined {
-  try {
-    return location.hash.length > 1 ? decodeURIComponent(location.hash.slice(1)) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function linkTo(id: string): string {
-  return `${location.href.split("#")[0]}#${encodeURIComponent(id)}`;
-}
-
-/** Put text on the clipboard; the old way when the async API is missing or refused (some file:// pages). */
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    const area = h("textarea", undefined, text);
-    area.setAttribute("readonly", "");
-    area.style.position = "fixed";
-    area.style.opacity = "0";
-    document.body.appendChild(area);
-    area.select();
-    const ok = document.execCommand("copy");
-    area.remove();
-    return ok;
-  }
-}
-
-const COPY_LINK = "Copy a link to this entry";
-
-function copyLinkButton(): HTMLButtonElement {
-  const b = h("button", "copy-link", "🔗");
-  b.type = "button";
-  b.title = COPY_LINK;
-  b.setAttribute("aria-label", COPY_LINK);
-  return b;
-}
-
-/** Copies the link of the entry whose button was clicked, and says so on the button for a moment. */
-async function onCopyLink(button: HTMLButtonElement, id: string, say: (text: string) => void): Promise<void> {
-  const ok = await copyText(linkTo(id));
-  const text = ok ? "Link copied" : "Could not copy the link";
-  button.textContent = ok ? "✓" : "✗";
-  button.title = text;
-  say(text);
-  setTimeout(() => {
-    button.textContent = "🔗";
-    button.title = COPY_LINK;
-  }, 1500);
 }
 
 function fail(app: HTMLElement, message: string): void {
