@@ -419,6 +419,13 @@ test("axe finds nothing in the page, light and dark", { skip }, async () => {
     await w.page.click(`#tree .row[data-id="${ids.a4}"]`);
     await w.page.locator("#messages details").first().locator("summary").click();
     assert.deepEqual(await violations(w.page), [], `${scheme}: a labelled entry selected, a fold open`);
+    // Every fold open (the buttons pressed), the tool arguments highlighted as JSON.
+    await w.page.click(`#tree .row[data-id="${ids.a3}"]`);
+    await w.page.locator("#content").focus();
+    await w.page.keyboard.press("t");
+    await w.page.keyboard.press("o");
+    await w.page.waitForSelector("#messages details.tool-call code.hljs");
+    assert.deepEqual(await violations(w.page), [], `${scheme}: all folds open`);
     await finish(w);
   }
 });
