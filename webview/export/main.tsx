@@ -13,6 +13,7 @@ import { LazyHighlighter } from "./highlight.js";
 import { TreePanel } from "./tree-panel.js";
 import { systemPromptBlocks } from "./system-prompt.js";
 import { copyLinkButton, idOfHash, onCopyLink } from "./copy-link.js";
+import { sidebarResizer } from "./sidebar-resizer.js";
 
 const FILTERS: readonly { value: TreeFilter; text: string }[] = TREE_FILTERS.map((value) => ({
   value,
@@ -138,6 +139,8 @@ function start(data: ExportData, app: HTMLElement): void {
   // The path scrolls on its own; a path without folds has nothing else to focus, so the pane takes the focus
   // itself for the arrow and page keys.
   content.tabIndex = 0;
+  // Inside the tree's landmark, on its edge.
+  sidebar.appendChild(sidebarResizer(sidebar));
   const layout = h("div", undefined, sidebar, backdrop, content);
   layout.id = "layout";
   app.replaceChildren(topbar, layout);

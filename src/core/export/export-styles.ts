@@ -31,9 +31,12 @@ button:focus-visible, input:focus-visible, select:focus-visible, .row:focus-visi
 #topbar h1 { font-size: 15px; margin: 0; flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 #topbar .meta { color: var(--muted); font-size: 12px; white-space: nowrap; }
 #layout { display: flex; min-height: 0; position: relative; }
-#sidebar { width: 360px; min-width: 220px; max-width: 50vw; border-right: 1px solid var(--border); display: flex;
+#sidebar { width: var(--sidebar-width, 360px); min-width: 220px; max-width: 50vw; border-right: 1px solid var(--border); display: flex;
   flex-direction: column; background: var(--bg); min-height: 0; }
 body.sidebar-closed #sidebar { display: none; }
+#sidebar { position: relative; }
+#sidebar-resizer { position: absolute; top: 0; bottom: 0; right: -3px; width: 6px; cursor: col-resize; touch-action: none; z-index: 1; }
+#sidebar-resizer:hover, #sidebar-resizer:focus-visible { background: var(--accent); outline: none; }
 #controls { display: flex; gap: 6px; padding: 8px; border-bottom: 1px solid var(--border); }
 #controls select, #controls input { font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--border);
   border-radius: 6px; padding: 3px 6px; min-width: 0; }
@@ -113,12 +116,12 @@ img.attached { max-width: 100%; max-height: 480px; border: 1px solid var(--borde
     box-shadow: 4px 0 16px rgba(0,0,0,0.25); }
   body.sidebar-open #sidebar-backdrop { display: block; position: absolute; inset: 0; z-index: 10; background: rgba(0,0,0,0.3); }
   #content { padding: 12px; }
-  #topbar .meta, #keys-help { display: none; }
+  #topbar .meta, #keys-help, #sidebar-resizer { display: none; }
 }
 @media print {
   /* Paper gets the path as one long document: no tree, no buttons, no scrolling panes. */
   #app, #layout { display: block; height: auto; }
-  #sidebar, #sidebar-backdrop, #topbar button, #show-earlier, .copy-link, #keys-help { display: none !important; }
+  #sidebar, #sidebar-resizer, #sidebar-backdrop, #topbar button, #show-earlier, .copy-link, #keys-help { display: none !important; }
   #topbar { background: none; }
   #topbar h1 { white-space: normal; }
   #content { overflow: visible; padding: 12px 0; }

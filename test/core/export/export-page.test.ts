@@ -716,3 +716,30 @@ test(
     await finish(w);
   },
 );
+
+test("the bar beside the tree resizes it, by pointer or keys, and the width is kept", { skip }, async () => {
+  const { w, page } = await openExport("resize.html");
+  const width = () => page.locator("#sidebar").evaluate((el) => Math.round(el.getBoundingClientRect().width));
+  const bar = page.locator("#sidebar-resizer");
+  assert.equal(await width(), 360);
+  const box = await bar.boundingBox();
+  assert.ok(box);
+  await page.mouse.move(box.x + box.width / 2, box.y + 100);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 100, box.y + 100, { steps: 4 });
+  await page.mouse.up();
+  const dragged = await width();
+  assert.ok(Math.abs(dragged - 460) <= 4, `dragged to ${dragged}`);
+  await bar.focus();
+  await page.keyboard.press("ArrowLeft");
+  assert.equal(await width(), dragged - 20);
+  assert.equal(await bar.getAttribute("aria-valuenow"), String(dragged - 20));
+  await page.reload();
+  await page.waitForSelector("body[data-ready=true]");
+  assert.equal(await width(), dragged - 20, "kept");
+  // Never wider than half the window.
+  await page.locator("#sidebar-resizer").focus();
+  for (let i = 0; i < 20; i++) await page.keyboard.press("ArrowRight");
+  assert.equal(await width(), 600);
+  await finish(w);
+});
