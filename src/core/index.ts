@@ -129,5 +129,5 @@ export {
   type SystemPromptProvider,
   type WorkspacePromptOptions,
 } from "./prompt/workspace-prompt.js";
-export { systemMessageAt, systemPromptAt } from "./prompt/prompt-at-entry.js";
+export { systemMessageAt, systemMessageOfPath, systemPromptAt } from "./prompt/prompt-at-entry.js";
 export { promptTextOf } from "./agent/system-prompt-sync.js";

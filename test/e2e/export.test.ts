@@ -67,6 +67,12 @@ describe("Export Session to HTML (code-server)", { timeout: 10 * 60_000 }, () =>
         await view.waitForSelector("body[data-ready=true]", { timeout: UI_TIMEOUT_MS });
         await expectVisible(view.locator(`#messages .msg.target[data-id="${demo().leafId}"]`), "the leaf's path");
         await expectVisible(view.locator(`#tree .row[data-id="${DEMO_IDS.askFlag}"]`), "the first row in the tree");
+        // The bundled highlighter, offline: the file read shows in its language once its fold opens.
+        const read = view.locator(`#messages .msg[data-id="${DEMO_IDS.readResult}"] details`);
+        await read.locator("summary").click();
+        await expectVisible(read.locator("code.hljs .hljs-keyword").first(), "the file read, highlighted");
+        const entries = await view.locator("#messages .msg").count();
+        assert.equal(await view.locator("#messages button.copy-link").count(), entries, "a link button per entry");
         assert.deepEqual(errors, [], "no script errors");
         assert.deepEqual(external, [], "no requests beyond the file");
       } finally {

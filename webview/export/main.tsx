@@ -6,16 +6,32 @@ import type { TreeFilter } from "../../src/shared/protocol.js";
 import { TREE_FILTER_LABELS, TREE_FILTERS } from "../../src/core/rows/row-filter.js";
 import type { ExportData, ExportEntry, ExportUsage } from "../../src/core/export/export-data.js";
 import { formatTokens } from "../../src/core/entries/row-words.js";
-import { h } from "./dom.js";
+import { asRecord, h } from "./dom.js";
 import { readExportData } from "./read-data.js";
-import { renderEntry } from "./render-entry.js";
+import { renderEntry, type RenderContext } from "./render-entry.js";
+import { LazyHighlighter } from "./highlight.js";
 import { TreePanel } from "./tree-panel.js";
+import { systemPromptBlocks } from "./system-prompt.js";
+import { copyLinkButton, idOfHash, onCopyLink } from "./copy-link.js";
+import { sidebarResizer } from "./sidebar-resizer.js";
 
 const FILTERS: readonly { value: TreeFilter; text: string }[] = TREE_FILTERS.map((value) => ({
   value,
   text: TREE_FILTER_LABELS[value],
 }));
 const NARROW = "(max-width: 800px)";
+/** The folds the T and O keys (and their buttons) open and close together. */
+const THINKING = "details.thinking";
+const TOOLS = "details.tool-call, details.output";
+/** The keys, as the help line under the usage line lists them. */
+const KEYS_HELP = "Keys: T thinking · O tool calls and output · / search · Esc clear search";
+
+/** True when a key press goes to a text field (typing there is no shortcut), or is a chord with a modifier. */
+function typing(e: KeyboardEvent): boolean {
+  if (e.ctrlKey || e.metaKey || e.altKey) return true;
+  const t = e.target instanceof HTMLElement ? e.target : null;
+  return t !== null && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName));
+}
 /** Path entries rendered at once. */
 const PATH_CHUNK = 200;
 
@@ -47,6 +63,16 @@ function start(data: ExportData, app: HTMLElement): void {
     parents.set(n.id, n.parentId);
     if (n.label) labels.set(n.id, n.label);
   });
+  // Tool call arguments by call id, so a result can show the file it read in the file's language.
+  const calls = new Map<string, unknown>();
+  for (const e of data.entries) {
+    const content = asRecord(asRecord(e)?.message)?.content;
+    if (!Array.isArray(content)) continue;
+    for (const b of content) {
+      const block = asRecord(b);
+      if (block?.type === "toolCall" && typeof block.id === "string") calls.set(block.id, block.arguments);
+    }
+  }
 
   const toggle = h("button", undefined, "☰");
   toggle.id = "toggle-sidebar";
@@ -61,9 +87,13 @@ function start(data: ExportData, app: HTMLElement): void {
     "meta",
     `${data.branchOnly ? "branch, " : ""}${data.nodes.length} entries · exported ${new Date(data.exportedAt).toLocaleString()}`,
   );
+  const thinkingButton = h("button", undefined, "Thinking");
+  thinkingButton.title = "Open or close all thinking (T)";
+  const toolsButton = h("button", undefined, "Tools");
+  toolsButton.title = "Open or close all tool calls and output (O)";
   const title = h("h1", undefined, data.title);
   title.title = `${data.title} — ${data.cwd}`;
-  const topbar = h("header", undefined, toggle, title, meta, back);
+  const topbar = h("header", undefined, toggle, title, meta, thinkingButton, toolsButton, back);
   topbar.id = "topbar";
 
   const filter = h("select");
@@ -93,17 +123,41 @@ function start(data: ExportData, app: HTMLElement): void {
   pathHeader.id = "path-header";
   const messages = h("div");
   messages.id = "messages";
+  // The system prompt and tools in force at the selected entry, folded (when the session records them).
+  const system = h("div");
+  system.id = "system";
   const info = h("p", undefined, data.usage ? usageLine(data.usage) : "");
   info.id = "session-info";
   info.hidden = info.textContent === "";
-  const content = h("main", undefined, info, pathHeader, messages);
+  const keys = h("p", undefined, KEYS_HELP);
+  keys.id = "keys-help";
+  // Says what a button did (a copied link) to screen readers.
+  const live = h("div", "visually-hidden");
+  live.setAttribute("aria-live", "polite");
+  const content = h("main", undefined, info, keys, pathHeader, system, messages, live);
   content.id = "content";
   // The path scrolls on its own; a path without folds has nothing else to focus, so the pane takes the focus
   // itself for the arrow and page keys.
   content.tabIndex = 0;
+  // Inside the tree's landmark, on its edge.
+  sidebar.appendChild(sidebarResizer(sidebar));
   const layout = h("div", undefined, sidebar, backdrop, content);
   layout.id = "layout";
   app.replaceChildren(topbar, layout);
+  const highlighter = new LazyHighlighter(content);
+  const ctx: RenderContext = { highlighter, callArgs: (id) => calls.get(id) };
+  // Paper cannot open a fold or scroll a block into view: before printing, every fold opens (the stylesheet does it
+  // too, where the browser lets it) and what waits is highlighted; afterwards the folds close as they were.
+  let openedForPrint: HTMLDetailsElement[] = [];
+  window.addEventListener("beforeprint", () => {
+    openedForPrint = [...content.querySelectorAll<HTMLDetailsElement>("details:not([open])")];
+    for (const d of openedForPrint) d.open = true;
+    highlighter.flush(content);
+  });
+  window.addEventListener("afterprint", () => {
+    for (const d of openedForPrint) d.open = false;
+    openedForPrint = [];
+  });
 
   // Sidebar: open by default on wide screens, closed on narrow ones (where it overlays the page).
   const narrow = window.matchMedia(NARROW);
@@ -113,6 +167,21 @@ function start(data: ExportData, app: HTMLElement): void {
     toggle.setAttribute("aria-expanded", open ? "true" : "false");
     if (open) panel.refresh();
   };
+
+  // Whether all thinking / all tool folds are open; entries rendered later (another path, earlier entries) follow.
+  const open = { [THINKING]: false, [TOOLS]: false };
+  const buttons = { [THINKING]: thinkingButton, [TOOLS]: toolsButton };
+  const applyFolds = (root: ParentNode, selector: typeof THINKING | typeof TOOLS): void => {
+    for (const d of root.querySelectorAll<HTMLDetailsElement>(selector)) d.open = open[selector];
+  };
+  const toggleFolds = (selector: typeof THINKING | typeof TOOLS): void => {
+    open[selector] = !open[selector];
+    buttons[selector].setAttribute("aria-pressed", String(open[selector]));
+    applyFolds(messages, selector);
+  };
+  for (const b of [thinkingButton, toolsButton]) b.setAttribute("aria-pressed", "false");
+  thinkingButton.addEventListener("click", () => toggleFolds(THINKING));
+  toolsButton.addEventListener("click", () => toggleFolds(TOOLS));
 
   const showPath = (id: string): void => {
     const path: string[] = [];
@@ -128,9 +197,12 @@ function start(data: ExportData, app: HTMLElement): void {
       const frag = document.createDocumentFragment();
       for (let k = from; k < to; k++) {
         const pid = path[k];
-        const el = renderEntry(entries.get(pid), labels.get(pid));
+        const el = renderEntry(entries.get(pid), labels.get(pid), ctx);
         el.dataset.id = pid;
+        el.querySelector(".head")?.appendChild(copyLinkButton());
         if (pid === id) el.classList.add("target");
+        if (open[THINKING]) applyFolds(el, THINKING);
+        if (open[TOOLS]) applyFolds(el, TOOLS);
         frag.appendChild(el);
       }
       return frag;
@@ -151,7 +223,9 @@ function start(data: ExportData, app: HTMLElement): void {
       content.scrollTop = content.scrollHeight - before;
     });
     updateMore();
+    highlighter.reset();
     messages.replaceChildren(more, render(start, path.length));
+    system.replaceChildren(...systemPromptBlocks(path.map((pid) => entries.get(pid))));
     const isLeaf = id === data.leafId;
     pathHeader.replaceChildren(
       h("span", undefined, `Path to ${isLeaf ? "the session leaf" : "the selected entry"}: ${path.length} entries`),
@@ -190,13 +264,34 @@ function start(data: ExportData, app: HTMLElement): void {
   back.addEventListener("click", () => {
     if (data.leafId !== null) select(data.leafId, false);
   });
+  messages.addEventListener("click", (e) => {
+    const button = (e.target as HTMLElement).closest<HTMLButtonElement>("button.copy-link");
+    const id = button?.closest<HTMLElement>(".msg")?.dataset.id;
+    if (button && id !== undefined) void onCopyLink(button, id, (text) => (live.textContent = text));
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && e.target === search && search.value !== "") {
+      search.value = "";
+      panel.setQuery("");
+      return;
+    }
+    if (typing(e)) return;
+    const key = e.key.toLowerCase();
+    if (key === "t") toggleFolds(THINKING);
+    else if (key === "o") toggleFolds(TOOLS);
+    else if (key === "/") {
+      if (!document.body.classList.contains("sidebar-open")) setSidebar(true);
+      search.focus();
+    } else return;
+    e.preventDefault();
+  });
+  // A link to an entry followed inside the page (or typed into the address bar) shows that entry's path.
+  window.addEventListener("hashchange", () => {
+    const id = idOfHash();
+    if (id !== undefined && entries.has(id)) select(id, false);
+  });
 
-  let fromHash = "";
-  try {
-    fromHash = decodeURIComponent(location.hash.slice(1));
-  } catch {
-    // A malformed link: start at the leaf.
-  }
+  const fromHash = idOfHash() ?? "";
   const initial = entries.has(fromHash) ? fromHash : (data.leafId ?? data.nodes[data.nodes.length - 1]?.id);
   if (initial !== undefined && entries.has(initial)) select(initial, false);
   else pathHeader.textContent = "This session has no entries.";

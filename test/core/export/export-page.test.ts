@@ -74,7 +74,7 @@ function buildSession(): { sm: SessionManager; ids: Record<string, string> } {
   sm.appendLabelChange(a4, "important");
   const bs = sm.branchWithSummary(r2, "SUMTEXT summary of branch two");
   const c = sm.appendCompaction("COMPTEXT compacted", u2, 1234);
-  const a3 = sm.appendMessage(assistant("Final answer LEAFTEXT"));
+  const a3 = sm.appendMessage(assistant("Final answer LEAFTEXT\n\n```ts\nconst answer: number = 42; // done\n```"));
   return { sm, ids: { u1, a1, u2, a2, r2, u3, a4, bs, c, a3 } };
 }
 
@@ -413,10 +413,19 @@ test("axe finds nothing in the page, light and dark", { skip }, async () => {
     const file = join(dir, `axe-${scheme}.html`);
     await writeSessionHtml(sm, file, { pageScript });
     const w = await open(file, 1200, "", scheme);
+    // The leaf's code block, highlighted: its token colours are checked for contrast too.
+    await w.page.waitForSelector("#messages .hljs-keyword");
     assert.deepEqual(await violations(w.page), [], `${scheme}: the leaf selected`);
     await w.page.click(`#tree .row[data-id="${ids.a4}"]`);
     await w.page.locator("#messages details").first().locator("summary").click();
     assert.deepEqual(await violations(w.page), [], `${scheme}: a labelled entry selected, a fold open`);
+    // Every fold open (the buttons pressed), the tool arguments highlighted as JSON.
+    await w.page.click(`#tree .row[data-id="${ids.a3}"]`);
+    await w.page.locator("#content").focus();
+    await w.page.keyboard.press("t");
+    await w.page.keyboard.press("o");
+    await w.page.waitForSelector("#messages details.tool-call code.hljs");
+    assert.deepEqual(await violations(w.page), [], `${scheme}: all folds open`);
     await finish(w);
   }
 });
@@ -447,7 +456,7 @@ test("the tree names its selected row to screen readers as the keyboard moves", 
   await finish(w);
 });
 
-test("printing shows the whole path without the sidebar and the buttons", { skip }, async () => {
+test("printing shows the whole path, folds open, without the sidebar and the buttons", { skip }, async () => {
   const { w, page } = await openExport("print.html");
   await page.emulateMedia({ media: "print" });
   const shown = (await page.evaluate(`["sidebar", "toggle-sidebar", "back-to-leaf", "controls"].map(
@@ -460,6 +469,20 @@ test("printing shows the whole path without the sidebar and the buttons", { skip
     return [c.scrollHeight, c.clientHeight, document.documentElement.scrollHeight]; })()`)) as number[];
   assert.ok(box[0] <= box[1], `the path is cut: ${box[0]} px in a ${box[1]} px box`);
   assert.ok(box[2] >= box[0], "the document grows with the path");
+  // Folds print open: the stylesheet opens them on paper, the page script before printing (other browsers).
+  const shownBodies = () =>
+    page.locator("#messages details > .body").evaluateAll((els) => els.filter((e) => e.checkVisibility()).length);
+  const folds = await page.locator("#messages details").count();
+  assert.ok(folds > 2, `${folds} folds`);
+  assert.equal(await page.locator("#messages details[open]").count(), 0, "folded on the page");
+  assert.equal(await shownBodies(), folds, "every fold's body on paper");
+  await page.emulateMedia({ media: "screen" });
+  assert.equal(await shownBodies(), 0, "folded again on screen");
+  await page.evaluate(`window.dispatchEvent(new Event("beforeprint"))`);
+  assert.equal(await page.locator("#messages details[open]").count(), folds);
+  assert.equal(await page.locator("#messages code[data-lang]").count(), 0, "every block highlighted");
+  await page.evaluate(`window.dispatchEvent(new Event("afterprint"))`);
+  assert.equal(await page.locator("#messages details[open]").count(), 0, "closed as they were");
   await finish(w);
 });
 
@@ -478,5 +501,245 @@ test("the page names the session's models, tokens and cost, as pi's export does"
   assert.match(info, /3k out/);
   assert.match(info, /1\.5M cache read/);
   assert.match(info, /\$0\.1234/);
+  await finish(w);
+});
+
+test("code blocks and files read, written and edited are highlighted by language, as text", { skip }, async () => {
+  const sm = SessionManager.inMemory("/ws");
+  const t = Date.now();
+  sm.appendMessage({ role: "user", content: "show me", timestamp: t });
+  const hostile = 'x = "<img src=x onerror=window.__xss=5>"';
+  sm.appendMessage(
+    assistant("Fenced:\n\n```python\ndef greet():\n    return 1\n```\n\nPlain:\n\n```\nno language here\n```"),
+  );
+  sm.appendMessage(
+    assistant("", {
+      content: [
+        { type: "toolCall", id: "r1", name: "read", arguments: { path: "src/app.py" } },
+        { type: "toolCall", id: "w1", name: "write", arguments: { path: "lib/main.rs", content: "fn main() {}\n" } },
+        {
+          type: "toolCall",
+          id: "e1",
+          name: "edit",
+          arguments: { path: "a.ts", oldText: "let a = 1;", newText: "const a = 2;" },
+        },
+      ],
+      stopReason: "toolUse",
+    }),
+  );
+  const result = (id: string, name: string, text: string) =>
+    sm.appendMessage({
+      role: "toolResult",
+      toolCallId: id,
+      toolName: name,
+      content: [{ type: "text", text }],
+      isError: false,
+      timestamp: t,
+    });
+  result("r1", "read", `import os\n${hostile}\nclass Thing:\n    pass`);
+  result("w1", "write", "Wrote lib/main.rs");
+  result("e1", "edit", "Edited a.ts");
+  const file = join(dir, "highlight.html");
+  await writeSessionHtml(sm, file, { pageScript });
+  const w = await open(file);
+  const { page } = w;
+  const tokens = (scope: string, cls: string) => page.locator(`${scope} .hljs-${cls}`).allTextContents();
+  await page.waitForSelector("#messages .md pre code.hljs");
+  assert.deepEqual(await tokens("#messages .md", "keyword"), ["def", "return"], "the python fence");
+  assert.equal(await page.locator("#messages .md pre code").nth(1).locator("span").count(), 0, "no language: plain");
+  // Folded blocks are highlighted when they are opened (not before: the page opens as fast as without).
+  const readOut = page.locator("#messages .msg.kind-toolResult").first().locator("details");
+  assert.equal(await readOut.locator("span").count(), 0, "not highlighted while folded");
+  await readOut.locator("summary").click();
+  await page.waitForSelector("#messages .msg.kind-toolResult details code.hljs");
+  const read = (await readOut.locator("code").textContent()) ?? "";
+  assert.ok(read.includes(hostile), "the text is unchanged");
+  assert.ok((await tokens("#messages .msg.kind-toolResult", "keyword")).includes("import"), "the .py file read");
+  assert.equal(await page.locator("#messages img").count(), 0, "HTML in code stays text");
+  assert.equal(await page.evaluate("window.__xss"), undefined);
+  const calls = page.locator("#messages details.tool-call");
+  for (let i = 0; i < 3; i++) await calls.nth(i).locator("summary").click();
+  await page.waitForFunction(() => document.querySelectorAll("details.tool-call code[data-lang]").length === 0);
+  assert.deepEqual(await calls.nth(1).locator(".hljs-keyword").allTextContents(), ["fn"], "the .rs file written");
+  assert.deepEqual(await calls.nth(2).locator(".hljs-keyword").allTextContents(), ["let", "const"], "the .ts edit");
+  assert.deepEqual(await calls.nth(2).locator(".arg-name").allTextContents(), ["oldText", "newText"]);
+  assert.ok((await calls.nth(0).locator(".hljs-attr").count()) > 0, "other arguments as JSON");
+  await finish(w);
+});
+
+test(
+  "each entry's button copies a link to it; the link opens its path, in this page or a new one",
+  { skip },
+  async () => {
+    const { ids, w, page } = await openExport("links.html");
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    const u2 = page.locator(`#messages .msg[data-id="${ids.u2}"]`);
+    await u2.locator("button.copy-link").click();
+    await page.waitForFunction(() => document.querySelector("[aria-live]")?.textContent === "Link copied");
+    const link = (await page.evaluate("navigator.clipboard.readText()")) as string;
+    assert.equal(link, `${page.url().split("#")[0]}#${encodeURIComponent(ids.u2)}`);
+    assert.equal(
+      await page.locator("#messages button.copy-link").count(),
+      await page.locator("#messages .msg").count(),
+    );
+
+    // Opened: the path to that entry, the entry marked and its row selected, as a click on the row does.
+    assert.equal(link.split("#")[0], pathToFileURL(join(dir, "links.html")).href);
+    const o = await open(join(dir, "links.html"), 1200, link.slice(link.indexOf("#")));
+    assert.equal(await o.page.locator("#messages .msg.target").getAttribute("data-id"), ids.u2);
+    assert.equal(await o.page.locator(`#tree .row[data-id="${ids.u2}"]`).getAttribute("aria-selected"), "true");
+    assert.equal(await o.page.locator("#messages .msg").count(), 3, "root → u2");
+    await finish(o);
+
+    // Followed inside the open page (a link in a message, the address bar): the page goes there.
+    await page.evaluate(`location.hash = ${JSON.stringify("#" + encodeURIComponent(ids.a4))}`);
+    await page.waitForFunction(
+      (id) => document.querySelector("#messages .msg.target")?.getAttribute("data-id") === id,
+      ids.a4,
+    );
+    assert.match((await page.locator("#messages .msg.target").textContent()) ?? "", /BRANCHTEXT/);
+    assert.equal(await page.locator(`#tree .row[data-id="${ids.a4}"]`).getAttribute("aria-selected"), "true");
+    await finish(w);
+  },
+);
+
+test("the system prompt and the tools in force at the entry shown sit folded above its path", { skip }, async () => {
+  const sm = SessionManager.inMemory("/ws");
+  const t = Date.now();
+  sm.appendMessage({
+    role: "system",
+    content: "You are PROMPTTEXT.",
+    sections: { rules: "RULESTEXT <b>not bold</b>" },
+    toolsAdded: [
+      {
+        name: "read",
+        description: "Read a file",
+        parameters: {
+          type: "object",
+          properties: { path: { type: "string", description: "File path" } },
+          required: ["path"],
+        },
+      },
+      { name: "bash", description: "Run a command" },
+    ],
+    timestamp: t,
+  });
+  const u1 = sm.appendMessage({ role: "user", content: "first", timestamp: t });
+  sm.appendMessage({
+    role: "system",
+    content: "",
+    sections: { rules: null },
+    toolsRemoved: [{ name: "bash" }],
+    timestamp: t,
+  });
+  sm.appendMessage({ role: "user", content: "second", timestamp: t });
+  const file = join(dir, "system.html");
+  await writeSessionHtml(sm, file, { pageScript });
+  const w = await open(file);
+  const { page } = w;
+  const prompt = page.locator("#system details.system-prompt");
+  const tools = page.locator("#system details.tool-list");
+  assert.equal(await prompt.getAttribute("open"), null, "folded");
+  assert.equal(await tools.getAttribute("open"), null, "folded");
+  // At the leaf: the update removed the rules section and bash.
+  assert.match((await prompt.locator("summary").textContent()) ?? "", /System prompt \(1 line\)/);
+  assert.equal(await prompt.locator("pre").textContent(), "You are PROMPTTEXT.");
+  assert.equal(await tools.locator("summary").textContent(), "Tools (1): read");
+  await tools.locator("summary").click();
+  assert.equal(
+    await tools.locator("li.tool").first().textContent(),
+    "read — Read a filepath string, required — File path",
+  );
+
+  // Before the update: the rules (as text) and both tools.
+  await page.click(`#tree .row[data-id="${u1}"]`);
+  await page.waitForFunction(
+    (id) => document.querySelector("#messages .msg.target")?.getAttribute("data-id") === id,
+    u1,
+  );
+  assert.equal(await prompt.locator("pre").textContent(), "You are PROMPTTEXT.\n\nRULESTEXT <b>not bold</b>");
+  assert.equal(await page.locator("#system b").count(), 0, "the prompt is text");
+  assert.equal(await tools.locator("summary").textContent(), "Tools (2): read, bash");
+  await prompt.locator("summary").click();
+  assert.deepEqual(await violations(page), [], "both open");
+  await finish(w);
+
+  // A session that records no prompt shows none.
+  const plain = join(dir, "no-system.html");
+  await writeSessionHtml(buildSession().sm, plain, { pageScript });
+  const w2 = await open(plain);
+  assert.equal(await w2.page.locator("#system > *").count(), 0);
+  await finish(w2);
+});
+
+test(
+  "T and O open and close all thinking and all tool folds, / goes to the search; typing there is no shortcut",
+  { skip },
+  async () => {
+    const { ids, w, page } = await openExport("keys.html");
+    const openCount = (sel: string) =>
+      page.locator(`#messages ${sel}`).evaluateAll((els) => els.filter((d) => (d as HTMLDetailsElement).open).length);
+    const tools = "details.tool-call, details.output";
+    assert.match((await page.locator("#keys-help").textContent()) ?? "", /T thinking · O tool calls and output/);
+    const thinking = await page.locator("#messages details.thinking").count();
+    const toolFolds = await page.locator(`#messages ${tools}`).count();
+    assert.ok(thinking > 0 && toolFolds > 1, `${thinking} thinking, ${toolFolds} tool folds`);
+    assert.equal(await openCount("details"), 0);
+    await page.locator("#content").focus();
+    await page.keyboard.press("t");
+    assert.equal(await openCount("details.thinking"), thinking);
+    assert.equal(await openCount(tools), 0);
+    assert.equal(await page.getAttribute("button[title*='(T)']", "aria-pressed"), "true");
+    await page.keyboard.press("o");
+    assert.equal(await openCount(tools), toolFolds);
+    // Another path keeps the folds as the keys left them.
+    await page.click(`#tree .row[data-id="${ids.a1}"]`);
+    assert.equal(await openCount("details.thinking"), 1);
+    await page.click(`#tree .row[data-id="${ids.a3}"]`);
+    assert.equal(await openCount(tools), toolFolds);
+    await page.locator("#content").focus();
+    await page.keyboard.press("o");
+    assert.equal(await openCount(tools), 0);
+    assert.equal(await page.getAttribute("button[title*='(O)']", "aria-pressed"), "false");
+    // The search: "/" focuses it; letters typed there are text, not shortcuts; Escape empties it.
+    await page.keyboard.press("/");
+    assert.equal(await page.evaluate("document.activeElement.id"), "search");
+    await page.keyboard.type("to");
+    assert.equal(await page.inputValue("#search"), "to");
+    assert.equal(await openCount(tools), 0, "o typed into the search");
+    assert.equal(await openCount("details.thinking"), thinking, "t typed into the search");
+    await page.keyboard.press("Escape");
+    assert.equal(await page.inputValue("#search"), "");
+    // The button does what the key does.
+    await page.click("button[title*='(T)']");
+    assert.equal(await openCount("details.thinking"), 0);
+    await finish(w);
+  },
+);
+
+test("the bar beside the tree resizes it, by pointer or keys, and the width is kept", { skip }, async () => {
+  const { w, page } = await openExport("resize.html");
+  const width = () => page.locator("#sidebar").evaluate((el) => Math.round(el.getBoundingClientRect().width));
+  const bar = page.locator("#sidebar-resizer");
+  assert.equal(await width(), 360);
+  const box = await bar.boundingBox();
+  assert.ok(box);
+  await page.mouse.move(box.x + box.width / 2, box.y + 100);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 100, box.y + 100, { steps: 4 });
+  await page.mouse.up();
+  const dragged = await width();
+  assert.ok(Math.abs(dragged - 460) <= 4, `dragged to ${dragged}`);
+  await bar.focus();
+  await page.keyboard.press("ArrowLeft");
+  assert.equal(await width(), dragged - 20);
+  assert.equal(await bar.getAttribute("aria-valuenow"), String(dragged - 20));
+  await page.reload();
+  await page.waitForSelector("body[data-ready=true]");
+  assert.equal(await width(), dragged - 20, "kept");
+  // Never wider than half the window.
+  await page.locator("#sidebar-resizer").focus();
+  for (let i = 0; i < 20; i++) await page.keyboard.press("ArrowRight");
+  assert.equal(await width(), 600);
   await finish(w);
 });
