@@ -17,6 +17,16 @@ function fenceText(token: Tokens.Code): string {
   return token.text ? token.text.replace(/\n$/, "") + "\n" : "";
 }
 
+/**
+ * Set a text node's text, changing only what follows the part it keeps: the browser then lays out again only the
+ * new end, not the whole (a long code block's text grows at its end, before the newline marked adds).
+ */
+function setGrown(node: Text, text: string): void {
+  const old = node.data;
+  const keep = text.startsWith(old) ? old.length : text.startsWith(old.slice(0, -1)) ? old.length - 1 : 0;
+  node.replaceData(keep, old.length - keep, text.slice(keep));
+}
+
 /** A fenced code block that is the open end's last block (not closed yet). */
 function openFence(token: Token | undefined): Tokens.Code | undefined {
   return token?.type === "code" && token.codeBlockStyle !== "indented" ? (token as Tokens.Code) : undefined;
@@ -123,7 +133,7 @@ export class StreamedMarkdown {
     ) {
       const code = fenceText(fence);
       if (code !== "") {
-        this.fence.node.data = code;
+        setGrown(this.fence.node, code);
         return;
       }
     }
