@@ -12,6 +12,9 @@ import { emptyUsage, type AssistantMessage } from "../../src/core/messages.js";
 import { ChatSync } from "../../src/host/chat/chat-sync.js";
 import { chatTextDeltaProblem, type ChatMessageDto, type HostToWebview } from "../../src/shared/protocol.js";
 import { ChatModel } from "../../webview/chat/chat-model.js";
+import { SessionManager } from "../../src/core/session/session-manager.js";
+import { startFakeOpenAI } from "../util/fake-openai-server.js";
+import { createHarness, tick } from "./controller-harness.js";
 
 const reply = (text: string, thinking?: string): AssistantMessage => ({
   role: "assistant",
@@ -169,4 +172,33 @@ test("a delta that does not fit what the chat holds is refused with its reason, 
     undefined,
   );
   sync.dispose();
+});
+
+test("a chat view reloaded while a reply streams (a snapshot) gets the reply whole again, then its deltas", async () => {
+  const fake = await startFakeOpenAI();
+  try {
+    const text = Array.from({ length: 30 }, (_, i) => `Word${i}`).join(" ");
+    fake.enqueue({ text, chunks: 30, chunkDelayMs: 25 });
+    const h = createHarness({ fakeBaseURL: fake.baseURL });
+    await h.controller.attach(SessionManager.inMemory("/tmp"));
+    const run = h.controller.agent!.prompt("go");
+    // Reload once the view got a delta of the reply (bounded: the reply takes about 750 ms).
+    for (let i = 0; i < 200 && !h.chat.some((m) => m.type === "chat/messageText"); i++)
+      await new Promise((ok) => setTimeout(ok, 10));
+    const reloadAt = h.chat.length;
+    assert.ok(reloadAt > 0 && h.chat.some((m) => m.type === "chat/messageText"), "a delta was sent before the reload");
+    h.controller.chatViewLoaded();
+    await run;
+    await tick();
+    const after = h.chat.slice(reloadAt).filter((m) => m.type === "chat/message" || m.type === "chat/messageText");
+    assert.equal(after[0]?.type, "chat/message", "the first update after the snapshot is whole");
+    // The view as the webview builds it from every post, reload included: nothing refused, the reply whole.
+    const model = new ChatModel();
+    for (const m of h.chat) model.apply(JSON.parse(JSON.stringify(m)) as HostToWebview);
+    assert.equal(model.refusedDeltas, 0);
+    assert.equal(model.messages.at(-1)?.text, text);
+    await h.controller.close();
+  } finally {
+    await fake.close();
+  }
 });
