@@ -240,8 +240,8 @@ export type HostToWebview =
    */
   | { type: "chat/message"; message: ChatMessageDto; replaces?: string }
   /**
-   * A streamed message's text grew: `append` follows its first `at` characters. Sent instead of chat/message while
-   * nothing else of the message changed, so a long reply does not cross the channel whole on every update; the view
+   * A streamed message's text (or its thinking) grew: `append` follows its first `at` characters. Sent instead of
+   * chat/message while nothing else of the message changed, so a long reply does not cross the channel whole on every update; the view
    * applies it only to the message it holds with that id and a text of exactly `at` characters (chatTextDeltaProblem).
    */
   | ChatTextDelta
@@ -427,6 +427,8 @@ export const MAX_WEBVIEW_TEXT = 1_000_000;
 export interface ChatTextDelta {
   type: "chat/messageText";
   id: string;
+  /** The field that grew: the message's text (absent) or its thinking (absent before counts as empty). */
+  field?: "thinking";
   at: number;
   append: string;
 }
@@ -440,11 +442,15 @@ export interface ChatTextDelta {
 export function chatTextDeltaProblem(held: ChatMessageDto | undefined, delta: unknown): string | undefined {
   const d = (typeof delta === "object" && delta !== null ? delta : {}) as Partial<Record<keyof ChatTextDelta, unknown>>;
   if (typeof d.id !== "string") return "chat/messageText without a message id";
+  if (d.field !== undefined && d.field !== "thinking")
+    return `chat/messageText for ${d.id}: \`field\` ${JSON.stringify(d.field)} is neither the text nor the thinking`;
   if (typeof d.append !== "string") return `chat/messageText for ${d.id}: \`append\` is not text`;
   if (typeof d.at !== "number" || !Number.isInteger(d.at) || d.at < 0)
     return `chat/messageText for ${d.id}: \`at\` is not a character offset`;
   if (held === undefined) return `chat/messageText for ${d.id}: the chat holds no such message`;
-  if (held.text.length !== d.at)
-    return `chat/messageText for ${d.id}: it continues ${d.at} characters of text, the chat holds ${held.text.length}`;
+  const length = (d.field === "thinking" ? (held.thinking ?? "") : held.text).length;
+  const what = d.field === "thinking" ? "thinking" : "text";
+  if (length !== d.at)
+    return `chat/messageText for ${d.id}: it continues ${d.at} characters of ${what}, the chat holds ${length}`;
   return undefined;
 }

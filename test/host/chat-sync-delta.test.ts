@@ -85,20 +85,27 @@ test("chunks of any size: the chat holds the streamed text after every update, s
   );
 });
 
-test("a change besides added text (rewritten text, new thinking) sends the whole message", (t) => {
+test("thinking grows by deltas too; any other change (rewritten text, a tool call) sends the whole message", (t) => {
   const { sync, model, posts, flush } = wired(t);
-  const step = (m: AssistantMessage): string | undefined => {
+  const step = (m: AssistantMessage): string[] => {
+    const before = posts.length;
     sync.handle({ type: "message_update", message: m });
     flush();
-    return posts.at(-1)?.type;
+    return posts.slice(before).map((p) => (p.type === "chat/messageText" ? `+${p.field ?? "text"}` : p.type));
   };
   sync.handle({ type: "message_start", message: reply("") });
-  assert.equal(step(reply("Hello")), "chat/messageText");
-  assert.equal(step(reply("Help")), "chat/message", "text that does not continue the shown one");
-  assert.equal(step(reply("Help me", "hmm")), "chat/message", "thinking appeared");
-  assert.equal(step(reply("Help me now", "hmm")), "chat/messageText");
-  assert.equal(shownText(model), "Help me now");
-  assert.equal(model.messages.at(-1)?.thinking, "hmm");
+  assert.deepEqual(step(reply("Hello")), ["+text"]);
+  assert.deepEqual(step(reply("Help")), ["chat/message"], "text that does not continue the shown one");
+  assert.deepEqual(step(reply("Help", "hmm")), ["+thinking"], "thinking appeared");
+  assert.deepEqual(step(reply("Help me", "hmm, yes")), ["+thinking", "+text"]);
+  const withCall: AssistantMessage = {
+    ...reply("Help me", "hmm, yes"),
+    content: [...reply("Help me", "hmm, yes").content, { type: "toolCall", id: "c1", name: "read", arguments: {} }],
+  };
+  assert.deepEqual(step(withCall), ["chat/message"], "a tool call appeared");
+  assert.equal(shownText(model), "Help me");
+  assert.equal(model.messages.at(-1)?.thinking, "hmm, yes");
+  assert.equal(model.refusedDeltas, 0);
   sync.dispose();
 });
 
@@ -151,6 +158,8 @@ test("a delta that does not fit what the chat holds is refused with its reason, 
     { type: "chat/messageText", id, at: 9, append: "x" },
     { type: "chat/messageText", id, at: 4, append: 7 },
     { type: "chat/messageText", id, at: -1, append: "x" },
+    { type: "chat/messageText", id, field: "usage", at: 0, append: "x" },
+    { type: "chat/messageText", id, field: "thinking", at: 1, append: "x" },
     { type: "chat/messageText", at: 4, append: "x" },
   ];
   for (const b of bad) model.apply(b as HostToWebview);
@@ -162,6 +171,8 @@ test("a delta that does not fit what the chat holds is refused with its reason, 
     `Agent Tree: refused chat/messageText for ${id}: it continues 9 characters of text, the chat holds 4`,
     `Agent Tree: refused chat/messageText for ${id}: \`append\` is not text`,
     `Agent Tree: refused chat/messageText for ${id}: \`at\` is not a character offset`,
+    `Agent Tree: refused chat/messageText for ${id}: \`field\` "usage" is neither the text nor the thinking`,
+    `Agent Tree: refused chat/messageText for ${id}: it continues 1 characters of thinking, the chat holds 0`,
     "Agent Tree: refused chat/messageText without a message id",
   ]);
   // The next whole message (here the stored entry) puts it right.

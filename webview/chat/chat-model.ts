@@ -141,7 +141,10 @@ export class ChatModel {
           return true;
         }
         const next = [...this.messages];
-        next[at] = { ...held, text: held.text + msg.append };
+        next[at] =
+          msg.field === "thinking"
+            ? { ...held, thinking: (held.thinking ?? "") + msg.append }
+            : { ...held, text: held.text + msg.append };
         this.messages = next;
         break;
       }

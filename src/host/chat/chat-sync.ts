@@ -37,10 +37,10 @@ export class ChatSync {
   /** The running command: its temporary id and how it started. */
   private command: { id: string; command: string; excluded: boolean; timestamp: number } | undefined;
   /**
-   * The streamed message the view was last sent whole or extended: its id, its text and the rest of it as JSON. The
-   * next update of it whose rest is the same and whose text continues this one is sent as a text delta.
+   * The streamed message the view was last sent whole or extended: its id, text, thinking and the rest as JSON. The
+   * next update of it whose rest is the same and whose text and thinking continue these is sent as deltas.
    */
-  private shown: { id: string; text: string; rest: string } | undefined;
+  private shown: { id: string; text: string; thinking: string; rest: string } | undefined;
 
   constructor(
     private readonly post: (msg: HostToWebview) => void,
@@ -152,15 +152,27 @@ export class ChatSync {
     this.postStreamed(message);
   }
 
-  /** A streamed message's update: only its added text when that is all that changed since the view was sent it. */
+  /**
+   * A streamed message's update: only its added text and thinking when nothing else changed since the view was
+   * sent it.
+   */
   private postStreamed(message: ChatMessageDto): void {
-    const { text, ...others } = message;
+    const { text, thinking = "", ...others } = message;
     const rest = JSON.stringify(others);
     const s = this.shown;
-    this.shown = { id: message.id, text, rest };
-    if (s?.id === message.id && s.rest === rest && text.startsWith(s.text)) {
+    this.shown = { id: message.id, text, thinking, rest };
+    if (s?.id === message.id && s.rest === rest && text.startsWith(s.text) && thinking.startsWith(s.thinking)) {
+      const id = message.id;
+      if (thinking.length > s.thinking.length)
+        this.post({
+          type: "chat/messageText",
+          id,
+          field: "thinking",
+          at: s.thinking.length,
+          append: thinking.slice(s.thinking.length),
+        });
       if (text.length > s.text.length)
-        this.post({ type: "chat/messageText", id: message.id, at: s.text.length, append: text.slice(s.text.length) });
+        this.post({ type: "chat/messageText", id, at: s.text.length, append: text.slice(s.text.length) });
       return;
     }
     this.post({ type: "chat/message", message });
