@@ -98,12 +98,14 @@ test("thinking grows by deltas too; any other change (rewritten text, a tool cal
   assert.deepEqual(step(reply("Help")), ["chat/message"], "text that does not continue the shown one");
   assert.deepEqual(step(reply("Help", "hmm")), ["+thinking"], "thinking appeared");
   assert.deepEqual(step(reply("Help me", "hmm, yes")), ["+thinking", "+text"]);
+  const counted = { ...reply("Help me!", "hmm, yes"), usage: { ...emptyUsage(), output: 40 } };
+  assert.deepEqual(step(counted), ["+text"], "usage reported with a chunk (the view shows the path's)");
   const withCall: AssistantMessage = {
-    ...reply("Help me", "hmm, yes"),
-    content: [...reply("Help me", "hmm, yes").content, { type: "toolCall", id: "c1", name: "read", arguments: {} }],
+    ...reply("Help me!", "hmm, yes"),
+    content: [...reply("Help me!", "hmm, yes").content, { type: "toolCall", id: "c1", name: "read", arguments: {} }],
   };
   assert.deepEqual(step(withCall), ["chat/message"], "a tool call appeared");
-  assert.equal(shownText(model), "Help me");
+  assert.equal(shownText(model), "Help me!");
   assert.equal(model.messages.at(-1)?.thinking, "hmm, yes");
   assert.equal(model.refusedDeltas, 0);
   sync.dispose();

@@ -2,9 +2,9 @@
  * Turns AgentSession events into chat messages: a streamed reply keeps one temporary id until it is
  * stored, then the stored row replaces it (`replaces`). Streaming updates are coalesced to at most
  * one post per `intervalMs` so a fast model does not flood the webview, and an update that only added text is sent
- * as the added text (`chat/messageText`), so a long reply crosses the channel about once instead of once per update. A command the user typed
- * (`!command`) shows the same way: its output while it runs, then its stored entry. The chat is "streaming"
- * (Abort, Escape) while a prompt or such a command runs. Pure: no `vscode` import.
+ * as the added text (`chat/messageText`), so a long reply crosses the channel about once instead of once per update.
+ * A command the user typed (`!command`) shows the same way: its output while it runs, then its stored entry. The
+ * chat is "streaming" (Abort, Escape) while a prompt or such a command runs. Pure: no `vscode` import.
  */
 import type { AgentEvent } from "../../core/agent/events.js";
 import type { AgentMessage, BashExecutionMessage } from "../../core/messages.js";
@@ -242,10 +242,17 @@ export class ChatSync {
   }
 }
 
-/** A reply still streaming: a todo call in it may hold half a list, so the checklist follows stored messages only. */
+/**
+ * A reply still streaming: a todo call in it may hold half a list, so the checklist follows stored messages only.
+ * Its usage (and the facts that count it) is left out too: some providers report it with every chunk, which would
+ * make every update differ in more than its text (no delta); a reply's row shows neither, and the stored entry brings
+ * both.
+ */
 function streamedDto(id: string, m: AgentMessage): ChatMessageDto {
   const dto = messageToDto(id, m);
   delete dto.todos;
+  delete dto.usage;
+  delete dto.facts;
   return dto;
 }
 
