@@ -21,6 +21,7 @@ import { measurePrompt, promptLine } from "./prompt/measure-prompt.js";
 import { bashLines, measureBash } from "./bash/measure-bash.js";
 import { exportLines, measureExport } from "./export/measure-export.js";
 import { listLines, measureList } from "./sessions-list/measure-list.js";
+import { measureStream, streamLines } from "./webview/measure-stream.js";
 import { mcpLines, measureMcp } from "./mcp/measure-mcp.js";
 import type { ChildResult, Impl } from "./child/protocol.js";
 import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./generate/datasets.js";
@@ -182,6 +183,10 @@ async function main(): Promise<void> {
   }
   if (options.listOnly) {
     listLines(await measureList(options.quick)).forEach((line) => log(line));
+    return;
+  }
+  if (options.streamOnly) {
+    streamLines(await measureStream(options.quick)).forEach((line) => log(line));
     return;
   }
   if (options.activationOnly) return activationOnly(options);

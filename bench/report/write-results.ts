@@ -202,7 +202,11 @@ the start of a \`bash\` tool call (\`true\` and \`echo hello\` through the tool 
 the HTML export of a 30,000-entry line and a 24,000-entry bushy tree (page size against the JSONL, time to write it,
 time until Chromium shows it from the file, a search, elements in the page; printed, never written), \`--list-only\` to
 measure only Open Session…'s listing of the search corpus (below), first and again in one process, the longest the event loop
-was held, against pi 1.6.0's \`SessionManager.list()\` of the same folders (printed, never written), \`--mcp-only\` to time only
+was held, against pi 1.6.0's \`SessionManager.list()\` of the same folders (printed, never written), \`--stream-only\` to measure
+only a streamed reply (5, 50 and 200 KB of prose with markdown and of one big fenced code block, 200 bytes per 50 ms post)
+and a \`!command\` printing 1 and 5 MB (20 KB per 250 ms update): the host's ChatSync and DTOs per post in plain Node,
+the bytes posted, then the chat webview in headless Chromium fed the same posts (per post: main-thread time, median,
+p95 and max, and to the next frame; tasks over 50 ms; the page's CPU; printed, never written), \`--mcp-only\` to time only
 the start of an MCP stdio server (the fixture server to its tools listed, through the pool — on Linux started away
 from the extension host — and through the SDK's own \`StdioClientTransport\` with the same environment,
 interleaved; printed, never written; target: within 150 ms), \`--stores-only\` to measure only the session stores

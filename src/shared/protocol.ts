@@ -240,6 +240,12 @@ export type HostToWebview =
    */
   | { type: "chat/message"; message: ChatMessageDto; replaces?: string }
   /**
+   * A streamed message's text (or its thinking) grew: `append` follows its first `at` characters. Sent instead of
+   * chat/message while nothing else of the message changed, so a long reply does not cross the channel whole on every update; the view
+   * applies it only to the message it holds with that id and a text of exactly `at` characters (chatTextDeltaProblem).
+   */
+  | ChatTextDelta
+  /**
    * Answer to chat/requestOlder: the path's messages from index `start` up to the chat's first one. Not sent
    * when the request no longer matches what the chat holds (a snapshot is on its way).
    */
@@ -416,3 +422,35 @@ export type WebviewCommand = (typeof WEBVIEW_COMMANDS)[number];
 
 /** Largest text the host accepts from a webview (chat input, ids). */
 export const MAX_WEBVIEW_TEXT = 1_000_000;
+
+/** See HostToWebview's `chat/messageText`. */
+export interface ChatTextDelta {
+  type: "chat/messageText";
+  id: string;
+  /** The field that grew: the message's text (absent) or its thinking (absent before counts as empty). */
+  field?: "thinking";
+  at: number;
+  append: string;
+}
+
+/**
+ * Why a `chat/messageText` delta cannot be applied to `held` (the message the view holds with the delta's id), or
+ * undefined when it can: a delta for no message, for another length of text (one missed or applied twice) or with
+ * fields of the wrong type would show a wrong text, so it is refused and the view keeps what it has until the next
+ * whole message.
+ */
+export function chatTextDeltaProblem(held: ChatMessageDto | undefined, delta: unknown): string | undefined {
+  const d = (typeof delta === "object" && delta !== null ? delta : {}) as Partial<Record<keyof ChatTextDelta, unknown>>;
+  if (typeof d.id !== "string") return "chat/messageText without a message id";
+  if (d.field !== undefined && d.field !== "thinking")
+    return `chat/messageText for ${d.id}: \`field\` ${JSON.stringify(d.field)} is neither the text nor the thinking`;
+  if (typeof d.append !== "string") return `chat/messageText for ${d.id}: \`append\` is not text`;
+  if (typeof d.at !== "number" || !Number.isInteger(d.at) || d.at < 0)
+    return `chat/messageText for ${d.id}: \`at\` is not a character offset`;
+  if (held === undefined) return `chat/messageText for ${d.id}: the chat holds no such message`;
+  const length = (d.field === "thinking" ? (held.thinking ?? "") : held.text).length;
+  const what = d.field === "thinking" ? "thinking" : "text";
+  if (length !== d.at)
+    return `chat/messageText for ${d.id}: it continues ${d.at} characters of ${what}, the chat holds ${length}`;
+  return undefined;
+}

@@ -136,7 +136,11 @@ describe("watching a running parallel branch", { timeout: 60_000 }, () => {
 
     const outcome = await branch.outcome;
     assert.equal(outcome.state, "done", outcome.error);
-    const streamed = posts.filter((m) => m.type === "chat/message" && m.message.id.startsWith("pending-"));
+    const streamed = posts.filter(
+      (m) =>
+        (m.type === "chat/message" && m.message.id.startsWith("pending-")) ||
+        (m.type === "chat/messageText" && m.id.startsWith("pending-")),
+    );
     assert.ok(streamed.length >= 2, `the reply streamed into the chat (${streamed.length} updates)`);
     const stored = posts.filter((m) => m.type === "chat/message" && m.replaces !== undefined);
     assert.ok(stored.some((m) => m.type === "chat/message" && m.message.text.includes("streamed word")));

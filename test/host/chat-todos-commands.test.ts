@@ -105,13 +105,19 @@ describe("a command the user types", () => {
     sync.handle({ type: "bash_execution_update", command: "npm test", output: "running…" });
     sync.handle({ type: "bash_execution_end", message });
     sync.handle({ type: "message_end", message, entryId: "b1" });
-    const shown = ofType(posts, "chat/message").map(
-      (p) =>
-        `${p.message.id}${p.replaces ? "<" + p.replaces : ""}:${p.message.text}${p.message.running ? " [running]" : ""}${p.message.excludedFromContext ? " [!!]" : ""}`,
+    const shown = posts.flatMap((p) =>
+      p.type === "chat/message"
+        ? [
+            `${p.message.id}${p.replaces ? "<" + p.replaces : ""}:${p.message.text}${p.message.running ? " [running]" : ""}${p.message.excludedFromContext ? " [!!]" : ""}`,
+          ]
+        : p.type === "chat/messageText"
+          ? [`${p.id}+${p.append}`]
+          : [],
     );
     assert.deepEqual(shown, [
       "pending-1:$ npm test\n [running] [!!]",
-      "pending-1:$ npm test\nrunning… [running] [!!]",
+      // Only the output added since: the rest of the row is as it was.
+      "pending-1+running…",
       "pending-1:$ npm test\nok [!!]",
       "b1<pending-1:$ npm test\nok [!!]",
     ]);

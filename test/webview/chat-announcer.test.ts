@@ -46,6 +46,20 @@ test("a reply streamed without a stored replacement is announced when streaming 
   assert.deepEqual(a.onHost({ type: "chat/streaming", streaming: false }), []);
 });
 
+test("a reply that grew by text deltas is announced with its whole text; a delta that does not fit is dropped", () => {
+  const a = new ChatAnnouncer();
+  const said = feed(a, [
+    snapshot([]),
+    { type: "chat/streaming", streaming: true },
+    { type: "chat/message", message: msg("t1", "assistant", "par") },
+    { type: "chat/messageText", id: "t1", at: 3, append: "tial" },
+    { type: "chat/messageText", id: "t1", at: 99, append: " lost" },
+    { type: "chat/messageText", id: "t1", at: 7, append: " answer" },
+  ]);
+  assert.deepEqual(said, []);
+  assert.deepEqual(a.onHost({ type: "chat/streaming", streaming: false }), ["Assistant replied: partial answer"]);
+});
+
 test("outside a run, a new reply is announced at once and its replacement is not", () => {
   const a = new ChatAnnouncer();
   assert.deepEqual(feed(a, [snapshot([])]), []);

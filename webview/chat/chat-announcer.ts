@@ -36,6 +36,13 @@ export class ChatAnnouncer {
         return [];
       case "chat/message":
         return this.onMessage(msg.message, msg.replaces);
+      case "chat/messageText": {
+        // A streamed reply grew: keep its latest text for when it finishes (a delta that does not fit is dropped).
+        const m = this.pending.get(msg.id);
+        if (m !== undefined && msg.field === undefined && m.text.length === msg.at)
+          this.pending.set(msg.id, { ...m, text: m.text + msg.append });
+        return [];
+      }
       case "chat/streaming": {
         this.streaming = msg.streaming;
         if (msg.streaming) return [];

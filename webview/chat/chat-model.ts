@@ -8,15 +8,16 @@
 import type { QueuedKind, QueuedMessage } from "../../src/core/agent/prompt-queue.js";
 import type { TodoItem } from "../../src/core/tools/todo-list.js";
 import type { ThinkingLevel } from "../../src/core/providers/types.js";
-import type {
-  AsideDto,
-  ChangedFileDto,
-  ChatMessageDto,
-  ChatUsage,
-  HostToWebview,
-  ModelDto,
-  WatchedBranchDto,
-  WebviewToHost,
+import {
+  chatTextDeltaProblem,
+  type AsideDto,
+  type ChangedFileDto,
+  type ChatMessageDto,
+  type ChatUsage,
+  type HostToWebview,
+  type ModelDto,
+  type WatchedBranchDto,
+  type WebviewToHost,
 } from "../../src/shared/protocol.js";
 
 /** A tool call waiting for the user's answer: what the host's `chat/approval` message says of it. */
@@ -63,6 +64,8 @@ export class ChatModel {
   planId: string | undefined;
   /** What Enter queues while the agent works (the setting); Alt+Enter queues the other. */
   enterWhileRunning: QueuedKind = "followUp";
+  /** Text deltas refused because they did not fit the message held (see chatTextDeltaProblem). */
+  refusedDeltas = 0;
   private readonly byId = new Map<string, number>();
   private readonly listeners = new Set<() => void>();
   /** The page asked for and not answered yet. */
@@ -125,6 +128,24 @@ export class ChatModel {
         this.messages = next;
         this.reindex();
         if (msg.message.todos !== undefined) this.todos = msg.message.todos;
+        break;
+      }
+      case "chat/messageText": {
+        const at = this.byId.get(msg.id);
+        const held = at !== undefined ? this.messages[at] : undefined;
+        const problem = chatTextDeltaProblem(held, msg);
+        if (problem !== undefined || held === undefined || at === undefined) {
+          // Nothing is lost: the message stays as it was until the host sends it whole (its stored entry at the latest).
+          console.error(`Agent Tree: refused ${problem ?? "a text delta"}`);
+          this.refusedDeltas++;
+          return true;
+        }
+        const next = [...this.messages];
+        next[at] =
+          msg.field === "thinking"
+            ? { ...held, thinking: (held.thinking ?? "") + msg.append }
+            : { ...held, text: held.text + msg.append };
+        this.messages = next;
         break;
       }
       case "chat/streaming":

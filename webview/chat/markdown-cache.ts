@@ -28,9 +28,24 @@ export class DerivedTextCache<V> {
       }
     }
     const value = this.derive(text);
+    this.remember(key, text, value);
+    return value;
+  }
+
+  /** The value for `key` if it was derived from this same `text`, else undefined (nothing is derived). */
+  peek(key: string, text: string): V | undefined {
+    const hit = this.entries.get(key);
+    if (hit === undefined || hit.text !== text) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, hit);
+    return hit.value;
+  }
+
+  /** Remember `value` as derived from `text` for `key` (derived elsewhere). */
+  remember(key: string, text: string, value: V): void {
+    this.entries.delete(key);
     this.entries.set(key, { text, value });
     if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value as string);
-    return value;
   }
 
   /** Entries held. */

@@ -5,7 +5,7 @@
  * text (the views load nothing the text names); then the parsed, inert fragment passes an element and attribute
  * allow-list before anything reaches the live document.
  */
-import { Marked, type Tokens } from "marked";
+import { Marked, type Token, type TokensList, type Tokens } from "marked";
 import { escapeHtml } from "../../src/core/escape-html.js";
 
 /** The href kept for a link, or undefined when its scheme is not allowed (javascript:, data:, vbscript:…). */
@@ -107,7 +107,24 @@ function sanitize(root: DocumentFragment): void {
 
 /** Render markdown to a sanitized fragment ready to insert. */
 export function renderMarkdown(text: string): DocumentFragment {
-  const html = marked.parse(text, { async: false }) as string;
+  return sanitizedFragment(marked.parse(text, { async: false }) as string);
+}
+
+/**
+ * The block tokens of `text` (marked's lexer with the options every render uses). Rendering them all with
+ * renderMarkdownTokens gives what renderMarkdown gives for `text`; a streamed text renders its blocks apart
+ * (markdown-stream.ts).
+ */
+export function lexMarkdown(text: string): TokensList {
+  return marked.lexer(text);
+}
+
+/** Render some top-level tokens of lexMarkdown to a sanitized fragment ready to insert. */
+export function renderMarkdownTokens(tokens: Token[]): DocumentFragment {
+  return sanitizedFragment(marked.parser(tokens));
+}
+
+function sanitizedFragment(html: string): DocumentFragment {
   // A <template> parses into an inert document: nothing loads or runs while we sanitize.
   const template = document.createElement("template");
   template.innerHTML = html;

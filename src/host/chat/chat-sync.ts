@@ -1,9 +1,10 @@
 /**
  * Turns AgentSession events into chat messages: a streamed reply keeps one temporary id until it is
  * stored, then the stored row replaces it (`replaces`). Streaming updates are coalesced to at most
- * one post per `intervalMs` so a fast model does not flood the webview. A command the user typed
- * (`!command`) shows the same way: its output while it runs, then its stored entry. The chat is "streaming"
- * (Abort, Escape) while a prompt or such a command runs. Pure: no `vscode` import.
+ * one post per `intervalMs` so a fast model does not flood the webview, and an update that only added text is sent
+ * as the added text (`chat/messageText`), so a long reply crosses the channel about once instead of once per update.
+ * A command the user typed (`!command`) shows the same way: its output while it runs, then its stored entry. The
+ * chat is "streaming" (Abort, Escape) while a prompt or such a command runs. Pure: no `vscode` import.
  */
 import type { AgentEvent } from "../../core/agent/events.js";
 import type { AgentMessage, BashExecutionMessage } from "../../core/messages.js";
@@ -34,7 +35,12 @@ export class ChatSync {
   /** Temporary ids of typed commands shown and not stored yet, oldest first (one that ends during a prompt waits). */
   private tempCommands: string[] = [];
   /** The running command: its temporary id and how it started. */
-  private command: { id: string; command: string; excluded: boolean } | undefined;
+  private command: { id: string; command: string; excluded: boolean; timestamp: number } | undefined;
+  /**
+   * The streamed message the view was last sent whole or extended: its id, text, thinking and the rest as JSON. The
+   * next update of it whose rest is the same and whose text and thinking continue these is sent as deltas.
+   */
+  private shown: { id: string; text: string; thinking: string; rest: string } | undefined;
 
   constructor(
     private readonly post: (msg: HostToWebview) => void,
@@ -61,7 +67,7 @@ export class ChatSync {
         break;
       case "bash_execution_start": {
         const id = this.nextId();
-        this.command = { id, command: e.command, excluded: e.excludeFromContext };
+        this.command = { id, command: e.command, excluded: e.excludeFromContext, timestamp: Date.now() };
         this.tempCommands.push(id);
         this.commandRunning = true;
         this.postCommand("");
@@ -118,6 +124,15 @@ export class ChatSync {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.pendingUpdate = undefined;
+    this.shown = undefined;
+  }
+
+  /**
+   * The view was sent a snapshot (or reloaded): it no longer holds the streamed message, so the next update of it is
+   * sent whole.
+   */
+  resendStreamed(): void {
+    this.shown = undefined;
   }
 
   private setStreaming(): void {
@@ -134,6 +149,32 @@ export class ChatSync {
     if (!c) return;
     const message = messageToDto(c.id, commandMessage(c, output));
     message.running = true;
+    this.postStreamed(message);
+  }
+
+  /**
+   * A streamed message's update: only its added text and thinking when nothing else changed since the view was
+   * sent it.
+   */
+  private postStreamed(message: ChatMessageDto): void {
+    const { text, thinking = "", ...others } = message;
+    const rest = JSON.stringify(others);
+    const s = this.shown;
+    this.shown = { id: message.id, text, thinking, rest };
+    if (s?.id === message.id && s.rest === rest && text.startsWith(s.text) && thinking.startsWith(s.thinking)) {
+      const id = message.id;
+      if (thinking.length > s.thinking.length)
+        this.post({
+          type: "chat/messageText",
+          id,
+          field: "thinking",
+          at: s.thinking.length,
+          append: thinking.slice(s.thinking.length),
+        });
+      if (text.length > s.text.length)
+        this.post({ type: "chat/messageText", id, at: s.text.length, append: text.slice(s.text.length) });
+      return;
+    }
     this.post({ type: "chat/message", message });
   }
 
@@ -142,6 +183,7 @@ export class ChatSync {
     const c = this.command;
     this.command = undefined;
     this.commandRunning = false;
+    this.shown = undefined;
     if (c && message) this.post({ type: "chat/message", message: messageToDto(c.id, message) });
     else if (c) {
       // Nothing is recorded: the row says why, and is gone with the next snapshot.
@@ -160,7 +202,7 @@ export class ChatSync {
   private onStart(m: AgentMessage): void {
     if (m.role === "assistant") {
       this.tempAssistant = this.nextId();
-      this.post({ type: "chat/message", message: streamedDto(this.tempAssistant, m) });
+      this.postStreamed(streamedDto(this.tempAssistant, m));
     } else if (m.role === "user") {
       this.tempUser = this.nextId();
       this.post({ type: "chat/message", message: messageToDto(this.tempUser, m) });
@@ -177,6 +219,7 @@ export class ChatSync {
       this.pendingUpdate = undefined;
       replaces = this.tempAssistant;
       this.tempAssistant = undefined;
+      this.shown = undefined;
     } else if (m.role === "user") {
       replaces = this.tempUser;
       this.tempUser = undefined;
@@ -195,19 +238,29 @@ export class ChatSync {
     this.timer = undefined;
     const m = this.pendingUpdate;
     this.pendingUpdate = undefined;
-    if (m && this.tempAssistant) this.post({ type: "chat/message", message: streamedDto(this.tempAssistant, m) });
+    if (m && this.tempAssistant) this.postStreamed(streamedDto(this.tempAssistant, m));
   }
 }
 
-/** A reply still streaming: a todo call in it may hold half a list, so the checklist follows stored messages only. */
+/**
+ * A reply still streaming: a todo call in it may hold half a list, so the checklist follows stored messages only.
+ * Its usage (and the facts that count it) is left out too: some providers report it with every chunk, which would
+ * make every update differ in more than its text (no delta); a reply's row shows neither, and the stored entry brings
+ * both.
+ */
 function streamedDto(id: string, m: AgentMessage): ChatMessageDto {
   const dto = messageToDto(id, m);
   delete dto.todos;
+  delete dto.usage;
+  delete dto.facts;
   return dto;
 }
 
 /** A command still running (or one that could not run) as the message it will be recorded as, with `output` so far. */
-function commandMessage(c: { command: string; excluded: boolean }, output: string): BashExecutionMessage {
+function commandMessage(
+  c: { command: string; excluded: boolean; timestamp: number },
+  output: string,
+): BashExecutionMessage {
   return {
     role: "bashExecution",
     command: c.command,
@@ -216,6 +269,6 @@ function commandMessage(c: { command: string; excluded: boolean }, output: strin
     cancelled: false,
     truncated: false,
     ...(c.excluded ? { excludeFromContext: true } : {}),
-    timestamp: Date.now(),
+    timestamp: c.timestamp,
   };
 }

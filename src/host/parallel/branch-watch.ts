@@ -218,5 +218,7 @@ export class BranchWatch {
       // The watched branch's own checklist (its todo calls), as a switch to it would show.
       ...(update.todos ? { todos: update.todos } : {}),
     });
+    // The snapshot drops the branch's reply still streaming from the view: its next update goes whole.
+    w.sync.resendStreamed();
   }
 }

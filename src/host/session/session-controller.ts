@@ -426,6 +426,8 @@ export class SessionController {
     if (!c || !this.deps.isViewReady("chat")) return;
     c.tree.flush();
     this.deps.postChat(this.chatSnapshot(c));
+    // The snapshot drops a reply still streaming from the view: its next update goes whole.
+    c.chat.resendStreamed();
     this.deps.postChat(this.modelsMessage());
     this.deps.postChat({ type: "chat/queue", items: [...c.agent.getQueuedMessages()] });
     // A reloaded chat view lost its approval prompts: show them again.

@@ -1,0 +1,139 @@
+/**
+ * A reply streamed into the chat is rendered incrementally (webview/ui/markdown-stream.ts): what it shows after every
+ * update must be exactly what a whole render of the same text shows, for tricky markdown cut anywhere; and the
+ * blocks that are finished stay the same nodes while the reply grows (a selection in them survives).
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import fc from "fast-check";
+import { settle, webviewRig, withPage, type ViewPage } from "./harness.js";
+import { chatSnapshot, msg, openChatView } from "./chat-fixtures.js";
+
+const rig = webviewRig();
+
+/** Pieces that make the lexer change its mind as text arrives. */
+const PIECES = [
+  "Intro with **bold**, `code`, a [link](https://example.com) and <b>raw html</b>.",
+  "# Heading",
+  "Setext heading\n===",
+  "Setext two\n---",
+  "- one\n- two\n  - nested\n- three",
+  "- loose\n\n- list\n\n  continued",
+  "1. first\n2. second\n\n3. third",
+  "1. item\n\n2",
+  "* a\n\n**not a list**",
+  "```ts\nconst x = 1;\n\nconst y = 2;\n```",
+  "```\nunclosed fence\n\nwith blank lines",
+  "~~~python\nprint('tilde')\n~~~",
+  "    indented code\n\n    more code",
+  "| a | b |\n| --- | :-: |\n| 1 | 2 |\n| 3 | 4 |",
+  "a | b\n--|--\n1 | 2",
+  "> quote\n> more\n\n> another",
+  "> lazy\ncontinuation",
+  "---",
+  "***",
+  "<!-- a comment\n\nspanning blank lines -->",
+  "<div>\nhtml block\n</div>",
+  "Text with trailing spaces  \nhard break",
+  "- [ ] task\n- [x] done",
+  "Line\r\nwith CRLF\r\n\r\nend",
+  "\ttab-indented\n\n\t\tmore",
+  "",
+  // Last: from here on every update renders the whole text.
+  "[ref]: https://example.com/ref\n\nUses [ref] and [ref][].",
+];
+
+/**
+ * Streams `chunks` (their concatenations, in order) as one live message, and after each also shows the same text in
+ * a second message rendered whole; returns the first prefix whose two renderings differ, or undefined.
+ */
+async function firstMismatch(
+  vp: ViewPage,
+  prefixes: string[],
+): Promise<{ text: string; live: string; whole: string } | undefined> {
+  const src = `async (prefixes) => {
+    const post = (m) => window.postMessage(m, "*");
+    const frame = () => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+    const base = { role: "assistant", title: "Assistant", icon: "hubot", timestamp: 1 };
+    let n = 0;
+    for (const text of prefixes) {
+      post({ type: "chat/message", message: { ...base, id: "live", text } });
+      // A new id each time: a fresh render of the whole text, not the cache's.
+      post({ type: "chat/message", message: { ...base, id: "whole-" + n, text }, replaces: n > 0 ? "whole-" + (n - 1) : undefined });
+      n++;
+      await frame();
+      const live = document.querySelector('[data-message-id="live"] .markdown');
+      const whole = document.querySelector('[data-message-id="whole-' + (n - 1) + '"] .markdown');
+      const a = live ? live.innerHTML : "(no live block)";
+      const b = whole ? whole.innerHTML : "(no whole block)";
+      if (text !== "" && a !== b) return { text, live: a, whole: b };
+    }
+    return undefined;
+  }`;
+  return (await vp.page.evaluate(`(${src})(${JSON.stringify(prefixes)})`)) as
+    { text: string; live: string; whole: string } | undefined;
+}
+
+/** A fresh chat for one streamed reply (tall, so no row leaves the window). */
+const openStreamChat = (): Promise<ViewPage> =>
+  openChatView(rig, chatSnapshot([msg("u1", "user", "Go")], { streaming: true }), { height: 4000, width: 900 });
+
+test("every prefix of each tricky piece, character by character, renders as the whole text does", () =>
+  withPage(openStreamChat(), async (vp) => {
+    const doc = PIECES.join("\n\n");
+    const prefixes: string[] = [];
+    for (let i = 1; i <= doc.length; i++) prefixes.push(doc.slice(0, i));
+    assert.equal(await firstMismatch(vp, prefixes), undefined);
+  }));
+
+test("random documents of those pieces, cut into random chunks, render as the whole text does", async () => {
+  const docs = fc.array(fc.tuple(fc.constantFrom(...PIECES), fc.constantFrom("\n", "\n\n", "\n\n\n", " ", "\n  ")), {
+    minLength: 1,
+    maxLength: 10,
+  });
+  const property = fc.asyncProperty(docs, fc.array(fc.nat(), { minLength: 1, maxLength: 30 }), async (parts, cuts) => {
+    const doc = parts.map(([piece, sep]) => piece + sep).join("");
+    const ends = [...new Set(cuts.map((c) => (c % doc.length) + 1)), doc.length].sort((a, b) => a - b);
+    const vp = await openStreamChat();
+    try {
+      const mismatch = await firstMismatch(
+        vp,
+        ends.map((e) => doc.slice(0, e)),
+      );
+      assert.equal(mismatch, undefined, `document ${JSON.stringify(doc)}`);
+    } finally {
+      await vp.close();
+    }
+  });
+  await fc.assert(property, { numRuns: 25, seed: 39 });
+});
+
+test("a streamed reply keeps the nodes of its finished blocks while it grows, so a selection in them survives", () =>
+  withPage(openStreamChat(), async (vp) => {
+    const base = { title: "Assistant", icon: "hubot" };
+    let text = "First paragraph stays.\n\nSecond one.\n\n";
+    await vp.send({ type: "chat/message", message: msg("live", "assistant", text, base) });
+    await vp.page.evaluate(`(() => {
+      const p = document.querySelector('[data-message-id="live"] .markdown p');
+      window.__first = p;
+      const range = document.createRange();
+      range.selectNodeContents(p);
+      getSelection().removeAllRanges();
+      getSelection().addRange(range);
+    })()`);
+    for (let i = 0; i < 5; i++) {
+      text += `More text ${i} **bold**.\n\n`;
+      await vp.send({ type: "chat/message", message: msg("live", "assistant", text, base) });
+    }
+    await settle(vp.page);
+    const kept = await vp.page.evaluate(`(() => {
+      const p = document.querySelector('[data-message-id="live"] .markdown p');
+      return { same: p === window.__first, selected: String(getSelection()) };
+    })()`);
+    assert.deepEqual(kept, { same: true, selected: "First paragraph stays." });
+    assert.equal(
+      await vp.page.locator('[data-message-id="live"] .markdown p').count(),
+      7,
+      "every paragraph streamed is shown",
+    );
+  }));

@@ -1,0 +1,166 @@
+/**
+ * Markdown that grows while a reply streams, rendered without starting over: what renderMarkdown gives for the
+ * whole text, but each update lexes and renders only the open end of it.
+ *
+ * A streamed text only grows at its end, and a markdown block that is followed by a blank line and then by a
+ * finished next block cannot change any more: those blocks are rendered once and kept ("committed"). The rest —
+ * the open end, e.g. a list that may get another item or a paragraph that may turn into a heading — is lexed and
+ * rendered again on each update. One big open code fence would make that O(n) per update again, so a fence that
+ * only grew gets its new text set on its text node instead. A link reference definition (`[x]: url`) changes how
+ * any earlier text renders: with one in the text, every update renders the whole text (as renderMarkdown does).
+ */
+import type { Token, Tokens } from "marked";
+import { lexMarkdown, renderMarkdown, renderMarkdownTokens } from "./markdown.js";
+
+/** The text shown by a fenced code block's <code> element, as marked's renderer writes it. */
+function fenceText(token: Tokens.Code): string {
+  return token.text ? token.text.replace(/\n$/, "") + "\n" : "";
+}
+
+/**
+ * Set a text node's text, changing only what follows the part it keeps: the browser then lays out again only the
+ * new end, not the whole (a long code block's text grows at its end, before the newline marked adds).
+ */
+function setGrown(node: Text, text: string): void {
+  const old = node.data;
+  const keep = text.startsWith(old) ? old.length : text.startsWith(old.slice(0, -1)) ? old.length - 1 : 0;
+  node.replaceData(keep, old.length - keep, text.slice(keep));
+}
+
+/** A fenced code block that is the open end's last block (not closed yet). */
+function openFence(token: Token | undefined): Tokens.Code | undefined {
+  return token?.type === "code" && token.codeBlockStyle !== "indented" ? (token as Tokens.Code) : undefined;
+}
+
+/** Renders a growing markdown text into `container`, which it owns. */
+export class StreamedMarkdown {
+  /** The text shown. */
+  private text = "";
+  /** The container holds the rendering of `text` in the parts below (else only a whole rendering). */
+  private structured = false;
+  /** Length of the text's committed blocks, whose nodes are final. */
+  private committed = 0;
+  /** The nodes of the open end (after the committed ones). */
+  private tail: Node[] = [];
+  /** The open end's blocks' raw texts, all but the last. */
+  private tailRaws: string[] = [];
+  /** When the open end ends in a fenced code block: its language and the text node showing its code. */
+  private fence: { lang: string; node: Text } | undefined;
+
+  constructor(private readonly container: HTMLElement) {}
+
+  /** The container shows renderMarkdown(`text`) already (rendered or cloned elsewhere). */
+  adopt(text: string): void {
+    this.text = text;
+    this.structured = false;
+  }
+
+  /** The text the container shows. */
+  get shown(): string {
+    return this.text;
+  }
+
+  /** Show `text`: incrementally when it extends the text shown, else rendered whole. */
+  update(text: string): void {
+    if (!this.structured || !text.startsWith(this.text)) this.reset();
+    this.text = text;
+    const rest = text.slice(this.committed);
+    const tokens = lexMarkdown(rest);
+    if (Object.keys(tokens.links).length > 0) {
+      // A reference definition reaches back: render the whole text, as every update will while it is there.
+      this.container.replaceChildren(renderMarkdown(text));
+      this.structured = false;
+      return;
+    }
+    const commit = this.commitPoint(tokens, rest);
+    if (commit.count > 0) {
+      this.removeTail();
+      this.container.append(renderMarkdownTokens(tokens.slice(0, commit.count)));
+      this.committed += commit.length;
+      this.tailRaws = [];
+    }
+    this.renderTail(tokens.slice(commit.count));
+  }
+
+  private reset(): void {
+    this.container.replaceChildren();
+    this.structured = true;
+    this.committed = 0;
+    this.tail = [];
+    this.tailRaws = [];
+    this.fence = undefined;
+  }
+
+  /**
+   * How many of the first tokens are final, and the length of their text: up to the last blank line that is
+   * followed by a block that is not the last one (a block right after a blank line may still join the one
+   * before it — "2" becoming "2." after an ordered list item — until something follows it).
+   */
+  private commitPoint(tokens: Token[], rest: string): { count: number; length: number } {
+    let count = 0;
+    for (let j = tokens.length - 2; j >= 1; j--) {
+      if (tokens[j - 1].type === "space") {
+        count = j;
+        break;
+      }
+    }
+    if (count === 0) return { count: 0, length: 0 };
+    let length = 0;
+    for (let i = 0; i < count; i++) length += tokens[i].raw.length;
+    // The blocks' raw texts add up to the text (marked normalises line ends; then nothing is committed).
+    if (
+      rest.slice(0, length) !==
+      tokens
+        .slice(0, count)
+        .map((t) => t.raw)
+        .join("")
+    )
+      return { count: 0, length: 0 };
+    return { count, length };
+  }
+
+  /** Render the open end, or only set the new text of its fence when nothing else in it changed. */
+  private renderTail(tokens: Token[]): void {
+    const last = tokens[tokens.length - 1];
+    const raws = tokens.slice(0, -1).map((t) => t.raw);
+    const fence = openFence(last);
+    if (
+      fence !== undefined &&
+      this.fence !== undefined &&
+      this.fence.lang === (fence.lang ?? "") &&
+      raws.length === this.tailRaws.length &&
+      raws.every((r, i) => r === this.tailRaws[i])
+    ) {
+      const code = fenceText(fence);
+      if (code !== "") {
+        setGrown(this.fence.node, code);
+        return;
+      }
+    }
+    this.removeTail();
+    const fragment = renderMarkdownTokens(tokens);
+    this.tail = [...fragment.childNodes];
+    this.tailRaws = raws;
+    this.fence = fence !== undefined ? this.fenceNode(fence) : undefined;
+    this.container.append(fragment);
+  }
+
+  /** The text node of the last <code> of the open end, when it shows exactly the fence's text. */
+  private fenceNode(fence: Tokens.Code): { lang: string; node: Text } | undefined {
+    for (let i = this.tail.length - 1; i >= 0; i--) {
+      const node = this.tail[i];
+      if (!(node instanceof HTMLElement)) continue;
+      const code = node.tagName === "PRE" ? node.firstElementChild : null;
+      const text = code?.tagName === "CODE" && code.childNodes.length === 1 ? code.firstChild : null;
+      if (text instanceof Text && text.data === fenceText(fence)) return { lang: fence.lang ?? "", node: text };
+      return undefined;
+    }
+    return undefined;
+  }
+
+  private removeTail(): void {
+    for (const node of this.tail) node.parentNode?.removeChild(node);
+    this.tail = [];
+    this.fence = undefined;
+  }
+}
