@@ -10,7 +10,7 @@
 import { mock } from "node:test";
 import { performance } from "node:perf_hooks";
 import type { AgentEvent } from "../../src/core/agent/events.js";
-import type { AssistantMessage } from "../../src/core/messages.js";
+import { emptyUsage, type AssistantMessage } from "../../src/core/messages.js";
 import { MAX_BYTES, truncateTail } from "../../src/core/tools/truncate.js";
 import { ChatSync } from "../../src/host/chat/chat-sync.js";
 import type { ChatMessageDto, HostToWebview } from "../../src/shared/protocol.js";
@@ -93,14 +93,7 @@ function partial(text: string): AssistantMessage {
     api: "openai-completions",
     provider: "openai",
     model: "gpt-bench",
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
+    usage: emptyUsage(),
     stopReason: "stop",
     timestamp: 1,
   };
