@@ -32,6 +32,16 @@ function shape(sm: SessionManager): string[] {
   return sm.getEnvelopes().map((e) => `${e.id}<${e.parentId ?? "-"}`);
 }
 
+/** What a fresh read-only open of `file` finds: its entries' shape, its load issues and its leaf. */
+async function reopened(file: string): Promise<{ shape: string[]; issues: unknown[]; leaf: string | null }> {
+  const fresh = await SessionManager.open(file, { readOnly: true });
+  try {
+    return { shape: shape(fresh), issues: fresh.getLoadIssues(), leaf: fresh.getLeafId() };
+  } finally {
+    await fresh.close();
+  }
+}
+
 /** Waits (bounded) until `done` holds, letting watcher events in. */
 async function until(done: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 25));
@@ -158,13 +168,9 @@ describe("refreshFromDisk", () => {
       );
       assert.equal(sm.getLeafId(), "pi000002");
       // What a fresh open reads is the same.
-      const fresh = await SessionManager.open(file, { readOnly: true });
-      try {
-        assert.deepEqual(shape(fresh), shape(sm));
-        assert.deepEqual(fresh.getLoadIssues(), sm.getLoadIssues());
-      } finally {
-        await fresh.close();
-      }
+      const fresh = await reopened(file);
+      assert.deepEqual(fresh.shape, shape(sm));
+      assert.deepEqual(fresh.issues, sm.getLoadIssues());
     } finally {
       await sm.close();
     }
@@ -182,12 +188,8 @@ describe("refreshFromDisk", () => {
         [["pi000003", true]],
       );
       assert.match(r.issues[0].reason, /duplicate entry id/);
-      const fresh = await SessionManager.open(file, { readOnly: true });
-      try {
-        assert.deepEqual(shape(fresh), shape(sm));
-      } finally {
-        await fresh.close();
-      }
+      const fresh = await reopened(file);
+      assert.deepEqual(fresh.shape, shape(sm));
     } finally {
       await sm.close();
     }
@@ -239,14 +241,10 @@ describe("refreshFromDisk", () => {
         [["pi000001"], ["pi000002"]],
       );
       assert.equal(said[1].otherBranch, true);
-      const fresh = await SessionManager.open(file, { readOnly: true });
-      try {
-        assert.deepEqual(shape(fresh), shape(sm));
-        assert.deepEqual(fresh.getLoadIssues(), []);
-        assert.equal(fresh.getLeafId(), last);
-      } finally {
-        await fresh.close();
-      }
+      const fresh = await reopened(file);
+      assert.deepEqual(fresh.shape, shape(sm));
+      assert.deepEqual(fresh.issues, []);
+      assert.equal(fresh.leaf, last);
     } finally {
       await sm.close();
     }
@@ -289,12 +287,8 @@ describe("refreshFromDisk", () => {
         r.added.map((e) => e.id),
         ["pi000001"],
       );
-      const fresh = await SessionManager.open(file, { readOnly: true });
-      try {
-        assert.deepEqual(shape(fresh), shape(sm));
-      } finally {
-        await fresh.close();
-      }
+      const fresh = await reopened(file);
+      assert.deepEqual(fresh.shape, shape(sm));
     } finally {
       await sm.close();
     }
