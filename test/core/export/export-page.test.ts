@@ -743,3 +743,58 @@ test("the bar beside the tree resizes it, by pointer or keys, and the width is k
   assert.equal(await width(), 600);
   await finish(w);
 });
+
+test("an edit's recorded diff shows coloured, with its context, as text; axe light and dark", { skip }, async () => {
+  const sm = SessionManager.inMemory("/ws");
+  const t = Date.now();
+  sm.appendMessage({ role: "user", content: "fix it", timestamp: t });
+  sm.appendMessage(
+    assistant("", {
+      content: [
+        {
+          type: "toolCall",
+          id: "e1",
+          name: "edit",
+          arguments: { path: "a.ts", oldText: "let a = 1;", newText: "const a = 2;" },
+        },
+      ],
+      stopReason: "toolUse",
+    }),
+  );
+  // pi's edit tool records this shape (edit-diff.js): context rows start with a space.
+  const diff = [
+    "  1 // <img src=x onerror=window.__xss=6>",
+    "- 2 let a = 1;",
+    "+ 2 const a = 2;",
+    "  3 export { a };",
+  ].join("\n");
+  const id = sm.appendMessage({
+    role: "toolResult",
+    toolCallId: "e1",
+    toolName: "edit",
+    content: [{ type: "text", text: "Successfully replaced text in a.ts." }],
+    details: { diff, firstChangedLine: 2 },
+    isError: false,
+    timestamp: t,
+  });
+  const file = join(dir, "diff.html");
+  await writeSessionHtml(sm, file, { pageScript });
+  for (const scheme of ["light", "dark"] as const) {
+    const w = await open(file, 1200, `#${id}`, scheme);
+    const { page } = w;
+    const fold = page.locator("#messages .msg.kind-toolResult details.output");
+    assert.match((await fold.locator("summary").textContent()) ?? "", /✓ .*diff \(\+1 −1\)/);
+    await fold.locator("summary").click();
+    const rows = (cls: string) => fold.locator(`pre.diff > .${cls}`).allTextContents();
+    assert.deepEqual(await rows("diff-removed"), ["- 2 let a = 1;"]);
+    assert.deepEqual(await rows("diff-added"), ["+ 2 const a = 2;"]);
+    assert.deepEqual(await rows("diff-context"), ["  1 // <img src=x onerror=window.__xss=6>", "  3 export { a };"]);
+    const colours = (await fold
+      .locator("pre.diff > span")
+      .evaluateAll((els) => els.map((e) => getComputedStyle(e).color))) as string[];
+    assert.equal(new Set(colours).size, 3, `added, removed and context differ: ${colours.join(", ")}`);
+    assert.equal(await page.locator("#messages img").count(), 0, "HTML in a diff stays text");
+    assert.deepEqual(await violations(page), [], `${scheme}: the diff open`);
+    await finish(w);
+  }
+});
