@@ -2,7 +2,7 @@
 import { treeRowOf, type TreeRow } from "../rows/tree-row.js";
 import { metaOf } from "../session/entry-meta.js";
 import { envelopeOf } from "../session/preview.js";
-import type { SessionEntry } from "../session/types.js";
+import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "../session/types.js";
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportData, type ExportEntry, type ExportUsage } from "./export-data.js";
 import { DEFAULT_TRUNCATE_LIMIT, shrinkEntry } from "./shrink-entry.js";
 
@@ -20,6 +20,8 @@ export interface ExportSource {
   getPath(fromId?: string): readonly SessionEntry[];
   getLabel(id: string): string | undefined;
   getSessionName(): string | undefined;
+  /** The file's header line (SessionManager has it; a source without one gets a header made of its id and cwd). */
+  getHeader?(): SessionHeader;
   /** Entries of archived branches (SessionManager.getArchivedIds): a whole-tree export leaves them out. */
   getArchivedIds?(): ReadonlySet<string>;
 }
@@ -112,6 +114,13 @@ export function buildExportData(source: ExportSource, options: ExportOptions = {
     entries,
     truncatedCount,
     truncateLimit: limit,
+    header: source.getHeader?.() ?? {
+      type: "session",
+      version: CURRENT_SESSION_VERSION,
+      id: source.getSessionId(),
+      timestamp: all[0]?.timestamp ?? now.toISOString(),
+      cwd: source.getCwd(),
+    },
     usage: usageOf(selected),
   };
 }

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { rm, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { pathToFileURL } from "node:url";
@@ -43,6 +43,11 @@ function assistant(text: string, extra: Partial<AssistantMessage> = {}): Assista
 /** A session with two branches, a tool call, a branch summary, a compaction, a label and hostile text. */
 function buildSession(): { sm: SessionManager; ids: Record<string, string> } {
   const sm = SessionManager.inMemory("/ws");
+  return { sm, ids: fillSession(sm) };
+}
+
+/** {@link buildSession}'s entries, appended to `sm`; their ids. */
+function fillSession(sm: SessionManager): Record<string, string> {
   const t = Date.now();
   const u1 = sm.appendMessage({ role: "user", content: "Plan the alpha release", timestamp: t });
   const a1 = sm.appendMessage(
@@ -75,7 +80,7 @@ function buildSession(): { sm: SessionManager; ids: Record<string, string> } {
   const bs = sm.branchWithSummary(r2, "SUMTEXT summary of branch two");
   const c = sm.appendCompaction("COMPTEXT compacted", u2, 1234);
   const a3 = sm.appendMessage(assistant("Final answer LEAFTEXT\n\n```ts\nconst answer: number = 42; // done\n```"));
-  return { sm, ids: { u1, a1, u2, a2, r2, u3, a4, bs, c, a3 } };
+  return { u1, a1, u2, a2, r2, u3, a4, bs, c, a3 };
 }
 
 interface Watched {
@@ -798,3 +803,74 @@ test("an edit's recorded diff shows coloured, with its context, as text; axe lig
     await finish(w);
   }
 });
+
+test(
+  "↓ JSONL downloads the session file from the page itself: the same bytes; a branch as its own session",
+  {
+    skip,
+  },
+  async () => {
+    const sm = await SessionManager.create("/ws", join(dir, "jsonl-sessions"));
+    fillSession(sm);
+    sm.appendMessage({ role: "user", content: 'unicode ✓ 🌳 \u2028 </script> "quoted"', timestamp: 1 });
+    const source = sm.getSessionFile();
+    assert.ok(source);
+    const file = join(dir, "jsonl.html");
+    await writeSessionHtml(sm, file, { pageScript });
+    await sm.close();
+    const download = async (w: Watched): Promise<{ name: string; text: string }> => {
+      const [d] = await Promise.all([w.page.waitForEvent("download"), w.page.click("#download-jsonl")]);
+      return { name: d.suggestedFilename(), text: await readFile(await d.path(), "utf8") };
+    };
+    const w = await open(file);
+    const whole = await download(w);
+    assert.equal(whole.text, await readFile(source, "utf8"), "the session file, byte for byte");
+    assert.equal(whole.name, `${sm.getSessionId()}.jsonl`);
+    await finish(w);
+
+    // A branch of a pi session, whose label entries sit in the chain (pi moves the leaf onto a label): the branch
+    // export leaves the label out, so the download chains each entry to the one before it.
+    const entry = (id: string, parentId: string | null, rest: Record<string, unknown>) =>
+      JSON.stringify({ id, parentId, timestamp: "2026-01-01T00:00:00.000Z", ...rest });
+    const user = (text: string) => ({ type: "message", message: { role: "user", content: text, timestamp: 1 } });
+    const piFile = join(dir, "pi-labels.jsonl");
+    await writeFile(
+      piFile,
+      [
+        JSON.stringify({
+          type: "session",
+          version: 3,
+          id: "pi-sess",
+          timestamp: "2026-01-01T00:00:00.000Z",
+          cwd: "/ws",
+        }),
+        entry("u1", null, user("first")),
+        entry("l1", "u1", { type: "label", targetId: "u1", label: "start" }),
+        entry("u2", "l1", user("second")),
+        entry("x1", "u1", user("other branch")),
+        entry("u3", "u2", user("third")),
+      ].join("\n") + "\n",
+    );
+    const pi = await SessionManager.open(piFile, { readOnly: true });
+    const branchFile = join(dir, "jsonl-branch.html");
+    await writeSessionHtml(pi, branchFile, { pageScript, branchOnly: true, leafId: "u3" });
+    await pi.close();
+    const b = await open(branchFile);
+    const branch = await download(b);
+    await finish(b);
+    assert.equal(branch.name, "pi-sess-branch.jsonl");
+    const lines = branch.text
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.deepEqual(
+      lines.map((l) => [l.type === "session" ? "header" : l.id, l.parentId]),
+      [
+        ["header", undefined],
+        ["u1", null],
+        ["u2", "u1"],
+        ["u3", "u2"],
+      ],
+    );
+  },
+);
