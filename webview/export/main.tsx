@@ -276,7 +276,8 @@ function start(data: ExportData, app: HTMLElement): void {
       panel.setQuery("");
       return;
     }
-    if (typing(e)) return;
+    // Not behind the enlarged image's dialog (Esc there is the dialog's).
+    if (typing(e) || document.querySelector("dialog[open]")) return;
     const key = e.key.toLowerCase();
     if (key === "t") toggleFolds(THINKING);
     else if (key === "o") toggleFolds(TOOLS);

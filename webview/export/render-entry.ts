@@ -10,6 +10,7 @@ import { attachmentLabelOf, attachmentPhrase } from "../../src/core/mentions/use
 import { entryView, type EntryView, type ImageView, type ToolCallView } from "../../src/core/entries/entry-view.js";
 import { isConversationKind } from "../../src/core/session/entry-kinds.js";
 import { languageOfPath, type LazyHighlighter } from "./highlight.js";
+import { zoomable } from "./image-zoom.js";
 import { diffBlock, diffCounts, editDiffOf } from "./edit-diff.js";
 
 /** What the page knows beyond the entry: the highlighter, and the arguments of any tool call by its id. */
@@ -66,7 +67,7 @@ function image(img: ImageView): HTMLElement {
   const el = h("img", "attached");
   el.alt = "attached image";
   el.src = `data:${img.mimeType};base64,${img.data.replace(/\s/g, "")}`;
-  return el;
+  return zoomable(el);
 }
 
 /** A text block: an attachment (src/core/mentions) folded under its name, as plain text; else markdown. */

@@ -117,6 +117,12 @@ details.is-error > summary { color: var(--err); }
 ul.tools { margin: 4px 0; padding-left: 18px; font-size: 13px; }
 ul.tools .tool-name { font-family: var(--mono); font-weight: 600; }
 ul.tools ul.params { padding-left: 18px; font-size: 12px; color: var(--muted); }
+button.zoom { display: block; padding: 0; margin: 6px 0; border: none; background: none; cursor: zoom-in; max-width: 100%; }
+button.zoom > img.attached { margin: 0; }
+#image-zoom { max-width: 96vw; max-height: 96vh; padding: 8px; border: 1px solid var(--border); border-radius: 8px;
+  background: var(--bg); color: var(--fg); cursor: zoom-out; }
+#image-zoom::backdrop { background: rgba(0,0,0,0.7); }
+#image-zoom img { display: block; max-width: calc(96vw - 24px); max-height: calc(96vh - 56px); margin-top: 8px; object-fit: contain; }
 img.attached { max-width: 100%; max-height: 480px; border: 1px solid var(--border); border-radius: 6px; display: block; margin: 6px 0; }
 #sidebar-backdrop { display: none; }
 @media (max-width: 800px) {
@@ -129,7 +135,7 @@ img.attached { max-width: 100%; max-height: 480px; border: 1px solid var(--borde
 @media print {
   /* Paper gets the path as one long document: no tree, no buttons, no scrolling panes. */
   #app, #layout { display: block; height: auto; }
-  #sidebar, #sidebar-resizer, #sidebar-backdrop, #topbar button, #show-earlier, .copy-link, #keys-help { display: none !important; }
+  #sidebar, #sidebar-resizer, #sidebar-backdrop, #topbar button, #image-zoom, #show-earlier, .copy-link, #keys-help { display: none !important; }
   #topbar { background: none; }
   #topbar h1 { white-space: normal; }
   #content { overflow: visible; padding: 12px 0; }

@@ -17,6 +17,7 @@ import { openClaudeTranscript } from "../../../src/core/import/claude-session.js
 import { CHROMIUM_PATH, launchHeadless } from "../../util/chromium.js";
 import { buildPageScript } from "./page-script.js";
 import { readFileSync } from "node:fs";
+import { crc32, deflateSync } from "node:zlib";
 import { tempDir } from "../../util/temp-dir.js";
 
 const XSS_TEXT =
@@ -872,5 +873,79 @@ test(
         ["u3", "u2"],
       ],
     );
+  },
+);
+
+/** A `width`×`height` grey PNG, base64. */
+function greyPng(width: number, height: number): string {
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), body.length + 4);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale
+  const rows = Buffer.alloc((width + 1) * height, 0x80);
+  for (let y = 0; y < height; y++) rows[y * (width + 1)] = 0; // filter: none
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+  return png.toString("base64");
+}
+
+test(
+  "an image opens larger in a dialog by click or Enter/Space; Esc closes it and the focus returns",
+  { skip },
+  async () => {
+    const sm = SessionManager.inMemory("/ws");
+    const id = sm.appendMessage({
+      role: "user",
+      content: [
+        { type: "text", text: "see this" },
+        { type: "image", data: greyPng(900, 700), mimeType: "image/png" },
+      ],
+      timestamp: Date.now(),
+    });
+    const file = join(dir, "zoom.html");
+    await writeSessionHtml(sm, file, { pageScript });
+    const w = await open(file, 1200, `#${id}`);
+    const { page } = w;
+    const dialog = page.locator("dialog#image-zoom");
+    const height = (sel: string) => page.locator(sel).evaluate((el) => Math.round(el.getBoundingClientRect().height));
+    const small = await height("#messages img.attached");
+    assert.ok(small <= 480, `inline: ${small} px`);
+    const zoom = page.getByRole("button", { name: "Enlarge attached image" });
+    await zoom.click();
+    assert.equal(await dialog.isVisible(), true);
+    const big = await height("dialog#image-zoom img");
+    assert.ok(big > small, `enlarged: ${big} px against ${small} px`);
+    assert.equal(await page.evaluate("document.activeElement.textContent"), "Close");
+    assert.deepEqual(await violations(page), [], "the dialog open");
+    // T and O do nothing behind the dialog; Esc closes it and the image has the focus again.
+    await page.keyboard.press("t");
+    assert.equal(await page.getAttribute("button[title*='(T)']", "aria-pressed"), "false");
+    await page.keyboard.press("Escape");
+    assert.equal(await dialog.isVisible(), false);
+    assert.equal(await zoom.evaluate((el) => el === document.activeElement), true, "focus back on the image");
+    // By keyboard: Enter and Space open it; a click on it closes it.
+    await page.keyboard.press("Enter");
+    assert.equal(await dialog.isVisible(), true);
+    await page.click("dialog#image-zoom img");
+    assert.equal(await dialog.isVisible(), false);
+    await zoom.focus();
+    await page.keyboard.press(" ");
+    assert.equal(await dialog.isVisible(), true);
+    await page.keyboard.press("Enter"); // on Close
+    assert.equal(await dialog.isVisible(), false);
+    assert.equal(await zoom.evaluate((el) => el === document.activeElement), true);
+    await finish(w);
   },
 );
