@@ -949,3 +949,56 @@ test(
     await finish(w);
   },
 );
+
+test(
+  "a code block naming no language gets a confident guess, as pi's page guesses; prose and huge blocks stay plain",
+  {
+    skip,
+  },
+  async () => {
+    const sm = SessionManager.inMemory("/ws");
+    const py =
+      'import os\n\ndef main(path):\n    with open(path) as f:\n        for line in f:\n            print(line.strip())\n\nif __name__ == "__main__":\n    main("<b>a.txt</b>")';
+    const fence = (info: string, body: string) => "```" + info + "\n" + body + "\n```";
+    const id = sm.appendMessage(
+      assistant(
+        [
+          fence("", py),
+          fence("", "The quick brown fox jumps over the lazy dog.\nJust some words a tool printed."),
+          fence("text", py),
+          fence("", (py + "\n").repeat(100)), // over 10,000 characters
+        ].join("\n\n"),
+      ),
+    );
+    const file = join(dir, "guess.html");
+    await writeSessionHtml(sm, file, { pageScript });
+    const w = await open(file, 1200, `#${id}`);
+    const { page } = w;
+    const blocks = page.locator("#messages .md pre code");
+    await page.waitForSelector("#messages .md pre code.hljs");
+    // Every block seen (the last is long: scroll it into view) before looking.
+    await blocks.nth(3).scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelectorAll("#messages code[data-lang]").length === 0);
+    assert.equal(await blocks.nth(0).getAttribute("data-guessed"), "python");
+    assert.deepEqual([...new Set(await blocks.nth(0).locator(".hljs-keyword").allTextContents())].sort(), [
+      "as",
+      "def",
+      "for",
+      "if",
+      "import",
+      "in",
+      "with",
+    ]);
+    assert.equal(await blocks.nth(0).textContent(), py + "\n", "the text is unchanged");
+    for (const [i, why] of [
+      [1, "prose: no confident guess"],
+      [2, "a fence saying text"],
+      [3, "longer than the guess's cap"],
+    ] as const) {
+      assert.equal(await blocks.nth(i).locator("span").count(), 0, why);
+      assert.equal(await blocks.nth(i).getAttribute("data-guessed"), null, why);
+    }
+    assert.equal(await page.locator("#messages b").count(), 0, "HTML in code stays text");
+    await finish(w);
+  },
+);
