@@ -2,8 +2,8 @@
  * The ↓ JSONL button: the session file back out of the page, as pi's page gives it. Like pi's, it is rebuilt in the
  * page from the data the page embeds (the header line, then each exported entry as one JSON line), so the page
  * carries the session once and fetches nothing: the file is a `blob:` URL made on click. A whole-tree export with
- * no text cut gives the session file byte for byte; a branch export gives that path as a session of its own (each
- * entry's parent the one before it, as pi's branch export to JSONL chains them); texts the export cut stay cut.
+ * no text cut gives the session file byte for byte; a branch export gives that path as a session of its own (the
+ * export chains its entries: build-export-data.ts); texts the export cut stay cut.
  */
 import type { ExportData } from "../../src/core/export/export-data.js";
 import { asRecord, h } from "./dom.js";
@@ -12,13 +12,7 @@ import { asRecord, h } from "./dom.js";
 export function sessionJsonl(data: ExportData): string {
   const header = data.header ?? { type: "session", id: data.sessionId, timestamp: data.exportedAt, cwd: data.cwd };
   const lines = [JSON.stringify(header)];
-  let previous: string | null = null;
-  for (const e of data.entries) {
-    const entry = asRecord(e);
-    if (!entry) continue;
-    lines.push(JSON.stringify(data.branchOnly ? { ...entry, parentId: previous } : entry));
-    if (typeof entry.id === "string") previous = entry.id;
-  }
+  for (const e of data.entries) if (asRecord(e)) lines.push(JSON.stringify(e));
   return lines.join("\n") + "\n";
 }
 

@@ -92,9 +92,15 @@ export function buildExportData(source: ExportSource, options: ExportOptions = {
   const nodes: TreeRow[] = [];
   const entries: ExportEntry[] = [];
   let truncatedCount = 0;
-  for (const e of selected) {
+  let previous: string | null = null;
+  for (const selectedEntry of selected) {
     // In a branch export the path's labels show on their nodes; label entries elsewhere would be noise.
-    if (branchOnly && e.type === "label") continue;
+    if (branchOnly && selectedEntry.type === "label") continue;
+    // pi's label entries sit in the chain (pi moves the leaf onto them): left out, each entry of the branch hangs
+    // under the one before it, as pi's branch export to JSONL chains them, so the path stays whole.
+    const e: SessionEntry =
+      branchOnly && selectedEntry.parentId !== previous ? { ...selectedEntry, parentId: previous } : selectedEntry;
+    previous = e.id;
     const orphan = e.parentId !== null && !ids.has(e.parentId);
     nodes.push(treeRowOf({ ...envelopeOf(e), orphan }, source.getLabel(e.id)));
     const shrunk = shrinkEntry(e, limit);

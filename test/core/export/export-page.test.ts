@@ -806,7 +806,7 @@ test("an edit's recorded diff shows coloured, with its context, as text; axe lig
 });
 
 test(
-  "↓ JSONL downloads the session file from the page itself: the same bytes; a branch as its own session",
+  "↓ JSONL downloads the session file from the page itself: the same bytes; a branch, whole, as its own session",
   {
     skip,
   },
@@ -857,6 +857,7 @@ test(
     await writeSessionHtml(pi, branchFile, { pageScript, branchOnly: true, leafId: "u3" });
     await pi.close();
     const b = await open(branchFile);
+    assert.equal(await b.page.locator("#messages .msg").count(), 3, "the page shows the whole branch");
     const branch = await download(b);
     await finish(b);
     assert.equal(branch.name, "pi-sess-branch.jsonl");
