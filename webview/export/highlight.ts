@@ -6,6 +6,11 @@
  *
  * Lazily: a block is marked with its language when rendered and highlighted when it first comes near the view (a
  * folded block when it is opened), so a page of thousands of blocks opens as fast as one without highlighting.
+ *
+ * A code block whose fence names no language (or one highlight.js does not know) gets a guessed one, as pi's page
+ * guesses it (`highlightAuto`): only up to {@link AUTO_MAX_CHARS} (guessing tries every language, ~10 ms per KB),
+ * and only a confident guess ({@link AUTO_MIN_RELEVANCE}: prose and program output score below it and stay plain,
+ * where pi colours them as whatever language came first).
  */
 import hljs from "highlight.js/lib/common";
 
@@ -29,6 +34,14 @@ const EXTENSIONS: Readonly<Record<string, string>> = {
   kts: "kotlin",
 };
 const WAITING = "data-lang";
+/** The waiting mark of a block whose language is to be guessed. */
+const AUTO = "auto";
+/** Longest block whose language is guessed. */
+export const AUTO_MAX_CHARS = 10_000;
+/** Least relevance (highlight.js's score of a guess) a guess needs to be used. */
+export const AUTO_MIN_RELEVANCE = 5;
+/** Fences that say the block is plain on purpose. */
+const PLAIN_FENCES = new Set(["text", "plaintext", "plain", "txt", "output", "console", "log"]);
 
 /** The highlight.js language for a fence's info string (`ts`, `language-python`), or undefined. */
 export function languageOfFence(info: string): string | undefined {
@@ -65,10 +78,16 @@ export function highlightNow(code: HTMLElement): void {
   const lang = code.getAttribute(WAITING);
   code.removeAttribute(WAITING);
   const text = code.textContent ?? "";
-  if (!lang || text.length > MAX_CHARS || !hljs.getLanguage(lang)) return;
+  if (!lang || text.length > (lang === AUTO ? AUTO_MAX_CHARS : MAX_CHARS)) return;
   let html: string;
   try {
-    html = hljs.highlight(text, { language: lang, ignoreIllegals: true }).value;
+    if (lang === AUTO) {
+      const guess = hljs.highlightAuto(text);
+      if (guess.language === undefined || guess.relevance < AUTO_MIN_RELEVANCE) return;
+      code.dataset.guessed = guess.language;
+      html = guess.value;
+    } else if (hljs.getLanguage(lang)) html = hljs.highlight(text, { language: lang, ignoreIllegals: true }).value;
+    else return;
   } catch {
     return;
   }
@@ -103,11 +122,15 @@ export class LazyHighlighter {
     this.observer.observe(code);
   }
 
-  /** Watch the fenced code blocks inside `el` (markdown renders them as `<pre><code class="language-x">`). */
+  /**
+   * Watch the code blocks inside `el` (markdown renders them as `<pre><code class="language-x">`, without the
+   * class when the fence names no language): by their fence's language, else by a guess (see the file comment).
+   */
   markFences(el: HTMLElement): void {
-    for (const code of el.querySelectorAll<HTMLElement>("pre > code[class*='language-']")) {
+    for (const code of el.querySelectorAll<HTMLElement>("pre > code")) {
       const cls = [...code.classList].find((c) => c.startsWith("language-")) ?? "";
-      this.mark(code, languageOfFence(cls));
+      const named = cls.replace(/^language-/, "").toLowerCase();
+      this.mark(code, languageOfFence(cls) ?? (PLAIN_FENCES.has(named) ? undefined : AUTO));
     }
   }
 

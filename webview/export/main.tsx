@@ -14,6 +14,7 @@ import { TreePanel } from "./tree-panel.js";
 import { systemPromptBlocks } from "./system-prompt.js";
 import { copyLinkButton, idOfHash, onCopyLink } from "./copy-link.js";
 import { sidebarResizer } from "./sidebar-resizer.js";
+import { downloadButton } from "./jsonl-download.js";
 
 const FILTERS: readonly { value: TreeFilter; text: string }[] = TREE_FILTERS.map((value) => ({
   value,
@@ -93,7 +94,7 @@ function start(data: ExportData, app: HTMLElement): void {
   toolsButton.title = "Open or close all tool calls and output (O)";
   const title = h("h1", undefined, data.title);
   title.title = `${data.title} — ${data.cwd}`;
-  const topbar = h("header", undefined, toggle, title, meta, thinkingButton, toolsButton, back);
+  const topbar = h("header", undefined, toggle, title, meta, thinkingButton, toolsButton, back, downloadButton(data));
   topbar.id = "topbar";
 
   const filter = h("select");
@@ -275,7 +276,8 @@ function start(data: ExportData, app: HTMLElement): void {
       panel.setQuery("");
       return;
     }
-    if (typing(e)) return;
+    // Not behind the enlarged image's dialog (Esc there is the dialog's).
+    if (typing(e) || document.querySelector("dialog[open]")) return;
     const key = e.key.toLowerCase();
     if (key === "t") toggleFolds(THINKING);
     else if (key === "o") toggleFolds(TOOLS);

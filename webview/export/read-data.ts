@@ -37,6 +37,7 @@ export function readExportData(doc: Document): ExportData | string {
   if (!u || !counts.every((k) => typeof u[k] === "number") || !Array.isArray(u.models)) delete d.usage;
   else u.models = u.models.filter((m): m is string => typeof m === "string");
   if (typeof d.title !== "string") d.title = "Session";
+  if (asRecord(d.header)?.type !== "session") delete d.header;
   if (d.leafId !== null && typeof d.leafId !== "string") d.leafId = null;
   return value as ExportData;
 }

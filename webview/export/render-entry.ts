@@ -10,6 +10,8 @@ import { attachmentLabelOf, attachmentPhrase } from "../../src/core/mentions/use
 import { entryView, type EntryView, type ImageView, type ToolCallView } from "../../src/core/entries/entry-view.js";
 import { isConversationKind } from "../../src/core/session/entry-kinds.js";
 import { languageOfPath, type LazyHighlighter } from "./highlight.js";
+import { zoomable } from "./image-zoom.js";
+import { diffBlock, diffCounts, editDiffOf } from "./edit-diff.js";
 
 /** What the page knows beyond the entry: the highlighter, and the arguments of any tool call by its id. */
 export interface RenderContext {
@@ -65,7 +67,7 @@ function image(img: ImageView): HTMLElement {
   const el = h("img", "attached");
   el.alt = "attached image";
   el.src = `data:${img.mimeType};base64,${img.data.replace(/\s/g, "")}`;
-  return el;
+  return zoomable(el);
 }
 
 /** A text block: an attachment (src/core/mentions) folded under its name, as plain text; else markdown. */
@@ -99,8 +101,15 @@ function outputSize(text: string): string {
   return lines === 1 ? `(${text.length} chars)` : `(${lines} lines)`;
 }
 
-/** Program output: folded under what it is about, marked ✓ or ✗, its images inline; a file read in its language. */
-function output(v: EntryView, toolCallId: string, ctx: RenderContext): HTMLElement {
+/**
+ * Program output: folded under what it is about, marked ✓ or ✗, its images inline; a file read in its language; an
+ * edit as its recorded diff (edit-diff.ts).
+ */
+function output(v: EntryView, message: Record<string, unknown>, ctx: RenderContext): HTMLElement {
+  const toolCallId = str(message.toolCallId);
+  const diff = v.kind === "toolResult" && v.isError !== true ? editDiffOf(v.toolName, message.details) : undefined;
+  if (diff !== undefined)
+    return collapsible(`✓ ${v.subject ?? v.title} diff (${diffCounts(diff)})`, diffBlock(diff), "output");
   const lang =
     v.kind === "toolResult" && v.isError !== true && v.toolName !== undefined && toolCallId !== ""
       ? fileLanguage(v.toolName, ctx.callArgs?.(toolCallId))
@@ -131,7 +140,7 @@ function callBody(c: ToolCallView, ctx: RenderContext): HTMLElement {
 /** What a conversation entry shows under its heading. */
 function body(el: HTMLElement, v: EntryView, message: Record<string, unknown>, ctx: RenderContext): void {
   if (v.thinking !== undefined) el.appendChild(collapsible("thinking", h("div", undefined, v.thinking), "thinking"));
-  if (!v.prose) el.appendChild(output(v, str(message.toolCallId), ctx));
+  if (!v.prose) el.appendChild(output(v, message, ctx));
   else if (v.attachments !== undefined || v.images !== undefined) el.appendChild(blocks(message.content, v, ctx));
   else if (v.text !== "") el.appendChild(md(v.text, ctx));
   for (const c of v.toolCalls ?? []) el.appendChild(collapsible(`→ ${c.summary}`, callBody(c, ctx), "tool-call"));

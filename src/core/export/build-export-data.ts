@@ -2,7 +2,7 @@
 import { treeRowOf, type TreeRow } from "../rows/tree-row.js";
 import { metaOf } from "../session/entry-meta.js";
 import { envelopeOf } from "../session/preview.js";
-import type { SessionEntry } from "../session/types.js";
+import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "../session/types.js";
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportData, type ExportEntry, type ExportUsage } from "./export-data.js";
 import { DEFAULT_TRUNCATE_LIMIT, shrinkEntry } from "./shrink-entry.js";
 
@@ -20,6 +20,8 @@ export interface ExportSource {
   getPath(fromId?: string): readonly SessionEntry[];
   getLabel(id: string): string | undefined;
   getSessionName(): string | undefined;
+  /** The file's header line (SessionManager has it; a source without one gets a header made of its id and cwd). */
+  getHeader?(): SessionHeader;
   /** Entries of archived branches (SessionManager.getArchivedIds): a whole-tree export leaves them out. */
   getArchivedIds?(): ReadonlySet<string>;
 }
@@ -90,9 +92,15 @@ export function buildExportData(source: ExportSource, options: ExportOptions = {
   const nodes: TreeRow[] = [];
   const entries: ExportEntry[] = [];
   let truncatedCount = 0;
-  for (const e of selected) {
+  let previous: string | null = null;
+  for (const selectedEntry of selected) {
     // In a branch export the path's labels show on their nodes; label entries elsewhere would be noise.
-    if (branchOnly && e.type === "label") continue;
+    if (branchOnly && selectedEntry.type === "label") continue;
+    // pi's label entries sit in the chain (pi moves the leaf onto them): left out, each entry of the branch hangs
+    // under the one before it, as pi's branch export to JSONL chains them, so the path stays whole.
+    const e: SessionEntry =
+      branchOnly && selectedEntry.parentId !== previous ? { ...selectedEntry, parentId: previous } : selectedEntry;
+    previous = e.id;
     const orphan = e.parentId !== null && !ids.has(e.parentId);
     nodes.push(treeRowOf({ ...envelopeOf(e), orphan }, source.getLabel(e.id)));
     const shrunk = shrinkEntry(e, limit);
@@ -112,6 +120,13 @@ export function buildExportData(source: ExportSource, options: ExportOptions = {
     entries,
     truncatedCount,
     truncateLimit: limit,
+    header: source.getHeader?.() ?? {
+      type: "session",
+      version: CURRENT_SESSION_VERSION,
+      id: source.getSessionId(),
+      timestamp: all[0]?.timestamp ?? now.toISOString(),
+      cwd: source.getCwd(),
+    },
     usage: usageOf(selected),
   };
 }

@@ -3,7 +3,7 @@
  * script (webview/export/main.tsx) reads. Pure types: imported by both the core and the browser bundle.
  */
 import type { TreeRow } from "../rows/tree-row.js";
-import type { SessionEntry, UnknownEntry } from "../session/types.js";
+import type { SessionEntry, SessionHeader, UnknownEntry } from "../session/types.js";
 
 /** Marks the JSON so the page can refuse anything else. */
 export const EXPORT_FORMAT = "agent-tree-export";
@@ -46,6 +46,11 @@ export interface ExportData {
   truncatedCount: number;
   /** The limit used, in characters. */
   truncateLimit: number;
+  /**
+   * The session file's header line, as read: the page's ↓ JSONL download writes it first, then the entries
+   * (absent in pages exported before it existed).
+   */
+  header?: SessionHeader;
   /** Sums of the exported entries' usage (absent in pages exported before it existed). */
   usage?: ExportUsage;
 }

@@ -8,6 +8,8 @@ export const EXPORT_CSS = `
   /* Syntax colours (highlight.js classes), each at least 4.5:1 on the code blocks' background. */
   --hl-keyword: #cf222e; --hl-string: #0a3069; --hl-title: #6639ba; --hl-number: #0550ae; --hl-type: #953800;
   --hl-comment: #57606a; --hl-tag: #116329; --hl-del: #82071e;
+  /* An edit's diff rows (at least 4.5:1 too). */
+  --diff-add: #116329; --diff-add-bg: #dafbe1; --diff-del: #82071e; --diff-del-bg: #ffebe9;
 }
 @media (prefers-color-scheme: dark) {
   :root {
@@ -16,6 +18,7 @@ export const EXPORT_CSS = `
     --summary: #2d2a12; --label: #195cc8;
     --hl-keyword: #ff7b72; --hl-string: #a5d6ff; --hl-title: #d2a8ff; --hl-number: #79c0ff; --hl-type: #ffa657;
     --hl-comment: #8b949e; --hl-tag: #7ee787; --hl-del: #ffa198;
+    --diff-add: #7ee787; --diff-add-bg: #12261e; --diff-del: #ffa198; --diff-del-bg: #2d1517;
   }
 }
 * { box-sizing: border-box; }
@@ -87,6 +90,11 @@ button[aria-pressed="true"] { background: var(--sel); border-color: var(--accent
 .md code { font-family: var(--mono); font-size: 12px; background: var(--panel); padding: 1px 4px; border-radius: 4px; }
 .md pre code { background: none; padding: 0; }
 pre.out code { font: inherit; }
+pre.diff { white-space: pre; overflow-wrap: normal; }
+pre.diff > span { display: block; }
+pre.diff > .diff-added { color: var(--diff-add); background: var(--diff-add-bg); }
+pre.diff > .diff-removed { color: var(--diff-del); background: var(--diff-del-bg); }
+pre.diff > .diff-context { color: var(--muted); }
 .arg-name { font: 12px var(--mono); color: var(--muted); margin: 6px 0 2px; }
 .hljs-keyword, .hljs-selector-tag, .hljs-doctag, .hljs-template-tag { color: var(--hl-keyword); }
 .hljs-string, .hljs-regexp, .hljs-meta .hljs-string, .hljs-char.escape_ { color: var(--hl-string); }
@@ -109,6 +117,12 @@ details.is-error > summary { color: var(--err); }
 ul.tools { margin: 4px 0; padding-left: 18px; font-size: 13px; }
 ul.tools .tool-name { font-family: var(--mono); font-weight: 600; }
 ul.tools ul.params { padding-left: 18px; font-size: 12px; color: var(--muted); }
+button.zoom { display: block; padding: 0; margin: 6px 0; border: none; background: none; cursor: zoom-in; max-width: 100%; }
+button.zoom > img.attached { margin: 0; }
+#image-zoom { max-width: 96vw; max-height: 96vh; padding: 8px; border: 1px solid var(--border); border-radius: 8px;
+  background: var(--bg); color: var(--fg); cursor: zoom-out; }
+#image-zoom::backdrop { background: rgba(0,0,0,0.7); }
+#image-zoom img { display: block; max-width: calc(96vw - 24px); max-height: calc(96vh - 56px); margin-top: 8px; object-fit: contain; }
 img.attached { max-width: 100%; max-height: 480px; border: 1px solid var(--border); border-radius: 6px; display: block; margin: 6px 0; }
 #sidebar-backdrop { display: none; }
 @media (max-width: 800px) {
@@ -121,7 +135,7 @@ img.attached { max-width: 100%; max-height: 480px; border: 1px solid var(--borde
 @media print {
   /* Paper gets the path as one long document: no tree, no buttons, no scrolling panes. */
   #app, #layout { display: block; height: auto; }
-  #sidebar, #sidebar-resizer, #sidebar-backdrop, #topbar button, #show-earlier, .copy-link, #keys-help { display: none !important; }
+  #sidebar, #sidebar-resizer, #sidebar-backdrop, #topbar button, #image-zoom, #show-earlier, .copy-link, #keys-help { display: none !important; }
   #topbar { background: none; }
   #topbar h1 { white-space: normal; }
   #content { overflow: visible; padding: 12px 0; }

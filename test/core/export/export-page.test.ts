@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { rm, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { pathToFileURL } from "node:url";
@@ -17,6 +17,7 @@ import { openClaudeTranscript } from "../../../src/core/import/claude-session.js
 import { CHROMIUM_PATH, launchHeadless } from "../../util/chromium.js";
 import { buildPageScript } from "./page-script.js";
 import { readFileSync } from "node:fs";
+import { crc32, deflateSync } from "node:zlib";
 import { tempDir } from "../../util/temp-dir.js";
 
 const XSS_TEXT =
@@ -43,6 +44,11 @@ function assistant(text: string, extra: Partial<AssistantMessage> = {}): Assista
 /** A session with two branches, a tool call, a branch summary, a compaction, a label and hostile text. */
 function buildSession(): { sm: SessionManager; ids: Record<string, string> } {
   const sm = SessionManager.inMemory("/ws");
+  return { sm, ids: fillSession(sm) };
+}
+
+/** {@link buildSession}'s entries, appended to `sm`; their ids. */
+function fillSession(sm: SessionManager): Record<string, string> {
   const t = Date.now();
   const u1 = sm.appendMessage({ role: "user", content: "Plan the alpha release", timestamp: t });
   const a1 = sm.appendMessage(
@@ -75,7 +81,7 @@ function buildSession(): { sm: SessionManager; ids: Record<string, string> } {
   const bs = sm.branchWithSummary(r2, "SUMTEXT summary of branch two");
   const c = sm.appendCompaction("COMPTEXT compacted", u2, 1234);
   const a3 = sm.appendMessage(assistant("Final answer LEAFTEXT\n\n```ts\nconst answer: number = 42; // done\n```"));
-  return { sm, ids: { u1, a1, u2, a2, r2, u3, a4, bs, c, a3 } };
+  return { u1, a1, u2, a2, r2, u3, a4, bs, c, a3 };
 }
 
 interface Watched {
@@ -743,3 +749,257 @@ test("the bar beside the tree resizes it, by pointer or keys, and the width is k
   assert.equal(await width(), 600);
   await finish(w);
 });
+
+test("an edit's recorded diff shows coloured, with its context, as text; axe light and dark", { skip }, async () => {
+  const sm = SessionManager.inMemory("/ws");
+  const t = Date.now();
+  sm.appendMessage({ role: "user", content: "fix it", timestamp: t });
+  sm.appendMessage(
+    assistant("", {
+      content: [
+        {
+          type: "toolCall",
+          id: "e1",
+          name: "edit",
+          arguments: { path: "a.ts", oldText: "let a = 1;", newText: "const a = 2;" },
+        },
+      ],
+      stopReason: "toolUse",
+    }),
+  );
+  // pi's edit tool records this shape (edit-diff.js): context rows start with a space.
+  const diff = [
+    "  1 // <img src=x onerror=window.__xss=6>",
+    "- 2 let a = 1;",
+    "+ 2 const a = 2;",
+    "  3 export { a };",
+  ].join("\n");
+  const id = sm.appendMessage({
+    role: "toolResult",
+    toolCallId: "e1",
+    toolName: "edit",
+    content: [{ type: "text", text: "Successfully replaced text in a.ts." }],
+    details: { diff, firstChangedLine: 2 },
+    isError: false,
+    timestamp: t,
+  });
+  const file = join(dir, "diff.html");
+  await writeSessionHtml(sm, file, { pageScript });
+  for (const scheme of ["light", "dark"] as const) {
+    const w = await open(file, 1200, `#${id}`, scheme);
+    const { page } = w;
+    const fold = page.locator("#messages .msg.kind-toolResult details.output");
+    assert.match((await fold.locator("summary").textContent()) ?? "", /✓ .*diff \(\+1 −1\)/);
+    await fold.locator("summary").click();
+    const rows = (cls: string) => fold.locator(`pre.diff > .${cls}`).allTextContents();
+    assert.deepEqual(await rows("diff-removed"), ["- 2 let a = 1;"]);
+    assert.deepEqual(await rows("diff-added"), ["+ 2 const a = 2;"]);
+    assert.deepEqual(await rows("diff-context"), ["  1 // <img src=x onerror=window.__xss=6>", "  3 export { a };"]);
+    const colours = (await fold
+      .locator("pre.diff > span")
+      .evaluateAll((els) => els.map((e) => getComputedStyle(e).color))) as string[];
+    assert.equal(new Set(colours).size, 3, `added, removed and context differ: ${colours.join(", ")}`);
+    assert.equal(await page.locator("#messages img").count(), 0, "HTML in a diff stays text");
+    assert.deepEqual(await violations(page), [], `${scheme}: the diff open`);
+    await finish(w);
+  }
+});
+
+test(
+  "↓ JSONL downloads the session file from the page itself: the same bytes; a branch, whole, as its own session",
+  {
+    skip,
+  },
+  async () => {
+    const sm = await SessionManager.create("/ws", join(dir, "jsonl-sessions"));
+    fillSession(sm);
+    sm.appendMessage({ role: "user", content: 'unicode ✓ 🌳 \u2028 </script> "quoted"', timestamp: 1 });
+    const source = sm.getSessionFile();
+    assert.ok(source);
+    const file = join(dir, "jsonl.html");
+    await writeSessionHtml(sm, file, { pageScript });
+    await sm.close();
+    const download = async (w: Watched): Promise<{ name: string; text: string }> => {
+      const [d] = await Promise.all([w.page.waitForEvent("download"), w.page.click("#download-jsonl")]);
+      return { name: d.suggestedFilename(), text: await readFile(await d.path(), "utf8") };
+    };
+    const w = await open(file);
+    const whole = await download(w);
+    assert.equal(whole.text, await readFile(source, "utf8"), "the session file, byte for byte");
+    assert.equal(whole.name, `${sm.getSessionId()}.jsonl`);
+    await finish(w);
+
+    // A branch of a pi session, whose label entries sit in the chain (pi moves the leaf onto a label): the branch
+    // export leaves the label out, so the download chains each entry to the one before it.
+    const entry = (id: string, parentId: string | null, rest: Record<string, unknown>) =>
+      JSON.stringify({ id, parentId, timestamp: "2026-01-01T00:00:00.000Z", ...rest });
+    const user = (text: string) => ({ type: "message", message: { role: "user", content: text, timestamp: 1 } });
+    const piFile = join(dir, "pi-labels.jsonl");
+    await writeFile(
+      piFile,
+      [
+        JSON.stringify({
+          type: "session",
+          version: 3,
+          id: "pi-sess",
+          timestamp: "2026-01-01T00:00:00.000Z",
+          cwd: "/ws",
+        }),
+        entry("u1", null, user("first")),
+        entry("l1", "u1", { type: "label", targetId: "u1", label: "start" }),
+        entry("u2", "l1", user("second")),
+        entry("x1", "u1", user("other branch")),
+        entry("u3", "u2", user("third")),
+      ].join("\n") + "\n",
+    );
+    const pi = await SessionManager.open(piFile, { readOnly: true });
+    const branchFile = join(dir, "jsonl-branch.html");
+    await writeSessionHtml(pi, branchFile, { pageScript, branchOnly: true, leafId: "u3" });
+    await pi.close();
+    const b = await open(branchFile);
+    assert.equal(await b.page.locator("#messages .msg").count(), 3, "the page shows the whole branch");
+    const branch = await download(b);
+    await finish(b);
+    assert.equal(branch.name, "pi-sess-branch.jsonl");
+    const lines = branch.text
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.deepEqual(
+      lines.map((l) => [l.type === "session" ? "header" : l.id, l.parentId]),
+      [
+        ["header", undefined],
+        ["u1", null],
+        ["u2", "u1"],
+        ["u3", "u2"],
+      ],
+    );
+  },
+);
+
+/** A `width`×`height` grey PNG, base64. */
+function greyPng(width: number, height: number): string {
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), body.length + 4);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale
+  const rows = Buffer.alloc((width + 1) * height, 0x80);
+  for (let y = 0; y < height; y++) rows[y * (width + 1)] = 0; // filter: none
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+  return png.toString("base64");
+}
+
+test(
+  "an image opens larger in a dialog by click or Enter/Space; Esc closes it and the focus returns",
+  { skip },
+  async () => {
+    const sm = SessionManager.inMemory("/ws");
+    const id = sm.appendMessage({
+      role: "user",
+      content: [
+        { type: "text", text: "see this" },
+        { type: "image", data: greyPng(900, 700), mimeType: "image/png" },
+      ],
+      timestamp: Date.now(),
+    });
+    const file = join(dir, "zoom.html");
+    await writeSessionHtml(sm, file, { pageScript });
+    const w = await open(file, 1200, `#${id}`);
+    const { page } = w;
+    const dialog = page.locator("dialog#image-zoom");
+    const height = (sel: string) => page.locator(sel).evaluate((el) => Math.round(el.getBoundingClientRect().height));
+    const small = await height("#messages img.attached");
+    assert.ok(small <= 480, `inline: ${small} px`);
+    const zoom = page.getByRole("button", { name: "Enlarge attached image" });
+    await zoom.click();
+    assert.equal(await dialog.isVisible(), true);
+    const big = await height("dialog#image-zoom img");
+    assert.ok(big > small, `enlarged: ${big} px against ${small} px`);
+    assert.equal(await page.evaluate("document.activeElement.textContent"), "Close");
+    assert.deepEqual(await violations(page), [], "the dialog open");
+    // T and O do nothing behind the dialog; Esc closes it and the image has the focus again.
+    await page.keyboard.press("t");
+    assert.equal(await page.getAttribute("button[title*='(T)']", "aria-pressed"), "false");
+    await page.keyboard.press("Escape");
+    assert.equal(await dialog.isVisible(), false);
+    assert.equal(await zoom.evaluate((el) => el === document.activeElement), true, "focus back on the image");
+    // By keyboard: Enter and Space open it; a click on it closes it.
+    await page.keyboard.press("Enter");
+    assert.equal(await dialog.isVisible(), true);
+    await page.click("dialog#image-zoom img");
+    assert.equal(await dialog.isVisible(), false);
+    await zoom.focus();
+    await page.keyboard.press(" ");
+    assert.equal(await dialog.isVisible(), true);
+    await page.keyboard.press("Enter"); // on Close
+    assert.equal(await dialog.isVisible(), false);
+    assert.equal(await zoom.evaluate((el) => el === document.activeElement), true);
+    await finish(w);
+  },
+);
+
+test(
+  "a code block naming no language gets a confident guess, as pi's page guesses; prose and huge blocks stay plain",
+  {
+    skip,
+  },
+  async () => {
+    const sm = SessionManager.inMemory("/ws");
+    const py =
+      'import os\n\ndef main(path):\n    with open(path) as f:\n        for line in f:\n            print(line.strip())\n\nif __name__ == "__main__":\n    main("<b>a.txt</b>")';
+    const fence = (info: string, body: string) => "```" + info + "\n" + body + "\n```";
+    const id = sm.appendMessage(
+      assistant(
+        [
+          fence("", py),
+          fence("", "The quick brown fox jumps over the lazy dog.\nJust some words a tool printed."),
+          fence("text", py),
+          fence("", (py + "\n").repeat(100)), // over 10,000 characters
+        ].join("\n\n"),
+      ),
+    );
+    const file = join(dir, "guess.html");
+    await writeSessionHtml(sm, file, { pageScript });
+    const w = await open(file, 1200, `#${id}`);
+    const { page } = w;
+    const blocks = page.locator("#messages .md pre code");
+    await page.waitForSelector("#messages .md pre code.hljs");
+    // Every block seen (the last is long: scroll it into view) before looking.
+    await blocks.nth(3).scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelectorAll("#messages code[data-lang]").length === 0);
+    assert.equal(await blocks.nth(0).getAttribute("data-guessed"), "python");
+    assert.deepEqual([...new Set(await blocks.nth(0).locator(".hljs-keyword").allTextContents())].sort(), [
+      "as",
+      "def",
+      "for",
+      "if",
+      "import",
+      "in",
+      "with",
+    ]);
+    assert.equal(await blocks.nth(0).textContent(), py + "\n", "the text is unchanged");
+    for (const [i, why] of [
+      [1, "prose: no confident guess"],
+      [2, "a fence saying text"],
+      [3, "longer than the guess's cap"],
+    ] as const) {
+      assert.equal(await blocks.nth(i).locator("span").count(), 0, why);
+      assert.equal(await blocks.nth(i).getAttribute("data-guessed"), null, why);
+    }
+    assert.equal(await page.locator("#messages b").count(), 0, "HTML in code stays text");
+    await finish(w);
+  },
+);
