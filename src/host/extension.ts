@@ -53,7 +53,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const models = createModels(s, library, session.onModelFailed);
   const search = createSearch(s, opener);
   const { compare, panels } = createCompare(s, files);
-  const chatInput = createChatInput(s, { actions, instructions: instructions.loader });
+  const exporter = createExport(s, actions);
+  const chatInput = createChatInput(s, { actions, instructions: instructions.loader, opener, models, exporter });
   const { parallel, checks } = createParallel(s, {
     branches,
     store,
@@ -71,7 +72,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       archive: createArchive(s, actions),
       compare,
       files,
-      exporter: createExport(s, actions),
+      exporter,
       systemPrompt: createSystemPrompt(s),
       parallel,
       checks,

@@ -1,9 +1,9 @@
 /** Builds the JSON an exported page embeds from a session (whole tree or one root→leaf path). */
 import { treeRowOf, type TreeRow } from "../rows/tree-row.js";
-import { metaOf } from "../session/entry-meta.js";
 import { envelopeOf } from "../session/preview.js";
+import { usageOfEntries } from "../session/session-stats.js";
 import type { SessionEntry } from "../session/types.js";
-import { EXPORT_FORMAT, EXPORT_VERSION, type ExportData, type ExportEntry, type ExportUsage } from "./export-data.js";
+import { EXPORT_FORMAT, EXPORT_VERSION, type ExportData, type ExportEntry } from "./export-data.js";
 import { DEFAULT_TRUNCATE_LIMIT, shrinkEntry } from "./shrink-entry.js";
 
 /**
@@ -46,27 +46,6 @@ function defaultTitle(source: ExportSource, entries: readonly SessionEntry[]): s
     }
   }
   return `Session ${source.getSessionId()}`;
-}
-
-/**
- * Token use and cost of the entries (replies, and the model calls compactions, branch summaries and `usage`
- * entries record: the entry meta reads them all), with the models of the replies.
- */
-function usageOf(entries: readonly SessionEntry[]): ExportUsage {
-  const sum: ExportUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, models: [] };
-  const models = new Set<string>();
-  for (const e of entries) {
-    const { usage, model } = metaOf(e);
-    if (!usage) continue;
-    sum.input += usage.input;
-    sum.output += usage.output;
-    sum.cacheRead += usage.cacheRead;
-    sum.cacheWrite += usage.cacheWrite;
-    sum.cost += usage.cost.total;
-    if (model) models.add(`${model.provider}/${model.modelId}`);
-  }
-  sum.models = [...models];
-  return sum;
 }
 
 /** Build the page data. Throws when `leafId` names no entry. */
@@ -112,6 +91,6 @@ export function buildExportData(source: ExportSource, options: ExportOptions = {
     entries,
     truncatedCount,
     truncateLimit: limit,
-    usage: usageOf(selected),
+    usage: usageOfEntries(selected),
   };
 }

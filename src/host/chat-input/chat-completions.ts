@@ -91,6 +91,12 @@ export class ChatCompletions implements vscode.Disposable {
     }));
   }
 
+  /** `/reload`: the prompt templates read again now. */
+  async reloadTemplates(): Promise<PromptTemplate[]> {
+    this.templates = undefined;
+    return this.promptTemplates();
+  }
+
   /** The prompt templates in force (loaded once, again after a prompts folder changed). */
   async promptTemplates(): Promise<PromptTemplate[]> {
     this.templates ??= loadPromptTemplates({
@@ -104,7 +110,11 @@ export class ChatCompletions implements vscode.Disposable {
 
   private async commandItems(query: string): Promise<CompletionItemDto[]> {
     const q = query.toLowerCase();
-    const builtins: CompletionItemDto[] = this.commands
+    const templatesNow = await this.promptTemplates();
+    const own = new Set(templatesNow.map((t) => t.name));
+    // A pi command Agent Tree lacks gives way to a template of its name.
+    const commands = this.commands.filter((c) => !(c.absent && own.has(c.name)));
+    const builtins: CompletionItemDto[] = commands
       .filter((c) => c.name.startsWith(q))
       .map((c) => ({
         kind: "command",
@@ -112,9 +122,9 @@ export class ChatCompletions implements vscode.Disposable {
         detail: c.description,
         ...(c.argumentHint ? { hint: c.argumentHint } : {}),
       }));
-    const taken = new Set(this.commands.map((c) => c.name));
+    const taken = new Set(commands.map((c) => c.name));
     const templates: CompletionItemDto[] = [];
-    for (const t of await this.promptTemplates()) {
+    for (const t of templatesNow) {
       if (taken.has(t.name) || !t.name.toLowerCase().startsWith(q)) continue;
       taken.add(t.name);
       templates.push({

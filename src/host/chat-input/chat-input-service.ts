@@ -93,7 +93,11 @@ export class ChatInputService {
     const command = parseUserCommand(text);
     if (command) return this.runCommand(text, command);
     const slash = matchSlashCommand(text, this.d.commands ?? SLASH_COMMANDS);
-    if (slash) {
+    // A pi command Agent Tree lacks yields to a prompt template of its name (the user's own).
+    const yields =
+      slash?.command.absent === true &&
+      (await this.d.completions.promptTemplates()).some((t) => t.name === slash.command.name);
+    if (slash && !yields) {
       try {
         await slash.command.run(slash.args, this.d.slash);
       } catch (e) {
