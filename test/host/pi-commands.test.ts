@@ -65,7 +65,8 @@ function setup(sm: SessionManager | undefined, over: Partial<PiCommandDeps> = {}
       info: (text) => void said.push(text),
       error: (what, e) => void said.push(`${what}: ${e instanceof Error ? e.message : String(e)}`),
     },
-    runAt: async (id: CommandId, entryId: string) => void ran.push(`${id} ${entryId}`),
+    runAt: async (id: CommandId, entryId: string, input?: string) =>
+      void ran.push(`${id} ${entryId}${input ? ` ${input}` : ""}`),
     exporter: () => ({ exportHtml: async (_b, target) => void ran.push(`html ${target}`) }),
     credentials: { logInNamed: async () => true },
     models: { setThinkingLevel: (l) => void ran.push(`thinking ${l}`) },
@@ -272,7 +273,7 @@ test("/fork offers the path's user messages newest first, and forks at the picke
   assert.deepEqual(ran, [`agentTree.forkHere ${first}`]);
   // /clone forks at the leaf.
   await pi.clone();
-  assert.deepEqual(ran.at(-1), `agentTree.forkHere ${sm.getLeafId()}`);
+  assert.deepEqual(ran.at(-1), `agentTree.forkHere ${sm.getLeafId()} at`);
 });
 
 test("/thinking with a level that is none names the levels", async () => {

@@ -1,7 +1,12 @@
 /** The chat input's built-in `/` commands: one table, matched on the first word, anything else sent as typed. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { matchSlashCommand, pathArgument, SLASH_COMMANDS } from "../../src/host/chat-input/slash-commands.js";
+import {
+  matchSlashCommand,
+  pathArgument,
+  shownCommands,
+  SLASH_COMMANDS,
+} from "../../src/host/chat-input/slash-commands.js";
 import { slashRecorder } from "./slash-harness.js";
 
 test("the built-ins are Agent Tree's and pi's, in one table", () => {
@@ -122,6 +127,16 @@ test("pi's commands Agent Tree lacks say so, with the nearest thing, and run not
     SLASH_COMMANDS.filter((c) => c.absent).map((c) => c.name),
     ["share", "bug", "trust", "scoped-models", "llama", "changelog", "quit"],
   );
+});
+
+test("a prompt template of a pi command's name that Agent Tree lacks wins over it; over the others it does not", () => {
+  const templates = new Set(["share", "copy"]);
+  assert.equal(matchSlashCommand("/share the notes", SLASH_COMMANDS, templates), undefined);
+  assert.equal(matchSlashCommand("/copy", SLASH_COMMANDS, templates)?.command.name, "copy");
+  assert.equal(matchSlashCommand("/quit", SLASH_COMMANDS, templates)?.command.name, "quit");
+  assert.equal(matchSlashCommand("/share")?.command.name, "share");
+  const shown = shownCommands(SLASH_COMMANDS, templates).map((c) => c.name);
+  assert.ok(!shown.includes("share") && shown.includes("copy") && shown.includes("quit"));
 });
 
 test("a path argument is the first word, or a quoted string, as pi reads it", () => {

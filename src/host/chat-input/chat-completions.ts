@@ -17,7 +17,7 @@ import { getAgentDir } from "../../core/session/paths.js";
 import type { CompletionItemDto } from "../../shared/protocol.js";
 import { SkippedFilesNotice } from "../prompt/skipped-files-notice.js";
 import { MAX_COMPLETIONS } from "./completion-limits.js";
-import { SLASH_COMMANDS, type SlashCommand } from "./slash-commands.js";
+import { shownCommands, SLASH_COMMANDS, type SlashCommand } from "./slash-commands.js";
 
 /** Recently opened files remembered for ranking. */
 const MAX_RECENT = 50;
@@ -111,9 +111,7 @@ export class ChatCompletions implements vscode.Disposable {
   private async commandItems(query: string): Promise<CompletionItemDto[]> {
     const q = query.toLowerCase();
     const templatesNow = await this.promptTemplates();
-    const own = new Set(templatesNow.map((t) => t.name));
-    // A pi command Agent Tree lacks gives way to a template of its name.
-    const commands = this.commands.filter((c) => !(c.absent && own.has(c.name)));
+    const commands = shownCommands(this.commands, new Set(templatesNow.map((t) => t.name)));
     const builtins: CompletionItemDto[] = commands
       .filter((c) => c.name.startsWith(q))
       .map((c) => ({

@@ -62,7 +62,7 @@ export function createChatInput(
     controller,
     opener: p.opener,
     notify: s.notify,
-    runAt: (id, entryId) => s.operations.get().run(id, entryId),
+    runAt: (id, entryId, input) => s.operations.get().run(id, entryId, input),
     exporter: () => p.exporter,
     credentials: p.models.credentials,
     models: p.models,

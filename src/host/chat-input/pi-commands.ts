@@ -31,7 +31,7 @@ export interface PiCommandDeps {
   opener: Pick<SessionOpener, "openPath" | "sessionDir">;
   notify: Pick<Notify, "status" | "error" | "info">;
   /** An entry operation of the table on an entry (Fork to New Session From Here). */
-  runAt(id: CommandId, entryId: string): Promise<void>;
+  runAt(id: CommandId, entryId: string, input?: string): Promise<void>;
   exporter(): Pick<ExportActions, "exportHtml">;
   credentials: Pick<CredentialActions, "logInNamed">;
   models: Pick<ModelActions, "setThinkingLevel">;
@@ -88,7 +88,7 @@ export class PiCommands implements PiCommandActions {
     const { sm } = this.d.controller.requireSession();
     const leaf = sm.getLeafId();
     if (!leaf) return this.d.notify.status("Nothing to clone yet.");
-    await this.d.runAt("agentTree.forkHere", leaf);
+    await this.d.runAt("agentTree.forkHere", leaf, "at");
   }
 
   async forkFromUserMessage(): Promise<void> {

@@ -3,8 +3,9 @@
  * and argument hint, and a message whose first word names one runs it instead of going to the model. Each names the
  * extension command it runs — an operation of the operations table runs through it (its guards, its refusals, as
  * from the palette), with the text after the name as its input; another command runs as the palette runs it. Another
- * feature adds its command here (one row); pi's prompt templates come after these (a template of the same name is
- * shadowed).
+ * feature adds its command here (one row). pi's built-ins are here too, mapped onto the extension's commands
+ * (pi-commands.ts does what no command does); those Agent Tree lacks say so rather than go to the model. pi's prompt
+ * templates come after these: a template of the same name is shadowed, except by a command Agent Tree lacks.
  */
 import type { CommandId } from "../common/command-ids.js";
 import type { Operations } from "../operations/operations.js";
@@ -212,13 +213,22 @@ export function slashCommandContext(d: {
   };
 }
 
-/** The built-in `text` invokes (`/name args`), with its arguments; undefined when it names none. */
+/**
+ * The built-in `text` invokes (`/name args`), with its arguments; undefined when it names none. A pi command Agent
+ * Tree lacks gives way to a prompt template of its name (`templates`: the names of those in force).
+ */
 export function matchSlashCommand(
   text: string,
   commands: readonly SlashCommand[] = SLASH_COMMANDS,
+  templates: ReadonlySet<string> = new Set(),
 ): { command: SlashCommand; args: string } | undefined {
   const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
   if (!m) return undefined;
-  const command = commands.find((c) => c.name === m[1]);
+  const command = shownCommands(commands, templates).find((c) => c.name === m[1]);
   return command ? { command, args: (m[2] ?? "").trim() } : undefined;
+}
+
+/** The built-ins in force beside the prompt templates named `templates` (see matchSlashCommand). */
+export function shownCommands(commands: readonly SlashCommand[], templates: ReadonlySet<string>): SlashCommand[] {
+  return commands.filter((c) => !(c.absent && templates.has(c.name)));
 }

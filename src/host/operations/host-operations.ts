@@ -116,7 +116,13 @@ export function hostOperations(a: OperationActions) {
       run: (e) => actions.labelEntry(id(e)),
     },
     { id: "agentTree.removeLabel", target: "entry", needs: LABEL, run: (e) => actions.removeLabel(id(e)) },
-    { id: "agentTree.forkHere", target: "entry", needs: ["session", "idle"], run: (e) => actions.forkAt(id(e)) },
+    // `/clone` forks at the leaf with the input "at" (its user message kept); a row's menu and `/fork`, before it.
+    {
+      id: "agentTree.forkHere",
+      target: "entry",
+      needs: ["session", "idle"],
+      run: (e, at) => (at === "at" ? actions.forkAt(id(e), "at") : actions.forkAt(id(e))),
+    },
     {
       id: "agentTree.forkSession",
       target: "pick",
