@@ -112,14 +112,16 @@ export class ChatCompletions implements vscode.Disposable {
     const q = query.toLowerCase();
     const templatesNow = await this.promptTemplates();
     const commands = shownCommands(this.commands, new Set(templatesNow.map((t) => t.name)));
-    const builtins: CompletionItemDto[] = commands
-      .filter((c) => c.name.startsWith(q))
-      .map((c) => ({
-        kind: "command",
-        value: c.name,
-        detail: c.description,
-        ...(c.argumentHint ? { hint: c.argumentHint } : {}),
-      }));
+    const item = (c: SlashCommand): CompletionItemDto => ({
+      kind: "command",
+      value: c.name,
+      detail: c.description,
+      ...(c.argumentHint ? { hint: c.argumentHint } : {}),
+    });
+    const matching = commands.filter((c) => c.name.startsWith(q));
+    const builtins = matching.filter((c) => !c.absent).map(item);
+    // pi's commands Agent Tree lacks come last, so they never push the user's templates and skills off the list.
+    const absent = matching.filter((c) => c.absent).map(item);
     const taken = new Set(commands.map((c) => c.name));
     const templates: CompletionItemDto[] = [];
     for (const t of templatesNow) {
@@ -141,7 +143,7 @@ export class ChatCompletions implements vscode.Disposable {
         detail: s.description,
         hint: "[request]",
       }));
-    return [...builtins, ...templates, ...skills].slice(0, MAX_COMPLETIONS);
+    return [...builtins, ...templates, ...skills, ...absent].slice(0, MAX_COMPLETIONS);
   }
 
   private opened(file: string): void {
