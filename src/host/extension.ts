@@ -53,8 +53,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const models = createModels(s, library, session.onModelFailed);
   const search = createSearch(s, opener);
   const { compare, panels } = createCompare(s, files);
-  const exporter = createExport(s, actions);
-  const chatInput = createChatInput(s, { actions, instructions: instructions.loader, opener, models, exporter });
+  const chatInput = createChatInput(s, { actions, instructions: instructions.loader, opener, models });
   const { parallel, checks } = createParallel(s, {
     branches,
     store,
@@ -72,7 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
       archive: createArchive(s, actions),
       compare,
       files,
-      exporter,
+      exporter: createExport(s, actions),
       systemPrompt: createSystemPrompt(s),
       parallel,
       checks,

@@ -65,9 +65,8 @@ function setup(sm: SessionManager | undefined, over: Partial<PiCommandDeps> = {}
       info: (text) => void said.push(text),
       error: (what, e) => void said.push(`${what}: ${e instanceof Error ? e.message : String(e)}`),
     },
-    runAt: async (id: CommandId, entryId: string, input?: string) =>
-      void ran.push(`${id} ${entryId}${input ? ` ${input}` : ""}`),
-    exporter: () => ({ exportHtml: async (_b, target) => void ran.push(`html ${target}`) }),
+    runOperation: async (id: CommandId, entryId: string | undefined, input?: string) =>
+      void ran.push(`${id}${entryId ? ` ${entryId}` : ""}${input ? ` ${input}` : ""}`),
     credentials: { logInNamed: async () => true },
     models: { setThinkingLevel: (l) => void ran.push(`thinking ${l}`) },
     instructions: {
@@ -208,7 +207,7 @@ test("/export <file>.jsonl writes the current branch as pi does, the header's id
   // A page goes to the HTML export with the path (no dialog).
   const r = setup(sm);
   await r.pi.exportTo("page.html");
-  assert.deepEqual(r.ran, [`html ${path.join(tmp.dir, "page.html")}`]);
+  assert.deepEqual(r.ran, [`agentTree.exportHtml ${path.join(tmp.dir, "page.html")}`]);
   await sm.close();
 });
 

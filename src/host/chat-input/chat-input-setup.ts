@@ -12,7 +12,6 @@ import { renameSession } from "./session-rename.js";
 import { PiCommands } from "./pi-commands.js";
 import { vscodePiCommandUi } from "./pi-commands-ui.js";
 import { slashCommandContext } from "./slash-commands.js";
-import type { ExportActions } from "../export/export-actions.js";
 import type { ModelActions } from "../models/model-actions.js";
 import type { SessionOpener } from "../session/session-opener.js";
 
@@ -26,8 +25,6 @@ export interface ChatInputParts {
   opener: Pick<SessionOpener, "openPath" | "sessionDir">;
   /** `/thinking <level>`, `/login <provider>`. */
   models: Pick<ModelActions, "setThinkingLevel" | "credentials">;
-  /** `/export <path>` of a page. */
-  exporter: Pick<ExportActions, "exportHtml">;
 }
 
 /**
@@ -62,8 +59,7 @@ export function createChatInput(
     controller,
     opener: p.opener,
     notify: s.notify,
-    runAt: (id, entryId, input) => s.operations.get().run(id, entryId, input),
-    exporter: () => p.exporter,
+    runOperation: (id, entryId, input) => s.operations.get().run(id, entryId, input),
     credentials: p.models.credentials,
     models: p.models,
     instructions: p.instructions,

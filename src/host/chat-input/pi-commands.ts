@@ -18,7 +18,6 @@ import { formatSessionInfo, lastAssistantText, sessionStats } from "../../core/s
 import type { SessionEntry } from "../../core/session/types.js";
 import type { CommandId } from "../common/command-ids.js";
 import type { Notify } from "../common/notifier.js";
-import type { ExportActions } from "../export/export-actions.js";
 import type { CredentialActions } from "../models/credential-actions.js";
 import type { ModelActions } from "../models/model-actions.js";
 import type { SessionController } from "../session/session-controller.js";
@@ -30,9 +29,8 @@ export interface PiCommandDeps {
   controller: Pick<SessionController, "sessionManager" | "requireSession">;
   opener: Pick<SessionOpener, "openPath" | "sessionDir">;
   notify: Pick<Notify, "status" | "error" | "info">;
-  /** An entry operation of the table on an entry (Fork to New Session From Here). */
-  runAt(id: CommandId, entryId: string, input?: string): Promise<void>;
-  exporter(): Pick<ExportActions, "exportHtml">;
+  /** An operation of the table, on an entry (Fork to New Session From Here) or none (Export to HTML), with input. */
+  runOperation(id: CommandId, entryId: string | undefined, input?: string): Promise<void>;
   credentials: Pick<CredentialActions, "logInNamed">;
   models: Pick<ModelActions, "setThinkingLevel">;
   instructions: Pick<InstructionLoader, "invalidate" | "load">;
@@ -88,7 +86,7 @@ export class PiCommands implements PiCommandActions {
     const { sm } = this.d.controller.requireSession();
     const leaf = sm.getLeafId();
     if (!leaf) return this.d.notify.status("Nothing to clone yet.");
-    await this.d.runAt("agentTree.forkHere", leaf, "at");
+    await this.d.runOperation("agentTree.forkHere", leaf, "at");
   }
 
   async forkFromUserMessage(): Promise<void> {
@@ -97,7 +95,7 @@ export class PiCommands implements PiCommandActions {
     if (messages.length === 0) return this.d.notify.status("No messages to fork from.");
     const id = await this.d.pickUserMessage(messages);
     // Forking at a user message copies the path before it and puts its text into the input, as pi's /fork.
-    if (id) await this.d.runAt("agentTree.forkHere", id);
+    if (id) await this.d.runOperation("agentTree.forkHere", id);
   }
 
   async exportTo(file: string): Promise<void> {
@@ -105,7 +103,7 @@ export class PiCommands implements PiCommandActions {
     const target = this.resolve(file);
     if (!target) return;
     if (fs.existsSync(target) && !(await this.d.confirmOverwrite(target))) return;
-    if (!target.endsWith(".jsonl")) return this.d.exporter().exportHtml(false, target);
+    if (!target.endsWith(".jsonl")) return this.d.runOperation("agentTree.exportHtml", undefined, target);
     try {
       await fs.promises.mkdir(path.dirname(target), { recursive: true });
       await fs.promises.writeFile(target, serializeBranchJsonl(sm));
