@@ -53,7 +53,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentT
   const models = createModels(s, library, session.onModelFailed);
   const search = createSearch(s, opener);
   const { compare, panels } = createCompare(s, files);
-  const chatInput = createChatInput(s, { actions, instructions: instructions.loader });
+  const chatInput = createChatInput(s, { actions, instructions: instructions.loader, opener, models });
   const { parallel, checks } = createParallel(s, {
     branches,
     store,

@@ -2,8 +2,8 @@
  * End to end in code-server with the local fake model: the chat input's `@` list (pick a file, send, the
  * request holds the file's content — the README's screenshot of the list is taken here), **Agent: Add
  * Selection to Chat** (the request holds the selected text and its path), and `/` listing a prompt template
- * of the workspace's `.pi/prompts/` whose expansion is what the request holds. Each step asserts on what the
- * model server received.
+ * of the workspace's `.pi/prompts/` whose expansion is what the request holds; pi's `/copy` and `/session`. Each
+ * step asserts on what the model server received.
  */
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -51,6 +51,18 @@ async function lastRequestText(count: number): Promise<string> {
 
 function input(): ReturnType<FrameLocator["locator"]> {
   return chatInput(chat);
+}
+
+/** Types `/<name>`, picks it from the `/` list (Enter: `/<name> `) and sends it (Enter). */
+async function typeCommand(name: string): Promise<void> {
+  await input().pressSequentially(`/${name}`);
+  await expectVisible(
+    chat.locator('#chat-completions [role="option"]', { hasText: `/${name}` }).first(),
+    `/${name} in the / list`,
+  );
+  await input().press("Enter");
+  assert.equal(await input().inputValue(), `/${name} `);
+  await input().press("Enter");
 }
 
 /** Send is enabled again once the reply ended (and the input holds text); the progress bar is gone. */
@@ -154,6 +166,57 @@ describe("the chat input in VS Code (code-server)", { timeout: 10 * 60_000 }, ()
       const info = readSession(demo().sessionFile).filter((l) => l.type === "session_info");
       assert.equal(info.at(-1)?.name, "Release review");
       assert.equal(fake().requests.length, requests, "a built-in command is not sent to the model");
+      assert.equal(await input().inputValue(), "");
+    }),
+  );
+  it(
+    "pi's /copy puts the last reply on the clipboard and /session opens pi's figures beside the chat; neither goes to the model",
+    step("pi-commands", async () => {
+      const requests = fake().requests.length;
+      const lines = readSession(demo().sessionFile);
+      const replies = lines.filter(
+        (l) => l.type === "message" && (l.message as { role?: string }).role === "assistant",
+      );
+      const last = replies.at(-1)?.message as { content: { type: string; text?: string }[] };
+      const lastText = last.content
+        .filter((c) => c.type === "text")
+        .map((c) => c.text ?? "")
+        .join("")
+        .trim();
+      assert.ok(lastText.length > 0, "the earlier steps left a reply");
+      const origin = new URL(page.url()).origin;
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin });
+      await page.evaluate(() => navigator.clipboard.writeText("before /copy"));
+
+      await input().click();
+      await typeCommand("copy");
+      await expectVisible(
+        chat.locator(".status-line", { hasText: "Copied last agent message to clipboard" }),
+        "the status line saying it copied",
+      );
+      const copied = await waitUntil(async () => {
+        const text = await page.evaluate(() => navigator.clipboard.readText());
+        return text === "before /copy" ? undefined : text;
+      }, "the clipboard to change");
+      assert.equal(copied, lastText);
+
+      await input().click();
+      await typeCommand("session");
+      const tab = page.locator(".tabs-container .tab", { hasText: /^Session [0-9a-f]{8}/ });
+      await expectVisible(tab, "the session information's tab");
+      const text = await waitUntil(async () => {
+        // The editor renders spaces as no-break spaces.
+        const t = (await page.locator(".editor-instance .view-lines").last().innerText()).replace(/\u00a0/g, " ");
+        return t.includes("Tokens") ? t : undefined;
+      }, "the session information's text");
+      const id = lines.find((l) => l.type === "session")?.id as string;
+      const users = lines.filter((l) => l.type === "message" && (l.message as { role?: string }).role === "user");
+      assert.match(text, /Session Info/);
+      assert.ok(text.includes(`ID: ${id}`), text);
+      assert.ok(text.includes(`File: ${demo().sessionFile}`), text);
+      assert.ok(text.includes(`User: ${users.length}`), text);
+      assert.ok(text.includes(`Assistant: ${replies.length}`), text);
+      assert.equal(fake().requests.length, requests, "neither went to the model");
       assert.equal(await input().inputValue(), "");
     }),
   );

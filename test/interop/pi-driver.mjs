@@ -144,6 +144,13 @@ for (const step of steps) {
         results.push(convertToLlm(sm.buildSessionContext().messages));
         break;
       }
+      case "exportJsonl": {
+        // pi 1.6's /export <file>.jsonl: its own exportSessionToJsonl (core/session-export.js, beside the manager).
+        const exportJs = pathToFileURL(join(dirname(process.argv[2]), "session-export.js")).href;
+        const { exportSessionToJsonl } = await import(exportJs);
+        results.push(exportSessionToJsonl(sm, s.file));
+        break;
+      }
       case "list": {
         const list = await SessionManager.list(s.cwd, s.dir);
         results.push(list.map((i) => ({ path: i.path, id: i.id, modified: i.modified.toISOString() })));

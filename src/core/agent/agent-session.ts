@@ -31,7 +31,7 @@ import { createWorkspaceTools } from "../tools/index.js";
 import type { WorkspaceToolOptions } from "../tools/workspace-tools.js";
 import type { AgentTool, AgentToolSource, ToolApprovalPolicy } from "../tools/types.js";
 import type { AgentEvent } from "./events.js";
-import { forkSession, type ForkResult } from "./fork.js";
+import { forkSession, type ForkPosition, type ForkResult } from "./fork.js";
 import { bringConclusions } from "./bring-conclusions.js";
 import type { HookMessage } from "../hooks/hook-events.js";
 import {
@@ -948,11 +948,11 @@ export class AgentSession {
   }
 
   /** Copies the path up to `entryId` into a new session file (pi's /fork); this session is unchanged. */
-  async fork(entryId: string): Promise<ForkResult> {
+  async fork(entryId: string, position?: ForkPosition): Promise<ForkResult> {
     this.assertIdle("fork", false);
     const endBusy = this.beginBusy("a fork");
     try {
-      return await forkSession(this.sessionManager, this.hookRunner, entryId);
+      return await forkSession(this.sessionManager, this.hookRunner, entryId, position);
     } finally {
       endBusy();
     }

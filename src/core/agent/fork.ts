@@ -7,6 +7,12 @@ import type { HookRunner } from "../hooks/hook-runner.js";
 import type { SessionManager } from "../session/session-manager.js";
 import { selectionTarget } from "./navigate-tree.js";
 
+/**
+ * Where a fork ends, as pi's runtime fork takes it: "before" (pi's /fork, the default) ends before a user message
+ * and hands its text to the editor; "at" (pi's /clone) ends at the entry itself.
+ */
+export type ForkPosition = "before" | "at";
+
 /** Result of fork(). The current session is unchanged; the host opens `newSessionFile`. */
 export interface ForkResult {
   cancelled: boolean;
@@ -15,13 +21,20 @@ export interface ForkResult {
 }
 
 /** Implementation of AgentSession.fork. */
-export async function forkSession(sm: SessionManager, hooks: HookRunner, entryId: string): Promise<ForkResult> {
+export async function forkSession(
+  sm: SessionManager,
+  hooks: HookRunner,
+  entryId: string,
+  position: ForkPosition = "before",
+): Promise<ForkResult> {
   const entry = sm.getEntry(entryId);
   if (!entry) throw new Error(`Cannot fork: no entry with id "${entryId}" in this session`);
   const before = await hooks.emitBefore("session_before_fork", { type: "session_before_fork", entryId });
   if (before?.cancel) return { cancelled: true };
 
-  const { newLeafId, editorText } = selectionTarget(entry);
+  // "at" (pi's /clone) keeps the entry itself, a user message too; "before" goes back to before a user message.
+  const { newLeafId, editorText } =
+    position === "at" ? { newLeafId: entry.id, editorText: undefined } : selectionTarget(entry);
   // Forking at the root user message gives a session with only a header (newLeafId null). An in-memory
   // session becomes the fork itself, as in pi (no file: newSessionFile stays undefined).
   const newSessionFile = await sm.createBranchedSession(newLeafId);

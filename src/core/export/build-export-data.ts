@@ -1,9 +1,10 @@
 /** Builds the JSON an exported page embeds from a session (whole tree or one root→leaf path). */
 import { treeRowOf, type TreeRow } from "../rows/tree-row.js";
-import { metaOf } from "../session/entry-meta.js";
 import { envelopeOf } from "../session/preview.js";
+import { usageOfEntries } from "../session/session-stats.js";
+import { chainEntries } from "./jsonl-export.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "../session/types.js";
-import { EXPORT_FORMAT, EXPORT_VERSION, type ExportData, type ExportEntry, type ExportUsage } from "./export-data.js";
+import { EXPORT_FORMAT, EXPORT_VERSION, type ExportData, type ExportEntry } from "./export-data.js";
 import { DEFAULT_TRUNCATE_LIMIT, shrinkEntry } from "./shrink-entry.js";
 
 /**
@@ -50,27 +51,6 @@ function defaultTitle(source: ExportSource, entries: readonly SessionEntry[]): s
   return `Session ${source.getSessionId()}`;
 }
 
-/**
- * Token use and cost of the entries (replies, and the model calls compactions, branch summaries and `usage`
- * entries record: the entry meta reads them all), with the models of the replies.
- */
-function usageOf(entries: readonly SessionEntry[]): ExportUsage {
-  const sum: ExportUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, models: [] };
-  const models = new Set<string>();
-  for (const e of entries) {
-    const { usage, model } = metaOf(e);
-    if (!usage) continue;
-    sum.input += usage.input;
-    sum.output += usage.output;
-    sum.cacheRead += usage.cacheRead;
-    sum.cacheWrite += usage.cacheWrite;
-    sum.cost += usage.cost.total;
-    if (model) models.add(`${model.provider}/${model.modelId}`);
-  }
-  sum.models = [...models];
-  return sum;
-}
-
 /** Build the page data. Throws when `leafId` names no entry. */
 export function buildExportData(source: ExportSource, options: ExportOptions = {}, now: Date = new Date()): ExportData {
   const all = source.getEntries();
@@ -92,15 +72,11 @@ export function buildExportData(source: ExportSource, options: ExportOptions = {
   const nodes: TreeRow[] = [];
   const entries: ExportEntry[] = [];
   let truncatedCount = 0;
-  let previous: string | null = null;
-  for (const selectedEntry of selected) {
-    // In a branch export the path's labels show on their nodes; label entries elsewhere would be noise.
-    if (branchOnly && selectedEntry.type === "label") continue;
-    // pi's label entries sit in the chain (pi moves the leaf onto them): left out, each entry of the branch hangs
-    // under the one before it, as pi's branch export to JSONL chains them, so the path stays whole.
-    const e: SessionEntry =
-      branchOnly && selectedEntry.parentId !== previous ? { ...selectedEntry, parentId: previous } : selectedEntry;
-    previous = e.id;
+  // In a branch export the path's labels show on their nodes; label entries elsewhere would be noise. pi's label
+  // entries sit in the chain (pi moves the leaf onto them): left out, each entry of the branch hangs under the one
+  // before it, as pi's branch export to JSONL chains them, so the path stays whole.
+  const shown = branchOnly ? chainEntries(selected.filter((e) => e.type !== "label")) : selected;
+  for (const e of shown) {
     const orphan = e.parentId !== null && !ids.has(e.parentId);
     nodes.push(treeRowOf({ ...envelopeOf(e), orphan }, source.getLabel(e.id)));
     const shrunk = shrinkEntry(e, limit);
@@ -127,6 +103,6 @@ export function buildExportData(source: ExportSource, options: ExportOptions = {
       timestamp: all[0]?.timestamp ?? now.toISOString(),
       cwd: source.getCwd(),
     },
-    usage: usageOf(selected),
+    usage: usageOfEntries(selected),
   };
 }

@@ -17,7 +17,7 @@ import { getAgentDir } from "../../core/session/paths.js";
 import type { CompletionItemDto } from "../../shared/protocol.js";
 import { SkippedFilesNotice } from "../prompt/skipped-files-notice.js";
 import { MAX_COMPLETIONS } from "./completion-limits.js";
-import { SLASH_COMMANDS, type SlashCommand } from "./slash-commands.js";
+import { shownCommands, SLASH_COMMANDS, type SlashCommand } from "./slash-commands.js";
 
 /** Recently opened files remembered for ranking. */
 const MAX_RECENT = 50;
@@ -91,6 +91,12 @@ export class ChatCompletions implements vscode.Disposable {
     }));
   }
 
+  /** `/reload`: the prompt templates read again now. */
+  async reloadTemplates(): Promise<PromptTemplate[]> {
+    this.templates = undefined;
+    return this.promptTemplates();
+  }
+
   /** The prompt templates in force (loaded once, again after a prompts folder changed). */
   async promptTemplates(): Promise<PromptTemplate[]> {
     this.templates ??= loadPromptTemplates({
@@ -104,17 +110,21 @@ export class ChatCompletions implements vscode.Disposable {
 
   private async commandItems(query: string): Promise<CompletionItemDto[]> {
     const q = query.toLowerCase();
-    const builtins: CompletionItemDto[] = this.commands
-      .filter((c) => c.name.startsWith(q))
-      .map((c) => ({
-        kind: "command",
-        value: c.name,
-        detail: c.description,
-        ...(c.argumentHint ? { hint: c.argumentHint } : {}),
-      }));
-    const taken = new Set(this.commands.map((c) => c.name));
+    const templatesNow = await this.promptTemplates();
+    const commands = shownCommands(this.commands, new Set(templatesNow.map((t) => t.name)));
+    const item = (c: SlashCommand): CompletionItemDto => ({
+      kind: "command",
+      value: c.name,
+      detail: c.description,
+      ...(c.argumentHint ? { hint: c.argumentHint } : {}),
+    });
+    const matching = commands.filter((c) => c.name.startsWith(q));
+    const builtins = matching.filter((c) => !c.absent).map(item);
+    // pi's commands Agent Tree lacks come last, so they never push the user's templates and skills off the list.
+    const absent = matching.filter((c) => c.absent).map(item);
+    const taken = new Set(commands.map((c) => c.name));
     const templates: CompletionItemDto[] = [];
-    for (const t of await this.promptTemplates()) {
+    for (const t of templatesNow) {
       if (taken.has(t.name) || !t.name.toLowerCase().startsWith(q)) continue;
       taken.add(t.name);
       templates.push({
@@ -133,7 +143,7 @@ export class ChatCompletions implements vscode.Disposable {
         detail: s.description,
         hint: "[request]",
       }));
-    return [...builtins, ...templates, ...skills].slice(0, MAX_COMPLETIONS);
+    return [...builtins, ...templates, ...skills, ...absent].slice(0, MAX_COMPLETIONS);
   }
 
   private opened(file: string): void {

@@ -92,7 +92,13 @@ export class ChatInputService {
     // A command runs at once, while the agent works too (pi records it once the run ended).
     const command = parseUserCommand(text);
     if (command) return this.runCommand(text, command);
-    const slash = matchSlashCommand(text, this.d.commands ?? SLASH_COMMANDS);
+    const commands = this.d.commands ?? SLASH_COMMANDS;
+    let slash = matchSlashCommand(text, commands);
+    // A pi command Agent Tree lacks yields to a prompt template of its name (the user's own).
+    if (slash?.command.absent) {
+      const templates = new Set((await this.d.completions.promptTemplates()).map((t) => t.name));
+      slash = matchSlashCommand(text, commands, templates);
+    }
     if (slash) {
       try {
         await slash.command.run(slash.args, this.d.slash);

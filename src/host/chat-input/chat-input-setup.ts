@@ -9,7 +9,11 @@ import { enterWhileRunningSetting } from "../common/settings.js";
 import { ChatCompletions } from "./chat-completions.js";
 import { ChatInputService } from "./chat-input-service.js";
 import { renameSession } from "./session-rename.js";
+import { PiCommands } from "./pi-commands.js";
+import { vscodePiCommandUi } from "./pi-commands-ui.js";
 import { slashCommandContext } from "./slash-commands.js";
+import type { ModelActions } from "../models/model-actions.js";
+import type { SessionOpener } from "../session/session-opener.js";
 
 /** What the chat input needs from the other features. */
 export interface ChatInputParts {
@@ -17,6 +21,10 @@ export interface ChatInputParts {
   actions: Pick<HostActions, "submit">;
   /** The workspace's instructions: `/skill:name` expands its skills, and the `/` list offers them. */
   instructions: InstructionLoader;
+  /** pi's commands: `/import` opens through it. */
+  opener: Pick<SessionOpener, "openPath" | "sessionDir">;
+  /** `/thinking <level>`, `/login <provider>`. */
+  models: Pick<ModelActions, "setThinkingLevel" | "credentials">;
 }
 
 /**
@@ -44,6 +52,21 @@ export function createChatInput(
       controller.pushTree();
       s.notify.status(`Session named “${sm.getSessionName() ?? ""}”.`);
     });
+  const ui = vscodePiCommandUi();
+  s.subscribe(ui.register());
+  const pi = new PiCommands({
+    ...ui,
+    controller,
+    opener: p.opener,
+    notify: s.notify,
+    runOperation: (id, entryId, input) => s.operations.get().run(id, entryId, input),
+    credentials: p.models.credentials,
+    models: p.models,
+    instructions: p.instructions,
+    reloadTemplates: () => completions.reloadTemplates(),
+    folder: () => s.folderPath,
+    extensionId: s.context.extension.id,
+  });
   const service = new ChatInputService({
     completions,
     postChat: (m) => chat.post(m),
@@ -66,6 +89,7 @@ export function createChatInput(
       executeCommand: async (id, input) =>
         void (await vscode.commands.executeCommand(id, ...(input !== undefined ? [input] : []))),
       focusTree: async () => void (await vscode.commands.executeCommand("agentTree.tree.focus")),
+      pi,
     }),
   });
   s.subscribe(completions);

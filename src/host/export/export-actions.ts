@@ -14,8 +14,11 @@ export class ExportActions {
     private readonly extensionUri: vscode.Uri,
   ) {}
 
-  /** Export the whole session (branchOnly false) or one branch to a self-contained HTML file. */
-  async exportHtml(branchOnly: boolean): Promise<void> {
+  /**
+   * Export the whole session (branchOnly false) or one branch to a self-contained HTML file: `target` (`/export
+   * <path>`, its overwrite already asked), else the file a save dialog picks.
+   */
+  async exportHtml(branchOnly: boolean, target?: string): Promise<void> {
     const sm = this.controller.sessionManager;
     if (!sm) return;
     let leafId: string | undefined;
@@ -24,7 +27,9 @@ export class ExportActions {
       if (!leafId) return;
     }
     const assetsDir = vscode.Uri.joinPath(this.extensionUri, "dist").fsPath;
-    await runExportFlow(sm, this.ui(), { branchOnly, leafId, assetsDir });
+    const ui = this.ui();
+    if (target !== undefined) ui.pickTarget = async () => target;
+    await runExportFlow(sm, ui, { branchOnly, leafId, assetsDir });
   }
 
   private ui(): ExportUi {

@@ -45,6 +45,21 @@ export class CredentialActions {
     return this.run(registry, id, "login");
   }
 
+  /**
+   * `/login <provider>`: the provider named by id or name (any case) set up the way it offers; an unknown one gets
+   * an error naming those there are. True when it can be called now.
+   */
+  async logInNamed(ref: string): Promise<boolean> {
+    const registry = await this.registry();
+    const r = ref.trim().toLowerCase();
+    const usable = registry.providers().filter((p) => p.auth.oauth !== undefined || p.auth.apiKey?.login === true);
+    const p = usable.find((x) => x.id.toLowerCase() === r || x.name.toLowerCase() === r);
+    if (p) return this.setUp(p.id);
+    const known = usable.map((x) => x.id).sort();
+    this.notify.error("Cannot log in", new Error(`No provider "${ref}" to log in to. Known: ${known.join(", ")}.`));
+    return false;
+  }
+
   /** Sets a provider up the way it offers (asking which when it offers both). True when it can be called now. */
   async setUp(providerId: string, kind?: SetupKind): Promise<boolean> {
     const registry = await this.registry();

@@ -116,7 +116,13 @@ export function hostOperations(a: OperationActions) {
       run: (e) => actions.labelEntry(id(e)),
     },
     { id: "agentTree.removeLabel", target: "entry", needs: LABEL, run: (e) => actions.removeLabel(id(e)) },
-    { id: "agentTree.forkHere", target: "entry", needs: ["session", "idle"], run: (e) => actions.forkAt(id(e)) },
+    // `/clone` forks at the leaf with the input "at" (its user message kept); a row's menu and `/fork`, before it.
+    {
+      id: "agentTree.forkHere",
+      target: "entry",
+      needs: ["session", "idle"],
+      run: (e, at) => (at === "at" ? actions.forkAt(id(e), "at") : actions.forkAt(id(e))),
+    },
     {
       id: "agentTree.forkSession",
       target: "pick",
@@ -130,7 +136,13 @@ export function hostOperations(a: OperationActions) {
     // Stops the leaf's reply and the command the user typed: needs nothing (nothing runs without a session).
     { id: "agentTree.abort", target: "none", needs: [], run: () => actions.abort() },
     { id: "agentTree.renameSession", target: "none", needs: LABEL, run: (_e, name) => a.renameSession(name) },
-    { id: "agentTree.exportHtml", target: "none", needs: READ, run: () => exporter.exportHtml(false) },
+    // `/export <path>` brings the page's path (no save dialog).
+    {
+      id: "agentTree.exportHtml",
+      target: "none",
+      needs: READ,
+      run: (_e, file) => (file ? exporter.exportHtml(false, file) : exporter.exportHtml(false)),
+    },
     { id: "agentTree.exportBranchHtml", target: "none", needs: READ, run: () => exporter.exportHtml(true) },
     { id: "agentTree.compareWithCurrent", target: "entry", needs: READ, run: (e) => compare.compareWithCurrent(id(e)) },
     { id: "agentTree.compareBranches", target: "none", needs: READ, run: () => compare.compareBranches() },

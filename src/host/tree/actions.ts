@@ -9,6 +9,7 @@ import * as vscode from "vscode";
 import { CompactionError } from "../../core/compaction/run-compaction.js";
 import type { ImageContent, TextContent } from "../../core/messages.js";
 import { claudeTranscriptPathOf } from "../../core/import/claude-session.js";
+import type { ForkPosition } from "../../core/agent/fork.js";
 import { treeRows } from "../../core/rows/tree-row.js";
 import { entryFullText } from "../chat/chat-dto.js";
 import { movedMessage, runNavigateFlow, type FilesFollow, type NavigateMode } from "./navigate-flow.js";
@@ -122,14 +123,17 @@ export class HostActions {
     if (entry) this.d.tree.post({ type: "tree/entryText", requestId, entryId, text: entryFullText(entry) });
   }
 
-  /** Copy root→entry into a new session file and open it. */
-  async forkAt(id: string): Promise<void> {
+  /**
+   * Copy root→entry into a new session file and open it: before a user message (its text into the input), or with
+   * `position` "at" (`/clone`) up to the entry itself.
+   */
+  async forkAt(id: string, position?: ForkPosition): Promise<void> {
     const { controller, opener, input } = this.d;
     const { sm, agent } = controller.requireSession();
     // A Claude Code view is converted (pi tool names, workspace folder), not copied as it is.
     if (claudeTranscriptPathOf(sm)) return void (await opener.continueInNewSession(id));
     try {
-      const r = await agent.fork(id);
+      const r = await agent.fork(id, position);
       if (r.cancelled || !r.newSessionFile) return;
       if (!(await opener.openPath(r.newSessionFile))) return;
       if (r.editorText !== undefined) input.setText(r.editorText);

@@ -58,6 +58,17 @@ describe("fork", () => {
     await sm.close();
   });
 
+  it('"at" a user message (pi\'s /clone): the path includes it and there is no editor text', async () => {
+    const { sm, u2 } = await session();
+    const { agent } = newAgent(sm);
+    const r = await agent.fork(u2, "at");
+    assert.equal(r.editorText, undefined);
+    const forked = await SessionManager.open(r.newSessionFile!);
+    assert.equal(forked.getLeafId(), u2);
+    await forked.close();
+    await sm.close();
+  });
+
   it("at the root user message: a session with no entries", async () => {
     const { sm, u1 } = await session();
     const { agent } = newAgent(sm);
