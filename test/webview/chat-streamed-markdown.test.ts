@@ -25,6 +25,12 @@ const PIECES = [
   "```ts\nconst x = 1;\n\nconst y = 2;\n```",
   "```\nunclosed fence\n\nwith blank lines",
   "~~~python\nprint('tilde')\n~~~",
+  // An open fence's code is taken from the text while no added line may close it: lines that start with a backtick or
+  // a tilde (closing or not), a fence closed by an indented line, an indented fence, a longer fence holding a shorter.
+  "```js\nconst s = `a\n`;\n~~~ not a close\n ``not either\n  ```\nafter",
+  "  ```\nindented fence\n  two\n   three\n```",
+  "````md\n```\ninner\n```\n````",
+  "~~~\r\ncrlf fence\r\n```\r\n~~~",
   "    indented code\n\n    more code",
   "| a | b |\n| --- | :-: |\n| 1 | 2 |\n| 3 | 4 |",
   "a | b\n--|--\n1 | 2",

@@ -6,15 +6,47 @@
  * finished next block cannot change any more: those blocks are rendered once and kept ("committed"). The rest —
  * the open end, e.g. a list that may get another item or a paragraph that may turn into a heading — is lexed and
  * rendered again on each update. One big open code fence would make that O(n) per update again, so a fence that
- * only grew gets its new text set on its text node instead. A link reference definition (`[x]: url`) changes how
- * any earlier text renders: with one in the text, every update renders the whole text (as renderMarkdown does).
+ * only grew gets its new text set on its text node instead; and while the text added only extends the lines of an
+ * open fence that starts at the line's start (no line of it may close the fence: none starts with a backtick or
+ * tilde), the fence's text is taken from the text itself, without lexing the open end again. A link reference
+ * definition (`[x]: url`) changes how any earlier text renders: with one in the text, every update renders the
+ * whole text (as renderMarkdown does).
  */
 import type { Token, Tokens } from "marked";
 import { lexMarkdown, renderMarkdown, renderMarkdownTokens } from "./markdown.js";
 
-/** The text shown by a fenced code block's <code> element, as marked's renderer writes it. */
-function fenceText(token: Tokens.Code): string {
-  return token.text ? token.text.replace(/\n$/, "") + "\n" : "";
+/** The text shown by a fenced code block's <code> element, as marked's renderer writes it from the token's text. */
+function fenceText(text: string): string {
+  return text ? text.replace(/\n$/, "") + "\n" : "";
+}
+
+/**
+ * A line of added text that may close an open fence (or is not plain code): one starting, after up to three spaces,
+ * with a backtick or a tilde; and a carriage return, which marked's lexer turns into a line end.
+ */
+const MAY_CLOSE_FENCE = /(?:^|\n) {0,3}[`~]|\r/;
+
+/**
+ * The token text marked (18) gives an open fence whose lines after the opening one are `lines`: them less one line
+ * end at the end, and a line end added back when that leaves them empty or ending in one (marked's fences tokenizer;
+ * the prefix tests in test/webview/chat-streamed-markdown.test.ts hold it to marked's own result). Empty lines: "".
+ */
+function openFenceCode(lines: string): string {
+  if (lines === "") return "";
+  const code = lines.replace(/\n$/, "");
+  return code === "" || code.endsWith("\n") ? code + "\n" : code;
+}
+
+/** The open fence the open end ends with, as the update that rendered it left it. */
+interface OpenFence {
+  /** Its language (info string), and the text node showing its code. */
+  lang: string;
+  node: Text;
+  /**
+   * Where its code starts in the text, when the fence opens at a line's start and its opening line is complete:
+   * then, while added text cannot close it, its code is the text from here (see {@link StreamedMarkdown.grow}).
+   */
+  codeStart: number | undefined;
 }
 
 /**
@@ -44,8 +76,8 @@ export class StreamedMarkdown {
   private tail: Node[] = [];
   /** The open end's blocks' raw texts, all but the last. */
   private tailRaws: string[] = [];
-  /** When the open end ends in a fenced code block: its language and the text node showing its code. */
-  private fence: { lang: string; node: Text } | undefined;
+  /** When the open end ends in a fenced code block: what shows it. */
+  private fence: OpenFence | undefined;
 
   constructor(private readonly container: HTMLElement) {}
 
@@ -63,6 +95,7 @@ export class StreamedMarkdown {
   /** Show `text`: incrementally when it extends the text shown, else rendered whole. */
   update(text: string): void {
     if (!this.structured || !text.startsWith(this.text)) this.reset();
+    else if (this.grow(text)) return;
     this.text = text;
     const rest = text.slice(this.committed);
     const tokens = lexMarkdown(rest);
@@ -80,6 +113,23 @@ export class StreamedMarkdown {
       this.tailRaws = [];
     }
     this.renderTail(tokens.slice(commit.count));
+  }
+
+  /**
+   * Show `text`, which extends the text shown, without lexing, when it only adds code to the open fence at the end
+   * (whose code is then what follows its opening line, see {@link openFenceCode}). False
+   * when the added lines (from the start of the last line shown) might close the fence: the caller lexes.
+   */
+  private grow(text: string): boolean {
+    const start = this.fence?.codeStart;
+    if (this.fence === undefined || start === undefined) return false;
+    const lineStart = Math.max(start, this.text.lastIndexOf("\n") + 1);
+    if (MAY_CLOSE_FENCE.test(text.slice(lineStart))) return false;
+    const code = fenceText(openFenceCode(text.slice(start)));
+    if (code === "") return false;
+    setGrown(this.fence.node, code);
+    this.text = text;
+    return true;
   }
 
   private reset(): void {
@@ -131,9 +181,10 @@ export class StreamedMarkdown {
       raws.length === this.tailRaws.length &&
       raws.every((r, i) => r === this.tailRaws[i])
     ) {
-      const code = fenceText(fence);
+      const code = fenceText(fence.text);
       if (code !== "") {
         setGrown(this.fence.node, code);
+        this.fence.codeStart = this.codeStart(fence);
         return;
       }
     }
@@ -145,14 +196,28 @@ export class StreamedMarkdown {
     this.container.append(fragment);
   }
 
+  /**
+   * Where the code of `fence`, the open end's last block, starts in the text: when it opens at a line's start (not
+   * indented, so marked takes its lines as they are), its opening line is complete and none of its lines may close
+   * it (so it is open, and {@link grow} need only look at the lines added); else undefined.
+   */
+  private codeStart(fence: Tokens.Code): number | undefined {
+    const opening = fence.raw.indexOf("\n");
+    if (!/^(```|~~~)/.test(fence.raw) || opening < 0 || !this.text.endsWith(fence.raw)) return undefined;
+    // Closed (its raw then ends with the closing line, and a line end), or holding a line that starts like one.
+    if (MAY_CLOSE_FENCE.test(fence.raw.slice(opening + 1))) return undefined;
+    return this.text.length - fence.raw.length + opening + 1;
+  }
+
   /** The text node of the last <code> of the open end, when it shows exactly the fence's text. */
-  private fenceNode(fence: Tokens.Code): { lang: string; node: Text } | undefined {
+  private fenceNode(fence: Tokens.Code): OpenFence | undefined {
     for (let i = this.tail.length - 1; i >= 0; i--) {
       const node = this.tail[i];
       if (!(node instanceof HTMLElement)) continue;
       const code = node.tagName === "PRE" ? node.firstElementChild : null;
       const text = code?.tagName === "CODE" && code.childNodes.length === 1 ? code.firstChild : null;
-      if (text instanceof Text && text.data === fenceText(fence)) return { lang: fence.lang ?? "", node: text };
+      if (text instanceof Text && text.data === fenceText(fence.text))
+        return { lang: fence.lang ?? "", node: text, codeStart: this.codeStart(fence) };
       return undefined;
     }
     return undefined;
