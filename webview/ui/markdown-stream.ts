@@ -8,7 +8,10 @@
  * rendered again on each update. One big open code fence would make that O(n) per update again, so a fence that
  * only grew gets its new text set on its text node instead; and while the text added only extends the lines of an
  * open fence that starts at the line's start (no line of it may close the fence: none starts with a backtick or
- * tilde), the fence's text is taken from the text itself, without lexing the open end again. A link reference
+ * tilde), the fence's text is taken from the text itself, without lexing the open end again. Such a fence's code
+ * is shown in blocks of {@link CHUNK_LINES} lines (`<span class="code-chunk">`, display: block): only the last one
+ * changes, so the browser lays out only it, not the whole code again; once the fence closes (or a line that might
+ * close it comes), it is rendered whole as usual. A link reference
  * definition (`[x]: url`) changes how any earlier text renders: with one in the text, every update renders the
  * whole text (as renderMarkdown does).
  */
@@ -37,6 +40,33 @@ function openFenceCode(lines: string): string {
   return code === "" || code.endsWith("\n") ? code + "\n" : code;
 }
 
+/** Lines per block of an open fence's code (see the file comment). */
+const CHUNK_LINES = 50;
+
+/**
+ * Where the first block of `code` ends: after its {@link CHUNK_LINES}th line end, or the first line end after that
+ * which is followed by more than line ends (up to there, the code can no longer change as the text grows: marked
+ * only adjusts the line ends at its end); -1 when there is no such place yet.
+ */
+function chunkEnd(code: string): number {
+  let at = -1;
+  for (let n = 0; n < CHUNK_LINES; n++) {
+    at = code.indexOf("\n", at + 1);
+    if (at < 0) return -1;
+  }
+  for (; at >= 0 && at + 1 < code.length; at = code.indexOf("\n", at + 1)) if (code[at + 1] !== "\n") return at + 1;
+  return -1;
+}
+
+/** A new, empty block of an open fence's code. */
+function chunkElement(): { span: HTMLElement; text: Text } {
+  const span = document.createElement("span");
+  span.className = "code-chunk";
+  const text = new Text("");
+  span.append(text);
+  return { span, text };
+}
+
 /** The open fence the open end ends with, as the update that rendered it left it. */
 interface OpenFence {
   /** Its language (info string), and the text node showing its code. */
@@ -47,6 +77,9 @@ interface OpenFence {
    * then, while added text cannot close it, its code is the text from here (see {@link StreamedMarkdown.grow}).
    */
   codeStart: number | undefined;
+  /** With a codeStart: its <code> element, which holds the code in blocks, `node` the last one's text, and the
+   * length of the code in the blocks before it. */
+  chunks?: { code: Element; before: number };
 }
 
 /**
@@ -127,7 +160,8 @@ export class StreamedMarkdown {
     if (MAY_CLOSE_FENCE.test(text.slice(lineStart))) return false;
     const code = fenceText(openFenceCode(text.slice(start)));
     if (code === "") return false;
-    setGrown(this.fence.node, code);
+    if (this.fence.chunks === undefined) this.chunk(this.fence);
+    if (!this.setChunked(this.fence, code)) return false;
     this.text = text;
     return true;
   }
@@ -182,9 +216,14 @@ export class StreamedMarkdown {
       raws.every((r, i) => r === this.tailRaws[i])
     ) {
       const code = fenceText(fence.text);
-      if (code !== "") {
+      const start = this.codeStart(fence);
+      if (this.fence.chunks !== undefined) {
+        // Shown in blocks: only while it stays open; else rendered again, whole.
+        if (code !== "" && start === this.fence.codeStart && this.setChunked(this.fence, code)) return;
+      } else if (code !== "") {
         setGrown(this.fence.node, code);
-        this.fence.codeStart = this.codeStart(fence);
+        this.fence.codeStart = start;
+        if (start !== undefined) this.chunk(this.fence);
         return;
       }
     }
@@ -216,11 +255,45 @@ export class StreamedMarkdown {
       if (!(node instanceof HTMLElement)) continue;
       const code = node.tagName === "PRE" ? node.firstElementChild : null;
       const text = code?.tagName === "CODE" && code.childNodes.length === 1 ? code.firstChild : null;
-      if (text instanceof Text && text.data === fenceText(fence.text))
-        return { lang: fence.lang ?? "", node: text, codeStart: this.codeStart(fence) };
-      return undefined;
+      if (!(text instanceof Text) || text.data !== fenceText(fence.text)) return undefined;
+      // Into blocks once it grows: a fresh render stays what renderMarkdown gives.
+      return { lang: fence.lang ?? "", node: text, codeStart: this.codeStart(fence) };
     }
     return undefined;
+  }
+
+  /** Show the open fence's code (held in one text node) in blocks from now on. */
+  private chunk(fence: OpenFence): void {
+    const code = fence.node.parentElement;
+    if (code === null) return;
+    const all = fence.node.data;
+    const first = chunkElement();
+    code.replaceChildren(first.span);
+    fence.node = first.text;
+    fence.chunks = { code, before: 0 };
+    this.setChunked(fence, all);
+  }
+
+  /**
+   * Show `code` in the open fence's blocks: the blocks before the last stay as they are (false when `code` does not
+   * continue them: the caller renders again), the last one gets the rest, and is closed and followed by a new one
+   * as it grows past {@link CHUNK_LINES} lines.
+   */
+  private setChunked(fence: OpenFence, code: string): boolean {
+    const chunks = fence.chunks;
+    if (chunks === undefined) return false;
+    if (code.length < chunks.before || (chunks.before > 0 && code[chunks.before - 1] !== "\n")) return false;
+    let rest = code.slice(chunks.before);
+    for (let end = chunkEnd(rest); end > 0; end = chunkEnd(rest)) {
+      setGrown(fence.node, rest.slice(0, end));
+      chunks.before += end;
+      rest = rest.slice(end);
+      const next = chunkElement();
+      chunks.code.append(next.span);
+      fence.node = next.text;
+    }
+    setGrown(fence.node, rest);
+    return true;
   }
 
   private removeTail(): void {
