@@ -266,10 +266,11 @@ export function streamUiLines(runs: readonly StreamUiRun[]): string[] {
   return STREAM_UI_CASES.map((c) => {
     const rs = runs.filter((r) => r.name === c.name);
     const of = (pick: (r: StreamUiRun) => number): string => ms(median(rs.map(pick)));
+    const count = (pick: (r: StreamUiRun) => number): string => String(median(rs.map(pick)));
     return (
       `ui stream ${c.name} (median of ${rs.length}): chat frames p95 ${of((r) => percentile(r.frames, 95))} ` +
-      `max ${of((r) => Math.max(...r.frames))} ms, ${of((r) => r.frames.filter((d) => d > 50).length)} > 50 ms; ` +
-      `long tasks ${of((r) => r.longTasks.length)}; last chunk → shown ${of((r) => r.lastChunkToShownMs)} ms; ` +
+      `max ${of((r) => Math.max(...r.frames))} ms, ${count((r) => r.frames.filter((d) => d > 50).length)} > 50 ms; ` +
+      `long tasks ${count((r) => r.longTasks.length)}; last chunk → shown ${of((r) => r.lastChunkToShownMs)} ms; ` +
       `extension host CPU ${of((r) => (100 * r.hostCpuMs) / r.streamMs)}% of the stream`
     );
   });
