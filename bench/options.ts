@@ -53,6 +53,8 @@ export interface BenchOptions {
   listOnly: boolean;
   /** Only a long reply and a long command output streamed into the chat webview (host and page): printed, nothing written. */
   streamOnly: boolean;
+  /** Only a long reply streamed in the real UI (code-server + Chromium, the fake model server): printed, nothing written. */
+  uiStreamOnly: boolean;
   /** Measure only activation and the bundles (printed; nothing written). */
   activationOnly: boolean;
   /** A git revision whose build the activation figures are compared with (before → after). */
@@ -62,7 +64,7 @@ export interface BenchOptions {
 /** The names of BenchOptions' yes/no options. */
 type BooleanOption = { [K in keyof BenchOptions]: BenchOptions[K] extends boolean ? K : never }[keyof BenchOptions];
 
-const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only] [--bash-only] [--stores-only] [--mcp-only] [--export-only] [--list-only] [--stream-only] [--webview-only|--ui-only] [--activation-only] [--activation-baseline <git ref>]`;
+const USAGE = `usage: npm run bench -- [--quick] [--runs N] [--appends N] [--no-webview] [--no-ui] [--ui-runs N] [--cpu-prof] [--only a,b] [--write|--no-write] [--from-last] [--no-checkpoints|--checkpoints-only] [--no-search|--search-only] [--bash-only] [--stores-only] [--mcp-only] [--export-only] [--list-only] [--stream-only] [--ui-stream-only] [--webview-only|--ui-only] [--activation-only] [--activation-baseline <git ref>]`;
 
 /** The options that set one flag of BenchOptions to true, and nothing else. */
 const TRUE_FLAGS: Partial<Record<string, BooleanOption>> = {
@@ -79,6 +81,7 @@ const TRUE_FLAGS: Partial<Record<string, BooleanOption>> = {
   "--export-only": "exportOnly",
   "--list-only": "listOnly",
   "--stream-only": "streamOnly",
+  "--ui-stream-only": "uiStreamOnly",
   "--activation-only": "activationOnly",
   "--checkpoints-only": "checkpointsOnly",
 };
@@ -110,6 +113,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     exportOnly: false,
     listOnly: false,
     streamOnly: false,
+    uiStreamOnly: false,
     activationOnly: false,
   };
   let writeGiven = false;

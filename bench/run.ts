@@ -22,6 +22,7 @@ import { bashLines, measureBash } from "./bash/measure-bash.js";
 import { exportLines, measureExport } from "./export/measure-export.js";
 import { listLines, measureList } from "./sessions-list/measure-list.js";
 import { measureStream, streamLines } from "./webview/measure-stream.js";
+import { measureStreamUi, streamUiLines } from "./ui/measure-stream-ui.js";
 import { mcpLines, measureMcp } from "./mcp/measure-mcp.js";
 import type { ChildResult, Impl } from "./child/protocol.js";
 import { ensureDatasets, FULL_DATASETS, QUICK_DATASETS, type Dataset } from "./generate/datasets.js";
@@ -187,6 +188,11 @@ async function main(): Promise<void> {
   }
   if (options.streamOnly) {
     streamLines(await measureStream(options.quick)).forEach((line) => log(line));
+    return;
+  }
+  if (options.uiStreamOnly) {
+    // Runs of 2 code-servers each: --ui-runs says how many (a quick run, one).
+    streamUiLines(await measureStreamUi(options.quick ? 1 : Math.min(options.uiRuns, 3), log)).forEach((l) => log(l));
     return;
   }
   if (options.activationOnly) return activationOnly(options);

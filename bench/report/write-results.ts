@@ -206,7 +206,12 @@ was held, against pi 1.6.0's \`SessionManager.list()\` of the same folders (prin
 only a streamed reply (5, 50 and 200 KB of prose with markdown and of one big fenced code block, 200 bytes per 50 ms post)
 and a \`!command\` printing 1 and 5 MB (20 KB per 250 ms update): the host's ChatSync and DTOs per post in plain Node,
 the bytes posted, then the chat webview in headless Chromium fed the same posts (per post: main-thread time, median,
-p95 and max, and to the next frame; tasks over 50 ms; the page's CPU; printed, never written), \`--mcp-only\` to time only
+p95 and max, and to the next frame; tasks over 50 ms; the page's CPU; printed, never written), \`--ui-stream-only\` to
+measure a long reply in the real UI (code-server + Chromium, a fresh one per reply, the prompt sent from the chat, the
+fake OpenAI server streaming ~200 KB of that prose or code block in 300-byte chunks 15 ms apart; in the chat webview's
+content frame: the time between animation frames, \`longtask\` entries, and the fake server's last chunk to the frame
+that first shows the reply's last words; the extension host's CPU time and event-loop delay; up to 3 runs by
+\`--ui-runs\`; printed, never written), \`--mcp-only\` to time only
 the start of an MCP stdio server (the fixture server to its tools listed, through the pool — on Linux started away
 from the extension host — and through the SDK's own \`StdioClientTransport\` with the same environment,
 interleaved; printed, never written; target: within 150 ms), \`--stores-only\` to measure only the session stores

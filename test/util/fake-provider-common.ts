@@ -163,6 +163,8 @@ export interface FakeServerOptions {
   models?: string[];
   /** If set, requests without exactly this key get a 401. */
   apiKey?: string;
+  /** Called when a streamed reply was written to its end (its last chunk sent), e.g. to time what a client shows. */
+  onReplyEnd?: (body: FakeRequestBody) => void;
 }
 
 /** A running fake server. */
@@ -504,6 +506,7 @@ export async function startFakeServer(protocol: FakeProtocol, opts: FakeServerOp
       return;
     }
     await writeStream(protocol.stream, res, reply, body, model, opts.chunkDelayMs ?? 0);
+    opts.onReplyEnd?.(body);
   };
 
   const server = http.createServer((req, res) => {

@@ -11,6 +11,11 @@ import { chatSnapshot, msg, openChatView } from "./chat-fixtures.js";
 
 const rig = webviewRig();
 
+/** `lines` short lines of code, blank ones among them (at the ends of the blocks an open fence is shown in, too). */
+function longCode(lines: number): string {
+  return Array.from({ length: lines }, (_, i) => (i % 50 >= 48 || i % 7 === 0 ? "" : `line ${i}`)).join("\n");
+}
+
 /** Pieces that make the lexer change its mind as text arrives. */
 const PIECES = [
   "Intro with **bold**, `code`, a [link](https://example.com) and <b>raw html</b>.",
@@ -25,6 +30,14 @@ const PIECES = [
   "```ts\nconst x = 1;\n\nconst y = 2;\n```",
   "```\nunclosed fence\n\nwith blank lines",
   "~~~python\nprint('tilde')\n~~~",
+  // An open fence's code is taken from the text while no added line may close it: lines that start with a backtick or
+  // a tilde (closing or not), a fence closed by an indented line, an indented fence, a longer fence holding a shorter.
+  "```js\nconst s = `a\n`;\n~~~ not a close\n ``not either\n  ```\nafter",
+  "  ```\nindented fence\n  two\n   three\n```",
+  "````md\n```\ninner\n```\n````",
+  "~~~\r\ncrlf fence\r\n```\r\n~~~",
+  // Long enough to be shown in blocks of lines while open, with blank lines where a block would end.
+  "```\n" + longCode(130) + "\n```",
   "    indented code\n\n    more code",
   "| a | b |\n| --- | :-: |\n| 1 | 2 |\n| 3 | 4 |",
   "a | b\n--|--\n1 | 2",
@@ -64,7 +77,13 @@ async function firstMismatch(
       await frame();
       const live = document.querySelector('[data-message-id="live"] .markdown');
       const whole = document.querySelector('[data-message-id="whole-' + (n - 1) + '"] .markdown');
-      const a = live ? live.innerHTML : "(no live block)";
+      // An open fence streaming in is shown in blocks of lines: the same text, the same DOM once it closes.
+      const unwrapped = (el) => {
+        const copy = el.cloneNode(true);
+        for (const chunk of copy.querySelectorAll(".code-chunk")) chunk.replaceWith(...chunk.childNodes);
+        return copy.innerHTML;
+      };
+      const a = live ? unwrapped(live) : "(no live block)";
       const b = whole ? whole.innerHTML : "(no whole block)";
       if (text !== "" && a !== b) return { text, live: a, whole: b };
     }
@@ -136,4 +155,31 @@ test("a streamed reply keeps the nodes of its finished blocks while it grows, so
       7,
       "every paragraph streamed is shown",
     );
+  }));
+
+test("an open fence streamed in is shown in blocks of lines, and as a whole render once it closes", () =>
+  withPage(openStreamChat(), async (vp) => {
+    const base = { title: "Assistant", icon: "hubot" };
+    const code = longCode(240).split("\n");
+    let text = "Some code:\n\n```ts\n";
+    for (const line of code) {
+      text += line + "\n";
+      await vp.send({ type: "chat/message", message: msg("live", "assistant", text, base) });
+    }
+    const open = (await vp.page.evaluate(`(() => {
+      const code = document.querySelector('[data-message-id="live"] .markdown pre code');
+      return { blocks: code.querySelectorAll(":scope > .code-chunk").length, text: code.textContent };
+    })()`)) as { blocks: number; text: string };
+    assert.ok(open.blocks >= 4, `the open fence's code is in blocks (${open.blocks})`);
+    assert.equal(open.text, code.join("\n") + "\n");
+    text += "```\n\nDone.";
+    await vp.send({ type: "chat/message", message: msg("live", "assistant", text, base) });
+    await vp.send({ type: "chat/message", message: msg("whole", "assistant", text, base) });
+    await settle(vp.page);
+    const closed = await vp.page.evaluate(`(() => {
+      const live = document.querySelector('[data-message-id="live"] .markdown');
+      const whole = document.querySelector('[data-message-id="whole"] .markdown');
+      return { blocks: live.querySelectorAll(".code-chunk").length, same: live.isEqualNode(whole) };
+    })()`);
+    assert.deepEqual(closed, { blocks: 0, same: true });
   }));
