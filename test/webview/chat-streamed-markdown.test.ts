@@ -68,11 +68,13 @@ async function firstMismatch(
     const post = (m) => window.postMessage(m, "*");
     const frame = () => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
     const base = { role: "assistant", title: "Assistant", icon: "hubot", timestamp: 1 };
+    const usage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 0 };
     let n = 0;
     for (const text of prefixes) {
       post({ type: "chat/message", message: { ...base, id: "live", text } });
-      // A new id each time: a fresh render of the whole text, not the cache's.
-      post({ type: "chat/message", message: { ...base, id: "whole-" + n, text }, replaces: n > 0 ? "whole-" + (n - 1) : undefined });
+      // A new id each time, put in the previous one's place by a snapshot that keeps what comes before it: a fresh
+      // row, so a fresh render of the whole text (a stored message replacing a streamed one keeps its row).
+      post({ type: "chat/snapshot", start: 2, keep: true, streaming: true, usage, messages: [{ ...base, id: "whole-" + n, text }] });
       n++;
       await frame();
       const live = document.querySelector('[data-message-id="live"] .markdown');
@@ -155,6 +157,30 @@ test("a streamed reply keeps the nodes of its finished blocks while it grows, so
       7,
       "every paragraph streamed is shown",
     );
+  }));
+
+test("the stored reply replacing the streamed one keeps its row: nothing is rendered again, the stored text shows", () =>
+  withPage(openStreamChat(), async (vp) => {
+    const base = { title: "Assistant", icon: "hubot" };
+    // The first paragraph is finished (a finished block after it): the streamed rendering keeps its node.
+    const text = "A long reply.\n\nIts second paragraph.\n\nAnd a third";
+    await vp.send({ type: "chat/message", message: msg("pending-1", "assistant", text, base) });
+    await vp.page.evaluate(`window.__first = document.querySelector('[data-message-id="pending-1"] .markdown p')`);
+    await vp.send({
+      type: "chat/message",
+      message: msg("e1", "assistant", text + " Stored.", base),
+      replaces: "pending-1",
+    });
+    await settle(vp.page);
+    const after = await vp.page.evaluate(`(() => {
+      const p = document.querySelector('[data-message-id="e1"] .markdown p');
+      return {
+        same: p === window.__first,
+        rows: document.querySelectorAll('[data-message-id="pending-1"], [data-message-id="e1"]').length,
+        stored: document.querySelector('[data-message-id="e1"] .markdown').textContent.includes("third Stored."),
+      };
+    })()`);
+    assert.deepEqual(after, { same: true, rows: 1, stored: true });
   }));
 
 test("an open fence streamed in is shown in blocks of lines, and as a whole render once it closes", () =>

@@ -41,6 +41,7 @@ const COMMANDS: readonly RowButton<WebviewCommand>[] = [
 /** The chat view application. */
 export function ChatApp(props: ChatAppProps): JSX.Element {
   const model = useMemo(() => new ChatModel(), []);
+  const rowKeyOf = useMemo(() => (id: string) => model.rowKeyOf(id), [model]);
   const assist = useMemo(() => new ChatInputAssist(props.post), []);
   const [, bump] = useReducer((x: number) => x + 1, 0);
   const [draft, setDraft] = useState(typeof props.initialState?.draft === "string" ? props.initialState.draft : "");
@@ -176,6 +177,7 @@ export function ChatApp(props: ChatAppProps): JSX.Element {
       {model.streaming ? <div class="progress-bar" role="progressbar" aria-label="Agent is working" /> : null}
       <ChatList
         messages={model.messages}
+        rowKeyOf={rowKeyOf}
         streaming={model.streaming}
         // Another conversation (new session, another branch far away) is shown from its end, like a new one.
         followSeq={followSeq + model.resetSeq}

@@ -22,6 +22,8 @@ import { chatRows, estimateRowHeight, RowOffsets, type ChatRow } from "./chat-wi
 /** Props: the path's messages and what surrounds them inside the scrolled region. */
 export interface ChatListProps {
   messages: readonly ChatMessageDto[];
+  /** A message's row key (ChatModel.rowKeyOf): stable when a stored message replaces its streamed one. */
+  rowKeyOf?: (id: string) => string;
   streaming: boolean;
   /** Changes when the user sends a message, or another conversation replaced the messages: follow the bottom. */
   followSeq: number;
@@ -45,8 +47,8 @@ interface Derived {
   lastAssistant: ChatMessageDto | undefined;
 }
 
-function derive(messages: readonly ChatMessageDto[]): Derived {
-  const rows = chatRows(messages);
+function derive(messages: readonly ChatMessageDto[], keyOf?: (id: string) => string): Derived {
+  const rows = chatRows(messages, keyOf);
   const indexOf = new Map<string, number>();
   rows.forEach((r, i) => indexOf.set(r.key, i));
   const results = new Map<string, ChatMessageDto>();
@@ -72,7 +74,7 @@ export function ChatList(p: ChatListProps): JSX.Element {
   useLayoutEffect(() => scroller.attach(ref.current as HTMLDivElement, rowsRef.current as HTMLDivElement), [scroller]);
   useLayoutEffect(() => scroller.afterRender());
 
-  const d = useMemo(() => derive(p.messages), [p.messages]);
+  const d = useMemo(() => derive(p.messages, p.rowKeyOf), [p.messages, p.rowKeyOf]);
   const { rows, indexOf } = d;
 
   if (p.followSeq !== seenFollow.current) {

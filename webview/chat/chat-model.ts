@@ -30,6 +30,11 @@ export class ChatModel {
   start = 0;
   /** Bumped when another conversation replaced the messages (not extended them): the list shows its end. */
   resetSeq = 0;
+  /**
+   * A stored message's row key when it replaced a streamed one (its temporary id): the row stays mounted across the
+   * swap, so a long reply is not rendered again from scratch when it is stored (rowKeyOf).
+   */
+  private readonly rowKeys = new Map<string, string>();
   streaming = false;
   model: ModelDto | undefined;
   usage: ChatUsage = { input: 0, output: 0, cost: 0, contextTokens: 0, contextWindow: 0 };
@@ -125,6 +130,8 @@ export class ChatModel {
         if (at === undefined) next.push(msg.message);
         else next[at] = msg.message;
         if (tempAt !== undefined && at !== tempAt) next.splice(tempAt, 1);
+        if (tempAt !== undefined && at === tempAt && msg.replaces !== undefined)
+          this.rowKeys.set(msg.message.id, this.rowKeyOf(msg.replaces));
         this.messages = next;
         this.reindex();
         if (msg.message.todos !== undefined) this.todos = msg.message.todos;
@@ -224,7 +231,14 @@ export class ChatModel {
   private reindex(): void {
     this.byId.clear();
     this.messages.forEach((m, i) => this.byId.set(m.id, i));
+    // Keys of messages no longer held are dropped (a snapshot of another branch, a page cut away).
+    for (const id of this.rowKeys.keys()) if (!this.byId.has(id)) this.rowKeys.delete(id);
     if (this.asides.some((a) => this.byId.has(a.id))) this.asides = this.asides.filter((a) => !this.byId.has(a.id));
+  }
+
+  /** The key of `id`'s row in the list: its id, or the temporary id of the streamed message it replaced. */
+  rowKeyOf(id: string): string {
+    return this.rowKeys.get(id) ?? id;
   }
 
   private changed(): void {
