@@ -2,6 +2,7 @@
  * The JSON an exported HTML page embeds (`<script type="application/json" id="agent-tree-data">`) and its page
  * script (webview/export/main.tsx) reads. Pure types: imported by both the core and the browser bundle.
  */
+import type { UsageSum } from "../session/session-stats.js";
 import type { TreeRow } from "../rows/tree-row.js";
 import type { SessionEntry, SessionHeader, UnknownEntry } from "../session/types.js";
 
@@ -16,16 +17,7 @@ export const EXPORT_DATA_ELEMENT_ID = "agent-tree-data";
 export type ExportEntry = SessionEntry | UnknownEntry;
 
 /** Token use and cost summed over the exported entries (the session header pi's export shows). */
-export interface ExportUsage {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  /** USD, as the providers reported it. */
-  cost: number;
-  /** `provider/model` of the replies, in the order first used. */
-  models: string[];
-}
+export type ExportUsage = UsageSum;
 
 /** Everything the page needs. `nodes[i]` and `entries[i]` describe the same entry (file order). */
 export interface ExportData {
