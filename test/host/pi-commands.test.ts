@@ -4,6 +4,7 @@
  * `/import` copies a pi session in (id and cwd kept), `/fork` offers the path's user messages, newest first.
  */
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
@@ -246,6 +247,16 @@ test("/import of a file that is not a session, or not there, says so and copies 
   assert.equal(said.length, 2);
   assert.match(said[0], /^Cannot import: .*notes\.jsonl is not a pi session file/);
   assert.match(said[1], /^Cannot import: .*missing\.jsonl does not exist\./);
+});
+
+test("/import of a FIFO named like a session is refused at once, never waited on", { timeout: 20_000 }, async (t) => {
+  const fifo = path.join(sub("pipes"), "pipe.jsonl");
+  if (spawnSync("mkfifo", [fifo]).status !== 0) return t.skip("mkfifo is not available");
+  const { pi, opened, said } = setup(undefined);
+  // Opening a FIFO for reading blocks until a writer comes: this would never settle if it were opened so.
+  await pi.importSession(fifo);
+  assert.deepEqual(opened, []);
+  assert.match(said[0] ?? "", /^Cannot import: .*pipe\.jsonl .*FIFO/);
 });
 
 test("/fork offers the path's user messages newest first, and forks at the picked one", async () => {

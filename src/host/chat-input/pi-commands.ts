@@ -14,6 +14,7 @@ import type { InstructionLoader } from "../../core/prompt/instruction-loader.js"
 import { THINKING_LEVELS } from "../../core/providers/index.js";
 import { isThinkingLevel } from "../../core/providers/thinking-levels.js";
 import { listSessions } from "../../core/session/session-list.js";
+import { scanSessionFile } from "../../core/session/session-scan.js";
 import { formatSessionInfo, lastAssistantText, sessionStats } from "../../core/session/session-stats.js";
 import type { SessionEntry } from "../../core/session/types.js";
 import type { CommandId } from "../common/command-ids.js";
@@ -195,29 +196,16 @@ export class PiCommands implements PiCommandActions {
 
 /** The id in the header of a session file; throws with a clear message when the file is not a pi session. */
 async function sessionIdOf(file: string): Promise<string> {
-  let first: string;
+  let head: ReturnType<typeof scanSessionFile>;
   try {
-    const handle = await fs.promises.open(file, "r");
-    try {
-      const buf = Buffer.alloc(64 * 1024);
-      const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-      first = buf.subarray(0, bytesRead).toString("utf8").split("\n", 1)[0] ?? "";
-    } finally {
-      await handle.close();
-    }
+    // The open's own header reader: a FIFO or a device is refused on its handle, never waited on; 64 KB at most.
+    head = scanSessionFile(file, { headerOnly: true });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new Error(code === "ENOENT" ? `${file} does not exist.` : `${file} cannot be read: ${errorText(e)}`);
   }
-  let header: unknown;
-  try {
-    header = JSON.parse(first);
-  } catch {
-    header = undefined;
-  }
-  const h = header as { type?: unknown; id?: unknown; cwd?: unknown } | undefined;
-  if (!h || h.type !== "session" || typeof h.id !== "string" || h.id === "") {
+  if (!head.header || head.header.id === "") {
     throw new Error(`${file} is not a pi session file (its first line is no session header).`);
   }
-  return h.id;
+  return head.header.id;
 }
