@@ -16,10 +16,7 @@ export interface ChatRow {
  * The rows of a path, keyed by `keyOf` of each message's id (ChatModel.rowKeyOf). A tool result paired with a call on the path is drawn inside that call, so it is
  * no row of its own (it would be an empty, zero-height row otherwise).
  */
-export function chatRows(
-  messages: readonly ChatMessageDto[],
-  keyOf: (id: string) => string = (id) => id,
-): ChatRow[] {
+export function chatRows(messages: readonly ChatMessageDto[], keyOf: (id: string) => string = (id) => id): ChatRow[] {
   const callIds = new Set<string>();
   for (const m of messages) for (const c of m.toolCalls ?? []) callIds.add(c.id);
   const rows: ChatRow[] = [];
