@@ -1,7 +1,7 @@
 /**
  * pi's slash commands against the real core (pi-commands.ts; the VS Code side faked): `/copy` puts the path's last
  * reply on the clipboard, `/session` shows pi's figures, `/export <file>.jsonl` writes the branch as pi does,
- * `/import` copies a pi session in (id and cwd kept), `/fork` offers the path's user messages, newest first.
+ * `/import` copies a pi session in (id and cwd kept), `/fork` offers the session's user messages, newest first.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -259,14 +259,14 @@ test("/import of a FIFO named like a session is refused at once, never waited on
   assert.match(said[0] ?? "", /^Cannot import: .*pipe\.jsonl .*FIFO/);
 });
 
-test("/fork offers the path's user messages newest first, and forks at the picked one", async () => {
+test("/fork offers every user message of the session newest first, on any branch, and forks at the picked one", async () => {
   const sm = SessionManager.inMemory("/ws");
   const first = sm.appendMessage(user("first question"));
   const a1 = sm.appendMessage(assistant("a1"));
   const second = sm.appendMessage(user("second question"));
   sm.appendMessage(assistant("a2"));
   sm.branch(a1);
-  sm.appendMessage(user("other branch"));
+  const other = sm.appendMessage(user("other branch"));
   sm.appendMessage(assistant("a3"));
   sm.branch(second);
   const third = sm.appendMessage(assistant("a2b"));
@@ -275,12 +275,13 @@ test("/fork offers the path's user messages newest first, and forks at the picke
   await pi.forkFromUserMessage();
   assert.deepEqual(picks, [
     [
-      { id: second, text: "second question" },
-      { id: first, text: "first question" },
+      { id: other, text: "other branch", onPath: false },
+      { id: second, text: "second question", onPath: true },
+      { id: first, text: "first question", onPath: true },
     ],
   ]);
-  // The fake picks the second item: the first question. Fork to New Session From Here forks before it (pi's /fork).
-  assert.deepEqual(ran, [`agentTree.forkHere ${first}`]);
+  // The fake picks the second item: the second question. Fork to New Session From Here forks before it (pi's /fork).
+  assert.deepEqual(ran, [`agentTree.forkHere ${second}`]);
   // /clone forks at the leaf.
   await pi.clone();
   assert.deepEqual(ran.at(-1), `agentTree.forkHere ${sm.getLeafId()} at`);

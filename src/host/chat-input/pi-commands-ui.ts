@@ -39,7 +39,7 @@ export function vscodePiCommandUi(): Pick<
     },
     pickUserMessage: (items) =>
       pickValue(
-        items.map((m) => ({ label: m.text.replace(/\s+/g, " ").slice(0, 200), value: m.id })),
+        items.map((m) => ({ label: m.text, description: m.onPath ? "this branch" : "another branch", value: m.id })),
         {
           title: "Fork from a user message",
           placeholder: "A new session with the path before it; its text goes into the input",

@@ -9,14 +9,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { serializeBranchJsonl } from "../../core/export/jsonl-export.js";
 import { errorText } from "../../core/error-text.js";
-import { contentText } from "../../core/messages.js";
 import type { InstructionLoader } from "../../core/prompt/instruction-loader.js";
 import { THINKING_LEVELS } from "../../core/providers/index.js";
 import { isThinkingLevel } from "../../core/providers/thinking-levels.js";
 import { listSessions } from "../../core/session/session-list.js";
 import { scanSessionFile } from "../../core/session/session-scan.js";
 import { formatSessionInfo, lastAssistantText, sessionStats } from "../../core/session/session-stats.js";
-import type { SessionEntry } from "../../core/session/types.js";
+import type { EntryEnvelope } from "../../core/session/types.js";
 import type { CommandId } from "../common/command-ids.js";
 import type { Notify } from "../common/notifier.js";
 import type { CredentialActions } from "../models/credential-actions.js";
@@ -44,21 +43,32 @@ export interface PiCommandDeps {
   confirmOverwrite(file: string): Promise<boolean>;
   /** Shows `text` (titled) where the user reads it without losing their place. */
   showDocument(title: string, text: string): Promise<void>;
-  /** The user messages of the path, newest first; the picked entry's id. */
-  pickUserMessage(items: readonly { id: string; text: string }[]): Promise<string | undefined>;
+  /** The session's user messages, newest first; the picked entry's id. */
+  pickUserMessage(items: readonly ForkCandidate[]): Promise<string | undefined>;
   clipboard: { writeText(text: string): PromiseLike<void> };
   executeCommand(id: string, ...args: unknown[]): Promise<unknown>;
 }
 
-/** The user messages (with text) of a root→leaf path, newest first: what `/fork` offers. */
-export function userMessagesOf(pathEntries: readonly SessionEntry[]): { id: string; text: string }[] {
-  const out: { id: string; text: string }[] = [];
-  for (const e of pathEntries) {
-    if (e.type !== "message" || e.message?.role !== "user") continue;
-    const text = contentText(e.message.content, "");
-    if (text) out.push({ id: e.id, text });
+/** A user message `/fork` offers: its entry, its preview, and whether it is on the current path. */
+export interface ForkCandidate {
+  id: string;
+  text: string;
+  onPath: boolean;
+}
+
+/**
+ * The user messages (with text) of the whole session, newest first: what `/fork` offers. pi lists every user message
+ * of the file, on any branch; they come from the index (envelopes and their previews), so a big session's bodies
+ * are not read. `pathIds` marks the ones on the current path.
+ */
+export function userMessagesOf(envelopes: readonly EntryEnvelope[], pathIds: ReadonlySet<string>): ForkCandidate[] {
+  const out: ForkCandidate[] = [];
+  for (let i = envelopes.length - 1; i >= 0; i--) {
+    const e = envelopes[i];
+    if (!e || e.type !== "message" || e.role !== "user" || !e.preview.trim()) continue;
+    out.push({ id: e.id, text: e.preview, onPath: pathIds.has(e.id) });
   }
-  return out.reverse();
+  return out;
 }
 
 /** See the file comment. */
@@ -92,7 +102,8 @@ export class PiCommands implements PiCommandActions {
 
   async forkFromUserMessage(): Promise<void> {
     const { sm } = this.d.controller.requireSession();
-    const messages = userMessagesOf(sm.getPath());
+    const pathIds = new Set(sm.getPathEnvelopes().map((e) => e.id));
+    const messages = userMessagesOf(sm.getEnvelopes(), pathIds);
     if (messages.length === 0) return this.d.notify.status("No messages to fork from.");
     const id = await this.d.pickUserMessage(messages);
     // Forking at a user message copies the path before it and puts its text into the input, as pi's /fork.
