@@ -29,7 +29,7 @@ export async function forkSession(
 ): Promise<ForkResult> {
   const entry = sm.getEntry(entryId);
   if (!entry) throw new Error(`Cannot fork: no entry with id "${entryId}" in this session`);
-  const before = await hooks.emitBefore("session_before_fork", { type: "session_before_fork", entryId });
+  const before = await hooks.emitBefore("session_before_fork", { type: "session_before_fork", entryId, position });
   if (before?.cancel) return { cancelled: true };
 
   // "at" (pi's /clone) keeps the entry itself, a user message too; "before" goes back to before a user message.

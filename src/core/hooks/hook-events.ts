@@ -59,7 +59,8 @@ export interface HookEventMap {
     fromHook?: boolean;
   };
   context: { type: "context"; messages: AgentMessage[] };
-  session_before_fork: { type: "session_before_fork"; entryId: string };
+  /** `position` as pi 1.6 sends it: "before" (/fork, ends before a user message) or "at" (/clone, keeps the entry). */
+  session_before_fork: { type: "session_before_fork"; entryId: string; position: "before" | "at" };
   session_fork: { type: "session_fork"; previousSessionFile?: string; newSessionFile?: string };
   session_before_compact: {
     type: "session_before_compact";

@@ -26,7 +26,7 @@ describe("fork", () => {
     const { sm, a1, u2, a2 } = await session();
     const { agent } = newAgent(sm);
     const seen: string[] = [];
-    agent.hooks.on("session_before_fork", (e) => void seen.push(`before:${e.entryId}`));
+    agent.hooks.on("session_before_fork", (e) => void seen.push(`before:${e.entryId}:${e.position}`));
     agent.hooks.on(
       "session_fork",
       (e) => void seen.push(`after:${e.previousSessionFile === sm.getSessionFile()}:${e.newSessionFile !== undefined}`),
@@ -42,7 +42,7 @@ describe("fork", () => {
     );
     assert.equal(forked.getHeader().parentSession, sm.getSessionFile());
     await forked.close();
-    assert.deepEqual(seen, [`before:${u2}`, "after:true:true"]);
+    assert.deepEqual(seen, [`before:${u2}:before`, "after:true:true"]);
     assert.equal(sm.getLeafId(), a2, "the current session is unchanged");
     await sm.close();
   });
@@ -61,8 +61,11 @@ describe("fork", () => {
   it('"at" a user message (pi\'s /clone): the path includes it and there is no editor text', async () => {
     const { sm, u2 } = await session();
     const { agent } = newAgent(sm);
+    const positions: string[] = [];
+    agent.hooks.on("session_before_fork", (e) => void positions.push(e.position));
     const r = await agent.fork(u2, "at");
     assert.equal(r.editorText, undefined);
+    assert.deepEqual(positions, ["at"], "hooks are told the fork keeps the entry");
     const forked = await SessionManager.open(r.newSessionFile!);
     assert.equal(forked.getLeafId(), u2);
     await forked.close();

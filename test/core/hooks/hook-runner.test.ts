@@ -17,7 +17,7 @@ function runner(): { hooks: HookRunner; errors: string[]; ctx: HookContext } {
     ctx,
   };
 }
-const fork = { type: "session_before_fork" as const, entryId: "abc" };
+const fork = { type: "session_before_fork" as const, entryId: "abc", position: "before" as const };
 
 describe("HookRunner", () => {
   it("passes the context, merges results in order and stops at the first cancel", async () => {
