@@ -6,6 +6,7 @@ import type { TreeFilter } from "../../src/shared/protocol.js";
 import { TREE_FILTER_LABELS, TREE_FILTERS } from "../../src/core/rows/row-filter.js";
 import type { ExportData, ExportEntry, ExportUsage } from "../../src/core/export/export-data.js";
 import { formatTokens } from "../../src/core/entries/row-words.js";
+import { isHiddenHookMessage } from "../../src/core/entries/entry-view.js";
 import { asRecord, h } from "./dom.js";
 import { readExportData } from "./read-data.js";
 import { renderEntry, type RenderContext } from "./render-entry.js";
@@ -25,7 +26,7 @@ const NARROW = "(max-width: 800px)";
 const THINKING = "details.thinking";
 const TOOLS = "details.tool-call, details.output";
 /** The keys, as the help line under the usage line lists them. */
-const KEYS_HELP = "Keys: T thinking · O tool calls and output · / search · Esc clear search";
+const KEYS_HELP = "Keys: T thinking · O tool calls and output · H hidden messages · / search · Esc clear search";
 
 /** True when a key press goes to a text field (typing there is no shortcut), or is a chord with a modifier. */
 function typing(e: KeyboardEvent): boolean {
@@ -92,9 +93,22 @@ function start(data: ExportData, app: HTMLElement): void {
   thinkingButton.title = "Open or close all thinking (T)";
   const toolsButton = h("button", undefined, "Tools");
   toolsButton.title = "Open or close all tool calls and output (O)";
+  const hiddenButton = h("button", undefined, "Hidden");
+  hiddenButton.title = "Show or hide the messages hooks kept out of the chat (H)";
   const title = h("h1", undefined, data.title);
   title.title = `${data.title} — ${data.cwd}`;
-  const topbar = h("header", undefined, toggle, title, meta, thinkingButton, toolsButton, back, downloadButton(data));
+  const topbar = h(
+    "header",
+    undefined,
+    toggle,
+    title,
+    meta,
+    thinkingButton,
+    toolsButton,
+    hiddenButton,
+    back,
+    downloadButton(data),
+  );
   topbar.id = "topbar";
 
   const filter = h("select");
@@ -182,6 +196,13 @@ function start(data: ExportData, app: HTMLElement): void {
   };
   for (const b of [thinkingButton, toolsButton]) b.setAttribute("aria-pressed", "false");
   thinkingButton.addEventListener("click", () => toggleFolds(THINKING));
+  // Messages hooks kept out of the chat (display: false) are hidden, as on pi's page, until H shows them.
+  const setHiddenShown = (shown: boolean): void => {
+    document.body.classList.toggle("show-hidden", shown);
+    hiddenButton.setAttribute("aria-pressed", String(shown));
+  };
+  setHiddenShown(false);
+  hiddenButton.addEventListener("click", () => setHiddenShown(!document.body.classList.contains("show-hidden")));
   toolsButton.addEventListener("click", () => toggleFolds(TOOLS));
 
   const showPath = (id: string): void => {
@@ -228,8 +249,16 @@ function start(data: ExportData, app: HTMLElement): void {
     messages.replaceChildren(more, render(start, path.length));
     system.replaceChildren(...systemPromptBlocks(path.map((pid) => entries.get(pid))));
     const isLeaf = id === data.leafId;
+    const hidden = path.filter((pid) => isHiddenHookMessage(entries.get(pid))).length;
+    // The entry asked for is shown even when it is a hidden message (a link or a tree row led here).
+    if (isHiddenHookMessage(entries.get(id))) setHiddenShown(true);
+    const hiddenNote = hidden === 0 ? "" : ` (${hidden} hidden from the chat: H shows or hides them)`;
     pathHeader.replaceChildren(
-      h("span", undefined, `Path to ${isLeaf ? "the session leaf" : "the selected entry"}: ${path.length} entries`),
+      h(
+        "span",
+        undefined,
+        `Path to ${isLeaf ? "the session leaf" : "the selected entry"}: ${path.length} entries${hiddenNote}`,
+      ),
     );
     const target = messages.lastElementChild;
     if (target instanceof HTMLElement) target.scrollIntoView({ block: "start" });
@@ -281,6 +310,7 @@ function start(data: ExportData, app: HTMLElement): void {
     const key = e.key.toLowerCase();
     if (key === "t") toggleFolds(THINKING);
     else if (key === "o") toggleFolds(TOOLS);
+    else if (key === "h") setHiddenShown(!document.body.classList.contains("show-hidden"));
     else if (key === "/") {
       if (!document.body.classList.contains("sidebar-open")) setSidebar(true);
       search.focus();

@@ -7,7 +7,13 @@
 import { asRecord, collapsible, h, str } from "./dom.js";
 import { renderMarkdown } from "../ui/markdown.js";
 import { attachmentLabelOf, attachmentPhrase } from "../../src/core/mentions/user-content.js";
-import { entryView, type EntryView, type ImageView, type ToolCallView } from "../../src/core/entries/entry-view.js";
+import {
+  entryView,
+  isHiddenHookMessage,
+  type EntryView,
+  type ImageView,
+  type ToolCallView,
+} from "../../src/core/entries/entry-view.js";
 import { isConversationKind } from "../../src/core/session/entry-kinds.js";
 import { languageOfPath, type LazyHighlighter } from "./highlight.js";
 import { zoomable } from "./image-zoom.js";
@@ -151,7 +157,7 @@ function body(el: HTMLElement, v: EntryView, message: Record<string, unknown>, c
 export function renderEntry(raw: unknown, label?: string, ctx: RenderContext = {}): HTMLElement {
   const entry = asRecord(raw) ?? {};
   const v = entryView(raw);
-  const cls = `msg kind-${v.kind}${v.isError === true ? " error" : ""}`;
+  const cls = `msg kind-${v.kind}${v.isError === true ? " error" : ""}${isHiddenHookMessage(raw) ? " hidden-msg" : ""}`;
   if (v.kind === "unknown") {
     const el = h("div", `${cls} note`, head(v, entry, label, []));
     el.appendChild(collapsible("JSON", h("pre", "out", v.text)));

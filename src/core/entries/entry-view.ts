@@ -312,6 +312,18 @@ function customView(e: Record<string, unknown>): EntryView {
 }
 
 /**
+ * Whether `entry` is a hook's message the chat does not show (`display: false`, as a `custom_message` entry or a
+ * message of role `custom`): what {@link entryView} notes as "Hidden from the chat", without building the view. The
+ * export page hides such messages until asked (H), as pi's page does.
+ */
+export function isHiddenHookMessage(entry: unknown): boolean {
+  if (!isRecord(entry)) return false;
+  if (entry.type === "custom_message") return entry.display === false;
+  const m = entry.type === "message" && isRecord(entry.message) ? entry.message : undefined;
+  return m?.role === "custom" && m.display === false;
+}
+
+/**
  * What an entry says (see the file comment). `entry` may be anything a file holds: a known entry, an entry of a type
  * this version does not know (it reads as its JSON), or not an entry at all.
  */

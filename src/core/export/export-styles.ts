@@ -81,6 +81,8 @@ button[aria-pressed="true"] { background: var(--sel); border-color: var(--accent
 .msg.kind-user { background: var(--user); }
 .msg.kind-branch_summary, .msg.kind-compaction { background: var(--summary); }
 .msg.note { border-style: dashed; padding: 4px 12px; font-size: 12px; color: var(--muted); }
+/* A hook's message hidden from the chat: hidden here too until H (or its button) shows it, as on pi's page. */
+body:not(.show-hidden) .msg.hidden-msg { display: none; }
 .msg.error { border-color: var(--err); }
 .msg .error-text { color: var(--err); white-space: pre-wrap; }
 .msg .label { background: var(--label); color: #fff; border-radius: 8px; padding: 0 6px; font-size: 11px; }

@@ -723,6 +723,42 @@ test(
   },
 );
 
+test(
+  "messages hooks kept out of the chat are hidden until H (or its button) shows them, as on pi's page",
+  { skip },
+  async () => {
+    const sm = SessionManager.inMemory("/ws");
+    sm.appendMessage({ role: "user", content: "visible question", timestamp: Date.now() });
+    const hiddenId = sm.appendCustomMessageEntry("memo", "HIDDENMEMO for the model only", false);
+    const shownId = sm.appendCustomMessageEntry("note", "SHOWNNOTE for everyone", true);
+    sm.appendMessage(assistant("the answer"));
+    const file = join(dir, "hidden.html");
+    await writeSessionHtml(sm, file, { pageScript });
+    const w = await open(file);
+    const { page } = w;
+    const visible = (id: string) => page.locator(`#messages .msg[data-id="${id}"]`).isVisible();
+    assert.equal(await visible(shownId), true);
+    assert.equal(await visible(hiddenId), false, "hidden from the chat, hidden on the page");
+    assert.match((await page.locator("#path-header").textContent()) ?? "", /1 hidden from the chat: H shows/);
+    assert.match((await page.locator("#keys-help").textContent()) ?? "", /H hidden messages/);
+    await page.locator("#content").focus();
+    await page.keyboard.press("h");
+    assert.equal(await visible(hiddenId), true);
+    assert.equal(await page.getAttribute("button[title*='(H)']", "aria-pressed"), "true");
+    await page.click("button[title*='(H)']");
+    assert.equal(await visible(hiddenId), false);
+    // Typed into the search, h is a letter.
+    await page.keyboard.press("/");
+    await page.keyboard.type("h");
+    assert.equal(await visible(hiddenId), false);
+    // A link to the hidden message itself shows it.
+    await page.evaluate(`location.hash = "#${hiddenId}"`);
+    await page.waitForSelector(`#messages .msg.target[data-id="${hiddenId}"]`, { state: "visible" });
+    assert.equal(await page.getAttribute("button[title*='(H)']", "aria-pressed"), "true");
+    await finish(w);
+  },
+);
+
 test("the bar beside the tree resizes it, by pointer or keys, and the width is kept", { skip }, async () => {
   const { w, page } = await openExport("resize.html");
   const width = () => page.locator("#sidebar").evaluate((el) => Math.round(el.getBoundingClientRect().width));
