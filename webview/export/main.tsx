@@ -16,6 +16,7 @@ import { systemPromptBlocks } from "./system-prompt.js";
 import { copyLinkButton, idOfHash, onCopyLink } from "./copy-link.js";
 import { sidebarResizer } from "./sidebar-resizer.js";
 import { downloadButton } from "./jsonl-download.js";
+import { countMessages, countsLine } from "./message-counts.js";
 
 const FILTERS: readonly { value: TreeFilter; text: string }[] = TREE_FILTERS.map((value) => ({
   value,
@@ -144,12 +145,16 @@ function start(data: ExportData, app: HTMLElement): void {
   const info = h("p", undefined, data.usage ? usageLine(data.usage) : "");
   info.id = "session-info";
   info.hidden = info.textContent === "";
+  // What the page holds, counted as pi's page counts it (over the exported entries: the tree, or the branch).
+  const counts = h("p", undefined, countsLine(countMessages(data.entries)));
+  counts.id = "message-counts";
+  counts.hidden = counts.textContent === "";
   const keys = h("p", undefined, KEYS_HELP);
   keys.id = "keys-help";
   // Says what a button did (a copied link) to screen readers.
   const live = h("div", "visually-hidden");
   live.setAttribute("aria-live", "polite");
-  const content = h("main", undefined, info, keys, pathHeader, system, messages, live);
+  const content = h("main", undefined, info, counts, keys, pathHeader, system, messages, live);
   content.id = "content";
   // The path scrolls on its own; a path without folds has nothing else to focus, so the pane takes the focus
   // itself for the arrow and page keys.

@@ -68,7 +68,7 @@ body.sidebar-closed #sidebar { display: none; }
 #content { flex: 1; overflow: auto; min-width: 0; padding: 16px 24px 64px; }
 #show-earlier { display: block; margin: 0 0 10px; }
 #show-earlier[hidden] { display: none; }
-#session-info { color: var(--muted); font-size: 12px; margin: 0 0 4px; }
+#session-info, #message-counts { color: var(--muted); font-size: 12px; margin: 0 0 4px; }
 #keys-help { color: var(--muted); font-size: 12px; margin: 0 0 4px; }
 button[aria-pressed="true"] { background: var(--sel); border-color: var(--accent); }
 #path-header { color: var(--muted); font-size: 12px; margin-bottom: 12px; display: flex; gap: 10px; flex-wrap: wrap; align-items: center; }

@@ -172,6 +172,11 @@ test("clicking a node shows its path; back to the session leaf", { skip }, async
   assert.match(all, /TOOLOUTPUT <b>not bold<\/b>/, "tool output is text");
   assert.equal(await page.locator("#messages strong").first().textContent(), "the plan", "markdown rendered");
   assert.equal(await page.locator(`#tree .row[data-id="${ids.a3}"] .leaf-mark`).count(), 1);
+  // The whole tree's messages counted as pi's page counts them.
+  assert.equal(
+    await page.locator("#message-counts").textContent(),
+    "Messages: 3 user, 4 assistant, 1 tool result, 1 compaction, 1 branch summary · Tool calls: 1",
+  );
   // Headings are the entry view's titles (src/core/entries), the same every view shows.
   const headings = await page.locator("#messages .msg > .head .role").allTextContents();
   const titles = sm.getPath(ids.a3).map((e) => entryView(e).title);
@@ -507,6 +512,7 @@ test("the page names the session's models, tokens and cost, as pi's export does"
   assert.match(info, /3k out/);
   assert.match(info, /1\.5M cache read/);
   assert.match(info, /\$0\.1234/);
+  assert.equal(await w.page.locator("#message-counts").textContent(), "Messages: 1 user, 1 assistant · Tool calls: 0");
   await finish(w);
 });
 
@@ -740,6 +746,10 @@ test(
     assert.equal(await visible(shownId), true);
     assert.equal(await visible(hiddenId), false, "hidden from the chat, hidden on the page");
     assert.match((await page.locator("#path-header").textContent()) ?? "", /1 hidden from the chat: H shows/);
+    assert.match(
+      (await page.locator("#message-counts").textContent()) ?? "",
+      /^Messages: 1 user, 1 assistant, 2 hook messages/,
+    );
     assert.match((await page.locator("#keys-help").textContent()) ?? "", /H hidden messages/);
     await page.locator("#content").focus();
     await page.keyboard.press("h");
