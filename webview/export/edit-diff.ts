@@ -1,6 +1,7 @@
 /**
  * An `edit` result's diff, coloured as pi's export shows it: the tool records it in `details.diff` (pi's edit tool
- * with context lines around the change, ours as the replaced region), one line per row, `+` added, `-` removed,
+ * and ours alike, with context lines around the change; older sessions of ours hold the replaced region only), one
+ * line per row, `+` added, `-` removed,
  * anything else context. The page only classes the lines it is given; it computes no diff of its own.
  */
 import { asRecord, h } from "./dom.js";

@@ -5,22 +5,10 @@ import { displayPath, namedPath } from "./path-guard.js";
 import { guarded, reqString, textResult } from "./tool-args.js";
 import type { AgentTool, ToolResult } from "./types.js";
 import { applyEdit } from "./file-change.js";
+import { editDiff } from "./edit-diff.js";
 import { assertWrittenInPlace, FileChangedSinceReviewError, openAsReviewed } from "./reviewed-file.js";
 import { openInWorkspace, replaceContent } from "./workspace-open.js";
 import { FILE_PATH, toolParameters } from "./tool-parameters.js";
-
-/** A small line diff of the replaced region, for display (`-` old, `+` new, with line numbers). */
-function regionDiff(
-  before: string,
-  index: number,
-  oldText: string,
-  newText: string,
-): { diff: string; firstChangedLine: number } {
-  const firstChangedLine = before.slice(0, index).split("\n").length;
-  const minus = oldText.split("\n").map((l, i) => `-${String(firstChangedLine + i).padStart(4)} ${l}`);
-  const plus = newText.split("\n").map((l, i) => `+${String(firstChangedLine + i).padStart(4)} ${l}`);
-  return { diff: [...minus, ...plus].join("\n"), firstChangedLine };
-}
 
 /** Create the edit tool. */
 export function createEditTool(cwd: string): AgentTool {
@@ -80,7 +68,7 @@ async function editOpenFile(
   const edit = applyEdit(before, oldText, newText);
   if (!edit.ok) return textResult(edit.error(shown), true);
   await replaceContent(handle, edit.after);
-  const { diff, firstChangedLine } = regionDiff(before, edit.index, edit.oldText, edit.newText);
+  const { diff, firstChangedLine } = editDiff(before, edit.after, edit.index, edit.oldText, edit.newText);
   return textResult(
     `Edited ${shown}: replaced ${edit.oldText.split("\n").length} line(s) at line ${firstChangedLine}.`,
     false,

@@ -122,6 +122,8 @@ describe("workspace tools", () => {
     const r = await run("edit", { path: "crlf.txt", oldText: "one\ntwo", newText: "1\n2" });
     assert.equal(r.isError, undefined, text(r));
     assert.equal(await fs.readFile(path.join(root, "crlf.txt"), "utf8"), "1\r\n2\r\nthree\r\n");
+    // The recorded diff (pi's format, context around the change) shows the lines without their CR.
+    assert.equal((r.details as { diff: string }).diff, "-1 one\n-2 two\n+1 1\n+2 2\n 3 three");
   });
 
   it("bad or unparseable arguments give error results, not exceptions", async () => {
