@@ -90,3 +90,37 @@ test("cancelling the save dialog writes nothing; a failed export says why and le
   assert.deepEqual(readdirSync(dir), [], "no page and no temporary file");
   assert.ok(!ui.calls.some((c) => c.startsWith("offer")));
 });
+
+test("the agent's current system prompt goes into the page of a session recording none; its failure fails nothing", async () => {
+  const sm = session();
+  const file = join(tmp.dir, "current.html");
+  await runExportFlow(sm, new FakeExportUi(file), {
+    branchOnly: false,
+    assetsDir: assets(),
+    currentSystemPrompt: async () => "CURRENT AGENT PROMPT",
+  });
+  assert.match(readFileSync(file, "utf8"), /"currentSystemPrompt":"CURRENT AGENT PROMPT"/);
+
+  const failing = join(tmp.dir, "current-failing.html");
+  const ui = new FakeExportUi(failing);
+  const written = await runExportFlow(sm, ui, {
+    branchOnly: false,
+    assetsDir: assets(),
+    currentSystemPrompt: async () => {
+      throw new Error("AGENTS.md unreadable");
+    },
+  });
+  assert.equal(written, failing);
+  assert.deepEqual(ui.errors, []);
+  assert.doesNotMatch(readFileSync(failing, "utf8"), /currentSystemPrompt/);
+
+  // Recorded in the session: the recorded one is the page's, the current one is not kept.
+  sm.appendMessage({ role: "system", content: "RECORDED", timestamp: 2 });
+  const recorded = join(tmp.dir, "current-recorded.html");
+  await runExportFlow(sm, new FakeExportUi(recorded), {
+    branchOnly: false,
+    assetsDir: assets(),
+    currentSystemPrompt: async () => "CURRENT AGENT PROMPT",
+  });
+  assert.doesNotMatch(readFileSync(recorded, "utf8"), /CURRENT AGENT PROMPT/);
+});

@@ -252,7 +252,12 @@ function start(data: ExportData, app: HTMLElement): void {
     updateMore();
     highlighter.reset();
     messages.replaceChildren(more, render(start, path.length));
-    system.replaceChildren(...systemPromptBlocks(path.map((pid) => entries.get(pid))));
+    system.replaceChildren(
+      ...systemPromptBlocks(
+        path.map((pid) => entries.get(pid)),
+        data.currentSystemPrompt,
+      ),
+    );
     const isLeaf = id === data.leafId;
     const hidden = path.filter((pid) => isHiddenHookMessage(entries.get(pid))).length;
     // The entry asked for is shown even when it is a hidden message (a link or a tree row led here).

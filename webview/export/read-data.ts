@@ -36,6 +36,7 @@ export function readExportData(doc: Document): ExportData | string {
   const counts = ["input", "output", "cacheRead", "cacheWrite", "cost"];
   if (!u || !counts.every((k) => typeof u[k] === "number") || !Array.isArray(u.models)) delete d.usage;
   else u.models = u.models.filter((m): m is string => typeof m === "string");
+  if (typeof d.currentSystemPrompt !== "string" || d.currentSystemPrompt === "") delete d.currentSystemPrompt;
   if (typeof d.title !== "string") d.title = "Session";
   if (asRecord(d.header)?.type !== "session") delete d.header;
   if (d.leafId !== null && typeof d.leafId !== "string") d.leafId = null;

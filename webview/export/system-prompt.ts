@@ -82,18 +82,32 @@ function toolItem(t: SystemMessageTool): HTMLElement {
   return el;
 }
 
-/** The folded prompt and tool list in force at the end of `path` (entries root→entry), or nothing when none is recorded. */
-export function systemPromptBlocks(path: readonly unknown[]): HTMLElement[] {
+/** "System prompt (12 lines)": the fold's summary. */
+function linesSummary(what: string, text: string): string {
+  const lines = text.split("\n").length;
+  return `${what} (${lines} ${lines === 1 ? "line" : "lines"})`;
+}
+
+/**
+ * The folded prompt and tool list in force at the end of `path` (entries root→entry). When the path records none,
+ * `current` (the exporting agent's prompt at the time of the export, when the page has it) is shown and said to be
+ * that, as pi's export falls back to its agent's prompt; else nothing.
+ */
+export function systemPromptBlocks(path: readonly unknown[], current?: string): HTMLElement[] {
   const m = systemMessageOfPath(promptEntries(path));
-  if (!m) return [];
+  if (!m)
+    return current
+      ? [
+          collapsible(
+            linesSummary("System prompt at the time of the export — this session records none", current),
+            h("pre", "out", current),
+            "system-prompt",
+          ),
+        ]
+      : [];
   const out: HTMLElement[] = [];
   const text = systemPromptText(m);
-  if (text !== "") {
-    const lines = text.split("\n").length;
-    out.push(
-      collapsible(`System prompt (${lines} ${lines === 1 ? "line" : "lines"})`, h("pre", "out", text), "system-prompt"),
-    );
-  }
+  if (text !== "") out.push(collapsible(linesSummary("System prompt", text), h("pre", "out", text), "system-prompt"));
   const list = m.toolsAdded ?? [];
   if (list.length > 0) {
     const ul = h("ul", "tools");

@@ -37,6 +37,20 @@ export interface ExportOptions {
   title?: string;
   /** Longest text kept per field, in characters (default 20,000). */
   truncateLimit?: number;
+  /**
+   * The system prompt the exporting agent would send now. Kept in the page only when the exported entries record
+   * none (sessions written before prompts were recorded), as pi's export falls back to its agent's prompt.
+   */
+  currentSystemPrompt?: string;
+}
+
+/** Whether any of `entries` records a system prompt (a `system` message, or a compaction's kept one). */
+function recordsSystemPrompt(entries: readonly SessionEntry[]): boolean {
+  return entries.some(
+    (e) =>
+      (e.type === "message" && e.message?.role === "system") ||
+      (e.type === "compaction" && e.systemMessage !== undefined),
+  );
 }
 
 function defaultTitle(source: ExportSource, entries: readonly SessionEntry[]): string {
@@ -104,5 +118,8 @@ export function buildExportData(source: ExportSource, options: ExportOptions = {
       cwd: source.getCwd(),
     },
     usage: usageOfEntries(selected),
+    ...(options.currentSystemPrompt && !recordsSystemPrompt(selected)
+      ? { currentSystemPrompt: options.currentSystemPrompt }
+      : {}),
   };
 }

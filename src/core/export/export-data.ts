@@ -45,4 +45,9 @@ export interface ExportData {
   header?: SessionHeader;
   /** Sums of the exported entries' usage (absent in pages exported before it existed). */
   usage?: ExportUsage;
+  /**
+   * The exporting agent's system prompt at the time of the export, when the exported entries record none (the page
+   * says so beside it); absent otherwise.
+   */
+  currentSystemPrompt?: string;
 }

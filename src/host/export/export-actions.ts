@@ -29,7 +29,12 @@ export class ExportActions {
     const assetsDir = vscode.Uri.joinPath(this.extensionUri, "dist").fsPath;
     const ui = this.ui();
     if (target !== undefined) ui.pickTarget = async () => target;
-    await runExportFlow(sm, ui, { branchOnly, leafId, assetsDir });
+    await runExportFlow(sm, ui, {
+      branchOnly,
+      leafId,
+      assetsDir,
+      currentSystemPrompt: async () => this.controller.agent?.previewSystemPrompt(),
+    });
   }
 
   private ui(): ExportUi {

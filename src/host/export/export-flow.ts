@@ -30,6 +30,8 @@ export interface ExportFlowOptions {
   leafId?: string;
   /** Folder holding the built export.js. */
   assetsDir: string;
+  /** The system prompt the agent would send now, for a session that records none (see ExportOptions). */
+  currentSystemPrompt?: () => Promise<string | undefined>;
 }
 
 /** Run one export. Returns the file written, or undefined when cancelled or failed (the failure is reported). */
@@ -47,10 +49,13 @@ export async function runExportFlow(
     bytes = await ui.withProgress(`Exporting the ${what.toLowerCase()} to HTML…`, async () => {
       // Building the page is synchronous work (about a second for 30,000 entries): let the notification show first.
       await new Promise<void>((resolve) => setImmediate(resolve));
+      // A prompt that cannot be built (a context file unreadable now) is no reason to fail the export.
+      const currentSystemPrompt = await opts.currentSystemPrompt?.().catch(() => undefined);
       return writeSessionHtml(source, target, {
         assetsDir: opts.assetsDir,
         branchOnly: opts.branchOnly,
         leafId: opts.leafId,
+        ...(currentSystemPrompt ? { currentSystemPrompt } : {}),
       });
     });
   } catch (e) {

@@ -646,7 +646,8 @@ test("the system prompt and the tools in force at the entry shown sit folded abo
   });
   sm.appendMessage({ role: "user", content: "second", timestamp: t });
   const file = join(dir, "system.html");
-  await writeSessionHtml(sm, file, { pageScript });
+  // The agent's current prompt is not shown where the session records one.
+  await writeSessionHtml(sm, file, { pageScript, currentSystemPrompt: "CURRENTPROMPT" });
   const w = await open(file);
   const { page } = w;
   const prompt = page.locator("#system details.system-prompt");
@@ -674,14 +675,27 @@ test("the system prompt and the tools in force at the entry shown sit folded abo
   assert.equal(await tools.locator("summary").textContent(), "Tools (2): read, bash");
   await prompt.locator("summary").click();
   assert.deepEqual(await violations(page), [], "both open");
+  assert.equal(await page.getByText("CURRENTPROMPT").count(), 0);
   await finish(w);
 
-  // A session that records no prompt shows none.
+  // A session that records no prompt shows none, unless the export was given the agent's current one (as pi's
+  // export falls back to its agent's prompt): then that one, said to be so, as text.
   const plain = join(dir, "no-system.html");
   await writeSessionHtml(buildSession().sm, plain, { pageScript });
   const w2 = await open(plain);
   assert.equal(await w2.page.locator("#system > *").count(), 0);
   await finish(w2);
+  const current = join(dir, "current-system.html");
+  await writeSessionHtml(buildSession().sm, current, { pageScript, currentSystemPrompt: "Now <b>CURRENT</b>\nline 2" });
+  const w3 = await open(current);
+  const fallback = w3.page.locator("#system details.system-prompt");
+  assert.equal(
+    await fallback.locator("summary").textContent(),
+    "System prompt at the time of the export — this session records none (2 lines)",
+  );
+  assert.equal(await fallback.locator("pre").textContent(), "Now <b>CURRENT</b>\nline 2");
+  assert.equal(await w3.page.locator("#system b").count(), 0, "the prompt is text");
+  await finish(w3);
 });
 
 test(
