@@ -30,6 +30,8 @@ export interface ListFigures {
   maxBlockMs?: number;
   /** Ours only: CPU time of the first listing (the process, its workers included). */
   cpuMs?: number;
+  /** Ours only: how long the event loop was busy during the first listing (performance.eventLoopUtilization). */
+  busyMs?: number;
 }
 
 /** The listing measured on the corpus. */
@@ -66,6 +68,7 @@ function medians(runs: ListFigures[]): ListFigures {
   };
   if (runs[0].maxBlockMs !== undefined) out.maxBlockMs = median(runs.map((r) => r.maxBlockMs ?? 0));
   if (runs[0].cpuMs !== undefined) out.cpuMs = median(runs.map((r) => r.cpuMs ?? 0));
+  if (runs[0].busyMs !== undefined) out.busyMs = median(runs.map((r) => r.busyMs ?? 0));
   return out;
 }
 
@@ -124,7 +127,7 @@ export function listLines(r: ListBenchResult): string[] {
     ).map(
       ([label, f]) =>
         `  ${label.padEnd(18)}${f.sessions} sessions, first ${ms(f.firstMs)} (CPU ${ms(f.cpuMs ?? 0)}), ` +
-        `again ${ms(f.secondMs)}, event loop held at most ${ms(f.maxBlockMs ?? 0)}`,
+        `again ${ms(f.secondMs)}, event loop held at most ${ms(f.maxBlockMs ?? 0)}, busy ${ms(f.busyMs ?? 0)}`,
     ),
     `  ${"pi 1.6.0:".padEnd(18)}${r.pi.sessions} sessions, first ${ms(r.pi.firstMs)}, again ${ms(r.pi.secondMs)}`,
     `  first listing ${(r.pi.firstMs / r.ours.firstMs).toFixed(1)}× pi's, again ${(r.pi.secondMs / r.ours.secondMs).toFixed(0)}×`,
