@@ -74,10 +74,12 @@ const lazyEsm = {
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   {
-    // The session search's worker threads load their own bundle (src/core/search/session-search.ts).
+    // The session search's worker threads load their own bundle (src/core/search/session-search.ts), as do the
+    // session listing's (src/core/session/session-info-reader.ts).
     entryPoints: {
       extension: "src/host/extension.ts",
       "search-worker": "src/core/search/search-worker.ts",
+      "list-worker": "src/core/session/list-worker.ts",
     },
     bundle: true,
     platform: "node",

@@ -8,6 +8,8 @@ export * from "./providers/types.js";
 export * from "./tools/types.js";
 export * from "./providers/index.js";
 export { SessionManager } from "./session/session-manager.js";
+export { SessionInfoReader, type SessionInfoReaderOptions } from "./session/session-info-reader.js";
+export { readSessionInfo, type FileFacts, type InfoOutcome } from "./session/session-info.js";
 export {
   SessionLockedError,
   SessionLockLostError,

@@ -6,6 +6,7 @@ import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { SessionManager } from "../session/session-manager.js";
 import { defaultSessionDir, getAgentDir } from "../session/paths.js";
+import type { SessionInfoReader } from "../session/session-info-reader.js";
 import type { SessionInfo, SkippedSessionFile } from "../session/types.js";
 import { listClaudeTranscripts } from "./claude-paths.js";
 
@@ -35,6 +36,10 @@ export interface ListAllOptions {
   claudeDir?: string | null;
   /** Receives the `*.jsonl` files of the session folders that are no session, with their reasons. */
   skipped?: SkippedSessionFile[];
+  /** Reads the session files (worker threads); none: the caller's thread (ListSessionsOptions). */
+  reader?: SessionInfoReader;
+  /** Stops the listing: it rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /** Every pi session folder (one per workspace pi was used in). A missing folder gives an empty list. */
@@ -60,12 +65,13 @@ export async function listPiSessionFolders(agentDir: string = getAgentDir()): Pr
 export async function listAllSessions(cwd: string, opts: ListAllOptions = {}): Promise<AnySessionInfo[]> {
   const piDir = defaultSessionDir(cwd, opts.agentDir);
   const ownDir = opts.sessionDir ?? piDir;
-  const out: AnySessionInfo[] = (await SessionManager.list(cwd, ownDir, { skipped: opts.skipped })).map((s) => ({
+  const listOpts = { skipped: opts.skipped, reader: opts.reader, signal: opts.signal };
+  const out: AnySessionInfo[] = (await SessionManager.list(cwd, ownDir, listOpts)).map((s) => ({
     ...s,
     source: "workspace",
   }));
   if (resolve(ownDir) !== resolve(piDir)) {
-    for (const s of await SessionManager.list(cwd, piDir, { skipped: opts.skipped })) out.push({ ...s, source: "pi" });
+    for (const s of await SessionManager.list(cwd, piDir, listOpts)) out.push({ ...s, source: "pi" });
   }
   if (opts.claudeDir !== null) {
     for (const c of await listClaudeTranscripts(cwd, opts.claudeDir)) out.push({ ...c, source: "claude" });

@@ -2,77 +2,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { errorText } from "../error-text.js";
-import { activityOf } from "./entry-line.js";
-import { migrateText } from "./migrate.js";
 import { cwdMatches } from "./paths.js";
-import { normalizePreview, textOfContent } from "./preview.js";
+import { readSessionInfo, type InfoOutcome } from "./session-info.js";
 import { scanSessionFile } from "./session-scan.js";
 import type { ListSessionsOptions, SessionInfo, SkippedSessionFile } from "./types.js";
-
-/** `modified` as pi reports it: the newest activity, else the header's time, else the file's. */
-function modifiedOf(activity: number | undefined, headerTimestamp: unknown, stat: fs.Stats): Date {
-  if (activity !== undefined && activity > 0) return new Date(activity);
-  const header = typeof headerTimestamp === "string" ? Date.parse(headerTimestamp) : NaN;
-  return Number.isNaN(header) ? stat.mtime : new Date(header);
-}
-
-/** Why a file without a session header is not a session, as the user is told. */
-function noHeaderReason(stat: fs.Stats, headerError: string | undefined): string {
-  if (stat.size === 0) return "the file is empty";
-  return headerError ?? "line 1 is not a session header";
-}
-
-function infoOf(file: string, stat: fs.Stats): SessionInfo | string {
-  const head = scanSessionFile(file, { headerOnly: true });
-  if (!head.header) return noHeaderReason(stat, head.headerError);
-  const h = head.header;
-  const base = {
-    path: file,
-    id: h.id,
-    cwd: typeof h.cwd === "string" ? h.cwd : "",
-    parentSessionPath: typeof h.parentSession === "string" ? h.parentSession : undefined,
-    created: new Date(Number.isNaN(Date.parse(h.timestamp)) ? stat.birthtime : h.timestamp),
-    sizeBytes: stat.size,
-  };
-  let name: string | undefined;
-  let messageCount = 0;
-  let firstMessage = "";
-  let activity: number | undefined;
-  if ((h.version ?? 1) < 3) {
-    // Old files are small; read them whole (they are migrated when opened, not when listed).
-    const mig = migrateText(file, fs.readFileSync(file, "utf8"));
-    for (const line of mig.lines.slice(1)) {
-      let e: Record<string, unknown>;
-      try {
-        e = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        continue;
-      }
-      if (e.type === "session_info") name = typeof e.name === "string" ? e.name : undefined;
-      if (e.type !== "message") continue;
-      messageCount++;
-      const t = activityOf(e);
-      if (t !== undefined) activity = Math.max(activity ?? 0, t);
-      const m = e.message as { role?: unknown; content?: unknown } | undefined;
-      if (!firstMessage && m?.role === "user") firstMessage = normalizePreview(textOfContent(m.content));
-    }
-  } else {
-    // Every envelope is read by the scan: the count, the name and the first user message are at hand.
-    const scan = scanSessionFile(file);
-    const { envs, metas } = scan.entries;
-    let firstUser: string | undefined;
-    for (let i = 0; i < scan.entries.length; i++) {
-      const env = envs[i];
-      if (env.type === "session_info") name = metas[i].name;
-      if (env.type !== "message") continue;
-      messageCount++;
-      if (firstUser === undefined && env.role === "user") firstUser = env.preview;
-    }
-    firstMessage = firstUser ?? "";
-    activity = scan.activity;
-  }
-  return { ...base, modified: modifiedOf(activity, h.timestamp, stat), name, messageCount, firstMessage };
-}
 
 /**
  * What listing learned of each file, kept while the file is unchanged: the same file (device and inode), size,
@@ -87,16 +20,19 @@ function signatureOf(stat: fs.Stats): string {
   return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
 }
 
-/** infoOf, from the cache while the file is unchanged. A copy is returned: callers may spread or change it. */
-function cachedInfoOf(file: string, stat: fs.Stats): SessionInfo | string {
-  const signature = signatureOf(stat);
+/** The cached answer for `file` while it is unchanged. A copy is returned: callers may spread or change it. */
+function cachedInfo(file: string, stat: fs.Stats): SessionInfo | string | undefined {
   const hit = infoCache.get(file);
-  if (hit?.signature === signature) return typeof hit.info === "string" ? hit.info : { ...hit.info };
-  const info = infoOf(file, stat);
+  if (hit?.signature !== signatureOf(stat)) return undefined;
+  return typeof hit.info === "string" ? hit.info : { ...hit.info };
+}
+
+/** Keeps what a file read gave (an error reading it is not kept: the next listing tries again). */
+function remember(file: string, stat: fs.Stats, outcome: InfoOutcome): void {
+  if ("error" in outcome) return;
   infoCache.delete(file);
-  infoCache.set(file, { signature, info });
+  infoCache.set(file, { signature: signatureOf(stat), info: outcome.info });
   if (infoCache.size > INFO_CACHE_LIMIT) infoCache.delete(infoCache.keys().next().value as string);
-  return typeof info === "string" ? info : { ...info };
 }
 
 /** Lets the event loop run between files, so a long listing never holds the extension host for more than one file. */
@@ -134,24 +70,68 @@ async function sessionFiles(dir: string, skipped?: SkippedSessionFile[]): Promis
  * names that folder (paths.ts cwdFilterOf). A missing folder lists nothing. A damaged file never fails the listing:
  * a torn last line is listed (its whole lines counted); a file that is no session (empty, no header, a folder,
  * unreadable) is left out and, with `opts.skipped`, reported there with its reason. Sessions of another `cwd` are
- * not "skipped": they belong elsewhere. Unchanged files are not read again (cachedInfoOf); the event loop runs between
- * files.
+ * not "skipped": they belong elsewhere. Unchanged files are not read again (the cache above). The files are read by
+ * `opts.reader` (worker threads: this thread only waits), else here, the event loop running between files. Rejects
+ * with the signal's reason once `opts.signal` aborts, and reads no further.
  */
 export async function listSessions(dir: string, cwd?: string, opts: ListSessionsOptions = {}): Promise<SessionInfo[]> {
-  const out: SessionInfo[] = [];
-  for (const { file, stat } of await sessionFiles(dir, opts.skipped)) {
+  const { signal, reader } = opts;
+  signal?.throwIfAborted();
+  const files = await sessionFiles(dir, opts.skipped);
+  // Each file's answer in the folder's order, so `skipped` is told in that order however the reads finish.
+  const answers: (SessionInfo | string | undefined)[] = new Array(files.length);
+  const reading = new Set<Promise<void>>();
+  let failure: { reason: unknown } | undefined;
+  for (let i = 0; i < files.length; i++) {
+    const { file, stat } = files[i];
     await nextTurn();
+    signal?.throwIfAborted();
     try {
       const header = cwd === undefined ? undefined : scanSessionFile(file, { headerOnly: true }).header;
       if (header && !cwdMatches(header.cwd, cwd)) continue;
-      const info = cachedInfoOf(file, stat);
-      if (typeof info === "string") opts.skipped?.push({ path: file, reason: info });
-      else out.push(info);
+      const cached = cachedInfo(file, stat);
+      if (cached !== undefined) {
+        answers[i] = cached;
+        continue;
+      }
+      if (!reader) {
+        answers[i] = answerOf(file, stat, readSessionInfo(file, stat));
+        continue;
+      }
     } catch (e) {
-      opts.skipped?.push({ path: file, reason: `it cannot be read (${errorText(e)})` });
+      answers[i] = cannotRead(e);
+      continue;
     }
+    const read: Promise<void> = reader.read(file, stat, signal).then(
+      (outcome) => void (answers[i] = answerOf(file, stat, outcome)),
+      (reason: unknown) => void (failure ??= { reason }),
+    );
+    const settled = read.finally(() => reading.delete(settled));
+    reading.add(settled);
+    // As many files at once as the reader has workers.
+    if (reading.size >= reader.parallel) await Promise.race(reading);
+    if (failure) throw failure.reason;
   }
+  await Promise.all(reading);
+  if (failure) throw failure.reason;
+  signal?.throwIfAborted();
+  const out: SessionInfo[] = [];
+  answers.forEach((a, i) => {
+    if (typeof a === "string") opts.skipped?.push({ path: files[i].file, reason: a });
+    else if (a) out.push(a);
+  });
   return out.sort((a, b) => b.modified.getTime() - a.modified.getTime());
+}
+
+/** A read's answer, kept in the cache: the session, or why the file is not listed. */
+function answerOf(file: string, stat: fs.Stats, outcome: InfoOutcome): SessionInfo | string {
+  remember(file, stat, outcome);
+  if ("error" in outcome) return `it cannot be read (${outcome.error})`;
+  return typeof outcome.info === "string" ? outcome.info : { ...outcome.info };
+}
+
+function cannotRead(e: unknown): string {
+  return `it cannot be read (${errorText(e)})`;
 }
 
 /**

@@ -3,6 +3,7 @@
  * See docs/session-format.md.
  */
 import type { AgentMessage, ImageContent, SystemMessage, TextContent, Usage } from "../messages.js";
+import type { SessionInfoReader } from "./session-info-reader.js";
 
 /** The version this project writes. */
 export const CURRENT_SESSION_VERSION = 3;
@@ -194,6 +195,10 @@ export interface SkippedSessionFile {
 export interface ListSessionsOptions {
   /** Receives every `*.jsonl` file that is not listed as a session, with its reason. */
   skipped?: SkippedSessionFile[];
+  /** Reads the files not cached (session-info-reader.ts: worker threads); none: the caller's thread. */
+  reader?: SessionInfoReader;
+  /** Stops the listing (it rejects with the signal's reason): the picker that wanted it has closed. */
+  signal?: AbortSignal;
 }
 
 /** A problem found while loading a file; the line is skipped (and left in the file). */

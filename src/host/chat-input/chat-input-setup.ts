@@ -22,7 +22,7 @@ export interface ChatInputParts {
   /** The workspace's instructions: `/skill:name` expands its skills, and the `/` list offers them. */
   instructions: InstructionLoader;
   /** pi's commands: `/import` opens through it. */
-  opener: Pick<SessionOpener, "openPath" | "sessionDir">;
+  opener: Pick<SessionOpener, "openPath" | "sessionDir"> & Partial<Pick<SessionOpener, "infoReader">>;
   /** `/thinking <level>`, `/login <provider>`. */
   models: Pick<ModelActions, "setThinkingLevel" | "credentials">;
 }

@@ -27,7 +27,7 @@ import type { PiCommandActions } from "./slash-commands.js";
 /** What the actions use. */
 export interface PiCommandDeps {
   controller: Pick<SessionController, "sessionManager" | "requireSession">;
-  opener: Pick<SessionOpener, "openPath" | "sessionDir">;
+  opener: Pick<SessionOpener, "openPath" | "sessionDir"> & Partial<Pick<SessionOpener, "infoReader">>;
   notify: Pick<Notify, "status" | "error" | "info">;
   /** An operation of the table, on an entry (Fork to New Session From Here) or none (Export to HTML), with input. */
   runOperation(id: CommandId, entryId: string | undefined, input?: string): Promise<void>;
@@ -134,7 +134,8 @@ export class PiCommands implements PiCommandActions {
     });
     if (!id) return;
     const dir = this.d.opener.sessionDir();
-    const there = (await listSessions(dir).catch(() => [])).find((s) => s.id === id);
+    const listed = listSessions(dir, undefined, { reader: this.d.opener.infoReader });
+    const there = (await listed.catch(() => [])).find((s) => s.id === id);
     if (there) {
       // The same session is already here (imported before, or pi's own): open it rather than a second copy.
       this.d.notify.info(`Session ${id} is already in this workspace's sessions: opening it.`);

@@ -28,13 +28,17 @@ export interface LoadedItems<T> {
   placeholder?: string;
 }
 
+/** Items that take a while to find, found by a function told to stop (`signal`) when the pick closes first. */
+export type ItemsLoader<T> = (signal: AbortSignal) => Promise<LoadedItems<T>>;
+
 /**
- * See the file comment. Typing matches labels and descriptions (and details when asked). `items` may be a promise
- * (e.g. a folder being read): the pick shows at once, busy with `options.placeholder`, and fills in when it settles;
- * if it fails, the pick closes and the promise returned rejects with its error.
+ * See the file comment. Typing matches labels and descriptions (and details when asked). `items` may be a promise,
+ * or a loader given a signal (e.g. a folder being read): the pick shows at once, busy with `options.placeholder`, and
+ * fills in when it settles; if it fails, the pick closes and the promise returned rejects with its error. Closing
+ * the pick before aborts the loader's signal (its work stops; what it rejects with then is not an error).
  */
 export function pickValue<T>(
-  items: readonly ValueItem<T>[] | Promise<LoadedItems<T>>,
+  items: readonly ValueItem<T>[] | Promise<LoadedItems<T>> | ItemsLoader<T>,
   options: PickOptions<T>,
 ): Promise<T | undefined> {
   const qp = vscode.window.createQuickPick<ValueItem<T>>();
@@ -46,6 +50,7 @@ export function pickValue<T>(
     qp.items = rows;
     if (options.active) qp.activeItems = [options.active];
   };
+  const stop = new AbortController();
   return new Promise((resolve, reject) => {
     let done = false;
     qp.onDidAccept(() => {
@@ -57,13 +62,15 @@ export function pickValue<T>(
     });
     qp.onDidHide(() => {
       done = true;
+      stop.abort();
       resolve(undefined);
       qp.dispose();
     });
     if (Array.isArray(items)) fill(items as readonly ValueItem<T>[]);
     else {
       qp.busy = true;
-      (items as Promise<LoadedItems<T>>).then(
+      const loading = typeof items === "function" ? items(stop.signal) : (items as Promise<LoadedItems<T>>);
+      loading.then(
         (loaded) => {
           if (done) return;
           qp.busy = false;

@@ -6,6 +6,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { errorText } from "../../core/error-text.js";
+import { SessionInfoReader } from "../../core/session/session-info-reader.js";
 import { findSandbox } from "../../core/tools/sandbox.js";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.js";
 import type { SessionChangeEvent } from "../common/extension-api.js";
@@ -160,7 +161,13 @@ export function createSession(s: HostServices, p: SessionParts): Session {
     );
   });
 
-  const opener = new SessionOpener(controller, cwd, log);
+  // Open Session…'s listing reads the files in a worker thread (dist/list-worker.js): the first listing of a big
+  // folder takes seconds, none of them the extension host's.
+  const infoReader = new SessionInfoReader({
+    workerScript: vscode.Uri.joinPath(s.context.extensionUri, "dist", "list-worker.js").fsPath,
+  });
+  s.subscribe({ dispose: () => void infoReader.dispose() });
+  const opener = new SessionOpener(controller, cwd, log, infoReader);
   let opening: Promise<void> | undefined;
   const ensureSession = async (): Promise<boolean> => {
     if (controller.sessionManager) return false;

@@ -14,6 +14,7 @@ import {
 import { listAllSessions, listPiSessionFolders, type AnySessionInfo } from "../../core/import/session-sources.js";
 import { SessionLockedError } from "../../core/session/errors.js";
 import { defaultSessionDir } from "../../core/session/paths.js";
+import { SessionInfoReader } from "../../core/session/session-info-reader.js";
 import { SessionManager } from "../../core/session/session-manager.js";
 import type { SkippedSessionFile } from "../../core/session/types.js";
 import { loadIssuesMessage } from "./load-issues.js";
@@ -35,6 +36,8 @@ export class SessionOpener {
     private readonly controller: SessionController,
     private readonly cwd: string,
     private readonly log: vscode.LogOutputChannel,
+    /** Reads the session files of a listing (worker threads: the extension host only waits). */
+    readonly infoReader: SessionInfoReader = new SessionInfoReader(),
   ) {}
 
   /** The sessions folder: the setting, else pi's folder for the workspace (shared with the pi CLI). */
@@ -180,16 +183,22 @@ export class SessionOpener {
 
   /**
    * Quick pick of the workspace's sessions, then pi's other folder and Claude Code transcripts. It shows at once,
-   * busy while the folders are read (seconds for a gigabyte of sessions the first time).
+   * busy while the folders are read (seconds for a gigabyte of sessions the first time, in the reader's worker
+   * threads); closing it stops the reading.
    */
   async pick(): Promise<void> {
     const sm = this.controller.sessionManager;
     // A Claude view's file is a temp copy: mark the row by the transcript it shows.
     const current = (sm && claudeTranscriptPathOf(sm)) ?? sm?.getSessionFile();
     type Value = AnySessionInfo | "otherPiFolders" | "skippedFiles";
-    const rows = async (): Promise<LoadedItems<Value>> => {
+    const rows = async (signal: AbortSignal): Promise<LoadedItems<Value>> => {
       const skipped: SkippedSessionFile[] = [];
-      const sessions = await listAllSessions(this.cwd, { sessionDir: this.sessionDir(), skipped });
+      const sessions = await listAllSessions(this.cwd, {
+        sessionDir: this.sessionDir(),
+        skipped,
+        reader: this.infoReader,
+        signal,
+      });
       // Said each time the list is shown: the user may have mended or removed a file meanwhile.
       for (const s of skipped) this.log.warn(`Open Session: ${s.path} is not listed: ${s.reason}`);
       const skippedRow = skippedFilesRow(skipped);
@@ -208,7 +217,7 @@ export class SessionOpener {
     };
     let picked: Value | undefined;
     try {
-      picked = await pickValue(rows(), {
+      picked = await pickValue(rows, {
         title: "Open Session",
         placeholder: `Reading the sessions in ${this.sessionDir()}…`,
         matchOnDetail: true,
@@ -239,8 +248,9 @@ export class SessionOpener {
       });
       if (!folder) return;
       // Every session of that folder: it is another workspace's, so list() (scoped to this cwd) would show none.
-      const rows = async (): Promise<LoadedItems<AnySessionInfo>> => {
-        const sessions = (await SessionManager.listAll(folder.value.path)).map((s): AnySessionInfo => ({
+      const rows = async (signal: AbortSignal): Promise<LoadedItems<AnySessionInfo>> => {
+        const listed = await SessionManager.listAll(folder.value.path, { reader: this.infoReader, signal });
+        const sessions = listed.map((s): AnySessionInfo => ({
           ...s,
           source: "pi",
         }));
@@ -250,7 +260,7 @@ export class SessionOpener {
             sessions.length === 0 ? `No sessions in ${folder.value.path}` : `Sessions in ${folder.value.path}`,
         };
       };
-      const picked = await pickValue(rows(), {
+      const picked = await pickValue(rows, {
         title: `pi Sessions of ${folder.value.cwdGuess}`,
         placeholder: `Reading the sessions in ${folder.value.path}…`,
         matchOnDetail: true,
