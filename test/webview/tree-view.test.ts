@@ -311,6 +311,16 @@ test("a focus that comes from the workbench (Focus on Session Tree View, /tree) 
     await vp.page.locator(".search").click();
     await vp.page.evaluate(() => window.dispatchEvent(new FocusEvent("focus")));
     assert.equal(await vp.page.evaluate(() => document.activeElement?.closest(".search") !== null), true);
+    // A press whose release went elsewhere (a right-click's menu takes it), then the page lost the focus: the next
+    // focus from the workbench is no click, and lands on the list.
+    await vp.page.evaluate(() => {
+      (document.activeElement as HTMLElement | null)?.blur();
+      window.dispatchEvent(new PointerEvent("pointerdown"));
+      window.dispatchEvent(new FocusEvent("blur"));
+      window.dispatchEvent(new FocusEvent("focus"));
+    });
+    await settle(vp.page);
+    assert.equal(await vp.page.evaluate(() => document.activeElement?.getAttribute("role")), "tree");
   }));
 
 test("keyboard moves the selection with ARIA state; ←/→ fold and unfold", () =>
