@@ -44,6 +44,14 @@ const HEADER_CHUNK_BYTES = 64 * 1024;
  * down starts the branch anew (its bodies are then read from the file when the context needs them).
  */
 const BRANCH_LOOKBACK = 256;
+/**
+ * A small file's columns are sized for an entry per this many bytes (a big file's for one per KB, about what real
+ * sessions hold). Growing them during the scan runs a path the engine has no feedback for by then, which throws the
+ * optimised `EntryTable.push` away (the 10k-levels-deep session, ~700 bytes per entry, grew at its 13,956th entry;
+ * the 10k-entry one, ~960, at its 9,355th) until it is compiled again. Oversizing costs 20 bytes per slot: at most
+ * 1.3 MB at 16 MB.
+ */
+const SMALL_FILE_BYTES_PER_ENTRY = 256;
 
 /** Options of scanSession. */
 export interface ScanOptions {
@@ -152,9 +160,9 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
   const range = opts.range;
   const fileSize = range ? range.end : "fd" in source ? source.size : source.bytes.length;
   const first = range?.start ?? 0;
+  const parseShort = opts.parseShort ?? fileSize - first <= PARSE_FILE_MAX_BYTES;
   const result: ScanResult = {
-    // About one entry per KB in real sessions; a guess only saves regrowing the columns.
-    entries: new EntryTable(headerOnly ? 16 : (fileSize - first) / 1024),
+    entries: new EntryTable(headerOnly ? 16 : (fileSize - first) / (parseShort ? SMALL_FILE_BYTES_PER_ENTRY : 1024)),
     issues: [],
     fileSize,
     missingFinalNewline: false,
@@ -168,7 +176,6 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
   let lineNo = range?.line ?? 0;
   let previousId: string | undefined;
   const entries = result.entries;
-  const parseShort = opts.parseShort ?? fileSize - first <= PARSE_FILE_MAX_BYTES;
   // Short lines go to JSON.parse, cut from the chunk decoded once (one native call, not one per line).
   const decodeChunks = parseShort && !headerOnly;
   /**

@@ -398,6 +398,31 @@ describe("entry scanner", () => {
     assert.equal((readEntryText('{"type":"message"') as { kind?: string }).kind, "json", "a torn line is no JSON");
   });
 
+  test("a parsed message's envelope is a plain object with the scanner's keys in the scanner's order", () => {
+    // messageEnvelope makes them with a constructor (no allocation site, see preview.ts): nothing may tell them from
+    // the literals the entry scanner makes — prototype, keys, their order (JSON.stringify, structuredClone).
+    const base = { type: "message", id: "0123abcd", parentId: "89abcdef", timestamp: "2026-01-05T09:00:04.000Z" };
+    const lines = [
+      { ...base, message: { role: "user", content: "a question", timestamp: 1 } },
+      { ...base, message: { role: "assistant", content: [{ type: "text", text: "an answer" }], stopReason: "stop" } },
+      {
+        ...base,
+        message: { role: "assistant", content: [{ type: "toolCall", id: "c", name: "bash", arguments: {} }] },
+      },
+      { ...base, message: { role: "assistant", content: [], stopReason: "aborted", errorMessage: "stopped" } },
+      { ...base, message: { role: "toolResult", toolName: "bash", content: [{ type: "text", text: "out" }] } },
+    ].map((v) => JSON.stringify(v));
+    for (const text of lines) {
+      const parsed = readEntryText(text);
+      const scanned = scanEntry(Buffer.from(text), 0, Buffer.byteLength(text), true);
+      assert.ok(!isLineFailure(parsed) && scanned, text);
+      assert.equal(Object.getPrototypeOf(parsed.env), Object.prototype);
+      assert.deepEqual(Object.keys(parsed.env), Object.keys(scanned.env), text);
+      assert.equal(JSON.stringify(parsed.env), JSON.stringify(scanned.env));
+      assert.deepEqual(structuredClone(parsed.env), scanned.env);
+    }
+  });
+
   test("reads pi's own lines itself: user, assistant (thinking, text, tool calls), tool results, commands", () => {
     const base = { type: "message", id: "0123abcd", parentId: "89abcdef", timestamp: "2026-01-05T09:00:04.000Z" };
     const thinking = {
