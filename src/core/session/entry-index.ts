@@ -9,6 +9,7 @@
  */
 import type { EntryMeta } from "./entry-meta.js";
 import type { DuplicateEntry, EntryTable } from "./entry-table.js";
+import type { IdMap } from "./id-map.js";
 import { breakCycles, compareSiblings, siblingInsertAt, timeOf } from "./tree-shape.js";
 import type { EntryEnvelope } from "./types.js";
 
@@ -28,7 +29,7 @@ export interface ParentCycle {
 /** Mutable index of a session's entries. */
 export class EntryIndex {
   /** The table's id map (kept up to date by its push). */
-  private readonly byId: Map<string, number>;
+  private readonly byId: Map<string, number> | IdMap;
   /** The table's parent positions (kept up to date by its push); -1 for roots and orphans. */
   private readonly parents: number[];
   /** Date.parse of each timestamp, NaN until needed (only sibling order needs it). */

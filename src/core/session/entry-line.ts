@@ -6,6 +6,7 @@
  */
 import { assistantMessageMeta, metaOf, NO_META, parsedAssistantMeta } from "./entry-meta.js";
 import { scanEntry, type EntryFacts } from "./entry-scanner.js";
+import type { PreviewArena } from "./preview-bytes.js";
 import { envelopeOf, messageEnvelope } from "./preview.js";
 import type { SessionEntry } from "./types.js";
 import { errorText } from "../error-text.js";
@@ -86,7 +87,8 @@ export function factsOfEntry(entry: SessionEntry): EntryFacts {
  * The entry on line buf[start, end), or why there is none. `strict`: read the line to its end (see
  * entry-scanner.ts). `previousId`: the id of the line before, shared by a parentId that spells it. `parseShort`:
  * a line shorter than SCAN_MIN_BYTES goes straight to JSON.parse (see PARSE_FILE_MAX_BYTES). `keep`: given the
- * entry when the line was parsed whole (see readEntryText).
+ * entry when the line was parsed whole (see readEntryText). `previews`: where the scanner may queue the preview
+ * (the envelope's preview is then "" until the arena is flushed; see PreviewArena).
  */
 export function readEntryLine(
   buf: Buffer,
@@ -96,9 +98,10 @@ export function readEntryLine(
   previousId?: string,
   parseShort = false,
   keep?: (entry: SessionEntry) => void,
+  previews?: PreviewArena,
 ): EntryFacts | LineFailure {
   if (!parseShort || end - start >= SCAN_MIN_BYTES) {
-    const scanned = scanEntry(buf, start, end, strict, previousId);
+    const scanned = scanEntry(buf, start, end, strict, previousId, previews);
     if (scanned) return scanned;
   }
   return readEntryText(buf.toString("utf8", start, end), keep);

@@ -135,6 +135,91 @@ class ParsedAssistantMeta implements EntryMeta {
   }
 }
 
+/** Numbers kept per token use read by the entry scanner (see ScannedAssistantMeta). */
+const USAGE_SLOTS = 13;
+/** Token uses per block of numbers. */
+const BLOCK_USAGES = 1024;
+/**
+ * The block the next scanned token use goes into, and how many it holds. Blocks are shared by every session
+ * scanned in the process and never written twice; a meta keeps its block alive.
+ */
+let usageBlock = new Float64Array(USAGE_SLOTS * BLOCK_USAGES);
+let usageBlockUsed = 0;
+
+/** count() of the value at `k`, whose kind is a number when typeof is "number". */
+function countAt(values: readonly unknown[], k: number): number {
+  return count(values[k]);
+}
+
+/**
+ * The meta of an assistant message read by the entry scanner: its token use is kept as 13 numbers in a shared
+ * block (off the JavaScript heap) and made a Usage when first asked for. The Usage, its cost and their
+ * fractional numbers were five objects per assistant line that the young generation copied twice during a big
+ * session's open (16k of them in the bench's 300 MB session), and nothing from open to the first context reads
+ * them (the chat's usage line asks for the entries of the path it shows). Same answers as usageFrom.
+ */
+class ScannedAssistantMeta implements EntryMeta {
+  /** The Usage, once made. */
+  private made: Usage | undefined;
+
+  constructor(
+    readonly model: { provider: string; modelId: string } | undefined,
+    private readonly block: Float64Array,
+    private readonly at: number,
+  ) {}
+
+  get usage(): Usage {
+    if (this.made === undefined) {
+      const { block: b, at } = this;
+      const usage: Usage = {
+        input: b[at],
+        output: b[at + 1],
+        cacheRead: b[at + 2],
+        cacheWrite: b[at + 3],
+        totalTokens: b[at + 4],
+        cost: { input: b[at + 5], output: b[at + 6], cacheRead: b[at + 7], cacheWrite: b[at + 8], total: b[at + 9] },
+      };
+      // NaN: the key was not a number (JSON has no NaN), or not a boolean for totalFromProvider.
+      if (!Number.isNaN(b[at + 10])) usage.cacheWrite1h = b[at + 10];
+      if (!Number.isNaN(b[at + 11])) usage.reasoning = b[at + 11];
+      if (!Number.isNaN(b[at + 12])) usage.cost.totalFromProvider = b[at + 12] === 1;
+      this.made = usage;
+    }
+    return this.made;
+  }
+}
+
+/**
+ * The meta of an assistant message the entry scanner read: its model, and the token use that usageFrom would make
+ * of a usage object whose keys input, output, cacheRead, cacheWrite, totalTokens, cacheWrite1h, reasoning hold
+ * `usage[0..6]` and whose `cost` is an object holding `cost` (input, output, cacheRead, cacheWrite, total,
+ * totalFromProvider), or not an object when `cost` is undefined. Values are what JSON.parse gives (numbers,
+ * booleans, null) or undefined for a missing key.
+ */
+export function scannedAssistantMeta(
+  provider: string | undefined,
+  modelId: string | undefined,
+  usage: readonly unknown[],
+  cost: readonly unknown[] | undefined,
+): EntryMeta {
+  const model = provider !== undefined && modelId !== undefined ? modelMeta(provider, modelId).model : undefined;
+  if (usageBlockUsed === BLOCK_USAGES) {
+    usageBlock = new Float64Array(USAGE_SLOTS * BLOCK_USAGES);
+    usageBlockUsed = 0;
+  }
+  const b = usageBlock;
+  const at = USAGE_SLOTS * usageBlockUsed++;
+  for (let k = 0; k < 5; k++) b[at + k] = countAt(usage, k);
+  for (let k = 0; k < 5; k++) b[at + 5 + k] = cost === undefined ? 0 : countAt(cost, k);
+  const w = usage[5];
+  const r = usage[6];
+  const f = cost === undefined ? undefined : cost[5];
+  b[at + 10] = typeof w === "number" ? w : NaN;
+  b[at + 11] = typeof r === "number" ? r : NaN;
+  b[at + 12] = typeof f === "boolean" ? (f ? 1 : 0) : NaN;
+  return new ScannedAssistantMeta(model, b, at);
+}
+
 /**
  * assistantMessageMeta for a message parsed from its own line, whose objects nothing else changes: its token use
  * is read when first asked for (see ParsedAssistantMeta). Same answers as assistantMessageMeta.

@@ -38,10 +38,9 @@ import {
   skipValue,
   stringEndFrom,
 } from "./json-bytes.js";
-import type { Usage } from "../messages.js";
-import { assistantMeta, NO_META, usageFrom, type EntryMeta } from "./entry-meta.js";
+import { modelMeta, NO_META, scannedAssistantMeta, type EntryMeta } from "./entry-meta.js";
 import { normalizePreview } from "./preview.js";
-import { PreviewBuilder } from "./preview-bytes.js";
+import { PreviewBuilder, type PreviewArena } from "./preview-bytes.js";
 import type { EntryEnvelope } from "./types.js";
 
 /** What the store keeps of one entry line. */
@@ -227,25 +226,8 @@ const COST_KEYS = keyBytes(COST_NAMES);
 /** What Scan.record reads, by key (reused; see there). */
 const USAGE_VALUES: unknown[] = USAGE_NAMES.map(() => undefined);
 const COST_VALUES: unknown[] = COST_NAMES.map(() => undefined);
-
-/** A usage as usageFrom reads it, from the values of USAGE_NAMES (a missing key reads as undefined there too). */
-function usageRecord(v: readonly unknown[]): Record<string, unknown> {
-  return {
-    input: v[0],
-    output: v[1],
-    cacheRead: v[2],
-    cacheWrite: v[3],
-    totalTokens: v[4],
-    cacheWrite1h: v[5],
-    reasoning: v[6],
-    cost: v[7],
-  };
-}
-
-/** A cost as usageFrom reads it, from the values of COST_NAMES. */
-function costRecord(v: readonly unknown[]): Record<string, unknown> {
-  return { input: v[0], output: v[1], cacheRead: v[2], cacheWrite: v[3], total: v[4], totalFromProvider: v[5] };
-}
+/** The value Scan.record gives `cost` when it is an object (its members are then in COST_VALUES). */
+const COST_OBJECT = Object.freeze({});
 /** keyAt's answer for `cost` in USAGE_KEYS. */
 const USAGE_COST = USAGE_NAMES.indexOf("cost") + 1;
 const BLOCK_KEY_BITS = [0, B_TYPE, B_TEXT, B_NAME];
@@ -277,7 +259,10 @@ class Scan {
   private provider: string | undefined;
   private model: string | undefined;
   private messageTime = NaN;
-  private usage: Usage | undefined;
+  /** A usage object was read (its values are in USAGE_VALUES and COST_VALUES). */
+  private usage = false;
+  /** Where ASCII previews go (see PreviewArena); undefined: each is decoded alone. */
+  private previews: PreviewArena | undefined;
 
   /** See scanEntry. */
   read(
@@ -286,7 +271,9 @@ class Scan {
     end: number,
     strict: boolean,
     previousId: string | undefined,
+    previews: PreviewArena | undefined,
   ): EntryFacts | undefined {
+    this.previews = previews;
     this.buf = buf;
     this.end = end;
     this.mayStop = false;
@@ -303,7 +290,7 @@ class Scan {
     this.provider = undefined;
     this.model = undefined;
     this.messageTime = NaN;
-    this.usage = undefined;
+    this.usage = false;
 
     let p = start;
     if (buf[p] <= 32) p = skipSpace(buf, p, end);
@@ -488,7 +475,7 @@ class Scan {
           // Read from its bytes: decoding the slice and parsing it was a tenth of scanning a session of big
           // assistant messages (every one has a usage).
           if (!this.record(p, USAGE_KEYS, USAGE_VALUES)) return FAIL;
-          this.usage = usageFrom(usageRecord(USAGE_VALUES));
+          this.usage = true;
           p = this.after;
           break;
         }
@@ -523,8 +510,8 @@ class Scan {
    * `values` by key (undefined: missing), other members left out; `after` is set past it. False (the line goes to
    * JSON.parse) for anything else: a string or array value, another object, a key written with escapes, a
    * malformed value. What it accepts it reads exactly as JSON.parse does (numbers, literals and structure are
-   * checked). The values go into an array, and the object usageFrom reads is made from it by one literal
-   * (usageRecord, costRecord): an object grown key by key was several allocations and a megamorphic store each.
+   * checked). The values go into an array, which scannedAssistantMeta reads (a `cost` object is COST_OBJECT there,
+   * its members in COST_VALUES): no object is made per usage while the session opens.
    */
   private record(p: number, keys: readonly Uint8Array[], values: unknown[]): boolean {
     const { buf, end } = this;
@@ -541,7 +528,7 @@ class Scan {
       let value: unknown;
       if (c === OPEN_OBJECT) {
         if (keys !== USAGE_KEYS || k !== USAGE_COST || !this.record(p, COST_KEYS, COST_VALUES)) return false;
-        value = costRecord(COST_VALUES);
+        value = COST_OBJECT;
         p = this.after;
       } else if (c === 45 || (c >= 48 && c <= 57)) {
         const q = numberEnd(buf, p, end);
@@ -718,13 +705,14 @@ class Scan {
     const role = this.role;
     const { content } = this;
     const hasText = content.hasText;
-    let preview: string;
-    if (role === "assistant") {
-      if (hasText) preview = content.text();
-      else if (this.names.length > 0) preview = normalizePreview(this.names.join(", "));
-      else preview = this.error.text();
-    } else if (role === "bashExecution") preview = this.command.text();
-    else preview = content.text();
+    // The builder the preview comes from (undefined: tool names); its text goes to the arena when there is one
+    // and it takes it (the envelope then holds "" until the arena is flushed).
+    let from: PreviewBuilder | undefined;
+    if (role === "assistant") from = hasText ? content : this.names.length > 0 ? undefined : this.error;
+    else from = role === "bashExecution" ? this.command : content;
+    const previews = this.previews;
+    const arena = previews !== undefined && from !== undefined && from.sliceable;
+    const preview = arena ? "" : from === undefined ? normalizePreview(this.names.join(", ")) : from.text();
     const { id, parentId, timestamp } = this;
     // Each kind of envelope is made whole by one literal, not grown by a key or two after it is made (a new
     // hidden class and a property store per envelope). The keys and their order are envelopeOf's.
@@ -749,8 +737,13 @@ class Scan {
           : { id, parentId, type: "message", role, timestamp, preview };
       // Rare (a reply the user stopped): set after the literal, which keeps the common shapes as they are.
       if (this.aborted) env.aborted = true;
-      meta = assistantMeta(this.provider, this.model, this.usage);
+      const { provider, model } = this;
+      if (this.usage) {
+        const cost = USAGE_VALUES[USAGE_COST - 1] === COST_OBJECT ? COST_VALUES : undefined;
+        meta = scannedAssistantMeta(provider, model, USAGE_VALUES, cost);
+      } else if (provider !== undefined && model !== undefined) meta = modelMeta(provider, model);
     } else env = { id, parentId, type: "message", role, timestamp, preview };
+    if (arena) (from as PreviewBuilder).toArena(previews, env);
     if ((role === "user" || role === "assistant") && (this.messageKeys & M_CONTENT) !== 0) {
       if (!Number.isNaN(this.messageTime)) activity = this.messageTime;
       else {
@@ -776,6 +769,7 @@ export function scanEntry(
   end: number,
   strict: boolean,
   previousId?: string,
+  previews?: PreviewArena,
 ): EntryFacts | undefined {
-  return scan.read(buf, start, end, strict, previousId);
+  return scan.read(buf, start, end, strict, previousId, previews);
 }

@@ -9,7 +9,11 @@
  * whole file (parents that come later in it, orphans, cycles, duplicates).
  */
 import type { EntryMeta } from "./entry-meta.js";
+import { IdMap } from "./id-map.js";
 import type { EntryEnvelope } from "./types.js";
+
+/** Expected entries from which the ids go into an IdMap (a session file of ~16 MB, at ~1 KB per entry). */
+const ID_MAP_MIN = 16 * 1024;
 
 /** A line whose id an earlier line already has. */
 export interface DuplicateEntry {
@@ -33,7 +37,7 @@ export class EntryTable {
    * Position of the entry with each id. Right only while `duplicates` is empty: a later line with an id takes
    * its place here (EntryIndex.build then makes a table without the later lines).
    */
-  readonly byId = new Map<string, number>();
+  readonly byId: Map<string, number> | IdMap;
   /** Lines whose id an earlier line has, in file order. */
   readonly duplicates: DuplicateEntry[] = [];
   /** Parent position of each entry as known when it was added; -1 when its parentId is null or not seen yet. */
@@ -51,6 +55,9 @@ export class EntryTable {
     this.offsets = new Float64Array(n);
     this.sizes = new Float64Array(n);
     this.lines = new Int32Array(n);
+    // A big session's ids go into an IdMap (id-map.ts); a small one's into a Map, whose native code needs no
+    // warming up (the IdMap's JavaScript runs unoptimised for a 10k-entry session's first thousands of ids).
+    this.byId = capacity > ID_MAP_MIN ? new IdMap(this.envs, n) : new Map();
   }
 
   /** Add an entry; returns its position. */
@@ -79,6 +86,8 @@ export class EntryTable {
         this.unlinked.push(i);
       } else this.parents.push(at);
     }
+    // The id map reads ids from `envs`: the envelope goes in first.
+    this.envs.push(env);
     const before = this.byId.size;
     this.byId.set(env.id, i); // one hash operation per entry
     if (this.byId.size === before) this.duplicates.push({ id: env.id, line });
@@ -86,7 +95,6 @@ export class EntryTable {
     const type = env.type;
     if (type === "label" || type === "session_info" || (type === "custom" && meta.archive !== undefined))
       this.settings.push(i);
-    this.envs.push(env);
     this.metas.push(meta);
     this.offsets[i] = offset;
     this.sizes[i] = size;

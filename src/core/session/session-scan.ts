@@ -33,6 +33,7 @@ import type { EntryFacts } from "./entry-scanner.js";
 import { EntryTable } from "./entry-table.js";
 import { openRegular } from "./file-identity.js";
 import { splitGluedLine, type GluedLine } from "./glued-line.js";
+import { PreviewArena } from "./preview-bytes.js";
 import type { LoadIssue, SessionEntry, SessionHeader } from "./types.js";
 import { errorText } from "../error-text.js";
 
@@ -186,6 +187,8 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
    * of it once (measured on the bench's 10k-entry session, where a third of the lines hold a "—" or "✓").
    */
   let text = "";
+  /** The scanned lines' ASCII previews, decoded together (flushed before the table is returned). */
+  const previews = headerOnly ? undefined : new PreviewArena();
 
   const decode = (): void => {
     text = "";
@@ -297,7 +300,7 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     parsedBody = undefined;
     const read =
       lineText === undefined
-        ? readEntryLine(buf, s, s + length, strict || last, previousId, parseShort, keepBody)
+        ? readEntryLine(buf, s, s + length, strict || last, previousId, parseShort, keepBody, previews)
         : readEntryText(lineText, keepBody);
     if (!isLineFailure(read)) {
       if (!terminated) result.missingFinalNewline = true;
@@ -402,6 +405,7 @@ function scan(source: Source, opts: ScanOptions): ScanResult {
     text = "";
   }
   result.lineCount = lineNo;
+  previews?.flush();
   if (keepBodies) {
     for (let k = releasedBelow; k < branchBodies.length; k++) {
       const body = branchBodies[k];
