@@ -16,7 +16,7 @@ import { systemPromptBlocks } from "./system-prompt.js";
 import { copyLinkButton, idOfHash, onCopyLink } from "./copy-link.js";
 import { sidebarResizer } from "./sidebar-resizer.js";
 import { downloadButton } from "./jsonl-download.js";
-import { countMessages, countsLine } from "./message-counts.js";
+import { countMessages, countsLine } from "../../src/core/entries/message-counts.js";
 
 const FILTERS: readonly { value: TreeFilter; text: string }[] = TREE_FILTERS.map((value) => ({
   value,

@@ -1,9 +1,14 @@
 /**
- * The page's "Messages: … · Tool calls: N" line, counted from the entries it embeds as pi's export page counts them
- * (user, assistant, tool results, hook messages, compactions, branch summaries; tool calls of the replies). The
- * embedded JSON may hold anything: fields of the wrong type count as nothing.
+ * "Messages: … · Tool calls: N": a set of entries counted by kind as pi's export page heads its page (user,
+ * assistant, tool results, hook messages, compactions, branch summaries; the replies' tool calls). The export page
+ * (webview/export) counts the entries it embeds with it; they may hold anything: fields of the wrong type count as
+ * nothing.
  */
-import { asRecord } from "./dom.js";
+import { isRecord } from "../providers/json-check.js";
+
+function asRecord(v: unknown): Record<string, unknown> | undefined {
+  return isRecord(v) ? v : undefined;
+}
 
 /** What the line counts. */
 export interface MessageCounts {
