@@ -72,6 +72,27 @@ export type AppendedBytes =
   | { kind: "lines"; start: number; end: number; torn: boolean }
   | { kind: "replaced"; reason: string };
 
+/**
+ * Another program's whole lines around one of our appends (see SessionFile.append): the lines of [start, end),
+ * read by the same scan as readAppended's, hold ours at [ownStart, ownEnd) — the first of ours is line
+ * `linesBefore + 1` of them (a line of theirs cut short before ours shares it: ours is glued onto it) — and
+ * theirs before and after.
+ */
+export interface OthersAround {
+  start: number;
+  end: number;
+  ownStart: number;
+  ownEnd: number;
+  linesBefore: number;
+}
+
+/** What SessionFile.append did: where the line is, how far the lines kept in memory moved, and others' lines. */
+export interface Appended {
+  offset: number;
+  shift: number;
+  others?: OthersAround;
+}
+
 /** At most this much of the header line is kept to tell a file rewritten in place from one appended to. */
 const HEAD_BYTES = 512;
 
@@ -259,10 +280,18 @@ export class SessionFile {
   /**
    * Append one line (without its newline). `defer`: a new file keeps it in memory, to be written with the next
    * line that is not deferred (pi 1.5 writes a new session's file with its first user or assistant message).
-   * Returns the line's offset, and `shift`: how far the lines kept in memory so far moved when this append
-   * wrote them (0 when it wrote none).
+   * Returns the line's offset, `shift`: how far the lines kept in memory so far moved when this append wrote
+   * them (0 when it wrote none), and `others`: whole lines another program appended around this one (pi takes
+   * no lock), to be ingested by the caller.
+   *
+   * The file's size is looked at before the write and again after it: when it grew by exactly these bytes from
+   * what this session had read, nothing else wrote (the usual case costs that one extra fstat). Otherwise
+   * another program appended in between — after the caller's last readAppended, or between our look at the
+   * size and our write (the file is opened for append, so our bytes land after theirs) — and our bytes are
+   * found where they are (they are unique: each line holds a fresh entry id), so the offset returned is theirs
+   * on disk.
    */
-  append(line: Buffer, defer: boolean): { offset: number; shift: number } {
+  append(line: Buffer, defer: boolean): Appended {
     this.assertWritable();
     if (this.path === undefined || (this.pendingFile && defer)) {
       const offset = this.imageStart + this.imageLength;
@@ -270,12 +299,17 @@ export class SessionFile {
       return { offset, shift: 0 };
     }
     const fd = this.openForWrite();
-    const prefix = this.needsNewline ? 1 : 0;
     const st = fs.fstatSync(fd);
     this.assertSameFile(st);
-    // Lines another program appended were read just before (SessionManager ingests them first); bytes past them
-    // (a line still being written, or one written since) stay before this line, where a new open reads them.
-    const base = st.size + prefix;
+    const wasPending = this.pendingFile;
+    // What this session has read or written of the file (a new one is not followed before its first write).
+    const known = wasPending ? st.size : this.imageStart;
+    if (st.size < known) throw new SessionChangedError(this.path as string, "was cut short while open");
+    const unterminated = this.needsNewline;
+    // A newline first when the file's last line has none: ours (needsNewline), or another program's that
+    // appended since the last read and stopped mid-line (a writer that died): ours stays a line of its own,
+    // which pi reads (it drops a line that does not parse, with an entry glued onto it).
+    const prefix = (st.size === known ? unterminated : this.byteAt(st.size - 1) !== 10) ? 1 : 0;
     const kept = this.imageLength;
     // One buffer, one write: the header and deferred lines of a new file, then the line.
     const data = Buffer.allocUnsafe(prefix + kept + line.length + 1);
@@ -292,16 +326,33 @@ export class SessionFile {
     this.scheduleSync();
     // The window may hold bytes this append replaced (a torn tail that was cut off).
     this.windowLength = 0;
-    const shift = base - this.imageStart;
-    const wasPending = this.pendingFile;
+    const size = fs.fstatSync(fd).size;
+    const placed =
+      size === st.size + data.length && st.size === known
+        ? { at: st.size, readTo: size }
+        : this.placeAppend(data, prefix, st.size, size, wasPending ? undefined : known, unterminated);
+    const shift = placed === undefined ? 0 : placed.at + prefix - this.imageStart;
     this.needsNewline = false;
     this.pendingFile = false;
     this.image = Buffer.alloc(0);
     this.imageLength = 0;
-    this.imageStart = base + kept + line.length + 1;
+    if (placed === undefined) {
+      // Another program's write came between the parts of ours (a short write, then the rest): our line is
+      // not in one piece. It is not added; the lines from what was read are read again, as the file has them
+      // (the pieces of ours are damaged lines there).
+      this.imageStart = wasPending ? size : known;
+      // readAppended then starts after the newline that ends our last line, if it had none.
+      this.needsNewline = unterminated && !wasPending;
+      if (wasPending) this.remember();
+      throw new Error(
+        `Session ${this.path as string}: another program wrote into the middle of a line being appended (a short write, then the rest); its entry was not added, and the file's lines from there are read as they are`,
+      );
+    }
+    this.imageStart = placed.readTo;
     // A new file is on disk from now on: what another program appends to it is followed from here.
     if (wasPending) this.remember();
-    return { offset: base + kept, shift: kept > 0 ? shift : 0 };
+    const base = placed.at + prefix;
+    return { offset: base + kept, shift: kept > 0 ? shift : 0, ...(placed.others ? { others: placed.others } : {}) };
   }
 
   /**
@@ -489,6 +540,58 @@ export class SessionFile {
   }
 
   // ---------------------------------------------------------------- internals
+
+  /**
+   * Where `data`, appended at `sizeBefore`, is in the file of `sizeAfter` bytes when another program wrote too
+   * (see append): searched from `sizeBefore`, where it would be had no one else written. `known`: the end of
+   * what this session had read (undefined: a new file, or another program's bytes glued onto our last line that
+   * had no newline — those are left to a reopen, as a replaced file is). With `unterminated` (our last line had
+   * no newline) another program's lines start after the newline that ends it. Undefined when `data` is not
+   * there in one piece.
+   */
+  private placeAppend(
+    data: Buffer,
+    prefix: number,
+    sizeBefore: number,
+    sizeAfter: number,
+    known: number | undefined,
+    unterminated: boolean,
+  ): { at: number; readTo: number; others?: OthersAround } | undefined {
+    const region = Buffer.allocUnsafe(Math.max(0, sizeAfter - sizeBefore));
+    const read = this.readInto(region, sizeBefore, region.length);
+    const i = region.subarray(0, read).indexOf(data);
+    if (i < 0) return undefined;
+    const at = sizeBefore + i;
+    const ownStart = at + prefix;
+    const ownEnd = at + data.length;
+    let start = known;
+    if (start !== undefined && unterminated) start = this.byteAt(start) === 10 ? start + 1 : undefined;
+    if (start === undefined) return { at, readTo: ownEnd };
+    // Whole lines only after ours: a line still being written waits for the next read.
+    const end = this.lastLineEnd(ownEnd, sizeAfter);
+    if (ownStart <= start && end === ownEnd) return { at, readTo: ownEnd };
+    const linesBefore = this.newlinesIn(start, ownStart);
+    return { at, readTo: end, others: { start, end, ownStart, ownEnd, linesBefore } };
+  }
+
+  /** How many newlines the file holds in [from, to). */
+  private newlinesIn(from: number, to: number): number {
+    const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, Math.max(1, to - from)));
+    let count = 0;
+    for (let at = from; at < to;) {
+      const n = this.readInto(chunk, at, Math.min(chunk.length, to - at));
+      if (n === 0) break;
+      for (let k = chunk.indexOf(10); k >= 0 && k < n; k = chunk.indexOf(10, k + 1)) count++;
+      at += n;
+    }
+    return count;
+  }
+
+  /** The file's byte at `offset`, or -1 past its end. */
+  private byteAt(offset: number): number {
+    const b = Buffer.alloc(1);
+    return this.readInto(b, offset, 1) === 1 ? b[0] : -1;
+  }
 
   /** Keep the file's identity and first bytes as they are now (see readAppended). */
   private remember(): void {
@@ -691,6 +794,8 @@ export class SessionFile {
     const torn = this.readBytes(tornOffset, size - tornOffset);
     fs.writeFileSync(`${file}.torn-${new Date().toISOString().replace(/[:.]/g, "-")}`, torn);
     fs.ftruncateSync(fd, tornOffset);
+    // What this session has read of the file ends there now (append compares the file's size with it).
+    this.imageStart = tornOffset;
     this.tornOffset = undefined;
     this.tornEnd = undefined;
   }

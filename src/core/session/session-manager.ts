@@ -35,7 +35,7 @@ import { SessionLock } from "./lock.js";
 import { migrateText, removeStaleMigrationTemps, writeMigrated } from "./migrate.js";
 import { cwdFilterOf, defaultSessionDir, getAgentDir, sessionFileName } from "./paths.js";
 import { memorySession } from "./memory-session.js";
-import { rewriteBackupPath, SessionFile, writeHeaderIfEmpty } from "./session-file.js";
+import { rewriteBackupPath, SessionFile, writeHeaderIfEmpty, type OthersAround } from "./session-file.js";
 import { watchFile } from "./file-watch.js";
 import { listSessions, mostRecentSessionFile } from "./session-list.js";
 import { scanSessionBytes, scanSessionFile, type ScanResult } from "./session-scan.js";
@@ -543,40 +543,15 @@ export class SessionManager {
     }
     // A torn last line the open counted and reported is read again, whole now.
     const first = found.torn ? this.lineCount - 1 : this.lineCount;
-    const scan = scanSessionFile(this.file.path as string, {
-      strict: true,
-      range: { start: found.start, end: found.end, line: first },
-    });
+    const scan = this.scanAppended(found.start, found.end, first);
     this.file.markRead(found.end);
     this.lineCount = scan.lineCount;
     if (found.torn) this.issues = this.issues.filter((i) => !(i.torn === true && i.line === first + 1));
     const issues = [...scan.issues];
     const start = this.index.count;
-    const { entries } = scan;
-    for (let k = 0; k < entries.length; k++) {
-      const env = entries.envs[k];
-      if (this.index.has(env.id)) {
-        issues.push({
-          line: entries.lines[k],
-          reason: `duplicate entry id ${env.id}; the first entry with this id is used`,
-        });
-        continue;
-      }
-      // As open() shows it: an entry whose parent no line has is a root, flagged.
-      if (env.parentId !== null && !this.index.has(env.parentId)) env.orphan = true;
-      this.index.add(env, entries.metas[k], entries.offsets[k], entries.sizes[k], entries.lines[k]);
-    }
-    if (issues.length > 0) this.issues = [...this.issues, ...issues].sort((a, b) => a.line - b.line);
-    const added: EntryEnvelope[] = [];
-    for (let i = start; i < this.index.count; i++) {
-      const env = this.index.env(i);
-      added.push(env);
-      const entry = this.loadQuietly(i) ?? ({ ...env } as unknown as SessionEntry);
-      this.emit({ type: "append", entry, byOther: true });
-    }
-    const result: DiskRefresh = { ...none, added, issues };
-    if (added.length > 0) this.followOther(result, options.keepLeaf === true);
-    return this.tellDisk(result);
+    this.takeIn(scan, 0, scan.entries.length, issues);
+    const added = this.announceOthers(start);
+    return this.afterOthers(added, issues, options.keepLeaf === true);
   }
 
   /**
@@ -1309,6 +1284,59 @@ export class SessionManager {
 
   // ---------------------------------------------------------------- internals
 
+  /** Another program's lines of [start, end) of the file, numbered after line `line` (see refreshFromDisk). */
+  private scanAppended(start: number, end: number, line: number): ScanResult {
+    return scanSessionFile(this.file.path as string, { strict: true, range: { start, end, line } });
+  }
+
+  /**
+   * Add the entries k in [from, to) of another program's scanned lines to the tree as open() adds them (a
+   * duplicate id is left out and reported in `issues`, an unknown parent makes an orphan); `skip` leaves out
+   * entries by their offset (our own, read with theirs).
+   */
+  private takeIn(
+    scan: ScanResult,
+    from: number,
+    to: number,
+    issues: LoadIssue[],
+    skip?: (offset: number) => boolean,
+  ): void {
+    const { entries } = scan;
+    for (let k = from; k < to; k++) {
+      if (skip?.(entries.offsets[k])) continue;
+      const env = entries.envs[k];
+      if (this.index.has(env.id)) {
+        issues.push({
+          line: entries.lines[k],
+          reason: `duplicate entry id ${env.id}; the first entry with this id is used`,
+        });
+        continue;
+      }
+      // As open() shows it: an entry whose parent no line has is a root, flagged.
+      if (env.parentId !== null && !this.index.has(env.parentId)) env.orphan = true;
+      this.index.add(env, entries.metas[k], entries.offsets[k], entries.sizes[k], entries.lines[k]);
+    }
+  }
+
+  /** Tell subscribers of another program's entries at positions `start` and on (`append`, `byOther`). */
+  private announceOthers(start: number, added: EntryEnvelope[] = []): EntryEnvelope[] {
+    for (let i = start; i < this.index.count; i++) {
+      const env = this.index.env(i);
+      added.push(env);
+      const entry = this.loadQuietly(i) ?? ({ ...env } as unknown as SessionEntry);
+      this.emit({ type: "append", entry, byOther: true });
+    }
+    return added;
+  }
+
+  /** The issues and entries another program's lines brought: kept, the leaf policy applied, listeners told. */
+  private afterOthers(added: EntryEnvelope[], issues: LoadIssue[], keepLeaf: boolean): DiskRefresh {
+    if (issues.length > 0) this.issues = [...this.issues, ...issues].sort((a, b) => a.line - b.line);
+    const result: DiskRefresh = { added, issues, replaced: false, followed: false, otherBranch: false };
+    if (added.length > 0) this.followOther(result, keepLeaf);
+    return this.tellDisk(result);
+  }
+
   /**
    * The leaf policy of refreshFromDisk (docs/tree-navigation.md): their entries end on the file's last leaf; it
    * continues from ours → the leaf follows (unless kept); it is elsewhere → the leaf stays, on another branch
@@ -1516,7 +1544,17 @@ export class SessionManager {
     const defer = this.file.pending && !startsConversation(written[0].entry);
     const wasPending = this.file.pending;
     const joined = Buffer.concat(written.flatMap((w, i) => (i === 0 ? [w.line] : [NEWLINE_BYTE, w.line])));
-    const { offset, shift } = this.file.append(joined, defer);
+    const { offset, shift, others } = this.file.append(joined, defer);
+    // Another program appended around this write (see SessionFile.append): its lines are read with ours, in file
+    // order — theirs before ours are added first, those after ours last —, as refreshFromDisk reads them.
+    const around = others && this.scanAround(others);
+    const otherIssues: LoadIssue[] = around ? [...around.scan.issues] : [];
+    const otherAdded: EntryEnvelope[] = [];
+    if (around) {
+      const start = this.index.count;
+      this.takeIn(around.scan, 0, around.after, otherIssues, around.ours);
+      this.announceOthers(start, otherAdded);
+    }
     if (this.file.path !== undefined && !defer && wasPending) {
       // The header, then the lines kept until now, went to disk with this one.
       this.lineCount++;
@@ -1528,6 +1566,8 @@ export class SessionManager {
       this.unwritten = [];
     }
     let at = offset;
+    // Ours are whole lines of their own, after theirs (one of theirs cut short before ours shares our first).
+    if (others) this.lineCount += others.linesBefore;
     for (const { id, type, entry, line, facts, keepLeaf } of written) {
       const lineNo = this.file.path !== undefined && !defer ? ++this.lineCount : 0;
       const position = this.index.add(facts.env, facts.meta, at, line.length, lineNo);
@@ -1537,7 +1577,37 @@ export class SessionManager {
       if (moves && keepLeaf !== true) this.leafId = id;
       this.emit({ type: "append", entry });
     }
+    if (others) {
+      if (around) {
+        const start = this.index.count;
+        this.takeIn(around.scan, around.after, around.scan.entries.length, otherIssues, around.ours);
+        this.announceOthers(start, otherAdded);
+        this.lineCount = around.scan.lineCount;
+      }
+      // The leaf stays where our write put it.
+      this.afterOthers(otherAdded, otherIssues, true);
+    }
     return written.map((w) => w.id);
+  }
+
+  /**
+   * The scan of another program's lines around one of our writes (see SessionFile.append), `after`: the first of
+   * its entries after ours, `ours`: whether an offset is one of our lines (they are read with theirs: left out).
+   * Undefined when the file cannot be read now: their lines are then in the session only after a reopen.
+   */
+  private scanAround(
+    others: OthersAround,
+  ): { scan: ScanResult; after: number; ours: (offset: number) => boolean } | undefined {
+    let scan: ScanResult;
+    try {
+      scan = this.scanAppended(others.start, others.end, this.lineCount);
+    } catch {
+      return undefined;
+    }
+    const { offsets } = scan.entries;
+    let after = 0;
+    while (after < scan.entries.length && offsets[after] < others.ownEnd) after++;
+    return { scan, after, ours: (offset) => offset >= others.ownStart && offset < others.ownEnd };
   }
 
   /** The whole entry at position `i`, read and parsed from its line; SessionFormatError when it is damaged. */
