@@ -29,6 +29,9 @@ interface TraceEvent {
   ph: string;
   ts: number;
   dur?: number;
+  /** Thread (CPU) time: tts at a B/E pair's ends, tdur on a complete event. */
+  tts?: number;
+  tdur?: number;
   tid: number;
   args?: Record<string, unknown>;
 }
@@ -93,6 +96,8 @@ async function trace(cdp: CDPSession, body: () => Promise<void>): Promise<TraceE
 interface Sum {
   n: number;
   ms: number;
+  /** The same events' thread (CPU) time, less moved by the machine's load than their wall time. */
+  cpuMs: number;
   /** Layout: the objects it laid out (dirtyObjects); UpdateLayoutTree: the elements it styled (elementCount). */
   touched: number;
 }
@@ -109,6 +114,7 @@ function summarise(events: TraceEvent[]): Record<string, Sum> {
     if (e.tid !== main) continue;
     if (e.name !== "Layout" && e.name !== "UpdateLayoutTree") continue;
     let dur = e.dur;
+    let cpu = e.tdur;
     let begin = e;
     if (e.ph === "B") {
       open.set(e.name, e);
@@ -119,12 +125,14 @@ function summarise(events: TraceEvent[]): Record<string, Sum> {
       if (!b) continue;
       open.delete(e.name);
       dur = e.ts - b.ts;
+      cpu = e.tts !== undefined && b.tts !== undefined ? e.tts - b.tts : undefined;
       begin = b;
     }
     if (dur === undefined) continue;
-    const s = (out[`${phase} ${e.name}`] ??= { n: 0, ms: 0, touched: 0 });
+    const s = (out[`${phase} ${e.name}`] ??= { n: 0, ms: 0, cpuMs: 0, touched: 0 });
     s.n++;
     s.ms += dur / 1000;
+    s.cpuMs += (cpu ?? NaN) / 1000;
     const bd = begin.args?.beginData as Record<string, unknown> | undefined;
     const touched = e.name === "Layout" ? Number(bd?.dirtyObjects ?? 0) : Number(begin.args?.elementCount ?? 0);
     s.touched += touched;
@@ -190,17 +198,17 @@ async function main(): Promise<void> {
         }
         const f = (k: string): string => {
           const s = sums[k];
-          return s ? `${s.ms.toFixed(1)} ms / ${s.n} (${s.touched} touched)` : "-";
+          return s ? `${s.ms.toFixed(1)} ms (CPU ${s.cpuMs.toFixed(1)}) / ${s.n} (${s.touched} touched)` : "-";
         };
         console.log(`run ${run}: ${domRows} rows`);
-        const total = (name: string): [number, number] =>
+        const total = (name: string): [number, number, number] =>
           Object.entries(sums)
             .filter(([k]) => k.endsWith(` ${name}`))
-            .reduce(([ms, n], [, v]) => [ms + v.ms, n + v.touched], [0, 0]);
-        const [lms, ln] = total("Layout");
-        const [sms, sn] = total("UpdateLayoutTree");
+            .reduce(([ms, cpu, n], [, v]) => [ms + v.ms, cpu + v.cpuMs, n + v.touched], [0, 0, 0]);
+        const [lms, lcpu, ln] = total("Layout");
+        const [sms, scpu, sn] = total("UpdateLayoutTree");
         console.log(
-          `TOTAL layout ${lms.toFixed(1)} ms (${ln} objects), style ${sms.toFixed(1)} ms (${sn} elements), sum ${(lms + sms).toFixed(1)} ms`,
+          `TOTAL layout ${lms.toFixed(1)} ms (${ln} objects), style ${sms.toFixed(1)} ms (${sn} elements), sum ${(lms + sms).toFixed(1)} ms, CPU ${(lcpu + scpu).toFixed(1)} ms`,
         );
         for (const ph of ["busy-on", "update", "busy-off"])
           console.log(`  ${ph}: Layout ${f(`${ph} Layout`)}; UpdateLayoutTree ${f(`${ph} UpdateLayoutTree`)}`);
