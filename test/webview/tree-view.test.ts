@@ -548,6 +548,32 @@ test("busy: the host's progress bar shows; a click still asks the host, which de
     assert.equal(await vp.page.textContent(".status-line"), "Moved to u2");
   }));
 
+test("busy: the row under the pointer shows the progress cursor, no other row's style changes; the bar moves by transform", () =>
+  withPage(openTree(), async (vp) => {
+    const cursor = (id: string) =>
+      vp.page.$eval(`[data-entry-id="${id}"]`, (e) => getComputedStyle(e).cursor) as Promise<string>;
+    await vp.send({ type: "tree/busy", busy: true, message: "Switching branch…" });
+    // The bar and the message above the list move the rows down: the pointer goes to the row once they show.
+    await vp.page.hover('[data-entry-id="u2"]');
+    await settle(vp.page);
+    assert.equal(await cursor("u2"), "progress", "the hovered row");
+    // A busy rule reaching every row restyled all of them (and their contents) on each busy change: a move's
+    // style work then grew with the rows drawn.
+    assert.equal(await cursor("a1"), "pointer", "a row not under the pointer keeps its style");
+    // The bar's animation changes only transform: an animated `left` laid the page out on every frame of a move.
+    const animated = (await vp.page.evaluate(() =>
+      document
+        .getAnimations()
+        .flatMap((a) => (a.effect as KeyframeEffect).getKeyframes())
+        .flatMap((k) => Object.keys(k).filter((p) => !["offset", "computedOffset", "easing", "composite"].includes(p))),
+    )) as string[];
+    assert.ok(animated.length > 0, "the progress bar is animated");
+    assert.deepEqual([...new Set(animated)], ["transform"]);
+    await vp.send({ type: "tree/busy", busy: false });
+    await settle(vp.page);
+    assert.equal(await cursor("u2"), "pointer");
+  }));
+
 test("virtualized: a 100k-node tree keeps a bounded number of DOM rows while scrolling", () =>
   withPage(rig.openView({ view: "tree" }), async (vp) => {
     const { nodes, leafId } = syntheticTree(100_000);
