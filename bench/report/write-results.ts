@@ -202,7 +202,7 @@ the start of a \`bash\` tool call (\`true\` and \`echo hello\` through the tool 
 the HTML export of a 30,000-entry line and a 24,000-entry bushy tree (page size against the JSONL, time to write it,
 time until Chromium shows it from the file, a search, elements in the page; printed, never written), \`--list-only\` to
 measure only Open Session…'s listing of the search corpus (below), first and again in one process, the longest the event loop
-was held, against pi 1.6.0's \`SessionManager.list()\` of the same folders (printed, never written), \`--stream-only\` to measure
+was held, how long it was busy (event-loop utilisation) and the CPU time, with the files read in 2 worker threads (the list worker's bundle) and in one thread, against pi 1.6.0's \`SessionManager.list()\` of the same folders (printed, never written), \`--stream-only\` to measure
 only a streamed reply (5, 50 and 200 KB of prose with markdown and of one big fenced code block, 200 bytes per 50 ms post)
 and a \`!command\` printing 1 and 5 MB (20 KB per 250 ms update): the host's ChatSync and DTOs per post in plain Node,
 the bytes posted, then the chat webview in headless Chromium fed the same posts (per post: main-thread time, median,
