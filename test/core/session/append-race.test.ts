@@ -12,28 +12,12 @@ import { describe, test } from "node:test";
 import { SessionManager, type DiskRefresh, type SessionChange, type SessionFileIo } from "../../../src/core/index.js";
 import { assistant, user } from "../../util/session-builder.js";
 import { tempDirPerTest } from "../../util/temp-dir.js";
+import { piLine, treeShape, writtenSession } from "../../util/pi-appends.js";
 
 const tmp = tempDirPerTest();
 
-/** A line as pi 1.6 appends it (appendFileSync of the JSON and its newline). */
-function piLine(id: string, parentId: string | null, text: string): string {
-  return `${JSON.stringify({ type: "message", id, parentId, timestamp: new Date().toISOString(), message: user(text) })}\n`;
-}
-
-/** A written session: question and answer; its file and leaf. */
-async function written(): Promise<{ file: string; leaf: string }> {
-  const sm = await SessionManager.create("/p", tmp.dir);
-  sm.appendMessage(user("question"));
-  const leaf = sm.appendMessage(assistant("answer"));
-  const file = sm.getSessionFile() as string;
-  await sm.close();
-  return { file, leaf };
-}
-
-/** Ids and parents of every entry, in file order. */
-function shape(sm: SessionManager): string[] {
-  return sm.getEnvelopes().map((e) => `${e.id}<${e.parentId ?? "-"}`);
-}
+const written = (): Promise<{ file: string; leaf: string }> => writtenSession(tmp.dir);
+const shape = treeShape;
 
 /** What each change said, briefly. */
 function said(changes: SessionChange[]): string[] {
